@@ -1,0 +1,53 @@
+/**
+ * The typed API: commands (request → Result) and pushed events. Transports (Electron IPC, HTTP) derive
+ * their call types from this one interface.
+ */
+import type { MessageType } from './messageShapes.js';
+import type {
+  ClockState,
+  DeliveryRecord,
+  Destination,
+  MessageDetail,
+  MessageRecord,
+  MessageStatus,
+  Page,
+  Source,
+} from './models.js';
+import type { Result } from './result.js';
+import type { DestinationInput, DestinationPatch, SendMessageInput, SourceInput } from './schemas.js';
+
+export interface ListMessagesInput {
+  status?: MessageStatus;
+  type?: MessageType;
+  search?: string;
+  cursor?: string | null;
+  limit?: number;
+}
+
+export interface SendMessageOutput {
+  message: MessageRecord;
+  deliveries: DeliveryRecord[];
+}
+
+export interface Commands {
+  sendMessage(input: SendMessageInput): Result<SendMessageOutput>;
+  listMessages(input: ListMessagesInput): Result<Page<MessageRecord>>;
+  getMessage(input: { id: number }): Result<MessageDetail>;
+  /** Pull a waiting or failed delivery's next attempt to now (a failed one gets a fresh window). */
+  retryNow(input: { id: number } | { deliveryId: number }): Result<{ deliveries: DeliveryRecord[] }>;
+  cancelMessage(input: { id: number }): Result<{ deliveries: DeliveryRecord[] }>;
+  replayMessage(input: { id: number; keepMessageId?: boolean }): Result<SendMessageOutput>;
+  /** Resolves once the attempts the advance triggered have finished. */
+  advanceClock(input: { ms: number }): Promise<Result<ClockState>>;
+  getClock(input?: Record<string, never>): Result<ClockState>;
+  listDestinations(input?: Record<string, never>): Result<Destination[]>;
+  createDestination(input: DestinationInput): Result<Destination>;
+  updateDestination(input: { id: string; patch: DestinationPatch }): Result<Destination>;
+  deleteDestination(input: { id: string }): Result<{ cancelledDeliveries: number }>;
+  listSources(input?: Record<string, never>): Result<Source[]>;
+  createSource(input: SourceInput): Result<Source>;
+}
+
+export type CommandName = keyof Commands;
+export type CommandInput<K extends CommandName> = Parameters<Commands[K]>[0];
+export type CommandOutput<K extends CommandName> = Awaited<ReturnType<Commands[K]>>;

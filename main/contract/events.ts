@@ -1,0 +1,20 @@
+import type { AttemptRecord, ClockState, DeliveryRecord, MessageRecord, MessageStatus } from './models.js';
+
+/** Pushed events, past tense (SPEC-NOTES §9). A discriminated union on `type`. */
+export type EngineEvent =
+  | { type: 'messageAccepted'; message: MessageRecord }
+  | {
+      type: 'attemptStarted';
+      deliveryId: number;
+      messageId: number;
+      attemptNumber: number;
+      webhookIndex: number;
+      url: string;
+      startedAt: number;
+    }
+  | { type: 'attemptFinished'; attempt: AttemptRecord }
+  | { type: 'deliveryUpdated'; delivery: DeliveryRecord; messageStatus: MessageStatus }
+  | { type: 'clockAdvanced'; clock: ClockState; byMs: number };
+
+export type EngineEventType = EngineEvent['type'];
+export type EventOf<K extends EngineEventType> = Extract<EngineEvent, { type: K }>;

@@ -1,0 +1,166 @@
+import type { MessageType } from './messageShapes.js';
+
+/** SPEC-NOTES §3: these names are contracts (store, API, UI, docs). */
+export const DELIVERY_STATUSES = ['queued', 'delivering', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const MESSAGE_STATUSES = ['filtered', 'queued', 'delivering', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const ATTEMPT_OUTCOMES = ['success', 'timeout', 'http_error', 'network_error', 'tls_error'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Reasons with fixed wording (SPEC-NOTES §3); the per-status ones are built by `reasons` below. */
+export const REASONS = {
+  windowExhausted: 'retry window exhausted',
+  cancelledByUser: 'cancelled by user',
+  destinationDeleted: 'destination deleted',
+  duplicateMessageId: 'duplicate messageId',
+  selfSigned: 'tls: self-signed certificate',
+} as const;
+
+export const reasons = {
+  permanentHttp: (status: number): string => `permanent: HTTP ${status}`,
+  redirect: (status: number): string => `redirect not followed (${status})`,
+  maxAttempts: (n: number): string => `max attempts reached (${n})`,
+};
+
+export const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** The default retry schedule: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, then every 2 h (the last entry repeats). */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  schedule: [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000],
+  windowMs: 4 * 60 * 60 * 1000,
+  jitter: 0.2,
+};
+
+export interface RetryPolicy {
+  /** Delay before retry n (1-based) is schedule[n-1]; past the end the last entry repeats. */
+  schedule: number[];
+  /** A retry is scheduled only when it falls due at or before first attempt + windowMs. */
+  windowMs: number;
+  /** Fraction of each delay added or removed at random (0.2 = ±20 %). */
+  jitter: number;
+  /** Optional cap on attempts (rounds), counting the first one. */
+  maxAttempts?: number;
+}
+
+export interface Webhook {
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface EventFilters {
+  /** When non-empty, only track calls with these event names are delivered. */
+  allowEvents: string[];
+  /** Track calls with these event names are never delivered. */
+  blockEvents: string[];
+}
+
+export interface Destination {
+  id: string;
+  name: string;
+  enabled: boolean;
+  /** Ids of connected sources. */
+  sourceIds: string[];
+  sharedSecret: string | null;
+  webhooks: Webhook[];
+  caFile: string | null;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  filters: EventFilters;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export const SOURCE_KINDS = ['web', 'mobile', 'server'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+export interface Source {
+  id: string;
+  name: string;
+  kind: SourceKind;
+  writeKey: string;
+  createdAt: number;
+}
+
+export interface MessageRecord {
+  /** Hookbench's own id (a replay that keeps `messageId` is still a new message). */
+  id: number;
+  messageId: string;
+  type: MessageType;
+  sourceId: string | null;
+  userId: string | null;
+  event: string | null;
+  status: MessageStatus;
+  /** Why it is filtered, failed or cancelled. */
+  statusReason: string | null;
+  /** Engine time of receipt, ms since the epoch. */
+  receivedAt: number;
+  /** The body as delivered: the exact bytes, as UTF-8 text. */
+  body: string;
+  /** The call as it was received (before shaping). */
+  call: Record<string, unknown>;
+  replayOf: number | null;
+}
+
+export interface DeliveryRecord {
+  id: number;
+  messageId: number;
+  destinationId: string;
+  destinationName: string;
+  status: DeliveryStatus;
+  reason: string | null;
+  /** Rounds attempted so far (a round sends to every pending webhook at once). */
+  attempts: number;
+  firstAttemptAt: number | null;
+  nextAttemptAt: number | null;
+  /** Webhook URLs the next round will send to. */
+  pendingUrls: string[];
+  updatedAt: number;
+}
+
+export interface AttemptRecord {
+  id: number;
+  deliveryId: number;
+  messageId: number;
+  /** Round number, 1 for the first attempt. */
+  attemptNumber: number;
+  webhookIndex: number;
+  url: string;
+  outcome: AttemptOutcome;
+  retryable: boolean;
+  statusCode: number | null;
+  /** Human-readable cause for anything but success (`timeout after 5000 ms`, `ECONNREFUSED`, ...). */
+  error: string | null;
+  /** Engine times, ms since the epoch. */
+  startedAt: number;
+  finishedAt: number;
+  /** Real milliseconds from sending to response headers (or to the failure). */
+  durationMs: number;
+  requestHeaders: Record<string, string>;
+  /** Lowercase hex X-Signature sent, when the destination has a secret. */
+  signature: string | null;
+  responseHeaders: Record<string, string> | null;
+  /** The first 64 KiB of the response body (UTF-8, lossy). */
+  responseBody: string | null;
+  responseTruncated: boolean;
+}
+
+export interface MessageDetail {
+  message: MessageRecord;
+  deliveries: DeliveryRecord[];
+  attempts: AttemptRecord[];
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface ClockState {
+  /** Engine time, ms since the epoch. */
+  now: number;
+  /** Engine time minus real time. */
+  offsetMs: number;
+}

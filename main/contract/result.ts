@@ -1,0 +1,47 @@
+/**
+ * Errors cross every boundary (IPC, HTTP, CLI) as values, never as thrown exceptions.
+ * `field` names the input path (`webhooks[2].headers.Host`), `limit` the bound that was exceeded.
+ */
+export type ErrorCode =
+  | 'invalid_input'
+  | 'invalid_json'
+  | 'invalid_timestamp'
+  | 'missing_field'
+  | 'missing_identity'
+  | 'unknown_type'
+  | 'unknown_field'
+  | 'message_too_large'
+  | 'request_too_large'
+  | 'invalid_config'
+  | 'not_found'
+  | 'conflict'
+  | 'unauthorized'
+  | 'data_dir_locked'
+  | 'internal';
+
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+  limit?: number;
+  index?: number;
+  value?: unknown;
+}
+
+export type Result<T, E = ApiError> = { ok: true; value: T } | { ok: false; error: E };
+
+export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
+export const err = (error: ApiError): { ok: false; error: ApiError } => ({ ok: false, error });
+
+/** A thrown form of ApiError, for code paths (CLI, HTTP handlers) that unwind to one catch. */
+export class HookbenchError extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+    this.name = 'HookbenchError';
+  }
+}
+
+export function unwrap<T>(result: Result<T>): T {
+  if (!result.ok) throw new HookbenchError(result.error);
+  return result.value;
+}

@@ -1,0 +1,45 @@
+import { REASONS, reasons, type AttemptOutcome } from '../contract/models.js';
+
+export interface Classified {
+  outcome: AttemptOutcome;
+  retryable: boolean;
+  /** Why the delivery fails if this is its final word (permanent outcomes only). */
+  permanentReason: string | null;
+}
+
+/** SPEC-NOTES §3 for a response that arrived. */
+export function classifyStatus(status: number): Classified {
+  if (status >= 200 && status < 300) return { outcome: 'success', retryable: false, permanentReason: null };
+  if (status >= 500 || status === 429) return { outcome: 'http_error', retryable: true, permanentReason: null };
+  if (status >= 300 && status < 400) return { outcome: 'http_error', retryable: false, permanentReason: reasons.redirect(status) };
+  return { outcome: 'http_error', retryable: false, permanentReason: reasons.permanentHttp(status) };
+}
+
+const SELF_SIGNED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN']);
+const TLS_CODES = new Set([
+  ...SELF_SIGNED,
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REVOKED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH',
+  'INVALID_CA',
+]);
+
+/** A failure before any response: TLS refusal (permanent, nothing was sent) or a network error (retried). */
+export function classifyNetworkError(code: string | undefined, message: string): Classified & { error: string } {
+  if (code && TLS_CODES.has(code)) {
+    const reason = SELF_SIGNED.has(code) ? REASONS.selfSigned : `tls: untrusted certificate (${code})`;
+    return { outcome: 'tls_error', retryable: false, permanentReason: reason, error: `${reason}: ${message}` };
+  }
+  return { outcome: 'network_error', retryable: true, permanentReason: null, error: code ? `${code}: ${message}` : message };
+}
+
+export function timeoutOutcome(timeoutMs: number): Classified & { error: string } {
+  return { outcome: 'timeout', retryable: true, permanentReason: null, error: `no response headers within ${timeoutMs} ms` };
+}

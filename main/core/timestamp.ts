@@ -1,0 +1,41 @@
+/**
+ * ISO 8601 timestamps (SPEC-NOTES §1): any valid ISO 8601 date or date-time is normalised to UTC with
+ * milliseconds. `Date.parse` alone is too lenient ("March 7" parses), so the shape is checked first.
+ * A date-time without an offset is read as UTC, so the same input means the same instant on every machine.
+ */
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+export type TimestampResult = { ok: true; iso: string; ms: number } | { ok: false; reason: string };
+
+export function normaliseTimestamp(input: string): TimestampResult {
+  const m = ISO_8601.exec(input.trim());
+  if (!m) return { ok: false, reason: `"${input}" is not an ISO 8601 date-time (e.g. 2026-11-22T06:22:02.954Z)` };
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12) return { ok: false, reason: `"${input}": month ${mo} is out of range` };
+  const daysInMonth = new Date(Date.UTC(Number(y), month, 0)).getUTCDate();
+  if (day < 1 || day > daysInMonth) return { ok: false, reason: `"${input}": day ${d} is out of range` };
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) {
+    return { ok: false, reason: `"${input}": time ${h}:${mi}:${s} is out of range` };
+  }
+  const ms = (frac + '000').slice(0, 3);
+  let offsetMinutes = 0;
+  if (zone.toUpperCase() !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = Number(digits.slice(2) || '0');
+    if (oh > 23 || om > 59) return { ok: false, reason: `"${input}": offset ${zone} is out of range` };
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  const epoch =
+    Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s), Number(ms)) - offsetMinutes * 60_000;
+  if (!Number.isFinite(epoch)) return { ok: false, reason: `"${input}" is out of the representable range` };
+  return { ok: true, iso: new Date(epoch).toISOString(), ms: epoch };
+}
+
+export function isoFromMs(ms: number): string {
+  return new Date(ms).toISOString();
+}

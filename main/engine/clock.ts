@@ -1,0 +1,26 @@
+/**
+ * Engine time = real time + an offset (SPEC-NOTES §4). The engine reads time only through a Clock.
+ * Network waits are real time; timestamps, due times and the retry window are engine time.
+ */
+export interface Clock {
+  /** Engine time, ms since the epoch. */
+  now(): number;
+  /** Real time, ms since the epoch (for Retry-After dates and network waits). */
+  realNow(): number;
+  offsetMs(): number;
+  /** Moves the offset; it never goes back. */
+  setOffset(ms: number): void;
+}
+
+export function createClock(options: { offsetMs?: number; realNow?: () => number } = {}): Clock {
+  const realNow = options.realNow ?? Date.now;
+  let offset = options.offsetMs ?? 0;
+  return {
+    now: () => realNow() + offset,
+    realNow,
+    offsetMs: () => offset,
+    setOffset(ms) {
+      if (ms > offset) offset = ms;
+    },
+  };
+}

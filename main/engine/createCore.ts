@@ -1,0 +1,524 @@
+/**
+ * The one core that the desktop app, `hookbench serve`, the CLI and the tests all build
+ * (ARCHITECTURE: createCore({dataDir, clock, dispatcher})). It never imports electron.
+ */
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Dispatcher } from 'undici';
+import type { Commands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
+import type { EngineEvent } from '../contract/events.js';
+import { isMessageType } from '../contract/messageShapes.js';
+import {
+  REASONS,
+  type ClockState,
+  type DeliveryRecord,
+  type Destination,
+  type MessageDetail,
+  type MessageRecord,
+  type Page,
+  type Source,
+} from '../contract/models.js';
+import { err, ok, type ApiError, type Result } from '../contract/result.js';
+import {
+  destinationInputSchema,
+  destinationPatchSchema,
+  parseWith,
+  resolveRetryPolicy,
+  sendMessageInputSchema,
+  sourceInputSchema,
+  type DestinationInput,
+  type DestinationPatch,
+} from '../contract/schemas.js';
+import { buildMessage } from '../core/messages.js';
+import { routeMessage } from '../core/routing.js';
+import { Store } from '../store/store.js';
+import { createClock, type Clock } from './clock.js';
+import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
+import { Engine } from './engine.js';
+import { Dispatchers } from './forwarder.js';
+
+export interface CoreOptions {
+  dataDir: string;
+  /** Defaults to real time plus the offset persisted in the data dir. */
+  clock?: Clock;
+  /** Replaces the engine's own connection pools (tests, proxies). */
+  dispatcher?: Dispatcher;
+  /** Seed for retry jitter; random by default. */
+  seed?: number;
+  /** Deliveries in flight at once. */
+  maxInFlight?: number;
+  /** Start the scheduler at once (default true). */
+  autoStart?: boolean;
+}
+
+const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
+const CLOCK_OFFSET_KEY = 'clock.offsetMs';
+const SEED_KEY = 'retry.seed';
+
+export type Core = Commands & {
+  readonly dataDir: string;
+  readonly clock: Clock;
+  readonly store: Store;
+  /** Subscribe to pushed events; returns the unsubscribe function. */
+  onEvent(listener: (event: EngineEvent) => void): () => void;
+  start(): void;
+  /** Resolves when nothing is in flight and all results are committed. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export function createCore(options: CoreOptions): Core {
+  ensureDataDir(options.dataDir);
+  const lock: DataDirLock = lockDataDir(options.dataDir);
+  let store: Store;
+  try {
+    store = new Store(join(options.dataDir, 'hookbench.db'));
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  return new CoreImpl(options, store, lock);
+}
+
+class CoreImpl implements Core {
+  readonly dataDir: string;
+  readonly clock: Clock;
+  readonly store: Store;
+  private readonly listeners = new Set<(event: EngineEvent) => void>();
+  private readonly engine: Engine;
+  private readonly dispatchers: Dispatchers;
+  private destinations = new Map<string, Destination>();
+  private started = false;
+  private closed = false;
+
+  constructor(
+    options: CoreOptions,
+    store: Store,
+    private readonly lock: DataDirLock,
+  ) {
+    this.dataDir = options.dataDir;
+    this.store = store;
+    const persistedOffset = Number(store.getSetting(CLOCK_OFFSET_KEY) ?? '0');
+    this.clock = options.clock ?? createClock({ offsetMs: persistedOffset });
+    let seed = options.seed;
+    if (seed === undefined) {
+      const stored = store.getSetting(SEED_KEY);
+      seed = stored === null ? randomInt(0, 2 ** 31) : Number(stored);
+      if (stored === null) store.setSetting(SEED_KEY, String(seed));
+    }
+    this.dispatchers = new Dispatchers(options.dispatcher);
+    this.reloadDestinations();
+    this.engine = new Engine({
+      store,
+      clock: this.clock,
+      dispatchers: this.dispatchers,
+      seed,
+      destination: (id) => this.destinations.get(id),
+      emit: (event) => this.emit(event),
+      listening: () => this.listeners.size > 0,
+      ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
+    });
+    if (options.autoStart !== false) this.start();
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.engine.start();
+  }
+
+  onEvent(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch (e) {
+        console.error('hookbench: event listener failed', e);
+      }
+    }
+  }
+
+  idle(): Promise<void> {
+    return this.engine.idle();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.engine.close();
+    await this.dispatchers.close();
+    this.store.close();
+    this.lock.release();
+  }
+
+  private reloadDestinations(): void {
+    this.destinations = new Map(this.store.listDestinations().map((d) => [d.id, d]));
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  sendMessage(input: Parameters<Commands['sendMessage']>[0]): Result<SendMessageOutput> {
+    const parsed = parseWith(sendMessageInputSchema, input);
+    if (!parsed.ok) return parsed;
+    const { type, call, source: sourceRef, destinations: destinationRefs, strict } = parsed.value;
+    const now = this.clock.now();
+    const built = buildMessage(type, call, { receivedAt: now, newMessageId: randomUUID, strict });
+    if (!built.ok) return built;
+
+    let source: Source | null = null;
+    if (sourceRef !== undefined) {
+      source = this.findSource(sourceRef);
+      if (!source) return err({ code: 'not_found', field: 'source', message: `source: no source named or with id "${sourceRef}"` });
+    }
+
+    let candidates: Destination[];
+    let noneReason: string;
+    if (destinationRefs) {
+      candidates = [];
+      for (const [i, ref] of destinationRefs.entries()) {
+        const d = this.findDestination(ref);
+        if (!d) return err({ code: 'not_found', field: `destinations[${i}]`, message: `destinations[${i}]: no destination named or with id "${ref}"` });
+        candidates.push(d);
+      }
+      noneReason = 'no destination given';
+    } else if (source) {
+      candidates = [...this.destinations.values()].filter((d) => d.enabled && d.sourceIds.includes(source.id));
+      noneReason = `no enabled destination is connected to source "${source.name}"`;
+    } else {
+      candidates = [...this.destinations.values()].filter((d) => d.enabled);
+      noneReason = 'no destination is enabled';
+    }
+
+    const sourceId = source?.id ?? null;
+    const duplicate =
+      call['messageId'] !== undefined && this.store.seenMessageId(built.value.messageId, sourceId, now - DEDUPE_WINDOW_MS);
+    const route = duplicate
+      ? { targets: [], filteredReason: REASONS.duplicateMessageId }
+      : routeMessage({ type, event: built.value.event, integrations: call['integrations'] }, candidates, noneReason);
+
+    return ok(this.storeMessage(built.value, call, sourceId, now, route, null));
+  }
+
+  private storeMessage(
+    built: { messageId: string; type: Parameters<typeof buildMessage>[0]; userId: string | null; anonymousId: string | null; event: string | null; bytes: Buffer },
+    call: Record<string, unknown>,
+    sourceId: string | null,
+    now: number,
+    route: { targets: Destination[]; filteredReason: string | null },
+    replayOf: number | null,
+  ): SendMessageOutput {
+    const filtered = route.targets.length === 0;
+    const id = this.store.transaction(() =>
+      this.store.insertMessage(
+        {
+          messageId: built.messageId,
+          sourceId,
+          type: built.type,
+          userId: built.userId,
+          anonymousId: built.anonymousId,
+          event: built.event,
+          receivedAt: now,
+          body: built.bytes,
+          call,
+          status: filtered ? 'filtered' : 'queued',
+          statusReason: filtered ? route.filteredReason : null,
+          replayOf,
+        },
+        route.targets.map((d) => ({ destinationId: d.id, destinationName: d.name, nextAttemptAt: now })),
+      ),
+    );
+    const message = this.store.getMessage(id)!;
+    const deliveries = this.store.deliveriesOf(id);
+    this.emit({ type: 'messageAccepted', message });
+    if (!filtered) this.engine.wake();
+    return { message, deliveries };
+  }
+
+  listMessages(input: ListMessagesInput = {}): Result<Page<MessageRecord>> {
+    const limit = input.limit ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      return err({ code: 'invalid_input', field: 'limit', message: `limit: must be a whole number from 1 to 1000 (got ${String(input.limit)})`, limit: 1000 });
+    }
+    if (input.type !== undefined && !isMessageType(input.type)) {
+      return err({ code: 'invalid_input', field: 'type', message: `type: unknown message type "${String(input.type)}"` });
+    }
+    let beforeId: number | undefined;
+    if (input.cursor) {
+      beforeId = Number(input.cursor);
+      if (!Number.isInteger(beforeId)) return err({ code: 'invalid_input', field: 'cursor', message: `cursor: "${input.cursor}" is not a cursor from this list` });
+    }
+    const items = this.store.listMessages({ status: input.status, type: input.type, search: input.search, beforeId, limit: limit + 1 });
+    const more = items.length > limit;
+    if (more) items.pop();
+    return ok({ items, nextCursor: more ? String(items.at(-1)!.id) : null });
+  }
+
+  getMessage(input: { id: number }): Result<MessageDetail> {
+    const message = this.store.getMessage(input.id);
+    if (!message) return notFound('message', input.id);
+    return ok({ message, deliveries: this.store.deliveriesOf(input.id), attempts: this.store.attemptsOfMessage(input.id) });
+  }
+
+  retryNow(input: { id: number } | { deliveryId: number }): Result<{ deliveries: DeliveryRecord[] }> {
+    const now = this.clock.now();
+    let targets: DeliveryRecord[];
+    let messageId: number;
+    if ('deliveryId' in input) {
+      const d = this.store.getDelivery(input.deliveryId);
+      if (!d) return notFound('delivery', input.deliveryId);
+      targets = [d];
+      messageId = d.messageId;
+    } else {
+      if (!this.store.getMessage(input.id)) return notFound('message', input.id);
+      targets = this.store.deliveriesOf(input.id);
+      messageId = input.id;
+    }
+    const retryable = targets.filter((d) => d.status === 'queued' || d.status === 'retrying' || d.status === 'failed');
+    if (retryable.length === 0) {
+      const states = [...new Set(targets.map((d) => d.status))].join(', ') || 'no deliveries';
+      return err({ code: 'conflict', message: `nothing to retry: only waiting or failed deliveries can be retried (this has ${states})` });
+    }
+    this.store.transaction(() => {
+      for (const d of retryable) {
+        const failed = d.status === 'failed';
+        this.store.setDelivery({
+          id: d.id,
+          status: d.attempts === 0 ? 'queued' : 'retrying',
+          reason: null,
+          nextAttemptAt: now,
+          // A failed delivery starts a fresh window at its next attempt, to every current webhook.
+          firstAttemptAt: failed ? null : d.firstAttemptAt,
+          pendingUrls: failed || d.pendingUrls.length === 0 ? null : d.pendingUrls,
+          updatedAt: now,
+        });
+      }
+      this.store.refreshMessageStatus(messageId);
+    });
+    this.engine.reschedule();
+    const deliveries = retryable.map((d) => this.store.getDelivery(d.id)!);
+    this.emitDeliveries(deliveries);
+    return ok({ deliveries });
+  }
+
+  cancelMessage(input: { id: number }): Result<{ deliveries: DeliveryRecord[] }> {
+    if (!this.store.getMessage(input.id)) return notFound('message', input.id);
+    const cancellable = this.store.deliveriesOf(input.id).filter((d) => ['queued', 'retrying', 'delivering'].includes(d.status));
+    if (cancellable.length === 0) return err({ code: 'conflict', message: `message ${input.id} has nothing left to cancel` });
+    return ok({ deliveries: this.cancelDeliveries(cancellable, REASONS.cancelledByUser) });
+  }
+
+  private cancelDeliveries(deliveries: readonly DeliveryRecord[], reason: string): DeliveryRecord[] {
+    const now = this.clock.now();
+    this.store.transaction(() => {
+      for (const d of deliveries) {
+        this.store.setDelivery({ id: d.id, status: 'cancelled', reason, nextAttemptAt: null, firstAttemptAt: d.firstAttemptAt, pendingUrls: null, updatedAt: now });
+      }
+      for (const m of new Set(deliveries.map((d) => d.messageId))) this.store.refreshMessageStatus(m);
+    });
+    this.engine.reschedule();
+    const updated = deliveries.map((d) => this.store.getDelivery(d.id)!);
+    this.emitDeliveries(updated);
+    return updated;
+  }
+
+  private emitDeliveries(deliveries: readonly DeliveryRecord[]): void {
+    if (this.listeners.size === 0) return;
+    for (const delivery of deliveries) {
+      const messageStatus = this.store.getMessage(delivery.messageId)!.status;
+      this.emit({ type: 'deliveryUpdated', delivery, messageStatus });
+    }
+  }
+
+  replayMessage(input: { id: number; keepMessageId?: boolean }): Result<SendMessageOutput> {
+    const original = this.store.getMessage(input.id);
+    if (!original) return notFound('message', input.id);
+    const now = this.clock.now();
+    const body = JSON.parse(original.body) as Record<string, unknown>;
+    const messageId = input.keepMessageId ? original.messageId : randomUUID();
+    body['messageId'] = messageId;
+    // Same routing as the original: the destinations it was delivered to, as they are configured now.
+    const targets = this.store
+      .deliveriesOf(original.id)
+      .map((d) => this.destinations.get(d.destinationId))
+      .filter((d): d is Destination => d !== undefined);
+    const route = targets.length
+      ? { targets, filteredReason: null }
+      : { targets: [], filteredReason: original.statusReason ?? 'no destination of the original message exists any more' };
+    return ok(
+      this.storeMessage(
+        {
+          messageId,
+          type: original.type,
+          userId: original.userId,
+          anonymousId: typeof body['anonymousId'] === 'string' ? body['anonymousId'] : null,
+          event: original.event,
+          bytes: Buffer.from(JSON.stringify(body), 'utf8'),
+        },
+        { ...original.call, messageId },
+        original.sourceId,
+        now,
+        route,
+        original.id,
+      ),
+    );
+  }
+
+  // ---------------------------------------------------------------- clock
+
+  async advanceClock(input: { ms: number }): Promise<Result<ClockState>> {
+    const ms = input?.ms;
+    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > 365 * 24 * 3_600_000) {
+      return err({ code: 'invalid_input', field: 'ms', message: `ms: must be a whole number of milliseconds from 0 to one year (got ${String(ms)})`, limit: 365 * 24 * 3_600_000 });
+    }
+    await this.engine.advance(ms, (offset) => this.store.setSetting(CLOCK_OFFSET_KEY, String(offset)));
+    const clock = this.clockState();
+    this.emit({ type: 'clockAdvanced', clock, byMs: ms });
+    return ok(clock);
+  }
+
+  getClock(): Result<ClockState> {
+    return ok(this.clockState());
+  }
+
+  private clockState(): ClockState {
+    return { now: this.clock.now(), offsetMs: this.clock.offsetMs() };
+  }
+
+  // ---------------------------------------------------------------- destinations and sources
+
+  listDestinations(): Result<Destination[]> {
+    return ok([...this.destinations.values()].sort((a, b) => a.name.localeCompare(b.name)));
+  }
+
+  createDestination(input: DestinationInput): Result<Destination> {
+    const parsed = parseWith(destinationInputSchema, input);
+    if (!parsed.ok) return parsed;
+    const v = parsed.value;
+    const now = this.clock.now();
+    return this.saveDestination(
+      {
+        id: randomUUID(),
+        name: v.name,
+        enabled: v.enabled,
+        sourceIds: [],
+        sharedSecret: v.sharedSecret ?? null,
+        webhooks: v.webhooks ?? (v.url ? [{ url: v.url, headers: {} }] : []),
+        caFile: v.caFile ?? null,
+        timeoutMs: v.timeoutMs,
+        retry: resolveRetryPolicy(v.retry),
+        filters: v.filters,
+        createdAt: now,
+        updatedAt: now,
+      },
+      v.sources,
+      true,
+    );
+  }
+
+  updateDestination(input: { id: string; patch: DestinationPatch }): Result<Destination> {
+    const current = this.findDestination(input?.id ?? '');
+    if (!current) return notFound('destination', input?.id);
+    const parsed = parseWith(destinationPatchSchema, input.patch, ['patch']);
+    if (!parsed.ok) return parsed;
+    const p = parsed.value;
+    const next: Destination = {
+      ...current,
+      ...(p.name !== undefined ? { name: p.name } : {}),
+      ...(p.enabled !== undefined ? { enabled: p.enabled } : {}),
+      ...(p.sharedSecret !== undefined ? { sharedSecret: p.sharedSecret } : {}),
+      ...(p.webhooks !== undefined ? { webhooks: p.webhooks } : {}),
+      ...(p.url !== undefined ? { webhooks: [{ url: p.url, headers: {} }] } : {}),
+      ...(p.caFile !== undefined ? { caFile: p.caFile } : {}),
+      ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+      ...(p.retry !== undefined ? { retry: resolveRetryPolicy({ ...current.retry, ...p.retry }) } : {}),
+      ...(p.filters !== undefined ? { filters: p.filters } : {}),
+      updatedAt: this.clock.now(),
+    };
+    const sources = p.sources ?? current.sourceIds;
+    const saved = this.saveDestination(next, sources, false);
+    if (saved.ok && current.caFile !== next.caFile) this.dispatchers.invalidate(current.caFile);
+    return saved;
+  }
+
+  private saveDestination(d: Destination, sourceRefs: readonly string[], isNew: boolean): Result<Destination> {
+    const prefix = isNew ? '' : 'patch.';
+    const clash = [...this.destinations.values()].find((o) => o.name === d.name && o.id !== d.id);
+    if (clash) return err({ code: 'conflict', field: `${prefix}name`, message: `${prefix}name: a destination named "${d.name}" already exists` });
+    if (d.enabled && d.webhooks.length === 0) {
+      return err({ code: 'invalid_input', field: `${prefix}enabled`, message: `${prefix}enabled: a destination cannot be enabled without at least one webhook` });
+    }
+    const sourceIds: string[] = [];
+    for (const [i, ref] of sourceRefs.entries()) {
+      const s = this.findSource(ref);
+      if (!s) return err({ code: 'not_found', field: `${prefix}sources[${i}]`, message: `${prefix}sources[${i}]: no source named or with id "${ref}"` });
+      sourceIds.push(s.id);
+    }
+    if (d.caFile) {
+      const problem = checkCaFile(d.caFile);
+      if (problem) return err({ code: 'invalid_config', field: `${prefix}caFile`, message: `${prefix}caFile: ${problem}` });
+    }
+    const saved: Destination = { ...d, sourceIds };
+    this.store.saveDestination(saved, isNew);
+    this.destinations.set(saved.id, saved);
+    this.engine.reschedule(); // enabling releases held retries
+    return ok(saved);
+  }
+
+  deleteDestination(input: { id: string }): Result<{ cancelledDeliveries: number }> {
+    const d = this.findDestination(input?.id ?? '');
+    if (!d) return notFound('destination', input?.id);
+    const open = this.store.waitingDeliveriesOfDestination(d.id).map((w) => this.store.getDelivery(w.id)!);
+    this.cancelDeliveries(open, REASONS.destinationDeleted);
+    this.store.deleteDestination(d.id);
+    this.destinations.delete(d.id);
+    return ok({ cancelledDeliveries: open.length });
+  }
+
+  listSources(): Result<Source[]> {
+    return ok(this.store.listSources());
+  }
+
+  createSource(input: Parameters<Commands['createSource']>[0]): Result<Source> {
+    const parsed = parseWith(sourceInputSchema, input);
+    if (!parsed.ok) return parsed;
+    const existing = this.store.listSources();
+    if (existing.some((s) => s.name === parsed.value.name)) {
+      return err({ code: 'conflict', field: 'name', message: `name: a source named "${parsed.value.name}" already exists` });
+    }
+    const writeKey = parsed.value.writeKey ?? `wk_${randomBytes(12).toString('hex')}`;
+    if (existing.some((s) => s.writeKey === writeKey)) {
+      return err({ code: 'conflict', field: 'writeKey', message: 'writeKey: another source already uses this write key' });
+    }
+    const source: Source = { id: randomUUID(), name: parsed.value.name, kind: parsed.value.kind, writeKey, createdAt: this.clock.now() };
+    this.store.insertSource(source);
+    return ok(source);
+  }
+
+  private findSource(ref: string): Source | null {
+    return this.store.listSources().find((s) => s.id === ref || s.name === ref) ?? null;
+  }
+
+  private findDestination(ref: string): Destination | null {
+    return this.destinations.get(ref) ?? [...this.destinations.values()].find((d) => d.name === ref) ?? null;
+  }
+}
+
+function notFound(what: string, id: unknown): { ok: false; error: ApiError } {
+  return err({ code: 'not_found', message: `no ${what} with id ${JSON.stringify(id)}`, field: 'id' });
+}
+
+function checkCaFile(path: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    return `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) return `${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`;
+  return null;
+}

@@ -1,0 +1,343 @@
+/**
+ * The forwarding engine: claims due deliveries from SQLite, sends a round to their webhooks, records the
+ * outcome and schedules the next round. Retries are rows, never only timers: the one timer here just wakes
+ * the engine at the earliest due row, and a restart resumes from the rows.
+ */
+import type { EngineEvent } from '../contract/events.js';
+import type { AttemptRecord, DeliveryRecord, Destination, MessageStatus } from '../contract/models.js';
+import { decideAfterRound, type WebhookResult } from '../core/deliveryDecision.js';
+import { jitterUnit } from '../core/retryPolicy.js';
+import type { ClaimedDelivery, RoundResult, Store } from '../store/store.js';
+import type { Clock } from './clock.js';
+import { sendToWebhook, type Dispatchers } from './forwarder.js';
+
+export interface EngineOptions {
+  store: Store;
+  clock: Clock;
+  dispatchers: Dispatchers;
+  /** Seed for retry jitter. */
+  seed: number;
+  /** Current destination configuration by id (attempts use it at attempt time). */
+  destination: (id: string) => Destination | undefined;
+  emit: (event: EngineEvent) => void;
+  /** Whether anybody listens (events are built only then). */
+  listening: () => boolean;
+  /** Deliveries in flight at once. */
+  maxInFlight?: number;
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Rounds recorded per transaction at most. */
+const WRITE_BATCH = 512;
+
+interface PendingWrite {
+  round: RoundResult;
+  destination: Pick<Destination, 'id' | 'name'>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+export class Engine {
+  private readonly o: EngineOptions;
+  private readonly maxInFlight: number;
+  private inFlight = 0;
+  private pumpQueued = false;
+  private timer: NodeJS.Timeout | null = null;
+  private timerDue: number | null = null;
+  private writes: PendingWrite[] = [];
+  private flushQueued = false;
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+  private advancing: Promise<unknown> = Promise.resolve();
+
+  constructor(options: EngineOptions) {
+    this.o = options;
+    this.maxInFlight = options.maxInFlight ?? 256;
+  }
+
+  /** Resume interrupted rounds (a crash left them `delivering`) and start the scheduler. */
+  start(): void {
+    this.o.store.resumeInterrupted(this.o.clock.now());
+    this.pump();
+  }
+
+  /** Ask for a pump soon (coalesced): after new work was stored, or capacity freed. */
+  wake(): void {
+    if (this.pumpQueued || this.closed) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.clearTimer();
+    await this.idle();
+  }
+
+  /** Resolves when nothing is in flight and every finished round is committed. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private isIdle(): boolean {
+    return this.inFlight === 0 && this.writes.length === 0 && !this.flushQueued;
+  }
+
+  private checkIdle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Claim what is due and start it; then arm the timer for the next due row. */
+  private pump(): void {
+    if (this.closed) return;
+    const room = this.maxInFlight - this.inFlight;
+    if (room > 0) {
+      const claimed = this.o.store.claimDue(this.o.clock.now(), room);
+      for (const delivery of claimed) {
+        this.inFlight++;
+        this.runRound(delivery)
+          .catch((e: unknown) => {
+            // A bug, not a delivery outcome: keep the engine alive and leave the row to resume on restart.
+            console.error(`hookbench: round for delivery ${delivery.id} failed unexpectedly`, e);
+          })
+          .finally(() => {
+            this.inFlight--;
+            this.wake();
+            this.checkIdle();
+          });
+      }
+    }
+    this.armTimer();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerDue = null;
+  }
+
+  private armTimer(): void {
+    if (this.closed || this.inFlight >= this.maxInFlight) return; // a finishing round will pump
+    const due = this.o.store.nextDueAt();
+    if (due === null) return this.clearTimer();
+    if (this.timer && this.timerDue === due) return;
+    this.clearTimer();
+    const delay = Math.min(Math.max(0, due - this.o.clock.now()), MAX_TIMER_MS);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerDue = null;
+      this.pump();
+    }, delay);
+  }
+
+  /** Re-read due times (a destination was enabled, a retry pulled forward, the clock moved). */
+  reschedule(): void {
+    this.clearTimer();
+    this.wake();
+  }
+
+  private async runRound(claimed: ClaimedDelivery): Promise<void> {
+    const { clock } = this.o;
+    const destination = this.o.destination(claimed.destinationId);
+    const attemptNumber = claimed.attempts + 1;
+    const startedAt = clock.now();
+    const firstAttemptAt = claimed.firstAttemptAt ?? startedAt;
+    if (!destination || destination.webhooks.length === 0) {
+      await this.record(
+        {
+          deliveryId: claimed.id,
+          messageId: claimed.messageId,
+          attempts: [],
+          status: destination ? 'failed' : 'cancelled',
+          reason: destination ? 'no webhooks configured' : 'destination deleted',
+          attemptsMade: claimed.attempts,
+          firstAttemptAt,
+          nextAttemptAt: null,
+          pendingUrls: null,
+          updatedAt: startedAt,
+        },
+        { id: claimed.destinationId, name: destination?.name ?? '' },
+      );
+      return;
+    }
+
+    // Retry only the webhooks that failed retryably, as they are configured now; if the configuration no
+    // longer has any of them, the round goes to every current webhook.
+    let targets = destination.webhooks.map((webhook, index) => ({ webhook, index }));
+    if (claimed.pendingUrls) {
+      const pending = new Set(claimed.pendingUrls);
+      const still = targets.filter((t) => pending.has(t.webhook.url));
+      if (still.length) targets = still;
+    }
+
+    if (this.o.listening()) {
+      for (const t of targets) {
+        this.o.emit({
+          type: 'attemptStarted',
+          deliveryId: claimed.id,
+          messageId: claimed.messageId,
+          attemptNumber,
+          webhookIndex: t.index,
+          url: t.webhook.url,
+          startedAt,
+        });
+      }
+    }
+
+    const dispatcher = this.o.dispatchers.for(destination);
+    const sent = await Promise.all(
+      targets.map((t) =>
+        sendToWebhook({
+          webhook: t.webhook,
+          body: claimed.body,
+          secret: destination.sharedSecret,
+          timeoutMs: destination.timeoutMs,
+          dispatcher,
+          realNow: clock.realNow,
+        }),
+      ),
+    );
+    const finishedAt = clock.now();
+    const results: WebhookResult[] = sent.map((s, i) => ({
+      url: targets[i]!.webhook.url,
+      outcome: s.outcome,
+      retryable: s.retryable,
+      permanentReason: s.permanentReason,
+      retryAfterMs: s.retryAfterMs,
+    }));
+    const decision = decideAfterRound({
+      results,
+      policy: destination.retry,
+      attemptsMade: attemptNumber,
+      firstAttemptAt,
+      finishedAt,
+      unit: jitterUnit(this.o.seed, claimed.id, attemptNumber),
+    });
+    await this.record(
+      {
+        deliveryId: claimed.id,
+        messageId: claimed.messageId,
+        attempts: sent.map((s, i) => ({
+          deliveryId: claimed.id,
+          messageId: claimed.messageId,
+          attemptNumber,
+          webhookIndex: targets[i]!.index,
+          url: targets[i]!.webhook.url,
+          outcome: s.outcome,
+          retryable: s.retryable,
+          statusCode: s.statusCode,
+          error: s.error,
+          startedAt,
+          finishedAt,
+          durationMs: s.durationMs,
+          requestHeaders: s.requestHeaders,
+          signature: s.signature,
+          responseHeaders: s.responseHeaders,
+          responseBody: s.responseBody,
+          responseTruncated: s.responseTruncated,
+        })),
+        status: decision.status,
+        reason: decision.reason,
+        attemptsMade: attemptNumber,
+        firstAttemptAt,
+        nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt : null,
+        pendingUrls: decision.status === 'retrying' ? decision.pendingUrls : null,
+        updatedAt: finishedAt,
+      },
+      destination,
+    );
+  }
+
+  /** Queue a finished round for the next batched transaction. */
+  private record(round: RoundResult, destination: Pick<Destination, 'id' | 'name'>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.writes.push({ round, destination, resolve, reject });
+      if (this.writes.length >= WRITE_BATCH) this.flush();
+      else if (!this.flushQueued) {
+        this.flushQueued = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    const batch = this.writes;
+    this.writes = [];
+    if (batch.length === 0) return this.checkIdle();
+    let stored;
+    try {
+      stored = this.o.store.recordRounds(batch.map((w) => w.round));
+    } catch (e) {
+      for (const w of batch) w.reject(e);
+      return this.checkIdle();
+    }
+    if (this.o.listening()) {
+      stored.forEach((s, i) => this.emitRound(s.round, s.attemptIds, s.messageStatus, batch[i]!.destination));
+    }
+    for (const w of batch) w.resolve();
+    this.checkIdle();
+  }
+
+  private emitRound(
+    round: RoundResult,
+    attemptIds: number[],
+    messageStatus: MessageStatus,
+    destination: Pick<Destination, 'id' | 'name'>,
+  ): void {
+    round.attempts.forEach((a, i) => {
+      const attempt: AttemptRecord = { ...a, id: attemptIds[i]! };
+      this.o.emit({ type: 'attemptFinished', attempt });
+    });
+    const delivery: DeliveryRecord = {
+      id: round.deliveryId,
+      messageId: round.messageId,
+      destinationId: destination.id,
+      destinationName: destination.name,
+      status: round.status,
+      reason: round.reason,
+      attempts: round.attemptsMade,
+      firstAttemptAt: round.firstAttemptAt,
+      nextAttemptAt: round.nextAttemptAt,
+      pendingUrls: round.pendingUrls ?? [],
+      updatedAt: round.updatedAt,
+    };
+    this.o.emit({ type: 'deliveryUpdated', delivery, messageStatus });
+  }
+
+  /**
+   * SPEC-NOTES §4: move engine time forward by `ms`, processing every due round in time order (each new
+   * retry computed from virtual time), and resolve once the rounds it triggered are recorded.
+   * Calls are serialised: a second advance starts when the first has finished.
+   */
+  advance(ms: number, persistOffset: (offsetMs: number) => void): Promise<void> {
+    const run = async () => {
+      const { clock, store } = this.o;
+      const startOffset = clock.offsetMs();
+      const target = clock.now() + ms;
+      this.clearTimer();
+      while (!this.closed) {
+        await this.idle();
+        const due = store.nextDueAt();
+        if (due === null || due > target) break;
+        if (due > clock.now()) clock.setOffset(due - clock.realNow());
+        this.pump();
+        await this.idle();
+      }
+      clock.setOffset(startOffset + ms);
+      persistOffset(clock.offsetMs());
+      this.pump();
+    };
+    const next = this.advancing.then(run, run);
+    this.advancing = next.catch(() => undefined);
+    return next;
+  }
+}

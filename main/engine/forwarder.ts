@@ -1,0 +1,216 @@
+/**
+ * One HTTP POST of a message's exact bytes to one webhook, with a hard timeout to response headers.
+ * undici's own timers tick coarsely (~0.5 s), so the deadline is our own AbortController timer; undici's
+ * headersTimeout is set later than it, as a backstop.
+ */
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { LIMITS } from '../contract/messageShapes.js';
+import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js';
+import { classifyNetworkError, classifyStatus, timeoutOutcome } from '../core/outcome.js';
+import { parseRetryAfter } from '../core/retryPolicy.js';
+import { signBody } from '../core/signature.js';
+
+export const USER_AGENT = 'Hookbench/1.0';
+/** SPEC-NOTES §2: at most 16 concurrent connections per origin. */
+export const CONNECTIONS_PER_ORIGIN = 16;
+
+export interface SendResult {
+  outcome: AttemptOutcome;
+  retryable: boolean;
+  permanentReason: string | null;
+  statusCode: number | null;
+  error: string | null;
+  retryAfterMs: number | null;
+  durationMs: number;
+  requestHeaders: Record<string, string>;
+  signature: string | null;
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
+  responseTruncated: boolean;
+}
+
+/** The request headers for one webhook: ours, then its static ones (which can never override ours). */
+export function requestHeadersFor(
+  webhook: Webhook,
+  secret: string | null,
+  body: Uint8Array,
+): { headers: Record<string, string>; signature: string | null } {
+  const signature = secret ? signBody(secret, body) : null;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-length': String(body.byteLength),
+    'user-agent': USER_AGENT,
+  };
+  if (signature) headers['x-signature'] = signature;
+  for (const [name, value] of Object.entries(webhook.headers)) headers[name] = value;
+  return { headers, signature };
+}
+
+const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
+
+/**
+ * Dispatchers per trust configuration: destinations without a caFile share one pool (16 connections per
+ * origin across all of them); a caFile gets its own, trusting the system roots plus that file.
+ */
+export class Dispatchers {
+  private readonly pools = new Map<string, Dispatcher>();
+
+  constructor(
+    private readonly injected: Dispatcher | undefined,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  for(destination: Pick<Destination, 'caFile' | 'timeoutMs'>): Dispatcher {
+    if (this.injected) return this.injected;
+    const key = destination.caFile ?? '';
+    let pool = this.pools.get(key);
+    if (!pool) {
+      const connect = destination.caFile
+        ? { ca: [...rootCertificates, readFileSync(destination.caFile, 'utf8')], rejectUnauthorized: true }
+        : { rejectUnauthorized: true };
+      const options = {
+        connections: CONNECTIONS_PER_ORIGIN,
+        pipelining: 1,
+        // Backstops only: the real deadline is the per-attempt timer in send().
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        connect,
+      };
+      pool = PROXY_VARS.some((v) => this.env[v])
+        ? new EnvHttpProxyAgent({ ...options, requestTls: connect, proxyTls: { rejectUnauthorized: true } })
+        : new Agent(options);
+      this.pools.set(key, pool);
+    }
+    return pool;
+  }
+
+  /** Forget a trust configuration (its caFile changed). */
+  invalidate(caFile: string | null): void {
+    const key = caFile ?? '';
+    const pool = this.pools.get(key);
+    if (pool) {
+      this.pools.delete(key);
+      void pool.close().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+  }
+}
+
+export async function sendToWebhook(args: {
+  webhook: Webhook;
+  body: Buffer;
+  secret: string | null;
+  timeoutMs: number;
+  dispatcher: Dispatcher;
+  realNow: () => number;
+}): Promise<SendResult> {
+  const { headers, signature } = requestHeadersFor(args.webhook, args.secret, args.body);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, args.timeoutMs);
+  const started = performance.now();
+  const base = { requestHeaders: headers, signature };
+  try {
+    const response = await request(args.webhook.url, {
+      method: 'POST',
+      headers,
+      body: args.body,
+      signal: controller.signal,
+      dispatcher: args.dispatcher,
+    });
+    clearTimeout(timer);
+    const durationMs = performance.now() - started;
+    const responseHeaders = flattenHeaders(response.headers);
+    // The body is read within its own real-time budget; it never changes the outcome.
+    const bodyRead = await readCapped(response.body, LIMITS.responseBodyBytes, args.timeoutMs);
+    const classified = classifyStatus(response.statusCode);
+    return {
+      ...base,
+      ...classified,
+      statusCode: response.statusCode,
+      error: classified.outcome === 'success' ? null : `HTTP ${response.statusCode}`,
+      retryAfterMs: classified.retryable ? parseRetryAfter(responseHeaders['retry-after'], args.realNow()) : null,
+      durationMs,
+      responseHeaders,
+      responseBody: bodyRead.text,
+      responseTruncated: bodyRead.truncated,
+    };
+  } catch (e) {
+    clearTimeout(timer);
+    const durationMs = performance.now() - started;
+    const failure = timedOut ? timeoutOutcome(args.timeoutMs) : classifyNetworkError(...errorCode(e));
+    return {
+      ...base,
+      outcome: failure.outcome,
+      retryable: failure.retryable,
+      permanentReason: failure.permanentReason,
+      statusCode: null,
+      error: failure.error,
+      retryAfterMs: null,
+      durationMs,
+      responseHeaders: null,
+      responseBody: null,
+      responseTruncated: false,
+    };
+  }
+}
+
+function errorCode(e: unknown): [string | undefined, string] {
+  // undici wraps socket errors: the useful code may sit on the error or on its cause.
+  let current: unknown = e;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const err = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof err.code === 'string' && !err.code.startsWith('UND_ERR') && err.code !== 'ABORT_ERR') {
+      return [err.code, String(err.message ?? err.code)];
+    }
+    if (!err.cause) return [typeof err.code === 'string' ? err.code : undefined, String(err.message ?? 'request failed')];
+    current = err.cause;
+  }
+  return [undefined, String(e)];
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  cap: number,
+  timeoutMs: number,
+): Promise<{ text: string | null; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  const timer = setTimeout(() => body.destroy(), timeoutMs);
+  try {
+    for await (const chunk of body) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > cap) {
+        chunks.push(buf.subarray(0, cap - size));
+        size = cap;
+        truncated = true;
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+  } catch {
+    truncated = true; // the body stalled or the connection dropped after the headers
+  } finally {
+    clearTimeout(timer);
+    if (truncated) body.destroy();
+  }
+  return { text: size === 0 && !truncated ? '' : Buffer.concat(chunks).toString('utf8'), truncated };
+}

@@ -1,0 +1,5 @@
+import { migration001 } from './001_initial.js';
+import type { Migration } from './types.js';
+
+/** In order; each number exactly once. */
+export const MIGRATIONS: readonly Migration[] = [migration001];

@@ -1,0 +1,40 @@
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations/index.js';
+import type { Migration } from './migrations/types.js';
+
+export type Db = Database.Database;
+
+/** Open (or create) the database in WAL mode and bring it to the newest schema. */
+export function openDb(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the last transactions.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, migrations);
+  return db;
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): number {
+  let current = schemaVersion(db);
+  const newest = migrations.at(-1)?.version ?? 0;
+  if (current > newest) {
+    throw new Error(`database schema version ${current} is newer than this Hookbench knows (${newest}); upgrade Hookbench`);
+  }
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    if (m.version !== current + 1) throw new Error(`migration ${m.version} follows ${current}: numbers must be consecutive`);
+    db.transaction(() => {
+      if (typeof m.up === 'string') db.exec(m.up);
+      else m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    current = m.version;
+  }
+  return current;
+}
