@@ -161,7 +161,7 @@ export class Store {
          VALUES (?, ?, ?, 'queued', ?, ?)`,
       ),
       seenMessageId: db.prepare<[string, string | null, number], { id: number }>(
-        `SELECT id FROM messages WHERE message_id = ? AND source_id IS ? AND received_at >= ? AND status != 'filtered' LIMIT 1`,
+        `SELECT id FROM messages WHERE message_id = ? AND source_id IS ? AND received_at >= ? LIMIT 1`,
       ),
       claimDue: db.prepare<[{ now: number; limit: number }], ClaimRow>(
         `UPDATE deliveries SET status = 'delivering', updated_at = @now

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Destination } from '../../../main/contract/models.js';
+import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models.js';
+import { routeMessage } from '../../../main/core/routing.js';
+
+const dest = (name: string, filters: Partial<Destination['filters']> = {}): Destination => ({
+  id: name,
+  name,
+  enabled: true,
+  sourceIds: [],
+  sharedSecret: null,
+  webhooks: [{ url: 'http://x', headers: {} }],
+  caFile: null,
+  timeoutMs: 5000,
+  retry: DEFAULT_RETRY_POLICY,
+  filters: { allowEvents: [], blockEvents: [], ...filters },
+  createdAt: 0,
+  updatedAt: 0,
+});
+const names = (r: ReturnType<typeof routeMessage>) => r.targets.map((d) => d.name);
+
+describe('routing (SPEC-NOTES §5)', () => {
+  const track = (integrations: unknown, event = 'E') => ({ type: 'track', event, integrations });
+
+  it('by default every candidate receives the call', () => {
+    expect(names(routeMessage(track(undefined), [dest('a'), dest('b')], 'none'))).toEqual(['a', 'b']);
+  });
+  it('All: false disables every destination unless Webhooks is truthy', () => {
+    expect(routeMessage(track({ All: false }), [dest('a')], 'none')).toEqual({ targets: [], filteredReason: 'integrations.All=false and Webhooks not enabled' });
+    expect(names(routeMessage(track({ All: false, Webhooks: true }), [dest('a')], 'none'))).toEqual(['a']);
+    expect(names(routeMessage(track({ All: false, Webhooks: { any: 1 } }), [dest('a')], 'none'))).toEqual(['a']);
+  });
+  it('Webhooks: false disables; keys are case sensitive', () => {
+    expect(routeMessage(track({ Webhooks: false }), [dest('a')], 'none').filteredReason).toBe('integrations.Webhooks=false');
+    expect(names(routeMessage(track({ webhooks: false }), [dest('a')], 'none'))).toEqual(['a']);
+  });
+  it("a destination's own name is more specific than Webhooks", () => {
+    expect(names(routeMessage(track({ Webhooks: false, b: true }), [dest('a'), dest('b')], 'none'))).toEqual(['b']);
+  });
+  it('event allow and block lists apply to track calls only', () => {
+    const blocked = dest('a', { blockEvents: ['Spam'] });
+    expect(routeMessage(track(undefined, 'Spam'), [blocked], 'none').filteredReason).toBe('event "Spam" is blocked by destination "a"');
+    const allow = dest('a', { allowEvents: ['Paid'] });
+    expect(names(routeMessage(track(undefined, 'Paid'), [allow], 'none'))).toEqual(['a']);
+    expect(routeMessage(track(undefined, 'Other'), [allow], 'none').filteredReason).toContain('not in the allow list');
+    expect(names(routeMessage({ type: 'identify', event: null, integrations: undefined }, [allow], 'none'))).toEqual(['a']);
+  });
+  it('no candidates: the caller says why', () => {
+    expect(routeMessage(track(undefined), [], 'no destination is enabled').filteredReason).toBe('no destination is enabled');
+  });
+});
