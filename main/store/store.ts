@@ -279,9 +279,18 @@ export class Store {
   listMessages(q: MessageQuery): MessageRecord[] {
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: q.limit };
-    if (q.status) (where.push('status = @status'), (params['status'] = q.status));
-    if (q.type) (where.push('type = @type'), (params['type'] = q.type));
-    if (q.beforeId !== undefined) (where.push('id < @beforeId'), (params['beforeId'] = q.beforeId));
+    if (q.status) {
+      where.push('status = @status');
+      params['status'] = q.status;
+    }
+    if (q.type) {
+      where.push('type = @type');
+      params['type'] = q.type;
+    }
+    if (q.beforeId !== undefined) {
+      where.push('id < @beforeId');
+      params['beforeId'] = q.beforeId;
+    }
     if (q.search) {
       where.push(
         `(user_id LIKE @search ESCAPE '\\' OR anonymous_id LIKE @search ESCAPE '\\' OR message_id LIKE @search ESCAPE '\\' OR event LIKE @search ESCAPE '\\')`,
