@@ -69,7 +69,7 @@ export function lockDataDir(dir: string): DataDirLock {
       if (Number.isFinite(holder) && holder !== process.pid && isAlive(holder)) {
         throw new HookbenchError({
           code: 'data_dir_locked',
-          message: `data dir ${dir} is in use by another Hookbench process (pid ${holder}); stop it or use another --data dir`,
+          message: `data dir ${dir} is in use by another Hookbench process (pid ${holder}); stop it or choose another data dir`,
           value: holder,
         });
       }

@@ -129,7 +129,7 @@ export async function sendToWebhook(args: {
       dispatcher: args.dispatcher,
     });
     clearTimeout(timer);
-    const durationMs = performance.now() - started;
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const responseHeaders = flattenHeaders(response.headers);
     // The body is read within its own real-time budget; it never changes the outcome.
     const bodyRead = await readCapped(response.body, LIMITS.responseBodyBytes, args.timeoutMs);
@@ -147,7 +147,7 @@ export async function sendToWebhook(args: {
     };
   } catch (e) {
     clearTimeout(timer);
-    const durationMs = performance.now() - started;
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const failure = timedOut ? timeoutOutcome(args.timeoutMs) : classifyNetworkError(...errorCode(e));
     return {
       ...base,

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+/**
+ * The `hookbench` executable: wires the real process (argv, stdout/stderr, stdin, Ctrl-C) to runCli.
+ * Ctrl-C once: the running command stops waiting, closes the core cleanly and exits 1; twice: exit at once.
+ */
+import { processIO } from './cli/io.js';
+import { runCli } from './cli/program.js';
+
+const interrupt = new AbortController();
+process.on('SIGINT', () => {
+  if (interrupt.signal.aborted) process.exit(1);
+  interrupt.abort();
+});
+
+process.exitCode = await runCli(process.argv.slice(2), processIO(interrupt.signal));

@@ -1,0 +1,114 @@
+/**
+ * The `hookbench` command line (SPEC-NOTES §9), built with commander. `runCli` parses argv, runs one
+ * command against an injectable CliIO and returns the exit code: tests call it in-process, and
+ * `main/cli.ts` only wires it to the real process.
+ */
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { MESSAGE_TYPES } from '../contract/messageShapes.js';
+import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
+import { runSend, type SendDeps, type SendOptions } from './send.js';
+import { runVerify } from './verify.js';
+import { packageVersion } from './version.js';
+
+const ms = (value: string): number => {
+  const n = parseDurationMs(value);
+  if (n === null) throw new InvalidArgumentError('expected milliseconds (5000) or a whole number with a unit: 5s, 30m, 4h');
+  return n;
+};
+
+const positiveInt = (value: string): number => {
+  const n = parsePositiveInt(value);
+  if (n === null) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+};
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+const SEND_HELP = `
+Examples:
+  hookbench send track --to http://localhost:3000/hook --secret s3cret \\
+    --data '{"userId":"u1","event":"Signed Up","properties":{"plan":"pro"}}'
+  hookbench send identify --to https://example.test/hook --data @call.json --header "X-Env: dev"
+  hookbench send track --to http://localhost:3000/hook --data '{"userId":"u1","event":"E"}' --fast --json
+
+Give <type> before --to: --to takes one or more URLs (or repeat it).
+Exit status: 0 delivered, 1 not delivered (failed, cancelled, filtered, interrupted), 2 bad input or usage.`;
+
+const VERIFY_HELP = `
+Examples:
+  hookbench verify --secret s3cret --signature 8f0e... --body @request-body.json
+  curl -s https://example.test/last-body | hookbench verify --secret s3cret --signature 8f0e...
+
+The body must be the exact bytes received; --body TEXT is taken as UTF-8.
+Exit status: 0 the signature matches, 1 it does not (with a diagnosis), 2 bad input or usage.`;
+
+export interface CliDeps {
+  /** Passed to `send` (tests: temp root, jitter seed). */
+  send?: SendDeps;
+}
+
+export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}): Command {
+  const version = packageVersion();
+  const program = new Command('hookbench');
+  program
+    .description('Hookbench: a webhook workbench. See exactly what a Webhooks destination sends and how it retries.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .configureOutput({
+      writeOut: (s) => io.stdout(s),
+      writeErr: (s) => io.stderr(s),
+    })
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+
+  program
+    .command('send')
+    .description('send one message to up to 5 webhook URLs and show every attempt and retry')
+    .addArgument(new Argument('<type>', 'message type').choices(MESSAGE_TYPES))
+    .requiredOption('--to <url...>', 'webhook URL(s), 1 to 5 (repeat --to or list them)')
+    .option('--secret <secret>', 'shared secret: sign each request (X-Signature, HMAC-SHA1)')
+    .option('--header <header>', 'static header "Name: value" for every webhook (repeatable, at most 5)', collect)
+    .option('--data <json>', 'the whole call as JSON (userId, event, properties, ...), or @file, or @- for stdin')
+    .addOption(new Option('--timeout <ms>', 'response timeout per attempt (default 5000)').argParser(ms))
+    .addOption(new Option('--max-attempts <n>', 'stop after this many attempts').argParser(positiveInt))
+    .addOption(new Option('--retry-window <ms>', 'retry for this long after the first attempt (default 4h)').argParser(ms))
+    .option('--fast', 'play the retry schedule on a virtual clock: finishes at once')
+    .option('--json', 'print one JSON object per line (attempts, retries, result)')
+    .option('--data-dir <dir>', 'record into this data dir instead of a throw-away one')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', SEND_HELP)
+    .action(async (type: string, opts: Omit<SendOptions, 'type'>) => {
+      setExit(await runSend({ ...opts, type }, io, deps.send));
+    });
+
+  program
+    .command('verify')
+    .description("check an X-Signature against a body, and say what went wrong when it doesn't match")
+    .requiredOption('--secret <secret>', 'the destination\'s shared secret')
+    .requiredOption('--signature <hex>', 'the X-Signature value to check')
+    .option('--body <text>', 'the body: TEXT, @file (its exact bytes) or @- (stdin); default: stdin')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', VERIFY_HELP)
+    .action(async (opts: { secret: string; signature: string; body?: string }) => {
+      setExit(await runVerify(opts, io));
+    });
+
+  return program;
+}
+
+/** Parse `argv` (without node and the script) and run the command; resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIO, deps: CliDeps = {}): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, (c) => (code = c), deps);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version are successes; anything else commander refuses is a usage error.
+      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? EXIT.ok : EXIT.usage;
+    }
+    io.stderr(`hookbench: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return EXIT.failed;
+  }
+  return code;
+}

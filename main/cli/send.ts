@@ -1,0 +1,373 @@
+/**
+ * `hookbench send <type> --to URL...` (SPEC-NOTES §9): one message through a throw-away destination, every
+ * attempt printed as it happens, on the real clock (real retry waits) or, with --fast, on the virtual clock.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EngineEvent } from '../contract/events.js';
+import { isMessageType, MESSAGE_TYPES, type MessageType } from '../contract/messageShapes.js';
+import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageRecord } from '../contract/models.js';
+import { HookbenchError, type ApiError } from '../contract/result.js';
+import { destinationInputSchema, parseWith, type DestinationInput } from '../contract/schemas.js';
+import { buildMessage } from '../core/messages.js';
+import { isoFromMs } from '../core/timestamp.js';
+import { createCore, type Core } from '../engine/createCore.js';
+import { EXIT, formatDuration, readTextOrFile, UsageError, type CliIO } from './io.js';
+import { caretSnippet, parseJsonText } from './jsonInput.js';
+
+export interface SendOptions {
+  type: string;
+  to: string[];
+  secret?: string | undefined;
+  /** Raw `--header "Name: value"` arguments. */
+  header?: string[] | undefined;
+  /** `--data`: the call as JSON text, `@file` or `@-`. */
+  data?: string | undefined;
+  timeout?: number | undefined;
+  maxAttempts?: number | undefined;
+  retryWindow?: number | undefined;
+  fast?: boolean | undefined;
+  json?: boolean | undefined;
+  dataDir?: string | undefined;
+}
+
+export interface SendDeps {
+  /** Where the throw-away data dir is made (default: the OS temp dir). */
+  tmpRoot?: string;
+  /** Retry jitter seed (tests). */
+  seed?: number;
+}
+
+const WAITING: readonly DeliveryStatus[] = ['queued', 'delivering', 'retrying'];
+const isFinal = (s: DeliveryStatus) => !WAITING.includes(s);
+
+/** The CLI flag behind a destination field, to add to schema errors (`timeoutMs: ...` came from --timeout). */
+const FLAG_OF: Record<string, string> = {
+  timeoutMs: '--timeout',
+  'retry.maxAttempts': '--max-attempts',
+  'retry.windowMs': '--retry-window',
+  sharedSecret: '--secret',
+};
+
+function flagHint(field: string | undefined): string {
+  if (!field) return '';
+  if (FLAG_OF[field]) return ` (${FLAG_OF[field]})`;
+  if (/^webhooks\[\d+\]\.headers/.test(field)) return ' (--header)';
+  if (/^webhooks\[\d+\]/.test(field)) return ' (--to)';
+  return '';
+}
+
+/** `"X-Env: dev"` → ['X-Env', 'dev']. */
+export function parseHeaderArg(raw: string): [string, string] {
+  const colon = raw.indexOf(':');
+  if (colon <= 0) {
+    throw new UsageError(`--header ${JSON.stringify(raw)}: expected "Name: value" (a header name, a colon, then the value)`);
+  }
+  const name = raw.slice(0, colon).trim();
+  const value = raw.slice(colon + 1).trim();
+  if (name === '') throw new UsageError(`--header ${JSON.stringify(raw)}: the header name before ":" is empty`);
+  return [name, value];
+}
+
+function parseHeaders(raws: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const seen = new Map<string, string>();
+  for (const raw of raws) {
+    const [name, value] = parseHeaderArg(raw);
+    const first = seen.get(name.toLowerCase());
+    if (first !== undefined) throw new UsageError(`--header: "${name}" is given twice (first as "${first}"; names are case-insensitive)`);
+    seen.set(name.toLowerCase(), name);
+    headers[name] = value;
+  }
+  return headers;
+}
+
+async function parseCall(data: string | undefined, io: CliIO): Promise<Record<string, unknown>> {
+  if (data === undefined) return {};
+  const bytes = await readTextOrFile(data, io, '--data');
+  const text = bytes.toString('utf8');
+  const source = data.startsWith('@') ? ` (${data === '@-' ? 'stdin' : data.slice(1)})` : '';
+  if (text.trim() === '') throw new UsageError(`--data${source}: is empty; give the call as a JSON object, e.g. '{"userId":"u1","event":"Signed Up"}'`);
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    const p = parsed.error;
+    throw new UsageError(
+      `--data${source}: invalid JSON at line ${p.line}, column ${p.column} (position ${p.position}): ${p.problem}\n${caretSnippet(text, p)}`,
+    );
+  }
+  const v = parsed.value;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    const got = v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
+    throw new UsageError(`--data${source}: must be a JSON object (the whole call: userId, event, properties, ...), got ${got}`);
+  }
+  return v as Record<string, unknown>;
+}
+
+/** Prints progress as human lines or as JSON lines (--json). */
+class Reporter {
+  private webhookCount = 1;
+
+  constructor(
+    private readonly io: CliIO,
+    private readonly json: boolean,
+    private readonly fast: boolean,
+  ) {}
+
+  private line(obj: Record<string, unknown>): void {
+    this.io.stdout(`${JSON.stringify(obj)}\n`);
+  }
+
+  usage(message: string, error?: ApiError): number {
+    if (this.json) this.line({ type: 'error', code: error?.code ?? 'usage', message, ...(error?.field ? { field: error.field } : {}), ...(error?.limit !== undefined ? { limit: error.limit } : {}) });
+    else this.io.stderr(`hookbench send: ${message}\n`);
+    return EXIT.usage;
+  }
+
+  start(args: { message: MessageRecord; destination: string; webhooks: string[]; signed: boolean; timeoutMs: number; windowMs: number; maxAttempts?: number | undefined }): void {
+    this.webhookCount = args.webhooks.length;
+    const { message } = args;
+    if (this.json) {
+      this.line({
+        type: 'message',
+        id: message.id,
+        messageId: message.messageId,
+        messageType: message.type,
+        destination: args.destination,
+        webhooks: args.webhooks,
+        signed: args.signed,
+        clock: this.fast ? 'virtual' : 'real',
+        body: message.body,
+      });
+      return;
+    }
+    const bytes = Buffer.byteLength(message.body, 'utf8');
+    const n = args.webhooks.length;
+    const retries = `retries for up to ${formatDuration(args.windowMs)}${args.maxAttempts !== undefined ? `, at most ${args.maxAttempts} attempt${args.maxAttempts === 1 ? '' : 's'}` : ''}`;
+    this.io.stdout(
+      `sending ${message.type} ${message.messageId} (${bytes} bytes) to ${n} webhook${n === 1 ? '' : 's'}; ` +
+        `${args.signed ? 'signed (X-Signature)' : 'unsigned (no --secret)'}; timeout ${formatDuration(args.timeoutMs)}; ${retries}; ` +
+        `${this.fast ? 'virtual clock (--fast)' : 'real clock'}\n`,
+    );
+    const shown = message.body.length > 300 ? `${message.body.slice(0, 300)}… (${bytes} bytes)` : message.body;
+    this.io.stdout(`body: ${shown}\n`);
+  }
+
+  attempt(a: AttemptRecord): void {
+    if (this.json) {
+      this.line({
+        type: 'attempt',
+        attemptNumber: a.attemptNumber,
+        webhookIndex: a.webhookIndex,
+        url: a.url,
+        outcome: a.outcome,
+        statusCode: a.statusCode,
+        durationMs: a.durationMs,
+        signature: a.signature,
+        error: a.error,
+        retryable: a.retryable,
+        startedAt: isoFromMs(a.startedAt),
+        finishedAt: isoFromMs(a.finishedAt),
+      });
+      return;
+    }
+    const which = this.webhookCount > 1 ? ` [webhook ${a.webhookIndex + 1}/${this.webhookCount}]` : '';
+    const status = a.statusCode === null ? 'no response' : `HTTP ${a.statusCode}`;
+    const sig = a.signature ? `signature ${a.signature}` : 'unsigned';
+    const why = a.outcome !== 'success' && a.error && a.error !== status ? `  (${a.error})` : '';
+    this.io.stdout(`attempt ${a.attemptNumber}${which}  ${a.url}  ${a.outcome}  ${status}  ${Math.round(a.durationMs)} ms  ${sig}${why}\n`);
+  }
+
+  retry(d: DeliveryRecord, now: number): void {
+    if (d.nextAttemptAt === null) return;
+    const inMs = Math.max(0, d.nextAttemptAt - now);
+    if (this.json) {
+      this.line({ type: 'retry', attemptNumber: d.attempts + 1, nextAttemptAt: isoFromMs(d.nextAttemptAt), inMs, pendingUrls: d.pendingUrls });
+      return;
+    }
+    this.io.stdout(`  next retry at ${isoFromMs(d.nextAttemptAt)} (in ${formatDuration(inMs)}${this.fast ? ' of virtual time' : ''})\n`);
+  }
+
+  result(args: { message: MessageRecord; status: DeliveryStatus | 'filtered' | 'interrupted'; reason: string | null; attempts: number; spanMs: number | null; exitCode: number }): void {
+    const { status, reason, attempts } = args;
+    if (this.json) {
+      this.line({
+        type: 'result',
+        delivered: status === 'delivered',
+        status,
+        reason,
+        attempts,
+        id: args.message.id,
+        messageId: args.message.messageId,
+        exitCode: args.exitCode,
+      });
+      return;
+    }
+    const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}${args.spanMs !== null && attempts > 1 ? ` over ${formatDuration(args.spanMs)}` : ''}`;
+    if (status === 'delivered') this.io.stdout(`delivered after ${tries}\n`);
+    else if (status === 'filtered') this.io.stdout(`not sent: filtered (${reason ?? 'no reason given'})\n`);
+    else if (status === 'interrupted') this.io.stdout(`interrupted after ${tries}: not delivered${reason ? ` (${reason})` : ''}\n`);
+    else this.io.stdout(`${status}: ${reason ?? 'no reason given'} after ${tries}\n`);
+  }
+}
+
+export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = {}): Promise<number> {
+  const fast = options.fast === true;
+  const report = new Reporter(io, options.json === true, fast);
+
+  // 1. Everything that can be checked without a core: a bad input never creates (or locks) a data dir.
+  if (!isMessageType(options.type)) {
+    return report.usage(`unknown message type "${options.type}": must be one of ${MESSAGE_TYPES.join(', ')}`);
+  }
+  const type: MessageType = options.type;
+  let call: Record<string, unknown>;
+  let headers: Record<string, string>;
+  try {
+    headers = parseHeaders(options.header ?? []);
+    call = await parseCall(options.data, io);
+  } catch (e) {
+    if (e instanceof UsageError) return report.usage(e.message);
+    throw e;
+  }
+  const destination: DestinationInput = {
+    name: `cli-${new Date().toISOString()}`,
+    enabled: true,
+    webhooks: options.to.map((url) => ({ url, headers: { ...headers } })),
+    ...(options.secret !== undefined ? { sharedSecret: options.secret } : {}),
+    ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+    retry: {
+      ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+      ...(options.retryWindow !== undefined ? { windowMs: options.retryWindow } : {}),
+    },
+  };
+  if (options.to.length === 0) return report.usage('--to: give at least one webhook URL');
+  const checked = parseWith(destinationInputSchema, destination);
+  if (!checked.ok) return report.usage(`${checked.error.message}${flagHint(checked.error.field)}`, checked.error);
+  const built = buildMessage(type, call, { receivedAt: Date.now(), newMessageId: randomUUID, strict: true });
+  if (!built.ok) return report.usage(`--data: ${built.error.message}`, built.error);
+
+  // 2. The core: in a throw-away data dir unless --data-dir.
+  const throwaway = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-send-'));
+  let core: Core;
+  try {
+    core = createCore({ dataDir, ...(deps.seed !== undefined ? { seed: deps.seed } : {}) });
+  } catch (e) {
+    if (throwaway) rmSync(dataDir, { recursive: true, force: true });
+    if (e instanceof HookbenchError) return report.usage(e.message, e.error);
+    return report.usage(`--data-dir ${dataDir}: cannot open (${e instanceof Error ? e.message : String(e)})`);
+  }
+
+  let destinationId: string | null = null;
+  let unsubscribe: () => void = () => undefined;
+  try {
+    const dest = core.createDestination(destination);
+    if (!dest.ok) return report.usage(`${dest.error.message}${flagHint(dest.error.field)}`, dest.error);
+    destinationId = dest.value.id;
+
+    // Subscribe before sending: the first attempt starts on the next turn of the event loop.
+    let messageRowId = -1;
+    let deliveryId = -1;
+    let settle: (d: DeliveryRecord) => void = () => undefined;
+    const settled = new Promise<DeliveryRecord>((resolve) => (settle = resolve));
+    unsubscribe = core.onEvent((event: EngineEvent) => {
+      if (event.type === 'attemptFinished' && event.attempt.messageId === messageRowId) report.attempt(event.attempt);
+      if (event.type === 'deliveryUpdated' && event.delivery.id === deliveryId) {
+        if (event.delivery.status === 'retrying') report.retry(event.delivery, core.clock.now());
+        if (isFinal(event.delivery.status)) settle(event.delivery);
+      }
+    });
+
+    const sent = core.sendMessage({ type, call, destinations: [dest.value.id], strict: true });
+    if (!sent.ok) {
+      core.deleteDestination({ id: dest.value.id });
+      destinationId = null;
+      return report.usage(`--data: ${sent.error.message}`, sent.error);
+    }
+    const message = sent.value.message;
+    messageRowId = message.id;
+    report.start({
+      message,
+      destination: dest.value.name,
+      webhooks: dest.value.webhooks.map((w) => w.url),
+      signed: dest.value.sharedSecret !== null,
+      timeoutMs: dest.value.timeoutMs,
+      windowMs: dest.value.retry.windowMs,
+      maxAttempts: dest.value.retry.maxAttempts,
+    });
+    const delivery = sent.value.deliveries[0];
+    if (!delivery) {
+      report.result({ message, status: 'filtered', reason: message.statusReason, attempts: 0, spanMs: null, exitCode: EXIT.failed });
+      return EXIT.failed;
+    }
+    deliveryId = delivery.id;
+
+    const interrupted = fast ? await playFast(core, message.id, delivery.id, io.signal) : await waitReal(settled, io.signal);
+    await core.idle();
+    let final = current(core, message.id, delivery.id) ?? delivery;
+    if (interrupted && !isFinal(final.status)) {
+      // Ctrl-C: stop the retries for good, so a later `serve` on a --data-dir does not resume them.
+      core.cancelMessage({ id: message.id });
+      await core.idle();
+      final = current(core, message.id, delivery.id) ?? final;
+      report.result({ message, status: 'interrupted', reason: null, attempts: final.attempts, spanMs: span(final), exitCode: EXIT.failed });
+      return EXIT.failed;
+    }
+    const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
+    report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode });
+    return exitCode;
+  } finally {
+    unsubscribe();
+    if (!throwaway && destinationId !== null) {
+      // Kept for the record in a real data dir, but disabled: it must not receive later traffic.
+      core.updateDestination({ id: destinationId, patch: { enabled: false } });
+    }
+    await core.close();
+    if (throwaway) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function current(core: Core, messageId: number, deliveryId: number): DeliveryRecord | undefined {
+  const detail = core.getMessage({ id: messageId });
+  return detail.ok ? detail.value.deliveries.find((d) => d.id === deliveryId) : undefined;
+}
+
+function span(d: DeliveryRecord): number | null {
+  return d.firstAttemptAt === null ? null : d.updatedAt - d.firstAttemptAt;
+}
+
+/** Real clock: the engine's own timers run the schedule; wait for the final deliveryUpdated or Ctrl-C. Returns whether interrupted. */
+async function waitReal(settled: Promise<DeliveryRecord>, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!signal) {
+    await settled;
+    return false;
+  }
+  if (signal.aborted) return true;
+  return new Promise<boolean>((resolve) => {
+    const onAbort = () => resolve(true);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void settled.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(false);
+    });
+  });
+}
+
+/**
+ * --fast: play the schedule on the virtual clock. While the delivery waits, move engine time to its next
+ * attempt; advanceClock returns once that attempt is recorded. Returns whether interrupted.
+ */
+async function playFast(core: Core, messageId: number, deliveryId: number, signal: AbortSignal | undefined): Promise<boolean> {
+  for (let guard = 0; guard < 100_000; guard++) {
+    if (signal?.aborted) return true;
+    await core.idle();
+    const d = current(core, messageId, deliveryId);
+    if (!d || isFinal(d.status)) return false;
+    if (d.status === 'delivering' || d.nextAttemptAt === null) continue; // a round in flight: idle() waits for it
+    const ms = Math.max(0, d.nextAttemptAt - core.clock.now());
+    const advanced = await core.advanceClock({ ms });
+    if (!advanced.ok) throw new HookbenchError(advanced.error);
+  }
+  throw new Error('--fast: the delivery did not finish (internal error)');
+}

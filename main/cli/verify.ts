@@ -1,0 +1,41 @@
+/**
+ * `hookbench verify --secret S --signature HEX [--body @file | --body TEXT | stdin]`: checks an X-Signature
+ * against the exact body bytes and, when it does not match, names the receiver mistake that explains it.
+ */
+import { diagnoseSignature } from '../core/signatureDiagnosis.js';
+import { EXIT, readStdin, readTextOrFile, UsageError, type CliIO } from './io.js';
+
+export interface VerifyOptions {
+  secret: string;
+  signature: string;
+  /** Literal text, `@file` (its exact bytes) or `@-`; absent: stdin. */
+  body?: string | undefined;
+}
+
+export async function runVerify(options: VerifyOptions, io: CliIO): Promise<number> {
+  let body: Buffer;
+  try {
+    body = options.body === undefined ? await readStdin(io, 'the body') : await readTextOrFile(options.body, io, '--body');
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`hookbench verify: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+  const d = diagnoseSignature({ secret: options.secret, body, signature: options.signature });
+  if (d.matches) {
+    io.stdout(`signature matches (HMAC-SHA1 over ${body.byteLength} bytes)\n`);
+    return EXIT.ok;
+  }
+  io.stdout(
+    [
+      'signature does not match',
+      `  given:     ${options.signature.trim()}`,
+      `  expected:  ${d.expected}  (lowercase hex HMAC-SHA1 of the ${body.byteLength} body bytes)`,
+      `  diagnosis: ${d.explanation}`,
+      '',
+    ].join('\n'),
+  );
+  return EXIT.failed;
+}

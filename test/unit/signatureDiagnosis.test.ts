@@ -1,0 +1,111 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { diagnoseSignature, NO_KNOWN_MISTAKE } from '../../main/core/signatureDiagnosis.js';
+
+const SECRET = 's3cret';
+/** A body as Hookbench sends it: compact JSON.stringify output, serialised once. */
+const RAW = JSON.stringify({ version: 1, type: 'track', userId: 'u1', event: 'Signed Up', properties: { plan: 'pro' }, timestamp: '2026-01-02T03:04:05.678Z' });
+const bytes = (s: string) => Buffer.from(s, 'utf8');
+const sign = (body: string, algorithm = 'sha1', encoding: 'hex' | 'base64' = 'hex', secret = SECRET) =>
+  createHmac(algorithm, secret).update(body, 'utf8').digest(encoding);
+
+describe('diagnoseSignature', () => {
+  it('matches lowercase hex HMAC-SHA1 of the exact bytes, in any hex case and with surrounding whitespace', () => {
+    const sig = sign(RAW);
+    for (const given of [sig, sig.toUpperCase(), ` ${sig}\n`]) {
+      const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: given });
+      expect(d).toEqual({ matches: true, expected: sig, mistakes: [], explanation: 'signature matches' });
+    }
+  });
+
+  it('names re-serialisation: the signature is over the compact bytes, the body given was re-encoded with spaces', () => {
+    // What Python's json.dumps (and many frameworks) make of the same object.
+    const reencoded = RAW.replace(/":/g, '": ').replace(/,"/g, ', "');
+    expect(reencoded).not.toBe(RAW);
+    expect(JSON.stringify(JSON.parse(reencoded))).toBe(RAW);
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(reencoded), signature: sign(RAW) });
+    expect(d.matches).toBe(false);
+    expect(d.mistakes).toEqual(['reserialised']);
+    expect(d.explanation).toBe('matches the body re-serialised: your framework parsed and re-encoded the JSON; verify the raw bytes');
+    expect(d.expected).toBe(sign(reencoded));
+  });
+
+  it.each([
+    [2, 'pretty-printed-2'],
+    [4, 'pretty-printed-4'],
+  ] as const)('names a pretty-printed re-serialisation with %i spaces', (spaces, mistake) => {
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: sign(JSON.stringify(JSON.parse(RAW), null, spaces)) });
+    expect(d.mistakes).toEqual([mistake]);
+    expect(d.explanation).toContain(`pretty-printed with ${spaces} spaces`);
+  });
+
+  it('names a trailing newline in the body given that was not signed (echo), before any re-serialisation story', () => {
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(`${RAW}\n`), signature: sign(RAW) });
+    expect(d.mistakes).toEqual(['trailing-newline-stripped']);
+    expect(d.explanation).toMatch(/^matches the body with its trailing newline stripped/);
+  });
+
+  it('names a trailing newline that was signed but is missing from the body given', () => {
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: sign(`${RAW}\n`) });
+    expect(d.mistakes).toEqual(['trailing-newline-added']);
+    expect(d.explanation).toMatch(/^matches the body with a trailing newline added/);
+  });
+
+  it('names HMAC-SHA256 instead of SHA-1', () => {
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: sign(RAW, 'sha256') });
+    expect(d.mistakes).toEqual(['sha256']);
+    expect(d.explanation).toContain('HMAC-SHA256 instead of HMAC-SHA1');
+  });
+
+  it('names base64 instead of hex (standard and URL-safe unpadded)', () => {
+    const b64 = sign(RAW, 'sha1', 'base64');
+    for (const given of [b64, b64.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')]) {
+      const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: given });
+      expect(d.mistakes).toEqual(['base64']);
+      expect(d.explanation).toContain('base64 instead of hex');
+    }
+  });
+
+  it('names a sha1= prefix, also when the rest is otherwise right', () => {
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: `sha1=${sign(RAW)}` });
+    expect(d.matches).toBe(false);
+    expect(d.mistakes).toEqual(['sha1-prefix']);
+    expect(d.explanation).toContain('"sha1=" prefix');
+  });
+
+  it('combines a prefix with another mistake (GitHub-style sha256=)', () => {
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: `sha256=${sign(RAW, 'sha256')}` });
+    expect(d.mistakes).toEqual(['sha256', 'sha1-prefix']);
+    expect(d.explanation).toContain('HMAC-SHA256');
+    expect(d.explanation).toContain('"sha256=" prefix');
+  });
+
+  it('names whitespace around the secret', () => {
+    const d = diagnoseSignature({ secret: `${SECRET}\n`, body: bytes(RAW), signature: sign(RAW) });
+    expect(d.mistakes).toEqual(['secret-whitespace']);
+  });
+
+  it('names a signature of the wrong length or not hex when nothing reproduces it', () => {
+    const short = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: sign(RAW).slice(0, 39) });
+    expect(short.mistakes).toEqual(['wrong-length']);
+    expect(short.explanation).toContain('39 hex characters');
+    expect(short.explanation).toContain('40');
+    expect(diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: '' }).mistakes).toEqual(['wrong-length']);
+    const notHex = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: 'zz'.repeat(20) });
+    expect(notHex.mistakes).toEqual(['not-hex']);
+  });
+
+  it('blames the secret when no known mistake explains a well-formed signature', () => {
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: sign(RAW, 'sha1', 'hex', 'other-secret') });
+    expect(d.mistakes).toEqual(['unknown']);
+    expect(d.explanation).toBe(NO_KNOWN_MISTAKE);
+    expect(d.explanation).toBe('no known mistake explains it: check the shared secret');
+  });
+
+  it('works on bytes that are not JSON or not UTF-8', () => {
+    const body = Buffer.from([0xff, 0x00, 0x41, 0x0a]);
+    const sig = createHmac('sha1', SECRET).update(body).digest('hex');
+    expect(diagnoseSignature({ secret: SECRET, body, signature: sig }).matches).toBe(true);
+    expect(diagnoseSignature({ secret: SECRET, body, signature: sign('x') }).mistakes).toEqual(['unknown']);
+  });
+});
