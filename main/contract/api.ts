@@ -31,6 +31,8 @@ export interface SendMessageOutput {
 
 export interface Commands {
   sendMessage(input: SendMessageInput): Result<SendMessageOutput>;
+  /** A batch in one transaction; one invalid message refuses the whole batch (errors name `messages[i]`). */
+  sendMessages(input: { messages: SendMessageInput[] }): Result<SendMessageOutput[]>;
   listMessages(input: ListMessagesInput): Result<Page<MessageRecord>>;
   getMessage(input: { id: number }): Result<MessageDetail>;
   /** Pull a waiting or failed delivery's next attempt to now (a failed one gets a fresh window). */

@@ -29,8 +29,9 @@ import {
   sourceInputSchema,
   type DestinationInput,
   type DestinationPatch,
+  type SendMessageInput,
 } from '../contract/schemas.js';
-import { buildMessage } from '../core/messages.js';
+import { buildMessage, type BuiltMessage } from '../core/messages.js';
 import { routeMessage } from '../core/routing.js';
 import { Store } from '../store/store.js';
 import { createClock, type Clock } from './clock.js';
@@ -52,6 +53,14 @@ export interface CoreOptions {
   autoStart?: boolean;
 }
 
+interface PendingMessage {
+  built: Pick<BuiltMessage, 'messageId' | 'type' | 'userId' | 'anonymousId' | 'event' | 'bytes'>;
+  call: Record<string, unknown>;
+  sourceId: string | null;
+  route: { targets: Destination[]; filteredReason: string | null };
+  replayOf: number | null;
+}
+
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const CLOCK_OFFSET_KEY = 'clock.offsetMs';
 const SEED_KEY = 'retry.seed';
@@ -65,6 +74,8 @@ export type Core = Commands & {
   start(): void;
   /** Resolves when nothing is in flight and all results are committed. */
   idle(): Promise<void>;
+  /** Scheduler counters (ticks = transactions), for benchmarks. */
+  engineStats(): { ticks: number; roundsRecorded: number; deliveriesClaimed: number; tickMs: number };
   close(): Promise<void>;
 };
 
@@ -147,6 +158,10 @@ class CoreImpl implements Core {
     return this.engine.idle();
   }
 
+  engineStats(): Engine['stats'] {
+    return { ...this.engine.stats };
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -162,81 +177,139 @@ class CoreImpl implements Core {
 
   // ---------------------------------------------------------------- messages
 
-  sendMessage(input: Parameters<Commands['sendMessage']>[0]): Result<SendMessageOutput> {
-    const parsed = parseWith(sendMessageInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const { type, call, source: sourceRef, destinations: destinationRefs, strict } = parsed.value;
-    const now = this.clock.now();
-    const built = buildMessage(type, call, { receivedAt: now, newMessageId: randomUUID, strict });
-    if (!built.ok) return built;
-
-    let source: Source | null = null;
-    if (sourceRef !== undefined) {
-      source = this.findSource(sourceRef);
-      if (!source) return err({ code: 'not_found', field: 'source', message: `source: no source named or with id "${sourceRef}"` });
-    }
-
-    let candidates: Destination[];
-    let noneReason: string;
-    if (destinationRefs) {
-      candidates = [];
-      for (const [i, ref] of destinationRefs.entries()) {
-        const d = this.findDestination(ref);
-        if (!d) return err({ code: 'not_found', field: `destinations[${i}]`, message: `destinations[${i}]: no destination named or with id "${ref}"` });
-        candidates.push(d);
-      }
-      noneReason = 'no destination given';
-    } else if (source) {
-      candidates = [...this.destinations.values()].filter((d) => d.enabled && d.sourceIds.includes(source.id));
-      noneReason = `no enabled destination is connected to source "${source.name}"`;
-    } else {
-      candidates = [...this.destinations.values()].filter((d) => d.enabled);
-      noneReason = 'no destination is enabled';
-    }
-
-    const sourceId = source?.id ?? null;
-    const duplicate =
-      call['messageId'] !== undefined && this.store.seenMessageId(built.value.messageId, sourceId, now - DEDUPE_WINDOW_MS);
-    const route = duplicate
-      ? { targets: [], filteredReason: REASONS.duplicateMessageId }
-      : routeMessage({ type, event: built.value.event, integrations: call['integrations'] }, candidates, noneReason);
-
-    return ok(this.storeMessage(built.value, call, sourceId, now, route, null));
+  sendMessage(input: SendMessageInput): Result<SendMessageOutput> {
+    const sent = this.acceptMessages([input], null);
+    return sent.ok ? ok(sent.value[0]!) : sent;
   }
 
-  private storeMessage(
-    built: { messageId: string; type: Parameters<typeof buildMessage>[0]; userId: string | null; anonymousId: string | null; event: string | null; bytes: Buffer },
-    call: Record<string, unknown>,
-    sourceId: string | null,
-    now: number,
-    route: { targets: Destination[]; filteredReason: string | null },
-    replayOf: number | null,
-  ): SendMessageOutput {
-    const filtered = route.targets.length === 0;
-    const id = this.store.transaction(() =>
-      this.store.insertMessage(
-        {
-          messageId: built.messageId,
-          sourceId,
-          type: built.type,
-          userId: built.userId,
-          anonymousId: built.anonymousId,
-          event: built.event,
+  sendMessages(input: { messages: SendMessageInput[] }): Result<SendMessageOutput[]> {
+    if (!Array.isArray(input?.messages)) return err({ code: 'invalid_input', field: 'messages', message: 'messages: must be an array of sendMessage inputs' });
+    return this.acceptMessages(input.messages, 'messages');
+  }
+
+  /**
+   * Validates every message first (one invalid message refuses the whole batch, and nothing is stored),
+   * then commits them all in one transaction: the cost of a commit is shared by the batch.
+   */
+  private acceptMessages(inputs: readonly SendMessageInput[], batchField: string | null): Result<SendMessageOutput[]> {
+    const now = this.clock.now();
+    const pending: PendingMessage[] = [];
+    const seenInBatch = new Set<string>();
+    for (const [index, input] of inputs.entries()) {
+      const prefix = batchField === null ? [] : [batchField, index];
+      const parsed = parseWith(sendMessageInputSchema, input, prefix);
+      if (!parsed.ok) return parsed;
+      const { type, call, source: sourceRef, destinations: destinationRefs, strict } = parsed.value;
+      const fieldPrefix = batchField === null ? undefined : `${batchField}[${index}].call`;
+      const at = (field: string) => (batchField === null ? field : `${batchField}[${index}].${field}`);
+      const built = buildMessage(type, call, { receivedAt: now, newMessageId: randomUUID, strict, ...(fieldPrefix ? { fieldPrefix } : {}) });
+      if (!built.ok) return built;
+
+      let source: Source | null = null;
+      if (sourceRef !== undefined) {
+        source = this.findSource(sourceRef);
+        if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
+      }
+      const candidates = this.candidatesFor(source, destinationRefs, at);
+      if (!candidates.ok) return candidates;
+
+      const sourceId = source?.id ?? null;
+      const dedupeKey = `${sourceId ?? ''}\u0000${built.value.messageId}`;
+      const duplicate =
+        call['messageId'] !== undefined &&
+        (seenInBatch.has(dedupeKey) || this.store.seenMessageId(built.value.messageId, sourceId, now - DEDUPE_WINDOW_MS));
+      seenInBatch.add(dedupeKey);
+      const route = duplicate
+        ? { targets: [], filteredReason: REASONS.duplicateMessageId }
+        : routeMessage({ type, event: built.value.event, integrations: call['integrations'] }, candidates.value.destinations, candidates.value.noneReason);
+      pending.push({ built: built.value, call, sourceId, route, replayOf: null });
+    }
+    return ok(this.storeMessages(pending, now));
+  }
+
+  private candidatesFor(
+    source: Source | null,
+    destinationRefs: readonly string[] | undefined,
+    at: (field: string) => string,
+  ): Result<{ destinations: Destination[]; noneReason: string }> {
+    if (destinationRefs) {
+      const destinations: Destination[] = [];
+      for (const [i, ref] of destinationRefs.entries()) {
+        const d = this.findDestination(ref);
+        const field = at(`destinations[${i}]`);
+        if (!d) return err({ code: 'not_found', field, message: `${field}: no destination named or with id "${ref}"` });
+        destinations.push(d);
+      }
+      return ok({ destinations, noneReason: 'no destination given' });
+    }
+    if (source) {
+      return ok({
+        destinations: [...this.destinations.values()].filter((d) => d.enabled && d.sourceIds.includes(source.id)),
+        noneReason: `no enabled destination is connected to source "${source.name}"`,
+      });
+    }
+    return ok({ destinations: [...this.destinations.values()].filter((d) => d.enabled), noneReason: 'no destination is enabled' });
+  }
+
+  /** One transaction for the batch; the returned records are built in memory, not read back. */
+  private storeMessages(pending: readonly PendingMessage[], now: number): SendMessageOutput[] {
+    const rows = pending.map((p) => {
+      const filtered = p.route.targets.length === 0;
+      return {
+        message: {
+          messageId: p.built.messageId,
+          sourceId: p.sourceId,
+          type: p.built.type,
+          userId: p.built.userId,
+          anonymousId: p.built.anonymousId,
+          event: p.built.event,
           receivedAt: now,
-          body: built.bytes,
-          call,
-          status: filtered ? 'filtered' : 'queued',
-          statusReason: filtered ? route.filteredReason : null,
-          replayOf,
+          body: p.built.bytes,
+          call: p.call,
+          status: filtered ? ('filtered' as const) : ('queued' as const),
+          statusReason: filtered ? p.route.filteredReason : null,
+          replayOf: p.replayOf,
         },
-        route.targets.map((d) => ({ destinationId: d.id, destinationName: d.name, nextAttemptAt: now })),
-      ),
-    );
-    const message = this.store.getMessage(id)!;
-    const deliveries = this.store.deliveriesOf(id);
-    this.emit({ type: 'messageAccepted', message });
-    if (!filtered) this.engine.wake();
-    return { message, deliveries };
+        deliveries: p.route.targets.map((d) => ({ destinationId: d.id, destinationName: d.name, nextAttemptAt: now })),
+      };
+    });
+    const ids = this.store.insertMessages(rows);
+    const outputs = rows.map((row, i): SendMessageOutput => {
+      const { id, deliveryIds } = ids[i]!;
+      const m = row.message;
+      return {
+        message: {
+          id,
+          messageId: m.messageId,
+          type: m.type,
+          sourceId: m.sourceId,
+          userId: m.userId,
+          event: m.event,
+          status: m.status,
+          statusReason: m.statusReason,
+          receivedAt: now,
+          body: m.body.toString('utf8'),
+          call: m.call,
+          replayOf: m.replayOf,
+        },
+        deliveries: row.deliveries.map((d, j) => ({
+          id: deliveryIds[j]!,
+          messageId: id,
+          destinationId: d.destinationId,
+          destinationName: d.destinationName,
+          status: 'queued',
+          reason: null,
+          attempts: 0,
+          firstAttemptAt: null,
+          nextAttemptAt: now,
+          pendingUrls: [],
+          updatedAt: now,
+        })),
+      };
+    });
+    if (this.listeners.size > 0) for (const o of outputs) this.emit({ type: 'messageAccepted', message: o.message });
+    if (outputs.some((o) => o.deliveries.length > 0)) this.engine.wake();
+    return outputs;
   }
 
   listMessages(input: ListMessagesInput = {}): Result<Page<MessageRecord>> {
@@ -349,23 +422,16 @@ class CoreImpl implements Core {
     const route = targets.length
       ? { targets, filteredReason: null }
       : { targets: [], filteredReason: original.statusReason ?? 'no destination of the original message exists any more' };
-    return ok(
-      this.storeMessage(
-        {
-          messageId,
-          type: original.type,
-          userId: original.userId,
-          anonymousId: typeof body['anonymousId'] === 'string' ? body['anonymousId'] : null,
-          event: original.event,
-          bytes: Buffer.from(JSON.stringify(body), 'utf8'),
-        },
-        { ...original.call, messageId },
-        original.sourceId,
-        now,
-        route,
-        original.id,
-      ),
-    );
+    const built = {
+      messageId,
+      type: original.type,
+      userId: original.userId,
+      anonymousId: typeof body['anonymousId'] === 'string' ? body['anonymousId'] : null,
+      event: original.event,
+      bytes: Buffer.from(JSON.stringify(body), 'utf8'),
+    };
+    const [output] = this.storeMessages([{ built, call: { ...original.call, messageId }, sourceId: original.sourceId, route, replayOf: original.id }], now);
+    return ok(output!);
   }
 
   // ---------------------------------------------------------------- clock

@@ -51,11 +51,55 @@ export function requestHeadersFor(
 const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
 
 /**
+ * At most `limit` requests in flight per origin. Requests wait here, not in undici's queue, so that the
+ * timeout measures the request itself ("from send to response headers"), never time spent waiting for a
+ * pooled connection.
+ */
+export class OriginGate {
+  private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
+  private readonly origins = new Map<string, string>();
+
+  constructor(private readonly limit: number) {}
+
+  originOf(url: string): string {
+    let origin = this.origins.get(url);
+    if (origin === undefined) {
+      origin = new URL(url).origin;
+      if (this.origins.size > 10_000) this.origins.clear();
+      this.origins.set(url, origin);
+    }
+    return origin;
+  }
+
+  /** Resolves with a release function once a slot for the URL's origin is free. */
+  acquire(url: string): Promise<() => void> | (() => void) {
+    const origin = this.originOf(url);
+    let slot = this.slots.get(origin);
+    if (!slot) {
+      slot = { active: 0, waiting: [] };
+      this.slots.set(origin, slot);
+    }
+    const s = slot;
+    const release = () => {
+      const next = s.waiting.shift();
+      if (next) next();
+      else if (--s.active === 0) this.slots.delete(origin);
+    };
+    if (s.active < this.limit) {
+      s.active++;
+      return release;
+    }
+    return new Promise((resolve) => s.waiting.push(() => resolve(release)));
+  }
+}
+
+/**
  * Dispatchers per trust configuration: destinations without a caFile share one pool (16 connections per
  * origin across all of them); a caFile gets its own, trusting the system roots plus that file.
  */
 export class Dispatchers {
   private readonly pools = new Map<string, Dispatcher>();
+  readonly gate = new OriginGate(CONNECTIONS_PER_ORIGIN);
 
   constructor(
     private readonly injected: Dispatcher | undefined,
@@ -73,7 +117,7 @@ export class Dispatchers {
       const options = {
         connections: CONNECTIONS_PER_ORIGIN,
         pipelining: 1,
-        // Backstops only: the real deadline is the per-attempt timer in send().
+        // Disabled: the deadline is the per-attempt timer in sendToWebhook (undici's timers tick coarsely).
         headersTimeout: 0,
         bodyTimeout: 0,
         connect,
@@ -104,6 +148,24 @@ export class Dispatchers {
 }
 
 export async function sendToWebhook(args: {
+  webhook: Webhook;
+  body: Buffer;
+  secret: string | null;
+  timeoutMs: number;
+  dispatcher: Dispatcher;
+  gate: OriginGate;
+  realNow: () => number;
+}): Promise<SendResult> {
+  const acquired = args.gate.acquire(args.webhook.url);
+  const release = typeof acquired === 'function' ? acquired : await acquired;
+  try {
+    return await sendNow(args);
+  } finally {
+    release();
+  }
+}
+
+async function sendNow(args: {
   webhook: Webhook;
   body: Buffer;
   secret: string | null;

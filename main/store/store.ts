@@ -44,6 +44,8 @@ export interface ClaimedDelivery {
   firstAttemptAt: number | null;
   pendingUrls: string[] | null;
   body: Buffer;
+  /** Deliveries of the same message, this one included. */
+  siblings: number;
 }
 
 export type NewAttempt = Omit<AttemptRecord, 'id'>;
@@ -59,6 +61,8 @@ export interface RoundResult {
   nextAttemptAt: number | null;
   pendingUrls: string[] | null;
   updatedAt: number;
+  /** Deliveries of the same message (1: its status is this delivery's). */
+  siblings: number;
 }
 
 export interface StoredRound {
@@ -139,6 +143,7 @@ interface DestinationRow {
 }
 
 const WAITING = `('queued', 'retrying')`;
+const MESSAGE_COLUMNS = `m.*, p.body, p.call FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
 
 export class Store {
   readonly db: Db;
@@ -153,9 +158,10 @@ export class Store {
         'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
       insertMessage: db.prepare(
-        `INSERT INTO messages (message_id, source_id, type, user_id, anonymous_id, event, received_at, body, call, status, status_reason, replay_of)
-         VALUES (@messageId, @sourceId, @type, @userId, @anonymousId, @event, @receivedAt, @body, @call, @status, @statusReason, @replayOf)`,
+        `INSERT INTO messages (message_id, source_id, type, user_id, anonymous_id, event, received_at, status, status_reason, replay_of)
+         VALUES (@messageId, @sourceId, @type, @userId, @anonymousId, @event, @receivedAt, @status, @statusReason, @replayOf)`,
       ),
+      insertPayload: db.prepare<[number, Buffer, string]>('INSERT INTO message_payloads (message_id, body, call) VALUES (?, ?, ?)'),
       insertDelivery: db.prepare(
         `INSERT INTO deliveries (message_id, destination_id, destination_name, status, next_attempt_at, updated_at)
          VALUES (?, ?, ?, 'queued', ?, ?)`,
@@ -163,29 +169,36 @@ export class Store {
       seenMessageId: db.prepare<[string, string | null, number], { id: number }>(
         `SELECT id FROM messages WHERE message_id = ? AND source_id IS ? AND received_at >= ? LIMIT 1`,
       ),
-      claimDue: db.prepare<[{ now: number; limit: number }], ClaimRow>(
-        `UPDATE deliveries SET status = 'delivering', updated_at = @now
-         WHERE id IN (
-           SELECT d.id FROM deliveries d JOIN destinations dest ON dest.id = d.destination_id AND dest.enabled = 1
-           WHERE d.status IN ${WAITING} AND d.next_attempt_at <= @now
-           ORDER BY d.next_attempt_at, d.id LIMIT @limit)
-         RETURNING id, message_id, destination_id, attempts, first_attempt_at, pending_urls, next_attempt_at`,
+      dueDeliveries: db.prepare<[{ now: number; limit: number }], ClaimRow>(
+        `SELECT d.id, d.message_id, d.destination_id, d.attempts, d.first_attempt_at, d.pending_urls, m.body,
+           (SELECT count(*) FROM deliveries x WHERE x.message_id = d.message_id) AS siblings
+         FROM deliveries d
+         JOIN destinations dest ON dest.id = d.destination_id AND dest.enabled = 1
+         JOIN message_payloads m ON m.message_id = d.message_id
+         WHERE d.status IN ${WAITING} AND d.next_attempt_at <= @now
+         ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
+      ),
+      markClaimed: db.prepare<[{ now: number; ids: string }]>(
+        `UPDATE deliveries SET status = 'delivering', updated_at = @now WHERE id IN (SELECT value FROM json_each(@ids))`,
       ),
       markDelivering: db.prepare<[string]>(
         `UPDATE messages SET status = 'delivering', status_reason = NULL WHERE id IN (SELECT value FROM json_each(?))`,
       ),
-      bodyOf: db.prepare<[number], { body: Buffer }>('SELECT body FROM messages WHERE id = ?'),
       nextDue: db.prepare<[], { due: number | null }>(
         `SELECT min(d.next_attempt_at) AS due FROM deliveries d
          JOIN destinations dest ON dest.id = d.destination_id AND dest.enabled = 1
          WHERE d.status IN ${WAITING}`,
       ),
+      // Only a delivery still in flight takes its round's result; one cancelled meanwhile keeps its status.
       finishRound: db.prepare(
         `UPDATE deliveries SET status = @status, reason = @reason, attempts = @attemptsMade, first_attempt_at = @firstAttemptAt,
            next_attempt_at = @nextAttemptAt, pending_urls = @pendingUrls, updated_at = @updatedAt
-         WHERE id = @deliveryId`,
+         WHERE id = @deliveryId AND (status = 'delivering' OR @status = 'delivered')`,
       ),
-      deliveryStatus: db.prepare<[number], { status: DeliveryStatus }>('SELECT status FROM deliveries WHERE id = ?'),
+      recordAttempts: db.prepare<[{ deliveryId: number; attemptsMade: number; updatedAt: number }]>(
+        `UPDATE deliveries SET attempts = @attemptsMade, updated_at = @updatedAt WHERE id = @deliveryId`,
+      ),
+      deliveryReason: db.prepare<[number], { status: DeliveryStatus; reason: string | null }>('SELECT status, reason FROM deliveries WHERE id = ?'),
       insertAttempt: db.prepare(
         `INSERT INTO attempts (delivery_id, message_id, attempt_number, webhook_index, url, outcome, retryable, status_code, error,
            started_at, finished_at, duration_ms, request_headers, signature, response_headers, response_body, response_truncated)
@@ -207,7 +220,7 @@ export class Store {
       interruptedMessages: db.prepare<[], { message_id: number }>(
         `SELECT DISTINCT message_id FROM deliveries WHERE status = 'delivering'`,
       ),
-      getMessage: db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?'),
+      getMessage: db.prepare<[number], MessageRow>(`SELECT ${MESSAGE_COLUMNS} WHERE m.id = ?`),
       deliveriesOf: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE message_id = ? ORDER BY id'),
       getDelivery: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
       attemptsOfMessage: db.prepare<[number], AttemptRow>('SELECT * FROM attempts WHERE message_id = ? ORDER BY id'),
@@ -258,12 +271,20 @@ export class Store {
   }
 
   // ---- messages
-  /** Inserts a message and its deliveries; returns the message id. Call inside a transaction for batches. */
-  insertMessage(message: NewMessage, deliveries: readonly NewDelivery[]): number {
-    const info = this.s.insertMessage.run({ ...message, call: JSON.stringify(message.call) });
-    const id = Number(info.lastInsertRowid);
-    for (const d of deliveries) this.s.insertDelivery.run(id, d.destinationId, d.destinationName, d.nextAttemptAt, message.receivedAt);
-    return id;
+  /** Inserts messages with their deliveries in one transaction; returns their ids. */
+  insertMessages(batch: readonly { message: NewMessage; deliveries: readonly NewDelivery[] }[]): { id: number; deliveryIds: number[] }[] {
+    return this.transaction(() => batch.map((b) => this.insertMessage(b.message, b.deliveries)));
+  }
+
+  /** Inserts a message and its deliveries. Call inside a transaction for batches. */
+  insertMessage(message: NewMessage, deliveries: readonly NewDelivery[]): { id: number; deliveryIds: number[] } {
+    const { body, call, ...row } = message;
+    const id = Number(this.s.insertMessage.run(row).lastInsertRowid);
+    this.s.insertPayload.run(id, body, JSON.stringify(call));
+    const deliveryIds = deliveries.map((d) =>
+      Number(this.s.insertDelivery.run(id, d.destinationId, d.destinationName, d.nextAttemptAt, message.receivedAt).lastInsertRowid),
+    );
+    return { id, deliveryIds };
   }
 
   /** Was this (source, messageId) accepted at or after `since`? */
@@ -280,44 +301,46 @@ export class Store {
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: q.limit };
     if (q.status) {
-      where.push('status = @status');
+      where.push('m.status = @status');
       params['status'] = q.status;
     }
     if (q.type) {
-      where.push('type = @type');
+      where.push('m.type = @type');
       params['type'] = q.type;
     }
     if (q.beforeId !== undefined) {
-      where.push('id < @beforeId');
+      where.push('m.id < @beforeId');
       params['beforeId'] = q.beforeId;
     }
     if (q.search) {
       where.push(
-        `(user_id LIKE @search ESCAPE '\\' OR anonymous_id LIKE @search ESCAPE '\\' OR message_id LIKE @search ESCAPE '\\' OR event LIKE @search ESCAPE '\\')`,
+        `(m.user_id LIKE @search ESCAPE '\\' OR m.anonymous_id LIKE @search ESCAPE '\\' OR m.message_id LIKE @search ESCAPE '\\' OR m.event LIKE @search ESCAPE '\\')`,
       );
       params['search'] = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     }
-    const sql = `SELECT * FROM messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+    const sql = `SELECT ${MESSAGE_COLUMNS} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.id DESC LIMIT @limit`;
     return (this.db.prepare(sql).all(params) as MessageRow[]).map(toMessage);
   }
 
   // ---- deliveries
-  /** Marks up to `limit` due deliveries `delivering` (their messages too) and returns them. */
+  /** Marks up to `limit` due deliveries `delivering` (their messages too) and returns them with their bodies. */
   claimDue(now: number, limit: number): ClaimedDelivery[] {
-    const rows = this.transaction(() => {
-      const claimed = this.s.claimDue.all({ now, limit });
-      if (claimed.length) this.s.markDelivering.run(JSON.stringify([...new Set(claimed.map((r) => r.message_id))]));
-      return claimed;
+    return this.transaction(() => {
+      const rows = this.s.dueDeliveries.all({ now, limit });
+      if (rows.length === 0) return [];
+      this.s.markClaimed.run({ now, ids: JSON.stringify(rows.map((r) => r.id)) });
+      this.s.markDelivering.run(JSON.stringify([...new Set(rows.map((r) => r.message_id))]));
+      return rows.map((r) => ({
+        id: r.id,
+        messageId: r.message_id,
+        destinationId: r.destination_id,
+        attempts: r.attempts,
+        firstAttemptAt: r.first_attempt_at,
+        pendingUrls: r.pending_urls ? (JSON.parse(r.pending_urls) as string[]) : null,
+        body: r.body,
+        siblings: r.siblings,
+      }));
     });
-    return rows.map((r) => ({
-      id: r.id,
-      messageId: r.message_id,
-      destinationId: r.destination_id,
-      attempts: r.attempts,
-      firstAttemptAt: r.first_attempt_at,
-      pendingUrls: r.pending_urls ? (JSON.parse(r.pending_urls) as string[]) : null,
-      body: this.s.bodyOf.get(r.message_id)!.body,
-    }));
   }
 
   nextDueAt(): number | null {
@@ -340,7 +363,7 @@ export class Store {
    */
   recordRounds(rounds: readonly RoundResult[]): StoredRound[] {
     return this.transaction(() => {
-      const messages = new Map<number, MessageStatus>();
+      const refresh = new Set<number>();
       const stored: StoredRound[] = [];
       for (const round of rounds) {
         const attemptIds: number[] = [];
@@ -355,29 +378,36 @@ export class Store {
           });
           attemptIds.push(Number(info.lastInsertRowid));
         }
-        const current = this.s.deliveryStatus.get(round.deliveryId)?.status;
+        const changed = this.s.finishRound.run({
+          deliveryId: round.deliveryId,
+          status: round.status,
+          reason: round.reason,
+          attemptsMade: round.attemptsMade,
+          firstAttemptAt: round.firstAttemptAt,
+          nextAttemptAt: round.nextAttemptAt,
+          pendingUrls: round.pendingUrls ? JSON.stringify(round.pendingUrls) : null,
+          updatedAt: round.updatedAt,
+        }).changes;
         let final = round;
-        if (current === 'cancelled' && round.status !== 'delivered') {
-          final = { ...round, status: 'cancelled', reason: null, nextAttemptAt: null };
-          // keep the cancellation's own reason
-          const row = this.s.getDelivery.get(round.deliveryId)!;
-          final.reason = row.reason;
+        if (changed === 0) {
+          // Cancelled while in flight: the attempts count, the cancellation stands.
+          this.s.recordAttempts.run({ deliveryId: round.deliveryId, attemptsMade: round.attemptsMade, updatedAt: round.updatedAt });
+          const now = this.s.deliveryReason.get(round.deliveryId);
+          final = { ...round, status: now?.status ?? 'cancelled', reason: now?.reason ?? null, nextAttemptAt: null, pendingUrls: null };
         }
-        this.s.finishRound.run({
-          deliveryId: final.deliveryId,
-          status: final.status,
-          reason: final.reason,
-          attemptsMade: final.attemptsMade,
-          firstAttemptAt: final.firstAttemptAt,
-          nextAttemptAt: final.nextAttemptAt,
-          pendingUrls: final.pendingUrls ? JSON.stringify(final.pendingUrls) : null,
-          updatedAt: final.updatedAt,
-        });
-        messages.set(final.messageId, 'queued');
-        stored.push({ round: final, attemptIds, messageStatus: 'queued' });
+        let messageStatus: MessageStatus = final.status;
+        if (round.siblings === 1) {
+          // The common case: a message with one delivery has that delivery's status and reason.
+          this.s.setMessageStatus.run(final.status, final.status === 'failed' || final.status === 'cancelled' ? final.reason : null, final.messageId);
+        } else {
+          refresh.add(final.messageId);
+          messageStatus = 'queued'; // replaced below
+        }
+        stored.push({ round: final, attemptIds, messageStatus });
       }
-      for (const id of messages.keys()) messages.set(id, this.refreshMessageStatus(id));
-      for (const s of stored) s.messageStatus = messages.get(s.round.messageId)!;
+      const statuses = new Map<number, MessageStatus>();
+      for (const id of refresh) statuses.set(id, this.refreshMessageStatus(id));
+      for (const s of stored) if (statuses.has(s.round.messageId)) s.messageStatus = statuses.get(s.round.messageId)!;
       return stored;
     });
   }
@@ -461,7 +491,8 @@ interface ClaimRow {
   attempts: number;
   first_attempt_at: number | null;
   pending_urls: string | null;
-  next_attempt_at: number;
+  body: Buffer;
+  siblings: number;
 }
 
 function toMessage(r: MessageRow): MessageRecord {

@@ -34,7 +34,7 @@ describe('migrations', () => {
       },
       true,
     );
-    const id = store.insertMessage(
+    const { id } = store.insertMessage(
       { messageId: 'm', sourceId: null, type: 'track', userId: 'u', anonymousId: null, event: 'E', receivedAt: 1, body, call: { userId: 'u' }, status: 'queued', statusReason: null, replayOf: null },
       [{ destinationId: 'd1', destinationName: 'd', nextAttemptAt: 1 }],
     );
@@ -42,7 +42,7 @@ describe('migrations', () => {
 
     const db = openDb(file);
     expect(migrate(db)).toBe(MIGRATIONS.length);
-    const row = db.prepare('SELECT body, status FROM messages WHERE id = ?').get(id) as { body: Buffer; status: string };
+    const row = db.prepare('SELECT body, status FROM messages m JOIN message_payloads p ON p.message_id = m.id WHERE m.id = ?').get(id) as { body: Buffer; status: string };
     expect(row.body.equals(body)).toBe(true);
     expect(row.status).toBe('queued');
     expect(db.prepare('SELECT count(*) AS n FROM deliveries').get()).toEqual({ n: 1 });

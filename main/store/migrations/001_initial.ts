@@ -42,11 +42,15 @@ export const migration001: Migration = {
       anonymous_id  TEXT,
       event         TEXT,
       received_at   INTEGER NOT NULL,
-      body          BLOB NOT NULL,         -- the exact bytes sent and signed
-      call          TEXT NOT NULL,         -- the call as received (JSON)
       status        TEXT NOT NULL,
       status_reason TEXT,
       replay_of     INTEGER
+    );
+    -- Immutable and large, apart from the hot, small message row whose status changes on every round.
+    CREATE TABLE message_payloads (
+      message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+      body       BLOB NOT NULL,            -- the exact bytes sent and signed
+      call       TEXT NOT NULL             -- the call as received (JSON)
     );
     CREATE INDEX messages_dedupe ON messages (message_id, source_id, received_at);
     CREATE INDEX messages_received ON messages (received_at);
@@ -66,7 +70,7 @@ export const migration001: Migration = {
     );
     CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status IN ('queued', 'retrying');
     CREATE INDEX deliveries_message ON deliveries (message_id);
-    CREATE INDEX deliveries_destination ON deliveries (destination_id, status);
+    CREATE INDEX deliveries_destination ON deliveries (destination_id);
 
     CREATE TABLE attempts (
       id                 INTEGER PRIMARY KEY,

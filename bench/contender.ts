@@ -1,0 +1,28 @@
+/** What each contender's run hands back to the harness (bench/run.ts) before it adds RSS, CPU and receiver counters. */
+export interface ContenderOutput {
+  /** Deliveries completed (and, where the contender persists, verified in its database). */
+  deliveries: number;
+  /** Wall time from the first send to the last delivery completed (and committed), ms. */
+  elapsedMs: number;
+  /** The headline latency per delivery, ms (what it measures is in `latencyMeaning`). */
+  latencyMs: Float64Array;
+  latencyMeaning: string;
+  /** The HTTP request alone, ms, where that differs from the headline latency. */
+  requestMs?: Float64Array;
+  /** Configuration facts worth recording (concurrency, chunk size, pragmas). */
+  details: Record<string, number | string>;
+  /** What the engine contenders verified and measured besides the totals. */
+  engine?: EngineFacts;
+}
+
+export interface EngineFacts {
+  mode: 'live' | 'drain';
+  /** Time spent in core.sendMessage for all messages (in `live`, interleaved with deliveries). */
+  acceptPhaseMs: number;
+  acceptedPerSecond: number;
+  messagesDelivered: number;
+  attemptRows: number;
+  successfulAttempts: number;
+  /** Times core.idle() resolved while deliveries were still waiting (see drain() in bench/engine.ts). */
+  extraIdleWaits: number;
+}
