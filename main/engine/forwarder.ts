@@ -194,7 +194,8 @@ async function sendNow(args: {
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const responseHeaders = flattenHeaders(response.headers);
     // The body is read within its own real-time budget; it never changes the outcome.
-    const bodyRead = await readCapped(response.body, LIMITS.responseBodyBytes, args.timeoutMs);
+    const length = Number(responseHeaders['content-length']);
+    const bodyRead = await readCapped(response.body, Number.isFinite(length) ? length : null, LIMITS.responseBodyBytes, args.timeoutMs);
     const classified = classifyStatus(response.statusCode);
     return {
       ...base,
@@ -249,14 +250,17 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 
 async function readCapped(
   body: Dispatcher.ResponseData['body'],
+  contentLength: number | null,
   cap: number,
   timeoutMs: number,
 ): Promise<{ text: string | null; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
   const timer = setTimeout(() => body.destroy(), timeoutMs);
   try {
+    // The common case, a small body of known length, is read in one go.
+    if (contentLength !== null && contentLength <= cap) return { text: await body.text(), truncated: false };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
     for await (const chunk of body) {
       const buf = chunk as Buffer;
       if (size + buf.length > cap) {
@@ -268,11 +272,12 @@ async function readCapped(
       chunks.push(buf);
       size += buf.length;
     }
+    return { text: Buffer.concat(chunks).toString('utf8'), truncated };
   } catch {
-    truncated = true; // the body stalled or the connection dropped after the headers
+    // The body stalled or the connection dropped after the headers: the status still stands.
+    return { text: null, truncated: true };
   } finally {
     clearTimeout(timer);
-    if (truncated) body.destroy();
+    if (!body.destroyed && !body.readableEnded) body.destroy();
   }
-  return { text: size === 0 && !truncated ? '' : Buffer.concat(chunks).toString('utf8'), truncated };
 }

@@ -258,7 +258,9 @@ export class Store {
     if (this.db.open) this.db.close();
   }
 
+  /** Runs `fn` in a transaction; inside an open one it simply runs (no savepoint per nested call). */
   transaction<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
     return this.db.transaction(fn)();
   }
 
