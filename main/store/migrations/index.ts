@@ -1,5 +1,6 @@
 import { migration001 } from './001_initial.js';
+import { migration002 } from './002_ingest.js';
 import type { Migration } from './types.js';
 
 /** In order; each number exactly once. */
-export const MIGRATIONS: readonly Migration[] = [migration001];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
