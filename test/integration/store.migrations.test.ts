@@ -49,6 +49,25 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('002 upgrades a populated version-1 database: messages kept, new tables and the user index added', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v1 = openDb(file, MIGRATIONS.slice(0, 1));
+    v1.prepare(`INSERT INTO sources (id, name, kind, write_key, created_at) VALUES ('s1', 'web', 'web', 'wk', 1)`).run();
+    v1.prepare(
+      `INSERT INTO messages (id, message_id, source_id, type, user_id, received_at, status) VALUES (7, 'm', 's1', 'track', 'u1', 1, 'delivered')`,
+    ).run();
+    v1.prepare(`INSERT INTO message_payloads (message_id, body, call) VALUES (7, x'7b7d', '{}')`).run();
+    v1.close();
+    const db = openDb(file);
+    expect(schemaVersion(db)).toBe(2);
+    expect(db.prepare('SELECT user_id, status FROM messages WHERE id = 7').get()).toEqual({ user_id: 'u1', status: 'delivered' });
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT DISTINCT source_id FROM messages WHERE user_id = 'u1'`).all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toContain('messages_user');
+    db.prepare(`INSERT INTO source_usage (source_id, received) VALUES ('s1', 1)`).run();
+    db.prepare(`INSERT INTO audiences (id, source_id, kind, name, trait_key, definition, created_at) VALUES ('a', 's1', 'audience', 'VIP', 'vip', '{}', 1)`).run();
+    db.close();
+  });
+
   it('refuses a database from a newer Hookbench, saying so', () => {
     const file = join(newDataDir(), 'hookbench.db');
     const db = new Database(file);
