@@ -7,9 +7,11 @@ import { processIO } from './cli/io.js';
 import { runCli } from './cli/program.js';
 
 const interrupt = new AbortController();
-process.on('SIGINT', () => {
+const stop = () => {
   if (interrupt.signal.aborted) process.exit(1);
   interrupt.abort();
-});
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
 
 process.exitCode = await runCli(process.argv.slice(2), processIO(interrupt.signal));

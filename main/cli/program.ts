@@ -7,6 +7,7 @@ import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 
 import { MESSAGE_TYPES } from '../contract/messageShapes.js';
 import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
 import { runSend, type SendDeps, type SendOptions } from './send.js';
+import { runServe, type ServeOptions } from './serve.js';
 import { runVerify } from './verify.js';
 import { packageVersion } from './version.js';
 
@@ -21,6 +22,21 @@ const positiveInt = (value: string): number => {
   if (n === null) throw new InvalidArgumentError('expected a whole number of at least 1');
   return n;
 };
+
+const portNumber = (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free one)');
+  return n;
+};
+
+const SERVE_HELP = `
+Prints "Hookbench ready: <uiUrl>" when it listens, and writes <data>/server.json
+({version, pid, url, uiUrl, port, token, receiverUrl, receiverTlsUrl}) for other commands;
+the file is removed on a clean stop (Ctrl-C or SIGTERM: in-flight work is finished first, exit 0).
+
+Examples:
+  hookbench serve
+  hookbench serve --config hookbench.config.json --port 0 --data ./.hookbench`;
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -91,6 +107,21 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addHelpText('after', VERIFY_HELP)
     .action(async (opts: { secret: string; signature: string; body?: string }) => {
       setExit(await runVerify(opts, io));
+    });
+
+  program
+    .command('serve')
+    .description('run the engine, the ingestion API (/v1), the typed API (/api) and the UI until Ctrl-C')
+    .option('--config <file>', 'a JSON config file of sources, destinations and receivers, applied at start')
+    .option('--data <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser(portNumber).default(4400))
+    .addOption(new Option('--receiver-port <port>', 'mock receiver HTTP port (0 picks a free one)').argParser(portNumber).default(4410))
+    .addOption(new Option('--receiver-tls-port <port>', 'mock receiver HTTPS port (0 picks a free one)').argParser(portNumber).default(4443))
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', SERVE_HELP)
+    .action(async (opts: ServeOptions) => {
+      setExit(await runServe(opts, io));
     });
 
   return program;

@@ -7,6 +7,8 @@ import type {
   ClockState,
   DeliveryRecord,
   Destination,
+  IngestRefusal,
+  SourceUsage,
   MessageDetail,
   MessageRecord,
   MessageStatus,
@@ -48,6 +50,10 @@ export interface Commands {
   deleteDestination(input: { id: string }): Result<{ cancelledDeliveries: number }>;
   listSources(input?: Record<string, never>): Result<Source[]>;
   createSource(input: SourceInput): Result<Source>;
+  /** Per-source counters: calls received, accepted, refused, filtered. */
+  listSourceUsage(input?: Record<string, never>): Result<SourceUsage[]>;
+  /** Refused ingestion requests, newest first, with their reasons. */
+  listIngestLog(input: { cursor?: string | null; limit?: number }): Result<Page<IngestRefusal>>;
 }
 
 export type CommandName = keyof Commands;

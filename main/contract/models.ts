@@ -164,3 +164,30 @@ export interface ClockState {
   /** Engine time minus real time. */
   offsetMs: number;
 }
+
+/** A refused ingestion request: not a message, kept with its reason (SPEC-NOTES §2). */
+export interface IngestRefusal {
+  id: number;
+  receivedAt: number;
+  sourceId: string | null;
+  route: string;
+  clientIp: string | null;
+  httpStatus: number;
+  code: string;
+  message: string;
+  field: string | null;
+  index: number | null;
+  bodyBytes: number | null;
+  /** The first 4 KiB of the decoded body. */
+  bodyPreview: string | null;
+}
+
+export interface SourceUsage {
+  sourceId: string;
+  name: string;
+  /** Calls received, accepted (stored as messages), refused (in refused requests), filtered (routed nowhere). */
+  received: number;
+  accepted: number;
+  refused: number;
+  filtered: number;
+}

@@ -67,10 +67,13 @@ const webhookUrl = z
   .trim()
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' }));
 
-export const webhookInputSchema = z.strictObject({
-  url: webhookUrl,
-  headers: headersSchema.default({}),
-});
+/** In a config file, a webhook may name a receiver of the mock receiver: `receiver:<name>` or `receiver+tls:<name>`. */
+export const RECEIVER_REF = /^receiver(\+tls)?:([A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
+const httpUrl = z.url({ protocol: /^https?$/ });
+const webhookUrlOrReceiver = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .refine((v) => RECEIVER_REF.test(v) || httpUrl.safeParse(v).success, 'must be an absolute http(s) URL, or receiver:<name> / receiver+tls:<name>');
 
 const positiveMs = (max: number) => z.number().int('must be a whole number of milliseconds').min(1).max(max);
 
@@ -85,20 +88,6 @@ const filtersSchema = z.strictObject({
   allowEvents: z.array(z.string().min(1)).max(1000).default([]),
   blockEvents: z.array(z.string().min(1)).max(1000).default([]),
 });
-
-/** Everything a destination may say; `url` is shorthand for one webhook. */
-const destinationFields = {
-  name: z.string().trim().min(1, 'must not be empty').max(100),
-  enabled: z.boolean(),
-  sources: z.array(z.string().min(1)).max(100),
-  sharedSecret: z.string().min(1, 'must not be empty (omit it or use null for no signing)').max(1024).nullable(),
-  url: webhookUrl,
-  webhooks: z.array(webhookInputSchema),
-  caFile: z.string().min(1).nullable(),
-  timeoutMs: positiveMs(120_000),
-  retry: retryPolicyInputSchema,
-  filters: filtersSchema,
-};
 
 function checkWebhooks(
   value: { webhooks?: unknown[] | undefined; url?: string | undefined; enabled?: boolean | undefined },
@@ -118,36 +107,62 @@ function checkWebhooks(
   }
 }
 
-export const destinationInputSchema = z
-  .strictObject({
-    ...destinationFields,
-    enabled: destinationFields.enabled.default(false),
-    sources: destinationFields.sources.default([]),
-    sharedSecret: destinationFields.sharedSecret.optional(),
-    url: destinationFields.url.optional(),
-    webhooks: destinationFields.webhooks.optional(),
-    caFile: destinationFields.caFile.optional(),
-    timeoutMs: destinationFields.timeoutMs.default(DEFAULT_TIMEOUT_MS),
-    retry: destinationFields.retry.default({}),
-    filters: filtersSchema.default({ allowEvents: [], blockEvents: [] }),
-  })
-  .superRefine(checkWebhooks);
+/** Destination schemas over a URL schema: plain http(s) for the API, or also receiver refs in a config file. */
+function destinationSchemas(url: z.ZodType<string>) {
+  const webhook = z.strictObject({ url, headers: headersSchema.default({}) });
+  /** Everything a destination may say; `url` is shorthand for one webhook. */
+  const fields = {
+    name: z.string().trim().min(1, 'must not be empty').max(100),
+    enabled: z.boolean(),
+    sources: z.array(z.string().min(1)).max(100),
+    sharedSecret: z.string().min(1, 'must not be empty (omit it or use null for no signing)').max(1024).nullable(),
+    url,
+    webhooks: z.array(webhook),
+    caFile: z.string().min(1).nullable(),
+    timeoutMs: positiveMs(120_000),
+    retry: retryPolicyInputSchema,
+    filters: filtersSchema,
+  };
+  const input = z
+    .strictObject({
+      ...fields,
+      enabled: fields.enabled.default(false),
+      sources: fields.sources.default([]),
+      sharedSecret: fields.sharedSecret.optional(),
+      url: fields.url.optional(),
+      webhooks: fields.webhooks.optional(),
+      caFile: fields.caFile.optional(),
+      timeoutMs: fields.timeoutMs.default(DEFAULT_TIMEOUT_MS),
+      retry: fields.retry.default({}),
+      filters: filtersSchema.default({ allowEvents: [], blockEvents: [] }),
+    })
+    .superRefine(checkWebhooks);
+  /** A patch: every field optional, `null` clears a nullable one. */
+  const patch = z
+    .strictObject({
+      name: fields.name.optional(),
+      enabled: fields.enabled.optional(),
+      sources: fields.sources.optional(),
+      sharedSecret: fields.sharedSecret.optional(),
+      url: fields.url.optional(),
+      webhooks: fields.webhooks.optional(),
+      caFile: fields.caFile.optional(),
+      timeoutMs: fields.timeoutMs.optional(),
+      retry: fields.retry.optional(),
+      filters: filtersSchema.optional(),
+    })
+    .superRefine(checkWebhooks);
+  return { webhook, input, patch };
+}
 
-/** A patch: every field optional, `null` clears a nullable one. */
-export const destinationPatchSchema = z
-  .strictObject({
-    name: destinationFields.name.optional(),
-    enabled: destinationFields.enabled.optional(),
-    sources: destinationFields.sources.optional(),
-    sharedSecret: destinationFields.sharedSecret.optional(),
-    url: destinationFields.url.optional(),
-    webhooks: destinationFields.webhooks.optional(),
-    caFile: destinationFields.caFile.optional(),
-    timeoutMs: destinationFields.timeoutMs.optional(),
-    retry: destinationFields.retry.optional(),
-    filters: filtersSchema.optional(),
-  })
-  .superRefine(checkWebhooks);
+const apiDestination = destinationSchemas(webhookUrl);
+export const webhookInputSchema = apiDestination.webhook;
+export const destinationInputSchema = apiDestination.input;
+export const destinationPatchSchema = apiDestination.patch;
+/** As in a config file: webhook URLs may be receiver refs, resolved when the file is applied. */
+export const configDestinationSchema = destinationSchemas(webhookUrlOrReceiver).patch.and(
+  z.object({ name: z.string().trim().min(1, 'must not be empty').max(100) }),
+);
 
 export type DestinationInput = z.input<typeof destinationInputSchema>;
 export type DestinationPatch = z.input<typeof destinationPatchSchema>;

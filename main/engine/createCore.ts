@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { Commands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
 import type { EngineEvent } from '../contract/events.js';
-import { isMessageType } from '../contract/messageShapes.js';
+import { isMessageType, type MessageType } from '../contract/messageShapes.js';
 import {
   REASONS,
   type ClockState,
   type DeliveryRecord,
   type Destination,
+  type IngestRefusal,
+  type SourceUsage,
   type MessageDetail,
   type MessageRecord,
   type Page,
@@ -53,6 +55,17 @@ export interface CoreOptions {
   autoStart?: boolean;
 }
 
+interface AcceptEntry {
+  type: MessageType;
+  call: Record<string, unknown>;
+  source: Source | null;
+  destinations: readonly string[] | undefined;
+  strict: boolean;
+  clientIp: string | null;
+  fieldPrefix: string | undefined;
+  at: (field: string) => string;
+}
+
 interface PendingMessage {
   built: Pick<BuiltMessage, 'messageId' | 'type' | 'userId' | 'anonymousId' | 'event' | 'bytes'>;
   call: Record<string, unknown>;
@@ -74,6 +87,18 @@ export type Core = Commands & {
   start(): void;
   /** Resolves when nothing is in flight and all results are committed. */
   idle(): Promise<void>;
+  /** Ingestion from a source's SDK traffic (see engine/ingest.ts). */
+  ingest(input: {
+    source: Source;
+    clientIp: string | null;
+    calls: readonly { type: MessageType; call: Record<string, unknown> }[];
+    fieldPrefix: (index: number) => string | undefined;
+  }): Result<SendMessageOutput[]>;
+  findSource(ref: string): Source | null;
+  /** Runs `fn` in one transaction: an error result rolls back everything it did (and the caches). */
+  atomically<T>(fn: () => Result<T>): Result<T>;
+  updateSource(input: { id: string; patch: { kind?: Source['kind']; writeKey?: string } }): Result<Source>;
+  sourceByWriteKey(writeKey: string): Source | null;
   /** Scheduler counters (ticks = transactions), for benchmarks. */
   engineStats(): { ticks: number; roundsRecorded: number; deliveriesClaimed: number; tickMs: number };
   close(): Promise<void>;
@@ -100,6 +125,7 @@ class CoreImpl implements Core {
   private readonly engine: Engine;
   private readonly dispatchers: Dispatchers;
   private destinations = new Map<string, Destination>();
+  private sources = new Map<string, Source>();
   private started = false;
   private closed = false;
 
@@ -173,6 +199,7 @@ class CoreImpl implements Core {
 
   private reloadDestinations(): void {
     this.destinations = new Map(this.store.listDestinations().map((d) => [d.id, d]));
+    this.sources = new Map(this.store.listSources().map((s) => [s.id, s]));
   }
 
   // ---------------------------------------------------------------- messages
@@ -192,37 +219,75 @@ class CoreImpl implements Core {
    * then commits them all in one transaction: the cost of a commit is shared by the batch.
    */
   private acceptMessages(inputs: readonly SendMessageInput[], batchField: string | null): Result<SendMessageOutput[]> {
-    const now = this.clock.now();
-    const pending: PendingMessage[] = [];
-    const seenInBatch = new Set<string>();
+    const entries: AcceptEntry[] = [];
     for (const [index, input] of inputs.entries()) {
-      const prefix = batchField === null ? [] : [batchField, index];
-      const parsed = parseWith(sendMessageInputSchema, input, prefix);
+      const parsed = parseWith(sendMessageInputSchema, input, batchField === null ? [] : [batchField, index]);
       if (!parsed.ok) return parsed;
-      const { type, call, source: sourceRef, destinations: destinationRefs, strict } = parsed.value;
-      const fieldPrefix = batchField === null ? undefined : `${batchField}[${index}].call`;
+      const { type, call, source: sourceRef, destinations, strict } = parsed.value;
       const at = (field: string) => (batchField === null ? field : `${batchField}[${index}].${field}`);
-      const built = buildMessage(type, call, { receivedAt: now, newMessageId: randomUUID, strict, ...(fieldPrefix ? { fieldPrefix } : {}) });
-      if (!built.ok) return built;
-
       let source: Source | null = null;
       if (sourceRef !== undefined) {
         source = this.findSource(sourceRef);
         if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
       }
-      const candidates = this.candidatesFor(source, destinationRefs, at);
+      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at });
+    }
+    return this.acceptEntries(entries);
+  }
+
+  /**
+   * Ingestion of SDK traffic from a source (SPEC-NOTES §6): lenient about unknown keys, `context.ip` filled
+   * from the client's address, usage counted. `fieldPrefix(i)` names an item in errors (`batch[3]`).
+   */
+  ingest(input: {
+    source: Source;
+    clientIp: string | null;
+    calls: readonly { type: MessageType; call: Record<string, unknown> }[];
+    fieldPrefix: (index: number) => string | undefined;
+  }): Result<SendMessageOutput[]> {
+    const entries = input.calls.map(
+      (c, i): AcceptEntry => ({
+        type: c.type,
+        call: c.call,
+        source: input.source,
+        destinations: undefined,
+        strict: false,
+        clientIp: input.clientIp,
+        fieldPrefix: input.fieldPrefix(i),
+        at: (field) => field,
+      }),
+    );
+    const result = this.acceptEntries(entries);
+    if (!result.ok) this.store.countUsage(input.source.id, { received: entries.length, refused: entries.length });
+    return result;
+  }
+
+  private acceptEntries(entries: readonly AcceptEntry[]): Result<SendMessageOutput[]> {
+    const now = this.clock.now();
+    const pending: PendingMessage[] = [];
+    const seenInBatch = new Set<string>();
+    for (const e of entries) {
+      const built = buildMessage(e.type, e.call, {
+        receivedAt: now,
+        newMessageId: randomUUID,
+        strict: e.strict,
+        ...(e.clientIp ? { clientIp: e.clientIp } : {}),
+        ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
+      });
+      if (!built.ok) return built;
+      const candidates = this.candidatesFor(e.source, e.destinations, e.at);
       if (!candidates.ok) return candidates;
 
-      const sourceId = source?.id ?? null;
+      const sourceId = e.source?.id ?? null;
       const dedupeKey = `${sourceId ?? ''}\u0000${built.value.messageId}`;
       const duplicate =
-        call['messageId'] !== undefined &&
+        e.call['messageId'] !== undefined &&
         (seenInBatch.has(dedupeKey) || this.store.seenMessageId(built.value.messageId, sourceId, now - DEDUPE_WINDOW_MS));
       seenInBatch.add(dedupeKey);
       const route = duplicate
         ? { targets: [], filteredReason: REASONS.duplicateMessageId }
-        : routeMessage({ type, event: built.value.event, integrations: call['integrations'] }, candidates.value.destinations, candidates.value.noneReason);
-      pending.push({ built: built.value, call, sourceId, route, replayOf: null });
+        : routeMessage({ type: e.type, event: built.value.event, integrations: e.call['integrations'] }, candidates.value.destinations, candidates.value.noneReason);
+      pending.push({ built: built.value, call: e.call, sourceId, route, replayOf: null });
     }
     return ok(this.storeMessages(pending, now));
   }
@@ -273,7 +338,20 @@ class CoreImpl implements Core {
         deliveries: p.route.targets.map((d) => ({ destinationId: d.id, destinationName: d.name, nextAttemptAt: now })),
       };
     });
-    const ids = this.store.insertMessages(rows);
+    const ids = this.store.transaction(() => {
+      const inserted = this.store.insertMessages(rows);
+      const usage = new Map<string, { received: number; accepted: number; filtered: number }>();
+      for (const p of pending) {
+        if (p.sourceId === null || p.replayOf !== null) continue;
+        const u = usage.get(p.sourceId) ?? { received: 0, accepted: 0, filtered: 0 };
+        u.received++;
+        u.accepted++;
+        if (p.route.targets.length === 0) u.filtered++;
+        usage.set(p.sourceId, u);
+      }
+      for (const [sourceId, u] of usage) this.store.countUsage(sourceId, u);
+      return inserted;
+    });
     const outputs = rows.map((row, i): SendMessageOutput => {
       const { id, deliveryIds } = ids[i]!;
       const m = row.message;
@@ -313,22 +391,13 @@ class CoreImpl implements Core {
   }
 
   listMessages(input: ListMessagesInput = {}): Result<Page<MessageRecord>> {
-    const limit = input.limit ?? 50;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return err({ code: 'invalid_input', field: 'limit', message: `limit: must be a whole number from 1 to 1000 (got ${String(input.limit)})`, limit: 1000 });
-    }
+    const page = pageArgs(input);
+    if (!page.ok) return page;
     if (input.type !== undefined && !isMessageType(input.type)) {
       return err({ code: 'invalid_input', field: 'type', message: `type: unknown message type "${String(input.type)}"` });
     }
-    let beforeId: number | undefined;
-    if (input.cursor) {
-      beforeId = Number(input.cursor);
-      if (!Number.isInteger(beforeId)) return err({ code: 'invalid_input', field: 'cursor', message: `cursor: "${input.cursor}" is not a cursor from this list` });
-    }
-    const items = this.store.listMessages({ status: input.status, type: input.type, search: input.search, beforeId, limit: limit + 1 });
-    const more = items.length > limit;
-    if (more) items.pop();
-    return ok({ items, nextCursor: more ? String(items.at(-1)!.id) : null });
+    const items = this.store.listMessages({ status: input.status, type: input.type, search: input.search, beforeId: page.value.beforeId, limit: page.value.limit + 1 });
+    return ok(toPage(items, page.value.limit));
   }
 
   getMessage(input: { id: number }): Result<MessageDetail> {
@@ -546,13 +615,13 @@ class CoreImpl implements Core {
   }
 
   listSources(): Result<Source[]> {
-    return ok(this.store.listSources());
+    return ok([...this.sources.values()].sort((a, b) => a.name.localeCompare(b.name)));
   }
 
   createSource(input: Parameters<Commands['createSource']>[0]): Result<Source> {
     const parsed = parseWith(sourceInputSchema, input);
     if (!parsed.ok) return parsed;
-    const existing = this.store.listSources();
+    const existing = [...this.sources.values()];
     if (existing.some((s) => s.name === parsed.value.name)) {
       return err({ code: 'conflict', field: 'name', message: `name: a source named "${parsed.value.name}" already exists` });
     }
@@ -562,16 +631,87 @@ class CoreImpl implements Core {
     }
     const source: Source = { id: randomUUID(), name: parsed.value.name, kind: parsed.value.kind, writeKey, createdAt: this.clock.now() };
     this.store.insertSource(source);
+    this.sources.set(source.id, source);
     return ok(source);
   }
 
-  private findSource(ref: string): Source | null {
-    return this.store.listSources().find((s) => s.id === ref || s.name === ref) ?? null;
+  atomically<T>(fn: () => Result<T>): Result<T> {
+    const rollback = Symbol('rollback');
+    let failed: Result<T> | null = null;
+    try {
+      return this.store.transaction(() => {
+        const result = fn();
+        if (!result.ok) {
+          failed = result;
+          throw rollback;
+        }
+        return result;
+      });
+    } catch (e) {
+      if (e !== rollback) throw e;
+      this.reloadDestinations();
+      this.engine.reschedule();
+      return failed!;
+    }
+  }
+
+  updateSource(input: { id: string; patch: { kind?: Source['kind']; writeKey?: string } }): Result<Source> {
+    const current = this.findSource(input?.id ?? '');
+    if (!current) return notFound('source', input?.id);
+    const parsed = parseWith(sourceInputSchema.partial().omit({ name: true }), input.patch ?? {}, ['patch']);
+    if (!parsed.ok) return parsed;
+    const next: Source = { ...current, ...(parsed.value.kind ? { kind: parsed.value.kind } : {}), ...(parsed.value.writeKey ? { writeKey: parsed.value.writeKey } : {}) };
+    if ([...this.sources.values()].some((s) => s.id !== next.id && s.writeKey === next.writeKey)) {
+      return err({ code: 'conflict', field: 'patch.writeKey', message: 'patch.writeKey: another source already uses this write key' });
+    }
+    this.store.updateSource(next);
+    this.sources.set(next.id, next);
+    return ok(next);
+  }
+
+  listSourceUsage(): Result<SourceUsage[]> {
+    return ok([...this.sources.values()].map((src) => ({ sourceId: src.id, name: src.name, ...this.store.usageOf(src.id) })));
+  }
+
+  listIngestLog(input: { cursor?: string | null; limit?: number } = {}): Result<Page<IngestRefusal>> {
+    const page = pageArgs(input);
+    if (!page.ok) return page;
+    const items = this.store.listRefusals({ beforeId: page.value.beforeId, limit: page.value.limit + 1 });
+    return ok(toPage(items, page.value.limit));
+  }
+
+  findSource(ref: string): Source | null {
+    return this.sources.get(ref) ?? [...this.sources.values()].find((s) => s.name === ref || s.writeKey === ref) ?? null;
+  }
+
+  /** The source a write key belongs to (ingestion authentication). */
+  sourceByWriteKey(writeKey: string): Source | null {
+    return [...this.sources.values()].find((s) => s.writeKey === writeKey) ?? null;
   }
 
   private findDestination(ref: string): Destination | null {
     return this.destinations.get(ref) ?? [...this.destinations.values()].find((d) => d.name === ref) ?? null;
   }
+}
+
+/** Validates `{cursor, limit}` of a paged list (cursors are the last id of the previous page). */
+function pageArgs(input: { cursor?: string | null; limit?: number }): Result<{ limit: number; beforeId: number | undefined }> {
+  const limit = input?.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    return err({ code: 'invalid_input', field: 'limit', message: `limit: must be a whole number from 1 to 1000 (got ${String(input?.limit)})`, limit: 1000 });
+  }
+  let beforeId: number | undefined;
+  if (input?.cursor) {
+    beforeId = Number(input.cursor);
+    if (!Number.isInteger(beforeId)) return err({ code: 'invalid_input', field: 'cursor', message: `cursor: "${input.cursor}" is not a cursor from this list` });
+  }
+  return ok({ limit, beforeId });
+}
+
+function toPage<T extends { id: number }>(items: T[], limit: number): Page<T> {
+  const more = items.length > limit;
+  if (more) items.pop();
+  return { items, nextCursor: more ? String(items.at(-1)!.id) : null };
 }
 
 function notFound(what: string, id: unknown): { ok: false; error: ApiError } {

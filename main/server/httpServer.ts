@@ -1,0 +1,297 @@
+/**
+ * One HTTP server for the browser and CI faces (SPEC-NOTES §9): the ingestion API under /v1/, the typed
+ * API under /api/ (POST /api/<command>, Bearer token), pushed events on the WebSocket /api/events, and the
+ * UI at /. The API only answers requests addressed to this machine's loopback names (DNS-rebinding guard).
+ */
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { timingSafeEqual } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EngineEvent } from '../contract/events.js';
+import { LIMITS } from '../contract/messageShapes.js';
+import type { ApiError, ErrorCode, Result } from '../contract/result.js';
+import type { Core } from '../engine/createCore.js';
+import { handleIngest, isIngestPath } from '../engine/ingest.js';
+
+/** A command of the typed API: one JSON object in, a Result out. */
+export type ApiHandler = (input: unknown) => Result<unknown> | Promise<Result<unknown>>;
+
+export interface ServerOptions {
+  core: Core;
+  host: string;
+  port: number;
+  /** The API token (Bearer, or ?token= on the event socket). */
+  token: string;
+  /** Command name → handler. */
+  commands: Readonly<Record<string, ApiHandler>>;
+  /** The built renderer, served at /; a placeholder page when absent. */
+  uiDir?: string | null;
+  /** How often pushed events are flushed to sockets (ms). */
+  eventFlushMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  server: Server;
+  /** Stops accepting, closes sockets, waits for the server to close. */
+  close(): Promise<void>;
+}
+
+const API_BODY_LIMIT = 4 * 1024 * 1024;
+/** Events sent per socket flush at most; past that the client is told how many it missed. */
+const MAX_EVENTS_PER_FLUSH = 2000;
+
+const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  invalid_json: 400,
+  invalid_timestamp: 400,
+  missing_field: 400,
+  missing_identity: 400,
+  unknown_type: 400,
+  unknown_field: 400,
+  message_too_large: 400,
+  request_too_large: 400,
+  invalid_config: 400,
+  not_found: 404,
+  conflict: 409,
+  unauthorized: 401,
+  data_dir_locked: 409,
+  internal: 500,
+};
+
+export function httpStatusOf(error: ApiError): number {
+  return STATUS_OF[error.code] ?? 500;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { core, token } = options;
+  const sockets = new Set<WebSocket>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  let port = 0;
+
+  const allowedHosts = () =>
+    new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`].map((h) => h.toLowerCase()));
+  const hostAllowed = (req: IncomingMessage) => {
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!allowedHosts().has(host)) return false;
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    try {
+      return allowedHosts().has(new URL(origin).host.toLowerCase());
+    } catch {
+      return false;
+    }
+  };
+  const tokenMatches = (given: string | null | undefined) => {
+    if (!given) return false;
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      console.error('hookbench: request failed', e);
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'internal error; see the server log' } });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+
+    if (isIngestPath(path)) {
+      const body = await readBody(req, LIMITS.requestBytes);
+      if (body === 'too_large') {
+        const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
+        core.store.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, bodyBytes: null });
+        return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
+      }
+      const answer = handleIngest(core, { method: req.method ?? 'GET', path, headers: req.headers, body, clientIp: clientIp(req) });
+      return sendJson(res, answer.status, answer.body, answer.headers);
+    }
+
+    if (path.startsWith('/api/')) {
+      if (!hostAllowed(req)) return sendJson(res, 403, { ok: false, error: { code: 'unauthorized', message: 'the API answers only requests to this machine (Host/Origin check)' } });
+      const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+      if (!tokenMatches(bearer)) {
+        return sendJson(res, 401, { ok: false, error: { code: 'unauthorized', message: 'missing or wrong API token: send "Authorization: Bearer <token>" (see server.json)' } });
+      }
+      const name = path.slice('/api/'.length);
+      const command = Object.hasOwn(options.commands, name) ? options.commands[name] : undefined;
+      if (!command) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `unknown command "${name}"` } });
+      if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `POST /api/${name} with a JSON object` } }, { allow: 'POST' });
+      const body = await readBody(req, API_BODY_LIMIT);
+      if (body === 'too_large') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit: API_BODY_LIMIT, message: `request: more than ${API_BODY_LIMIT} bytes` } });
+      let input: unknown = {};
+      if (body.length > 0) {
+        try {
+          input = JSON.parse(body.toString('utf8'));
+        } catch (e) {
+          return sendJson(res, 400, { ok: false, error: { code: 'invalid_json', message: `body: invalid JSON (${(e as Error).message})` } });
+        }
+      }
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body: must be one JSON object' } });
+      }
+      const result = await command(input);
+      return sendJson(res, result.ok ? 200 : httpStatusOf(result.error), result);
+    }
+
+    if (path === '/healthz') return sendJson(res, 200, { ok: true });
+    if (!hostAllowed(req)) return sendText(res, 403, 'Forbidden: Hookbench answers only requests to this machine.');
+    return serveUi(res, path, options.uiDir ?? null);
+  }
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/api/events' || !hostAllowed(req) || !tokenMatches(url.searchParams.get('token'))) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      ws.on('error', () => sockets.delete(ws));
+    });
+  });
+
+  // Pushed events are batched: a burst of deliveries becomes a few messages, never a flood.
+  let pending: EngineEvent[] = [];
+  let dropped = 0;
+  const unsubscribe = core.onEvent((event) => {
+    if (sockets.size === 0) return;
+    if (pending.length >= MAX_EVENTS_PER_FLUSH) {
+      pending.shift();
+      dropped++;
+    }
+    pending.push(event);
+  });
+  const flusher = setInterval(() => {
+    if (pending.length === 0) return;
+    const frame = JSON.stringify({ events: pending, ...(dropped ? { dropped } : {}) });
+    pending = [];
+    dropped = 0;
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+  }, options.eventFlushMs ?? 150);
+  flusher.unref();
+
+  server.listen(options.port, options.host);
+  await Promise.race([
+    once(server, 'listening'),
+    once(server, 'error').then(([e]) => {
+      throw portError(e as NodeJS.ErrnoException, options.host, options.port);
+    }),
+  ]);
+  port = (server.address() as AddressInfo).port;
+  const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    server,
+    async close() {
+      clearInterval(flusher);
+      unsubscribe();
+      for (const ws of sockets) ws.close(1001, 'server stopping');
+      wss.close();
+      const closed = once(server, 'close');
+      server.close();
+      server.closeIdleConnections();
+      await closed;
+    },
+  };
+}
+
+function portError(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (e.code === 'EADDRINUSE') return new Error(`port ${port} on ${host} is in use (another Hookbench? see its server.json); use --port 0 to pick a free one`);
+  if (e.code === 'EACCES') return new Error(`not allowed to listen on ${host}:${port}; use a port above 1024 or --port 0`);
+  return e;
+}
+
+function clientIp(req: IncomingMessage): string | null {
+  const ip = req.socket.remoteAddress ?? null;
+  return ip?.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+/** Reads the body up to `limit` bytes; past that, stops reading and answers 'too_large'. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return 'too_large';
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.resume();
+      return 'too_large';
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (status === 204) {
+    res.writeHead(204, headers).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers }).end(text);
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+const CSP = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
+
+async function serveUi(res: ServerResponse, path: string, uiDir: string | null): Promise<void> {
+  if (!uiDir) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP }).end(PLACEHOLDER);
+    return;
+  }
+  const relative = normalize(path === '/' ? '/index.html' : decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
+  const file = join(uiDir, relative);
+  if (!file.startsWith(uiDir)) return sendText(res, 404, 'Not found');
+  try {
+    const content = await readFile(file);
+    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'content-security-policy': CSP }).end(content);
+  } catch {
+    // Client-side routes fall back to the app.
+    try {
+      const index = await readFile(join(uiDir, 'index.html'));
+      res.writeHead(200, { 'content-type': MIME['.html']!, 'content-security-policy': CSP }).end(index);
+    } catch {
+      sendText(res, 404, 'Not found');
+    }
+  }
+}
+
+const PLACEHOLDER = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Hookbench</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem;color:#1d2330}code{background:#eef1f6;padding:.1rem .3rem;border-radius:4px}</style>
+</head><body>
+<h1>Hookbench is running</h1>
+<p>The forwarding engine, the ingestion API (<code>/v1/batch</code> and friends) and the typed API (<code>POST /api/&lt;command&gt;</code>) are up.
+The user interface is not built into this copy yet: run <code>npm run build</code>, or use the command line (<code>npx hookbench --help</code>).</p>
+</body></html>`;
