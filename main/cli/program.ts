@@ -7,6 +7,7 @@ import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 
 import { MESSAGE_TYPES } from '../contract/messageShapes.js';
 import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
 import { runSend, type SendDeps, type SendOptions } from './send.js';
+import { runDeleteUser } from './deleteUser.js';
 import { runServe, type ServeOptions } from './serve.js';
 import { runVerify } from './verify.js';
 import { packageVersion } from './version.js';
@@ -122,6 +123,18 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addHelpText('after', SERVE_HELP)
     .action(async (opts: ServeOptions) => {
       setExit(await runServe(opts, io));
+    });
+
+  program
+    .command('delete-user')
+    .description('create a deletion request: one delete message per source that has seen the user, to its enabled destinations')
+    .argument('<userId>', 'the user whose data is deleted')
+    .option('--source <name>', 'notify this source (repeatable; default: every source that has seen the user)', collect)
+    .option('--data <dir>', 'data dir of the running hookbench serve (default: $HOOKBENCH_DATA, else the per-user folder)')
+    .option('--json', 'print the result as JSON')
+    .version(version, '-V, --version', 'print the version')
+    .action(async (userId: string, opts: { source?: string[]; data?: string; json?: boolean }) => {
+      setExit(await runDeleteUser(userId, opts, io));
     });
 
   return program;

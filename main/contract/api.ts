@@ -5,6 +5,7 @@
 import type { MessageType } from './messageShapes.js';
 import type {
   ClockState,
+  DeletionRequest,
   DeliveryRecord,
   Destination,
   IngestRefusal,
@@ -50,6 +51,9 @@ export interface Commands {
   deleteDestination(input: { id: string }): Result<{ cancelledDeliveries: number }>;
   listSources(input?: Record<string, never>): Result<Source[]>;
   createSource(input: SourceInput): Result<Source>;
+  /** Sends one `delete` message per affected source (those that saw the user, or those named). */
+  createDeletionRequest(input: { userId: string; sources?: string[] }): Result<{ request: DeletionRequest; messages: SendMessageOutput[] }>;
+  listDeletionRequests(input?: Record<string, never>): Result<DeletionRequest[]>;
   /** Per-source counters: calls received, accepted, refused, filtered. */
   listSourceUsage(input?: Record<string, never>): Result<SourceUsage[]>;
   /** Refused ingestion requests, newest first, with their reasons. */

@@ -191,3 +191,12 @@ export interface SourceUsage {
   refused: number;
   filtered: number;
 }
+
+/** A deletion request and the `delete` messages it created (one per affected source). */
+export interface DeletionRequest {
+  id: number;
+  userId: string;
+  createdAt: number;
+  sourceIds: string[];
+  messageIds: number[];
+}

@@ -14,6 +14,7 @@ import {
   type ClockState,
   type DeliveryRecord,
   type Destination,
+  type DeletionRequest,
   type IngestRefusal,
   type SourceUsage,
   type MessageDetail,
@@ -72,6 +73,8 @@ interface PendingMessage {
   sourceId: string | null;
   route: { targets: Destination[]; filteredReason: string | null };
   replayOf: number | null;
+  /** Counts toward the source's usage (calls it sent; not deletion notices or replays). */
+  countsUsage: boolean;
 }
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -287,7 +290,7 @@ class CoreImpl implements Core {
       const route = duplicate
         ? { targets: [], filteredReason: REASONS.duplicateMessageId }
         : routeMessage({ type: e.type, event: built.value.event, integrations: e.call['integrations'] }, candidates.value.destinations, candidates.value.noneReason);
-      pending.push({ built: built.value, call: e.call, sourceId, route, replayOf: null });
+      pending.push({ built: built.value, call: e.call, sourceId, route, replayOf: null, countsUsage: e.type !== 'delete' });
     }
     return ok(this.storeMessages(pending, now));
   }
@@ -342,7 +345,7 @@ class CoreImpl implements Core {
       const inserted = this.store.insertMessages(rows);
       const usage = new Map<string, { received: number; accepted: number; filtered: number }>();
       for (const p of pending) {
-        if (p.sourceId === null || p.replayOf !== null) continue;
+        if (p.sourceId === null || !p.countsUsage) continue;
         const u = usage.get(p.sourceId) ?? { received: 0, accepted: 0, filtered: 0 };
         u.received++;
         u.accepted++;
@@ -499,7 +502,7 @@ class CoreImpl implements Core {
       event: original.event,
       bytes: Buffer.from(JSON.stringify(body), 'utf8'),
     };
-    const [output] = this.storeMessages([{ built, call: { ...original.call, messageId }, sourceId: original.sourceId, route, replayOf: original.id }], now);
+    const [output] = this.storeMessages([{ built, call: { ...original.call, messageId }, sourceId: original.sourceId, route, replayOf: original.id, countsUsage: false }], now);
     return ok(output!);
   }
 
@@ -667,6 +670,52 @@ class CoreImpl implements Core {
     this.store.updateSource(next);
     this.sources.set(next.id, next);
     return ok(next);
+  }
+
+  /**
+   * SPEC-NOTES §8: one `delete` message per affected source (the sources that have seen the user, or
+   * those named), sent to every enabled destination connected to it.
+   */
+  createDeletionRequest(input: { userId: string; sources?: string[] }): Result<{ request: DeletionRequest; messages: SendMessageOutput[] }> {
+    const userId = input?.userId;
+    if (typeof userId !== 'string' || userId.trim() === '') {
+      return err({ code: 'missing_field', field: 'userId', message: 'userId: is required (the user whose data is deleted)' });
+    }
+    let sources: Source[];
+    if (input.sources !== undefined) {
+      if (!Array.isArray(input.sources)) return err({ code: 'invalid_input', field: 'sources', message: 'sources: must be a list of source names or ids' });
+      sources = [];
+      for (const [i, ref] of input.sources.entries()) {
+        const src = this.findSource(String(ref));
+        if (!src) return err({ code: 'not_found', field: `sources[${i}]`, message: `sources[${i}]: no source named or with id "${String(ref)}"` });
+        sources.push(src);
+      }
+    } else {
+      sources = this.store.sourcesThatSaw(userId).map((id) => this.sources.get(id)).filter((src): src is Source => src !== undefined);
+      if (sources.length === 0) {
+        return err({ code: 'not_found', field: 'userId', message: `userId: no source has seen "${userId}"; name the sources to notify with sources: [...]` });
+      }
+    }
+    const entries = sources.map(
+      (source): AcceptEntry => ({ type: 'delete', call: { userId }, source, destinations: undefined, strict: true, clientIp: null, fieldPrefix: undefined, at: (f) => f }),
+    );
+    return this.atomically(() => {
+      const sent = this.acceptEntries(entries);
+      if (!sent.ok) return sent;
+      const request: DeletionRequest = {
+        id: 0,
+        userId,
+        createdAt: this.clock.now(),
+        sourceIds: sources.map((src) => src.id),
+        messageIds: sent.value.map((m) => m.message.id),
+      };
+      request.id = this.store.insertDeletionRequest(request);
+      return ok({ request, messages: sent.value });
+    });
+  }
+
+  listDeletionRequests(): Result<DeletionRequest[]> {
+    return ok(this.store.listDeletionRequests());
   }
 
   listSourceUsage(): Result<SourceUsage[]> {

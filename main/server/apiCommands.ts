@@ -25,6 +25,8 @@ export const CORE_COMMANDS = [
   'createSource',
   'listSourceUsage',
   'listIngestLog',
+  'createDeletionRequest',
+  'listDeletionRequests',
 ] as const satisfies readonly CommandName[];
 
 // A compile-time check that no command of the interface is missing from the list above.

@@ -3,6 +3,7 @@
  */
 import type {
   AttemptRecord,
+  DeletionRequest,
   DeliveryRecord,
   DeliveryStatus,
   Destination,
@@ -289,6 +290,15 @@ export class Store {
       listRefusals: db.prepare<[{ beforeId: number; limit: number }], RefusalRow>(
         'SELECT * FROM ingest_log WHERE id < @beforeId ORDER BY id DESC LIMIT @limit',
       ),
+      sourcesThatSaw: db.prepare<[string], { source_id: string }>(
+        `SELECT DISTINCT source_id FROM messages WHERE user_id = ? AND source_id IS NOT NULL AND type != 'delete'`,
+      ),
+      insertDeletionRequest: db.prepare(
+        'INSERT INTO deletion_requests (user_id, created_at, source_ids, message_ids) VALUES (@userId, @createdAt, @sourceIds, @messageIds)',
+      ),
+      listDeletionRequests: db.prepare<[], { id: number; user_id: string; created_at: number; source_ids: string; message_ids: string }>(
+        'SELECT * FROM deletion_requests ORDER BY id DESC',
+      ),
       updateSource: db.prepare('UPDATE sources SET kind = @kind, write_key = @writeKey WHERE id = @id'),
       insertSource: db.prepare(
         'INSERT INTO sources (id, name, kind, write_key, created_at) VALUES (@id, @name, @kind, @writeKey, @createdAt)',
@@ -548,6 +558,28 @@ export class Store {
       index: r.item_index,
       bodyBytes: r.body_bytes,
       bodyPreview: r.body_preview ? r.body_preview.toString('utf8') : null,
+    }));
+  }
+
+  /** Sources that have received a message for this user. */
+  sourcesThatSaw(userId: string): string[] {
+    return this.s.sourcesThatSaw.all(userId).map((r) => r.source_id);
+  }
+
+  insertDeletionRequest(r: DeletionRequest): number {
+    return Number(
+      this.s.insertDeletionRequest.run({ userId: r.userId, createdAt: r.createdAt, sourceIds: JSON.stringify(r.sourceIds), messageIds: JSON.stringify(r.messageIds) })
+        .lastInsertRowid,
+    );
+  }
+
+  listDeletionRequests(): DeletionRequest[] {
+    return this.s.listDeletionRequests.all().map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      createdAt: r.created_at,
+      sourceIds: JSON.parse(r.source_ids) as string[],
+      messageIds: JSON.parse(r.message_ids) as number[],
     }));
   }
 

@@ -1,0 +1,36 @@
+/** `hookbench delete-user <userId>`: a deletion request against a running serve (SPEC-NOTES §8, §9). */
+import type { DeletionRequest } from '../contract/models.js';
+import type { SendMessageOutput } from '../contract/api.js';
+import { EXIT, UsageError, type CliIO } from './io.js';
+import { callApi, findRunningServe } from './remote.js';
+
+export async function runDeleteUser(userId: string, opts: { source?: string[]; data?: string; json?: boolean }, io: CliIO): Promise<number> {
+  try {
+    const { info } = findRunningServe(opts.data);
+    const result = await callApi<{ request: DeletionRequest; messages: SendMessageOutput[] }>(info, 'createDeletionRequest', {
+      userId,
+      ...(opts.source?.length ? { sources: opts.source } : {}),
+    });
+    if (!result.ok) {
+      io.stderr(`hookbench delete-user: ${result.error.message}\n`);
+      return result.error.code === 'not_found' || result.error.code.startsWith('invalid') || result.error.code.startsWith('missing') ? EXIT.usage : EXIT.failed;
+    }
+    const { request, messages } = result.value;
+    if (opts.json) {
+      io.stdout(`${JSON.stringify(result.value)}\n`);
+      return EXIT.ok;
+    }
+    io.stdout(`deletion request ${request.id} for user ${userId}: ${messages.length} delete message${messages.length === 1 ? '' : 's'}\n`);
+    for (const m of messages) {
+      const to = m.deliveries.map((d) => d.destinationName).join(', ');
+      io.stdout(`  message ${m.message.id} (source ${m.message.sourceId}): ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}\n`);
+    }
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`hookbench delete-user: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+}
