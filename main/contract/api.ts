@@ -16,6 +16,18 @@ import type {
   Page,
   Source,
 } from './models.js';
+import type {
+  Audience,
+  AudienceSyncResult,
+  ComputedTrait,
+  ComputedTraitSyncResult,
+  CreateAudienceInput,
+  CreateComputedTraitInput,
+  IdInput,
+  ListAudiencesInput,
+  UpdateAudienceInput,
+  UpdateComputedTraitInput,
+} from './audiences.js';
 import type { Result } from './result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput, SourceInput } from './schemas.js';
 
@@ -32,7 +44,8 @@ export interface SendMessageOutput {
   deliveries: DeliveryRecord[];
 }
 
-export interface Commands {
+/** Commands of the core: messages, destinations, sources, clock, ingestion, deletion. */
+export interface CoreCommands {
   sendMessage(input: SendMessageInput): Result<SendMessageOutput>;
   /** A batch in one transaction; one invalid message refuses the whole batch (errors name `messages[i]`). */
   sendMessages(input: { messages: SendMessageInput[] }): Result<SendMessageOutput[]>;
@@ -59,6 +72,22 @@ export interface Commands {
   /** Refused ingestion requests, newest first, with their reasons. */
   listIngestLog(input: { cursor?: string | null; limit?: number }): Result<Page<IngestRefusal>>;
 }
+
+/** Audiences and computed traits (SPEC-NOTES §8). */
+export interface AudienceCommands {
+  createAudience(input: CreateAudienceInput): Result<{ audience: Audience; sync: AudienceSyncResult }>;
+  updateAudience(input: UpdateAudienceInput): Result<Audience>;
+  syncAudience(input: IdInput): Result<AudienceSyncResult>;
+  deleteAudience(input: IdInput): Result<{ id: string }>;
+  listAudiences(input?: ListAudiencesInput): Result<(Audience | ComputedTrait)[]>;
+  createComputedTrait(input: CreateComputedTraitInput): Result<{ computedTrait: ComputedTrait; sync: ComputedTraitSyncResult }>;
+  updateComputedTrait(input: UpdateComputedTraitInput): Result<ComputedTrait>;
+  syncComputedTrait(input: IdInput): Result<ComputedTraitSyncResult>;
+  deleteComputedTrait(input: IdInput): Result<{ id: string }>;
+}
+
+/** The whole typed API: every transport derives its call types from this one interface. */
+export type Commands = CoreCommands & AudienceCommands;
 
 export type CommandName = keyof Commands;
 export type CommandInput<K extends CommandName> = Parameters<Commands[K]>[0];

@@ -6,7 +6,7 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import type { Commands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
+import type { CoreCommands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
 import type { EngineEvent } from '../contract/events.js';
 import { isMessageType, type MessageType } from '../contract/messageShapes.js';
 import {
@@ -39,6 +39,7 @@ import { routeMessage } from '../core/routing.js';
 import { Store } from '../store/store.js';
 import { createClock, type Clock } from './clock.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
+import { AudienceService } from './audienceService.js';
 import { Engine } from './engine.js';
 import { Dispatchers } from './forwarder.js';
 
@@ -65,6 +66,8 @@ interface AcceptEntry {
   clientIp: string | null;
   fieldPrefix: string | undefined;
   at: (field: string) => string;
+  /** An identify from a source merges its traits into the stored user traits (audience rules read them). */
+  recordsTraits: boolean;
 }
 
 interface PendingMessage {
@@ -75,13 +78,16 @@ interface PendingMessage {
   replayOf: number | null;
   /** Counts toward the source's usage (calls it sent; not deletion notices or replays). */
   countsUsage: boolean;
+  recordsTraits: boolean;
 }
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const CLOCK_OFFSET_KEY = 'clock.offsetMs';
 const SEED_KEY = 'retry.seed';
 
-export type Core = Commands & {
+export type Core = CoreCommands & {
+  /** Audiences and computed traits of the sources (SPEC-NOTES §8). */
+  readonly audiences: AudienceService;
   readonly dataDir: string;
   readonly clock: Clock;
   readonly store: Store;
@@ -126,6 +132,7 @@ class CoreImpl implements Core {
   readonly store: Store;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly engine: Engine;
+  readonly audiences: AudienceService;
   private readonly dispatchers: Dispatchers;
   private destinations = new Map<string, Destination>();
   private sources = new Map<string, Source>();
@@ -158,6 +165,13 @@ class CoreImpl implements Core {
       emit: (event) => this.emit(event),
       listening: () => this.listeners.size > 0,
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
+    });
+    this.audiences = new AudienceService({
+      db: store.db,
+      clock: this.clock,
+      // What an audience sends is not traits a source reported: it never feeds back into user_traits.
+      send: (messages) => this.acceptMessages(messages, 'messages', { recordsTraits: false }),
+      findSource: (ref) => this.findSource(ref),
     });
     if (options.autoStart !== false) this.start();
   }
@@ -221,7 +235,11 @@ class CoreImpl implements Core {
    * Validates every message first (one invalid message refuses the whole batch, and nothing is stored),
    * then commits them all in one transaction: the cost of a commit is shared by the batch.
    */
-  private acceptMessages(inputs: readonly SendMessageInput[], batchField: string | null): Result<SendMessageOutput[]> {
+  private acceptMessages(
+    inputs: readonly SendMessageInput[],
+    batchField: string | null,
+    { recordsTraits }: { recordsTraits: boolean } = { recordsTraits: true },
+  ): Result<SendMessageOutput[]> {
     const entries: AcceptEntry[] = [];
     for (const [index, input] of inputs.entries()) {
       const parsed = parseWith(sendMessageInputSchema, input, batchField === null ? [] : [batchField, index]);
@@ -233,7 +251,7 @@ class CoreImpl implements Core {
         source = this.findSource(sourceRef);
         if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
       }
-      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at });
+      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits });
     }
     return this.acceptEntries(entries);
   }
@@ -258,6 +276,7 @@ class CoreImpl implements Core {
         clientIp: input.clientIp,
         fieldPrefix: input.fieldPrefix(i),
         at: (field) => field,
+        recordsTraits: true,
       }),
     );
     const result = this.acceptEntries(entries);
@@ -290,7 +309,15 @@ class CoreImpl implements Core {
       const route = duplicate
         ? { targets: [], filteredReason: REASONS.duplicateMessageId }
         : routeMessage({ type: e.type, event: built.value.event, integrations: e.call['integrations'] }, candidates.value.destinations, candidates.value.noneReason);
-      pending.push({ built: built.value, call: e.call, sourceId, route, replayOf: null, countsUsage: e.type !== 'delete' });
+      pending.push({
+        built: built.value,
+        call: e.call,
+        sourceId,
+        route,
+        replayOf: null,
+        countsUsage: e.type !== 'delete',
+        recordsTraits: e.recordsTraits && e.type === 'identify' && !duplicate,
+      });
     }
     return ok(this.storeMessages(pending, now));
   }
@@ -353,6 +380,11 @@ class CoreImpl implements Core {
         usage.set(p.sourceId, u);
       }
       for (const [sourceId, u] of usage) this.store.countUsage(sourceId, u);
+      for (const p of pending) {
+        if (!p.recordsTraits || p.sourceId === null || p.built.userId === null) continue;
+        const recorded = this.audiences.recordIdentify(p.sourceId, p.built.userId, p.call['traits'] ?? {});
+        if (!recorded.ok) console.warn(`hookbench: traits of ${p.built.messageId} not stored: ${recorded.error.message}`);
+      }
       return inserted;
     });
     const outputs = rows.map((row, i): SendMessageOutput => {
@@ -502,7 +534,7 @@ class CoreImpl implements Core {
       event: original.event,
       bytes: Buffer.from(JSON.stringify(body), 'utf8'),
     };
-    const [output] = this.storeMessages([{ built, call: { ...original.call, messageId }, sourceId: original.sourceId, route, replayOf: original.id, countsUsage: false }], now);
+    const [output] = this.storeMessages([{ built, call: { ...original.call, messageId }, sourceId: original.sourceId, route, replayOf: original.id, countsUsage: false, recordsTraits: false }], now);
     return ok(output!);
   }
 
@@ -621,7 +653,7 @@ class CoreImpl implements Core {
     return ok([...this.sources.values()].sort((a, b) => a.name.localeCompare(b.name)));
   }
 
-  createSource(input: Parameters<Commands['createSource']>[0]): Result<Source> {
+  createSource(input: Parameters<CoreCommands['createSource']>[0]): Result<Source> {
     const parsed = parseWith(sourceInputSchema, input);
     if (!parsed.ok) return parsed;
     const existing = [...this.sources.values()];
@@ -697,7 +729,17 @@ class CoreImpl implements Core {
       }
     }
     const entries = sources.map(
-      (source): AcceptEntry => ({ type: 'delete', call: { userId }, source, destinations: undefined, strict: true, clientIp: null, fieldPrefix: undefined, at: (f) => f }),
+      (source): AcceptEntry => ({
+        type: 'delete',
+        call: { userId },
+        source,
+        destinations: undefined,
+        strict: true,
+        clientIp: null,
+        fieldPrefix: undefined,
+        at: (f) => f,
+        recordsTraits: false,
+      }),
     );
     return this.atomically(() => {
       const sent = this.acceptEntries(entries);

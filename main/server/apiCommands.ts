@@ -2,7 +2,7 @@
  * The typed API's command table: each name of the Commands interface bound to the core. Services that
  * live beside the core (receiver, audiences) add theirs with `extra`.
  */
-import type { CommandName, Commands } from '../contract/api.js';
+import type { AudienceCommands, CommandName, CoreCommands } from '../contract/api.js';
 import type { Core } from '../engine/createCore.js';
 import type { ApiHandler } from './httpServer.js';
 
@@ -27,18 +27,35 @@ export const CORE_COMMANDS = [
   'listIngestLog',
   'createDeletionRequest',
   'listDeletionRequests',
-] as const satisfies readonly CommandName[];
+] as const satisfies readonly (keyof CoreCommands)[];
 
-// A compile-time check that no command of the interface is missing from the list above.
-type Missing = Exclude<CommandName, (typeof CORE_COMMANDS)[number]>;
-const _allListed: Missing extends never ? true : Missing = true;
+export const AUDIENCE_COMMANDS = [
+  'createAudience',
+  'updateAudience',
+  'syncAudience',
+  'deleteAudience',
+  'listAudiences',
+  'createComputedTrait',
+  'updateComputedTrait',
+  'syncComputedTrait',
+  'deleteComputedTrait',
+] as const satisfies readonly (keyof AudienceCommands)[];
+
+// A compile-time check that no command of the interface is missing from the lists above.
+type Missing = Exclude<CommandName, (typeof CORE_COMMANDS)[number] | (typeof AUDIENCE_COMMANDS)[number]>;
+const _allListed: [Missing] extends [never] ? true : Missing = true;
 void _allListed;
+
+function bind<T extends object>(target: T, names: readonly (keyof T & string)[], table: Record<string, ApiHandler>): void {
+  for (const name of names) {
+    const method = target[name] as unknown as (input: unknown) => ReturnType<ApiHandler>;
+    table[name] = (input) => method.call(target, input);
+  }
+}
 
 export function buildApiCommands(core: Core, extra: Readonly<Record<string, ApiHandler>> = {}): Record<string, ApiHandler> {
   const table: Record<string, ApiHandler> = {};
-  for (const name of CORE_COMMANDS) {
-    const method = core[name] as Commands[typeof name];
-    table[name] = (input) => (method as (i: unknown) => ReturnType<ApiHandler>).call(core, input);
-  }
+  bind(core, CORE_COMMANDS, table);
+  bind(core.audiences, AUDIENCE_COMMANDS, table);
   return { ...table, ...extra };
 }

@@ -231,6 +231,32 @@ describe('ingestion API (SPEC-NOTES §6)', () => {
   });
 });
 
+describe('audiences over ingested traits (SPEC-NOTES §8)', () => {
+  it('identify traits from SDK traffic feed an audience rule; creating it over the API sends identify <key>: true', async () => {
+    const rx = await newReceiver(status(200));
+    const running = await serve(rx);
+    await post(running, '/v1/batch', {
+      batch: [
+        { type: 'identify', userId: 'big', traits: { spend: 900, region: 'EU' } },
+        { type: 'identify', userId: 'small', traits: { spend: 10, region: 'EU' } },
+      ],
+    });
+    for (const m of messages(running)) await settled(running.core, m.id);
+    rx.captured.length = 0;
+    const created = await api<{ sync: { sent: number; messageIds: number[] } }>(running, 'createAudience', {
+      source: 'backend',
+      name: 'Big Spenders (EU) 2026',
+      rule: { all: [{ trait: 'spend', op: 'gt', value: 500 }, { trait: 'region', op: 'equals', value: 'EU' }] },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.value!.sync.sent).toBe(1);
+    for (const id of created.body.value!.sync.messageIds) await settled(running.core, id);
+    expect(rx.captured.map((c) => JSON.parse(c.body.toString()) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ type: 'identify', userId: 'big', traits: { big_spenders_eu_2026: true } }),
+    ]);
+  });
+});
+
 describe('typed API over HTTP (SPEC-NOTES §9)', () => {
   it('answers commands with the token; 401 without; 404 for an unknown command; 403 for a foreign Host', async () => {
     const rx = await newReceiver();
