@@ -17,6 +17,8 @@ export interface BuildOptions {
   clientIp?: string;
   /** Prefix for error fields, e.g. `batch[3]`. */
   fieldPrefix?: string;
+  /** The caller already measured the call against the 32 KiB limit (ingestion does, to name the item). */
+  sizeChecked?: boolean;
 }
 
 export interface BuiltMessage {
@@ -47,7 +49,7 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
     error: { code, message: field ? `${prefix}${field}: ${message}` : message, ...(field ? { field: `${prefix}${field}` } : {}), ...extra },
   });
 
-  const size = callSize(call);
+  const size = options.sizeChecked ? 0 : callSize(call);
   if (size > LIMITS.messageBytes) {
     return {
       ok: false,

@@ -5,6 +5,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import type { Dispatcher } from 'undici';
 import type { CoreCommands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
 import type { EngineEvent } from '../contract/events.js';
@@ -41,14 +42,17 @@ import { createClock, type Clock } from './clock.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
 import { AudienceService } from './audienceService.js';
 import { Engine } from './engine.js';
-import { Dispatchers } from './forwarder.js';
+import { InlineForwarder, WorkerForwarder, type Forwarder } from './forwarderPool.js';
+import { startEngineWorker } from './workers.js';
 
 export interface CoreOptions {
   dataDir: string;
   /** Defaults to real time plus the offset persisted in the data dir. */
   clock?: Clock;
-  /** Replaces the engine's own connection pools (tests, proxies). */
+  /** Replaces the engine's own connection pools (tests, proxies); implies forwarding on this thread. */
   dispatcher?: Dispatcher;
+  /** Send HTTP from a worker thread (default; uses the second core) or inline on the engine's thread. */
+  forwarder?: 'worker' | 'inline';
   /** Seed for retry jitter; random by default. */
   seed?: number;
   /** Deliveries in flight at once. */
@@ -68,6 +72,8 @@ interface AcceptEntry {
   at: (field: string) => string;
   /** An identify from a source merges its traits into the stored user traits (audience rules read them). */
   recordsTraits: boolean;
+  /** Ingestion measured the call against the size limit already. */
+  sizeChecked?: boolean;
 }
 
 interface PendingMessage {
@@ -133,7 +139,8 @@ class CoreImpl implements Core {
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly engine: Engine;
   readonly audiences: AudienceService;
-  private readonly dispatchers: Dispatchers;
+  private readonly forwarder: Forwarder;
+  private readonly checkpointer: Worker;
   private destinations = new Map<string, Destination>();
   private sources = new Map<string, Source>();
   private started = false;
@@ -154,12 +161,15 @@ class CoreImpl implements Core {
       seed = stored === null ? randomInt(0, 2 ** 31) : Number(stored);
       if (stored === null) store.setSetting(SEED_KEY, String(seed));
     }
-    this.dispatchers = new Dispatchers(options.dispatcher);
+    this.checkpointer = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200 } });
+    this.checkpointer.unref();
+    this.forwarder =
+      options.dispatcher || options.forwarder === 'inline' ? new InlineForwarder(options.dispatcher) : new WorkerForwarder();
     this.reloadDestinations();
     this.engine = new Engine({
       store,
       clock: this.clock,
-      dispatchers: this.dispatchers,
+      forwarder: this.forwarder,
       seed,
       destination: (id) => this.destinations.get(id),
       emit: (event) => this.emit(event),
@@ -209,7 +219,8 @@ class CoreImpl implements Core {
     if (this.closed) return;
     this.closed = true;
     await this.engine.close();
-    await this.dispatchers.close();
+    await this.forwarder.close();
+    await stopWorker(this.checkpointer);
     this.store.close();
     this.lock.release();
   }
@@ -277,6 +288,7 @@ class CoreImpl implements Core {
         fieldPrefix: input.fieldPrefix(i),
         at: (field) => field,
         recordsTraits: true,
+        sizeChecked: true,
       }),
     );
     const result = this.acceptEntries(entries);
@@ -288,11 +300,13 @@ class CoreImpl implements Core {
     const now = this.clock.now();
     const pending: PendingMessage[] = [];
     const seenInBatch = new Set<string>();
+    const seenBefore = this.previouslySeen(entries, now - DEDUPE_WINDOW_MS);
     for (const e of entries) {
       const built = buildMessage(e.type, e.call, {
         receivedAt: now,
         newMessageId: randomUUID,
         strict: e.strict,
+        sizeChecked: e.sizeChecked ?? false,
         ...(e.clientIp ? { clientIp: e.clientIp } : {}),
         ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
       });
@@ -304,7 +318,7 @@ class CoreImpl implements Core {
       const dedupeKey = `${sourceId ?? ''}\u0000${built.value.messageId}`;
       const duplicate =
         e.call['messageId'] !== undefined &&
-        (seenInBatch.has(dedupeKey) || this.store.seenMessageId(built.value.messageId, sourceId, now - DEDUPE_WINDOW_MS));
+        (seenInBatch.has(dedupeKey) || seenBefore.has(dedupeKey));
       seenInBatch.add(dedupeKey);
       const route = duplicate
         ? { targets: [], filteredReason: REASONS.duplicateMessageId }
@@ -320,6 +334,22 @@ class CoreImpl implements Core {
       });
     }
     return ok(this.storeMessages(pending, now));
+  }
+
+  /** The (source, messageId) keys of these calls already received within the dedupe window: one query per source. */
+  private previouslySeen(entries: readonly AcceptEntry[], since: number): Set<string> {
+    const bySource = new Map<string | null, string[]>();
+    for (const e of entries) {
+      const id = e.call['messageId'];
+      if (typeof id !== 'string' || id === '') continue;
+      const sourceId = e.source?.id ?? null;
+      bySource.set(sourceId, [...(bySource.get(sourceId) ?? []), id]);
+    }
+    const seen = new Set<string>();
+    for (const [sourceId, ids] of bySource) {
+      for (const id of this.store.seenMessageIds(ids, sourceId, since)) seen.add(`${sourceId ?? ''}\u0000${id}`);
+    }
+    return seen;
   }
 
   private candidatesFor(
@@ -611,7 +641,7 @@ class CoreImpl implements Core {
     };
     const sources = p.sources ?? current.sourceIds;
     const saved = this.saveDestination(next, sources, false);
-    if (saved.ok && current.caFile !== next.caFile) this.dispatchers.invalidate(current.caFile);
+    if (saved.ok && current.caFile !== next.caFile) this.forwarder.invalidate(current.caFile);
     return saved;
   }
 
@@ -783,6 +813,13 @@ class CoreImpl implements Core {
   private findDestination(ref: string): Destination | null {
     return this.destinations.get(ref) ?? [...this.destinations.values()].find((d) => d.name === ref) ?? null;
   }
+}
+
+async function stopWorker(worker: Worker): Promise<void> {
+  worker.ref(); // an unref'd worker would let the process end before it has closed its connection
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage('close');
+  await exited;
 }
 
 /** Validates `{cursor, limit}` of a paged list (cursors are the last id of the previous page). */

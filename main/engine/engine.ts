@@ -9,12 +9,12 @@ import { decideAfterRound, type WebhookResult } from '../core/deliveryDecision.j
 import { jitterUnit } from '../core/retryPolicy.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
 import type { Clock } from './clock.js';
-import { sendToWebhook, type Dispatchers } from './forwarder.js';
+import type { Forwarder } from './forwarderPool.js';
 
 export interface EngineOptions {
   store: Store;
   clock: Clock;
-  dispatchers: Dispatchers;
+  forwarder: Forwarder;
   /** Seed for retry jitter. */
   seed: number;
   /** Current destination configuration by id (attempts use it at attempt time). */
@@ -52,6 +52,7 @@ export class Engine {
   private writes: PendingWrite[] = [];
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  private started = false;
   private advancing: Promise<unknown> = Promise.resolve();
 
   constructor(options: EngineOptions) {
@@ -61,6 +62,7 @@ export class Engine {
 
   /** Resume interrupted rounds (a crash left them `delivering`) and start the scheduler. */
   start(): void {
+    this.started = true;
     this.o.store.resumeInterrupted(this.o.clock.now());
     this.wake();
   }
@@ -71,7 +73,8 @@ export class Engine {
    * not per row); when the engine is quiet, a tick runs at once.
    */
   wake(): void {
-    if (this.tickQueued) return;
+    // Before start() nothing is claimed: forwarding is paused, accepted work waits in SQLite.
+    if (this.tickQueued || !this.started) return;
     this.tickQueued = true;
     const wait = this.lastTick + TICK_INTERVAL_MS - performance.now();
     if (wait <= 0) setImmediate(() => this.tick());
@@ -217,20 +220,13 @@ export class Engine {
       }
     }
 
-    const dispatcher = this.o.dispatchers.for(destination);
-    const sent = await Promise.all(
-      targets.map((t) =>
-        sendToWebhook({
-          webhook: t.webhook,
-          body: claimed.body,
-          secret: destination.sharedSecret,
-          timeoutMs: destination.timeoutMs,
-          dispatcher,
-          gate: this.o.dispatchers.gate,
-          realNow: clock.realNow,
-        }),
-      ),
-    );
+    const sent = await this.o.forwarder.sendRound({
+      webhooks: targets.map((t) => t.webhook),
+      body: claimed.body,
+      secret: destination.sharedSecret,
+      timeoutMs: destination.timeoutMs,
+      caFile: destination.caFile,
+    });
     const finishedAt = clock.now();
     const results: WebhookResult[] = sent.map((s, i) => ({
       url: targets[i]!.webhook.url,
@@ -321,7 +317,7 @@ export class Engine {
       const startOffset = clock.offsetMs();
       const target = clock.now() + ms;
       this.clearTimer();
-      while (!this.closed) {
+      while (!this.closed && this.started) {
         await this.idle();
         const due = store.nextDueAt();
         if (due === null || due > target) break;

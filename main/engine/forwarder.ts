@@ -106,7 +106,7 @@ export class Dispatchers {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
-  for(destination: Pick<Destination, 'caFile' | 'timeoutMs'>): Dispatcher {
+  for(destination: Pick<Destination, 'caFile'>): Dispatcher {
     if (this.injected) return this.injected;
     const key = destination.caFile ?? '';
     let pool = this.pools.get(key);

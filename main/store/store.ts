@@ -198,8 +198,9 @@ export class Store {
         `INSERT INTO deliveries (message_id, destination_id, destination_name, status, next_attempt_at, updated_at)
          VALUES (?, ?, ?, 'queued', ?, ?)`,
       ),
-      seenMessageId: db.prepare<[string, string | null, number], { id: number }>(
-        `SELECT id FROM messages WHERE message_id = ? AND source_id IS ? AND received_at >= ? LIMIT 1`,
+      seenMessageIds: db.prepare<[{ ids: string; sourceId: string | null; since: number }], { message_id: string }>(
+        `SELECT DISTINCT message_id FROM messages
+         WHERE message_id IN (SELECT value FROM json_each(@ids)) AND source_id IS @sourceId AND received_at >= @since`,
       ),
       dueDeliveries: db.prepare<[{ now: number; limit: number }], ClaimRow>(
         `SELECT d.id, d.message_id, d.destination_id, d.attempts, d.first_attempt_at, d.pending_urls, m.body,
@@ -344,9 +345,10 @@ export class Store {
     return { id, deliveryIds };
   }
 
-  /** Was this (source, messageId) accepted at or after `since`? */
-  seenMessageId(messageId: string, sourceId: string | null, since: number): boolean {
-    return this.s.seenMessageId.get(messageId, sourceId, since) !== undefined;
+  /** Which of these messageIds did this source send at or after `since`? */
+  seenMessageIds(messageIds: readonly string[], sourceId: string | null, since: number): Set<string> {
+    if (messageIds.length === 0) return new Set();
+    return new Set(this.s.seenMessageIds.all({ ids: JSON.stringify(messageIds), sourceId, since }).map((r) => r.message_id));
   }
 
   getMessage(id: number): MessageRecord | null {

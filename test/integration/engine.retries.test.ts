@@ -255,6 +255,21 @@ describe('destination changes and retries', () => {
   });
 });
 
+describe('paused forwarding (autoStart: false)', () => {
+  it('accepted messages wait in SQLite until start(); advancing the clock meanwhile sends nothing', async () => {
+    const rx = await newReceiver(status(200));
+    const core = newCore({ autoStart: false });
+    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const id = sendTrack(core, 'd');
+    must(await core.advanceClock({ ms: 60_000 }));
+    await core.idle();
+    expect(must(core.getMessage({ id })).message.status).toBe('queued');
+    expect(rx.captured).toHaveLength(0);
+    const detail = await afterNextRound(core, id, () => core.start());
+    expect(detail.message.status).toBe('delivered');
+  });
+});
+
 describe('clock', () => {
   it('advanceClock adds to the offset, persisted in the data dir', async () => {
     const { newDataDir } = await import('../helpers/harness.js');
