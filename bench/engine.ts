@@ -89,7 +89,7 @@ export async function runEngine(url: string, n: number, dataDir: string, mode: '
  * waiting at that instant (a pump queued with setImmediate has not claimed them yet), so confirm with SQL
  * and wait again. Returns how many extra waits that took. A delivery left `retrying` is a failed run.
  */
-async function drain(core: Core): Promise<number> {
+export async function drain(core: Core): Promise<number> {
   const open = core.store.db
     .prepare<[], { waiting: number; retrying: number }>(
       `SELECT coalesce(sum(status IN ('queued', 'delivering')), 0) AS waiting, coalesce(sum(status = 'retrying'), 0) AS retrying

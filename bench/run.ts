@@ -1,13 +1,17 @@
 /**
  * `npm run bench`: logged deliveries/s through the Hookbench engine to a local receiver, side by side with
  * (a) a raw undici POST loop and (b) a naive fetch + INSERT forwarder, all against the same receiver in a
- * child process. Prints a table, the ratios against the targets and the command to rerun, and writes
- * bench/results/latest.json.
+ * child process; and accepted-and-persisted events/s through the ingestion API (/v1/batch of 100 events,
+ * from a load generator in another child process) with forwarding paused and with the engine draining to
+ * the receiver (bench/ingest.ts). Prints tables, the ratios against the targets and the command to rerun,
+ * and writes bench/results/latest.json.
  *
- *   npm run bench                      20,000 messages per contender
+ *   npm run bench                      20,000 messages per forwarding contender; 100,000 / 50,000 ingested events
  *   npm run bench -- --messages 50000
- *   npm run bench -- --quick           ~2,000 messages (smoke run)
+ *   npm run bench -- --events 200000   events for both ingestion contenders (a multiple of 100)
+ *   npm run bench -- --quick           ~2,000 messages, 5,000 / 2,000 events (smoke run)
  *   npm run bench -- --only engine     one contender (e.g. under node --cpu-prof)
+ *   npm run bench -- --only ingest-paused,ingest-draining
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,36 +20,52 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ContenderOutput, EngineFacts } from './contender.js';
 import { runEngine } from './engine.js';
+import { runIngest, type DrainFacts, type IngestMode, type IngestOutput } from './ingest.js';
 import { runNaive } from './naive.js';
 import { isReceiverReport, type ReceiverCommand, type ReceiverStats } from './protocol.js';
 import { runRaw } from './raw.js';
 import { collectGarbage, MiB, RssSampler, summarize, type LatencySummary } from './stats.js';
-import { CONNECTIONS, ENGINE_IN_FLIGHT, NAIVE_CONCURRENCY, trackBody } from './workload.js';
+import { CONNECTIONS, ENGINE_IN_FLIGHT, INGEST_BATCH, INGEST_IN_FLIGHT, NAIVE_CONCURRENCY, trackBody } from './workload.js';
 
 const RERUN = 'npm run bench';
 const HARD_CAP_MS = 180_000;
 const DEFAULT_MESSAGES = 20_000;
 const QUICK_MESSAGES = 2_000;
+/** Events per ingestion contender: paused is cheap per event; draining also delivers each one. */
+const DEFAULT_EVENTS: Record<IngestName, number> = { 'ingest-paused': 100_000, 'ingest-draining': 50_000 };
+const QUICK_EVENTS: Record<IngestName, number> = { 'ingest-paused': 5_000, 'ingest-draining': 2_000 };
+const INGEST_TARGET_EVENTS_PER_SECOND = 50_000;
 
 /** `engine-drain` is a diagnostic (delivery pipeline alone); it takes no part in the targets. */
-const CONTENDERS = ['raw', 'engine', 'naive', 'engine-drain'] as const;
+const FORWARDING = ['raw', 'engine', 'naive', 'engine-drain'] as const;
+const INGESTION = ['ingest-paused', 'ingest-draining'] as const;
+const CONTENDERS = [...FORWARDING, ...INGESTION] as const;
+type ForwardingName = (typeof FORWARDING)[number];
+type IngestName = (typeof INGESTION)[number];
 type ContenderName = (typeof CONTENDERS)[number];
+
+const isIngestName = (name: ContenderName): name is IngestName => (INGESTION as readonly string[]).includes(name);
+const MODE_OF: Record<IngestName, IngestMode> = { 'ingest-paused': 'paused', 'ingest-draining': 'draining' };
 
 const LABELS: Record<ContenderName, string> = {
   raw: `raw undici (${ENGINE_IN_FLIGHT} in flight, ${CONNECTIONS} conns)`,
   engine: `engine (${ENGINE_IN_FLIGHT} in flight, signed, logged)`,
   naive: `naive fetch+INSERT (${NAIVE_CONCURRENCY} at once)`,
   'engine-drain': 'diagnostic: engine, backlog drain only',
+  'ingest-paused': `/v1/batch ×${INGEST_BATCH}, forwarding paused`,
+  'ingest-draining': `/v1/batch ×${INGEST_BATCH}, engine draining`,
 };
 
 interface Options {
   messages: number;
+  /** Events per ingestion contender. */
+  events: Record<IngestName, number>;
   quick: boolean;
   only: ContenderName[];
 }
 
 interface Measured {
-  name: ContenderName;
+  name: ForwardingName;
   label: string;
   deliveries: number;
   seconds: number;
@@ -60,6 +80,31 @@ interface Measured {
   engine: EngineFacts | null;
 }
 
+interface IngestMeasured {
+  name: IngestName;
+  label: string;
+  events: number;
+  requests: number;
+  batchSize: number;
+  inFlight: number;
+  eventBytes: number;
+  requestBytes: number;
+  /** Client side: first request → last response. */
+  seconds: number;
+  eventsPerSecond: number;
+  /** Per /v1/batch request, client side. */
+  batchMs: LatencySummary;
+  /** This (server) process, over the whole run (setup, load, drain, verification). */
+  peakRssMiB: number;
+  /** This (server) process's CPU over the load window ÷ events. */
+  cpuUsPerEvent: number;
+  /** The load generator's CPU ÷ its wall time. */
+  loadgenCpuShare: number;
+  receiver: ReceiverStats;
+  drain: (DrainFacts & { cpuUsPerEvent: number }) | null;
+  verified: string;
+}
+
 interface Check {
   name: string;
   value: number;
@@ -69,6 +114,7 @@ interface Check {
 
 function parseArgs(argv: readonly string[]): Options {
   let messages: number | null = null;
+  let events: number | null = null;
   let quick = false;
   let only: ContenderName[] = [...CONTENDERS];
   for (let i = 0; i < argv.length; i++) {
@@ -82,6 +128,11 @@ function parseArgs(argv: readonly string[]): Options {
     if (flag === '--messages') {
       messages = Number(value());
       if (!Number.isInteger(messages) || messages < 100 || messages > 1_000_000) throw new Error('--messages: a whole number from 100 to 1,000,000');
+    } else if (flag === '--events') {
+      events = Number(value());
+      if (!Number.isInteger(events) || events < 1_000 || events > 2_000_000 || events % INGEST_BATCH !== 0) {
+        throw new Error(`--events: a multiple of ${INGEST_BATCH} from 1,000 to 2,000,000`);
+      }
     } else if (flag === '--quick') {
       quick = true;
     } else if (flag === '--only') {
@@ -89,13 +140,19 @@ function parseArgs(argv: readonly string[]): Options {
       for (const n of names) if (!(CONTENDERS as readonly string[]).includes(n)) throw new Error(`--only: one or more of ${CONTENDERS.join(', ')}`);
       only = CONTENDERS.filter((c) => names.includes(c));
     } else if (flag === '--help' || flag === '-h') {
-      console.log(`usage: ${RERUN} [-- --messages N | --quick] [--only ${CONTENDERS.join(',')}]`);
+      console.log(`usage: ${RERUN} [-- --messages N] [--events N] [--quick] [--only ${CONTENDERS.join(',')}]`);
       process.exit(0);
     } else {
       throw new Error(`unknown option ${arg} (try --help)`);
     }
   }
-  return { messages: messages ?? (quick ? QUICK_MESSAGES : DEFAULT_MESSAGES), quick, only };
+  const defaultEvents = quick ? QUICK_EVENTS : DEFAULT_EVENTS;
+  return {
+    messages: messages ?? (quick ? QUICK_MESSAGES : DEFAULT_MESSAGES),
+    events: events === null ? defaultEvents : { 'ingest-paused': events, 'ingest-draining': events },
+    quick,
+    only,
+  };
 }
 
 // ------------------------------------------------------------------ receiver child process
@@ -161,27 +218,34 @@ process.once('exit', () => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function runContender(name: ContenderName, url: string, n: number): Promise<ContenderOutput> {
+/** Runs `fn` with a fresh temp dir, removed afterwards. */
+async function withTempDir<T>(name: ContenderName, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), `hookbench-bench-${name}-`));
   tempDirs.add(dir);
   try {
-    switch (name) {
-      case 'raw':
-        return await runRaw(url, n, trackBody(0));
-      case 'engine':
-        return await runEngine(url, n, dir, 'live');
-      case 'engine-drain':
-        return await runEngine(url, n, dir, 'drain');
-      case 'naive':
-        return await runNaive(url, n, dir);
-    }
+    return await fn(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     tempDirs.delete(dir);
   }
 }
 
-async function measure(name: ContenderName, receiver: Receiver, n: number): Promise<Measured> {
+function runContender(name: ForwardingName, url: string, n: number): Promise<ContenderOutput> {
+  return withTempDir(name, (dir) => {
+    switch (name) {
+      case 'raw':
+        return runRaw(url, n, trackBody(0));
+      case 'engine':
+        return runEngine(url, n, dir, 'live');
+      case 'engine-drain':
+        return runEngine(url, n, dir, 'drain');
+      case 'naive':
+        return runNaive(url, n, dir);
+    }
+  });
+}
+
+async function measure(name: ForwardingName, receiver: Receiver, n: number): Promise<Measured> {
   collectGarbage();
   await receiver.stats(); // reset its counters
   const rss = new RssSampler(50);
@@ -214,10 +278,56 @@ async function measure(name: ContenderName, receiver: Receiver, n: number): Prom
   };
 }
 
+/** An ingestion contender: events/s, latency and client CPU come from the load generator (bench/ingest.ts). */
+async function measureIngest(name: IngestName, receiver: Receiver, events: number): Promise<IngestMeasured> {
+  collectGarbage();
+  await receiver.stats(); // reset its counters
+  const rss = new RssSampler(50);
+  rss.start();
+  let out: IngestOutput;
+  let peak: number;
+  try {
+    out = await withTempDir(name, (dir) => runIngest(MODE_OF[name], receiver.url, events, dir));
+  } finally {
+    peak = rss.stop();
+  }
+  const received = await receiver.stats();
+  const expected = out.mode === 'draining' ? events : 0;
+  if (received.requests !== expected) throw new Error(`${name}: the receiver got ${received.requests} requests, expected ${expected}`);
+  return {
+    name,
+    label: LABELS[name],
+    events: out.events,
+    requests: out.requests,
+    batchSize: out.batchSize,
+    inFlight: out.inFlight,
+    eventBytes: out.eventBytes,
+    requestBytes: out.requestBytes,
+    seconds: out.ingestMs / 1000,
+    eventsPerSecond: out.eventsPerSecond,
+    batchMs: summarize(out.batchMs),
+    peakRssMiB: peak / MiB,
+    cpuUsPerEvent: (out.serverCpuMs * 1000) / out.events,
+    loadgenCpuShare: out.loadgenCpuMs / out.ingestMs,
+    receiver: received,
+    drain: out.drain ? { ...out.drain, cpuUsPerEvent: (out.drain.serverCpuMs * 1000) / out.events } : null,
+    verified: out.verified,
+  };
+}
+
 // ------------------------------------------------------------------ report
 
 const int = (v: number): string => Math.round(v).toLocaleString('en-US');
 const ms = (v: number): string => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
+
+const pct = (share: number): string => `${int(100 * share)}%`;
+
+/** Aligns a table: the first column left, the others right. */
+function formatTable(head: string[], body: string[][]): string {
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((row) => row[c]!.length)));
+  const line = (cells: string[]): string => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
 
 function table(rows: Measured[]): string {
   const head = ['contender', 'deliv/s', 'seconds', 'p50 ms', 'p99 ms', 'req p50', 'req p99', 'peak RSS MiB', 'CPU µs/deliv', 'receiver CPU'];
@@ -231,22 +341,39 @@ function table(rows: Measured[]): string {
     r.requestMs ? ms(r.requestMs.p99) : '=',
     r.peakRssMiB.toFixed(0),
     int((r.cpuMs * 1000) / r.deliveries),
-    `${int((100 * (r.receiver.cpuUserMs + r.receiver.cpuSystemMs)) / (r.seconds * 1000))}%`,
+    pct((r.receiver.cpuUserMs + r.receiver.cpuSystemMs) / (r.seconds * 1000)),
   ]);
-  const widths = head.map((h, c) => Math.max(h.length, ...body.map((row) => row[c]!.length)));
-  const line = (cells: string[]): string => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+  return formatTable(head, body);
 }
 
-function checks(byName: Map<ContenderName, Measured>): Check[] {
-  const engine = byName.get('engine');
-  if (!engine) return [];
+function ingestTable(rows: IngestMeasured[]): string {
+  const head = ['contender', 'events/s', 'seconds', 'batch p50 ms', 'batch p99 ms', 'peak RSS MiB', 'CPU µs/event', 'loadgen CPU', 'receiver CPU'];
+  const body = rows.map((r) => [
+    `${r.name} (${r.label})`,
+    int(r.eventsPerSecond),
+    r.seconds.toFixed(2),
+    ms(r.batchMs.p50),
+    ms(r.batchMs.p99),
+    r.peakRssMiB.toFixed(0),
+    int(r.cpuUsPerEvent),
+    pct(r.loadgenCpuShare),
+    pct((r.receiver.cpuUserMs + r.receiver.cpuSystemMs) / (r.seconds * 1000)),
+  ]);
+  return formatTable(head, body);
+}
+
+function checks(byName: Map<ContenderName, Measured>, ingest: readonly IngestMeasured[]): Check[] {
   const out: Check[] = [];
-  const raw = byName.get('raw');
-  const naive = byName.get('naive');
-  if (raw) out.push(check('engine ÷ raw', engine.deliveriesPerSecond / raw.deliveriesPerSecond, 0.6));
-  if (naive) out.push(check('engine ÷ naive', engine.deliveriesPerSecond / naive.deliveriesPerSecond, 3));
-  out.push(check('engine deliveries/s', engine.deliveriesPerSecond, 5000));
+  const engine = byName.get('engine');
+  if (engine) {
+    const raw = byName.get('raw');
+    const naive = byName.get('naive');
+    if (raw) out.push(check('engine ÷ raw', engine.deliveriesPerSecond / raw.deliveriesPerSecond, 0.6));
+    if (naive) out.push(check('engine ÷ naive', engine.deliveriesPerSecond / naive.deliveriesPerSecond, 3));
+    out.push(check('engine deliveries/s', engine.deliveriesPerSecond, 5000));
+  }
+  const paused = ingest.find((r) => r.name === 'ingest-paused');
+  if (paused) out.push(check('ingest-paused events/s', paused.eventsPerSecond, INGEST_TARGET_EVENTS_PER_SECOND));
   return out;
 }
 
@@ -254,7 +381,7 @@ function check(name: string, value: number, target: number): Check {
   return { name, value, target, pass: value >= target };
 }
 
-function printReport(results: Measured[], verdicts: Check[], n: number): void {
+function printReport(results: Measured[], n: number): void {
   console.log(`\n${table(results)}\n`);
   console.log('latency (p50/p99):');
   for (const r of results) console.log(`  ${r.name.padEnd(12)} ${r.latencyMeaning}${r.requestMs ? '; "req" = the HTTP request alone' : ''}`);
@@ -273,32 +400,75 @@ function printReport(results: Measured[], verdicts: Check[], n: number): void {
         : `  sendMessage alone (scheduler stopped, untimed): ${int(e.acceptedPerSecond)} msgs/s; the delivery pipeline alone: ${int(r.deliveriesPerSecond)} deliveries/s`,
     );
   }
-  if (verdicts.length) {
-    console.log('');
-    for (const v of verdicts) {
-      const value = v.value >= 100 ? int(v.value) : v.value.toFixed(2);
-      const target = v.target >= 100 ? int(v.target) : v.target.toFixed(2);
-      console.log(`${v.name.padEnd(20)} ${value.padStart(7)}   target ≥ ${target.padEnd(6)} ${v.pass ? 'PASS' : 'MISS'}`);
+}
+
+function printIngestReport(results: IngestMeasured[]): void {
+  const first = results[0];
+  if (!first) return;
+  console.log(
+    `\ningestion: POST /v1/batch, ${first.batchSize} SDK track events a request (~${int(first.eventBytes)} bytes each, ~${int(first.requestBytes / 1024)} KiB a request), ` +
+      `${first.inFlight} in flight from a load-generator child process, Basic auth, keep-alive\n`,
+  );
+  console.log(ingestTable(results));
+  console.log('');
+  console.log('  events/s = events accepted (200) ÷ the load generator\'s wall time (first request → last response); batch p50/p99 = one request, client side');
+  console.log('  CPU µs/event = the server process\'s CPU time (user+system) over that window ÷ events; loadgen/receiver CPU = their CPU time ÷ that window');
+  console.log('  peak RSS = the server process (createCore + startServer, in this process) over the whole run');
+  for (const r of results) {
+    console.log(`${r.name}: verified ${r.verified}.`);
+    const d = r.drain;
+    if (d) {
+      console.log(
+        `  drain: ${int(d.deliveredDuringIngest)} of ${int(r.events)} delivered while the load ran, the rest ${(d.tailMs / 1000).toFixed(2)} s after the last response; ` +
+          `${int(d.deliveriesPerSecond)} deliveries/s end to end (first request → last delivery logged, ${(d.totalMs / 1000).toFixed(2)} s); ` +
+          `${int(d.cpuUsPerEvent)} CPU µs/event including delivery`,
+      );
     }
   }
 }
 
-function writeResults(n: number, warmN: number, results: Measured[], verdicts: Check[], started: number): string {
+function printChecks(verdicts: readonly Check[]): void {
+  if (!verdicts.length) return;
+  console.log('');
+  for (const v of verdicts) {
+    const value = v.value >= 100 ? int(v.value) : v.value.toFixed(2);
+    const target = v.target >= 100 ? int(v.target) : v.target.toFixed(2);
+    console.log(`${v.name.padEnd(22)} ${value.padStart(7)}   target ≥ ${target.padEnd(6)} ${v.pass ? 'PASS' : 'MISS'}`);
+  }
+}
+
+interface RunFacts {
+  messages: number;
+  warmUpMessages: number;
+  events: Record<IngestName, number>;
+  warmUpEvents: Record<IngestName, number>;
+}
+
+function writeResults(facts: RunFacts, results: Measured[], ingest: IngestMeasured[], verdicts: Check[], started: number): string {
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'latest.json');
   const json = {
     generatedAt: new Date().toISOString(),
-    command: RERUN + (process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''),
+    command: rerunCommand(),
     environment: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? null },
-    messages: n,
-    warmUpMessages: warmN,
+    ...facts,
     contenders: Object.fromEntries(results.map((r) => [r.name, r])),
+    ingestion: Object.fromEntries(ingest.map((r) => [r.name, r])),
     checks: verdicts,
     totalSeconds: (Date.now() - started) / 1000,
   };
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
   return file;
+}
+
+function rerunCommand(): string {
+  return RERUN + (process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : '');
+}
+
+/** Warm-up size for an ingestion contender: a tenth of the run, 1,000 to 10,000 events, whole batches. */
+function warmUpEvents(events: number): number {
+  return Math.max(1_000, Math.min(10_000, Math.round(events / 10 / INGEST_BATCH) * INGEST_BATCH));
 }
 
 // ------------------------------------------------------------------ main
@@ -307,6 +477,12 @@ async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const n = options.messages;
   const warmN = Math.max(1_000, Math.min(2_000, Math.round(n / 10)));
+  const warmEvents: Record<IngestName, number> = {
+    'ingest-paused': warmUpEvents(options.events['ingest-paused']),
+    'ingest-draining': warmUpEvents(options.events['ingest-draining']),
+  };
+  const forwarding = options.only.filter((name): name is ForwardingName => !isIngestName(name));
+  const ingestion = options.only.filter(isIngestName);
   const started = Date.now();
 
   const receiver = await startReceiver();
@@ -318,35 +494,47 @@ async function main(): Promise<number> {
   cap.unref();
 
   try {
-    console.log(
-      `Hookbench forwarding benchmark: ${int(n)} deliveries per contender (warm-up ${int(warmN)}), ` +
-        `receiver pid ${receiver.pid} at ${receiver.url}`,
-    );
+    console.log(`Hookbench benchmark: receiver pid ${receiver.pid} at ${receiver.url}`);
+    if (forwarding.length) console.log(`  forwarding: ${int(n)} deliveries per contender (warm-up ${int(warmN)})`);
+    for (const name of ingestion) {
+      console.log(`  ${name}: ${int(options.events[name])} events in /v1/batch requests of ${INGEST_BATCH}, ${INGEST_IN_FLIGHT} in flight (warm-up ${int(warmEvents[name])})`);
+    }
     console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform} ${process.arch}\n`);
 
     for (const name of options.only) {
       process.stdout.write(`warm-up ${name}... `);
-      await measure(name, receiver, warmN);
+      if (isIngestName(name)) await measureIngest(name, receiver, warmEvents[name]);
+      else await measure(name, receiver, warmN);
       process.stdout.write('done\n');
     }
     const results: Measured[] = [];
-    for (const name of options.only) {
+    for (const name of forwarding) {
       process.stdout.write(`measuring ${name}... `);
       const r = await measure(name, receiver, n);
       results.push(r);
       process.stdout.write(`${int(r.deliveriesPerSecond)} deliveries/s\n`);
     }
-    const byName = new Map(results.map((r) => [r.name, r]));
-    const verdicts = checks(byName);
+    const ingest: IngestMeasured[] = [];
+    for (const name of ingestion) {
+      process.stdout.write(`measuring ${name}... `);
+      const r = await measureIngest(name, receiver, options.events[name]);
+      ingest.push(r);
+      process.stdout.write(`${int(r.eventsPerSecond)} events/s\n`);
+    }
+    const byName = new Map<ContenderName, Measured>(results.map((r) => [r.name, r]));
+    const verdicts = checks(byName, ingest);
 
-    printReport(results, verdicts, n);
+    if (results.length) printReport(results, n);
+    if (ingest.length) printIngestReport(ingest);
+    printChecks(verdicts);
     if (options.only.length === CONTENDERS.length) {
-      const file = writeResults(n, warmN, results, verdicts, started);
+      const facts: RunFacts = { messages: n, warmUpMessages: warmN, events: options.events, warmUpEvents: warmEvents };
+      const file = writeResults(facts, results, ingest, verdicts, started);
       console.log(`\nresults: ${file}`);
     } else {
       console.log('\nresults: not written (--only runs a subset; bench/results/latest.json keeps the last full run)');
     }
-    console.log(`rerun:   ${RERUN}   (options: -- --messages N | --quick | --only ${CONTENDERS.join(',')})`);
+    console.log(`rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --quick | --only ${CONTENDERS.join(',')})`);
     return 0;
   } finally {
     clearTimeout(cap);

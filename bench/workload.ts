@@ -38,3 +38,43 @@ export function trackBody(i: number): Buffer {
   if (!built.ok) throw new Error(`bench workload does not build: ${built.error.message}`);
   return built.value.bytes;
 }
+
+// ------------------------------------------------------------------ ingestion (/v1/batch)
+
+/** Events per /v1/batch request (an SDK flushing a full batch). */
+export const INGEST_BATCH = 100;
+/** /v1/batch requests in flight at once from the load generator, one keep-alive connection each. */
+export const INGEST_IN_FLIGHT = 4;
+/** The benchmark source's write key (sent as Basic auth, as the SDKs do). */
+export const INGEST_WRITE_KEY = 'wk_bench_ingest_0123456789';
+
+/**
+ * The messageId of event `i` of a run: analytics-node's shape (`node-next-<ms>-<uuid>`) with the run's
+ * prefix (`node-next-<ms>-<8 hex>`) and the event's index in the uuid's last group, so the harness can
+ * check afterwards that exactly the events sent were stored, each once.
+ */
+export function sdkMessageId(idPrefix: string, i: number): string {
+  return `${idPrefix}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+}
+
+/**
+ * Track event `i` as analytics-node puts it in a batch: the call of trackCall(i) (properties, context with
+ * library, ip and userAgent) plus messageId, timestamp, integrations and _metadata: about 665 bytes of JSON.
+ */
+export function sdkTrackEvent(i: number, idPrefix: string, timestampMs: number): Record<string, unknown> {
+  return {
+    type: 'track',
+    ...trackCall(i),
+    integrations: {},
+    messageId: sdkMessageId(idPrefix, i),
+    timestamp: new Date(timestampMs).toISOString(),
+    _metadata: { nodeVersion: 'v20.20.2', jsRuntime: 'node' },
+  };
+}
+
+/** The body of one /v1/batch request carrying events `first` .. `first + count - 1`, as analytics-node sends it. */
+export function sdkBatchBody(first: number, count: number, idPrefix: string, sentAtMs: number): Buffer {
+  const batch = [];
+  for (let i = first; i < first + count; i++) batch.push(sdkTrackEvent(i, idPrefix, sentAtMs - (first + count - i) * 7));
+  return Buffer.from(JSON.stringify({ batch, writeKey: INGEST_WRITE_KEY, sentAt: new Date(sentAtMs).toISOString() }), 'utf8');
+}

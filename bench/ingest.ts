@@ -1,0 +1,240 @@
+/**
+ * Contenders `ingest-paused` and `ingest-draining`: accepted-and-persisted events/s through the ingestion
+ * API, as `hookbench serve` runs it (createCore + startServer on 127.0.0.1:0), fed POST /v1/batch requests
+ * of INGEST_BATCH SDK-shaped track events by a load generator in a child process (bench/loadgen.ts), so the
+ * client does not take this process's CPU. Events/s and batch latency are measured on the client side:
+ * accepted events ÷ the load generator's wall time (first request → last response).
+ *
+ *   paused    forwarding paused: every event must end stored once with its delivery `queued`, nothing sent.
+ *   draining  the engine running and delivering to the bench receiver while events arrive; after the last
+ *             response the drain is timed separately, and every delivery must end `delivered` and logged.
+ */
+import { randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createCore, type Core } from '../main/engine/createCore.js';
+import { buildApiCommands } from '../main/server/apiCommands.js';
+import { startServer, type RunningServer } from '../main/server/httpServer.js';
+import { drain } from './engine.js';
+import { isLoadReport, type LoadCommand, type LoadPlan, type LoadReport, type LoadResult } from './protocol.js';
+import { ENGINE_IN_FLIGHT, INGEST_BATCH, INGEST_IN_FLIGHT, INGEST_WRITE_KEY, SHARED_SECRET, sdkMessageId } from './workload.js';
+
+export type IngestMode = 'paused' | 'draining';
+
+export interface IngestOutput {
+  mode: IngestMode;
+  events: number;
+  requests: number;
+  batchSize: number;
+  inFlight: number;
+  /** Mean JSON bytes per event and per request body. */
+  eventBytes: number;
+  requestBytes: number;
+  /** The load generator's wall time: first request sent → last response read, ms. */
+  ingestMs: number;
+  /** Accepted (200) events ÷ ingestMs. */
+  eventsPerSecond: number;
+  /** Per /v1/batch request: request start → response read, ms (client side). */
+  batchMs: Float64Array;
+  /** This (server) process's CPU, user + system, over the load (`go` → last response), ms. */
+  serverCpuMs: number;
+  /** The load generator's CPU over the same window, ms. */
+  loadgenCpuMs: number;
+  /** `draining` only. */
+  drain: DrainFacts | null;
+  /** What was verified in SQLite afterwards (one line). */
+  verified: string;
+}
+
+export interface DrainFacts {
+  /** Deliveries recorded while the load ran (by the time the last response was read). */
+  deliveredDuringIngest: number;
+  /** Last response → every delivery delivered and logged, ms. */
+  tailMs: number;
+  /** `go` → every delivery delivered and logged, ms. */
+  totalMs: number;
+  /** events ÷ totalMs: end-to-end deliveries/s (accepted over HTTP, then delivered and logged). */
+  deliveriesPerSecond: number;
+  /** This process's CPU from `go` until drained, ms (ingest and delivery together). */
+  serverCpuMs: number;
+  /** See drain() in bench/engine.ts. */
+  extraIdleWaits: number;
+}
+
+/** How long the load generator may take to build its bodies, and to send them. */
+const PREPARE_LIMIT_MS = 60_000;
+const LOAD_LIMIT_MS = 120_000;
+
+export async function runIngest(mode: IngestMode, receiverUrl: string, events: number, dataDir: string): Promise<IngestOutput> {
+  if (events % INGEST_BATCH !== 0) throw new Error(`ingest: events (${events}) must be a multiple of ${INGEST_BATCH}`);
+  // Paused: the scheduler is not started, so accepted deliveries wait in SQLite.
+  const core = createCore({ dataDir, seed: 1, autoStart: mode === 'draining', maxInFlight: ENGINE_IN_FLIGHT });
+  let server: RunningServer | null = null;
+  let loadgen: Loadgen | null = null;
+  try {
+    const source = core.createSource({ name: 'bench sdk', kind: 'server', writeKey: INGEST_WRITE_KEY });
+    if (!source.ok) throw new Error(`ingest: createSource failed: ${source.error.message}`);
+    const destination = core.createDestination({ name: 'bench receiver', enabled: true, sharedSecret: SHARED_SECRET, url: receiverUrl, sources: [source.value.id] });
+    if (!destination.ok) throw new Error(`ingest: createDestination failed: ${destination.error.message}`);
+    server = await startServer({ core, host: '127.0.0.1', port: 0, token: randomBytes(16).toString('hex'), commands: buildApiCommands(core) });
+
+    const plan: LoadPlan = {
+      url: `${server.url}/v1/batch`,
+      writeKey: INGEST_WRITE_KEY,
+      requests: events / INGEST_BATCH,
+      batchSize: INGEST_BATCH,
+      inFlight: INGEST_IN_FLIGHT,
+      idPrefix: `node-next-${Date.now()}-${randomBytes(4).toString('hex')}`,
+    };
+    loadgen = startLoadgen();
+    const ready = await loadgen.prepare(plan);
+
+    globalThis.gc?.();
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const roundsBefore = core.engineStats().roundsRecorded;
+    const load = await loadgen.go();
+    const tLoaded = performance.now();
+    const serverCpu = process.cpuUsage(cpu0);
+    const deliveredDuringIngest = core.engineStats().roundsRecorded - roundsBefore;
+    if (load.failed > 0) throw new Error(`ingest-${mode}: ${load.failed} of ${plan.requests} requests were not answered 200; the first: ${load.firstFailure}`);
+
+    let drained: DrainFacts | null = null;
+    if (mode === 'draining') {
+      const extraIdleWaits = await drain(core);
+      const tDrained = performance.now();
+      const all = process.cpuUsage(cpu0);
+      drained = {
+        deliveredDuringIngest,
+        tailMs: tDrained - tLoaded,
+        totalMs: tDrained - t0,
+        deliveriesPerSecond: events / ((tDrained - t0) / 1000),
+        serverCpuMs: (all.user + all.system) / 1000,
+        extraIdleWaits,
+      };
+    }
+    const verified = verify(core, mode, source.value.id, plan);
+    return {
+      mode,
+      events,
+      requests: plan.requests,
+      batchSize: plan.batchSize,
+      inFlight: plan.inFlight,
+      eventBytes: ready.eventBytes,
+      requestBytes: ready.requestBytes,
+      ingestMs: load.wallMs,
+      eventsPerSecond: (load.ok * plan.batchSize) / (load.wallMs / 1000),
+      batchMs: Float64Array.from(load.latencyMs),
+      serverCpuMs: (serverCpu.user + serverCpu.system) / 1000,
+      loadgenCpuMs: load.cpuMs,
+      drain: drained,
+      verified,
+    };
+  } finally {
+    loadgen?.kill();
+    await server?.close();
+    await core.close();
+  }
+}
+
+/**
+ * Every event sent is stored exactly once (by messageId), from the bench source, counted in its usage, with
+ * no refusal logged; then, per mode, every delivery `queued` and nothing sent (paused), or every delivery
+ * delivered on its first attempt and logged as a 200 (draining). Throws, listing what is wrong, otherwise.
+ */
+function verify(core: Core, mode: IngestMode, sourceId: string, plan: LoadPlan): string {
+  const db = core.store.db;
+  const count = (sql: string, ...params: unknown[]): number => db.prepare<unknown[], number>(sql).pluck().get(...params) ?? 0;
+  const n = plan.requests * plan.batchSize;
+  const problems: string[] = [];
+
+  const expected = new Set<string>();
+  for (let i = 0; i < n; i++) expected.add(sdkMessageId(plan.idPrefix, i));
+  let stored = 0;
+  let unexpected = 0;
+  for (const id of db.prepare<[], string>('SELECT message_id FROM messages').pluck().iterate()) {
+    stored++;
+    if (!expected.delete(id)) unexpected++; // not sent, or stored twice
+  }
+  if (stored !== n) problems.push(`${stored} messages stored`);
+  if (unexpected > 0) problems.push(`${unexpected} stored messages are duplicates or were never sent`);
+  if (expected.size > 0) problems.push(`${expected.size} events sent were not stored`);
+  const fromSource = count('SELECT count(*) FROM messages WHERE source_id = ?', sourceId);
+  if (fromSource !== n) problems.push(`${fromSource} messages from the bench source`);
+
+  const usage = core.store.usageOf(sourceId);
+  if (usage.received !== n || usage.accepted !== n || usage.refused !== 0 || usage.filtered !== 0) {
+    problems.push(`source usage received ${usage.received}, accepted ${usage.accepted}, refused ${usage.refused}, filtered ${usage.filtered}`);
+  }
+  const refusals = count('SELECT count(*) FROM ingest_log');
+  if (refusals !== 0) problems.push(`${refusals} refusals logged`);
+
+  const deliveries = count('SELECT count(*) FROM deliveries');
+  const attempts = count('SELECT count(*) FROM attempts');
+  if (deliveries !== n) problems.push(`${deliveries} deliveries`);
+  let outcome: string;
+  if (mode === 'paused') {
+    const queued = count(`SELECT count(*) FROM deliveries WHERE status = 'queued' AND attempts = 0`);
+    const messagesQueued = count(`SELECT count(*) FROM messages WHERE status = 'queued'`);
+    if (queued !== n) problems.push(`${queued} deliveries queued with no attempt (forwarding was not paused)`);
+    if (messagesQueued !== n) problems.push(`${messagesQueued} messages queued`);
+    if (attempts !== 0) problems.push(`${attempts} attempts made (forwarding was not paused)`);
+    outcome = `every delivery queued, 0 attempts`;
+  } else {
+    const delivered = count(`SELECT count(*) FROM deliveries WHERE status = 'delivered' AND attempts = 1`);
+    const messagesDelivered = count(`SELECT count(*) FROM messages WHERE status = 'delivered'`);
+    const successes = count(`SELECT count(*) FROM attempts WHERE outcome = 'success' AND status_code = 200`);
+    if (delivered !== n) problems.push(`${delivered} deliveries delivered on their first attempt`);
+    if (messagesDelivered !== n) problems.push(`${messagesDelivered} messages delivered`);
+    if (attempts !== n || successes !== n) problems.push(`${attempts} attempt rows, ${successes} of them successful`);
+    outcome = `every delivery delivered on its first attempt and logged (${n.toLocaleString('en-US')} attempts, all 200)`;
+  }
+  if (problems.length) throw new Error(`ingest-${mode}: expected ${n} events, found ${problems.join('; ')}; a run that did not persist does not count`);
+  return `${n.toLocaleString('en-US')} events stored once each (by messageId), usage counted, no refusals; ${outcome}`;
+}
+
+// ------------------------------------------------------------------ the load generator child process
+
+interface Loadgen {
+  prepare(plan: LoadPlan): Promise<Extract<LoadReport, { type: 'ready' }>>;
+  go(): Promise<LoadResult>;
+  kill(): void;
+}
+
+function startLoadgen(): Loadgen {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./loadgen.js', import.meta.url)), [], {
+    execArgv: [], // not --cpu-prof / --expose-gc from this process
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const kill = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', kill);
+
+  /** Sends `command` and resolves with the next report of type `type`. */
+  const ask = <T extends LoadReport['type']>(command: LoadCommand, type: T, limitMs: number): Promise<Extract<LoadReport, { type: T }>> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => fail(new Error(`load generator: no '${type}' within ${limitMs / 1000} s`)), limitMs);
+      const onMessage = (m: unknown): void => {
+        if (isLoadReport(m) && m.type === type) done(() => resolve(m as Extract<LoadReport, { type: T }>));
+      };
+      const onExit = (code: number | null): void => fail(new Error(`load generator exited (code ${code}) before '${type}'`));
+      const done = (then: () => void): void => {
+        clearTimeout(timer);
+        child.off('message', onMessage).off('exit', onExit).off('error', fail);
+        then();
+      };
+      const fail = (e: Error): void => done(() => reject(e));
+      child.on('message', onMessage).once('exit', onExit).once('error', fail);
+      child.send(command);
+    });
+
+  return {
+    prepare: (plan) => ask({ type: 'prepare', ...plan }, 'ready', PREPARE_LIMIT_MS),
+    go: () => ask({ type: 'go' }, 'done', LOAD_LIMIT_MS),
+    kill: () => {
+      process.off('exit', kill);
+      kill();
+    },
+  };
+}
