@@ -1,0 +1,220 @@
+/**
+ * Turns a call into the message that is queued, checking at the call everything the collection service would
+ * refuse (SPEC-NOTES §6): a refused item makes the server refuse its whole request, so one bad call must not
+ * reach a batch. The message is serialised once here; those bytes are what is measured and sent.
+ */
+import { LIMITS } from '../contract/messageShapes.js';
+import { normaliseTimestamp } from '../core/timestamp.js';
+import { ClientError } from './errors.js';
+import type { BatchMessage, CallType, LibraryInfo, Properties } from './types.js';
+
+export interface BuildEnv {
+  /** Time of the call (ms): the timestamp when the call has none. */
+  now: number;
+  newMessageId: () => string;
+  library: LibraryInfo;
+}
+
+/** A queued message: the object, its JSON and the JSON's size in UTF-8 bytes. */
+export interface Built {
+  message: BatchMessage;
+  json: string;
+  bytes: number;
+}
+
+type Input = Record<string, unknown>;
+
+export function buildMessage(type: CallType, input: unknown, env: BuildEnv): Built {
+  if (!isPlainObject(input)) {
+    throw new ClientError(`${type}: the message must be an object (got ${describe(input)})`, {
+      code: 'invalid_message',
+      call: type,
+    });
+  }
+  const call = input;
+  const str = (field: string) => optionalString(type, call, field);
+  const required = (field: string): string => {
+    const v = str(field);
+    if (v === undefined || v === '') {
+      throw new ClientError(`${type}: ${field} is required`, { code: 'missing_field', call: type, field });
+    }
+    return v;
+  };
+  const obj = (field: string) => optionalObject(type, call, field);
+
+  const message: Partial<BatchMessage> & { type: CallType } = { type };
+  const messageId = str('messageId');
+  message.messageId = messageId === undefined || messageId === '' ? env.newMessageId() : messageId;
+  message.timestamp = timestampOf(type, call['timestamp'], env.now);
+
+  switch (type) {
+    case 'alias': {
+      message.userId = required('userId');
+      message.previousId = required('previousId');
+      break;
+    }
+    case 'group':
+      message.groupId = required('groupId');
+      identity(type, call, message);
+      message.traits = obj('traits');
+      break;
+    case 'track':
+      message.event = required('event');
+      identity(type, call, message);
+      message.properties = obj('properties');
+      break;
+    case 'identify':
+      identity(type, call, message);
+      message.traits = obj('traits');
+      break;
+    case 'page': {
+      identity(type, call, message);
+      message.name = str('name');
+      message.category = str('category');
+      const properties = obj('properties');
+      const traits = obj('traits');
+      if (properties !== undefined && traits !== undefined) {
+        throw new ClientError(`page: give either properties or traits (the Go client's name), not both`, {
+          code: 'invalid_message',
+          call: type,
+          field: 'traits',
+        });
+      }
+      message.properties = properties;
+      message.traits = traits;
+      break;
+    }
+    case 'screen':
+      identity(type, call, message);
+      message.name = str('name');
+      message.properties = obj('properties');
+      break;
+  }
+
+  const context = obj('context');
+  message.context = { library: { ...env.library }, ...context } as BatchMessage['context'];
+  message.integrations = obj('integrations');
+
+  const built = ordered(message) as BatchMessage;
+  let json: string;
+  try {
+    json = JSON.stringify(built);
+  } catch (cause) {
+    throw new ClientError(`${type}: the message cannot be serialised as JSON (${errorText(cause)})`, {
+      code: 'invalid_message',
+      call: type,
+      cause,
+    });
+  }
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes > LIMITS.messageBytes) {
+    throw new ClientError(
+      `${type}: the message is ${bytes} bytes of JSON, over the limit of ${LIMITS.messageBytes} bytes (32 KiB) per call`,
+      { code: 'message_too_large', call: type, size: bytes, limit: LIMITS.messageBytes },
+    );
+  }
+  return { message: built, json, bytes };
+}
+
+function identity(type: CallType, call: Input, message: Partial<BatchMessage>): void {
+  const userId = optionalString(type, call, 'userId');
+  const anonymousId = optionalString(type, call, 'anonymousId');
+  if (!userId && !anonymousId) {
+    throw new ClientError(`${type}: userId or anonymousId is required`, { code: 'missing_field', call: type, field: 'userId' });
+  }
+  if (userId) message.userId = userId;
+  if (anonymousId) message.anonymousId = anonymousId;
+}
+
+function optionalString(type: CallType, call: Input, field: string): string | undefined {
+  const v = call[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') {
+    throw new ClientError(`${type}: ${field} must be a string (got ${describe(v)})`, { code: 'invalid_message', call: type, field });
+  }
+  return v;
+}
+
+function optionalObject(type: CallType, call: Input, field: string): Properties | undefined {
+  const v = call[field];
+  if (v === undefined || v === null) return undefined;
+  if (!isPlainObject(v)) {
+    throw new ClientError(`${type}: ${field} must be an object (got ${describe(v)})`, { code: 'invalid_message', call: type, field });
+  }
+  return v;
+}
+
+function timestampOf(type: CallType, v: unknown, now: number): string {
+  if (v === undefined || v === null || v === '') return new Date(now).toISOString();
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) {
+      throw new ClientError(`${type}: timestamp is an invalid Date`, { code: 'invalid_message', call: type, field: 'timestamp' });
+    }
+    return v.toISOString();
+  }
+  if (typeof v !== 'string') {
+    throw new ClientError(`${type}: timestamp must be an ISO 8601 string or a Date (got ${describe(v)})`, {
+      code: 'invalid_message',
+      call: type,
+      field: 'timestamp',
+    });
+  }
+  const ts = normaliseTimestamp(v);
+  if (!ts.ok) throw new ClientError(`${type}: timestamp ${ts.reason}`, { code: 'invalid_message', call: type, field: 'timestamp' });
+  return ts.iso;
+}
+
+/**
+ * An object that serialises as a JSON object with its own members: not an array, and not a Date, Map, Set or
+ * anything with `toJSON` (which would arrive as a string or `{}` and be refused or lose its data).
+ */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  if (Object.prototype.toString.call(v) !== '[object Object]') return false;
+  return typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+const KEY_ORDER = [
+  'type',
+  'messageId',
+  'timestamp',
+  'userId',
+  'anonymousId',
+  'previousId',
+  'groupId',
+  'event',
+  'name',
+  'category',
+  'properties',
+  'traits',
+  'context',
+  'integrations',
+] as const satisfies readonly (keyof BatchMessage)[];
+
+/** The message with its keys in one readable order, undefined ones left out. */
+function ordered(message: Partial<BatchMessage>): Partial<BatchMessage> {
+  const out: Record<string, unknown> = {};
+  for (const key of KEY_ORDER) if (message[key] !== undefined) out[key] = message[key];
+  return out as Partial<BatchMessage>;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (v instanceof Date) return 'a Date';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === 'object') {
+    const tag = Object.prototype.toString.call(v).slice(8, -1);
+    if (tag !== 'Object') return `a ${tag}`;
+    return typeof (v as { toJSON?: unknown }).toJSON === 'function' ? 'an object with toJSON()' : 'an object';
+  }
+  return `${typeof v} ${String(v)}`;
+}
+
+export function errorText(e: unknown): string {
+  if (e instanceof Error) {
+    const cause = e.cause instanceof Error ? e.cause.message : undefined;
+    return cause && cause !== e.message ? `${e.message}: ${cause}` : e.message;
+  }
+  return String(e);
+}

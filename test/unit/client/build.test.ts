@@ -1,0 +1,141 @@
+/** Checks at the call (SPEC-NOTES §6/§7): required fields per type, types of fields, the 32 KiB limit. */
+import { describe, expect, it } from 'vitest';
+import { buildMessage, type BuildEnv } from '../../../main/client/build.js';
+import { ClientError, type CallType } from '../../../main/client/index.js';
+
+const NOW = Date.UTC(2026, 10, 22, 6, 22, 2, 954);
+const env: BuildEnv = { now: NOW, newMessageId: () => 'generated-id', library: { name: 'hookbench-client', version: '9.9.9' } };
+const build = (type: CallType, input: unknown) => buildMessage(type, input, env);
+
+function refusal(type: CallType, input: unknown): ClientError {
+  try {
+    build(type, input);
+  } catch (e) {
+    if (e instanceof ClientError) return e;
+    throw e;
+  }
+  throw new Error(`${type} was accepted: ${JSON.stringify(input)}`);
+}
+
+describe('client: required fields, checked at the call', () => {
+  const cases: [CallType, unknown, string, string][] = [
+    ['identify', { traits: { a: 1 } }, 'identify: userId or anonymousId is required', 'userId'],
+    ['identify', { userId: '', anonymousId: '' }, 'identify: userId or anonymousId is required', 'userId'],
+    ['track', { userId: 'u1' }, 'track: event is required', 'event'],
+    ['track', { userId: 'u1', event: '' }, 'track: event is required', 'event'],
+    ['track', { event: 'E' }, 'track: userId or anonymousId is required', 'userId'],
+    ['page', { name: 'Home' }, 'page: userId or anonymousId is required', 'userId'],
+    ['screen', { name: 'Main' }, 'screen: userId or anonymousId is required', 'userId'],
+    ['group', { userId: 'u1' }, 'group: groupId is required', 'groupId'],
+    ['group', { groupId: 'g1' }, 'group: userId or anonymousId is required', 'userId'],
+    ['alias', { previousId: 'anon' }, 'alias: userId is required', 'userId'],
+    ['alias', { userId: 'u1' }, 'alias: previousId is required', 'previousId'],
+    ['alias', { anonymousId: 'a', previousId: 'anon' }, 'alias: userId is required', 'userId'],
+  ];
+  it.each(cases)('%s %j → %s', (type, input, message, field) => {
+    const e = refusal(type, input);
+    expect(e.message).toBe(message);
+    expect(e.code).toBe('missing_field');
+    expect(e.field).toBe(field);
+    expect(e.call).toBe(type);
+  });
+
+  it('accepts each type with its minimum', () => {
+    expect(build('identify', { anonymousId: 'a1' }).message).toMatchObject({ type: 'identify', anonymousId: 'a1' });
+    expect(build('track', { anonymousId: 'a1', event: 'E' }).message).toMatchObject({ type: 'track', event: 'E' });
+    expect(build('page', { userId: 'u1' }).message).toMatchObject({ type: 'page', userId: 'u1' });
+    expect(build('screen', { userId: 'u1' }).message).toMatchObject({ type: 'screen', userId: 'u1' });
+    // group needs no event name
+    expect(build('group', { anonymousId: 'a1', groupId: 'g1' }).message).toMatchObject({ type: 'group', groupId: 'g1' });
+    expect(build('alias', { userId: 'u1', previousId: 'a1' }).message).toMatchObject({ type: 'alias', userId: 'u1', previousId: 'a1' });
+  });
+
+  it('refuses fields of the wrong type, naming them', () => {
+    expect(refusal('track', { userId: 42, event: 'E' }).message).toBe('track: userId must be a string (got number 42)');
+    expect(refusal('track', { userId: 'u1', event: 'E', properties: [1] }).message).toBe('track: properties must be an object (got an array)');
+    expect(refusal('identify', { userId: 'u1', traits: new Map() }).message).toBe('identify: traits must be an object (got a Map)');
+    expect(refusal('track', { userId: 'u1', event: 'E', context: new Date() }).field).toBe('context');
+    expect(refusal('track', { userId: 'u1', event: 'E', integrations: 'all' }).field).toBe('integrations');
+    expect(refusal('track', null).message).toBe('track: the message must be an object (got null)');
+    expect(refusal('page', { userId: 'u1', properties: {}, traits: {} }).message).toMatch(/^page: give either properties or traits/);
+    expect(refusal('track', { userId: 'u1', event: 'E', properties: { n: 1n } }).message).toMatch(/^track: the message cannot be serialised as JSON/);
+  });
+
+  it('checks timestamps as the server does: ISO 8601 strings or Dates', () => {
+    const e = refusal('track', { userId: 'u1', event: 'E', timestamp: 'March 7' });
+    expect(e.field).toBe('timestamp');
+    expect(e.message).toMatch(/^track: timestamp "March 7" is not an ISO 8601 date-time/);
+    expect(refusal('track', { userId: 'u1', event: 'E', timestamp: new Date(NaN) }).message).toBe('track: timestamp is an invalid Date');
+    expect(refusal('track', { userId: 'u1', event: 'E', timestamp: 17 }).field).toBe('timestamp');
+    expect(build('track', { userId: 'u1', event: 'E', timestamp: '2026-01-02T03:04:05+01:00' }).message.timestamp).toBe('2026-01-02T02:04:05.000Z');
+    expect(build('track', { userId: 'u1', event: 'E', timestamp: new Date(Date.UTC(2020, 0, 1)) }).message.timestamp).toBe('2020-01-01T00:00:00.000Z');
+  });
+});
+
+describe('client: the queued message', () => {
+  it('adds type, messageId, timestamp and context.library; keeps the call fields', () => {
+    const { message, json, bytes } = build('track', {
+      userId: 'u1',
+      anonymousId: 'a1',
+      event: 'Order Completed',
+      properties: { total: 9.5 },
+      context: { ip: '10.0.0.1' },
+      integrations: { All: false, Webhooks: true },
+    });
+    expect(message).toEqual({
+      type: 'track',
+      messageId: 'generated-id',
+      timestamp: '2026-11-22T06:22:02.954Z',
+      userId: 'u1',
+      anonymousId: 'a1',
+      event: 'Order Completed',
+      properties: { total: 9.5 },
+      context: { library: { name: 'hookbench-client', version: '9.9.9' }, ip: '10.0.0.1' },
+      integrations: { All: false, Webhooks: true },
+    });
+    expect(Object.keys(message)).toEqual(['type', 'messageId', 'timestamp', 'userId', 'anonymousId', 'event', 'properties', 'context', 'integrations']);
+    expect(json).toBe(JSON.stringify(message));
+    expect(bytes).toBe(Buffer.byteLength(json));
+  });
+
+  it('keeps a messageId given by the caller and a context.library of its own', () => {
+    const { message } = build('identify', { userId: 'u1', messageId: 'mine', context: { library: { name: 'proxy', version: '1' } } });
+    expect(message.messageId).toBe('mine');
+    expect(message.context.library).toEqual({ name: 'proxy', version: '1' });
+  });
+
+  it('sends page traits (the Go name) as given, and no undefined keys', () => {
+    const { json } = build('page', { userId: 'u1', name: 'Home', traits: { path: '/' }, category: undefined });
+    expect(JSON.parse(json)).toEqual({
+      type: 'page',
+      messageId: 'generated-id',
+      timestamp: '2026-11-22T06:22:02.954Z',
+      userId: 'u1',
+      name: 'Home',
+      traits: { path: '/' },
+      context: { library: { name: 'hookbench-client', version: '9.9.9' } },
+    });
+  });
+});
+
+describe('client: 32 KiB per call', () => {
+  /** A track whose JSON is exactly `size` bytes. */
+  const trackOfSize = (size: number) => {
+    const base = build('track', { userId: 'u1', event: 'E', properties: { pad: '' } }).bytes;
+    return { userId: 'u1', event: 'E', properties: { pad: 'x'.repeat(size - base) } };
+  };
+
+  it('accepts 32,768 bytes and refuses 32,769 with the size and the limit', () => {
+    expect(build('track', trackOfSize(32_768)).bytes).toBe(32_768);
+    const e = refusal('track', trackOfSize(32_769));
+    expect(e.code).toBe('message_too_large');
+    expect(e.size).toBe(32_769);
+    expect(e.limit).toBe(32_768);
+    expect(e.message).toBe('track: the message is 32769 bytes of JSON, over the limit of 32768 bytes (32 KiB) per call');
+  });
+
+  it('measures UTF-8 bytes, not characters', () => {
+    const e = refusal('identify', { userId: 'u1', traits: { bio: 'é'.repeat(17_000) } });
+    expect(e.size).toBeGreaterThan(34_000);
+  });
+});
