@@ -5,7 +5,9 @@
  */
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { MESSAGE_TYPES } from '../contract/messageShapes.js';
+import { DEFAULT_RECEIVER_PORT } from '../contract/receiver.js';
 import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
+import { runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
 import { runSend, type SendDeps, type SendOptions } from './send.js';
 import { runDeleteUser } from './deleteUser.js';
 import { runServe, type ServeOptions } from './serve.js';
@@ -39,6 +41,12 @@ Examples:
   hookbench serve
   hookbench serve --config hookbench.config.json --port 0 --data ./.hookbench`;
 
+const seconds = (value: string): number => {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number of seconds');
+  return n;
+};
+
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 const SEND_HELP = `
@@ -59,9 +67,25 @@ Examples:
 The body must be the exact bytes received; --body TEXT is taken as UTF-8.
 Exit status: 0 the signature matches, 1 it does not (with a diagnosis), 2 bad input or usage.`;
 
+const RECEIVE_HELP = `
+Examples:
+  hookbench receive --secret s3cret
+  hookbench receive --port 0 --respond 500,500,200 --json
+  hookbench receive --respond 503,200 --retry-after 30
+  hookbench receive --delay 6000          # Hookbench's 5 s timeout fires
+  hookbench receive --tls                 # Hookbench refuses the self-signed certificate (tls_error)
+
+--respond lists one answer per request, the last repeating: status codes (200-599), never (keep the
+connection open without answering), reset (TCP reset) or close (close without a response).
+Every path is answered. Each request is printed as it arrives: method, path, headers, the script step
+that answered, the X-Signature verdict with --secret (and a diagnosis when it is wrong), and the body.
+Exit status: 0 stopped with Ctrl-C, 1 could not listen, 2 bad input or usage.`;
+
 export interface CliDeps {
   /** Passed to `send` (tests: temp root, jitter seed). */
   send?: SendDeps;
+  /** Passed to `receive` (tests: temp root). */
+  receive?: ReceiveDeps;
 }
 
 export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}): Command {
@@ -135,6 +159,24 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .version(version, '-V, --version', 'print the version')
     .action(async (userId: string, opts: { source?: string[]; data?: string; json?: boolean }) => {
       setExit(await runDeleteUser(userId, opts, io));
+    });
+
+  program
+    .command('receive')
+    .description('run a local mock webhook receiver: print every request as it arrives and answer by a script')
+    .addOption(new Option('--port <n>', `port to listen on; 0 picks a free one`).default(DEFAULT_RECEIVER_PORT).argParser(portNumber))
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--secret <secret>', 'shared secret: check each X-Signature (HMAC-SHA1) and say what is wrong')
+    .option('--respond <list>', 'answers in order, the last repeating: 500,500,200 (also never, reset, close)', '200')
+    .addOption(new Option('--delay <ms>', 'wait this long before each answer (6000 makes Hookbench time out)').argParser(ms))
+    .addOption(new Option('--retry-after <seconds>', 'send Retry-After with 429 and 5xx answers').argParser(seconds))
+    .option('--tls', 'listen with HTTPS, presenting a self-signed certificate kept in the data dir')
+    .option('--json', 'print one JSON object per line (listening, request, stopped)')
+    .option('--data-dir <dir>', 'record the captures in this data dir instead of a throw-away one')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', RECEIVE_HELP)
+    .action(async (opts: ReceiveOptions) => {
+      setExit(await runReceive(opts, io, deps.receive));
     });
 
   return program;

@@ -1,6 +1,7 @@
 import { migration001 } from './001_initial.js';
 import { migration002 } from './002_ingest.js';
+import { migration003 } from './003_receiver.js';
 import type { Migration } from './types.js';
 
 /** In order; each number exactly once. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];

@@ -1,0 +1,224 @@
+/**
+ * `hookbench receive [--port N] [--secret S] [--respond 500,500,200] [--delay MS] [--tls] [--json] [--data-dir DIR]`:
+ * the mock receiver on its own. Every path is answered by one script; every request is printed as it
+ * arrives (and captured to SQLite: a throw-away database unless --data-dir). Ctrl-C stops it, exit 0.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { receiverInputSchema, type CaptureRecord, type ScriptStep } from '../contract/receiver.js';
+import { HookbenchError, type ApiError } from '../contract/result.js';
+import { parseWith } from '../contract/schemas.js';
+import { describeScript } from '../core/receiverScript.js';
+import { isoFromMs } from '../core/timestamp.js';
+import { createCore, type Core } from '../engine/createCore.js';
+import { ReceiverService } from '../engine/receiver/receiverService.js';
+import { EXIT, type CliIO } from './io.js';
+
+export interface ReceiveOptions {
+  port: number;
+  host: string;
+  secret?: string | undefined;
+  /** `500,500,200`: one step per request, the last repeating; also `never`, `reset`, `close`. */
+  respond: string;
+  delay?: number | undefined;
+  retryAfter?: number | undefined;
+  tls?: boolean | undefined;
+  json?: boolean | undefined;
+  dataDir?: string | undefined;
+}
+
+export interface ReceiveDeps {
+  /** Where the throw-away data dir is made (default: the OS temp dir). */
+  tmpRoot?: string;
+}
+
+/** The endpoint the standalone receiver answers every path with. */
+export const CLI_RECEIVER = 'receive';
+
+const QUIET_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'accept-encoding', 'accept']);
+const PREVIEW_CHARS = 300;
+
+/** The script from the flags, or a message saying which flag is wrong. */
+export function scriptFromFlags(options: Pick<ReceiveOptions, 'respond' | 'delay' | 'retryAfter' | 'secret'>):
+  | { ok: true; steps: ScriptStep[]; secret: string | null }
+  | { ok: false; message: string; error: ApiError } {
+  const tokens = options.respond.split(',').map((t) => t.trim());
+  const parsed = parseWith(receiverInputSchema, { name: CLI_RECEIVER, script: tokens, ...(options.secret !== undefined ? { secret: options.secret } : {}) });
+  if (!parsed.ok) {
+    const m = /^script\.steps\[(\d+)\]/.exec(parsed.error.field ?? '');
+    if (m) {
+      const i = Number(m[1]);
+      const why = parsed.error.message.replace(/^[^:]*: /, '');
+      return { ok: false, message: `--respond: item ${i + 1} (${JSON.stringify(tokens[i])}): ${why}`, error: parsed.error };
+    }
+    if (parsed.error.field === 'script.steps') return { ok: false, message: `--respond: ${parsed.error.message.replace(/^[^:]*: /, '')}`, error: parsed.error };
+    if (parsed.error.field === 'secret') return { ok: false, message: `--secret: ${parsed.error.message.replace(/^[^:]*: /, '')}`, error: parsed.error };
+    return { ok: false, message: parsed.error.message, error: parsed.error };
+  }
+  const script = parsed.value.script;
+  if (script.mode !== 'sequence') throw new Error('unreachable: --respond is a sequence');
+  const steps = script.steps.map((s) => ({
+    ...s,
+    delayMs: s.action === 'never' ? 0 : (options.delay ?? 0),
+    retryAfter: options.retryAfter !== undefined && s.action === 'respond' && (s.status === 429 || s.status >= 500) ? options.retryAfter : s.retryAfter,
+  }));
+  const checked = parseWith(receiverInputSchema, { name: CLI_RECEIVER, script: { steps } });
+  if (!checked.ok) {
+    const flag = /delayMs$/.test(checked.error.field ?? '') ? '--delay' : /retryAfter$/.test(checked.error.field ?? '') ? '--retry-after' : '--respond';
+    return { ok: false, message: `${flag}: ${checked.error.message.replace(/^[^:]*: /, '')}`, error: checked.error };
+  }
+  return { ok: true, steps, secret: parsed.value.secret };
+}
+
+/** Prints captures as human lines or JSON lines. */
+class Printer {
+  count = 0;
+
+  constructor(
+    private readonly io: CliIO,
+    private readonly json: boolean,
+  ) {}
+
+  private line(obj: Record<string, unknown>): void {
+    this.io.stdout(`${JSON.stringify(obj)}\n`);
+  }
+
+  listening(args: { url: string; tls: boolean; script: string; signatureCheck: boolean; dataDir: string | null; certFile: string | null; fingerprint: string | null }): void {
+    if (this.json) {
+      this.line({ type: 'listening', ...args });
+      return;
+    }
+    const out = [`Hookbench receiver listening on ${args.url} (every path)`];
+    out.push(`answers: ${args.script}; ${args.signatureCheck ? 'X-Signature checked (--secret)' : 'no signature check (no --secret)'}`);
+    if (args.tls) {
+      const where = args.certFile ? ` (${args.certFile})` : '';
+      out.push(`certificate: self-signed, SHA-256 ${args.fingerprint}${where}; Hookbench refuses it unless a destination names it as caFile`);
+    }
+    out.push(`${args.dataDir ? `captures recorded in ${args.dataDir}` : 'captures kept until exit'}; Ctrl-C to stop`);
+    this.io.stdout(`${out.join('\n')}\n`);
+  }
+
+  capture(c: CaptureRecord): void {
+    this.count++;
+    if (this.json) {
+      this.line({
+        type: 'request',
+        number: this.count,
+        id: c.id,
+        arrivedAt: isoFromMs(c.arrivedAt),
+        method: c.method,
+        path: c.path,
+        headers: c.headers,
+        step: c.step,
+        signature: c.signature,
+        messageId: c.messageId,
+        bodySize: c.bodySize,
+        bodyTruncated: c.bodyTruncated,
+        body: c.body.text,
+        bodyBase64: c.body.base64,
+      });
+      return;
+    }
+    const verdict = c.signature ? `  signature ${c.signature.verdict === 'valid' ? 'valid' : c.signature.verdict.toUpperCase()}` : '';
+    const out = [`#${this.count}  ${isoFromMs(c.arrivedAt)}  ${c.method} ${c.path}  -> ${c.step.label}${verdict}`];
+    const shown = c.rawHeaders.filter(([name]) => !QUIET_HEADERS.has(name.toLowerCase())).map(([name, value]) => `${name}: ${value}`);
+    if (shown.length) out.push(`    ${shown.join('  ')}`);
+    if (c.signature && c.signature.verdict !== 'valid') {
+      out.push(`    expected x-signature: ${c.signature.expected}`);
+      if (c.signature.diagnosis) out.push(`    diagnosis: ${c.signature.diagnosis.explanation}`);
+    }
+    out.push(`    ${bodyPreview(c)}`);
+    this.io.stdout(`${out.join('\n')}\n`);
+  }
+
+  stopped(): void {
+    if (this.json) this.line({ type: 'stopped', requests: this.count });
+    else this.io.stdout(`stopped after ${this.count} request${this.count === 1 ? '' : 's'}\n`);
+  }
+
+  fail(message: string, error?: ApiError): void {
+    if (this.json) this.line({ type: 'error', code: error?.code ?? 'usage', message, ...(error?.field ? { field: error.field } : {}) });
+    this.io.stderr(`hookbench receive: ${message}\n`);
+  }
+}
+
+function bodyPreview(c: CaptureRecord): string {
+  if (c.bodySize === 0) return 'body: (empty)';
+  const text = c.body.text;
+  if (text === null) return `body (${c.bodySize} bytes, not UTF-8)`;
+  const clipped = text.length > PREVIEW_CHARS || c.bodyTruncated;
+  const shown = text.slice(0, PREVIEW_CHARS).replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return `body (${c.bodySize} bytes): ${shown}${clipped ? '…' : ''}`;
+}
+
+function waitForAbort(signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return new Promise<void>(() => undefined); // no Ctrl-C to wait for: runs until killed
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+export async function runReceive(options: ReceiveOptions, io: CliIO, deps: ReceiveDeps = {}): Promise<number> {
+  const print = new Printer(io, options.json === true);
+  const script = scriptFromFlags(options);
+  if (!script.ok) {
+    print.fail(script.message, script.error);
+    return EXIT.usage;
+  }
+
+  const throwaway = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-receive-'));
+  let core: Core;
+  try {
+    // The core for its database and engine clock only: nothing is forwarded from here.
+    core = createCore({ dataDir, autoStart: false });
+  } catch (e) {
+    if (throwaway) rmSync(dataDir, { recursive: true, force: true });
+    if (e instanceof HookbenchError) print.fail(e.message, e.error);
+    else print.fail(`--data-dir ${dataDir}: cannot open (${e instanceof Error ? e.message : String(e)})`);
+    return EXIT.usage;
+  }
+
+  const service = new ReceiverService({
+    db: core.store.db,
+    clock: core.clock,
+    dataDir,
+    emit: (event) => print.capture(event.capture),
+    fallbackReceiver: CLI_RECEIVER,
+  });
+  try {
+    const saved = service.applyConfig([{ name: CLI_RECEIVER, secret: script.secret, script: { steps: script.steps } }]);
+    if (!saved.ok) throw new HookbenchError(saved.error);
+    // Each run starts the script at its first step, also in a kept data dir.
+    const rewound = service.updateReceiver({ name: CLI_RECEIVER, patch: { rewind: true } });
+    if (!rewound.ok) throw new HookbenchError(rewound.error);
+
+    let urls;
+    try {
+      urls = await service.start({ host: options.host, port: options.tls ? null : options.port, tlsPort: options.tls ? options.port : null });
+    } catch (e) {
+      if (!(e instanceof HookbenchError)) throw e;
+      print.fail(e.message.replace(/^(port|tlsPort): /, '--port: '), e.error);
+      return e.error.field === 'host' ? EXIT.usage : EXIT.failed;
+    }
+    const cert = service.tlsCertificate();
+    print.listening({
+      url: (options.tls ? urls.tlsUrl : urls.url)!,
+      tls: options.tls === true,
+      script: describeScript({ mode: 'sequence', steps: script.steps, after: 'repeat-last' }),
+      signatureCheck: script.secret !== null,
+      dataDir: throwaway ? null : dataDir,
+      certFile: throwaway ? null : (cert?.certFile ?? null),
+      fingerprint: cert?.fingerprint256 ?? null,
+    });
+
+    await waitForAbort(io.signal);
+    await service.stop();
+    print.stopped();
+    return EXIT.ok;
+  } finally {
+    await service.stop();
+    await core.close();
+    if (throwaway) rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The mock receiver's tables (migration 003): endpoints and captured requests. Every statement is
+ * prepared once, here, on the same database the core uses.
+ */
+import { isUtf8 } from 'node:buffer';
+import type { CaptureRecord, CaptureStep, ResponseScript, SignatureCheck, SignatureVerdict } from '../contract/receiver.js';
+import type { Db } from './openDb.js';
+
+export interface StoredReceiver {
+  name: string;
+  secret: string | null;
+  script: ResponseScript;
+  answered: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A capture as the service builds it; `headers` and the body's base64/text are derived on the way out. */
+export interface NewCapture {
+  receiver: string | null;
+  matched: boolean;
+  listener: 'http' | 'https';
+  method: string;
+  path: string;
+  rawHeaders: [string, string][];
+  body: Buffer;
+  bodySize: number;
+  bodyTruncated: boolean;
+  arrivedAt: number;
+  remoteAddress: string | null;
+  step: CaptureStep;
+  signature: SignatureCheck | null;
+  messageId: string | null;
+}
+
+export interface CaptureQuery {
+  receiver?: string | undefined;
+  messageId?: string | undefined;
+  /** Captures with id below this (the previous page's cursor). */
+  beforeId?: number | undefined;
+  limit: number;
+}
+
+interface ReceiverRow {
+  name: string;
+  secret: string | null;
+  script: string;
+  answered: number;
+  created_at: number;
+  updated_at: number;
+}
+
+interface CaptureRow {
+  id: number;
+  receiver: string | null;
+  matched: number;
+  listener: 'http' | 'https';
+  method: string;
+  path: string;
+  raw_headers: string;
+  body: Buffer;
+  body_size: number;
+  body_truncated: number;
+  arrived_at: number;
+  remote_address: string | null;
+  step: string;
+  signature_verdict: SignatureVerdict | null;
+  signature: string | null;
+  message_id: string | null;
+}
+
+/** The newest captures kept by default; older ones are pruned as new ones arrive. */
+export const DEFAULT_MAX_CAPTURES = 10_000;
+
+export class ReceiverStore {
+  private readonly s;
+  private readonly listVariants = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(
+    readonly db: Db,
+    private readonly maxCaptures: number = DEFAULT_MAX_CAPTURES,
+  ) {
+    this.s = {
+      listReceivers: db.prepare<[], ReceiverRow>('SELECT * FROM receivers ORDER BY name'),
+      insertReceiver: db.prepare(
+        `INSERT INTO receivers (name, secret, script, answered, created_at, updated_at)
+         VALUES (@name, @secret, @script, @answered, @createdAt, @updatedAt)`,
+      ),
+      updateReceiver: db.prepare(
+        `UPDATE receivers SET name = @name, secret = @secret, script = @script, answered = @answered, updated_at = @updatedAt
+         WHERE name = @oldName`,
+      ),
+      renameCaptures: db.prepare<[string, string]>('UPDATE captures SET receiver = ? WHERE receiver = ?'),
+      deleteReceiver: db.prepare<[string]>('DELETE FROM receivers WHERE name = ?'),
+      setAnswered: db.prepare<[number, string]>('UPDATE receivers SET answered = ? WHERE name = ?'),
+      insertCapture: db.prepare(
+        `INSERT INTO captures (receiver, matched, listener, method, path, raw_headers, body, body_size, body_truncated,
+           arrived_at, remote_address, step, signature_verdict, signature, message_id)
+         VALUES (@receiver, @matched, @listener, @method, @path, @rawHeaders, @body, @bodySize, @bodyTruncated,
+           @arrivedAt, @remoteAddress, @step, @signatureVerdict, @signature, @messageId)`,
+      ),
+      prune: db.prepare<[number]>('DELETE FROM captures WHERE id <= ?'),
+      getCapture: db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE id = ?'),
+      clearAll: db.prepare<[]>('DELETE FROM captures'),
+      clearReceiver: db.prepare<[string]>('DELETE FROM captures WHERE receiver = ?'),
+    };
+  }
+
+  private transaction<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    return this.db.transaction(fn)();
+  }
+
+  listReceivers(): StoredReceiver[] {
+    return this.s.listReceivers.all().map((r) => ({
+      name: r.name,
+      secret: r.secret,
+      script: JSON.parse(r.script) as ResponseScript,
+      answered: r.answered,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    }));
+  }
+
+  insertReceiver(r: StoredReceiver): void {
+    this.s.insertReceiver.run({ ...r, script: JSON.stringify(r.script) });
+  }
+
+  /** Saves an endpoint under its (possibly new) name; a rename carries its captures along. */
+  updateReceiver(oldName: string, r: StoredReceiver): void {
+    this.transaction(() => {
+      this.s.updateReceiver.run({ ...r, oldName, script: JSON.stringify(r.script) });
+      if (oldName !== r.name) this.s.renameCaptures.run(r.name, oldName);
+    });
+  }
+
+  deleteReceiver(name: string): boolean {
+    return this.s.deleteReceiver.run(name).changes > 0;
+  }
+
+  /**
+   * Stores a capture and, when an endpoint answered, its new sequence position, in one transaction.
+   * Returns the capture's id.
+   */
+  insertCapture(c: NewCapture, position: { name: string; answered: number } | null): number {
+    return this.transaction(() => {
+      const id = Number(
+        this.s.insertCapture.run({
+          receiver: c.receiver,
+          matched: c.matched ? 1 : 0,
+          listener: c.listener,
+          method: c.method,
+          path: c.path,
+          rawHeaders: JSON.stringify(c.rawHeaders),
+          body: c.body,
+          bodySize: c.bodySize,
+          bodyTruncated: c.bodyTruncated ? 1 : 0,
+          arrivedAt: c.arrivedAt,
+          remoteAddress: c.remoteAddress,
+          step: JSON.stringify(c.step),
+          signatureVerdict: c.signature?.verdict ?? null,
+          signature: c.signature ? JSON.stringify(c.signature) : null,
+          messageId: c.messageId,
+        }).lastInsertRowid,
+      );
+      if (position) this.s.setAnswered.run(position.answered, position.name);
+      if (id > this.maxCaptures) this.s.prune.run(id - this.maxCaptures);
+      return id;
+    });
+  }
+
+  getCapture(id: number): CaptureRecord | null {
+    const row = this.s.getCapture.get(id);
+    return row ? toCapture(row) : null;
+  }
+
+  /** Newest first. */
+  listCaptures(q: CaptureQuery): CaptureRecord[] {
+    const where: string[] = [];
+    if (q.receiver !== undefined) where.push('receiver = @receiver');
+    if (q.messageId !== undefined) where.push('message_id = @messageId');
+    if (q.beforeId !== undefined) where.push('id < @beforeId');
+    const key = where.join(' AND ');
+    let statement = this.listVariants.get(key);
+    if (!statement) {
+      // One prepared statement per filter combination (at most eight), each able to use its index.
+      statement = this.db.prepare(`SELECT * FROM captures ${key ? `WHERE ${key}` : ''} ORDER BY id DESC LIMIT @limit`);
+      this.listVariants.set(key, statement);
+    }
+    const params: Record<string, unknown> = { limit: q.limit };
+    if (q.receiver !== undefined) params['receiver'] = q.receiver;
+    if (q.messageId !== undefined) params['messageId'] = q.messageId;
+    if (q.beforeId !== undefined) params['beforeId'] = q.beforeId;
+    return (statement.all(params) as CaptureRow[]).map(toCapture);
+  }
+
+  /** Deletes the captures of one endpoint name, or all of them; returns how many. */
+  clearCaptures(receiver?: string): number {
+    return receiver === undefined ? this.s.clearAll.run().changes : this.s.clearReceiver.run(receiver).changes;
+  }
+}
+
+function toCapture(r: CaptureRow): CaptureRecord {
+  return captureRecord(r.id, {
+    receiver: r.receiver,
+    matched: r.matched === 1,
+    listener: r.listener,
+    method: r.method,
+    path: r.path,
+    rawHeaders: JSON.parse(r.raw_headers) as [string, string][],
+    body: r.body,
+    bodySize: r.body_size,
+    bodyTruncated: r.body_truncated === 1,
+    arrivedAt: r.arrived_at,
+    remoteAddress: r.remote_address,
+    step: JSON.parse(r.step) as CaptureStep,
+    signature: r.signature ? (JSON.parse(r.signature) as SignatureCheck) : null,
+    messageId: r.message_id,
+  });
+}
+
+/** The record of a stored capture (also what its event carries, built without reading it back). */
+export function captureRecord(id: number, c: NewCapture): CaptureRecord {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of c.rawHeaders) {
+    const lower = name.toLowerCase();
+    headers[lower] = Object.hasOwn(headers, lower) ? `${headers[lower]}, ${value}` : value;
+  }
+  const { body, ...rest } = c;
+  return {
+    id,
+    ...rest,
+    headers,
+    body: { base64: body.toString('base64'), text: isUtf8(body) ? body.toString('utf8') : null },
+  };
+}

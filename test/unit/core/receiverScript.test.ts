@@ -1,0 +1,217 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseReceiverRef, receiverInputSchema, respondStep, type ResponseScript, type ScriptStep } from '../../../main/contract/receiver.js';
+import { parseWith } from '../../../main/contract/schemas.js';
+import {
+  checkSignature,
+  chooseStep,
+  describeScript,
+  describeStep,
+  messageIdOf,
+  receiverNameOf,
+  requestUnit,
+  responseHeaders,
+  unknownEndpointBody,
+} from '../../../main/core/receiverScript.js';
+
+const sequence = (statuses: number[], after: 'repeat-last' | 'cycle' = 'repeat-last'): ResponseScript => ({
+  mode: 'sequence',
+  steps: statuses.map(respondStep),
+  after,
+});
+
+function script(input: unknown): ResponseScript {
+  const parsed = parseWith(receiverInputSchema, { name: 'r', script: input });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value.script;
+}
+
+function scriptError(input: unknown): { field?: string | undefined; message: string; limit?: number | undefined } {
+  const parsed = parseWith(receiverInputSchema, { name: 'r', script: input });
+  if (parsed.ok) throw new Error('expected an error');
+  return parsed.error;
+}
+
+const hmac = (secret: string, body: string) => createHmac('sha1', secret).update(body).digest('hex');
+
+describe('chooseStep: sequences', () => {
+  it('500, 500, 200 answers the first three requests in order, then the last step repeats', () => {
+    const s = sequence([500, 500, 200]);
+    expect([0, 1, 2, 3, 4].map((n) => chooseStep(s, n).step.status)).toEqual([500, 500, 200, 200, 200]);
+    expect(chooseStep(s, 1).capture).toEqual({ index: 1, request: 2, label: 'step 2 of 3: 500', action: 'respond', status: 500, delayMs: 0 });
+    expect(chooseStep(s, 7).capture).toMatchObject({ index: 2, request: 8, label: 'step 3 of 3: 200' });
+  });
+
+  it('cycle starts over after the last step', () => {
+    const s = sequence([500, 200], 'cycle');
+    expect([0, 1, 2, 3, 4].map((n) => chooseStep(s, n).step.status)).toEqual([500, 200, 500, 200, 500]);
+  });
+
+  it('a one-step script is labelled by its step alone', () => {
+    expect(chooseStep(sequence([404]), 9).capture).toMatchObject({ index: 0, request: 10, label: '404', status: 404 });
+  });
+
+  it('never, reset and close send no status', () => {
+    const s = script('never,reset,close');
+    expect([0, 1, 2].map((n) => chooseStep(s, n).capture)).toEqual([
+      { index: 0, request: 1, label: 'step 1 of 3: never answer', action: 'never', status: null, delayMs: 0 },
+      { index: 1, request: 2, label: 'step 2 of 3: reset the connection', action: 'reset', status: null, delayMs: 0 },
+      { index: 2, request: 3, label: 'step 3 of 3: close without a response', action: 'close', status: null, delayMs: 0 },
+    ]);
+  });
+});
+
+describe('chooseStep: failure rate with a seed', () => {
+  const rate = (r: number, seed: number): ResponseScript => script({ mode: 'failureRate', rate: r, seed });
+
+  it('is deterministic: the same seed fails the same requests', () => {
+    const run = (seed: number) => Array.from({ length: 200 }, (_, n) => chooseStep(rate(0.3, seed), n).capture.index);
+    expect(run(7)).toEqual(run(7));
+    expect(run(7)).not.toEqual(run(8));
+  });
+
+  it('fails about `rate` of the requests, with the failure step (500 by default)', () => {
+    const s = rate(0.3, 11);
+    const outcomes = Array.from({ length: 10_000 }, (_, n) => chooseStep(s, n));
+    const failures = outcomes.filter((o) => o.capture.index === 1);
+    expect(failures.length / outcomes.length).toBeGreaterThan(0.28);
+    expect(failures.length / outcomes.length).toBeLessThan(0.32);
+    expect(failures[0]!.step.status).toBe(500);
+    expect(failures[0]!.capture.label).toBe('failure (rate 0.3): 500');
+    expect(outcomes.find((o) => o.capture.index === 0)!.capture.label).toBe('success (rate 0.3): 200');
+  });
+
+  it('rate 0 never fails and rate 1 always fails', () => {
+    expect(Array.from({ length: 500 }, (_, n) => chooseStep(rate(0, 3), n).capture.index).every((i) => i === 0)).toBe(true);
+    expect(Array.from({ length: 500 }, (_, n) => chooseStep(rate(1, 3), n).capture.index).every((i) => i === 1)).toBe(true);
+  });
+
+  it('requestUnit stays in [0, 1)', () => {
+    for (let n = 0; n < 1000; n++) {
+      const u = requestUnit(n * 7919, n);
+      expect(u).toBeGreaterThanOrEqual(0);
+      expect(u).toBeLessThan(1);
+    }
+  });
+});
+
+describe('script input: shorthands and errors naming the field and limit', () => {
+  it('"500,500,200", 404, a step object, {steps}, and arrays all normalise to a sequence', () => {
+    expect(script('500, 500, 200')).toEqual(sequence([500, 500, 200]));
+    expect(script(404)).toEqual(sequence([404]));
+    expect(script([503, '200'])).toEqual(sequence([503, 200]));
+    expect(script({ status: 503, retryAfter: '30' })).toEqual({ mode: 'sequence', steps: [{ ...respondStep(503), retryAfter: 30 }], after: 'repeat-last' });
+    expect(script({ steps: [500, { status: 200, delayMs: 6000 }], after: 'cycle' })).toEqual({
+      mode: 'sequence',
+      steps: [respondStep(500), { ...respondStep(200), delayMs: 6000 }],
+      after: 'cycle',
+    });
+  });
+
+  it('a failure rate gets seed 1, 200 and 500 by default', () => {
+    expect(script({ mode: 'failureRate', rate: 0.5 })).toEqual({ mode: 'failureRate', rate: 0.5, seed: 1, success: respondStep(200), failure: respondStep(500) });
+  });
+
+  it('errors name the field and, where one applies, the limit', () => {
+    expect(scriptError('500, 50, 200')).toMatchObject({ field: 'script.steps[1].status', message: 'script.steps[1].status: must be an HTTP status code from 200 to 599' });
+    expect(scriptError('500,soon')).toMatchObject({ field: 'script.steps[1]', message: expect.stringContaining('"soon" is not a step') });
+    expect(scriptError({ steps: Array(101).fill(200) })).toMatchObject({ field: 'script.steps', limit: 100 });
+    expect(scriptError({ status: 200, delayMs: 600_001 })).toMatchObject({ field: 'script.steps[0].delayMs', limit: 600_000 });
+    expect(scriptError({ status: 503, retryAfter: 10 ** 9 })).toMatchObject({ field: 'script.steps[0].retryAfter', limit: 604_800 });
+    expect(scriptError({ status: 503, retryAfter: 'later' })).toMatchObject({ field: 'script.steps[0].retryAfter' });
+    expect(scriptError({ status: 200, headers: { 'Content-Length': '1' } })).toMatchObject({ field: 'script.steps[0].headers.Content-Length' });
+    expect(scriptError({ status: 200, body: 'x'.repeat(65_537) })).toMatchObject({ field: 'script.steps[0].body', limit: 65_536 });
+    expect(scriptError({ status: 200, stauts: 500 })).toMatchObject({ message: 'script.steps[0]: unknown field(s): stauts' });
+    expect(scriptError({ mode: 'failureRate', rate: 1.5 })).toMatchObject({ field: 'script.rate', limit: 1 });
+    expect(scriptError({ action: 'never', delayMs: 10 })).toMatchObject({ field: 'script.steps[0].delayMs' });
+  });
+
+  it('endpoint names are URL path segments', () => {
+    expect(parseWith(receiverInputSchema, { name: 'orders-v2.test_1' }).ok).toBe(true);
+    for (const name of ['', 'a/b', 'a b', '-x', 'x'.repeat(65)]) {
+      const r = parseWith(receiverInputSchema, { name });
+      expect(r.ok, name).toBe(false);
+      if (!r.ok) expect(r.error.field).toBe('name');
+    }
+  });
+});
+
+describe('descriptions and response headers', () => {
+  const step = (s: Partial<ScriptStep>): ScriptStep => ({ ...respondStep(200), ...s });
+
+  it('describe steps and scripts in one line', () => {
+    expect(describeStep(step({ status: 503, retryAfter: 30 }))).toBe('503, Retry-After 30');
+    expect(describeStep(step({ delayMs: 6000 }))).toBe('200 after 6000 ms');
+    expect(describeStep(step({ action: 'reset', delayMs: 100 }))).toBe('reset the connection after 100 ms');
+    expect(describeScript(sequence([500, 500, 200]))).toBe('500, 500, 200 (then the last step repeats)');
+    expect(describeScript(sequence([200]))).toBe('always 200');
+    expect(describeScript(script({ mode: 'failureRate', rate: 0.25, seed: 9 }))).toBe('25 % of requests fail (seed 9) with 500, the rest get 200');
+  });
+
+  it('Retry-After is sent when set; a body without Content-Type gets one', () => {
+    expect(responseHeaders(step({ status: 429, retryAfter: 30 }))).toEqual({ 'Retry-After': '30' });
+    expect(responseHeaders(step({ body: '{"ok":true}' }))).toEqual({ 'Content-Type': 'application/json' });
+    expect(responseHeaders(step({ body: 'fine' }))).toEqual({ 'Content-Type': 'text/plain; charset=utf-8' });
+    expect(responseHeaders(step({ body: 'x', headers: { 'content-type': 'text/csv' } }))).toEqual({ 'content-type': 'text/csv' });
+  });
+
+  it('the 404 body for an unknown path lists the endpoints', () => {
+    const body = JSON.parse(unknownEndpointBody('/r/ordrs', [{ name: 'orders', url: 'http://127.0.0.1:4410/r/orders' }])) as {
+      error: { code: string; message: string };
+      receivers: unknown[];
+    };
+    expect(body.error.code).toBe('unknown_receiver');
+    expect(body.error.message).toContain('known endpoints: /r/orders');
+    expect(body.receivers).toEqual([{ name: 'orders', url: 'http://127.0.0.1:4410/r/orders' }]);
+  });
+});
+
+describe('signature verdicts', () => {
+  const body = '{"type":"track","messageId":"m-1","properties":{"a":1}}';
+  const bytes = Buffer.from(body);
+
+  it('valid, missing, and invalid with the diagnosis and the expected value', () => {
+    expect(checkSignature({ secret: 's', body: bytes, given: hmac('s', body) })).toEqual({ verdict: 'valid', given: hmac('s', body), expected: hmac('s', body), diagnosis: null });
+    expect(checkSignature({ secret: 's', body: bytes, given: undefined })).toEqual({ verdict: 'missing', given: null, expected: hmac('s', body), diagnosis: null });
+    const wrong = checkSignature({ secret: 's', body: bytes, given: hmac('other', body) });
+    expect(wrong).toMatchObject({ verdict: 'invalid', expected: hmac('s', body), diagnosis: { mistakes: ['unknown'] } });
+    expect(wrong.diagnosis!.explanation).toContain('check the shared secret');
+  });
+
+  it('a body re-serialised after signing is named as such', () => {
+    const pretty = JSON.stringify(JSON.parse(body), null, 2);
+    const check = checkSignature({ secret: 's', body: Buffer.from(pretty), given: hmac('s', body) });
+    expect(check.verdict).toBe('invalid');
+    expect(check.expected).toBe(hmac('s', pretty));
+    expect(check.diagnosis!.mistakes).toEqual(['reserialised']);
+  });
+
+  it('a truncated body is judged by the digest of every byte', () => {
+    expect(checkSignature({ secret: 's', body: bytes.subarray(0, 5), given: 'ABC', fullBodyDigest: 'abc' }).verdict).toBe('valid');
+    expect(checkSignature({ secret: 's', body: bytes.subarray(0, 5), given: 'abd', fullBodyDigest: 'abc' }).verdict).toBe('invalid');
+  });
+});
+
+describe('paths, refs and message ids', () => {
+  it('receiverNameOf reads /r/<name>', () => {
+    expect(receiverNameOf('/r/orders')).toBe('orders');
+    expect(receiverNameOf('/r/orders/deep/path?x=1')).toBe('orders');
+    expect(receiverNameOf('/r/a%2Eb?x')).toBe('a.b');
+    expect(receiverNameOf('/hook')).toBeNull();
+    expect(receiverNameOf('/r/')).toBeNull();
+  });
+
+  it('parseReceiverRef reads receiver:<name> and receiver+tls:<name>', () => {
+    expect(parseReceiverRef('receiver:orders')).toEqual({ name: 'orders', tls: false });
+    expect(parseReceiverRef('receiver+tls:orders')).toEqual({ name: 'orders', tls: true });
+    expect(parseReceiverRef('http://x/receiver:orders')).toBeNull();
+  });
+
+  it('messageIdOf finds the messageId of a JSON object body only', () => {
+    expect(messageIdOf(Buffer.from(' {"messageId":"abc","type":"track"}'))).toBe('abc');
+    expect(messageIdOf(Buffer.from('{"messageId":7}'))).toBeNull();
+    expect(messageIdOf(Buffer.from('["messageId"]'))).toBeNull();
+    expect(messageIdOf(Buffer.from('{broken'))).toBeNull();
+    expect(messageIdOf(Buffer.from([0x7b, 0xff, 0x7d]))).toBeNull();
+  });
+});
