@@ -74,11 +74,17 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
     if (options.config) {
       const config = readConfigFile(options.config);
       if (!config.ok) throw new HookbenchError(config.error);
-      const applied = applyConfig(core, config.value);
+      const applied = applyConfig(core, config.value, {
+        applyReceivers: (receivers) => {
+          const r = core.receivers.applyConfig(receivers);
+          return r.ok ? { ok: true, value: { created: r.value.created.map((n) => `receiver ${n}`), updated: r.value.updated.map((n) => `receiver ${n}`) } } : r;
+        },
+      });
       if (!applied.ok) throw new HookbenchError({ ...applied.error, message: `config ${options.config}: ${applied.error.message}` });
       const { created, updated } = applied.value;
       io.stderr(`config ${options.config}: ${created.length} created, ${updated.length} updated\n`);
     }
+    const receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
     const token = randomBytes(24).toString('hex');
     server = await startServer({ core, host: options.host, port: options.port, token, commands: buildApiCommands(core), uiDir: findUiDir() });
     const info: ServerInfo = {
@@ -88,8 +94,8 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
       uiUrl: `${server.url}/?token=${token}`,
       port: server.port,
       token,
-      receiverUrl: null,
-      receiverTlsUrl: null,
+      receiverUrl: receiver.url,
+      receiverTlsUrl: receiver.tlsUrl,
     };
     writeServerInfo(dataDir, info);
     const running = server;
@@ -130,6 +136,7 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
       `  data dir:      ${running.dataDir}`,
       `  ingestion API: ${running.info.url}/v1/batch (write keys: see your sources)`,
       `  typed API:     POST ${running.info.url}/api/<command> with "Authorization: Bearer <token from server.json>"`,
+      `  mock receiver: ${running.info.receiverUrl}/r/<name>  (HTTPS, self-signed: ${running.info.receiverTlsUrl}/r/<name>)`,
       `  stop with Ctrl-C`,
       '',
     ].join('\n'),

@@ -28,6 +28,7 @@ import type {
   UpdateAudienceInput,
   UpdateComputedTraitInput,
 } from './audiences.js';
+import type { CaptureRecord, ListCapturesInput, ReceiverEndpoint, ReceiverInput, ReceiverPatch } from './receiver.js';
 import type { Result } from './result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput, SourceInput } from './schemas.js';
 
@@ -86,8 +87,20 @@ export interface AudienceCommands {
   deleteComputedTrait(input: IdInput): Result<{ id: string }>;
 }
 
+/** The mock receiver's endpoints and captures. */
+export interface ReceiverCommands {
+  listReceivers(input?: Record<string, never>): Result<ReceiverEndpoint[]>;
+  getReceiver(input: { name: string }): Result<ReceiverEndpoint>;
+  createReceiver(input: ReceiverInput): Result<ReceiverEndpoint>;
+  updateReceiver(input: { name: string; patch: ReceiverPatch }): Result<ReceiverEndpoint>;
+  deleteReceiver(input: { name: string }): Result<{ name: string }>;
+  listCaptures(input?: ListCapturesInput): Result<Page<CaptureRecord>>;
+  getCapture(input: { id: number }): Result<CaptureRecord>;
+  clearCaptures(input?: { receiver?: string }): Result<{ deleted: number }>;
+}
+
 /** The whole typed API: every transport derives its call types from this one interface. */
-export type Commands = CoreCommands & AudienceCommands;
+export type Commands = CoreCommands & AudienceCommands & ReceiverCommands;
 
 export type CommandName = keyof Commands;
 export type CommandInput<K extends CommandName> = Parameters<Commands[K]>[0];

@@ -62,10 +62,6 @@ const headersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx
   }
 });
 
-const webhookUrl = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' }));
 
 /** In a config file, a webhook may name a receiver of the mock receiver: `receiver:<name>` or `receiver+tls:<name>`. */
 export const RECEIVER_REF = /^receiver(\+tls)?:([A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
@@ -73,7 +69,7 @@ const httpUrl = z.url({ protocol: /^https?$/ });
 const webhookUrlOrReceiver = z
   .string({ error: 'must be a string' })
   .trim()
-  .refine((v) => RECEIVER_REF.test(v) || httpUrl.safeParse(v).success, 'must be an absolute http(s) URL, or receiver:<name> / receiver+tls:<name>');
+  .refine((v) => RECEIVER_REF.test(v) || httpUrl.safeParse(v).success, 'must be an absolute http:// or https:// URL (or receiver:<name>)');
 
 const positiveMs = (max: number) => z.number().int('must be a whole number of milliseconds').min(1).max(max);
 
@@ -155,12 +151,14 @@ function destinationSchemas(url: z.ZodType<string>) {
   return { webhook, input, patch };
 }
 
-const apiDestination = destinationSchemas(webhookUrl);
+// A webhook may name a receiver of the mock receiver (`receiver:<name>`): it is resolved at attempt time,
+// so the destination keeps working when the receiver's port changes.
+const apiDestination = destinationSchemas(webhookUrlOrReceiver);
 export const webhookInputSchema = apiDestination.webhook;
 export const destinationInputSchema = apiDestination.input;
 export const destinationPatchSchema = apiDestination.patch;
-/** As in a config file: webhook URLs may be receiver refs, resolved when the file is applied. */
-export const configDestinationSchema = destinationSchemas(webhookUrlOrReceiver).patch.and(
+/** As in a config file: a patch that names the destination. */
+export const configDestinationSchema = apiDestination.patch.and(
   z.object({ name: z.string().trim().min(1, 'must not be empty').max(100) }),
 );
 

@@ -2,11 +2,12 @@
  * Config as code (SPEC-NOTES §9): a JSON file of sources, destinations and receivers, applied at start
  * and matched by name (created or updated; objects not in the file are kept). The whole file is checked
  * first and applied in one transaction: an error names its path and nothing is applied half-way.
+ * Webhook URLs may name receivers (`receiver:<name>`): they are stored as such and resolved at attempt time.
  */
 import { readFileSync } from 'node:fs';
 import { configSchema, type HookbenchConfig } from '../contract/config.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
-import { parseWith, RECEIVER_REF } from '../contract/schemas.js';
+import { parseWith } from '../contract/schemas.js';
 import type { Core } from './createCore.js';
 
 export interface ApplySummary {
@@ -15,8 +16,6 @@ export interface ApplySummary {
 }
 
 export interface ConfigHooks {
-  /** `receiver:<name>` / `receiver+tls:<name>` → that receiver's URL, or why not. */
-  resolveReceiverUrl?: (name: string, tls: boolean) => string | null;
   /** Creates or updates the file's receivers (by name); errors name `receivers[i]...`. */
   applyReceivers?: (receivers: HookbenchConfig['receivers']) => Result<ApplySummary>;
 }
@@ -71,10 +70,8 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
     if (!destinations.ok) return destinations;
     for (const [i, d] of config.destinations.entries()) {
       const path = `destinations[${i}]`;
-      const resolved = resolveUrls(d, path, hooks);
-      if (!resolved.ok) return resolved;
       const existing = destinations.value.find((x) => x.name === d.name);
-      const result = existing ? core.updateDestination({ id: existing.id, patch: resolved.value }) : core.createDestination(resolved.value as typeof d & { name: string });
+      const result = existing ? core.updateDestination({ id: existing.id, patch: d }) : core.createDestination(d);
       if (!result.ok) {
         const e = result.error;
         // Update errors say patch.<field>; in a config file the path is the entry's.
@@ -85,33 +82,4 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
     }
     return ok(summary);
   });
-}
-
-type ConfigDestination = HookbenchConfig['destinations'][number];
-
-function resolveUrls(d: ConfigDestination, path: string, hooks: ConfigHooks): Result<ConfigDestination> {
-  const resolve = (url: string, field: string): Result<string> => {
-    const m = RECEIVER_REF.exec(url);
-    if (!m) return ok(url);
-    const tls = m[1] !== undefined;
-    const target = hooks.resolveReceiverUrl?.(m[2]!, tls) ?? null;
-    if (!target) return err({ code: 'invalid_config', field, message: `${field}: no receiver named "${m[2]}" (declare it under "receivers")` });
-    return ok(target);
-  };
-  const out: ConfigDestination = { ...d };
-  if (d.url !== undefined) {
-    const r = resolve(d.url, `${path}.url`);
-    if (!r.ok) return r;
-    out.url = r.value;
-  }
-  if (d.webhooks) {
-    const webhooks = [];
-    for (const [j, w] of d.webhooks.entries()) {
-      const r = resolve(w.url, `${path}.webhooks[${j}].url`);
-      if (!r.ok) return r;
-      webhooks.push({ ...w, url: r.value });
-    }
-    out.webhooks = webhooks;
-  }
-  return ok(out);
 }

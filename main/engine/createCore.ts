@@ -10,6 +10,7 @@ import type { Dispatcher } from 'undici';
 import type { CoreCommands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
 import type { EngineEvent } from '../contract/events.js';
 import { isMessageType, type MessageType } from '../contract/messageShapes.js';
+import { parseReceiverRef } from '../contract/receiver.js';
 import {
   REASONS,
   type ClockState,
@@ -42,6 +43,7 @@ import { createClock, type Clock } from './clock.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
 import { AudienceService } from './audienceService.js';
 import { Engine } from './engine.js';
+import { ReceiverService } from './receiver/receiverService.js';
 import { InlineForwarder, WorkerForwarder, type Forwarder } from './forwarderPool.js';
 import { startEngineWorker } from './workers.js';
 
@@ -94,6 +96,8 @@ const SEED_KEY = 'retry.seed';
 export type Core = CoreCommands & {
   /** Audiences and computed traits of the sources (SPEC-NOTES §8). */
   readonly audiences: AudienceService;
+  /** The mock receiver: endpoints, scripts, captures (its listeners start with `receivers.start`). */
+  readonly receivers: ReceiverService;
   readonly dataDir: string;
   readonly clock: Clock;
   readonly store: Store;
@@ -139,6 +143,7 @@ class CoreImpl implements Core {
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly engine: Engine;
   readonly audiences: AudienceService;
+  readonly receivers: ReceiverService;
   private readonly forwarder: Forwarder;
   private readonly checkpointer: Worker;
   private destinations = new Map<string, Destination>();
@@ -166,12 +171,14 @@ class CoreImpl implements Core {
     this.forwarder =
       options.dispatcher || options.forwarder === 'inline' ? new InlineForwarder(options.dispatcher) : new WorkerForwarder();
     this.reloadDestinations();
+    this.receivers = new ReceiverService({ db: store.db, clock: this.clock, dataDir: options.dataDir, emit: (event) => this.emit(event) });
     this.engine = new Engine({
       store,
       clock: this.clock,
       forwarder: this.forwarder,
       seed,
       destination: (id) => this.destinations.get(id),
+      resolveUrl: (url) => this.receivers.resolveWebhookUrl(url),
       emit: (event) => this.emit(event),
       listening: () => this.listeners.size > 0,
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
@@ -218,6 +225,7 @@ class CoreImpl implements Core {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();
     await this.forwarder.close();
     await stopWorker(this.checkpointer);
@@ -657,6 +665,13 @@ class CoreImpl implements Core {
       const s = this.findSource(ref);
       if (!s) return err({ code: 'not_found', field: `${prefix}sources[${i}]`, message: `${prefix}sources[${i}]: no source named or with id "${ref}"` });
       sourceIds.push(s.id);
+    }
+    for (const [i, w] of d.webhooks.entries()) {
+      const ref = parseReceiverRef(w.url);
+      if (ref && !this.receivers.getReceiver({ name: ref.name }).ok) {
+        const field = `${prefix}webhooks[${i}].url`;
+        return err({ code: 'not_found', field, message: `${field}: no receiver named "${ref.name}" (create it first, or declare it under "receivers")` });
+      }
     }
     if (d.caFile) {
       const problem = checkCaFile(d.caFile);

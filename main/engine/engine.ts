@@ -4,12 +4,32 @@
  * the engine at the earliest due row, and a restart resumes from the rows.
  */
 import type { EngineEvent } from '../contract/events.js';
-import type { AttemptRecord, DeliveryRecord, Destination } from '../contract/models.js';
+import type { AttemptRecord, DeliveryRecord, Destination, Webhook } from '../contract/models.js';
 import { decideAfterRound, type WebhookResult } from '../core/deliveryDecision.js';
 import { jitterUnit } from '../core/retryPolicy.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
 import type { Clock } from './clock.js';
+import type { Result } from '../contract/result.js';
+import type { SendResult } from './forwarder.js';
 import type { Forwarder } from './forwarderPool.js';
+
+/** The result of a round to a webhook that could not be resolved to an address. */
+function unresolvable(why: string): SendResult {
+  return {
+    outcome: 'network_error',
+    retryable: true,
+    permanentReason: null,
+    statusCode: null,
+    error: why,
+    retryAfterMs: null,
+    durationMs: 0,
+    requestHeaders: {},
+    signature: null,
+    responseHeaders: null,
+    responseBody: null,
+    responseTruncated: false,
+  };
+}
 
 export interface EngineOptions {
   store: Store;
@@ -19,6 +39,8 @@ export interface EngineOptions {
   seed: number;
   /** Current destination configuration by id (attempts use it at attempt time). */
   destination: (id: string) => Destination | undefined;
+  /** A configured webhook URL as it is to be contacted now (`receiver:<name>` → the receiver's URL). */
+  resolveUrl: (url: string) => Result<string>;
   emit: (event: EngineEvent) => void;
   /** Whether anybody listens (events are built only then). */
   listening: () => boolean;
@@ -220,13 +242,22 @@ export class Engine {
       }
     }
 
-    const sent = await this.o.forwarder.sendRound({
-      webhooks: targets.map((t) => t.webhook),
+    // Receiver references resolve now; one that cannot (the receiver is gone or not listening) fails like an
+    // unreachable host, without a request.
+    const resolved = targets.map((t) => this.o.resolveUrl(t.webhook.url));
+    const reachable: Webhook[] = [];
+    resolved.forEach((r, i) => {
+      if (r.ok) reachable.push({ ...targets[i]!.webhook, url: r.value });
+    });
+    const replies = await this.o.forwarder.sendRound({
+      webhooks: reachable,
       body: claimed.body,
       secret: destination.sharedSecret,
       timeoutMs: destination.timeoutMs,
       caFile: destination.caFile,
     });
+    let next = 0;
+    const sent = resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
     const finishedAt = clock.now();
     const results: WebhookResult[] = sent.map((s, i) => ({
       url: targets[i]!.webhook.url,
@@ -252,7 +283,7 @@ export class Engine {
           messageId: claimed.messageId,
           attemptNumber,
           webhookIndex: targets[i]!.index,
-          url: targets[i]!.webhook.url,
+          url: resolved[i]!.ok ? resolved[i]!.value : targets[i]!.webhook.url,
           outcome: s.outcome,
           retryable: s.retryable,
           statusCode: s.statusCode,

@@ -61,16 +61,18 @@ export type ToWorker =
 export type FromWorker = { type: 'results'; results: ({ id: number; results: SendResult[] } | { id: number; error: string })[] };
 
 export class WorkerForwarder implements Forwarder {
-  private readonly worker: Worker;
+  private started: Worker | null = null;
   private readonly pending = new Map<number, { resolve: (r: SendResult[]) => void; reject: (e: unknown) => void }>();
   private outbox: { id: number; request: RoundRequest }[] = [];
   private flushQueued = false;
   private nextId = 1;
   private failure: Error | null = null;
 
-  constructor() {
-    this.worker = startEngineWorker('forwarderWorker');
-    this.worker.on('message', (msg: FromWorker) => {
+  /** The worker starts with the first round: a core that never forwards (e.g. `hookbench receive`) has none. */
+  private get worker(): Worker {
+    if (this.started) return this.started;
+    const worker = startEngineWorker('forwarderWorker');
+    worker.on('message', (msg: FromWorker) => {
       if (msg.type !== 'results') return;
       for (const r of msg.results) {
         const p = this.pending.get(r.id);
@@ -79,12 +81,14 @@ export class WorkerForwarder implements Forwarder {
         else p?.resolve(r.results);
       }
     });
-    this.worker.on('error', (e) => this.fail(e));
-    this.worker.on('exit', (code) => {
+    worker.on('error', (e) => this.fail(e));
+    worker.on('exit', (code) => {
       if (code !== 0) this.fail(new Error(`the forwarder worker exited with code ${code}`));
     });
     // Idle, the worker must not keep the process alive; with rounds pending, it does.
-    this.worker.unref();
+    worker.unref();
+    this.started = worker;
+    return worker;
   }
 
   private fail(e: Error): void {
@@ -123,11 +127,11 @@ export class WorkerForwarder implements Forwarder {
   }
 
   invalidate(caFile: string | null): void {
-    this.worker.postMessage({ type: 'invalidate', caFile } satisfies ToWorker);
+    this.started?.postMessage({ type: 'invalidate', caFile } satisfies ToWorker);
   }
 
   async close(): Promise<void> {
-    if (this.failure) return;
+    if (this.failure || !this.started) return;
     this.worker.ref();
     const closed = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage({ type: 'close' } satisfies ToWorker);

@@ -2,7 +2,7 @@
  * The typed API's command table: each name of the Commands interface bound to the core. Services that
  * live beside the core (receiver, audiences) add theirs with `extra`.
  */
-import type { AudienceCommands, CommandName, CoreCommands } from '../contract/api.js';
+import type { AudienceCommands, CommandName, CoreCommands, ReceiverCommands } from '../contract/api.js';
 import type { Core } from '../engine/createCore.js';
 import type { ApiHandler } from './httpServer.js';
 
@@ -41,8 +41,19 @@ export const AUDIENCE_COMMANDS = [
   'deleteComputedTrait',
 ] as const satisfies readonly (keyof AudienceCommands)[];
 
+export const RECEIVER_COMMANDS = [
+  'listReceivers',
+  'getReceiver',
+  'createReceiver',
+  'updateReceiver',
+  'deleteReceiver',
+  'listCaptures',
+  'getCapture',
+  'clearCaptures',
+] as const satisfies readonly (keyof ReceiverCommands)[];
+
 // A compile-time check that no command of the interface is missing from the lists above.
-type Missing = Exclude<CommandName, (typeof CORE_COMMANDS)[number] | (typeof AUDIENCE_COMMANDS)[number]>;
+type Missing = Exclude<CommandName, (typeof CORE_COMMANDS)[number] | (typeof AUDIENCE_COMMANDS)[number] | (typeof RECEIVER_COMMANDS)[number]>;
 const _allListed: [Missing] extends [never] ? true : Missing = true;
 void _allListed;
 
@@ -57,5 +68,6 @@ export function buildApiCommands(core: Core, extra: Readonly<Record<string, ApiH
   const table: Record<string, ApiHandler> = {};
   bind(core, CORE_COMMANDS, table);
   bind(core.audiences, AUDIENCE_COMMANDS, table);
+  bind(core.receivers, RECEIVER_COMMANDS, table);
   return { ...table, ...extra };
 }

@@ -83,7 +83,7 @@ describe('hookbench serve', () => {
     );
     writeFileSync(configFile, JSON.stringify({ sources: [{ name: 'backend', kind: 'server' }], destinations: [{ name: 'd', url: 'receiver:nope' }] }));
     await expect(startServe({ config: configFile, data, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silentIO)).rejects.toThrow(
-      'destinations[0].url: no receiver named "nope"',
+      'destinations[0].webhooks[0].url: no receiver named "nope"',
     );
     const running = await startServe({ data, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silentIO);
     onCleanup(() => running.stop());
