@@ -3,6 +3,7 @@
  * response script, and every request captured. Types and input schemas only; shared with the renderer.
  */
 import { z } from 'zod';
+import { httpHeadersSchema } from './schemas.js';
 
 /** SPEC-NOTES §9: `hookbench serve --receiver-port 4410 --receiver-tls-port 4443`, `hookbench receive --port 4410`. */
 export const DEFAULT_RECEIVER_PORT = 4410;
@@ -138,8 +139,6 @@ export interface ListCapturesInput {
 
 // ---------------------------------------------------------------- input schemas
 
-/** RFC 9110 token characters. */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Framing headers Node computes for every response: a script may not set them. */
 const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'];
 
@@ -159,27 +158,10 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-const stepHeadersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
-  const names = Object.keys(headers);
-  if (names.length > RECEIVER_LIMITS.headersPerStep) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `at most ${RECEIVER_LIMITS.headersPerStep} headers per step (got ${names.length})`,
-      params: { limit: RECEIVER_LIMITS.headersPerStep },
-    });
-  }
-  const seen = new Set<string>();
-  for (const name of names) {
-    const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid HTTP header name` });
-      continue;
-    }
-    if (FRAMING_HEADERS.includes(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is set by the HTTP server and cannot be scripted` });
-    if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
-    seen.add(lower);
-    if (/[\r\n\0]/.test(headers[name] ?? '')) ctx.addIssue({ code: 'custom', path: [name], message: 'header values may not contain CR, LF or NUL' });
-  }
+const stepHeadersSchema = httpHeadersSchema({
+  max: RECEIVER_LIMITS.headersPerStep,
+  per: 'step',
+  forbidden: (name) => (FRAMING_HEADERS.includes(name.toLowerCase()) ? `header "${name}" is set by the HTTP server and cannot be scripted` : null),
 });
 
 /** Delay-seconds (a number or a string of digits) or an HTTP date. */

@@ -34,34 +34,40 @@ export function reservedHeaderReason(name: string): string | null {
   return null;
 }
 
-const headersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
-  const names = Object.keys(headers);
-  if (names.length > LIMITS.headersPerWebhook) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `at most ${LIMITS.headersPerWebhook} headers per webhook (got ${names.length})`,
-      params: { limit: LIMITS.headersPerWebhook },
-    });
-  }
-  const seen = new Set<string>();
-  for (const name of names) {
-    const value = headers[name] ?? '';
-    if (!HEADER_NAME.test(name)) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid HTTP header name` });
-      continue;
+/**
+ * Static HTTP headers as a name → value object: valid token names, no CR/LF/NUL in values, no name twice
+ * (case-insensitively), at most `max`, and none that `forbidden` refuses (its reason is the message).
+ */
+export function httpHeadersSchema(options: { max: number; per: string; forbidden: (name: string) => string | null }) {
+  return z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+    const names = Object.keys(headers);
+    if (names.length > options.max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `at most ${options.max} headers per ${options.per} (got ${names.length})`,
+        params: { limit: options.max },
+      });
     }
-    const reserved = reservedHeaderReason(name);
-    if (reserved) ctx.addIssue({ code: 'custom', path: [name], message: reserved });
-    if (seen.has(name.toLowerCase())) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
+    const seen = new Set<string>();
+    for (const name of names) {
+      if (!HEADER_NAME.test(name)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid HTTP header name` });
+        continue;
+      }
+      const refused = options.forbidden(name);
+      if (refused) ctx.addIssue({ code: 'custom', path: [name], message: refused });
+      if (seen.has(name.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
+      }
+      seen.add(name.toLowerCase());
+      if (/[\r\n\0]/.test(headers[name] ?? '')) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'header values may not contain CR, LF or NUL' });
+      }
     }
-    seen.add(name.toLowerCase());
-    if (/[\r\n\0]/.test(value)) {
-      ctx.addIssue({ code: 'custom', path: [name], message: 'header values may not contain CR, LF or NUL' });
-    }
-  }
-});
+  });
+}
 
+const headersSchema = httpHeadersSchema({ max: LIMITS.headersPerWebhook, per: 'webhook', forbidden: reservedHeaderReason });
 
 /** In a config file, a webhook may name a receiver of the mock receiver: `receiver:<name>` or `receiver+tls:<name>`. */
 export const RECEIVER_REF = /^receiver(\+tls)?:([A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;

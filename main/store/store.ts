@@ -68,19 +68,8 @@ export interface RoundResult {
   siblings: number;
 }
 
-export interface NewIngestRefusal {
-  receivedAt: number;
-  sourceId: string | null;
-  route: string;
-  clientIp: string | null;
-  httpStatus: number;
-  code: string;
-  message: string;
-  field: string | null;
-  index: number | null;
-  bodyBytes: number | null;
-  bodyPreview?: Buffer | null;
-}
+/** A refusal to log: the record without its id, the body preview as the raw bytes. */
+export type NewIngestRefusal = Omit<IngestRefusal, 'id' | 'bodyPreview'> & { bodyPreview?: Buffer | null };
 
 interface RefusalRow {
   id: number;

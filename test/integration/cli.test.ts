@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../../main/cli/io.js';
 import { runCli } from '../../main/cli/program.js';
 import { createCore } from '../../main/engine/createCore.js';
 import { startReceiver, status, type Respond, type TestReceiver } from '../helpers/receiver.js';
+import { captureIO, type CapturedIO } from '../helpers/cliIO.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,42 +24,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-interface Captured {
-  io: CliIO;
-  out: () => string;
-  err: () => string;
-  /** Resolves when stdout has contained `text`. */
-  waitForOut(text: string): Promise<void>;
-  abort(): void;
-}
-
-function capture(stdin?: string): Captured {
-  let out = '';
-  let err = '';
-  const waiters: { text: string; resolve: () => void }[] = [];
-  const controller = new AbortController();
-  const io: CliIO = {
-    stdout: (t) => {
-      out += t;
-      for (const w of waiters.filter((w) => out.includes(w.text))) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
-    },
-    stderr: (t) => void (err += t),
-    stdin: stdin === undefined ? undefined : (async function* () {
-      yield Buffer.from(stdin, 'utf8');
-    })(),
-    signal: controller.signal,
-  };
-  return {
-    io,
-    out: () => out,
-    err: () => err,
-    waitForOut: (text) => (out.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
-    abort: () => controller.abort(),
-  };
-}
+const capture = captureIO;
+type Captured = CapturedIO;
 
 async function receiver(respond: Respond = status(200)): Promise<TestReceiver> {
   const rx = await startReceiver(respond);
