@@ -9,9 +9,8 @@
  *   draining  the engine running and delivering to the bench receiver while events arrive; after the last
  *             response the drain is timed separately, and every delivery must end `delivered` and logged.
  */
+import { forkBenchChild } from './child.js';
 import { randomBytes } from 'node:crypto';
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createCore, type Core } from '../main/engine/createCore.js';
 import { buildApiCommands } from '../main/server/apiCommands.js';
 import { startServer, type RunningServer } from '../main/server/httpServer.js';
@@ -202,39 +201,13 @@ interface Loadgen {
 }
 
 function startLoadgen(): Loadgen {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./loadgen.js', import.meta.url)), [], {
-    execArgv: [], // not --cpu-prof / --expose-gc from this process
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const kill = (): void => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-
+  const g = forkBenchChild('loadgen.js', 'load generator');
   /** Sends `command` and resolves with the next report of type `type`. */
   const ask = <T extends LoadReport['type']>(command: LoadCommand, type: T, limitMs: number): Promise<Extract<LoadReport, { type: T }>> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`load generator: no '${type}' within ${limitMs / 1000} s`)), limitMs);
-      const onMessage = (m: unknown): void => {
-        if (isLoadReport(m) && m.type === type) done(() => resolve(m as Extract<LoadReport, { type: T }>));
-      };
-      const onExit = (code: number | null): void => fail(new Error(`load generator exited (code ${code}) before '${type}'`));
-      const done = (then: () => void): void => {
-        clearTimeout(timer);
-        child.off('message', onMessage).off('exit', onExit).off('error', fail);
-        then();
-      };
-      const fail = (e: Error): void => done(() => reject(e));
-      child.on('message', onMessage).once('exit', onExit).once('error', fail);
-      child.send(command);
-    });
-
+    g.next((m) => (isLoadReport(m) && m.type === type ? (m as Extract<LoadReport, { type: T }>) : undefined), `'${type}'`, limitMs, command);
   return {
     prepare: (plan) => ask({ type: 'prepare', ...plan }, 'ready', PREPARE_LIMIT_MS),
     go: () => ask({ type: 'go' }, 'done', LOAD_LIMIT_MS),
-    kill: () => {
-      process.off('exit', kill);
-      kill();
-    },
+    kill: g.kill,
   };
 }

@@ -13,7 +13,7 @@
  *   npm run bench -- --only engine     one contender (e.g. under node --cpu-prof)
  *   npm run bench -- --only ingest-paused,ingest-draining
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { forkBenchChild } from './child.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,47 +166,22 @@ interface Receiver {
 }
 
 async function startReceiver(): Promise<Receiver> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./receiver.js', import.meta.url)), [], {
-    execArgv: [], // not --cpu-prof / --expose-gc from this process
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const kill = (): void => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.once('exit', kill);
-
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error('receiver did not start within 10 s')), 10_000);
-    const onMessage = (m: unknown): void => {
-      if (isReceiverReport(m) && m.type === 'listening') done(() => resolve(m.port));
-    };
-    const onExit = (code: number | null): void => fail(new Error(`receiver exited during start (code ${code})`));
-    const done = (then: () => void): void => {
-      clearTimeout(timer);
-      child.off('message', onMessage).off('exit', onExit).off('error', fail);
-      then();
-    };
-    const fail = (e: Error): void => done(() => reject(e));
-    child.on('message', onMessage).once('exit', onExit).once('error', fail);
-  });
-
+  const r = forkBenchChild('receiver.js', 'receiver');
+  const port = await r.next((m) => (isReceiverReport(m) && m.type === 'listening' ? m.port : undefined), 'listening report', 10_000);
   return {
     url: `http://127.0.0.1:${port}/hook`,
-    pid: child.pid ?? -1,
+    pid: r.child.pid ?? -1,
     stats: () =>
-      new Promise<ReceiverStats>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('receiver did not report its counters within 5 s')), 5_000);
-        const onMessage = (m: unknown): void => {
-          if (!isReceiverReport(m) || m.type !== 'stats') return;
-          clearTimeout(timer);
-          child.off('message', onMessage);
-          resolve({ requests: m.requests, bodyBytes: m.bodyBytes, cpuUserMs: m.cpuUserMs, cpuSystemMs: m.cpuSystemMs });
-        };
-        child.on('message', onMessage);
-        const command: ReceiverCommand = { type: 'stats' };
-        child.send(command);
-      }),
-    kill,
+      r.next(
+        (m) =>
+          isReceiverReport(m) && m.type === 'stats'
+            ? { requests: m.requests, bodyBytes: m.bodyBytes, cpuUserMs: m.cpuUserMs, cpuSystemMs: m.cpuSystemMs }
+            : undefined,
+        'counters',
+        5_000,
+        { type: 'stats' } satisfies ReceiverCommand,
+      ),
+    kill: r.kill,
   };
 }
 
