@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { LIMITS } from '../contract/messageShapes.js';
 import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js';
 import { classifyNetworkError, classifyStatus, timeoutOutcome } from '../core/outcome.js';
@@ -165,7 +165,25 @@ export async function sendToWebhook(args: {
   }
 }
 
-async function sendNow(args: {
+/** `http://host:port/path?q` → the parts undici's dispatch takes, parsed once per URL. */
+const urlParts = new Map<string, { origin: string; path: string }>();
+function partsOf(url: string): { origin: string; path: string } {
+  let parts = urlParts.get(url);
+  if (!parts) {
+    const u = new URL(url);
+    parts = { origin: u.origin, path: `${u.pathname}${u.search}` };
+    if (urlParts.size > 10_000) urlParts.clear();
+    urlParts.set(url, parts);
+  }
+  return parts;
+}
+
+/**
+ * The request itself, through undici's dispatch API: no stream or AbortSignal per request (this is the
+ * engine's hot path). The timer covers connect + send + response headers; once the headers are in, the
+ * body (first 64 KiB kept) gets its own budget and never changes the outcome.
+ */
+function sendNow(args: {
   webhook: Webhook;
   body: Buffer;
   secret: string | null;
@@ -174,58 +192,109 @@ async function sendNow(args: {
   realNow: () => number;
 }): Promise<SendResult> {
   const { headers, signature } = requestHeadersFor(args.webhook, args.secret, args.body);
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, args.timeoutMs);
+  const { origin, path } = partsOf(args.webhook.url);
   const started = performance.now();
+  const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   const base = { requestHeaders: headers, signature };
-  try {
-    const response = await request(args.webhook.url, {
-      method: 'POST',
-      headers,
-      body: args.body,
-      signal: controller.signal,
-      dispatcher: args.dispatcher,
-    });
-    clearTimeout(timer);
-    const durationMs = Math.round((performance.now() - started) * 100) / 100;
-    const responseHeaders = flattenHeaders(response.headers);
-    // The body is read within its own real-time budget; it never changes the outcome.
-    const length = Number(responseHeaders['content-length']);
-    const bodyRead = await readCapped(response.body, Number.isFinite(length) ? length : null, LIMITS.responseBodyBytes, args.timeoutMs);
-    const classified = classifyStatus(response.statusCode);
-    return {
-      ...base,
-      ...classified,
-      statusCode: response.statusCode,
-      error: classified.outcome === 'success' ? null : `HTTP ${response.statusCode}`,
-      retryAfterMs: classified.retryable ? parseRetryAfter(responseHeaders['retry-after'], args.realNow()) : null,
-      durationMs,
-      responseHeaders,
-      responseBody: bodyRead.text,
-      responseTruncated: bodyRead.truncated,
+
+  return new Promise<SendResult>((resolve) => {
+    let controller: Dispatcher.DispatchController | null = null;
+    let finished = false;
+    let timedOut = false;
+    let response: { status: number; headers: Record<string, string>; durationMs: number } | null = null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+
+    const failed = (e: unknown): SendResult => {
+      const failure = timedOut ? timeoutOutcome(args.timeoutMs) : classifyNetworkError(...errorCode(e));
+      return {
+        ...base,
+        outcome: failure.outcome,
+        retryable: failure.retryable,
+        permanentReason: failure.permanentReason,
+        statusCode: null,
+        error: failure.error,
+        retryAfterMs: null,
+        durationMs: elapsed(),
+        responseHeaders: null,
+        responseBody: null,
+        responseTruncated: false,
+      };
     };
-  } catch (e) {
-    clearTimeout(timer);
-    const durationMs = Math.round((performance.now() - started) * 100) / 100;
-    const failure = timedOut ? timeoutOutcome(args.timeoutMs) : classifyNetworkError(...errorCode(e));
-    return {
-      ...base,
-      outcome: failure.outcome,
-      retryable: failure.retryable,
-      permanentReason: failure.permanentReason,
-      statusCode: null,
-      error: failure.error,
-      retryAfterMs: null,
-      durationMs,
-      responseHeaders: null,
-      responseBody: null,
-      responseTruncated: false,
+    const answered = (r: NonNullable<typeof response>): SendResult => {
+      const classified = classifyStatus(r.status);
+      return {
+        ...base,
+        ...classified,
+        statusCode: r.status,
+        error: classified.outcome === 'success' ? null : `HTTP ${r.status}`,
+        retryAfterMs: classified.retryable ? parseRetryAfter(r.headers['retry-after'], args.realNow()) : null,
+        durationMs: r.durationMs,
+        responseHeaders: r.headers,
+        responseBody: Buffer.concat(chunks, size).toString('utf8'),
+        responseTruncated: truncated,
+      };
     };
-  }
+    const finish = (result: SendResult): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const abort = (reason: Error): void => {
+      if (controller && !controller.aborted) controller.abort(reason);
+    };
+
+    // Phase one: response headers within timeoutMs. Phase two (re-armed in onResponseStart): the body.
+    let timer = setTimeout(() => {
+      timedOut = true;
+      abort(new Error('timeout'));
+      finish(failed(null)); // even before a connection exists: the attempt is over
+    }, args.timeoutMs);
+
+    args.dispatcher.dispatch(
+      { origin, path, method: 'POST', headers, body: args.body, headersTimeout: 0, bodyTimeout: 0 },
+      {
+        onRequestStart(c) {
+          controller = c;
+          if (finished) c.abort(new Error('timeout'));
+        },
+        onResponseStart(_c, statusCode, responseHeaders) {
+          if (finished) return;
+          clearTimeout(timer);
+          response = { status: statusCode, headers: flattenHeaders(responseHeaders), durationMs: elapsed() };
+          const r = response;
+          timer = setTimeout(() => {
+            truncated = true;
+            abort(new Error('body timeout'));
+            finish(answered(r));
+          }, args.timeoutMs);
+        },
+        onResponseData(_c, chunk) {
+          if (truncated) return;
+          if (size + chunk.length > LIMITS.responseBodyBytes) {
+            chunks.push(chunk.subarray(0, LIMITS.responseBodyBytes - size));
+            size = LIMITS.responseBodyBytes;
+            truncated = true;
+            return; // the rest is read and dropped, so the connection stays usable
+          }
+          chunks.push(chunk);
+          size += chunk.length;
+        },
+        onResponseEnd() {
+          if (response) finish(answered(response));
+        },
+        onResponseError(_c, error) {
+          // After the headers the status stands; the body is just cut short.
+          if (response) {
+            truncated = true;
+            finish(answered(response));
+          } else finish(failed(error));
+        },
+      },
+    );
+  });
 }
 
 function errorCode(e: unknown): [string | undefined, string] {
@@ -246,38 +315,4 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
   return out;
-}
-
-async function readCapped(
-  body: Dispatcher.ResponseData['body'],
-  contentLength: number | null,
-  cap: number,
-  timeoutMs: number,
-): Promise<{ text: string | null; truncated: boolean }> {
-  const timer = setTimeout(() => body.destroy(), timeoutMs);
-  try {
-    // The common case, a small body of known length, is read in one go.
-    if (contentLength !== null && contentLength <= cap) return { text: await body.text(), truncated: false };
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of body) {
-      const buf = chunk as Buffer;
-      if (size + buf.length > cap) {
-        chunks.push(buf.subarray(0, cap - size));
-        size = cap;
-        truncated = true;
-        break;
-      }
-      chunks.push(buf);
-      size += buf.length;
-    }
-    return { text: Buffer.concat(chunks).toString('utf8'), truncated };
-  } catch {
-    // The body stalled or the connection dropped after the headers: the status still stands.
-    return { text: null, truncated: true };
-  } finally {
-    clearTimeout(timer);
-    if (!body.destroyed && !body.readableEnded) body.destroy();
-  }
 }
