@@ -14,6 +14,7 @@
  *   npm run bench -- --only ingest-paused,ingest-draining
  */
 import { forkBenchChild } from './child.js';
+import { measureTimeoutPrecision, TIMEOUT_MS, TOLERANCE_MS } from './timeout.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,7 +195,7 @@ process.once('exit', () => {
 });
 
 /** Runs `fn` with a fresh temp dir, removed afterwards. */
-async function withTempDir<T>(name: ContenderName, fn: (dir: string) => Promise<T>): Promise<T> {
+async function withTempDir<T>(name: string, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), `hookbench-bench-${name}-`));
   tempDirs.add(dir);
   try {
@@ -503,8 +504,16 @@ async function main(): Promise<number> {
     if (ingest.length) printIngestReport(ingest);
     printChecks(verdicts);
     if (options.only.length === CONTENDERS.length) {
+      process.stdout.write(`\ntimeout precision: 16 attempts against a server that never answers (~5 s)... `);
+      const timeout = await withTempDir('timeout', (dir) => measureTimeoutPrecision(dir, 16));
+      const f = timeout.firedMs;
+      const pass = timeout.withinTarget === timeout.attempts;
+      console.log(
+        `fired after min ${f.min.toFixed(1)} / p50 ${f.p50.toFixed(1)} / max ${f.max.toFixed(1)} ms; ` +
+          `${timeout.withinTarget}/${timeout.attempts} within ${TIMEOUT_MS}–${TIMEOUT_MS + TOLERANCE_MS} ms  ${pass ? 'PASS' : 'MISS'}`,
+      );
       const facts: RunFacts = { messages: n, warmUpMessages: warmN, events: options.events, warmUpEvents: warmEvents };
-      const file = writeResults(facts, results, ingest, verdicts, started);
+      const file = writeResults(facts, results, ingest, [...verdicts, { name: 'timeout fired within 5.0–5.1 s', value: timeout.withinTarget, target: timeout.attempts, pass }], started);
       console.log(`\nresults: ${file}`);
     } else {
       console.log('\nresults: not written (--only runs a subset; bench/results/latest.json keeps the last full run)');
