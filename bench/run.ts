@@ -81,15 +81,9 @@ interface Measured {
   engine: EngineFacts | null;
 }
 
-interface IngestMeasured {
+interface IngestMeasured extends Pick<IngestOutput, 'events' | 'requests' | 'batchSize' | 'inFlight' | 'eventBytes' | 'requestBytes'> {
   name: IngestName;
   label: string;
-  events: number;
-  requests: number;
-  batchSize: number;
-  inFlight: number;
-  eventBytes: number;
-  requestBytes: number;
   /** Client side: first request → last response. */
   seconds: number;
   eventsPerSecond: number;

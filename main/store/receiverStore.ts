@@ -16,22 +16,7 @@ export interface StoredReceiver {
 }
 
 /** A capture as the service builds it; `headers` and the body's base64/text are derived on the way out. */
-export interface NewCapture {
-  receiver: string | null;
-  matched: boolean;
-  listener: 'http' | 'https';
-  method: string;
-  path: string;
-  rawHeaders: [string, string][];
-  body: Buffer;
-  bodySize: number;
-  bodyTruncated: boolean;
-  arrivedAt: number;
-  remoteAddress: string | null;
-  step: CaptureStep;
-  signature: SignatureCheck | null;
-  messageId: string | null;
-}
+export type NewCapture = Omit<CaptureRecord, 'id' | 'headers' | 'body'> & { body: Buffer };
 
 export interface CaptureQuery {
   receiver?: string | undefined;
