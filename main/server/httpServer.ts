@@ -289,9 +289,14 @@ async function serveUi(res: ServerResponse, path: string, uiDir: string | null):
 
 const PLACEHOLDER = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Hookbench</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem;color:#1d2330}code{background:#eef1f6;padding:.1rem .3rem;border-radius:4px}</style>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;color:#1d2330}code{background:#eef1f6;padding:.1rem .3rem;border-radius:4px}li{margin:.3rem 0}</style>
 </head><body>
 <h1>Hookbench is running</h1>
-<p>The forwarding engine, the ingestion API (<code>/v1/batch</code> and friends) and the typed API (<code>POST /api/&lt;command&gt;</code>) are up.
-The user interface is not built into this copy yet: run <code>npm run build</code>, or use the command line (<code>npx hookbench --help</code>).</p>
+<p>The graphical interface is not part of this version yet. Everything it will show is already here:</p>
+<ul>
+<li>Point your SDKs at the ingestion API: <code>POST /v1/batch</code> with your source's write key.</li>
+<li>Use the typed API, <code>POST /api/&lt;command&gt;</code> with the token from <code>server.json</code>, e.g. <code>listMessages</code>, <code>getMessage</code>, <code>retryNow</code>, <code>advanceClock</code>. Live events are on the WebSocket <code>/api/events</code>.</li>
+<li>Or use the command line: <code>npx hookbench --help</code>.</li>
+</ul>
+<p>The README describes every command.</p>
 </body></html>`;

@@ -280,6 +280,18 @@ describe('typed API over HTTP (SPEC-NOTES §9)', () => {
     await foreign.body.dump();
   });
 
+  it('serves a page at / (with a CSP) to this machine only', async () => {
+    const rx = await newReceiver();
+    const running = await serve(rx);
+    const page = await request(`${running.info.url}/`);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(await page.body.text()).toContain('Hookbench is running');
+    const foreign = await request(`${running.info.url}/`, { headers: { host: 'rebind.example:80' } });
+    expect(foreign.statusCode).toBe(403);
+    await foreign.body.dump();
+  });
+
   it('pushes events on the WebSocket, batched', async () => {
     const rx = await newReceiver();
     const running = await serve(rx);
