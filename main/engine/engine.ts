@@ -50,7 +50,7 @@ export interface EngineOptions {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Minimum real time between two ticks (transactions) while busy. */
-const TICK_INTERVAL_MS = 5;
+const TICK_INTERVAL_MS = 20;
 
 interface PendingWrite {
   round: RoundResult;
