@@ -74,8 +74,9 @@ interface AcceptEntry {
   at: (field: string) => string;
   /** An identify from a source merges its traits into the stored user traits (audience rules read them). */
   recordsTraits: boolean;
-  /** Ingestion measured the call against the size limit already. */
+  /** Ingestion measured the call against the size limit already, with this serialisation of it. */
   sizeChecked?: boolean;
+  callJson?: string | undefined;
 }
 
 interface PendingMessage {
@@ -87,6 +88,7 @@ interface PendingMessage {
   /** Counts toward the source's usage (calls it sent; not deletion notices or replays). */
   countsUsage: boolean;
   recordsTraits: boolean;
+  callJson?: string | undefined;
 }
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -110,7 +112,7 @@ export type Core = CoreCommands & {
   ingest(input: {
     source: Source;
     clientIp: string | null;
-    calls: readonly { type: MessageType; call: Record<string, unknown> }[];
+    calls: readonly { type: MessageType; call: Record<string, unknown>; callJson?: string }[];
     fieldPrefix: (index: number) => string | undefined;
   }): Result<SendMessageOutput[]>;
   findSource(ref: string): Source | null;
@@ -282,13 +284,14 @@ class CoreImpl implements Core {
   ingest(input: {
     source: Source;
     clientIp: string | null;
-    calls: readonly { type: MessageType; call: Record<string, unknown> }[];
+    calls: readonly { type: MessageType; call: Record<string, unknown>; callJson?: string }[];
     fieldPrefix: (index: number) => string | undefined;
   }): Result<SendMessageOutput[]> {
     const entries = input.calls.map(
       (c, i): AcceptEntry => ({
         type: c.type,
         call: c.call,
+        callJson: c.callJson,
         source: input.source,
         destinations: undefined,
         strict: false,
@@ -334,6 +337,7 @@ class CoreImpl implements Core {
       pending.push({
         built: built.value,
         call: e.call,
+        callJson: e.callJson,
         sourceId,
         route,
         replayOf: null,
@@ -399,6 +403,7 @@ class CoreImpl implements Core {
           receivedAt: now,
           body: p.built.bytes,
           call: p.call,
+          callJson: p.callJson,
           status: filtered ? ('filtered' as const) : ('queued' as const),
           statusReason: filtered ? p.route.filteredReason : null,
           replayOf: p.replayOf,

@@ -8,7 +8,6 @@ import { gunzipSync } from 'node:zlib';
 import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
 import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/models.js';
-import { callSize } from '../core/messages.js';
 import type { Core } from './createCore.js';
 
 export interface IngestRequest {
@@ -152,9 +151,10 @@ export function handleIngest(core: Core, req: IngestRequest): IngestResponse {
     prefix = () => undefined;
   }
 
-  // Each call's size, as received, before anything else about it (SPEC-NOTES §6).
-  for (const [i, item] of items.entries()) {
-    const size = callSize(item.call);
+  // Each call's size, as received, before anything else about it (SPEC-NOTES §6). The same JSON is stored.
+  const sized = items.map((item) => ({ ...item, callJson: JSON.stringify(item.call) }));
+  for (const [i, item] of sized.entries()) {
+    const size = Buffer.byteLength(item.callJson, 'utf8');
     if (size > LIMITS.messageBytes) {
       const where = isBatch ? `batch[${i}]` : 'body';
       return refuseCounted(
@@ -166,7 +166,7 @@ export function handleIngest(core: Core, req: IngestRequest): IngestResponse {
     }
   }
 
-  const accepted = core.ingest({ source, clientIp: req.clientIp, calls: items, fieldPrefix: prefix });
+  const accepted = core.ingest({ source, clientIp: req.clientIp, calls: sized, fieldPrefix: prefix });
   if (!accepted.ok) {
     const error = { ...accepted.error };
     const index = /^batch\[(\d+)\]/.exec(error.field ?? '');

@@ -53,7 +53,6 @@ export const migration001: Migration = {
       call       TEXT NOT NULL             -- the call as received (JSON)
     );
     CREATE INDEX messages_dedupe ON messages (message_id, source_id, received_at);
-    CREATE INDEX messages_received ON messages (received_at);
 
     CREATE TABLE deliveries (
       id               INTEGER PRIMARY KEY,
