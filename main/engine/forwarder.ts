@@ -122,8 +122,21 @@ export class Dispatchers {
         bodyTimeout: 0,
         connect,
       };
-      pool = PROXY_VARS.some((v) => this.env[v])
-        ? new EnvHttpProxyAgent({ ...options, requestTls: connect, proxyTls: { rejectUnauthorized: true } })
+      const env = this.env;
+      const httpProxy = env['HTTP_PROXY'] ?? env['http_proxy'];
+      const httpsProxy = env['HTTPS_PROXY'] ?? env['https_proxy'];
+      const noProxy = env['NO_PROXY'] ?? env['no_proxy'];
+      pool = PROXY_VARS.some((v) => env[v])
+        ? new EnvHttpProxyAgent({
+            ...options,
+            ...(httpProxy ? { httpProxy } : {}),
+            ...(httpsProxy ? { httpsProxy } : {}),
+            ...(noProxy ? { noProxy } : {}),
+            requestTls: connect,
+            proxyTls: { rejectUnauthorized: true },
+            // As curl does: http:// targets in absolute form through the proxy, https:// through a CONNECT tunnel.
+            proxyTunnel: false,
+          })
         : new Agent(options);
       this.pools.set(key, pool);
     }
