@@ -276,11 +276,10 @@ describe('hookbench verify (in-process)', () => {
 
 describe('the built CLI (node dist/main/cli.js)', () => {
   const CLI = join(ROOT, 'dist', 'main', 'cli.js');
-  let built = false;
-
+  // npm test builds nothing first: this builds dist/ itself, and a failed build fails these tests.
   beforeAll(async () => {
-    await promisify(execFile)('npm', ['run', 'build:main'], { cwd: ROOT, timeout: 120_000 }).catch(() => undefined);
-    built = existsSync(CLI);
+    await promisify(execFile)('npm', ['run', 'build:main'], { cwd: ROOT, timeout: 120_000 });
+    expect(existsSync(CLI)).toBe(true);
   }, 150_000);
 
   /** Spawned asynchronously: the test receiver runs in this process and must keep answering. */
@@ -296,8 +295,7 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     });
   }
 
-  it('--version, --help and usage errors give the documented exit codes', async (ctx) => {
-    if (!built) ctx.skip('dist/main/cli.js was not built');
+  it('--version, --help and usage errors give the documented exit codes', async () => {
     expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
     expect(await cli(['verify', '--version'])).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
     const help = await cli(['send', '--help']);
@@ -308,8 +306,7 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     expect(bad.stderr).toContain("'nope' is invalid for argument 'type'");
   });
 
-  it('send delivers (exit 0) and a 404 fails permanently (exit 1)', async (ctx) => {
-    if (!built) ctx.skip('dist/main/cli.js was not built');
+  it('send delivers (exit 0) and a 404 fails permanently (exit 1)', async () => {
     const ok = await receiver(status(200));
     const sent = await cli(['send', 'track', '--to', ok.url, '--secret', 's', '--data', TRACK]);
     expect(sent.stderr).toBe('');
@@ -320,5 +317,36 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     const failed = await cli(['send', 'page', '--to', gone.url, '--data', '{"userId":"u1"}']);
     expect(failed.code).toBe(1);
     expect(failed.stdout.trimEnd().split('\n').at(-1)).toBe('failed: permanent: HTTP 404 after 1 attempt');
+  });
+
+  it('serve prints the ready line, writes server.json, refuses a second serve on the same data dir, and stops cleanly on SIGTERM', async () => {
+    const data = tmpRoot();
+    const child = spawn(process.execPath, [CLI, 'serve', '--data', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let stdout = '';
+    const ready = new Promise<string>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString('utf8');
+        const line = /^Hookbench ready: (\S+)$/m.exec(stdout);
+        if (line) resolve(line[1]!);
+      });
+    });
+    const uiUrl = await ready;
+    const info = JSON.parse(readFileSync(join(data, 'server.json'), 'utf8')) as { uiUrl: string; pid: number };
+    expect(info).toMatchObject({ uiUrl, pid: child.pid });
+
+    const second = await cli(['serve', '--data', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`in use by another Hookbench process (pid ${child.pid})`);
+
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(join(data, 'server.json'))).toBe(false);
   });
 });
