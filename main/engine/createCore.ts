@@ -53,8 +53,8 @@ export interface CoreOptions {
   clock?: Clock;
   /** Replaces the engine's own connection pools (tests, proxies); implies forwarding on this thread. */
   dispatcher?: Dispatcher;
-  /** Send HTTP from a worker thread (default; uses the second core) or inline on the engine's thread. */
-  forwarder?: 'worker' | 'inline';
+  /** Send HTTP from a worker thread (default; uses the second core), inline on the engine's thread, or through a given Forwarder (tests). */
+  forwarder?: 'worker' | 'inline' | Forwarder;
   /** Seed for retry jitter; random by default. */
   seed?: number;
   /** Deliveries in flight at once. */
@@ -171,7 +171,11 @@ class CoreImpl implements Core {
     this.checkpointer = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200 } });
     this.checkpointer.unref();
     this.forwarder =
-      options.dispatcher || options.forwarder === 'inline' ? new InlineForwarder(options.dispatcher) : new WorkerForwarder();
+      typeof options.forwarder === 'object'
+        ? options.forwarder
+        : options.dispatcher || options.forwarder === 'inline'
+          ? new InlineForwarder(options.dispatcher)
+          : new WorkerForwarder();
     this.reloadDestinations();
     this.receivers = new ReceiverService({ db: store.db, clock: this.clock, dataDir: options.dataDir, emit: (event) => this.emit(event) });
     this.engine = new Engine({

@@ -49,6 +49,8 @@ export interface EngineOptions {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long a round that could not run (not a failed attempt) waits before it runs again. */
+const REQUEUE_MS = 1_000;
 /** Minimum real time between two ticks (transactions) while busy. */
 const TICK_INTERVAL_MS = 20;
 
@@ -156,10 +158,26 @@ export class Engine {
     for (const delivery of claimed) {
       this.inFlight++;
       this.runRound(delivery).catch((e: unknown) => {
-        // A bug, not a delivery outcome: keep the engine alive; the row resumes on restart.
-        console.error(`hookbench: round for delivery ${delivery.id} failed unexpectedly`, e);
-        this.inFlight--;
-        this.checkIdle();
+        // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
+        // so the delivery waits a moment and runs again.
+        console.error(`hookbench: round for delivery ${delivery.id} did not run; it is retried in ${REQUEUE_MS} ms`, e);
+        const now = this.o.clock.now();
+        this.record(
+          {
+            deliveryId: delivery.id,
+            messageId: delivery.messageId,
+            attempts: [],
+            status: delivery.attempts === 0 ? 'queued' : 'retrying',
+            reason: null,
+            attemptsMade: delivery.attempts,
+            firstAttemptAt: delivery.firstAttemptAt,
+            nextAttemptAt: now + REQUEUE_MS,
+            pendingUrls: delivery.pendingUrls,
+            updatedAt: now,
+            siblings: delivery.siblings,
+          },
+          { id: delivery.destinationId, name: this.o.destination(delivery.destinationId)?.name ?? '' },
+        );
       });
     }
     this.armTimer();

@@ -66,7 +66,7 @@ export class WorkerForwarder implements Forwarder {
   private outbox: { id: number; request: RoundRequest }[] = [];
   private flushQueued = false;
   private nextId = 1;
-  private failure: Error | null = null;
+  private closing = false;
 
   /** The worker starts with the first round: a core that never forwards (e.g. `hookbench receive`) has none. */
   private get worker(): Worker {
@@ -81,9 +81,9 @@ export class WorkerForwarder implements Forwarder {
         else p?.resolve(r.results);
       }
     });
-    worker.on('error', (e) => this.fail(e));
+    worker.on('error', (e) => this.fail(worker, e));
     worker.on('exit', (code) => {
-      if (code !== 0) this.fail(new Error(`the forwarder worker exited with code ${code}`));
+      if (code !== 0) this.fail(worker, new Error(`the forwarder worker exited with code ${code}`));
     });
     // Idle, the worker must not keep the process alive; with rounds pending, it does.
     worker.unref();
@@ -91,14 +91,17 @@ export class WorkerForwarder implements Forwarder {
     return worker;
   }
 
-  private fail(e: Error): void {
-    this.failure = e;
+  /** The worker died: its rounds fail (the engine re-queues them) and the next round starts a new worker. */
+  private fail(worker: Worker, e: Error): void {
+    if (this.started !== worker) return; // an earlier worker's last words
+    this.started = null;
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();
+    this.outbox = [];
   }
 
   sendRound(request: RoundRequest): Promise<SendResult[]> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.closing) return Promise.reject(new Error('the forwarder is closed'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
@@ -131,7 +134,8 @@ export class WorkerForwarder implements Forwarder {
   }
 
   async close(): Promise<void> {
-    if (this.failure || !this.started) return;
+    this.closing = true;
+    if (!this.started) return;
     this.worker.ref();
     const closed = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage({ type: 'close' } satisfies ToWorker);

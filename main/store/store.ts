@@ -62,7 +62,8 @@ export interface RoundResult {
   status: DeliveryStatus;
   reason: string | null;
   attemptsMade: number;
-  firstAttemptAt: number;
+  /** Null until a first attempt was made. */
+  firstAttemptAt: number | null;
   nextAttemptAt: number | null;
   pendingUrls: string[] | null;
   updatedAt: number;
