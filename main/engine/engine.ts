@@ -226,7 +226,7 @@ export class Engine {
           status: destination ? 'failed' : 'cancelled',
           reason: destination ? 'no webhooks configured' : 'destination deleted',
           attemptsMade: claimed.attempts,
-          firstAttemptAt,
+          firstAttemptAt: claimed.firstAttemptAt,
           nextAttemptAt: null,
           pendingUrls: null,
           updatedAt: startedAt,
