@@ -3,6 +3,7 @@
  */
 import { afterEach } from 'vitest';
 import type { MessageDetail } from '../../main/contract/models.js';
+import type { DestinationInput } from '../../main/contract/schemas.js';
 import type { Result } from '../../main/contract/result.js';
 import { createCore, type Core, type CoreOptions } from '../../main/engine/createCore.js';
 import { startReceiver, status, type Respond, type TestReceiver } from './receiver.js';
@@ -38,6 +39,13 @@ export async function newReceiver(respond: Respond = status(200), tls?: { key: s
 export function must<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`expected ok, got ${result.error.code}: ${result.error.message}`);
   return result.value;
+}
+
+/** A core with one enabled destination named `d` (plus whatever `destination` says). */
+export function newCoreWithDestination(destination: Omit<DestinationInput, 'name'>, options: Partial<CoreOptions> = {}): Core {
+  const core = newCore(options);
+  must(core.createDestination({ name: 'd', enabled: true, ...destination }));
+  return core;
 }
 
 /** Sends one track call to the named destination and returns the message id. */

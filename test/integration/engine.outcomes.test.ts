@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSelfSigned } from '../../main/engine/certificates.js';
-import { must, newCore, newDataDir, newReceiver, sendTrack, settled } from '../helpers/harness.js';
+import { must, newCoreWithDestination, newDataDir, newReceiver, sendTrack, settled } from '../helpers/harness.js';
 import { never, status } from '../helpers/receiver.js';
 
 const fastRetry = { schedule: [1000], windowMs: 60_000, jitter: 0 };
@@ -10,8 +10,7 @@ const fastRetry = { schedule: [1000], windowMs: 60_000, jitter: 0 };
 describe('SPEC-NOTES §3 outcomes, one row each', () => {
   it('2xx: success, delivered', async () => {
     const rx = await newReceiver(status(204));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const detail = await settled(core, sendTrack(core, 'd'));
     expect(detail.message.status).toBe('delivered');
     expect(detail.attempts.map((a) => [a.outcome, a.statusCode])).toEqual([['success', 204]]);
@@ -19,8 +18,7 @@ describe('SPEC-NOTES §3 outcomes, one row each', () => {
 
   it.each([500, 502, 503, 429])('%i: http_error, retried', async (code) => {
     const rx = await newReceiver(status(code, {}, 'busy'));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url, retry: fastRetry }));
+    const core = newCoreWithDestination({ url: rx.url, retry: fastRetry });
     const id = sendTrack(core, 'd');
     const first = await settled(core, id);
     expect(first.message.status).toBe('retrying');
@@ -36,8 +34,7 @@ describe('SPEC-NOTES §3 outcomes, one row each', () => {
     const rx = await newReceiver();
     const url = rx.url;
     await rx.close();
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url, retry: fastRetry }));
+    const core = newCoreWithDestination({ url, retry: fastRetry });
     const detail = await settled(core, sendTrack(core, 'd'));
     expect(detail.message.status).toBe('retrying');
     expect(detail.attempts[0]).toMatchObject({ outcome: 'network_error', retryable: true, statusCode: null });
@@ -46,8 +43,7 @@ describe('SPEC-NOTES §3 outcomes, one row each', () => {
 
   it('connection reset before any response: network_error, retried', async () => {
     const rx = await newReceiver((req, res) => res.socket?.destroy());
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url, retry: fastRetry }));
+    const core = newCoreWithDestination({ url: rx.url, retry: fastRetry });
     const detail = await settled(core, sendTrack(core, 'd'));
     expect(detail.attempts[0]).toMatchObject({ outcome: 'network_error', retryable: true });
     expect(detail.deliveries[0]!.status).toBe('retrying');
@@ -56,8 +52,7 @@ describe('SPEC-NOTES §3 outcomes, one row each', () => {
   it.each([301, 302, 307, 308])('%i: redirect never followed, permanent', async (code) => {
     const target = await newReceiver(status(200));
     const rx = await newReceiver(status(code, { location: target.url }));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url, retry: fastRetry }));
+    const core = newCoreWithDestination({ url: rx.url, retry: fastRetry });
     const detail = await settled(core, sendTrack(core, 'd'));
     expect(detail.message.status).toBe('failed');
     expect(detail.message.statusReason).toBe(`redirect not followed (${code})`);
@@ -69,8 +64,7 @@ describe('SPEC-NOTES §3 outcomes, one row each', () => {
 
   it.each([400, 401, 404, 410, 422])('%i: permanent, not retried', async (code) => {
     const rx = await newReceiver(status(code));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url, retry: fastRetry }));
+    const core = newCoreWithDestination({ url: rx.url, retry: fastRetry });
     const detail = await settled(core, sendTrack(core, 'd'));
     expect(detail.message.status).toBe('failed');
     expect(detail.deliveries[0]!.reason).toBe(`permanent: HTTP ${code}`);
@@ -84,8 +78,7 @@ describe('SPEC-NOTES §3 outcomes, one row each', () => {
     const rx = await newReceiver(() => {
       handlerRan = true;
     }, tls);
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url, retry: fastRetry }));
+    const core = newCoreWithDestination({ url: rx.url, retry: fastRetry });
     const detail = await settled(core, sendTrack(core, 'd'));
     expect(detail.message.status).toBe('failed');
     expect(detail.deliveries[0]!.reason).toBe('tls: self-signed certificate');
@@ -100,8 +93,7 @@ describe('SPEC-NOTES §3 outcomes, one row each', () => {
     const rx = await newReceiver(status(200), tls);
     const caFile = join(newDataDir(), 'root.pem');
     writeFileSync(caFile, tls.cert);
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url, caFile }));
+    const core = newCoreWithDestination({ url: rx.url, caFile });
     const detail = await settled(core, sendTrack(core, 'd'));
     expect(detail.message.status).toBe('delivered');
     expect(rx.captured).toHaveLength(1);
@@ -109,8 +101,7 @@ describe('SPEC-NOTES §3 outcomes, one row each', () => {
 
   it('no response headers within 5 s (the default): timeout at >= 5.0 s and well before 7 s, then retried', async () => {
     const rx = await newReceiver(never);
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const id = sendTrack(core, 'd');
     const detail = await settled(core, id);
     const attempt = detail.attempts[0]!;

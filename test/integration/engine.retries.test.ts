@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../main/contract/models.js';
-import { afterNextRound, must, newCore, newReceiver, sendTrack, settled } from '../helpers/harness.js';
+import { afterNextRound, must, newCore, newCoreWithDestination, newReceiver, sendTrack, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 
 const HOUR = 3_600_000;
@@ -10,8 +10,7 @@ describe('multi-webhook: any one success delivers', () => {
   it('one webhook failing with 500 and one succeeding: delivered, the failing one is never retried', async () => {
     const failing = await newReceiver(status(500));
     const ok = await newReceiver(status(200));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, webhooks: [{ url: failing.url }, { url: ok.url }] }));
+    const core = newCoreWithDestination({ webhooks: [{ url: failing.url }, { url: ok.url }] });
     const id = sendTrack(core, 'd');
     const detail = await settled(core, id);
     expect(detail.message.status).toBe('delivered');
@@ -44,8 +43,7 @@ describe('multi-webhook: any one success delivers', () => {
   it('none succeeded: only the retryable webhooks are retried', async () => {
     const gone = await newReceiver(status(404));
     const busy = await newReceiver(status(503));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, webhooks: [{ url: gone.url }, { url: busy.url }] }));
+    const core = newCoreWithDestination({ webhooks: [{ url: gone.url }, { url: busy.url }] });
     const id = sendTrack(core, 'd');
     const first = await settled(core, id);
     expect(first.deliveries[0]).toMatchObject({ status: 'retrying', pendingUrls: [busy.url] });
@@ -60,8 +58,7 @@ describe('multi-webhook: any one success delivers', () => {
 describe('retry schedule and the 4 h window (engine clock)', () => {
   it('one +5 h advance plays the whole default schedule, then fails with "retry window exhausted"', async () => {
     const rx = await newReceiver(status(503));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const id = sendTrack(core, 'd');
     await settled(core, id);
     must(await core.advanceClock({ ms: 5 * HOUR }));
@@ -86,8 +83,7 @@ describe('retry schedule and the 4 h window (engine clock)', () => {
     const times: number[][] = [];
     for (let run = 0; run < 2; run++) {
       const rx = await newReceiver(status(500));
-      const core = newCore({ seed: 7 });
-      must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+      const core = newCoreWithDestination({ url: rx.url }, { seed: 7 });
       const id = sendTrack(core, 'd');
       await settled(core, id);
       must(await core.advanceClock({ ms: 5 * HOUR }));
@@ -100,8 +96,7 @@ describe('retry schedule and the 4 h window (engine clock)', () => {
 
   it('Retry-After (seconds) replaces the next delay when longer', async () => {
     const rx = await newReceiver(status(503, { 'retry-after': '600' }));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const detail = await settled(core, sendTrack(core, 'd'));
     const delay = detail.deliveries[0]!.nextAttemptAt! - detail.attempts[0]!.finishedAt;
     expect(delay).toBe(600_000);
@@ -111,8 +106,7 @@ describe('retry schedule and the 4 h window (engine clock)', () => {
 
   it('Retry-After as an HTTP date is honoured too', async () => {
     const rx = await newReceiver((req, res) => res.writeHead(429, { 'retry-after': new Date(Date.now() + 120_000).toUTCString() }).end());
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const detail = await settled(core, sendTrack(core, 'd'));
     const delay = detail.deliveries[0]!.nextAttemptAt! - detail.attempts[0]!.finishedAt;
     expect(delay).toBeGreaterThan(115_000);
@@ -121,8 +115,7 @@ describe('retry schedule and the 4 h window (engine clock)', () => {
 
   it('Retry-After past the window fails the delivery right after its attempt', async () => {
     const rx = await newReceiver(status(503, { 'retry-after': String(5 * 3600) }));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const detail = await settled(core, sendTrack(core, 'd'));
     expect(detail.message.status).toBe('failed');
     expect(detail.message.statusReason).toBe('retry window exhausted');
@@ -130,8 +123,7 @@ describe('retry schedule and the 4 h window (engine clock)', () => {
 
   it('maxAttempts caps the rounds', async () => {
     const rx = await newReceiver(status(500));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url, retry: { maxAttempts: 3 } }));
+    const core = newCoreWithDestination({ url: rx.url, retry: { maxAttempts: 3 } });
     const id = sendTrack(core, 'd');
     await settled(core, id);
     must(await core.advanceClock({ ms: HOUR }));
@@ -144,8 +136,7 @@ describe('retry schedule and the 4 h window (engine clock)', () => {
 describe('retryNow, cancelMessage, replayMessage', () => {
   it('retryNow pulls a waiting retry to now', async () => {
     const rx = await newReceiver(status(500));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const id = sendTrack(core, 'd');
     await settled(core, id);
     rx.respond = status(200);
@@ -156,8 +147,7 @@ describe('retryNow, cancelMessage, replayMessage', () => {
 
   it('retryNow gives a failed delivery a fresh window', async () => {
     const rx = await newReceiver(status(503));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const id = sendTrack(core, 'd');
     await settled(core, id);
     must(await core.advanceClock({ ms: 5 * HOUR }));
@@ -170,8 +160,7 @@ describe('retryNow, cancelMessage, replayMessage', () => {
 
   it('retryNow refuses a delivered message with a conflict', async () => {
     const rx = await newReceiver(status(200));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const id = sendTrack(core, 'd');
     await settled(core, id);
     const result = core.retryNow({ id });
@@ -181,8 +170,7 @@ describe('retryNow, cancelMessage, replayMessage', () => {
 
   it('cancelMessage stops the retries: "cancelled by user"', async () => {
     const rx = await newReceiver(status(500));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const id = sendTrack(core, 'd');
     await settled(core, id);
     must(core.cancelMessage({ id }));
@@ -194,8 +182,7 @@ describe('retryNow, cancelMessage, replayMessage', () => {
 
   it('replayMessage sends the same payload under a new messageId, or the same one when asked', async () => {
     const rx = await newReceiver(status(200));
-    const core = newCore();
-    must(core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const core = newCoreWithDestination({ url: rx.url });
     const id = sendTrack(core, 'd', { messageId: 'm-1', properties: { a: 1 } });
     await settled(core, id);
     const replay = must(core.replayMessage({ id }));
