@@ -121,7 +121,7 @@ export type Core = CoreCommands & {
   updateSource(input: { id: string; patch: { kind?: Source['kind']; writeKey?: string } }): Result<Source>;
   sourceByWriteKey(writeKey: string): Source | null;
   /** Scheduler counters (ticks = transactions), for benchmarks. */
-  engineStats(): { ticks: number; roundsRecorded: number; deliveriesClaimed: number; tickMs: number };
+  engineStats(): Engine['stats'];
   close(): Promise<void>;
 };
 
@@ -316,6 +316,8 @@ class CoreImpl implements Core {
     const pending: PendingMessage[] = [];
     const seenInBatch = new Set<string>();
     const seenBefore = this.previouslySeen(entries, now - DEDUPE_WINDOW_MS);
+    // The calls of one batch mostly share a source: its destinations are looked up once.
+    const bySource = new Map<string | null, ReturnType<CoreImpl['candidatesFor']>>();
     for (const e of entries) {
       const built = buildMessage(e.type, e.call, {
         receivedAt: now,
@@ -326,15 +328,19 @@ class CoreImpl implements Core {
         ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
       });
       if (!built.ok) return built;
-      const candidates = this.candidatesFor(e.source, e.destinations, e.at);
+      const sourceId = e.source?.id ?? null;
+      let candidates = e.destinations ? undefined : bySource.get(sourceId);
+      if (!candidates) {
+        candidates = this.candidatesFor(e.source, e.destinations, e.at);
+        if (!e.destinations) bySource.set(sourceId, candidates);
+      }
       if (!candidates.ok) return candidates;
 
-      const sourceId = e.source?.id ?? null;
-      const dedupeKey = `${sourceId ?? ''}\u0000${built.value.messageId}`;
+      const key = dedupeKey(sourceId, built.value.messageId);
       const duplicate =
         e.call['messageId'] !== undefined &&
-        (seenInBatch.has(dedupeKey) || seenBefore.has(dedupeKey));
-      seenInBatch.add(dedupeKey);
+        (seenInBatch.has(key) || seenBefore.has(key));
+      seenInBatch.add(key);
       const route = duplicate
         ? { targets: [], filteredReason: REASONS.duplicateMessageId }
         : routeMessage({ type: e.type, event: built.value.event, integrations: e.call['integrations'] }, candidates.value.destinations, candidates.value.noneReason);
@@ -363,7 +369,7 @@ class CoreImpl implements Core {
     }
     const seen = new Set<string>();
     for (const [sourceId, ids] of bySource) {
-      for (const id of this.store.seenMessageIds(ids, sourceId, since)) seen.add(`${sourceId ?? ''}\u0000${id}`);
+      for (const id of this.store.seenMessageIds(ids, sourceId, since)) seen.add(dedupeKey(sourceId, id));
     }
     return seen;
   }
@@ -844,6 +850,11 @@ async function stopWorker(worker: Worker): Promise<void> {
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.postMessage('close');
   await exited;
+}
+
+/** One key per (source, messageId): the unit of de-duplication. */
+function dedupeKey(sourceId: string | null, messageId: string): string {
+  return `${sourceId ?? ''}\u0000${messageId}`;
 }
 
 /** Validates `{cursor, limit}` of a paged list (cursors are the last id of the previous page). */

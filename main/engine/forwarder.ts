@@ -1,7 +1,6 @@
 /**
  * One HTTP POST of a message's exact bytes to one webhook, with a hard timeout to response headers.
- * undici's own timers tick coarsely (~0.5 s), so the deadline is our own AbortController timer; undici's
- * headersTimeout is set later than it, as a backstop.
+ * undici's own timers tick coarsely (~0.5 s), so they are off and the deadline is our own timer.
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
@@ -48,6 +47,19 @@ export function requestHeadersFor(
   return { headers, signature };
 }
 
+/** `http://host:port/path?q` → the parts undici's dispatch takes, parsed once per URL. */
+const urlParts = new Map<string, { origin: string; path: string }>();
+function partsOf(url: string): { origin: string; path: string } {
+  let parts = urlParts.get(url);
+  if (!parts) {
+    const u = new URL(url);
+    parts = { origin: u.origin, path: `${u.pathname}${u.search}` };
+    if (urlParts.size > 10_000) urlParts.clear();
+    urlParts.set(url, parts);
+  }
+  return parts;
+}
+
 const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
 
 /**
@@ -57,23 +69,12 @@ const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
  */
 export class OriginGate {
   private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
-  private readonly origins = new Map<string, string>();
 
   constructor(private readonly limit: number) {}
 
-  originOf(url: string): string {
-    let origin = this.origins.get(url);
-    if (origin === undefined) {
-      origin = new URL(url).origin;
-      if (this.origins.size > 10_000) this.origins.clear();
-      this.origins.set(url, origin);
-    }
-    return origin;
-  }
-
   /** Resolves with a release function once a slot for the URL's origin is free. */
   acquire(url: string): Promise<() => void> | (() => void) {
-    const origin = this.originOf(url);
+    const { origin } = partsOf(url);
     let slot = this.slots.get(origin);
     if (!slot) {
       slot = { active: 0, waiting: [] };
@@ -176,19 +177,6 @@ export async function sendToWebhook(args: {
   } finally {
     release();
   }
-}
-
-/** `http://host:port/path?q` → the parts undici's dispatch takes, parsed once per URL. */
-const urlParts = new Map<string, { origin: string; path: string }>();
-function partsOf(url: string): { origin: string; path: string } {
-  let parts = urlParts.get(url);
-  if (!parts) {
-    const u = new URL(url);
-    parts = { origin: u.origin, path: `${u.pathname}${u.search}` };
-    if (urlParts.size > 10_000) urlParts.clear();
-    urlParts.set(url, parts);
-  }
-  return parts;
 }
 
 /**

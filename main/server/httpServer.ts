@@ -71,17 +71,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { core, token } = options;
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  let port = 0;
-
-  const allowedHosts = () =>
-    new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`].map((h) => h.toLowerCase()));
+  /** The Host values this server answers to, known once it listens (port 0 picks the port). */
+  let allowedHosts = new Set<string>();
   const hostAllowed = (req: IncomingMessage) => {
     const host = (req.headers.host ?? '').toLowerCase();
-    if (!allowedHosts().has(host)) return false;
+    if (!allowedHosts.has(host)) return false;
     const origin = req.headers.origin;
     if (origin === undefined) return true;
     try {
-      return allowedHosts().has(new URL(origin).host.toLowerCase());
+      return allowedHosts.has(new URL(origin).host.toLowerCase());
     } catch {
       return false;
     }
@@ -189,7 +187,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       throw portError(e as NodeJS.ErrnoException, options.host, options.port);
     }),
   ]);
-  port = (server.address() as AddressInfo).port;
+  const port = (server.address() as AddressInfo).port;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`].map((h) => h.toLowerCase()));
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${hostForUrl}:${port}`,
