@@ -35,6 +35,11 @@ export interface BuiltMessage {
 
 type Call = Record<string, unknown>;
 
+/** Each type's fields and extras, in reading order (computed once: this runs for every call). */
+const FIELDS_OF = Object.fromEntries(
+  Object.entries(MESSAGE_SHAPES).map(([type, shape]) => [type, [...shape.fields, ...shape.extras]]),
+) as unknown as Record<MessageType, readonly FieldDef[]>;
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -121,7 +126,7 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
   }
 
   const values = new Map<string, unknown>();
-  for (const field of [...shape.fields, ...shape.extras]) {
+  for (const field of FIELDS_OF[type]) {
     const read = readField(field, call);
     if (!read.ok) return fail(read.code, read.field, read.message);
     if (read.value !== undefined) values.set(field.out, read.value);
@@ -175,12 +180,18 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
 type FieldRead = { ok: true; value: unknown } | { ok: false; code: ApiError['code']; field: string; message: string };
 
 function readField(field: FieldDef, call: Call): FieldRead {
-  const present = field.from.filter((name) => call[name] !== undefined && call[name] !== null);
-  if (present.length > 1) {
-    return { ok: false, code: 'invalid_input', field: present[1]!, message: `give either ${present.join(' or ')}, not both` };
+  let name = field.from[0]!;
+  let raw: unknown = undefined;
+  for (const candidate of field.from) {
+    const v = call[candidate];
+    if (v === undefined || v === null) continue;
+    if (raw !== undefined) {
+      const present = field.from.filter((n) => call[n] !== undefined && call[n] !== null);
+      return { ok: false, code: 'invalid_input', field: present[1]!, message: `give either ${present.join(' or ')}, not both` };
+    }
+    name = candidate;
+    raw = v;
   }
-  const name = present[0] ?? field.from[0]!;
-  const raw = present.length ? call[name] : undefined;
   if (field.kind === 'object') {
     if (raw === undefined) return { ok: true, value: {} };
     if (!isPlainObject(raw)) return { ok: false, code: 'invalid_input', field: name, message: `must be an object (got ${describe(raw)})` };

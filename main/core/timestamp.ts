@@ -8,7 +8,15 @@ const ISO_8601 =
 
 export type TimestampResult = { ok: true; iso: string; ms: number } | { ok: false; reason: string };
 
+/** What SDKs send almost always, and what this function returns: UTC with milliseconds. */
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export function normaliseTimestamp(input: string): TimestampResult {
+  if (CANONICAL.test(input)) {
+    // The fast path: a canonical timestamp that names a real instant is its own normal form.
+    const ms = Date.parse(input);
+    if (Number.isFinite(ms) && new Date(ms).toISOString() === input) return { ok: true, iso: input, ms };
+  }
   const m = ISO_8601.exec(input.trim());
   if (!m) return { ok: false, reason: `"${input}" is not an ISO 8601 date-time (e.g. 2026-11-22T06:22:02.954Z)` };
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;

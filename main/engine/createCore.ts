@@ -37,6 +37,7 @@ import {
   type SendMessageInput,
 } from '../contract/schemas.js';
 import { buildMessage, type BuiltMessage } from '../core/messages.js';
+import type { PreparedCall } from './ingestPrepare.js';
 import { routeMessage } from '../core/routing.js';
 import { Store } from '../store/store.js';
 import { createClock, type Clock } from './clock.js';
@@ -74,21 +75,36 @@ interface AcceptEntry {
   at: (field: string) => string;
   /** An identify from a source merges its traits into the stored user traits (audience rules read them). */
   recordsTraits: boolean;
-  /** Ingestion measured the call against the size limit already, with this serialisation of it. */
-  sizeChecked?: boolean;
-  callJson?: string | undefined;
+}
+
+/** A call built and checked, from the API (AcceptEntry) or from ingestion (PreparedCall), ready to route. */
+interface BuiltEntry {
+  built: Pick<BuiltMessage, 'messageId' | 'type' | 'userId' | 'anonymousId' | 'event' | 'bytes'>;
+  source: Source | null;
+  destinations: readonly string[] | undefined;
+  at: (field: string) => string;
+  /** Only calls that carried their own messageId are deduplicated. */
+  clientMessageId: string | null;
+  integrations: unknown;
+  /** The traits an identify stores, or undefined when it stores none. */
+  traits: unknown;
+  /** The call as received: the object, or (ingestion) its JSON. */
+  call: Record<string, unknown> | undefined;
+  callJson: string | undefined;
 }
 
 interface PendingMessage {
   built: Pick<BuiltMessage, 'messageId' | 'type' | 'userId' | 'anonymousId' | 'event' | 'bytes'>;
-  call: Record<string, unknown>;
+  /** The call as received: the object, or its JSON (at least one of the two). */
+  call: Record<string, unknown> | undefined;
+  callJson: string | undefined;
   sourceId: string | null;
   route: { targets: Destination[]; filteredReason: string | null };
   replayOf: number | null;
   /** Counts toward the source's usage (calls it sent; not deletion notices or replays). */
   countsUsage: boolean;
-  recordsTraits: boolean;
-  callJson?: string | undefined;
+  /** The traits to store for the user (an identify from a source), or undefined. */
+  traits: unknown;
 }
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -109,12 +125,11 @@ export type Core = CoreCommands & {
   /** Resolves when nothing is in flight and all results are committed. */
   idle(): Promise<void>;
   /** Ingestion from a source's SDK traffic (see engine/ingest.ts). */
-  ingest(input: {
-    source: Source;
-    clientIp: string | null;
-    calls: readonly { type: MessageType; call: Record<string, unknown>; callJson?: string }[];
-    fieldPrefix: (index: number) => string | undefined;
-  }): Result<SendMessageOutput[]>;
+  /**
+   * Stores calls that ingestion checked and built (engine/ingestPrepare.ts), in one transaction, and counts
+   * them in the source's usage; returns how many were stored.
+   */
+  ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): number;
   findSource(ref: string): Source | null;
   /** Runs `fn` in one transaction: an error result rolls back everything it did (and the caches). */
   atomically<T>(fn: () => Result<T>): Result<T>;
@@ -282,52 +297,66 @@ class CoreImpl implements Core {
   }
 
   /**
-   * Ingestion of SDK traffic from a source (SPEC-NOTES §6): lenient about unknown keys, `context.ip` filled
-   * from the client's address, usage counted. `fieldPrefix(i)` names an item in errors (`batch[3]`).
+   * Ingestion of SDK traffic from a source (SPEC-NOTES §6): calls already checked and built (lenient about
+   * unknown keys, `context.ip` filled from the client's address) by engine/ingestPrepare.ts; usage counted.
    */
-  ingest(input: {
-    source: Source;
-    clientIp: string | null;
-    calls: readonly { type: MessageType; call: Record<string, unknown>; callJson?: string }[];
-    fieldPrefix: (index: number) => string | undefined;
-  }): Result<SendMessageOutput[]> {
+  ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): number {
+    const bodies = Buffer.from(input.bodies.buffer, input.bodies.byteOffset, input.bodies.byteLength);
     const entries = input.calls.map(
-      (c, i): AcceptEntry => ({
-        type: c.type,
-        call: c.call,
-        callJson: c.callJson,
+      (c): BuiltEntry => ({
+        built: { messageId: c.messageId, type: c.type, userId: c.userId, anonymousId: c.anonymousId, event: c.event, bytes: bodies.subarray(c.bodyStart, c.bodyEnd) },
         source: input.source,
         destinations: undefined,
-        strict: false,
-        clientIp: input.clientIp,
-        fieldPrefix: input.fieldPrefix(i),
         at: (field) => field,
-        recordsTraits: true,
-        sizeChecked: true,
+        clientMessageId: c.clientMessageId ? c.messageId : null,
+        integrations: c.integrations,
+        traits: c.type === 'identify' ? (c.traits ?? {}) : undefined,
+        call: undefined,
+        callJson: c.callJson,
       }),
     );
-    const result = this.acceptEntries(entries);
-    if (!result.ok) this.store.countUsage(input.source.id, { received: entries.length, refused: entries.length });
-    return result;
+    const accepted = this.acceptBuilt(entries, input.receivedAt, { outputs: false });
+    if (!accepted.ok) throw new Error(`ingest: ${accepted.error.message}`); // a source's own destinations always resolve
+    return entries.length;
   }
 
   private acceptEntries(entries: readonly AcceptEntry[]): Result<SendMessageOutput[]> {
     const now = this.clock.now();
+    const built: BuiltEntry[] = [];
+    for (const e of entries) {
+      const b = buildMessage(e.type, e.call, {
+        receivedAt: now,
+        newMessageId: randomUUID,
+        strict: e.strict,
+        ...(e.clientIp ? { clientIp: e.clientIp } : {}),
+        ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
+      });
+      if (!b.ok) return b;
+      const messageId = e.call['messageId'];
+      built.push({
+        built: b.value,
+        source: e.source,
+        destinations: e.destinations,
+        at: e.at,
+        clientMessageId: messageId !== undefined ? b.value.messageId : null,
+        integrations: e.call['integrations'],
+        traits: e.recordsTraits && e.type === 'identify' ? (e.call['traits'] ?? {}) : undefined,
+        call: e.call,
+        callJson: undefined,
+      });
+    }
+    const accepted = this.acceptBuilt(built, now, { outputs: true });
+    return accepted.ok ? ok(accepted.value!) : accepted;
+  }
+
+  /** Dedupe, routing and storage of built calls; the records stored are returned when `outputs` is set. */
+  private acceptBuilt(entries: readonly BuiltEntry[], now: number, { outputs }: { outputs: boolean }): Result<SendMessageOutput[] | null> {
     const pending: PendingMessage[] = [];
     const seenInBatch = new Set<string>();
     const seenBefore = this.previouslySeen(entries, now - DEDUPE_WINDOW_MS);
     // The calls of one batch mostly share a source: its destinations are looked up once.
     const bySource = new Map<string | null, ReturnType<CoreImpl['candidatesFor']>>();
     for (const e of entries) {
-      const built = buildMessage(e.type, e.call, {
-        receivedAt: now,
-        newMessageId: randomUUID,
-        strict: e.strict,
-        sizeChecked: e.sizeChecked ?? false,
-        ...(e.clientIp ? { clientIp: e.clientIp } : {}),
-        ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
-      });
-      if (!built.ok) return built;
       const sourceId = e.source?.id ?? null;
       let candidates = e.destinations ? undefined : bySource.get(sourceId);
       if (!candidates) {
@@ -336,36 +365,38 @@ class CoreImpl implements Core {
       }
       if (!candidates.ok) return candidates;
 
-      const key = dedupeKey(sourceId, built.value.messageId);
-      const duplicate =
-        e.call['messageId'] !== undefined &&
-        (seenInBatch.has(key) || seenBefore.has(key));
-      seenInBatch.add(key);
+      let duplicate = false;
+      if (e.clientMessageId !== null) {
+        const key = dedupeKey(sourceId, e.clientMessageId);
+        duplicate = seenInBatch.has(key) || seenBefore.has(key);
+        seenInBatch.add(key);
+      }
       const route = duplicate
         ? { targets: [], filteredReason: REASONS.duplicateMessageId }
-        : routeMessage({ type: e.type, event: built.value.event, integrations: e.call['integrations'] }, candidates.value.destinations, candidates.value.noneReason);
+        : routeMessage({ type: e.built.type, event: e.built.event, integrations: e.integrations }, candidates.value.destinations, candidates.value.noneReason);
       pending.push({
-        built: built.value,
+        built: e.built,
         call: e.call,
         callJson: e.callJson,
         sourceId,
         route,
         replayOf: null,
-        countsUsage: e.type !== 'delete',
-        recordsTraits: e.recordsTraits && e.type === 'identify' && !duplicate,
+        countsUsage: e.built.type !== 'delete',
+        traits: duplicate ? undefined : e.traits,
       });
     }
-    return ok(this.storeMessages(pending, now));
+    return ok(this.storeMessages(pending, now, { outputs }));
   }
 
   /** The (source, messageId) keys of these calls already received within the dedupe window: one query per source. */
-  private previouslySeen(entries: readonly AcceptEntry[], since: number): Set<string> {
+  private previouslySeen(entries: readonly BuiltEntry[], since: number): Set<string> {
     const bySource = new Map<string | null, string[]>();
     for (const e of entries) {
-      const id = e.call['messageId'];
-      if (typeof id !== 'string' || id === '') continue;
+      if (e.clientMessageId === null) continue;
       const sourceId = e.source?.id ?? null;
-      bySource.set(sourceId, [...(bySource.get(sourceId) ?? []), id]);
+      let ids = bySource.get(sourceId);
+      if (!ids) bySource.set(sourceId, (ids = []));
+      ids.push(e.clientMessageId);
     }
     const seen = new Set<string>();
     for (const [sourceId, ids] of bySource) {
@@ -399,7 +430,9 @@ class CoreImpl implements Core {
   }
 
   /** One transaction for the batch; the returned records are built in memory, not read back. */
-  private storeMessages(pending: readonly PendingMessage[], now: number): SendMessageOutput[] {
+  private storeMessages(pending: readonly PendingMessage[], now: number, options: { outputs: true }): SendMessageOutput[];
+  private storeMessages(pending: readonly PendingMessage[], now: number, options: { outputs: boolean }): SendMessageOutput[] | null;
+  private storeMessages(pending: readonly PendingMessage[], now: number, { outputs }: { outputs: boolean }): SendMessageOutput[] | null {
     const rows = pending.map((p) => {
       const filtered = p.route.targets.length === 0;
       return {
@@ -412,8 +445,7 @@ class CoreImpl implements Core {
           event: p.built.event,
           receivedAt: now,
           body: p.built.bytes,
-          call: p.call,
-          callJson: p.callJson,
+          callJson: p.callJson ?? JSON.stringify(p.call),
           status: filtered ? ('filtered' as const) : ('queued' as const),
           statusReason: filtered ? p.route.filteredReason : null,
           replayOf: p.replayOf,
@@ -434,13 +466,16 @@ class CoreImpl implements Core {
       }
       for (const [sourceId, u] of usage) this.store.countUsage(sourceId, u);
       for (const p of pending) {
-        if (!p.recordsTraits || p.sourceId === null || p.built.userId === null) continue;
-        const recorded = this.audiences.recordIdentify(p.sourceId, p.built.userId, p.call['traits'] ?? {});
+        if (p.traits === undefined || p.sourceId === null || p.built.userId === null) continue;
+        const recorded = this.audiences.recordIdentify(p.sourceId, p.built.userId, p.traits);
         if (!recorded.ok) console.warn(`hookbench: traits of ${p.built.messageId} not stored: ${recorded.error.message}`);
       }
       return inserted;
     });
-    const outputs = rows.map((row, i): SendMessageOutput => {
+    if (pending.some((p) => p.route.targets.length > 0)) this.engine.wake();
+    const listening = this.listeners.size > 0;
+    if (!outputs && !listening) return null;
+    const records = rows.map((row, i): SendMessageOutput => {
       const { id, deliveryIds } = ids[i]!;
       const m = row.message;
       return {
@@ -455,7 +490,7 @@ class CoreImpl implements Core {
           statusReason: m.statusReason,
           receivedAt: now,
           body: m.body.toString('utf8'),
-          call: m.call,
+          call: pending[i]!.call ?? (JSON.parse(m.callJson) as Record<string, unknown>),
           replayOf: m.replayOf,
         },
         deliveries: row.deliveries.map((d, j) => ({
@@ -473,10 +508,10 @@ class CoreImpl implements Core {
         })),
       };
     });
-    if (this.listeners.size > 0) for (const o of outputs) this.emit({ type: 'messageAccepted', message: o.message });
-    if (outputs.some((o) => o.deliveries.length > 0)) this.engine.wake();
-    return outputs;
+    if (listening) for (const r of records) this.emit({ type: 'messageAccepted', message: r.message });
+    return records;
   }
+
 
   listMessages(input: ListMessagesInput = {}): Result<Page<MessageRecord>> {
     const page = pageArgs(input);
@@ -587,7 +622,11 @@ class CoreImpl implements Core {
       event: original.event,
       bytes: Buffer.from(JSON.stringify(body), 'utf8'),
     };
-    const [output] = this.storeMessages([{ built, call: { ...original.call, messageId }, sourceId: original.sourceId, route, replayOf: original.id, countsUsage: false, recordsTraits: false }], now);
+    const [output] = this.storeMessages(
+      [{ built, call: { ...original.call, messageId }, callJson: undefined, sourceId: original.sourceId, route, replayOf: original.id, countsUsage: false, traits: undefined }],
+      now,
+      { outputs: true },
+    );
     return ok(output!);
   }
 

@@ -3,11 +3,10 @@
  * from a worker thread, so that HTTP (undici, TLS, signing) runs on the second core while the engine's
  * thread accepts messages and records results in SQLite. Both behave the same, byte for byte.
  */
-import type { Worker } from 'node:worker_threads';
 import type { Dispatcher } from 'undici';
 import type { Webhook } from '../contract/models.js';
 import { Dispatchers, sendToWebhook, type SendResult } from './forwarder.js';
-import { startEngineWorker } from './workers.js';
+import { JobWorker } from './jobWorker.js';
 
 export interface RoundRequest {
   webhooks: Webhook[];
@@ -51,94 +50,23 @@ export class InlineForwarder implements Forwarder {
   }
 }
 
-/** Messages to the worker. */
-export type ToWorker =
-  | { type: 'send'; jobs: { id: number; request: RoundRequest }[] }
-  | { type: 'invalidate'; caFile: string | null }
-  | { type: 'close' };
-
-/** Messages from the worker. */
-export type FromWorker = { type: 'results'; results: ({ id: number; results: SendResult[] } | { id: number; error: string })[] };
+/** What the forwarder's thread is told besides rounds: a destination's trust configuration changed. */
+export interface InvalidateMessage {
+  caFile: string | null;
+}
 
 export class WorkerForwarder implements Forwarder {
-  private started: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (r: SendResult[]) => void; reject: (e: unknown) => void }>();
-  private outbox: { id: number; request: RoundRequest }[] = [];
-  private flushQueued = false;
-  private nextId = 1;
-  private closing = false;
-
-  /** The worker starts with the first round: a core that never forwards (e.g. `hookbench receive`) has none. */
-  private get worker(): Worker {
-    if (this.started) return this.started;
-    const worker = startEngineWorker('forwarderWorker');
-    worker.on('message', (msg: FromWorker) => {
-      if (msg.type !== 'results') return;
-      for (const r of msg.results) {
-        const p = this.pending.get(r.id);
-        this.pending.delete(r.id);
-        if ('error' in r) p?.reject(new Error(r.error));
-        else p?.resolve(r.results);
-      }
-    });
-    worker.on('error', (e) => this.fail(worker, e));
-    worker.on('exit', (code) => {
-      if (code !== 0) this.fail(worker, new Error(`the forwarder worker exited with code ${code}`));
-    });
-    // Idle, the worker must not keep the process alive; with rounds pending, it does.
-    worker.unref();
-    this.started = worker;
-    return worker;
-  }
-
-  /** The worker died: its rounds fail (the engine re-queues them) and the next round starts a new worker. */
-  private fail(worker: Worker, e: Error): void {
-    if (this.started !== worker) return; // an earlier worker's last words
-    this.started = null;
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
-    this.outbox = [];
-  }
+  private readonly jobs = new JobWorker<RoundRequest, SendResult[], InvalidateMessage>({ name: 'forwarderWorker' });
 
   sendRound(request: RoundRequest): Promise<SendResult[]> {
-    if (this.closing) return Promise.reject(new Error('the forwarder is closed'));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, {
-        resolve: (r) => {
-          if (this.pending.size === 0) this.worker.unref();
-          resolve(r);
-        },
-        reject: (e) => {
-          if (this.pending.size === 0) this.worker.unref();
-          reject(e);
-        },
-      });
-      // Rounds started in the same turn travel in one message.
-      this.outbox.push({ id, request });
-      if (!this.flushQueued) {
-        this.flushQueued = true;
-        queueMicrotask(() => {
-          this.flushQueued = false;
-          const jobs = this.outbox;
-          this.outbox = [];
-          this.worker.postMessage({ type: 'send', jobs } satisfies ToWorker);
-        });
-      }
-    });
+    return this.jobs.run(request);
   }
 
   invalidate(caFile: string | null): void {
-    this.started?.postMessage({ type: 'invalidate', caFile } satisfies ToWorker);
+    this.jobs.tell({ caFile });
   }
 
-  async close(): Promise<void> {
-    this.closing = true;
-    if (!this.started) return;
-    this.worker.ref();
-    const closed = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.postMessage({ type: 'close' } satisfies ToWorker);
-    await closed;
+  close(): Promise<void> {
+    return this.jobs.close();
   }
 }

@@ -14,7 +14,7 @@ import type { EngineEvent } from '../contract/events.js';
 import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode, Result } from '../contract/result.js';
 import type { Core } from '../engine/createCore.js';
-import { handleIngest, isIngestPath } from '../engine/ingest.js';
+import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
 
 /** A command of the typed API: one JSON object in, a Result out. */
 export type ApiHandler = (input: unknown) => Result<unknown> | Promise<Result<unknown>>;
@@ -31,6 +31,8 @@ export interface ServerOptions {
   uiDir?: string | null;
   /** How often pushed events are flushed to sockets (ms). */
   eventFlushMs?: number;
+  /** Where ingestion requests are parsed (engine/ingest.ts). */
+  ingest?: IngestOptions;
 }
 
 export interface RunningServer {
@@ -69,6 +71,7 @@ export function httpStatusOf(error: ApiError): number {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { core, token } = options;
+  const ingest = new IngestService(core, options.ingest);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   /** The Host values this server answers to, known once it listens (port 0 picks the port). */
@@ -111,7 +114,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         core.store.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, bodyBytes: null });
         return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
       }
-      const answer = handleIngest(core, { method: req.method ?? 'GET', path, headers: req.headers, body, clientIp: clientIp(req) });
+      const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, clientIp: clientIp(req) });
       return sendJson(res, answer.status, answer.body, answer.headers);
     }
 
@@ -155,22 +158,37 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
-      ws.on('error', () => sockets.delete(ws));
+      if (sockets.size === 1) subscription.on();
+      const gone = () => {
+        if (sockets.delete(ws) && sockets.size === 0) subscription.off();
+      };
+      ws.on('close', gone);
+      ws.on('error', gone);
     });
   });
 
   // Pushed events are batched: a burst of deliveries becomes a few messages, never a flood.
   let pending: EngineEvent[] = [];
   let dropped = 0;
-  const unsubscribe = core.onEvent((event) => {
-    if (sockets.size === 0) return;
-    if (pending.length >= MAX_EVENTS_PER_FLUSH) {
-      pending.shift();
-      dropped++;
-    }
-    pending.push(event);
-  });
+  // Subscribed only while a socket listens: with no listener, the core builds no events at all.
+  const subscription = {
+    unsubscribe: null as (() => void) | null,
+    on() {
+      this.unsubscribe ??= core.onEvent((event) => {
+        if (pending.length >= MAX_EVENTS_PER_FLUSH) {
+          pending.shift();
+          dropped++;
+        }
+        pending.push(event);
+      });
+    },
+    off() {
+      this.unsubscribe?.();
+      this.unsubscribe = null;
+      pending = [];
+      dropped = 0;
+    },
+  };
   const flusher = setInterval(() => {
     if (pending.length === 0) return;
     const frame = JSON.stringify({ events: pending, ...(dropped ? { dropped } : {}) });
@@ -196,13 +214,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server,
     async close() {
       clearInterval(flusher);
-      unsubscribe();
+      subscription.off();
       for (const ws of sockets) ws.close(1001, 'server stopping');
       wss.close();
       const closed = once(server, 'close');
       server.close();
       server.closeIdleConnections();
       await closed;
+      await ingest.close();
     },
   };
 }

@@ -26,9 +26,8 @@ export interface NewMessage {
   event: string | null;
   receivedAt: number;
   body: Buffer;
-  call: Record<string, unknown>;
-  /** `call` serialised, when the caller has it already (ingestion measures each call's size with it). */
-  callJson?: string | undefined;
+  /** The call as received, JSON. */
+  callJson: string;
   status: MessageStatus;
   statusReason: string | null;
   replayOf: number | null;
@@ -328,9 +327,9 @@ export class Store {
 
   /** Inserts a message and its deliveries. Call inside a transaction for batches. */
   insertMessage(message: NewMessage, deliveries: readonly NewDelivery[]): { id: number; deliveryIds: number[] } {
-    const { body, call, callJson, ...row } = message;
+    const { body, callJson, ...row } = message;
     const id = Number(this.s.insertMessage.run(row).lastInsertRowid);
-    this.s.insertPayload.run(id, body, callJson ?? JSON.stringify(call));
+    this.s.insertPayload.run(id, body, callJson);
     const deliveryIds = deliveries.map((d) =>
       Number(this.s.insertDelivery.run(id, d.destinationId, d.destinationName, d.nextAttemptAt, message.receivedAt).lastInsertRowid),
     );

@@ -47,7 +47,7 @@ describe('when a round cannot run at all', () => {
     const request = (url: string): RoundRequest => ({ webhooks: [{ url, headers: {} }], body: Buffer.from('{}'), secret: null, timeoutMs: 5000, caFile: null });
     const stuck = forwarder.sendRound(request(hang.url));
     await hang.waitFor(1);
-    await (forwarder as unknown as { started: Worker }).started.terminate();
+    await (forwarder as unknown as { jobs: { started: Worker } }).jobs.started.terminate();
     await expect(stuck).rejects.toThrow(/exited with code/);
     const [result] = await forwarder.sendRound(request(ok.url));
     expect(result!.outcome).toBe('success');

@@ -35,7 +35,7 @@ describe('migrations', () => {
       true,
     );
     const { id } = store.insertMessage(
-      { messageId: 'm', sourceId: null, type: 'track', userId: 'u', anonymousId: null, event: 'E', receivedAt: 1, body, call: { userId: 'u' }, status: 'queued', statusReason: null, replayOf: null },
+      { messageId: 'm', sourceId: null, type: 'track', userId: 'u', anonymousId: null, event: 'E', receivedAt: 1, body, callJson: '{"userId":"u"}', status: 'queued', statusReason: null, replayOf: null },
       [{ destinationId: 'd1', destinationName: 'd', nextAttemptAt: 1 }],
     );
     store.close();

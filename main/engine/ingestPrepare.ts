@@ -1,0 +1,262 @@
+/**
+ * The CPU-heavy half of an ingestion request, with no access to the store, so that it can run on a worker
+ * thread: route, decoding (gzip with its bomb guard), JSON parsing, the write key as sent, and every call
+ * checked and built (SPEC-NOTES §6). What needs the store (the write key's source, dedupe, routing, the
+ * commit, the refusal log) is done afterwards on the engine's thread, by engine/ingest.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
+import type { ApiError } from '../contract/result.js';
+import { buildMessage } from '../core/messages.js';
+
+export interface PrepareRequest {
+  method: string;
+  /** Path without query, e.g. `/v1/batch`. */
+  path: string;
+  contentType: string | null;
+  contentEncoding: string | null;
+  authorization: string | null;
+  /** The raw body as received (possibly gzip). */
+  body: Uint8Array;
+  clientIp: string | null;
+  /** Engine time of receipt: every call's `receivedAt`, and the timestamp of calls without one. */
+  receivedAt: number;
+}
+
+/** One accepted call, built: what the engine's thread needs to route and store it. */
+export interface PreparedCall {
+  type: MessageType;
+  messageId: string;
+  /** The call carried its own messageId (only those are deduplicated). */
+  clientMessageId: boolean;
+  userId: string | null;
+  anonymousId: string | null;
+  event: string | null;
+  /** The call's integrations object, for routing. */
+  integrations: unknown;
+  /** An identify's traits, stored for audience rules. */
+  traits: unknown;
+  /** The call as received (batch-level context and integrations merged in), JSON. */
+  callJson: string;
+  /** The body to send: `bodies[bodyStart, bodyEnd)`. */
+  bodyStart: number;
+  bodyEnd: number;
+}
+
+export type Prepared =
+  /** An answer that involves no source and is not logged (CORS preflight, unknown route, wrong method). */
+  | { kind: 'answer'; status: number; headers: Record<string, string>; body: unknown }
+  /**
+   * Refused. `stage: 'request'`: before the write key was read (content type, encoding, JSON); `'calls'`:
+   * a call is wrong; its source still has to be found, and `calls` calls counted as refused.
+   */
+  | { kind: 'refused'; stage: 'request' | 'calls'; writeKey: string | null; calls: number; status: number; error: ApiError; bodyBytes: number; preview: Uint8Array }
+  /** Every call is valid. The bodies of all calls are in one buffer, so they cross threads in one move. */
+  | { kind: 'calls'; writeKey: string | null; calls: PreparedCall[]; bodies: Uint8Array<ArrayBuffer>; bodyBytes: number; preview: Uint8Array };
+
+/** Single-call routes: server SDKs use the names, browser SDKs the letters. */
+const SINGLE_ROUTES: Record<string, MessageType> = {
+  identify: 'identify',
+  track: 'track',
+  page: 'page',
+  screen: 'screen',
+  group: 'group',
+  alias: 'alias',
+  i: 'identify',
+  t: 'track',
+  p: 'page',
+  s: 'screen',
+  g: 'group',
+  a: 'alias',
+};
+const BATCH_ROUTES = new Set(['batch', 'import', 'b']);
+const BROWSER_ROUTES = new Set(['i', 't', 'p', 's', 'g', 'a', 'b']);
+
+export const CORS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Authorization, Content-Encoding',
+  'access-control-max-age': '86400',
+};
+
+/** Bytes of the body kept in the refusal log. */
+const PREVIEW_BYTES = 4096;
+
+export function prepareIngest(req: PrepareRequest): Prepared {
+  const route = req.path.slice('/v1/'.length).replace(/\/+$/, '');
+  const single = SINGLE_ROUTES[route];
+  const isBatch = BATCH_ROUTES.has(route);
+  if (req.method === 'OPTIONS') return { kind: 'answer', status: 204, headers: CORS, body: null };
+  if (!single && !isBatch) {
+    return { kind: 'answer', status: 404, headers: CORS, body: { error: { code: 'not_found', message: `no ingestion route ${req.path}; use /v1/batch, /v1/import, /v1/<type> or /v1/{i,t,p,s,g,a,b}` } } };
+  }
+  if (req.method !== 'POST') {
+    return { kind: 'answer', status: 405, headers: { ...CORS, allow: 'POST, OPTIONS' }, body: { error: { code: 'invalid_input', message: `${req.path} takes POST` } } };
+  }
+
+  let decoded: Uint8Array = req.body;
+  let writeKey: string | null = null;
+  const refuse = (stage: 'request' | 'calls', calls: number, status: number, error: ApiError): Prepared => ({
+    kind: 'refused',
+    stage,
+    writeKey,
+    calls,
+    status,
+    error,
+    bodyBytes: decoded.length,
+    preview: previewOf(decoded),
+  });
+
+  const contentType = (req.contentType ?? '').toLowerCase();
+  if (!BROWSER_ROUTES.has(route) && contentType && !contentType.includes('json') && !contentType.includes('text/plain')) {
+    return refuse('request', 0, 400, { code: 'invalid_input', field: 'content-type', message: `content-type: expected application/json (got ${contentType})` });
+  }
+
+  const decodedResult = decodeBody(req.body, req.contentEncoding);
+  if (!decodedResult.ok) return refuse('request', 0, 400, decodedResult.error);
+  decoded = decodedResult.body;
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8'));
+  } catch (e) {
+    return refuse('request', 0, 400, { code: 'invalid_json', message: `body: invalid JSON (${(e as Error).message})` });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return refuse('request', 0, 400, { code: 'invalid_json', message: 'body: must be a JSON object' });
+  }
+  const payload = parsed as Record<string, unknown>;
+  writeKey = writeKeyOf(req.authorization, payload['writeKey']);
+
+  let items: { type: MessageType; call: Record<string, unknown> }[];
+  if (isBatch) {
+    const batch = payload['batch'];
+    if (!Array.isArray(batch)) return refuse('calls', 0, 400, { code: 'invalid_input', field: 'batch', message: 'batch: must be an array of calls' });
+    const shared = { context: payload['context'], integrations: payload['integrations'] };
+    items = [];
+    for (const [i, item] of batch.entries()) {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        return refuse('calls', batch.length, 400, { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` });
+      }
+      const call = mergeShared(item as Record<string, unknown>, shared);
+      const type = call['type'];
+      if (!isMessageType(type) || type === 'delete') {
+        return refuse('calls', batch.length, 400, { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type ?? null)}` });
+      }
+      items.push({ type, call });
+    }
+  } else {
+    const type = single!;
+    if (payload['type'] !== undefined && payload['type'] !== type) {
+      return refuse('calls', 1, 400, { code: 'invalid_input', field: 'type', message: `type: "${String(payload['type'])}" sent to ${req.path}, which takes ${type}` });
+    }
+    items = [{ type, call: payload }];
+  }
+
+  // Each call's size, as received, before anything else about it (SPEC-NOTES §6). The same JSON is stored.
+  const callJsons = items.map((item) => JSON.stringify(item.call));
+  for (const [i, json] of callJsons.entries()) {
+    const size = Buffer.byteLength(json, 'utf8');
+    if (size > LIMITS.messageBytes) {
+      const where = isBatch ? `batch[${i}]` : 'body';
+      return refuse('calls', items.length, 400, {
+        code: 'message_too_large',
+        ...(isBatch ? { index: i, field: where } : {}),
+        limit: LIMITS.messageBytes,
+        value: size,
+        message: `${where}: ${size} bytes > ${LIMITS.messageBytes}`,
+      });
+    }
+  }
+
+  const calls: PreparedCall[] = [];
+  const bodies: Buffer[] = [];
+  let offset = 0;
+  for (const [i, { type, call }] of items.entries()) {
+    const built = buildMessage(type, call, {
+      receivedAt: req.receivedAt,
+      newMessageId: randomUUID,
+      strict: false,
+      sizeChecked: true,
+      ...(req.clientIp ? { clientIp: req.clientIp } : {}),
+      ...(isBatch ? { fieldPrefix: `batch[${i}]` } : {}),
+    });
+    if (!built.ok) {
+      const index = /^batch\[(\d+)\]/.exec(built.error.field ?? '');
+      return refuse('calls', items.length, 400, index ? { ...built.error, index: Number(index[1]) } : built.error);
+    }
+    const m = built.value;
+    calls.push({
+      type,
+      messageId: m.messageId,
+      clientMessageId: call['messageId'] !== undefined,
+      userId: m.userId,
+      anonymousId: m.anonymousId,
+      event: m.event,
+      integrations: call['integrations'],
+      traits: type === 'identify' ? call['traits'] : undefined,
+      callJson: callJsons[i]!,
+      bodyStart: offset,
+      bodyEnd: offset + m.bytes.length,
+    });
+    bodies.push(m.bytes);
+    offset += m.bytes.length;
+  }
+  // A buffer of its own (not a slice of Node's shared pool), so that it can be moved to another thread.
+  const all = new Uint8Array(offset);
+  offset = 0;
+  for (const b of bodies) {
+    all.set(b, offset);
+    offset += b.length;
+  }
+  return { kind: 'calls', writeKey, calls, bodies: all, bodyBytes: decoded.length, preview: previewOf(decoded) };
+}
+
+/** A copy, not a view: a view would carry its whole buffer along when it crosses threads. */
+function previewOf(body: Uint8Array): Uint8Array {
+  return new Uint8Array(body.subarray(0, PREVIEW_BYTES));
+}
+
+function decodeBody(raw: Uint8Array, contentEncoding: string | null): { ok: true; body: Uint8Array } | { ok: false; error: ApiError } {
+  const encoding = (contentEncoding ?? 'identity').toLowerCase().trim();
+  let body = raw;
+  if (encoding === 'gzip') {
+    try {
+      // The bomb guard: never inflate past the request limit.
+      body = gunzipSync(raw, { maxOutputLength: LIMITS.requestBytes + 1 });
+    } catch (e) {
+      const tooBig = (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || /Cannot create a Buffer larger|buffer.*too large/i.test(String(e));
+      if (tooBig) return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes after gzip decoding` } };
+      return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: gzip body could not be decoded (${(e as Error).message})` } };
+    }
+  } else if (encoding !== 'identity' && encoding !== '') {
+    return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: "${encoding}" is not supported (use gzip or none)` } };
+  }
+  if (body.length > LIMITS.requestBytes) {
+    return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, value: body.length, message: `request: ${body.length} bytes > ${LIMITS.requestBytes}` } };
+  }
+  return { ok: true, body };
+}
+
+/** Batch-level context and integrations merge into each item; the item's own keys win. */
+function mergeShared(item: Record<string, unknown>, shared: { context: unknown; integrations: unknown }): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const key of ['context', 'integrations'] as const) {
+    const batchLevel = shared[key];
+    if (typeof batchLevel !== 'object' || batchLevel === null || Array.isArray(batchLevel)) continue;
+    const own = item[key];
+    out ??= { ...item };
+    out[key] = typeof own === 'object' && own !== null && !Array.isArray(own) ? { ...batchLevel, ...own } : own === undefined ? { ...batchLevel } : own;
+  }
+  return out ?? item;
+}
+
+export function writeKeyOf(authorization: string | null, bodyKey: unknown): string | null {
+  if (authorization && /^basic\s+/i.test(authorization)) {
+    const decoded = Buffer.from(authorization.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8');
+    const user = decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : decoded;
+    if (user) return user;
+  }
+  return typeof bodyKey === 'string' && bodyKey !== '' ? bodyKey : null;
+}

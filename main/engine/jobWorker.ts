@@ -1,0 +1,161 @@
+/**
+ * A worker thread that answers jobs, one answer per job, for work that would otherwise take the engine's
+ * thread (HTTP for the forwarder, JSON parsing and message building for ingestion). The main side:
+ * - starts the worker with the first job, so a core that never needs it has none;
+ * - sends the jobs queued in one turn as one message, and the worker answers finished jobs in batches;
+ * - keeps the process alive only while jobs are pending;
+ * - when the worker dies, fails its pending jobs and starts a new worker with the next job.
+ */
+import { parentPort, type Transferable, type Worker } from 'node:worker_threads';
+import { startEngineWorker } from './workers.js';
+
+type Answer<Res> = { id: number; result: Res } | { id: number; error: string };
+
+/** Messages to the worker: a batch of jobs, a message of the worker's own kind, or the request to close. */
+export type ToJobWorker<Req, Other = never> = { type: 'jobs'; jobs: { id: number; request: Req }[] } | { type: 'other'; message: Other } | { type: 'close' };
+/** Messages from the worker. */
+export interface FromJobWorker<Res> {
+  type: 'answers';
+  answers: Answer<Res>[];
+}
+
+export interface JobWorkerOptions<Req> {
+  /** The worker's module beside this file, without extension (see startEngineWorker). */
+  name: string;
+  /** What of a request to move rather than copy (e.g. a body's ArrayBuffer). */
+  transfer?: (request: Req) => Transferable[];
+}
+
+export class JobWorker<Req, Res, Other = never> {
+  private started: Worker | null = null;
+  private readonly pending = new Map<number, { resolve: (r: Res) => void; reject: (e: unknown) => void }>();
+  private outbox: { id: number; request: Req }[] = [];
+  private flushQueued = false;
+  private nextId = 1;
+  private closing = false;
+
+  constructor(private readonly options: JobWorkerOptions<Req>) {}
+
+  private get worker(): Worker {
+    if (this.started) return this.started;
+    const worker = startEngineWorker(this.options.name);
+    worker.on('message', (msg: FromJobWorker<Res>) => {
+      if (msg.type !== 'answers') return;
+      for (const a of msg.answers) {
+        const p = this.pending.get(a.id);
+        this.pending.delete(a.id);
+        if ('error' in a) p?.reject(new Error(a.error));
+        else p?.resolve(a.result);
+      }
+      if (this.pending.size === 0) worker.unref();
+    });
+    worker.on('error', (e) => this.fail(worker, e));
+    worker.on('exit', (code) => {
+      if (code !== 0) this.fail(worker, new Error(`the ${this.options.name} thread exited with code ${code}`));
+    });
+    // Idle, the worker must not keep the process alive; with jobs pending, it does.
+    worker.unref();
+    this.started = worker;
+    return worker;
+  }
+
+  /** The worker died: its jobs fail and the next job starts a new worker. */
+  private fail(worker: Worker, e: Error): void {
+    if (this.started !== worker) return; // an earlier worker's last words
+    this.started = null;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+    this.outbox = [];
+  }
+
+  get pendingJobs(): number {
+    return this.pending.size;
+  }
+
+  run(request: Req): Promise<Res> {
+    if (this.closing) return Promise.reject(new Error(`the ${this.options.name} thread is closed`));
+    const id = this.nextId++;
+    return new Promise<Res>((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.outbox.push({ id, request });
+      if (this.flushQueued) return;
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        const jobs = this.outbox;
+        this.outbox = [];
+        if (jobs.length === 0) return; // the worker died in between: those jobs have failed already
+        const transfer = this.options.transfer ? jobs.flatMap((j) => this.options.transfer!(j.request)) : [];
+        this.worker.postMessage({ type: 'jobs', jobs } satisfies ToJobWorker<Req, Other>, transfer);
+      });
+    });
+  }
+
+  /** A message of the worker's own kind to a running worker (none is started for it). */
+  tell(message: Other): void {
+    this.started?.postMessage({ type: 'other', message } satisfies ToJobWorker<Req, Other>);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const worker = this.started;
+    if (!worker) return;
+    worker.ref();
+    const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ type: 'close' } satisfies ToJobWorker<Req, Other>);
+    await closed;
+  }
+}
+
+/**
+ * The worker side: answers each job with `handle`, finished jobs in one message per turn. `close` runs
+ * before the thread ends.
+ */
+export function serveJobs<Req, Res, Other = never>(handlers: {
+  handle: (request: Req) => Res | Promise<Res>;
+  transfer?: (result: Res) => Transferable[];
+  other?: (message: Other) => void;
+  close?: () => Promise<void>;
+}): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveJobs runs only in a worker thread');
+  let done: Answer<Res>[] = [];
+  let flushQueued = false;
+  const flush = () => {
+    flushQueued = false;
+    if (done.length === 0) return;
+    const answers = done;
+    done = [];
+    const transfer = handlers.transfer ? answers.flatMap((a) => ('result' in a ? handlers.transfer!(a.result) : [])) : [];
+    port.postMessage({ type: 'answers', answers } satisfies FromJobWorker<Res>, transfer);
+  };
+  // Answers that finish asynchronously (a forwarder's rounds) travel together, once per turn.
+  const finish = (answer: Answer<Res>) => {
+    done.push(answer);
+    if (flushQueued) return;
+    flushQueued = true;
+    setImmediate(flush);
+  };
+  const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
+  port.on('message', (msg: ToJobWorker<Req, Other>) => {
+    if (msg.type === 'jobs') {
+      // Answers computed synchronously (ingestion) leave as soon as their message is done, not after every
+      // message queued behind it has been handled too.
+      for (const job of msg.jobs) {
+        try {
+          const result = handlers.handle(job.request);
+          if (result instanceof Promise) result.then((r) => finish({ id: job.id, result: r }), (e: unknown) => finish({ id: job.id, error: describe(e) }));
+          else finish({ id: job.id, result });
+        } catch (e) {
+          finish({ id: job.id, error: describe(e) });
+        }
+      }
+      flush();
+    } else if (msg.type === 'other') {
+      handlers.other?.(msg.message);
+    } else {
+      void (handlers.close?.() ?? Promise.resolve()).then(() => port.close());
+    }
+  });
+}

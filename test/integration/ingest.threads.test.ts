@@ -1,0 +1,97 @@
+/**
+ * Ingestion parses and builds large requests on a thread of its own (engine/ingest.ts). Whichever thread
+ * does it, the answer and what is stored must be the same, byte for byte; and a thread that dies must not
+ * lose the request it was given.
+ */
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '../../main/engine/createCore.js';
+import { IngestService, type IngestOptions, type IngestRequest } from '../../main/engine/ingest.js';
+import { createClock } from '../../main/engine/clock.js';
+import { must, newCore, onCleanup } from '../helpers/harness.js';
+
+const WRITE_KEY = 'wk_threads';
+const basic = `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`;
+
+function setUp(options: IngestOptions): { core: Core; ingest: IngestService } {
+  // The same engine time for both runs, so that default timestamps and receivedAt agree.
+  const core = newCore({ autoStart: false, clock: createClock({ realNow: () => Date.parse('2026-11-22T10:00:00.000Z') }) });
+  const source = must(core.createSource({ name: 'app', kind: 'server', writeKey: WRITE_KEY }));
+  must(core.createDestination({ name: 'hook', enabled: true, url: 'http://127.0.0.1:9/hook', sources: [source.id], filters: { blockEvents: ['Blocked'] } }));
+  const ingest = new IngestService(core, options);
+  onCleanup(() => ingest.close());
+  return { core, ingest };
+}
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}): IngestRequest => ({
+  method: 'POST',
+  path,
+  headers: { 'content-type': 'application/json', authorization: basic, ...headers },
+  body: Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body)),
+  clientIp: '198.51.100.4',
+});
+
+const track = (i: number, extra: Record<string, unknown> = {}) => ({
+  type: 'track',
+  userId: `u${i}`,
+  event: i % 10 === 9 ? 'Blocked' : 'Order Completed',
+  messageId: `m-${i}`,
+  timestamp: '2026-11-22T09:59:00+01:00',
+  properties: { i, note: 'é ✓ "quoted"' },
+  ...extra,
+});
+
+/** Requests that cover each outcome: accepted (with dedupe, filters, merged context), and each refusal. */
+const REQUESTS: IngestRequest[] = [
+  post('/v1/batch', { batch: Array.from({ length: 60 }, (_, i) => track(i)), context: { app: { name: 'shop' } } }),
+  post('/v1/batch', { batch: [track(1), track(1000), { type: 'identify', userId: 'u1', traits: { plan: 'pro' } }] }),
+  post('/v1/batch', gzipSync(JSON.stringify({ batch: Array.from({ length: 40 }, (_, i) => track(2000 + i, { messageId: undefined })) })), { 'content-encoding': 'gzip' }),
+  post('/v1/batch', { batch: [track(3000), { type: 'track', userId: 'u', properties: {} }] }),
+  post('/v1/batch', { batch: [track(3001), { type: 'nope' }] }),
+  post('/v1/batch', { batch: [track(3002, { properties: { big: 'x'.repeat(40_000) } })] }),
+  post('/v1/batch', '{"batch": [', {}),
+  post('/v1/batch', { batch: [track(3003)] }, { authorization: `Basic ${Buffer.from('wk_unknown:').toString('base64')}` }),
+  post('/v1/track', { userId: 'single', event: 'Signed Up' }),
+  { method: 'OPTIONS', path: '/v1/batch', headers: {}, body: Buffer.alloc(0), clientIp: null },
+];
+
+function snapshot(core: Core): unknown {
+  const db = core.store.db;
+  return {
+    messages: db.prepare('SELECT m.message_id, m.type, m.user_id, m.event, m.received_at, m.status, m.status_reason, CAST(p.body AS TEXT) AS body, p.call FROM messages m JOIN message_payloads p ON p.message_id = m.id ORDER BY m.id').all(),
+    deliveries: db.prepare('SELECT message_id, destination_name, status FROM deliveries ORDER BY id').all(),
+    refusals: db.prepare('SELECT source_id IS NOT NULL AS has_source, route, http_status, code, message, field, item_index, body_bytes, CAST(body_preview AS TEXT) AS body_preview FROM ingest_log ORDER BY id').all(),
+    usage: db.prepare('SELECT received, accepted, refused, filtered FROM source_usage').all(),
+    traits: db.prepare('SELECT user_id, traits FROM user_traits ORDER BY user_id').all(),
+  };
+}
+
+describe('ingestion on its own thread', () => {
+  it('answers and stores exactly what the main thread does, for every outcome', async () => {
+    const inline = setUp({ thread: 'inline' });
+    const threaded = setUp({ thread: 'worker', workerMinBytes: 0 });
+    for (const req of REQUESTS) {
+      const a = await inline.ingest.handle(req);
+      const b = await threaded.ingest.handle(req);
+      expect(b, `${req.method} ${req.path}`).toEqual(a);
+    }
+    const stored = snapshot(inline.core) as { messages: unknown[]; refusals: unknown[] };
+    // Messages without a messageId get a random one: compare everything else.
+    const withoutGenerated = (s: unknown) => JSON.stringify(s).replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g, '<generated>');
+    expect(withoutGenerated(snapshot(threaded.core))).toEqual(withoutGenerated(stored));
+    // And the comparison compared something: accepted calls, a duplicate, filtered ones, and refusals.
+    expect(stored.messages.length).toBe(60 + 3 + 40 + 1);
+    expect(stored.refusals.length).toBe(5);
+  });
+
+  it('a batch whose thread dies is handled on the main thread, and the next request starts a new thread', async () => {
+    const { core, ingest } = setUp({ thread: 'worker', workerMinBytes: 0 });
+    expect((await ingest.handle(post('/v1/batch', { batch: [track(1)] }))).status).toBe(200);
+    const thread = (ingest as unknown as { worker: { started: { terminate(): Promise<number> } | null } }).worker;
+    await thread.started!.terminate();
+    expect((await ingest.handle(post('/v1/batch', { batch: [track(2)] }))).status).toBe(200);
+    expect((await ingest.handle(post('/v1/batch', { batch: [track(3)] }))).status).toBe(200);
+    expect(thread.started).not.toBeNull();
+    expect(core.store.db.prepare('SELECT message_id FROM messages ORDER BY id').pluck().all()).toEqual(['m-1', 'm-2', 'm-3']);
+  });
+});
