@@ -2,7 +2,7 @@
  * `hookbench send <type> --to URL...` (SPEC-NOTES §9): one message through a throw-away destination, every
  * attempt printed as it happens, on the real clock (real retry waits) or, with --fast, on the virtual clock.
  */
-import { randomUUID } from 'node:crypto';
+import { newMessageId } from '../engine/messageIds.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -244,7 +244,7 @@ export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = 
   if (options.to.length === 0) return report.usage('--to: give at least one webhook URL');
   const checked = parseWith(destinationInputSchema, destination);
   if (!checked.ok) return report.usage(`${checked.error.message}${flagHint(checked.error.field)}`, checked.error);
-  const built = buildMessage(type, call, { receivedAt: Date.now(), newMessageId: randomUUID, strict: true });
+  const built = buildMessage(type, call, { receivedAt: Date.now(), newMessageId, strict: true });
   if (!built.ok) return report.usage(`--data: ${built.error.message}`, built.error);
 
   // 2. The core: in a throw-away data dir unless --data-dir.

@@ -19,6 +19,8 @@ export interface BuildOptions {
   fieldPrefix?: string;
   /** The caller already measured the call against the 32 KiB limit (ingestion does, to name the item). */
   sizeChecked?: boolean;
+  /** `JSON.stringify(call)`, when the caller has it (it stores it): measured instead of serialising again. */
+  callJson?: string;
 }
 
 export interface BuiltMessage {
@@ -54,7 +56,7 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
     error: { code, message: field ? `${prefix}${field}: ${message}` : message, ...(field ? { field: `${prefix}${field}` } : {}), ...extra },
   });
 
-  const size = options.sizeChecked ? 0 : callSize(call);
+  const size = options.sizeChecked ? 0 : options.callJson !== undefined ? Buffer.byteLength(options.callJson, 'utf8') : callSize(call);
   if (size > LIMITS.messageBytes) {
     return {
       ok: false,

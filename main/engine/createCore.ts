@@ -37,6 +37,7 @@ import {
   type SendMessageInput,
 } from '../contract/schemas.js';
 import { buildMessage, type BuiltMessage } from '../core/messages.js';
+import { newMessageId } from './messageIds.js';
 import type { PreparedCall } from './ingestPrepare.js';
 import { routeMessage } from '../core/routing.js';
 import { Store } from '../store/store.js';
@@ -324,9 +325,11 @@ class CoreImpl implements Core {
     const now = this.clock.now();
     const built: BuiltEntry[] = [];
     for (const e of entries) {
+      const callJson = JSON.stringify(e.call);
       const b = buildMessage(e.type, e.call, {
         receivedAt: now,
-        newMessageId: randomUUID,
+        newMessageId,
+        callJson,
         strict: e.strict,
         ...(e.clientIp ? { clientIp: e.clientIp } : {}),
         ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
@@ -342,7 +345,7 @@ class CoreImpl implements Core {
         integrations: e.call['integrations'],
         traits: e.recordsTraits && e.type === 'identify' ? (e.call['traits'] ?? {}) : undefined,
         call: e.call,
-        callJson: undefined,
+        callJson,
       });
     }
     const accepted = this.acceptBuilt(built, now, { outputs: true });
@@ -604,7 +607,7 @@ class CoreImpl implements Core {
     if (!original) return notFound('message', input.id);
     const now = this.clock.now();
     const body = JSON.parse(original.body) as Record<string, unknown>;
-    const messageId = input.keepMessageId ? original.messageId : randomUUID();
+    const messageId = input.keepMessageId ? original.messageId : newMessageId();
     body['messageId'] = messageId;
     // Same routing as the original: the destinations it was delivered to, as they are configured now.
     const targets = this.store

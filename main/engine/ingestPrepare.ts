@@ -4,11 +4,11 @@
  * checked and built (SPEC-NOTES §6). What needs the store (the write key's source, dedupe, routing, the
  * commit, the refusal log) is done afterwards on the engine's thread, by engine/ingest.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
 import type { ApiError } from '../contract/result.js';
 import { buildMessage } from '../core/messages.js';
+import { newMessageId } from './messageIds.js';
 
 export interface PrepareRequest {
   method: string;
@@ -176,7 +176,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   for (const [i, { type, call }] of items.entries()) {
     const built = buildMessage(type, call, {
       receivedAt: req.receivedAt,
-      newMessageId: randomUUID,
+      newMessageId,
       strict: false,
       sizeChecked: true,
       ...(req.clientIp ? { clientIp: req.clientIp } : {}),
