@@ -30,12 +30,15 @@ export interface SendResult {
   responseTruncated: boolean;
 }
 
+/** One webhook's request, ready to send: its URL and exact headers (signature included). */
+export interface PreparedRequest {
+  url: string;
+  headers: Record<string, string>;
+  signature: string | null;
+}
+
 /** The request headers for one webhook: ours, then its static ones (which can never override ours). */
-export function requestHeadersFor(
-  webhook: Webhook,
-  secret: string | null,
-  body: Uint8Array,
-): { headers: Record<string, string>; signature: string | null } {
+export function prepareRequest(webhook: Webhook, secret: string | null, body: Uint8Array): PreparedRequest {
   const signature = secret ? signBody(secret, body) : null;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -44,7 +47,7 @@ export function requestHeadersFor(
   };
   if (signature) headers['x-signature'] = signature;
   for (const [name, value] of Object.entries(webhook.headers)) headers[name] = value;
-  return { headers, signature };
+  return { url: webhook.url, headers, signature };
 }
 
 /** `http://host:port/path?q` → the parts undici's dispatch takes, parsed once per URL. */
@@ -162,15 +165,14 @@ export class Dispatchers {
 }
 
 export async function sendToWebhook(args: {
-  webhook: Webhook;
-  body: Buffer;
-  secret: string | null;
+  request: PreparedRequest;
+  body: Uint8Array;
   timeoutMs: number;
   dispatcher: Dispatcher;
   gate: OriginGate;
   realNow: () => number;
 }): Promise<SendResult> {
-  const acquired = args.gate.acquire(args.webhook.url);
+  const acquired = args.gate.acquire(args.request.url);
   const release = typeof acquired === 'function' ? acquired : await acquired;
   try {
     return await sendNow(args);
@@ -184,16 +186,9 @@ export async function sendToWebhook(args: {
  * engine's hot path). The timer covers connect + send + response headers; once the headers are in, the
  * body (first 64 KiB kept) gets its own budget and never changes the outcome.
  */
-function sendNow(args: {
-  webhook: Webhook;
-  body: Buffer;
-  secret: string | null;
-  timeoutMs: number;
-  dispatcher: Dispatcher;
-  realNow: () => number;
-}): Promise<SendResult> {
-  const { headers, signature } = requestHeadersFor(args.webhook, args.secret, args.body);
-  const { origin, path } = partsOf(args.webhook.url);
+function sendNow(args: { request: PreparedRequest; body: Uint8Array; timeoutMs: number; dispatcher: Dispatcher; realNow: () => number }): Promise<SendResult> {
+  const { headers, signature } = args.request;
+  const { origin, path } = partsOf(args.request.url);
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
 

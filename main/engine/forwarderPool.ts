@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Webhook } from '../contract/models.js';
-import { Dispatchers, sendToWebhook, type SendResult } from './forwarder.js';
+import { Dispatchers, prepareRequest, sendToWebhook, type PreparedRequest, type SendResult } from './forwarder.js';
 import { JobWorker } from './jobWorker.js';
 
 export interface RoundRequest {
@@ -24,20 +24,29 @@ export interface Forwarder {
   close(): Promise<void>;
 }
 
-export class InlineForwarder implements Forwarder {
+/** A round as it crosses to the forwarder's thread: the requests already prepared (signed) by the sender. */
+export interface PreparedRound {
+  requests: PreparedRequest[];
+  body: Uint8Array;
+  timeoutMs: number;
+  caFile: string | null;
+}
+
+/** What comes back: the results without the request headers and signature, which the sender has already. */
+export type SentResult = Omit<SendResult, 'requestHeaders' | 'signature'>;
+
+/** Sends prepared rounds (on whichever thread it lives). */
+export class RoundSender {
   private readonly dispatchers: Dispatchers;
 
   constructor(dispatcher?: Dispatcher) {
     this.dispatchers = new Dispatchers(dispatcher);
   }
 
-  sendRound(r: RoundRequest): Promise<SendResult[]> {
+  send(r: PreparedRound): Promise<SendResult[]> {
     const dispatcher = this.dispatchers.for({ caFile: r.caFile });
-    const body = Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength);
     return Promise.all(
-      r.webhooks.map((webhook) =>
-        sendToWebhook({ webhook, body, secret: r.secret, timeoutMs: r.timeoutMs, dispatcher, gate: this.dispatchers.gate, realNow: Date.now }),
-      ),
+      r.requests.map((request) => sendToWebhook({ request, body: r.body, timeoutMs: r.timeoutMs, dispatcher, gate: this.dispatchers.gate, realNow: Date.now })),
     );
   }
 
@@ -50,16 +59,54 @@ export class InlineForwarder implements Forwarder {
   }
 }
 
+const prepareRound = (r: RoundRequest): PreparedRound => ({
+  requests: r.webhooks.map((webhook) => prepareRequest(webhook, r.secret, r.body)),
+  body: r.body,
+  timeoutMs: r.timeoutMs,
+  caFile: r.caFile,
+});
+
+export class InlineForwarder implements Forwarder {
+  private readonly sender: RoundSender;
+
+  constructor(dispatcher?: Dispatcher) {
+    this.sender = new RoundSender(dispatcher);
+  }
+
+  sendRound(r: RoundRequest): Promise<SendResult[]> {
+    return this.sender.send(prepareRound(r));
+  }
+
+  invalidate(caFile: string | null): void {
+    this.sender.invalidate(caFile);
+  }
+
+  close(): Promise<void> {
+    return this.sender.close();
+  }
+}
+
 /** What the forwarder's thread is told besides rounds: a destination's trust configuration changed. */
 export interface InvalidateMessage {
   caFile: string | null;
 }
 
+/**
+ * Rounds are signed here and sent from the forwarder's thread: that thread's loop turns a connection around
+ * between two requests, so it does as little else as possible.
+ */
 export class WorkerForwarder implements Forwarder {
-  private readonly jobs = new JobWorker<RoundRequest, SendResult[], InvalidateMessage>({ name: 'forwarderWorker' });
+  private readonly jobs = new JobWorker<PreparedRound, SentResult[], InvalidateMessage>({ name: 'forwarderWorker' });
 
-  sendRound(request: RoundRequest): Promise<SendResult[]> {
-    return this.jobs.run(request);
+  async sendRound(request: RoundRequest): Promise<SendResult[]> {
+    const round = prepareRound(request);
+    const sent = await this.jobs.run(round);
+    return sent.map((result, i) => {
+      const withRequest = result as SendResult;
+      withRequest.requestHeaders = round.requests[i]!.headers;
+      withRequest.signature = round.requests[i]!.signature;
+      return withRequest;
+    });
   }
 
   invalidate(caFile: string | null): void {

@@ -1,12 +1,25 @@
-/** The forwarder's worker thread: sends the rounds it is given and answers their results in batches. */
-import { InlineForwarder, type InvalidateMessage, type RoundRequest } from './forwarderPool.js';
-import type { SendResult } from './forwarder.js';
+/** The forwarder's worker thread: sends the (already signed) rounds it is given and answers their results. */
+import { RoundSender, type InvalidateMessage, type PreparedRound, type SentResult } from './forwarderPool.js';
 import { serveJobs } from './jobWorker.js';
 
-const forwarder = new InlineForwarder();
-serveJobs<RoundRequest, SendResult[], InvalidateMessage>({
-  // sendRound reports every failure as a result; a rejection is a bug, passed on to the engine.
-  handle: (request) => forwarder.sendRound(request),
-  other: (message) => forwarder.invalidate(message.caFile),
-  close: () => forwarder.close(),
+const sender = new RoundSender();
+serveJobs<PreparedRound, SentResult[], InvalidateMessage>({
+  // The sender keeps the request headers and signature it computed: they need not travel back.
+  handle: (round) =>
+    sender.send(round).then((results) =>
+      results.map((r): SentResult => ({
+        outcome: r.outcome,
+        retryable: r.retryable,
+        permanentReason: r.permanentReason,
+        statusCode: r.statusCode,
+        error: r.error,
+        retryAfterMs: r.retryAfterMs,
+        durationMs: r.durationMs,
+        responseHeaders: r.responseHeaders,
+        responseBody: r.responseBody,
+        responseTruncated: r.responseTruncated,
+      })),
+    ),
+  other: (message) => sender.invalidate(message.caFile),
+  close: () => sender.close(),
 });

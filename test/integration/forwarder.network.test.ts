@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { CONNECTIONS_PER_ORIGIN, Dispatchers, sendToWebhook } from '../../main/engine/forwarder.js';
+import { CONNECTIONS_PER_ORIGIN, Dispatchers, prepareRequest, sendToWebhook } from '../../main/engine/forwarder.js';
 import { onCleanup } from '../helpers/harness.js';
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
@@ -18,9 +18,8 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 
 const send = (dispatchers: Dispatchers, url: string) =>
   sendToWebhook({
-    webhook: { url, headers: {} },
+    request: prepareRequest({ url, headers: {} }, null, Buffer.from('{"type":"track"}')),
     body: Buffer.from('{"type":"track"}'),
-    secret: null,
     timeoutMs: 5000,
     dispatcher: dispatchers.for({ caFile: null }),
     gate: dispatchers.gate,
