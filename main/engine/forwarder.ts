@@ -187,114 +187,138 @@ export async function sendToWebhook(args: {
  * body (first 64 KiB kept) gets its own budget and never changes the outcome.
  */
 function sendNow(args: { request: PreparedRequest; body: Uint8Array; timeoutMs: number; dispatcher: Dispatcher; realNow: () => number }): Promise<SendResult> {
-  const { headers, signature } = args.request;
   const { origin, path } = partsOf(args.request.url);
-  const started = performance.now();
-  const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
-
   return new Promise<SendResult>((resolve) => {
-    let controller: Dispatcher.DispatchController | null = null;
-    let finished = false;
-    let timedOut = false;
-    let response: { status: number; headers: Record<string, string>; durationMs: number } | null = null;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-
-    const failed = (e: unknown): SendResult => {
-      const failure = timedOut ? timeoutOutcome(args.timeoutMs) : classifyNetworkError(...errorCode(e));
-      return {
-        outcome: failure.outcome,
-        retryable: failure.retryable,
-        permanentReason: failure.permanentReason,
-        statusCode: null,
-        error: failure.error,
-        retryAfterMs: null,
-        durationMs: elapsed(),
-        requestHeaders: headers,
-        signature,
-        responseHeaders: null,
-        responseBody: null,
-        responseTruncated: false,
-      };
-    };
-    // Built field by field, not with object spreads: on this hot path, spreads cost a third of the request.
-    const answered = (r: NonNullable<typeof response>): SendResult => {
-      const classified = classifyStatus(r.status);
-      return {
-        outcome: classified.outcome,
-        retryable: classified.retryable,
-        permanentReason: classified.permanentReason,
-        statusCode: r.status,
-        error: classified.outcome === 'success' ? null : `HTTP ${r.status}`,
-        retryAfterMs: classified.retryable ? parseRetryAfter(r.headers['retry-after'], args.realNow()) : null,
-        durationMs: r.durationMs,
-        requestHeaders: headers,
-        signature,
-        responseHeaders: r.headers,
-        responseBody: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'),
-        responseTruncated: truncated,
-      };
-    };
-    const finish = (result: SendResult): void => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const abort = (reason: Error): void => {
-      if (controller && !controller.aborted) controller.abort(reason);
-    };
-
-    // Phase one: response headers within timeoutMs. Phase two (re-armed in onResponseStart): the body.
-    let timer = setTimeout(() => {
-      timedOut = true;
-      abort(new Error('timeout'));
-      finish(failed(null)); // even before a connection exists: the attempt is over
-    }, args.timeoutMs);
-
-    args.dispatcher.dispatch(
-      { origin, path, method: 'POST', headers, body: args.body, headersTimeout: 0, bodyTimeout: 0 },
-      {
-        onRequestStart(c) {
-          controller = c;
-          if (finished) c.abort(new Error('timeout'));
-        },
-        onResponseStart(_c, statusCode, responseHeaders) {
-          if (finished) return;
-          clearTimeout(timer);
-          response = { status: statusCode, headers: flattenHeaders(responseHeaders), durationMs: elapsed() };
-          const r = response;
-          timer = setTimeout(() => {
-            truncated = true;
-            abort(new Error('body timeout'));
-            finish(answered(r));
-          }, args.timeoutMs);
-        },
-        onResponseData(_c, chunk) {
-          if (truncated) return;
-          if (size + chunk.length > LIMITS.responseBodyBytes) {
-            chunks.push(chunk.subarray(0, LIMITS.responseBodyBytes - size));
-            size = LIMITS.responseBodyBytes;
-            truncated = true;
-            return; // the rest is read and dropped, so the connection stays usable
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        },
-        onResponseEnd() {
-          if (response) finish(answered(response));
-        },
-        onResponseError(_c, error) {
-          // After the headers the status stands; the body is just cut short.
-          if (response) {
-            truncated = true;
-            finish(answered(response));
-          } else finish(failed(error));
-        },
-      },
-    );
+    const exchange = new Exchange(args.request, args.timeoutMs, args.realNow, resolve);
+    args.dispatcher.dispatch({ origin, path, method: 'POST', headers: args.request.headers, body: args.body, headersTimeout: 0, bodyTimeout: 0 }, exchange);
   });
+}
+
+/**
+ * One request's life as undici's dispatch handler. One object per request, with its methods on the
+ * prototype, and one timer re-armed for the body: this runs for every attempt, and allocations here are
+ * what the forwarder's thread spends its time collecting.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private finished = false;
+  private timedOut = false;
+  /** Set once the response headers are in: from then on the status stands. */
+  private response: { status: number; headers: Record<string, string>; durationMs: number } | null = null;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private truncated = false;
+  private readonly started = performance.now();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly request: PreparedRequest,
+    private readonly timeoutMs: number,
+    private readonly realNow: () => number,
+    private readonly resolve: (result: SendResult) => void,
+  ) {
+    // Phase one: response headers within timeoutMs. Phase two (the same timer, refreshed): the body.
+    this.timer = setTimeout(() => this.onTimer(), timeoutMs);
+  }
+
+  private elapsed(): number {
+    return Math.round((performance.now() - this.started) * 100) / 100;
+  }
+
+  private onTimer(): void {
+    if (this.response) {
+      this.truncated = true;
+      this.abort(new Error('body timeout'));
+      this.finish(this.answered(this.response));
+    } else {
+      this.timedOut = true;
+      this.abort(new Error('timeout'));
+      this.finish(this.failed(null)); // even before a connection exists: the attempt is over
+    }
+  }
+
+  private abort(reason: Error): void {
+    if (this.controller && !this.controller.aborted) this.controller.abort(reason);
+  }
+
+  private finish(result: SendResult): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.timer);
+    this.resolve(result);
+  }
+
+  // Results are built field by field, not with object spreads: on this path, spreads cost a third of the request.
+  private failed(e: unknown): SendResult {
+    const failure = this.timedOut ? timeoutOutcome(this.timeoutMs) : classifyNetworkError(...errorCode(e));
+    return {
+      outcome: failure.outcome,
+      retryable: failure.retryable,
+      permanentReason: failure.permanentReason,
+      statusCode: null,
+      error: failure.error,
+      retryAfterMs: null,
+      durationMs: this.elapsed(),
+      requestHeaders: this.request.headers,
+      signature: this.request.signature,
+      responseHeaders: null,
+      responseBody: null,
+      responseTruncated: false,
+    };
+  }
+
+  private answered(r: { status: number; headers: Record<string, string>; durationMs: number }): SendResult {
+    const classified = classifyStatus(r.status);
+    return {
+      outcome: classified.outcome,
+      retryable: classified.retryable,
+      permanentReason: classified.permanentReason,
+      statusCode: r.status,
+      error: classified.outcome === 'success' ? null : `HTTP ${r.status}`,
+      retryAfterMs: classified.retryable ? parseRetryAfter(r.headers['retry-after'], this.realNow()) : null,
+      durationMs: r.durationMs,
+      requestHeaders: this.request.headers,
+      signature: this.request.signature,
+      responseHeaders: r.headers,
+      responseBody: this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks, this.size).toString('utf8'),
+      responseTruncated: this.truncated,
+    };
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.finished) controller.abort(new Error('timeout'));
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (this.finished) return;
+    this.response = { status: statusCode, headers: flattenHeaders(headers), durationMs: this.elapsed() };
+    this.timer.refresh();
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.truncated) return;
+    if (this.size + chunk.length > LIMITS.responseBodyBytes) {
+      this.chunks.push(chunk.subarray(0, LIMITS.responseBodyBytes - this.size));
+      this.size = LIMITS.responseBodyBytes;
+      this.truncated = true;
+      return; // the rest is read and dropped, so the connection stays usable
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    if (this.response) this.finish(this.answered(this.response));
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, error: Error): void {
+    // After the headers the status stands; the body is just cut short.
+    if (this.response) {
+      this.truncated = true;
+      this.finish(this.answered(this.response));
+    } else this.finish(this.failed(error));
+  }
 }
 
 function errorCode(e: unknown): [string | undefined, string] {
