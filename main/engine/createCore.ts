@@ -475,7 +475,8 @@ class CoreImpl implements Core {
       }
       return inserted;
     });
-    if (pending.some((p) => p.route.targets.length > 0)) this.engine.wake();
+    // Only what is committed is announced (this may run inside a larger transaction, e.g. grouped ingestion).
+    if (pending.some((p) => p.route.targets.length > 0)) this.store.afterCommit(() => this.engine.wake());
     const listening = this.listeners.size > 0;
     if (!outputs && !listening) return null;
     const records = rows.map((row, i): SendMessageOutput => {
@@ -511,7 +512,7 @@ class CoreImpl implements Core {
         })),
       };
     });
-    if (listening) for (const r of records) this.emit({ type: 'messageAccepted', message: r.message });
+    if (listening) this.store.afterCommit(() => records.forEach((r) => this.emit({ type: 'messageAccepted', message: r.message })));
     return records;
   }
 

@@ -46,9 +46,21 @@ export function isIngestPath(path: string): boolean {
   return path.startsWith('/v1/');
 }
 
+/** A request whose calls are ready to store, waiting for the turn's commit. */
+interface ReadyRequest {
+  source: Source;
+  receivedAt: number;
+  prepared: Extract<Prepared, { kind: 'calls' }>;
+  done: (response: IngestResponse) => void;
+}
+
+const ACCEPTED: IngestResponse = { status: 200, headers: CORS, body: { success: true } };
+
 export class IngestService {
   private readonly worker: JobWorker<PrepareRequest, Prepared> | null;
   private readonly workerMinBytes: number;
+  /** Requests ready in this turn: committed together, so that concurrent batches share one commit. */
+  private ready: ReadyRequest[] = [];
 
   constructor(
     private readonly core: Core,
@@ -85,7 +97,7 @@ export class IngestService {
   }
 
   /** The engine's half: the write key's source, the refusal log and usage, then the commit. */
-  private complete(req: IngestRequest, receivedAt: number, prepared: Prepared): IngestResponse {
+  private complete(req: IngestRequest, receivedAt: number, prepared: Prepared): IngestResponse | Promise<IngestResponse> {
     if (prepared.kind === 'answer') return prepared;
     const core = this.core;
     const refuse = (source: Source | null, status: number, error: ApiError): IngestResponse => {
@@ -117,8 +129,34 @@ export class IngestService {
       core.store.countUsage(source.id, { received: prepared.calls, refused: prepared.calls });
       return refuse(source, prepared.status, prepared.error);
     }
-    core.ingest({ source, receivedAt, calls: prepared.calls, bodies: prepared.bodies });
-    return { status: 200, headers: CORS, body: { success: true } };
+    return new Promise((done) => {
+      this.ready.push({ source, receivedAt, prepared, done });
+      if (this.ready.length === 1) setImmediate(() => this.commitReady());
+    });
+  }
+
+  /**
+   * One transaction for every request that became ready in this turn; each is answered only after it. Should
+   * that transaction fail, each request is committed on its own, so that one bad request fails alone.
+   */
+  private commitReady(): void {
+    const batch = this.ready;
+    this.ready = [];
+    const store = (r: ReadyRequest) => this.core.ingest({ source: r.source, receivedAt: r.receivedAt, calls: r.prepared.calls, bodies: r.prepared.bodies });
+    try {
+      this.core.store.transaction(() => batch.forEach(store));
+      for (const r of batch) r.done(ACCEPTED);
+    } catch {
+      for (const r of batch) {
+        try {
+          store(r);
+          r.done(ACCEPTED);
+        } catch (e) {
+          console.error('hookbench: storing an ingestion request failed', e);
+          r.done({ status: 500, headers: CORS, body: { error: { code: 'internal', message: 'the calls could not be stored; nothing of this request was kept' } } });
+        }
+      }
+    }
   }
 
   close(): Promise<void> {

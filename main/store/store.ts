@@ -300,6 +300,10 @@ export class Store {
     };
   }
 
+  /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
+  private owning = false;
+  private committed: (() => void)[] = [];
+
   close(): void {
     if (this.db.open) this.db.close();
   }
@@ -307,7 +311,29 @@ export class Store {
   /** Runs `fn` in a transaction; inside an open one it simply runs (no savepoint per nested call). */
   transaction<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn)();
+    let result: T;
+    this.owning = true;
+    try {
+      result = this.db.transaction(fn)();
+    } catch (e) {
+      this.committed = [];
+      throw e;
+    } finally {
+      this.owning = false;
+    }
+    const callbacks = this.committed;
+    this.committed = [];
+    for (const callback of callbacks) callback();
+    return result;
+  }
+
+  /**
+   * Runs `fn` once the transaction this store opened has committed, never if it rolls back; outside one
+   * (or inside one opened directly on the connection) at once.
+   */
+  afterCommit(fn: () => void): void {
+    if (this.owning) this.committed.push(fn);
+    else fn();
   }
 
   // ---- settings

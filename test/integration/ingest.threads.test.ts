@@ -94,4 +94,17 @@ describe('ingestion on its own thread', () => {
     expect(thread.started).not.toBeNull();
     expect(core.store.db.prepare('SELECT message_id FROM messages ORDER BY id').pluck().all()).toEqual(['m-1', 'm-2', 'm-3']);
   });
+
+  it('concurrent requests committed together: all stored, and a messageId sent twice at once is stored once as sent', async () => {
+    const { core, ingest } = setUp({ thread: 'worker', workerMinBytes: 0 });
+    const requests = Array.from({ length: 12 }, (_, r) => post('/v1/batch', { batch: Array.from({ length: 10 }, (_, i) => track(r * 10 + i)) }));
+    requests.push(post('/v1/batch', { batch: [track(5)] })); // the same messageId as a call of the first request
+    const answers = await Promise.all(requests.map((r) => ingest.handle(r)));
+    expect(answers.map((a) => a.status)).toEqual(requests.map(() => 200));
+    const rows = core.store.db.prepare<[], { message_id: string; status: string; status_reason: string | null }>('SELECT message_id, status, status_reason FROM messages ORDER BY id').all();
+    expect(rows).toHaveLength(121);
+    const copies = rows.filter((r) => r.message_id === 'm-5');
+    expect(copies.map((c) => c.status_reason)).toEqual([null, 'duplicate messageId']);
+  });
 });
+
