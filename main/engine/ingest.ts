@@ -6,15 +6,14 @@
  *
  * The work is split in two. Parsing, checking and building the calls (ingestPrepare.ts) is pure CPU and
  * runs on a thread of its own for large requests, so that a burst of batches uses both cores; what needs
- * the store (the source, dedupe, routing, the commit) runs here, on the engine's thread.
+ * the store (the source, dedupe, routing, the commit) runs here, on the engine's thread, where requests
+ * that are ready at the same moment share one commit.
  */
 import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/models.js';
 import type { Core } from './createCore.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
 import { JobWorker } from './jobWorker.js';
-
-export { writeKeyOf } from './ingestPrepare.js';
 
 export interface IngestRequest {
   method: string;

@@ -252,7 +252,7 @@ function mergeShared(item: Record<string, unknown>, shared: { context: unknown; 
   return out ?? item;
 }
 
-export function writeKeyOf(authorization: string | null, bodyKey: unknown): string | null {
+function writeKeyOf(authorization: string | null, bodyKey: unknown): string | null {
   if (authorization && /^basic\s+/i.test(authorization)) {
     const decoded = Buffer.from(authorization.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8');
     const user = decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : decoded;
