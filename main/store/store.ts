@@ -247,7 +247,6 @@ export class Store {
       deliveriesOf: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE message_id = ? ORDER BY id'),
       getDelivery: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
       attemptsOfMessage: db.prepare<[number], AttemptRow>('SELECT * FROM attempts WHERE message_id = ? ORDER BY id'),
-      attemptsOfDelivery: db.prepare<[number], AttemptRow>('SELECT * FROM attempts WHERE delivery_id = ? ORDER BY id'),
       setDelivery: db.prepare(
         `UPDATE deliveries SET status = @status, reason = @reason, next_attempt_at = @nextAttemptAt,
            first_attempt_at = @firstAttemptAt, pending_urls = @pendingUrls, updated_at = @updatedAt WHERE id = @id`,
@@ -539,10 +538,6 @@ export class Store {
 
   attemptsOfMessage(messageId: number): AttemptRecord[] {
     return this.s.attemptsOfMessage.all(messageId).map(toAttempt);
-  }
-
-  attemptsOfDelivery(deliveryId: number): AttemptRecord[] {
-    return this.s.attemptsOfDelivery.all(deliveryId).map(toAttempt);
   }
 
   // ---- destinations and sources

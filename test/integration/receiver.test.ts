@@ -303,7 +303,7 @@ describe('persistence', () => {
     v2.prepare(`INSERT INTO messages (id, message_id, type, received_at, status) VALUES (1, 'm', 'track', 1, 'delivered')`).run();
     v2.prepare(`INSERT INTO message_payloads (message_id, body, call) VALUES (1, x'7b7d', '{}')`).run();
     v2.close();
-    const db = openDb(file);
+    const db = openDb(file, MIGRATIONS.slice(0, 3));
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(3);
       expect(db.prepare('SELECT message_id FROM messages').all()).toEqual([{ message_id: 'm' }]);

@@ -68,6 +68,32 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('004 upgrades a populated version-3 database: rows kept, the two delivery-path indexes gone, the remaining ones used', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v3 = openDb(file, MIGRATIONS.slice(0, 3));
+    v3.prepare(`INSERT INTO messages (id, message_id, type, received_at, status) VALUES (3, 'm', 'track', 1, 'delivered')`).run();
+    v3.prepare(`INSERT INTO message_payloads (message_id, body, call) VALUES (3, x'7b7d', '{}')`).run();
+    v3.prepare(`INSERT INTO deliveries (id, message_id, destination_id, destination_name, status, updated_at) VALUES (5, 3, 'd1', 'd', 'delivered', 1)`).run();
+    v3.prepare(
+      `INSERT INTO attempts (delivery_id, message_id, attempt_number, webhook_index, url, outcome, retryable, started_at, finished_at, duration_ms, request_headers)
+       VALUES (5, 3, 1, 0, 'http://x', 'success', 0, 1, 2, 1.0, '{}')`,
+    ).run();
+    v3.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 4));
+    try {
+      expect(schemaVersion(db)).toBe(4);
+      const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'`).pluck().all();
+      expect(indexes).not.toContain('attempts_delivery');
+      expect(indexes).not.toContain('deliveries_destination');
+      expect(indexes).toEqual(expect.arrayContaining(['attempts_message', 'deliveries_message', 'deliveries_due']));
+      expect(db.prepare('SELECT delivery_id, outcome FROM attempts WHERE message_id = 3').all()).toEqual([{ delivery_id: 5, outcome: 'success' }]);
+      const plan = db.prepare('EXPLAIN QUERY PLAN SELECT * FROM attempts WHERE message_id = 3').all() as { detail: string }[];
+      expect(plan.map((p) => p.detail).join(' ')).toContain('attempts_message');
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a database from a newer Hookbench, saying so', () => {
     const file = join(newDataDir(), 'hookbench.db');
     const db = new Database(file);
