@@ -127,10 +127,10 @@ export type Core = CoreCommands & {
   idle(): Promise<void>;
   /** Ingestion from a source's SDK traffic (see engine/ingest.ts). */
   /**
-   * Stores calls that ingestion checked and built (engine/ingestPrepare.ts), in one transaction, and counts
-   * them in the source's usage; returns how many were stored.
+   * Stores calls that ingestion checked and built (engine/ingestPrepare.ts), in one transaction (or the one
+   * in progress), and counts them in the source's usage.
    */
-  ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): number;
+  ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): void;
   findSource(ref: string): Source | null;
   /** Runs `fn` in one transaction: an error result rolls back everything it did (and the caches). */
   atomically<T>(fn: () => Result<T>): Result<T>;
@@ -301,7 +301,7 @@ class CoreImpl implements Core {
    * Ingestion of SDK traffic from a source (SPEC-NOTES §6): calls already checked and built (lenient about
    * unknown keys, `context.ip` filled from the client's address) by engine/ingestPrepare.ts; usage counted.
    */
-  ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): number {
+  ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): void {
     const bodies = Buffer.from(input.bodies.buffer, input.bodies.byteOffset, input.bodies.byteLength);
     const entries = input.calls.map(
       (c): BuiltEntry => ({
@@ -318,7 +318,6 @@ class CoreImpl implements Core {
     );
     const accepted = this.acceptBuilt(entries, input.receivedAt, { outputs: false });
     if (!accepted.ok) throw new Error(`ingest: ${accepted.error.message}`); // a source's own destinations always resolve
-    return entries.length;
   }
 
   private acceptEntries(entries: readonly AcceptEntry[]): Result<SendMessageOutput[]> {

@@ -19,11 +19,9 @@ export interface FromJobWorker<Res> {
   answers: Answer<Res>[];
 }
 
-export interface JobWorkerOptions<Req> {
+export interface JobWorkerOptions {
   /** The worker's module beside this file, without extension (see startEngineWorker). */
   name: string;
-  /** What of a request to move rather than copy (e.g. a body's ArrayBuffer). */
-  transfer?: (request: Req) => Transferable[];
 }
 
 export class JobWorker<Req, Res, Other = never> {
@@ -34,7 +32,7 @@ export class JobWorker<Req, Res, Other = never> {
   private nextId = 1;
   private closing = false;
 
-  constructor(private readonly options: JobWorkerOptions<Req>) {}
+  constructor(private readonly options: JobWorkerOptions) {}
 
   private get worker(): Worker {
     if (this.started) return this.started;
@@ -68,10 +66,6 @@ export class JobWorker<Req, Res, Other = never> {
     this.outbox = [];
   }
 
-  get pendingJobs(): number {
-    return this.pending.size;
-  }
-
   run(request: Req): Promise<Res> {
     if (this.closing) return Promise.reject(new Error(`the ${this.options.name} thread is closed`));
     const id = this.nextId++;
@@ -86,8 +80,8 @@ export class JobWorker<Req, Res, Other = never> {
         const jobs = this.outbox;
         this.outbox = [];
         if (jobs.length === 0) return; // the worker died in between: those jobs have failed already
-        const transfer = this.options.transfer ? jobs.flatMap((j) => this.options.transfer!(j.request)) : [];
-        this.worker.postMessage({ type: 'jobs', jobs } satisfies ToJobWorker<Req, Other>, transfer);
+        // Requests are copied, not moved: a caller may still need them when the worker dies (ingestion does).
+        this.worker.postMessage({ type: 'jobs', jobs } satisfies ToJobWorker<Req, Other>);
       });
     });
   }
