@@ -122,7 +122,13 @@ export type Core = CoreCommands & {
   readonly store: Store;
   /** Subscribe to pushed events; returns the unsubscribe function. */
   onEvent(listener: (event: EngineEvent) => void): () => void;
+  /** Starts forwarding (createCore does, unless `autoStart: false`), or starts it again after pause(). */
   start(): void;
+  /**
+   * Holds forwarding: accepted messages wait, queued, until start(); rounds already in flight finish and
+   * are recorded.
+   */
+  pause(): void;
   /** Resolves when nothing is in flight and all results are committed. */
   idle(): Promise<void>;
   /** Ingestion from a source's SDK traffic (see engine/ingest.ts). */
@@ -219,6 +225,12 @@ class CoreImpl implements Core {
     if (this.started) return;
     this.started = true;
     this.engine.start();
+  }
+
+  pause(): void {
+    if (!this.started) return;
+    this.started = false;
+    this.engine.pause();
   }
 
   onEvent(listener: (event: EngineEvent) => void): () => void {

@@ -76,7 +76,9 @@ export class Engine {
   private writes: PendingWrite[] = [];
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  /** Claiming rounds (start() .. pause()); finished rounds are recorded either way. */
   private started = false;
+  private resumed = false;
   private advancing: Promise<unknown> = Promise.resolve();
 
   constructor(options: EngineOptions) {
@@ -84,11 +86,23 @@ export class Engine {
     this.maxInFlight = options.maxInFlight ?? 256;
   }
 
-  /** Resume interrupted rounds (a crash left them `delivering`) and start the scheduler. */
+  /**
+   * Starts the scheduler; the first time, rounds a crash interrupted (left `delivering`) are queued again.
+   * After pause(), starts it again.
+   */
   start(): void {
+    if (!this.resumed) {
+      this.resumed = true;
+      this.o.store.resumeInterrupted(this.o.clock.now());
+    }
     this.started = true;
-    this.o.store.resumeInterrupted(this.o.clock.now());
     this.wake();
+  }
+
+  /** Stops claiming rounds: accepted work waits in SQLite until start(); rounds in flight finish and are recorded. */
+  pause(): void {
+    this.started = false;
+    this.clearTimer();
   }
 
   /**
@@ -97,8 +111,9 @@ export class Engine {
    * not per row); when the engine is quiet, a tick runs at once.
    */
   wake(): void {
-    // Before start() nothing is claimed: forwarding is paused, accepted work waits in SQLite.
-    if (this.tickQueued || !this.started) return;
+    // Paused (or before start()) nothing is claimed and accepted work waits in SQLite; finished rounds are
+    // still recorded.
+    if (this.tickQueued || (!this.started && this.writes.length === 0)) return;
     this.tickQueued = true;
     const wait = this.lastTick + TICK_INTERVAL_MS - performance.now();
     if (wait <= 0) setImmediate(() => this.tick());
@@ -138,7 +153,7 @@ export class Engine {
     this.stats.ticks++;
     const batch = this.writes;
     this.writes = [];
-    const room = this.closed ? 0 : this.maxInFlight - (this.inFlight - batch.length);
+    const room = this.closed || !this.started ? 0 : this.maxInFlight - (this.inFlight - batch.length);
     let stored: StoredRound[] = [];
     let claimed: ClaimedDelivery[] = [];
     try {
@@ -191,7 +206,7 @@ export class Engine {
   }
 
   private armTimer(): void {
-    if (this.closed || this.inFlight >= this.maxInFlight) return; // a finishing round will tick
+    if (this.closed || !this.started || this.inFlight >= this.maxInFlight) return; // a finishing round will tick
     const due = this.o.store.nextDueAt();
     if (due === null) return this.clearTimer();
     if (this.timer && this.timerDue === due) return;
