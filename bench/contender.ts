@@ -26,3 +26,14 @@ export interface EngineFacts {
   /** Times core.idle() resolved while deliveries were still waiting (see drain() in bench/engine.ts). */
   extraIdleWaits: number;
 }
+
+/** What the harness gives a contender's run. */
+export interface ContenderRun {
+  /** Messages a contender that warms up in place (the engine, in its own core) sends before it is measured. */
+  warmUp: number;
+  /**
+   * Called once, right before the measured part: the harness resets the receiver's counters and starts its
+   * CPU and RSS measurement here, so a warm-up done in place is not counted.
+   */
+  ready(): Promise<void>;
+}

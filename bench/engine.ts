@@ -3,9 +3,14 @@
  * (so every attempt is signed) pointing at the receiver, then `n` track messages through core.sendMessages
  * (batches of 100, as SDKs send them) as fast as possible, in chunks that yield to the event loop so the engine delivers while messages arrive.
  * The run counts only if every message ends `delivered` with exactly one persisted attempt.
+ *
+ * The core is warmed up before it is measured, as the raw loop's code is: `warmUp` messages go through the
+ * same core first, so its forwarder thread is running, its code compiled and its connections open, as in the
+ * app, whose engine lives as long as the app. Without it, a run also timed the forwarder thread's start
+ * (a new V8 isolate loading undici) and its first, unoptimised requests.
  */
 import { createCore, type Core } from '../main/engine/createCore.js';
-import type { ContenderOutput } from './contender.js';
+import type { ContenderOutput, ContenderRun } from './contender.js';
 import { ENGINE_IN_FLIGHT, SHARED_SECRET, trackCall } from './workload.js';
 
 /** Messages per sendMessages call (one transaction), as an SDK batches them; the loop yields between batches. */
@@ -21,8 +26,8 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * stopped (not timed), then the engine is started and timed until the backlog is delivered and logged,
  * which separates the delivery pipeline's cost from sendMessage's.
  */
-export async function runEngine(url: string, n: number, dataDir: string, mode: 'live' | 'drain'): Promise<ContenderOutput> {
-  const core = createCore({ dataDir, seed: 1, maxInFlight: ENGINE_IN_FLIGHT, autoStart: mode === 'live' });
+export async function runEngine(url: string, n: number, dataDir: string, mode: 'live' | 'drain', run: ContenderRun): Promise<ContenderOutput> {
+  const core = createCore({ dataDir, seed: 1, maxInFlight: ENGINE_IN_FLIGHT });
   try {
     const destination = core.createDestination({ name: 'bench receiver', enabled: true, sharedSecret: SHARED_SECRET, url });
     if (!destination.ok) throw new Error(`engine: createDestination failed: ${destination.error.message}`);
@@ -36,20 +41,37 @@ export async function runEngine(url: string, n: number, dataDir: string, mode: '
       if (misrouted >= 0) throw new Error(`engine: message ${from + misrouted} was routed to ${sent.value[misrouted]!.deliveries.length} deliveries`);
     };
 
+    /** Sends messages `from` .. `to - 1` in chunks, yielding between chunks so the engine delivers meanwhile. */
+    const sendLive = async (from: number, to: number): Promise<void> => {
+      for (let i = from; i < to; i += SEND_CHUNK) {
+        sendRange(i, Math.min(to, i + SEND_CHUNK));
+        await yieldToLoop();
+      }
+    };
+
+    const warmUpStarted = performance.now();
+    await sendLive(0, run.warmUp);
+    await drain(core);
+    const warmUpMs = performance.now() - warmUpStarted;
+    // Only the messages after the warm-up's are measured and verified.
+    const after = core.store.db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM messages').pluck().get() ?? 0;
+    const first = run.warmUp;
+
     let t0: number;
     let acceptedMs: number;
     let startedAtMs = 0;
     if (mode === 'live') {
+      await run.ready();
       t0 = performance.now();
-      for (let i = 0; i < n; i += SEND_CHUNK) {
-        sendRange(i, Math.min(n, i + SEND_CHUNK));
-        await yieldToLoop();
-      }
+      await sendLive(first, first + n);
       acceptedMs = performance.now() - t0;
     } else {
+      // Paused, the core holds its deliveries: the backlog is accepted first, then released at once.
+      core.pause();
       const a0 = performance.now();
-      for (let i = 0; i < n; i += SEND_CHUNK) sendRange(i, Math.min(n, i + SEND_CHUNK));
+      for (let i = first; i < first + n; i += SEND_CHUNK) sendRange(i, Math.min(first + n, i + SEND_CHUNK));
       acceptedMs = performance.now() - a0;
+      await run.ready();
       t0 = performance.now();
       startedAtMs = core.clock.now();
       core.start();
@@ -57,7 +79,7 @@ export async function runEngine(url: string, n: number, dataDir: string, mode: '
     const extraIdleWaits = await drain(core);
     const elapsedMs = performance.now() - t0;
 
-    const verified = verify(core, n, mode === 'live' ? null : startedAtMs);
+    const verified = verify(core, n, after, mode === 'live' ? null : startedAtMs);
     if (process.env['BENCH_DEBUG']) console.error(mode, core.engineStats());
     return {
       deliveries: n,
@@ -68,7 +90,7 @@ export async function runEngine(url: string, n: number, dataDir: string, mode: '
           ? 'message accepted (received_at) → attempt finished (finished_at), from SQLite, 1 ms resolution'
           : 'engine started (whole backlog already queued) → attempt finished, from SQLite',
       requestMs: verified.requestMs,
-      details: { inFlight: ENGINE_IN_FLIGHT, ...(mode === 'live' ? { sendChunk: SEND_CHUNK } : {}) },
+      details: { inFlight: ENGINE_IN_FLIGHT, warmUpMessages: run.warmUp, warmUpMs: Math.round(warmUpMs), ...(mode === 'live' ? { sendChunk: SEND_CHUNK } : {}) },
       engine: {
         mode,
         acceptPhaseMs: Math.round(acceptedMs),
@@ -106,15 +128,23 @@ export async function drain(core: Core): Promise<number> {
   }
 }
 
-/** Checks that all `n` messages were delivered and logged; latency is measured from `received_at`, or from `since` when given. */
-function verify(core: Core, n: number, since: number | null): { delivered: number; attempts: number; successes: number; latencyMs: Float64Array; requestMs: Float64Array } {
+/**
+ * Checks that the `n` messages stored after message `after` were delivered and logged; latency is measured
+ * from `received_at`, or from `since` when given.
+ */
+function verify(
+  core: Core,
+  n: number,
+  after: number,
+  since: number | null,
+): { delivered: number; attempts: number; successes: number; latencyMs: Float64Array; requestMs: Float64Array } {
   const db = core.store.db;
-  const count = (sql: string): number => db.prepare<[], number>(sql).pluck().get() ?? 0;
-  const messages = count('SELECT count(*) FROM messages');
-  const delivered = count(`SELECT count(*) FROM messages WHERE status = 'delivered'`);
-  const deliveriesDelivered = count(`SELECT count(*) FROM deliveries WHERE status = 'delivered' AND attempts = 1`);
-  const attempts = count('SELECT count(*) FROM attempts');
-  const successes = count(`SELECT count(*) FROM attempts WHERE outcome = 'success' AND status_code = 200`);
+  const count = (sql: string): number => db.prepare<[number], number>(sql).pluck().get(after) ?? 0;
+  const messages = count('SELECT count(*) FROM messages WHERE id > ?');
+  const delivered = count(`SELECT count(*) FROM messages WHERE id > ? AND status = 'delivered'`);
+  const deliveriesDelivered = count(`SELECT count(*) FROM deliveries WHERE message_id > ? AND status = 'delivered' AND attempts = 1`);
+  const attempts = count('SELECT count(*) FROM attempts WHERE message_id > ?');
+  const successes = count(`SELECT count(*) FROM attempts WHERE message_id > ? AND outcome = 'success' AND status_code = 200`);
   const problems: string[] = [];
   if (messages !== n) problems.push(`${messages} messages stored`);
   if (delivered !== n) problems.push(`${delivered} messages delivered`);
@@ -126,12 +156,12 @@ function verify(core: Core, n: number, since: number | null): { delivered: numbe
   const latencyMs = new Float64Array(n);
   const requestMs = new Float64Array(n);
   const rows = db
-    .prepare<[number | null], [number, number]>(
-      'SELECT a.finished_at - coalesce(?, m.received_at), a.duration_ms FROM attempts a JOIN messages m ON m.id = a.message_id',
+    .prepare<[number | null, number], [number, number]>(
+      'SELECT a.finished_at - coalesce(?, m.received_at), a.duration_ms FROM attempts a JOIN messages m ON m.id = a.message_id WHERE m.id > ?',
     )
     .raw();
   let i = 0;
-  for (const [latency, duration] of rows.iterate(since)) {
+  for (const [latency, duration] of rows.iterate(since, after)) {
     latencyMs[i] = latency;
     requestMs[i] = duration;
     i++;

@@ -21,7 +21,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ContenderOutput, EngineFacts } from './contender.js';
+import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js';
 import { runEngine } from './engine.js';
 import { runIngest, type DrainFacts, type IngestMode, type IngestOutput } from './ingest.js';
 import { runNaive } from './naive.js';
@@ -211,34 +211,49 @@ async function withTempDir<T>(name: string, fn: (dir: string) => Promise<T>): Pr
   }
 }
 
-function runContender(name: ForwardingName, url: string, n: number): Promise<ContenderOutput> {
-  return withTempDir(name, (dir) => {
+function runContender(name: ForwardingName, url: string, n: number, run: ContenderRun): Promise<ContenderOutput> {
+  return withTempDir(name, async (dir) => {
     switch (name) {
       case 'raw':
+        await run.ready();
         return runRaw(url, n, trackBody(0));
       case 'engine':
-        return runEngine(url, n, dir, 'live');
+        return runEngine(url, n, dir, 'live', run);
       case 'engine-drain':
-        return runEngine(url, n, dir, 'drain');
+        return runEngine(url, n, dir, 'drain', run);
       case 'naive':
+        await run.ready();
         return runNaive(url, n, dir);
     }
   });
 }
 
-async function measure(name: ForwardingName, receiver: Receiver, n: number): Promise<Measured> {
+/** Contenders that warm up inside each measured run (the engine warms its own core): see bench/engine.ts. */
+const WARMS_UP_IN_PLACE: readonly ForwardingName[] = ['engine', 'engine-drain'];
+
+/**
+ * Runs a contender and measures it: CPU, peak RSS and the receiver's counters start at its `ready()`, after
+ * any warm-up it does in place (`warmUp` messages), and end when it returns.
+ */
+async function measure(name: ForwardingName, receiver: Receiver, n: number, warmUp: number): Promise<Measured> {
   collectGarbage();
-  await receiver.stats(); // reset its counters
   const rss = new RssSampler(50);
-  rss.start();
-  const cpu = process.cpuUsage();
+  let cpu: NodeJS.CpuUsage | null = null;
+  const ready = async (): Promise<void> => {
+    if (cpu) throw new Error(`${name}: ready() called twice`);
+    collectGarbage();
+    await receiver.stats(); // reset its counters
+    rss.start();
+    cpu = process.cpuUsage();
+  };
   let out: ContenderOutput;
   let peak: number;
   try {
-    out = await runContender(name, receiver.url, n);
+    out = await runContender(name, receiver.url, n, { warmUp: WARMS_UP_IN_PLACE.includes(name) ? warmUp : 0, ready });
   } finally {
     peak = rss.stop();
   }
+  if (!cpu) throw new Error(`${name}: returned without calling ready()`);
   const cpuUsed = process.cpuUsage(cpu);
   const received = await receiver.stats();
   if (received.requests !== n) throw new Error(`${name}: the receiver got ${received.requests} requests, expected ${n}`);
@@ -378,7 +393,7 @@ function printReport(results: Measured[], n: number): void {
     console.log(
       e.mode === 'live'
         ? `  sendMessage accepted ${int(e.acceptedPerSecond)} msgs/s while delivering (accept phase ${int(e.acceptPhaseMs)} ms of ${int(r.seconds * 1000)} ms)`
-        : `  sendMessage alone (scheduler stopped, untimed): ${int(e.acceptedPerSecond)} msgs/s; the delivery pipeline alone: ${int(r.deliveriesPerSecond)} deliveries/s`,
+        : `  sendMessage alone (core paused, untimed): ${int(e.acceptedPerSecond)} msgs/s; the delivery pipeline alone: ${int(r.deliveriesPerSecond)} deliveries/s`,
     );
   }
 }
@@ -478,16 +493,17 @@ async function main(): Promise<number> {
 
   try {
     console.log(`Hookbench benchmark: receiver pid ${receiver.pid} at ${receiver.url}`);
-    if (forwarding.length) console.log(`  forwarding: ${int(n)} deliveries per contender (warm-up ${int(warmN)})`);
+    if (forwarding.length) console.log(`  forwarding: ${int(n)} deliveries per contender (warm-up ${int(warmN)}; the engine's through the same core, before each of its runs)`);
     for (const name of ingestion) {
       console.log(`  ${name}: ${int(options.events[name])} events in /v1/batch requests of ${INGEST_BATCH}, ${INGEST_IN_FLIGHT} in flight (warm-up ${int(warmEvents[name])})`);
     }
     console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform} ${process.arch}\n`);
 
     for (const name of options.only) {
+      if (!isIngestName(name) && WARMS_UP_IN_PLACE.includes(name)) continue; // each of its runs warms its own core
       process.stdout.write(`warm-up ${name}... `);
       if (isIngestName(name)) await measureIngest(name, receiver, warmEvents[name]);
-      else await measure(name, receiver, warmN);
+      else await measure(name, receiver, warmN, 0);
       process.stdout.write('done\n');
     }
     const results: Measured[] = [];
@@ -499,7 +515,7 @@ async function main(): Promise<number> {
       const pair: Partial<Record<ForwardingName, Measured>> = {};
       for (const name of forwarding.filter((f) => round === 1 || f === 'raw' || f === 'engine')) {
         process.stdout.write(`measuring ${name}${paired > 1 && (name === 'raw' || name === 'engine') ? ` (round ${round} of ${paired})` : ''}... `);
-        const r = await measure(name, receiver, n);
+        const r = await measure(name, receiver, n, warmN);
         pair[name] = r;
         if (round === 1 && name !== 'raw' && name !== 'engine') results.push(r);
         process.stdout.write(`${int(r.deliveriesPerSecond)} deliveries/s\n`);
