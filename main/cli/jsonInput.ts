@@ -1,8 +1,10 @@
 /**
  * JSON given on the command line, with errors a person can act on: V8's JSON.parse messages do not always
- * carry a position ("Unexpected token '}', ... is not valid JSON"), so a small strict scanner finds where
- * and what went wrong, reported as line, column and byte position with the line and a caret.
+ * carry a position ("Unexpected token '}', ... is not valid JSON"), so on failure jsonc-parser (VS Code's
+ * JSON scanner, here in strict mode: no comments, no trailing commas) finds where and what went wrong,
+ * reported as line, column and position with the line and a caret.
  */
+import { printParseErrorCode, visit } from 'jsonc-parser';
 
 export interface JsonProblem {
   /** Offset in the text (UTF-16 code units, which equal characters for the usual ASCII JSON). */
@@ -52,139 +54,123 @@ function lineColumn(text: string, position: number): { line: number; column: num
   return { line, column: position - lastNewline };
 }
 
-class Stop {
-  constructor(
-    readonly position: number,
-    readonly problem: string,
-  ) {}
-}
-
 /** The first syntax error in `text` by the JSON grammar (RFC 8259), or null when it is valid. */
 export function locateJsonError(text: string): JsonProblem | null {
-  let i = 0;
-  const n = text.length;
-  const describe = (at: number): string => {
-    if (at >= n) return 'the end of the input';
-    const ch = text[at]!;
-    if (ch === "'") return "a single quote (JSON strings use double quotes)";
-    return JSON.stringify(ch);
+  if (text.charCodeAt(0) === 0xfeff) {
+    return { position: 0, line: 1, column: 1, problem: 'the text starts with a byte-order mark (BOM); save it as UTF-8 without BOM' };
+  }
+  // The first error, with what the grammar expected there, followed through the scanner's own events.
+  let first: Located | null = null;
+  const open: ('object' | 'array')[] = [];
+  let expecting: Expecting = 'value';
+  const afterValue = () => {
+    expecting = open.length ? 'separator' : 'end';
   };
-  const stop = (problem: string, at = i): never => {
-    throw new Stop(at, problem);
-  };
-  const ws = () => {
-    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-  };
-  const literal = (word: string) => {
-    if (text.startsWith(word, i)) i += word.length;
-    else stop(`unexpected ${describe(i)}: expected a value`);
-  };
-  const string = () => {
-    const open = i;
-    i++; // opening quote
-    for (;;) {
-      if (i >= n) stop('unterminated string (no closing ")', open);
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        i++;
-        return;
-      }
-      if (c === 92) {
-        const e = text[i + 1];
-        if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
-        else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
-        else stop('invalid escape sequence in string');
-        continue;
-      }
-      if (c < 0x20) stop(c === 10 ? 'line break inside a string (write \\n)' : 'control character inside a string');
-      i++;
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        open.push('object');
+        expecting = 'property';
+      },
+      onArrayBegin: () => {
+        open.push('array');
+        expecting = 'value';
+      },
+      onObjectEnd: () => {
+        open.pop();
+        afterValue();
+      },
+      onArrayEnd: () => {
+        open.pop();
+        afterValue();
+      },
+      onObjectProperty: () => {
+        expecting = 'colon';
+      },
+      onSeparator: (character) => {
+        expecting = character === ':' || open.at(-1) === 'array' ? 'value' : 'property';
+      },
+      onLiteralValue: afterValue,
+      onError: (error, offset, length) => {
+        first ??= { error: printParseErrorCode(error), offset, length, inside: open.at(-1) ?? null, expecting };
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+  );
+  if (!first) return null;
+  const { problem, at } = describeError(text, first);
+  return { position: at, ...lineColumn(text, at), problem };
+}
+
+type Expecting = 'value' | 'property' | 'colon' | 'separator' | 'end';
+
+interface Located {
+  /** jsonc-parser's name for the error (its codes are a const enum, which isolated modules cannot read). */
+  error: string;
+  offset: number;
+  length: number;
+  inside: 'object' | 'array' | null;
+  expecting: Expecting;
+}
+
+/** What is at `at`, in words. */
+function found(text: string, at: number): string {
+  if (at >= text.length) return 'the end of the input';
+  const ch = text[at]!;
+  if (ch === "'") return 'a single quote (JSON strings use double quotes)';
+  if (ch === '/') return 'a comment (JSON has none)';
+  return JSON.stringify(ch);
+}
+
+/** The problem in words, and where it is (the error's offset, or the exact character within its token). */
+function describeError(text: string, e: Located): { problem: string; at: number } {
+  const at = e.offset;
+  const here = found(text, at);
+  const ch = text[at];
+  const end = at >= text.length;
+  const problem = (p: string, where = at) => ({ problem: p, at: where });
+  switch (e.error) {
+    case 'UnexpectedEndOfString': {
+      const stop = at + e.length;
+      if (text[stop] === '\n' || text[stop] === '\r') return problem('line break inside a string (write \\n)', stop);
+      return problem('unterminated string (no closing ")');
     }
-  };
-  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const number = () => {
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text);
-    if (!m || m[0] === '-' || m[0] === '') stop('invalid number');
-    i += m![0].length;
-  };
-  const value = (): void => {
-    ws();
-    const ch = text[i];
-    if (ch === '{') return object();
-    if (ch === '[') return array();
-    if (ch === '"') return string();
-    if (ch === 't') return literal('true');
-    if (ch === 'f') return literal('false');
-    if (ch === 'n') return literal('null');
-    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
-    stop(i >= n ? 'unexpected end of the input: expected a value' : `unexpected ${describe(i)}: expected a value`);
-  };
-  const object = () => {
-    i++;
-    ws();
-    if (text[i] === '}') {
-      i++;
-      return;
-    }
-    for (;;) {
-      ws();
-      if (text[i] !== '"') {
-        stop(
-          text[i] === '}'
-            ? "trailing comma before '}' (JSON does not allow one)"
-            : i >= n
-              ? 'unexpected end of the input: expected a "quoted" property name'
-              : `unexpected ${describe(i)}: expected a "quoted" property name`,
-        );
-      }
-      string();
-      ws();
-      if (text[i] !== ':') stop(`unexpected ${describe(i)}: expected ':' after the property name`);
-      i++;
-      value();
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      stop(`unexpected ${describe(i)}: expected ',' or '}' after a property value`);
-    }
-  };
-  const array = () => {
-    i++;
-    ws();
-    if (text[i] === ']') {
-      i++;
-      return;
-    }
-    for (;;) {
-      ws();
-      if (text[i] === ']') stop("trailing comma before ']' (JSON does not allow one)");
-      value();
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      stop(`unexpected ${describe(i)}: expected ',' or ']' after an array element`);
-    }
-  };
-  try {
-    if (text.charCodeAt(0) === 0xfeff) stop('the text starts with a byte-order mark (BOM); save it as UTF-8 without BOM', 0);
-    value();
-    ws();
-    if (i < n) stop(`unexpected ${describe(i)} after the JSON value`);
-    return null;
-  } catch (e) {
-    if (!(e instanceof Stop)) throw e;
-    return { position: e.position, ...lineColumn(text, e.position), problem: e.problem };
+    case 'InvalidEscapeCharacter':
+    case 'InvalidUnicode':
+      return problem('invalid escape sequence in string');
+    case 'InvalidCharacter':
+      return problem('control character inside a string');
+    case 'InvalidNumberFormat':
+    case 'UnexpectedEndOfNumber':
+      return problem('invalid number');
+    case 'InvalidCommentToken':
+    case 'UnexpectedEndOfComment':
+      return problem('a comment (JSON has none)');
+    case 'ColonExpected':
+      return problem(`unexpected ${here}: expected ':' after the property name`);
+    // Reported after the scanner has closed the object or array for itself.
+    case 'CloseBraceExpected':
+      return problem(`unexpected ${here}: expected ',' or '}' after a property value`);
+    case 'CloseBracketExpected':
+      return problem(`unexpected ${here}: expected ',' or ']' after an array element`);
+  }
+  // The rest (an unexpected token, a missing value, name or comma) are told by what the grammar expected.
+  if (/[0-9]/.test(ch ?? '') && text[at - 1] === '0' && !/[0-9.]/.test(text[at - 2] ?? '')) return problem('invalid number (no leading zeros)', at - 1);
+  switch (e.expecting) {
+    case 'property':
+      if (ch === '}') return problem("trailing comma before '}' (JSON does not allow one)");
+      return problem(end ? 'unexpected end of the input: expected a "quoted" property name' : `unexpected ${here}: expected a "quoted" property name`);
+    case 'colon':
+      return problem(`unexpected ${here}: expected ':' after the property name`);
+    case 'separator':
+      return problem(
+        e.inside === 'array' ? `unexpected ${here}: expected ',' or ']' after an array element` : `unexpected ${here}: expected ',' or '}' after a property value`,
+      );
+    case 'end':
+      return problem(`unexpected ${here} after the JSON value`);
+    case 'value':
+      if (ch === ']' && e.inside === 'array') return problem("trailing comma before ']' (JSON does not allow one)");
+      return problem(end ? 'unexpected end of the input: expected a value' : `unexpected ${here}: expected a value`);
   }
 }
