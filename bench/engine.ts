@@ -22,9 +22,9 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 
 /**
  * `live` is the benchmark proper: messages accepted while the engine delivers, timed from the first send to
- * the last result committed. `drain` is a diagnostic: all `n` messages are accepted with the scheduler
- * stopped (not timed), then the engine is started and timed until the backlog is delivered and logged,
- * which separates the delivery pipeline's cost from sendMessage's.
+ * the last result committed. `drain` is a diagnostic: all `n` messages are accepted with the core paused
+ * (not timed), then forwarding starts again and is timed until the backlog is delivered and logged, which
+ * separates the delivery pipeline's cost from sendMessage's. Both warm the core up first (see above).
  */
 export async function runEngine(url: string, n: number, dataDir: string, mode: 'live' | 'drain', run: ContenderRun): Promise<ContenderOutput> {
   const core = createCore({ dataDir, seed: 1, maxInFlight: ENGINE_IN_FLIGHT });
