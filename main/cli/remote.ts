@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import type { Result } from '../contract/result.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { SERVER_INFO_FILE, type ServerInfo } from './serve.js';
@@ -23,6 +22,7 @@ export function findRunningServe(dataDirFlag: string | undefined): { info: Serve
 }
 
 export async function callApi<T>(info: ServerInfo, command: string, input: unknown): Promise<Result<T>> {
+  const { request } = await import('undici'); // loaded only by the commands that talk to a serve
   let res;
   try {
     res = await request(`${info.url}/api/${command}`, {

@@ -1,7 +1,8 @@
 /**
  * Certificates for local HTTPS listeners, generated with a maintained library (selfsigned), never by hand.
+ * The library (with its X.509 stack, ~80 ms to load) is loaded on the first certificate, not with the core:
+ * most runs (`hookbench send`, a serve without a TLS receiver) never make one.
  */
-import { generate } from 'selfsigned';
 
 export interface KeyPairPem {
   key: string;
@@ -12,6 +13,7 @@ export interface KeyPairPem {
 export async function generateSelfSigned(commonName = 'Hookbench local receiver'): Promise<KeyPairPem> {
   const notBeforeDate = new Date(Date.now() - 24 * 3_600_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 3650 * 24 * 3_600_000);
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: commonName }], {
     keySize: 2048,
     algorithm: 'sha256',

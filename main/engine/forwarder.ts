@@ -3,8 +3,10 @@
  * undici's own timers tick coarsely (~0.5 s), so they are off and the deadline is our own timer.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { rootCertificates } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { LIMITS } from '../contract/messageShapes.js';
 import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js';
 import { classifyNetworkError, classifyStatus, timeoutOutcome } from '../core/outcome.js';
@@ -12,6 +14,13 @@ import { parseRetryAfter } from '../core/retryPolicy.js';
 import { signBody } from '../core/signature.js';
 
 export const USER_AGENT = 'Hookbench/1.0';
+
+/**
+ * undici (~70 ms to load) is loaded with the first pool, on the thread that sends: the engine's own thread
+ * only signs rounds (prepareRequest), and a CLI command that sends nothing never loads it.
+ */
+let undici: typeof Undici | null = null;
+const loadUndici = (): typeof Undici => (undici ??= createRequire(import.meta.url)('undici') as typeof Undici);
 /** SPEC-NOTES §2: at most 16 concurrent connections per origin. */
 export const CONNECTIONS_PER_ORIGIN = 16;
 
@@ -130,6 +139,7 @@ export class Dispatchers {
       const httpProxy = env['HTTP_PROXY'] ?? env['http_proxy'];
       const httpsProxy = env['HTTPS_PROXY'] ?? env['https_proxy'];
       const noProxy = env['NO_PROXY'] ?? env['no_proxy'];
+      const { Agent, EnvHttpProxyAgent } = loadUndici();
       pool = PROXY_VARS.some((v) => env[v])
         ? new EnvHttpProxyAgent({
             ...options,
