@@ -4,10 +4,12 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { WORKER_CLOSED, WORKER_READY } from './workers.js';
 
 const { file, intervalMs } = workerData as { file: string; intervalMs: number };
 const db = new Database(file);
 db.pragma('busy_timeout = 1000');
+parentPort!.postMessage(WORKER_READY);
 const timer = setInterval(() => {
   try {
     // PASSIVE: copies what it can without waiting for, or blocking, the writer.
@@ -20,5 +22,6 @@ parentPort!.on('message', (msg: 'close') => {
   if (msg !== 'close') return;
   clearInterval(timer);
   db.close();
+  parentPort!.postMessage(WORKER_CLOSED);
   parentPort!.close();
 });

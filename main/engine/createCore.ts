@@ -5,7 +5,6 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import type { Dispatcher } from 'undici';
 import type { CoreCommands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
 import type { EngineEvent } from '../contract/events.js';
@@ -47,7 +46,7 @@ import { AudienceService } from './audienceService.js';
 import { Engine } from './engine.js';
 import { ReceiverService } from './receiver/receiverService.js';
 import { InlineForwarder, WorkerForwarder, type Forwarder } from './forwarderPool.js';
-import { startEngineWorker } from './workers.js';
+import { startEngineWorker, stoppableOnceReady } from './workers.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -169,7 +168,7 @@ class CoreImpl implements Core {
   readonly audiences: AudienceService;
   readonly receivers: ReceiverService;
   private readonly forwarder: Forwarder;
-  private readonly checkpointer: Worker;
+  private readonly checkpointer: { stop(): Promise<void> };
   private destinations = new Map<string, Destination>();
   private sources = new Map<string, Source>();
   private started = false;
@@ -190,8 +189,9 @@ class CoreImpl implements Core {
       seed = stored === null ? randomInt(0, 2 ** 31) : Number(stored);
       if (stored === null) store.setSetting(SEED_KEY, String(seed));
     }
-    this.checkpointer = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200 } });
-    this.checkpointer.unref();
+    const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200 } });
+    checkpointWorker.unref();
+    this.checkpointer = stoppableOnceReady(checkpointWorker, 'close');
     this.forwarder =
       typeof options.forwarder === 'object'
         ? options.forwarder
@@ -262,7 +262,7 @@ class CoreImpl implements Core {
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();
     await this.forwarder.close();
-    await stopWorker(this.checkpointer);
+    await this.checkpointer.stop();
     this.store.close();
     this.lock.release();
   }
@@ -897,13 +897,6 @@ class CoreImpl implements Core {
   private findDestination(ref: string): Destination | null {
     return this.destinations.get(ref) ?? [...this.destinations.values()].find((d) => d.name === ref) ?? null;
   }
-}
-
-async function stopWorker(worker: Worker): Promise<void> {
-  worker.ref(); // an unref'd worker would let the process end before it has closed its connection
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.postMessage('close');
-  await exited;
 }
 
 /** One key per (source, messageId): the unit of de-duplication. */

@@ -7,7 +7,7 @@
  * - when the worker dies, fails its pending jobs and starts a new worker with the next job.
  */
 import { parentPort, type Transferable, type Worker } from 'node:worker_threads';
-import { startEngineWorker } from './workers.js';
+import { closeEngineWorker, startEngineWorker, WORKER_CLOSED } from './workers.js';
 
 type Answer<Res> = { id: number; result: Res } | { id: number; error: string };
 
@@ -95,10 +95,7 @@ export class JobWorker<Req, Res, Other = never> {
     this.closing = true;
     const worker = this.started;
     if (!worker) return;
-    worker.ref();
-    const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage({ type: 'close' } satisfies ToJobWorker<Req, Other>);
-    await closed;
+    await closeEngineWorker(worker, { type: 'close' } satisfies ToJobWorker<Req, Other>);
   }
 }
 
@@ -149,7 +146,10 @@ export function serveJobs<Req, Res, Other = never>(handlers: {
     } else if (msg.type === 'other') {
       handlers.other?.(msg.message);
     } else {
-      void (handlers.close?.() ?? Promise.resolve()).then(() => port.close());
+      void (handlers.close?.() ?? Promise.resolve()).then(() => {
+        port.postMessage(WORKER_CLOSED);
+        port.close();
+      });
     }
   });
 }
