@@ -82,6 +82,7 @@ export class Engine {
   private closed = false;
   /** Claiming rounds (start() .. pause()); finished rounds are recorded either way. */
   private started = false;
+  /** Whether start() has queued again the rounds a crash interrupted (once, on the first start). */
   private resumed = false;
   private advancing: Promise<unknown> = Promise.resolve();
 

@@ -19,18 +19,18 @@ export const WORKER_READY = { type: 'ready' } as const;
 export const WORKER_CLOSED = { type: 'closed' } as const;
 
 const isType = (m: unknown, type: string): boolean => typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type;
-const isClosed = (m: unknown): boolean => isType(m, 'closed');
 
 /**
  * Asks a worker to close (`closeMessage`) and, once it has posted WORKER_CLOSED (or exited), terminates it
- * without waiting for its thread to end: with nothing left open there, that only tears the thread down, which
- * took ~100 ms (left to end on its own, about as long) that a one-shot command would otherwise wait for.
+ * without waiting for its thread to end: with nothing left open there, that only tears the thread down
+ * (~100 ms, or as long when left to end on its own), which closing a core need not wait for. A process that
+ * exits still joins its threads.
  */
 export async function closeEngineWorker(worker: Worker, closeMessage: unknown): Promise<void> {
   worker.ref(); // an unref'd worker would let the process end before it has closed what it holds
   const closed = new Promise<void>((resolve) => {
     const onMessage = (m: unknown): void => {
-      if (isClosed(m)) done();
+      if (isType(m, 'closed')) done();
     };
     const done = (): void => {
       worker.off('message', onMessage).off('exit', done);
@@ -46,8 +46,8 @@ export async function closeEngineWorker(worker: Worker, closeMessage: unknown): 
 
 /**
  * A worker that posts WORKER_READY once it holds something: stopped before that, it holds nothing yet and is
- * terminated at once (a one-shot command need not wait for it to start only to close it); after, it is closed
- * as closeEngineWorker does.
+ * terminated at once (closing a core just created need not wait for its thread to start); after, it is
+ * closed as closeEngineWorker does.
  */
 export function stoppableOnceReady(worker: Worker, closeMessage: unknown): { stop(): Promise<void> } {
   let ready = false;
