@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EngineEvent } from '../contract/events.js';
 import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode, Result } from '../contract/result.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
+import { createEventBatcher } from './eventBatcher.js';
 
 /** A command of the typed API: one JSON object in, a Result out. */
 export type ApiHandler = (input: unknown) => Result<unknown> | Promise<Result<unknown>>;
@@ -167,36 +167,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
 
-  // Pushed events are batched: a burst of deliveries becomes a few messages, never a flood.
-  let pending: EngineEvent[] = [];
-  let dropped = 0;
+  // Pushed events are batched (server/eventBatcher): a burst of deliveries becomes a few frames, never a flood.
+  const batcher = createEventBatcher({
+    flushMs: options.eventFlushMs ?? 150,
+    maxPerFlush: MAX_EVENTS_PER_FLUSH,
+    send(frame) {
+      const text = JSON.stringify(frame);
+      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+    },
+  });
   // Subscribed only while a socket listens: with no listener, the core builds no events at all.
   const subscription = {
     unsubscribe: null as (() => void) | null,
     on() {
-      this.unsubscribe ??= core.onEvent((event) => {
-        if (pending.length >= MAX_EVENTS_PER_FLUSH) {
-          pending.shift();
-          dropped++;
-        }
-        pending.push(event);
-      });
+      this.unsubscribe ??= core.onEvent((event) => batcher.push(event));
     },
     off() {
       this.unsubscribe?.();
       this.unsubscribe = null;
-      pending = [];
-      dropped = 0;
+      batcher.flush();
     },
   };
-  const flusher = setInterval(() => {
-    if (pending.length === 0) return;
-    const frame = JSON.stringify({ events: pending, ...(dropped ? { dropped } : {}) });
-    pending = [];
-    dropped = 0;
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
-  }, options.eventFlushMs ?? 150);
-  flusher.unref();
 
   server.listen(options.port, options.host);
   await Promise.race([
@@ -213,8 +204,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     server,
     async close() {
-      clearInterval(flusher);
       subscription.off();
+      batcher.close();
       for (const ws of sockets) ws.close(1001, 'server stopping');
       wss.close();
       const closed = once(server, 'close');
