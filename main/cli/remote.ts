@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Result } from '../contract/result.js';
 import { resolveDataDir } from '../engine/dataDir.js';
-import { SERVER_INFO_FILE, type ServerInfo } from './serve.js';
+import { SERVER_INFO_FILE, type ServerInfo } from '../server/workbench.js';
 import { UsageError } from './io.js';
 
 export function findRunningServe(dataDirFlag: string | undefined): { info: ServerInfo; file: string } {

@@ -2,16 +2,9 @@
  * `hookbench serve` (SPEC-NOTES §9): the engine, the ingestion API, the typed API and the UI in one
  * process, found by other commands through `<data>/server.json`.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HookbenchError } from '../contract/result.js';
-import { applyConfig, readConfigFile } from '../engine/config.js';
-import { createCore, type Core } from '../engine/createCore.js';
 import { resolveDataDir } from '../engine/dataDir.js';
-import { buildApiCommands } from '../server/apiCommands.js';
-import { startServer, type RunningServer } from '../server/httpServer.js';
+import { startWorkbench, type RunningWorkbench } from '../server/workbench.js';
 import { EXIT, type CliIO } from './io.js';
 import { packageVersion } from './version.js';
 
@@ -24,100 +17,21 @@ export interface ServeOptions {
   receiverTlsPort: number;
 }
 
-/** `<data>/server.json`: how `delete-user`, scripts and the desktop shell find a running serve. */
-export interface ServerInfo {
-  version: string;
-  pid: number;
-  url: string;
-  uiUrl: string;
-  port: number;
-  token: string;
-  receiverUrl: string | null;
-  receiverTlsUrl: string | null;
-}
+export type RunningServe = RunningWorkbench;
 
-export interface RunningServe {
-  core: Core;
-  server: RunningServer;
-  info: ServerInfo;
-  dataDir: string;
-  stop(): Promise<void>;
-}
-
-export const SERVER_INFO_FILE = 'server.json';
-
-/** The built renderer (dist/renderer), when there is one. */
-export function findUiDir(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    for (const candidate of [join(dir, 'renderer'), join(dir, 'dist', 'renderer')]) {
-      if (existsSync(join(candidate, 'index.html'))) return candidate;
-    }
-    dir = dirname(dir);
-  }
-  return null;
-}
-
-/** Writes the file whole or not at all (rename is atomic), readable by its owner only: it holds the token. */
-export function writeServerInfo(dataDir: string, info: ServerInfo): void {
-  const file = join(dataDir, SERVER_INFO_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
-}
-
-export async function startServe(options: ServeOptions, io: CliIO): Promise<RunningServe> {
-  const dataDir = resolveDataDir(options.data);
-  const core = createCore({ dataDir });
-  let server: RunningServer | null = null;
-  try {
-    if (options.config) {
-      const config = readConfigFile(options.config);
-      if (!config.ok) throw new HookbenchError(config.error);
-      const applied = applyConfig(core, config.value, {
-        applyReceivers: (receivers) => {
-          const r = core.receivers.applyConfig(receivers);
-          return r.ok ? { ok: true, value: { created: r.value.created.map((n) => `receiver ${n}`), updated: r.value.updated.map((n) => `receiver ${n}`) } } : r;
-        },
-      });
-      if (!applied.ok) throw new HookbenchError({ ...applied.error, message: `config ${options.config}: ${applied.error.message}` });
-      const { created, updated } = applied.value;
-      io.stderr(`config ${options.config}: ${created.length} created, ${updated.length} updated\n`);
-    }
-    const receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
-    const token = randomBytes(24).toString('hex');
-    server = await startServer({ core, host: options.host, port: options.port, token, commands: buildApiCommands(core), uiDir: findUiDir() });
-    const info: ServerInfo = {
-      version: packageVersion(),
-      pid: process.pid,
-      url: server.url,
-      uiUrl: `${server.url}/?token=${token}`,
-      port: server.port,
-      token,
-      receiverUrl: receiver.url,
-      receiverTlsUrl: receiver.tlsUrl,
-    };
-    writeServerInfo(dataDir, info);
-    const running = server;
-    let stopped = false;
-    return {
-      core,
-      server: running,
-      info,
-      dataDir,
-      async stop() {
-        if (stopped) return;
-        stopped = true;
-        await running.close(); // stop accepting; in-flight requests finish
-        await core.close(); // in-flight rounds are recorded
-        rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
-      },
-    };
-  } catch (e) {
-    await server?.close();
-    await core.close();
-    throw e;
-  }
+/** The workbench (server/workbench.ts) on the chosen data dir and ports; a busy port is an error. */
+export function startServe(options: ServeOptions, io: CliIO): Promise<RunningServe> {
+  return startWorkbench({
+    dataDir: resolveDataDir(options.data),
+    version: packageVersion(),
+    config: options.config,
+    host: options.host,
+    port: options.port,
+    receiverPort: options.receiverPort,
+    receiverTlsPort: options.receiverTlsPort,
+    busyPorts: 'fail',
+    log: (line) => io.stderr(`${line}\n`),
+  });
 }
 
 /** Runs until Ctrl-C or SIGTERM (io.signal), then stops cleanly: exit 0. */
