@@ -40,6 +40,7 @@ import { newMessageId } from './messageIds.js';
 import type { PreparedCall } from './ingestPrepare.js';
 import { routeMessage } from '../core/routing.js';
 import { Store } from '../store/store.js';
+import type { SecretCodec } from '../store/secretCodec.js';
 import { createClock, type Clock } from './clock.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
 import { AudienceService } from './audienceService.js';
@@ -62,6 +63,8 @@ export interface CoreOptions {
   maxInFlight?: number;
   /** Start the scheduler at once (default true). */
   autoStart?: boolean;
+  /** How secrets are kept at rest (store/secretCodec): as given by default; the desktop app encrypts them. */
+  secretCodec?: SecretCodec;
 }
 
 interface AcceptEntry {
@@ -151,12 +154,19 @@ export function createCore(options: CoreOptions): Core {
   const lock: DataDirLock = lockDataDir(options.dataDir);
   let store: Store;
   try {
-    store = new Store(join(options.dataDir, 'hookbench.db'));
+    store = new Store(join(options.dataDir, 'hookbench.db'), { secretCodec: options.secretCodec });
   } catch (e) {
     lock.release();
     throw e;
   }
-  return new CoreImpl(options, store, lock);
+  try {
+    return new CoreImpl(options, store, lock);
+  } catch (e) {
+    // e.g. secrets the codec cannot read (store/secretCodec): they are read before any thread starts
+    store.close();
+    lock.release();
+    throw e;
+  }
 }
 
 class CoreImpl implements Core {
@@ -189,6 +199,15 @@ class CoreImpl implements Core {
       seed = stored === null ? randomInt(0, 2 ** 31) : Number(stored);
       if (stored === null) store.setSetting(SEED_KEY, String(seed));
     }
+    // Read first: what cannot be read (secrets the codec cannot decrypt) fails before any thread starts.
+    this.reloadDestinations();
+    this.receivers = new ReceiverService({
+      db: store.db,
+      clock: this.clock,
+      dataDir: options.dataDir,
+      emit: (event) => this.emit(event),
+      secretCodec: options.secretCodec,
+    });
     const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200 } });
     checkpointWorker.unref();
     this.checkpointer = stoppableOnceReady(checkpointWorker, 'close');
@@ -198,8 +217,6 @@ class CoreImpl implements Core {
         : options.dispatcher || options.forwarder === 'inline'
           ? new InlineForwarder(options.dispatcher)
           : new WorkerForwarder();
-    this.reloadDestinations();
-    this.receivers = new ReceiverService({ db: store.db, clock: this.clock, dataDir: options.dataDir, emit: (event) => this.emit(event) });
     this.engine = new Engine({
       store,
       clock: this.clock,

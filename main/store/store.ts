@@ -16,6 +16,7 @@ import type {
 import type { MessageType } from '../contract/messageShapes.js';
 import { deriveMessageStatus } from '../core/deliveryDecision.js';
 import { openDb, type Db } from './openDb.js';
+import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from './secretCodec.js';
 
 export interface NewMessage {
   messageId: string;
@@ -172,7 +173,11 @@ export class Store {
   readonly db: Db;
   private readonly s;
 
-  constructor(file: string) {
+  /** How destinations' shared secrets are kept at rest (store/secretCodec). */
+  private readonly secrets: SecretCodec;
+
+  constructor(file: string, options: { secretCodec?: SecretCodec | undefined } = {}) {
+    this.secrets = options.secretCodec ?? plainSecrets;
     this.db = openDb(file);
     const db = this.db;
     this.s = {
@@ -542,13 +547,14 @@ export class Store {
 
   // ---- destinations and sources
   listDestinations(): Destination[] {
-    return this.s.listDestinations.all().map(toDestination);
+    return this.s.listDestinations.all().map((r) => toDestination(r, this.secrets));
   }
 
   saveDestination(d: Destination, isNew: boolean): void {
     const { id, name, enabled, sourceIds, createdAt, updatedAt, ...config } = d;
     this.transaction(() => {
-      const row = { id, name, enabled: enabled ? 1 : 0, config: JSON.stringify(config), createdAt, updatedAt };
+      const stored = { ...config, sharedSecret: encryptNullable(this.secrets, config.sharedSecret) };
+      const row = { id, name, enabled: enabled ? 1 : 0, config: JSON.stringify(stored), createdAt, updatedAt };
       if (isNew) this.s.insertDestination.run(row);
       else this.s.updateDestination.run(row);
       this.s.clearDestinationSources.run(id);
@@ -691,8 +697,9 @@ function toAttempt(r: AttemptRow): AttemptRecord {
   };
 }
 
-function toDestination(r: DestinationRow): Destination {
+function toDestination(r: DestinationRow, secrets: SecretCodec): Destination {
   const config = JSON.parse(r.config) as Omit<Destination, 'id' | 'name' | 'enabled' | 'sourceIds' | 'createdAt' | 'updatedAt'>;
+  config.sharedSecret = decryptNullable(secrets, config.sharedSecret);
   return {
     id: r.id,
     name: r.name,

@@ -29,6 +29,7 @@ import { err, HookbenchError, ok, type ApiError, type Result } from '../../contr
 import { parseWith } from '../../contract/schemas.js';
 import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../../core/receiverScript.js';
 import type { Db } from '../../store/openDb.js';
+import type { SecretCodec } from '../../store/secretCodec.js';
 import { captureRecord, ReceiverStore, type NewCapture, type StoredReceiver } from '../../store/receiverStore.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
@@ -47,6 +48,8 @@ export interface ReceiverServiceOptions {
   fallbackReceiver?: string;
   /** The newest captures kept (default 10,000). */
   maxCaptures?: number;
+  /** How endpoints' secrets are kept at rest (default: as given). */
+  secretCodec?: SecretCodec | undefined;
 }
 
 export interface ReceiverListenOptions {
@@ -82,7 +85,7 @@ export class ReceiverService {
 
   constructor(options: ReceiverServiceOptions) {
     this.o = options;
-    this.store = new ReceiverStore(options.db, options.maxCaptures);
+    this.store = new ReceiverStore(options.db, options.maxCaptures, options.secretCodec);
     for (const r of this.store.listReceivers()) this.endpoints.set(r.name, r);
   }
 
