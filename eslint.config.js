@@ -1,5 +1,6 @@
 // Layering is enforced here (ARCHITECTURE.md): main/contract is pure TypeScript shared with the renderer;
-// main/core is the pure domain (no I/O); only the outer layers touch sockets, disks and Electron.
+// main/core is the pure domain (no I/O); only the outer layers touch sockets and disks, and only main/desktop
+// touches Electron.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -19,6 +20,17 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Listed before the layer rules below: for contract/ and core/ their own lists (which include electron) apply.
+    files: ['**/*.{ts,cts,mts,tsx,js,cjs,mjs}'],
+    ignores: ['main/desktop/**'],
+    rules: restrict('Only main/desktop imports electron: the core, the CLI, serve and the renderer run without it.', ['electron'], [{ group: ['electron/*'] }]),
+  },
+  {
+    // The sandboxed preload is CommonJS (it may require 'electron' only): `import x = require()` is its import.
+    files: ['main/desktop/**/*.cts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['main/contract/**/*.ts'],

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -21,5 +22,19 @@ describe('layering lint rules', () => {
     expect(await lint('main/core/probe.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toHaveLength(1);
     expect(await lint('main/core/probe.ts', "import { Engine } from '../engine/engine.js';\nexport const x = Engine;\n")).toHaveLength(1);
     expect(await lint('main/core/probe.ts', "import { createHmac } from 'node:crypto';\nexport const x = createHmac;\n")).toHaveLength(0);
+  });
+
+  it('only main/desktop may import electron (values, types and subpaths alike)', async () => {
+    const fixture = readFileSync(new URL('../fixtures/layering/electron-outside-desktop.ts.txt', import.meta.url), 'utf8');
+    for (const elsewhere of ['main/engine/probe.ts', 'main/server/probe.ts', 'main/cli/probe.ts', 'renderer/src/probe.tsx', 'scripts/probe.mjs', 'test/unit/probe.test.ts']) {
+      const messages = await lint(elsewhere, elsewhere.endsWith('.mjs') ? "import { app } from 'electron';\nexport const x = app;\n" : fixture);
+      expect(messages.length, elsewhere).toBeGreaterThanOrEqual(1);
+      expect(messages[0], elsewhere).toMatch(/Only main\/desktop imports electron|no Node, Electron|no I\/O/);
+    }
+    expect(await lint('main/engine/probe.ts', fixture)).toHaveLength(3);
+    // contract/ and core/ keep their own (stricter) lists, which include electron
+    expect(await lint('main/contract/probe.ts', "import type { App } from 'electron';\nexport type X = App;\n")).toHaveLength(1);
+    expect(await lint('main/core/probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(1);
+    expect(await lint('main/desktop/probe.ts', fixture)).toHaveLength(0);
   });
 });
