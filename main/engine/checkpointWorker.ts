@@ -4,10 +4,11 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { sqliteOptions } from '../store/nativeBinding.js';
 import { WORKER_CLOSED, WORKER_READY } from './workers.js';
 
 const { file, intervalMs } = workerData as { file: string; intervalMs: number };
-const db = new Database(file);
+const db = new Database(file, sqliteOptions());
 db.pragma('busy_timeout = 1000');
 parentPort!.postMessage(WORKER_READY);
 const timer = setInterval(() => {

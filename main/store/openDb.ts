@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/types.js';
+import { sqliteOptions } from './nativeBinding.js';
 
 export type Db = Database.Database;
 
 /** Open (or create) the database in WAL mode and bring it to the newest schema. */
 export function openDb(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
-  const db = new Database(file);
+  const db = new Database(file, sqliteOptions());
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the last transactions.
   db.pragma('synchronous = NORMAL');
