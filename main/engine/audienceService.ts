@@ -36,6 +36,7 @@ import {
 import type { Source } from '../contract/models.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith, type SendMessageInput } from '../contract/schemas.js';
+import type { Page } from '../contract/models.js';
 import { diffState, evaluateMembership, membershipState, snakeCase, type StateChange } from '../core/audiences.js';
 import type { Db } from '../store/openDb.js';
 
@@ -194,7 +195,7 @@ export class AudienceService {
   }
 
   /** Audiences and computed traits, by name; optionally of one source or kind. */
-  listAudiences(input: ListAudiencesInput = {}): Result<(Audience | ComputedTrait)[]> {
+  listAudiences(input: ListAudiencesInput = {}): Result<Page<Audience | ComputedTrait>> {
     const parsed = parseWith(listAudiencesInputSchema, input);
     if (!parsed.ok) return parsed;
     let sourceId: string | null = null;
@@ -204,7 +205,7 @@ export class AudienceService {
       sourceId = source.id;
     }
     const rows = this.s.list.all({ sourceId, kind: parsed.value.kind ?? null });
-    return ok(rows.map((r) => (r.kind === 'audience' ? toAudience(r) : toComputedTrait(r))));
+    return ok({ items: rows.map((r) => (r.kind === 'audience' ? toAudience(r) : toComputedTrait(r))), nextCursor: null });
   }
 
   // ---------------------------------------------------------------- computed traits
