@@ -44,6 +44,11 @@ export interface AudienceServiceOptions {
   /** The core's connection (core.store.db): `send` must write through the same one, so that a sync's
    * messages and its new state commit together. */
   db: Db;
+  /**
+   * The store's transaction helper (Store.transaction): what a sync sends is announced by the core only
+   * after this transaction commits (afterCommit), never while it may still roll back.
+   */
+  transaction: <T>(fn: () => T) => T;
   clock: { now(): number };
   send: (messages: SendMessageInput[]) => Result<SendMessageOutput[]>;
   /** A source by id or name. */
@@ -83,6 +88,7 @@ class Rollback {
 
 export class AudienceService {
   private readonly db: Db;
+  private readonly transaction: AudienceServiceOptions['transaction'];
   private readonly clock: { now(): number };
   private readonly send: AudienceServiceOptions['send'];
   private readonly findSource: AudienceServiceOptions['findSource'];
@@ -90,6 +96,7 @@ export class AudienceService {
 
   constructor(options: AudienceServiceOptions) {
     this.db = options.db;
+    this.transaction = options.transaction;
     this.clock = options.clock;
     this.send = options.send;
     this.findSource = options.findSource;
@@ -341,14 +348,14 @@ export class AudienceService {
     return ok({ id: row.value.id });
   }
 
-  /** Runs `fn` in a transaction (a savepoint when nested) that rolls back when it returns an error. */
+  /** Runs `fn` in the store's transaction, rolled back when it returns an error. */
   private atomically<T>(fn: () => Result<T>): Result<T> {
     try {
-      return this.db.transaction(() => {
+      return this.transaction(() => {
         const result = fn();
         if (!result.ok) throw new Rollback(result.error);
         return result;
-      })();
+      });
     } catch (e) {
       if (e instanceof Rollback) return err(e.error);
       throw e;

@@ -233,6 +233,7 @@ class CoreImpl implements Core {
     });
     this.audiences = new AudienceService({
       db: store.db,
+      transaction: (fn) => store.transaction(fn),
       clock: this.clock,
       // What an audience sends is not traits a source reported: it never feeds back into user_traits.
       send: (messages) => this.acceptMessages(messages, 'messages', { recordsTraits: false }),

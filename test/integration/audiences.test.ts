@@ -20,7 +20,7 @@ interface IdentifyBody {
 /** The core's own service; with `send`, a service whose sends go through that function (failure tests). */
 function serviceFor(core: Core, send?: AudienceServiceOptions['send']): AudienceService {
   if (!send) return core.audiences;
-  return new AudienceService({ db: core.store.db, clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
+  return new AudienceService({ db: core.store.db, transaction: (fn) => core.store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
 }
 
 async function setup(): Promise<{ core: Core; rx: TestReceiver; source: Source; service: AudienceService; delivered: (ids: number[]) => Promise<IdentifyBody[]> }> {
@@ -196,6 +196,16 @@ describe('names, keys and lifecycle', () => {
     expect(must(service.listAudiences()).items).toEqual([]);
     expect(service.syncAudience({ id: a.id }).ok).toBe(false);
     must(service.createAudience({ source: 'web', name: 'A', members: ['u1'] }));
+  });
+
+  it('announces its identify calls only once they are committed (messageAccepted after the transaction)', async () => {
+    const { core, service } = await setup();
+    const inTransaction: boolean[] = [];
+    core.onEvent((e) => {
+      if (e.type === 'messageAccepted') inTransaction.push(core.store.db.inTransaction);
+    });
+    must(service.createAudience({ source: 'web', name: 'Early', members: ['u1', 'u2'] }));
+    expect(inTransaction).toEqual([false, false]);
   });
 
   it('a failed send rolls the creation back: no audience, no state', async () => {
