@@ -6,7 +6,6 @@ import { HookbenchError } from '../contract/result.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { startWorkbench, type RunningWorkbench } from '../server/workbench.js';
 import { EXIT, type CliIO } from './io.js';
-import { packageVersion } from './version.js';
 
 export interface ServeOptions {
   config?: string | undefined;
@@ -23,7 +22,6 @@ export type RunningServe = RunningWorkbench;
 export function startServe(options: ServeOptions, io: CliIO): Promise<RunningServe> {
   return startWorkbench({
     dataDir: resolveDataDir(options.data),
-    version: packageVersion(),
     config: options.config,
     host: options.host,
     port: options.port,

@@ -5,13 +5,14 @@
  * capability with a rejected promise. Pushed events go to the window in batches (server/eventBatcher).
  */
 import type { IpcMain, WebContents } from 'electron';
+import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import type { EngineEvent } from '../contract/events.js';
 import type { Result } from '../contract/result.js';
+import { maskEvent } from '../core/secrets.js';
 import { createEventBatcher } from '../server/eventBatcher.js';
 import { isAppUrl, type AppPage } from './appPage.js';
 import { CHANNELS } from './channels.js';
 import type { NativeCapabilities } from './native.js';
-import { dispatch, type CommandHandlers } from './TEMP_dispatch.js';
 
 /** What the checks read of an invoke event (a fake in tests). */
 export type SenderEvent = {
@@ -48,8 +49,7 @@ export function registerIpc(options: IpcOptions): () => void {
   ipcMain.handle(CHANNELS.call, async (event: SenderEvent, name: unknown, input: unknown): Promise<Result<unknown>> => {
     const refusal = senderRefusal(event, options.page());
     if (refusal) return { ok: false, error: { code: 'unauthorized', message: refusal } };
-    if (typeof name !== 'string') return { ok: false, error: { code: 'invalid_input', field: 'name', message: 'name: must be a command name' } };
-    return dispatch(options.handlers, name, input);
+    return dispatch(options.handlers, name as string, input); // dispatch refuses a name that is not a command
   });
 
   // Native capabilities validate what they are given themselves (native.ts, zod): the renderer is untrusted.
@@ -77,7 +77,7 @@ export interface EventPushOptions {
   maxPerFlush?: number;
 }
 
-/** Forwards the core's events to the window in batches until disposed (or the window is gone). */
+/** Forwards the core's events to the window in batches, secrets masked as over HTTP, until disposed. */
 export function pushEvents(options: EventPushOptions): () => void {
   const { contents } = options;
   const batcher = createEventBatcher({
@@ -87,7 +87,7 @@ export function pushEvents(options: EventPushOptions): () => void {
       if (!contents.isDestroyed()) contents.send(CHANNELS.events, frame);
     },
   });
-  const unsubscribe = options.subscribe((event) => batcher.push(event));
+  const unsubscribe = options.subscribe((event) => batcher.push(maskEvent(event)));
   return () => {
     unsubscribe();
     batcher.close();

@@ -3,13 +3,11 @@
  * ingestion API, mock receiver, server.json) on the user's data dir, or attaches to the serve that holds it,
  * and shows it in one hardened window. Everything it wires is in the files beside it, tested with fakes.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session as electronSession, shell } from 'electron';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageVersion } from '../cli/version.js';
 import { ensureDataDir, resolveDataDir } from '../engine/dataDir.js';
-import { buildApiCommands } from '../server/apiCommands.js';
 import { applyConfigFile, findUiDir } from '../server/workbench.js';
 import { electronBindingPath, electronNativeKey, SQLITE_BINDING_ENV } from '../store/nativeBinding.js';
 import type { AppPage } from './appPage.js';
@@ -91,7 +89,6 @@ async function start(): Promise<void> {
   current = await openSession({
     workbench: {
       dataDir,
-      version: packageVersion(),
       config: args.config,
       host: args.host,
       port: args.port,
@@ -105,14 +102,12 @@ async function start(): Promise<void> {
     ask,
   });
   if (!current) return app.quit();
-  const session_ = current;
-  if (session_.mode === 'own') {
-    const { core } = session_.workbench;
-    console.error(`Hookbench ready: ${session_.workbench.info.uiUrl} (data dir ${dataDir})`);
+  if (current.mode === 'own') {
+    console.error(`Hookbench ready: ${current.workbench.info.uiUrl} (data dir ${dataDir})`);
     registerIpc({
       ipcMain,
       page,
-      handlers: buildApiCommands(core),
+      handlers: current.workbench.handlers,
       native: nativeCapabilities({
         showOpenDialog: (o) => (window ? dialog.showOpenDialog(window, o) : dialog.showOpenDialog(o)),
         showSaveDialog: (o) => (window ? dialog.showSaveDialog(window, o) : dialog.showSaveDialog(o)),
@@ -122,10 +117,10 @@ async function start(): Promise<void> {
       }),
     });
   } else {
-    console.error(`hookbench: attached to hookbench serve (pid ${session_.info.pid}) at ${session_.info.url}`);
+    console.error(`hookbench: attached to hookbench serve (pid ${current.info.pid}) at ${current.info.url}`);
   }
 
-  hardenSession(session.defaultSession, page);
+  hardenSession(electronSession.defaultSession, page);
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
       menuTemplate(

@@ -3,15 +3,16 @@
  * data dir, the mock receiver's listeners, the HTTP server (ingestion /v1, typed API, events, UI) and
  * `<data>/server.json`, through which other commands, scripts and the desktop app find it.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CommandHandlers } from '../contract/dispatch.js';
 import { HookbenchError } from '../contract/result.js';
+import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { applyConfig, readConfigFile } from '../engine/config.js';
 import { createCore, type Core, type CoreOptions } from '../engine/createCore.js';
 import type { ReceiverAddresses } from '../engine/receiver/receiverService.js';
-import { buildApiCommands } from './apiCommands.js';
+import { createCommandHandlers, type FaceHandlers } from '../engine/commandHandlers.js';
 import { startServer, type RunningServer } from './httpServer.js';
 
 /** `<data>/server.json`: how `delete-user`, scripts and the desktop shell find a running workbench. */
@@ -30,8 +31,6 @@ export const SERVER_INFO_FILE = 'server.json';
 
 export interface WorkbenchOptions {
   dataDir: string;
-  /** Version written to server.json. */
-  version: string;
   /** A config file applied at start (sources, destinations, receivers). */
   config?: string | undefined;
   host: string;
@@ -45,6 +44,8 @@ export interface WorkbenchOptions {
   busyPorts?: 'fail' | 'pickFree';
   /** More core options (e.g. the desktop's secret codec). */
   core?: Omit<CoreOptions, 'dataDir'>;
+  /** Commands this face answers itself, over the workbench's own (getSettings, rotateToken). */
+  face?: (running: { core: Core; info: () => ServerInfo | null }) => FaceHandlers;
   /** The built renderer served at `/` (default: found next to the code, see findUiDir). */
   uiDir?: string | null;
   /** Progress lines (config applied, a port replaced). */
@@ -54,7 +55,10 @@ export interface WorkbenchOptions {
 export interface RunningWorkbench {
   core: Core;
   server: RunningServer;
-  info: ServerInfo;
+  /** The typed API's handlers, as HTTP runs them through dispatch (the desktop's IPC runs the same). */
+  handlers: CommandHandlers;
+  /** server.json as it is now (rotateToken changes it). */
+  readonly info: ServerInfo;
   dataDir: string;
   /** Stops accepting, finishes in-flight work (recorded in SQLite), closes the core, removes server.json. */
   stop(): Promise<void>;
@@ -115,8 +119,26 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       receiver = await core.receivers.start({ host: options.host, port: 0, tlsPort: 0 });
     }
 
-    const token = randomBytes(24).toString('hex');
-    const serverOptions = { core, host: options.host, port: options.port, token, commands: buildApiCommands(core), uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir };
+    const token = core.apiToken();
+    let info: ServerInfo | null = null;
+    const uiUrlOf = (base: string, t: string) => `${base}/?token=${t}`;
+    const handlers = createCommandHandlers(core, {
+      getSettings: () => {
+        const settings = core.getSettings();
+        if (!settings.ok || !info) return settings;
+        return { ok: true, value: { ...settings.value, url: info.url, uiUrl: info.uiUrl, ingestUrl: info.url, receiverUrl: info.receiverUrl, receiverTlsUrl: info.receiverTlsUrl } };
+      },
+      rotateToken: () => {
+        const rotated = core.rotateApiToken();
+        if (info) {
+          info = { ...info, token: rotated, uiUrl: uiUrlOf(info.url, rotated) };
+          writeServerInfo(dataDir, info);
+        }
+        return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
+      },
+      ...options.face?.({ core, info: () => info }),
+    });
+    const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir };
     try {
       server = await startServer(serverOptions);
     } catch (e) {
@@ -125,11 +147,11 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       server = await startServer({ ...serverOptions, port: 0 });
     }
 
-    const info: ServerInfo = {
-      version: options.version,
+    info = {
+      version: HOOKBENCH_VERSION,
       pid: process.pid,
       url: server.url,
-      uiUrl: `${server.url}/?token=${token}`,
+      uiUrl: uiUrlOf(server.url, token),
       port: server.port,
       token,
       receiverUrl: receiver.url,
@@ -137,11 +159,15 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     };
     writeServerInfo(dataDir, info);
     const running = server;
+    const started = info;
     let stopping: Promise<void> | null = null;
     return {
       core,
       server: running,
-      info,
+      handlers,
+      get info() {
+        return info ?? started;
+      },
       dataDir,
       stop() {
         stopping ??= (async () => {

@@ -45,7 +45,7 @@ async function serveInChild(dataDir: string): Promise<ChildProcess> {
   return child;
 }
 
-const workbench = (dataDir: string) => ({ dataDir, version: 'test', host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0, uiDir: null });
+const workbench = (dataDir: string) => ({ dataDir, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0, uiDir: null });
 
 describe('a data dir held by another process', () => {
   it('held by a running serve: the app offers to attach, and attached, its page is that serve\'s UI', async () => {
@@ -63,7 +63,7 @@ describe('a data dir held by another process', () => {
     // the renderer then talks to that serve over HTTP, with the token its uiUrl carries
     const token = new URL(session.info.uiUrl).searchParams.get('token');
     const res = await fetch(`${session.info.url}/api/listDestinations`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
-    expect(await res.json()).toEqual({ ok: true, value: [] });
+    expect(await res.json()).toEqual({ ok: true, value: { items: [], nextCursor: null } });
   });
 
   it('the user may quit instead', async () => {

@@ -11,8 +11,8 @@ import type { EngineEvent } from '../../../main/contract/events.js';
 import { filePage } from '../../../main/desktop/appPage.js';
 import { pushEvents, registerIpc } from '../../../main/desktop/ipc.js';
 import type { NativeCapabilities } from '../../../main/desktop/native.js';
-import { buildApiCommands } from '../../../main/server/apiCommands.js';
 import { startWorkbench, type RunningWorkbench } from '../../../main/server/workbench.js';
+import { describeDispatchSuite } from '../../helpers/dispatchSuite.js';
 import { bridgeOver, ipcPair } from '../../helpers/fakeElectron.js';
 import { newDataDir, newReceiver, onCleanup } from '../../helpers/harness.js';
 import { never, status } from '../../helpers/receiver.js';
@@ -27,10 +27,10 @@ const noNative: NativeCapabilities = {
 
 async function desktop(frameUrl = filePage(INDEX).url): Promise<{ workbench: RunningWorkbench; bridge: HookbenchBridge; pair: ReturnType<typeof ipcPair>; closeWindow(): void }> {
   const dataDir = newDataDir();
-  const workbench = await startWorkbench({ dataDir, version: 'test', host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0, uiDir: null });
+  const workbench = await startWorkbench({ dataDir, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0, uiDir: null });
   onCleanup(() => workbench.stop());
   const pair = ipcPair({ url: frameUrl, parent: null });
-  const unregister = registerIpc({ ipcMain: pair.ipcMain, page: () => filePage(INDEX), handlers: buildApiCommands(workbench.core), native: noNative });
+  const unregister = registerIpc({ ipcMain: pair.ipcMain, page: () => filePage(INDEX), handlers: workbench.handlers, native: noNative });
   const stopPushing = pushEvents({ subscribe: (l) => workbench.core.onEvent(l), contents: pair.contents, flushMs: 20 });
   onCleanup(() => {
     stopPushing();
@@ -62,12 +62,18 @@ function nextEvent<T extends EngineEvent>(bridge: HookbenchBridge, match: (e: En
   });
 }
 
+// The command-table issue's suite, over this transport: what every face of the typed API must do alike.
+describeDispatchSuite('Electron IPC (in-memory pair, the real preload)', async () => {
+  const { bridge, workbench } = await desktop();
+  return { call: (name, input) => bridge.call(name, input), close: () => workbench.stop() };
+});
+
 describe('commands over the in-memory IPC pair, through dispatch, to a real workbench', () => {
   it('calls answer with values, and every error is a value (unknown command, invalid input, uncloneable input)', async () => {
     const { bridge } = await desktop();
     const created = await bridge.call('createDestination', { name: 'd', url: 'http://127.0.0.1:9/hook', sharedSecret: 's' });
     expect(created).toMatchObject({ ok: true, value: { name: 'd' } });
-    expect(await bridge.call('listDestinations', {})).toMatchObject({ ok: true, value: [{ name: 'd' }] });
+    expect(await bridge.call('listDestinations', {})).toMatchObject({ ok: true, value: { items: [{ name: 'd', sharedSecret: expect.not.stringMatching(/^s$/) }] } }); // masked, as over HTTP
     expect(await bridge.call('noSuchCommand', {})).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await bridge.call('__proto__', {})).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await bridge.call('createDestination', { name: 'e', url: 'http://x/', timeoutMs: -1 })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'timeoutMs' } });

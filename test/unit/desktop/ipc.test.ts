@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CommandHandlers } from '../../../main/contract/dispatch.js';
 import type { EngineEvent } from '../../../main/contract/events.js';
 import { filePage, servePage } from '../../../main/desktop/appPage.js';
 import { CHANNELS } from '../../../main/desktop/channels.js';
@@ -13,7 +14,11 @@ const native: NativeCapabilities = {
   revealDataDir: async () => undefined,
   openExternal: async () => undefined,
 };
-const handlers = { echo: (input: unknown) => ({ ok: true as const, value: input }) };
+// Two commands of the table are enough here (dispatch itself has its own suite); the rest are absent.
+const handlers = {
+  getClock: () => ({ ok: true as const, value: { now: 1, offsetMs: 0 } }),
+  getMessage: (input: { id: number }) => ({ ok: false as const, error: { code: 'not_found' as const, message: `message ${input.id}: not found` } }),
+} as unknown as CommandHandlers;
 
 function setup(frameUrl: string, parent: unknown = null) {
   const pair = ipcPair({ url: frameUrl, parent });
@@ -31,10 +36,12 @@ describe('IPC registration and sender checks', () => {
 
   it("the app's own page (its main frame, any hash or query) is answered through dispatch", async () => {
     const { pair } = setup(`${own.url}?api=x#/live`);
-    expect(await pair.ipcRenderer.invoke(CHANNELS.call, 'echo', { a: 1 })).toEqual({ ok: true, value: { a: 1 } });
+    expect(await pair.ipcRenderer.invoke(CHANNELS.call, 'getClock', {})).toEqual({ ok: true, value: { now: 1, offsetMs: 0 } });
+    expect(await pair.ipcRenderer.invoke(CHANNELS.call, 'getMessage', { id: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'id' } }); // the schema ran
+    expect(await pair.ipcRenderer.invoke(CHANNELS.call, 'getMessage', { id: 7 })).toMatchObject({ ok: false, error: { code: 'not_found', message: 'message 7: not found' } });
     expect(await pair.ipcRenderer.invoke(CHANNELS.call, 'nope', {})).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await pair.ipcRenderer.invoke(CHANNELS.call, 'toString', {})).toMatchObject({ ok: false, error: { code: 'not_found' } }); // own properties only
-    expect(await pair.ipcRenderer.invoke(CHANNELS.call, 42, {})).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'name' } });
+    expect(await pair.ipcRenderer.invoke(CHANNELS.call, 42, {})).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await pair.ipcRenderer.invoke(CHANNELS.openFile, { purpose: 'config' })).toEqual({ path: '/tmp/c.json', text: '{}' });
   });
 
@@ -45,7 +52,7 @@ describe('IPC registration and sender checks', () => {
     ['about:blank', 'about:blank'],
   ])('%s is refused: calls with an error value, native capabilities with a rejection', async (_name, url) => {
     const { pair } = setup(url);
-    const answer = await pair.ipcRenderer.invoke(CHANNELS.call, 'echo', { a: 1 });
+    const answer = await pair.ipcRenderer.invoke(CHANNELS.call, 'getClock', {});
     expect(answer).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
     await expect(pair.ipcRenderer.invoke(CHANNELS.openFile, { purpose: 'config' })).rejects.toThrow(/refused/);
     await expect(pair.ipcRenderer.invoke(CHANNELS.openExternal, 'https://example.com')).rejects.toThrow(/refused/);
@@ -54,7 +61,7 @@ describe('IPC registration and sender checks', () => {
 
   it('a subframe showing the app page, and a frame that is gone, are refused', async () => {
     const sub = setup(own.url, { url: own.url });
-    expect(await sub.pair.ipcRenderer.invoke(CHANNELS.call, 'echo', {})).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/main frame/) } });
+    expect(await sub.pair.ipcRenderer.invoke(CHANNELS.call, 'getClock', {})).toMatchObject({ ok: false, error: { code: 'unauthorized', message: expect.stringMatching(/main frame/) } });
     expect(senderRefusal({ senderFrame: null }, own)).toMatch(/gone/);
   });
 

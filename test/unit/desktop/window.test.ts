@@ -138,7 +138,7 @@ describe('main.ts wires the hardening (it cannot run without Electron, so its so
     const main = readFileSync(new URL('../../../main/desktop/main.ts', import.meta.url), 'utf8');
     expect(main).toMatch(/app\.enableSandbox\(\)/);
     expect(main).toMatch(/app\.on\('web-contents-created', \(_event, contents\) => hardenContents\(contents,/);
-    expect(main).toMatch(/hardenSession\(session\.defaultSession, page\)/);
+    expect(main).toMatch(/hardenSession\(electronSession\.defaultSession, page\)/);
     expect(main).toMatch(/new BrowserWindow\(windowOptions\(/);
     expect(main).toMatch(/app\.requestSingleInstanceLock\(\)/);
     expect(main).not.toMatch(/webPreferences\s*:/); // only window.ts says what the window's preferences are
