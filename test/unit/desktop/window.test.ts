@@ -131,16 +131,3 @@ describe('window hardening: every item of the checklist', () => {
     expect(on.has('devtools-opened')).toBe(false);
   });
 });
-
-describe('main.ts wires the hardening (it cannot run without Electron, so its source is read)', () => {
-  it('enables the sandbox for every renderer, hardens the session and every web contents, and takes the single-instance lock', async () => {
-    const { readFileSync } = await import('node:fs');
-    const main = readFileSync(new URL('../../../main/desktop/main.ts', import.meta.url), 'utf8');
-    expect(main).toMatch(/app\.enableSandbox\(\)/);
-    expect(main).toMatch(/app\.on\('web-contents-created', \(_event, contents\) => hardenContents\(contents,/);
-    expect(main).toMatch(/hardenSession\(electronSession\.defaultSession, page\)/);
-    expect(main).toMatch(/new BrowserWindow\(windowOptions\(/);
-    expect(main).toMatch(/app\.requestSingleInstanceLock\(\)/);
-    expect(main).not.toMatch(/webPreferences\s*:/); // only window.ts says what the window's preferences are
-  });
-});
