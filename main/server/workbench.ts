@@ -12,7 +12,7 @@ import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { applyConfig, readConfigFile } from '../engine/config.js';
 import { createCore, type Core, type CoreOptions } from '../engine/createCore.js';
 import type { ReceiverAddresses } from '../engine/receiver/receiverService.js';
-import { createCommandHandlers, type FaceHandlers } from '../engine/commandHandlers.js';
+import { createCommandHandlers } from '../engine/commandHandlers.js';
 import { startServer, type RunningServer } from './httpServer.js';
 
 /** `<data>/server.json`: how `delete-user`, scripts and the desktop shell find a running workbench. */
@@ -44,8 +44,6 @@ export interface WorkbenchOptions {
   busyPorts?: 'fail' | 'pickFree';
   /** More core options (e.g. the desktop's secret codec). */
   core?: Omit<CoreOptions, 'dataDir'>;
-  /** Commands this face answers itself, over the workbench's own (getSettings, rotateToken). */
-  face?: (running: { core: Core; info: () => ServerInfo | null }) => FaceHandlers;
   /** The built renderer served at `/` (default: found next to the code, see findUiDir). */
   uiDir?: string | null;
   /** Progress lines (config applied, a port replaced). */
@@ -136,7 +134,6 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
         }
         return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
       },
-      ...options.face?.({ core, info: () => info }),
     });
     const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir };
     try {
