@@ -91,7 +91,11 @@ export const commandSchemas = {
   deleteDestination: z.strictObject({ id: ref }),
   listSources: noInput,
   createSource: sourceInputSchema,
-  updateSource: z.strictObject({ id: ref, patch: sourceInputSchema.partial().omit({ name: true }).extend({ kind: z.enum(SOURCE_KINDS).optional() }) }),
+  updateSource: z.strictObject({
+    id: ref,
+    // The write key is checked by the source's own rules once a masked value sent back has been resolved.
+    patch: z.strictObject({ kind: z.enum(SOURCE_KINDS).optional(), writeKey: z.string({ error: 'must be a string' }).min(1).max(200).optional() }),
+  }),
   deleteSource: z.strictObject({ id: ref }),
   listSourceUsage: noInput,
   listIngestLog: z.strictObject(paging),
