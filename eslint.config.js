@@ -40,4 +40,31 @@ export default tseslint.config(
       [{ group: ['../engine/*', '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/core may import only main/contract and itself.' }],
     ),
   },
+  // The outer layers, innermost first (docs/architecture.md, "Layers"): each may import the layers inside it, never one outside.
+  {
+    files: ['main/store/**/*.ts'],
+    rules: restrict('main/store is persistence: it may import main/contract and main/core, never the engine, the faces or Electron.', ['electron', 'undici', 'ws', 'commander'], [
+      { group: ['../engine/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
+    ]),
+  },
+  {
+    files: ['main/engine/**/*.ts'],
+    rules: restrict('main/engine is the core that every face builds: it may not import a face (server, cli, desktop) or the client library.', ['electron', 'commander'], [
+      { group: ['../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../server/*', '../../cli/*', '../../desktop/*', '../../client/*'] },
+    ]),
+  },
+  {
+    files: ['main/server/**/*.ts'],
+    rules: restrict('main/server is the HTTP face: it may not import the CLI or the desktop shell.', ['electron', 'commander'], [{ group: ['../cli/*', '../cli.js', '../desktop/*', '../client/*'] }]),
+  },
+  {
+    files: ['main/client/**/*.ts'],
+    rules: restrict('main/client is a library for other projects: it may import main/contract only (and undici for HTTP).', ['electron', 'better-sqlite3', 'ws', 'commander', 'selfsigned'], [
+      { group: ['../core/*', '../engine/*', '../store/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*'] },
+    ]),
+  },
+  {
+    files: ['main/cli/**/*.ts', 'main/cli.ts'],
+    rules: restrict('The CLI may not import the desktop shell.', ['electron'], [{ group: ['../desktop/*', './desktop/*'] }]),
+  },
 );

@@ -1,7 +1,7 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-/** The layer rules of ARCHITECTURE.md are lint rules; prove they fire (and that a clean file passes). */
+/** The layer rules of docs/architecture.md are lint rules; prove they fire (and that a clean file passes). */
 describe('layering lint rules', () => {
   const eslint = new ESLint();
   const lint = async (filePath: string, code: string) => {
@@ -21,5 +21,26 @@ describe('layering lint rules', () => {
     expect(await lint('main/core/probe.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toHaveLength(1);
     expect(await lint('main/core/probe.ts', "import { Engine } from '../engine/engine.js';\nexport const x = Engine;\n")).toHaveLength(1);
     expect(await lint('main/core/probe.ts', "import { createHmac } from 'node:crypto';\nexport const x = createHmac;\n")).toHaveLength(0);
+  });
+
+  it('main/store imports no engine, face or client', async () => {
+    expect(await lint('main/store/probe.ts', "import { Engine } from '../engine/engine.js';\nexport const x = Engine;\n")).toHaveLength(1);
+    expect(await lint('main/store/probe.ts', "import { startServer } from '../server/httpServer.js';\nexport const x = startServer;\n")).toHaveLength(1);
+    expect(await lint('main/store/probe.ts', "import { runCli } from '../cli/program.js';\nexport const x = runCli;\n")).toHaveLength(1);
+    expect(await lint('main/store/probe.ts', "import { deriveMessageStatus } from '../core/deliveryDecision.js';\nexport const x = deriveMessageStatus;\n")).toHaveLength(0);
+  });
+
+  it('main/engine imports no face (server, cli, desktop) and not the client library', async () => {
+    expect(await lint('main/engine/probe.ts', "import { startServer } from '../server/httpServer.js';\nexport const x = startServer;\n")).toHaveLength(1);
+    expect(await lint('main/engine/receiver/probe.ts', "import { runCli } from '../../cli/program.js';\nexport const x = runCli;\n")).toHaveLength(1);
+    expect(await lint('main/engine/probe.ts', "import { Client } from '../client/client.js';\nexport const x = Client;\n")).toHaveLength(1);
+    expect(await lint('main/engine/probe.ts', "import { Store } from '../store/store.js';\nexport const x = Store;\n")).toHaveLength(0);
+  });
+
+  it('main/server imports no CLI; main/client imports main/contract only', async () => {
+    expect(await lint('main/server/probe.ts', "import { runCli } from '../cli/program.js';\nexport const x = runCli;\n")).toHaveLength(1);
+    expect(await lint('main/client/probe.ts', "import { normaliseTimestamp } from '../core/messages.js';\nexport const x = normaliseTimestamp;\n")).toHaveLength(1);
+    expect(await lint('main/client/probe.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toHaveLength(1);
+    expect(await lint('main/client/probe.ts', "import { LIMITS } from '../contract/messageShapes.js';\nexport const x = LIMITS;\n")).toHaveLength(0);
   });
 });
