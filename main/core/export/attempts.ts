@@ -1,5 +1,4 @@
-import type { AttemptRecord, DeliveryRecord, MessageRecord } from '../../contract/models.js';
-import type { MessageDetail } from '../../contract/models.js';
+import type { AttemptRecord, DeliveryRecord, MessageDetail, MessageRecord } from '../../contract/models.js';
 
 /** One attempt with the message and delivery it belongs to. */
 export interface AttemptRow {
