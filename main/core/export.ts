@@ -6,13 +6,13 @@
  * - `curl`: a shell script with one cURL command per attempt that sends it again byte for byte.
  * Unless `includeSecrets`, secrets are replaced by `<redacted>` everywhere (see ./export/redaction.ts).
  */
+import type { ExportFormat } from '../contract/api.js';
 import type { Destination, MessageDetail } from '../contract/models.js';
 import { toCurl } from './export/curl.js';
 import { toHar } from './export/har.js';
 import { createRedactor, type Redactor } from './export/redaction.js';
 
-export const EXPORT_FORMATS = ['json', 'har', 'curl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat } from '../contract/api.js';
 
 export interface ExportOptions {
   format: ExportFormat;
