@@ -10,7 +10,7 @@ import { receiverInputSchema, type CaptureRecord, type ScriptStep } from '../con
 import { HookbenchError, type ApiError } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
 import { describeScript } from '../core/receiverScript.js';
-import { isoFromMs } from '../core/timestamp.js';
+import { isoFromMs } from '../contract/timestamp.js';
 import { createCore, type Core } from '../engine/createCore.js';
 import { ReceiverService } from '../engine/receiver/receiverService.js';
 import { EXIT, type CliIO } from './io.js';

@@ -12,7 +12,7 @@ import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageRecord } fro
 import { HookbenchError, type ApiError } from '../contract/result.js';
 import { destinationInputSchema, parseWith, type DestinationInput } from '../contract/schemas.js';
 import { buildMessage } from '../core/messages.js';
-import { isoFromMs } from '../core/timestamp.js';
+import { isoFromMs } from '../contract/timestamp.js';
 import { createCore, type Core } from '../engine/createCore.js';
 import { EXIT, formatDuration, readTextOrFile, UsageError, type CliIO } from './io.js';
 import { caretSnippet, parseJsonText } from './jsonInput.js';

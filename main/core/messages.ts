@@ -4,7 +4,7 @@
  */
 import { knownCallKeys, LIMITS, MESSAGE_SHAPES, type FieldDef, type MessageType } from '../contract/messageShapes.js';
 import type { ApiError, Result } from '../contract/result.js';
-import { normaliseTimestamp, isoFromMs } from './timestamp.js';
+import { normaliseTimestamp, isoFromMs } from '../contract/timestamp.js';
 
 export interface BuildOptions {
   /** Engine time of receipt (ms): the timestamp when the call has none. */

@@ -6,7 +6,9 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import type { CoreCommands, ListMessagesInput, NoInput, SendMessageOutput, UpdateSourceInput } from '../contract/api.js';
+import type { CoreCommands, ExportMessagesInput, ExportMessagesOutput, ListMessagesInput, NoInput, SendMessageOutput, UpdateSourceInput } from '../contract/api.js';
+import { EXPORT_LIMIT } from '../contract/commands.js';
+import { exportMessages as exportMessageDetails } from '../core/export.js';
 import type { EngineEvent } from '../contract/events.js';
 import type { MessageType } from '../contract/messageShapes.js';
 import { parseReceiverRef } from '../contract/receiver.js';
@@ -612,6 +614,36 @@ class CoreImpl implements Core {
     if (!page.ok) return page;
     const { cursor: _cursor, limit: _limit, ...filter } = input;
     return ok(toPage(this.messageQueries.list(filter, page.value.beforeId, page.value.limit + 1), page.value.limit));
+  }
+
+  exportMessages(input: ExportMessagesInput): Result<ExportMessagesOutput> {
+    let ids: number[];
+    let truncated = false;
+    if (input.ids) {
+      ids = input.ids;
+    } else {
+      const rows = this.messageQueries.list(input.filter ?? {}, undefined, EXPORT_LIMIT + 1);
+      truncated = rows.length > EXPORT_LIMIT;
+      ids = rows.slice(0, EXPORT_LIMIT).map((m) => m.id);
+    }
+    const details: MessageDetail[] = [];
+    for (const [i, id] of ids.entries()) {
+      const detail = this.getMessage({ id });
+      if (!detail.ok) return err({ ...detail.error, field: `ids[${i}]`, message: `ids[${i}]: ${detail.error.message}` });
+      details.push(detail.value);
+    }
+    const secrets = [
+      ...[...this.sources.values()].map((s) => s.writeKey),
+      ...(this.token ? [this.token] : []),
+      ...this.receivers.allSecrets(),
+    ];
+    const exported = exportMessageDetails(details, [...this.destinations.values()], {
+      format: input.format,
+      includeSecrets: input.includeSecrets ?? false,
+      secrets,
+      creatorVersion: HOOKBENCH_VERSION,
+    });
+    return ok({ ...exported, messages: details.length, truncated });
   }
 
   getMessage(input: { id: number }): Result<MessageDetail> {

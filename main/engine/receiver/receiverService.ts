@@ -156,6 +156,11 @@ export class ReceiverService {
     return ok({ items: [...this.endpoints.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => this.view(r)), nextCursor: null });
   }
 
+  /** Every endpoint's secret (exports redact them). */
+  allSecrets(): string[] {
+    return [...this.endpoints.values()].flatMap((r) => (r.secret === null ? [] : [r.secret]));
+  }
+
   /** The receiver's secret in clear (revealSecret). */
   receiverSecret(name: string): Result<string | null> {
     const r = this.find(name);
