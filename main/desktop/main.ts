@@ -48,7 +48,7 @@ app.setPath('userData', join(dataDir, 'electron'));
 app.enableSandbox();
 
 let current: DesktopSession | null = null;
-let window: BrowserWindow | null = null;
+let mainWindow: BrowserWindow | null = null;
 /** Matches nothing until the session is open. */
 const NO_PAGE: AppPage = { kind: 'file', url: 'file:///hookbench-no-page-yet' };
 const page = () => current?.page ?? NO_PAGE;
@@ -60,11 +60,11 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => {
-    if (!window) return;
-    if (window.isMinimized()) window.restore();
-    window.focus();
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
   });
-  app.whenReady().then(start, fail);
+  app.whenReady().then(start).catch(fail);
 }
 
 async function ask(decision: LockedDataDirDecision): Promise<Answer> {
@@ -109,8 +109,8 @@ async function start(): Promise<void> {
       page,
       handlers: current.workbench.handlers,
       native: nativeCapabilities({
-        showOpenDialog: (o) => (window ? dialog.showOpenDialog(window, o) : dialog.showOpenDialog(o)),
-        showSaveDialog: (o) => (window ? dialog.showSaveDialog(window, o) : dialog.showSaveDialog(o)),
+        showOpenDialog: (o) => (mainWindow ? dialog.showOpenDialog(mainWindow, o) : dialog.showOpenDialog(o)),
+        showSaveDialog: (o) => (mainWindow ? dialog.showSaveDialog(mainWindow, o) : dialog.showSaveDialog(o)),
         openPath: (p) => shell.openPath(p),
         openExternal: (url) => shell.openExternal(url),
         dataDir,
@@ -126,7 +126,7 @@ async function start(): Promise<void> {
       menuTemplate(
         {
           openConfig: () => void openConfig(),
-          reload: () => window?.webContents.reload(),
+          reload: () => mainWindow?.webContents.reload(),
           openDocumentation: () => void shell.openPath(join(root, 'README.md').replace(/app\.asar([\\/])/, 'app.asar.unpacked$1')),
           revealDataDir: () => void shell.openPath(dataDir),
         },
@@ -145,7 +145,7 @@ function createWindow(): void {
   const own = current.mode === 'own' ? current : null;
   const icon = join(root, 'build', 'icons', '512x512.png');
   const win = new BrowserWindow(windowOptions({ preload: own ? join(here, 'preload.cjs') : null, dev, ...(existsSync(icon) ? { icon } : {}) }));
-  window = win;
+  mainWindow = win;
   win.once('ready-to-show', () => win.show());
   if (own) {
     // Closing the window stops the pushes only: the core keeps forwarding until the app quits.
@@ -153,7 +153,7 @@ function createWindow(): void {
     win.on('closed', stopPushing);
   }
   win.on('closed', () => {
-    if (window === win) window = null;
+    if (mainWindow === win) mainWindow = null;
   });
   void win.loadURL(current.page.url);
 }
@@ -169,15 +169,15 @@ async function openConfig(): Promise<void> {
     return;
   }
   const { core } = current.workbench;
-  const chosen = await (window
-    ? dialog.showOpenDialog(window, { title: 'Open a Hookbench config', filters: [{ name: 'Hookbench config', extensions: ['json', 'jsonc'] }], properties: ['openFile'] })
+  const chosen = await (mainWindow
+    ? dialog.showOpenDialog(mainWindow, { title: 'Open a Hookbench config', filters: [{ name: 'Hookbench config', extensions: ['json', 'jsonc'] }], properties: ['openFile'] })
     : dialog.showOpenDialog({ title: 'Open a Hookbench config', filters: [{ name: 'Hookbench config', extensions: ['json', 'jsonc'] }], properties: ['openFile'] }));
   const file = chosen.canceled ? undefined : chosen.filePaths[0];
   if (!file) return;
   try {
     const { created, updated } = applyConfigFile(core, file);
     await dialog.showMessageBox({ type: 'info', message: `Config applied: ${created.length} created, ${updated.length} updated.`, detail: [...created, ...updated].join('\n') });
-    window?.webContents.reload(); // the page reads the new objects
+    mainWindow?.webContents.reload(); // the page reads the new objects
   } catch (e) {
     await dialog.showMessageBox({ type: 'error', message: 'The config was not applied (nothing of it was).', detail: (e as Error).message });
   }

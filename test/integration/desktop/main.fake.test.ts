@@ -25,11 +25,11 @@ interface Report {
   exitCode: number | null;
 }
 
-async function runMain(dataDir: string, answer: number): Promise<{ report: Report; stderr: string }> {
+async function runMain(dataDir: string, answer: number, extra: string[] = []): Promise<{ report: Report; stderr: string }> {
   const reportFile = join(newDataDir(), 'report.json');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', REGISTER, join(ROOT, 'main', 'desktop', 'main.ts'), '--data', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'],
+    ['--import', 'tsx', '--import', REGISTER, join(ROOT, 'main', 'desktop', 'main.ts'), '--data', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0', ...extra],
     { cwd: ROOT, env: { ...process.env, FAKE_ELECTRON_REPORT: reportFile, FAKE_ELECTRON_ANSWER: String(answer) }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -111,5 +111,14 @@ describe('main.ts under a fake Electron', () => {
     const { report } = await runMain(dataDir, 1);
     expect(report.windows).toEqual([]);
     expect(report.exitCode).toBe(0);
+  });
+
+  it('a start that fails (a config file that is not there) shows why and exits 1, leaving the data dir unlocked', async () => {
+    const dataDir = newDataDir();
+    const { report } = await runMain(dataDir, 1, ['--config', join(dataDir, 'missing.json')]);
+    expect(report.boxes).toEqual([{ title: 'Hookbench cannot start', content: expect.stringContaining('missing.json') }]);
+    expect(report.windows).toEqual([]);
+    expect(report.exitCode).toBe(1);
+    expect(existsSync(join(dataDir, 'hookbench.lock'))).toBe(false);
   });
 });
