@@ -39,7 +39,9 @@ the file is removed on a clean stop (Ctrl-C or SIGTERM: in-flight work is finish
 
 Examples:
   hookbench serve
-  hookbench serve --config hookbench.config.json --port 0 --data ./.hookbench`;
+  hookbench serve --config hookbench.config.json --port 0 --data-dir ./.hookbench
+
+--data DIR is accepted as an older spelling of --data-dir DIR.`;
 
 const seconds = (value: string): number => {
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
@@ -48,6 +50,21 @@ const seconds = (value: string): number => {
 };
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+const DATA_DIR_OF_SERVE = 'data dir of the running hookbench serve (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)';
+const DATA_ALIAS_HELP = '\n--data DIR is accepted as an older spelling of --data-dir DIR.';
+
+/** `--data DIR`: the older spelling of `--data-dir DIR` on serve and delete-user, still accepted, not listed. */
+const dataAlias = () => new Option('--data <dir>', 'alias of --data-dir').hideHelp();
+
+/** The data dir from `--data-dir` or its alias `--data`; false (after saying why) when both disagree. */
+function dataDirFrom(opts: { data?: string | undefined; dataDir?: string | undefined }, command: string, io: CliIO): string | undefined | false {
+  if (opts.data !== undefined && opts.dataDir !== undefined && opts.data !== opts.dataDir) {
+    io.stderr(`hookbench ${command}: --data ${opts.data} and --data-dir ${opts.dataDir} name different data dirs; give one (--data is an alias of --data-dir)\n`);
+    return false;
+  }
+  return opts.dataDir ?? opts.data;
+}
 
 const SEND_HELP = `
 Examples:
@@ -138,7 +155,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .command('serve')
     .description('run the engine, the ingestion API (/v1), the typed API (/api) and the UI until Ctrl-C')
     .option('--config <file>', 'a JSON config file of sources, destinations and receivers, applied at start')
-    .option('--data <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .addOption(dataAlias())
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser(portNumber).default(4400))
     .addOption(new Option('--receiver-port <port>', 'mock receiver HTTP port (0 picks a free one)').argParser(portNumber).default(4410))
@@ -146,7 +164,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .version(version, '-V, --version', 'print the version')
     .addHelpText('after', SERVE_HELP)
     .action(async (opts: ServeOptions) => {
-      setExit(await runServe(opts, io));
+      const dataDir = dataDirFrom(opts, 'serve', io);
+      if (dataDir === false) return setExit(EXIT.usage);
+      setExit(await runServe({ ...opts, data: undefined, dataDir }, io));
     });
 
   program
@@ -154,11 +174,15 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .description('create a deletion request: one delete message per source that has seen the user, to its enabled destinations')
     .argument('<userId>', 'the user whose data is deleted')
     .option('--source <name>', 'notify this source (repeatable; default: every source that has seen the user)', collect)
-    .option('--data <dir>', 'data dir of the running hookbench serve (default: $HOOKBENCH_DATA, else the per-user folder)')
+    .option('--data-dir <dir>', DATA_DIR_OF_SERVE)
+    .addOption(dataAlias())
     .option('--json', 'print the result as JSON')
     .version(version, '-V, --version', 'print the version')
-    .action(async (userId: string, opts: { source?: string[]; data?: string; json?: boolean }) => {
-      setExit(await runDeleteUser(userId, opts, io));
+    .addHelpText('after', DATA_ALIAS_HELP)
+    .action(async (userId: string, opts: { source?: string[]; data?: string; dataDir?: string; json?: boolean }) => {
+      const dataDir = dataDirFrom(opts, 'delete-user', io);
+      if (dataDir === false) return setExit(EXIT.usage);
+      setExit(await runDeleteUser(userId, { ...opts, dataDir }, io));
     });
 
   program

@@ -17,6 +17,9 @@ import { packageVersion } from './version.js';
 
 export interface ServeOptions {
   config?: string | undefined;
+  /** `--data-dir DIR`; default: $HOOKBENCH_DATA, else the per-user folder. */
+  dataDir?: string | undefined;
+  /** The older name of `dataDir` (`--data DIR`), still accepted. */
   data?: string | undefined;
   host: string;
   port: number;
@@ -67,7 +70,7 @@ export function writeServerInfo(dataDir: string, info: ServerInfo): void {
 }
 
 export async function startServe(options: ServeOptions, io: CliIO): Promise<RunningServe> {
-  const dataDir = resolveDataDir(options.data);
+  const dataDir = resolveDataDir(options.dataDir ?? options.data);
   const core = createCore({ dataDir });
   let server: RunningServer | null = null;
   try {

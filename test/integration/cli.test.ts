@@ -218,6 +218,13 @@ describe('hookbench send (in-process)', () => {
       expect(await runCli(argv, c.io)).toBe(0);
       expect(c.out()).toContain(usage);
     }
+    // Every command that takes a data dir spells it --data-dir; serve's and delete-user's --data is a hidden alias.
+    for (const command of ['send', 'receive', 'serve', 'delete-user']) {
+      const c = capture();
+      expect(await runCli([command, '--help'], c.io)).toBe(0);
+      expect(c.out(), command).toContain('--data-dir <dir>');
+      expect(c.out(), command).not.toMatch(/^\s+--data <dir>/m);
+    }
     const none = capture();
     expect(await runCli([], none.io)).toBe(2); // no command: help on stderr, a usage error
     expect(none.err()).toContain('Usage: hookbench');
@@ -321,7 +328,7 @@ describe('the built CLI (node dist/main/cli.js)', () => {
 
   it('serve prints the ready line, writes server.json, refuses a second serve on the same data dir, and stops cleanly on SIGTERM', async () => {
     const data = tmpRoot();
-    const child = spawn(process.execPath, [CLI, 'serve', '--data', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
+    const child = spawn(process.execPath, [CLI, 'serve', '--data-dir', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -340,6 +347,7 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     const info = JSON.parse(readFileSync(join(data, 'server.json'), 'utf8')) as { uiUrl: string; pid: number };
     expect(info).toMatchObject({ uiUrl, pid: child.pid });
 
+    // --data is the older spelling of --data-dir: the same data dir, so refused.
     const second = await cli(['serve', '--data', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0']);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`in use by another Hookbench process (pid ${child.pid})`);
