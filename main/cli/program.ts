@@ -5,9 +5,8 @@
  */
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { MESSAGE_TYPES } from '../contract/messageShapes.js';
-import { DEFAULT_RECEIVER_PORT } from '../contract/receiver.js';
 import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
-import { runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
+import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
 import { runSend, type SendDeps, type SendOptions } from './send.js';
 import { runDeleteUser } from './deleteUser.js';
 import { runServe, type ServeOptions } from './serve.js';
@@ -86,7 +85,7 @@ Exit status: 0 the signature matches, 1 it does not (with a diagnosis), 2 bad in
 
 const RECEIVE_HELP = `
 Examples:
-  hookbench receive --secret s3cret
+  hookbench receive --secret s3cret       # http://127.0.0.1:4411; point send --to (or a destination) there
   hookbench receive --port 0 --respond 500,500,200 --json
   hookbench receive --respond 503,200 --retry-after 30
   hookbench receive --delay 6000          # Hookbench's 5 s timeout fires
@@ -94,6 +93,7 @@ Examples:
 
 --respond lists one answer per request, the last repeating: status codes (200-599), never (keep the
 connection open without answering), reset (TCP reset) or close (close without a response).
+It listens on 4411 by default: hookbench serve's own mock receiver has 4410, so both run side by side.
 Every path is answered. Each request is printed as it arrives: method, path, headers, the script step
 that answered, the X-Signature verdict with --secret (and a diagnosis when it is wrong), and the body.
 Exit status: 0 stopped with Ctrl-C, 1 could not listen, 2 bad input or usage.`;
@@ -188,7 +188,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
   program
     .command('receive')
     .description('run a local mock webhook receiver: print every request as it arrives and answer by a script')
-    .addOption(new Option('--port <n>', `port to listen on; 0 picks a free one`).default(DEFAULT_RECEIVER_PORT).argParser(portNumber))
+    .addOption(new Option('--port <n>', `port to listen on (not serve's 4410, so both can run); 0 picks a free one`).default(DEFAULT_RECEIVE_PORT).argParser(portNumber))
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--secret <secret>', 'shared secret: check each X-Signature (HMAC-SHA1) and say what is wrong')
     .option('--respond <list>', 'answers in order, the last repeating: 500,500,200 (also never, reset, close)', '200')

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HookbenchError } from '../contract/result.js';
+import { HookbenchError, type ApiError } from '../contract/result.js';
 import { applyConfig, readConfigFile } from '../engine/config.js';
 import { createCore, type Core } from '../engine/createCore.js';
 import { resolveDataDir } from '../engine/dataDir.js';
@@ -129,9 +129,11 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   try {
     running = await startServe(options, io);
   } catch (e) {
-    const message = e instanceof HookbenchError ? e.error.message : e instanceof Error ? e.message : String(e);
+    const message = e instanceof HookbenchError ? flagWords(e.error) : e instanceof Error ? e.message : String(e);
     io.stderr(`hookbench serve: ${message}\n`);
-    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' ? EXIT.usage : EXIT.failed;
+    // A locked data dir or a port in use: exit 1, like a port the HTTP server cannot take; bad input: 2.
+    const cannotListen = e instanceof HookbenchError && e.error.code === 'conflict' && (e.error.field === 'port' || e.error.field === 'tlsPort');
+    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' && !cannotListen ? EXIT.usage : EXIT.failed;
   }
   io.stdout(`Hookbench ready: ${running.info.uiUrl}\n`);
   io.stderr(
@@ -153,4 +155,11 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   await running.stop();
   io.stderr('stopped.\n');
   return EXIT.ok;
+}
+
+/** The mock receiver's listen errors name its fields (`port: ...`); say the flags instead. */
+function flagWords(error: ApiError): string {
+  if (error.field === 'port') return error.message.replace(/^port: /, '--receiver-port: ');
+  if (error.field === 'tlsPort') return error.message.replace(/^tlsPort: /, '--receiver-tls-port: ');
+  return error.message;
 }
