@@ -9,7 +9,9 @@ import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
 import { runSend, type SendDeps, type SendOptions } from './send.js';
 import { runDeleteUser } from './deleteUser.js';
+import { INFO_FIELDS, runInfo } from './info.js';
 import { runServe, type ServeOptions } from './serve.js';
+import { runTail, type TailDeps } from './tail.js';
 import { runVerify } from './verify.js';
 import { packageVersion } from './version.js';
 
@@ -98,11 +100,35 @@ Every path is answered. Each request is printed as it arrives: method, path, hea
 that answered, the X-Signature verdict with --secret (and a diagnosis when it is wrong), and the body.
 Exit status: 0 stopped with Ctrl-C, 1 could not listen, 2 bad input or usage.`;
 
+const INFO_HELP = `
+Examples:
+  hookbench info                          # URLs, pid, data dir and API token of the running serve
+  hookbench info token --data-dir ./data  # one value alone, for scripts
+  TOKEN=$(hookbench info token); URL=$(hookbench info url)
+  curl -s -X POST "$URL/api/getClock" -H "Authorization: Bearer $TOKEN" -d '{}'
+
+It reads <data>/server.json, which a running hookbench serve writes.
+Exit status: 0 printed, 2 no serve runs on that data dir, or bad input or usage.`;
+
+const TAIL_HELP = `
+Examples:
+  hookbench tail                          # the serve on $HOOKBENCH_DATA, else the per-user folder
+  hookbench tail --data-dir ./data --json
+
+One line per message accepted, per attempt finished (outcome, status, duration, URL, next retry) and
+per delivery status change (delivered, failed, cancelled, ...). Times are engine times, in local time.
+--json prints the events as the serve pushes them, one JSON object per line (plus {"type":"dropped",
+"count":N} when the serve had to leave some out). When the serve stops or restarts, tail reconnects
+(found again through <data>/server.json); events while disconnected are not shown.
+Exit status: 0 stopped with Ctrl-C, 2 no serve runs on that data dir, or bad input or usage.`;
+
 export interface CliDeps {
   /** Passed to `send` (tests: temp root, jitter seed). */
   send?: SendDeps;
   /** Passed to `receive` (tests: temp root). */
   receive?: ReceiveDeps;
+  /** Passed to `tail` (tests: reconnection waits, time zone). */
+  tail?: TailDeps;
 }
 
 export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}): Command {
@@ -183,6 +209,29 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
       const dataDir = dataDirFrom(opts, 'delete-user', io);
       if (dataDir === false) return setExit(EXIT.usage);
       setExit(await runDeleteUser(userId, { ...opts, dataDir }, io));
+    });
+
+  program
+    .command('tail')
+    .description("stream a running serve's messages, attempts and deliveries to the terminal as they happen")
+    .option('--data-dir <dir>', DATA_DIR_OF_SERVE)
+    .option('--json', 'print the raw events, one JSON object per line')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', TAIL_HELP)
+    .action(async (opts: { dataDir?: string; json?: boolean }) => {
+      setExit(await runTail(opts, io, deps.tail));
+    });
+
+  program
+    .command('info')
+    .description("print the running serve's URLs, pid and API token (from <data>/server.json)")
+    .addArgument(new Argument('[field]', 'print only this value').choices(INFO_FIELDS))
+    .option('--data-dir <dir>', DATA_DIR_OF_SERVE)
+    .option('--json', 'print JSON')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', INFO_HELP)
+    .action((field: string | undefined, opts: { dataDir?: string; json?: boolean }) => {
+      setExit(runInfo(field, opts, io));
     });
 
   program

@@ -1,0 +1,170 @@
+/**
+ * The CLI commands that work with a running `hookbench serve` (found through <data>/server.json): info,
+ * tail, show, and send through a serve. In-process: serve via startServe on port 0, commands via runCli with
+ * an injected CliIO. Waits on output and engine events, never sleeps.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../main/contract/events.js';
+import { runCli, type CliDeps } from '../../main/cli/program.js';
+import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { captureIO, type CapturedIO } from '../helpers/cliIO.js';
+import { must, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';
+import { status, type Respond } from '../helpers/receiver.js';
+
+const silent = { stdout: () => undefined, stderr: () => undefined };
+const DEPS: CliDeps = { tail: { retryMs: { min: 10, max: 50 }, timeZone: 'UTC' } };
+
+async function serve(dataDir = join(newDataDir(), 'data')): Promise<RunningServe> {
+  const running = await startServe({ dataDir, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silent);
+  onCleanup(() => running.stop());
+  return running;
+}
+
+/** Answers in order, the last repeating. */
+function sequence(...codes: number[]): Respond {
+  let i = 0;
+  return (req, res) => status(codes[Math.min(i++, codes.length - 1)]!)(req, res);
+}
+
+/** Runs a command that waits for Ctrl-C; the cleanup presses it. */
+function start(argv: string[]): { c: CapturedIO; run: Promise<number> } {
+  const c = captureIO();
+  const run = runCli(argv, c.io, DEPS);
+  onCleanup(async () => {
+    c.abort();
+    await run;
+  });
+  return { c, run };
+}
+
+/** The printed lines of a human tail, without the date separators. */
+const tailLines = (out: string) => out.split('\n').filter((l) => /^\d\d:\d\d:\d\d\.\d{3}  /.test(l));
+
+describe('hookbench info', () => {
+  it("prints the running serve's URLs, pid and token; one field alone for scripts; --json; exit 2 without a serve", async () => {
+    const running = await serve();
+    const data = running.dataDir;
+    const human = captureIO();
+    expect(await runCli(['info', '--data-dir', data], human.io)).toBe(0);
+    expect(human.out()).toContain(`runs as pid ${process.pid}`);
+    expect(human.out()).toContain(`url:           ${running.info.url}\n`);
+    expect(human.out()).toContain(`token:         ${running.info.token}\n`);
+    expect(human.out()).toContain(`data dir:      ${data}\n`);
+
+    const token = captureIO();
+    expect(await runCli(['info', 'token', '--data-dir', data], token.io)).toBe(0);
+    expect(token.out()).toBe(`${running.info.token}\n`);
+    const url = captureIO();
+    expect(await runCli(['info', 'url', '--data-dir', data], url.io)).toBe(0);
+    expect(url.out()).toBe(`${running.info.url}\n`);
+
+    const json = captureIO();
+    expect(await runCli(['info', '--json', '--data-dir', data], json.io)).toBe(0);
+    expect(JSON.parse(json.out())).toEqual({ ...running.info, dataDir: data });
+
+    const bad = captureIO();
+    expect(await runCli(['info', 'password', '--data-dir', data], bad.io)).toBe(2);
+    expect(bad.err()).toContain("'password' is invalid for argument 'field'");
+
+    await running.stop();
+    const none = captureIO();
+    expect(await runCli(['info', 'token', '--data-dir', data], none.io)).toBe(2);
+    expect(none.err()).toContain(`no running Hookbench found: ${join(data, 'server.json')} does not exist`);
+  });
+});
+
+describe('hookbench tail', () => {
+  it('streams messages, attempts (outcome, status, duration, next retry) and delivery changes, aligned, sources by name; Ctrl-C exits 0', async () => {
+    const rx = await newReceiver(sequence(500, 200));
+    const running = await serve();
+    const core = running.core;
+    const source = must(core.createSource({ name: 'backend', kind: 'server' }));
+    must(core.createDestination({ name: 'Local receiver', enabled: true, sources: ['backend'], url: rx.url }));
+
+    const { c, run } = start(['tail', '--data-dir', running.dataDir]);
+    await c.waitForErr('tailing Hookbench at');
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Signed Up' }, source: 'backend' })).message.id;
+    await c.waitForOut('next retry');
+    must(await core.advanceClock({ ms: 600_000 }));
+    await c.waitForOut('clock moved'); // announced once the attempts it played are recorded
+
+    const lines = tailLines(c.out());
+    expect(lines, c.out()).toHaveLength(5);
+    const label = `#${id} track "Signed Up"`;
+    expect(lines[0]).toMatch(new RegExp(`^[\\d:.]{12}  ${label} +← backend +accepted  user u1$`));
+    expect(lines[1]).toMatch(/→ Local receiver +attempt 1 +http_error +HTTP 500 +\d+ ms {2}http:\/\/127\.0\.0\.1:\d+\/hook {2}next retry [\d:.]{12} \(in [\d.]+ s\)$/);
+    expect(lines[2]).toMatch(/→ Local receiver +attempt 2 +success +HTTP 200 +\d+ ms {2}http:\/\/127\.0\.0\.1:\d+\/hook$/);
+    expect(lines[3]).toMatch(/→ Local receiver +delivered after 2 attempts$/);
+    expect(lines[4]).toMatch(/clock moved forward by 10 min \(engine time is \+10 min from real time\)$/);
+    // Aligned: the arrows and the outcomes share their columns.
+    const arrows = [0, 1, 2, 3].map((i) => lines[i]!.search(/[←→]/));
+    expect(new Set(arrows).size).toBe(1);
+    expect(lines[1]!.indexOf('http_error')).toBe(lines[2]!.indexOf('success'));
+    expect(c.out()).not.toContain(source.id);
+
+    c.abort();
+    expect(await run).toBe(0);
+  });
+
+  it('--json prints the raw events one per line', async () => {
+    const rx = await newReceiver(status(200));
+    const running = await serve();
+    must(running.core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const { c, run } = start(['tail', '--json', '--data-dir', running.dataDir]);
+    await c.waitForErr('tailing Hookbench at');
+    const id = must(running.core.sendMessage({ type: 'identify', call: { userId: 'u2' }, destinations: ['d'] })).message.id;
+    await c.waitForOut('"type":"deliveryUpdated"');
+    c.abort();
+    expect(await run).toBe(0);
+    const events = c
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EngineEvent);
+    expect(events.map((e) => e.type)).toEqual(['messageAccepted', 'attemptStarted', 'attemptFinished', 'deliveryUpdated']);
+    expect(events[0]).toMatchObject({ type: 'messageAccepted', message: { id, type: 'identify', userId: 'u2' } });
+    expect(events[3]).toMatchObject({ type: 'deliveryUpdated', delivery: { messageId: id, status: 'delivered' } });
+  });
+
+  it('reconnects when the serve restarts (a new port and token, found through server.json)', async () => {
+    const rx = await newReceiver(status(200));
+    const first = await serve();
+    const dataDir = first.dataDir;
+    const { c, run } = start(['tail', '--data-dir', dataDir]);
+    await c.waitForErr('tailing Hookbench at');
+    await first.stop();
+    await c.waitForErr(`lost the connection to Hookbench at ${first.info.url} (server stopping); reconnecting...`);
+    await c.waitForErr(`waiting: no hookbench serve runs on ${dataDir}`);
+
+    const second = await serve(dataDir);
+    expect(second.info.token).not.toBe(first.info.token);
+    await c.waitForErr(`reconnected to Hookbench at ${second.info.url}`);
+    must(second.core.createDestination({ name: 'again', enabled: true, url: rx.url }));
+    const id = must(second.core.sendMessage({ type: 'page', call: { userId: 'u3' }, destinations: ['again'] })).message.id;
+    await settled(second.core, id);
+    await c.waitForOut('delivered after 1 attempt');
+    expect(tailLines(c.out()).at(-1)).toMatch(new RegExp(`#${id} page +→ again +delivered after 1 attempt$`));
+    c.abort();
+    expect(await run).toBe(0);
+  });
+
+  it('names the messages it did not see accepted (asked of the serve), and exits 2 without a serve', async () => {
+    const rx = await newReceiver(sequence(503, 200));
+    const running = await serve();
+    must(running.core.createDestination({ name: 'late', enabled: true, url: rx.url }));
+    const id = must(running.core.sendMessage({ type: 'track', call: { userId: 'u4', event: 'Before' }, destinations: ['late'] })).message.id;
+    await settled(running.core, id); // retrying: the tail starts after it was accepted
+    const { c, run } = start(['tail', '--data-dir', running.dataDir]);
+    await c.waitForErr('tailing Hookbench at');
+    must(running.core.retryNow({ id }));
+    await c.waitForOut('delivered after 2 attempts');
+    expect(c.out()).toMatch(new RegExp(`#${id} track "Before" +→ late +attempt 2 +success`));
+    c.abort();
+    expect(await run).toBe(0);
+
+    const none = captureIO();
+    expect(await runCli(['tail', '--data-dir', newDataDir()], none.io)).toBe(2);
+    expect(none.err()).toContain('no running Hookbench found');
+  });
+});
