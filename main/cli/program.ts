@@ -11,6 +11,7 @@ import { runSend, type SendDeps, type SendOptions } from './send.js';
 import { runDeleteUser } from './deleteUser.js';
 import { INFO_FIELDS, runInfo } from './info.js';
 import { runServe, type ServeOptions } from './serve.js';
+import { runShow } from './show.js';
 import { runTail, type TailDeps } from './tail.js';
 import { runVerify } from './verify.js';
 import { packageVersion } from './version.js';
@@ -122,6 +123,16 @@ per delivery status change (delivered, failed, cancelled, ...). Times are engine
 (found again through <data>/server.json); events while disconnected are not shown.
 Exit status: 0 stopped with Ctrl-C, 2 no serve runs on that data dir, or bad input or usage.`;
 
+const SHOW_HELP = `
+Examples:
+  hookbench show 42
+  hookbench show 42 --json --data-dir ./data
+  hookbench show 42 --body | hookbench verify --secret s3cret --signature 8f0e...
+
+<id> is the message's number, as tail, send and delete-user print it (#42).
+It asks the running serve; when none runs on the data dir, it reads the data dir itself.
+Exit status: 0 shown, 1 no such message, 2 bad input or usage (or no data in that data dir).`;
+
 export interface CliDeps {
   /** Passed to `send` (tests: temp root, jitter seed). */
   send?: SendDeps;
@@ -220,6 +231,19 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addHelpText('after', TAIL_HELP)
     .action(async (opts: { dataDir?: string; json?: boolean }) => {
       setExit(await runTail(opts, io, deps.tail));
+    });
+
+  program
+    .command('show')
+    .description('show one message: its body (the exact bytes), deliveries and every attempt with headers and response')
+    .argument('<id>', "the message's number (#42 in tail, send and delete-user output)")
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .option('--json', 'print the message, deliveries and attempts as one JSON object')
+    .option('--body', 'print only the body, its exact bytes')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', SHOW_HELP)
+    .action(async (id: string, opts: { dataDir?: string; json?: boolean; body?: boolean }) => {
+      setExit(await runShow(id, opts, io));
     });
 
   program

@@ -168,3 +168,64 @@ describe('hookbench tail', () => {
     expect(none.err()).toContain('no running Hookbench found');
   });
 });
+
+describe('hookbench show', () => {
+  it('one message from the running serve: body bytes, source by name, deliveries and attempts; --body and --json', async () => {
+    const rx = await newReceiver(sequence(500, 200));
+    const running = await serve();
+    const core = running.core;
+    const source = must(core.createSource({ name: 'backend', kind: 'server' }));
+    must(core.createDestination({ name: 'Local receiver', enabled: true, sources: ['backend'], url: rx.url, sharedSecret: 's3cret' }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Signed Up', properties: { plan: 'pro' } }, source: 'backend' })).message.id;
+    await settled(core, id);
+    must(await core.advanceClock({ ms: 600_000 }));
+    const detail = await settled(core, id);
+    expect(detail.message.status).toBe('delivered');
+
+    const c = captureIO();
+    expect(await runCli(['show', `#${id}`, '--data-dir', running.dataDir], c.io)).toBe(0);
+    const out = c.out();
+    expect(out).toMatch(new RegExp(`^message #${id}  track "Signed Up"  delivered\\n`));
+    expect(out).toContain('  source:     backend\n');
+    expect(out).not.toContain(source.id);
+    expect(out).toContain(`body (${rx.captured[0]!.body.length} bytes, exactly as sent and signed; --body prints them alone):\n${rx.captured[0]!.body.toString('utf8')}\n`);
+    expect(out).toContain('→ Local receiver: delivered after 2 attempts');
+    expect(out).toMatch(/ {2}attempt 1 {2}\S+Z {2}http:\/\/127\.0\.0\.1:\d+\/hook {2}http_error {2}HTTP 500 {2}\d+ ms\n {6}request headers: {2}.*x-signature: [0-9a-f]{40}/);
+    expect(out).toMatch(/ {2}attempt 2 {2}\S+Z {2}http:\/\/127\.0\.0\.1:\d+\/hook {2}success {2}HTTP 200/);
+
+    const body = captureIO();
+    expect(await runCli(['show', String(id), '--body', '--data-dir', running.dataDir], body.io)).toBe(0);
+    expect(Buffer.from(body.out(), 'utf8').equals(rx.captured[1]!.body)).toBe(true);
+
+    const json = captureIO();
+    expect(await runCli(['show', String(id), '--json', '--data-dir', running.dataDir], json.io)).toBe(0);
+    expect(JSON.parse(json.out())).toMatchObject({ message: { id, status: 'delivered' }, deliveries: [{ destinationName: 'Local receiver', attempts: 2 }] });
+
+    const missing = captureIO();
+    expect(await runCli(['show', '999', '--data-dir', running.dataDir], missing.io)).toBe(1);
+    expect(missing.err()).toContain(`no message #999 in the serve at ${running.info.url}`);
+    const bad = captureIO();
+    expect(await runCli(['show', 'abc', '--data-dir', running.dataDir], bad.io)).toBe(2);
+    expect(bad.err()).toContain("<id>: expected the message's number");
+  });
+
+  it('without a serve it reads the data dir itself; an empty dir says so', async () => {
+    const rx = await newReceiver(status(200));
+    const running = await serve();
+    must(running.core.createDestination({ name: 'd', enabled: true, url: rx.url }));
+    const id = must(running.core.sendMessage({ type: 'identify', call: { userId: 'u9', traits: { plan: 'pro' } }, destinations: ['d'] })).message.id;
+    await settled(running.core, id);
+    await running.stop();
+
+    const c = captureIO();
+    expect(await runCli(['show', String(id), '--data-dir', running.dataDir], c.io)).toBe(0);
+    expect(c.out()).toContain(`message #${id}  identify  delivered`);
+    expect(c.out()).toContain('  source:     none (sent through the API or the CLI)');
+    expect(c.out()).toContain('→ d: delivered after 1 attempt');
+
+    const empty = captureIO();
+    const dir = newDataDir();
+    expect(await runCli(['show', '1', '--data-dir', dir], empty.io)).toBe(2);
+    expect(empty.err()).toContain(`no Hookbench data in ${dir} and no serve runs there`);
+  });
+});
