@@ -76,6 +76,10 @@ Examples:
   hookbench send track --to http://localhost:3000/hook --data '{"userId":"u1","event":"E"}' --fast --json
 
 Give <type> before --to: --to takes one or more URLs (or repeat it).
+With --data-dir DIR, the message goes to a destination named "hookbench send" there (created or updated with
+these flags, enabled while the send runs, then disabled). If a hookbench serve runs on DIR, the message is
+sent through that serve (its typed API and event socket) instead of failing on its lock; --fast then moves
+that serve's engine clock forward, and Ctrl-C cancels the message there.
 Exit status: 0 delivered, 1 not delivered (failed, cancelled, filtered, interrupted), 2 bad input or usage.`;
 
 const VERIFY_HELP = `
@@ -169,7 +173,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addOption(new Option('--retry-window <ms>', 'retry for this long after the first attempt (default 4h)').argParser(ms))
     .option('--fast', 'play the retry schedule on a virtual clock: finishes at once')
     .option('--json', 'print one JSON object per line (attempts, retries, result)')
-    .option('--data-dir <dir>', 'record into this data dir instead of a throw-away one')
+    .option('--data-dir <dir>', 'record into this data dir instead of a throw-away one; if a hookbench serve runs there, send through it')
     .version(version, '-V, --version', 'print the version')
     .addHelpText('after', SEND_HELP)
     .action(async (type: string, opts: Omit<SendOptions, 'type'>) => {

@@ -229,3 +229,78 @@ describe('hookbench show', () => {
     expect(empty.err()).toContain(`no Hookbench data in ${dir} and no serve runs there`);
   });
 });
+
+describe('hookbench send through a running serve (--data-dir of a serve)', () => {
+  const TRACK = JSON.stringify({ userId: 'u1', event: 'Signed Up' });
+  const attemptLines = (out: string) => out.split('\n').filter((l) => l.startsWith('attempt '));
+
+  it('sends through the serve instead of failing on its lock: attempts as they happen, the message kept there', async () => {
+    const rx = await newReceiver(sequence(500, 200));
+    const running = await serve();
+    const c = captureIO();
+    const run = runCli(['send', 'track', '--to', rx.url, '--secret', 's3cret', '--header', 'X-Env: dev', '--data', TRACK, '--data-dir', running.dataDir], c.io);
+    await c.waitForOut('next retry at'); // the serve's first round failed; its engine waits ~5 s of real time
+    must(await running.core.advanceClock({ ms: 60_000 })); // the retry falls due now (the test does not wait 5 s)
+    expect(await run).toBe(0);
+    expect(c.err()).toBe('');
+
+    const out = c.out();
+    const id = Number(/^sending track #(\d+) /.exec(out)![1]);
+    expect(out).toContain(`through hookbench serve at ${running.info.url} (pid ${process.pid}), destination "hookbench send"; later: hookbench show ${id} --data-dir ${running.dataDir}\n`);
+    const lines = attemptLines(out);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^attempt 1 {2}http:\S+ {2}http_error {2}HTTP 500 {2}\d+ ms {2}signature [0-9a-f]{40}$/);
+    expect(lines[1]).toMatch(/^attempt 2 {2}http:\S+ {2}success {2}HTTP 200/);
+    expect(out).toMatch(/attempt 1 .*\n {2}next retry at \S+Z \(in [^)]+\)\nattempt 2 /);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^delivered after 2 attempts/);
+    expect(rx.captured[1]!.headers['x-env']).toBe('dev');
+
+    const detail = must(running.core.getMessage({ id }));
+    expect(detail.message).toMatchObject({ type: 'track', status: 'delivered' });
+    expect(detail.deliveries).toMatchObject([{ destinationName: 'hookbench send', status: 'delivered', attempts: 2 }]);
+    const [dest] = must(running.core.listDestinations());
+    expect(dest).toMatchObject({ name: 'hookbench send', enabled: false, sourceIds: [] });
+  });
+
+  it('--fast --json plays the schedule on the serve clock; a second send at the same time takes "hookbench send 2"', async () => {
+    const rx = await newReceiver(status(500));
+    const running = await serve();
+    // A send in progress elsewhere holds "hookbench send" (enabled).
+    must(running.core.createDestination({ name: 'hookbench send', enabled: true, url: 'http://127.0.0.1:9/busy' }));
+    const c = captureIO();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--fast', '--max-attempts', '3', '--json', '--data-dir', running.dataDir], c.io)).toBe(1);
+    const events = c
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events[0]).toMatchObject({ type: 'message', destination: 'hookbench send 2', clock: 'virtual', via: { url: running.info.url, pid: process.pid } });
+    expect(events.filter((e) => e['type'] === 'attempt').map((e) => e['attemptNumber'])).toEqual([1, 2, 3]);
+    expect(events.filter((e) => e['type'] === 'retry')).toHaveLength(2);
+    expect(events.at(-1)).toMatchObject({ type: 'result', delivered: false, status: 'failed', reason: 'max attempts reached (3)', attempts: 3, exitCode: 1 });
+    expect(rx.captured).toHaveLength(3);
+    expect(must(running.core.getClock()).offsetMs).toBeGreaterThan(30_000); // 5 s + 30 s of retry delays (±20 %)
+  });
+
+  it('Ctrl-C while waiting for a retry cancels the message on the serve: exit 1, interrupted', async () => {
+    const rx = await newReceiver(status(503));
+    const running = await serve();
+    const c = captureIO();
+    const run = runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--data-dir', running.dataDir], c.io);
+    await c.waitForOut('next retry at');
+    c.abort();
+    expect(await run).toBe(1);
+    expect(c.out().trimEnd().split('\n').at(-1)).toBe('interrupted after 1 attempt: not delivered');
+    const id = Number(/^sending track #(\d+) /.exec(c.out())![1]);
+    expect(must(running.core.getMessage({ id })).deliveries[0]).toMatchObject({ status: 'cancelled', reason: 'cancelled by user' });
+    expect(must(running.core.listDestinations())[0]).toMatchObject({ name: 'hookbench send', enabled: false });
+  });
+
+  it('bad input is refused before anything reaches the serve', async () => {
+    const running = await serve();
+    const c = captureIO();
+    expect(await runCli(['send', 'track', '--to', 'ftp://nope', '--data', TRACK, '--data-dir', running.dataDir], c.io)).toBe(2);
+    expect(c.err()).toContain('(--to)');
+    expect(must(running.core.listDestinations())).toEqual([]);
+  });
+});

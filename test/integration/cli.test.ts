@@ -180,24 +180,28 @@ describe('hookbench send (in-process)', () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
-  it('--data-dir records the message there and leaves its destination disabled', async () => {
+  it('--data-dir records the message there and leaves its destination "hookbench send" disabled, reused by the next send', async () => {
     const rx = await receiver();
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const c = capture();
-    expect(await runCli(['send', 'identify', '--to', rx.url, '--data', '{"userId":"u9","traits":{"plan":"pro"}}', '--data-dir', dir], c.io)).toBe(0);
+    expect(await runCli(['send', 'identify', '--to', rx.url, '--data', '{"userId":"u9","traits":{"plan":"pro"}}', '--data-dir', dir, '--max-attempts', '2'], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^sending identify #1 /); // the message's number, for hookbench show
+    const again = capture();
+    expect(await runCli(['send', 'identify', '--to', rx.url, '--data', '{"userId":"u9","traits":{"plan":"pro"}}', '--data-dir', dir, '--timeout', '3000'], again.io)).toBe(0);
     const core = createCore({ dataDir: dir, autoStart: false });
     try {
       const list = core.listMessages({});
       if (!list.ok) throw new Error(list.error.message);
-      expect(list.value.items).toHaveLength(1);
-      expect(list.value.items[0]).toMatchObject({ type: 'identify', userId: 'u9', status: 'delivered' });
-      expect(Buffer.from(list.value.items[0]!.body, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
+      expect(list.value.items).toHaveLength(2);
+      expect(list.value.items[1]).toMatchObject({ type: 'identify', userId: 'u9', status: 'delivered' });
+      expect(Buffer.from(list.value.items[1]!.body, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
       const dests = core.listDestinations();
       if (!dests.ok) throw new Error(dests.error.message);
       expect(dests.value).toHaveLength(1);
-      expect(dests.value[0]).toMatchObject({ enabled: false, webhooks: [{ url: rx.url, headers: {} }] });
-      expect(dests.value[0]!.name).toMatch(/^cli-/);
+      // The second send's settings, in full: its --timeout, and no --max-attempts left from the first.
+      expect(dests.value[0]).toMatchObject({ name: 'hookbench send', enabled: false, sourceIds: [], timeoutMs: 3000, webhooks: [{ url: rx.url, headers: {} }] });
+      expect(dests.value[0]!.retry.maxAttempts).toBeUndefined();
     } finally {
       await core.close();
     }
@@ -344,8 +348,20 @@ describe('the built CLI (node dist/main/cli.js)', () => {
       });
     });
     const uiUrl = await ready;
-    const info = JSON.parse(readFileSync(join(data, 'server.json'), 'utf8')) as { uiUrl: string; pid: number };
+    const info = JSON.parse(readFileSync(join(data, 'server.json'), 'utf8')) as { uiUrl: string; pid: number; token: string };
     expect(info).toMatchObject({ uiUrl, pid: child.pid });
+    expect(await cli(['info', 'token', '--data-dir', data])).toMatchObject({ code: 0, stdout: `${info.token}\n` });
+
+    // send --data-dir of a running serve goes through it (another process) instead of failing on its lock.
+    const rx = await receiver(status(200));
+    const sent = await cli(['send', 'track', '--to', rx.url, '--data', TRACK, '--data-dir', data]);
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toContain(`through hookbench serve at `);
+    expect(sent.stdout).toContain(`(pid ${child.pid}), destination "hookbench send"`);
+    expect(sent.stdout.trimEnd().split('\n').at(-1)).toBe('delivered after 1 attempt');
+    const shown = await cli(['show', '1', '--body', '--data-dir', data]);
+    expect(Buffer.from(shown.stdout, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
 
     // --data is the older spelling of --data-dir: the same data dir, so refused.
     const second = await cli(['serve', '--data', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0']);
