@@ -317,6 +317,16 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     expect(bad.stderr).toContain("'nope' is invalid for argument 'type'");
   });
 
+  it('npm pack ships the client library (hookbench/client) with its type declarations', async () => {
+    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, timeout: 60_000 });
+    const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    type Entry = string | { types?: string; import?: string; default?: string };
+    const entry = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Entry> }).exports['./client']!;
+    const target = (typeof entry === 'string' ? entry : (entry.import ?? entry.default)!).replace(/^\.\//, '');
+    expect(files).toContain(target);
+    expect(files).toContain(target.replace(/\.js$/, '.d.ts'));
+  });
+
   it('send delivers (exit 0) and a 404 fails permanently (exit 1)', async () => {
     const ok = await receiver(status(200));
     const sent = await cli(['send', 'track', '--to', ok.url, '--secret', 's', '--data', TRACK]);
