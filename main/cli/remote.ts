@@ -91,9 +91,25 @@ export class RemoteError extends Error {
   }
 }
 
+type ListAnswer<T> = Result<readonly T[] | { items: readonly T[]; nextCursor?: string | null }>;
+
+/** Every item of a list command, following `nextCursor` when the answer is a page (at most 100 pages). */
+export async function listAll<T>(list: (input: { cursor?: string }) => ListAnswer<T> | Promise<ListAnswer<T>>): Promise<Result<T[]>> {
+  const all: T[] = [];
+  let cursor: string | null | undefined;
+  for (let page = 0; page < 100; page++) {
+    const answer = await list(cursor ? { cursor } : {});
+    if (!answer.ok) return answer;
+    all.push(...listItems(answer.value));
+    cursor = Array.isArray(answer.value) ? null : (answer.value as { nextCursor?: string | null }).nextCursor;
+    if (!cursor) break;
+  }
+  return { ok: true, value: all };
+}
+
 /** Source id → name, from the serve (the id itself for a source it does not list). */
 export async function sourceNamesOf(info: ServerInfo): Promise<(id: string) => string> {
-  const listed = await callApi<Source[] | { items: Source[] }>(info, 'listSources', {});
-  const byId = new Map(listed.ok ? listItems(listed.value).map((s) => [s.id, s.name] as const) : []);
+  const listed = await listAll<Source>((input) => callApi(info, 'listSources', input));
+  const byId = new Map(listed.ok ? listed.value.map((s) => [s.id, s.name] as const) : []);
   return (id) => byId.get(id) ?? id;
 }

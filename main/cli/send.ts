@@ -20,7 +20,7 @@ import { createCore, type Core } from '../engine/createCore.js';
 import { EXIT, formatDuration, readTextOrFile, UsageError, type CliIO } from './io.js';
 import { EventStream, untilAborted } from './events.js';
 import { caretSnippet, parseJsonText } from './jsonInput.js';
-import { callApi, findLiveServe, listItems } from './remote.js';
+import { callApi, findLiveServe, listAll } from './remote.js';
 import { SEND_DESTINATION, takeSendDestination, type DestinationApi, type SendDestinationSettings } from './sendDestination.js';
 import type { ServerInfo } from './serve.js';
 
@@ -401,7 +401,8 @@ async function playFast(core: Core, messageId: number, deliveryId: number, signa
 /** The destination commands of a local core. */
 function localDestinations(core: Core): DestinationApi {
   return {
-    list: () => Promise.resolve(listResult(core.listDestinations({}) as Result<Destination[] | { items: Destination[] }>)),
+    // Lists take a cursor and answer pages once they page (issue 9): the cast compiles before and after.
+    list: async () => listResult(await listAll<Destination>((input) => (core.listDestinations as (i: object) => Result<Destination[] | { items: Destination[] }>).call(core, input))),
     create: (input) => Promise.resolve(core.createDestination(input)),
     update: (id, patch) => Promise.resolve(core.updateDestination({ id, patch })),
     remove: (id) => Promise.resolve(core.deleteDestination({ id })),
@@ -411,16 +412,16 @@ function localDestinations(core: Core): DestinationApi {
 /** The destination commands of a running serve. */
 function remoteDestinations(info: () => ServerInfo): DestinationApi {
   return {
-    list: async () => listResult(await callApi<Destination[] | { items: Destination[] }>(info(), 'listDestinations', {})),
+    list: async () => listResult(await listAll<Destination>((input) => callApi(info(), 'listDestinations', input))),
     create: (input) => callApi<Destination>(info(), 'createDestination', input),
     update: (id, patch) => callApi<Destination>(info(), 'updateDestination', { id, patch }),
     remove: (id) => callApi(info(), 'deleteDestination', { id }),
   };
 }
 
-function listResult<T>(result: Result<T[] | { items: T[] }>): T[] {
+function listResult<T>(result: Result<T[]>): T[] {
   if (!result.ok) throw new HookbenchError(result.error);
-  return listItems(result.value);
+  return result.value;
 }
 
 interface ThroughServe {

@@ -85,7 +85,8 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
       });
       if (!applied.ok) throw new HookbenchError({ ...applied.error, message: `config ${options.config}: ${applied.error.message}` });
       const { created, updated } = applied.value;
-      io.stderr(`config ${options.config}: ${created.length} created, ${updated.length} updated\n`);
+      const said = [created.length ? `created ${created.join(', ')}` : '', updated.length ? `updated ${updated.join(', ')}` : ''].filter(Boolean);
+      io.stderr(`config ${options.config}: ${said.length ? said.join('; ') : 'nothing to create or update'}\n`);
     }
     const receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
     const token = randomBytes(24).toString('hex');

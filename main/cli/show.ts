@@ -10,7 +10,7 @@ import { HookbenchError, type Result } from '../contract/result.js';
 import { isoFromMs } from '../core/timestamp.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
-import { callApi, findLiveServe, listItems, sourceNamesOf } from './remote.js';
+import { callApi, findLiveServe, listAll, sourceNamesOf } from './remote.js';
 
 export interface ShowOptions {
   dataDir?: string | undefined;
@@ -72,8 +72,9 @@ async function fetchMessage(id: number, dataDirFlag: string | undefined): Promis
   }
   try {
     const detail = core.getMessage({ id });
-    const sources = core.listSources({}) as Result<Source[] | { items: Source[] }>;
-    const byId = new Map(sources.ok ? listItems(sources.value).map((s) => [s.id, s.name] as const) : []);
+    // Lists take a cursor and answer pages once they page (issue 9): the cast compiles before and after.
+    const sources = await listAll<Source>((input) => (core.listSources as (i: object) => Result<Source[] | { items: Source[] }>).call(core, input));
+    const byId = new Map(sources.ok ? sources.value.map((s) => [s.id, s.name] as const) : []);
     return { detail, sourceName: (s) => byId.get(s) ?? s, where: dataDir };
   } finally {
     await core.close();

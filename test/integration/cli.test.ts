@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../main/cli/program.js';
+import type { Destination } from '../../main/contract/models.js';
+import type { Result } from '../../main/contract/result.js';
 import { createCore } from '../../main/engine/createCore.js';
 import { startReceiver, status, type Respond, type TestReceiver } from '../helpers/receiver.js';
 import { captureIO, type CapturedIO } from '../helpers/cliIO.js';
@@ -196,12 +198,13 @@ describe('hookbench send (in-process)', () => {
       expect(list.value.items).toHaveLength(2);
       expect(list.value.items[1]).toMatchObject({ type: 'identify', userId: 'u9', status: 'delivered' });
       expect(Buffer.from(list.value.items[1]!.body, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
-      const dests = core.listDestinations();
-      if (!dests.ok) throw new Error(dests.error.message);
-      expect(dests.value).toHaveLength(1);
+      const listed = core.listDestinations() as Result<Destination[] | { items: Destination[] }>; // a page once list commands page
+      if (!listed.ok) throw new Error(listed.error.message);
+      const dests = Array.isArray(listed.value) ? listed.value : listed.value.items;
+      expect(dests).toHaveLength(1);
       // The second send's settings, in full: its --timeout, and no --max-attempts left from the first.
-      expect(dests.value[0]).toMatchObject({ name: 'hookbench send', enabled: false, sourceIds: [], timeoutMs: 3000, webhooks: [{ url: rx.url, headers: {} }] });
-      expect(dests.value[0]!.retry.maxAttempts).toBeUndefined();
+      expect(dests[0]).toMatchObject({ name: 'hookbench send', enabled: false, sourceIds: [], timeoutMs: 3000, webhooks: [{ url: rx.url, headers: {} }] });
+      expect(dests[0]!.retry.maxAttempts).toBeUndefined();
     } finally {
       await core.close();
     }
