@@ -25,7 +25,7 @@ export async function runDeleteUser(
       return EXIT.ok;
     }
     const sourceName = await sourceNamesOf(info);
-    const names = request.sourceIds.map(sourceName);
+    const names = request.sourceIds.map(sourceName).sort((a, b) => a.localeCompare(b));
     io.stdout(
       `deletion request ${request.id} for user ${userId}: ${messages.length} delete message${messages.length === 1 ? '' : 's'}` +
         `${names.length ? ` (source${names.length === 1 ? '' : 's'} ${names.join(', ')})` : ''}\n`,

@@ -27,7 +27,7 @@ describe('deletion flow (SPEC-NOTES §8)', () => {
 
     const cli = captureIO();
     expect(await runCli(['delete-user', 'u1', '--data-dir', data], cli.io)).toBe(0);
-    expect(cli.out()).toContain('2 delete messages (sources web, backend)');
+    expect(cli.out()).toContain('2 delete messages (sources backend, web)');
     const [request] = must(core.listDeletionRequests());
     // Sources are named by name, never by id.
     for (const id of request!.messageIds) expect(cli.out()).toMatch(new RegExp(`message #${id} from (web|backend): sending to Hooks`));
