@@ -156,7 +156,7 @@ describe('hookbench tail', () => {
     await c.waitForErr('tailing Hookbench at');
     await first.stop();
     await c.waitForErr(`lost the connection to Hookbench at ${first.info.url} (server stopping); reconnecting...`);
-    await c.waitForErr(`waiting: no hookbench serve runs on ${dataDir}`);
+    await c.waitForErr('waiting: '); // "cannot connect to …" or "no hookbench serve runs on …", whichever it sees first
 
     const second = await serve(dataDir);
     expect(second.info.token).not.toBe(first.info.token);
