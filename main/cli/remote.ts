@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Source } from '../contract/models.js';
-import type { ApiError, Result } from '../contract/result.js';
+import type { Result } from '../contract/result.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { SERVER_INFO_FILE, type ServerInfo } from './serve.js';
 import { UsageError } from './io.js';
@@ -71,24 +71,6 @@ export function findLiveServe(dataDirFlag: string | undefined): { info: ServerIn
 /** The items of a list answer: an array, or a `{items, nextCursor}` page (list commands return pages). */
 export function listItems<T>(value: readonly T[] | { items: readonly T[] }): T[] {
   return Array.isArray(value) ? [...(value as readonly T[])] : [...(value as { items: readonly T[] }).items];
-}
-
-/** The value of a command, or a UsageError with the serve's message (`what` names the step). */
-export async function callApiValue<T>(info: ServerInfo, command: string, input: unknown): Promise<T> {
-  const result = await callApi<T>(info, command, input);
-  if (!result.ok) throw new RemoteError(command, result.error);
-  return result.value;
-}
-
-/** A typed-API call that answered with an error. */
-export class RemoteError extends Error {
-  constructor(
-    readonly command: string,
-    readonly error: ApiError,
-  ) {
-    super(error.message);
-    this.name = 'RemoteError';
-  }
 }
 
 type ListAnswer<T> = Result<readonly T[] | { items: readonly T[]; nextCursor?: string | null }>;
