@@ -5,7 +5,7 @@
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HookbenchError } from '../contract/result.js';
+import { HookbenchError, type ApiError } from '../contract/result.js';
 import { applyConfig, readConfigFile } from '../engine/config.js';
 import { createCore, type Core } from '../engine/createCore.js';
 import { resolveDataDir } from '../engine/dataDir.js';
@@ -16,6 +16,9 @@ import { HOOKBENCH_VERSION } from '../contract/version.js';
 
 export interface ServeOptions {
   config?: string | undefined;
+  /** `--data-dir DIR`; default: $HOOKBENCH_DATA, else the per-user folder. */
+  dataDir?: string | undefined;
+  /** The older name of `dataDir` (`--data DIR`), still accepted. */
   data?: string | undefined;
   host: string;
   port: number;
@@ -66,7 +69,7 @@ export function writeServerInfo(dataDir: string, info: ServerInfo): void {
 }
 
 export async function startServe(options: ServeOptions, io: CliIO): Promise<RunningServe> {
-  const dataDir = resolveDataDir(options.data);
+  const dataDir = resolveDataDir(options.dataDir ?? options.data);
   const core = createCore({ dataDir });
   let server: RunningServer | null = null;
   try {
@@ -81,7 +84,8 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
       });
       if (!applied.ok) throw new HookbenchError({ ...applied.error, message: `config ${options.config}: ${applied.error.message}` });
       const { created, updated } = applied.value;
-      io.stderr(`config ${options.config}: ${created.length} created, ${updated.length} updated\n`);
+      const said = [created.length ? `created ${created.join(', ')}` : '', updated.length ? `updated ${updated.join(', ')}` : ''].filter(Boolean);
+      io.stderr(`config ${options.config}: ${said.length ? said.join('; ') : 'nothing to create or update'}\n`);
     }
     const receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
     const token = core.apiToken();
@@ -146,16 +150,22 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   try {
     running = await startServe(options, io);
   } catch (e) {
-    const message = e instanceof HookbenchError ? e.error.message : e instanceof Error ? e.message : String(e);
+    const message = e instanceof HookbenchError ? flagWords(e.error) : e instanceof Error ? e.message : String(e);
     io.stderr(`hookbench serve: ${message}\n`);
-    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' ? EXIT.usage : EXIT.failed;
+    // A locked data dir or a port in use: exit 1, like a port the HTTP server cannot take; bad input: 2.
+    const cannotListen = e instanceof HookbenchError && e.error.code === 'conflict' && (e.error.field === 'port' || e.error.field === 'tlsPort');
+    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' && !cannotListen ? EXIT.usage : EXIT.failed;
   }
   io.stdout(`Hookbench ready: ${running.info.uiUrl}\n`);
+  // The other commands find this serve by its data dir: say which flag they need, if any.
+  const explicit = options.dataDir ?? options.data;
+  const dataDirArg = explicit === undefined ? '' : ` --data-dir ${/^[\w@%+=:,./-]+$/.test(explicit) ? explicit : JSON.stringify(explicit)}`;
   io.stderr(
     [
       `  data dir:      ${running.dataDir}`,
       `  ingestion API: ${running.info.url}/v1/batch (write keys: see your sources)`,
-      `  typed API:     POST ${running.info.url}/api/<command> with "Authorization: Bearer <token from server.json>"`,
+      `  typed API:     POST ${running.info.url}/api/<command> with "Authorization: Bearer <token>" (hookbench info token${dataDirArg})`,
+      `  watch it:      hookbench tail${dataDirArg}   (one message: hookbench show <id>${dataDirArg})`,
       `  mock receiver: ${running.info.receiverUrl}/r/<name>  (HTTPS, self-signed: ${running.info.receiverTlsUrl}/r/<name>)`,
       `  stop with Ctrl-C`,
       '',
@@ -170,4 +180,11 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   await running.stop();
   io.stderr('stopped.\n');
   return EXIT.ok;
+}
+
+/** The mock receiver's listen errors name its fields (`port: ...`); say the flags instead. */
+function flagWords(error: ApiError): string {
+  if (error.field === 'port') return error.message.replace(/^port: /, '--receiver-port: ');
+  if (error.field === 'tlsPort') return error.message.replace(/^tlsPort: /, '--receiver-tls-port: ');
+  return error.message;
 }

@@ -6,7 +6,7 @@ import { HookbenchError } from '../contract/result.js';
 export const APP_NAME = 'Hookbench';
 
 /**
- * SPEC-NOTES §9: `--data DIR`, else `$HOOKBENCH_DATA`, else the per-user app-data folder named Hookbench
+ * SPEC-NOTES §9: `--data-dir DIR`, else `$HOOKBENCH_DATA`, else the per-user app-data folder named Hookbench
  * (the same folder Electron uses as userData for that product name).
  */
 export function resolveDataDir(
