@@ -146,7 +146,7 @@ describe('hookbench tail', () => {
     expect(events.find((e) => e.type === 'deliveryUpdated')).toMatchObject({ delivery: { messageId: id, status: 'delivered' } });
   });
 
-  it('reconnects when the serve restarts (a new port and token, found through server.json)', async () => {
+  it('reconnects when the serve restarts (a new port, found through server.json; the token is the data dir\'s)', async () => {
     const rx = await newReceiver(status(200));
     const first = await serve();
     const dataDir = first.dataDir;
@@ -157,7 +157,8 @@ describe('hookbench tail', () => {
     await c.waitForErr('waiting: '); // "cannot connect to …" or "no hookbench serve runs on …", whichever it sees first
 
     const second = await serve(dataDir);
-    expect(second.info.token).not.toBe(first.info.token);
+    expect(second.info.token).toBe(first.info.token); // kept across restarts (a bookmarked UI URL keeps working)
+    expect(second.info.url).not.toBe(first.info.url);
     await c.waitForErr(`reconnected to Hookbench at ${second.info.url}`);
     must(second.core.createDestination({ name: 'again', enabled: true, url: rx.url }));
     const id = must(second.core.sendMessage({ type: 'page', call: { userId: 'u3' }, destinations: ['again'] })).message.id;
