@@ -57,11 +57,13 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unknown_field: 400,
   message_too_large: 400,
   request_too_large: 400,
+  nesting_too_deep: 400,
   invalid_config: 400,
   not_found: 404,
   conflict: 409,
   unauthorized: 401,
   data_dir_locked: 409,
+  unavailable: 503,
   internal: 500,
 };
 
