@@ -15,6 +15,7 @@ import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode, Result } from '../contract/result.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
+import { createFrameEncoder } from './eventFrame.js';
 
 /** A command of the typed API: one JSON object in, a Result out. */
 export type ApiHandler = (input: unknown) => Result<unknown> | Promise<Result<unknown>>;
@@ -191,12 +192,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       dropped = 0;
     },
   };
+  const encodeFrame = createFrameEncoder();
   const flusher = setInterval(() => {
     if (pending.length === 0) return;
-    const frame = JSON.stringify({ events: pending, ...(dropped ? { dropped } : {}) });
+    const events = pending;
+    const missed = dropped;
     pending = [];
     dropped = 0;
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+    try {
+      const frame = encodeFrame({ events, ...(missed ? { dropped: missed } : {}) });
+      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+    } catch (e) {
+      // A timer callback that throws would end the process: the frame is lost, the stream goes on.
+      console.error('hookbench: sending events failed', e);
+    }
   }, options.eventFlushMs ?? 150);
   flusher.unref();
 
