@@ -11,6 +11,9 @@
  * as fields.
  */
 
+import { LIMITS } from '../contract/messageShapes.js';
+import type { ApiError } from '../contract/result.js';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const LBRACE = 0x7b;
@@ -249,6 +252,29 @@ export function tooDeepField(call: Record<string, unknown>, limit: number): TooD
     if (levels > limit) return { field, levels };
   }
   return null;
+}
+
+/**
+ * The refusal of a call nesting too deep (docs/behaviour.md, "Limits"): `batch[1].properties: nests 5001
+ * levels > 64`. `prefix` is where the call sits in the input (`call`, `messages[1].call`).
+ */
+export function tooDeepError(tooDeep: TooDeep, prefix = ''): ApiError {
+  const field = prefix ? `${prefix}.${tooDeep.field}` : tooDeep.field;
+  const index = /^batch\[(\d+)\]/.exec(field);
+  return {
+    code: 'nesting_too_deep',
+    message: `${field}: nests ${tooDeep.levels} levels > ${LIMITS.maxDepth}`,
+    field,
+    ...(index ? { index: Number(index[1]) } : {}),
+    limit: LIMITS.maxDepth,
+    value: tooDeep.levels,
+  };
+}
+
+/** The first field of a call nesting deeper than LIMITS.maxDepth, as a refusal; null when none does. */
+export function callNestingError(call: Record<string, unknown>, prefix: string): ApiError | null {
+  const tooDeep = tooDeepField(call, LIMITS.maxDepth);
+  return tooDeep ? tooDeepError(tooDeep, prefix) : null;
 }
 
 /** What stands in for JSON too deep to show (events, API answers). */

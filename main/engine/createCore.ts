@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { CoreCommands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
 import type { EngineEvent } from '../contract/events.js';
-import { isMessageType, type MessageType } from '../contract/messageShapes.js';
+import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
 import { parseReceiverRef } from '../contract/receiver.js';
 import {
   REASONS,
@@ -35,7 +35,9 @@ import {
   type DestinationPatch,
   type SendMessageInput,
 } from '../contract/schemas.js';
+import { callNestingError, tooDeepError } from '../core/jsonDepth.js';
 import { buildMessage, type BuiltMessage } from '../core/messages.js';
+import { storedTooDeep } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 import type { PreparedCall } from './ingestPrepare.js';
 import { routeMessage } from '../core/routing.js';
@@ -299,6 +301,8 @@ class CoreImpl implements Core {
       if (!parsed.ok) return parsed;
       const { type, call, source: sourceRef, destinations, strict } = parsed.value;
       const at = (field: string) => (batchField === null ? field : `${batchField}[${index}].${field}`);
+      const tooDeep = callNestingError(call, at('call'));
+      if (tooDeep) return err(tooDeep);
       let source: Source | null = null;
       if (sourceRef !== undefined) {
         source = this.findSource(sourceRef);
@@ -618,6 +622,8 @@ class CoreImpl implements Core {
     const original = this.store.getMessage(input.id);
     if (!original) return notFound('message', input.id);
     const now = this.clock.now();
+    const tooDeep = storedTooDeep(original.body);
+    if (tooDeep) return err({ ...tooDeepError(tooDeep), field: 'id', message: `id: message ${input.id} cannot be replayed: its ${tooDeep.field} nests ${tooDeep.levels} levels > ${LIMITS.maxDepth} (stored before the nesting limit)` });
     const body = JSON.parse(original.body) as Record<string, unknown>;
     const messageId = input.keepMessageId ? original.messageId : newMessageId();
     body['messageId'] = messageId;

@@ -2,7 +2,7 @@
  * Pushed events as WebSocket frames (`{"events": [...], "dropped"?: n}`), encoded so that one event that
  * cannot be serialised never stops the stream, let alone the process (issue 13, defect 2). JSON.stringify
  * recurses, so an event carrying JSON nested thousands of levels deep throws; such an event is sent with
- * everything below EVENT_MAX_DEPTH replaced by a marker string (docs/behaviour.md, "Limits"), and one that
+ * everything below WIRE_MAX_DEPTH replaced by a marker string (docs/behaviour.md, "Limits"), and one that
  * still cannot be encoded is left out and counted in `dropped`. The first time, it is logged.
  */
 import type { EngineEvent } from '../contract/events.js';
@@ -10,10 +10,23 @@ import { LIMITS } from '../contract/messageShapes.js';
 import { boundDepth, tooDeepMarker } from '../core/jsonDepth.js';
 
 /**
- * Levels kept in an event that cannot be encoded whole: a call's fields (LIMITS.maxDepth levels) sit three
- * levels down (event, message, call), so what ingestion accepts is never cut.
+ * Levels kept in an event or an API answer that cannot be encoded whole: a call's fields (LIMITS.maxDepth
+ * levels) sit at most five levels down (`{ok, value: {items: [{call: ...`), so what is accepted is never cut.
  */
-export const EVENT_MAX_DEPTH = LIMITS.maxDepth + 8;
+export const WIRE_MAX_DEPTH = LIMITS.maxDepth + 8;
+
+/**
+ * JSON text of a value, with JSON below WIRE_MAX_DEPTH replaced by a marker when the value cannot be
+ * serialised whole (the typed API's answers); `onProblem` hears why.
+ */
+export function encodeBounded(value: unknown, onProblem: (e: unknown) => void): string {
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    onProblem(e);
+    return JSON.stringify(boundDepth(value, WIRE_MAX_DEPTH));
+  }
+}
 
 export interface EventFrame {
   events: readonly EngineEvent[];
@@ -43,8 +56,8 @@ export function createFrameEncoder(log: (message: string) => void = (m) => conso
         continue;
       } catch (e) {
         try {
-          parts.push(JSON.stringify(boundDepth(event, EVENT_MAX_DEPTH)));
-          report(event, e, `it was sent with its JSON below ${EVENT_MAX_DEPTH} levels replaced by "${tooDeepMarker(EVENT_MAX_DEPTH)}"`);
+          parts.push(JSON.stringify(boundDepth(event, WIRE_MAX_DEPTH)));
+          report(event, e, `it was sent with its JSON below ${WIRE_MAX_DEPTH} levels replaced by "${tooDeepMarker(WIRE_MAX_DEPTH)}"`);
         } catch (again) {
           dropped++;
           report(event, again, 'it was left out and counted in "dropped"');

@@ -15,7 +15,7 @@ import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode, Result } from '../contract/result.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
-import { createFrameEncoder } from './eventFrame.js';
+import { createFrameEncoder, encodeBounded, WIRE_MAX_DEPTH } from './eventFrame.js';
 
 /** A command of the typed API: one JSON object in, a Result out. */
 export type ApiHandler = (input: unknown) => Result<unknown> | Promise<Result<unknown>>;
@@ -273,7 +273,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
     res.writeHead(204, headers).end();
     return;
   }
-  const text = JSON.stringify(body);
+  // An answer that cannot be serialised whole (JSON nested too deep) goes out with its deep part replaced.
+  const text = encodeBounded(body, (e) => console.warn(`hookbench: an answer had to be cut to ${WIRE_MAX_DEPTH} levels to be sent (${String(e)})`));
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers }).end(text);
 }
 

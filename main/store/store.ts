@@ -16,6 +16,7 @@ import type {
 import type { MessageType } from '../contract/messageShapes.js';
 import { deriveMessageStatus } from '../core/deliveryDecision.js';
 import { openDb, type Db } from './openDb.js';
+import { parseStoredCall } from './storedJson.js';
 
 export interface NewMessage {
   messageId: string;
@@ -647,7 +648,7 @@ function toMessage(r: MessageRow): MessageRecord {
     statusReason: r.status_reason,
     receivedAt: r.received_at,
     body: r.body.toString('utf8'),
-    call: JSON.parse(r.call) as Record<string, unknown>,
+    call: parseStoredCall(r.call),
     replayOf: r.replay_of,
   };
 }

@@ -12,7 +12,7 @@ import type { EngineEvent } from '../../main/contract/events.js';
 import type { MessageRecord } from '../../main/contract/models.js';
 import { startServe } from '../../main/cli/serve.js';
 import { tooDeepMarker } from '../../main/core/jsonDepth.js';
-import { EVENT_MAX_DEPTH } from '../../main/server/eventFrame.js';
+import { WIRE_MAX_DEPTH } from '../../main/server/eventFrame.js';
 import { deepTrackCallJson } from '../helpers/deepJson.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';
 
@@ -70,7 +70,7 @@ describe('the event stream', () => {
     // The deep part is replaced; the rest of the event is intact.
     const first = accepted('deep-1')!.message;
     expect(first).toMatchObject({ id: 1, type: 'track', event: 'Deep' });
-    expect(JSON.stringify(first.call)).toContain(tooDeepMarker(EVENT_MAX_DEPTH));
+    expect(JSON.stringify(first.call)).toContain(tooDeepMarker(WIRE_MAX_DEPTH));
     expect(accepted('after-1')!.message.call).toEqual({ userId: 'u2', event: 'After', messageId: 'after-1' });
     // Logged once, naming what happened.
     const logged = warn.mock.calls.filter((c) => String(c[0]).includes('event stream'));
