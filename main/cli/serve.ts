@@ -12,6 +12,7 @@ import { createCore, type Core } from '../engine/createCore.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { buildApiCommands } from '../server/apiCommands.js';
 import { startServer, type RunningServer } from '../server/httpServer.js';
+import { guardWrites } from '../server/writeGuard.js';
 import { EXIT, type CliIO } from './io.js';
 import { packageVersion } from './version.js';
 
@@ -86,7 +87,10 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
     }
     const receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
     const token = randomBytes(24).toString('hex');
-    server = await startServer({ core, host: options.host, port: options.port, token, commands: buildApiCommands(core), uiDir: findUiDir() });
+    server = await startServer({ core, host: options.host, port: options.port, token, commands: guardWrites(buildApiCommands(core), core.store.health), uiDir: findUiDir() });
+    // A database file deleted, replaced or damaged under us: said once, clearly (writes answer 503 meanwhile).
+    core.store.health.onFailure((error) => io.stderr(`hookbench serve: ${error.message}\n`));
+    const unwatch = core.store.health.watch(1000);
     const info: ServerInfo = {
       version: packageVersion(),
       pid: process.pid,
@@ -108,6 +112,7 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
       async stop() {
         if (stopped) return;
         stopped = true;
+        unwatch();
         await running.close(); // stop accepting; in-flight requests finish
         await core.close(); // in-flight rounds are recorded
         rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });

@@ -15,6 +15,7 @@ import type {
 } from '../contract/models.js';
 import type { MessageType } from '../contract/messageShapes.js';
 import { deriveMessageStatus } from '../core/deliveryDecision.js';
+import { DbHealth } from './integrity.js';
 import { openDb, type Db } from './openDb.js';
 import { parseStoredCall } from './storedJson.js';
 
@@ -171,10 +172,13 @@ const MESSAGE_COLUMNS = `m.*, p.body, p.call FROM messages m JOIN message_payloa
 
 export class Store {
   readonly db: Db;
+  /** Whether the file can still keep writes (deleted, replaced or damaged: see integrity.ts). */
+  readonly health: DbHealth;
   private readonly s;
 
   constructor(file: string) {
     this.db = openDb(file);
+    this.health = new DbHealth(file);
     const db = this.db;
     this.s = {
       getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
