@@ -10,6 +10,7 @@ import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
 import { runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
 import { runSend, type SendDeps, type SendOptions } from './send.js';
 import { runDeleteUser } from './deleteUser.js';
+import { runDoctor } from './doctor.js';
 import { runServe, type ServeOptions } from './serve.js';
 import { runVerify } from './verify.js';
 import { packageVersion } from './version.js';
@@ -80,6 +81,17 @@ connection open without answering), reset (TCP reset) or close (close without a 
 Every path is answered. Each request is printed as it arrives: method, path, headers, the script step
 that answered, the X-Signature verdict with --secret (and a diagnosis when it is wrong), and the body.
 Exit status: 0 stopped with Ctrl-C, 1 could not listen, 2 bad input or usage.`;
+
+const DOCTOR_HELP = `
+Runs SQLite's full integrity check on <data dir>/hookbench.db, read-only (a running serve may keep running),
+and, when it finds damage, lists it and says how to recover. Hookbench itself refuses to start on a damaged
+database, and refuses writes (503) if damage or a deleted database file is found while it runs.
+
+Examples:
+  hookbench doctor --data-dir ./.hookbench
+  hookbench doctor --data-dir ./.hookbench --move-aside   # Hookbench must be stopped
+
+Exit status: 0 the database is sound (or was moved aside), 1 it is damaged, missing or in use.`;
 
 export interface CliDeps {
   /** Passed to `send` (tests: temp root, jitter seed). */
@@ -159,6 +171,18 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .version(version, '-V, --version', 'print the version')
     .action(async (userId: string, opts: { source?: string[]; data?: string; json?: boolean }) => {
       setExit(await runDeleteUser(userId, opts, io));
+    });
+
+  program
+    .command('doctor')
+    .description("check the data dir's database fully and say how to recover a damaged one")
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .option('--data <dir>', 'alias of --data-dir')
+    .option('--move-aside', 'rename the database (and its -wal, -shm files) out of the way: the next start begins a fresh one')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', DOCTOR_HELP)
+    .action((opts: { dataDir?: string; data?: string; moveAside?: boolean }) => {
+      setExit(runDoctor({ dataDir: opts.dataDir ?? opts.data, moveAside: opts.moveAside }, io));
     });
 
   program

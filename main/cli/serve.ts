@@ -133,7 +133,8 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   } catch (e) {
     const message = e instanceof HookbenchError ? e.error.message : e instanceof Error ? e.message : String(e);
     io.stderr(`hookbench serve: ${message}\n`);
-    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' ? EXIT.usage : EXIT.failed;
+    // Input and configuration problems are usage errors; a data dir in use or a database that cannot be used is not.
+    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' && e.error.code !== 'unavailable' ? EXIT.usage : EXIT.failed;
   }
   io.stdout(`Hookbench ready: ${running.info.uiUrl}\n`);
   io.stderr(

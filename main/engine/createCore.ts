@@ -37,6 +37,7 @@ import {
 } from '../contract/schemas.js';
 import { callNestingError, tooDeepError } from '../core/jsonDepth.js';
 import { buildMessage, type BuiltMessage } from '../core/messages.js';
+import { applyIntegrityReport, checksInBackground } from '../store/integrity.js';
 import { storedTooDeep } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 import type { PreparedCall } from './ingestPrepare.js';
@@ -191,7 +192,8 @@ class CoreImpl implements Core {
       seed = stored === null ? randomInt(0, 2 ** 31) : Number(stored);
       if (stored === null) store.setSetting(SEED_KEY, String(seed));
     }
-    const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200 } });
+    const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200, integrityCheck: checksInBackground(store.db.name) } });
+    checkpointWorker.on('message', (m) => applyIntegrityReport(store.health, m));
     checkpointWorker.unref();
     this.checkpointer = stoppableOnceReady(checkpointWorker, 'close');
     this.forwarder =
