@@ -115,7 +115,12 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
         unwatch();
         await running.close(); // stop accepting; in-flight requests finish
         await core.close(); // in-flight rounds are recorded
-        rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
+        try {
+          rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
+        } catch (e) {
+          // A data dir made read-only meanwhile: the stop is still clean; the stale file names a pid that is gone.
+          io.stderr(`hookbench serve: could not remove ${join(dataDir, SERVER_INFO_FILE)} (${(e as NodeJS.ErrnoException).code ?? String(e)}); remove it by hand\n`);
+        }
       },
     };
   } catch (e) {

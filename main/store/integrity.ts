@@ -12,7 +12,7 @@
  * Once a problem is found it stays: writes are refused (`unavailable`, HTTP 503) with a message that names
  * the file and the way out, and listeners (serve's log) hear it once.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { HookbenchError, type ApiError } from '../contract/result.js';
 import type { Db } from './openDb.js';
 
@@ -220,6 +220,26 @@ export function checkProblems(check: () => string[]): string[] {
 export function summarise(problems: readonly string[]): string {
   const shown = problems.slice(0, 2).join('; ');
   return problems.length > 2 ? `${shown}; and ${problems.length - 2} more problems` : shown;
+}
+
+/**
+ * A database file this process may not write (SQLite would open it read-only and fail at the first write
+ * with "attempt to write a readonly database", naming nothing): the refusal, or null.
+ */
+export function readOnlyProblem(file: string): ApiError | null {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      return {
+        code: 'unavailable',
+        message: `database file ${path} is read-only for this user (${code ?? String(e)}): Hookbench needs to write to it; fix its permissions (and those of the data dir ${dirOf(file)}) or choose another data dir with --data-dir`,
+      };
+    }
+  }
+  return null;
 }
 
 /**

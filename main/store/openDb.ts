@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/types.js';
 import { HookbenchError } from '../contract/result.js';
-import { checkAtOpen, corruptionError, headerProblem, openFailure } from './integrity.js';
+import { checkAtOpen, corruptionError, headerProblem, openFailure, readOnlyProblem } from './integrity.js';
 
 export type Db = Database.Database;
 
@@ -13,6 +13,8 @@ export type Db = Database.Database;
 export function openDb(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   const header = headerProblem(file);
   if (header) throw new HookbenchError(corruptionError(file, header));
+  const readOnly = readOnlyProblem(file);
+  if (readOnly) throw new HookbenchError(readOnly);
   let db: Db | null = null;
   try {
     db = new Database(file);
