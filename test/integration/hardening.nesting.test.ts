@@ -13,9 +13,11 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../main/contract/messageShapes.js';
 import type { MessageDetail, MessageRecord, Page } from '../../main/contract/models.js';
+import { runCli } from '../../main/cli/program.js';
 import { startServe, type RunningServe } from '../../main/cli/serve.js';
 import { IngestService } from '../../main/engine/ingest.js';
 import { deepTrackBody, deepTrackCallJson, nestedArrays } from '../helpers/deepJson.js';
+import { captureIO } from '../helpers/cliIO.js';
 import { must, newDataDir, onCleanup } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_backend';
@@ -95,6 +97,15 @@ describe('nesting limit at ingestion', () => {
     }
     expect(must(running.core.listIngestLog({})).items).toHaveLength(8);
     expect(must(running.core.listSourceUsage())[0]).toMatchObject({ received: 8, refused: 8 });
+  });
+});
+
+describe('nesting limit on the command line', () => {
+  it('hookbench send with a deep --data: exit 2 naming the field, nothing sent', async () => {
+    const cli = captureIO();
+    const code = await runCli(['send', 'track', '--to', 'http://127.0.0.1:9/hook', '--data', deepTrackCallJson(5000)], cli.io, { send: { tmpRoot: newDataDir() } });
+    expect(code).toBe(2);
+    expect(cli.err()).toBe('hookbench send: --data: properties: nests 5001 levels > 64\n');
   });
 });
 
