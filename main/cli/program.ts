@@ -10,6 +10,7 @@ import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions
 import { runSend, type SendDeps, type SendOptions } from './send.js';
 import { runDeleteUser } from './deleteUser.js';
 import { INFO_FIELDS, runInfo } from './info.js';
+import { runDoctor } from './doctor.js';
 import { runServe, type ServeOptions } from './serve.js';
 import { runShow } from './show.js';
 import { runTail, type TailDeps } from './tail.js';
@@ -136,6 +137,16 @@ Examples:
 <id> is the message's number, as tail, send and delete-user print it (#42).
 It asks the running serve; when none runs on the data dir, it reads the data dir itself.
 Exit status: 0 shown, 1 no such message, 2 bad input or usage (or no data in that data dir).`;
+const DOCTOR_HELP = `
+Runs SQLite's full integrity check on <data dir>/hookbench.db, read-only (a running serve may keep running),
+and, when it finds damage, lists it and says how to recover. Hookbench itself refuses to start on a damaged
+database, and refuses writes (503) if damage or a deleted database file is found while it runs.
+
+Examples:
+  hookbench doctor --data-dir ./.hookbench
+  hookbench doctor --data-dir ./.hookbench --move-aside   # Hookbench must be stopped
+
+Exit status: 0 the database is sound (or was moved aside), 1 it is damaged, missing or in use.`;
 
 export interface CliDeps {
   /** Passed to `send` (tests: temp root, jitter seed). */
@@ -260,6 +271,20 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addHelpText('after', INFO_HELP)
     .action((field: string | undefined, opts: { dataDir?: string; json?: boolean }) => {
       setExit(runInfo(field, opts, io));
+    });
+
+  program
+    .command('doctor')
+    .description("check the data dir's database fully and say how to recover a damaged one")
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .addOption(dataAlias())
+    .option('--move-aside', 'rename the database (and its -wal, -shm files) out of the way: the next start begins a fresh one')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', DOCTOR_HELP)
+    .action((opts: { dataDir?: string; data?: string; moveAside?: boolean }) => {
+      const dataDir = dataDirFrom(opts, 'doctor', io);
+      if (dataDir === false) return setExit(EXIT.usage);
+      setExit(runDoctor({ dataDir, moveAside: opts.moveAside }, io));
     });
 
   program

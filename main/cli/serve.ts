@@ -11,6 +11,7 @@ import { createCore, type Core } from '../engine/createCore.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { createCommandHandlers } from '../engine/commandHandlers.js';
 import { startServer, type RunningServer } from '../server/httpServer.js';
+import { guardWrites } from '../server/writeGuard.js';
 import { EXIT, type CliIO } from './io.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 
@@ -106,7 +107,10 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
         return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
       },
     });
-    server = await startServer({ core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: findUiDir() });
+    server = await startServer({ core, host: options.host, port: options.port, token: () => core.apiToken(), handlers: guardWrites(handlers, core.store.health), uiDir: findUiDir() });
+    // A database file deleted, replaced or damaged under us: said once, clearly (writes answer 503 meanwhile).
+    core.store.health.onFailure((error) => io.stderr(`hookbench serve: ${error.message}\n`));
+    const unwatch = core.store.health.watch(1000);
     info = {
       version: HOOKBENCH_VERSION,
       pid: process.pid,
@@ -132,9 +136,15 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
       async stop() {
         if (stopped) return;
         stopped = true;
+        unwatch();
         await running.close(); // stop accepting; in-flight requests finish
         await core.close(); // in-flight rounds are recorded
-        rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
+        try {
+          rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
+        } catch (e) {
+          // A data dir made read-only meanwhile: the stop is still clean; the stale file names a pid that is gone.
+          io.stderr(`hookbench serve: could not remove ${join(dataDir, SERVER_INFO_FILE)} (${(e as NodeJS.ErrnoException).code ?? String(e)}); remove it by hand\n`);
+        }
       },
     };
   } catch (e) {
@@ -152,9 +162,10 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   } catch (e) {
     const message = e instanceof HookbenchError ? flagWords(e.error) : e instanceof Error ? e.message : String(e);
     io.stderr(`hookbench serve: ${message}\n`);
-    // A locked data dir or a port in use: exit 1, like a port the HTTP server cannot take; bad input: 2.
+    // Input and configuration problems are usage errors (2); a data dir in use, a port in use or a database
+    // that cannot be used is not (1).
     const cannotListen = e instanceof HookbenchError && e.error.code === 'conflict' && (e.error.field === 'port' || e.error.field === 'tlsPort');
-    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' && !cannotListen ? EXIT.usage : EXIT.failed;
+    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' && e.error.code !== 'unavailable' && !cannotListen ? EXIT.usage : EXIT.failed;
   }
   io.stdout(`Hookbench ready: ${running.info.uiUrl}\n`);
   // The other commands find this serve by its data dir: say which flag they need, if any.

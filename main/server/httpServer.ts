@@ -18,6 +18,7 @@ import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { maskEvent } from '../core/secrets.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
+import { createFrameEncoder, encodeBounded, WIRE_MAX_DEPTH } from './eventFrame.js';
 
 
 export interface ServerOptions {
@@ -58,11 +59,13 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unknown_field: 400,
   message_too_large: 400,
   request_too_large: 400,
+  nesting_too_deep: 400,
   invalid_config: 400,
   not_found: 404,
   conflict: 409,
   unauthorized: 401,
   data_dir_locked: 409,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -190,12 +193,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       dropped = 0;
     },
   };
+  const encodeFrame = createFrameEncoder();
   const flusher = setInterval(() => {
     if (pending.length === 0) return;
-    const frame = JSON.stringify({ events: pending, ...(dropped ? { dropped } : {}) });
+    const events = pending;
+    const missed = dropped;
     pending = [];
     dropped = 0;
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+    try {
+      const frame = encodeFrame({ events, ...(missed ? { dropped: missed } : {}) });
+      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+    } catch (e) {
+      // A timer callback that throws would end the process: the frame is lost, the stream goes on.
+      console.error('hookbench: sending events failed', e);
+    }
   }, options.eventFlushMs ?? 150);
   flusher.unref();
 
@@ -263,7 +274,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
     res.writeHead(204, headers).end();
     return;
   }
-  const text = JSON.stringify(body);
+  // An answer that cannot be serialised whole (JSON nested too deep) goes out with its deep part replaced.
+  const text = encodeBounded(body, (e) => console.warn(`hookbench: an answer had to be cut to ${WIRE_MAX_DEPTH} levels to be sent (${String(e)})`));
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers }).end(text);
 }
 
