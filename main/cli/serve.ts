@@ -2,13 +2,18 @@
  * `hookbench serve` (SPEC-NOTES §9): the engine, the ingestion API, the typed API and the UI in one
  * process, found by other commands through `<data>/server.json`.
  */
-import { HookbenchError } from '../contract/result.js';
+import { HookbenchError, type ApiError } from '../contract/result.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { startWorkbench, type RunningWorkbench } from '../server/workbench.js';
 import { EXIT, type CliIO } from './io.js';
 
+export type { ServerInfo } from '../server/workbench.js';
+
 export interface ServeOptions {
   config?: string | undefined;
+  /** `--data-dir DIR`; default: $HOOKBENCH_DATA, else the per-user folder. */
+  dataDir?: string | undefined;
+  /** The older name of `dataDir` (`--data DIR`), still accepted. */
   data?: string | undefined;
   host: string;
   port: number;
@@ -21,7 +26,7 @@ export type RunningServe = RunningWorkbench;
 /** The workbench (server/workbench.ts) on the chosen data dir and ports; a busy port is an error. */
 export function startServe(options: ServeOptions, io: CliIO): Promise<RunningServe> {
   return startWorkbench({
-    dataDir: resolveDataDir(options.data),
+    dataDir: resolveDataDir(options.dataDir ?? options.data),
     config: options.config,
     host: options.host,
     port: options.port,
@@ -29,6 +34,7 @@ export function startServe(options: ServeOptions, io: CliIO): Promise<RunningSer
     receiverTlsPort: options.receiverTlsPort,
     busyPorts: 'fail',
     log: (line) => io.stderr(`${line}\n`),
+    problem: (message) => io.stderr(`hookbench serve: ${message}\n`),
   });
 }
 
@@ -38,16 +44,23 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   try {
     running = await startServe(options, io);
   } catch (e) {
-    const message = e instanceof HookbenchError ? e.error.message : e instanceof Error ? e.message : String(e);
+    const message = e instanceof HookbenchError ? flagWords(e.error) : e instanceof Error ? e.message : String(e);
     io.stderr(`hookbench serve: ${message}\n`);
-    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' ? EXIT.usage : EXIT.failed;
+    // Input and configuration problems are usage errors (2); a data dir in use, a port in use or a database
+    // that cannot be used is not (1).
+    const cannotListen = e instanceof HookbenchError && e.error.code === 'conflict' && (e.error.field === 'port' || e.error.field === 'tlsPort');
+    return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' && e.error.code !== 'unavailable' && !cannotListen ? EXIT.usage : EXIT.failed;
   }
   io.stdout(`Hookbench ready: ${running.info.uiUrl}\n`);
+  // The other commands find this serve by its data dir: say which flag they need, if any.
+  const explicit = options.dataDir ?? options.data;
+  const dataDirArg = explicit === undefined ? '' : ` --data-dir ${/^[\w@%+=:,./-]+$/.test(explicit) ? explicit : JSON.stringify(explicit)}`;
   io.stderr(
     [
       `  data dir:      ${running.dataDir}`,
       `  ingestion API: ${running.info.url}/v1/batch (write keys: see your sources)`,
-      `  typed API:     POST ${running.info.url}/api/<command> with "Authorization: Bearer <token from server.json>"`,
+      `  typed API:     POST ${running.info.url}/api/<command> with "Authorization: Bearer <token>" (hookbench info token${dataDirArg})`,
+      `  watch it:      hookbench tail${dataDirArg}   (one message: hookbench show <id>${dataDirArg})`,
       `  mock receiver: ${running.info.receiverUrl}/r/<name>  (HTTPS, self-signed: ${running.info.receiverTlsUrl}/r/<name>)`,
       `  stop with Ctrl-C`,
       '',
@@ -62,4 +75,11 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   await running.stop();
   io.stderr('stopped.\n');
   return EXIT.ok;
+}
+
+/** The mock receiver's listen errors name its fields (`port: ...`); say the flags instead. */
+function flagWords(error: ApiError): string {
+  if (error.field === 'port') return error.message.replace(/^port: /, '--receiver-port: ');
+  if (error.field === 'tlsPort') return error.message.replace(/^tlsPort: /, '--receiver-tls-port: ');
+  return error.message;
 }

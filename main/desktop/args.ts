@@ -1,5 +1,5 @@
 /**
- * The desktop app's own flags (`npm start -- --data DIR --config FILE --port 0`), the same names `serve`
+ * The desktop app's own flags (`npm start -- --data-dir DIR --config FILE --port 0`), the same names `serve`
  * takes. Chromium's and Electron's switches in argv are ignored.
  */
 import { parseArgs } from 'node:util';
@@ -29,7 +29,8 @@ export function parseDesktopArgs(argv: readonly string[]): DesktopArgs {
     strict: false,
     allowPositionals: true,
     options: {
-      data: { type: 'string' },
+      'data-dir': { type: 'string' },
+      data: { type: 'string' }, // the older name of --data-dir
       config: { type: 'string' },
       host: { type: 'string' },
       port: { type: 'string' },
@@ -39,7 +40,7 @@ export function parseDesktopArgs(argv: readonly string[]): DesktopArgs {
   });
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
   return {
-    ...(str('data') ? { data: str('data')! } : {}),
+    ...((str('data-dir') ?? str('data')) ? { data: (str('data-dir') ?? str('data'))! } : {}),
     ...(str('config') ? { config: str('config')! } : {}),
     host: str('host') ?? '127.0.0.1',
     port: port(str('port'), DEFAULT_PORTS.port, 'port'),

@@ -97,6 +97,11 @@ async function start(): Promise<void> {
       busyPorts: 'pickFree',
       core: { secretCodec: secrets.codec ?? undefined },
       log: (line) => console.error(`hookbench: ${line}`),
+      // e.g. the database file deleted under the app: writes are refused from then on; say it once, visibly
+      problem: (message) => {
+        console.error(`hookbench: ${message}`);
+        void dialog.showMessageBox({ type: 'error', title: 'Hookbench', message: 'Hookbench cannot keep changes any more.', detail: message });
+      },
     },
     indexFile: uiDir ? join(uiDir, 'index.html') : join(here, 'static', 'placeholder.html'),
     ask,

@@ -10,7 +10,7 @@ import type { CoreCommands, ExportMessagesInput, ExportMessagesOutput, ListMessa
 import { EXPORT_LIMIT } from '../contract/commands.js';
 import { exportMessages as exportMessageDetails } from '../core/export.js';
 import type { EngineEvent } from '../contract/events.js';
-import type { MessageType } from '../contract/messageShapes.js';
+import { LIMITS, type MessageType } from '../contract/messageShapes.js';
 import { parseReceiverRef } from '../contract/receiver.js';
 import {
   REASONS,
@@ -40,7 +40,10 @@ import {
   type DestinationPatch,
   type SendMessageInput,
 } from '../contract/schemas.js';
+import { callNestingError, tooDeepError } from '../core/jsonDepth.js';
 import { buildMessage, type BuiltMessage } from '../core/messages.js';
+import { applyIntegrityReport, checksInBackground } from '../store/integrity.js';
+import { storedTooDeep } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 import type { PreparedCall } from './ingestPrepare.js';
 import { routeMessage } from '../core/routing.js';
@@ -230,7 +233,8 @@ class CoreImpl implements Core {
       emit: (event) => this.emit(event),
       secretCodec: options.secretCodec,
     });
-    const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200 } });
+    const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200, integrityCheck: checksInBackground(store.db.name) } });
+    checkpointWorker.on('message', (m) => applyIntegrityReport(store.health, m));
     checkpointWorker.unref();
     this.checkpointer = stoppableOnceReady(checkpointWorker, 'close');
     this.forwarder =
@@ -360,6 +364,8 @@ class CoreImpl implements Core {
       if (!parsed.ok) return parsed;
       const { type, call, source: sourceRef, destinations, strict } = parsed.value;
       const at = (field: string) => (batchField === null ? field : `${batchField}[${index}].${field}`);
+      const tooDeep = callNestingError(call, at('call'));
+      if (tooDeep) return err(tooDeep);
       let source: Source | null = null;
       if (sourceRef !== undefined) {
         source = this.findSource(sourceRef);
@@ -727,6 +733,8 @@ class CoreImpl implements Core {
     const original = this.store.getMessage(input.id);
     if (!original) return notFound('message', input.id);
     const now = this.clock.now();
+    const tooDeep = storedTooDeep(original.body);
+    if (tooDeep) return err({ ...tooDeepError(tooDeep), field: 'id', message: `id: message ${input.id} cannot be replayed: its ${tooDeep.field} nests ${tooDeep.levels} levels > ${LIMITS.maxDepth} (stored before the nesting limit)` });
     const body = JSON.parse(original.body) as Record<string, unknown>;
     const messageId = input.keepMessageId ? original.messageId : newMessageId();
     body['messageId'] = messageId;

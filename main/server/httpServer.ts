@@ -18,6 +18,7 @@ import { maskEvent } from '../core/secrets.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
 import { createEventBatcher } from './eventBatcher.js';
+import { createFrameEncoder, encodeBounded, WIRE_MAX_DEPTH } from './eventFrame.js';
 
 
 export interface ServerOptions {
@@ -58,11 +59,13 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unknown_field: 400,
   message_too_large: 400,
   request_too_large: 400,
+  nesting_too_deep: 400,
   invalid_config: 400,
   not_found: 404,
   conflict: 409,
   unauthorized: 401,
   data_dir_locked: 409,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -168,11 +171,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   // Pushed events are batched (server/eventBatcher): a burst of deliveries becomes a few frames, never a flood.
+  // An event that cannot be encoded whole never stops the stream (server/eventFrame).
+  const encodeFrame = createFrameEncoder();
   const batcher = createEventBatcher({
     flushMs: options.eventFlushMs ?? 150,
     maxPerFlush: MAX_EVENTS_PER_FLUSH,
     send(frame) {
-      const text = JSON.stringify(frame);
+      const text = encodeFrame(frame);
       for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
     },
   });
@@ -253,7 +258,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
     res.writeHead(204, headers).end();
     return;
   }
-  const text = JSON.stringify(body);
+  // An answer that cannot be serialised whole (JSON nested too deep) goes out with its deep part replaced.
+  const text = encodeBounded(body, (e) => console.warn(`hookbench: an answer had to be cut to ${WIRE_MAX_DEPTH} levels to be sent (${String(e)})`));
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers }).end(text);
 }
 

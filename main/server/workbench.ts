@@ -14,6 +14,7 @@ import { createCore, type Core, type CoreOptions } from '../engine/createCore.js
 import type { ReceiverAddresses } from '../engine/receiver/receiverService.js';
 import { createCommandHandlers } from '../engine/commandHandlers.js';
 import { startServer, type RunningServer } from './httpServer.js';
+import { guardWrites } from './writeGuard.js';
 
 /** `<data>/server.json`: how `delete-user`, scripts and the desktop shell find a running workbench. */
 export interface ServerInfo {
@@ -48,12 +49,17 @@ export interface WorkbenchOptions {
   uiDir?: string | null;
   /** Progress lines (config applied, a port replaced). */
   log?: (line: string) => void;
+  /** Problems met while running (the database file deleted, replaced or damaged; server.json left behind). */
+  problem?: (message: string) => void;
 }
 
 export interface RunningWorkbench {
   core: Core;
   server: RunningServer;
-  /** The typed API's handlers, as HTTP runs them through dispatch (the desktop's IPC runs the same). */
+  /**
+   * The typed API's handlers, as HTTP runs them through dispatch (the desktop's IPC runs the same): writes
+   * refused while the database cannot keep them (server/writeGuard).
+   */
   handlers: CommandHandlers;
   /** server.json as it is now (rotateToken changes it). */
   readonly info: ServerInfo;
@@ -102,9 +108,11 @@ const portInUse = (e: unknown) => e instanceof Error && /\bin use\b/.test(e.mess
 export async function startWorkbench(options: WorkbenchOptions): Promise<RunningWorkbench> {
   const { dataDir } = options;
   const log = options.log ?? (() => {});
+  const problem = options.problem ?? log;
   const pickFree = options.busyPorts === 'pickFree';
   const core = createCore({ ...options.core, dataDir });
   let server: RunningServer | null = null;
+  let unwatch = () => {};
   try {
     if (options.config) applyConfigFile(core, options.config, log);
 
@@ -120,21 +128,24 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     const token = core.apiToken();
     let info: ServerInfo | null = null;
     const uiUrlOf = (base: string, t: string) => `${base}/?token=${t}`;
-    const handlers = createCommandHandlers(core, {
-      getSettings: () => {
-        const settings = core.getSettings();
-        if (!settings.ok || !info) return settings;
-        return { ok: true, value: { ...settings.value, url: info.url, uiUrl: info.uiUrl, ingestUrl: info.url, receiverUrl: info.receiverUrl, receiverTlsUrl: info.receiverTlsUrl } };
-      },
-      rotateToken: () => {
-        const rotated = core.rotateApiToken();
-        if (info) {
-          info = { ...info, token: rotated, uiUrl: uiUrlOf(info.url, rotated) };
-          writeServerInfo(dataDir, info);
-        }
-        return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
-      },
-    });
+    const handlers = guardWrites(
+      createCommandHandlers(core, {
+        getSettings: () => {
+          const settings = core.getSettings();
+          if (!settings.ok || !info) return settings;
+          return { ok: true, value: { ...settings.value, url: info.url, uiUrl: info.uiUrl, ingestUrl: info.url, receiverUrl: info.receiverUrl, receiverTlsUrl: info.receiverTlsUrl } };
+        },
+        rotateToken: () => {
+          const rotated = core.rotateApiToken();
+          if (info) {
+            info = { ...info, token: rotated, uiUrl: uiUrlOf(info.url, rotated) };
+            writeServerInfo(dataDir, info);
+          }
+          return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
+        },
+      }),
+      core.store.health,
+    );
     const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir };
     try {
       server = await startServer(serverOptions);
@@ -143,6 +154,9 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       log(`${(e as Error).message}: the API listens on a free port instead`);
       server = await startServer({ ...serverOptions, port: 0 });
     }
+    // A database file deleted, replaced or damaged under us: said once, clearly (writes answer 503 meanwhile).
+    core.store.health.onFailure((error) => problem(error.message));
+    unwatch = core.store.health.watch(1000);
 
     info = {
       version: HOOKBENCH_VERSION,
@@ -168,14 +182,21 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       dataDir,
       stop() {
         stopping ??= (async () => {
+          unwatch();
           await running.close(); // stop accepting; in-flight requests finish
           await core.close(); // in-flight rounds are recorded
-          rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
+          try {
+            rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
+          } catch (e) {
+            // A data dir made read-only meanwhile: the stop is still clean; the stale file names a pid that is gone.
+            problem(`could not remove ${join(dataDir, SERVER_INFO_FILE)} (${(e as NodeJS.ErrnoException).code ?? String(e)}); remove it by hand`);
+          }
         })();
         return stopping;
       },
     };
   } catch (e) {
+    unwatch();
     await server?.close();
     await core.close();
     throw e;
@@ -194,6 +215,7 @@ export function applyConfigFile(core: Core, file: string, log: (line: string) =>
   });
   if (!applied.ok) throw new HookbenchError({ ...applied.error, message: `config ${file}: ${applied.error.message}` });
   const { created, updated } = applied.value;
-  log(`config ${file}: ${created.length} created, ${updated.length} updated`);
+  const said = [created.length ? `created ${created.join(', ')}` : '', updated.length ? `updated ${updated.join(', ')}` : ''].filter(Boolean);
+  log(`config ${file}: ${said.length ? said.join('; ') : 'nothing to create or update'}`);
   return { created, updated };
 }

@@ -15,8 +15,10 @@ import type {
 } from '../contract/models.js';
 import type { MessageType } from '../contract/messageShapes.js';
 import { deriveMessageStatus } from '../core/deliveryDecision.js';
+import { DbHealth } from './integrity.js';
 import { openDb, type Db } from './openDb.js';
 import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from './secretCodec.js';
+import { parseStoredCall } from './storedJson.js';
 
 export interface NewMessage {
   messageId: string;
@@ -171,6 +173,8 @@ const MESSAGE_COLUMNS = `m.*, p.body, p.call FROM messages m JOIN message_payloa
 
 export class Store {
   readonly db: Db;
+  /** Whether the file can still keep writes (deleted, replaced or damaged: see integrity.ts). */
+  readonly health: DbHealth;
   private readonly s;
 
   /** How destinations' shared secrets are kept at rest (store/secretCodec). */
@@ -179,6 +183,7 @@ export class Store {
   constructor(file: string, options: { secretCodec?: SecretCodec | undefined } = {}) {
     this.secrets = options.secretCodec ?? plainSecrets;
     this.db = openDb(file);
+    this.health = new DbHealth(file);
     const db = this.db;
     this.s = {
       getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
@@ -681,7 +686,7 @@ function toMessage(r: MessageRow): MessageRecord {
     statusReason: r.status_reason,
     receivedAt: r.received_at,
     body: r.body.toString('utf8'),
-    call: JSON.parse(r.call) as Record<string, unknown>,
+    call: parseStoredCall(r.call),
     replayOf: r.replay_of,
   };
 }

@@ -40,6 +40,7 @@ describe('desktop arguments', () => {
       receiverTlsPort: 4443,
     });
     expect(parseDesktopArgs([])).toEqual({ host: '127.0.0.1', port: 4400, receiverPort: 4410, receiverTlsPort: 4443 });
+    expect(parseDesktopArgs(['--data-dir', '/tmp/e']).data).toBe('/tmp/e');
     expect(() => parseDesktopArgs(['--port', 'x'])).toThrow('--port: must be a port from 0 to 65535 (got x)');
   });
 });
