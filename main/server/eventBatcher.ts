@@ -18,6 +18,8 @@ export interface EventBatcherOptions {
   flushMs: number;
   maxPerFlush: number;
   send(frame: EventFrame): void;
+  /** A send that threw (the frame is lost, the stream goes on); default: console.error. */
+  onSendError?: (error: unknown) => void;
 }
 
 export interface EventBatcher {
@@ -47,7 +49,12 @@ export function createEventBatcher(options: EventBatcherOptions): EventBatcher {
     const frame: EventFrame = dropped ? { events: pending, dropped } : { events: pending };
     pending = [];
     dropped = 0;
-    send(frame);
+    try {
+      send(frame);
+    } catch (e) {
+      // This runs from a timer: an exception here would end the process.
+      (options.onSendError ?? ((error) => console.error('hookbench: sending events failed', error)))(e);
+    }
   };
 
   return {

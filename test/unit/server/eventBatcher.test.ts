@@ -62,4 +62,26 @@ describe('event batcher', () => {
     expect(frames).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('a send that throws loses its frame, is reported, and the stream goes on', () => {
+    const errors: unknown[] = [];
+    const frames: EventFrame[] = [];
+    let fail = true;
+    const batcher = createEventBatcher({
+      flushMs: 10,
+      maxPerFlush: 10,
+      send: (f) => {
+        if (fail) throw new Error('Object has been destroyed');
+        frames.push(f);
+      },
+      onSendError: (e) => errors.push(e),
+    });
+    batcher.push(clockEvent(1));
+    vi.advanceTimersByTime(10);
+    fail = false;
+    batcher.push(clockEvent(2));
+    vi.advanceTimersByTime(10);
+    expect(errors).toEqual([new Error('Object has been destroyed')]);
+    expect(frames).toEqual([{ events: [clockEvent(2)] }]);
+  });
 });
