@@ -345,6 +345,15 @@ export class Store {
     else fn();
   }
 
+  /** The database file's path. */
+  get file(): string {
+    return this.db.name;
+  }
+
+  sqliteVersion(): string {
+    return (this.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  }
+
   // ---- settings
   getSetting(key: string): string | null {
     return this.s.getSetting.get(key)?.value ?? null;

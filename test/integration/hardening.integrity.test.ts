@@ -60,7 +60,7 @@ describe('a damaged database at start', () => {
     const stderr: string[] = [];
     const running = await startServe({ data: dataDir, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, { stdout: () => undefined, stderr: (s) => stderr.push(s) });
     onCleanup(() => running.stop());
-    await new Promise<void>((resolve) => running.core.store.health.onFailure(() => resolve()));
+    await new Promise<void>((resolve) => running.core.health.onFailure(() => resolve()));
     const res = await request(`${running.info.url}/api/sendMessage`, {
       method: 'POST',
       headers: { authorization: `Bearer ${running.info.token}` },

@@ -75,7 +75,7 @@ describe('nesting limit at ingestion', () => {
 
   it('20,000 and 200,000 levels, plain and gzip, on the ingestion thread and inline: 400, logged, the write key in the body counted', async () => {
     const running = await serve();
-    const inline = new IngestService(running.core, { thread: 'inline' });
+    const inline = new IngestService(running.core.ingestion, { thread: 'inline' });
     onCleanup(() => inline.close());
     const viaHttp = (body: string | Buffer, headers: Record<string, string>) => post(running, '/v1/batch', body, { authorization: '', ...headers });
     const viaInline = async (body: string | Buffer, headers: Record<string, string>) => {
