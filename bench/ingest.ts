@@ -161,7 +161,7 @@ function verify(core: Core, mode: IngestMode, sourceId: string, plan: LoadPlan):
   const fromSource = count('SELECT count(*) FROM messages WHERE source_id = ?', sourceId);
   if (fromSource !== n) problems.push(`${fromSource} messages from the bench source`);
 
-  const usage = internalsOf(core).store.usageOf(sourceId);
+  const usage = internalsOf(core).store.ingestLog.usageOf(sourceId);
   if (usage.received !== n || usage.accepted !== n || usage.refused !== 0 || usage.filtered !== 0) {
     problems.push(`source usage received ${usage.received}, accepted ${usage.accepted}, refused ${usage.refused}, filtered ${usage.filtered}`);
   }

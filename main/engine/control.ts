@@ -23,7 +23,7 @@ export const SETTINGS = {
 } as const;
 
 export interface ControlOptions {
-  store: Pick<Store, 'getSetting' | 'setSetting' | 'nextDueAt' | 'deliveryBacklog' | 'file' | 'sqliteVersion'>;
+  store: Pick<Store, 'config' | 'deliveries' | 'file' | 'sqliteVersion'>;
   clock: Clock;
   engine: Engine;
   bus: EventBus;
@@ -40,7 +40,7 @@ export class Control {
 
   /** Whether a pause said with pauseForwarding is in force (it outlasts a restart). */
   get pausedByUser(): boolean {
-    return this.o.store.getSetting(SETTINGS.paused) === 'true';
+    return this.o.store.config.getSetting(SETTINGS.paused) === 'true';
   }
 
   /** Starts forwarding, or starts it again after pause(). */
@@ -60,20 +60,20 @@ export class Control {
   // ---------------------------------------------------------------- clock
 
   async advanceClock(input: { ms: number }): Promise<Result<ClockState>> {
-    await this.o.engine.advance(input.ms, (offset) => this.o.store.setSetting(SETTINGS.clockOffset, String(offset)));
+    await this.o.engine.advance(input.ms, (offset) => this.o.store.config.setSetting(SETTINGS.clockOffset, String(offset)));
     const clock = this.clockState();
     this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: input.ms });
     return ok(clock);
   }
 
   async advanceToNextRetry(): Promise<Result<ClockState>> {
-    const due = this.o.store.nextDueAt();
+    const due = this.o.store.deliveries.nextDueAt();
     if (due === null) return err({ code: 'conflict', message: 'no delivery is waiting for a retry (of an enabled destination)' });
     return this.advanceClock({ ms: Math.max(0, due - this.o.clock.now()) });
   }
 
   async resetClock(): Promise<Result<ClockState>> {
-    const by = await this.o.engine.resetOffset(() => this.o.store.setSetting(SETTINGS.clockOffset, '0'));
+    const by = await this.o.engine.resetOffset(() => this.o.store.config.setSetting(SETTINGS.clockOffset, '0'));
     const clock = this.clockState();
     if (by !== 0) this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: -by });
     return ok(clock);
@@ -90,14 +90,14 @@ export class Control {
   // ---------------------------------------------------------------- forwarding and overview
 
   pauseForwarding(): Result<{ paused: boolean }> {
-    this.o.store.setSetting(SETTINGS.paused, 'true');
+    this.o.store.config.setSetting(SETTINGS.paused, 'true');
     this.pause();
     this.o.bus.emit({ type: 'forwardingChanged', paused: true });
     return ok({ paused: true });
   }
 
   resumeForwarding(): Result<{ paused: boolean }> {
-    this.o.store.setSetting(SETTINGS.paused, 'false');
+    this.o.store.config.setSetting(SETTINGS.paused, 'false');
     this.start();
     this.o.bus.emit({ type: 'forwardingChanged', paused: false });
     return ok({ paused: false });
@@ -105,14 +105,14 @@ export class Control {
 
   getOverview(): Result<Overview> {
     const now = this.o.clock.now();
-    const backlog = this.o.store.deliveryBacklog(now, now - 3_600_000);
+    const backlog = this.o.store.deliveries.deliveryBacklog(now, now - 3_600_000);
     return ok({
       counts: this.o.queries.countsPerStatus(),
       inFlight: this.o.engine.roundsInFlight,
       retrying: backlog.retrying,
       failedLastHour: backlog.failedSince,
       dueRetries: backlog.due,
-      nextDueAt: this.o.store.nextDueAt(),
+      nextDueAt: this.o.store.deliveries.nextDueAt(),
       clock: this.clockState(),
       paused: !this.started,
       acceptedLastMinute: this.o.rate.lastMinute(now),
@@ -123,14 +123,14 @@ export class Control {
 
   /** The typed API's token for this data dir: made once, kept across restarts (a bookmarked UI URL keeps working). */
   apiToken(): string {
-    this.token ??= this.o.store.getSetting(SETTINGS.apiToken) ?? this.rotateApiToken();
+    this.token ??= this.o.store.config.getSetting(SETTINGS.apiToken) ?? this.rotateApiToken();
     return this.token;
   }
 
   /** Replaces the API token; the old one stops working at once. */
   rotateApiToken(): string {
     this.token = randomBytes(24).toString('hex');
-    this.o.store.setSetting(SETTINGS.apiToken, this.token);
+    this.o.store.config.setSetting(SETTINGS.apiToken, this.token);
     return this.token;
   }
 

@@ -13,7 +13,6 @@ import type { Destination, SecretKind, Source } from '../contract/models.js';
 import { ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
 import { applyIntegrityReport, checksInBackground, type DbHealth } from '../store/integrity.js';
-import { MessageQueries } from '../store/messageQueries.js';
 import type { SecretCodec } from '../store/secretCodec.js';
 import { Store, type NewIngestRefusal } from '../store/store.js';
 import { AudienceService } from './audienceService.js';
@@ -170,15 +169,15 @@ class CoreImpl implements Core {
   ) {
     this.dataDir = options.dataDir;
     this.health = store.health;
-    const queries = new MessageQueries(store.db);
+    const queries = store.queries;
     const bus = (this.bus = new EventBus((id) => queries.summary(id)));
-    const persistedOffset = Number(store.getSetting(SETTINGS.clockOffset) ?? '0');
+    const persistedOffset = Number(store.config.getSetting(SETTINGS.clockOffset) ?? '0');
     const clock = (this.clock = options.clock ?? createClock({ offsetMs: persistedOffset }));
     let seed = options.seed;
     if (seed === undefined) {
-      const stored = store.getSetting(SETTINGS.retrySeed);
+      const stored = store.config.getSetting(SETTINGS.retrySeed);
       seed = stored === null ? randomInt(0, 2 ** 31) : Number(stored);
-      if (stored === null) store.setSetting(SETTINGS.retrySeed, String(seed));
+      if (stored === null) store.config.setSetting(SETTINGS.retrySeed, String(seed));
     }
     // Read first: what cannot be read (secrets the codec cannot decrypt) fails before any thread starts.
     this.receivers = new ReceiverService({
@@ -242,8 +241,8 @@ class CoreImpl implements Core {
       health: store.health,
       sourceByWriteKey: (writeKey) => registry.sourceByWriteKey(writeKey),
       ingest: (input) => intake.ingest(input),
-      logRefusal: (refusal) => void store.logRefusal(refusal),
-      countRefused: (sourceId, calls) => store.countUsage(sourceId, { received: calls, refused: calls }),
+      logRefusal: (refusal) => void store.ingestLog.logRefusal(refusal),
+      countRefused: (sourceId, calls) => store.ingestLog.countUsage(sourceId, { received: calls, refused: calls }),
       transaction: (fn) => store.transaction(fn),
     };
     // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.

@@ -12,7 +12,7 @@ import type { AcceptEntry, Intake } from './intake.js';
 import type { Registry } from './registry.js';
 
 export interface DeletionRequestsOptions {
-  store: Pick<Store, 'sourcesThatSaw' | 'insertDeletionRequest' | 'transaction'>;
+  store: Pick<Store, 'messages' | 'deletions' | 'transaction'>;
   clock: { now(): number };
   registry: Registry;
   intake: Intake;
@@ -35,7 +35,7 @@ export class DeletionRequests {
         sources.push(src);
       }
     } else {
-      sources = store.sourcesThatSaw(userId).flatMap((id) => registry.findSource(id) ?? []);
+      sources = store.messages.sourcesThatSaw(userId).flatMap((id) => registry.findSource(id) ?? []);
       if (sources.length === 0) {
         return err({ code: 'not_found', field: 'userId', message: `userId: no source has seen "${userId}"; name the sources to notify with sources: [...]` });
       }
@@ -65,7 +65,7 @@ export class DeletionRequests {
           sourceIds: sources.map((src) => src.id),
           messageIds: sent.value.map((m) => m.message.id),
         };
-        request.id = store.insertDeletionRequest(request);
+        request.id = store.deletions.insertDeletionRequest(request);
         return ok({ request, messages: sent.value });
       },
       this.o.rolledBack,

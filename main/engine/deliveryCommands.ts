@@ -15,13 +15,10 @@ import { newMessageId } from './messageIds.js';
 import { notFound } from './paging.js';
 import type { Registry } from './registry.js';
 
-export type DeliveryStore = Pick<
-  Store,
-  'getMessage' | 'getDelivery' | 'deliveriesOf' | 'setDelivery' | 'refreshMessageStatus' | 'waitingDeliveriesOfDestination' | 'transaction'
->;
+export type DeliveryCommandsStore = Pick<Store, 'messages' | 'deliveries' | 'transaction'>;
 
 export interface DeliveryCommandsOptions {
-  store: DeliveryStore;
+  store: DeliveryCommandsStore;
   clock: { now(): number };
   registry: Registry;
   intake: Intake;
@@ -40,14 +37,14 @@ export class DeliveryCommands {
     let targets: DeliveryRecord[];
     let messageId: number;
     if (input.deliveryId !== undefined) {
-      const d = store.getDelivery(input.deliveryId);
+      const d = store.deliveries.getDelivery(input.deliveryId);
       if (!d) return notFound('delivery', input.deliveryId);
       targets = [d];
       messageId = d.messageId;
     } else {
       const id = input.id ?? 0;
-      if (!store.getMessage(id)) return notFound('message', id);
-      targets = store.deliveriesOf(id);
+      if (!store.messages.getMessage(id)) return notFound('message', id);
+      targets = store.deliveries.deliveriesOf(id);
       messageId = id;
     }
     const retryable = targets.filter((d) => d.status === 'queued' || d.status === 'retrying' || d.status === 'failed');
@@ -58,7 +55,7 @@ export class DeliveryCommands {
     store.transaction(() => {
       for (const d of retryable) {
         const failed = d.status === 'failed';
-        store.setDelivery({
+        store.deliveries.setDelivery({
           id: d.id,
           status: d.attempts === 0 ? 'queued' : 'retrying',
           reason: null,
@@ -69,31 +66,31 @@ export class DeliveryCommands {
           updatedAt: now,
         });
       }
-      store.refreshMessageStatus(messageId);
+      store.deliveries.refreshMessageStatus(messageId);
     });
     this.o.reschedule();
-    const deliveries = retryable.map((d) => store.getDelivery(d.id)!);
+    const deliveries = retryable.map((d) => store.deliveries.getDelivery(d.id)!);
     this.announce(deliveries);
     return ok({ deliveries });
   }
 
   cancelMessage(input: { id: number }): Result<{ deliveries: DeliveryRecord[] }> {
-    if (!this.o.store.getMessage(input.id)) return notFound('message', input.id);
-    const cancellable = this.o.store.deliveriesOf(input.id).filter((d) => ['queued', 'retrying', 'delivering'].includes(d.status));
+    if (!this.o.store.messages.getMessage(input.id)) return notFound('message', input.id);
+    const cancellable = this.o.store.deliveries.deliveriesOf(input.id).filter((d) => ['queued', 'retrying', 'delivering'].includes(d.status));
     if (cancellable.length === 0) return err({ code: 'conflict', message: `message ${input.id} has nothing left to cancel` });
     return ok({ deliveries: this.cancel(cancellable, REASONS.cancelledByUser) });
   }
 
   /** Cancels a destination's waiting and in-flight deliveries (`destination deleted`); returns how many. */
   cancelAllOf(destinationId: string): number {
-    const open = this.o.store.waitingDeliveriesOfDestination(destinationId).map((w) => this.o.store.getDelivery(w.id)!);
+    const open = this.o.store.deliveries.waitingDeliveriesOfDestination(destinationId).map((w) => this.o.store.deliveries.getDelivery(w.id)!);
     this.cancel(open, REASONS.destinationDeleted);
     return open.length;
   }
 
   /** A new message with the same body (and, if asked, the same messageId), to the original's destinations as they are now. */
   replayMessage(input: { id: number; keepMessageId?: boolean | undefined }): Result<SendMessageOutput> {
-    const original = this.o.store.getMessage(input.id);
+    const original = this.o.store.messages.getMessage(input.id);
     if (!original) return notFound('message', input.id);
     const now = this.o.clock.now();
     const tooDeep = storedTooDeep(original.body);
@@ -101,7 +98,7 @@ export class DeliveryCommands {
     const body = JSON.parse(original.body) as Record<string, unknown>;
     const messageId = input.keepMessageId ? original.messageId : newMessageId();
     body['messageId'] = messageId;
-    const targets = this.o.store
+    const targets = this.o.store.deliveries
       .deliveriesOf(original.id)
       .map((d) => this.o.registry.destination(d.destinationId))
       .filter((d): d is Destination => d !== undefined);
@@ -129,12 +126,12 @@ export class DeliveryCommands {
     const now = this.o.clock.now();
     store.transaction(() => {
       for (const d of deliveries) {
-        store.setDelivery({ id: d.id, status: 'cancelled', reason, nextAttemptAt: null, firstAttemptAt: d.firstAttemptAt, pendingUrls: null, updatedAt: now });
+        store.deliveries.setDelivery({ id: d.id, status: 'cancelled', reason, nextAttemptAt: null, firstAttemptAt: d.firstAttemptAt, pendingUrls: null, updatedAt: now });
       }
-      for (const m of new Set(deliveries.map((d) => d.messageId))) store.refreshMessageStatus(m);
+      for (const m of new Set(deliveries.map((d) => d.messageId))) store.deliveries.refreshMessageStatus(m);
     });
     this.o.reschedule();
-    const updated = deliveries.map((d) => store.getDelivery(d.id)!);
+    const updated = deliveries.map((d) => store.deliveries.getDelivery(d.id)!);
     this.announce(updated);
     return updated;
   }
@@ -142,7 +139,7 @@ export class DeliveryCommands {
   private announce(deliveries: readonly DeliveryRecord[]): void {
     if (!this.o.bus.listening) return;
     for (const delivery of deliveries) {
-      const messageStatus = this.o.store.getMessage(delivery.messageId)!.status;
+      const messageStatus = this.o.store.messages.getMessage(delivery.messageId)!.status;
       this.o.bus.emit({ type: 'deliveryUpdated', delivery, messageStatus });
     }
   }

@@ -13,7 +13,7 @@ import type { Store } from '../store/store.js';
 import { notFound, pageArgs, toPage, wholePage } from './paging.js';
 import type { Registry } from './registry.js';
 
-export type HistoryStore = Pick<Store, 'getMessage' | 'deliveriesOf' | 'attemptsOfMessage' | 'listRefusals' | 'usageOf' | 'listDeletionRequests'>;
+export type HistoryStore = Pick<Store, 'messages' | 'deliveries' | 'ingestLog' | 'deletions'>;
 
 export interface HistoryOptions {
   store: HistoryStore;
@@ -35,9 +35,9 @@ export class History {
 
   getMessage(input: { id: number }): Result<MessageDetail> {
     const { store } = this.o;
-    const message = store.getMessage(input.id);
+    const message = store.messages.getMessage(input.id);
     if (!message) return notFound('message', input.id);
-    return ok({ message, deliveries: store.deliveriesOf(input.id), attempts: store.attemptsOfMessage(input.id) });
+    return ok({ message, deliveries: store.deliveries.deliveriesOf(input.id), attempts: store.deliveries.attemptsOfMessage(input.id) });
   }
 
   exportMessages(input: ExportMessagesInput): Result<ExportMessagesOutput> {
@@ -69,14 +69,14 @@ export class History {
   listIngestLog(input: { cursor?: string | null | undefined; limit?: number | undefined } = {}): Result<Page<IngestRefusal>> {
     const page = pageArgs(input);
     if (!page.ok) return page;
-    return ok(toPage(this.o.store.listRefusals({ beforeId: page.value.beforeId, limit: page.value.limit + 1 }), page.value.limit));
+    return ok(toPage(this.o.store.ingestLog.listRefusals({ beforeId: page.value.beforeId, limit: page.value.limit + 1 }), page.value.limit));
   }
 
   listSourceUsage(): Result<Page<SourceUsage>> {
-    return ok(wholePage(this.o.registry.allSources().map((src) => ({ sourceId: src.id, name: src.name, ...this.o.store.usageOf(src.id) }))));
+    return ok(wholePage(this.o.registry.allSources().map((src) => ({ sourceId: src.id, name: src.name, ...this.o.store.ingestLog.usageOf(src.id) }))));
   }
 
   listDeletionRequests(): Result<Page<DeletionRequest>> {
-    return ok(wholePage(this.o.store.listDeletionRequests()));
+    return ok(wholePage(this.o.store.deletions.listDeletionRequests()));
   }
 }

@@ -24,7 +24,7 @@ import type { Registry } from './registry.js';
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** What intake needs of the store. */
-export type IntakeStore = Pick<Store, 'insertMessages' | 'seenMessageIds' | 'countUsage' | 'transaction' | 'afterCommit'>;
+export type IntakeStore = Pick<Store, 'messages' | 'ingestLog' | 'transaction' | 'afterCommit'>;
 
 export interface IntakeOptions {
   store: IntakeStore;
@@ -229,7 +229,7 @@ export class Intake {
     }
     const seen = new Set<string>();
     for (const [sourceId, ids] of bySource) {
-      for (const id of this.o.store.seenMessageIds(ids, sourceId, since)) seen.add(dedupeKey(sourceId, id));
+      for (const id of this.o.store.messages.seenMessageIds(ids, sourceId, since)) seen.add(dedupeKey(sourceId, id));
     }
     return seen;
   }
@@ -259,7 +259,7 @@ export class Intake {
       };
     });
     const ids = this.o.store.transaction(() => {
-      const inserted = this.o.store.insertMessages(rows);
+      const inserted = this.o.store.messages.insertMessages(rows);
       this.o.store.afterCommit(() => this.rate.add(now, rows.length));
       const usage = new Map<string, { received: number; accepted: number; filtered: number }>();
       for (const p of pending) {
@@ -270,7 +270,7 @@ export class Intake {
         if (p.route.targets.length === 0) u.filtered++;
         usage.set(p.sourceId, u);
       }
-      for (const [sourceId, u] of usage) this.o.store.countUsage(sourceId, u);
+      for (const [sourceId, u] of usage) this.o.store.ingestLog.countUsage(sourceId, u);
       for (const p of pending) {
         if (p.traits === undefined || p.sourceId === null || p.built.userId === null) continue;
         const recorded = this.o.recordIdentify(p.sourceId, p.built.userId, p.traits);

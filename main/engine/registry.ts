@@ -23,10 +23,7 @@ import type { Store } from '../store/store.js';
 import { notFound } from './paging.js';
 
 /** What the registry needs of the store: its own rows and the transaction helper. */
-export type RegistryStore = Pick<
-  Store,
-  'listDestinations' | 'listSources' | 'saveDestination' | 'deleteDestination' | 'insertSource' | 'updateSource' | 'deleteSource' | 'transaction'
->;
+export type RegistryStore = Pick<Store, 'config' | 'transaction'>;
 
 export interface RegistryOptions {
   store: RegistryStore;
@@ -50,8 +47,8 @@ export class Registry {
 
   /** Reads every source and destination again (at start, and after a rolled-back transaction). */
   reload(): void {
-    this.destinations = new Map(this.o.store.listDestinations().map((d) => [d.id, d]));
-    this.sources = new Map(this.o.store.listSources().map((s) => [s.id, s]));
+    this.destinations = new Map(this.o.store.config.listDestinations().map((d) => [d.id, d]));
+    this.sources = new Map(this.o.store.config.listSources().map((s) => [s.id, s]));
     this.writeKeys = new Map([...this.sources.values()].map((s) => [s.writeKey, s]));
   }
 
@@ -166,7 +163,7 @@ export class Registry {
 
   /** Deletes the row; the caller has cancelled its waiting deliveries first (docs/behaviour.md §4). */
   removeDestination(id: string): void {
-    this.o.store.deleteDestination(id);
+    this.o.store.config.deleteDestination(id);
     this.destinations.delete(id);
   }
 
@@ -195,7 +192,7 @@ export class Registry {
       if (problem) return err({ code: 'invalid_config', field: `${prefix}caFile`, message: `${prefix}caFile: ${problem}` });
     }
     const saved: Destination = { ...d, sourceIds };
-    this.o.store.saveDestination(saved, isNew);
+    this.o.store.config.saveDestination(saved, isNew);
     this.destinations.set(saved.id, saved);
     this.o.destinationSaved();
     return ok(saved);
@@ -214,7 +211,7 @@ export class Registry {
       return err({ code: 'conflict', field: 'writeKey', message: 'writeKey: another source already uses this write key' });
     }
     const source: Source = { id: randomUUID(), name: parsed.value.name, kind: parsed.value.kind, writeKey, createdAt: this.o.clock.now() };
-    this.o.store.insertSource(source);
+    this.o.store.config.insertSource(source);
     this.setSource(source);
     return ok(source);
   }
@@ -229,7 +226,7 @@ export class Registry {
     if (holder && holder.id !== next.id) {
       return err({ code: 'conflict', field: 'patch.writeKey', message: 'patch.writeKey: another source already uses this write key' });
     }
-    this.o.store.updateSource(next);
+    this.o.store.config.updateSource(next);
     this.writeKeys.delete(current.writeKey);
     this.setSource(next);
     return ok(next);
@@ -247,10 +244,10 @@ export class Registry {
     this.o.store.transaction(() => {
       for (const d of connected) {
         const next = { ...d, sourceIds: d.sourceIds.filter((id) => id !== source.id), updatedAt: now };
-        this.o.store.saveDestination(next, false);
+        this.o.store.config.saveDestination(next, false);
         this.destinations.set(next.id, next);
       }
-      this.o.store.deleteSource(source.id);
+      this.o.store.config.deleteSource(source.id);
     });
     this.sources.delete(source.id);
     this.writeKeys.delete(source.writeKey);

@@ -86,7 +86,7 @@ describe('commands over the in-memory IPC pair, through dispatch, to a real work
   it('a foreign page gets refusals, whatever it calls', async () => {
     const { bridge, workbench } = await desktop('https://evil.example/');
     expect(await bridge.call('createDestination', { name: 'd', url: 'http://127.0.0.1:9/hook' })).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    expect(internalsOf(workbench.core).store.listDestinations()).toEqual([]);
+    expect(internalsOf(workbench.core).store.config.listDestinations()).toEqual([]);
     await expect(bridge.revealDataDir()).rejects.toThrow(/refused/);
   });
 
