@@ -1,4 +1,4 @@
-// Layering is enforced here (ARCHITECTURE.md): main/contract is pure TypeScript shared with the renderer;
+// Layering is enforced here (docs/architecture.md): main/contract is pure TypeScript shared with the renderer;
 // main/core is the pure domain (no I/O); only the outer layers touch sockets and disks, and only main/desktop
 // touches Electron.
 import { builtinModules } from 'node:module';

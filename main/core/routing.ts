@@ -1,5 +1,5 @@
 /**
- * SPEC-NOTES §5: which destinations a message goes to. Pure: the caller supplies the candidates
+ * docs/behaviour.md §6: which destinations a message goes to. Pure: the caller supplies the candidates
  * (enabled destinations connected to the message's source).
  */
 import type { Destination } from '../contract/models.js';

@@ -1,5 +1,5 @@
 /**
- * Audiences and computed traits (SPEC-NOTES §8, webhook-destination spec "Audience and computed-trait
+ * Audiences and computed traits (docs/behaviour.md §8, webhook-destination spec "Audience and computed-trait
  * delivery"): definitions and the last-synced state live in SQLite (`audiences`, `audience_state`); users and
  * their traits come from `user_traits`, which ingestion fills through `recordIdentify`. A sync sends one
  * identify per user whose value changed, through the source's destinations, via the injected `send`.

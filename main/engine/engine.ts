@@ -382,7 +382,7 @@ export class Engine {
   }
 
   /**
-   * SPEC-NOTES §4: move engine time forward by `ms`, processing every due round in time order (each new
+   * docs/behaviour.md §5: move engine time forward by `ms`, processing every due round in time order (each new
    * retry computed from virtual time), and resolve once the rounds it triggered are recorded.
    * Calls are serialised: a second advance starts when the first has finished.
    */

@@ -1,5 +1,5 @@
 /**
- * The ingestion API that real analytics SDKs point at, unmodified (SPEC-NOTES §6). HTTP-agnostic: the
+ * The ingestion API that real analytics SDKs point at, unmodified (docs/behaviour.md §7). HTTP-agnostic: the
  * server hands it the route, headers and raw body; it answers status, headers and a JSON body.
  * A request is accepted whole or refused whole; refusals are logged with their reason, never stored as
  * messages. Accepted messages are committed before the answer.
@@ -143,7 +143,7 @@ export class IngestService {
     const batch = this.ready;
     this.ready = [];
     const health = this.core.health;
-    // Never a 200 for what cannot be kept (docs/behaviour.md, "Data"): a database gone, replaced or damaged
+    // Never a 200 for what cannot be kept (docs/behaviour.md §10): a database gone, replaced or damaged
     // takes nothing. One stat() before the commit (so nothing is written to a deleted file) and one after it
     // (the file was still the one written): ~1 µs each, per commit, not per message.
     const unavailable = (error: ApiError): IngestResponse => ({ status: 503, headers: { ...CORS, 'retry-after': '60' }, body: { error } });

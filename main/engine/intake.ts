@@ -125,7 +125,7 @@ export class Intake {
   }
 
   /**
-   * Ingestion of SDK traffic from a source (SPEC-NOTES §6): calls already checked and built (lenient about
+   * Ingestion of SDK traffic from a source (docs/behaviour.md §7): calls already checked and built (lenient about
    * unknown keys, `context.ip` filled from the client's address) by engine/ingestPrepare.ts; usage counted.
    */
   ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): void {

@@ -1,5 +1,5 @@
 /**
- * One HTTP server for the browser and CI faces (SPEC-NOTES §9): the ingestion API under /v1/, the typed
+ * One HTTP server for the browser and CI faces (docs/behaviour.md §10): the ingestion API under /v1/, the typed
  * API under /api/ (POST /api/<command>, Bearer token), pushed events on the WebSocket /api/events, and the
  * UI at /. The API only answers requests addressed to this machine's loopback names (DNS-rebinding guard).
  */

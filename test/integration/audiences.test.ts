@@ -1,5 +1,5 @@
 /**
- * Audiences and computed traits end to end (SPEC-NOTES §8, webhook-destination spec "Audience and
+ * Audiences and computed traits end to end (docs/behaviour.md §8, webhook-destination spec "Audience and
  * computed-trait delivery"): a real core over a temp dir, a real receiver on port 0, identify calls routed
  * through the source's enabled connected destination.
  */

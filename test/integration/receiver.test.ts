@@ -193,7 +193,7 @@ describe('HTTPS listener with a self-signed certificate', () => {
     expect(must(b.service.listCaptures({})).items).toEqual([]);
     expect(b.captured).toEqual([]);
 
-    // A deliberate choice (SPEC-NOTES §2): trusting the receiver's own certificate.
+    // A deliberate choice (docs/behaviour.md §2): trusting the receiver's own certificate.
     const cert = b.service.tlsCertificate()!;
     must(b.core.createDestination({ name: 'trusting', enabled: true, url: tlsUrl, caFile: cert.certFile }));
     const trusted = await settled(b.core, sendTrack(b.core, 'trusting'));

@@ -19,7 +19,7 @@ const dest = (name: string, filters: Partial<Destination['filters']> = {}): Dest
 });
 const names = (r: ReturnType<typeof routeMessage>) => r.targets.map((d) => d.name);
 
-describe('routing (SPEC-NOTES §5)', () => {
+describe('routing (docs/behaviour.md §6)', () => {
   const track = (integrations: unknown, event = 'E') => ({ type: 'track', event, integrations });
 
   it('by default every candidate receives the call', () => {
