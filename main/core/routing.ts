@@ -19,7 +19,8 @@ export interface RouteResult {
   filteredReason: string | null;
 }
 
-const truthy = (v: unknown): boolean => v === true || (typeof v === 'object' && v !== null);
+/** JavaScript's truthiness, as the SDKs' own routing reads integrations (`1`, `"yes"`, an object). */
+const truthy = (v: unknown): boolean => Boolean(v);
 
 /** Whether the integrations object lets a destination receive the call, and if not, why. */
 export function integrationsAllow(integrations: unknown, destinationName: string): string | null {
