@@ -10,14 +10,22 @@ import { resolveDataDir } from '../engine/dataDir.js';
 import { SERVER_INFO_FILE, type ServerInfo } from '../server/workbench.js';
 import { UsageError } from './io.js';
 
-export function findRunningServe(dataDirFlag: string | undefined): { info: ServerInfo; file: string } {
-  const dataDir = resolveDataDir(dataDirFlag);
-  const file = join(dataDir, SERVER_INFO_FILE);
+/** `<data>/server.json`, or null when it cannot be read or is not a serve's (no URL or token). */
+function readServerInfo(file: string): ServerInfo | null {
   let info: ServerInfo;
   try {
     info = JSON.parse(readFileSync(file, 'utf8')) as ServerInfo;
   } catch {
-    throw new UsageError(`no running Hookbench found: ${file} does not exist. Start one with \`hookbench serve\` (or pass --data-dir DIR of the one that runs)`);
+    return null;
+  }
+  return typeof info === 'object' && info !== null && typeof info.url === 'string' && typeof info.token === 'string' ? info : null;
+}
+
+export function findRunningServe(dataDirFlag: string | undefined): { info: ServerInfo; file: string } {
+  const file = join(resolveDataDir(dataDirFlag), SERVER_INFO_FILE);
+  const info = readServerInfo(file);
+  if (!info) {
+    throw new UsageError(`no running Hookbench found: ${file} does not exist (or is not a serve's). Start one with \`hookbench serve\` (or pass --data-dir DIR of the one that runs)`);
   }
   if (!isProcessAlive(info.pid)) {
     throw new UsageError(`no running Hookbench found: ${file} names pid ${info.pid}, which no longer runs. Start one with \`hookbench serve\``);
@@ -58,14 +66,8 @@ export function isProcessAlive(pid: number): boolean {
 export function findLiveServe(dataDirFlag: string | undefined): { info: ServerInfo; file: string; dataDir: string } | null {
   const dataDir = resolveDataDir(dataDirFlag);
   const file = join(dataDir, SERVER_INFO_FILE);
-  let info: ServerInfo;
-  try {
-    info = JSON.parse(readFileSync(file, 'utf8')) as ServerInfo;
-  } catch {
-    return null;
-  }
-  if (typeof info !== 'object' || info === null || typeof info.url !== 'string' || typeof info.token !== 'string') return null;
-  return isProcessAlive(info.pid) ? { info, file, dataDir } : null;
+  const info = readServerInfo(file);
+  return info && isProcessAlive(info.pid) ? { info, file, dataDir } : null;
 }
 
 /** Every item of a list command, following `nextCursor` (at most 100 pages). */

@@ -32,7 +32,7 @@ export interface NewDelivery {
   nextAttemptAt: number;
 }
 
-interface MessageRow {
+export interface MessageRow {
   id: number;
   message_id: string;
   source_id: string | null;
@@ -107,7 +107,8 @@ export class MessageStore {
   }
 }
 
-function toMessage(r: MessageRow): MessageRecord {
+/** The columns every view of a message row shares (messageQueries.ts builds summaries from them too). */
+export function messageFields(r: Omit<MessageRow, 'body' | 'call'>): Omit<MessageRecord, 'body' | 'call'> {
   return {
     id: r.id,
     messageId: r.message_id,
@@ -118,8 +119,10 @@ function toMessage(r: MessageRow): MessageRecord {
     status: r.status,
     statusReason: r.status_reason,
     receivedAt: r.received_at,
-    body: r.body.toString('utf8'),
-    call: parseStoredCall(r.call),
     replayOf: r.replay_of,
   };
+}
+
+function toMessage(r: MessageRow): MessageRecord {
+  return { ...messageFields(r), body: r.body.toString('utf8'), call: parseStoredCall(r.call) };
 }
