@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HookbenchError } from '../contract/result.js';
 import { applyConfig, readConfigFile } from '../engine/config.js';
@@ -46,11 +46,15 @@ export interface RunningServe {
 
 export const SERVER_INFO_FILE = 'server.json';
 
-/** The built renderer (dist/renderer), when there is one. */
-export function findUiDir(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
+/**
+ * The built renderer, `dist/renderer` (npm run build:renderer), found from this file whether it runs
+ * from dist/main/cli (built, packaged) or main/cli (tsx). The source folder `renderer/` is not a build.
+ */
+export function findUiDir(start: string = dirname(fileURLToPath(import.meta.url))): string | null {
+  let dir = start;
   for (let i = 0; i < 5; i++) {
-    for (const candidate of [join(dir, 'renderer'), join(dir, 'dist', 'renderer')]) {
+    const candidates = [join(dir, 'dist', 'renderer'), ...(basename(dir) === 'dist' ? [join(dir, 'renderer')] : [])];
+    for (const candidate of candidates) {
       if (existsSync(join(candidate, 'index.html'))) return candidate;
     }
     dir = dirname(dir);
