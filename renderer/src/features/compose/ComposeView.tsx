@@ -1,0 +1,3 @@
+export function ComposeView() {
+  return <div className="p-6">Compose</div>;
+}
