@@ -26,21 +26,17 @@ function FieldRow({ field, problem }: { field: FormField; problem: string | unde
   const value = call[field.key];
   return (
     <div className="grid grid-cols-[8.5rem_minmax(0,1fr)] items-start gap-x-3">
-      {/* An object field's editor is named by its own aria-label; a <label> cannot point at it. */}
-      {(() => {
-        const Tag = field.kind === 'string' ? 'label' : 'span';
-        return (
-          <Tag {...(field.kind === 'string' ? { htmlFor: id } : {})} className="pt-1.5 text-xs font-medium text-fg">
-            {field.label}
-            {field.required && (
-              <span className="text-err" aria-hidden>
-                {' '}
-                *
-              </span>
-            )}
-          </Tag>
-        );
-      })()}
+      {/* An object field's editor is named by its own aria-label (a <label> cannot point at it); the
+          required mark stays outside the label so the name is exactly the label. */}
+      <div className="pt-1.5 text-xs font-medium text-fg">
+        {field.kind === 'string' ? <label htmlFor={id}>{field.label}</label> : <span>{field.label}</span>}
+        {field.required && (
+          <span className="text-err" aria-hidden>
+            {' '}
+            *
+          </span>
+        )}
+      </div>
       <div className="min-w-0">
         {field.kind === 'string' ? (
           <div className="flex gap-1.5">
