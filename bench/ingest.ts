@@ -12,7 +12,7 @@
 import { forkBenchChild } from './child.js';
 import { randomBytes } from 'node:crypto';
 import { createCore, type Core } from '../main/engine/createCore.js';
-import { buildApiCommands } from '../main/server/apiCommands.js';
+import { createCommandHandlers } from '../main/engine/commandHandlers.js';
 import { startServer, type RunningServer } from '../main/server/httpServer.js';
 import { drain } from './engine.js';
 import { isLoadReport, type LoadCommand, type LoadPlan, type LoadReport, type LoadResult } from './protocol.js';
@@ -75,7 +75,7 @@ export async function runIngest(mode: IngestMode, receiverUrl: string, events: n
     if (!source.ok) throw new Error(`ingest: createSource failed: ${source.error.message}`);
     const destination = core.createDestination({ name: 'bench receiver', enabled: true, sharedSecret: SHARED_SECRET, url: receiverUrl, sources: [source.value.id] });
     if (!destination.ok) throw new Error(`ingest: createDestination failed: ${destination.error.message}`);
-    server = await startServer({ core, host: '127.0.0.1', port: 0, token: randomBytes(16).toString('hex'), commands: buildApiCommands(core) });
+    server = await startServer({ core, host: '127.0.0.1', port: 0, token: () => core.apiToken(), handlers: createCommandHandlers(core) });
 
     const plan: LoadPlan = {
       url: `${server.url}/v1/batch`,

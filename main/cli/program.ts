@@ -12,7 +12,7 @@ import { runSend, type SendDeps, type SendOptions } from './send.js';
 import { runDeleteUser } from './deleteUser.js';
 import { runServe, type ServeOptions } from './serve.js';
 import { runVerify } from './verify.js';
-import { packageVersion } from './version.js';
+import { HOOKBENCH_VERSION } from '../contract/version.js';
 
 const ms = (value: string): number => {
   const n = parseDurationMs(value);
@@ -89,7 +89,7 @@ export interface CliDeps {
 }
 
 export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}): Command {
-  const version = packageVersion();
+  const version = HOOKBENCH_VERSION;
   const program = new Command('hookbench');
   program
     .description('Hookbench: a webhook workbench. See exactly what a Webhooks destination sends and how it retries.')

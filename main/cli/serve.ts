@@ -2,7 +2,6 @@
  * `hookbench serve` (SPEC-NOTES §9): the engine, the ingestion API, the typed API and the UI in one
  * process, found by other commands through `<data>/server.json`.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +9,10 @@ import { HookbenchError } from '../contract/result.js';
 import { applyConfig, readConfigFile } from '../engine/config.js';
 import { createCore, type Core } from '../engine/createCore.js';
 import { resolveDataDir } from '../engine/dataDir.js';
-import { buildApiCommands } from '../server/apiCommands.js';
+import { createCommandHandlers } from '../engine/commandHandlers.js';
 import { startServer, type RunningServer } from '../server/httpServer.js';
 import { EXIT, type CliIO } from './io.js';
-import { packageVersion } from './version.js';
+import { HOOKBENCH_VERSION } from '../contract/version.js';
 
 export interface ServeOptions {
   config?: string | undefined;
@@ -89,13 +88,30 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
       io.stderr(`config ${options.config}: ${created.length} created, ${updated.length} updated\n`);
     }
     const receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
-    const token = randomBytes(24).toString('hex');
-    server = await startServer({ core, host: options.host, port: options.port, token, commands: buildApiCommands(core), uiDir: findUiDir() });
-    const info: ServerInfo = {
-      version: packageVersion(),
+    const token = core.apiToken();
+    let info: ServerInfo | null = null;
+    const uiUrlOf = (base: string, t: string) => `${base}/?token=${t}`;
+    const handlers = createCommandHandlers(core, {
+      getSettings: () => {
+        const settings = core.getSettings();
+        if (!settings.ok || !info) return settings;
+        return { ok: true, value: { ...settings.value, url: info.url, uiUrl: info.uiUrl, ingestUrl: info.url, receiverUrl: info.receiverUrl, receiverTlsUrl: info.receiverTlsUrl } };
+      },
+      rotateToken: () => {
+        const rotated = core.rotateApiToken();
+        if (info) {
+          info = { ...info, token: rotated, uiUrl: uiUrlOf(info.url, rotated) };
+          writeServerInfo(dataDir, info);
+        }
+        return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
+      },
+    });
+    server = await startServer({ core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: findUiDir() });
+    info = {
+      version: HOOKBENCH_VERSION,
       pid: process.pid,
       url: server.url,
-      uiUrl: `${server.url}/?token=${token}`,
+      uiUrl: uiUrlOf(server.url, token),
       port: server.port,
       token,
       receiverUrl: receiver.url,
@@ -103,11 +119,15 @@ export async function startServe(options: ServeOptions, io: CliIO): Promise<Runn
     };
     writeServerInfo(dataDir, info);
     const running = server;
+    const started = info;
     let stopped = false;
     return {
       core,
       server: running,
-      info,
+      /** server.json as it is now (rotateToken changes it). */
+      get info() {
+        return info ?? started;
+      },
       dataDir,
       async stop() {
         if (stopped) return;

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../contract/messageShapes.js';
-import { packageVersion } from '../cli/version.js';
+import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { batchBody, requestBytes, splitIntoRequests } from './batching.js';
 import { buildMessage, errorText, type Built } from './build.js';
 import { debugEnabled, stderrLogger } from './debug.js';
@@ -47,11 +47,9 @@ const MAX_RETRY_AFTER_MS = 60_000;
 /** Node's timers take at most 2^31-1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-let libraryVersion: string | undefined;
 /** `context.library` of every message: this package's name and version, like the real SDKs send. */
 export function libraryInfo(): LibraryInfo {
-  libraryVersion ??= packageVersion(import.meta.url);
-  return { name: LIBRARY_NAME, version: libraryVersion };
+  return { name: LIBRARY_NAME, version: HOOKBENCH_VERSION };
 }
 
 const systemClock: Clock = { now: () => Date.now() };

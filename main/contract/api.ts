@@ -13,7 +13,11 @@ import type {
   MessageDetail,
   MessageRecord,
   MessageStatus,
+  MessageSummary,
+  Overview,
   Page,
+  SecretKind,
+  Settings,
   Source,
 } from './models.js';
 import type {
@@ -32,12 +36,31 @@ import type { CaptureRecord, ListCapturesInput, ReceiverEndpoint, ReceiverInput,
 import type { Result } from './result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput, SourceInput } from './schemas.js';
 
+/** Filters of listMessages; all optional, combined with AND. Pages run newest first. */
 export interface ListMessagesInput {
-  status?: MessageStatus;
-  type?: MessageType;
-  search?: string;
-  cursor?: string | null;
-  limit?: number;
+  status?: MessageStatus | undefined;
+  type?: MessageType | undefined;
+  sourceId?: string | undefined;
+  /** Messages with a delivery to this destination. */
+  destinationId?: string | undefined;
+  userId?: string | undefined;
+  /** Track event (or page/screen name), exactly. */
+  event?: string | undefined;
+  /** A substring of the delivered body (case-insensitive for ASCII). */
+  text?: string | undefined;
+  /** Received at or after / before this engine time (ms since the epoch). */
+  from?: number | undefined;
+  to?: number | undefined;
+  cursor?: string | null | undefined;
+  limit?: number | undefined;
+}
+
+/** A list that needs no paging still answers as a page (nextCursor null), like every list. */
+export type NoInput = Record<string, never>;
+
+export interface UpdateSourceInput {
+  id: string;
+  patch: { kind?: Source['kind'] | undefined; writeKey?: string | undefined };
 }
 
 export interface SendMessageOutput {
@@ -50,26 +73,53 @@ export interface CoreCommands {
   sendMessage(input: SendMessageInput): Result<SendMessageOutput>;
   /** A batch in one transaction; one invalid message refuses the whole batch (errors name `messages[i]`). */
   sendMessages(input: { messages: SendMessageInput[] }): Result<SendMessageOutput[]>;
-  listMessages(input: ListMessagesInput): Result<Page<MessageRecord>>;
+  listMessages(input: ListMessagesInput): Result<Page<MessageSummary>>;
   getMessage(input: { id: number }): Result<MessageDetail>;
-  /** Pull a waiting or failed delivery's next attempt to now (a failed one gets a fresh window). */
-  retryNow(input: { id: number } | { deliveryId: number }): Result<{ deliveries: DeliveryRecord[] }>;
+  /**
+   * Pull a waiting or failed delivery's next attempt to now (a failed one gets a fresh window): every
+   * delivery of message `id`, or the one delivery `deliveryId` (give exactly one of the two).
+   */
+  retryNow(input: { id?: number | undefined; deliveryId?: number | undefined }): Result<{ deliveries: DeliveryRecord[] }>;
   cancelMessage(input: { id: number }): Result<{ deliveries: DeliveryRecord[] }>;
   replayMessage(input: { id: number; keepMessageId?: boolean }): Result<SendMessageOutput>;
   /** Resolves once the attempts the advance triggered have finished. */
   advanceClock(input: { ms: number }): Promise<Result<ClockState>>;
-  getClock(input?: Record<string, never>): Result<ClockState>;
-  listDestinations(input?: Record<string, never>): Result<Destination[]>;
+  /** Moves the clock to the next waiting attempt's due time (if it is in the future) and plays it. */
+  advanceToNextRetry(input?: NoInput): Promise<Result<ClockState>>;
+  /** Back to real time (offset 0); work that fell due stays due. */
+  resetClock(input?: NoInput): Promise<Result<ClockState>>;
+  getClock(input?: NoInput): Result<ClockState>;
+  /** Counts per status, the retry backlog, the clock and whether forwarding is paused. */
+  getOverview(input?: NoInput): Result<Overview>;
+  /** Hold forwarding: accepted messages wait, queued; rounds in flight finish. Persisted in the data dir. */
+  pauseForwarding(input?: NoInput): Result<{ paused: boolean }>;
+  resumeForwarding(input?: NoInput): Result<{ paused: boolean }>;
+  /** Where this workbench lives: data dir, database size, versions and (under serve) its URLs. */
+  getSettings(input?: NoInput): Result<Settings>;
+  /**
+   * A new API token for this data dir (the old one stops working at once; open UIs must reload with the
+   * new uiUrl). The token otherwise stays the same across restarts, so a bookmarked UI URL keeps working.
+   */
+  rotateToken(input?: NoInput): Result<{ token: string; uiUrl: string | null }>;
+  /** The one way to see a secret in clear: a destination's shared secret, a source's write key, a receiver's secret. */
+  revealSecret(input: { kind: SecretKind; id: string }): Result<{ secret: string | null }>;
+  listDestinations(input?: NoInput): Result<Page<Destination>>;
   createDestination(input: DestinationInput): Result<Destination>;
   updateDestination(input: { id: string; patch: DestinationPatch }): Result<Destination>;
   deleteDestination(input: { id: string }): Result<{ cancelledDeliveries: number }>;
-  listSources(input?: Record<string, never>): Result<Source[]>;
+  listSources(input?: NoInput): Result<Page<Source>>;
   createSource(input: SourceInput): Result<Source>;
+  updateSource(input: UpdateSourceInput): Result<Source>;
+  /**
+   * Deletes a source: its write key stops working (401) and every destination connected to it is
+   * disconnected from it (named in the answer). Its messages stay in the history.
+   */
+  deleteSource(input: { id: string }): Result<{ id: string; disconnectedDestinations: string[] }>;
   /** Sends one `delete` message per affected source (those that saw the user, or those named). */
   createDeletionRequest(input: { userId: string; sources?: string[] }): Result<{ request: DeletionRequest; messages: SendMessageOutput[] }>;
-  listDeletionRequests(input?: Record<string, never>): Result<DeletionRequest[]>;
+  listDeletionRequests(input?: NoInput): Result<Page<DeletionRequest>>;
   /** Per-source counters: calls received, accepted, refused, filtered. */
-  listSourceUsage(input?: Record<string, never>): Result<SourceUsage[]>;
+  listSourceUsage(input?: NoInput): Result<Page<SourceUsage>>;
   /** Refused ingestion requests, newest first, with their reasons. */
   listIngestLog(input: { cursor?: string | null; limit?: number }): Result<Page<IngestRefusal>>;
 }
@@ -80,7 +130,7 @@ export interface AudienceCommands {
   updateAudience(input: UpdateAudienceInput): Result<Audience>;
   syncAudience(input: IdInput): Result<AudienceSyncResult>;
   deleteAudience(input: IdInput): Result<{ id: string }>;
-  listAudiences(input?: ListAudiencesInput): Result<(Audience | ComputedTrait)[]>;
+  listAudiences(input: ListAudiencesInput): Result<Page<Audience | ComputedTrait>>;
   createComputedTrait(input: CreateComputedTraitInput): Result<{ computedTrait: ComputedTrait; sync: ComputedTraitSyncResult }>;
   updateComputedTrait(input: UpdateComputedTraitInput): Result<ComputedTrait>;
   syncComputedTrait(input: IdInput): Result<ComputedTraitSyncResult>;
@@ -89,14 +139,14 @@ export interface AudienceCommands {
 
 /** The mock receiver's endpoints and captures. */
 export interface ReceiverCommands {
-  listReceivers(input?: Record<string, never>): Result<ReceiverEndpoint[]>;
+  listReceivers(input?: NoInput): Result<Page<ReceiverEndpoint>>;
   getReceiver(input: { name: string }): Result<ReceiverEndpoint>;
   createReceiver(input: ReceiverInput): Result<ReceiverEndpoint>;
   updateReceiver(input: { name: string; patch: ReceiverPatch }): Result<ReceiverEndpoint>;
   deleteReceiver(input: { name: string }): Result<{ name: string }>;
-  listCaptures(input?: ListCapturesInput): Result<Page<CaptureRecord>>;
+  listCaptures(input: ListCapturesInput): Result<Page<CaptureRecord>>;
   getCapture(input: { id: number }): Result<CaptureRecord>;
-  clearCaptures(input?: { receiver?: string }): Result<{ deleted: number }>;
+  clearCaptures(input: { receiver?: string | undefined }): Result<{ deleted: number }>;
 }
 
 /** The whole typed API: every transport derives its call types from this one interface. */

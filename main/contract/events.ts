@@ -1,9 +1,11 @@
-import type { AttemptRecord, ClockState, DeliveryRecord, MessageRecord, MessageStatus } from './models.js';
+import type { AttemptRecord, ClockState, DeliveryRecord, MessageStatus, MessageSummary } from './models.js';
 import type { CaptureRecord } from './receiver.js';
 
 /** Pushed events, past tense (SPEC-NOTES §9). A discriminated union on `type`. */
 export type EngineEvent =
-  | { type: 'messageAccepted'; message: MessageRecord }
+  | { type: 'messageAccepted'; message: MessageSummary }
+  /** A message's status, attempts or next attempt changed: a live list updates its row from this alone. */
+  | { type: 'messageUpdated'; message: MessageSummary }
   | {
       type: 'attemptStarted';
       deliveryId: number;
@@ -15,7 +17,9 @@ export type EngineEvent =
     }
   | { type: 'attemptFinished'; attempt: AttemptRecord }
   | { type: 'deliveryUpdated'; delivery: DeliveryRecord; messageStatus: MessageStatus }
+  /** The clock moved: advanced (byMs > 0) or reset to real time (byMs < 0). */
   | { type: 'clockAdvanced'; clock: ClockState; byMs: number }
+  | { type: 'forwardingChanged'; paused: boolean }
   | { type: 'requestCaptured'; capture: CaptureRecord };
 
 export type EngineEventType = EngineEvent['type'];

@@ -200,3 +200,70 @@ export interface DeletionRequest {
   sourceIds: string[];
   messageIds: number[];
 }
+
+/**
+ * A message as lists show it: no body or call (those stay in SQLite and come with getMessage), plus what a
+ * row needs from its deliveries.
+ */
+export interface MessageSummary {
+  id: number;
+  messageId: string;
+  type: MessageType;
+  sourceId: string | null;
+  userId: string | null;
+  anonymousId: string | null;
+  event: string | null;
+  status: MessageStatus;
+  statusReason: string | null;
+  receivedAt: number;
+  replayOf: number | null;
+  /** Size of the delivered body in bytes. */
+  bytes: number;
+  /** Rounds attempted so far: the most of any of its deliveries. */
+  attempts: number;
+  /** The earliest next attempt of its waiting deliveries (engine time), or null. */
+  nextAttemptAt: number | null;
+  destinationIds: string[];
+}
+
+/** What the top bar and the overview show: counts, the retry backlog and the clock. */
+export interface Overview {
+  /** Messages per status. */
+  counts: Record<MessageStatus, number>;
+  /** Deliveries being attempted right now. */
+  inFlight: number;
+  /** Deliveries waiting for a retry. */
+  retrying: number;
+  /** Deliveries that failed for good within the last hour (engine time). */
+  failedLastHour: number;
+  /** Waiting deliveries already due. */
+  dueRetries: number;
+  /** When the next waiting delivery falls due (engine time), or null when none waits. */
+  nextDueAt: number | null;
+  clock: ClockState;
+  /** Forwarding is held (pauseForwarding): accepted messages wait, queued. */
+  paused: boolean;
+  /** Calls accepted by ingestion and the API in the last minute (engine time). */
+  acceptedLastMinute: number;
+}
+
+/** Where this workbench lives and how to reach it. URLs are null where the face has no such listener. */
+export interface Settings {
+  dataDir: string;
+  databaseFile: string;
+  /** Size of the database and its WAL, in bytes. */
+  databaseBytes: number;
+  version: string;
+  versions: { node: string; electron: string | null; sqlite: string };
+  /** The typed API and ingestion base URL (no token). */
+  url: string | null;
+  /** The UI's URL with its token. */
+  uiUrl: string | null;
+  /** Base URL SDKs point at: `<ingestUrl>/v1/batch`. */
+  ingestUrl: string | null;
+  receiverUrl: string | null;
+  receiverTlsUrl: string | null;
+}
+
+export const SECRET_KINDS = ['destination', 'source', 'receiver'] as const;
+export type SecretKind = (typeof SECRET_KINDS)[number];

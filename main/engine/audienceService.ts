@@ -36,6 +36,7 @@ import {
 import type { Source } from '../contract/models.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith, type SendMessageInput } from '../contract/schemas.js';
+import type { Page } from '../contract/models.js';
 import { diffState, evaluateMembership, membershipState, snakeCase, type StateChange } from '../core/audiences.js';
 import type { Db } from '../store/openDb.js';
 
@@ -43,6 +44,11 @@ export interface AudienceServiceOptions {
   /** The core's connection (core.store.db): `send` must write through the same one, so that a sync's
    * messages and its new state commit together. */
   db: Db;
+  /**
+   * The store's transaction helper (Store.transaction): what a sync sends is announced by the core only
+   * after this transaction commits (afterCommit), never while it may still roll back.
+   */
+  transaction: <T>(fn: () => T) => T;
   clock: { now(): number };
   send: (messages: SendMessageInput[]) => Result<SendMessageOutput[]>;
   /** A source by id or name. */
@@ -82,6 +88,7 @@ class Rollback {
 
 export class AudienceService {
   private readonly db: Db;
+  private readonly transaction: AudienceServiceOptions['transaction'];
   private readonly clock: { now(): number };
   private readonly send: AudienceServiceOptions['send'];
   private readonly findSource: AudienceServiceOptions['findSource'];
@@ -89,6 +96,7 @@ export class AudienceService {
 
   constructor(options: AudienceServiceOptions) {
     this.db = options.db;
+    this.transaction = options.transaction;
     this.clock = options.clock;
     this.send = options.send;
     this.findSource = options.findSource;
@@ -194,7 +202,7 @@ export class AudienceService {
   }
 
   /** Audiences and computed traits, by name; optionally of one source or kind. */
-  listAudiences(input: ListAudiencesInput = {}): Result<(Audience | ComputedTrait)[]> {
+  listAudiences(input: ListAudiencesInput = {}): Result<Page<Audience | ComputedTrait>> {
     const parsed = parseWith(listAudiencesInputSchema, input);
     if (!parsed.ok) return parsed;
     let sourceId: string | null = null;
@@ -204,7 +212,7 @@ export class AudienceService {
       sourceId = source.id;
     }
     const rows = this.s.list.all({ sourceId, kind: parsed.value.kind ?? null });
-    return ok(rows.map((r) => (r.kind === 'audience' ? toAudience(r) : toComputedTrait(r))));
+    return ok({ items: rows.map((r) => (r.kind === 'audience' ? toAudience(r) : toComputedTrait(r))), nextCursor: null });
   }
 
   // ---------------------------------------------------------------- computed traits
@@ -340,14 +348,14 @@ export class AudienceService {
     return ok({ id: row.value.id });
   }
 
-  /** Runs `fn` in a transaction (a savepoint when nested) that rolls back when it returns an error. */
+  /** Runs `fn` in the store's transaction, rolled back when it returns an error. */
   private atomically<T>(fn: () => Result<T>): Result<T> {
     try {
-      return this.db.transaction(() => {
+      return this.transaction(() => {
         const result = fn();
         if (!result.ok) throw new Rollback(result.error);
         return result;
-      })();
+      });
     } catch (e) {
       if (e instanceof Rollback) return err(e.error);
       throw e;

@@ -8,8 +8,10 @@ export interface Clock {
   /** Real time, ms since the epoch (for Retry-After dates and network waits). */
   realNow(): number;
   offsetMs(): number;
-  /** Moves the offset; it never goes back. */
+  /** Moves the offset forward; it never goes back (see resetOffset). */
   setOffset(ms: number): void;
+  /** Back to real time: offset 0 (resetClock; docs/behaviour.md, "Clock"). */
+  resetOffset(): void;
 }
 
 export function createClock(options: { offsetMs?: number; realNow?: () => number } = {}): Clock {
@@ -21,6 +23,9 @@ export function createClock(options: { offsetMs?: number; realNow?: () => number
     offsetMs: () => offset,
     setOffset(ms) {
       if (ms > offset) offset = ms;
+    },
+    resetOffset() {
+      offset = 0;
     },
   };
 }

@@ -70,7 +70,7 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
     if (!destinations.ok) return destinations;
     for (const [i, d] of config.destinations.entries()) {
       const path = `destinations[${i}]`;
-      const existing = destinations.value.find((x) => x.name === d.name);
+      const existing = destinations.value.items.find((x) => x.name === d.name);
       const result = existing ? core.updateDestination({ id: existing.id, patch: d }) : core.createDestination(d);
       if (!result.ok) {
         const e = result.error;

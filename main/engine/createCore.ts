@@ -3,12 +3,12 @@
  * (ARCHITECTURE: createCore({dataDir, clock, dispatcher})). It never imports electron.
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import type { CoreCommands, ListMessagesInput, SendMessageOutput } from '../contract/api.js';
+import type { CoreCommands, ListMessagesInput, NoInput, SendMessageOutput, UpdateSourceInput } from '../contract/api.js';
 import type { EngineEvent } from '../contract/events.js';
-import { isMessageType, type MessageType } from '../contract/messageShapes.js';
+import type { MessageType } from '../contract/messageShapes.js';
 import { parseReceiverRef } from '../contract/receiver.js';
 import {
   REASONS,
@@ -19,8 +19,11 @@ import {
   type IngestRefusal,
   type SourceUsage,
   type MessageDetail,
-  type MessageRecord,
+  type MessageSummary,
+  type Overview,
   type Page,
+  type SecretKind,
+  type Settings,
   type Source,
 } from '../contract/models.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
@@ -40,6 +43,10 @@ import { newMessageId } from './messageIds.js';
 import type { PreparedCall } from './ingestPrepare.js';
 import { routeMessage } from '../core/routing.js';
 import { Store } from '../store/store.js';
+import { MessageQueries } from '../store/messageQueries.js';
+import { HOOKBENCH_VERSION } from '../contract/version.js';
+import { AcceptedRate } from './acceptedRate.js';
+import { pageArgs, toPage, wholePage } from './paging.js';
 import { createClock, type Clock } from './clock.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
 import { AudienceService } from './audienceService.js';
@@ -109,6 +116,8 @@ interface PendingMessage {
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 const CLOCK_OFFSET_KEY = 'clock.offsetMs';
+const PAUSED_KEY = 'forwarding.paused';
+const API_TOKEN_KEY = 'api.token';
 const SEED_KEY = 'retry.seed';
 
 export type Core = CoreCommands & {
@@ -137,6 +146,12 @@ export type Core = CoreCommands & {
    */
   ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): void;
   findSource(ref: string): Source | null;
+  /** The typed API's token for this data dir: made once, kept across restarts (a bookmarked UI URL keeps working). */
+  apiToken(): string;
+  /** Replaces the API token; the old one stops working at once. */
+  rotateApiToken(): string;
+  /** A destination by id or name (as stored: secrets in clear). */
+  findDestination(ref: string): Destination | null;
   /** Runs `fn` in one transaction: an error result rolls back everything it did (and the caches). */
   atomically<T>(fn: () => Result<T>): Result<T>;
   updateSource(input: { id: string; patch: { kind?: Source['kind']; writeKey?: string } }): Result<Source>;
@@ -171,6 +186,10 @@ class CoreImpl implements Core {
   private readonly checkpointer: { stop(): Promise<void> };
   private destinations = new Map<string, Destination>();
   private sources = new Map<string, Source>();
+  private readonly messageQueries: MessageQueries;
+  private readonly acceptedRate = new AcceptedRate();
+  /** Messages whose summary changed since the last messageUpdated flush (only while someone listens). */
+  private changedMessages = new Set<number>();
   private started = false;
   private closed = false;
 
@@ -181,6 +200,7 @@ class CoreImpl implements Core {
   ) {
     this.dataDir = options.dataDir;
     this.store = store;
+    this.messageQueries = new MessageQueries(store.db);
     const persistedOffset = Number(store.getSetting(CLOCK_OFFSET_KEY) ?? '0');
     this.clock = options.clock ?? createClock({ offsetMs: persistedOffset });
     let seed = options.seed;
@@ -213,12 +233,14 @@ class CoreImpl implements Core {
     });
     this.audiences = new AudienceService({
       db: store.db,
+      transaction: (fn) => store.transaction(fn),
       clock: this.clock,
       // What an audience sends is not traits a source reported: it never feeds back into user_traits.
       send: (messages) => this.acceptMessages(messages, 'messages', { recordsTraits: false }),
       findSource: (ref) => this.findSource(ref),
     });
-    if (options.autoStart !== false) this.start();
+    // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.
+    if (options.autoStart !== false && store.getSetting(PAUSED_KEY) !== 'true') this.start();
   }
 
   start(): void {
@@ -239,12 +261,33 @@ class CoreImpl implements Core {
   }
 
   private emit(event: EngineEvent): void {
+    if (event.type === 'deliveryUpdated') this.messageChanged(event.delivery.messageId);
     for (const l of this.listeners) {
       try {
         l(event);
       } catch (e) {
         console.error('hookbench: event listener failed', e);
       }
+    }
+  }
+
+  /**
+   * A delivery of this message changed: its row in a live list needs the new summary. Changes within one
+   * turn are announced once per message (a round of five webhooks is one messageUpdated).
+   */
+  private messageChanged(messageId: number): void {
+    if (this.listeners.size === 0) return;
+    if (this.changedMessages.size === 0) setImmediate(() => this.flushChangedMessages());
+    this.changedMessages.add(messageId);
+  }
+
+  private flushChangedMessages(): void {
+    const ids = this.changedMessages;
+    this.changedMessages = new Set();
+    if (this.closed) return;
+    for (const id of ids) {
+      const message = this.messageQueries.summary(id);
+      if (message) this.emit({ type: 'messageUpdated', message });
     }
   }
 
@@ -280,7 +323,6 @@ class CoreImpl implements Core {
   }
 
   sendMessages(input: { messages: SendMessageInput[] }): Result<SendMessageOutput[]> {
-    if (!Array.isArray(input?.messages)) return err({ code: 'invalid_input', field: 'messages', message: 'messages: must be an array of sendMessage inputs' });
     return this.acceptMessages(input.messages, 'messages');
   }
 
@@ -469,6 +511,7 @@ class CoreImpl implements Core {
     });
     const ids = this.store.transaction(() => {
       const inserted = this.store.insertMessages(rows);
+      this.store.afterCommit(() => this.acceptedRate.add(now, rows.length));
       const usage = new Map<string, { received: number; accepted: number; filtered: number }>();
       for (const p of pending) {
         if (p.sourceId === null || !p.countsUsage) continue;
@@ -523,19 +566,35 @@ class CoreImpl implements Core {
         })),
       };
     });
-    if (listening) this.store.afterCommit(() => records.forEach((r) => this.emit({ type: 'messageAccepted', message: r.message })));
+    if (listening) {
+      const summaries = records.map(({ message: m, deliveries }, i): MessageSummary => ({
+        id: m.id,
+        messageId: m.messageId,
+        type: m.type,
+        sourceId: m.sourceId,
+        userId: m.userId,
+        anonymousId: rows[i]!.message.anonymousId,
+        event: m.event,
+        status: m.status,
+        statusReason: m.statusReason,
+        receivedAt: m.receivedAt,
+        replayOf: m.replayOf,
+        bytes: rows[i]!.message.body.length,
+        attempts: 0,
+        nextAttemptAt: deliveries.length ? now : null,
+        destinationIds: deliveries.map((d) => d.destinationId),
+      }));
+      this.store.afterCommit(() => summaries.forEach((message) => this.emit({ type: 'messageAccepted', message })));
+    }
     return records;
   }
 
 
-  listMessages(input: ListMessagesInput = {}): Result<Page<MessageRecord>> {
+  listMessages(input: ListMessagesInput = {}): Result<Page<MessageSummary>> {
     const page = pageArgs(input);
     if (!page.ok) return page;
-    if (input.type !== undefined && !isMessageType(input.type)) {
-      return err({ code: 'invalid_input', field: 'type', message: `type: unknown message type "${String(input.type)}"` });
-    }
-    const items = this.store.listMessages({ status: input.status, type: input.type, search: input.search, beforeId: page.value.beforeId, limit: page.value.limit + 1 });
-    return ok(toPage(items, page.value.limit));
+    const { cursor: _cursor, limit: _limit, ...filter } = input;
+    return ok(toPage(this.messageQueries.list(filter, page.value.beforeId, page.value.limit + 1), page.value.limit));
   }
 
   getMessage(input: { id: number }): Result<MessageDetail> {
@@ -544,19 +603,20 @@ class CoreImpl implements Core {
     return ok({ message, deliveries: this.store.deliveriesOf(input.id), attempts: this.store.attemptsOfMessage(input.id) });
   }
 
-  retryNow(input: { id: number } | { deliveryId: number }): Result<{ deliveries: DeliveryRecord[] }> {
+  retryNow(input: { id?: number | undefined; deliveryId?: number | undefined }): Result<{ deliveries: DeliveryRecord[] }> {
     const now = this.clock.now();
     let targets: DeliveryRecord[];
     let messageId: number;
-    if ('deliveryId' in input) {
+    if (input.deliveryId !== undefined) {
       const d = this.store.getDelivery(input.deliveryId);
       if (!d) return notFound('delivery', input.deliveryId);
       targets = [d];
       messageId = d.messageId;
     } else {
-      if (!this.store.getMessage(input.id)) return notFound('message', input.id);
-      targets = this.store.deliveriesOf(input.id);
-      messageId = input.id;
+      const id = input.id ?? 0;
+      if (!this.store.getMessage(id)) return notFound('message', id);
+      targets = this.store.deliveriesOf(id);
+      messageId = id;
     }
     const retryable = targets.filter((d) => d.status === 'queued' || d.status === 'retrying' || d.status === 'failed');
     if (retryable.length === 0) {
@@ -648,18 +708,122 @@ class CoreImpl implements Core {
   // ---------------------------------------------------------------- clock
 
   async advanceClock(input: { ms: number }): Promise<Result<ClockState>> {
-    const ms = input?.ms;
-    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > 365 * 24 * 3_600_000) {
-      return err({ code: 'invalid_input', field: 'ms', message: `ms: must be a whole number of milliseconds from 0 to one year (got ${String(ms)})`, limit: 365 * 24 * 3_600_000 });
-    }
+    const { ms } = input;
     await this.engine.advance(ms, (offset) => this.store.setSetting(CLOCK_OFFSET_KEY, String(offset)));
     const clock = this.clockState();
     this.emit({ type: 'clockAdvanced', clock, byMs: ms });
     return ok(clock);
   }
 
-  getClock(): Result<ClockState> {
+  async advanceToNextRetry(_input: NoInput = {}): Promise<Result<ClockState>> {
+    const due = this.store.nextDueAt();
+    if (due === null) return err({ code: 'conflict', message: 'no delivery is waiting for a retry (of an enabled destination)' });
+    return this.advanceClock({ ms: Math.max(0, due - this.clock.now()) });
+  }
+
+  async resetClock(_input: NoInput = {}): Promise<Result<ClockState>> {
+    const by = await this.engine.resetOffset(() => this.store.setSetting(CLOCK_OFFSET_KEY, '0'));
+    const clock = this.clockState();
+    if (by !== 0) this.emit({ type: 'clockAdvanced', clock, byMs: -by });
+    return ok(clock);
+  }
+
+  getClock(_input: NoInput = {}): Result<ClockState> {
     return ok(this.clockState());
+  }
+
+  // ---------------------------------------------------------------- overview, forwarding, settings
+
+  getOverview(_input: NoInput = {}): Result<Overview> {
+    const now = this.clock.now();
+    const backlog = this.store.deliveryBacklog(now, now - 3_600_000);
+    return ok({
+      counts: this.messageQueries.countsPerStatus(),
+      inFlight: this.engine.roundsInFlight,
+      retrying: backlog.retrying,
+      failedLastHour: backlog.failedSince,
+      dueRetries: backlog.due,
+      nextDueAt: this.store.nextDueAt(),
+      clock: this.clockState(),
+      paused: !this.started,
+      acceptedLastMinute: this.acceptedRate.lastMinute(now),
+    });
+  }
+
+  pauseForwarding(_input: NoInput = {}): Result<{ paused: boolean }> {
+    this.store.setSetting(PAUSED_KEY, 'true');
+    this.pause();
+    this.emit({ type: 'forwardingChanged', paused: true });
+    return ok({ paused: true });
+  }
+
+  resumeForwarding(_input: NoInput = {}): Result<{ paused: boolean }> {
+    this.store.setSetting(PAUSED_KEY, 'false');
+    this.start();
+    this.emit({ type: 'forwardingChanged', paused: false });
+    return ok({ paused: false });
+  }
+
+  private token: string | null = null;
+
+  apiToken(): string {
+    this.token ??= this.store.getSetting(API_TOKEN_KEY);
+    if (this.token === null) this.token = this.rotateApiToken();
+    return this.token;
+  }
+
+  rotateApiToken(): string {
+    this.token = randomBytes(24).toString('hex');
+    this.store.setSetting(API_TOKEN_KEY, this.token);
+    return this.token;
+  }
+
+  rotateToken(_input: NoInput = {}): Result<{ token: string; uiUrl: string | null }> {
+    return ok({ token: this.rotateApiToken(), uiUrl: null });
+  }
+
+  getSettings(_input: NoInput = {}): Result<Settings> {
+    const databaseFile = this.store.db.name;
+    const size = (file: string) => {
+      try {
+        return statSync(file).size;
+      } catch {
+        return 0;
+      }
+    };
+    return ok({
+      dataDir: this.dataDir,
+      databaseFile,
+      databaseBytes: size(databaseFile) + size(`${databaseFile}-wal`),
+      version: HOOKBENCH_VERSION,
+      versions: {
+        node: process.versions.node,
+        electron: process.versions['electron'] ?? null,
+        sqlite: (this.store.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v,
+      },
+      url: null,
+      uiUrl: null,
+      ingestUrl: null,
+      receiverUrl: null,
+      receiverTlsUrl: null,
+    });
+  }
+
+  revealSecret(input: { kind: SecretKind; id: string }): Result<{ secret: string | null }> {
+    switch (input.kind) {
+      case 'destination': {
+        const d = this.findDestination(input.id);
+        return d ? ok({ secret: d.sharedSecret }) : notFound('destination', input.id);
+      }
+      case 'source': {
+        const src = this.findSource(input.id);
+        return src ? ok({ secret: src.writeKey }) : notFound('source', input.id);
+      }
+      case 'receiver': {
+        const r = this.receivers.receiverSecret(input.id);
+        return r.ok ? ok({ secret: r.value }) : r;
+      }
+    }
   }
 
   private clockState(): ClockState {
@@ -668,8 +832,8 @@ class CoreImpl implements Core {
 
   // ---------------------------------------------------------------- destinations and sources
 
-  listDestinations(): Result<Destination[]> {
-    return ok([...this.destinations.values()].sort((a, b) => a.name.localeCompare(b.name)));
+  listDestinations(_input: NoInput = {}): Result<Page<Destination>> {
+    return ok(wholePage([...this.destinations.values()].sort((a, b) => a.name.localeCompare(b.name))));
   }
 
   createDestination(input: DestinationInput): Result<Destination> {
@@ -763,8 +927,8 @@ class CoreImpl implements Core {
     return ok({ cancelledDeliveries: open.length });
   }
 
-  listSources(): Result<Source[]> {
-    return ok([...this.sources.values()].sort((a, b) => a.name.localeCompare(b.name)));
+  listSources(_input: NoInput = {}): Result<Page<Source>> {
+    return ok(wholePage([...this.sources.values()].sort((a, b) => a.name.localeCompare(b.name))));
   }
 
   createSource(input: Parameters<CoreCommands['createSource']>[0]): Result<Source> {
@@ -804,7 +968,7 @@ class CoreImpl implements Core {
     }
   }
 
-  updateSource(input: { id: string; patch: { kind?: Source['kind']; writeKey?: string } }): Result<Source> {
+  updateSource(input: UpdateSourceInput): Result<Source> {
     const current = this.findSource(input?.id ?? '');
     if (!current) return notFound('source', input?.id);
     const parsed = parseWith(sourceInputSchema.partial().omit({ name: true }), input.patch ?? {}, ['patch']);
@@ -818,18 +982,30 @@ class CoreImpl implements Core {
     return ok(next);
   }
 
+  deleteSource(input: { id: string }): Result<{ id: string; disconnectedDestinations: string[] }> {
+    const source = this.findSource(input.id);
+    if (!source) return notFound('source', input.id);
+    const connected = [...this.destinations.values()].filter((d) => d.sourceIds.includes(source.id));
+    this.store.transaction(() => {
+      for (const d of connected) {
+        const next = { ...d, sourceIds: d.sourceIds.filter((id) => id !== source.id), updatedAt: this.clock.now() };
+        this.store.saveDestination(next, false);
+        this.destinations.set(next.id, next);
+      }
+      this.store.deleteSource(source.id);
+    });
+    this.sources.delete(source.id);
+    return ok({ id: source.id, disconnectedDestinations: connected.map((d) => d.name) });
+  }
+
   /**
    * SPEC-NOTES §8: one `delete` message per affected source (the sources that have seen the user, or
    * those named), sent to every enabled destination connected to it.
    */
-  createDeletionRequest(input: { userId: string; sources?: string[] }): Result<{ request: DeletionRequest; messages: SendMessageOutput[] }> {
-    const userId = input?.userId;
-    if (typeof userId !== 'string' || userId.trim() === '') {
-      return err({ code: 'missing_field', field: 'userId', message: 'userId: is required (the user whose data is deleted)' });
-    }
+  createDeletionRequest(input: { userId: string; sources?: string[] | undefined }): Result<{ request: DeletionRequest; messages: SendMessageOutput[] }> {
+    const { userId } = input;
     let sources: Source[];
     if (input.sources !== undefined) {
-      if (!Array.isArray(input.sources)) return err({ code: 'invalid_input', field: 'sources', message: 'sources: must be a list of source names or ids' });
       sources = [];
       for (const [i, ref] of input.sources.entries()) {
         const src = this.findSource(String(ref));
@@ -870,15 +1046,15 @@ class CoreImpl implements Core {
     });
   }
 
-  listDeletionRequests(): Result<DeletionRequest[]> {
-    return ok(this.store.listDeletionRequests());
+  listDeletionRequests(_input: NoInput = {}): Result<Page<DeletionRequest>> {
+    return ok(wholePage(this.store.listDeletionRequests()));
   }
 
-  listSourceUsage(): Result<SourceUsage[]> {
-    return ok([...this.sources.values()].map((src) => ({ sourceId: src.id, name: src.name, ...this.store.usageOf(src.id) })));
+  listSourceUsage(_input: NoInput = {}): Result<Page<SourceUsage>> {
+    return ok(wholePage([...this.sources.values()].map((src) => ({ sourceId: src.id, name: src.name, ...this.store.usageOf(src.id) }))));
   }
 
-  listIngestLog(input: { cursor?: string | null; limit?: number } = {}): Result<Page<IngestRefusal>> {
+  listIngestLog(input: { cursor?: string | null | undefined; limit?: number | undefined } = {}): Result<Page<IngestRefusal>> {
     const page = pageArgs(input);
     if (!page.ok) return page;
     const items = this.store.listRefusals({ beforeId: page.value.beforeId, limit: page.value.limit + 1 });
@@ -894,7 +1070,7 @@ class CoreImpl implements Core {
     return [...this.sources.values()].find((s) => s.writeKey === writeKey) ?? null;
   }
 
-  private findDestination(ref: string): Destination | null {
+  findDestination(ref: string): Destination | null {
     return this.destinations.get(ref) ?? [...this.destinations.values()].find((d) => d.name === ref) ?? null;
   }
 }
@@ -902,26 +1078,6 @@ class CoreImpl implements Core {
 /** One key per (source, messageId): the unit of de-duplication. */
 function dedupeKey(sourceId: string | null, messageId: string): string {
   return `${sourceId ?? ''}\u0000${messageId}`;
-}
-
-/** Validates `{cursor, limit}` of a paged list (cursors are the last id of the previous page). */
-function pageArgs(input: { cursor?: string | null; limit?: number }): Result<{ limit: number; beforeId: number | undefined }> {
-  const limit = input?.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    return err({ code: 'invalid_input', field: 'limit', message: `limit: must be a whole number from 1 to 1000 (got ${String(input?.limit)})`, limit: 1000 });
-  }
-  let beforeId: number | undefined;
-  if (input?.cursor) {
-    beforeId = Number(input.cursor);
-    if (!Number.isInteger(beforeId)) return err({ code: 'invalid_input', field: 'cursor', message: `cursor: "${input.cursor}" is not a cursor from this list` });
-  }
-  return ok({ limit, beforeId });
-}
-
-function toPage<T extends { id: number }>(items: T[], limit: number): Page<T> {
-  const more = items.length > limit;
-  if (more) items.pop();
-  return { items, nextCursor: more ? String(items.at(-1)!.id) : null };
 }
 
 function notFound(what: string, id: unknown): { ok: false; error: ApiError } {

@@ -382,6 +382,33 @@ export class Engine {
    * retry computed from virtual time), and resolve once the rounds it triggered are recorded.
    * Calls are serialised: a second advance starts when the first has finished.
    */
+  /** The rounds being attempted right now. */
+  get roundsInFlight(): number {
+    return this.inFlight;
+  }
+
+  /**
+   * Back to real time, after any advance in progress. Waiting deliveries keep their distance to now (a
+   * retry due in 30 s is still due in 30 s; one already due stays due), and so do their windows.
+   */
+  resetOffset(persist: (shiftedBy: number) => void): Promise<number> {
+    const run = async () => {
+      const { clock, store } = this.o;
+      const by = clock.offsetMs();
+      if (by === 0) return 0;
+      store.transaction(() => {
+        store.shiftWaiting(by);
+        clock.resetOffset();
+        persist(by);
+      });
+      this.reschedule();
+      return by;
+    };
+    const next = this.advancing.then(run, run);
+    this.advancing = next.catch(() => undefined);
+    return next;
+  }
+
   advance(ms: number, persistOffset: (offsetMs: number) => void): Promise<void> {
     const run = async () => {
       const { clock, store } = this.o;

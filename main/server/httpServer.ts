@@ -12,21 +12,22 @@ import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EngineEvent } from '../contract/events.js';
 import { LIMITS } from '../contract/messageShapes.js';
-import type { ApiError, ErrorCode, Result } from '../contract/result.js';
+import type { ApiError, ErrorCode } from '../contract/result.js';
+import { isCommandName } from '../contract/commands.js';
+import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
+import { maskEvent } from '../core/secrets.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
 
-/** A command of the typed API: one JSON object in, a Result out. */
-export type ApiHandler = (input: unknown) => Result<unknown> | Promise<Result<unknown>>;
 
 export interface ServerOptions {
   core: Core;
   host: string;
   port: number;
-  /** The API token (Bearer, or ?token= on the event socket). */
-  token: string;
-  /** Command name → handler. */
-  commands: Readonly<Record<string, ApiHandler>>;
+  /** The API token (Bearer, or ?token= on the event socket), read at each request: it can be rotated. */
+  token: () => string;
+  /** The typed API's handlers (engine/commandHandlers.ts), run through the contract's dispatch. */
+  handlers: CommandHandlers;
   /** The built renderer, served at /; a placeholder page when absent. */
   uiDir?: string | null;
   /** How often pushed events are flushed to sockets (ms). */
@@ -70,7 +71,7 @@ export function httpStatusOf(error: ApiError): number {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const { core, token } = options;
+  const { core } = options;
   const ingest = new IngestService(core, options.ingest);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -90,7 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const tokenMatches = (given: string | null | undefined) => {
     if (!given) return false;
     const a = Buffer.from(given);
-    const b = Buffer.from(token);
+    const b = Buffer.from(options.token());
     return a.length === b.length && timingSafeEqual(a, b);
   };
 
@@ -125,8 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         return sendJson(res, 401, { ok: false, error: { code: 'unauthorized', message: 'missing or wrong API token: send "Authorization: Bearer <token>" (see server.json)' } });
       }
       const name = path.slice('/api/'.length);
-      const command = Object.hasOwn(options.commands, name) ? options.commands[name] : undefined;
-      if (!command) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `unknown command "${name}"` } });
+      if (!isCommandName(name)) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `unknown command "${name.slice(0, 100)}"` } });
       if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `POST /api/${name} with a JSON object` } }, { allow: 'POST' });
       const body = await readBody(req, API_BODY_LIMIT);
       if (body === 'too_large') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit: API_BODY_LIMIT, message: `request: more than ${API_BODY_LIMIT} bytes` } });
@@ -141,7 +141,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (typeof input !== 'object' || input === null || Array.isArray(input)) {
         return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body: must be one JSON object' } });
       }
-      const result = await command(input);
+      const result = await dispatch(options.handlers, name, input);
       return sendJson(res, result.ok ? 200 : httpStatusOf(result.error), result);
     }
 
@@ -174,7 +174,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const subscription = {
     unsubscribe: null as (() => void) | null,
     on() {
-      this.unsubscribe ??= core.onEvent((event) => {
+      this.unsubscribe ??= core.onEvent((raw) => {
+        const event = maskEvent(raw);
         if (pending.length >= MAX_EVENTS_PER_FLUSH) {
           pending.shift();
           dropped++;

@@ -419,6 +419,16 @@ export class Store {
     });
   }
 
+  /** Moves every waiting delivery's due time and window start `byMs` earlier (the clock was reset). */
+  shiftWaiting(byMs: number): void {
+    this.db
+      .prepare(
+        `UPDATE deliveries SET next_attempt_at = next_attempt_at - @byMs, first_attempt_at = first_attempt_at - @byMs
+         WHERE status IN ${WAITING}`,
+      )
+      .run({ byMs });
+  }
+
   nextDueAt(): number | null {
     return this.s.nextDue.get()?.due ?? null;
   }
@@ -554,6 +564,24 @@ export class Store {
       this.s.clearDestinationSources.run(id);
       for (const sourceId of sourceIds) this.s.addDestinationSource.run(id, sourceId);
     });
+  }
+
+  /** Deletes a source; its connections, usage counters and audiences go with it (its messages stay). */
+  deleteSource(id: string): void {
+    this.db.prepare('DELETE FROM sources WHERE id = ?').run(id);
+  }
+
+  /** The retry backlog: deliveries waiting for a retry, those already due, and failures since `failedSince`. */
+  deliveryBacklog(now: number, failedSince: number): { retrying: number; due: number; failedSince: number } {
+    const waiting = this.db
+      .prepare<[{ now: number }], { retrying: number | null; due: number | null }>(
+        `SELECT sum(status = 'retrying') AS retrying, sum(next_attempt_at <= @now) AS due FROM deliveries WHERE status IN ${WAITING}`,
+      )
+      .get({ now });
+    const failed = this.db
+      .prepare<[number], { n: number }>(`SELECT count(*) AS n FROM deliveries WHERE status = 'failed' AND updated_at >= ?`)
+      .get(failedSince);
+    return { retrying: waiting?.retrying ?? 0, due: waiting?.due ?? 0, failedSince: failed?.n ?? 0 };
   }
 
   deleteDestination(id: string): void {

@@ -20,7 +20,7 @@ interface IdentifyBody {
 /** The core's own service; with `send`, a service whose sends go through that function (failure tests). */
 function serviceFor(core: Core, send?: AudienceServiceOptions['send']): AudienceService {
   if (!send) return core.audiences;
-  return new AudienceService({ db: core.store.db, clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
+  return new AudienceService({ db: core.store.db, transaction: (fn) => core.store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
 }
 
 async function setup(): Promise<{ core: Core; rx: TestReceiver; source: Source; service: AudienceService; delivered: (ids: number[]) => Promise<IdentifyBody[]> }> {
@@ -177,15 +177,15 @@ describe('names, keys and lifecycle', () => {
     expect(noSource.ok).toBe(false);
     if (!noSource.ok) expect(noSource.error).toMatchObject({ code: 'not_found', field: 'source' });
 
-    expect(must(service.listAudiences({ source: 'web' })).map((a) => a.name)).toEqual(['Big Spenders']);
-    expect(must(service.listAudiences())).toHaveLength(2);
+    expect(must(service.listAudiences({ source: 'web' })).items.map((a) => a.name)).toEqual(['Big Spenders']);
+    expect(must(service.listAudiences()).items).toHaveLength(2);
   });
 
   it('list, kind checks and delete (the name is free again)', async () => {
     const { service } = await setup();
     const a = must(service.createAudience({ source: 'web', name: 'A', members: ['u1'] })).audience;
     const t = must(service.createComputedTrait({ source: 'web', name: 'T', values: { u1: 1 } })).computedTrait;
-    expect(must(service.listAudiences({ kind: 'computed_trait' })).map((x) => x.id)).toEqual([t.id]);
+    expect(must(service.listAudiences({ kind: 'computed_trait' })).items.map((x) => x.id)).toEqual([t.id]);
 
     const wrongKind = service.syncAudience({ id: t.id });
     expect(wrongKind.ok).toBe(false);
@@ -193,9 +193,19 @@ describe('names, keys and lifecycle', () => {
 
     must(service.deleteAudience({ id: a.id }));
     must(service.deleteComputedTrait({ id: t.id }));
-    expect(must(service.listAudiences())).toEqual([]);
+    expect(must(service.listAudiences()).items).toEqual([]);
     expect(service.syncAudience({ id: a.id }).ok).toBe(false);
     must(service.createAudience({ source: 'web', name: 'A', members: ['u1'] }));
+  });
+
+  it('announces its identify calls only once they are committed (messageAccepted after the transaction)', async () => {
+    const { core, service } = await setup();
+    const inTransaction: boolean[] = [];
+    core.onEvent((e) => {
+      if (e.type === 'messageAccepted') inTransaction.push(core.store.db.inTransaction);
+    });
+    must(service.createAudience({ source: 'web', name: 'Early', members: ['u1', 'u2'] }));
+    expect(inTransaction).toEqual([false, false]);
   });
 
   it('a failed send rolls the creation back: no audience, no state', async () => {
@@ -204,7 +214,7 @@ describe('names, keys and lifecycle', () => {
     const r = failing.createAudience({ source: 'web', name: 'A', members: ['u1'] });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toBe('boom');
-    expect(must(failing.listAudiences())).toEqual([]);
+    expect(must(failing.listAudiences()).items).toEqual([]);
     expect(core.store.db.prepare('SELECT count(*) AS n FROM audience_state').get()).toEqual({ n: 0 });
   });
 });

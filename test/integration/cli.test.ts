@@ -192,12 +192,14 @@ describe('hookbench send (in-process)', () => {
       if (!list.ok) throw new Error(list.error.message);
       expect(list.value.items).toHaveLength(1);
       expect(list.value.items[0]).toMatchObject({ type: 'identify', userId: 'u9', status: 'delivered' });
-      expect(Buffer.from(list.value.items[0]!.body, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
+      const detail = core.getMessage({ id: list.value.items[0]!.id });
+      if (!detail.ok) throw new Error(detail.error.message);
+      expect(Buffer.from(detail.value.message.body, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
       const dests = core.listDestinations();
       if (!dests.ok) throw new Error(dests.error.message);
-      expect(dests.value).toHaveLength(1);
-      expect(dests.value[0]).toMatchObject({ enabled: false, webhooks: [{ url: rx.url, headers: {} }] });
-      expect(dests.value[0]!.name).toMatch(/^cli-/);
+      expect(dests.value.items).toHaveLength(1);
+      expect(dests.value.items[0]).toMatchObject({ enabled: false, webhooks: [{ url: rx.url, headers: {} }] });
+      expect(dests.value.items[0]!.name).toMatch(/^cli-/);
     } finally {
       await core.close();
     }

@@ -26,7 +26,7 @@ describe('deletion flow (SPEC-NOTES §8)', () => {
     const cli = captureIO();
     expect(await runCli(['delete-user', 'u1', '--data', data], cli.io)).toBe(0);
     expect(cli.out()).toContain('2 delete messages');
-    const [request] = must(core.listDeletionRequests());
+    const [request] = must(core.listDeletionRequests()).items;
     expect(request!.messageIds).toHaveLength(2);
     for (const id of request!.messageIds) expect((await settled(core, id)).message.status).toBe('delivered');
     const bodies = rx.captured.map((c) => JSON.parse(c.body.toString()) as Record<string, unknown>);

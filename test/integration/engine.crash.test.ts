@@ -97,7 +97,7 @@ describe('data dir', () => {
     expect(() => createCore({ dataDir })).toThrow(`pid ${proc.pid}`);
     await kill9(proc);
     const core = newCore({ dataDir });
-    expect(must(core.listDestinations()).map((d) => d.name)).toEqual(['crash']);
+    expect(must(core.listDestinations()).items.map((d) => d.name)).toEqual(['crash']);
     await core.close();
     expect(existsSync(join(dataDir, 'hookbench.lock'))).toBe(false);
     const { statSync } = await import('node:fs');

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { dispatch } from '../../main/contract/dispatch.js';
+import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../main/contract/models.js';
 import { afterNextRound, must, newCore, newCoreWithDestination, newReceiver, sendTrack, settled } from '../helpers/harness.js';
@@ -272,8 +274,11 @@ describe('clock', () => {
 
   it('refuses a negative or fractional advance, naming the field', async () => {
     const core = newCore();
-    const r = await core.advanceClock({ ms: -5 });
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toMatchObject({ code: 'invalid_input', field: 'ms' });
+    const handlers = createCommandHandlers(core);
+    for (const ms of [-5, 1.5, '5', 366 * 24 * 3_600_000]) {
+      const r = await dispatch(handlers, 'advanceClock', { ms });
+      expect(r, String(ms)).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'ms' } });
+    }
+    expect(must(core.getClock()).offsetMs).toBe(0);
   });
 });

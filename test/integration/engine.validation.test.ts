@@ -32,7 +32,7 @@ describe('destination configuration: every violation is a clear error and nothin
     const e = refusal(core.createDestination(input as never));
     if (field !== undefined) expect(e.field).toBe(field);
     expect(e.message).toContain(message);
-    expect(must(core.listDestinations())).toEqual([]);
+    expect(must(core.listDestinations()).items).toEqual([]);
   });
 
   it('the webhook limit error carries the limit', () => {
@@ -48,7 +48,7 @@ describe('destination configuration: every violation is a clear error and nothin
     expect(refusal(core.createDestination({ name: 'a', url }))).toMatchObject({ code: 'conflict', field: 'name' });
     expect(refusal(core.updateDestination({ id: d.id, patch: { name: 'b' } }))).toMatchObject({ code: 'conflict', field: 'patch.name' });
     expect(refusal(core.updateDestination({ id: d.id, patch: { webhooks: [{ url: 'nope' }] } }))).toMatchObject({ field: 'patch.webhooks[0].url' });
-    expect(must(core.listDestinations()).find((x) => x.id === d.id)).toMatchObject({ name: 'a', webhooks: [{ url, headers: {} }] });
+    expect(must(core.listDestinations()).items.find((x) => x.id === d.id)).toMatchObject({ name: 'a', webhooks: [{ url, headers: {} }] });
   });
 
   it('`url` is shorthand for one webhook; defaults are the spec defaults', () => {
@@ -121,7 +121,6 @@ describe('sendMessage: bad input is refused with the message the user sees', () 
     expect(page2.items.map((m) => m.userId)).toEqual(['user-2', 'user-1']);
     const page3 = must(core.listMessages({ limit: 2, cursor: page2.nextCursor }));
     expect(page3).toMatchObject({ nextCursor: null });
-    expect(must(core.listMessages({ search: 'user-3' })).items).toHaveLength(1);
-    expect(refusal(core.listMessages({ limit: 0 }))).toMatchObject({ field: 'limit' });
+    expect(must(core.listMessages({ text: 'user-3' })).items).toHaveLength(1);
   });
 });

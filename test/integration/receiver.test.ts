@@ -3,6 +3,8 @@
  * engine's outcomes, every request is captured with its signature verdict, and captures and the HTTPS
  * certificate persist in the data dir. Retries are played with core.advanceClock, never by sleeping.
  */
+import { commandSchemas } from '../../main/contract/commands.js';
+import { parseWith } from '../../main/contract/schemas.js';
 import { createHmac } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,7 +105,7 @@ describe('response scripts drive the engine (real deliveries over loopback)', ()
     expect(b.captured).toEqual([...page.items].reverse());
     expect(must(b.service.getCapture({ id: first!.id }))).toEqual(first);
     expect(must(b.service.listCaptures({ messageId: detail.message.messageId })).items).toHaveLength(3);
-    expect(must(b.service.listReceivers())[0]).toMatchObject({ name: 'orders', answered: 3 });
+    expect(must(b.service.listReceivers()).items[0]).toMatchObject({ name: 'orders', answered: 3 });
   });
 
   it('a 6000 ms delay makes the 5 s timeout fire; after the script drops the delay, the retry succeeds', async () => {
@@ -272,7 +274,7 @@ describe('unknown endpoints', () => {
     await b.waitForCaptures(2);
     expect(b.captured[0]).toMatchObject({ receiver: 'ordrs', matched: false, messageId: 'm-9', step: { label: 'unknown endpoint: 404', status: 404, index: null } });
     expect(b.captured[1]).toMatchObject({ receiver: null, matched: false, path: '/elsewhere', body: { text: 'x' } });
-    expect(must(b.service.listReceivers())[0]!.answered).toBe(0);
+    expect(must(b.service.listReceivers()).items[0]!.answered).toBe(0);
   });
 });
 
@@ -293,7 +295,7 @@ describe('persistence', () => {
       ['b', 201, '{"messageId":"b"}'],
       ['a', 500, '{"messageId":"a"}'],
     ]);
-    expect(must(two.service.listReceivers())).toMatchObject([{ name: 'keep', answered: 2 }]);
+    expect(must(two.service.listReceivers()).items).toMatchObject([{ name: 'keep', answered: 2 }]);
     expect((await post(must(two.service.urlFor('keep')), '{}')).status).toBe(202); // the sequence continues
   });
 
@@ -341,7 +343,7 @@ describe('commands: results and errors naming the field', () => {
     expect(must(b.service.resolveWebhookUrl('https://example.test/hook'))).toBe('https://example.test/hook');
 
     expect(must(b.service.deleteReceiver({ name: 'b' }))).toEqual({ name: 'b' });
-    expect(must(b.service.listReceivers())).toEqual([]);
+    expect(must(b.service.listReceivers()).items).toEqual([]);
     expect(must(b.service.listCaptures({ receiver: 'b' })).items).toHaveLength(4); // history is kept
     expect(must(b.service.clearCaptures({ receiver: 'b' }))).toEqual({ deleted: 4 });
   });
@@ -356,7 +358,9 @@ describe('commands: results and errors naming the field', () => {
     const second = must(b.service.listCaptures({ limit: 2, cursor: first.nextCursor }));
     expect(second.items.map((c) => c.body.text)).toEqual(['{"n":1}']);
     expect(second.nextCursor).toBeNull();
-    expect(failure(b.service.listCaptures({ limit: 0 }))).toMatchObject({ code: 'invalid_input', field: 'limit', limit: 1000 });
+    // Input types and bounds are the command table's (checked by dispatch before any handler runs).
+    expect(failure(parseWith(commandSchemas.listCaptures, { limit: 0 }))).toMatchObject({ code: 'invalid_input', field: 'limit', limit: 1 });
+    expect(failure(parseWith(commandSchemas.listCaptures, { limit: 1001 }))).toMatchObject({ code: 'invalid_input', field: 'limit', limit: 1000 });
     expect(failure(b.service.listCaptures({ cursor: 'abc' }))).toMatchObject({ field: 'cursor' });
     expect(failure(b.service.getCapture({ id: 999 }))).toMatchObject({ code: 'not_found', field: 'id' });
     expect(must(b.service.clearCaptures())).toEqual({ deleted: 3 });
@@ -375,14 +379,14 @@ describe('commands: results and errors naming the field', () => {
       ]),
     );
     expect(applied).toEqual({ created: ['fresh'], updated: ['edit'], unchanged: ['same'] });
-    expect(must(b.service.listReceivers()).map((r) => r.name)).toEqual(['edit', 'fresh', 'same', 'untouched']);
+    expect(must(b.service.listReceivers()).items.map((r) => r.name)).toEqual(['edit', 'fresh', 'same', 'untouched']);
     expect(must(b.service.getReceiver({ name: 'edit' }))).toMatchObject({ secret: 'k', script: { steps: [{ status: 503 }] } });
     expect(failure(b.service.applyConfig([{ name: 'x', script: '200,99' }]))).toMatchObject({
       field: 'receivers[0].script.steps[1].status',
       message: 'receivers[0].script.steps[1].status: must be an HTTP status code from 200 to 599',
     });
     expect(failure(b.service.applyConfig([{ name: 'x' }, { name: 'x' }]))).toMatchObject({ field: 'receivers[1].name' });
-    expect(must(b.service.listReceivers())).toHaveLength(4); // nothing applied from a refused config
+    expect(must(b.service.listReceivers()).items).toHaveLength(4); // nothing applied from a refused config
   });
 
   it('only the newest maxCaptures are kept', async () => {

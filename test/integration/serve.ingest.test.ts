@@ -87,7 +87,7 @@ describe('hookbench serve', () => {
     );
     const running = await startServe({ data, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silentIO);
     onCleanup(() => running.stop());
-    expect(must(running.core.listSources())).toEqual([]);
+    expect(must(running.core.listSources()).items).toEqual([]);
   });
 });
 
@@ -205,7 +205,7 @@ describe('ingestion API (SPEC-NOTES §6)', () => {
     const running = await serve(rx);
     await post(running, '/v1/batch', { batch: [{ type: 'track', userId: 'u', event: 'E' }, { type: 'track', userId: 'u', event: 'F', integrations: { All: false } }] });
     await post(running, '/v1/batch', { batch: [{ type: 'track', userId: 'u' }] });
-    expect(must(running.core.listSourceUsage())).toEqual([{ sourceId: expect.any(String), name: 'backend', received: 3, accepted: 2, refused: 1, filtered: 1 }]);
+    expect(must(running.core.listSourceUsage()).items).toEqual([{ sourceId: expect.any(String), name: 'backend', received: 3, accepted: 2, refused: 1, filtered: 1 }]);
   });
 
   it('a real SDK (@segment/analytics-node) pointed at serve: every call arrives, is routed, forwarded and signed', async () => {

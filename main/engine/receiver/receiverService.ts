@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIPv6, type AddressInfo } from 'node:net';
+import type { NoInput } from '../../contract/api.js';
 import type { EventOf } from '../../contract/events.js';
 import type { Page } from '../../contract/models.js';
 import {
@@ -148,8 +149,14 @@ export class ReceiverService {
 
   // ---------------------------------------------------------------- endpoints
 
-  listReceivers(): Result<ReceiverEndpoint[]> {
-    return ok([...this.endpoints.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => this.view(r)));
+  listReceivers(_input: NoInput = {}): Result<Page<ReceiverEndpoint>> {
+    return ok({ items: [...this.endpoints.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => this.view(r)), nextCursor: null });
+  }
+
+  /** The receiver's secret in clear (revealSecret). */
+  receiverSecret(name: string): Result<string | null> {
+    const r = this.find(name);
+    return r.ok ? ok(r.value.secret) : r;
   }
 
   getReceiver(input: { name: string }): Result<ReceiverEndpoint> {
@@ -290,17 +297,10 @@ export class ReceiverService {
   /** Newest first, in pages of `limit` (1 to 1000, default 50). */
   listCaptures(input: ListCapturesInput = {}): Result<Page<CaptureRecord>> {
     const limit = input.limit ?? 50;
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return err({ code: 'invalid_input', field: 'limit', message: `limit: must be a whole number from 1 to 1000 (got ${String(input.limit)})`, limit: 1000 });
-    }
-    for (const field of ['receiver', 'messageId'] as const) {
-      const v = input[field];
-      if (v !== undefined && typeof v !== 'string') return err({ code: 'invalid_input', field, message: `${field}: must be a string (got ${typeof v})` });
-    }
     let beforeId: number | undefined;
     if (input.cursor !== undefined && input.cursor !== null) {
       beforeId = Number(input.cursor);
-      if (typeof input.cursor !== 'string' || !Number.isInteger(beforeId)) {
+      if (!Number.isSafeInteger(beforeId)) {
         return err({ code: 'invalid_input', field: 'cursor', message: `cursor: ${JSON.stringify(input.cursor)} is not a cursor from this list` });
       }
     }

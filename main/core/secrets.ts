@@ -1,0 +1,118 @@
+/**
+ * Secrets in answers (docs/behaviour.md, "Secrets"): every list and get shows shared secrets, write keys,
+ * receiver secrets, credential-like static header values and URL passwords masked (`s3••••`); only
+ * `revealSecret` shows one in clear. A masked value sent back unchanged in an update keeps the stored one,
+ * so a form can round-trip what it was given.
+ */
+import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, Source, Webhook } from '../contract/models.js';
+import type { ReceiverEndpoint } from '../contract/receiver.js';
+import type { EngineEvent } from '../contract/events.js';
+
+export const MASK = '••••';
+
+/** Header names whose values are credentials. */
+const SENSITIVE_HEADER = /authorization|cookie|token|secret|password|passwd|api[-_]?key|^x-auth/i;
+
+export function isSensitiveHeader(name: string): boolean {
+  return SENSITIVE_HEADER.test(name);
+}
+
+/** `s3cret` → `s3••••`; short values show nothing of themselves. */
+export function maskSecret(value: string): string;
+export function maskSecret(value: string | null): string | null;
+export function maskSecret(value: string | null): string | null {
+  if (value === null) return null;
+  return value.length >= 6 ? `${value.slice(0, 2)}${MASK}` : MASK;
+}
+
+export function isMasked(value: string): boolean {
+  return value.includes(MASK);
+}
+
+/** `https://user:pass@host/x` → `https://user:••••@host/x`; anything else as it is. */
+export function maskUrl(url: string): string {
+  const at = url.indexOf('@');
+  const scheme = url.indexOf('://');
+  if (at < 0 || scheme < 0 || at < scheme) return url;
+  const credentials = url.slice(scheme + 3, at);
+  if (credentials.includes('/')) return url; // an @ in the path, not credentials
+  const colon = credentials.indexOf(':');
+  if (colon < 0) return url;
+  return `${url.slice(0, scheme + 3)}${credentials.slice(0, colon)}:${MASK}${url.slice(at)}`;
+}
+
+export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+  let masked: Record<string, string> | null = null;
+  for (const [name, value] of Object.entries(headers)) {
+    if (!isSensitiveHeader(name)) continue;
+    masked ??= { ...headers };
+    masked[name] = maskSecret(value);
+  }
+  return masked ?? headers;
+}
+
+function maskWebhook(w: Webhook): Webhook {
+  return { url: maskUrl(w.url), headers: maskHeaders(w.headers) };
+}
+
+export function maskDestination(d: Destination): Destination {
+  return { ...d, sharedSecret: maskSecret(d.sharedSecret), webhooks: d.webhooks.map(maskWebhook) };
+}
+
+export function maskSource(s: Source): Source {
+  return { ...s, writeKey: maskSecret(s.writeKey) };
+}
+
+export function maskReceiver(r: ReceiverEndpoint): ReceiverEndpoint {
+  return { ...r, secret: maskSecret(r.secret) };
+}
+
+export function maskAttempt(a: AttemptRecord): AttemptRecord {
+  return { ...a, url: maskUrl(a.url), requestHeaders: maskHeaders(a.requestHeaders) };
+}
+
+export function maskDelivery(d: DeliveryRecord): DeliveryRecord {
+  return d.pendingUrls.some((u) => u.includes('@')) ? { ...d, pendingUrls: d.pendingUrls.map(maskUrl) } : d;
+}
+
+export function maskMessageDetail(m: MessageDetail): MessageDetail {
+  return { ...m, deliveries: m.deliveries.map(maskDelivery), attempts: m.attempts.map(maskAttempt) };
+}
+
+/**
+ * In an update, a value that is exactly the mask of the stored one means "unchanged": the stored value
+ * comes back. Any other value containing the mask is refused by the caller (it cannot be meant).
+ */
+export function unmaskSecret(given: string | null | undefined, stored: string | null): string | null | undefined {
+  if (typeof given === 'string' && stored !== null && given === maskSecret(stored)) return stored;
+  return given;
+}
+
+/** Webhooks of a patch with masked header values and URLs restored from the current webhook at the same index. */
+export function unmaskWebhooks(given: readonly Webhook[], current: readonly Webhook[]): Webhook[] {
+  return given.map((w, i) => {
+    const before = current[i];
+    if (!before) return w;
+    const url = w.url === maskUrl(before.url) ? before.url : w.url;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(w.headers)) {
+      const old = Object.entries(before.headers).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+      headers[name] = old !== undefined && value === maskSecret(old) ? old : value;
+    }
+    return { url, headers };
+  });
+}
+
+/** An event as a transport pushes it: attempts and deliveries masked like getMessage's. */
+export function maskEvent(event: EngineEvent): EngineEvent {
+  switch (event.type) {
+    case 'attemptFinished':
+      return { ...event, attempt: maskAttempt(event.attempt) };
+    case 'attemptStarted':
+      return event.url.includes('@') ? { ...event, url: maskUrl(event.url) } : event;
+    case 'deliveryUpdated':
+      return { ...event, delivery: maskDelivery(event.delivery) };
+    default:
+      return event;
+  }
+}

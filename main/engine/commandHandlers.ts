@@ -1,0 +1,94 @@
+/**
+ * The typed API's face of a core: one handler per command of the command table (main/contract/commands.ts),
+ * bound to the core and the services beside it. Every transport (HTTP, Electron IPC, tests) runs these
+ * through `dispatch`, which has validated the input first. What leaves here has its secrets masked
+ * (main/core/secrets.ts); `revealSecret` is the one way to see one.
+ */
+import type { CommandHandlers } from '../contract/dispatch.js';
+import type { Page } from '../contract/models.js';
+import { err, type Result } from '../contract/result.js';
+import {
+  isMasked,
+  maskDelivery,
+  maskDestination,
+  maskMessageDetail,
+  maskReceiver,
+  maskSource,
+  unmaskSecret,
+  unmaskWebhooks,
+} from '../core/secrets.js';
+import type { Core } from './createCore.js';
+
+/** Commands a face answers itself (serve knows its URLs and token; the desktop app its window). */
+export type FaceHandlers = Partial<CommandHandlers>;
+
+const mapValue = <T, U>(result: Result<T>, fn: (value: T) => U): Result<U> => (result.ok ? { ok: true, value: fn(result.value) } : result);
+const mapPage = <T>(result: Result<Page<T>>, fn: (item: T) => T): Result<Page<T>> => mapValue(result, (page) => ({ ...page, items: page.items.map(fn) }));
+
+export function createCommandHandlers(core: Core, face: FaceHandlers = {}): CommandHandlers {
+  const { audiences, receivers } = core;
+  const handlers: CommandHandlers = {
+    sendMessage: (input) => core.sendMessage(input),
+    sendMessages: (input) => core.sendMessages(input),
+    listMessages: (input) => core.listMessages(input),
+    getMessage: (input) => mapValue(core.getMessage(input), maskMessageDetail),
+    retryNow: (input) => mapValue(core.retryNow(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
+    cancelMessage: (input) => mapValue(core.cancelMessage(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
+    replayMessage: (input) => core.replayMessage(input),
+    advanceClock: (input) => core.advanceClock(input),
+    advanceToNextRetry: (input) => core.advanceToNextRetry(input),
+    resetClock: (input) => core.resetClock(input),
+    getClock: (input) => core.getClock(input),
+    getOverview: (input) => core.getOverview(input),
+    pauseForwarding: (input) => core.pauseForwarding(input),
+    resumeForwarding: (input) => core.resumeForwarding(input),
+    getSettings: (input) => core.getSettings(input),
+    rotateToken: (input) => core.rotateToken(input),
+    revealSecret: (input) => core.revealSecret(input),
+    listDestinations: (input) => mapPage(core.listDestinations(input), maskDestination),
+    createDestination: (input) => mapValue(core.createDestination(input), maskDestination),
+    updateDestination: (input) => {
+      const current = core.findDestination(input.id);
+      let patch = input.patch;
+      if (current) {
+        const sharedSecret = unmaskSecret(patch.sharedSecret, current.sharedSecret);
+        if (typeof sharedSecret === 'string' && isMasked(sharedSecret)) {
+          return err({ code: 'invalid_input', field: 'patch.sharedSecret', message: 'patch.sharedSecret: this is a masked value, not a secret; send the secret itself, or leave sharedSecret out to keep it' });
+        }
+        patch = {
+          ...patch,
+          ...(patch.sharedSecret !== undefined ? { sharedSecret } : {}),
+          ...(patch.webhooks !== undefined ? { webhooks: unmaskWebhooks(patch.webhooks.map((w) => ({ url: w.url as string, headers: w.headers ?? {} })), current.webhooks) } : {}),
+        };
+      }
+      return mapValue(core.updateDestination({ id: input.id, patch }), maskDestination);
+    },
+    deleteDestination: (input) => core.deleteDestination(input),
+    listSources: (input) => mapPage(core.listSources(input), maskSource),
+    createSource: (input) => mapValue(core.createSource(input), maskSource),
+    updateSource: (input) => mapValue(core.updateSource(input), maskSource),
+    deleteSource: (input) => core.deleteSource(input),
+    listSourceUsage: (input) => core.listSourceUsage(input),
+    listIngestLog: (input) => core.listIngestLog(input),
+    createDeletionRequest: (input) => core.createDeletionRequest(input),
+    listDeletionRequests: (input) => core.listDeletionRequests(input),
+    createAudience: (input) => audiences.createAudience(input),
+    updateAudience: (input) => audiences.updateAudience(input),
+    syncAudience: (input) => audiences.syncAudience(input),
+    deleteAudience: (input) => audiences.deleteAudience(input),
+    listAudiences: (input) => audiences.listAudiences(input),
+    createComputedTrait: (input) => audiences.createComputedTrait(input),
+    updateComputedTrait: (input) => audiences.updateComputedTrait(input),
+    syncComputedTrait: (input) => audiences.syncComputedTrait(input),
+    deleteComputedTrait: (input) => audiences.deleteComputedTrait(input),
+    listReceivers: (input) => mapPage(receivers.listReceivers(input), maskReceiver),
+    getReceiver: (input) => mapValue(receivers.getReceiver(input), maskReceiver),
+    createReceiver: (input) => mapValue(receivers.createReceiver(input), maskReceiver),
+    updateReceiver: (input) => mapValue(receivers.updateReceiver(input), maskReceiver),
+    deleteReceiver: (input) => receivers.deleteReceiver(input),
+    listCaptures: (input) => receivers.listCaptures(input),
+    getCapture: (input) => receivers.getCapture(input),
+    clearCaptures: (input) => receivers.clearCaptures(input),
+  };
+  return { ...handlers, ...face };
+}
