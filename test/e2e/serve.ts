@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Result } from '../../main/contract/result.js';
 
+const STOP_GRACE_MS = 15_000;
+
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ServerInfo {
@@ -60,7 +62,10 @@ export async function startServe(config: Record<string, unknown> = {}): Promise<
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('close', resolve));
         child.kill('SIGTERM');
+        // Close browser pages before: a browser's pre-opened connections hold the server's close.
+        const late = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
         await exited;
+        clearTimeout(late);
       }
       rmSync(dir, { recursive: true, force: true });
     },

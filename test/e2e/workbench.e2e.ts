@@ -10,6 +10,7 @@ import { startServe, type RunningServe } from './serve.js';
 describe.skipIf(chromiumMissing)('the workbench UI', () => {
   let browser: Browser;
   const running: RunningServe[] = [];
+  const pages: Page[] = [];
   beforeAll(async () => {
     browser = await launchBrowser();
   });
@@ -17,6 +18,8 @@ describe.skipIf(chromiumMissing)('the workbench UI', () => {
     await browser?.close();
   });
   afterEach(async () => {
+    // Pages first: a serve waits for the browser's open connections before it exits.
+    for (const p of pages.splice(0)) await p.context().close();
     for (const r of running.splice(0)) await r.stop();
   });
 
@@ -28,6 +31,7 @@ describe.skipIf(chromiumMissing)('the workbench UI', () => {
 
   const open = async (r: RunningServe, hash = ''): Promise<Page> => {
     const page = await newPage(browser);
+    pages.push(page);
     await page.goto(`${r.info.uiUrl}${hash}`);
     await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();
     return page;

@@ -1,43 +1,34 @@
 /**
- * The typed client: `api.call('retryNow', {id})` → `Result<value>`, typed by the contract. Every error is
- * reported (a toast names its message and field) unless the caller says it shows the error itself.
+ * The typed client: `api().call('retryNow', {id})` → `Result<value>`, typed by the contract's Commands.
+ * Every error is reported (a toast names its message and field) unless the caller shows it itself.
  */
+import type { CommandInput, CommandName, CommandOutput } from '../../../main/contract/api';
 import type { ApiError, Result } from '../../../main/contract/result';
-import { createCompat, type Compat } from './compat';
-import type { UiEvent } from './planned';
 import type { EventBatch, Transport } from './transport';
-import type { ApiInput, ApiName, ApiValue } from './types';
+
+/** The value of a command's successful answer. */
+export type CommandValue<K extends CommandName> = Extract<CommandOutput<K>, { ok: true }>['value'];
 
 export interface CallOptions {
   /** The caller shows the error itself (e.g. inline, next to the field): no toast. */
   quiet?: boolean;
 }
 
-export interface UiBatch {
-  events: UiEvent[];
-  dropped: number;
-}
-
 export interface ApiClient {
   readonly transport: Transport;
-  call<K extends ApiName>(name: K, input: ApiInput<K>, options?: CallOptions): Promise<Result<ApiValue<K>>>;
-  /** Event batches in the UI's shapes (see planned.ts). */
-  subscribe(listener: (batch: UiBatch) => void): () => void;
+  call<K extends CommandName>(name: K, input: NonNullable<CommandInput<K>>, options?: CallOptions): Promise<Result<CommandValue<K>>>;
+  subscribe(listener: (batch: EventBatch) => void): () => void;
 }
 
 export function createApiClient(transport: Transport, onError: (command: string, error: ApiError) => void): ApiClient {
-  const compat: Compat = createCompat(transport);
   return {
     transport,
     async call(name, input, options) {
-      const result = await compat.call(name, input);
+      const result = await transport.call(name, input);
       if (!result.ok && !options?.quiet) onError(name, result.error);
-      return result as Result<ApiValue<typeof name>>;
+      // The server answers this command's Result (dispatch validated the input against its schema).
+      return result as Result<CommandValue<typeof name>>;
     },
-    subscribe(listener) {
-      return transport.subscribe((batch: EventBatch) => {
-        listener({ events: compat.translate(batch.events), dropped: batch.dropped ?? 0 });
-      });
-    },
+    subscribe: (listener) => transport.subscribe(listener),
   };
 }

@@ -24,9 +24,9 @@ export const useCatalog = create<CatalogState>((set) => ({
       api().call('listReceivers', {}),
     ]);
     set((s) => ({
-      destinations: destinations.ok ? destinations.value : s.destinations,
-      sources: sources.ok ? sources.value : s.sources,
-      receivers: receivers.ok ? receivers.value : s.receivers,
+      destinations: destinations.ok ? destinations.value.items : s.destinations,
+      sources: sources.ok ? sources.value.items : s.sources,
+      receivers: receivers.ok ? receivers.value.items : s.receivers,
       loaded: true,
     }));
   },

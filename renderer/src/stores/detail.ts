@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { MessageDetail } from '../../../main/contract/models';
 import { api } from '../api/instance';
-import type { UiEvent } from '../api/planned';
+import type { EngineEvent } from '../../../main/contract/events';
 
 interface DetailState {
   id: number | null;
@@ -12,11 +12,11 @@ interface DetailState {
   missing: string | null;
   open(id: number | null): void;
   reload(): Promise<void>;
-  apply(events: UiEvent[]): void;
+  apply(events: EngineEvent[]): void;
 }
 
 /** Which message an event concerns, if any. */
-export function messageOf(event: UiEvent): number | null {
+export function messageOf(event: EngineEvent): number | null {
   switch (event.type) {
     case 'messageAccepted':
     case 'messageUpdated':

@@ -2,7 +2,8 @@
 import { create } from 'zustand';
 import type { ClockState } from '../../../main/contract/models';
 import { api } from '../api/instance';
-import type { Overview, UiEvent } from '../api/planned';
+import type { EngineEvent } from '../../../main/contract/events';
+import type { Overview } from '../../../main/contract/models';
 
 export type TimeAction = '+5s' | '+1min' | '+1h' | '+4h' | 'next' | 'reset';
 
@@ -17,7 +18,7 @@ interface EngineState {
   nextRetry(): Promise<void>;
   reset(): Promise<void>;
   setPaused(paused: boolean): Promise<void>;
-  apply(events: UiEvent[]): void;
+  apply(events: EngineEvent[]): void;
 }
 
 const OVERVIEW_EVERY_MS = 1000;

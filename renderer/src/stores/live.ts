@@ -6,7 +6,8 @@ import { create } from 'zustand';
 import type { MessageType } from '../../../main/contract/messageShapes';
 import type { MessageStatus } from '../../../main/contract/models';
 import { api } from '../api/instance';
-import type { MessageSummary, UiEvent } from '../api/planned';
+import type { EngineEvent } from '../../../main/contract/events';
+import type { MessageSummary } from '../../../main/contract/models';
 
 export const LIVE_CAP = 5000;
 const FIRST_PAGE = 500;
@@ -25,7 +26,7 @@ interface LiveState {
   filter: LiveFilter;
   /** `resync`: after missed events the server's answer wins over what this window holds. */
   load(options?: { resync?: boolean }): Promise<void>;
-  apply(events: UiEvent[]): void;
+  apply(events: EngineEvent[]): void;
   setStreamPaused(paused: boolean): void;
   setFilter(patch: Partial<LiveFilter>): void;
   /** Adds (or refreshes) one message, e.g. the one Compose just sent, even while paused. */

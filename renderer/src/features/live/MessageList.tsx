@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowUp } from 'lucide-react';
-import type { MessageSummary } from '../../api/planned';
+import type { MessageSummary } from '../../../../main/contract/models';
 import { useNow } from '../../lib/useNow';
 import { sourceName } from '../../stores/catalog';
 import { engineNow as toEngineNow } from '../../stores/engine';

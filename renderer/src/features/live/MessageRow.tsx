@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { MessageSummary } from '../../api/planned';
+import type { MessageSummary } from '../../../../main/contract/models';
 import { formatCountdown, formatRowTime } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { StatusBadge } from '../../ui/StatusBadge';
