@@ -1,12 +1,12 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useRouter, listenToHash } from '../stores/router';
 import { Toasts } from '../ui/Toasts';
 import { ComingNext } from '../features/placeholder/ComingNext';
+import { ComposeView } from '../features/compose/ComposeView';
 import { LiveView } from '../features/live/LiveView';
 import { Nav } from './Nav';
 import { TopBar } from './TopBar';
 
-const ComposeView = lazy(() => import('../features/compose/ComposeView').then((m) => ({ default: m.ComposeView })));
 
 export function App() {
   const view = useRouter((s) => s.route.view);
@@ -20,9 +20,7 @@ export function App() {
           {view === 'live' ? (
             <LiveView />
           ) : view === 'compose' ? (
-            <Suspense fallback={null}>
-              <ComposeView />
-            </Suspense>
+            <ComposeView />
           ) : (
             <ComingNext view={view} />
           )}

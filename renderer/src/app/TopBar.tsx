@@ -1,4 +1,4 @@
-import { Pause, Play, RotateCcw, SkipForward } from 'lucide-react';
+import { RotateCcw, SkipForward } from 'lucide-react';
 import { formatOffset } from '../lib/format';
 import { useNow } from '../lib/useNow';
 import { useEngine, engineNow, type TimeAction } from '../stores/engine';
@@ -16,7 +16,7 @@ const STEPS: { label: string; ms: number; action: TimeAction }[] = [
 
 export function TopBar() {
   return (
-    <header className="flex h-11 shrink-0 items-center gap-3 border-b border-line bg-panel px-3">
+    <header className="flex h-11 shrink-0 items-center gap-3 border-b border-line bg-panel px-3 whitespace-nowrap">
       <EngineClock />
       <TimeTravel />
       <div className="h-5 w-px bg-line" aria-hidden />
@@ -88,8 +88,9 @@ function TimeTravel() {
         disabled={busy !== null || !moved}
         onClick={() => void reset()}
         title={moved ? 'Go back to real time' : 'The clock is at real time'}
+        aria-label="Reset offset"
       >
-        Reset offset
+        <span className="hidden xl:inline">Reset offset</span>
       </Button>
     </div>
   );
@@ -111,7 +112,6 @@ function ForwardingSwitch() {
       <span className={`relative h-3.5 w-6 rounded-full transition-colors ${paused ? 'bg-warn/40' : 'bg-ok'}`} aria-hidden>
         <span className={`absolute top-0.5 size-2.5 rounded-full bg-white transition-all ${paused ? 'left-0.5' : 'left-3'}`} />
       </span>
-      {paused ? <Pause aria-hidden className="size-3" /> : <Play aria-hidden className="size-3" />}
       <span>{paused ? 'Paused' : 'Forwarding'}</span>
     </button>
   );
@@ -139,10 +139,10 @@ function Counters() {
           onClick={() => show(item.status)}
           title={`${item.title}. Click to show them in Live.`}
           aria-label={`${item.label}: ${item.value ?? 'unknown'}`}
-          className="flex h-7 items-center gap-1.5 rounded-md px-1.5 hover:bg-hover"
+          className="flex h-9 flex-col items-center justify-center rounded-md px-1.5 leading-tight hover:bg-hover xl:h-7 xl:flex-row xl:gap-1.5"
         >
           <span className={`tabular font-mono text-[13px] font-semibold ${item.value ? item.tone : 'text-faint'}`}>{item.value ?? '–'}</span>
-          <span className="text-[11px] text-muted">{item.label}</span>
+          <span className="text-[10px] text-muted xl:text-[11px]">{item.label}</span>
         </button>
       ))}
     </div>

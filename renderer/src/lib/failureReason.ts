@@ -1,7 +1,7 @@
 /** Why an attempt did not succeed, in plain words a user can act on. */
 import type { AttemptRecord } from '../../../main/contract/models';
 
-export function failureReason(attempt: Pick<AttemptRecord, 'outcome' | 'statusCode' | 'error' | 'retryable'>): string | null {
+export function failureReason(attempt: Pick<AttemptRecord, 'outcome' | 'statusCode' | 'error' | 'retryable'> & { responseHeaders?: Record<string, string> | null }): string | null {
   const error = attempt.error ?? '';
   switch (attempt.outcome) {
     case 'success':
@@ -13,8 +13,10 @@ export function failureReason(attempt: Pick<AttemptRecord, 'outcome' | 'statusCo
     }
     case 'http_error': {
       const code = attempt.statusCode ?? 0;
-      if (code === 429) return 'HTTP 429 Too Many Requests: the endpoint asked to slow down. Retried (a Retry-After header is honoured).';
-      if (code >= 500) return `HTTP ${code}: the endpoint had a server error. Retried.`;
+      const wait = retryAfterOf(attempt.responseHeaders);
+      const honoured = wait ? ` It asked to wait (Retry-After: ${wait}), so the next attempt waits at least that long.` : '';
+      if (code === 429) return `HTTP 429 Too Many Requests: the endpoint asked to slow down. Retried.${honoured}`;
+      if (code >= 500) return `HTTP ${code}: the endpoint had a server error. Retried.${honoured}`;
       if (code >= 300 && code < 400) return `HTTP ${code}: redirects are never followed. Not retried: answer 2xx at this URL.`;
       return `HTTP ${code}: a client error is permanent. Not retried: fix the endpoint (or its URL) and replay.`;
     }
@@ -31,4 +33,10 @@ export function failureReason(attempt: Pick<AttemptRecord, 'outcome' | 'statusCo
       }
       return `The endpoint's certificate is not trusted, so no request was sent${error ? ` (${error})` : ''}. Not retried.`;
   }
+}
+
+function retryAfterOf(headers: Record<string, string> | null | undefined): string | null {
+  const entry = headers ? Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after') : undefined;
+  if (!entry) return null;
+  return /^\d+$/.test(entry[1].trim()) ? `${entry[1].trim()} s` : entry[1];
 }

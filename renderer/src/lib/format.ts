@@ -2,7 +2,7 @@
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** The clock's offset: "+5 s", "+12 min", "+2 h 05 min", "+1 d 03 h". */
+/** The clock's offset: "+5 s", "+12 min", "+4 h", "+2 h 05 min", "+1 d 03 h". */
 export function formatOffset(ms: number): string {
   const sign = ms < 0 ? '−' : '+';
   const total = Math.round(Math.abs(ms) / 1000);
@@ -10,8 +10,8 @@ export function formatOffset(ms: number): string {
   const h = Math.floor((total % 86_400) / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  if (d > 0) return `${sign}${d} d ${pad(h)} h`;
-  if (h > 0) return `${sign}${h} h ${pad(m)} min`;
+  if (d > 0) return h ? `${sign}${d} d ${pad(h)} h` : `${sign}${d} d`;
+  if (h > 0) return m ? `${sign}${h} h ${pad(m)} min` : `${sign}${h} h`;
   if (m > 0) return s ? `${sign}${m} min ${pad(s)} s` : `${sign}${m} min`;
   return `${sign}${s} s`;
 }
@@ -26,6 +26,18 @@ export function formatCountdown(at: number, now: number): string {
   const ms = at - now;
   if (ms <= 500) return 'due now';
   return `in ${formatSpan(ms)}`;
+}
+
+/** A countdown for a narrow column: "4s", "1m 58s", "2h 05m", "due". */
+export function formatShortCountdown(at: number, now: number): string {
+  const total = Math.round((at - now) / 1000);
+  if (total <= 0) return 'due';
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h ${pad(m)}m`;
+  if (m > 0) return `${m}m ${pad(s)}s`;
+  return `${s}s`;
 }
 
 /** A request's duration: "26 ms", "5.00 s". */

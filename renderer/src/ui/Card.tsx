@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 
 /** A collapsible section of a detail pane: the header is a button that names the section. */
-export function Card({ title, aside, children, defaultOpen = true, className = '' }: { title: ReactNode; aside?: ReactNode; children: ReactNode; defaultOpen?: boolean; className?: string }) {
+export function Card({ title, aside, children, defaultOpen = true, className = '', heading = 'section' }: { title: ReactNode; aside?: ReactNode; children: ReactNode; defaultOpen?: boolean; className?: string; heading?: 'section' | 'name' }) {
   const [open, setOpen] = useState(defaultOpen);
   const bodyId = useId();
   return (
@@ -13,7 +13,7 @@ export function Card({ title, aside, children, defaultOpen = true, className = '
           aria-expanded={open}
           aria-controls={bodyId}
           onClick={() => setOpen(!open)}
-          className="flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-l-lg pl-2 text-left text-xs font-semibold tracking-wide text-muted uppercase hover:text-fg"
+          className={`flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-l-lg pl-2 text-left hover:text-fg ${heading === 'section' ? 'text-xs font-semibold tracking-wide text-muted uppercase' : 'text-[13px] font-semibold text-fg'}`}
         >
           {open ? <ChevronDown aria-hidden className="size-3.5 shrink-0" /> : <ChevronRight aria-hidden className="size-3.5 shrink-0" />}
           <span className="truncate">{title}</span>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCountdown, formatDuration, formatOffset } from '../../../renderer/src/lib/format';
+import { formatBytes, formatCountdown, formatDuration, formatOffset, formatShortCountdown } from '../../../renderer/src/lib/format';
 
 describe('renderer formatting', () => {
   it('shows the clock offset as the top bar does', () => {
@@ -8,12 +8,16 @@ describe('renderer formatting', () => {
     expect(formatOffset(65_000)).toBe('+1 min 05 s');
     expect(formatOffset(2 * 3_600_000 + 5 * 60_000)).toBe('+2 h 05 min');
     expect(formatOffset(27 * 3_600_000)).toBe('+1 d 03 h');
+    expect(formatOffset(4 * 3_600_000)).toBe('+4 h');
   });
 
   it('counts down to a retry', () => {
     expect(formatCountdown(10_000, 6_000)).toBe('in 4 s');
     expect(formatCountdown(10_000, 10_000)).toBe('due now');
     expect(formatCountdown(3_600_000 + 300_000, 0)).toBe('in 1 h 05 min');
+    expect(formatShortCountdown(118_000, 0)).toBe('1m 58s');
+    expect(formatShortCountdown(2 * 3_600_000 + 300_000, 0)).toBe('2h 05m');
+    expect(formatShortCountdown(0, 10)).toBe('due');
   });
 
   it('formats durations and sizes', () => {

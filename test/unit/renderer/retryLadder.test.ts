@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models';
-import { futureAttempts } from '../../../renderer/src/lib/retryLadder';
+import { futureAttempts, retryAfterMs } from '../../../renderer/src/lib/retryLadder';
 
 describe('ghost markers: the retries still to come', () => {
   const t0 = 1_000_000;
@@ -20,5 +20,15 @@ describe('ghost markers: the retries still to come', () => {
     const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 };
     expect(futureAttempts({ status: 'retrying', attempts: 1, firstAttemptAt: t0, nextAttemptAt: t0 + 5_000 }, policy).map((g) => g.attemptNumber)).toEqual([2, 3]);
     expect(futureAttempts({ status: 'delivered', attempts: 2, firstAttemptAt: t0, nextAttemptAt: null }, policy)).toEqual([]);
+  });
+
+  it("follows the endpoint's Retry-After when it is longer than the schedule's delay", () => {
+    const wait = retryAfterMs({ 'Retry-After': '120' });
+    expect(wait).toBe(120_000);
+    const ghosts = futureAttempts({ status: 'retrying', attempts: 1, firstAttemptAt: t0, nextAttemptAt: t0 + 120_000 }, DEFAULT_RETRY_POLICY, wait);
+    expect(ghosts[1]).toMatchObject({ attemptNumber: 3, at: t0 + 240_000, spreadMs: 0 });
+    // Past 2 min the schedule's own delays are longer again.
+    expect(ghosts[3]!.at - ghosts[2]!.at).toBe(600_000);
+    expect(retryAfterMs({ 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })).toBeNull();
   });
 });

@@ -22,5 +22,8 @@ describe('attempt detail helpers', () => {
     expect(failureReason({ outcome: 'tls_error', statusCode: null, error: 'tls: self-signed certificate: x', retryable: false })).toMatch(/^Self-signed certificate: no request was sent/);
     expect(failureReason({ outcome: 'http_error', statusCode: 404, error: null, retryable: false })).toMatch(/permanent/);
     expect(failureReason({ outcome: 'success', statusCode: 200, error: null, retryable: false })).toBeNull();
+    expect(failureReason({ outcome: 'http_error', statusCode: 503, error: null, retryable: true, responseHeaders: { 'retry-after': '120' } })).toBe(
+      'HTTP 503: the endpoint had a server error. Retried. It asked to wait (Retry-After: 120 s), so the next attempt waits at least that long.',
+    );
   });
 });

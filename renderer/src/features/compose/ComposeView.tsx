@@ -17,6 +17,15 @@ import { RoutePicker } from './RoutePicker';
 import { ShapeForm } from './ShapeForm';
 import { SizeMeter } from './SizeMeter';
 
+function FormSection({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section aria-label={title} className="flex flex-col gap-3">
+      <h2 className="text-[11px] font-semibold tracking-wide text-faint uppercase">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 /** Compose any of the seven calls in a form or as raw JSON (kept in sync), check it, and send it. */
@@ -76,21 +85,23 @@ export function ComposeView() {
       )}
       <div className="grid min-h-0 flex-1 grid-cols-1 overflow-y-auto lg:grid-cols-[minmax(0,1.1fr)_minmax(0,1fr)] lg:overflow-hidden">
         <form aria-label={`${type} call`} onSubmit={(e) => (e.preventDefault(), void send())} className="flex min-h-0 flex-col gap-5 overflow-y-auto p-4">
-          <section aria-label="Fields">
+          <FormSection title="Call">
             <ShapeForm type={type} problems={problems} />
-          </section>
-          <div className="grid grid-cols-1 gap-5 border-t border-line pt-4 xl:grid-cols-2">
+          </FormSection>
+          <FormSection title="Routing">
             <RoutePicker />
+          </FormSection>
+          <FormSection title="Integrations">
             <IntegrationsEditor />
-          </div>
+          </FormSection>
         </form>
         <section aria-label="Raw JSON" className="flex min-h-0 flex-col border-l border-line bg-panel">
           <div className="flex h-8 shrink-0 items-center justify-between border-b border-line px-3">
             <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Raw JSON</h2>
             <span className="text-[11px] text-faint">Edits here update the form, and back</span>
           </div>
-          <div className="min-h-0 flex-1 overflow-auto p-2">
-            <JsonEditor label="Raw JSON" value={rawText} onChange={setRaw} invalid={rawError !== null} minHeight="16rem" maxHeight="none" />
+          <div className="min-h-64 flex-1 p-2">
+            <JsonEditor label="Raw JSON" value={rawText} onChange={setRaw} invalid={rawError !== null} fill />
           </div>
         </section>
       </div>

@@ -18,10 +18,10 @@ export function IntegrationsEditor() {
   };
   return (
     <fieldset className="flex flex-col gap-1.5">
-      <legend className="mb-1 text-xs font-medium">Integrations</legend>
-      <p className="-mt-0.5 mb-1 text-[11px] text-faint">Switch destinations off or on for this call. A destination’s own name wins over “Webhooks”, which wins over “All”.</p>
+      <legend className="sr-only">Integrations</legend>
+      <p className="mb-1 text-[11px] text-faint">Switch destinations off or on for this call. A destination’s own name wins over “Webhooks”, which wins over “All”.</p>
       {keys.map((key) => (
-        <div key={key} className="flex items-center justify-between gap-2">
+        <div key={key} className="flex max-w-md items-center justify-between gap-2">
           <span className="truncate font-mono text-xs text-muted">{key}</span>
           <Segmented<Setting>
             label={`Integration ${key}`}

@@ -17,7 +17,7 @@ export function RoutePicker() {
         options={[{ value: '', label: 'none (the composer)' }, ...sources.map((s) => ({ value: s.name, label: `${s.name} (${s.kind})` }))]}
       />
       <fieldset>
-        <legend className="mb-1 text-xs font-medium">Send to</legend>
+        <legend className="mb-1.5 text-xs font-medium">Send to</legend>
         {destinations.length === 0 ? (
           <p className="text-[11px] text-muted">No destination yet. Create one (Destinations, or a config file) to see deliveries.</p>
         ) : (
@@ -25,13 +25,16 @@ export function RoutePicker() {
             {destinations.map((d) => {
               const id = `${baseId}-${d.id}`;
               return (
-                <li key={d.id} className="flex items-center gap-2 text-xs">
-                  <input id={id} type="checkbox" checked={chosen.includes(d.id)} onChange={() => toggleDestination(d.id)} className="accent-[var(--accent)]" />
-                  <label htmlFor={id} className="min-w-0 truncate">
+                <li key={d.id} className="flex min-w-0 items-center gap-2 text-xs">
+                  <input id={id} type="checkbox" checked={chosen.includes(d.id)} onChange={() => toggleDestination(d.id)} className="shrink-0 accent-[var(--accent)]" />
+                  <label htmlFor={id} className="max-w-[55%] shrink-0 truncate">
                     {d.name}
                   </label>
-                  {!d.enabled && <span className="rounded bg-neutral-soft px-1 text-[10px] text-neutral">disabled</span>}
-                  <span className="ml-auto truncate font-mono text-[11px] text-faint">{d.webhooks[0]?.url ?? 'no webhook'}</span>
+                  {!d.enabled && <span className="shrink-0 rounded bg-neutral-soft px-1 text-[10px] text-neutral">disabled</span>}
+                  <span className="min-w-0 flex-1 truncate text-right font-mono text-[11px] text-faint" title={d.webhooks.map((w) => w.url).join(', ')}>
+                    {d.webhooks[0]?.url ?? 'no webhook'}
+                    {d.webhooks.length > 1 ? ` +${d.webhooks.length - 1}` : ''}
+                  </span>
                 </li>
               );
             })}

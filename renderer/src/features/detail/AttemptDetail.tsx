@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { X } from 'lucide-react';
 import type { AttemptRecord } from '../../../../main/contract/models';
 import { toCurl } from '../../lib/curl';
@@ -11,18 +12,24 @@ import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
 import { HeadersTable } from './HeadersTable';
 
 /** One attempt: the exact request, the response, the timings, and why it failed in plain words. */
-export function AttemptDetail({ attempt, body }: { attempt: AttemptRecord; body: string }) {
+export function AttemptDetail({ attempt, body, destinationName }: { attempt: AttemptRecord; body: string; destinationName: string }) {
   const navigate = useRouter((s) => s.navigate);
   const [requestMode, setRequestMode] = useBodyMode();
   const [responseMode, setResponseMode] = useBodyMode();
   const reason = failureReason(attempt);
   const sent = attempt.outcome !== 'tls_error';
   const curl = () => toCurl({ method: 'POST', url: attempt.url, headers: attempt.requestHeaders, body });
+  // Opening an attempt brings it into view (it sits below the timelines).
+  const ref = useRef<HTMLElement | null>(null);
+  useEffect(() => ref.current?.scrollIntoView({ block: 'start' }), [attempt.id]);
   return (
-    <section aria-label={`Attempt ${attempt.attemptNumber}`} className="flex flex-col gap-3">
+    <section ref={ref} aria-label={`Attempt ${attempt.attemptNumber}`} className="flex scroll-mt-3 flex-col gap-3">
       <div className="flex items-center gap-2">
         <h3 className="text-[13px] font-semibold">
-          Attempt {attempt.attemptNumber} <span className="font-normal text-muted">· webhook {attempt.webhookIndex + 1}</span>
+          Attempt {attempt.attemptNumber}{' '}
+          <span className="font-normal text-muted">
+            · {destinationName} · webhook {attempt.webhookIndex + 1}
+          </span>
         </h3>
         <OutcomeBadge outcome={attempt.outcome} />
         <div className="ml-auto flex items-center gap-1">

@@ -1,7 +1,7 @@
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/models';
 import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/models';
-import { formatCountdown, plural } from '../../lib/format';
-import { futureAttempts } from '../../lib/retryLadder';
+import { formatCountdown, formatSpan, plural } from '../../lib/format';
+import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
 import { engineNow, useEngine } from '../../stores/engine';
@@ -15,7 +15,9 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
   const clock = useEngine((s) => s.clock);
   const now = engineNow(clock, useNow(1000));
   const policy = destination?.retry ?? DEFAULT_RETRY_POLICY;
-  const ghosts = futureAttempts(delivery, policy);
+  const last = [...attempts].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
+  const retryAfter = retryAfterMs(last?.responseHeaders ?? null);
+  const ghosts = futureAttempts(delivery, policy, retryAfter);
 
   // Webhooks by index: the configured URL (it may say receiver:<name>) and the URL attempts went to.
   const indexes = [...new Set([...attempts.map((a) => a.webhookIndex), ...(destination?.webhooks.map((_, i) => i) ?? [])])].sort((a, b) => a - b);
@@ -31,6 +33,7 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
 
   return (
     <Card
+      heading="name"
       title={delivery.destinationName}
       aside={
         <>
@@ -45,7 +48,8 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
             {delivery.reason && <span className={delivery.status === 'failed' ? 'text-err' : ''}>{delivery.reason}. </span>}
             {delivery.nextAttemptAt !== null && delivery.status === 'retrying' && (
               <span>
-                Next attempt <span className="tabular font-mono text-warn">{formatCountdown(delivery.nextAttemptAt, now)}</span>, retrying for up to {Math.round(policy.windowMs / 3_600_000) || '<1'} h after the first attempt.
+                Next attempt <span className="tabular font-mono text-warn">{formatCountdown(delivery.nextAttemptAt, now)}</span>
+                {retryAfter !== null && <> (the endpoint asked for Retry-After {formatSpan(retryAfter)})</>}, retrying for up to {formatSpan(policy.windowMs)} after the first attempt.
               </span>
             )}
           </p>

@@ -50,7 +50,9 @@ export function DetailPane({ onClose }: { onClose(): void }) {
             {detail.deliveries.map((d) => (
               <DeliveryCard key={d.id} delivery={d} attempts={detail.attempts.filter((a) => a.deliveryId === d.id)} selectedAttemptId={attemptId} />
             ))}
-            {attempt ? <AttemptDetail attempt={attempt} body={detail.message.body} /> : <BodyCard body={detail.message.body} call={detail.message.call} />}
+            {attempt ? (
+              <AttemptDetail attempt={attempt} body={detail.message.body} destinationName={detail.deliveries.find((d) => d.id === attempt.deliveryId)?.destinationName ?? 'destination'} />
+            ) : <BodyCard body={detail.message.body} call={detail.message.call} />}
           </div>
         )}
       </div>

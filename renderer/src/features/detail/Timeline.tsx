@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { AttemptRecord } from '../../../../main/contract/models';
 import { formatCountdown, formatDuration, formatRowTime, formatSpan } from '../../lib/format';
 import type { GhostAttempt } from '../../lib/retryLadder';
@@ -20,8 +21,14 @@ interface TimelineProps {
  * One webhook's attempts, oldest first, joined by a line: past attempts are buttons that open their
  * detail; the retries still to come are ghost markers with their countdowns.
  */
+/** Ghost markers shown before "show the rest of the ladder". */
+const GHOSTS_SHOWN = 3;
+
 export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, now, selectedAttemptId }: TimelineProps) {
   const navigate = useRouter((s) => s.navigate);
+  const [allGhosts, setAllGhosts] = useState(false);
+  const shownGhosts = allGhosts ? ghosts : ghosts.slice(0, GHOSTS_SHOWN);
+  const hidden = ghosts.length - shownGhosts.length;
   return (
     <div>
       <div className="mb-1.5 flex min-w-0 items-baseline gap-2 text-xs">
@@ -54,7 +61,7 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
             </li>
           );
         })}
-        {ghosts.map((g) => (
+        {shownGhosts.map((g) => (
           <li key={`ghost-${g.attemptNumber}`} aria-label={`Scheduled attempt ${g.attemptNumber}, ${g.exact ? '' : 'about '}${formatCountdown(g.at, now)}`} className="relative pl-4 opacity-70">
             <span aria-hidden className="absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full border border-dashed border-warn bg-panel" />
             <div className="my-0.5 flex h-7 items-center gap-2.5 rounded-md border border-dashed border-line px-2 text-xs text-muted">
@@ -71,6 +78,13 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
             </div>
           </li>
         ))}
+        {hidden > 0 && (
+          <li className="relative pl-4">
+            <button type="button" onClick={() => setAllGhosts(true)} className="my-0.5 h-6 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg">
+              {hidden} more {hidden === 1 ? 'retry' : 'retries'} scheduled, the last {formatCountdown(ghosts[ghosts.length - 1]!.at, now)}
+            </button>
+          </li>
+        )}
         {attempts.length === 0 && ghosts.length === 0 && <li className="pl-4 text-xs text-faint">No attempt yet.</li>}
       </ol>
     </div>

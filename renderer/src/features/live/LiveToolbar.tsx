@@ -10,7 +10,7 @@ export function LiveToolbar({ shown, total }: { shown: number; total: number }) 
   const { filter, setFilter, streamPaused, setStreamPaused, held } = useLive();
   const filtered = filter.status !== 'all' || filter.type !== 'all';
   return (
-    <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
+    <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3 whitespace-nowrap">
       <Select label="Status" value={filter.status} onChange={(v) => setFilter({ status: v as LiveFilter['status'] })} options={['all', ...MESSAGE_STATUSES]} />
       <Select label="Type" value={filter.type} onChange={(v) => setFilter({ type: v as LiveFilter['type'] })} options={['all', ...MESSAGE_TYPES]} />
       {filtered && (

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { MessageSummary } from '../../../../main/contract/models';
-import { formatCountdown, formatRowTime } from '../../lib/format';
+import { formatCountdown, formatRowTime, formatShortCountdown } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { COLUMNS, ROW_HEIGHT } from './columns';
@@ -16,11 +16,22 @@ export interface MessageRowProps {
   onClick(id: number): void;
 }
 
+/** What a call without an event name is about (the list has no body to show more). */
+const WHAT: Record<MessageSummary['type'], string> = {
+  track: 'track',
+  page: 'page view',
+  screen: 'screen view',
+  identify: 'user traits',
+  group: 'group membership',
+  alias: 'alias of a previous ID',
+  delete: 'delete user data',
+};
+
 function cells(m: MessageSummary, engineNow: number, sourceName: string): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
   return {
     time: <span className="tabular font-mono text-muted">{formatRowTime(m.receivedAt, engineNow)}</span>,
     type: <span className="font-mono text-muted">{m.type}</span>,
-    event: m.event ? <span className="font-medium">{m.event}</span> : <span className="text-faint">—</span>,
+    event: m.event ? <span className="font-medium">{m.event}</span> : <span className="text-faint">{WHAT[m.type]}</span>,
     user: m.userId ? (
       <span className="font-mono text-muted">{m.userId}</span>
     ) : m.anonymousId ? (
@@ -35,7 +46,9 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string): Record
     attempts: <span className="tabular font-mono text-muted">{m.attempts || '–'}</span>,
     next:
       m.nextAttemptAt !== null && m.status === 'retrying' ? (
-        <span className="tabular font-mono text-warn">{formatCountdown(m.nextAttemptAt, engineNow)}</span>
+        <span className="tabular font-mono text-warn" title={`Next attempt ${formatCountdown(m.nextAttemptAt, engineNow)}`}>
+          {formatShortCountdown(m.nextAttemptAt, engineNow)}
+        </span>
       ) : (
         <span className="text-faint">–</span>
       ),

@@ -16,7 +16,7 @@ export const COLUMNS: Column[] = [
   { key: 'source', label: 'Source', className: 'w-[96px] shrink-0 hidden @[820px]:block' },
   { key: 'status', label: 'Status', className: 'w-[84px] shrink-0' },
   { key: 'attempts', label: 'Attempts', className: 'w-[60px] shrink-0 text-right hidden @[700px]:block' },
-  { key: 'next', label: 'Next retry', className: 'w-[88px] shrink-0 text-right hidden @[480px]:block' },
+  { key: 'next', label: 'Next retry', className: 'w-[80px] shrink-0 text-right hidden @[480px]:block' },
 ];
 
 export const ROW_HEIGHT = 32;
