@@ -18,6 +18,10 @@ export async function newPage(browser: Browser, options: { width?: number; heigh
   const page = await context.newPage();
   // Nothing fails silently: a page error fails the test that caused it.
   page.on('pageerror', (e) => {
+    if (process.env['HOOKBENCH_LOG_PAGE_ERRORS']) {
+      console.error('pageerror', page.url(), e.stack);
+      return;
+    }
     throw e;
   });
   return page;

@@ -15,5 +15,12 @@ export default async function setup(): Promise<void> {
     return;
   }
   if (process.env['HOOKBENCH_E2E_NO_BUILD'] === '1') return;
-  await build({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+  // The production build, as serve ships it (vitest's NODE_ENV=test would select React's development build).
+  const nodeEnv = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    process.env['NODE_ENV'] = nodeEnv;
+  }
 }

@@ -82,6 +82,28 @@ describe.skipIf(chromiumMissing)('the workbench UI', () => {
     await details.getByRole('button', { name: /^Attempt 3: success, HTTP 200/ }).waitFor();
     expect(await details.getByRole('button', { name: /^Attempt \d+:/ }).count()).toBe(3);
     await page.getByRole('row').filter({ hasText: 'Flaky Order' }).getByText('delivered', { exact: true }).waitFor();
-    await page.getByRole('group', { name: 'Engine clock' }).getByText('+1 min', { exact: true }).waitFor();
+    const clock = page.getByRole('group', { name: 'Engine clock' });
+    await clock.getByText('+1 min', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Reset offset' }).click();
+    await clock.getByText('real time', { exact: true }).waitFor();
+  });
+
+  it('holds messages while forwarding is paused and delivers them when it resumes', async () => {
+    const r = await serve({
+      receivers: [{ name: 'inbox', script: 200 }],
+      destinations: [{ name: 'Inbox', enabled: true, url: 'receiver:inbox' }],
+    });
+    const page = await open(r, '#/live');
+    await page.getByText('No messages yet').waitFor();
+    const forwarding = page.getByRole('switch', { name: 'Forwarding' });
+    await forwarding.click();
+    await page.getByRole('switch', { name: 'Forwarding', checked: false }).waitFor();
+
+    await r.call('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Held Order' } });
+    const row = page.getByRole('row').filter({ hasText: 'Held Order' });
+    await row.getByText('queued', { exact: true }).waitFor();
+
+    await forwarding.click();
+    await row.getByText('delivered', { exact: true }).waitFor();
   });
 });

@@ -21,7 +21,10 @@ export function AttemptDetail({ attempt, body, destinationName }: { attempt: Att
   const curl = () => toCurl({ method: 'POST', url: attempt.url, headers: attempt.requestHeaders, body });
   // Opening an attempt brings it into view (it sits below the timelines).
   const ref = useRef<HTMLElement | null>(null);
-  useEffect(() => ref.current?.scrollIntoView({ block: 'start' }), [attempt.id]);
+  useEffect(() => {
+    // Braces: Chromium's scrollIntoView returns a promise, and an effect may return only a cleanup.
+    ref.current?.scrollIntoView({ block: 'start' });
+  }, [attempt.id]);
   return (
     <section ref={ref} aria-label={`Attempt ${attempt.attemptNumber}`} className="flex scroll-mt-3 flex-col gap-3">
       <div className="flex items-center gap-2">

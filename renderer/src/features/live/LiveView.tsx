@@ -31,7 +31,9 @@ export function LiveView() {
 
   const visible = useMemo(() => (filter.status === 'all' && filter.type === 'all' ? rows : rows.filter((r) => matchesFilter(r, filter))), [rows, filter]);
 
-  useEffect(() => openDetail(openId), [openId, openDetail]);
+  useEffect(() => {
+    openDetail(openId);
+  }, [openId, openDetail]);
   useEffect(() => {
     if (openId !== null) setCursorId(openId);
   }, [openId]);
