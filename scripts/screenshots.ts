@@ -141,7 +141,7 @@ async function main(): Promise<void> {
           if (shot.name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
           await shot.prepare?.(page);
           // Let fonts and the clock settle on a whole second.
-          await page.evaluate(() => document.fonts.ready);
+          await page.evaluate('document.fonts.ready');
           const file = join(OUT, `${shot.name}-${colorScheme}-${width}x${height}.png`);
           await page.screenshot({ path: file });
           await page.context().close();

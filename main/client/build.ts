@@ -4,7 +4,7 @@
  * reach a batch. The message is serialised once here; those bytes are what is measured and sent.
  */
 import { LIMITS } from '../contract/messageShapes.js';
-import { normaliseTimestamp } from '../core/timestamp.js';
+import { normaliseTimestamp } from '../contract/timestamp.js';
 import { ClientError } from './errors.js';
 import type { BatchMessage, CallType, LibraryInfo, Properties } from './types.js';
 

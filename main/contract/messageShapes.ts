@@ -165,10 +165,15 @@ export const SDK_METADATA_KEYS = [
   'projectId',
 ] as const;
 
-/** Limits of SPEC-NOTES §6. */
+/** Limits of SPEC-NOTES §6 (docs/behaviour.md, "Limits"). */
 export const LIMITS = {
   messageBytes: 32_768,
   requestBytes: 512_000,
+  /**
+   * Levels a call's field may nest (an object or array is one level; `properties: {a: [1]}` is 2). Deeper
+   * calls are refused with `nesting_too_deep`, before their JSON is parsed (core/jsonDepth.ts).
+   */
+  maxDepth: 64,
   webhooksPerDestination: 5,
   headersPerWebhook: 5,
   responseBodyBytes: 65_536,

@@ -25,6 +25,12 @@ export type FaceHandlers = Partial<CommandHandlers>;
 const mapValue = <T, U>(result: Result<T>, fn: (value: T) => U): Result<U> => (result.ok ? { ok: true, value: fn(result.value) } : result);
 const mapPage = <T>(result: Result<Page<T>>, fn: (item: T) => T): Result<Page<T>> => mapValue(result, (page) => ({ ...page, items: page.items.map(fn) }));
 
+/** A masked value that is not the mask of the stored one cannot be meant as a secret. */
+function maskedRefused(field: string): Result<never> {
+  const name = field.slice(field.lastIndexOf('.') + 1);
+  return err({ code: 'invalid_input', field, message: `${field}: this is a masked value, not a secret; send the secret itself, or leave ${name} out to keep it` });
+}
+
 export function createCommandHandlers(core: Core, face: FaceHandlers = {}): CommandHandlers {
   const { audiences, receivers } = core;
   const handlers: CommandHandlers = {
@@ -35,6 +41,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
     retryNow: (input) => mapValue(core.retryNow(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
     cancelMessage: (input) => mapValue(core.cancelMessage(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
     replayMessage: (input) => core.replayMessage(input),
+    exportMessages: (input) => core.exportMessages(input),
     advanceClock: (input) => core.advanceClock(input),
     advanceToNextRetry: (input) => core.advanceToNextRetry(input),
     resetClock: (input) => core.resetClock(input),
@@ -52,9 +59,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       let patch = input.patch;
       if (current) {
         const sharedSecret = unmaskSecret(patch.sharedSecret, current.sharedSecret);
-        if (typeof sharedSecret === 'string' && isMasked(sharedSecret)) {
-          return err({ code: 'invalid_input', field: 'patch.sharedSecret', message: 'patch.sharedSecret: this is a masked value, not a secret; send the secret itself, or leave sharedSecret out to keep it' });
-        }
+        if (typeof sharedSecret === 'string' && isMasked(sharedSecret)) return maskedRefused('patch.sharedSecret');
         patch = {
           ...patch,
           ...(patch.sharedSecret !== undefined ? { sharedSecret } : {}),
@@ -66,7 +71,12 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
     deleteDestination: (input) => core.deleteDestination(input),
     listSources: (input) => mapPage(core.listSources(input), maskSource),
     createSource: (input) => mapValue(core.createSource(input), maskSource),
-    updateSource: (input) => mapValue(core.updateSource(input), maskSource),
+    updateSource: (input) => {
+      const current = core.findSource(input.id);
+      const writeKey = current ? unmaskSecret(input.patch.writeKey, current.writeKey) : input.patch.writeKey;
+      if (typeof writeKey === 'string' && isMasked(writeKey)) return maskedRefused('patch.writeKey');
+      return mapValue(core.updateSource({ id: input.id, patch: { ...input.patch, ...(writeKey ? { writeKey } : {}) } }), maskSource);
+    },
     deleteSource: (input) => core.deleteSource(input),
     listSourceUsage: (input) => core.listSourceUsage(input),
     listIngestLog: (input) => core.listIngestLog(input),
@@ -84,7 +94,13 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
     listReceivers: (input) => mapPage(receivers.listReceivers(input), maskReceiver),
     getReceiver: (input) => mapValue(receivers.getReceiver(input), maskReceiver),
     createReceiver: (input) => mapValue(receivers.createReceiver(input), maskReceiver),
-    updateReceiver: (input) => mapValue(receivers.updateReceiver(input), maskReceiver),
+    updateReceiver: (input) => {
+      const stored = receivers.receiverSecret(input.name);
+      const given = input.patch.secret;
+      const secret = stored.ok && typeof given === 'string' ? unmaskSecret(given, stored.value) : given;
+      if (typeof secret === 'string' && isMasked(secret)) return maskedRefused('patch.secret');
+      return mapValue(receivers.updateReceiver({ name: input.name, patch: { ...input.patch, ...(given !== undefined ? { secret } : {}) } }), maskReceiver);
+    },
     deleteReceiver: (input) => receivers.deleteReceiver(input),
     listCaptures: (input) => receivers.listCaptures(input),
     getCapture: (input) => receivers.getCapture(input),

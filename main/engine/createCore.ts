@@ -6,9 +6,11 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import type { CoreCommands, ListMessagesInput, NoInput, SendMessageOutput, UpdateSourceInput } from '../contract/api.js';
+import type { CoreCommands, ExportMessagesInput, ExportMessagesOutput, ListMessagesInput, NoInput, SendMessageOutput, UpdateSourceInput } from '../contract/api.js';
+import { EXPORT_LIMIT } from '../contract/commands.js';
+import { exportMessages as exportMessageDetails } from '../core/export.js';
 import type { EngineEvent } from '../contract/events.js';
-import type { MessageType } from '../contract/messageShapes.js';
+import { LIMITS, type MessageType } from '../contract/messageShapes.js';
 import { parseReceiverRef } from '../contract/receiver.js';
 import {
   REASONS,
@@ -38,11 +40,15 @@ import {
   type DestinationPatch,
   type SendMessageInput,
 } from '../contract/schemas.js';
+import { callNestingError, tooDeepError } from '../core/jsonDepth.js';
 import { buildMessage, type BuiltMessage } from '../core/messages.js';
+import { applyIntegrityReport, checksInBackground } from '../store/integrity.js';
+import { storedTooDeep } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 import type { PreparedCall } from './ingestPrepare.js';
 import { routeMessage } from '../core/routing.js';
 import { Store } from '../store/store.js';
+import type { SecretCodec } from '../store/secretCodec.js';
 import { MessageQueries } from '../store/messageQueries.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { AcceptedRate } from './acceptedRate.js';
@@ -69,6 +75,8 @@ export interface CoreOptions {
   maxInFlight?: number;
   /** Start the scheduler at once (default true). */
   autoStart?: boolean;
+  /** How secrets are kept at rest (store/secretCodec): as given by default; the desktop app encrypts them. */
+  secretCodec?: SecretCodec;
 }
 
 interface AcceptEntry {
@@ -166,12 +174,19 @@ export function createCore(options: CoreOptions): Core {
   const lock: DataDirLock = lockDataDir(options.dataDir);
   let store: Store;
   try {
-    store = new Store(join(options.dataDir, 'hookbench.db'));
+    store = new Store(join(options.dataDir, 'hookbench.db'), { secretCodec: options.secretCodec });
   } catch (e) {
     lock.release();
     throw e;
   }
-  return new CoreImpl(options, store, lock);
+  try {
+    return new CoreImpl(options, store, lock);
+  } catch (e) {
+    // e.g. secrets the codec cannot read (store/secretCodec): they are read before any thread starts
+    store.close();
+    lock.release();
+    throw e;
+  }
 }
 
 class CoreImpl implements Core {
@@ -209,7 +224,17 @@ class CoreImpl implements Core {
       seed = stored === null ? randomInt(0, 2 ** 31) : Number(stored);
       if (stored === null) store.setSetting(SEED_KEY, String(seed));
     }
-    const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200 } });
+    // Read first: what cannot be read (secrets the codec cannot decrypt) fails before any thread starts.
+    this.reloadDestinations();
+    this.receivers = new ReceiverService({
+      db: store.db,
+      clock: this.clock,
+      dataDir: options.dataDir,
+      emit: (event) => this.emit(event),
+      secretCodec: options.secretCodec,
+    });
+    const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.db.name, intervalMs: 200, integrityCheck: checksInBackground(store.db.name) } });
+    checkpointWorker.on('message', (m) => applyIntegrityReport(store.health, m));
     checkpointWorker.unref();
     this.checkpointer = stoppableOnceReady(checkpointWorker, 'close');
     this.forwarder =
@@ -218,8 +243,6 @@ class CoreImpl implements Core {
         : options.dispatcher || options.forwarder === 'inline'
           ? new InlineForwarder(options.dispatcher)
           : new WorkerForwarder();
-    this.reloadDestinations();
-    this.receivers = new ReceiverService({ db: store.db, clock: this.clock, dataDir: options.dataDir, emit: (event) => this.emit(event) });
     this.engine = new Engine({
       store,
       clock: this.clock,
@@ -341,6 +364,8 @@ class CoreImpl implements Core {
       if (!parsed.ok) return parsed;
       const { type, call, source: sourceRef, destinations, strict } = parsed.value;
       const at = (field: string) => (batchField === null ? field : `${batchField}[${index}].${field}`);
+      const tooDeep = callNestingError(call, at('call'));
+      if (tooDeep) return err(tooDeep);
       let source: Source | null = null;
       if (sourceRef !== undefined) {
         source = this.findSource(sourceRef);
@@ -597,6 +622,36 @@ class CoreImpl implements Core {
     return ok(toPage(this.messageQueries.list(filter, page.value.beforeId, page.value.limit + 1), page.value.limit));
   }
 
+  exportMessages(input: ExportMessagesInput): Result<ExportMessagesOutput> {
+    let ids: number[];
+    let truncated = false;
+    if (input.ids) {
+      ids = input.ids;
+    } else {
+      const rows = this.messageQueries.list(input.filter ?? {}, undefined, EXPORT_LIMIT + 1);
+      truncated = rows.length > EXPORT_LIMIT;
+      ids = rows.slice(0, EXPORT_LIMIT).map((m) => m.id);
+    }
+    const details: MessageDetail[] = [];
+    for (const [i, id] of ids.entries()) {
+      const detail = this.getMessage({ id });
+      if (!detail.ok) return err({ ...detail.error, field: `ids[${i}]`, message: `ids[${i}]: ${detail.error.message}` });
+      details.push(detail.value);
+    }
+    const secrets = [
+      ...[...this.sources.values()].map((s) => s.writeKey),
+      ...(this.token ? [this.token] : []),
+      ...this.receivers.allSecrets(),
+    ];
+    const exported = exportMessageDetails(details, [...this.destinations.values()], {
+      format: input.format,
+      includeSecrets: input.includeSecrets ?? false,
+      secrets,
+      creatorVersion: HOOKBENCH_VERSION,
+    });
+    return ok({ ...exported, messages: details.length, truncated });
+  }
+
   getMessage(input: { id: number }): Result<MessageDetail> {
     const message = this.store.getMessage(input.id);
     if (!message) return notFound('message', input.id);
@@ -678,6 +733,8 @@ class CoreImpl implements Core {
     const original = this.store.getMessage(input.id);
     if (!original) return notFound('message', input.id);
     const now = this.clock.now();
+    const tooDeep = storedTooDeep(original.body);
+    if (tooDeep) return err({ ...tooDeepError(tooDeep), field: 'id', message: `id: message ${input.id} cannot be replayed: its ${tooDeep.field} nests ${tooDeep.levels} levels > ${LIMITS.maxDepth} (stored before the nesting limit)` });
     const body = JSON.parse(original.body) as Record<string, unknown>;
     const messageId = input.keepMessageId ? original.messageId : newMessageId();
     body['messageId'] = messageId;

@@ -7,6 +7,7 @@ import type { EngineEvent } from '../contract/events.js';
 import type { AttemptRecord, DeliveryRecord, Destination, Webhook } from '../contract/models.js';
 import { decideAfterRound, type WebhookResult } from '../core/deliveryDecision.js';
 import { jitterUnit } from '../core/retryPolicy.js';
+import { corruptionError, isCorruptionError } from '../store/integrity.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { Result } from '../contract/result.js';
@@ -169,7 +170,10 @@ export class Engine {
       });
     } catch (e) {
       // The rows stay `delivering` and resume on the next start; nothing is reported as done that is not stored.
-      console.error('hookbench: recording rounds failed', e);
+      // A damaged database is said once (its health listeners), not at every tick.
+      const health = this.o.store.health;
+      if (isCorruptionError(e)) health.fail(corruptionError(health.file, (e as Error).message));
+      else console.error('hookbench: recording rounds failed', e);
     }
     this.inFlight -= batch.length;
     this.lastTickRows = batch.length + claimed.length;

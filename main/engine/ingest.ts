@@ -11,6 +11,7 @@
  */
 import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/models.js';
+import { corruptionError, isCorruptionError } from '../store/integrity.js';
 import type { Core } from './createCore.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
 import { JobWorker } from './jobWorker.js';
@@ -141,16 +142,35 @@ export class IngestService {
   private commitReady(): void {
     const batch = this.ready;
     this.ready = [];
+    const health = this.core.store.health;
+    // Never a 200 for what cannot be kept (docs/behaviour.md, "Data"): a database gone, replaced or damaged
+    // takes nothing. One stat() before the commit (so nothing is written to a deleted file) and one after it
+    // (the file was still the one written): ~1 µs each, per commit, not per message.
+    const unavailable = (error: ApiError): IngestResponse => ({ status: 503, headers: { ...CORS, 'retry-after': '60' }, body: { error } });
+    const answer = (r: ReadyRequest, stored: boolean) => {
+      const problem = health.problem ?? (stored ? health.verify() : null);
+      r.done(problem ? unavailable(problem) : ACCEPTED);
+    };
+    if (health.verify()) {
+      for (const r of batch) r.done(unavailable(health.problem!));
+      return;
+    }
     const store = (r: ReadyRequest) => this.core.ingest({ source: r.source, receivedAt: r.receivedAt, calls: r.prepared.calls, bodies: r.prepared.bodies });
     try {
       this.core.store.transaction(() => batch.forEach(store));
-      for (const r of batch) r.done(ACCEPTED);
+      health.verify();
+      for (const r of batch) answer(r, false);
     } catch {
       for (const r of batch) {
         try {
           store(r);
-          r.done(ACCEPTED);
+          answer(r, true);
         } catch (e) {
+          if (isCorruptionError(e)) health.fail(corruptionError(health.file, (e as Error).message));
+          if (health.problem) {
+            r.done(unavailable(health.problem));
+            continue;
+          }
           console.error('hookbench: storing an ingestion request failed', e);
           r.done({ status: 500, headers: CORS, body: { error: { code: 'internal', message: 'the calls could not be stored; nothing of this request was kept' } } });
         }

@@ -7,6 +7,7 @@
 import { gunzipSync } from 'node:zlib';
 import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
 import type { ApiError } from '../contract/result.js';
+import { scanJson, tooDeepError } from '../core/jsonDepth.js';
 import { buildMessage } from '../core/messages.js';
 import { newMessageId } from './messageIds.js';
 
@@ -116,6 +117,14 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   const decodedResult = decodeBody(req.body, req.contentEncoding);
   if (!decodedResult.ok) return refuse('request', 0, 400, decodedResult.error);
   decoded = decodedResult.body;
+
+  // Nesting is measured on the bytes, before parsing (docs/behaviour.md, "Limits"): whatever recurses later
+  // (serialising the call and its body) only ever sees calls within LIMITS.maxDepth.
+  const nesting = scanJson(decoded, { limit: LIMITS.maxDepth, shape: isBatch ? 'batch' : 'call' });
+  if (nesting.tooDeep) {
+    writeKey = writeKeyOf(req.authorization, nesting.writeKey);
+    return refuse('calls', isBatch ? (nesting.batchLength ?? 0) : 1, 400, tooDeepError(nesting.tooDeep));
+  }
 
   let parsed: unknown;
   try {

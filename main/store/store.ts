@@ -15,7 +15,10 @@ import type {
 } from '../contract/models.js';
 import type { MessageType } from '../contract/messageShapes.js';
 import { deriveMessageStatus } from '../core/deliveryDecision.js';
+import { DbHealth } from './integrity.js';
 import { openDb, type Db } from './openDb.js';
+import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from './secretCodec.js';
+import { parseStoredCall } from './storedJson.js';
 
 export interface NewMessage {
   messageId: string;
@@ -170,10 +173,17 @@ const MESSAGE_COLUMNS = `m.*, p.body, p.call FROM messages m JOIN message_payloa
 
 export class Store {
   readonly db: Db;
+  /** Whether the file can still keep writes (deleted, replaced or damaged: see integrity.ts). */
+  readonly health: DbHealth;
   private readonly s;
 
-  constructor(file: string) {
+  /** How destinations' shared secrets are kept at rest (store/secretCodec). */
+  private readonly secrets: SecretCodec;
+
+  constructor(file: string, options: { secretCodec?: SecretCodec | undefined } = {}) {
+    this.secrets = options.secretCodec ?? plainSecrets;
     this.db = openDb(file);
+    this.health = new DbHealth(file);
     const db = this.db;
     this.s = {
       getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
@@ -552,13 +562,14 @@ export class Store {
 
   // ---- destinations and sources
   listDestinations(): Destination[] {
-    return this.s.listDestinations.all().map(toDestination);
+    return this.s.listDestinations.all().map((r) => toDestination(r, this.secrets));
   }
 
   saveDestination(d: Destination, isNew: boolean): void {
     const { id, name, enabled, sourceIds, createdAt, updatedAt, ...config } = d;
     this.transaction(() => {
-      const row = { id, name, enabled: enabled ? 1 : 0, config: JSON.stringify(config), createdAt, updatedAt };
+      const stored = { ...config, sharedSecret: encryptNullable(this.secrets, config.sharedSecret) };
+      const row = { id, name, enabled: enabled ? 1 : 0, config: JSON.stringify(stored), createdAt, updatedAt };
       if (isNew) this.s.insertDestination.run(row);
       else this.s.updateDestination.run(row);
       this.s.clearDestinationSources.run(id);
@@ -675,7 +686,7 @@ function toMessage(r: MessageRow): MessageRecord {
     statusReason: r.status_reason,
     receivedAt: r.received_at,
     body: r.body.toString('utf8'),
-    call: JSON.parse(r.call) as Record<string, unknown>,
+    call: parseStoredCall(r.call),
     replayOf: r.replay_of,
   };
 }
@@ -719,8 +730,9 @@ function toAttempt(r: AttemptRow): AttemptRecord {
   };
 }
 
-function toDestination(r: DestinationRow): Destination {
+function toDestination(r: DestinationRow, secrets: SecretCodec): Destination {
   const config = JSON.parse(r.config) as Omit<Destination, 'id' | 'name' | 'enabled' | 'sourceIds' | 'createdAt' | 'updatedAt'>;
+  config.sharedSecret = decryptNullable(secrets, config.sharedSecret);
   return {
     id: r.id,
     name: r.name,

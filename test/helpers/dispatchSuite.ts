@@ -127,6 +127,13 @@ export function describeDispatchSuite(transportName: string, open: () => Promise
         expect(await t.call('revealSecret', { kind: 'destination', id })).toEqual({ ok: true, value: { secret: 's3cret' } });
         const refused = await t.call('updateDestination', { id, patch: { sharedSecret: 'xx••••' } });
         expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'patch.sharedSecret' } });
+        // The same for a source's write key and a receiver's secret.
+        expect((await t.call('updateSource', { id: 'web', patch: { writeKey: 'wk••••' } })).ok).toBe(true);
+        expect(await t.call('revealSecret', { kind: 'source', id: 'web' })).toEqual({ ok: true, value: { secret: 'wk_secret_key' } });
+        expect((await t.call('createReceiver', { name: 'rx', secret: 'receiver-secret' })).ok).toBe(true);
+        expect(await t.call('updateReceiver', { name: 'rx', patch: { secret: 're••••' } })).toMatchObject({ ok: true, value: { secret: 're••••' } });
+        expect(await t.call('revealSecret', { kind: 'receiver', id: 'rx' })).toEqual({ ok: true, value: { secret: 'receiver-secret' } });
+        expect(await t.call('updateReceiver', { name: 'rx', patch: { secret: 'zz••••' } })).toMatchObject({ ok: false, error: { field: 'patch.secret' } });
         const clock = await t.call('getClock', {});
         expect(clock).toMatchObject({ ok: true, value: { offsetMs: expect.any(Number) } });
       } finally {

@@ -1,5 +1,5 @@
 /** The desktop transport: the preload bridge (`window.hookbench`). IPC has no connection to lose. */
-import type { HookbenchBridge } from './bridgeTypes';
+import type { HookbenchBridge } from '../../../main/contract/bridge';
 import { Listeners, type ConnectionState, type Transport } from './transport';
 
 export function createIpcTransport(bridge: HookbenchBridge): Transport {

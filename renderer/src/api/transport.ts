@@ -2,16 +2,12 @@
  * How the renderer reaches the core: one call verb (command → Result) and one event stream (batches).
  * Two implementations: HTTP + WebSocket in a browser, the preload bridge in the desktop app.
  */
-import type { EngineEvent } from '../../../main/contract/events';
+import type { EventBatch } from '../../../main/contract/bridge';
 import type { Result } from '../../../main/contract/result';
 
-export type ConnectionState = 'connecting' | 'open' | 'closed';
+export type { EventBatch };
 
-export interface EventBatch {
-  events: EngineEvent[];
-  /** Events the server had to drop before this batch (a burst): the stores resync. */
-  dropped?: number;
-}
+export type ConnectionState = 'connecting' | 'open' | 'closed';
 
 export interface Transport {
   readonly kind: 'http' | 'ipc';

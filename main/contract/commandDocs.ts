@@ -1,0 +1,64 @@
+/**
+ * What docs/api.md says of each command beyond its input schema: a summary, the output type (as in
+ * ./api.ts and ./models.ts) and the errors it can answer besides `invalid_input`. Keyed by every command
+ * name (a missing or extra one does not compile); scripts/write-api-docs.ts renders it with the schemas.
+ */
+import type { CommandName } from './api.js';
+import type { ErrorCode } from './result.js';
+
+export interface CommandDoc {
+  group: 'Messages' | 'Clock and forwarding' | 'Workbench' | 'Destinations' | 'Sources and ingestion' | 'Deletion' | 'Audiences' | 'Mock receiver';
+  summary: string;
+  output: string;
+  errors?: readonly ErrorCode[];
+}
+
+export const COMMAND_DOCS = {
+  sendMessage: { group: 'Messages', summary: 'Accepts one call as if a source had sent it (or straight to named destinations), routes it and queues its deliveries.', output: '{ message: MessageRecord; deliveries: DeliveryRecord[] }', errors: ['not_found', 'missing_field', 'missing_identity', 'unknown_field', 'invalid_timestamp', 'message_too_large'] },
+  sendMessages: { group: 'Messages', summary: 'A batch in one transaction: one invalid message refuses the whole batch (errors name `messages[i]`).', output: '{ message: MessageRecord; deliveries: DeliveryRecord[] }[]', errors: ['not_found', 'missing_field', 'missing_identity', 'message_too_large'] },
+  listMessages: { group: 'Messages', summary: 'Messages newest first, filtered (all filters combine with AND), in cursor pages that stay stable while new messages arrive.', output: 'Page<MessageSummary>' },
+  getMessage: { group: 'Messages', summary: 'One message with its exact body, the call as received, its deliveries and every attempt (secrets masked).', output: 'MessageDetail', errors: ['not_found'] },
+  retryNow: { group: 'Messages', summary: "Pulls a waiting or failed delivery's next attempt to now (a failed one gets a fresh window): all of a message's (`id`) or one (`deliveryId`).", output: '{ deliveries: DeliveryRecord[] }', errors: ['not_found', 'conflict'] },
+  cancelMessage: { group: 'Messages', summary: "Cancels a message's waiting and in-flight deliveries (`cancelled by user`).", output: '{ deliveries: DeliveryRecord[] }', errors: ['not_found', 'conflict'] },
+  exportMessages: { group: 'Messages', summary: 'Messages (by filter, or a selection of ids; at most 10,000, newest first) with their deliveries and attempts as JSON lines, HAR 1.2 (one entry per attempt) or cURL commands replaying each attempt byte for byte; secrets redacted unless `includeSecrets`.', output: 'ExportMessagesOutput', errors: ['not_found'] },
+  replayMessage: { group: 'Messages', summary: 'Sends the same body again as a new message, to the destinations of the original; `keepMessageId` tests receiver de-duplication.', output: '{ message: MessageRecord; deliveries: DeliveryRecord[] }', errors: ['not_found'] },
+  advanceClock: { group: 'Clock and forwarding', summary: 'Moves engine time forward and plays every attempt that falls due on the way, in time order; answers when they have finished.', output: 'ClockState' },
+  advanceToNextRetry: { group: 'Clock and forwarding', summary: 'Moves engine time to the next waiting attempt and plays it.', output: 'ClockState', errors: ['conflict'] },
+  resetClock: { group: 'Clock and forwarding', summary: 'Back to real time (offset 0); waiting deliveries keep their distance to now, work already due stays due.', output: 'ClockState' },
+  getClock: { group: 'Clock and forwarding', summary: 'Engine time and its offset from real time.', output: 'ClockState' },
+  getOverview: { group: 'Clock and forwarding', summary: 'Messages per status, deliveries in flight, the retry backlog, the clock and whether forwarding is paused.', output: 'Overview' },
+  pauseForwarding: { group: 'Clock and forwarding', summary: 'Holds forwarding (kept across restarts): accepted messages wait, queued; rounds in flight finish.', output: '{ paused: true }' },
+  resumeForwarding: { group: 'Clock and forwarding', summary: 'Forwarding runs again.', output: '{ paused: false }' },
+  getSettings: { group: 'Workbench', summary: 'The data dir, the database file and its size, versions, and (under serve) the URLs to use.', output: 'Settings' },
+  rotateToken: { group: 'Workbench', summary: 'A new API token for this data dir; the old one stops working at once (reload the UI with the new uiUrl).', output: '{ token: string; uiUrl: string | null }' },
+  revealSecret: { group: 'Workbench', summary: "The one way to see a secret in clear: a destination's shared secret, a source's write key or a receiver's secret.", output: '{ secret: string | null }', errors: ['not_found'] },
+  listDestinations: { group: 'Destinations', summary: 'Every destination, by name (secrets masked).', output: 'Page<Destination>' },
+  createDestination: { group: 'Destinations', summary: 'A destination: up to 5 webhooks, static headers, shared secret, timeout, retry policy, event filters, caFile.', output: 'Destination', errors: ['conflict', 'not_found', 'invalid_config'] },
+  updateDestination: { group: 'Destinations', summary: 'Replaces what the patch names; `null` clears a nullable field; a masked secret sent back unchanged keeps the stored one.', output: 'Destination', errors: ['not_found', 'conflict', 'invalid_config'] },
+  deleteDestination: { group: 'Destinations', summary: 'Deletes it and cancels its waiting deliveries (`destination deleted`).', output: '{ cancelledDeliveries: number }', errors: ['not_found'] },
+  listSources: { group: 'Sources and ingestion', summary: 'Every source, by name (write keys masked).', output: 'Page<Source>' },
+  createSource: { group: 'Sources and ingestion', summary: 'A source of kind web, mobile or server; a write key is made when none is given.', output: 'Source', errors: ['conflict'] },
+  updateSource: { group: 'Sources and ingestion', summary: "Changes a source's kind or write key.", output: 'Source', errors: ['not_found', 'conflict'] },
+  deleteSource: { group: 'Sources and ingestion', summary: 'Deletes a source: its write key stops working, connected destinations are disconnected (named), its audiences go; its messages stay.', output: '{ id: string; disconnectedDestinations: string[] }', errors: ['not_found'] },
+  listSourceUsage: { group: 'Sources and ingestion', summary: 'Per source: calls received, accepted, refused and filtered.', output: 'Page<SourceUsage>' },
+  listIngestLog: { group: 'Sources and ingestion', summary: 'Refused ingestion requests, newest first, with reason, field, limit and a body preview.', output: 'Page<IngestRefusal>' },
+  createDeletionRequest: { group: 'Deletion', summary: 'Sends one `delete` message per affected source (those that saw the user, or those named).', output: '{ request: DeletionRequest; messages: { message: MessageRecord; deliveries: DeliveryRecord[] }[] }', errors: ['not_found'] },
+  listDeletionRequests: { group: 'Deletion', summary: 'Deletion requests and the messages they sent.', output: 'Page<DeletionRequest>' },
+  createAudience: { group: 'Audiences', summary: 'An audience of a source (members and/or a rule over traits); sends `<snake_case name>: true` to every member at once.', output: '{ audience: Audience; sync: AudienceSyncResult }', errors: ['not_found', 'conflict'] },
+  updateAudience: { group: 'Audiences', summary: 'Replaces its members or rule (the next sync sends the changes).', output: 'Audience', errors: ['not_found'] },
+  syncAudience: { group: 'Audiences', summary: 'Sends identify calls for the users who joined (true) or left (false) since the last sync.', output: 'AudienceSyncResult', errors: ['not_found'] },
+  deleteAudience: { group: 'Audiences', summary: 'Deletes an audience.', output: '{ id: string }', errors: ['not_found'] },
+  listAudiences: { group: 'Audiences', summary: 'Audiences and computed traits, by name; optionally of one source or kind.', output: 'Page<Audience | ComputedTrait>', errors: ['not_found'] },
+  createComputedTrait: { group: 'Audiences', summary: 'A computed trait (userId → value); sends each user their value at once.', output: '{ computedTrait: ComputedTrait; sync: ComputedTraitSyncResult }', errors: ['not_found', 'conflict'] },
+  updateComputedTrait: { group: 'Audiences', summary: 'Replaces every value; users left out lose theirs at the next sync.', output: 'ComputedTrait', errors: ['not_found'] },
+  syncComputedTrait: { group: 'Audiences', summary: 'Sends identify calls for the values that changed since the last sync.', output: 'ComputedTraitSyncResult', errors: ['not_found'] },
+  deleteComputedTrait: { group: 'Audiences', summary: 'Deletes a computed trait.', output: '{ id: string }', errors: ['not_found'] },
+  listReceivers: { group: 'Mock receiver', summary: "The mock receiver's endpoints with their URLs and scripts (secrets masked).", output: 'Page<ReceiverEndpoint>' },
+  getReceiver: { group: 'Mock receiver', summary: 'One endpoint.', output: 'ReceiverEndpoint', errors: ['not_found'] },
+  createReceiver: { group: 'Mock receiver', summary: 'A named endpoint at `<receiverUrl>/r/<name>` with a script (statuses, sequences, delays, resets, a seeded failure rate).', output: 'ReceiverEndpoint', errors: ['conflict'] },
+  updateReceiver: { group: 'Mock receiver', summary: "Changes an endpoint's name, secret or script (a new script starts from its first step).", output: 'ReceiverEndpoint', errors: ['not_found', 'conflict'] },
+  deleteReceiver: { group: 'Mock receiver', summary: 'Deletes an endpoint (its captures are kept).', output: '{ name: string }', errors: ['not_found'] },
+  listCaptures: { group: 'Mock receiver', summary: 'Captured requests newest first, with the exact body, the step that answered and the signature verdict.', output: 'Page<CaptureRecord>' },
+  getCapture: { group: 'Mock receiver', summary: 'One captured request.', output: 'CaptureRecord', errors: ['not_found'] },
+  clearCaptures: { group: 'Mock receiver', summary: "Deletes captures (all, or one endpoint's).", output: '{ deleted: number }' },
+} as const satisfies Record<CommandName, CommandDoc>;
