@@ -36,7 +36,7 @@ export async function startServe(config: Record<string, unknown> = {}): Promise<
   const dataDir = join(dir, 'data');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'main', 'cli.ts'), 'serve', '--data', dataDir, '--config', configFile, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'],
+    ['--import', 'tsx', join(ROOT, 'main', 'cli.ts'), 'serve', '--data-dir', dataDir, '--config', configFile, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1' } },
   );
   let stderr = '';
