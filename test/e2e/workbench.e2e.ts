@@ -105,5 +105,14 @@ describe.skipIf(chromiumMissing)('the workbench UI', () => {
 
     await forwarding.click();
     await row.getByText('delivered', { exact: true }).waitFor();
+
+    // The keyboard: j moves to the first row, Enter opens it, Esc closes it.
+    await page.getByRole('grid', { name: 'Messages' }).focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('button', { name: /^Attempt 1: success/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
   });
 });
