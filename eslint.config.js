@@ -1,4 +1,4 @@
-// Layering is enforced here (ARCHITECTURE.md): main/contract is pure TypeScript shared with the renderer;
+// Layering is enforced here (docs/architecture.md): main/contract is pure TypeScript shared with the renderer;
 // main/core is the pure domain (no I/O); only the outer layers touch sockets and disks, and only main/desktop
 // touches Electron.
 import { builtinModules } from 'node:module';
@@ -59,6 +59,17 @@ export default tseslint.config(
       ],
       [{ group: ['../engine/*', '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/core may import only main/contract and itself.' }],
     ),
+  },
+  // A core's store is its own: production code reaches it only through the narrow views the core gives
+  // (ingestion, health, the services). internalsOf is for tests and benchmarks.
+  {
+    files: ['main/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportSpecifier[imported.name='internalsOf']", message: 'internalsOf (a core\'s store) is for tests and benchmarks; use the narrow views the core gives (core.ingestion, core.health, its commands).' },
+      ],
+    },
   },
   // The outer layers, innermost first (docs/architecture.md, "Layers"): each may import the layers inside it, never one outside.
   {

@@ -1,4 +1,4 @@
-/** `hookbench delete-user <userId>`: a deletion request against a running serve (SPEC-NOTES §8, §9). */
+/** `hookbench delete-user <userId>`: a deletion request against a running serve (docs/behaviour.md §8, §9). */
 import type { DeletionRequest } from '../contract/models.js';
 import type { SendMessageOutput } from '../contract/api.js';
 import { EXIT, UsageError, type CliIO } from './io.js';

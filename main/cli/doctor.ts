@@ -1,7 +1,7 @@
 /**
  * `hookbench doctor [--data-dir DIR] [--move-aside]`: checks a data dir's database fully (SQLite's
  * integrity_check, read-only: a running serve may keep running) and says how to recover from what it finds
- * (docs/behaviour.md, "Data"). `--move-aside` renames a database and its -wal/-shm files out of the way, so
+ * (docs/behaviour.md §10). `--move-aside` renames a database and its -wal/-shm files out of the way, so
  * that the next start begins a fresh one; it refuses while a Hookbench process holds the data dir.
  */
 import Database from 'better-sqlite3';

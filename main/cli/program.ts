@@ -1,5 +1,5 @@
 /**
- * The `hookbench` command line (SPEC-NOTES §9), built with commander. `runCli` parses argv, runs one
+ * The `hookbench` command line (docs/behaviour.md §10), built with commander. `runCli` parses argv, runs one
  * command against an injectable CliIO and returns the exit code: tests call it in-process, and
  * `main/cli.ts` only wires it to the real process.
  */

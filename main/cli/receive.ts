@@ -12,7 +12,6 @@ import { parseWith } from '../contract/schemas.js';
 import { describeScript } from '../core/receiverScript.js';
 import { isoFromMs } from '../contract/timestamp.js';
 import { createCore, type Core } from '../engine/createCore.js';
-import { ReceiverService } from '../engine/receiver/receiverService.js';
 import { EXIT, type CliIO } from './io.js';
 import { findLiveServe } from './remote.js';
 
@@ -184,8 +183,9 @@ export async function runReceive(options: ReceiveOptions, io: CliIO, deps: Recei
   const dataDir = options.dataDir ?? mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-receive-'));
   let core: Core;
   try {
-    // The core for its database and engine clock only: nothing is forwarded from here.
-    core = createCore({ dataDir, autoStart: false });
+    // The core for its receiver, database and engine clock only: nothing is forwarded from here. Every path
+    // is answered by the CLI's own endpoint.
+    core = createCore({ dataDir, autoStart: false, receiver: { fallbackReceiver: CLI_RECEIVER } });
   } catch (e) {
     if (throwaway) rmSync(dataDir, { recursive: true, force: true });
     if (e instanceof HookbenchError) {
@@ -197,12 +197,9 @@ export async function runReceive(options: ReceiveOptions, io: CliIO, deps: Recei
     return EXIT.usage;
   }
 
-  const service = new ReceiverService({
-    db: core.store.db,
-    clock: core.clock,
-    dataDir,
-    emit: (event) => print.capture(event.capture),
-    fallbackReceiver: CLI_RECEIVER,
+  const service = core.receivers;
+  core.onEvent((event) => {
+    if (event.type === 'requestCaptured') print.capture(event.capture);
   });
   try {
     const saved = service.applyConfig([{ name: CLI_RECEIVER, secret: script.secret, script: { steps: script.steps } }]);

@@ -1,5 +1,5 @@
 /**
- * `hookbench send <type> --to URL...` (SPEC-NOTES §9): one message through a destination made of the flags,
+ * `hookbench send <type> --to URL...` (docs/behaviour.md §10): one message through a destination made of the flags,
  * every attempt printed as it happens, on the real clock (real retry waits) or, with --fast, on the virtual
  * clock. In a throw-away data dir by default; with --data-dir, in that data dir (destination `hookbench send`,
  * see sendDestination.ts), or through the serve that runs on it.

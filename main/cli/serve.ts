@@ -1,5 +1,5 @@
 /**
- * `hookbench serve` (SPEC-NOTES §9): the engine, the ingestion API, the typed API and the UI in one
+ * `hookbench serve` (docs/behaviour.md §10): the engine, the ingestion API, the typed API and the UI in one
  * process, found by other commands through `<data>/server.json`.
  */
 import { HookbenchError, type ApiError } from '../contract/result.js';

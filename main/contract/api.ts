@@ -152,7 +152,7 @@ export interface CoreCommands {
   listIngestLog(input: { cursor?: string | null; limit?: number }): Result<Page<IngestRefusal>>;
 }
 
-/** Audiences and computed traits (SPEC-NOTES §8). */
+/** Audiences and computed traits (docs/behaviour.md §8). */
 export interface AudienceCommands {
   createAudience(input: CreateAudienceInput): Result<{ audience: Audience; sync: AudienceSyncResult }>;
   updateAudience(input: UpdateAudienceInput): Result<Audience>;

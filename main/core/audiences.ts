@@ -1,5 +1,5 @@
 /**
- * SPEC-NOTES §8: audience membership and computed-trait diffing. Pure: the engine supplies stored traits and
+ * docs/behaviour.md §8: audience membership and computed-trait diffing. Pure: the engine supplies stored traits and
  * the state of the last sync, and sends what `diffState` returns.
  */
 import { isIsoDate, type AudienceKind, type JsonValue, type Rule, type Traits } from '../contract/audiences.js';

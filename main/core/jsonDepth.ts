@@ -1,5 +1,5 @@
 /**
- * Nesting depth of JSON, measured without recursion (docs/behaviour.md, "Limits"): a call's fields nest at
+ * Nesting depth of JSON, measured without recursion (docs/behaviour.md §7): a call's fields nest at
  * most LIMITS.maxDepth levels. Anything recursive over user data (JSON.stringify included, which V8
  * implements recursively and which overflows the stack at a few thousand levels) must only see data that
  * passed one of these checks, so these never recurse themselves: the text scanner walks the bytes once with
@@ -255,7 +255,7 @@ export function tooDeepField(call: Record<string, unknown>, limit: number): TooD
 }
 
 /**
- * The refusal of a call nesting too deep (docs/behaviour.md, "Limits"): `batch[1].properties: nests 5001
+ * The refusal of a call nesting too deep (docs/behaviour.md §7): `batch[1].properties: nests 5001
  * levels > 64`. `prefix` is where the call sits in the input (`call`, `messages[1].call`).
  */
 export function tooDeepError(tooDeep: TooDeep, prefix = ''): ApiError {

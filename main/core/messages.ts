@@ -60,7 +60,7 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
     error: { code, message: field ? `${prefix}${field}: ${message}` : message, ...(field ? { field: `${prefix}${field}` } : {}), ...extra },
   });
 
-  // Nesting first: measuring the size serialises the call, which recurses (docs/behaviour.md, "Limits").
+  // Nesting first: measuring the size serialises the call, which recurses (docs/behaviour.md §7).
   // Ingestion measured both on the bytes already (sizeChecked).
   if (!options.sizeChecked) {
     const tooDeep = callNestingError(call, options.fieldPrefix ?? '');

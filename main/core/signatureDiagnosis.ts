@@ -1,6 +1,6 @@
 /**
  * Why does a receiver's X-Signature check fail? Pure (no I/O): given the shared secret, the body bytes and
- * a signature, it checks the signature (SPEC-NOTES §2: lowercase hex HMAC-SHA1 over the exact bytes; hex
+ * a signature, it checks the signature (docs/behaviour.md §2: lowercase hex HMAC-SHA1 over the exact bytes; hex
  * case is not significant) and, when it does not match, tries the classic receiver mistakes one by one and
  * names the one that explains it.
  */
@@ -86,7 +86,7 @@ function same(computed: string, encoding: 'hex' | 'base64', given: string): bool
 /**
  * Bodies nesting deeper than this are not re-serialised: JSON.stringify recurses (V8 overflows its stack at
  * a few thousand levels), and a receiver sees bodies from any sender. Hookbench's own bodies nest at most
- * LIMITS.maxDepth + 2 levels (docs/behaviour.md, "Limits").
+ * LIMITS.maxDepth + 2 levels (docs/behaviour.md §7).
  */
 export const RESERIALISE_MAX_DEPTH = 512;
 

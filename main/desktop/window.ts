@@ -1,5 +1,5 @@
 /**
- * The window's hardening (ARCHITECTURE desktop/, Electron's security checklist), as data and small functions
+ * The window's hardening (docs/architecture.md desktop/, Electron's security checklist), as data and small functions
  * so that a test can read every item: web preferences, the CSP, navigation and window.open guards, and
  * permission handlers. Electron's objects come in as parameters; only main.ts imports `electron` itself.
  */

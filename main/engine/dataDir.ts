@@ -6,7 +6,7 @@ import { HookbenchError } from '../contract/result.js';
 export const APP_NAME = 'Hookbench';
 
 /**
- * SPEC-NOTES §9: `--data-dir DIR`, else `$HOOKBENCH_DATA`, else the per-user app-data folder named Hookbench
+ * docs/behaviour.md §10: `--data-dir DIR`, else `$HOOKBENCH_DATA`, else the per-user app-data folder named Hookbench
  * (the same folder Electron uses as userData for that product name).
  */
 export function resolveDataDir(
@@ -34,7 +34,7 @@ export function ensureDataDir(dir: string): void {
 
 /**
  * One line for a data dir the file system refuses (read-only, another user's, not a folder): what and why,
- * and the way out. Docs: docs/behaviour.md, "Data".
+ * and the way out. Docs: docs/behaviour.md §10.
  */
 export function unusableDataDir(dir: string, e: unknown): HookbenchError {
   const code = (e as NodeJS.ErrnoException | null)?.code;

@@ -1,5 +1,5 @@
 /**
- * Pushed events leave in batches (ARCHITECTURE: Bruno's lesson): a burst of deliveries becomes a few frames,
+ * Pushed events leave in batches (docs/architecture.md: Bruno's lesson): a burst of deliveries becomes a few frames,
  * never a flood. The HTTP server's WebSocket and the desktop's IPC both use it.
  *
  * A frame goes out `flushMs` after the first event it holds (no timer runs while nothing happens) and carries at

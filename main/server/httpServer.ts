@@ -1,5 +1,5 @@
 /**
- * One HTTP server for the browser and CI faces (SPEC-NOTES §9): the ingestion API under /v1/, the typed
+ * One HTTP server for the browser and CI faces (docs/behaviour.md §10): the ingestion API under /v1/, the typed
  * API under /api/ (POST /api/<command>, Bearer token), pushed events on the WebSocket /api/events, and the
  * UI at /. The API only answers requests addressed to this machine's loopback names (DNS-rebinding guard).
  */
@@ -75,7 +75,7 @@ export function httpStatusOf(error: ApiError): number {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { core } = options;
-  const ingest = new IngestService(core, options.ingest);
+  const ingest = new IngestService(core.ingestion, options.ingest);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   /** The Host values this server answers to, known once it listens (port 0 picks the port). */
@@ -115,7 +115,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const body = await readBody(req, LIMITS.requestBytes);
       if (body === 'too_large') {
         const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
-        core.store.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, bodyBytes: null });
+        core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, bodyBytes: null });
         return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
       }
       const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, clientIp: clientIp(req) });

@@ -149,7 +149,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
           return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
         },
       }),
-      core.store.health,
+      core.health,
     );
     const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir };
     try {
@@ -160,8 +160,8 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       server = await startServer({ ...serverOptions, port: 0 });
     }
     // A database file deleted, replaced or damaged under us: said once, clearly (writes answer 503 meanwhile).
-    core.store.health.onFailure((error) => problem(error.message));
-    unwatch = core.store.health.watch(1000);
+    core.health.onFailure((error) => problem(error.message));
+    unwatch = core.health.watch(1000);
 
     info = {
       version: HOOKBENCH_VERSION,

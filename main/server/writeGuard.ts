@@ -1,6 +1,6 @@
 /**
  * The typed API's writes refuse, with 503 `unavailable`, while the database cannot keep them (its file was
- * deleted, replaced or is damaged: store/integrity.ts; docs/behaviour.md, "Data"). Reads still answer from
+ * deleted, replaced or is damaged: store/integrity.ts; docs/behaviour.md §10). Reads still answer from
  * the open database. The file is checked before a write runs and after it (one stat each, ~1 µs): a write
  * that went to a file that is no longer there is reported as refused, not as done.
  */

@@ -1,5 +1,5 @@
 /**
- * Whether the database can still keep what it is given (docs/behaviour.md, "Data"). Two things break that
+ * Whether the database can still keep what it is given (docs/behaviour.md §10). Two things break that
  * silently and are checked here:
  *
  * - The file is deleted or replaced while Hookbench runs. SQLite keeps writing through its open handle, to a

@@ -1,5 +1,5 @@
 /**
- * Reading JSON the store holds. Rows written before the nesting limit existed (docs/behaviour.md, "Limits")
+ * Reading JSON the store holds. Rows written before the nesting limit existed (docs/behaviour.md §7)
  * may nest thousands of levels: parsing them is safe (V8's JSON.parse does not recurse), but whatever
  * serialises them afterwards (an API answer, an event, a replay) would overflow the stack. Such a stored call
  * reads as a small object that says so; the message's body keeps the exact bytes as text.

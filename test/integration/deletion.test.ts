@@ -7,7 +7,7 @@ import { captureIO } from '../helpers/cliIO.js';
 import { must, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 
-describe('deletion flow (SPEC-NOTES §8)', () => {
+describe('deletion flow (docs/behaviour.md §8)', () => {
   it('hookbench delete-user sends one delete per source that saw the user, to its enabled destinations', async () => {
     const rx = await newReceiver(status(200));
     const off = await newReceiver(status(200));

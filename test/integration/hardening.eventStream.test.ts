@@ -4,6 +4,7 @@
  * event is emitted through the core directly here: ingestion and sendMessage refuse such calls now (defect
  * 3), but a frame that cannot be serialised must not crash whatever its origin.
  */
+import { internalsOf } from '../../main/engine/createCore.js';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
@@ -70,7 +71,7 @@ describe('the event stream', () => {
     };
     const accepted = (messageId: string) => seen.find((e): e is Extract<EngineEvent, { type: 'messageAccepted' }> => e.type === 'messageAccepted' && e.message.messageId === messageId);
 
-    const emit = (event: EngineEvent) => (running.core as unknown as { emit(event: EngineEvent): void }).emit(event);
+    const emit = (event: EngineEvent) => internalsOf(running.core).emit(event);
     emit(deepEvent(1));
     await until(() => accepted('deep-1') !== undefined);
     emit(deepEvent(2));

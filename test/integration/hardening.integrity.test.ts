@@ -1,7 +1,7 @@
 /**
  * Issue 13, defect 5: a damaged database started without a word, then failed rows with SQLITE_CORRUPT while
  * ingestion kept answering 200, and "file is not a database" named no file. Now start runs a quick
- * integrity check (docs/behaviour.md, "Data"), a damaged database takes no writes, and every error names the
+ * integrity check (docs/behaviour.md §10), a damaged database takes no writes, and every error names the
  * file and the way out: move it aside, or `hookbench doctor`.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -60,7 +60,7 @@ describe('a damaged database at start', () => {
     const stderr: string[] = [];
     const running = await startServe({ data: dataDir, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, { stdout: () => undefined, stderr: (s) => stderr.push(s) });
     onCleanup(() => running.stop());
-    await new Promise<void>((resolve) => running.core.store.health.onFailure(() => resolve()));
+    await new Promise<void>((resolve) => running.core.health.onFailure(() => resolve()));
     const res = await request(`${running.info.url}/api/sendMessage`, {
       method: 'POST',
       headers: { authorization: `Bearer ${running.info.token}` },

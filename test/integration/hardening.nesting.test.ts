@@ -2,7 +2,7 @@
  * Issue 13, defect 3: deeply nested calls. A call nesting 5,000 levels was accepted, then broke every
  * listMessages page that held it and its getMessage (500: the answer could not be serialised); 20,000+
  * levels made ingest answer 500, unlogged and uncounted. Now a call's fields nest at most LIMITS.maxDepth
- * levels (docs/behaviour.md, "Limits"): deeper calls are refused like any other limit, before their JSON is
+ * levels (docs/behaviour.md §7): deeper calls are refused like any other limit, before their JSON is
  * parsed, and a row stored before the limit existed still reads.
  */
 import Database from 'better-sqlite3';
@@ -75,7 +75,7 @@ describe('nesting limit at ingestion', () => {
 
   it('20,000 and 200,000 levels, plain and gzip, on the ingestion thread and inline: 400, logged, the write key in the body counted', async () => {
     const running = await serve();
-    const inline = new IngestService(running.core, { thread: 'inline' });
+    const inline = new IngestService(running.core.ingestion, { thread: 'inline' });
     onCleanup(() => inline.close());
     const viaHttp = (body: string | Buffer, headers: Record<string, string>) => post(running, '/v1/batch', body, { authorization: '', ...headers });
     const viaInline = async (body: string | Buffer, headers: Record<string, string>) => {

@@ -14,7 +14,6 @@ import { DEFAULT_RECEIVE_PORT, listenFailure } from '../../main/cli/receive.js';
 import { startServe } from '../../main/cli/serve.js';
 import { DEFAULT_RECEIVER_PORT } from '../../main/contract/receiver.js';
 import { createCore } from '../../main/engine/createCore.js';
-import { ReceiverService } from '../../main/engine/receiver/receiverService.js';
 import { must, newCore, newDataDir, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import { tempDir } from '../helpers/tempDir.js';
 
@@ -218,7 +217,7 @@ describe('hookbench receive (in-process)', () => {
     expect(await plain.run).toBe(0);
     const reopened = createCore({ dataDir, autoStart: false });
     try {
-      const service = new ReceiverService({ db: reopened.store.db, clock: reopened.clock, dataDir, emit: () => undefined });
+      const service = reopened.receivers;
       expect(must(service.listCaptures({})).items.map((c) => [c.receiver, c.messageId, c.listener])).toEqual([['receive', 'kept', 'http']]);
     } finally {
       await reopened.close();

@@ -50,7 +50,7 @@ describe('secrets at rest (store/secretCodec)', () => {
     await core.close();
     const again = createCore({ dataDir, seed: 42, secretCodec: keychain });
     onCleanup(() => again.close());
-    expect(again.store.listDestinations()[0]!.sharedSecret).toBe('s3cret-dest');
+    expect(again.findDestination('d')!.sharedSecret).toBe('s3cret-dest');
     expect(must(again.receivers.getReceiver({ name: 'orders' }))).toBeTruthy();
   });
 
@@ -71,7 +71,7 @@ describe('secrets at rest (store/secretCodec)', () => {
     // the failed start released the lock: the desktop app's codec opens it
     const reopened = createCore({ dataDir, seed: 42, secretCodec: keychain });
     onCleanup(() => reopened.close());
-    expect(reopened.store.listDestinations()[0]!.sharedSecret).toBe('s3cret');
+    expect(reopened.findDestination('d')!.sharedSecret).toBe('s3cret');
   });
 
   it('plain secrets written before encryption stay readable, and are encrypted when next saved', async () => {
@@ -83,7 +83,7 @@ describe('secrets at rest (store/secretCodec)', () => {
 
     const desktop = createCore({ dataDir, seed: 42, secretCodec: keychain });
     onCleanup(() => desktop.close());
-    expect(desktop.store.listDestinations()[0]!.sharedSecret).toBe('old-plain');
+    expect(desktop.findDestination('d')!.sharedSecret).toBe('old-plain');
     must(desktop.updateDestination({ id: d.id, patch: { timeoutMs: 4000 } }));
     expect(JSON.parse(rawRows(dataDir).destinationConfigs[0]!).sharedSecret).toMatch(new RegExp(`^${KEYCHAIN_TAG}`));
   });

@@ -58,6 +58,13 @@ describe('layering lint rules', () => {
     expect(await lint('main/desktop/probe.ts', fixture)).toHaveLength(0);
   });
 
+  it("a core's store stays inside the core: main/ may not import internalsOf", async () => {
+    const [result] = await eslint.lintText("import { internalsOf } from '../engine/createCore.js';\nexport const x = internalsOf;\n", { filePath: 'main/server/probe.ts' });
+    expect(result!.messages.map((m) => m.ruleId)).toContain('no-restricted-syntax');
+    const [fine] = await eslint.lintText("import { createCore } from '../engine/createCore.js';\nexport const x = createCore;\n", { filePath: 'main/server/probe.ts' });
+    expect(fine!.messages).toEqual([]);
+  });
+
   it('the renderer may import main/contract and its UI libraries, nothing else of main/ and no Node or I/O', async () => {
     const file = 'renderer/src/features/probe.tsx';
     expect(await lint(file, "import { Store } from '../../../main/store/store';\nexport const x = Store;\n")).toHaveLength(1);

@@ -221,7 +221,7 @@ export class ReceiverService {
   }
 
   /**
-   * The `receivers` of a config file (SPEC-NOTES §9): matched by name, created or updated, others kept.
+   * The `receivers` of a config file (docs/behaviour.md §10): matched by name, created or updated, others kept.
    * Everything is validated before anything changes; errors name the path (`receivers[1].script.steps[0].status`).
    */
   applyConfig(receivers: unknown, prefix: readonly PropertyKey[] = ['receivers']): Result<{ created: string[]; updated: string[]; unchanged: string[] }> {

@@ -3,6 +3,7 @@
  * a sandboxed preload runs) talks over an in-memory ipcMain/ipcRenderer pair to the real registration, which
  * dispatches to a real workbench on a temp data dir.
  */
+import { internalsOf } from '../../../main/engine/createCore.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,7 +86,7 @@ describe('commands over the in-memory IPC pair, through dispatch, to a real work
   it('a foreign page gets refusals, whatever it calls', async () => {
     const { bridge, workbench } = await desktop('https://evil.example/');
     expect(await bridge.call('createDestination', { name: 'd', url: 'http://127.0.0.1:9/hook' })).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    expect(workbench.core.store.listDestinations()).toEqual([]);
+    expect(internalsOf(workbench.core).store.config.listDestinations()).toEqual([]);
     await expect(bridge.revealDataDir()).rejects.toThrow(/refused/);
   });
 

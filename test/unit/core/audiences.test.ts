@@ -9,7 +9,7 @@ const key = (name: string) => {
   return r.value;
 };
 
-describe('snakeCase (SPEC-NOTES §8)', () => {
+describe('snakeCase (docs/behaviour.md §8)', () => {
   it('the spec example', () => {
     expect(key('Big Spenders (EU) 2026')).toBe('big_spenders_eu_2026');
   });
