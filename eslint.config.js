@@ -98,4 +98,13 @@ export default tseslint.config(
     files: ['main/cli/**/*.ts', 'main/cli.ts'],
     rules: restrict('The CLI may not import the desktop shell.', ['electron'], [{ group: ['../desktop/*', './desktop/*'] }]),
   },
+  {
+    // The renderer talks to the core only through the typed contract (commands and events over a transport).
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    rules: restrict(
+      'The renderer may import main/contract (types and schemas) and its own libraries: no Node, Electron or I/O packages.',
+      [...nodeBuiltins, ...ioPackages],
+      [{ regex: '(^|/)main/(?!contract/)', message: 'The renderer may import only main/contract from main/: reach the core through the API client (renderer/src/api).' }],
+    ),
+  },
 );

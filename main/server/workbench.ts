@@ -4,7 +4,7 @@
  * `<data>/server.json`, through which other commands, scripts and the desktop app find it.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandHandlers } from '../contract/dispatch.js';
 import { HookbenchError } from '../contract/result.js';
@@ -68,11 +68,16 @@ export interface RunningWorkbench {
   stop(): Promise<void>;
 }
 
-/** The built renderer (dist/renderer), when there is one. */
-export function findUiDir(): string | null {
-  let dir = dirname(fileURLToPath(import.meta.url));
+/**
+ * The built renderer, `dist/renderer` (npm run build:renderer), found from this file whether it runs from
+ * dist/main/server (built, packaged) or main/server (tsx).
+ */
+export function findUiDir(start: string = dirname(fileURLToPath(import.meta.url))): string | null {
+  let dir = start;
   for (let i = 0; i < 5; i++) {
-    for (const candidate of [join(dir, 'renderer'), join(dir, 'dist', 'renderer')]) {
+    // dist/renderer is the build (npm run build:renderer); the source folder renderer/ never is.
+    const candidates = [join(dir, 'dist', 'renderer'), ...(basename(dir) === 'dist' ? [join(dir, 'renderer')] : [])];
+    for (const candidate of candidates) {
       if (existsSync(join(candidate, 'index.html'))) return candidate;
     }
     dir = dirname(dir);

@@ -286,7 +286,8 @@ describe('typed API over HTTP (docs/behaviour.md §10)', () => {
     const page = await request(`${running.info.url}/`);
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(await page.body.text()).toContain('Hookbench is running');
+    // The built UI (dist/renderer) when there is one, else the placeholder that says how to use the APIs.
+    expect(await page.body.text()).toContain('<title>Hookbench</title>');
     const foreign = await request(`${running.info.url}/`, { headers: { host: 'rebind.example:80' } });
     expect(foreign.statusCode).toBe(403);
     await foreign.body.dump();

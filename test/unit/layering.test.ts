@@ -64,4 +64,14 @@ describe('layering lint rules', () => {
     const [fine] = await eslint.lintText("import { createCore } from '../engine/createCore.js';\nexport const x = createCore;\n", { filePath: 'main/server/probe.ts' });
     expect(fine!.messages).toEqual([]);
   });
+
+  it('the renderer may import main/contract and its UI libraries, nothing else of main/ and no Node or I/O', async () => {
+    const file = 'renderer/src/features/probe.tsx';
+    expect(await lint(file, "import { Store } from '../../../main/store/store';\nexport const x = Store;\n")).toHaveLength(1);
+    expect(await lint(file, "import { createCore } from '../../../main/engine/createCore.js';\nexport const x = createCore;\n")).toHaveLength(1);
+    expect(await lint(file, "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toHaveLength(1);
+    expect(await lint(file, "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n")).toHaveLength(1);
+    expect(await lint(file, "import { MESSAGE_SHAPES } from '../../../main/contract/messageShapes';\nexport const x = MESSAGE_SHAPES;\n")).toHaveLength(0);
+    expect(await lint(file, "import { create } from 'zustand';\nimport { useState } from 'react';\nexport const x = [create, useState];\n")).toHaveLength(0);
+  });
 });
