@@ -32,6 +32,7 @@ export interface BuiltMessage {
   messageId: string;
   userId: string | null;
   anonymousId: string | null;
+  /** What lists show and filter by: a track's event, a page's or screen's name (null for other types). */
   event: string | null;
   /** The body object, keys in the spec's order. */
   body: Record<string, unknown>;
@@ -174,7 +175,8 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
   if (context !== null && !shape.contextIsCore) body['context'] = context;
   for (const extra of shape.extras) if (values.has(extra.out)) body[extra.out] = values.get(extra.out);
 
-  const event = typeof values.get('event') === 'string' ? (values.get('event') as string) : null;
+  const label = values.get(type === 'page' || type === 'screen' ? 'name' : 'event');
+  const event = typeof label === 'string' ? label : null;
   return {
     ok: true,
     value: {

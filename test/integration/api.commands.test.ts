@@ -47,6 +47,8 @@ describe('listMessages filters (each returns only matching messages)', () => {
     expect(list(core, { destinationId: b.id })).toEqual([ids.serverPage, ids.serverTrack]);
     expect(list(core, { userId: 'ada' })).toEqual([ids.webIdentify, ids.webTrack]);
     expect(list(core, { event: 'Signed Up' })).toEqual([ids.filtered, ids.webTrack]);
+    expect(list(core, { event: 'Pricing' })).toEqual([ids.serverPage]); // a page's or screen's name
+    expect(must(core.listMessages({ type: 'page' })).items[0]).toMatchObject({ event: 'Pricing' });
     expect(list(core, { text: 'EXAMPLE.com' })).toEqual([ids.webIdentify]); // case-insensitive (ASCII)
     expect(list(core, { text: '"total":42' })).toEqual([ids.serverTrack]);
     expect(list(core, { text: '100%_' })).toEqual([]); // wildcards are literal
