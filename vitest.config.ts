@@ -6,6 +6,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    reporters: ['default', './test/helpers/closingLineReporter.ts'],
+    reporters: ['default', ['./test/helpers/closingLineReporter.ts', { saveTo: 'test-results/unit-counts.json' }]],
   },
 });

@@ -10,6 +10,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    reporters: ['default', './test/helpers/closingLineReporter.ts'],
+    reporters: ['default', ['./test/helpers/closingLineReporter.ts', { addFrom: 'test-results/unit-counts.json', label: 'e2e' }]],
   },
 });

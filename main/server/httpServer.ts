@@ -216,11 +216,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const closed = once(server, 'close');
       server.close();
       server.closeIdleConnections();
+      // A browser keeps pre-opened connections that never carried a request: Node does not count them as
+      // idle, and server.close() would wait for the browser to drop them (minutes). Requests in flight get
+      // a moment to finish; then every connection is closed.
+      const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
       await closed;
+      clearTimeout(force);
       await ingest.close();
     },
   };
 }
+
+/** How long requests in flight may take to finish when the server stops. */
+const CLOSE_GRACE_MS = 2000;
 
 function portError(e: NodeJS.ErrnoException, host: string, port: number): Error {
   if (e.code === 'EADDRINUSE') return new Error(`port ${port} on ${host} is in use (another Hookbench? see its server.json); use --port 0 to pick a free one`);

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -291,6 +293,17 @@ describe('typed API over HTTP (docs/behaviour.md §10)', () => {
     const foreign = await request(`${running.info.url}/`, { headers: { host: 'rebind.example:80' } });
     expect(foreign.statusCode).toBe(403);
     await foreign.body.dump();
+  });
+
+  it('stops while a browser holds a pre-opened connection that never sent a request', async () => {
+    const rx = await newReceiver();
+    const running = await serve(rx);
+    const preconnect = connect(running.info.port, '127.0.0.1');
+    await once(preconnect, 'connect');
+    const closedByServer = once(preconnect, 'close');
+    await running.stop(); // before the fix this waited for the client to hang up (minutes for a browser)
+    await closedByServer;
+    expect(preconnect.destroyed).toBe(true);
   });
 
   it('pushes events on the WebSocket, batched', async () => {
