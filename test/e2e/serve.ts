@@ -39,6 +39,10 @@ export async function startServe(config: Record<string, unknown> = {}): Promise<
     ['--import', 'tsx', join(ROOT, 'main', 'cli.ts'), 'serve', '--data-dir', dataDir, '--config', configFile, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_NO_WARNINGS: '1' } },
   );
+  // A test run that is killed or crashes must not leave a serve behind.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  child.once('close', () => process.off('exit', orphanGuard));
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
   try {
