@@ -44,6 +44,7 @@ import type { PreparedCall } from './ingestPrepare.js';
 import { routeMessage } from '../core/routing.js';
 import { Store } from '../store/store.js';
 import { MessageQueries } from '../store/messageQueries.js';
+import { HistoryIndexer } from './historyIndexer.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { AcceptedRate } from './acceptedRate.js';
 import { pageArgs, toPage, wholePage } from './paging.js';
@@ -187,6 +188,7 @@ class CoreImpl implements Core {
   private destinations = new Map<string, Destination>();
   private sources = new Map<string, Source>();
   private readonly messageQueries: MessageQueries;
+  private readonly historyIndexer: HistoryIndexer;
   private readonly acceptedRate = new AcceptedRate();
   /** Messages whose summary changed since the last messageUpdated flush (only while someone listens). */
   private changedMessages = new Set<number>();
@@ -231,6 +233,8 @@ class CoreImpl implements Core {
       listening: () => this.listeners.size > 0,
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
+    this.historyIndexer = new HistoryIndexer({ index: this.messageQueries.index, roundsInFlight: () => this.engine.roundsInFlight });
+    this.historyIndexer.start();
     this.audiences = new AudienceService({
       db: store.db,
       transaction: (fn) => store.transaction(fn),
@@ -302,6 +306,7 @@ class CoreImpl implements Core {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.historyIndexer.stop();
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();
     await this.forwarder.close();
