@@ -3,13 +3,14 @@
  * what a plain reading of the rows says, whatever part of the messages is indexed, with messages received
  * out of order and messages deleted; and every filter is led by an index, never a scan of the table.
  */
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_STATUSES, type MessageStatus } from '../../main/contract/models.js';
 import type { MessageType } from '../../main/contract/messageShapes.js';
 import { MessageQueries, trigramQuery, type MessageFilter } from '../../main/store/messageQueries.js';
 import { Store } from '../../main/store/store.js';
-import { newDataDir, onCleanup } from '../helpers/harness.js';
+import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 
 /** mulberry32 */
 function rng(seed: number): () => number {
@@ -269,5 +270,19 @@ describe('listMessages over the history index', () => {
     expect(queries.countsPerStatus()).toEqual(plain());
     store.db.prepare(`DELETE FROM messages WHERE id % 5 = 0`).run();
     expect(queries.countsPerStatus()).toEqual(plain());
+  });
+
+  it('a quiet core indexes what it stored, off the hot path', async () => {
+    const dataDir = newDataDir();
+    const core = newCore({ dataDir });
+    must(core.sendMessages({ messages: Array.from({ length: 300 }, (_, i) => ({ type: 'track' as const, call: { userId: `u${i}`, event: 'Indexed' } })) }));
+    const db = new Database(join(dataDir, 'hookbench.db'), { readonly: true });
+    onCleanup(() => db.close());
+    const covered = () => db.prepare('SELECT covered FROM history_state').pluck().get() as number;
+    const deadline = Date.now() + 10_000;
+    while (covered() < 300 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(covered()).toBe(300);
+    expect(must(core.listMessages({ userId: 'u7' })).items.map((m) => m.userId)).toEqual(['u7']);
+    expect(must(core.listMessages({ text: 'INDEXED', limit: 1000 })).items).toHaveLength(300);
   });
 });
