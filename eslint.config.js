@@ -1,5 +1,6 @@
-// Layering is enforced here (ARCHITECTURE.md): main/contract is pure TypeScript shared with the renderer;
-// main/core is the pure domain (no I/O); only the outer layers touch sockets, disks and Electron.
+// Layering is enforced here (docs/architecture.md): main/contract is pure TypeScript shared with the renderer;
+// main/core is the pure domain (no I/O); only the outer layers touch sockets and disks, and only main/desktop
+// touches Electron.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -7,8 +8,16 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 const ioPackages = ['electron', 'undici', 'better-sqlite3', 'selfsigned', 'ws', 'commander'];
 const uiPackages = ['react', 'react-dom', 'zustand'];
 
+// Every restriction below is for a folder outside main/desktop, so each also refuses electron and its subpaths
+// (a folder's own rule replaces the global one, so it has to say so again).
 const restrict = (message, names, patterns = []) => ({
-  'no-restricted-imports': ['error', { paths: names.map((name) => ({ name, message })), patterns: patterns.map((p) => ({ ...p, message: p.message ?? message })) }],
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [...new Set([...names, 'electron'])].map((name) => ({ name, message })),
+      patterns: [...patterns, { group: ['electron/*'] }].map((p) => ({ ...p, message: p.message ?? message })),
+    },
+  ],
 });
 
 export default tseslint.config(
@@ -19,6 +28,17 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Everywhere else (the renderer, scripts, tests, ...); the folders below repeat it in their own rules.
+    files: ['**/*.{ts,cts,mts,tsx,js,cjs,mjs}'],
+    ignores: ['main/desktop/**'],
+    rules: restrict('Only main/desktop imports electron: the core, the CLI, serve and the renderer run without it.', []),
+  },
+  {
+    // The sandboxed preload is CommonJS (it may require 'electron' only): `import x = require()` is its import.
+    files: ['main/desktop/**/*.cts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['main/contract/**/*.ts'],
@@ -38,6 +58,53 @@ export default tseslint.config(
         ...nodeBuiltins.filter((m) => !['crypto', 'node:crypto', 'buffer', 'node:buffer', 'util', 'node:util'].includes(m)),
       ],
       [{ group: ['../engine/*', '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/core may import only main/contract and itself.' }],
+    ),
+  },
+  // A core's store is its own: production code reaches it only through the narrow views the core gives
+  // (ingestion, health, the services). internalsOf is for tests and benchmarks.
+  {
+    files: ['main/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ImportSpecifier[imported.name='internalsOf']", message: 'internalsOf (a core\'s store) is for tests and benchmarks; use the narrow views the core gives (core.ingestion, core.health, its commands).' },
+      ],
+    },
+  },
+  // The outer layers, innermost first (docs/architecture.md, "Layers"): each may import the layers inside it, never one outside.
+  {
+    files: ['main/store/**/*.ts'],
+    rules: restrict('main/store is persistence: it may import main/contract and main/core, never the engine, the faces or Electron.', ['electron', 'undici', 'ws', 'commander'], [
+      { group: ['../engine/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
+    ]),
+  },
+  {
+    files: ['main/engine/**/*.ts'],
+    rules: restrict('main/engine is the core that every face builds: it may not import a face (server, cli, desktop) or the client library.', ['electron', 'commander'], [
+      { group: ['../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../server/*', '../../cli/*', '../../desktop/*', '../../client/*'] },
+    ]),
+  },
+  {
+    files: ['main/server/**/*.ts'],
+    rules: restrict('main/server is the HTTP face: it may not import the CLI or the desktop shell.', ['electron', 'commander'], [{ group: ['../cli/*', '../cli.js', '../desktop/*', '../client/*'] }]),
+  },
+  {
+    files: ['main/client/**/*.ts'],
+    rules: restrict('main/client is a library for other projects: it may import main/contract only (and undici for HTTP).', ['electron', 'better-sqlite3', 'ws', 'commander', 'selfsigned'], [
+      { group: ['../core/*', '../engine/*', '../store/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*'] },
+    ]),
+  },
+  {
+    files: ['main/cli/**/*.ts', 'main/cli.ts'],
+    rules: restrict('The CLI may not import the desktop shell.', ['electron'], [{ group: ['../desktop/*', './desktop/*'] }]),
+  },
+  {
+    // The renderer talks to the core only through the typed contract (commands and events over a transport).
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    rules: restrict(
+      'The renderer may import main/contract (types and schemas) and its own libraries: no Node, Electron or I/O packages.',
+      [...nodeBuiltins, ...ioPackages],
+      [{ regex: '(^|/)main/(?!contract/)', message: 'The renderer may import only main/contract from main/: reach the core through the API client (renderer/src/api).' }],
     ),
   },
 );

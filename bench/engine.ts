@@ -9,7 +9,7 @@
  * app, whose engine lives as long as the app. Without it, a run also timed the forwarder thread's start
  * (a new V8 isolate loading undici) and its first, unoptimised requests.
  */
-import { createCore, type Core } from '../main/engine/createCore.js';
+import { createCore, type Core, internalsOf } from '../main/engine/createCore.js';
 import type { ContenderOutput, ContenderRun } from './contender.js';
 import { ENGINE_IN_FLIGHT, SHARED_SECRET, trackCall } from './workload.js';
 
@@ -54,7 +54,7 @@ export async function runEngine(url: string, n: number, dataDir: string, mode: '
     await drain(core);
     const warmUpMs = performance.now() - warmUpStarted;
     // Only the messages after the warm-up's are measured and verified.
-    const after = core.store.db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM messages').pluck().get() ?? 0;
+    const after = internalsOf(core).store.db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM messages').pluck().get() ?? 0;
     const first = run.warmUp;
 
     let t0: number;
@@ -112,7 +112,7 @@ export async function runEngine(url: string, n: number, dataDir: string, mode: '
  * and wait again. Returns how many extra waits that took. A delivery left `retrying` is a failed run.
  */
 export async function drain(core: Core): Promise<number> {
-  const open = core.store.db
+  const open = internalsOf(core).store.db
     .prepare<[], { waiting: number; retrying: number }>(
       `SELECT coalesce(sum(status IN ('queued', 'delivering')), 0) AS waiting, coalesce(sum(status = 'retrying'), 0) AS retrying
        FROM deliveries`,
@@ -138,7 +138,7 @@ function verify(
   after: number,
   since: number | null,
 ): { delivered: number; attempts: number; successes: number; latencyMs: Float64Array; requestMs: Float64Array } {
-  const db = core.store.db;
+  const db = internalsOf(core).store.db;
   const count = (sql: string): number => db.prepare<[number], number>(sql).pluck().get(after) ?? 0;
   const messages = count('SELECT count(*) FROM messages WHERE id > ?');
   const delivered = count(`SELECT count(*) FROM messages WHERE id > ? AND status = 'delivered'`);

@@ -524,7 +524,7 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
     const store = new Store(file);
     if (schemaVersion(store.db) !== before) migrated = { from: before, to: schemaVersion(store.db), seconds: (performance.now() - t0) / 1000 };
     try {
-      const queries = new MessageQueries(store.db);
+      const queries = store.queries;
       const deliveries = store.db.prepare<[], number>('SELECT count(*) FROM deliveries').pluck().get()!;
       const results: HistoryCase[] = [];
       const measure = (specs: CaseSpec[], behind: number): void => {
@@ -570,8 +570,8 @@ export async function runHistory(options: HistoryOptions, progress: (line: strin
       const now = stored.end;
       const overview = {
         countsPerStatus: timeIt(options.runs, () => queries.countsPerStatus()),
-        deliveryBacklog: timeIt(options.runs, () => store.deliveryBacklog(now, now - 3_600_000)),
-        nextDueAt: timeIt(options.runs, () => store.nextDueAt()),
+        deliveryBacklog: timeIt(options.runs, () => store.deliveries.deliveryBacklog(now, now - 3_600_000)),
+        nextDueAt: timeIt(options.runs, () => store.deliveries.nextDueAt()),
       };
       const dbBytes = ['', '-wal'].reduce((sum, suffix) => sum + (existsSync(file + suffix) ? statSync(file + suffix).size : 0), 0);
       return {

@@ -11,7 +11,7 @@
  */
 import { forkBenchChild } from './child.js';
 import { randomBytes } from 'node:crypto';
-import { createCore, type Core } from '../main/engine/createCore.js';
+import { createCore, type Core, internalsOf } from '../main/engine/createCore.js';
 import { createCommandHandlers } from '../main/engine/commandHandlers.js';
 import { startServer, type RunningServer } from '../main/server/httpServer.js';
 import { drain } from './engine.js';
@@ -142,7 +142,7 @@ export async function runIngest(mode: IngestMode, receiverUrl: string, events: n
  * delivered on its first attempt and logged as a 200 (draining). Throws, listing what is wrong, otherwise.
  */
 function verify(core: Core, mode: IngestMode, sourceId: string, plan: LoadPlan): string {
-  const db = core.store.db;
+  const db = internalsOf(core).store.db;
   const count = (sql: string, ...params: unknown[]): number => db.prepare<unknown[], number>(sql).pluck().get(...params) ?? 0;
   const n = plan.requests * plan.batchSize;
   const problems: string[] = [];
@@ -161,7 +161,7 @@ function verify(core: Core, mode: IngestMode, sourceId: string, plan: LoadPlan):
   const fromSource = count('SELECT count(*) FROM messages WHERE source_id = ?', sourceId);
   if (fromSource !== n) problems.push(`${fromSource} messages from the bench source`);
 
-  const usage = core.store.usageOf(sourceId);
+  const usage = internalsOf(core).store.ingestLog.usageOf(sourceId);
   if (usage.received !== n || usage.accepted !== n || usage.refused !== 0 || usage.filtered !== 0) {
     problems.push(`source usage received ${usage.received}, accepted ${usage.accepted}, refused ${usage.refused}, filtered ${usage.filtered}`);
   }

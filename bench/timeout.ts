@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCore } from '../main/engine/createCore.js';
+import { createCore, internalsOf } from '../main/engine/createCore.js';
 import { summarize, type LatencySummary } from './stats.js';
 
 export const TIMEOUT_MS = 5_000;
@@ -32,7 +32,7 @@ export async function measureTimeoutPrecision(dataDir: string, attempts = 32): P
     if (!sent.ok) throw new Error(sent.error.message);
     // At most 16 (the connections per origin), so no attempt waits for a slot and each is timed alone.
     await core.idle();
-    const rows = core.store.db.prepare<[], { outcome: string; duration_ms: number }>('SELECT outcome, duration_ms FROM attempts').all();
+    const rows = internalsOf(core).store.db.prepare<[], { outcome: string; duration_ms: number }>('SELECT outcome, duration_ms FROM attempts').all();
     const wrong = rows.filter((r) => r.outcome !== 'timeout');
     if (rows.length !== attempts || wrong.length) throw new Error(`timeout bench: expected ${attempts} timeouts, got ${rows.length} attempts (${wrong.length} not timeouts)`);
     const durations = Float64Array.from(rows.map((r) => r.duration_ms));

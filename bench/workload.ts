@@ -5,7 +5,7 @@ import { buildMessage } from '../main/core/messages.js';
 export const SHARED_SECRET = 'bench-shared-secret';
 /** Deliveries in flight at once for the engine (its default) and the raw loop. */
 export const ENGINE_IN_FLIGHT = 256;
-/** SPEC-NOTES §2 / forwarder.ts: connections per origin. */
+/** docs/behaviour.md §2 / forwarder.ts: connections per origin. */
 export const CONNECTIONS = 16;
 /** The naive forwarder's "modest concurrency". */
 export const NAIVE_CONCURRENCY = 16;

@@ -1,12 +1,16 @@
-/** `hookbench delete-user <userId>`: a deletion request against a running serve (SPEC-NOTES §8, §9). */
+/** `hookbench delete-user <userId>`: a deletion request against a running serve (docs/behaviour.md §8, §9). */
 import type { DeletionRequest } from '../contract/models.js';
 import type { SendMessageOutput } from '../contract/api.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
-import { callApi, findRunningServe } from './remote.js';
+import { callApi, findRunningServe, sourceNamesOf } from './remote.js';
 
-export async function runDeleteUser(userId: string, opts: { source?: string[]; data?: string; json?: boolean }, io: CliIO): Promise<number> {
+export async function runDeleteUser(
+  userId: string,
+  opts: { source?: string[] | undefined; dataDir?: string | undefined; json?: boolean | undefined },
+  io: CliIO,
+): Promise<number> {
   try {
-    const { info } = findRunningServe(opts.data);
+    const { info } = findRunningServe(opts.dataDir);
     const result = await callApi<{ request: DeletionRequest; messages: SendMessageOutput[] }>(info, 'createDeletionRequest', {
       userId,
       ...(opts.source?.length ? { sources: opts.source } : {}),
@@ -20,10 +24,16 @@ export async function runDeleteUser(userId: string, opts: { source?: string[]; d
       io.stdout(`${JSON.stringify(result.value)}\n`);
       return EXIT.ok;
     }
-    io.stdout(`deletion request ${request.id} for user ${userId}: ${messages.length} delete message${messages.length === 1 ? '' : 's'}\n`);
+    const sourceName = await sourceNamesOf(info);
+    const names = request.sourceIds.map(sourceName).sort((a, b) => a.localeCompare(b));
+    io.stdout(
+      `deletion request ${request.id} for user ${userId}: ${messages.length} delete message${messages.length === 1 ? '' : 's'}` +
+        `${names.length ? ` (source${names.length === 1 ? '' : 's'} ${names.join(', ')})` : ''}\n`,
+    );
     for (const m of messages) {
       const to = m.deliveries.map((d) => d.destinationName).join(', ');
-      io.stdout(`  message ${m.message.id} (source ${m.message.sourceId}): ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}\n`);
+      const from = m.message.sourceId === null ? '' : ` from ${sourceName(m.message.sourceId)}`;
+      io.stdout(`  message #${m.message.id}${from}: ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}\n`);
     }
     return EXIT.ok;
   } catch (e) {

@@ -15,7 +15,7 @@ export interface CliIO {
   signal?: AbortSignal | undefined;
 }
 
-/** Exit codes (SPEC-NOTES §9). */
+/** Exit codes (docs/behaviour.md §10). */
 export const EXIT = {
   ok: 0,
   /** Not delivered / signature mismatch. */

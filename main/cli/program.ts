@@ -1,16 +1,19 @@
 /**
- * The `hookbench` command line (SPEC-NOTES §9), built with commander. `runCli` parses argv, runs one
+ * The `hookbench` command line (docs/behaviour.md §10), built with commander. `runCli` parses argv, runs one
  * command against an injectable CliIO and returns the exit code: tests call it in-process, and
  * `main/cli.ts` only wires it to the real process.
  */
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { MESSAGE_TYPES } from '../contract/messageShapes.js';
-import { DEFAULT_RECEIVER_PORT } from '../contract/receiver.js';
 import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
-import { runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
+import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
 import { runSend, type SendDeps, type SendOptions } from './send.js';
 import { runDeleteUser } from './deleteUser.js';
+import { INFO_FIELDS, runInfo } from './info.js';
+import { runDoctor } from './doctor.js';
 import { runServe, type ServeOptions } from './serve.js';
+import { runShow } from './show.js';
+import { runTail, type TailDeps } from './tail.js';
 import { runVerify } from './verify.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 
@@ -39,7 +42,9 @@ the file is removed on a clean stop (Ctrl-C or SIGTERM: in-flight work is finish
 
 Examples:
   hookbench serve
-  hookbench serve --config hookbench.config.json --port 0 --data ./.hookbench`;
+  hookbench serve --config hookbench.config.json --port 0 --data-dir ./.hookbench
+
+--data DIR is accepted as an older spelling of --data-dir DIR.`;
 
 const seconds = (value: string): number => {
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
@@ -49,6 +54,21 @@ const seconds = (value: string): number => {
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+const DATA_DIR_OF_SERVE = 'data dir of the running hookbench serve (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)';
+const DATA_ALIAS_HELP = '\n--data DIR is accepted as an older spelling of --data-dir DIR.';
+
+/** `--data DIR`: the older spelling of `--data-dir DIR` on serve and delete-user, still accepted, not listed. */
+const dataAlias = () => new Option('--data <dir>', 'alias of --data-dir').hideHelp();
+
+/** The data dir from `--data-dir` or its alias `--data`; false (after saying why) when both disagree. */
+function dataDirFrom(opts: { data?: string | undefined; dataDir?: string | undefined }, command: string, io: CliIO): string | undefined | false {
+  if (opts.data !== undefined && opts.dataDir !== undefined && opts.data !== opts.dataDir) {
+    io.stderr(`hookbench ${command}: --data ${opts.data} and --data-dir ${opts.dataDir} name different data dirs; give one (--data is an alias of --data-dir)\n`);
+    return false;
+  }
+  return opts.dataDir ?? opts.data;
+}
+
 const SEND_HELP = `
 Examples:
   hookbench send track --to http://localhost:3000/hook --secret s3cret \\
@@ -57,6 +77,10 @@ Examples:
   hookbench send track --to http://localhost:3000/hook --data '{"userId":"u1","event":"E"}' --fast --json
 
 Give <type> before --to: --to takes one or more URLs (or repeat it).
+With --data-dir DIR, the message goes to a destination named "hookbench send" there (created or updated with
+these flags, enabled while the send runs, then disabled). If a hookbench serve runs on DIR, the message is
+sent through that serve (its typed API and event socket) instead of failing on its lock; --fast then moves
+that serve's engine clock forward, and Ctrl-C cancels the message there.
 Exit status: 0 delivered, 1 not delivered (failed, cancelled, filtered, interrupted), 2 bad input or usage.`;
 
 const VERIFY_HELP = `
@@ -69,7 +93,7 @@ Exit status: 0 the signature matches, 1 it does not (with a diagnosis), 2 bad in
 
 const RECEIVE_HELP = `
 Examples:
-  hookbench receive --secret s3cret
+  hookbench receive --secret s3cret       # http://127.0.0.1:4411; point send --to (or a destination) there
   hookbench receive --port 0 --respond 500,500,200 --json
   hookbench receive --respond 503,200 --retry-after 30
   hookbench receive --delay 6000          # Hookbench's 5 s timeout fires
@@ -77,15 +101,60 @@ Examples:
 
 --respond lists one answer per request, the last repeating: status codes (200-599), never (keep the
 connection open without answering), reset (TCP reset) or close (close without a response).
+It listens on 4411 by default: hookbench serve's own mock receiver has 4410, so both run side by side.
 Every path is answered. Each request is printed as it arrives: method, path, headers, the script step
 that answered, the X-Signature verdict with --secret (and a diagnosis when it is wrong), and the body.
 Exit status: 0 stopped with Ctrl-C, 1 could not listen, 2 bad input or usage.`;
+
+const INFO_HELP = `
+Examples:
+  hookbench info                          # URLs, pid, data dir and API token of the running serve
+  hookbench info token --data-dir ./data  # one value alone, for scripts
+  TOKEN=$(hookbench info token); URL=$(hookbench info url)
+  curl -s -X POST "$URL/api/getClock" -H "Authorization: Bearer $TOKEN" -d '{}'
+
+It reads <data>/server.json, which a running hookbench serve writes.
+Exit status: 0 printed, 2 no serve runs on that data dir, or bad input or usage.`;
+
+const TAIL_HELP = `
+Examples:
+  hookbench tail                          # the serve on $HOOKBENCH_DATA, else the per-user folder
+  hookbench tail --data-dir ./data --json
+
+One line per message accepted, per attempt finished (outcome, status, duration, URL, next retry) and
+per delivery status change (delivered, failed, cancelled, ...). Times are engine times, in local time.
+--json prints the events as the serve pushes them, one JSON object per line (plus {"type":"dropped",
+"count":N} when the serve had to leave some out). When the serve stops or restarts, tail reconnects
+(found again through <data>/server.json); events while disconnected are not shown.
+Exit status: 0 stopped with Ctrl-C, 2 no serve runs on that data dir, or bad input or usage.`;
+
+const SHOW_HELP = `
+Examples:
+  hookbench show 42
+  hookbench show 42 --json --data-dir ./data
+  hookbench show 42 --body | hookbench verify --secret s3cret --signature 8f0e...
+
+<id> is the message's number, as tail, send and delete-user print it (#42).
+It asks the running serve; when none runs on the data dir, it reads the data dir itself.
+Exit status: 0 shown, 1 no such message, 2 bad input or usage (or no data in that data dir).`;
+const DOCTOR_HELP = `
+Runs SQLite's full integrity check on <data dir>/hookbench.db, read-only (a running serve may keep running),
+and, when it finds damage, lists it and says how to recover. Hookbench itself refuses to start on a damaged
+database, and refuses writes (503) if damage or a deleted database file is found while it runs.
+
+Examples:
+  hookbench doctor --data-dir ./.hookbench
+  hookbench doctor --data-dir ./.hookbench --move-aside   # Hookbench must be stopped
+
+Exit status: 0 the database is sound (or was moved aside), 1 it is damaged, missing or in use.`;
 
 export interface CliDeps {
   /** Passed to `send` (tests: temp root, jitter seed). */
   send?: SendDeps;
   /** Passed to `receive` (tests: temp root). */
   receive?: ReceiveDeps;
+  /** Passed to `tail` (tests: reconnection waits, time zone). */
+  tail?: TailDeps;
 }
 
 export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}): Command {
@@ -115,7 +184,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addOption(new Option('--retry-window <ms>', 'retry for this long after the first attempt (default 4h)').argParser(ms))
     .option('--fast', 'play the retry schedule on a virtual clock: finishes at once')
     .option('--json', 'print one JSON object per line (attempts, retries, result)')
-    .option('--data-dir <dir>', 'record into this data dir instead of a throw-away one')
+    .option('--data-dir <dir>', 'record into this data dir instead of a throw-away one; if a hookbench serve runs there, send through it')
     .version(version, '-V, --version', 'print the version')
     .addHelpText('after', SEND_HELP)
     .action(async (type: string, opts: Omit<SendOptions, 'type'>) => {
@@ -138,7 +207,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .command('serve')
     .description('run the engine, the ingestion API (/v1), the typed API (/api) and the UI until Ctrl-C')
     .option('--config <file>', 'a JSON config file of sources, destinations and receivers, applied at start')
-    .option('--data <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .addOption(dataAlias())
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser(portNumber).default(4400))
     .addOption(new Option('--receiver-port <port>', 'mock receiver HTTP port (0 picks a free one)').argParser(portNumber).default(4410))
@@ -146,7 +216,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .version(version, '-V, --version', 'print the version')
     .addHelpText('after', SERVE_HELP)
     .action(async (opts: ServeOptions) => {
-      setExit(await runServe(opts, io));
+      const dataDir = dataDirFrom(opts, 'serve', io);
+      if (dataDir === false) return setExit(EXIT.usage);
+      setExit(await runServe({ ...opts, data: undefined, dataDir }, io));
     });
 
   program
@@ -154,17 +226,71 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .description('create a deletion request: one delete message per source that has seen the user, to its enabled destinations')
     .argument('<userId>', 'the user whose data is deleted')
     .option('--source <name>', 'notify this source (repeatable; default: every source that has seen the user)', collect)
-    .option('--data <dir>', 'data dir of the running hookbench serve (default: $HOOKBENCH_DATA, else the per-user folder)')
+    .option('--data-dir <dir>', DATA_DIR_OF_SERVE)
+    .addOption(dataAlias())
     .option('--json', 'print the result as JSON')
     .version(version, '-V, --version', 'print the version')
-    .action(async (userId: string, opts: { source?: string[]; data?: string; json?: boolean }) => {
-      setExit(await runDeleteUser(userId, opts, io));
+    .addHelpText('after', DATA_ALIAS_HELP)
+    .action(async (userId: string, opts: { source?: string[]; data?: string; dataDir?: string; json?: boolean }) => {
+      const dataDir = dataDirFrom(opts, 'delete-user', io);
+      if (dataDir === false) return setExit(EXIT.usage);
+      setExit(await runDeleteUser(userId, { ...opts, dataDir }, io));
+    });
+
+  program
+    .command('tail')
+    .description("stream a running serve's messages, attempts and deliveries to the terminal as they happen")
+    .option('--data-dir <dir>', DATA_DIR_OF_SERVE)
+    .option('--json', 'print the raw events, one JSON object per line')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', TAIL_HELP)
+    .action(async (opts: { dataDir?: string; json?: boolean }) => {
+      setExit(await runTail(opts, io, deps.tail));
+    });
+
+  program
+    .command('show')
+    .description('show one message: its body (the exact bytes), deliveries and every attempt with headers and response')
+    .argument('<id>', "the message's number (#42 in tail, send and delete-user output)")
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .option('--json', 'print the message, deliveries and attempts as one JSON object')
+    .option('--body', 'print only the body, its exact bytes')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', SHOW_HELP)
+    .action(async (id: string, opts: { dataDir?: string; json?: boolean; body?: boolean }) => {
+      setExit(await runShow(id, opts, io));
+    });
+
+  program
+    .command('info')
+    .description("print the running serve's URLs, pid and API token (from <data>/server.json)")
+    .addArgument(new Argument('[field]', 'print only this value').choices(INFO_FIELDS))
+    .option('--data-dir <dir>', DATA_DIR_OF_SERVE)
+    .option('--json', 'print JSON')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', INFO_HELP)
+    .action((field: string | undefined, opts: { dataDir?: string; json?: boolean }) => {
+      setExit(runInfo(field, opts, io));
+    });
+
+  program
+    .command('doctor')
+    .description("check the data dir's database fully and say how to recover a damaged one")
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .addOption(dataAlias())
+    .option('--move-aside', 'rename the database (and its -wal, -shm files) out of the way: the next start begins a fresh one')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', DOCTOR_HELP)
+    .action((opts: { dataDir?: string; data?: string; moveAside?: boolean }) => {
+      const dataDir = dataDirFrom(opts, 'doctor', io);
+      if (dataDir === false) return setExit(EXIT.usage);
+      setExit(runDoctor({ dataDir, moveAside: opts.moveAside }, io));
     });
 
   program
     .command('receive')
     .description('run a local mock webhook receiver: print every request as it arrives and answer by a script')
-    .addOption(new Option('--port <n>', `port to listen on; 0 picks a free one`).default(DEFAULT_RECEIVER_PORT).argParser(portNumber))
+    .addOption(new Option('--port <n>', `port to listen on (not serve's 4410, so both can run); 0 picks a free one`).default(DEFAULT_RECEIVE_PORT).argParser(portNumber))
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--secret <secret>', 'shared secret: check each X-Signature (HMAC-SHA1) and say what is wrong')
     .option('--respond <list>', 'answers in order, the last repeating: 500,500,200 (also never, reset, close)', '200')

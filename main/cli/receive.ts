@@ -6,14 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { receiverInputSchema, type CaptureRecord, type ScriptStep } from '../contract/receiver.js';
+import { DEFAULT_RECEIVER_PORT, receiverInputSchema, type CaptureRecord, type ScriptStep } from '../contract/receiver.js';
 import { HookbenchError, type ApiError } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
 import { describeScript } from '../core/receiverScript.js';
-import { isoFromMs } from '../core/timestamp.js';
+import { isoFromMs } from '../contract/timestamp.js';
 import { createCore, type Core } from '../engine/createCore.js';
-import { ReceiverService } from '../engine/receiver/receiverService.js';
 import { EXIT, type CliIO } from './io.js';
+import { findLiveServe } from './remote.js';
 
 export interface ReceiveOptions {
   port: number;
@@ -32,6 +32,12 @@ export interface ReceiveDeps {
   /** Where the throw-away data dir is made (default: the OS temp dir). */
   tmpRoot?: string;
 }
+
+/**
+ * `receive`'s default port: next to, never on, the port of the receiver inside `hookbench serve`
+ * (DEFAULT_RECEIVER_PORT, 4410), so both run side by side with their defaults.
+ */
+export const DEFAULT_RECEIVE_PORT = 4411;
 
 /** The endpoint the standalone receiver answers every path with. */
 export const CLI_RECEIVER = 'receive';
@@ -152,6 +158,13 @@ function bodyPreview(c: CaptureRecord): string {
   return `body (${c.bodySize} bytes): ${shown}${clipped ? '…' : ''}`;
 }
 
+/** Why listening failed, in the words of the flags: a port in use names the port and how to pick another. */
+export function listenFailure(error: ApiError, options: Pick<ReceiveOptions, 'port' | 'host'>): string {
+  if (error.code !== 'conflict' || !/already in use/.test(error.message)) return error.message.replace(/^(port|tlsPort): /, '--port: ');
+  const whose = options.port === DEFAULT_RECEIVER_PORT ? "hookbench serve's mock receiver listens there by default, or another program" : 'another hookbench receive or program listens there';
+  return `--port: ${options.host}:${options.port} is already in use (${whose}); choose another with --port N, or --port 0 for a free one`;
+}
+
 function waitForAbort(signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return new Promise<void>(() => undefined); // no Ctrl-C to wait for: runs until killed
   if (signal.aborted) return Promise.resolve();
@@ -170,21 +183,23 @@ export async function runReceive(options: ReceiveOptions, io: CliIO, deps: Recei
   const dataDir = options.dataDir ?? mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-receive-'));
   let core: Core;
   try {
-    // The core for its database and engine clock only: nothing is forwarded from here.
-    core = createCore({ dataDir, autoStart: false });
+    // The core for its receiver, database and engine clock only: nothing is forwarded from here. Every path
+    // is answered by the CLI's own endpoint.
+    core = createCore({ dataDir, autoStart: false, receiver: { fallbackReceiver: CLI_RECEIVER } });
   } catch (e) {
     if (throwaway) rmSync(dataDir, { recursive: true, force: true });
-    if (e instanceof HookbenchError) print.fail(e.message, e.error);
+    if (e instanceof HookbenchError) {
+      const serve = e.error.code === 'data_dir_locked' ? findLiveServe(dataDir) : null;
+      const hint = serve ? `; it is hookbench serve's, whose own mock receiver answers at ${serve.info.receiverUrl ?? '(not listening)'}/r/<name> (add receivers to it in its config or with createReceiver)` : '';
+      print.fail(`${e.message}${hint}`, e.error);
+    }
     else print.fail(`--data-dir ${dataDir}: cannot open (${e instanceof Error ? e.message : String(e)})`);
     return EXIT.usage;
   }
 
-  const service = new ReceiverService({
-    db: core.store.db,
-    clock: core.clock,
-    dataDir,
-    emit: (event) => print.capture(event.capture),
-    fallbackReceiver: CLI_RECEIVER,
+  const service = core.receivers;
+  core.onEvent((event) => {
+    if (event.type === 'requestCaptured') print.capture(event.capture);
   });
   try {
     const saved = service.applyConfig([{ name: CLI_RECEIVER, secret: script.secret, script: { steps: script.steps } }]);
@@ -198,7 +213,7 @@ export async function runReceive(options: ReceiveOptions, io: CliIO, deps: Recei
       urls = await service.start({ host: options.host, port: options.tls ? null : options.port, tlsPort: options.tls ? options.port : null });
     } catch (e) {
       if (!(e instanceof HookbenchError)) throw e;
-      print.fail(e.message.replace(/^(port|tlsPort): /, '--port: '), e.error);
+      print.fail(listenFailure(e.error, options), e.error);
       return e.error.field === 'host' ? EXIT.usage : EXIT.failed;
     }
     const cert = service.tlsCertificate();

@@ -1,6 +1,8 @@
 /**
- * `hookbench send <type> --to URL...` (SPEC-NOTES §9): one message through a throw-away destination, every
- * attempt printed as it happens, on the real clock (real retry waits) or, with --fast, on the virtual clock.
+ * `hookbench send <type> --to URL...` (docs/behaviour.md §10): one message through a destination made of the flags,
+ * every attempt printed as it happens, on the real clock (real retry waits) or, with --fast, on the virtual
+ * clock. In a throw-away data dir by default; with --data-dir, in that data dir (destination `hookbench send`,
+ * see sendDestination.ts), or through the serve that runs on it.
  */
 import { newMessageId } from '../engine/messageIds.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,14 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineEvent } from '../contract/events.js';
 import { isMessageType, MESSAGE_TYPES, type MessageType } from '../contract/messageShapes.js';
-import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageRecord } from '../contract/models.js';
-import { HookbenchError, type ApiError } from '../contract/result.js';
-import { destinationInputSchema, parseWith, type DestinationInput } from '../contract/schemas.js';
+import type { SendMessageOutput } from '../contract/api.js';
+import type { AttemptRecord, ClockState, DeliveryRecord, DeliveryStatus, Destination, MessageDetail, MessageRecord } from '../contract/models.js';
+import { HookbenchError, type ApiError, type Result } from '../contract/result.js';
+import { destinationInputSchema, parseWith } from '../contract/schemas.js';
 import { buildMessage } from '../core/messages.js';
-import { isoFromMs } from '../core/timestamp.js';
+import { isoFromMs } from '../contract/timestamp.js';
 import { createCore, type Core } from '../engine/createCore.js';
 import { EXIT, formatDuration, readTextOrFile, UsageError, type CliIO } from './io.js';
+import { EventStream, untilAborted } from './events.js';
 import { caretSnippet, parseJsonText } from './jsonInput.js';
+import { callApi, findLiveServe, listAll } from './remote.js';
+import { SEND_DESTINATION, takeSendDestination, type DestinationApi, type SendDestinationSettings } from './sendDestination.js';
+import type { ServerInfo } from './serve.js';
 
 export interface SendOptions {
   type: string;
@@ -53,6 +60,7 @@ const FLAG_OF: Record<string, string> = {
 
 function flagHint(field: string | undefined): string {
   if (!field) return '';
+  field = field.replace(/^patch\./, '');
   if (FLAG_OF[field]) return ` (${FLAG_OF[field]})`;
   if (/^webhooks\[\d+\]\.headers/.test(field)) return ' (--header)';
   if (/^webhooks\[\d+\]/.test(field)) return ' (--to)';
@@ -125,7 +133,19 @@ class Reporter {
     return EXIT.usage;
   }
 
-  start(args: { message: MessageRecord; destination: string; webhooks: string[]; signed: boolean; timeoutMs: number; windowMs: number; maxAttempts?: number | undefined }): void {
+  start(args: {
+    message: MessageRecord;
+    /** Recorded in a data dir that stays: the message's number is worth printing (`hookbench show`). */
+    kept: boolean;
+    /** Sent through the serve running on this data dir. */
+    via?: { info: ServerInfo; dataDir: string } | undefined;
+    destination: string;
+    webhooks: string[];
+    signed: boolean;
+    timeoutMs: number;
+    windowMs: number;
+    maxAttempts?: number | undefined;
+  }): void {
     this.webhookCount = args.webhooks.length;
     const { message } = args;
     if (this.json) {
@@ -135,6 +155,7 @@ class Reporter {
         messageId: message.messageId,
         messageType: message.type,
         destination: args.destination,
+        ...(args.via ? { via: { url: args.via.info.url, pid: args.via.info.pid } } : {}),
         webhooks: args.webhooks,
         signed: args.signed,
         clock: this.fast ? 'virtual' : 'real',
@@ -146,12 +167,16 @@ class Reporter {
     const n = args.webhooks.length;
     const retries = `retries for up to ${formatDuration(args.windowMs)}${args.maxAttempts !== undefined ? `, at most ${args.maxAttempts} attempt${args.maxAttempts === 1 ? '' : 's'}` : ''}`;
     this.io.stdout(
-      `sending ${message.type} ${message.messageId} (${bytes} bytes) to ${n} webhook${n === 1 ? '' : 's'}; ` +
+      `sending ${message.type}${args.kept ? ` #${message.id}` : ''} ${message.messageId} (${bytes} bytes) to ${n} webhook${n === 1 ? '' : 's'}; ` +
         `${args.signed ? 'signed (X-Signature)' : 'unsigned (no --secret)'}; timeout ${formatDuration(args.timeoutMs)}; ${retries}; ` +
         `${this.fast ? 'virtual clock (--fast)' : 'real clock'}\n`,
     );
     const shown = message.body.length > 300 ? `${message.body.slice(0, 300)}… (${bytes} bytes)` : message.body;
     this.io.stdout(`body: ${shown}\n`);
+    if (args.via) {
+      const { info, dataDir } = args.via;
+      this.io.stdout(`through hookbench serve at ${info.url} (pid ${info.pid}), destination "${args.destination}"; later: hookbench show ${message.id} --data-dir ${dataDir}\n`);
+    }
   }
 
   attempt(a: AttemptRecord): void {
@@ -230,9 +255,7 @@ export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = 
     if (e instanceof UsageError) return report.usage(e.message);
     throw e;
   }
-  const destination: DestinationInput = {
-    name: `cli-${new Date().toISOString()}`,
-    enabled: true,
+  const destination: SendDestinationSettings = {
     webhooks: options.to.map((url) => ({ url, headers: { ...headers } })),
     ...(options.secret !== undefined ? { sharedSecret: options.secret } : {}),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
@@ -242,12 +265,18 @@ export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = 
     },
   };
   if (options.to.length === 0) return report.usage('--to: give at least one webhook URL');
-  const checked = parseWith(destinationInputSchema, destination);
+  const checked = parseWith(destinationInputSchema, { ...destination, name: SEND_DESTINATION, enabled: true });
   if (!checked.ok) return report.usage(`${checked.error.message}${flagHint(checked.error.field)}`, checked.error);
   const built = buildMessage(type, call, { receivedAt: Date.now(), newMessageId, strict: true });
   if (!built.ok) return report.usage(`--data: ${built.error.message}`, built.error);
 
-  // 2. The core: in a throw-away data dir unless --data-dir.
+  // 2. Through the serve that holds the data dir, when one runs there.
+  if (options.dataDir !== undefined) {
+    const live = findLiveServe(options.dataDir);
+    if (live) return sendThroughServe({ info: live.info, dataDir: live.dataDir, type, call, destination, report, fast, io });
+  }
+
+  // 3. Else a core of our own: in a throw-away data dir unless --data-dir.
   const throwaway = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-send-'));
   let core: Core;
@@ -262,8 +291,8 @@ export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = 
   let destinationId: string | null = null;
   let unsubscribe: () => void = () => undefined;
   try {
-    const dest = core.createDestination(destination);
-    if (!dest.ok) return report.usage(`${dest.error.message}${flagHint(dest.error.field)}`, dest.error);
+    const dest = throwaway ? core.createDestination({ ...destination, name: SEND_DESTINATION, enabled: true }) : await takeSendDestination(localDestinations(core), destination);
+    if (!dest.ok) return report.usage(`${dest.error.message.replace(/^patch\./, '')}${flagHint(dest.error.field)}`, dest.error);
     destinationId = dest.value.id;
 
     // Subscribe before sending: the first attempt starts on the next turn of the event loop.
@@ -280,15 +309,12 @@ export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = 
     });
 
     const sent = core.sendMessage({ type, call, destinations: [dest.value.id], strict: true });
-    if (!sent.ok) {
-      core.deleteDestination({ id: dest.value.id });
-      destinationId = null;
-      return report.usage(`--data: ${sent.error.message}`, sent.error);
-    }
+    if (!sent.ok) return report.usage(`--data: ${sent.error.message}`, sent.error);
     const message = sent.value.message;
     messageRowId = message.id;
     report.start({
       message,
+      kept: !throwaway,
       destination: dest.value.name,
       webhooks: dest.value.webhooks.map((w) => w.url),
       signed: dest.value.sharedSecret !== null,
@@ -370,4 +396,200 @@ async function playFast(core: Core, messageId: number, deliveryId: number, signa
     if (!advanced.ok) throw new HookbenchError(advanced.error);
   }
   throw new Error('--fast: the delivery did not finish (internal error)');
+}
+
+/** The destination commands of a local core. */
+function localDestinations(core: Core): DestinationApi {
+  return {
+    // Lists take a cursor and answer pages once they page (issue 9): the cast compiles before and after.
+    list: async () => listResult(await listAll<Destination>(() => core.listDestinations())),
+    create: (input) => Promise.resolve(core.createDestination(input)),
+    update: (id, patch) => Promise.resolve(core.updateDestination({ id, patch })),
+    remove: (id) => Promise.resolve(core.deleteDestination({ id })),
+  };
+}
+
+/** The destination commands of a running serve. */
+function remoteDestinations(info: () => ServerInfo): DestinationApi {
+  return {
+    list: async () => listResult(await listAll<Destination>((input) => callApi(info(), 'listDestinations', input))),
+    create: (input) => callApi<Destination>(info(), 'createDestination', input),
+    update: (id, patch) => callApi<Destination>(info(), 'updateDestination', { id, patch }),
+    remove: (id) => callApi(info(), 'deleteDestination', { id }),
+  };
+}
+
+function listResult<T>(result: Result<T[]>): T[] {
+  if (!result.ok) throw new HookbenchError(result.error);
+  return result.value;
+}
+
+interface ThroughServe {
+  info: ServerInfo;
+  dataDir: string;
+  type: MessageType;
+  call: Record<string, unknown>;
+  destination: SendDestinationSettings;
+  report: Reporter;
+  fast: boolean;
+  io: CliIO;
+}
+
+/**
+ * `send --data-dir DIR` while a serve holds DIR: the message goes through that serve's typed API, to its
+ * `hookbench send` destination, and its attempts are followed on the serve's event socket (reconnecting if
+ * it drops). --fast moves that serve's engine clock forward, as the UI's fast-forward does. Ctrl-C cancels
+ * the message there, as it does locally.
+ */
+async function sendThroughServe(o: ThroughServe): Promise<number> {
+  const { report, io } = o;
+  let info = o.info;
+  const api = remoteDestinations(() => info);
+  let taken: Result<Destination>;
+  try {
+    taken = await takeSendDestination(api, o.destination);
+  } catch (e) {
+    if (e instanceof UsageError) return report.usage(e.message);
+    if (e instanceof HookbenchError) return report.usage(e.message, e.error);
+    throw e;
+  }
+  if (!taken.ok) return report.usage(`${taken.error.message.replace(/^patch\./, '')}${flagHint(taken.error.field)}`, taken.error);
+  const dest = taken.value;
+
+  // Follow state: what was printed, and a counter of changes to our delivery (to wait on without a race).
+  let messageRowId = -1;
+  let deliveryId = -1;
+  const printed = new Set<number>();
+  let lastRound = 0;
+  let retryShownFor = 0;
+  let changes = 0;
+  let wake: () => void = () => undefined;
+  let settle: (d: DeliveryRecord) => void = () => undefined;
+  const settled = new Promise<DeliveryRecord>((resolve) => (settle = resolve));
+  const backlog: EngineEvent[] = [];
+
+  const showAttempt = (a: AttemptRecord) => {
+    if (printed.has(a.id)) return;
+    printed.add(a.id);
+    lastRound = Math.max(lastRound, a.attemptNumber);
+    report.attempt(a);
+  };
+  const showDelivery = (d: DeliveryRecord) => {
+    if (d.status === 'retrying' && d.nextAttemptAt !== null && d.attempts === lastRound && retryShownFor < d.attempts) {
+      retryShownFor = d.attempts;
+      report.retry(d, d.updatedAt);
+    }
+    if (isFinal(d.status)) settle(d);
+  };
+  const onEvent = (event: EngineEvent) => {
+    if (messageRowId < 0) return void backlog.push(event);
+    if (event.type === 'attemptFinished' && event.attempt.messageId === messageRowId) {
+      if (!o.fast) showAttempt(event.attempt);
+    } else if (event.type === 'deliveryUpdated' && event.delivery.id === deliveryId) {
+      if (!o.fast) showDelivery(event.delivery);
+      changes++;
+      wake();
+    }
+  };
+  /** Reads the message from the serve and prints what the events did not (missed while disconnected, or --fast). */
+  const catchUp = async (): Promise<DeliveryRecord | null> => {
+    const detail = await callApi<MessageDetail>(info, 'getMessage', { id: messageRowId });
+    if (!detail.ok) throw new HookbenchError(detail.error);
+    const own = detail.value.attempts.filter((a) => a.deliveryId === deliveryId).sort((a, b) => a.attemptNumber - b.attemptNumber || a.webhookIndex - b.webhookIndex);
+    own.forEach(showAttempt);
+    const d = detail.value.deliveries.find((x) => x.id === deliveryId) ?? null;
+    if (d) showDelivery(d);
+    return d;
+  };
+
+  const stream = new EventStream({
+    dataDir: o.dataDir,
+    info,
+    onFrame: (frame) => frame.events.forEach(onEvent),
+    onStatus: (s) => {
+      if (s.kind === 'connected') {
+        info = s.info;
+        if (s.again && messageRowId >= 0) {
+          io.stderr(`(reconnected to hookbench serve at ${s.info.url})\n`);
+          catchUp().catch(() => undefined);
+        }
+      } else if (s.kind === 'lost') io.stderr(`(lost the connection to hookbench serve at ${s.info.url}: ${s.reason}; reconnecting, Ctrl-C to stop)\n`);
+    },
+  });
+  const interrupted = () => io.signal?.aborted === true;
+  try {
+    // Subscribe before sending: the first attempt starts at once.
+    const connected = await Promise.race([stream.connected, untilAborted(io.signal).then(() => false)]);
+    if (!connected) return report.usage(`interrupted before hookbench serve at ${info.url} answered`);
+
+    const sent = await callApi<SendMessageOutput>(info, 'sendMessage', { type: o.type, call: o.call, destinations: [dest.id], strict: true });
+    if (!sent.ok) return report.usage(`--data: ${sent.error.message}`, sent.error);
+    const message = sent.value.message;
+    report.start({
+      message,
+      kept: true,
+      via: { info, dataDir: o.dataDir },
+      destination: dest.name,
+      webhooks: dest.webhooks.map((w) => w.url),
+      signed: dest.sharedSecret !== null,
+      timeoutMs: dest.timeoutMs,
+      windowMs: dest.retry.windowMs,
+      maxAttempts: dest.retry.maxAttempts,
+    });
+    const delivery = sent.value.deliveries[0];
+    if (!delivery) {
+      report.result({ message, status: 'filtered', reason: message.statusReason, attempts: 0, spanMs: null, exitCode: EXIT.failed });
+      return EXIT.failed;
+    }
+    deliveryId = delivery.id;
+    messageRowId = message.id;
+    backlog.splice(0).forEach(onEvent);
+
+    const aborted = untilAborted(io.signal).then(() => null);
+    let final: DeliveryRecord | null = null;
+    if (!o.fast) {
+      final = await Promise.race([settled, aborted]);
+    } else {
+      // Play the schedule on the serve's clock: while the delivery waits, move engine time to its next attempt
+      // (advanceClock answers once that attempt is recorded); while a round is in flight, wait for its event.
+      for (;;) {
+        const seen = changes;
+        const d = await catchUp();
+        if (!d || isFinal(d.status)) {
+          final = d;
+          break;
+        }
+        if (interrupted()) break;
+        if (d.status === 'retrying' && d.nextAttemptAt !== null) {
+          const clock = await callApi<ClockState>(info, 'getClock', {});
+          if (!clock.ok) throw new HookbenchError(clock.error);
+          const advanced = await callApi<ClockState>(info, 'advanceClock', { ms: Math.max(0, d.nextAttemptAt - clock.value.now) });
+          if (!advanced.ok) throw new HookbenchError(advanced.error);
+        } else if (changes === seen) {
+          await Promise.race([new Promise<void>((resolve) => (wake = resolve)), aborted]);
+        }
+      }
+    }
+    if (final === null || !isFinal(final.status)) {
+      // Ctrl-C: stop the retries for good, as a local send does.
+      const cancelled = await callApi(info, 'cancelMessage', { id: message.id }).catch(() => null);
+      if (!cancelled?.ok) io.stderr(`hookbench send: could not cancel message #${message.id} on the serve; its retries go on there\n`);
+      const d = (await catchUp().catch(() => null)) ?? final ?? delivery;
+      report.result({ message, status: 'interrupted', reason: null, attempts: d.attempts, spanMs: span(d), exitCode: EXIT.failed });
+      return EXIT.failed;
+    }
+    await catchUp(); // every attempt printed, also those of a round whose events came late
+    const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
+    report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof UsageError) return report.usage(e.message);
+    if (e instanceof HookbenchError) return report.usage(e.message, e.error);
+    throw e;
+  } finally {
+    stream.stop();
+    await stream.done.catch(() => undefined);
+    // Kept for the record, but disabled: it must not receive later traffic, and the next send may take it.
+    await api.update(dest.id, { enabled: false }).catch(() => undefined);
+  }
 }

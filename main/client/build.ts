@@ -1,10 +1,10 @@
 /**
  * Turns a call into the message that is queued, checking at the call everything the collection service would
- * refuse (SPEC-NOTES §6): a refused item makes the server refuse its whole request, so one bad call must not
+ * refuse (docs/behaviour.md §7): a refused item makes the server refuse its whole request, so one bad call must not
  * reach a batch. The message is serialised once here; those bytes are what is measured and sent.
  */
 import { LIMITS } from '../contract/messageShapes.js';
-import { normaliseTimestamp } from '../core/timestamp.js';
+import { normaliseTimestamp } from '../contract/timestamp.js';
 import { ClientError } from './errors.js';
 import type { BatchMessage, CallType, LibraryInfo, Properties } from './types.js';
 

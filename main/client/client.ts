@@ -1,5 +1,5 @@
 /**
- * The Hookbench client (SPEC-NOTES §7): the Go v2 analytics library's semantics in TypeScript. Calls are
+ * The Hookbench client (docs/behaviour.md §11): the Go v2 analytics library's semantics in TypeScript. Calls are
  * checked and queued in memory; the queue is flushed as `POST /v1/batch` requests when it holds `flushAt`
  * messages or `flushAfter` ms have passed since the last flush. Requests go out one at a time, in order,
  * each within the 500 KiB request limit; failed sends are retried with backoff, and every batch that is

@@ -15,7 +15,7 @@ export type ClientErrorCode =
   | 'rejected'
   | 'delivery_failed';
 
-/** The `error` member of a refusal from the collection service (SPEC-NOTES §6). */
+/** The `error` member of a refusal from the collection service (docs/behaviour.md §7). */
 export interface ServerError {
   code?: string;
   message?: string;

@@ -1,5 +1,5 @@
 /**
- * `hookbench/client`: a TypeScript port of the Go v2 analytics client (SPEC-NOTES §7).
+ * `hookbench/client`: a TypeScript port of the Go v2 analytics client (docs/behaviour.md §11).
  *
  *   const client = new Client('WRITE_KEY', { endpoint: 'http://127.0.0.1:4400' });
  *   client.track({ userId: 'u1', event: 'Signed Up' });

@@ -1,5 +1,5 @@
 /**
- * Public types of the Hookbench client library (SPEC-NOTES §7): the message objects each call takes, the
+ * Public types of the Hookbench client library (docs/behaviour.md §11): the message objects each call takes, the
  * messages as they travel in a `/v1/batch` request, and the client's options with their injectable parts.
  */
 import type { Dispatcher } from 'undici';

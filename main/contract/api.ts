@@ -55,6 +55,29 @@ export interface ListMessagesInput {
   limit?: number | undefined;
 }
 
+export const EXPORT_FORMATS = ['json', 'har', 'curl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportMessagesInput {
+  /** The messages listMessages would list with these filters (newest first)… */
+  filter?: Omit<ListMessagesInput, 'cursor' | 'limit'> | undefined;
+  /** …or exactly these messages (a selection). */
+  ids?: number[] | undefined;
+  format: ExportFormat;
+  /** Shared secrets, write keys, the API token and credential-like headers are redacted unless this is true. */
+  includeSecrets?: boolean | undefined;
+}
+
+export interface ExportMessagesOutput {
+  text: string;
+  mimeType: string;
+  fileExtension: string;
+  /** Messages exported. */
+  messages: number;
+  /** More messages matched than one export holds (the newest were exported). */
+  truncated: boolean;
+}
+
 /** A list that needs no paging still answers as a page (nextCursor null), like every list. */
 export type NoInput = Record<string, never>;
 
@@ -91,6 +114,11 @@ export interface CoreCommands {
   getClock(input?: NoInput): Result<ClockState>;
   /** Counts per status, the retry backlog, the clock and whether forwarding is paused. */
   getOverview(input?: NoInput): Result<Overview>;
+  /**
+   * Messages with their deliveries and attempts as JSON lines, HAR 1.2 (one entry per attempt) or cURL
+   * commands that replay each attempt byte for byte; secrets redacted unless includeSecrets.
+   */
+  exportMessages(input: ExportMessagesInput): Result<ExportMessagesOutput>;
   /** Hold forwarding: accepted messages wait, queued; rounds in flight finish. Persisted in the data dir. */
   pauseForwarding(input?: NoInput): Result<{ paused: boolean }>;
   resumeForwarding(input?: NoInput): Result<{ paused: boolean }>;
@@ -124,7 +152,7 @@ export interface CoreCommands {
   listIngestLog(input: { cursor?: string | null; limit?: number }): Result<Page<IngestRefusal>>;
 }
 
-/** Audiences and computed traits (SPEC-NOTES §8). */
+/** Audiences and computed traits (docs/behaviour.md §8). */
 export interface AudienceCommands {
   createAudience(input: CreateAudienceInput): Result<{ audience: Audience; sync: AudienceSyncResult }>;
   updateAudience(input: UpdateAudienceInput): Result<Audience>;

@@ -1,5 +1,5 @@
 /**
- * Audiences and computed traits (SPEC-NOTES §8): the rule language over stored traits, the command inputs
+ * Audiences and computed traits (docs/behaviour.md §8): the rule language over stored traits, the command inputs
  * and the records the commands return. Validation errors name the field (`rule.all[1].op`).
  */
 import { z } from 'zod';

@@ -6,7 +6,7 @@
  * ever sees input of its declared type. docs/api.md is generated from it.
  */
 import { z } from 'zod';
-import type { CommandInput, CommandName } from './api.js';
+import { EXPORT_FORMATS, type CommandInput, type CommandName } from './api.js';
 import {
   createAudienceInputSchema,
   createComputedTraitInputSchema,
@@ -56,6 +56,9 @@ export const listMessagesInputSchema = z.strictObject({
   ...paging,
 });
 
+/** One export holds at most this many messages (newest first). */
+export const EXPORT_LIMIT = 10_000;
+
 export const commandSchemas = {
   // messages
   sendMessage: sendMessageInputSchema,
@@ -66,6 +69,14 @@ export const commandSchemas = {
     .strictObject({ id: rowId.optional(), deliveryId: rowId.optional() })
     .refine((v) => (v.id === undefined) !== (v.deliveryId === undefined), { message: 'give either id (a message) or deliveryId (one delivery)', path: ['id'] }),
   cancelMessage: z.strictObject({ id: rowId }),
+  exportMessages: z
+    .strictObject({
+      filter: listMessagesInputSchema.omit({ cursor: true, limit: true }).optional(),
+      ids: z.array(rowId).min(1).max(EXPORT_LIMIT).optional(),
+      format: z.enum(EXPORT_FORMATS, { error: `must be one of ${EXPORT_FORMATS.join(', ')}` }),
+      includeSecrets: z.boolean().optional(),
+    })
+    .refine((v) => !(v.filter && v.ids), { message: 'give either filter or ids, not both', path: ['ids'] }),
   replayMessage: z.strictObject({ id: rowId, keepMessageId: z.boolean().optional() }),
   // clock and forwarding
   advanceClock: z.strictObject({

@@ -1,5 +1,5 @@
 /**
- * The config file (SPEC-NOTES §9): sources, destinations and receivers, applied at start and matched by
+ * The config file (docs/behaviour.md §10): sources, destinations and receivers, applied at start and matched by
  * name. Its JSON Schema (schema/hookbench.config.schema.json) is generated from this one definition.
  */
 import { z } from 'zod';

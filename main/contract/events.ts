@@ -1,7 +1,7 @@
 import type { AttemptRecord, ClockState, DeliveryRecord, MessageStatus, MessageSummary } from './models.js';
 import type { CaptureRecord } from './receiver.js';
 
-/** Pushed events, past tense (SPEC-NOTES §9). A discriminated union on `type`. */
+/** Pushed events, past tense (docs/behaviour.md §10). A discriminated union on `type`. */
 export type EngineEvent =
   | { type: 'messageAccepted'; message: MessageSummary }
   /** A message's status, attempts or next attempt changed: a live list updates its row from this alone. */

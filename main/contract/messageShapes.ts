@@ -1,6 +1,6 @@
 /**
  * The one table of the seven message shapes. Builders, validation, the UI composer and the docs all read it,
- * so a shape is described exactly once (SPEC-NOTES §1).
+ * so a shape is described exactly once (docs/behaviour.md §1).
  */
 export const MESSAGE_TYPES = ['track', 'page', 'screen', 'identify', 'group', 'alias', 'delete'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
@@ -13,7 +13,7 @@ export interface FieldDef {
   /** Names accepted in a call, canonical first (page accepts the Go client's `traits` for `properties`). */
   readonly from: readonly string[];
   readonly kind: FieldKind;
-  /** Refused when absent or empty (SPEC-NOTES §6). */
+  /** Refused when absent or empty (docs/behaviour.md §7). */
   readonly required: boolean;
   /** Object fields are always present in the body, `{}` when empty; optional strings are omitted when absent. */
   readonly label: string;
@@ -165,10 +165,15 @@ export const SDK_METADATA_KEYS = [
   'projectId',
 ] as const;
 
-/** Limits of SPEC-NOTES §6. */
+/** The limits of docs/behaviour.md §7 (ingestion) and §2 (webhooks, headers). */
 export const LIMITS = {
   messageBytes: 32_768,
   requestBytes: 512_000,
+  /**
+   * Levels a call's field may nest (an object or array is one level; `properties: {a: [1]}` is 2). Deeper
+   * calls are refused with `nesting_too_deep`, before their JSON is parsed (core/jsonDepth.ts).
+   */
+  maxDepth: 64,
   webhooksPerDestination: 5,
   headersPerWebhook: 5,
   responseBodyBytes: 65_536,

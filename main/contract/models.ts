@@ -1,6 +1,6 @@
 import type { MessageType } from './messageShapes.js';
 
-/** SPEC-NOTES §3: these names are contracts (store, API, UI, docs). */
+/** docs/behaviour.md §3: these names are contracts (store, API, UI, docs). */
 export const DELIVERY_STATUSES = ['queued', 'delivering', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -10,7 +10,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const ATTEMPT_OUTCOMES = ['success', 'timeout', 'http_error', 'network_error', 'tls_error'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
-/** Reasons with fixed wording (SPEC-NOTES §3); the per-status ones are built by `reasons` below. */
+/** Reasons with fixed wording (docs/behaviour.md §3); the per-status ones are built by `reasons` below. */
 export const REASONS = {
   windowExhausted: 'retry window exhausted',
   cancelledByUser: 'cancelled by user',
@@ -165,7 +165,7 @@ export interface ClockState {
   offsetMs: number;
 }
 
-/** A refused ingestion request: not a message, kept with its reason (SPEC-NOTES §2). */
+/** A refused ingestion request: not a message, kept with its reason (docs/behaviour.md §2). */
 export interface IngestRefusal {
   id: number;
   receivedAt: number;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { httpHeadersSchema } from './schemas.js';
 
-/** SPEC-NOTES §9: `hookbench serve --receiver-port 4410 --receiver-tls-port 4443`, `hookbench receive --port 4410`. */
+/** docs/behaviour.md §10: `hookbench serve --receiver-port 4410 --receiver-tls-port 4443`, `hookbench receive --port 4410`. */
 export const DEFAULT_RECEIVER_PORT = 4410;
 export const DEFAULT_RECEIVER_TLS_PORT = 4443;
 
@@ -56,7 +56,7 @@ export type ResponseScript =
 export interface ReceiverEndpoint {
   /** URL-safe: the endpoint answers at `<receiverUrl>/r/<name>`. */
   name: string;
-  /** When set, every request's X-Signature is checked (SPEC-NOTES §2). */
+  /** When set, every request's X-Signature is checked (docs/behaviour.md §2). */
   secret: string | null;
   script: ResponseScript;
   /** Requests answered under the current script: the next request is number `answered + 1`. */
@@ -95,7 +95,7 @@ export interface CaptureStep {
   delayMs: number;
 }
 
-/** Bytes travel as base64 plus a text copy when they are valid UTF-8 (SPEC-NOTES §9). */
+/** Bytes travel as base64 plus a text copy when they are valid UTF-8 (docs/behaviour.md §10). */
 export interface CapturedBody {
   base64: string;
   text: string | null;
@@ -325,7 +325,7 @@ export type ReceiverInput = z.input<typeof receiverInputSchema>;
 export type ReceiverPatch = z.input<typeof receiverPatchSchema>;
 export type ResponseScriptInput = z.input<typeof responseScriptSchema>;
 
-/** Config files: `receivers: [...]`, matched by name (SPEC-NOTES §9). */
+/** Config files: `receivers: [...]`, matched by name (docs/behaviour.md §10). */
 export const receiversConfigSchema = z.array(receiverInputSchema);
 
 /** `receiver:<name>` (the HTTP listener) or `receiver+tls:<name>` (the HTTPS one), as a webhook URL. */

@@ -12,11 +12,15 @@ export type ErrorCode =
   | 'unknown_field'
   | 'message_too_large'
   | 'request_too_large'
+  /** A call's field nests deeper than LIMITS.maxDepth (400). */
+  | 'nesting_too_deep'
   | 'invalid_config'
   | 'not_found'
   | 'conflict'
   | 'unauthorized'
   | 'data_dir_locked'
+  /** The database cannot take writes: its file was deleted or replaced, or it is damaged (503). */
+  | 'unavailable'
   | 'internal';
 
 export interface ApiError {

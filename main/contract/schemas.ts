@@ -10,7 +10,7 @@ import type { ApiError, Result } from './result.js';
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Headers the engine owns (SPEC-NOTES §2); a webhook may not set them. */
+/** Headers the engine owns (docs/behaviour.md §2); a webhook may not set them. */
 export const RESERVED_HEADERS = [
   'content-type',
   'content-length',
@@ -185,7 +185,7 @@ export type SourceInput = z.input<typeof sourceInputSchema>;
 
 export const sendMessageInputSchema = z.strictObject({
   type: z.enum(MESSAGE_TYPES, { error: `must be one of ${MESSAGE_TYPES.join(', ')}` }),
-  /** The call itself: userId, event, properties, ... (SPEC-NOTES §1). */
+  /** The call itself: userId, event, properties, ... (docs/behaviour.md §1). */
   call: z.record(z.string(), z.unknown()).default({}),
   /** Route through this source's connected destinations. */
   source: z.string().min(1).optional(),

@@ -1,5 +1,5 @@
 /**
- * SPEC-NOTES §8: audience membership and computed-trait diffing. Pure: the engine supplies stored traits and
+ * docs/behaviour.md §8: audience membership and computed-trait diffing. Pure: the engine supplies stored traits and
  * the state of the last sync, and sends what `diffState` returns.
  */
 import { isIsoDate, type AudienceKind, type JsonValue, type Rule, type Traits } from '../contract/audiences.js';
@@ -27,15 +27,30 @@ export function snakeCase(name: string): Result<string> {
 
 const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Strict JSON equality: same types, arrays in order, objects with the same keys in any order. */
-export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+/**
+ * Strict JSON equality: same types, arrays in order, objects with the same keys in any order. Walked with
+ * an explicit stack: trait values are user data and may nest deeper than the call stack allows.
+ */
+export function jsonEqual(left: JsonValue | undefined, right: JsonValue | undefined): boolean {
+  const pending: [JsonValue | undefined, JsonValue | undefined][] = [[left, right]];
+  while (pending.length > 0) {
+    const [a, b] = pending.pop()!;
+    if (a === b) continue;
+    if (Array.isArray(a)) {
+      if (!Array.isArray(b) || a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) pending.push([a[i], b[i]]);
+    } else if (isObject(a) && isObject(b)) {
+      const keys = Object.keys(a);
+      if (keys.length !== Object.keys(b).length) return false;
+      for (const k of keys) {
+        if (!Object.hasOwn(b, k)) return false;
+        pending.push([a[k], b[k]]);
+      }
+    } else {
+      return false;
+    }
   }
-  return false;
+  return true;
 }
 
 /**

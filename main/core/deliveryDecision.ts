@@ -15,7 +15,7 @@ export type Decision =
   | { status: 'retrying'; reason: null; nextAttemptAt: number; pendingUrls: string[] };
 
 /**
- * SPEC-NOTES §3, one round of a delivery: any webhook succeeding delivers it and nothing is retried;
+ * docs/behaviour.md §3, one round of a delivery: any webhook succeeding delivers it and nothing is retried;
  * otherwise the retryable webhooks are retried on the schedule, while the window allows.
  */
 export function decideAfterRound(args: {
@@ -50,7 +50,7 @@ export function decideAfterRound(args: {
 }
 
 /**
- * A message's status from its deliveries (SPEC-NOTES §3). With every delivery finished and none failed,
+ * A message's status from its deliveries (docs/behaviour.md §3). With every delivery finished and none failed,
  * a mix of delivered and cancelled reads as delivered: what was sent, arrived.
  */
 export function deriveMessageStatus(statuses: readonly DeliveryStatus[]): Exclude<MessageStatus, 'filtered'> | null {

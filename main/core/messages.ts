@@ -4,7 +4,8 @@
  */
 import { knownCallKeys, LIMITS, MESSAGE_SHAPES, type FieldDef, type MessageType } from '../contract/messageShapes.js';
 import type { ApiError, Result } from '../contract/result.js';
-import { normaliseTimestamp, isoFromMs } from './timestamp.js';
+import { normaliseTimestamp, isoFromMs } from '../contract/timestamp.js';
+import { callNestingError } from './jsonDepth.js';
 
 export interface BuildOptions {
   /** Engine time of receipt (ms): the timestamp when the call has none. */
@@ -17,7 +18,10 @@ export interface BuildOptions {
   clientIp?: string;
   /** Prefix for error fields, e.g. `batch[3]`. */
   fieldPrefix?: string;
-  /** The caller already measured the call against the 32 KiB limit (ingestion does, to name the item). */
+  /**
+   * The caller already measured the call against the 32 KiB limit and LIMITS.maxDepth (ingestion does, on
+   * the bytes, to name the item).
+   */
   sizeChecked?: boolean;
   /** `JSON.stringify(call)`, when the caller has it (it stores it): measured instead of serialising again. */
   callJson?: string;
@@ -28,6 +32,7 @@ export interface BuiltMessage {
   messageId: string;
   userId: string | null;
   anonymousId: string | null;
+  /** What lists show and filter by: a track's event, a page's or screen's name (null for other types). */
   event: string | null;
   /** The body object, keys in the spec's order. */
   body: Record<string, unknown>;
@@ -56,6 +61,12 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
     error: { code, message: field ? `${prefix}${field}: ${message}` : message, ...(field ? { field: `${prefix}${field}` } : {}), ...extra },
   });
 
+  // Nesting first: measuring the size serialises the call, which recurses (docs/behaviour.md §7).
+  // Ingestion measured both on the bytes already (sizeChecked).
+  if (!options.sizeChecked) {
+    const tooDeep = callNestingError(call, options.fieldPrefix ?? '');
+    if (tooDeep) return { ok: false, error: tooDeep };
+  }
   const size = options.sizeChecked ? 0 : options.callJson !== undefined ? Buffer.byteLength(options.callJson, 'utf8') : callSize(call);
   if (size > LIMITS.messageBytes) {
     return {
@@ -164,7 +175,8 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
   if (context !== null && !shape.contextIsCore) body['context'] = context;
   for (const extra of shape.extras) if (values.has(extra.out)) body[extra.out] = values.get(extra.out);
 
-  const event = typeof values.get('event') === 'string' ? (values.get('event') as string) : null;
+  const label = values.get(type === 'page' || type === 'screen' ? 'name' : 'event');
+  const event = typeof label === 'string' ? label : null;
   return {
     ok: true,
     value: {

@@ -7,7 +7,7 @@ export interface Classified {
   permanentReason: string | null;
 }
 
-/** SPEC-NOTES §3 for a response that arrived. */
+/** docs/behaviour.md §3 for a response that arrived. */
 export function classifyStatus(status: number): Classified {
   if (status >= 200 && status < 300) return { outcome: 'success', retryable: false, permanentReason: null };
   if (status >= 500 || status === 429) return { outcome: 'http_error', retryable: true, permanentReason: null };

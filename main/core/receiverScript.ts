@@ -137,7 +137,7 @@ export function checkSignature(args: { secret: string; body: Uint8Array; given: 
   return { verdict: 'invalid', given, expected: d.expected, diagnosis: { mistakes: d.mistakes, explanation: d.explanation } };
 }
 
-/** The engine's `messageId` in a JSON object body (SPEC-NOTES §1: every message carries one). */
+/** The engine's `messageId` in a JSON object body (docs/behaviour.md §1: every message carries one). */
 export function messageIdOf(body: Uint8Array): string | null {
   let i = 0;
   while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;

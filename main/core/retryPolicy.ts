@@ -2,7 +2,7 @@ import type { RetryPolicy } from '../contract/models.js';
 
 /**
  * A deterministic unit-interval value for (seed, delivery, attempt): jitter is reproducible from the seed,
- * and survives a restart without storing random state (SPEC-NOTES §3: "seedable random source").
+ * and survives a restart without storing random state (docs/behaviour.md §4: jitter from a seedable random source).
  */
 export function jitterUnit(seed: number, deliveryId: number, attemptNumber: number): number {
   let h = (seed ^ 0x9e3779b9) >>> 0;

@@ -1,5 +1,5 @@
 /**
- * SPEC-NOTES §5: which destinations a message goes to. Pure: the caller supplies the candidates
+ * docs/behaviour.md §6: which destinations a message goes to. Pure: the caller supplies the candidates
  * (enabled destinations connected to the message's source).
  */
 import type { Destination } from '../contract/models.js';
@@ -19,7 +19,8 @@ export interface RouteResult {
   filteredReason: string | null;
 }
 
-const truthy = (v: unknown): boolean => v === true || (typeof v === 'object' && v !== null);
+/** JavaScript's truthiness, as the SDKs' own routing reads integrations (`1`, `"yes"`, an object). */
+const truthy = (v: unknown): boolean => Boolean(v);
 
 /** Whether the integrations object lets a destination receive the call, and if not, why. */
 export function integrationsAllow(integrations: unknown, destinationName: string): string | null {

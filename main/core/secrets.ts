@@ -1,5 +1,5 @@
 /**
- * Secrets in answers (docs/behaviour.md, "Secrets"): every list and get shows shared secrets, write keys,
+ * Secrets in answers (docs/behaviour.md §9): every list and get shows shared secrets, write keys,
  * receiver secrets, credential-like static header values and URL passwords masked (`s3••••`); only
  * `revealSecret` shows one in clear. A masked value sent back unchanged in an update keeps the stored one,
  * so a form can round-trip what it was given.

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** X-Signature (SPEC-NOTES §2): lowercase hex HMAC-SHA1 keyed with the shared secret over the exact body bytes. */
+/** X-Signature (docs/behaviour.md §2): lowercase hex HMAC-SHA1 keyed with the shared secret over the exact body bytes. */
 export function signBody(secret: string, body: Uint8Array): string {
   return createHmac('sha1', secret).update(body).digest('hex');
 }

@@ -1,10 +1,11 @@
 /**
  * Why does a receiver's X-Signature check fail? Pure (no I/O): given the shared secret, the body bytes and
- * a signature, it checks the signature (SPEC-NOTES §2: lowercase hex HMAC-SHA1 over the exact bytes; hex
+ * a signature, it checks the signature (docs/behaviour.md §2: lowercase hex HMAC-SHA1 over the exact bytes; hex
  * case is not significant) and, when it does not match, tries the classic receiver mistakes one by one and
  * names the one that explains it.
  */
 import { createHmac } from 'node:crypto';
+import { jsonDepth } from './jsonDepth.js';
 
 export type SignatureMistake =
   | 'sha1-prefix'
@@ -82,6 +83,13 @@ function same(computed: string, encoding: 'hex' | 'base64', given: string): bool
   return computed === canonical || computed.replace(/=+$/, '') === canonical;
 }
 
+/**
+ * Bodies nesting deeper than this are not re-serialised: JSON.stringify recurses (V8 overflows its stack at
+ * a few thousand levels), and a receiver sees bodies from any sender. Hookbench's own bodies nest at most
+ * LIMITS.maxDepth + 2 levels (docs/behaviour.md §7).
+ */
+export const RESERIALISE_MAX_DEPTH = 512;
+
 function bodyVariants(body: Uint8Array): BodyVariant[] {
   const variants: BodyVariant[] = [{ mistake: null, bytes: body }];
   const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
@@ -103,10 +111,12 @@ function bodyVariants(body: Uint8Array): BodyVariant[] {
     add('trailing-newline-added', `${text}\r\n`);
   }
   let parsed: { ok: true; value: unknown } | { ok: false } = { ok: false };
-  try {
-    parsed = { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    // not JSON: no re-serialisation to try
+  if (jsonDepth(body) <= RESERIALISE_MAX_DEPTH) {
+    try {
+      parsed = { ok: true, value: JSON.parse(text) as unknown };
+    } catch {
+      // not JSON: no re-serialisation to try
+    }
   }
   if (parsed.ok) {
     add('reserialised', JSON.stringify(parsed.value));

@@ -1,5 +1,5 @@
 /**
- * Audiences and computed traits (SPEC-NOTES §8, webhook-destination spec "Audience and computed-trait
+ * Audiences and computed traits (docs/behaviour.md §8, webhook-destination spec "Audience and computed-trait
  * delivery"): definitions and the last-synced state live in SQLite (`audiences`, `audience_state`); users and
  * their traits come from `user_traits`, which ingestion fills through `recordIdentify`. A sync sends one
  * identify per user whose value changed, through the source's destinations, via the injected `send`.
@@ -38,6 +38,7 @@ import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith, type SendMessageInput } from '../contract/schemas.js';
 import type { Page } from '../contract/models.js';
 import { diffState, evaluateMembership, membershipState, snakeCase, type StateChange } from '../core/audiences.js';
+import { atomically } from '../store/atomically.js';
 import type { Db } from '../store/openDb.js';
 
 export interface AudienceServiceOptions {
@@ -80,11 +81,6 @@ interface SyncOutcome {
 }
 
 const KIND_WORD: Record<AudienceKind, string> = { audience: 'audience', computed_trait: 'computed trait' };
-
-/** Thrown inside a transaction to roll it back with an error value. */
-class Rollback {
-  constructor(readonly error: ApiError) {}
-}
 
 export class AudienceService {
   private readonly db: Db;
@@ -350,17 +346,9 @@ export class AudienceService {
 
   /** Runs `fn` in the store's transaction, rolled back when it returns an error. */
   private atomically<T>(fn: () => Result<T>): Result<T> {
-    try {
-      return this.transaction(() => {
-        const result = fn();
-        if (!result.ok) throw new Rollback(result.error);
-        return result;
-      });
-    } catch (e) {
-      if (e instanceof Rollback) return err(e.error);
-      throw e;
-    }
+    return atomically(this.transaction, fn);
   }
+
 }
 
 function sourceNotFound(ref: string): { ok: false; error: ApiError } {

@@ -1,5 +1,5 @@
 /**
- * Engine time = real time + an offset (SPEC-NOTES §4). The engine reads time only through a Clock.
+ * Engine time = real time + an offset (docs/behaviour.md §5). The engine reads time only through a Clock.
  * Network waits are real time; timestamps, due times and the retry window are engine time.
  */
 export interface Clock {
@@ -10,7 +10,7 @@ export interface Clock {
   offsetMs(): number;
   /** Moves the offset forward; it never goes back (see resetOffset). */
   setOffset(ms: number): void;
-  /** Back to real time: offset 0 (resetClock; docs/behaviour.md, "Clock"). */
+  /** Back to real time: offset 0 (resetClock; docs/behaviour.md §5). */
   resetOffset(): void;
 }
 

@@ -41,6 +41,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
     retryNow: (input) => mapValue(core.retryNow(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
     cancelMessage: (input) => mapValue(core.cancelMessage(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
     replayMessage: (input) => core.replayMessage(input),
+    exportMessages: (input) => core.exportMessages(input),
     advanceClock: (input) => core.advanceClock(input),
     advanceToNextRetry: (input) => core.advanceToNextRetry(input),
     resetClock: (input) => core.resetClock(input),

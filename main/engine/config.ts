@@ -1,5 +1,5 @@
 /**
- * Config as code (SPEC-NOTES §9): a JSON file of sources, destinations and receivers, applied at start
+ * Config as code (docs/behaviour.md §10): a JSON file of sources, destinations and receivers, applied at start
  * and matched by name (created or updated; objects not in the file are kept). The whole file is checked
  * first and applied in one transaction: an error names its path and nothing is applied half-way.
  * Webhook URLs may name receivers (`receiver:<name>`): they are stored as such and resolved at attempt time.

@@ -6,7 +6,7 @@ import { HookbenchError } from '../contract/result.js';
 export const APP_NAME = 'Hookbench';
 
 /**
- * SPEC-NOTES §9: `--data DIR`, else `$HOOKBENCH_DATA`, else the per-user app-data folder named Hookbench
+ * docs/behaviour.md §10: `--data-dir DIR`, else `$HOOKBENCH_DATA`, else the per-user app-data folder named Hookbench
  * (the same folder Electron uses as userData for that product name).
  */
 export function resolveDataDir(
@@ -24,8 +24,25 @@ export function resolveDataDir(
 
 /** Creates the folder with mode 0700 (it holds secrets) and tightens an existing one. */
 export function ensureDataDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') chmodSync(dir, 0o700);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (process.platform !== 'win32') chmodSync(dir, 0o700);
+  } catch (e) {
+    throw unusableDataDir(dir, e);
+  }
+}
+
+/**
+ * One line for a data dir the file system refuses (read-only, another user's, not a folder): what and why,
+ * and the way out. Docs: docs/behaviour.md §10.
+ */
+export function unusableDataDir(dir: string, e: unknown): HookbenchError {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  const why = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'not a folder' : code === 'ENOSPC' ? 'the disk is full' : (e as Error).message;
+  return new HookbenchError({
+    code: 'unavailable',
+    message: `data dir ${dir} cannot be used (${why}${code ? `, ${code}` : ''}): it must be a folder this user can write to; fix its permissions or choose another with --data-dir`,
+  });
 }
 
 export interface DataDirLock {
@@ -64,7 +81,7 @@ export function lockDataDir(dir: string): DataDirLock {
         },
       };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw unusableDataDir(dir, e);
       const holder = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
       if (Number.isFinite(holder) && holder !== process.pid && isAlive(holder)) {
         throw new HookbenchError({
@@ -76,7 +93,11 @@ export function lockDataDir(dir: string): DataDirLock {
       if (holder === process.pid) {
         throw new HookbenchError({ code: 'data_dir_locked', message: `data dir ${dir} is already open in this process (pid ${holder})`, value: holder });
       }
-      unlinkSync(file); // stale: its process is gone
+      try {
+        unlinkSync(file); // stale: its process is gone
+      } catch (unlinkError) {
+        throw unusableDataDir(dir, unlinkError);
+      }
     }
   }
   throw new HookbenchError({ code: 'data_dir_locked', message: `could not lock data dir ${dir}` });

@@ -7,6 +7,7 @@ import type { EngineEvent } from '../contract/events.js';
 import type { AttemptRecord, DeliveryRecord, Destination, Webhook } from '../contract/models.js';
 import { decideAfterRound, type WebhookResult } from '../core/deliveryDecision.js';
 import { jitterUnit } from '../core/retryPolicy.js';
+import { corruptionError, isCorruptionError } from '../store/integrity.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { Result } from '../contract/result.js';
@@ -98,7 +99,7 @@ export class Engine {
   start(): void {
     if (!this.resumed) {
       this.resumed = true;
-      this.o.store.resumeInterrupted(this.o.clock.now());
+      this.o.store.deliveries.resumeInterrupted(this.o.clock.now());
     }
     this.started = true;
     this.wake();
@@ -164,12 +165,15 @@ export class Engine {
     let claimed: ClaimedDelivery[] = [];
     try {
       this.o.store.transaction(() => {
-        if (batch.length) stored = this.o.store.recordRounds(batch.map((w) => w.round));
-        if (room > 0) claimed = this.o.store.claimDue(this.o.clock.now(), room);
+        if (batch.length) stored = this.o.store.deliveries.recordRounds(batch.map((w) => w.round));
+        if (room > 0) claimed = this.o.store.deliveries.claimDue(this.o.clock.now(), room);
       });
     } catch (e) {
       // The rows stay `delivering` and resume on the next start; nothing is reported as done that is not stored.
-      console.error('hookbench: recording rounds failed', e);
+      // A damaged database is said once (its health listeners), not at every tick.
+      const health = this.o.store.health;
+      if (isCorruptionError(e)) health.fail(corruptionError(health.file, (e as Error).message));
+      else console.error('hookbench: recording rounds failed', e);
     }
     this.inFlight -= batch.length;
     this.lastTickRows = batch.length + claimed.length;
@@ -214,7 +218,7 @@ export class Engine {
 
   private armTimer(): void {
     if (this.closed || !this.started || this.inFlight >= this.maxInFlight) return; // a finishing round will tick
-    const due = this.o.store.nextDueAt();
+    const due = this.o.store.deliveries.nextDueAt();
     if (due === null) return this.clearTimer();
     if (this.timer && this.timerDue === due) return;
     this.clearTimer();
@@ -378,7 +382,7 @@ export class Engine {
   }
 
   /**
-   * SPEC-NOTES §4: move engine time forward by `ms`, processing every due round in time order (each new
+   * docs/behaviour.md §5: move engine time forward by `ms`, processing every due round in time order (each new
    * retry computed from virtual time), and resolve once the rounds it triggered are recorded.
    * Calls are serialised: a second advance starts when the first has finished.
    */
@@ -397,7 +401,7 @@ export class Engine {
       const by = clock.offsetMs();
       if (by === 0) return 0;
       store.transaction(() => {
-        store.shiftWaiting(by);
+        store.deliveries.shiftWaiting(by);
         clock.resetOffset();
         persist(by);
       });
@@ -417,7 +421,7 @@ export class Engine {
       this.clearTimer();
       while (!this.closed && this.started) {
         await this.idle();
-        const due = store.nextDueAt();
+        const due = store.deliveries.nextDueAt();
         if (due === null || due > target) break;
         if (due > clock.now()) clock.setOffset(due - clock.realNow());
         this.wake();

@@ -22,7 +22,7 @@ export const USER_AGENT = 'Hookbench/1.0';
 let undici: typeof Undici | null = null;
 const loadUndici = (): typeof Undici => (undici ??= createRequire(import.meta.url)('undici') as typeof Undici);
 
-/** SPEC-NOTES §2: at most 16 concurrent connections per origin. */
+/** docs/behaviour.md §2: at most 16 concurrent connections per origin. */
 export const CONNECTIONS_PER_ORIGIN = 16;
 
 export interface SendResult {

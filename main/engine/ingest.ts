@@ -1,5 +1,5 @@
 /**
- * The ingestion API that real analytics SDKs point at, unmodified (SPEC-NOTES §6). HTTP-agnostic: the
+ * The ingestion API that real analytics SDKs point at, unmodified (docs/behaviour.md §7). HTTP-agnostic: the
  * server hands it the route, headers and raw body; it answers status, headers and a JSON body.
  * A request is accepted whole or refused whole; refusals are logged with their reason, never stored as
  * messages. Accepted messages are committed before the answer.
@@ -11,7 +11,8 @@
  */
 import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/models.js';
-import type { Core } from './createCore.js';
+import { corruptionError, isCorruptionError } from '../store/integrity.js';
+import type { IngestionPort } from './createCore.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
 import { JobWorker } from './jobWorker.js';
 
@@ -62,7 +63,7 @@ export class IngestService {
   private ready: ReadyRequest[] = [];
 
   constructor(
-    private readonly core: Core,
+    private readonly core: IngestionPort,
     options: IngestOptions = {},
   ) {
     this.worker = options.thread === 'inline' ? null : new JobWorker<PrepareRequest, Prepared>({ name: 'ingestWorker' });
@@ -100,7 +101,7 @@ export class IngestService {
     if (prepared.kind === 'answer') return prepared;
     const core = this.core;
     const refuse = (source: Source | null, status: number, error: ApiError): IngestResponse => {
-      core.store.logRefusal({
+      core.logRefusal({
         receivedAt: core.clock.now(),
         sourceId: source?.id ?? null,
         route: req.path,
@@ -125,7 +126,7 @@ export class IngestService {
     if (!source) return refuse(null, 401, { code: 'unauthorized', message: `unknown write key "${mask(writeKey)}"` });
     if (prepared.kind === 'refused') {
       // Refusals after the source is known count toward its usage.
-      core.store.countUsage(source.id, { received: prepared.calls, refused: prepared.calls });
+      core.countRefused(source.id, prepared.calls);
       return refuse(source, prepared.status, prepared.error);
     }
     return new Promise((done) => {
@@ -141,16 +142,35 @@ export class IngestService {
   private commitReady(): void {
     const batch = this.ready;
     this.ready = [];
+    const health = this.core.health;
+    // Never a 200 for what cannot be kept (docs/behaviour.md §10): a database gone, replaced or damaged
+    // takes nothing. One stat() before the commit (so nothing is written to a deleted file) and one after it
+    // (the file was still the one written): ~1 µs each, per commit, not per message.
+    const unavailable = (error: ApiError): IngestResponse => ({ status: 503, headers: { ...CORS, 'retry-after': '60' }, body: { error } });
+    const answer = (r: ReadyRequest, stored: boolean) => {
+      const problem = health.problem ?? (stored ? health.verify() : null);
+      r.done(problem ? unavailable(problem) : ACCEPTED);
+    };
+    if (health.verify()) {
+      for (const r of batch) r.done(unavailable(health.problem!));
+      return;
+    }
     const store = (r: ReadyRequest) => this.core.ingest({ source: r.source, receivedAt: r.receivedAt, calls: r.prepared.calls, bodies: r.prepared.bodies });
     try {
-      this.core.store.transaction(() => batch.forEach(store));
-      for (const r of batch) r.done(ACCEPTED);
+      this.core.transaction(() => batch.forEach(store));
+      health.verify();
+      for (const r of batch) answer(r, false);
     } catch {
       for (const r of batch) {
         try {
           store(r);
-          r.done(ACCEPTED);
+          answer(r, true);
         } catch (e) {
+          if (isCorruptionError(e)) health.fail(corruptionError(health.file, (e as Error).message));
+          if (health.problem) {
+            r.done(unavailable(health.problem));
+            continue;
+          }
           console.error('hookbench: storing an ingestion request failed', e);
           r.done({ status: 500, headers: CORS, body: { error: { code: 'internal', message: 'the calls could not be stored; nothing of this request was kept' } } });
         }

@@ -1,12 +1,13 @@
 /**
  * The CPU-heavy half of an ingestion request, with no access to the store, so that it can run on a worker
  * thread: route, decoding (gzip with its bomb guard), JSON parsing, the write key as sent, and every call
- * checked and built (SPEC-NOTES §6). What needs the store (the write key's source, dedupe, routing, the
+ * checked and built (docs/behaviour.md §7). What needs the store (the write key's source, dedupe, routing, the
  * commit, the refusal log) is done afterwards on the engine's thread, by engine/ingest.ts.
  */
 import { gunzipSync } from 'node:zlib';
 import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
 import type { ApiError } from '../contract/result.js';
+import { scanJson, tooDeepError } from '../core/jsonDepth.js';
 import { buildMessage } from '../core/messages.js';
 import { newMessageId } from './messageIds.js';
 
@@ -117,6 +118,14 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   if (!decodedResult.ok) return refuse('request', 0, 400, decodedResult.error);
   decoded = decodedResult.body;
 
+  // Nesting is measured on the bytes, before parsing (docs/behaviour.md §7): whatever recurses later
+  // (serialising the call and its body) only ever sees calls within LIMITS.maxDepth.
+  const nesting = scanJson(decoded, { limit: LIMITS.maxDepth, shape: isBatch ? 'batch' : 'call' });
+  if (nesting.tooDeep) {
+    writeKey = writeKeyOf(req.authorization, nesting.writeKey);
+    return refuse('calls', isBatch ? (nesting.batchLength ?? 0) : 1, 400, tooDeepError(nesting.tooDeep));
+  }
+
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8'));
@@ -154,7 +163,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     items = [{ type, call: payload }];
   }
 
-  // Each call's size, as received, before anything else about it (SPEC-NOTES §6). The same JSON is stored.
+  // Each call's size, as received, before anything else about it (docs/behaviour.md §7). The same JSON is stored.
   const callJsons = items.map((item) => JSON.stringify(item.call));
   for (const [i, json] of callJsons.entries()) {
     const size = Buffer.byteLength(json, 'utf8');

@@ -4,7 +4,7 @@
  * the command table (main/contract/commands.ts); only the cursor's meaning is checked here.
  */
 import type { Page } from '../contract/models.js';
-import { err, ok, type Result } from '../contract/result.js';
+import { err, ok, type ApiError, type Result } from '../contract/result.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -28,4 +28,9 @@ export function toPage<T extends { id: number }>(rows: T[], limit: number): Page
 /** A list small enough to answer whole, as a page like every other list. */
 export function wholePage<T>(items: T[]): Page<T> {
   return { items, nextCursor: null };
+}
+
+/** The not_found answer for an id that names nothing. */
+export function notFound(what: string, id: unknown): { ok: false; error: ApiError } {
+  return err({ code: 'not_found', message: `no ${what} with id ${JSON.stringify(id)}`, field: 'id' });
 }

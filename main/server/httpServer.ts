@@ -1,5 +1,5 @@
 /**
- * One HTTP server for the browser and CI faces (SPEC-NOTES §9): the ingestion API under /v1/, the typed
+ * One HTTP server for the browser and CI faces (docs/behaviour.md §10): the ingestion API under /v1/, the typed
  * API under /api/ (POST /api/<command>, Bearer token), pushed events on the WebSocket /api/events, and the
  * UI at /. The API only answers requests addressed to this machine's loopback names (DNS-rebinding guard).
  */
@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EngineEvent } from '../contract/events.js';
 import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode } from '../contract/result.js';
 import { isCommandName } from '../contract/commands.js';
@@ -18,6 +17,8 @@ import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { maskEvent } from '../core/secrets.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
+import { createEventBatcher } from './eventBatcher.js';
+import { createFrameEncoder, encodeBounded, WIRE_MAX_DEPTH } from './eventFrame.js';
 
 
 export interface ServerOptions {
@@ -58,11 +59,13 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unknown_field: 400,
   message_too_large: 400,
   request_too_large: 400,
+  nesting_too_deep: 400,
   invalid_config: 400,
   not_found: 404,
   conflict: 409,
   unauthorized: 401,
   data_dir_locked: 409,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -72,7 +75,7 @@ export function httpStatusOf(error: ApiError): number {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { core } = options;
-  const ingest = new IngestService(core, options.ingest);
+  const ingest = new IngestService(core.ingestion, options.ingest);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   /** The Host values this server answers to, known once it listens (port 0 picks the port). */
@@ -112,7 +115,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const body = await readBody(req, LIMITS.requestBytes);
       if (body === 'too_large') {
         const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
-        core.store.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, bodyBytes: null });
+        core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, bodyBytes: null });
         return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
       }
       const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, clientIp: clientIp(req) });
@@ -167,37 +170,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
 
-  // Pushed events are batched: a burst of deliveries becomes a few messages, never a flood.
-  let pending: EngineEvent[] = [];
-  let dropped = 0;
+  // Pushed events are batched (server/eventBatcher): a burst of deliveries becomes a few frames, never a flood.
+  // An event that cannot be encoded whole never stops the stream (server/eventFrame).
+  const encodeFrame = createFrameEncoder();
+  const batcher = createEventBatcher({
+    flushMs: options.eventFlushMs ?? 150,
+    maxPerFlush: MAX_EVENTS_PER_FLUSH,
+    send(frame) {
+      const text = encodeFrame(frame);
+      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+    },
+  });
   // Subscribed only while a socket listens: with no listener, the core builds no events at all.
   const subscription = {
     unsubscribe: null as (() => void) | null,
     on() {
-      this.unsubscribe ??= core.onEvent((raw) => {
-        const event = maskEvent(raw);
-        if (pending.length >= MAX_EVENTS_PER_FLUSH) {
-          pending.shift();
-          dropped++;
-        }
-        pending.push(event);
-      });
+      this.unsubscribe ??= core.onEvent((event) => batcher.push(maskEvent(event)));
     },
     off() {
       this.unsubscribe?.();
       this.unsubscribe = null;
-      pending = [];
-      dropped = 0;
+      batcher.flush();
     },
   };
-  const flusher = setInterval(() => {
-    if (pending.length === 0) return;
-    const frame = JSON.stringify({ events: pending, ...(dropped ? { dropped } : {}) });
-    pending = [];
-    dropped = 0;
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
-  }, options.eventFlushMs ?? 150);
-  flusher.unref();
 
   server.listen(options.port, options.host);
   await Promise.race([
@@ -214,8 +209,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     server,
     async close() {
-      clearInterval(flusher);
       subscription.off();
+      batcher.close();
       for (const ws of sockets) ws.close(1001, 'server stopping');
       wss.close();
       const closed = once(server, 'close');
@@ -263,7 +258,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
     res.writeHead(204, headers).end();
     return;
   }
-  const text = JSON.stringify(body);
+  // An answer that cannot be serialised whole (JSON nested too deep) goes out with its deep part replaced.
+  const text = encodeBounded(body, (e) => console.warn(`hookbench: an answer had to be cut to ${WIRE_MAX_DEPTH} levels to be sent (${String(e)})`));
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers }).end(text);
 }
 

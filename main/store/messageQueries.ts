@@ -14,32 +14,21 @@
  */
 import type { ListMessagesInput } from '../contract/api.js';
 import { MESSAGE_STATUSES, type MessageStatus, type MessageSummary } from '../contract/models.js';
-import type { MessageType } from '../contract/messageShapes.js';
 import type Database from 'better-sqlite3';
 import { HistoryIndex, type FacetName } from './historyIndex.js';
+import { messageFields, type MessageRow } from './messageStore.js';
 import type { Db } from './openDb.js';
 
 type Statement = Database.Statement;
 
 export type MessageFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
 
-interface SummaryRow {
-  id: number;
-  message_id: string;
-  type: MessageType;
-  source_id: string | null;
-  user_id: string | null;
-  anonymous_id: string | null;
-  event: string | null;
-  status: MessageStatus;
-  status_reason: string | null;
-  received_at: number;
-  replay_of: number | null;
+type SummaryRow = Omit<MessageRow, 'body' | 'call'> & {
   bytes: number;
   attempts: number | null;
   next_attempt_at: number | null;
   destination_ids: string | null;
-}
+};
 
 const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.anonymous_id, m.event, m.status, m.status_reason,
   m.received_at, m.replay_of, length(p.body) AS bytes,
@@ -353,17 +342,8 @@ export class MessageQueries {
 
 function toSummary(r: SummaryRow): MessageSummary {
   return {
-    id: r.id,
-    messageId: r.message_id,
-    type: r.type,
-    sourceId: r.source_id,
-    userId: r.user_id,
+    ...messageFields(r),
     anonymousId: r.anonymous_id,
-    event: r.event,
-    status: r.status,
-    statusReason: r.status_reason,
-    receivedAt: r.received_at,
-    replayOf: r.replay_of,
     bytes: r.bytes,
     attempts: r.attempts ?? 0,
     nextAttemptAt: r.next_attempt_at,

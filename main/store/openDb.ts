@@ -1,22 +1,43 @@
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/types.js';
+import { sqliteOptions } from './nativeBinding.js';
+import { HookbenchError } from '../contract/result.js';
+import { checkAtOpen, corruptionError, headerProblem, openFailure, readOnlyProblem } from './integrity.js';
 
 export type Db = Database.Database;
 
-/** Open (or create) the database in WAL mode and bring it to the newest schema. */
+/**
+ * Open (or create) the database in WAL mode, check it (store/integrity.ts: a damaged file is refused before
+ * anything is written to it) and bring it to the newest schema. Every error names the file.
+ */
 export function openDb(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  // WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the last transactions.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  // Checkpoints run on a thread of their own (engine/checkpointWorker); the engine's own automatic one is
-  // only the backstop, rarely reached.
-  db.pragma('wal_autocheckpoint = 20000');
-  migrate(db, migrations);
-  return db;
+  const header = headerProblem(file);
+  if (header) throw new HookbenchError(corruptionError(file, header));
+  const readOnly = readOnlyProblem(file);
+  if (readOnly) throw new HookbenchError(readOnly);
+  let db: Db | null = null;
+  try {
+    db = new Database(file, sqliteOptions());
+    db.pragma('journal_mode = WAL');
+    // WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the last transactions.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    // Checkpoints run on a thread of their own (engine/checkpointWorker); the engine's own automatic one is
+    // only the backstop, rarely reached.
+    db.pragma('wal_autocheckpoint = 20000');
+    checkAtOpen(db, file);
+    migrate(db, migrations);
+    return db;
+  } catch (e) {
+    try {
+      db?.close();
+    } catch {
+      // closing a connection that failed to open: nothing more to say
+    }
+    throw openFailure(file, e);
+  }
 }
 
 export function schemaVersion(db: Db): number {

@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { CaptureRecord, CaptureStep, ResponseScript, SignatureCheck, SignatureVerdict } from '../contract/receiver.js';
 import type { Db } from './openDb.js';
+import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from './secretCodec.js';
 
 export interface StoredReceiver {
   name: string;
@@ -64,6 +65,8 @@ export class ReceiverStore {
   constructor(
     readonly db: Db,
     private readonly maxCaptures: number = DEFAULT_MAX_CAPTURES,
+    /** How endpoints' secrets are kept at rest (store/secretCodec). */
+    private readonly secrets: SecretCodec = plainSecrets,
   ) {
     this.s = {
       listReceivers: db.prepare<[], ReceiverRow>('SELECT * FROM receivers ORDER BY name'),
@@ -99,7 +102,7 @@ export class ReceiverStore {
   listReceivers(): StoredReceiver[] {
     return this.s.listReceivers.all().map((r) => ({
       name: r.name,
-      secret: r.secret,
+      secret: decryptNullable(this.secrets, r.secret),
       script: JSON.parse(r.script) as ResponseScript,
       answered: r.answered,
       createdAt: r.created_at,
@@ -108,13 +111,13 @@ export class ReceiverStore {
   }
 
   insertReceiver(r: StoredReceiver): void {
-    this.s.insertReceiver.run({ ...r, script: JSON.stringify(r.script) });
+    this.s.insertReceiver.run({ ...r, secret: encryptNullable(this.secrets, r.secret), script: JSON.stringify(r.script) });
   }
 
   /** Saves an endpoint under its (possibly new) name; a rename carries its captures along. */
   updateReceiver(oldName: string, r: StoredReceiver): void {
     this.transaction(() => {
-      this.s.updateReceiver.run({ ...r, oldName, script: JSON.stringify(r.script) });
+      this.s.updateReceiver.run({ ...r, secret: encryptNullable(this.secrets, r.secret), oldName, script: JSON.stringify(r.script) });
       if (oldName !== r.name) this.s.renameCaptures.run(r.name, oldName);
     });
   }

@@ -7,6 +7,8 @@ export interface CapturedIO {
   err: () => string;
   /** Resolves when stdout has contained `text`. */
   waitForOut(text: string): Promise<void>;
+  /** Resolves when stderr has contained `text`. */
+  waitForErr(text: string): Promise<void>;
   /** Ctrl-C. */
   abort(): void;
 }
@@ -15,6 +17,7 @@ export function captureIO(stdin?: string): CapturedIO {
   let out = '';
   let err = '';
   const waiters: { text: string; resolve: () => void }[] = [];
+  const errWaiters: { text: string; resolve: () => void }[] = [];
   const controller = new AbortController();
   const io: CliIO = {
     stdout: (t) => {
@@ -24,7 +27,13 @@ export function captureIO(stdin?: string): CapturedIO {
         w.resolve();
       }
     },
-    stderr: (t) => void (err += t),
+    stderr: (t) => {
+      err += t;
+      for (const w of errWaiters.filter((w) => err.includes(w.text))) {
+        errWaiters.splice(errWaiters.indexOf(w), 1);
+        w.resolve();
+      }
+    },
     stdin:
       stdin === undefined
         ? undefined
@@ -38,6 +47,7 @@ export function captureIO(stdin?: string): CapturedIO {
     out: () => out,
     err: () => err,
     waitForOut: (text) => (out.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
+    waitForErr: (text) => (err.includes(text) ? Promise.resolve() : new Promise((resolve) => errWaiters.push({ text, resolve }))),
     abort: () => controller.abort(),
   };
 }

@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { MessageSummary } from '../../main/contract/models.js';
+import { dispatch } from '../../main/contract/dispatch.js';
+import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
 import { createCore } from '../../main/engine/createCore.js';
+import { har12Schema as har12 } from '../helpers/har12.js';
 import { must, newCore, newDataDir, newReceiver, sendTrack, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 
@@ -44,6 +47,8 @@ describe('listMessages filters (each returns only matching messages)', () => {
     expect(list(core, { destinationId: b.id })).toEqual([ids.serverPage, ids.serverTrack]);
     expect(list(core, { userId: 'ada' })).toEqual([ids.webIdentify, ids.webTrack]);
     expect(list(core, { event: 'Signed Up' })).toEqual([ids.filtered, ids.webTrack]);
+    expect(list(core, { event: 'Pricing' })).toEqual([ids.serverPage]); // a page's or screen's name
+    expect(must(core.listMessages({ type: 'page' })).items[0]).toMatchObject({ event: 'Pricing' });
     expect(list(core, { text: 'EXAMPLE.com' })).toEqual([ids.webIdentify]); // case-insensitive (ASCII)
     expect(list(core, { text: '"total":42' })).toEqual([ids.serverTrack]);
     expect(list(core, { text: '100%_' })).toEqual([]); // wildcards are literal
@@ -204,5 +209,34 @@ describe('messageUpdated', () => {
     must(await core.advanceClock({ ms: 1500 }));
     await new Promise((resolve) => setImmediate(resolve));
     expect(rows.get(id)).toMatchObject({ status: 'delivered', attempts: 2, nextAttemptAt: null });
+  });
+});
+
+describe('exportMessages (the command)', () => {
+  it('exports a filter or a selection in each format; secrets redacted unless asked', async () => {
+    const rx = await newReceiver(status(200));
+    const core = newCore();
+    must(core.createSource({ name: 'web', kind: 'web', writeKey: 'wk_export_secret' }));
+    must(core.createDestination({ name: 'd', enabled: true, sources: ['web'], sharedSecret: 'shared-export-secret', webhooks: [{ url: rx.url, headers: { Authorization: 'Bearer static-credential' } }] }));
+    const token = core.apiToken();
+    const ids = [0, 1, 2].map((i) => must(core.sendMessage({ type: 'track', call: { userId: `u${i}`, event: 'Exported' }, source: 'web' })).message.id);
+    for (const id of ids) await settled(core, id);
+    const handlers = createCommandHandlers(core);
+
+    const har = must(await dispatch(handlers, 'exportMessages', { filter: { userId: 'u1' }, format: 'har' })) as { text: string; messages: number; truncated: boolean; fileExtension: string };
+    expect(har).toMatchObject({ messages: 1, truncated: false, fileExtension: 'har' });
+    expect(har12.safeParse(JSON.parse(har.text)).success).toBe(true);
+    const selection = must(await dispatch(handlers, 'exportMessages', { ids: [ids[0], ids[2]], format: 'json' })) as { text: string; messages: number };
+    expect(selection.text.trim().split('\n').map((l) => (JSON.parse(l) as { message: { id: number } }).message.id)).toEqual([ids[0], ids[2]]);
+    for (const format of ['json', 'har', 'curl']) {
+      const redacted = must(await dispatch(handlers, 'exportMessages', { format })) as { text: string; messages: number };
+      expect(redacted.messages).toBe(3);
+      for (const secret of ['static-credential', 'shared-export-secret', 'wk_export_secret', token]) expect(redacted.text, `${format} ${secret}`).not.toContain(secret);
+      expect(redacted.text, format).toContain('<redacted>');
+      const full = must(await dispatch(handlers, 'exportMessages', { format, includeSecrets: true })) as { text: string };
+      expect(full.text, format).toContain('Bearer static-credential');
+    }
+    expect(await dispatch(handlers, 'exportMessages', { ids: [999_999], format: 'json' })).toMatchObject({ ok: false, error: { code: 'not_found', field: 'ids[0]' } });
+    expect(await dispatch(handlers, 'exportMessages', { ids: [1], filter: {}, format: 'json' })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'ids' } });
   });
 });

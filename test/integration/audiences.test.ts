@@ -1,5 +1,5 @@
 /**
- * Audiences and computed traits end to end (SPEC-NOTES §8, webhook-destination spec "Audience and
+ * Audiences and computed traits end to end (docs/behaviour.md §8, webhook-destination spec "Audience and
  * computed-trait delivery"): a real core over a temp dir, a real receiver on port 0, identify calls routed
  * through the source's enabled connected destination.
  */
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Source } from '../../main/contract/models.js';
 import { err } from '../../main/contract/result.js';
 import { AudienceService, type AudienceServiceOptions } from '../../main/engine/audienceService.js';
-import type { Core } from '../../main/engine/createCore.js';
+import { internalsOf, type Core } from '../../main/engine/createCore.js';
 import { must, newCore, newReceiver, settled } from '../helpers/harness.js';
 import type { TestReceiver } from '../helpers/receiver.js';
 
@@ -20,7 +20,7 @@ interface IdentifyBody {
 /** The core's own service; with `send`, a service whose sends go through that function (failure tests). */
 function serviceFor(core: Core, send?: AudienceServiceOptions['send']): AudienceService {
   if (!send) return core.audiences;
-  return new AudienceService({ db: core.store.db, transaction: (fn) => core.store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
+  return new AudienceService({ db: internalsOf(core).store.db, transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
 }
 
 async function setup(): Promise<{ core: Core; rx: TestReceiver; source: Source; service: AudienceService; delivered: (ids: number[]) => Promise<IdentifyBody[]> }> {
@@ -202,7 +202,7 @@ describe('names, keys and lifecycle', () => {
     const { core, service } = await setup();
     const inTransaction: boolean[] = [];
     core.onEvent((e) => {
-      if (e.type === 'messageAccepted') inTransaction.push(core.store.db.inTransaction);
+      if (e.type === 'messageAccepted') inTransaction.push(internalsOf(core).store.db.inTransaction);
     });
     must(service.createAudience({ source: 'web', name: 'Early', members: ['u1', 'u2'] }));
     expect(inTransaction).toEqual([false, false]);
@@ -215,13 +215,13 @@ describe('names, keys and lifecycle', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toBe('boom');
     expect(must(failing.listAudiences()).items).toEqual([]);
-    expect(core.store.db.prepare('SELECT count(*) AS n FROM audience_state').get()).toEqual({ n: 0 });
+    expect(internalsOf(core).store.db.prepare('SELECT count(*) AS n FROM audience_state').get()).toEqual({ n: 0 });
   });
 });
 
 describe('recordIdentify: stored traits', () => {
   const traitsOf = (core: Core, sourceId: string, userId: string): unknown => {
-    const row = core.store.db.prepare<[string, string], { traits: string }>('SELECT traits FROM user_traits WHERE source_id = ? AND user_id = ?').get(sourceId, userId);
+    const row = internalsOf(core).store.db.prepare<[string, string], { traits: string }>('SELECT traits FROM user_traits WHERE source_id = ? AND user_id = ?').get(sourceId, userId);
     return row ? (JSON.parse(row.traits) as unknown) : undefined;
   };
 

@@ -180,26 +180,31 @@ describe('hookbench send (in-process)', () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
-  it('--data-dir records the message there and leaves its destination disabled', async () => {
+  it('--data-dir records the message there and leaves its destination "hookbench send" disabled, reused by the next send', async () => {
     const rx = await receiver();
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
     const c = capture();
-    expect(await runCli(['send', 'identify', '--to', rx.url, '--data', '{"userId":"u9","traits":{"plan":"pro"}}', '--data-dir', dir], c.io)).toBe(0);
+    expect(await runCli(['send', 'identify', '--to', rx.url, '--data', '{"userId":"u9","traits":{"plan":"pro"}}', '--data-dir', dir, '--max-attempts', '2'], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^sending identify #1 /); // the message's number, for hookbench show
+    const again = capture();
+    expect(await runCli(['send', 'identify', '--to', rx.url, '--data', '{"userId":"u9","traits":{"plan":"pro"}}', '--data-dir', dir, '--timeout', '3000'], again.io)).toBe(0);
     const core = createCore({ dataDir: dir, autoStart: false });
     try {
       const list = core.listMessages({});
       if (!list.ok) throw new Error(list.error.message);
-      expect(list.value.items).toHaveLength(1);
-      expect(list.value.items[0]).toMatchObject({ type: 'identify', userId: 'u9', status: 'delivered' });
-      const detail = core.getMessage({ id: list.value.items[0]!.id });
+      expect(list.value.items).toHaveLength(2);
+      expect(list.value.items[1]).toMatchObject({ type: 'identify', userId: 'u9', status: 'delivered' });
+      const detail = core.getMessage({ id: list.value.items[1]!.id });
       if (!detail.ok) throw new Error(detail.error.message);
       expect(Buffer.from(detail.value.message.body, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
-      const dests = core.listDestinations();
-      if (!dests.ok) throw new Error(dests.error.message);
-      expect(dests.value.items).toHaveLength(1);
-      expect(dests.value.items[0]).toMatchObject({ enabled: false, webhooks: [{ url: rx.url, headers: {} }] });
-      expect(dests.value.items[0]!.name).toMatch(/^cli-/);
+      const listed = core.listDestinations();
+      if (!listed.ok) throw new Error(listed.error.message);
+      const dests = listed.value.items;
+      expect(dests).toHaveLength(1);
+      // The second send's settings, in full: its --timeout, and no --max-attempts left from the first.
+      expect(dests[0]).toMatchObject({ name: 'hookbench send', enabled: false, sourceIds: [], timeoutMs: 3000, webhooks: [{ url: rx.url, headers: {} }] });
+      expect(dests[0]!.retry.maxAttempts).toBeUndefined();
     } finally {
       await core.close();
     }
@@ -219,6 +224,13 @@ describe('hookbench send (in-process)', () => {
       const c = capture();
       expect(await runCli(argv, c.io)).toBe(0);
       expect(c.out()).toContain(usage);
+    }
+    // Every command that takes a data dir spells it --data-dir; serve's and delete-user's --data is a hidden alias.
+    for (const command of ['send', 'receive', 'serve', 'delete-user']) {
+      const c = capture();
+      expect(await runCli([command, '--help'], c.io)).toBe(0);
+      expect(c.out(), command).toContain('--data-dir <dir>');
+      expect(c.out(), command).not.toMatch(/^\s+--data <dir>/m);
     }
     const none = capture();
     expect(await runCli([], none.io)).toBe(2); // no command: help on stderr, a usage error
@@ -308,6 +320,16 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     expect(bad.stderr).toContain("'nope' is invalid for argument 'type'");
   });
 
+  it('npm pack ships the client library (hookbench/client) with its type declarations', async () => {
+    const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, timeout: 60_000 });
+    const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    type Entry = string | { types?: string; import?: string; default?: string };
+    const entry = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Entry> }).exports['./client']!;
+    const target = (typeof entry === 'string' ? entry : (entry.import ?? entry.default)!).replace(/^\.\//, '');
+    expect(files).toContain(target);
+    expect(files).toContain(target.replace(/\.js$/, '.d.ts'));
+  });
+
   it('send delivers (exit 0) and a 404 fails permanently (exit 1)', async () => {
     const ok = await receiver(status(200));
     const sent = await cli(['send', 'track', '--to', ok.url, '--secret', 's', '--data', TRACK]);
@@ -323,7 +345,7 @@ describe('the built CLI (node dist/main/cli.js)', () => {
 
   it('serve prints the ready line, writes server.json, refuses a second serve on the same data dir, and stops cleanly on SIGTERM', async () => {
     const data = tmpRoot();
-    const child = spawn(process.execPath, [CLI, 'serve', '--data', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
+    const child = spawn(process.execPath, [CLI, 'serve', '--data-dir', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -339,9 +361,22 @@ describe('the built CLI (node dist/main/cli.js)', () => {
       });
     });
     const uiUrl = await ready;
-    const info = JSON.parse(readFileSync(join(data, 'server.json'), 'utf8')) as { uiUrl: string; pid: number };
+    const info = JSON.parse(readFileSync(join(data, 'server.json'), 'utf8')) as { uiUrl: string; pid: number; token: string };
     expect(info).toMatchObject({ uiUrl, pid: child.pid });
+    expect(await cli(['info', 'token', '--data-dir', data])).toMatchObject({ code: 0, stdout: `${info.token}\n` });
 
+    // send --data-dir of a running serve goes through it (another process) instead of failing on its lock.
+    const rx = await receiver(status(200));
+    const sent = await cli(['send', 'track', '--to', rx.url, '--data', TRACK, '--data-dir', data]);
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toContain(`through hookbench serve at `);
+    expect(sent.stdout).toContain(`(pid ${child.pid}), destination "hookbench send"`);
+    expect(sent.stdout.trimEnd().split('\n').at(-1)).toBe('delivered after 1 attempt');
+    const shown = await cli(['show', '1', '--body', '--data-dir', data]);
+    expect(Buffer.from(shown.stdout, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
+
+    // --data is the older spelling of --data-dir: the same data dir, so refused.
     const second = await cli(['serve', '--data', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0']);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`in use by another Hookbench process (pid ${child.pid})`);

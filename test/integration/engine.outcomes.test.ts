@@ -7,7 +7,7 @@ import { never, status } from '../helpers/receiver.js';
 
 const fastRetry = { schedule: [1000], windowMs: 60_000, jitter: 0 };
 
-describe('SPEC-NOTES §3 outcomes, one row each', () => {
+describe('docs/behaviour.md §3 outcomes, one row each', () => {
   it('2xx: success, delivered', async () => {
     const rx = await newReceiver(status(204));
     const core = newCoreWithDestination({ url: rx.url });

@@ -26,7 +26,7 @@ const send = (dispatchers: Dispatchers, url: string) =>
     realNow: Date.now,
   });
 
-describe('connections and proxies (SPEC-NOTES §2)', () => {
+describe('connections and proxies (docs/behaviour.md §2)', () => {
   it('at most 16 requests in flight to one origin; the rest wait their turn and are all delivered', async () => {
     let open = 0;
     let peak = 0;

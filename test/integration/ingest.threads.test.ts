@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { Core } from '../../main/engine/createCore.js';
+import { internalsOf, type Core } from '../../main/engine/createCore.js';
 import { IngestService, type IngestOptions, type IngestRequest } from '../../main/engine/ingest.js';
 import { createClock } from '../../main/engine/clock.js';
 import { must, newCore, onCleanup } from '../helpers/harness.js';
@@ -18,7 +18,7 @@ function setUp(options: IngestOptions): { core: Core; ingest: IngestService } {
   const core = newCore({ autoStart: false, clock: createClock({ realNow: () => Date.parse('2026-11-22T10:00:00.000Z') }) });
   const source = must(core.createSource({ name: 'app', kind: 'server', writeKey: WRITE_KEY }));
   must(core.createDestination({ name: 'hook', enabled: true, url: 'http://127.0.0.1:9/hook', sources: [source.id], filters: { blockEvents: ['Blocked'] } }));
-  const ingest = new IngestService(core, options);
+  const ingest = new IngestService(core.ingestion, options);
   onCleanup(() => ingest.close());
   return { core, ingest };
 }
@@ -56,7 +56,7 @@ const REQUESTS: IngestRequest[] = [
 ];
 
 function snapshot(core: Core): unknown {
-  const db = core.store.db;
+  const db = internalsOf(core).store.db;
   return {
     messages: db.prepare('SELECT m.message_id, m.type, m.user_id, m.event, m.received_at, m.status, m.status_reason, CAST(p.body AS TEXT) AS body, p.call FROM messages m JOIN message_payloads p ON p.message_id = m.id ORDER BY m.id').all(),
     deliveries: db.prepare('SELECT message_id, destination_name, status FROM deliveries ORDER BY id').all(),
@@ -92,7 +92,7 @@ describe('ingestion on its own thread', () => {
     expect((await ingest.handle(post('/v1/batch', { batch: [track(2)] }))).status).toBe(200);
     expect((await ingest.handle(post('/v1/batch', { batch: [track(3)] }))).status).toBe(200);
     expect(thread.started).not.toBeNull();
-    expect(core.store.db.prepare('SELECT message_id FROM messages ORDER BY id').pluck().all()).toEqual(['m-1', 'm-2', 'm-3']);
+    expect(internalsOf(core).store.db.prepare('SELECT message_id FROM messages ORDER BY id').pluck().all()).toEqual(['m-1', 'm-2', 'm-3']);
   });
 
   it('concurrent requests committed together: all stored, and a messageId sent twice at once is stored once as sent', async () => {
@@ -101,7 +101,7 @@ describe('ingestion on its own thread', () => {
     requests.push(post('/v1/batch', { batch: [track(5)] })); // the same messageId as a call of the first request
     const answers = await Promise.all(requests.map((r) => ingest.handle(r)));
     expect(answers.map((a) => a.status)).toEqual(requests.map(() => 200));
-    const rows = core.store.db.prepare<[], { message_id: string; status: string; status_reason: string | null }>('SELECT message_id, status, status_reason FROM messages ORDER BY id').all();
+    const rows = internalsOf(core).store.db.prepare<[], { message_id: string; status: string; status_reason: string | null }>('SELECT message_id, status, status_reason FROM messages ORDER BY id').all();
     expect(rows).toHaveLength(121);
     const copies = rows.filter((r) => r.message_id === 'm-5');
     expect(copies.map((c) => c.status_reason)).toEqual([null, 'duplicate messageId']);

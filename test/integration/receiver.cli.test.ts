@@ -10,8 +10,10 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../../main/cli/io.js';
 import { runCli } from '../../main/cli/program.js';
+import { DEFAULT_RECEIVE_PORT, listenFailure } from '../../main/cli/receive.js';
+import { startServe } from '../../main/cli/serve.js';
+import { DEFAULT_RECEIVER_PORT } from '../../main/contract/receiver.js';
 import { createCore } from '../../main/engine/createCore.js';
-import { ReceiverService } from '../../main/engine/receiver/receiverService.js';
 import { must, newCore, newDataDir, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import { tempDir } from '../helpers/tempDir.js';
 
@@ -215,7 +217,7 @@ describe('hookbench receive (in-process)', () => {
     expect(await plain.run).toBe(0);
     const reopened = createCore({ dataDir, autoStart: false });
     try {
-      const service = new ReceiverService({ db: reopened.store.db, clock: reopened.clock, dataDir, emit: () => undefined });
+      const service = reopened.receivers;
       expect(must(service.listCaptures({})).items.map((c) => [c.receiver, c.messageId, c.listener])).toEqual([['receive', 'kept', 'http']]);
     } finally {
       await reopened.close();
@@ -228,5 +230,46 @@ describe('hookbench receive (in-process)', () => {
     expect(code).toBe(0);
     for (const flag of ['--port <n>', '--secret <secret>', '--respond <list>', '--delay <ms>', '--tls', '--json', '--data-dir <dir>']) expect(out).toContain(flag);
     expect(out).toContain('Exit status: 0 stopped with Ctrl-C');
+  });
+});
+
+describe('receive and serve side by side (ports)', () => {
+  it("receive's default port is 4411, not serve's receiver port 4410; a clash names the port and the flag", () => {
+    expect(DEFAULT_RECEIVE_PORT).toBe(4411);
+    expect(DEFAULT_RECEIVE_PORT).not.toBe(DEFAULT_RECEIVER_PORT);
+    const inUse = { code: 'conflict' as const, field: 'port', message: 'port: 127.0.0.1:4410 is already in use (another Hookbench or program listens there)' };
+    expect(listenFailure(inUse, { host: '127.0.0.1', port: 4410 })).toBe(
+      "--port: 127.0.0.1:4410 is already in use (hookbench serve's mock receiver listens there by default, or another program); choose another with --port N, or --port 0 for a free one",
+    );
+    expect(listenFailure(inUse, { host: '127.0.0.1', port: 4411 })).toContain('(another hookbench receive or program listens there)');
+  });
+
+  it('--help says the default port and why', async () => {
+    let out = '';
+    expect(await runCli(['receive', '--help'], { stdout: (t) => void (out += t), stderr: () => undefined })).toBe(0);
+    expect(out).toContain('(default: 4411)');
+    expect(out).toContain("hookbench serve's own mock receiver has 4410");
+  });
+
+  it("serve's receiver port in use: exit 1 naming --receiver-port and the port", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    onCleanup(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const port = (blocker.address() as { port: number }).port;
+    let err = '';
+    const io: CliIO = { stdout: () => undefined, stderr: (t) => void (err += t) };
+    const argv = ['serve', '--data-dir', newDataDir(), '--port', '0', '--receiver-port', String(port), '--receiver-tls-port', '0'];
+    expect(await runCli(argv, io)).toBe(1);
+    expect(err).toContain(`--receiver-port: 127.0.0.1:${port} is already in use`);
+  });
+
+  it("receive --data-dir of a running serve: refused, pointing at that serve's own receiver", async () => {
+    const data = newDataDir();
+    const running = await startServe({ dataDir: data, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, { stdout: () => undefined, stderr: () => undefined });
+    onCleanup(() => running.stop());
+    const s = receive(['--port', '0', '--data-dir', data]);
+    expect(await s.run).toBe(2);
+    expect(s.err()).toContain(`(pid ${process.pid})`); // the serve runs in this test's process
+    expect(s.err()).toContain(`whose own mock receiver answers at ${running.info.receiverUrl}/r/<name>`);
   });
 });

@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { CaptureRecord, ReceiverInput } from '../../main/contract/receiver.js';
 import type { Result } from '../../main/contract/result.js';
-import type { Core } from '../../main/engine/createCore.js';
+import { internalsOf, type Core } from '../../main/engine/createCore.js';
 import { ReceiverService, type ReceiverListenOptions } from '../../main/engine/receiver/receiverService.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { openDb } from '../../main/store/openDb.js';
@@ -34,7 +34,7 @@ async function bench(options: { dataDir?: string; listen?: ReceiverListenOptions
   const captured: CaptureRecord[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const service = new ReceiverService({
-    db: core.store.db,
+    db: internalsOf(core).store.db,
     clock: core.clock,
     dataDir: core.dataDir,
     emit: (event) => {
@@ -193,7 +193,7 @@ describe('HTTPS listener with a self-signed certificate', () => {
     expect(must(b.service.listCaptures({})).items).toEqual([]);
     expect(b.captured).toEqual([]);
 
-    // A deliberate choice (SPEC-NOTES §2): trusting the receiver's own certificate.
+    // A deliberate choice (docs/behaviour.md §2): trusting the receiver's own certificate.
     const cert = b.service.tlsCertificate()!;
     must(b.core.createDestination({ name: 'trusting', enabled: true, url: tlsUrl, caFile: cert.certFile }));
     const trusted = await settled(b.core, sendTrack(b.core, 'trusting'));
@@ -391,7 +391,7 @@ describe('commands: results and errors naming the field', () => {
 
   it('only the newest maxCaptures are kept', async () => {
     const core = newCore();
-    const service = new ReceiverService({ db: core.store.db, clock: core.clock, dataDir: core.dataDir, emit: () => undefined, maxCaptures: 3 });
+    const service = new ReceiverService({ db: internalsOf(core).store.db, clock: core.clock, dataDir: core.dataDir, emit: () => undefined, maxCaptures: 3 });
     onCleanup(() => service.stop());
     await service.start({ port: 0, tlsPort: null });
     must(service.createReceiver({ name: 'p' }));
@@ -402,7 +402,7 @@ describe('commands: results and errors naming the field', () => {
   it('a port in use is refused with an error naming it', async () => {
     const b = await bench();
     const port = Number(new URL(b.service.urls().url!).port);
-    const other = new ReceiverService({ db: b.core.store.db, clock: b.core.clock, dataDir: b.core.dataDir, emit: () => undefined });
+    const other = new ReceiverService({ db: internalsOf(b.core).store.db, clock: b.core.clock, dataDir: b.core.dataDir, emit: () => undefined });
     await expect(other.start({ port, tlsPort: null })).rejects.toMatchObject({ error: { code: 'conflict', field: 'port', value: port } });
     expect(other.urls()).toEqual({ url: null, tlsUrl: null });
   });

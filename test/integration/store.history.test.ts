@@ -43,8 +43,8 @@ interface Row {
 function newStore(): { store: Store; queries: MessageQueries } {
   const store = new Store(join(newDataDir(), 'hookbench.db'));
   onCleanup(() => store.close());
-  for (const id of SOURCES) store.insertSource({ id, name: id, kind: 'web', writeKey: `wk-${id}`, createdAt: 1 });
-  return { store, queries: new MessageQueries(store.db) };
+  for (const id of SOURCES) store.config.insertSource({ id, name: id, kind: 'web', writeKey: `wk-${id}`, createdAt: 1 });
+  return { store, queries: store.queries };
 }
 
 /** Adds `n` random messages; received_at mostly grows, some go back (a clock put back) or repeat. */
@@ -58,7 +58,7 @@ function addMessages(store: Store, r: () => number, n: number, clock: { t: numbe
       const words = Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(WORDS));
       const body = Buffer.from(JSON.stringify({ type, note: words.join(' '), n: Math.floor(r() * 1000) }));
       const deliveries = DESTINATIONS.filter(() => r() < 0.35).map((destinationId) => ({ destinationId, destinationName: destinationId, nextAttemptAt: clock.t }));
-      store.insertMessage(
+      store.messages.insertMessage(
         {
           messageId: `m-${clock.t}-${i}`,
           sourceId: r() < 0.1 ? null : pick(SOURCES),
@@ -206,7 +206,7 @@ describe('listMessages over the history index', () => {
     const { store, queries } = newStore();
     const clock = { t: 5_000 };
     const add = (note: string) =>
-      store.insertMessage(
+      store.messages.insertMessage(
         { messageId: note, sourceId: 's1', type: 'track', userId: 'u', anonymousId: null, event: 'E', receivedAt: ++clock.t, body: Buffer.from(JSON.stringify({ note })), callJson: '{}', status: 'delivered', statusReason: null, replayOf: null },
         [],
       ).id;
@@ -277,7 +277,9 @@ describe('listMessages over the history index', () => {
     const core = newCore({ dataDir });
     must(core.sendMessages({ messages: Array.from({ length: 300 }, (_, i) => ({ type: 'track' as const, call: { userId: `u${i}`, event: 'Indexed' } })) }));
     const db = new Database(join(dataDir, 'hookbench.db'), { readonly: true });
-    onCleanup(() => db.close());
+    onCleanup(() => {
+      db.close();
+    });
     const covered = () => db.prepare('SELECT covered FROM history_state').pluck().get() as number;
     const deadline = Date.now() + 10_000;
     while (covered() < 300 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -18,7 +18,7 @@ describe('migrations', () => {
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(schemaVersion(store.db)).toBe(MIGRATIONS.length);
     const body = Buffer.from('{"type":"track"}');
-    store.saveDestination(
+    store.config.saveDestination(
       {
         id: 'd1',
         name: 'd',
@@ -35,7 +35,7 @@ describe('migrations', () => {
       },
       true,
     );
-    const { id } = store.insertMessage(
+    const { id } = store.messages.insertMessage(
       { messageId: 'm', sourceId: null, type: 'track', userId: 'u', anonymousId: null, event: 'E', receivedAt: 1, body, callJson: '{"userId":"u"}', status: 'queued', statusReason: null, replayOf: null },
       [{ destinationId: 'd1', destinationName: 'd', nextAttemptAt: 1 }],
     );

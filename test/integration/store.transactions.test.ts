@@ -14,8 +14,8 @@ describe('store transactions', () => {
     const store = newStore();
     const seen: string[] = [];
     store.transaction(() => {
-      store.setSetting('a', '1');
-      store.afterCommit(() => seen.push(`committed a=${store.getSetting('a')}`));
+      store.config.setSetting('a', '1');
+      store.afterCommit(() => seen.push(`committed a=${store.config.getSetting('a')}`));
       store.transaction(() => store.afterCommit(() => seen.push('nested')));
       expect(seen).toEqual([]);
     });
@@ -23,12 +23,12 @@ describe('store transactions', () => {
 
     expect(() =>
       store.transaction(() => {
-        store.setSetting('b', '1');
+        store.config.setSetting('b', '1');
         store.afterCommit(() => seen.push('rolled back'));
         throw new Error('boom');
       }),
     ).toThrow('boom');
-    expect(store.getSetting('b')).toBeNull();
+    expect(store.config.getSetting('b')).toBeNull();
     expect(seen).toEqual(['committed a=1', 'nested']);
 
     store.afterCommit(() => seen.push('outside: at once'));

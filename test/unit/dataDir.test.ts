@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveDataDir } from '../../main/engine/dataDir.js';
 
-describe('data dir resolution (SPEC-NOTES §9)', () => {
+describe('data dir resolution (docs/behaviour.md §10)', () => {
   it('--data wins, then $HOOKBENCH_DATA, then the per-user Hookbench folder of each platform', () => {
     expect(resolveDataDir('/x', { HOOKBENCH_DATA: '/y' }, 'linux', '/home/u')).toBe('/x');
     expect(resolveDataDir(undefined, { HOOKBENCH_DATA: '/y' }, 'linux', '/home/u')).toBe('/y');

@@ -4,7 +4,7 @@
  * core's own database) with its exact body bytes, the step that answered it and, for an endpoint with a
  * secret, its X-Signature verdict; each capture is pushed as a `requestCaptured` event.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, type Hmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIPv6, type AddressInfo } from 'node:net';
@@ -30,7 +30,9 @@ import { err, HookbenchError, ok, type ApiError, type Result } from '../../contr
 import { parseWith } from '../../contract/schemas.js';
 import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../../core/receiverScript.js';
 import type { Db } from '../../store/openDb.js';
+import type { SecretCodec } from '../../store/secretCodec.js';
 import { captureRecord, ReceiverStore, type NewCapture, type StoredReceiver } from '../../store/receiverStore.js';
+import { signBody } from '../../core/signature.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
 export interface ReceiverServiceOptions {
@@ -48,6 +50,8 @@ export interface ReceiverServiceOptions {
   fallbackReceiver?: string;
   /** The newest captures kept (default 10,000). */
   maxCaptures?: number;
+  /** How endpoints' secrets are kept at rest (default: as given). */
+  secretCodec?: SecretCodec | undefined;
 }
 
 export interface ReceiverListenOptions {
@@ -83,7 +87,7 @@ export class ReceiverService {
 
   constructor(options: ReceiverServiceOptions) {
     this.o = options;
-    this.store = new ReceiverStore(options.db, options.maxCaptures);
+    this.store = new ReceiverStore(options.db, options.maxCaptures, options.secretCodec);
     for (const r of this.store.listReceivers()) this.endpoints.set(r.name, r);
   }
 
@@ -153,6 +157,11 @@ export class ReceiverService {
     return ok({ items: [...this.endpoints.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => this.view(r)), nextCursor: null });
   }
 
+  /** Every endpoint's secret (exports redact them). */
+  allSecrets(): string[] {
+    return [...this.endpoints.values()].flatMap((r) => (r.secret === null ? [] : [r.secret]));
+  }
+
   /** The receiver's secret in clear (revealSecret). */
   receiverSecret(name: string): Result<string | null> {
     const r = this.find(name);
@@ -212,7 +221,7 @@ export class ReceiverService {
   }
 
   /**
-   * The `receivers` of a config file (SPEC-NOTES §9): matched by name, created or updated, others kept.
+   * The `receivers` of a config file (docs/behaviour.md §10): matched by name, created or updated, others kept.
    * Everything is validated before anything changes; errors name the path (`receivers[1].script.steps[0].status`).
    */
   applyConfig(receivers: unknown, prefix: readonly PropertyKey[] = ['receivers']): Result<{ created: string[]; updated: string[]; unchanged: string[] }> {
@@ -349,49 +358,65 @@ export class ReceiverService {
     });
     req.on('error', () => res.destroy()); // the client went away mid-body: nothing complete to capture
     req.on('end', () => {
-      const body = Buffer.concat(chunks, kept);
-      const truncated = size > kept;
-      const endpoint = endpointName === null ? undefined : this.endpoints.get(endpointName);
-      let step: ScriptStep | null = null;
-      let position: { name: string; answered: number } | null = null;
-      let captureStep = unmatchedStep();
-      if (endpoint) {
-        const chosen = chooseStep(endpoint.script, endpoint.answered);
-        endpoint.answered += 1;
-        position = { name: endpoint.name, answered: endpoint.answered };
-        step = chosen.step;
-        captureStep = chosen.capture;
+      // One request must never take the process down (issue 13): whatever goes wrong is logged, and the
+      // request is answered 500 if its script could not answer it.
+      try {
+        this.onBody(listener, req, res, { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body: Buffer.concat(chunks, kept), size });
+      } catch (e) {
+        console.error(`hookbench receiver: handling ${req.method ?? ''} ${path} failed`, e);
+        if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('hookbench receiver: internal error; see its log\n');
       }
-      const given = req.headers['x-signature'];
-      const signature =
-        endpoint?.secret != null
-          ? checkSignature({
-              secret: endpoint.secret,
-              body,
-              given: Array.isArray(given) ? given[0] : given,
-              ...(truncated && hmac && endpoint.secret === secretAtArrival ? { fullBodyDigest: hmac.digest('hex') } : {}),
-            })
-          : null;
-      const capture: NewCapture = {
-        receiver: endpoint?.name ?? named,
-        matched: endpoint !== undefined,
-        listener,
-        method: req.method ?? '',
-        path,
-        rawHeaders: pairs(req.rawHeaders),
-        body,
-        bodySize: size,
-        bodyTruncated: truncated,
-        arrivedAt,
-        remoteAddress: req.socket.remoteAddress ?? null,
-        step: captureStep,
-        signature,
-        messageId: truncated ? null : messageIdOf(body),
-      };
-      this.record(capture, position);
-      if (step) this.perform(step, req, res);
-      else this.answerUnknown(path, res);
     });
+  }
+
+  private onBody(
+    listener: 'http' | 'https',
+    req: IncomingMessage,
+    res: ServerResponse,
+    r: { path: string; named: string | null; endpointName: string | null; secretAtArrival: string | null; hmac: Hmac | null; arrivedAt: number; body: Buffer; size: number },
+  ): void {
+    const { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body, size } = r;
+    const truncated = size > body.length;
+    const endpoint = endpointName === null ? undefined : this.endpoints.get(endpointName);
+    let step: ScriptStep | null = null;
+    let position: { name: string; answered: number } | null = null;
+    let captureStep = unmatchedStep();
+    if (endpoint) {
+      const chosen = chooseStep(endpoint.script, endpoint.answered);
+      endpoint.answered += 1;
+      position = { name: endpoint.name, answered: endpoint.answered };
+      step = chosen.step;
+      captureStep = chosen.capture;
+    }
+    const given = req.headers['x-signature'];
+    const signature =
+      endpoint?.secret != null
+        ? guardedSignatureCheck({
+            secret: endpoint.secret,
+            body,
+            given: Array.isArray(given) ? given[0] : given,
+            ...(truncated && hmac && endpoint.secret === secretAtArrival ? { fullBodyDigest: hmac.digest('hex') } : {}),
+          })
+        : null;
+    const capture: NewCapture = {
+      receiver: endpoint?.name ?? named,
+      matched: endpoint !== undefined,
+      listener,
+      method: req.method ?? '',
+      path,
+      rawHeaders: pairs(req.rawHeaders),
+      body,
+      bodySize: size,
+      bodyTruncated: truncated,
+      arrivedAt,
+      remoteAddress: req.socket.remoteAddress ?? null,
+      step: captureStep,
+      signature,
+      messageId: truncated ? null : messageIdOf(body),
+    };
+    this.record(capture, position);
+    if (step) this.perform(step, req, res);
+    else this.answerUnknown(path, res);
   }
 
   private record(capture: NewCapture, position: { name: string; answered: number } | null): void {
@@ -436,10 +461,18 @@ export class ReceiverService {
           return;
       }
     };
-    if (step.delayMs <= 0) return act();
+    const guardedAct = () => {
+      try {
+        act();
+      } catch (e) {
+        console.error('hookbench receiver: answering a request failed', e);
+        res.destroy();
+      }
+    };
+    if (step.delayMs <= 0) return guardedAct();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      act();
+      guardedAct();
     }, step.delayMs);
     this.timers.add(timer);
     res.on('close', () => {
@@ -447,6 +480,27 @@ export class ReceiverService {
       clearTimeout(timer);
       this.timers.delete(timer);
     });
+  }
+}
+
+/**
+ * The X-Signature verdict, isolated: should the diagnosis fail on some body, the verdict still stands (a
+ * plain comparison) and the capture says that the diagnosis failed.
+ */
+function guardedSignatureCheck(args: Parameters<typeof checkSignature>[0]): ReturnType<typeof checkSignature> {
+  try {
+    return checkSignature(args);
+  } catch (e) {
+    console.error('hookbench receiver: the signature diagnosis failed', e);
+    const expected = args.fullBodyDigest ?? signBody(args.secret, args.body);
+    if (args.given === undefined) return { verdict: 'missing', given: null, expected, diagnosis: null };
+    const matches = args.given.trim().toLowerCase() === expected;
+    return {
+      verdict: matches ? 'valid' : 'invalid',
+      given: args.given,
+      expected,
+      diagnosis: matches ? null : { mistakes: ['unknown'], explanation: `does not match; the diagnosis failed (${e instanceof Error ? e.message : String(e)})` },
+    };
   }
 }
 

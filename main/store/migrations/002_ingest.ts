@@ -5,7 +5,7 @@ export const migration002: Migration = {
   version: 2,
   name: 'ingestion: refusal log, source usage, user traits, deletion requests, audiences and computed traits',
   up: `
-    -- Refused ingest requests are not messages; each is kept here with its reason (SPEC-NOTES §2, §6).
+    -- Refused ingest requests are not messages; each is kept here with its reason (docs/behaviour.md §2, §6).
     CREATE TABLE ingest_log (
       id           INTEGER PRIMARY KEY,
       received_at  INTEGER NOT NULL,

@@ -1,4 +1,4 @@
-/** Checks at the call (SPEC-NOTES §6/§7): required fields per type, types of fields, the 32 KiB limit. */
+/** Checks at the call (docs/behaviour.md §7/§11): required fields per type, types of fields, the 32 KiB limit. */
 import { describe, expect, it } from 'vitest';
 import { buildMessage, type BuildEnv } from '../../../main/client/build.js';
 import { ClientError, type CallType } from '../../../main/client/index.js';

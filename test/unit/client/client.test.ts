@@ -31,7 +31,7 @@ function make(options: ClientOptions = {}, replies: (Reply | Error)[] = []) {
 }
 
 describe('client: options', () => {
-  it('has the defaults of SPEC-NOTES §7', () => {
+  it('has the defaults of docs/behaviour.md §11', () => {
     const { client } = make();
     expect(client.endpoint).toBe('http://127.0.0.1:4400');
     expect(client.flushAt).toBe(20);

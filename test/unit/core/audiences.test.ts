@@ -9,7 +9,7 @@ const key = (name: string) => {
   return r.value;
 };
 
-describe('snakeCase (SPEC-NOTES §8)', () => {
+describe('snakeCase (docs/behaviour.md §8)', () => {
   it('the spec example', () => {
     expect(key('Big Spenders (EU) 2026')).toBe('big_spenders_eu_2026');
   });
@@ -65,6 +65,13 @@ describe('traitAt and jsonEqual', () => {
     expect(jsonEqual([1, 2], [2, 1])).toBe(false);
     expect(jsonEqual({ a: 1 }, { a: 1, b: null })).toBe(false);
     expect(jsonEqual([], {})).toBe(false);
+    expect(jsonEqual({ a: 1 }, { b: 1 })).toBe(false);
+    expect(jsonEqual({ a: [1, { c: 2 }] }, { a: [1, { c: 3 }] })).toBe(false);
+  });
+  it('compares values nested 100,000 levels deep without overflowing the stack (issue 13)', () => {
+    const deep = (levels: number, leaf: string) => JSON.parse(`${'['.repeat(levels)}"${leaf}"${']'.repeat(levels)}`) as JsonValue;
+    expect(jsonEqual(deep(100_000, 'x'), deep(100_000, 'x'))).toBe(true);
+    expect(jsonEqual(deep(100_000, 'x'), deep(100_000, 'y'))).toBe(false);
   });
 });
 

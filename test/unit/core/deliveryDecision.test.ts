@@ -7,7 +7,7 @@ const r = (url: string, status: number): WebhookResult => ({ url, ...classifySta
 const round = (results: WebhookResult[]) =>
   decideAfterRound({ results, policy: DEFAULT_RETRY_POLICY, attemptsMade: 1, firstAttemptAt: 0, finishedAt: 0, unit: 0.5 });
 
-describe('classify (SPEC-NOTES §3 table)', () => {
+describe('classify (docs/behaviour.md §3 table)', () => {
   it.each([
     [200, 'success', false],
     [299, 'success', false],

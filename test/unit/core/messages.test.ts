@@ -11,7 +11,7 @@ function build(type: Parameters<typeof buildMessage>[0], call: Record<string, un
   return r.value;
 }
 
-describe('the seven shapes, keys in the spec order (SPEC-NOTES §1)', () => {
+describe('the seven shapes, keys in the spec order (docs/behaviour.md §1)', () => {
   const cases: [Parameters<typeof buildMessage>[0], Record<string, unknown>, string[]][] = [
     ['page', { userId: 'u', properties: { path: '/' } }, ['version', 'type', 'userId', 'properties', 'timestamp', 'messageId']],
     ['screen', { userId: 'u', name: 'Home' }, ['version', 'type', 'userId', 'name', 'timestamp', 'context', 'messageId']],

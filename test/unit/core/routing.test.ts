@@ -19,11 +19,20 @@ const dest = (name: string, filters: Partial<Destination['filters']> = {}): Dest
 });
 const names = (r: ReturnType<typeof routeMessage>) => r.targets.map((d) => d.name);
 
-describe('routing (SPEC-NOTES §5)', () => {
+describe('routing (docs/behaviour.md §6)', () => {
   const track = (integrations: unknown, event = 'E') => ({ type: 'track', event, integrations });
 
   it('by default every candidate receives the call', () => {
     expect(names(routeMessage(track(undefined), [dest('a'), dest('b')], 'none'))).toEqual(['a', 'b']);
+  });
+  it('a destination or Webhooks named with any truthy value is enabled under All: false; only false disables', () => {
+    for (const value of [1, 'yes', [], { any: 1 }]) {
+      expect(names(routeMessage(track({ All: false, Webhooks: value }), [dest('a')], 'none')), JSON.stringify(value)).toEqual(['a']);
+      expect(names(routeMessage(track({ All: false, a: value }), [dest('a')], 'none')), JSON.stringify(value)).toEqual(['a']);
+    }
+    // Falsy values other than false neither enable nor disable: All decides.
+    expect(names(routeMessage(track({ All: false, Webhooks: 0 }), [dest('a')], 'none'))).toEqual([]);
+    expect(names(routeMessage(track({ Webhooks: 0 }), [dest('a')], 'none'))).toEqual(['a']);
   });
   it('All: false disables every destination unless Webhooks is truthy', () => {
     expect(routeMessage(track({ All: false }), [dest('a')], 'none')).toEqual({ targets: [], filteredReason: 'integrations.All=false and Webhooks not enabled' });

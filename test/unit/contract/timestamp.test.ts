@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseTimestamp } from '../../../main/core/timestamp.js';
+import { normaliseTimestamp } from '../../../main/contract/timestamp.js';
 
 describe('normaliseTimestamp', () => {
   it.each([

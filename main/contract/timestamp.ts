@@ -1,5 +1,5 @@
 /**
- * ISO 8601 timestamps (SPEC-NOTES §1): any valid ISO 8601 date or date-time is normalised to UTC with
+ * ISO 8601 timestamps (docs/behaviour.md §1): any valid ISO 8601 date or date-time is normalised to UTC with
  * milliseconds. `Date.parse` alone is too lenient ("March 7" parses), so the shape is checked first.
  * A date-time without an offset is read as UTC, so the same input means the same instant on every machine.
  */

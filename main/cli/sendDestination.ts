@@ -1,0 +1,61 @@
+/**
+ * The destination `hookbench send` sends through, in a kept data dir or a running serve: one destination named
+ * `hookbench send`, updated with each run's URLs, secret, headers, timeout and retry bounds, enabled while the
+ * send runs and disabled after (it is connected to no source, so no other traffic reaches it). Reusing it keeps
+ * the CLI's messages under one destination instead of one new destination per run.
+ *
+ * A send that runs at the same time finds it enabled (in use) and takes `hookbench send 2`, and so on.
+ */
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, type Destination } from '../contract/models.js';
+import type { Result } from '../contract/result.js';
+import type { DestinationInput, DestinationPatch } from '../contract/schemas.js';
+
+export const SEND_DESTINATION = 'hookbench send';
+const MAX_CONCURRENT_SENDS = 20;
+
+/** The few destination commands used here, from a local core or a serve's typed API. */
+export interface DestinationApi {
+  list(): Promise<Destination[]>;
+  create(input: DestinationInput): Promise<Result<Destination>>;
+  update(id: string, patch: DestinationPatch): Promise<Result<Destination>>;
+  remove(id: string): Promise<Result<unknown>>;
+}
+
+export type SendDestinationSettings = Omit<DestinationInput, 'name' | 'enabled' | 'sources'>;
+
+/** Creates or takes over the `hookbench send` destination with these settings, enabled. */
+export async function takeSendDestination(api: DestinationApi, settings: SendDestinationSettings): Promise<Result<Destination>> {
+  const existing = await api.list();
+  for (let n = 1; n <= MAX_CONCURRENT_SENDS; n++) {
+    const name = n === 1 ? SEND_DESTINATION : `${SEND_DESTINATION} ${n}`;
+    const found = existing.find((d) => d.name === name);
+    const fresh: DestinationInput = { ...settings, name, enabled: true, sources: [] };
+    if (!found) return api.create(fresh);
+    if (found.enabled) continue; // another send is using it
+    // Every setting is given in full, so nothing of an earlier run is left; a patch merges `retry` and
+    // cannot take maxAttempts away, so then the destination is replaced (it is disabled: nothing waits on it).
+    const retry = { ...DEFAULT_RETRY_POLICY, schedule: [...DEFAULT_RETRY_POLICY.schedule], ...(settings.retry ?? {}) };
+    if (found.retry.maxAttempts !== undefined && settings.retry?.maxAttempts === undefined) {
+      const removed = await api.remove(found.id);
+      if (!removed.ok) return removed;
+      return api.create(fresh);
+    }
+    return api.update(found.id, {
+      enabled: true,
+      sources: [],
+      webhooks: settings.webhooks ?? [],
+      sharedSecret: settings.sharedSecret ?? null,
+      timeoutMs: settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry,
+      caFile: null,
+      filters: { allowEvents: [], blockEvents: [] },
+    });
+  }
+  return {
+    ok: false,
+    error: {
+      code: 'conflict',
+      message: `destinations "${SEND_DESTINATION}" to "${SEND_DESTINATION} ${MAX_CONCURRENT_SENDS}" are all enabled (in use by other sends, or left so by a send that was killed): disable or delete some`,
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * `hookbench show <id> [--data-dir DIR] [--json | --body]`: one message with its deliveries, attempts and the
+ * exact body bytes. Asked of the running serve (typed API `getMessage`); when none runs on the data dir, the
+ * data dir is opened directly (nothing is forwarded from here).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../contract/models.js';
+import { HookbenchError, type Result } from '../contract/result.js';
+import { isoFromMs } from '../contract/timestamp.js';
+import { resolveDataDir } from '../engine/dataDir.js';
+import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
+import { callApi, findLiveServe, listAll, sourceNamesOf } from './remote.js';
+
+export interface ShowOptions {
+  dataDir?: string | undefined;
+  json?: boolean | undefined;
+  /** Only the body's exact bytes, nothing else (for `hookbench verify --body @-`, files, diffs). */
+  body?: boolean | undefined;
+}
+
+const PREVIEW_CHARS = 300;
+
+/** `42` or `#42`: the message's number, as tail, send and delete-user print it. */
+export function parseMessageId(value: string): number {
+  const m = /^#?(\d{1,15})$/.exec(value.trim());
+  if (!m) throw new UsageError(`<id>: expected the message's number, as tail, send and delete-user print it (#42 or 42), got ${JSON.stringify(value)}`);
+  return Number(m[1]);
+}
+
+export async function runShow(idArg: string, options: ShowOptions, io: CliIO): Promise<number> {
+  try {
+    if (options.json && options.body) throw new UsageError('give --json or --body, not both');
+    const id = parseMessageId(idArg);
+    const found = await fetchMessage(id, options.dataDir);
+    if (!found.detail.ok) {
+      io.stderr(`hookbench show: ${found.detail.error.code === 'not_found' ? `no message #${id} in ${found.where}` : found.detail.error.message}\n`);
+      return found.detail.error.code === 'not_found' ? EXIT.failed : EXIT.usage;
+    }
+    const detail = found.detail.value;
+    if (options.body) io.stdout(detail.message.body);
+    else if (options.json) io.stdout(`${JSON.stringify(detail)}\n`);
+    else io.stdout(describe(detail, found.sourceName));
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`hookbench show: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+}
+
+async function fetchMessage(id: number, dataDirFlag: string | undefined): Promise<{ detail: Result<MessageDetail>; sourceName: (id: string) => string; where: string }> {
+  const live = findLiveServe(dataDirFlag);
+  if (live) {
+    const detail = await callApi<MessageDetail>(live.info, 'getMessage', { id });
+    return { detail, sourceName: detail.ok ? await sourceNamesOf(live.info) : (s) => s, where: `the serve at ${live.info.url}` };
+  }
+  // No serve: read the data dir itself, if it is one.
+  const dataDir = resolveDataDir(dataDirFlag);
+  if (!existsSync(join(dataDir, 'hookbench.db'))) {
+    throw new UsageError(`no Hookbench data in ${dataDir} and no serve runs there: pass --data-dir DIR of the one you mean (or start hookbench serve)`);
+  }
+  const { createCore } = await import('../engine/createCore.js'); // loaded only when there is no serve to ask
+  let core;
+  try {
+    core = createCore({ dataDir, autoStart: false });
+  } catch (e) {
+    if (e instanceof HookbenchError) throw new UsageError(e.message);
+    throw e;
+  }
+  try {
+    const detail = core.getMessage({ id });
+    // Lists take a cursor and answer pages once they page (issue 9): the cast compiles before and after.
+    const sources = await listAll<Source>(() => core.listSources());
+    const byId = new Map(sources.ok ? sources.value.map((s) => [s.id, s.name] as const) : []);
+    return { detail, sourceName: (s) => byId.get(s) ?? s, where: dataDir };
+  } finally {
+    await core.close();
+  }
+}
+
+function describe(detail: MessageDetail, sourceName: (id: string) => string): string {
+  const { message: m, deliveries, attempts } = detail;
+  const bytes = Buffer.byteLength(m.body, 'utf8');
+  const out: string[] = [];
+  const what = m.type === 'track' && m.event ? `${m.type} ${JSON.stringify(m.event)}` : m.type;
+  out.push(`message #${m.id}  ${what}  ${m.status}${m.statusReason ? `: ${m.statusReason}` : ''}`);
+  out.push(`  messageId:  ${m.messageId}`);
+  out.push(`  source:     ${m.sourceId === null ? 'none (sent through the API or the CLI)' : sourceName(m.sourceId)}`);
+  if (m.userId !== null) out.push(`  user:       ${m.userId}`);
+  out.push(`  received:   ${isoFromMs(m.receivedAt)} (engine time)`);
+  if (m.replayOf !== null) out.push(`  replay of:  #${m.replayOf}`);
+  out.push(`body (${bytes} bytes, exactly as sent and signed; --body prints them alone):`);
+  out.push(m.body);
+  if (deliveries.length === 0) out.push('', `not sent to any destination${m.statusReason ? ` (${m.statusReason})` : ''}`);
+  for (const d of deliveries) {
+    out.push('', `→ ${d.destinationName}: ${deliveryState(d)}`);
+    const own = attempts.filter((a) => a.deliveryId === d.id).sort((a, b) => a.attemptNumber - b.attemptNumber || a.webhookIndex - b.webhookIndex);
+    const several = own.some((a) => a.webhookIndex > 0);
+    for (const a of own) out.push(...attemptLines(a, several));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function deliveryState(d: DeliveryRecord): string {
+  const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
+  switch (d.status) {
+    case 'delivered':
+      return `delivered after ${tries}`;
+    case 'failed':
+    case 'cancelled':
+      return `${d.status}: ${d.reason ?? 'no reason given'} after ${tries}`;
+    default:
+      return `${d.status} after ${tries}${d.nextAttemptAt !== null ? `; next attempt at ${isoFromMs(d.nextAttemptAt)}${d.pendingUrls.length ? ` to ${d.pendingUrls.join(', ')}` : ''}` : ''}`;
+  }
+}
+
+function attemptLines(a: AttemptRecord, several: boolean): string[] {
+  const which = several ? ` [webhook ${a.webhookIndex + 1}]` : '';
+  const status = a.statusCode === null ? 'no response' : `HTTP ${a.statusCode}`;
+  const why = a.outcome !== 'success' && a.error && a.error !== status ? `  (${a.error})` : '';
+  const lines = [`  attempt ${a.attemptNumber}${which}  ${isoFromMs(a.startedAt)}  ${a.url}  ${a.outcome}  ${status}  ${formatDuration(a.durationMs)}${why}`];
+  const sent = Object.entries(a.requestHeaders).map(([k, v]) => `${k}: ${v}`);
+  if (sent.length) lines.push(`      request headers:  ${sent.join('  ')}`);
+  if (a.responseHeaders || a.responseBody) {
+    const body = a.responseBody ?? '';
+    const shown = body.length > PREVIEW_CHARS || a.responseTruncated ? `${body.slice(0, PREVIEW_CHARS)}…` : body;
+    lines.push(`      response body:    ${shown === '' ? '(empty)' : shown.replace(/\r/g, '\\r').replace(/\n/g, '\\n')}`);
+  }
+  return lines;
+}

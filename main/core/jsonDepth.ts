@@ -1,0 +1,303 @@
+/**
+ * Nesting depth of JSON, measured without recursion (docs/behaviour.md §7): a call's fields nest at
+ * most LIMITS.maxDepth levels. Anything recursive over user data (JSON.stringify included, which V8
+ * implements recursively and which overflows the stack at a few thousand levels) must only see data that
+ * passed one of these checks, so these never recurse themselves: the text scanner walks the bytes once with
+ * a counter, and the value walker keeps its own stack.
+ *
+ * Levels: an object or an array is one level. `"properties": {"a": [1]}` nests 2 levels; the call object
+ * itself is not counted. In a batch request (`{batch: [call, ...], context, ...}`) each call's fields are
+ * measured the same way, and the request's own keys (`context`, `integrations`, merged into every call) count
+ * as fields.
+ */
+
+import { LIMITS } from '../contract/messageShapes.js';
+import type { ApiError } from '../contract/result.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const COMMA = 0x2c;
+const SPACE = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Containers whose key or index is kept while scanning: enough to name `batch[3].properties`. */
+const TRACKED = 4;
+
+export interface TooDeep {
+  /** The field whose value nests too deep: `properties`, `batch[3].properties`, `context`. */
+  field: string;
+  /** How many levels that field's value nests. */
+  levels: number;
+}
+
+export interface JsonScan {
+  /** The deepest nesting of the whole document (0 for a scalar, 1 for `{}`). */
+  maxDepth: number;
+  /** The first field that nests deeper than the limit, or null. */
+  tooDeep: TooDeep | null;
+  /**
+   * With `shape: 'batch'` and a field too deep: how many items the top-level `batch` array holds (null
+   * otherwise), to count the refused calls without parsing.
+   */
+  batchLength: number | null;
+  /** With a field too deep: the top-level `"writeKey"` string, when the document has one (null otherwise). */
+  writeKey: string | null;
+}
+
+export interface ScanOptions {
+  /** Levels a field may nest (Infinity: only measure). */
+  limit: number;
+  /**
+   * Where the fields are. `call` (default): the document is one call, its members are the fields.
+   * `batch`: the document is a batch request, the members of each `batch[i]` are fields, and so are the
+   * request's other members.
+   */
+  shape?: 'call' | 'batch';
+}
+
+/**
+ * The deepest nesting of JSON text (UTF-8 bytes), in one pass with a counter: brackets and braces count
+ * outside strings only. Measured at about a fifth of what JSON.parse takes for the same bytes (a 35 KB batch
+ * of 100 calls: ~40 µs against ~200 µs on this 2-core machine).
+ */
+export function jsonDepth(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const c = bytes[i]!;
+    if (c === QUOTE) {
+      // To the closing quote: the first one not escaped. (A plain loop: most strings are short, and a call
+      // to indexOf per string costs more than it saves.)
+      i++;
+      while (i < n) {
+        const b = bytes[i]!;
+        if (b === QUOTE) break;
+        i += b === BACKSLASH ? 2 : 1;
+      }
+    } else if (c === LBRACE || c === LBRACKET) {
+      if (++depth > max) max = depth;
+    } else if (c === RBRACE || c === RBRACKET) {
+      depth--;
+    }
+  }
+  return max;
+}
+
+/**
+ * Scans JSON text (UTF-8 bytes) without parsing it: jsonDepth first; only when some field may be too deep
+ * (fields sit at least one level below the document) a second pass finds it, names it and measures it.
+ * Malformed JSON is scanned as far as it goes; the parser that runs afterwards is what refuses it.
+ */
+export function scanJson(bytes: Uint8Array, options: ScanOptions): JsonScan {
+  const maxDepth = jsonDepth(bytes);
+  if (maxDepth - 1 <= options.limit) return { maxDepth, tooDeep: null, batchLength: null, writeKey: null };
+  return { maxDepth, ...findTooDeep(bytes, options) };
+}
+
+function findTooDeep(bytes: Uint8Array, options: ScanOptions): Omit<JsonScan, 'maxDepth'> {
+  const { limit } = options;
+  const batchShape = options.shape === 'batch';
+  const n = bytes.length;
+  // Per tracked depth d (1..TRACKED): container kind, current index / key span, whether a key comes next,
+  // whether it holds anything yet.
+  const isArray = new Uint8Array(TRACKED + 1);
+  const index = new Int32Array(TRACKED + 1);
+  const keyStart = new Int32Array(TRACKED + 1);
+  const keyEnd = new Int32Array(TRACKED + 1);
+  const expectKey = new Uint8Array(TRACKED + 1);
+  const nonEmpty = new Uint8Array(TRACKED + 1);
+  let depth = 0;
+  /** The current key of the top-level object, decoded. */
+  let topKey: string | null = null;
+  let writeKey: string | null = null;
+  let batchLength: number | null = null;
+  let tooDeep: { field: string; anchor: number; deepest: number } | null = null;
+  let measuring = false;
+
+  const text = (start: number, end: number): string | null => {
+    try {
+      const value: unknown = JSON.parse(utf8(bytes.subarray(start, end + 1)));
+      return typeof value === 'string' ? value : null;
+    } catch {
+      return null;
+    }
+  };
+  const pathTo = (anchor: number): string => {
+    let out = '';
+    for (let d = 1; d < anchor; d++) {
+      if (isArray[d]) out += `[${index[d]}]`;
+      else out += `${out === '' ? '' : '.'}${text(keyStart[d]!, keyEnd[d]!) ?? '?'}`;
+    }
+    return out === '' || out.startsWith('[') ? `body${out}` : out;
+  };
+
+  for (let i = 0; i < n; i++) {
+    const c = bytes[i]!;
+    if (c === QUOTE) {
+      let j = i + 1; // to the closing quote, as in jsonDepth
+      while (j < n) {
+        const b = bytes[j]!;
+        if (b === QUOTE) break;
+        j += b === BACKSLASH ? 2 : 1;
+      }
+      if (j >= n) j = n - 1;
+      if (depth >= 1 && depth <= TRACKED) {
+        if (!isArray[depth] && expectKey[depth]) {
+          expectKey[depth] = 0;
+          keyStart[depth] = i;
+          keyEnd[depth] = j;
+          if (depth === 1) topKey = text(i, j);
+        } else if (depth === 1 && topKey === 'writeKey') {
+          writeKey = text(i, j);
+        }
+        nonEmpty[depth] = 1;
+      }
+      i = j;
+      continue;
+    }
+    switch (c) {
+      case LBRACE:
+      case LBRACKET: {
+        if (depth >= 1 && depth <= TRACKED) nonEmpty[depth] = 1;
+        depth++;
+        if (depth <= TRACKED) {
+          isArray[depth] = c === LBRACKET ? 1 : 0;
+          index[depth] = 0;
+          expectKey[depth] = c === LBRACE ? 1 : 0;
+          nonEmpty[depth] = 0;
+        }
+        if (measuring) {
+          if (depth > tooDeep!.deepest) tooDeep!.deepest = depth;
+        } else if (tooDeep === null && depth > limit) {
+          // Fields sit at depth 2 (the document is the call), or 4 inside a batch (request, batch, call).
+          const anchor = batchShape && !isArray[1] && topKey === 'batch' ? 4 : 2;
+          if (depth - anchor + 1 > limit) {
+            tooDeep = { field: pathTo(anchor), anchor, deepest: depth };
+            measuring = true;
+          }
+        }
+        break;
+      }
+      case RBRACE:
+      case RBRACKET:
+        if (depth === 0) break; // malformed: the parser refuses it
+        if (depth === 2 && batchShape && isArray[2] && !isArray[1] && topKey === 'batch') batchLength = nonEmpty[2] ? index[2]! + 1 : 0;
+        if (measuring && depth === tooDeep!.anchor) measuring = false;
+        depth--;
+        break;
+      case COMMA:
+        if (depth >= 1 && depth <= TRACKED) {
+          if (isArray[depth]) index[depth]!++;
+          else expectKey[depth] = 1;
+        }
+        break;
+      case SPACE:
+      case TAB:
+      case LF:
+      case CR:
+        break;
+      default:
+        // ':' or a literal (number, true, false, null)
+        if (depth >= 1 && depth <= TRACKED && c !== 0x3a) nonEmpty[depth] = 1;
+    }
+  }
+  return {
+    tooDeep: tooDeep ? { field: tooDeep.field, levels: tooDeep.deepest - tooDeep.anchor + 1 } : null,
+    batchLength,
+    writeKey,
+  };
+}
+
+/** `scanJson` over a string (stored JSON). */
+export function scanJsonText(json: string, options: ScanOptions): JsonScan {
+  return scanJson(Buffer.from(json, 'utf8'), options);
+}
+
+function utf8(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/**
+ * How many levels a value nests (0 for a scalar), walked with an explicit stack. Stops counting at `cap`
+ * (returns cap + 1 then). An object met twice (shared, or a cycle from an in-process caller) is walked once.
+ */
+export function valueDepth(value: unknown, cap = 1_000_000): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  const seen = new Set<object>();
+  const stack: [object, number][] = [[value, 1]];
+  let deepest = 0;
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (depth > deepest) deepest = depth;
+    if (deepest > cap) return cap + 1;
+    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The first field of a call (an object) that nests deeper than `limit`, with how deep; null when none does. */
+export function tooDeepField(call: Record<string, unknown>, limit: number): TooDeep | null {
+  for (const [field, value] of Object.entries(call)) {
+    const levels = valueDepth(value);
+    if (levels > limit) return { field, levels };
+  }
+  return null;
+}
+
+/**
+ * The refusal of a call nesting too deep (docs/behaviour.md §7): `batch[1].properties: nests 5001
+ * levels > 64`. `prefix` is where the call sits in the input (`call`, `messages[1].call`).
+ */
+export function tooDeepError(tooDeep: TooDeep, prefix = ''): ApiError {
+  const field = prefix ? `${prefix}.${tooDeep.field}` : tooDeep.field;
+  const index = /^batch\[(\d+)\]/.exec(field);
+  return {
+    code: 'nesting_too_deep',
+    message: `${field}: nests ${tooDeep.levels} levels > ${LIMITS.maxDepth}`,
+    field,
+    ...(index ? { index: Number(index[1]) } : {}),
+    limit: LIMITS.maxDepth,
+    value: tooDeep.levels,
+  };
+}
+
+/** The first field of a call nesting deeper than LIMITS.maxDepth, as a refusal; null when none does. */
+export function callNestingError(call: Record<string, unknown>, prefix: string): ApiError | null {
+  const tooDeep = tooDeepField(call, LIMITS.maxDepth);
+  return tooDeep ? tooDeepError(tooDeep, prefix) : null;
+}
+
+/** What stands in for JSON too deep to show (events, API answers). */
+export function tooDeepMarker(limit: number): string {
+  return `[nested deeper than ${limit} levels: not shown]`;
+}
+
+/**
+ * The value itself when it nests at most `maxDepth` levels; else a copy in which every object or array
+ * below that depth is replaced by tooDeepMarker(maxDepth). The copy recurses, but never deeper than
+ * `maxDepth`.
+ */
+export function boundDepth<T>(value: T, maxDepth: number): T {
+  if (valueDepth(value, maxDepth) <= maxDepth) return value;
+  const marker = tooDeepMarker(maxDepth);
+  const copy = (v: unknown, depth: number): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    if (depth >= maxDepth) return marker;
+    if (Array.isArray(v)) return v.map((x) => copy(x, depth + 1));
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return v; // Dates and the like: flat
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = copy(x, depth + 1);
+    return out;
+  };
+  return copy(value, 0) as T;
+}

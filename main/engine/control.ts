@@ -1,0 +1,164 @@
+/**
+ * The engine's control panel: the clock (docs/behaviour.md §5), the forwarding switch, the overview
+ * counters, the API token and where the workbench lives. State that outlasts a restart (clock offset,
+ * pause, token) is kept in the settings table.
+ */
+import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import type { ClockState, Overview, Settings } from '../contract/models.js';
+import { err, ok, type Result } from '../contract/result.js';
+import { HOOKBENCH_VERSION } from '../contract/version.js';
+import type { MessageQueries } from '../store/messageQueries.js';
+import type { Store } from '../store/store.js';
+import type { AcceptedRate } from './acceptedRate.js';
+import type { Clock } from './clock.js';
+import type { Engine } from './engine.js';
+import type { EventBus } from './eventBus.js';
+
+export const SETTINGS = {
+  clockOffset: 'clock.offsetMs',
+  paused: 'forwarding.paused',
+  apiToken: 'api.token',
+  retrySeed: 'retry.seed',
+} as const;
+
+export interface ControlOptions {
+  store: Pick<Store, 'config' | 'deliveries' | 'file' | 'sqliteVersion'>;
+  clock: Clock;
+  engine: Engine;
+  bus: EventBus;
+  queries: MessageQueries;
+  rate: AcceptedRate;
+  dataDir: string;
+}
+
+export class Control {
+  private started = false;
+  private token: string | null = null;
+
+  constructor(private readonly o: ControlOptions) {}
+
+  /** Whether a pause said with pauseForwarding is in force (it outlasts a restart). */
+  get pausedByUser(): boolean {
+    return this.o.store.config.getSetting(SETTINGS.paused) === 'true';
+  }
+
+  /** Starts forwarding, or starts it again after pause(). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.o.engine.start();
+  }
+
+  /** Holds forwarding: accepted messages wait, queued; rounds already in flight finish and are recorded. */
+  pause(): void {
+    if (!this.started) return;
+    this.started = false;
+    this.o.engine.pause();
+  }
+
+  // ---------------------------------------------------------------- clock
+
+  async advanceClock(input: { ms: number }): Promise<Result<ClockState>> {
+    await this.o.engine.advance(input.ms, (offset) => this.o.store.config.setSetting(SETTINGS.clockOffset, String(offset)));
+    const clock = this.clockState();
+    this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: input.ms });
+    return ok(clock);
+  }
+
+  async advanceToNextRetry(): Promise<Result<ClockState>> {
+    const due = this.o.store.deliveries.nextDueAt();
+    if (due === null) return err({ code: 'conflict', message: 'no delivery is waiting for a retry (of an enabled destination)' });
+    return this.advanceClock({ ms: Math.max(0, due - this.o.clock.now()) });
+  }
+
+  async resetClock(): Promise<Result<ClockState>> {
+    const by = await this.o.engine.resetOffset(() => this.o.store.config.setSetting(SETTINGS.clockOffset, '0'));
+    const clock = this.clockState();
+    if (by !== 0) this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: -by });
+    return ok(clock);
+  }
+
+  getClock(): Result<ClockState> {
+    return ok(this.clockState());
+  }
+
+  private clockState(): ClockState {
+    return { now: this.o.clock.now(), offsetMs: this.o.clock.offsetMs() };
+  }
+
+  // ---------------------------------------------------------------- forwarding and overview
+
+  pauseForwarding(): Result<{ paused: boolean }> {
+    this.o.store.config.setSetting(SETTINGS.paused, 'true');
+    this.pause();
+    this.o.bus.emit({ type: 'forwardingChanged', paused: true });
+    return ok({ paused: true });
+  }
+
+  resumeForwarding(): Result<{ paused: boolean }> {
+    this.o.store.config.setSetting(SETTINGS.paused, 'false');
+    this.start();
+    this.o.bus.emit({ type: 'forwardingChanged', paused: false });
+    return ok({ paused: false });
+  }
+
+  getOverview(): Result<Overview> {
+    const now = this.o.clock.now();
+    const backlog = this.o.store.deliveries.deliveryBacklog(now, now - 3_600_000);
+    return ok({
+      counts: this.o.queries.countsPerStatus(),
+      inFlight: this.o.engine.roundsInFlight,
+      retrying: backlog.retrying,
+      failedLastHour: backlog.failedSince,
+      dueRetries: backlog.due,
+      nextDueAt: this.o.store.deliveries.nextDueAt(),
+      clock: this.clockState(),
+      paused: !this.started,
+      acceptedLastMinute: this.o.rate.lastMinute(now),
+    });
+  }
+
+  // ---------------------------------------------------------------- token and settings
+
+  /** The typed API's token for this data dir: made once, kept across restarts (a bookmarked UI URL keeps working). */
+  apiToken(): string {
+    this.token ??= this.o.store.config.getSetting(SETTINGS.apiToken) ?? this.rotateApiToken();
+    return this.token;
+  }
+
+  /** Replaces the API token; the old one stops working at once. */
+  rotateApiToken(): string {
+    this.token = randomBytes(24).toString('hex');
+    this.o.store.config.setSetting(SETTINGS.apiToken, this.token);
+    return this.token;
+  }
+
+  /** The token, if one was made or read already (exports redact it). */
+  knownToken(): string | null {
+    return this.token;
+  }
+
+  getSettings(): Result<Settings> {
+    const databaseFile = this.o.store.file;
+    const size = (file: string) => {
+      try {
+        return statSync(file).size;
+      } catch {
+        return 0;
+      }
+    };
+    return ok({
+      dataDir: this.o.dataDir,
+      databaseFile,
+      databaseBytes: size(databaseFile) + size(`${databaseFile}-wal`),
+      version: HOOKBENCH_VERSION,
+      versions: { node: process.versions.node, electron: process.versions['electron'] ?? null, sqlite: this.o.store.sqliteVersion() },
+      url: null,
+      uiUrl: null,
+      ingestUrl: null,
+      receiverUrl: null,
+      receiverTlsUrl: null,
+    });
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Reading the history: message lists and details, exports, the ingest log, usage counters and deletion
+ * requests. Nothing here writes.
+ */
+import type { ExportMessagesInput, ExportMessagesOutput, ListMessagesInput } from '../contract/api.js';
+import { EXPORT_LIMIT } from '../contract/commands.js';
+import type { DeletionRequest, IngestRefusal, MessageDetail, MessageSummary, Page, SourceUsage } from '../contract/models.js';
+import { err, ok, type Result } from '../contract/result.js';
+import { HOOKBENCH_VERSION } from '../contract/version.js';
+import { exportMessages as exportMessageDetails } from '../core/export.js';
+import type { MessageQueries } from '../store/messageQueries.js';
+import type { Store } from '../store/store.js';
+import { notFound, pageArgs, toPage, wholePage } from './paging.js';
+import type { Registry } from './registry.js';
+
+export type HistoryStore = Pick<Store, 'messages' | 'deliveries' | 'ingestLog' | 'deletions'>;
+
+export interface HistoryOptions {
+  store: HistoryStore;
+  queries: MessageQueries;
+  registry: Registry;
+  /** Secrets an export redacts besides the destinations' own: the API token, receiver secrets. */
+  otherSecrets: () => string[];
+}
+
+export class History {
+  constructor(private readonly o: HistoryOptions) {}
+
+  listMessages(input: ListMessagesInput = {}): Result<Page<MessageSummary>> {
+    const page = pageArgs(input);
+    if (!page.ok) return page;
+    const { cursor: _cursor, limit: _limit, ...filter } = input;
+    return ok(toPage(this.o.queries.list(filter, page.value.beforeId, page.value.limit + 1), page.value.limit));
+  }
+
+  getMessage(input: { id: number }): Result<MessageDetail> {
+    const { store } = this.o;
+    const message = store.messages.getMessage(input.id);
+    if (!message) return notFound('message', input.id);
+    return ok({ message, deliveries: store.deliveries.deliveriesOf(input.id), attempts: store.deliveries.attemptsOfMessage(input.id) });
+  }
+
+  exportMessages(input: ExportMessagesInput): Result<ExportMessagesOutput> {
+    let ids: number[];
+    let truncated = false;
+    if (input.ids) {
+      ids = input.ids;
+    } else {
+      const rows = this.o.queries.list(input.filter ?? {}, undefined, EXPORT_LIMIT + 1);
+      truncated = rows.length > EXPORT_LIMIT;
+      ids = rows.slice(0, EXPORT_LIMIT).map((m) => m.id);
+    }
+    const details: MessageDetail[] = [];
+    for (const [i, id] of ids.entries()) {
+      const detail = this.getMessage({ id });
+      if (!detail.ok) return err({ ...detail.error, field: `ids[${i}]`, message: `ids[${i}]: ${detail.error.message}` });
+      details.push(detail.value);
+    }
+    const secrets = [...this.o.registry.allSources().map((s) => s.writeKey), ...this.o.otherSecrets()];
+    const exported = exportMessageDetails(details, this.o.registry.allDestinations(), {
+      format: input.format,
+      includeSecrets: input.includeSecrets ?? false,
+      secrets,
+      creatorVersion: HOOKBENCH_VERSION,
+    });
+    return ok({ ...exported, messages: details.length, truncated });
+  }
+
+  listIngestLog(input: { cursor?: string | null | undefined; limit?: number | undefined } = {}): Result<Page<IngestRefusal>> {
+    const page = pageArgs(input);
+    if (!page.ok) return page;
+    return ok(toPage(this.o.store.ingestLog.listRefusals({ beforeId: page.value.beforeId, limit: page.value.limit + 1 }), page.value.limit));
+  }
+
+  listSourceUsage(): Result<Page<SourceUsage>> {
+    return ok(wholePage(this.o.registry.allSources().map((src) => ({ sourceId: src.id, name: src.name, ...this.o.store.ingestLog.usageOf(src.id) }))));
+  }
+
+  listDeletionRequests(): Result<Page<DeletionRequest>> {
+    return ok(wholePage(this.o.store.deletions.listDeletionRequests()));
+  }
+}

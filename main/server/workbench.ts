@@ -1,0 +1,226 @@
+/**
+ * The whole workbench in one process, as `hookbench serve` and the desktop app both run it: the core on a
+ * data dir, the mock receiver's listeners, the HTTP server (ingestion /v1, typed API, events, UI) and
+ * `<data>/server.json`, through which other commands, scripts and the desktop app find it.
+ */
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CommandHandlers } from '../contract/dispatch.js';
+import { HookbenchError } from '../contract/result.js';
+import { HOOKBENCH_VERSION } from '../contract/version.js';
+import { applyConfig, readConfigFile } from '../engine/config.js';
+import { createCore, type Core, type CoreOptions } from '../engine/createCore.js';
+import type { ReceiverAddresses } from '../engine/receiver/receiverService.js';
+import { createCommandHandlers } from '../engine/commandHandlers.js';
+import { startServer, type RunningServer } from './httpServer.js';
+import { guardWrites } from './writeGuard.js';
+
+/** `<data>/server.json`: how `delete-user`, scripts and the desktop shell find a running workbench. */
+export interface ServerInfo {
+  version: string;
+  pid: number;
+  url: string;
+  uiUrl: string;
+  port: number;
+  token: string;
+  receiverUrl: string | null;
+  receiverTlsUrl: string | null;
+}
+
+export const SERVER_INFO_FILE = 'server.json';
+
+export interface WorkbenchOptions {
+  dataDir: string;
+  /** A config file applied at start (sources, destinations, receivers). */
+  config?: string | undefined;
+  host: string;
+  port: number;
+  receiverPort: number;
+  receiverTlsPort: number;
+  /**
+   * A port already in use: `fail` (serve: the user chose it) or listen on a free one instead (the desktop
+   * app: its window shows the addresses, and a second workbench on another data dir must still start).
+   */
+  busyPorts?: 'fail' | 'pickFree';
+  /** More core options (e.g. the desktop's secret codec). */
+  core?: Omit<CoreOptions, 'dataDir'>;
+  /** The built renderer served at `/` (default: found next to the code, see findUiDir). */
+  uiDir?: string | null;
+  /** Progress lines (config applied, a port replaced). */
+  log?: (line: string) => void;
+  /** Problems met while running (the database file deleted, replaced or damaged; server.json left behind). */
+  problem?: (message: string) => void;
+}
+
+export interface RunningWorkbench {
+  core: Core;
+  server: RunningServer;
+  /**
+   * The typed API's handlers, as HTTP runs them through dispatch (the desktop's IPC runs the same): writes
+   * refused while the database cannot keep them (server/writeGuard).
+   */
+  handlers: CommandHandlers;
+  /** server.json as it is now (rotateToken changes it). */
+  readonly info: ServerInfo;
+  dataDir: string;
+  /** Stops accepting, finishes in-flight work (recorded in SQLite), closes the core, removes server.json. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The built renderer, `dist/renderer` (npm run build:renderer), found from this file whether it runs from
+ * dist/main/server (built, packaged) or main/server (tsx).
+ */
+export function findUiDir(start: string = dirname(fileURLToPath(import.meta.url))): string | null {
+  let dir = start;
+  for (let i = 0; i < 5; i++) {
+    // dist/renderer is the build (npm run build:renderer); the source folder renderer/ never is.
+    const candidates = [join(dir, 'dist', 'renderer'), ...(basename(dir) === 'dist' ? [join(dir, 'renderer')] : [])];
+    for (const candidate of candidates) {
+      if (existsSync(join(candidate, 'index.html'))) return candidate;
+    }
+    dir = dirname(dir);
+  }
+  return null;
+}
+
+/** Writes the file whole or not at all (rename is atomic), readable by its owner only: it holds the token. */
+export function writeServerInfo(dataDir: string, info: ServerInfo): void {
+  const file = join(dataDir, SERVER_INFO_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+/** The data dir's server.json, or null when there is none or it is not one (a torn or foreign file). */
+export function readServerInfo(dataDir: string): ServerInfo | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(join(dataDir, SERVER_INFO_FILE), 'utf8'));
+  } catch {
+    return null;
+  }
+  const o = parsed as Partial<ServerInfo> | null;
+  if (!o || typeof o !== 'object' || typeof o.pid !== 'number' || typeof o.url !== 'string' || typeof o.uiUrl !== 'string' || typeof o.token !== 'string') {
+    return null;
+  }
+  return o as ServerInfo;
+}
+
+const portInUse = (e: unknown) => e instanceof Error && /\bin use\b/.test(e.message);
+
+export async function startWorkbench(options: WorkbenchOptions): Promise<RunningWorkbench> {
+  const { dataDir } = options;
+  const log = options.log ?? (() => {});
+  const problem = options.problem ?? log;
+  const pickFree = options.busyPorts === 'pickFree';
+  const core = createCore({ ...options.core, dataDir });
+  let server: RunningServer | null = null;
+  let unwatch = () => {};
+  try {
+    if (options.config) applyConfigFile(core, options.config, log);
+
+    let receiver: ReceiverAddresses;
+    try {
+      receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
+    } catch (e) {
+      if (!pickFree || !portInUse(e)) throw e;
+      log(`${(e as Error).message}: the mock receiver listens on free ports instead`);
+      receiver = await core.receivers.start({ host: options.host, port: 0, tlsPort: 0 });
+    }
+
+    const token = core.apiToken();
+    let info: ServerInfo | null = null;
+    const uiUrlOf = (base: string, t: string) => `${base}/?token=${t}`;
+    const handlers = guardWrites(
+      createCommandHandlers(core, {
+        getSettings: () => {
+          const settings = core.getSettings();
+          if (!settings.ok || !info) return settings;
+          return { ok: true, value: { ...settings.value, url: info.url, uiUrl: info.uiUrl, ingestUrl: info.url, receiverUrl: info.receiverUrl, receiverTlsUrl: info.receiverTlsUrl } };
+        },
+        rotateToken: () => {
+          const rotated = core.rotateApiToken();
+          if (info) {
+            info = { ...info, token: rotated, uiUrl: uiUrlOf(info.url, rotated) };
+            writeServerInfo(dataDir, info);
+          }
+          return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
+        },
+      }),
+      core.health,
+    );
+    const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir };
+    try {
+      server = await startServer(serverOptions);
+    } catch (e) {
+      if (!pickFree || !portInUse(e)) throw e;
+      log(`${(e as Error).message}: the API listens on a free port instead`);
+      server = await startServer({ ...serverOptions, port: 0 });
+    }
+    // A database file deleted, replaced or damaged under us: said once, clearly (writes answer 503 meanwhile).
+    core.health.onFailure((error) => problem(error.message));
+    unwatch = core.health.watch(1000);
+
+    info = {
+      version: HOOKBENCH_VERSION,
+      pid: process.pid,
+      url: server.url,
+      uiUrl: uiUrlOf(server.url, token),
+      port: server.port,
+      token,
+      receiverUrl: receiver.url,
+      receiverTlsUrl: receiver.tlsUrl,
+    };
+    writeServerInfo(dataDir, info);
+    const running = server;
+    const started = info;
+    let stopping: Promise<void> | null = null;
+    return {
+      core,
+      server: running,
+      handlers,
+      get info() {
+        return info ?? started;
+      },
+      dataDir,
+      stop() {
+        stopping ??= (async () => {
+          unwatch();
+          await running.close(); // stop accepting; in-flight requests finish
+          await core.close(); // in-flight rounds are recorded
+          try {
+            rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
+          } catch (e) {
+            // A data dir made read-only meanwhile: the stop is still clean; the stale file names a pid that is gone.
+            problem(`could not remove ${join(dataDir, SERVER_INFO_FILE)} (${(e as NodeJS.ErrnoException).code ?? String(e)}); remove it by hand`);
+          }
+        })();
+        return stopping;
+      },
+    };
+  } catch (e) {
+    unwatch();
+    await server?.close();
+    await core.close();
+    throw e;
+  }
+}
+
+/** Applies a config file to the core in one transaction; throws a HookbenchError naming the file and path. */
+export function applyConfigFile(core: Core, file: string, log: (line: string) => void = () => {}): { created: string[]; updated: string[] } {
+  const config = readConfigFile(file);
+  if (!config.ok) throw new HookbenchError(config.error);
+  const applied = applyConfig(core, config.value, {
+    applyReceivers: (receivers) => {
+      const r = core.receivers.applyConfig(receivers);
+      return r.ok ? { ok: true, value: { created: r.value.created.map((n) => `receiver ${n}`), updated: r.value.updated.map((n) => `receiver ${n}`) } } : r;
+    },
+  });
+  if (!applied.ok) throw new HookbenchError({ ...applied.error, message: `config ${file}: ${applied.error.message}` });
+  const { created, updated } = applied.value;
+  const said = [created.length ? `created ${created.join(', ')}` : '', updated.length ? `updated ${updated.join(', ')}` : ''].filter(Boolean);
+  log(`config ${file}: ${said.length ? said.join('; ') : 'nothing to create or update'}`);
+  return { created, updated };
+}

@@ -1,0 +1,354 @@
+/**
+ * Deliveries and their attempts: claiming due rounds, recording their results, the retry backlog and the
+ * user's changes (retry, cancel). A message's status is derived from its deliveries here
+ * (docs/behaviour.md §3). claimDue and recordRounds are the scheduler's hot path: positional binds.
+ */
+import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageStatus } from '../contract/models.js';
+import { deriveMessageStatus } from '../core/deliveryDecision.js';
+import type { Db } from './openDb.js';
+
+const WAITING = `('queued', 'retrying')`;
+
+/** A delivery claimed for a round, with what the round needs. */
+export interface ClaimedDelivery {
+  id: number;
+  messageId: number;
+  destinationId: string;
+  attempts: number;
+  firstAttemptAt: number | null;
+  pendingUrls: string[] | null;
+  body: Buffer;
+  /** Deliveries of the same message, this one included. */
+  siblings: number;
+}
+
+export type NewAttempt = Omit<AttemptRecord, 'id'>;
+
+export interface RoundResult {
+  deliveryId: number;
+  messageId: number;
+  attempts: NewAttempt[];
+  status: DeliveryStatus;
+  reason: string | null;
+  attemptsMade: number;
+  /** Null until a first attempt was made. */
+  firstAttemptAt: number | null;
+  nextAttemptAt: number | null;
+  pendingUrls: string[] | null;
+  updatedAt: number;
+  /** Deliveries of the same message (1: its status is this delivery's). */
+  siblings: number;
+}
+
+export interface StoredRound {
+  round: RoundResult;
+  attemptIds: number[];
+  messageStatus: MessageStatus;
+}
+
+interface DeliveryRow {
+  id: number;
+  message_id: number;
+  destination_id: string;
+  destination_name: string;
+  status: DeliveryStatus;
+  reason: string | null;
+  attempts: number;
+  first_attempt_at: number | null;
+  next_attempt_at: number | null;
+  pending_urls: string | null;
+  updated_at: number;
+}
+
+interface AttemptRow {
+  id: number;
+  delivery_id: number;
+  message_id: number;
+  attempt_number: number;
+  webhook_index: number;
+  url: string;
+  outcome: AttemptRecord['outcome'];
+  retryable: number;
+  status_code: number | null;
+  error: string | null;
+  started_at: number;
+  finished_at: number;
+  duration_ms: number;
+  request_headers: string;
+  signature: string | null;
+  response_headers: string | null;
+  response_body: Buffer | null;
+  response_truncated: number;
+}
+
+interface ClaimRow {
+  id: number;
+  message_id: number;
+  destination_id: string;
+  attempts: number;
+  first_attempt_at: number | null;
+  pending_urls: string | null;
+  body: Buffer;
+  siblings: number;
+}
+
+export class DeliveryStore {
+  private readonly s;
+
+  constructor(
+    db: Db,
+    private readonly transaction: <T>(fn: () => T) => T,
+  ) {
+    this.s = {
+      dueDeliveries: db.prepare<[{ now: number; limit: number }], ClaimRow>(
+        `SELECT d.id, d.message_id, d.destination_id, d.attempts, d.first_attempt_at, d.pending_urls, m.body,
+           (SELECT count(*) FROM deliveries x WHERE x.message_id = d.message_id) AS siblings
+         FROM deliveries d
+         JOIN destinations dest ON dest.id = d.destination_id AND dest.enabled = 1
+         JOIN message_payloads m ON m.message_id = d.message_id
+         WHERE d.status IN ${WAITING} AND d.next_attempt_at <= @now
+         ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
+      ),
+      markClaimed: db.prepare<[{ now: number; ids: string }]>(
+        `UPDATE deliveries SET status = 'delivering', updated_at = @now WHERE id IN (SELECT value FROM json_each(@ids))`,
+      ),
+      markDelivering: db.prepare<[string]>(
+        `UPDATE messages SET status = 'delivering', status_reason = NULL WHERE id IN (SELECT value FROM json_each(?))`,
+      ),
+      nextDue: db.prepare<[], { due: number | null }>(
+        `SELECT min(d.next_attempt_at) AS due FROM deliveries d
+         JOIN destinations dest ON dest.id = d.destination_id AND dest.enabled = 1
+         WHERE d.status IN ${WAITING}`,
+      ),
+      // Only a delivery still in flight takes its round's result; one cancelled meanwhile keeps its status.
+      // Positional parameters on the hot path: binding an object by name costs more than the row.
+      finishRound: db.prepare<[DeliveryStatus, string | null, number, number | null, number | null, string | null, number, number, 0 | 1]>(
+        `UPDATE deliveries SET status = ?, reason = ?, attempts = ?, first_attempt_at = ?, next_attempt_at = ?, pending_urls = ?, updated_at = ?
+         WHERE id = ? AND (status = 'delivering' OR ?)`,
+      ),
+      recordAttempts: db.prepare<[{ deliveryId: number; attemptsMade: number; updatedAt: number }]>(
+        `UPDATE deliveries SET attempts = @attemptsMade, updated_at = @updatedAt WHERE id = @deliveryId`,
+      ),
+      deliveryReason: db.prepare<[number], { status: DeliveryStatus; reason: string | null }>('SELECT status, reason FROM deliveries WHERE id = ?'),
+      insertAttempt: db.prepare<unknown[]>(
+        `INSERT INTO attempts (delivery_id, message_id, attempt_number, webhook_index, url, outcome, retryable, status_code, error,
+           started_at, finished_at, duration_ms, request_headers, signature, response_headers, response_body, response_truncated)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      deliveryStatusesOf: db.prepare<[number], { status: DeliveryStatus }>('SELECT status FROM deliveries WHERE message_id = ?').pluck(),
+      setMessageStatus: db.prepare<[MessageStatus, string | null, number]>(
+        'UPDATE messages SET status = ?, status_reason = ? WHERE id = ?',
+      ),
+      firstReasonOf: db.prepare<[number, DeliveryStatus], { reason: string | null }>(
+        'SELECT reason FROM deliveries WHERE message_id = ? AND status = ? ORDER BY id LIMIT 1',
+      ),
+      resumeInterrupted: db.prepare<[{ now: number }]>(
+        `UPDATE deliveries SET status = CASE WHEN attempts = 0 THEN 'queued' ELSE 'retrying' END,
+           next_attempt_at = min(coalesce(next_attempt_at, @now), @now), updated_at = @now
+         WHERE status = 'delivering'`,
+      ),
+      interruptedMessages: db.prepare<[], { message_id: number }>(
+        `SELECT DISTINCT message_id FROM deliveries WHERE status = 'delivering'`,
+      ),
+      deliveriesOf: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE message_id = ? ORDER BY id'),
+      getDelivery: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
+      attemptsOfMessage: db.prepare<[number], AttemptRow>('SELECT * FROM attempts WHERE message_id = ? ORDER BY id'),
+      setDelivery: db.prepare(
+        `UPDATE deliveries SET status = @status, reason = @reason, next_attempt_at = @nextAttemptAt,
+           first_attempt_at = @firstAttemptAt, pending_urls = @pendingUrls, updated_at = @updatedAt WHERE id = @id`,
+      ),
+      shiftWaiting: db.prepare<[{ byMs: number }]>(
+        `UPDATE deliveries SET next_attempt_at = next_attempt_at - @byMs, first_attempt_at = first_attempt_at - @byMs
+         WHERE status IN ${WAITING}`,
+      ),
+      backlog: db.prepare<[{ now: number }], { retrying: number | null; due: number | null }>(
+        `SELECT sum(status = 'retrying') AS retrying, sum(next_attempt_at <= @now) AS due FROM deliveries WHERE status IN ${WAITING}`,
+      ),
+      failedSince: db.prepare<[number], { n: number }>(`SELECT count(*) AS n FROM deliveries WHERE status = 'failed' AND updated_at >= ?`),
+      waitingOfDestination: db.prepare<[string], { id: number; message_id: number }>(
+        `SELECT id, message_id FROM deliveries WHERE destination_id = ? AND status IN ('queued', 'retrying', 'delivering')`,
+      ),
+    };
+  }
+
+  /** Marks up to `limit` due deliveries `delivering` (their messages too) and returns them with their bodies. */
+  claimDue(now: number, limit: number): ClaimedDelivery[] {
+    return this.transaction(() => {
+      const rows = this.s.dueDeliveries.all({ now, limit });
+      if (rows.length === 0) return [];
+      this.s.markClaimed.run({ now, ids: JSON.stringify(rows.map((r) => r.id)) });
+      this.s.markDelivering.run(JSON.stringify([...new Set(rows.map((r) => r.message_id))]));
+      return rows.map((r) => ({
+        id: r.id,
+        messageId: r.message_id,
+        destinationId: r.destination_id,
+        attempts: r.attempts,
+        firstAttemptAt: r.first_attempt_at,
+        pendingUrls: r.pending_urls ? (JSON.parse(r.pending_urls) as string[]) : null,
+        body: r.body,
+        siblings: r.siblings,
+      }));
+    });
+  }
+  /** Moves every waiting delivery's due time and window start `byMs` earlier (the clock was reset). */
+  shiftWaiting(byMs: number): void {
+    this.s.shiftWaiting.run({ byMs });
+  }
+  nextDueAt(): number | null {
+    return this.s.nextDue.get()?.due ?? null;
+  }
+  /** Deliveries left `delivering` by a crash go back to waiting, due now. Returns the affected message ids. */
+  resumeInterrupted(now: number): number[] {
+    return this.transaction(() => {
+      const ids = this.s.interruptedMessages.all().map((r) => r.message_id);
+      this.s.resumeInterrupted.run({ now });
+      for (const id of ids) this.refreshMessageStatus(id);
+      return ids;
+    });
+  }
+  /**
+   * Records rounds in one transaction. A delivery cancelled while its round was in flight stays cancelled
+   * unless the round delivered it. Returns the rounds with the status actually stored.
+   */
+  recordRounds(rounds: readonly RoundResult[]): StoredRound[] {
+    return this.transaction(() => {
+      const refresh = new Set<number>();
+      const stored: StoredRound[] = [];
+      for (const round of rounds) {
+        const attemptIds: number[] = [];
+        for (const a of round.attempts) {
+          const info = this.s.insertAttempt.run(
+            a.deliveryId,
+            a.messageId,
+            a.attemptNumber,
+            a.webhookIndex,
+            a.url,
+            a.outcome,
+            a.retryable ? 1 : 0,
+            a.statusCode,
+            a.error,
+            a.startedAt,
+            a.finishedAt,
+            a.durationMs,
+            JSON.stringify(a.requestHeaders),
+            a.signature,
+            a.responseHeaders ? JSON.stringify(a.responseHeaders) : null,
+            a.responseBody === null ? null : Buffer.from(a.responseBody, 'utf8'),
+            a.responseTruncated ? 1 : 0,
+          );
+          attemptIds.push(Number(info.lastInsertRowid));
+        }
+        const changed = this.s.finishRound.run(
+          round.status,
+          round.reason,
+          round.attemptsMade,
+          round.firstAttemptAt,
+          round.nextAttemptAt,
+          round.pendingUrls ? JSON.stringify(round.pendingUrls) : null,
+          round.updatedAt,
+          round.deliveryId,
+          // A success is recorded even over a cancellation made while it was in flight.
+          round.status === 'delivered' ? 1 : 0,
+        ).changes;
+        let final = round;
+        if (changed === 0) {
+          // Cancelled while in flight: the attempts count, the cancellation stands.
+          this.s.recordAttempts.run({ deliveryId: round.deliveryId, attemptsMade: round.attemptsMade, updatedAt: round.updatedAt });
+          const now = this.s.deliveryReason.get(round.deliveryId);
+          final = { ...round, status: now?.status ?? 'cancelled', reason: now?.reason ?? null, nextAttemptAt: null, pendingUrls: null };
+        }
+        let messageStatus: MessageStatus = final.status;
+        if (round.siblings === 1) {
+          // The common case: a message with one delivery has that delivery's status and reason.
+          this.s.setMessageStatus.run(final.status, final.status === 'failed' || final.status === 'cancelled' ? final.reason : null, final.messageId);
+        } else {
+          refresh.add(final.messageId);
+          messageStatus = 'queued'; // replaced below
+        }
+        stored.push({ round: final, attemptIds, messageStatus });
+      }
+      const statuses = new Map<number, MessageStatus>();
+      for (const id of refresh) statuses.set(id, this.refreshMessageStatus(id));
+      for (const s of stored) if (statuses.has(s.round.messageId)) s.messageStatus = statuses.get(s.round.messageId)!;
+      return stored;
+    });
+  }
+  /** Recomputes a message's status from its deliveries; returns it. */
+  refreshMessageStatus(messageId: number): MessageStatus {
+    const statuses = this.s.deliveryStatusesOf.all(messageId) as unknown as DeliveryStatus[];
+    const status = deriveMessageStatus(statuses);
+    if (status === null) return 'filtered';
+    const reason = status === 'failed' || status === 'cancelled' ? (this.s.firstReasonOf.get(messageId, status)?.reason ?? null) : null;
+    this.s.setMessageStatus.run(status, reason, messageId);
+    return status;
+  }
+  deliveriesOf(messageId: number): DeliveryRecord[] {
+    return this.s.deliveriesOf.all(messageId).map(toDelivery);
+  }
+  getDelivery(id: number): DeliveryRecord | null {
+    const row = this.s.getDelivery.get(id);
+    return row ? toDelivery(row) : null;
+  }
+  setDelivery(d: {
+    id: number;
+    status: DeliveryStatus;
+    reason: string | null;
+    nextAttemptAt: number | null;
+    firstAttemptAt: number | null;
+    pendingUrls: string[] | null;
+    updatedAt: number;
+  }): void {
+    this.s.setDelivery.run({ ...d, pendingUrls: d.pendingUrls ? JSON.stringify(d.pendingUrls) : null });
+  }
+  waitingDeliveriesOfDestination(destinationId: string): { id: number; messageId: number }[] {
+    return this.s.waitingOfDestination.all(destinationId).map((r) => ({ id: r.id, messageId: r.message_id }));
+  }
+  attemptsOfMessage(messageId: number): AttemptRecord[] {
+    return this.s.attemptsOfMessage.all(messageId).map(toAttempt);
+  }
+  /** The retry backlog: deliveries waiting for a retry, those already due, and failures since `failedSince`. */
+  deliveryBacklog(now: number, failedSince: number): { retrying: number; due: number; failedSince: number } {
+    const waiting = this.s.backlog.get({ now });
+    const failed = this.s.failedSince.get(failedSince);
+    return { retrying: waiting?.retrying ?? 0, due: waiting?.due ?? 0, failedSince: failed?.n ?? 0 };
+  }
+}
+
+function toDelivery(r: DeliveryRow): DeliveryRecord {
+  return {
+    id: r.id,
+    messageId: r.message_id,
+    destinationId: r.destination_id,
+    destinationName: r.destination_name,
+    status: r.status,
+    reason: r.reason,
+    attempts: r.attempts,
+    firstAttemptAt: r.first_attempt_at,
+    nextAttemptAt: r.status === 'queued' || r.status === 'retrying' ? r.next_attempt_at : null,
+    pendingUrls: r.pending_urls ? (JSON.parse(r.pending_urls) as string[]) : [],
+    updatedAt: r.updated_at,
+  };
+}
+
+function toAttempt(r: AttemptRow): AttemptRecord {
+  return {
+    id: r.id,
+    deliveryId: r.delivery_id,
+    messageId: r.message_id,
+    attemptNumber: r.attempt_number,
+    webhookIndex: r.webhook_index,
+    url: r.url,
+    outcome: r.outcome,
+    retryable: r.retryable === 1,
+    statusCode: r.status_code,
+    error: r.error,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    durationMs: r.duration_ms,
+    requestHeaders: JSON.parse(r.request_headers) as Record<string, string>,
+    signature: r.signature,
+    responseHeaders: r.response_headers ? (JSON.parse(r.response_headers) as Record<string, string>) : null,
+    responseBody: r.response_body ? r.response_body.toString('utf8') : null,
+    responseTruncated: r.response_truncated === 1,
+  };
+}

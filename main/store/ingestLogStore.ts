@@ -1,0 +1,70 @@
+/** Ingestion's own records: refused requests (the ingest log) and each source's usage counters. */
+import type { IngestRefusal, SourceUsage } from '../contract/models.js';
+import type { Db } from './openDb.js';
+
+export type NewIngestRefusal = Omit<IngestRefusal, 'id' | 'bodyPreview'> & { bodyPreview?: Buffer | null };
+
+interface RefusalRow {
+  id: number;
+  received_at: number;
+  source_id: string | null;
+  route: string;
+  client_ip: string | null;
+  http_status: number;
+  code: string;
+  message: string;
+  field: string | null;
+  item_index: number | null;
+  body_bytes: number | null;
+  body_preview: Buffer | null;
+}
+
+export class IngestLogStore {
+  private readonly s;
+
+  constructor(
+    db: Db,
+  ) {
+    this.s = {
+      countUsage: db.prepare(
+        `INSERT INTO source_usage (source_id, received, accepted, refused, filtered) VALUES (@sourceId, @received, @accepted, @refused, @filtered)
+         ON CONFLICT (source_id) DO UPDATE SET received = received + excluded.received, accepted = accepted + excluded.accepted,
+           refused = refused + excluded.refused, filtered = filtered + excluded.filtered`,
+      ),
+      usageOf: db.prepare<[string], Omit<SourceUsage, 'sourceId' | 'name'>>('SELECT received, accepted, refused, filtered FROM source_usage WHERE source_id = ?'),
+      logRefusal: db.prepare(
+        `INSERT INTO ingest_log (received_at, source_id, route, client_ip, http_status, code, message, field, item_index, body_bytes, body_preview)
+         VALUES (@receivedAt, @sourceId, @route, @clientIp, @httpStatus, @code, @message, @field, @index, @bodyBytes, @bodyPreview)`,
+      ),
+      listRefusals: db.prepare<[{ beforeId: number; limit: number }], RefusalRow>(
+        'SELECT * FROM ingest_log WHERE id < @beforeId ORDER BY id DESC LIMIT @limit',
+      ),
+    };
+  }
+
+  countUsage(sourceId: string, u: { received?: number; accepted?: number; refused?: number; filtered?: number }): void {
+    this.s.countUsage.run({ sourceId, received: u.received ?? 0, accepted: u.accepted ?? 0, refused: u.refused ?? 0, filtered: u.filtered ?? 0 });
+  }
+  usageOf(sourceId: string): Omit<SourceUsage, 'sourceId' | 'name'> {
+    return this.s.usageOf.get(sourceId) ?? { received: 0, accepted: 0, refused: 0, filtered: 0 };
+  }
+  logRefusal(r: NewIngestRefusal): number {
+    return Number(this.s.logRefusal.run({ ...r, bodyPreview: r.bodyPreview ?? null }).lastInsertRowid);
+  }
+  listRefusals(q: { beforeId?: number | undefined; limit: number }): IngestRefusal[] {
+    return this.s.listRefusals.all({ beforeId: q.beforeId ?? Number.MAX_SAFE_INTEGER, limit: q.limit }).map((r) => ({
+      id: r.id,
+      receivedAt: r.received_at,
+      sourceId: r.source_id,
+      route: r.route,
+      clientIp: r.client_ip,
+      httpStatus: r.http_status,
+      code: r.code,
+      message: r.message,
+      field: r.field,
+      index: r.item_index,
+      bodyBytes: r.body_bytes,
+      bodyPreview: r.body_preview ? r.body_preview.toString('utf8') : null,
+    }));
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Messages and their payloads (the exact body and the call as received): inserted with their deliveries in
+ * the intake's transaction, read by id, and the few questions asked of them (dedupe, who saw a user).
+ * Lists and counts are in messageQueries.ts. The insert is the hot path: positional binds.
+ */
+import type { MessageRecord, MessageStatus } from '../contract/models.js';
+import type { MessageType } from '../contract/messageShapes.js';
+import type { Db } from './openDb.js';
+import { parseStoredCall } from './storedJson.js';
+
+const MESSAGE_COLUMNS = `m.*, p.body, p.call FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
+
+export interface NewMessage {
+  messageId: string;
+  sourceId: string | null;
+  type: MessageType;
+  userId: string | null;
+  anonymousId: string | null;
+  event: string | null;
+  receivedAt: number;
+  body: Buffer;
+  /** The call as received, JSON. */
+  callJson: string;
+  status: MessageStatus;
+  statusReason: string | null;
+  replayOf: number | null;
+}
+
+export interface NewDelivery {
+  destinationId: string;
+  destinationName: string;
+  nextAttemptAt: number;
+}
+
+export interface MessageRow {
+  id: number;
+  message_id: string;
+  source_id: string | null;
+  type: MessageType;
+  user_id: string | null;
+  anonymous_id: string | null;
+  event: string | null;
+  received_at: number;
+  body: Buffer;
+  call: string;
+  status: MessageStatus;
+  status_reason: string | null;
+  replay_of: number | null;
+}
+
+export class MessageStore {
+  private readonly s;
+
+  constructor(
+    db: Db,
+    private readonly transaction: <T>(fn: () => T) => T,
+  ) {
+    this.s = {
+      insertMessage: db.prepare<[string, string | null, MessageType, string | null, string | null, string | null, number, MessageStatus, string | null, number | null]>(
+        `INSERT INTO messages (message_id, source_id, type, user_id, anonymous_id, event, received_at, status, status_reason, replay_of)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertPayload: db.prepare<[number, Buffer, string]>('INSERT INTO message_payloads (message_id, body, call) VALUES (?, ?, ?)'),
+      insertDelivery: db.prepare(
+        `INSERT INTO deliveries (message_id, destination_id, destination_name, status, next_attempt_at, updated_at)
+         VALUES (?, ?, ?, 'queued', ?, ?)`,
+      ),
+      seenMessageIds: db.prepare<[{ ids: string; sourceId: string | null; since: number }], { message_id: string }>(
+        `SELECT DISTINCT message_id FROM messages
+         WHERE message_id IN (SELECT value FROM json_each(@ids)) AND source_id IS @sourceId AND received_at >= @since`,
+      ),
+      getMessage: db.prepare<[number], MessageRow>(`SELECT ${MESSAGE_COLUMNS} WHERE m.id = ?`),
+      sourcesThatSaw: db.prepare<[string], { source_id: string }>(
+        `SELECT DISTINCT source_id FROM messages WHERE user_id = ? AND source_id IS NOT NULL AND type != 'delete'`,
+      ),
+    };
+  }
+
+  /** Inserts messages with their deliveries in one transaction; returns their ids. */
+  insertMessages(batch: readonly { message: NewMessage; deliveries: readonly NewDelivery[] }[]): { id: number; deliveryIds: number[] }[] {
+    return this.transaction(() => batch.map((b) => this.insertMessage(b.message, b.deliveries)));
+  }
+  /** Inserts a message and its deliveries. Call inside a transaction for batches. */
+  insertMessage(message: NewMessage, deliveries: readonly NewDelivery[]): { id: number; deliveryIds: number[] } {
+    const m = message;
+    const id = Number(
+      this.s.insertMessage.run(m.messageId, m.sourceId, m.type, m.userId, m.anonymousId, m.event, m.receivedAt, m.status, m.statusReason, m.replayOf).lastInsertRowid,
+    );
+    this.s.insertPayload.run(id, m.body, m.callJson);
+    const deliveryIds = deliveries.map((d) =>
+      Number(this.s.insertDelivery.run(id, d.destinationId, d.destinationName, d.nextAttemptAt, message.receivedAt).lastInsertRowid),
+    );
+    return { id, deliveryIds };
+  }
+  /** Which of these messageIds did this source send at or after `since`? */
+  seenMessageIds(messageIds: readonly string[], sourceId: string | null, since: number): Set<string> {
+    if (messageIds.length === 0) return new Set();
+    return new Set(this.s.seenMessageIds.all({ ids: JSON.stringify(messageIds), sourceId, since }).map((r) => r.message_id));
+  }
+  getMessage(id: number): MessageRecord | null {
+    const row = this.s.getMessage.get(id);
+    return row ? toMessage(row) : null;
+  }
+  /** Sources that have received a message for this user. */
+  sourcesThatSaw(userId: string): string[] {
+    return this.s.sourcesThatSaw.all(userId).map((r) => r.source_id);
+  }
+}
+
+/** The columns every view of a message row shares (messageQueries.ts builds summaries from them too). */
+export function messageFields(r: Omit<MessageRow, 'body' | 'call'>): Omit<MessageRecord, 'body' | 'call'> {
+  return {
+    id: r.id,
+    messageId: r.message_id,
+    type: r.type,
+    sourceId: r.source_id,
+    userId: r.user_id,
+    event: r.event,
+    status: r.status,
+    statusReason: r.status_reason,
+    receivedAt: r.received_at,
+    replayOf: r.replay_of,
+  };
+}
+
+function toMessage(r: MessageRow): MessageRecord {
+  return { ...messageFields(r), body: r.body.toString('utf8'), call: parseStoredCall(r.call) };
+}

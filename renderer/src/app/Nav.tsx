@@ -1,0 +1,48 @@
+import { Activity, BookUser, Inbox, Plug, Search, Send, Stethoscope, Waypoints, Webhook, type LucideIcon } from 'lucide-react';
+import { useRouter, type View } from '../stores/router';
+import { ThemeSwitch } from './ThemeSwitch';
+
+const LINKS: { view: View; label: string; icon: LucideIcon }[] = [
+  { view: 'live', label: 'Live', icon: Activity },
+  { view: 'compose', label: 'Compose', icon: Send },
+  { view: 'destinations', label: 'Destinations', icon: Waypoints },
+  { view: 'sources', label: 'Sources', icon: Plug },
+  { view: 'receiver', label: 'Receiver', icon: Inbox },
+  { view: 'history', label: 'History', icon: Search },
+  { view: 'troubleshoot', label: 'Troubleshoot', icon: Stethoscope },
+  { view: 'audiences', label: 'Audiences', icon: BookUser },
+];
+
+/** The left navigation; below 1280 px only the icons show (each link keeps its name). */
+export function Nav() {
+  const current = useRouter((s) => s.route.view);
+  return (
+    <nav aria-label="Main" className="flex w-12 shrink-0 flex-col border-r border-line bg-panel xl:w-44">
+      <div className="flex h-11 items-center gap-2 border-b border-line px-3.5">
+        <Webhook aria-hidden className="size-5 shrink-0 text-accent" />
+        <span className="hidden text-[14px] font-semibold tracking-tight xl:inline">Hookbench</span>
+      </div>
+      <ul className="flex flex-1 flex-col gap-0.5 p-1.5">
+        {LINKS.map(({ view, label, icon: Icon }) => {
+          const active = view === current;
+          return (
+            <li key={view}>
+              <a
+                href={`#/${view}`}
+                aria-current={active ? 'page' : undefined}
+                title={label}
+                className={`flex h-8 items-center gap-2.5 rounded-md px-2 text-[13px] ${active ? 'bg-selected font-medium text-fg' : 'text-muted hover:bg-hover hover:text-fg'}`}
+              >
+                <Icon aria-hidden className={`size-4 shrink-0 ${active ? 'text-accent' : ''}`} />
+                <span className="sr-only xl:not-sr-only">{label}</span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="border-t border-line p-1.5">
+        <ThemeSwitch />
+      </div>
+    </nav>
+  );
+}

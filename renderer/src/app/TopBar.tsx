@@ -1,0 +1,150 @@
+import { RotateCcw, SkipForward } from 'lucide-react';
+import { formatOffset } from '../lib/format';
+import { useNow } from '../lib/useNow';
+import { useEngine, engineNow, type TimeAction } from '../stores/engine';
+import { useLive } from '../stores/live';
+import { useRouter } from '../stores/router';
+import { Button } from '../ui/Button';
+import { ConnectionIndicator } from './ConnectionIndicator';
+
+const STEPS: { label: string; ms: number; action: TimeAction }[] = [
+  { label: '+5 s', ms: 5_000, action: '+5s' },
+  { label: '+1 min', ms: 60_000, action: '+1min' },
+  { label: '+1 h', ms: 3_600_000, action: '+1h' },
+  { label: '+4 h', ms: 4 * 3_600_000, action: '+4h' },
+];
+
+export function TopBar() {
+  return (
+    <header className="flex h-11 shrink-0 items-center gap-3 border-b border-line bg-panel px-3 whitespace-nowrap">
+      <EngineClock />
+      <TimeTravel />
+      <div className="h-5 w-px bg-line" aria-hidden />
+      <ForwardingSwitch />
+      <div className="ml-auto flex items-center gap-3">
+        <Counters />
+        <ConnectionIndicator />
+      </div>
+    </header>
+  );
+}
+
+function EngineClock() {
+  const clock = useEngine((s) => s.clock);
+  const now = useNow(1000);
+  const engine = new Date(engineNow(clock, now));
+  const moved = (clock?.offsetMs ?? 0) !== 0;
+  const time = engine.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  const day = engine.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  return (
+    <div role="group" aria-label="Engine clock" className="flex items-center gap-2" title="Engine time: real time plus the offset that time travel added">
+      <div className="flex flex-col leading-none">
+        <span className="text-[10px] font-medium tracking-wide text-faint uppercase">Engine · {day}</span>
+        <span className="tabular mt-0.5 font-mono text-[13px] font-semibold">{time}</span>
+      </div>
+      <span
+        aria-label={moved ? `offset ${formatOffset(clock?.offsetMs ?? 0)}` : 'real time'}
+        className={`rounded px-1.5 py-0.5 font-mono text-[11px] ${moved ? 'bg-warn-soft text-warn' : 'bg-panel-2 text-faint'}`}
+      >
+        {moved ? formatOffset(clock?.offsetMs ?? 0) : 'real time'}
+      </span>
+    </div>
+  );
+}
+
+function TimeTravel() {
+  const { busy, advance, nextRetry, reset, clock, overview } = useEngine();
+  const moved = (clock?.offsetMs ?? 0) !== 0;
+  return (
+    <div role="group" aria-label="Time travel" className="flex items-center gap-1.5">
+      <div className="flex overflow-hidden rounded-md border border-line">
+        {STEPS.map(({ label, ms, action }) => (
+          <button
+            key={label}
+            type="button"
+            disabled={busy !== null}
+            aria-busy={busy === action || undefined}
+            onClick={() => void advance(ms, action)}
+            title={`Move the engine clock forward by ${label.slice(1)}: retries that fall due run now`}
+            className={`h-7 border-r border-line px-2 font-mono text-xs last:border-r-0 hover:bg-hover disabled:opacity-45 ${busy === action ? 'bg-accent-soft text-accent' : ''}`}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <Button
+        icon={<SkipForward aria-hidden className="size-3.5" />}
+        busy={busy === 'next'}
+        disabled={busy !== null || overview?.nextDueAt === null}
+        onClick={() => void nextRetry()}
+        title={overview?.nextDueAt === null ? 'No retry is waiting' : 'Jump to the next due retry and run it'}
+      >
+        Next retry
+      </Button>
+      <Button
+        variant="ghost"
+        icon={<RotateCcw aria-hidden className="size-3.5" />}
+        busy={busy === 'reset'}
+        disabled={busy !== null || !moved}
+        onClick={() => void reset()}
+        title={moved ? 'Go back to real time' : 'The clock is at real time'}
+        aria-label="Reset offset"
+      >
+        <span className="hidden xl:inline">Reset offset</span>
+      </Button>
+    </div>
+  );
+}
+
+function ForwardingSwitch() {
+  const { paused, busy, setPaused } = useEngine();
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={!paused}
+      aria-label="Forwarding"
+      disabled={busy === 'pause'}
+      onClick={() => void setPaused(!paused)}
+      title={paused ? 'Forwarding is paused: messages are accepted and wait. Click to resume.' : 'Forwarding is on. Click to pause it (messages keep being accepted).'}
+      className={`flex h-7 items-center gap-2 rounded-md border px-2 text-xs font-medium ${paused ? 'border-warn bg-warn-soft text-warn' : 'border-line text-muted hover:bg-hover hover:text-fg'}`}
+    >
+      <span className={`relative h-3.5 w-6 rounded-full transition-colors ${paused ? 'bg-warn/40' : 'bg-ok'}`} aria-hidden>
+        <span className={`absolute top-0.5 size-2.5 rounded-full bg-white transition-all ${paused ? 'left-0.5' : 'left-3'}`} />
+      </span>
+      <span>{paused ? 'Paused' : 'Forwarding'}</span>
+    </button>
+  );
+}
+
+function Counters() {
+  const overview = useEngine((s) => s.overview);
+  const setFilter = useLive((s) => s.setFilter);
+  const navigate = useRouter((s) => s.navigate);
+  const show = (status: 'queued' | 'retrying' | 'failed') => {
+    setFilter({ status, type: 'all' });
+    navigate({ view: 'live' });
+  };
+  const items = [
+    { label: 'In flight', short: 'flight', value: overview?.inFlight, tone: 'text-info', status: 'queued' as const, title: 'Queued or being sent now' },
+    { label: 'Retrying', short: 'retry', value: overview?.retrying, tone: 'text-warn', status: 'retrying' as const, title: 'Waiting for their next attempt' },
+    { label: 'Failed (1 h)', short: 'failed', value: overview?.failedLastHour, tone: 'text-err', status: 'failed' as const, title: 'Failed in the last hour' },
+  ];
+  return (
+    <div role="group" aria-label="Counters" className="flex items-center gap-0.5">
+      {items.map((item) => (
+        <button
+          key={item.label}
+          type="button"
+          onClick={() => show(item.status)}
+          title={`${item.title}. Click to show them in Live.`}
+          aria-label={`${item.label}: ${item.value ?? 'unknown'}`}
+          className="flex h-9 flex-col items-center justify-center rounded-md px-1.5 leading-tight hover:bg-hover xl:h-7 xl:flex-row xl:gap-1.5"
+        >
+          <span className={`tabular font-mono text-[13px] font-semibold ${item.value ? item.tone : 'text-faint'}`}>{item.value ?? '–'}</span>
+          <span className="text-[10px] text-muted xl:text-[11px]">{item.label}</span>
+        </button>
+      ))}
+    </div>
+  );
+}

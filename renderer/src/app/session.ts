@@ -1,0 +1,55 @@
+/**
+ * Starts a session: the transport's events flow through the pump into the stores, and every (re)connect
+ * reloads what may have been missed.
+ */
+import type { ApiClient } from '../api/client';
+import { setApi } from '../api/instance';
+import { useCatalog } from '../stores/catalog';
+import { useConnection } from '../stores/connection';
+import { useDetail } from '../stores/detail';
+import { useEngine } from '../stores/engine';
+import { createEventPump } from '../stores/eventPump';
+import { useLive } from '../stores/live';
+
+const OVERVIEW_POLL_MS = 5000;
+
+export function startSession(client: ApiClient): () => void {
+  setApi(client);
+  const resync = () => {
+    void useLive.getState().load({ resync: true });
+    void useEngine.getState().refresh();
+    void useCatalog.getState().load();
+    void useDetail.getState().reload();
+  };
+  const pump = createEventPump((events) => {
+    useLive.getState().apply(events);
+    useEngine.getState().apply(events);
+    useDetail.getState().apply(events);
+  }, resync);
+  const offEvents = client.subscribe((batch) => pump.push(batch));
+
+  let everOpen = false;
+  const onState = (state: ReturnType<typeof client.transport.connectionState>) => {
+    useConnection.setState({ state, kind: client.transport.kind, ...(state === 'open' ? { since: Date.now() } : {}) });
+    if (state === 'open') {
+      // The first open follows the first load; a later one means events were missed while away.
+      if (everOpen) resync();
+      everOpen = true;
+    }
+  };
+  onState(client.transport.connectionState());
+  const offState = client.transport.onConnectionChange(onState);
+
+  void useLive.getState().load().then(() => useEngine.getState().refresh());
+  void useCatalog.getState().load();
+  // Counters such as "failed in the last hour" change with time alone.
+  const poll = setInterval(() => void useEngine.getState().refresh(), OVERVIEW_POLL_MS);
+
+  return () => {
+    clearInterval(poll);
+    offEvents();
+    offState();
+    pump.close();
+    client.transport.close();
+  };
+}

@@ -1,0 +1,106 @@
+import { useEffect, useRef } from 'react';
+import { X } from 'lucide-react';
+import type { AttemptRecord } from '../../../../main/contract/models';
+import { toCurl } from '../../lib/curl';
+import { failureReason } from '../../lib/failureReason';
+import { formatDuration, formatTimestamp } from '../../lib/format';
+import { useRouter } from '../../stores/router';
+import { Card } from '../../ui/Card';
+import { CopyButton } from '../../ui/CopyButton';
+import { OutcomeBadge } from '../../ui/StatusBadge';
+import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
+import { HeadersTable } from './HeadersTable';
+
+/** One attempt: the exact request, the response, the timings, and why it failed in plain words. */
+export function AttemptDetail({ attempt, body, destinationName }: { attempt: AttemptRecord; body: string; destinationName: string }) {
+  const navigate = useRouter((s) => s.navigate);
+  const [requestMode, setRequestMode] = useBodyMode();
+  const [responseMode, setResponseMode] = useBodyMode();
+  const reason = failureReason(attempt);
+  const sent = attempt.outcome !== 'tls_error';
+  const curl = () => toCurl({ method: 'POST', url: attempt.url, headers: attempt.requestHeaders, body });
+  // Opening an attempt brings it into view (it sits below the timelines).
+  const ref = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    // Braces: Chromium's scrollIntoView returns a promise, and an effect may return only a cleanup.
+    ref.current?.scrollIntoView({ block: 'start' });
+  }, [attempt.id]);
+  return (
+    <section ref={ref} aria-label={`Attempt ${attempt.attemptNumber}`} className="flex scroll-mt-3 flex-col gap-3">
+      <div className="flex items-center gap-2">
+        <h3 className="text-[13px] font-semibold">
+          Attempt {attempt.attemptNumber}{' '}
+          <span className="font-normal text-muted">
+            · {destinationName} · webhook {attempt.webhookIndex + 1}
+          </span>
+        </h3>
+        <OutcomeBadge outcome={attempt.outcome} />
+        <div className="ml-auto flex items-center gap-1">
+          <CopyButton text={curl} label="Copy as cURL" />
+          <button type="button" aria-label="Close attempt" title="Back to the message body" onClick={() => navigate({ attemptId: null })} className="flex size-7 items-center justify-center rounded-md text-faint hover:bg-hover hover:text-fg">
+            <X aria-hidden className="size-4" />
+          </button>
+        </div>
+      </div>
+
+      {reason && (
+        <p role="note" aria-label="Why it failed" className="rounded-lg border border-err/30 bg-err-soft px-3 py-2 text-xs text-fg">
+          {reason}
+        </p>
+      )}
+
+      <Card title="Request" aside={sent ? <BodyModeSwitch mode={requestMode} onChange={setRequestMode} /> : undefined}>
+        <div className="flex min-w-0 items-center gap-2 border-b border-line px-3 py-2 font-mono text-xs">
+          <span className="font-semibold text-accent">POST</span>
+          <span className="truncate" title={attempt.url}>
+            {attempt.url}
+          </span>
+        </div>
+        {sent ? (
+          <>
+            <HeadersTable headers={attempt.requestHeaders} label="Request headers" />
+            <div className="border-t border-line">
+              <BodyView text={body} mode={requestMode} label="Request body" />
+            </div>
+          </>
+        ) : (
+          <p className="px-3 py-2 text-xs text-muted">Nothing was sent: the TLS handshake was refused before any request.</p>
+        )}
+      </Card>
+
+      <Card title="Response" aside={attempt.responseBody ? <BodyModeSwitch mode={responseMode} onChange={setResponseMode} /> : undefined}>
+        {attempt.statusCode !== null ? (
+          <>
+            <div className="border-b border-line px-3 py-2 font-mono text-xs">
+              HTTP <span className="font-semibold">{attempt.statusCode}</span>
+            </div>
+            {attempt.responseHeaders && <HeadersTable headers={attempt.responseHeaders} label="Response headers" />}
+            {attempt.responseBody ? (
+              <div className="border-t border-line">
+                <BodyView text={attempt.responseBody} mode={responseMode} label="Response body" />
+                {attempt.responseTruncated && <p className="border-t border-line px-3 py-1.5 text-xs text-faint">Only the first 64 KiB of the response body is kept.</p>}
+              </div>
+            ) : (
+              <p className="border-t border-line px-3 py-2 text-xs text-faint">Empty body.</p>
+            )}
+          </>
+        ) : (
+          <p className="px-3 py-2 text-xs text-muted">No response{attempt.error ? `: ${attempt.error}` : ''}.</p>
+        )}
+      </Card>
+
+      <Card title="Timings">
+        <dl className="grid grid-cols-[9rem_minmax(0,1fr)] gap-x-3 gap-y-1 px-3 py-2 text-xs">
+          <dt className="text-muted">Started (engine time)</dt>
+          <dd className="tabular font-mono">{formatTimestamp(attempt.startedAt)}</dd>
+          <dt className="text-muted">Finished</dt>
+          <dd className="tabular font-mono">{formatTimestamp(attempt.finishedAt)}</dd>
+          <dt className="text-muted">{attempt.outcome === 'timeout' ? 'Gave up after' : 'Response headers after'}</dt>
+          <dd className="tabular font-mono">{formatDuration(attempt.durationMs)}</dd>
+          <dt className="text-muted">Signature sent</dt>
+          <dd className="truncate font-mono">{attempt.signature ?? <span className="text-faint">none (no shared secret)</span>}</dd>
+        </dl>
+      </Card>
+    </section>
+  );
+}

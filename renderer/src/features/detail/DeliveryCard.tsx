@@ -1,0 +1,63 @@
+import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/models';
+import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/models';
+import { formatCountdown, formatSpan, plural } from '../../lib/format';
+import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
+import { useNow } from '../../lib/useNow';
+import { useCatalog } from '../../stores/catalog';
+import { engineNow, useEngine } from '../../stores/engine';
+import { Card } from '../../ui/Card';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { Timeline } from './Timeline';
+
+/** One destination's delivery: its status, then a timeline per webhook (past attempts and ghosts). */
+export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delivery: DeliveryRecord; attempts: AttemptRecord[]; selectedAttemptId: number | null }) {
+  const destination = useCatalog((s) => s.destinations.find((d) => d.id === delivery.destinationId));
+  const clock = useEngine((s) => s.clock);
+  const now = engineNow(clock, useNow(1000));
+  const policy = destination?.retry ?? DEFAULT_RETRY_POLICY;
+  const last = [...attempts].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
+  const retryAfter = retryAfterMs(last?.responseHeaders ?? null);
+  const ghosts = futureAttempts(delivery, policy, retryAfter);
+
+  // Webhooks by index: the configured URL (it may say receiver:<name>) and the URL attempts went to.
+  const indexes = [...new Set([...attempts.map((a) => a.webhookIndex), ...(destination?.webhooks.map((_, i) => i) ?? [])])].sort((a, b) => a - b);
+  const webhooks = indexes.map((index) => {
+    const own = attempts.filter((a) => a.webhookIndex === index).sort((a, b) => a.attemptNumber - b.attemptNumber);
+    const configured = destination?.webhooks[index]?.url;
+    const sentTo = own[own.length - 1]?.url;
+    // pendingUrls may name the configured URL (receiver:<name>) or the one it resolved to.
+    const waiting = delivery.status === 'queued' || delivery.status === 'retrying';
+    const pending = waiting && (indexes.length === 1 || [sentTo, configured].some((u) => u !== undefined && delivery.pendingUrls.includes(u)));
+    return { index, configured, sentTo, attempts: own, ghosts: pending ? ghosts : [] };
+  });
+
+  return (
+    <Card
+      heading="name"
+      title={delivery.destinationName}
+      aside={
+        <>
+          <span className="text-xs text-muted">{plural(delivery.attempts, 'attempt')}</span>
+          <StatusBadge status={delivery.status} />
+        </>
+      }
+    >
+      <div className="flex flex-col gap-3 p-3">
+        {(delivery.reason || (delivery.nextAttemptAt !== null && delivery.status === 'retrying')) && (
+          <p className="text-xs text-muted">
+            {delivery.reason && <span className={delivery.status === 'failed' ? 'text-err' : ''}>{delivery.reason}. </span>}
+            {delivery.nextAttemptAt !== null && delivery.status === 'retrying' && (
+              <span>
+                Next attempt <span className="tabular font-mono text-warn">{formatCountdown(delivery.nextAttemptAt, now)}</span>
+                {retryAfter !== null && <> (the endpoint asked for Retry-After {formatSpan(retryAfter)})</>}, retrying for up to {formatSpan(policy.windowMs)} after the first attempt.
+              </span>
+            )}
+          </p>
+        )}
+        {webhooks.map((w) => (
+          <Timeline key={w.index} deliveryId={delivery.id} webhookIndex={w.index} url={w.sentTo ?? w.configured ?? `webhook ${w.index + 1}`} configuredUrl={w.configured} attempts={w.attempts} ghosts={w.ghosts} now={now} selectedAttemptId={selectedAttemptId} />
+        ))}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,65 @@
+import { LoaderCircle, X } from 'lucide-react';
+import { useDetail } from '../../stores/detail';
+import { useRouter } from '../../stores/router';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { EmptyState } from '../../ui/EmptyState';
+import { AttemptDetail } from './AttemptDetail';
+import { BodyCard } from './BodyCard';
+import { DeliveryCard } from './DeliveryCard';
+import { MessageActions } from './MessageActions';
+import { MessageFacts } from './MessageFacts';
+
+/** The selected message: facts, actions, each destination's timeline, then the body or one attempt. */
+export function DetailPane({ onClose }: { onClose(): void }) {
+  const { detail, loading, missing } = useDetail();
+  const attemptId = useRouter((s) => s.route.attemptId);
+  const message = detail?.message;
+  const attempt = attemptId === null ? undefined : detail?.attempts.find((a) => a.id === attemptId);
+  return (
+    <section aria-label="Message details" className="flex h-full flex-col">
+      <header className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
+        {message ? (
+          <>
+            <span className="font-mono text-xs text-muted">{message.type}</span>
+            <h2 className="min-w-0 truncate text-[13px] font-semibold">{message.event ?? nameOf(message.call) ?? message.userId ?? message.messageId}</h2>
+            <StatusBadge status={message.status} />
+          </>
+        ) : (
+          <h2 className="text-[13px] font-semibold text-muted">Message</h2>
+        )}
+        <button type="button" aria-label="Close details" title="Close (Esc)" onClick={onClose} className="ml-auto flex size-7 items-center justify-center rounded-md text-faint hover:bg-hover hover:text-fg">
+          <X aria-hidden className="size-4" />
+        </button>
+      </header>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {!detail && loading && (
+          <div className="flex h-32 items-center justify-center text-faint" role="status" aria-label="Loading">
+            <LoaderCircle aria-hidden className="size-5 animate-spin" />
+          </div>
+        )}
+        {!detail && missing && <EmptyState icon={<X />} title="This message cannot be shown">{missing}</EmptyState>}
+        {detail && (
+          <div className="flex flex-col gap-3 p-3">
+            <MessageFacts detail={detail} />
+            <MessageActions detail={detail} />
+            {detail.deliveries.length === 0 && (
+              <p className="rounded-lg border border-dashed border-line p-3 text-xs text-muted">
+                No destination received this message{detail.message.statusReason ? `: ${detail.message.statusReason}` : '.'}
+              </p>
+            )}
+            {detail.deliveries.map((d) => (
+              <DeliveryCard key={d.id} delivery={d} attempts={detail.attempts.filter((a) => a.deliveryId === d.id)} selectedAttemptId={attemptId} />
+            ))}
+            {attempt ? (
+              <AttemptDetail attempt={attempt} body={detail.message.body} destinationName={detail.deliveries.find((d) => d.id === attempt.deliveryId)?.destinationName ?? 'destination'} />
+            ) : <BodyCard body={detail.message.body} call={detail.message.call} />}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function nameOf(call: Record<string, unknown>): string | null {
+  return typeof call['name'] === 'string' ? call['name'] : null;
+}

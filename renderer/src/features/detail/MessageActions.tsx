@@ -1,0 +1,65 @@
+import { useId, useState } from 'react';
+import { Ban, Repeat, RotateCw } from 'lucide-react';
+import type { MessageDetail } from '../../../../main/contract/models';
+import { api } from '../../api/instance';
+import { summarize } from '../../api/summaries';
+import { plural } from '../../lib/format';
+import { useDetail } from '../../stores/detail';
+import { useLive } from '../../stores/live';
+import { useRouter } from '../../stores/router';
+import { useToasts } from '../../stores/toasts';
+import { Button } from '../../ui/Button';
+
+/** Retry now, Cancel, Replay (optionally keeping the messageId). */
+export function MessageActions({ detail }: { detail: MessageDetail }) {
+  const [busy, setBusy] = useState<'retry' | 'cancel' | 'replay' | null>(null);
+  const [keepMessageId, setKeepMessageId] = useState(false);
+  const navigate = useRouter((s) => s.navigate);
+  const checkboxId = useId();
+  const id = detail.message.id;
+  const statuses = detail.deliveries.map((d) => d.status);
+  const canRetry = statuses.some((s) => s === 'retrying' || s === 'failed' || s === 'queued');
+  const canCancel = statuses.some((s) => s === 'retrying' || s === 'queued' || s === 'delivering');
+
+  const run = async (action: 'retry' | 'cancel' | 'replay') => {
+    setBusy(action);
+    try {
+      if (action === 'retry') {
+        const result = await api().call('retryNow', { id });
+        if (result.ok) useToasts.getState().push({ tone: 'success', title: 'Retrying now', message: `${plural(result.value.deliveries.length, 'delivery', 'deliveries')} sent again.` });
+      } else if (action === 'cancel') {
+        const result = await api().call('cancelMessage', { id });
+        if (result.ok) useToasts.getState().push({ tone: 'info', title: 'Cancelled', message: `${plural(result.value.deliveries.length, 'delivery', 'deliveries')} will not be retried.` });
+      } else {
+        const result = await api().call('replayMessage', { id, keepMessageId });
+        if (result.ok) {
+          useLive.getState().upsert(summarize(result.value.message));
+          navigate({ view: 'live', messageId: result.value.message.id });
+        }
+      }
+    } finally {
+      setBusy(null);
+      void useDetail.getState().reload();
+    }
+  };
+
+  return (
+    <div role="group" aria-label="Actions" className="flex flex-wrap items-center gap-2">
+      <Button icon={<RotateCw aria-hidden className="size-3.5" />} busy={busy === 'retry'} disabled={!canRetry || busy !== null} onClick={() => void run('retry')} title="Send the next attempt now (r)">
+        Retry now
+      </Button>
+      <Button variant="danger" icon={<Ban aria-hidden className="size-3.5" />} busy={busy === 'cancel'} disabled={!canCancel || busy !== null} onClick={() => void run('cancel')} title="Stop retrying">
+        Cancel
+      </Button>
+      <div className="flex items-center rounded-md border border-line">
+        <Button variant="ghost" className="rounded-r-none" icon={<Repeat aria-hidden className="size-3.5" />} busy={busy === 'replay'} disabled={busy !== null} onClick={() => void run('replay')} title="Send it again as a new message">
+          Replay
+        </Button>
+        <label htmlFor={checkboxId} className="flex h-7 items-center gap-1.5 border-l border-line px-2 text-xs text-muted">
+          <input id={checkboxId} type="checkbox" checked={keepMessageId} onChange={(e) => setKeepMessageId(e.target.checked)} className="accent-[var(--accent)]" />
+          keep messageId
+        </label>
+      </div>
+    </div>
+  );
+}

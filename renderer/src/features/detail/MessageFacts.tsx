@@ -1,0 +1,48 @@
+import type { MessageDetail } from '../../../../main/contract/models';
+import { formatBytes, formatTimestamp } from '../../lib/format';
+import { sourceName, useCatalog } from '../../stores/catalog';
+import { useRouter } from '../../stores/router';
+import { CopyButton } from '../../ui/CopyButton';
+
+/** Who, when, from where: the facts of one message, as a compact definition list. */
+export function MessageFacts({ detail }: { detail: MessageDetail }) {
+  const sources = useCatalog((s) => s.sources);
+  const navigate = useRouter((s) => s.navigate);
+  const m = detail.message;
+  const anonymousId = typeof m.call['anonymousId'] === 'string' ? m.call['anonymousId'] : null;
+  const facts: [string, React.ReactNode][] = [
+    [
+      'messageId',
+      <span className="flex min-w-0 items-center gap-1">
+        <span className="truncate font-mono">{m.messageId}</span>
+        <CopyButton text={m.messageId} label="Copy messageId" showLabel={false} />
+      </span>,
+    ],
+    ['Received', <span className="tabular font-mono">{formatTimestamp(m.receivedAt)}</span>],
+    ['User ID', m.userId ? <span className="font-mono">{m.userId}</span> : <span className="text-faint">—</span>],
+    ...(anonymousId ? [['Anonymous ID', <span className="font-mono">{anonymousId}</span>] as [string, React.ReactNode]] : []),
+    ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">composer (no source)</span>],
+    ['Size', `${formatBytes(new TextEncoder().encode(m.body).length)} of 32 KiB`],
+    ...(m.replayOf !== null
+      ? [
+          [
+            'Replay of',
+            <button type="button" className="text-accent hover:underline" onClick={() => navigate({ view: 'live', messageId: m.replayOf })}>
+              message #{m.replayOf}
+            </button>,
+          ] as [string, React.ReactNode],
+        ]
+      : []),
+    ...(m.statusReason ? [['Reason', <span className="text-muted">{m.statusReason}</span>] as [string, React.ReactNode]] : []),
+  ];
+  return (
+    <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 gap-y-1 rounded-lg border border-line bg-panel px-3 py-2 text-xs">
+      {facts.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="py-0.5 text-muted">{label}</dt>
+          <dd className="flex min-h-6 min-w-0 items-center">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

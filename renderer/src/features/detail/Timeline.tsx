@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import type { AttemptRecord } from '../../../../main/contract/models';
+import { formatCountdown, formatDuration, formatRowTime, formatSpan } from '../../lib/format';
+import type { GhostAttempt } from '../../lib/retryLadder';
+import { OUTCOME_TONE, TONE_CLASS } from '../../lib/status';
+import { useRouter } from '../../stores/router';
+import { OutcomeBadge } from '../../ui/StatusBadge';
+
+interface TimelineProps {
+  deliveryId: number;
+  webhookIndex: number;
+  url: string;
+  configuredUrl: string | undefined;
+  attempts: AttemptRecord[];
+  ghosts: GhostAttempt[];
+  now: number;
+  selectedAttemptId: number | null;
+}
+
+/**
+ * One webhook's attempts, oldest first, joined by a line: past attempts are buttons that open their
+ * detail; the retries still to come are ghost markers with their countdowns.
+ */
+/** Ghost markers shown before "show the rest of the ladder". */
+const GHOSTS_SHOWN = 3;
+
+export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, now, selectedAttemptId }: TimelineProps) {
+  const navigate = useRouter((s) => s.navigate);
+  const [allGhosts, setAllGhosts] = useState(false);
+  const shownGhosts = allGhosts ? ghosts : ghosts.slice(0, GHOSTS_SHOWN);
+  const hidden = ghosts.length - shownGhosts.length;
+  return (
+    <div>
+      <div className="mb-1.5 flex min-w-0 items-baseline gap-2 text-xs">
+        <span className="shrink-0 font-medium text-muted">Webhook {webhookIndex + 1}</span>
+        <span className="truncate font-mono text-fg" title={url}>
+          {url}
+        </span>
+        {configuredUrl && configuredUrl !== url && <span className="shrink-0 font-mono text-faint">({configuredUrl})</span>}
+      </div>
+      <ol aria-label={`Timeline of webhook ${webhookIndex + 1}`} className="relative ml-1.5 border-l border-line">
+        {attempts.map((a) => {
+          const selected = a.id === selectedAttemptId;
+          const tone = TONE_CLASS[OUTCOME_TONE[a.outcome]];
+          return (
+            <li key={a.id} className="relative pl-4">
+              <span aria-hidden className={`absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full ring-2 ring-panel ${tone.solid}`} />
+              <button
+                type="button"
+                aria-pressed={selected}
+                aria-label={`Attempt ${a.attemptNumber}: ${a.outcome}${a.statusCode ? `, HTTP ${a.statusCode}` : ''}, ${formatDuration(a.durationMs)}`}
+                onClick={() => navigate({ attemptId: selected ? null : a.id })}
+                className={`my-0.5 flex h-7 w-full items-center gap-2.5 rounded-md px-2 text-left text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}
+              >
+                <span className="w-5 shrink-0 font-mono text-faint">#{a.attemptNumber}</span>
+                <span className="tabular w-16 shrink-0 font-mono text-muted">{formatRowTime(a.startedAt, now)}</span>
+                <OutcomeBadge outcome={a.outcome} />
+                <span className={`w-16 shrink-0 font-mono ${tone.text}`}>{a.statusCode ? `HTTP ${a.statusCode}` : '—'}</span>
+                <span className="tabular ml-auto shrink-0 font-mono text-muted">{formatDuration(a.durationMs)}</span>
+              </button>
+            </li>
+          );
+        })}
+        {shownGhosts.map((g) => (
+          <li key={`ghost-${g.attemptNumber}`} aria-label={`Scheduled attempt ${g.attemptNumber}, ${g.exact ? '' : 'about '}${formatCountdown(g.at, now)}`} className="relative pl-4 opacity-70">
+            <span aria-hidden className="absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full border border-dashed border-warn bg-panel" />
+            <div className="my-0.5 flex h-7 items-center gap-2.5 rounded-md border border-dashed border-line px-2 text-xs text-muted">
+              <span className="w-5 shrink-0 font-mono text-faint">#{g.attemptNumber}</span>
+              <span className="tabular w-16 shrink-0 font-mono">
+                {g.exact ? '' : '≈'}
+                {formatRowTime(g.at, now)}
+              </span>
+              <span className="text-faint">{g.exact ? 'next retry' : 'if it fails again'}</span>
+              <span className="tabular ml-auto shrink-0 font-mono text-warn">
+                {formatCountdown(g.at, now)}
+                {g.spreadMs > 0 && <span className="text-faint"> ±{formatSpan(g.spreadMs)}</span>}
+              </span>
+            </div>
+          </li>
+        ))}
+        {hidden > 0 && (
+          <li className="relative pl-4">
+            <button type="button" onClick={() => setAllGhosts(true)} className="my-0.5 h-6 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg">
+              {hidden} more {hidden === 1 ? 'retry' : 'retries'} scheduled, the last {formatCountdown(ghosts[ghosts.length - 1]!.at, now)}
+            </button>
+          </li>
+        )}
+        {attempts.length === 0 && ghosts.length === 0 && <li className="pl-4 text-xs text-faint">No attempt yet.</li>}
+      </ol>
+    </div>
+  );
+}

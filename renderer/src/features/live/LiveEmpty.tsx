@@ -1,0 +1,30 @@
+import { Filter, Pause, Radio } from 'lucide-react';
+import { useLive } from '../../stores/live';
+import { useRouter } from '../../stores/router';
+import { Button } from '../../ui/Button';
+import { EmptyState } from '../../ui/EmptyState';
+
+/** The three reasons a list can be empty, each with its way out. */
+export function LiveEmpty({ total }: { total: number }) {
+  const { streamPaused, setStreamPaused, setFilter, held } = useLive();
+  const navigate = useRouter((s) => s.navigate);
+  if (total === 0 && streamPaused) {
+    return (
+      <EmptyState icon={<Pause />} title="The stream is paused" action={<Button variant="primary" onClick={() => setStreamPaused(false)}>Resume stream</Button>}>
+        {held.length ? `${held.length.toLocaleString()} new messages are waiting. ` : 'New messages wait until you resume. '}The engine keeps forwarding meanwhile.
+      </EmptyState>
+    );
+  }
+  if (total === 0) {
+    return (
+      <EmptyState icon={<Radio />} title="No messages yet" action={<Button variant="primary" onClick={() => navigate({ view: 'compose' })}>Compose a message</Button>}>
+        Send one from Compose, or point an SDK at this workbench’s ingestion API (<code className="font-mono">POST /v1/batch</code> with a source’s write key). Every message and each delivery attempt appear here as they happen.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setFilter({ status: 'all', type: 'all' })}>Clear filters</Button>}>
+      {total.toLocaleString()} messages are hidden by the status and type filters{streamPaused ? ', and the stream is paused' : ''}.
+    </EmptyState>
+  );
+}

@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { ArrowUp } from 'lucide-react';
+import type { MessageSummary } from '../../../../main/contract/models';
+import { useNow } from '../../lib/useNow';
+import { sourceName } from '../../stores/catalog';
+import { engineNow as toEngineNow } from '../../stores/engine';
+import type { Source } from '../../../../main/contract/models';
+import type { ClockState } from '../../../../main/contract/models';
+import { COLUMNS, ROW_HEIGHT } from './columns';
+import { MessageRow } from './MessageRow';
+
+export interface MessageListProps {
+  rows: MessageSummary[];
+  sources: Source[];
+  clock: ClockState | null;
+  cursorId: number | null;
+  openId: number | null;
+  onRowClick(id: number): void;
+  /** Key handling lives in the view (it also works when the pane has focus). */
+  onKeyDown?(e: KeyboardEvent<HTMLDivElement>): void;
+  gridRef?: React.Ref<HTMLDivElement>;
+}
+
+/**
+ * The virtualised grid. It follows the newest messages only while scrolled to the top; scrolled down,
+ * new rows are added above without moving what the user is reading, and a pill offers to jump up.
+ */
+export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick, onKeyDown, gridRef }: MessageListProps) {
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const now = toEngineNow(clock, useNow(1000));
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const [newAbove, setNewAbove] = useState(0);
+
+  // Keep the reading position when rows arrive above it.
+  const topId = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const previous = topId.current;
+    const first = rows[0]?.id ?? null;
+    if (el && previous !== null && first !== previous && el.scrollTop > 0) {
+      const added = rows.findIndex((r) => r.id === previous);
+      if (added > 0) {
+        el.scrollTop += added * ROW_HEIGHT;
+        setNewAbove((n) => n + added);
+      }
+    }
+    topId.current = first;
+  }, [rows]);
+
+  const onScroll = useCallback(() => {
+    if ((scrollRef.current?.scrollTop ?? 0) <= 0) setNewAbove(0);
+  }, []);
+
+  // Keep the keyboard cursor in view.
+  const cursorIndex = cursorId === null ? -1 : rows.findIndex((r) => r.id === cursorId);
+  useEffect(() => {
+    if (cursorIndex >= 0) virtualizer.scrollToIndex(cursorIndex, { align: 'auto' });
+  }, [cursorIndex, virtualizer]);
+
+  return (
+    <div className="@container relative flex min-h-0 flex-1 flex-col">
+      <div
+        ref={gridRef}
+        role="grid"
+        aria-label="Messages"
+        aria-rowcount={rows.length + 1}
+        aria-activedescendant={cursorIndex >= 0 ? `message-row-${cursorId}` : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        className="flex min-h-0 flex-1 flex-col focus-visible:outline-none"
+      >
+        <div role="rowgroup" className="shrink-0 border-b border-line bg-panel-2">
+          <div role="row" aria-rowindex={1} className="flex h-7 items-center gap-3 pr-3 text-[11px] font-medium tracking-wide text-faint uppercase">
+            <span aria-hidden className="w-[3px] shrink-0" />
+            {COLUMNS.map((c) => (
+              <div key={c.key} role="columnheader" className={`truncate ${c.className}`}>
+                {c.label}
+              </div>
+            ))}
+          </div>
+        </div>
+        <div ref={scrollRef} role="rowgroup" onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto">
+          <div style={{ height: virtualizer.getTotalSize() }} className="relative w-full">
+            {virtualizer.getVirtualItems().map((item) => {
+              const m = rows[item.index]!;
+              return (
+                <MessageRow
+                  key={m.id}
+                  message={m}
+                  index={item.index}
+                  top={item.start}
+                  active={m.id === cursorId}
+                  open={m.id === openId}
+                  engineNow={now}
+                  sourceName={sourceName(sources, m.sourceId)}
+                  onClick={onRowClick}
+                />
+              );
+            })}
+          </div>
+        </div>
+      </div>
+      {newAbove > 0 && (
+        <button
+          type="button"
+          onClick={() => scrollRef.current?.scrollTo({ top: 0 })}
+          className="absolute top-9 left-1/2 flex -translate-x-1/2 items-center gap-1 rounded-full bg-accent px-3 py-1 text-xs font-medium text-accent-fg shadow-pop"
+        >
+          <ArrowUp aria-hidden className="size-3.5" />
+          {newAbove} new {newAbove === 1 ? 'message' : 'messages'}
+        </button>
+      )}
+    </div>
+  );
+}

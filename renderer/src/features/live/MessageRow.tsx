@@ -1,0 +1,81 @@
+import { memo } from 'react';
+import type { MessageSummary } from '../../../../main/contract/models';
+import { formatCountdown, formatRowTime, formatShortCountdown } from '../../lib/format';
+import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { COLUMNS, ROW_HEIGHT } from './columns';
+
+export interface MessageRowProps {
+  message: MessageSummary;
+  index: number;
+  top: number;
+  active: boolean;
+  open: boolean;
+  engineNow: number;
+  sourceName: string;
+  onClick(id: number): void;
+}
+
+/** What a call without an event name is about (the list has no body to show more). */
+const WHAT: Record<MessageSummary['type'], string> = {
+  track: 'track',
+  page: 'page view',
+  screen: 'screen view',
+  identify: 'user traits',
+  group: 'group membership',
+  alias: 'alias of a previous ID',
+  delete: 'delete user data',
+};
+
+function cells(m: MessageSummary, engineNow: number, sourceName: string): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
+  return {
+    time: <span className="tabular font-mono text-muted">{formatRowTime(m.receivedAt, engineNow)}</span>,
+    type: <span className="font-mono text-muted">{m.type}</span>,
+    event: m.event ? <span className="font-medium">{m.event}</span> : <span className="text-faint">{WHAT[m.type]}</span>,
+    user: m.userId ? (
+      <span className="font-mono text-muted">{m.userId}</span>
+    ) : m.anonymousId ? (
+      <span className="font-mono text-faint" title="Anonymous ID">
+        {m.anonymousId}
+      </span>
+    ) : (
+      <span className="text-faint">—</span>
+    ),
+    source: sourceName ? <span className="text-muted">{sourceName}</span> : <span className="text-faint">composer</span>,
+    status: <StatusBadge status={m.status} />,
+    attempts: <span className="tabular font-mono text-muted">{m.attempts || '–'}</span>,
+    next:
+      m.nextAttemptAt !== null && m.status === 'retrying' ? (
+        <span className="tabular font-mono text-warn" title={`Next attempt ${formatCountdown(m.nextAttemptAt, engineNow)}`}>
+          {formatShortCountdown(m.nextAttemptAt, engineNow)}
+        </span>
+      ) : (
+        <span className="text-faint">–</span>
+      ),
+  };
+}
+
+export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick }: MessageRowProps) {
+  const content = cells(message, engineNow, sourceName);
+  return (
+    <div
+      role="row"
+      id={`message-row-${message.id}`}
+      aria-rowindex={index + 2}
+      aria-selected={open}
+      data-message-id={message.id}
+      onClick={() => onClick(message.id)}
+      style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }}
+      className={`absolute top-0 left-0 flex w-full cursor-default items-center gap-3 border-b border-line/60 pr-3 text-xs ${
+        open ? 'bg-selected' : active ? 'bg-hover' : 'hover:bg-hover'
+      } ${active ? 'shadow-[inset_0_0_0_1px_var(--accent)]' : ''}`}
+    >
+      <span aria-hidden className={`h-full w-[3px] shrink-0 ${TONE_CLASS[STATUS_TONE[message.status]].solid}`} />
+      {COLUMNS.map((c) => (
+        <div key={c.key} role="gridcell" className={`truncate ${c.className}`}>
+          {content[c.key]}
+        </div>
+      ))}
+    </div>
+  );
+});

@@ -1,0 +1,22 @@
+/**
+ * The Live grid's columns, shared by the header and the rows. Narrow lists (the detail pane open on a
+ * small screen) drop the less important columns: `hideBelow` is a container-query class.
+ */
+export interface Column {
+  key: 'time' | 'type' | 'event' | 'user' | 'source' | 'status' | 'attempts' | 'next';
+  label: string;
+  className: string;
+}
+
+export const COLUMNS: Column[] = [
+  { key: 'time', label: 'Time', className: 'w-[72px] shrink-0' },
+  { key: 'type', label: 'Type', className: 'w-[60px] shrink-0' },
+  { key: 'event', label: 'Event / name', className: 'min-w-0 flex-[2]' },
+  { key: 'user', label: 'User', className: 'min-w-0 flex-1 hidden @[640px]:block' },
+  { key: 'source', label: 'Source', className: 'w-[96px] shrink-0 hidden @[820px]:block' },
+  { key: 'status', label: 'Status', className: 'w-[84px] shrink-0' },
+  { key: 'attempts', label: 'Attempts', className: 'w-[60px] shrink-0 text-right hidden @[700px]:block' },
+  { key: 'next', label: 'Next retry', className: 'w-[80px] shrink-0 text-right hidden @[480px]:block' },
+];
+
+export const ROW_HEIGHT = 32;

@@ -1,0 +1,70 @@
+/** Formatting for times, offsets, durations and sizes: one wording across the UI. */
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** The clock's offset: "+5 s", "+12 min", "+4 h", "+2 h 05 min", "+1 d 03 h". */
+export function formatOffset(ms: number): string {
+  const sign = ms < 0 ? '−' : '+';
+  const total = Math.round(Math.abs(ms) / 1000);
+  const d = Math.floor(total / 86_400);
+  const h = Math.floor((total % 86_400) / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (d > 0) return h ? `${sign}${d} d ${pad(h)} h` : `${sign}${d} d`;
+  if (h > 0) return m ? `${sign}${h} h ${pad(m)} min` : `${sign}${h} h`;
+  if (m > 0) return s ? `${sign}${m} min ${pad(s)} s` : `${sign}${m} min`;
+  return `${sign}${s} s`;
+}
+
+/** A span of time in words: "4 s", "2 min 10 s", "1 h 05 min". */
+export function formatSpan(ms: number): string {
+  return formatOffset(Math.abs(ms)).slice(1);
+}
+
+/** Until an engine time: "in 4 s", "due now". */
+export function formatCountdown(at: number, now: number): string {
+  const ms = at - now;
+  if (ms <= 500) return 'due now';
+  return `in ${formatSpan(ms)}`;
+}
+
+/** A countdown for a narrow column: "4s", "1m 58s", "2h 05m", "due". */
+export function formatShortCountdown(at: number, now: number): string {
+  const total = Math.round((at - now) / 1000);
+  if (total <= 0) return 'due';
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h ${pad(m)}m`;
+  if (m > 0) return `${m}m ${pad(s)}s`;
+  return `${s}s`;
+}
+
+/** A request's duration: "26 ms", "5.00 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  return `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KiB`;
+}
+
+/** Time of day for a list row, with the day when it is not `now`'s day: "12:09:28", "Nov 22 12:09:28". */
+export function formatRowTime(at: number, now: number): string {
+  const date = new Date(at);
+  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  if (new Date(now).toDateString() === date.toDateString()) return time;
+  return `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
+}
+
+/** A precise timestamp: "2026-11-22 12:09:28.969". */
+export function formatTimestamp(at: number): string {
+  const d = new Date(at);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}

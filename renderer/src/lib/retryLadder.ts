@@ -1,0 +1,53 @@
+/**
+ * The retries still to come for a delivery, if every one of them fails: the ghost markers of the timeline.
+ * The next one is the engine's own (delivery.nextAttemptAt, jitter included); the later ones are nominal
+ * (the schedule's delay, give or take the jitter), up to the window and the attempt cap.
+ */
+import type { DeliveryRecord, RetryPolicy } from '../../../main/contract/models';
+
+export interface GhostAttempt {
+  attemptNumber: number;
+  /** Engine time it falls due (nominal for all but the first). */
+  at: number;
+  /** True for the engine's scheduled time; false for a projection (shown with "≈"). */
+  exact: boolean;
+  /** ± this many ms, from the policy's jitter (0 for the exact one). */
+  spreadMs: number;
+}
+
+/** Attempts listed at most, so a tiny schedule over a long window stays readable. */
+export const MAX_GHOSTS = 30;
+
+/**
+ * `retryAfterMs`: the endpoint's last Retry-After, which replaces any shorter delay (assumed to be
+ * answered again on each failure).
+ */
+export function futureAttempts(
+  delivery: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'nextAttemptAt' | 'status'>,
+  policy: RetryPolicy,
+  retryAfterMs: number | null = null,
+): GhostAttempt[] {
+  if (delivery.nextAttemptAt === null || (delivery.status !== 'retrying' && delivery.status !== 'queued')) return [];
+  const first = delivery.firstAttemptAt ?? delivery.nextAttemptAt;
+  const windowEnd = first + policy.windowMs;
+  const ghosts: GhostAttempt[] = [{ attemptNumber: delivery.attempts + 1, at: delivery.nextAttemptAt, exact: true, spreadMs: 0 }];
+  let at = delivery.nextAttemptAt;
+  for (let attempt = delivery.attempts + 2; ghosts.length < MAX_GHOSTS; attempt++) {
+    if (policy.maxAttempts !== undefined && attempt > policy.maxAttempts) break;
+    // Attempt n is retry n-1, whose delay is schedule[n-2]; past the end the last entry repeats.
+    const scheduled = policy.schedule[Math.min(attempt - 1, policy.schedule.length) - 1] ?? 0;
+    const delay = retryAfterMs !== null && retryAfterMs > scheduled ? retryAfterMs : scheduled;
+    if (delay <= 0) break;
+    at += delay;
+    if (at > windowEnd) break;
+    ghosts.push({ attemptNumber: attempt, at, exact: false, spreadMs: delay === scheduled ? Math.round(delay * policy.jitter) : 0 });
+  }
+  return ghosts;
+}
+
+/** Retry-After as milliseconds when it is delay-seconds (an HTTP date is left to the engine). */
+export function retryAfterMs(headers: Record<string, string> | null): number | null {
+  if (!headers) return null;
+  const entry = Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after');
+  return entry && /^\d+$/.test(entry[1].trim()) ? Number(entry[1].trim()) * 1000 : null;
+}

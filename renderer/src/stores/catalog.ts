@@ -1,0 +1,42 @@
+/** Destinations, sources and receivers: small lists, loaded whole and reloaded after a resync. */
+import { create } from 'zustand';
+import type { Destination, Source } from '../../../main/contract/models';
+import type { ReceiverEndpoint } from '../../../main/contract/receiver';
+import { api } from '../api/instance';
+
+interface CatalogState {
+  destinations: Destination[];
+  sources: Source[];
+  receivers: ReceiverEndpoint[];
+  loaded: boolean;
+  load(): Promise<void>;
+}
+
+export const useCatalog = create<CatalogState>((set) => ({
+  destinations: [],
+  sources: [],
+  receivers: [],
+  loaded: false,
+  async load() {
+    const [destinations, sources, receivers] = await Promise.all([
+      api().call('listDestinations', {}),
+      api().call('listSources', {}),
+      api().call('listReceivers', {}),
+    ]);
+    set((s) => ({
+      destinations: destinations.ok ? destinations.value.items : s.destinations,
+      sources: sources.ok ? sources.value.items : s.sources,
+      receivers: receivers.ok ? receivers.value.items : s.receivers,
+      loaded: true,
+    }));
+  },
+}));
+
+export function destinationName(destinations: Destination[], id: string): string {
+  return destinations.find((d) => d.id === id)?.name ?? id;
+}
+
+export function sourceName(sources: Source[], id: string | null): string {
+  if (id === null) return '';
+  return sources.find((s) => s.id === id)?.name ?? id;
+}

@@ -1,0 +1,105 @@
+/**
+ * The Live list: the newest messages (capped; the full history stays in SQLite), kept up to date from
+ * event batches. Bodies are not kept here: the detail pane fetches one message at a time.
+ */
+import { create } from 'zustand';
+import type { MessageType } from '../../../main/contract/messageShapes';
+import type { MessageStatus } from '../../../main/contract/models';
+import { api } from '../api/instance';
+import type { EngineEvent } from '../../../main/contract/events';
+import type { MessageSummary } from '../../../main/contract/models';
+
+export const LIVE_CAP = 5000;
+const FIRST_PAGE = 500;
+
+export interface LiveFilter {
+  status: MessageStatus | 'all';
+  type: MessageType | 'all';
+}
+
+interface LiveState {
+  rows: MessageSummary[];
+  loaded: boolean;
+  streamPaused: boolean;
+  /** Messages that arrived while the stream was paused, newest first. */
+  held: MessageSummary[];
+  filter: LiveFilter;
+  /** `resync`: after missed events the server's answer wins over what this window holds. */
+  load(options?: { resync?: boolean }): Promise<void>;
+  apply(events: EngineEvent[]): void;
+  setStreamPaused(paused: boolean): void;
+  setFilter(patch: Partial<LiveFilter>): void;
+  /** Adds (or refreshes) one message, e.g. the one Compose just sent, even while paused. */
+  upsert(message: MessageSummary): void;
+}
+
+/** Newest first (ids grow with arrival), without duplicates (`preferred` wins), at most `cap`. */
+export function mergeNewest(preferred: MessageSummary[], others: MessageSummary[], cap: number = LIVE_CAP): MessageSummary[] {
+  if (!preferred.length) return others.length > cap ? others.slice(0, cap) : others;
+  const byId = new Map<number, MessageSummary>();
+  for (const m of preferred) byId.set(m.id, m);
+  const fresh = [...byId.values()].sort((a, b) => b.id - a.id);
+  const rest = others.filter((m) => !byId.has(m.id));
+  // The common case, new messages on top, needs no sort of the whole list.
+  const out = !rest.length || fresh[fresh.length - 1]!.id > rest[0]!.id ? fresh.concat(rest) : fresh.concat(rest).sort((a, b) => b.id - a.id);
+  return out.length > cap ? out.slice(0, cap) : out;
+}
+
+/** Replaces rows by id where an update arrived; returns the same array when nothing changed. */
+export function applyUpdates(rows: MessageSummary[], updates: Map<number, MessageSummary>): MessageSummary[] {
+  if (updates.size === 0) return rows;
+  let changed = false;
+  const out = rows.map((row) => {
+    const update = updates.get(row.id);
+    if (!update) return row;
+    changed = true;
+    return update;
+  });
+  return changed ? out : rows;
+}
+
+export const useLive = create<LiveState>((set, get) => ({
+  rows: [],
+  loaded: false,
+  streamPaused: false,
+  held: [],
+  filter: { status: 'all', type: 'all' },
+  async load(options) {
+    const result = await api().call('listMessages', { limit: FIRST_PAGE });
+    if (!result.ok) return set({ loaded: true });
+    // On a first load, messages that arrived by event while the page loaded are newer than the page.
+    set((s) => ({ rows: options?.resync ? mergeNewest(result.value.items, s.rows) : mergeNewest(s.rows, result.value.items), loaded: true }));
+  },
+  apply(events) {
+    const accepted: MessageSummary[] = [];
+    const updates = new Map<number, MessageSummary>();
+    for (const event of events) {
+      if (event.type === 'messageAccepted') accepted.push(event.message);
+      else if (event.type === 'messageUpdated') updates.set(event.message.id, event.message);
+    }
+    if (!accepted.length && !updates.size) return;
+    const { streamPaused } = get();
+    set((s) => {
+      // An update may concern a message accepted in the same batch.
+      const fresh = accepted.map((m) => updates.get(m.id) ?? m);
+      if (streamPaused) {
+        return { held: mergeNewest(fresh, applyUpdates(s.held, updates)), rows: applyUpdates(s.rows, updates) };
+      }
+      return { rows: mergeNewest(fresh, applyUpdates(s.rows, updates)) };
+    });
+  },
+  setStreamPaused(paused) {
+    if (paused) return set({ streamPaused: true });
+    set((s) => ({ streamPaused: false, rows: mergeNewest(s.held, s.rows), held: [] }));
+  },
+  setFilter(patch) {
+    set((s) => ({ filter: { ...s.filter, ...patch } }));
+  },
+  upsert(message) {
+    set((s) => (s.rows.some((r) => r.id === message.id) ? { rows: applyUpdates(s.rows, new Map([[message.id, message]])) } : { rows: mergeNewest([message], s.rows) }));
+  },
+}));
+
+export function matchesFilter(row: MessageSummary, filter: LiveFilter): boolean {
+  return (filter.status === 'all' || row.status === filter.status) && (filter.type === 'all' || row.type === filter.type);
+}

@@ -1,0 +1,47 @@
+import { create } from 'zustand';
+import type { ApiError } from '../../../main/contract/result';
+
+export interface Toast {
+  id: number;
+  tone: 'error' | 'info' | 'success';
+  title: string;
+  message: string;
+  field?: string;
+}
+
+interface ToastState {
+  toasts: Toast[];
+  push(toast: Omit<Toast, 'id'>): void;
+  dismiss(id: number): void;
+}
+
+let nextId = 1;
+const MAX_TOASTS = 5;
+
+export const useToasts = create<ToastState>((set) => ({
+  toasts: [],
+  push(toast) {
+    const id = nextId++;
+    set((s) => ({ toasts: [...s.toasts.slice(-(MAX_TOASTS - 1)), { ...toast, id }] }));
+    if (toast.tone !== 'error') setTimeout(() => useToasts.getState().dismiss(id), 4000);
+  },
+  dismiss(id) {
+    set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+  },
+}));
+
+/** A command's error, as a toast that names the command's purpose, the message and the field. */
+export function toastApiError(command: string, error: ApiError): void {
+  useToasts.getState().push({
+    tone: 'error',
+    title: `${commandTitle(command)} failed`,
+    message: error.message,
+    ...(error.field ? { field: error.field } : {}),
+  });
+}
+
+/** `retryNow` → `Retry now` */
+function commandTitle(command: string): string {
+  const words = command.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

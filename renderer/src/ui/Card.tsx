@@ -1,0 +1,30 @@
+import { useId, useState, type ReactNode } from 'react';
+import { ChevronDown, ChevronRight } from 'lucide-react';
+
+/** A collapsible section of a detail pane: the header is a button that names the section. */
+export function Card({ title, aside, children, defaultOpen = true, className = '', heading = 'section' }: { title: ReactNode; aside?: ReactNode; children: ReactNode; defaultOpen?: boolean; className?: string; heading?: 'section' | 'name' }) {
+  const [open, setOpen] = useState(defaultOpen);
+  const bodyId = useId();
+  return (
+    <section className={`rounded-lg border border-line bg-panel ${className}`}>
+      <div className="flex h-9 items-center gap-2 pr-2">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setOpen(!open)}
+          className={`flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-l-lg pl-2 text-left hover:text-fg ${heading === 'section' ? 'text-xs font-semibold tracking-wide text-muted uppercase' : 'text-[13px] font-semibold text-fg'}`}
+        >
+          {open ? <ChevronDown aria-hidden className="size-3.5 shrink-0" /> : <ChevronRight aria-hidden className="size-3.5 shrink-0" />}
+          <span className="truncate">{title}</span>
+        </button>
+        {aside && <div className="flex shrink-0 items-center gap-1.5">{aside}</div>}
+      </div>
+      {open && (
+        <div id={bodyId} className="border-t border-line">
+          {children}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * The renderer's build. `base: './'` keeps every asset URL relative, so the same build works when
+ * `hookbench serve` serves it at / and when the desktop window loads it from file://.
+ *
+ * `npm run dev:renderer` proxies /api (HTTP and the event WebSocket) to a running `hookbench serve`:
+ * HOOKBENCH_URL=http://127.0.0.1:4400 (the default). The proxy drops the browser's Origin header because the
+ * server answers only requests addressed to itself (its DNS-rebinding guard).
+ */
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig, type ProxyOptions } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const target = process.env['HOOKBENCH_URL'] ?? 'http://127.0.0.1:4400';
+
+const apiProxy: ProxyOptions = {
+  target,
+  changeOrigin: true,
+  ws: true,
+  configure(proxy) {
+    proxy.on('proxyReq', (req) => req.removeHeader('origin'));
+    proxy.on('proxyReqWs', (req) => req.removeHeader('origin'));
+  },
+};
+
+export default defineConfig({
+  root,
+  base: './',
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: fileURLToPath(new URL('../dist/renderer', import.meta.url)),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+  },
+  server: { proxy: { '/api': apiProxy } },
+});

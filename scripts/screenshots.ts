@@ -1,0 +1,170 @@
+/**
+ * Screenshots of every screen, light and dark, at 1280×800 and 1024×768, against a real `hookbench serve`
+ * filled with realistic data (a few destinations, a flaky receiver, a few dozen messages in varied
+ * statuses). Look at each picture before calling a screen done.
+ *
+ *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--docs]
+ *
+ * `--docs` also writes the README's three (Live, Compose, attempt detail) to docs/screenshots/.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { MessageDetail, MessageSummary, Page as ListPage } from '../main/contract/models.js';
+import { launchBrowser, newPage } from '../test/e2e/browser.js';
+import { ROOT, startServe, type RunningServe } from '../test/e2e/serve.js';
+
+const args = process.argv.slice(2);
+const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '/tmp/hookbench-shots';
+const DOCS = args.includes('--docs');
+
+const CONFIG = {
+  sources: [
+    { name: 'backend', kind: 'server', writeKey: 'wk_backend' },
+    { name: 'website', kind: 'web', writeKey: 'wk_web' },
+    { name: 'ios-app', kind: 'mobile', writeKey: 'wk_ios' },
+  ],
+  receivers: [
+    { name: 'orders', secret: 's3cret', script: 200 },
+    { name: 'warehouse', script: { mode: 'failureRate', rate: 0.35, seed: 7 } },
+    { name: 'flaky', secret: 's3cret', script: '500,500,200' },
+    { name: 'crm', script: { status: 503, retryAfter: 120 } },
+    { name: 'gone', script: 404 },
+    { name: 'secure', script: 200 },
+  ],
+  destinations: [
+    { name: 'Orders service', enabled: true, sources: ['backend'], sharedSecret: 's3cret', url: 'receiver:orders', filters: { allowEvents: [], blockEvents: ['Heartbeat'] } },
+    { name: 'Analytics warehouse', enabled: true, sources: ['backend', 'website'], url: 'receiver:warehouse' },
+    { name: 'Flaky endpoint', enabled: true, sources: ['website'], sharedSecret: 's3cret', url: 'receiver:flaky' },
+    { name: 'Legacy CRM', enabled: true, sources: ['ios-app'], url: 'receiver:crm' },
+    { name: 'Old webhook', enabled: true, sources: ['ios-app'], url: 'receiver:gone' },
+    { name: 'Self-signed HTTPS', enabled: false, sources: [], url: 'receiver+tls:secure' },
+  ],
+};
+
+const users = ['user-7', 'user-12', 'ada', 'grace', 'linus', 'user-31'];
+const events = ['Order Completed', 'Product Viewed', 'Checkout Started', 'Signed Up', 'Cart Updated', 'Coupon Applied'];
+
+async function seed(r: RunningServe): Promise<void> {
+  const send = (type: string, source: string, call: Record<string, unknown>, extra: Record<string, unknown> = {}) => r.call('sendMessage', { type, source, call, ...extra });
+  for (let i = 0; i < 18; i++) {
+    await send('track', 'backend', { userId: users[i % users.length], event: events[i % events.length], properties: { total: 10 + i * 3.5, currency: 'EUR' } });
+  }
+  for (let i = 0; i < 6; i++) await send('page', 'website', { anonymousId: `anon-${100 + i}`, name: ['Pricing', 'Docs', 'Home'][i % 3], properties: { path: ['/pricing', '/docs', '/'][i % 3] } });
+  await send('identify', 'website', { userId: 'ada', traits: { email: 'ada@example.com', plan: 'pro' } });
+  await send('group', 'backend', { userId: 'grace', groupId: 'acme-inc', traits: { name: 'Acme Inc.' } });
+  await send('alias', 'backend', { previousId: 'anon-104', userId: 'linus' });
+  await send('track', 'backend', { userId: 'user-7', event: 'Heartbeat' });
+  await send('track', 'backend', { userId: 'user-7', event: 'Internal Ping', integrations: { All: false } });
+  for (let i = 0; i < 4; i++) await send('screen', 'ios-app', { userId: users[i], name: ['Checkout', 'Home', 'Settings', 'Cart'][i] });
+  await send('delete', 'ios-app', { userId: 'user-31' });
+  // Time passes: retries play, some succeed; then a few fresh ones wait for their first retry.
+  await r.call('advanceClock', { ms: 60_000 });
+  for (let i = 0; i < 3; i++) await send('page', 'website', { userId: users[i], name: 'Checkout', properties: { path: '/checkout' } });
+  await send('track', 'backend', { userId: 'grace', event: 'Order Completed', properties: { total: 99 } });
+}
+
+interface Shot {
+  name: string;
+  hash: string;
+  /** Brings the page into the state to capture (waits on UI state). */
+  prepare?(page: Page): Promise<void>;
+}
+
+/** A message with a long-waiting retry (Retry-After 120 s) next to a permanent failure, and its 503 attempt. */
+async function findTargets(r: RunningServe) {
+  const list = await r.call<ListPage<MessageSummary>>('listMessages', { limit: 200, type: 'screen', status: 'retrying' });
+  const retrying = list.items[list.items.length - 1];
+  if (!retrying) throw new Error('no retrying screen call in the seeded data');
+  const detail = await r.call<MessageDetail>('getMessage', { id: retrying.id });
+  const attempt = detail.attempts.find((a) => a.statusCode === 503);
+  if (!attempt) throw new Error('no 503 attempt in the seeded data');
+  return { retrying, failed: retrying, failedAttempt: attempt };
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const full = await startServe(CONFIG);
+  const empty = await startServe({});
+  const browser = await launchBrowser();
+  try {
+    await seed(full);
+    const { retrying, failed, failedAttempt } = await findTargets(full);
+    const shots: (Shot & { serve: RunningServe })[] = [
+      { serve: full, name: 'live', hash: '#/live' },
+      { serve: full, name: 'live-detail', hash: `#/live/${retrying.id}` },
+      { serve: full, name: 'attempt', hash: `#/live/${failed.id}/attempt/${failedAttempt.id}` },
+      { serve: full, name: 'compose', hash: '#/compose' },
+      {
+        serve: full,
+        name: 'compose-invalid',
+        hash: '#/compose',
+        async prepare(page) {
+          await page.getByLabel('Event', { exact: true }).fill('');
+          await page.getByLabel('Timestamp', { exact: true }).fill('March 7');
+          await page.getByRole('status', { name: 'Problems' }).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'live-no-match',
+        hash: '#/live',
+        async prepare(page) {
+          await page.getByLabel('Status', { exact: true }).selectOption('cancelled');
+          await page.getByText('No message matches these filters').waitFor();
+        },
+      },
+      { serve: empty, name: 'live-empty', hash: '#/live' },
+      {
+        serve: empty,
+        name: 'live-paused',
+        hash: '#/live',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'Pause stream' }).click();
+          await page.getByText('The stream is paused').waitFor();
+        },
+      },
+      ...['destinations', 'sources', 'receiver', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
+    ];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const [width, height] of [
+        [1280, 800],
+        [1024, 768],
+      ] as const) {
+        for (const shot of shots) {
+          const page = await newPage(browser, { width, height, colorScheme });
+          await page.goto(`${shot.serve.info.uiUrl}${shot.hash}`);
+          await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();
+          if (shot.name === 'live' || shot.name === 'live-detail' || shot.name === 'attempt') await page.getByRole('row').nth(1).waitFor();
+          if (shot.name === 'live-detail') await page.getByRole('region', { name: 'Message details' }).getByRole('button', { name: /^Attempt 1/ }).first().waitFor();
+          if (shot.name === 'attempt') await page.getByRole('region', { name: /^Attempt \d+$/ }).waitFor();
+          if (shot.name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+          await shot.prepare?.(page);
+          // Let fonts and the clock settle on a whole second.
+          await page.evaluate('document.fonts.ready');
+          const file = join(OUT, `${shot.name}-${colorScheme}-${width}x${height}.png`);
+          await page.screenshot({ path: file });
+          await page.context().close();
+        }
+      }
+    }
+    if (DOCS) {
+      const docs = join(ROOT, 'docs', 'screenshots');
+      mkdirSync(docs, { recursive: true });
+      for (const [from, to] of [
+        ['live-detail-light-1280x800.png', 'live.png'],
+        ['compose-light-1280x800.png', 'compose.png'],
+        ['attempt-dark-1280x800.png', 'attempt-detail.png'],
+      ] as const) {
+        copyFileSync(join(OUT, from), join(docs, to));
+      }
+    }
+    process.stdout.write(`screenshots in ${OUT}\n`);
+  } finally {
+    await browser.close();
+    await full.stop();
+    await empty.stop();
+  }
+}
+
+await main();

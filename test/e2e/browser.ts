@@ -1,0 +1,28 @@
+/** Debian's Chromium driven by playwright-core (no browser download). */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env['HOOKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+export const chromiumMissing = !existsSync(CHROMIUM);
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A fresh page (its own context, so sessionStorage and theme start clean). */
+export async function newPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light' });
+  const page = await context.newPage();
+  // Nothing fails silently: a page error fails the test that caused it.
+  page.on('pageerror', (e) => {
+    if (process.env['HOOKBENCH_LOG_PAGE_ERRORS']) {
+      console.error('pageerror', page.url(), e.stack);
+      return;
+    }
+    throw e;
+  });
+  return page;
+}

@@ -1,0 +1,128 @@
+/**
+ * Issue 13, defect 5: a damaged database started without a word, then failed rows with SQLITE_CORRUPT while
+ * ingestion kept answering 200, and "file is not a database" named no file. Now start runs a quick
+ * integrity check (docs/behaviour.md §10), a damaged database takes no writes, and every error names the
+ * file and the way out: move it aside, or `hookbench doctor`.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../main/cli/program.js';
+import { startServe } from '../../main/cli/serve.js';
+import { HookbenchError } from '../../main/contract/result.js';
+import { createCore } from '../../main/engine/createCore.js';
+import { captureIO } from '../helpers/cliIO.js';
+import { damagedTable, notADatabase } from '../helpers/damage.js';
+import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
+
+function startError(dataDir: string): HookbenchError {
+  try {
+    const core = createCore({ dataDir, autoStart: false });
+    onCleanup(() => core.close());
+  } catch (e) {
+    if (e instanceof HookbenchError) return e;
+    throw new Error(`expected a HookbenchError, got ${String(e)}`);
+  }
+  throw new Error('the core started');
+}
+
+describe('a damaged database at start', () => {
+  it('a file that is not a database: start refuses, naming the file and the way out; serve prints one line and exits 1', async () => {
+    const dataDir = join(newDataDir(), 'data');
+    const file = notADatabase(dataDir);
+    const error = startError(dataDir);
+    expect(error.error.code).toBe('unavailable');
+    expect(error.message).toContain(file);
+    expect(error.message).toContain('not a database');
+    expect(error.message).toContain('hookbench doctor');
+
+    const cli = captureIO();
+    expect(await runCli(['serve', '--data', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], cli.io)).toBe(1);
+    expect(cli.err()).toContain(file);
+    expect(cli.err().trim().split('\n')).toHaveLength(1);
+    expect(cli.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('a damaged table in a small database: start refuses, naming the file', async () => {
+    const dataDir = newDataDir();
+    const file = await damagedTable(dataDir, 'message_payloads');
+    const error = startError(dataDir);
+    expect(error.error.code).toBe('unavailable');
+    expect(error.message).toContain(`database file ${file} is damaged`);
+  });
+
+  it('a damaged table in a large database: start does not wait for the full check, which then refuses writes with 503', async () => {
+    const dataDir = join(newDataDir(), 'data');
+    // attempts: a table nothing reads at start, so that only the background check can find it.
+    const file = await damagedTable(dataDir, 'attempts', 24 << 20);
+    expect(statSync(file).size).toBeGreaterThan(24 << 20);
+    const stderr: string[] = [];
+    const running = await startServe({ data: dataDir, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, { stdout: () => undefined, stderr: (s) => stderr.push(s) });
+    onCleanup(() => running.stop());
+    await new Promise<void>((resolve) => running.core.health.onFailure(() => resolve()));
+    const res = await request(`${running.info.url}/api/sendMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${running.info.token}` },
+      body: JSON.stringify({ type: 'track', call: { userId: 'u', event: 'E' } }),
+    });
+    expect(res.statusCode).toBe(503);
+    const answer = (await res.body.json()) as { error: { code: string; message: string } };
+    // Found by the background check (the engine reads nothing of that table).
+    expect(answer.error.message).toContain(`database file ${file} is damaged (integrity check: database disk image is malformed)`);
+    expect(stderr.join('')).toContain(`database file ${file} is damaged`);
+  });
+});
+
+describe('hookbench doctor', () => {
+  it('a healthy data dir: reports ok, exit 0', async () => {
+    const core = newCore();
+    must(core.sendMessage({ type: 'track', call: { userId: 'u', event: 'E' } }));
+    const cli = captureIO();
+    expect(await runCli(['doctor', '--data-dir', core.dataDir], cli.io)).toBe(0);
+    expect(cli.out()).toContain(join(core.dataDir, 'hookbench.db'));
+    expect(cli.out()).toMatch(/integrity check: ok/);
+  });
+
+  it('a damaged database: the problems found, the file, and how to recover; exit 1', async () => {
+    const dataDir = newDataDir();
+    const file = await damagedTable(dataDir, 'message_payloads');
+    const cli = captureIO();
+    expect(await runCli(['doctor', '--data-dir', dataDir], cli.io)).toBe(1);
+    const out = cli.out();
+    expect(out).toContain(file);
+    expect(out).toMatch(/damaged/);
+    expect(out).toContain('--move-aside');
+    expect(out).toContain('.recover');
+  });
+
+  it('a file that is not a database, and a data dir without a database, are reported too', async () => {
+    const dataDir = join(newDataDir(), 'data');
+    notADatabase(dataDir);
+    const cli = captureIO();
+    expect(await runCli(['doctor', '--data-dir', dataDir], cli.io)).toBe(1);
+    expect(cli.out()).toContain('not a database');
+    const empty = captureIO();
+    expect(await runCli(['doctor', '--data-dir', newDataDir()], empty.io)).toBe(1);
+    expect(empty.out()).toMatch(/no database/);
+  });
+
+  it('--move-aside moves the damaged files away, and the next start begins a fresh database', async () => {
+    const dataDir = newDataDir();
+    await damagedTable(dataDir, 'message_payloads');
+    const cli = captureIO();
+    expect(await runCli(['doctor', '--data-dir', dataDir, '--move-aside'], cli.io)).toBe(0);
+    expect(existsSync(join(dataDir, 'hookbench.db'))).toBe(false);
+    expect(readdirSync(dataDir).some((f) => /^hookbench\.db\.damaged-/.test(f))).toBe(true);
+    const core = newCore({ dataDir });
+    expect(must(core.listMessages({})).items).toHaveLength(0);
+  });
+
+  it('--move-aside refuses while a Hookbench process holds the data dir', async () => {
+    const core = newCore();
+    const cli = captureIO();
+    expect(await runCli(['doctor', '--data-dir', core.dataDir, '--move-aside'], cli.io)).toBe(1);
+    expect(cli.err()).toMatch(/in use|already open in this process/);
+    expect(existsSync(join(core.dataDir, 'hookbench.db'))).toBe(true);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGE_TYPES } from '../../../main/contract/messageShapes';
+import { callBytes, formFields, formKeyOfServerField, keepsAcrossTypes, parseRaw, validateCall } from '../../../renderer/src/features/compose/composeModel';
+import { EXAMPLES } from '../../../renderer/src/features/compose/examples';
+
+describe('the composer form, generated from the shape table', () => {
+  it('labels each type’s fields as the shape table does', () => {
+    expect(formFields('track').map((f) => f.label)).toEqual(['User ID', 'Anonymous ID', 'Event', 'Properties', 'Context', 'Timestamp']);
+    expect(formFields('group').map((f) => f.label)).toEqual(['User ID', 'Anonymous ID', 'Group ID', 'Traits', 'Context', 'Timestamp']);
+    expect(formFields('alias').map((f) => [f.key, f.label])).toEqual([
+      ['userId', 'User ID'],
+      ['previousId', 'Previous ID'],
+      ['context', 'Context'],
+      ['timestamp', 'Timestamp'],
+    ]);
+    expect(formFields('page').map((f) => f.label)).toContain('Name');
+    expect(formFields('delete').map((f) => f.label)).toEqual(['User ID', 'Timestamp']);
+  });
+
+  it('every example is valid for its type', () => {
+    for (const type of MESSAGE_TYPES) expect(validateCall(type, EXAMPLES[type])).toEqual([]);
+  });
+
+  it('names the field of each problem', () => {
+    expect(validateCall('track', { userId: 'u' }).map((p) => p.message)).toEqual(['Event: is required']);
+    expect(validateCall('identify', {}).map((p) => p.message)).toEqual(['User ID or Anonymous ID: one of them is required']);
+    expect(validateCall('alias', { previousId: 'a' }).map((p) => p.message)).toEqual(['User ID: is required for an alias call']);
+    expect(validateCall('track', { userId: 'u', event: 'E', timestamp: 'March 7' }).map((p) => p.key)).toEqual(['timestamp']);
+    const big = { userId: 'u', event: 'E', properties: { blob: 'x'.repeat(33_000) } };
+    expect(callBytes('track', big)).toBeGreaterThan(32_768);
+    expect(validateCall('track', big).map((p) => p.key)).toEqual(['call']);
+  });
+
+  it('maps server fields to form fields, keeps unknown keys across types, and parses raw JSON', () => {
+    expect(formKeyOfServerField('track', 'event')).toBe('event');
+    expect(formKeyOfServerField('alias', 'Previous ID')).toBe('previousId');
+    expect(keepsAcrossTypes({ userId: 'u', event: 'E', messageId: 'm' }, 'track', 'identify')).toEqual({ userId: 'u', messageId: 'm' });
+    expect(parseRaw('{"type":"page","userId":"u"}')).toEqual({ ok: true, type: 'page', call: { userId: 'u' } });
+    expect(parseRaw('[1]').ok).toBe(false);
+    expect(parseRaw('{"type":"nope"}').ok).toBe(false);
+  });
+});

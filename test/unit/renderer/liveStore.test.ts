@@ -1,0 +1,75 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { MessageSummary } from '../../../main/contract/models';
+import { applyUpdates, LIVE_CAP, mergeNewest, useLive } from '../../../renderer/src/stores/live';
+import { createEventPump } from '../../../renderer/src/stores/eventPump';
+
+const row = (id: number, patch: Partial<MessageSummary> = {}): MessageSummary => ({
+  id,
+  messageId: `m${id}`,
+  type: 'track',
+  sourceId: null,
+  userId: 'u1',
+  anonymousId: null,
+  event: 'Signed Up',
+  status: 'queued',
+  statusReason: null,
+  receivedAt: id,
+  replayOf: null,
+  bytes: 100,
+  attempts: 0,
+  nextAttemptAt: null,
+  destinationIds: [],
+  ...patch,
+});
+
+describe('the Live store', () => {
+  it('keeps the newest first, without duplicates, capped', () => {
+    expect(mergeNewest([row(5), row(4)], [row(3), row(2)]).map((r) => r.id)).toEqual([5, 4, 3, 2]);
+    expect(mergeNewest([row(3, { status: 'delivered' })], [row(4), row(3), row(2)]).map((r) => [r.id, r.status])).toEqual([
+      [4, 'queued'],
+      [3, 'delivered'],
+      [2, 'queued'],
+    ]);
+    const many = Array.from({ length: LIVE_CAP }, (_, i) => row(LIVE_CAP - i));
+    const merged = mergeNewest([row(LIVE_CAP + 1)], many);
+    expect(merged).toHaveLength(LIVE_CAP);
+    expect(merged[0]!.id).toBe(LIVE_CAP + 1);
+  });
+
+  it('applies updates in place and returns the same array when none matches', () => {
+    const rows = [row(2), row(1)];
+    expect(applyUpdates(rows, new Map([[9, row(9)]]))).toBe(rows);
+    expect(applyUpdates(rows, new Map([[1, row(1, { status: 'failed' })]]))[1]!.status).toBe('failed');
+  });
+
+  it('holds new messages while the stream is paused, keeps updating shown rows, and shows them on resume', () => {
+    useLive.setState({ rows: [row(1)], held: [], streamPaused: false });
+    useLive.getState().setStreamPaused(true);
+    useLive.getState().apply([
+      { type: 'messageAccepted', message: row(2) },
+      { type: 'messageUpdated', message: row(1, { status: 'delivered' }) },
+    ]);
+    expect(useLive.getState().rows.map((r) => [r.id, r.status])).toEqual([[1, 'delivered']]);
+    expect(useLive.getState().held.map((r) => r.id)).toEqual([2]);
+    useLive.getState().setStreamPaused(false);
+    expect(useLive.getState().rows.map((r) => r.id)).toEqual([2, 1]);
+  });
+});
+
+describe('the event pump', () => {
+  it('applies a burst as one batch after ~100 ms, and resyncs at once when the server dropped events', () => {
+    vi.useFakeTimers();
+    const applied: number[] = [];
+    const resync = vi.fn();
+    const pump = createEventPump((events) => applied.push(events.length), resync);
+    for (let i = 0; i < 500; i++) pump.push({ events: [{ type: 'messageAccepted', message: row(i) }], dropped: 0 });
+    expect(applied).toEqual([]);
+    vi.advanceTimersByTime(100);
+    expect(applied).toEqual([500]);
+    pump.push({ events: [{ type: 'messageAccepted', message: row(1) }], dropped: 12 });
+    expect(applied).toEqual([500, 1]);
+    expect(resync).toHaveBeenCalledOnce();
+    pump.close();
+    vi.useRealTimers();
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { formatHash, parseHash } from '../../../renderer/src/stores/router';
+import { toCurl } from '../../../renderer/src/lib/curl';
+import { failureReason } from '../../../renderer/src/lib/failureReason';
+
+describe('hash routes', () => {
+  it('round-trips views, messages and attempts, and falls back to Live', () => {
+    for (const hash of ['#/live', '#/live/42', '#/live/42/attempt/7', '#/compose', '#/audiences']) expect(formatHash(parseHash(hash))).toBe(hash);
+    expect(parseHash('')).toEqual({ view: 'live', messageId: null, attemptId: null });
+    expect(parseHash('#/nowhere/3').view).toBe('live');
+  });
+});
+
+describe('attempt detail helpers', () => {
+  it('copies a request as cURL with the exact body, quoting safely', () => {
+    const curl = toCurl({ method: 'POST', url: 'http://h/r', headers: { 'Content-Type': 'application/json', 'Content-Length': '12', 'X-Signature': 'ab' }, body: `{"it's":1}` });
+    expect(curl).toBe(`curl -X POST 'http://h/r' \\\n  -H 'Content-Type: application/json' \\\n  -H 'X-Signature: ab' \\\n  --data-raw '{"it'\\''s":1}'`);
+  });
+
+  it('says why an attempt failed in plain words', () => {
+    expect(failureReason({ outcome: 'timeout', statusCode: null, error: 'no response headers within 5000 ms', retryable: true })).toMatch(/^No response headers within 5 s/);
+    expect(failureReason({ outcome: 'tls_error', statusCode: null, error: 'tls: self-signed certificate: x', retryable: false })).toMatch(/^Self-signed certificate: no request was sent/);
+    expect(failureReason({ outcome: 'http_error', statusCode: 404, error: null, retryable: false })).toMatch(/permanent/);
+    expect(failureReason({ outcome: 'success', statusCode: 200, error: null, retryable: false })).toBeNull();
+    expect(failureReason({ outcome: 'http_error', statusCode: 503, error: null, retryable: true, responseHeaders: { 'retry-after': '120' } })).toBe(
+      'HTTP 503: the endpoint had a server error. Retried. It asked to wait (Retry-After: 120 s), so the next attempt waits at least that long.',
+    );
+  });
+});
