@@ -12,7 +12,7 @@ import type { EngineEvent } from '../contract/events.js';
 import type { Destination, SecretKind, Source } from '../contract/models.js';
 import { ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
-import { applyIntegrityReport, checksInBackground, type DbHealth } from '../store/integrity.js';
+import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
 import { Store, type NewIngestRefusal } from '../store/store.js';
 import { AudienceService } from './audienceService.js';
@@ -219,7 +219,15 @@ class CoreImpl implements Core {
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
     // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts).
-    this.historyIndexer = new HistoryIndexer({ index: queries.index, roundsInFlight: () => this.engine.roundsInFlight });
+    this.historyIndexer = new HistoryIndexer({
+      index: queries.index,
+      roundsInFlight: () => this.engine.roundsInFlight,
+      writable: () => store.health.problem === null,
+      onError: (e) => {
+        if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));
+        else console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e);
+      },
+    });
     const intake = (this.intake = new Intake({
       store,
       clock,

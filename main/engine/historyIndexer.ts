@@ -13,6 +13,11 @@ export interface HistoryIndexerOptions {
   index: Pick<HistoryIndex, 'indexNext' | 'lag' | 'merge'>;
   /** Rounds in flight right now. */
   roundsInFlight: () => number;
+  /** False while the database must not be written (store/integrity.ts): the indexer waits. */
+  writable?: () => boolean;
+  /** An error while indexing; the indexer tries again after `retryAfterErrorMs`. */
+  onError?: (error: unknown) => void;
+  retryAfterErrorMs?: number;
   intervalMs?: number;
   sliceMs?: number;
   /** Messages per transaction. */
@@ -33,7 +38,17 @@ export class HistoryIndexer {
   private readonly o: Required<HistoryIndexerOptions>;
 
   constructor(options: HistoryIndexerOptions) {
-    this.o = { intervalMs: 250, sliceMs: 20, chunk: HISTORY_INDEX_CHUNK, busyMessagesPerSecond: 200, busyRounds: 32, ...options };
+    this.o = {
+      intervalMs: 250,
+      sliceMs: 20,
+      chunk: HISTORY_INDEX_CHUNK,
+      busyMessagesPerSecond: 200,
+      busyRounds: 32,
+      writable: () => true,
+      onError: (e) => console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e),
+      retryAfterErrorMs: 30_000,
+      ...options,
+    };
   }
 
   start(): void {
@@ -53,15 +68,6 @@ export class HistoryIndexer {
     this.timer = null;
   }
 
-  /** Indexes everything not indexed yet, now, and merges the search index's segments. Returns how many. */
-  catchUp(): number {
-    let total = 0;
-    for (let n; (n = this.o.index.indexNext(this.o.chunk * 10)) > 0; ) total += n;
-    while (this.o.index.merge(500));
-    this.merged = true;
-    return total;
-  }
-
   private later(ms: number): void {
     if (this.stopped) return;
     if (ms === 0) {
@@ -76,6 +82,16 @@ export class HistoryIndexer {
   private turn(): void {
     this.timer = null;
     if (this.stopped) return;
+    try {
+      this.work();
+    } catch (e) {
+      this.o.onError(e);
+      this.later(this.o.retryAfterErrorMs);
+    }
+  }
+
+  private work(): void {
+    if (!this.o.writable()) return this.later(this.o.intervalMs);
     const now = performance.now();
     const lag = this.o.index.lag();
     // New messages since the last look (lag grows by them; indexing shrinks it, so count only growth).

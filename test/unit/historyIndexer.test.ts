@@ -71,4 +71,29 @@ describe('history indexer', () => {
     await sleep(60);
     expect(index.indexed).toBe(0);
   });
+
+  it('an error is reported, not thrown from its timer, and tried again later; a database that must not be written waits', async () => {
+    const index = fakeIndex(500);
+    let fail = true;
+    const next = index.indexNext;
+    index.indexNext = (max: number) => {
+      if (fail) throw new Error('SQLITE_FULL: database or disk is full');
+      return next(max);
+    };
+    const errors: unknown[] = [];
+    let writable = false;
+    const indexer = new HistoryIndexer({ index, roundsInFlight: () => 0, intervalMs: 10, retryAfterErrorMs: 50, writable: () => writable, onError: (e) => errors.push(e) });
+    indexer.start();
+    try {
+      await sleep(60);
+      expect(errors).toEqual([]); // not writable: not even tried
+      writable = true;
+      await until(() => errors.length === 1);
+      fail = false;
+      await until(() => index.behind === 0);
+      expect(errors).toHaveLength(1);
+    } finally {
+      indexer.stop();
+    }
+  });
 });
