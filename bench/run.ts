@@ -14,15 +14,19 @@
  *                                      engine ÷ raw verdict is the median round's
  *   npm run bench -- --only engine     one contender (e.g. under node --cpu-prof)
  *   npm run bench -- --only ingest-paused,ingest-draining
+ *   npm run bench -- --only history    listMessages and getOverview at 1,000,000 stored messages (bench/history.ts);
+ *                                      --history-messages N, --history-runs N (default 30),
+ *                                      --history-db DIR keeps the database there for later runs
  */
 import { forkBenchChild } from './child.js';
 import { measureTimeoutPrecision, TIMEOUT_MS, TOLERANCE_MS } from './timeout.js';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js';
 import { runEngine } from './engine.js';
+import { printHistory, runHistory, type HistoryResult } from './history.js';
 import { runIngest, type DrainFacts, type IngestMode, type IngestOutput } from './ingest.js';
 import { runNaive } from './naive.js';
 import { isReceiverReport, type ReceiverCommand, type ReceiverStats } from './protocol.js';
@@ -32,6 +36,12 @@ import { CONNECTIONS, ENGINE_IN_FLIGHT, INGEST_BATCH, INGEST_IN_FLIGHT, NAIVE_CO
 
 const RERUN = 'npm run bench';
 const HARD_CAP_MS = 180_000;
+/** Added to the cap when the history benchmark runs: building 1,000,000 messages takes a minute or two. */
+const HISTORY_CAP_MS = 1_200_000;
+const DEFAULT_HISTORY_MESSAGES = 1_000_000;
+const QUICK_HISTORY_MESSAGES = 20_000;
+const DEFAULT_HISTORY_RUNS = 30;
+const QUICK_HISTORY_RUNS = 10;
 const DEFAULT_MESSAGES = 20_000;
 /** raw and engine rounds in a full run (see main). */
 const DEFAULT_ROUNDS = 3;
@@ -44,12 +54,13 @@ const INGEST_TARGET_EVENTS_PER_SECOND = 50_000;
 /** `engine-drain` is a diagnostic (delivery pipeline alone); it takes no part in the targets. */
 const FORWARDING = ['raw', 'engine', 'naive', 'engine-drain'] as const;
 const INGESTION = ['ingest-paused', 'ingest-draining'] as const;
-const CONTENDERS = [...FORWARDING, ...INGESTION] as const;
+const CONTENDERS = [...FORWARDING, ...INGESTION, 'history'] as const;
 type ForwardingName = (typeof FORWARDING)[number];
 type IngestName = (typeof INGESTION)[number];
 type ContenderName = (typeof CONTENDERS)[number];
 
 const isIngestName = (name: ContenderName): name is IngestName => (INGESTION as readonly string[]).includes(name);
+const isForwardingName = (name: ContenderName): name is ForwardingName => (FORWARDING as readonly string[]).includes(name);
 const MODE_OF: Record<IngestName, IngestMode> = { 'ingest-paused': 'paused', 'ingest-draining': 'draining' };
 
 const LABELS: Record<ContenderName, string> = {
@@ -59,6 +70,7 @@ const LABELS: Record<ContenderName, string> = {
   'engine-drain': 'diagnostic: engine, backlog drain only',
   'ingest-paused': `/v1/batch ×${INGEST_BATCH}, forwarding paused`,
   'ingest-draining': `/v1/batch ×${INGEST_BATCH}, engine draining`,
+  history: 'listMessages and getOverview over a stored history',
 };
 
 interface Options {
@@ -69,6 +81,7 @@ interface Options {
   only: ContenderName[];
   /** How many times raw and engine are measured, alternately; the ratio is the median of the rounds. */
   rounds: number;
+  history: { messages: number; runs: number; keepDir: string | null };
 }
 
 interface Measured {
@@ -118,6 +131,9 @@ function parseArgs(argv: readonly string[]): Options {
   let events: number | null = null;
   let quick = false;
   let rounds: number | null = null;
+  let historyMessages: number | null = null;
+  let historyRuns: number | null = null;
+  let historyDb: string | null = null;
   let only: ContenderName[] = [...CONTENDERS];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -140,12 +156,23 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (flag === '--rounds') {
       rounds = Number(value());
       if (!Number.isInteger(rounds) || rounds < 1 || rounds > 9) throw new Error('--rounds: a whole number from 1 to 9');
+    } else if (flag === '--history-messages') {
+      historyMessages = Number(value());
+      if (!Number.isInteger(historyMessages) || historyMessages < 2_000 || historyMessages > 5_000_000) throw new Error('--history-messages: a whole number from 2,000 to 5,000,000');
+    } else if (flag === '--history-runs') {
+      historyRuns = Number(value());
+      if (!Number.isInteger(historyRuns) || historyRuns < 5 || historyRuns > 1000) throw new Error('--history-runs: a whole number from 5 to 1,000');
+    } else if (flag === '--history-db') {
+      historyDb = value();
     } else if (flag === '--only') {
       const names = value().split(',');
       for (const n of names) if (!(CONTENDERS as readonly string[]).includes(n)) throw new Error(`--only: one or more of ${CONTENDERS.join(', ')}`);
       only = CONTENDERS.filter((c) => names.includes(c));
     } else if (flag === '--help' || flag === '-h') {
-      console.log(`usage: ${RERUN} [-- --messages N] [--events N] [--rounds N] [--quick] [--only ${CONTENDERS.join(',')}]`);
+      console.log(
+        `usage: ${RERUN} [-- --messages N] [--events N] [--rounds N] [--quick] [--only ${CONTENDERS.join(',')}] ` +
+          '[--history-messages N] [--history-runs N] [--history-db DIR]',
+      );
       process.exit(0);
     } else {
       throw new Error(`unknown option ${arg} (try --help)`);
@@ -158,6 +185,11 @@ function parseArgs(argv: readonly string[]): Options {
     quick,
     only,
     rounds: rounds ?? (quick ? 1 : DEFAULT_ROUNDS),
+    history: {
+      messages: historyMessages ?? (quick ? QUICK_HISTORY_MESSAGES : DEFAULT_HISTORY_MESSAGES),
+      runs: historyRuns ?? (quick ? QUICK_HISTORY_RUNS : DEFAULT_HISTORY_RUNS),
+      keepDir: historyDb,
+    },
   };
 }
 
@@ -442,10 +474,14 @@ interface RunFacts {
   engineRawRatios: number[];
 }
 
-function writeResults(facts: RunFacts, results: Measured[], ingest: IngestMeasured[], verdicts: Check[], started: number): string {
+function resultsFile(): string {
   const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'latest.json');
+  return join(dir, 'latest.json');
+}
+
+function writeResults(facts: RunFacts, results: Measured[], ingest: IngestMeasured[], history: HistoryResult | null, verdicts: Check[], started: number): string {
+  const file = resultsFile();
   const json = {
     generatedAt: new Date().toISOString(),
     command: rerunCommand(),
@@ -453,9 +489,26 @@ function writeResults(facts: RunFacts, results: Measured[], ingest: IngestMeasur
     ...facts,
     contenders: Object.fromEntries(results.map((r) => [r.name, r])),
     ingestion: Object.fromEntries(ingest.map((r) => [r.name, r])),
+    history: history ? { generatedAt: new Date().toISOString(), ...history } : null,
     checks: verdicts,
     totalSeconds: (Date.now() - started) / 1000,
   };
+  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
+  return file;
+}
+
+/** `--only history`: the history figures replace those in latest.json, the other contenders' stay. */
+function writeHistoryResults(history: HistoryResult): string {
+  const file = resultsFile();
+  let json: Record<string, unknown> = {};
+  if (existsSync(file)) {
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      json = {};
+    }
+  }
+  json['history'] = { generatedAt: new Date().toISOString(), command: rerunCommand(), ...history };
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
   return file;
 }
@@ -479,31 +532,34 @@ async function main(): Promise<number> {
     'ingest-paused': warmUpEvents(options.events['ingest-paused']),
     'ingest-draining': warmUpEvents(options.events['ingest-draining']),
   };
-  const forwarding = options.only.filter((name): name is ForwardingName => !isIngestName(name));
+  const forwarding = options.only.filter(isForwardingName);
   const ingestion = options.only.filter(isIngestName);
+  const withHistory = options.only.includes('history');
   const started = Date.now();
 
-  const receiver = await startReceiver();
+  const receiver = forwarding.length || ingestion.length ? await startReceiver() : null;
+  const capMs = HARD_CAP_MS + (withHistory ? HISTORY_CAP_MS : 0);
   const cap = setTimeout(() => {
-    console.error(`bench: hard cap of ${HARD_CAP_MS / 1000} s reached; aborting`);
-    receiver.kill();
+    console.error(`bench: hard cap of ${capMs / 1000} s reached; aborting`);
+    receiver?.kill();
     process.exit(2);
-  }, HARD_CAP_MS);
+  }, capMs);
   cap.unref();
 
   try {
-    console.log(`Hookbench benchmark: receiver pid ${receiver.pid} at ${receiver.url}`);
+    console.log(`Hookbench benchmark${receiver ? `: receiver pid ${receiver.pid} at ${receiver.url}` : ''}`);
     if (forwarding.length) console.log(`  forwarding: ${int(n)} deliveries per contender (warm-up ${int(warmN)}; the engine's through the same core, before each of its runs)`);
     for (const name of ingestion) {
       console.log(`  ${name}: ${int(options.events[name])} events in /v1/batch requests of ${INGEST_BATCH}, ${INGEST_IN_FLIGHT} in flight (warm-up ${int(warmEvents[name])})`);
     }
+    if (withHistory) console.log(`  history: listMessages and getOverview at ${int(options.history.messages)} stored messages, ${options.history.runs} runs a case`);
     console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform} ${process.arch}\n`);
 
-    for (const name of options.only) {
+    for (const name of [...forwarding, ...ingestion]) {
       if (!isIngestName(name) && WARMS_UP_IN_PLACE.includes(name)) continue; // each of its runs warms its own core
       process.stdout.write(`warm-up ${name}... `);
-      if (isIngestName(name)) await measureIngest(name, receiver, warmEvents[name]);
-      else await measure(name, receiver, warmN, 0);
+      if (isIngestName(name)) await measureIngest(name, receiver!, warmEvents[name]);
+      else await measure(name, receiver!, warmN, 0);
       process.stdout.write('done\n');
     }
     const results: Measured[] = [];
@@ -515,7 +571,7 @@ async function main(): Promise<number> {
       const pair: Partial<Record<ForwardingName, Measured>> = {};
       for (const name of forwarding.filter((f) => round === 1 || f === 'raw' || f === 'engine')) {
         process.stdout.write(`measuring ${name}${paired > 1 && (name === 'raw' || name === 'engine') ? ` (round ${round} of ${paired})` : ''}... `);
-        const r = await measure(name, receiver, n, warmN);
+        const r = await measure(name, receiver!, n, warmN);
         pair[name] = r;
         if (round === 1 && name !== 'raw' && name !== 'engine') results.push(r);
         process.stdout.write(`${int(r.deliveriesPerSecond)} deliveries/s\n`);
@@ -530,9 +586,14 @@ async function main(): Promise<number> {
     const ingest: IngestMeasured[] = [];
     for (const name of ingestion) {
       process.stdout.write(`measuring ${name}... `);
-      const r = await measureIngest(name, receiver, options.events[name]);
+      const r = await measureIngest(name, receiver!, options.events[name]);
       ingest.push(r);
       process.stdout.write(`${int(r.eventsPerSecond)} events/s\n`);
+    }
+    let history: HistoryResult | null = null;
+    if (withHistory) {
+      collectGarbage();
+      history = await runHistory({ ...options.history, caseBudgetMs: 20_000 }, (line) => console.log(`  history: ${line}`));
     }
     const byName = new Map<ContenderName, Measured>(results.map((r) => [r.name, r]));
     const verdicts = checks(byName, ingest);
@@ -545,6 +606,7 @@ async function main(): Promise<number> {
       );
     }
     if (ingest.length) printIngestReport(ingest);
+    if (history) printHistory(history, formatTable);
     printChecks(verdicts);
     if (options.only.length === CONTENDERS.length) {
       process.stdout.write(`\ntimeout precision: 16 attempts against a server that never answers (~5 s)... `);
@@ -556,16 +618,29 @@ async function main(): Promise<number> {
           `${timeout.withinTarget}/${timeout.attempts} within ${TIMEOUT_MS}–${TIMEOUT_MS + TOLERANCE_MS} ms  ${pass ? 'PASS' : 'MISS'}`,
       );
       const facts: RunFacts = { messages: n, warmUpMessages: warmN, events: options.events, warmUpEvents: warmEvents, engineRawRatios: rounds.map((r) => r.ratio) };
-      const file = writeResults(facts, results, ingest, [...verdicts, { name: 'timeout fired within 5.0–5.1 s', value: timeout.withinTarget, target: timeout.attempts, pass }], started);
+      const historyCheck = history ? [{ name: 'history cases within 50 ms p95', value: history.passed, target: history.total, pass: history.passed === history.total }] : [];
+      const file = writeResults(
+        facts,
+        results,
+        ingest,
+        history,
+        [...verdicts, { name: 'timeout fired within 5.0–5.1 s', value: timeout.withinTarget, target: timeout.attempts, pass }, ...historyCheck],
+        started,
+      );
       console.log(`\nresults: ${file}`);
+    } else if (history && options.only.length === 1) {
+      console.log(`\nresults: the history figures in ${writeHistoryResults(history)} (the other contenders' are those of the last full run)`);
     } else {
       console.log('\nresults: not written (--only runs a subset; bench/results/latest.json keeps the last full run)');
     }
-    console.log(`rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --rounds N | --quick | --only ${CONTENDERS.join(',')})`);
+    console.log(
+      `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --rounds N | --quick | --only ${CONTENDERS.join(',')} | ` +
+        '--history-messages N | --history-runs N | --history-db DIR)',
+    );
     return 0;
   } finally {
     clearTimeout(cap);
-    receiver.kill();
+    receiver?.kill();
   }
 }
 

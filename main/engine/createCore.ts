@@ -12,7 +12,7 @@ import type { EngineEvent } from '../contract/events.js';
 import type { Destination, SecretKind, Source } from '../contract/models.js';
 import { ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
-import { applyIntegrityReport, checksInBackground, type DbHealth } from '../store/integrity.js';
+import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
 import { Store, type NewIngestRefusal } from '../store/store.js';
 import { AudienceService } from './audienceService.js';
@@ -25,6 +25,7 @@ import { Engine } from './engine.js';
 import { EventBus } from './eventBus.js';
 import { InlineForwarder, WorkerForwarder, type Forwarder } from './forwarderPool.js';
 import { History } from './history.js';
+import { HistoryIndexer } from './historyIndexer.js';
 import type { PreparedCall } from './ingestPrepare.js';
 import { Intake } from './intake.js';
 import { notFound } from './paging.js';
@@ -160,6 +161,7 @@ class CoreImpl implements Core {
   private readonly engine: Engine;
   private readonly forwarder: Forwarder;
   private readonly checkpointer: { stop(): Promise<void> };
+  private readonly historyIndexer: HistoryIndexer;
   private closed = false;
 
   constructor(
@@ -216,6 +218,16 @@ class CoreImpl implements Core {
       listening: () => bus.listening,
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
+    // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts).
+    this.historyIndexer = new HistoryIndexer({
+      index: queries.index,
+      roundsInFlight: () => this.engine.roundsInFlight,
+      writable: () => store.health.problem === null,
+      onError: (e) => {
+        if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));
+        else console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e);
+      },
+    });
     const intake = (this.intake = new Intake({
       store,
       clock,
@@ -246,6 +258,7 @@ class CoreImpl implements Core {
       transaction: (fn) => store.transaction(fn),
     };
     // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.
+    this.historyIndexer.start();
     if (options.autoStart !== false && !this.control.pausedByUser) this.start();
   }
 
@@ -274,6 +287,7 @@ class CoreImpl implements Core {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.historyIndexer.stop();
     this.bus.close();
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();

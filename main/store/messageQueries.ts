@@ -1,10 +1,21 @@
 /**
  * Read-only queries over messages for lists and the overview: summaries (no bodies), filters, counts.
- * Statements are prepared once per filter combination and kept.
+ *
+ * A page of listMessages is found in two steps: the ids (newest first, below the cursor), then the
+ * summaries of those ids. The ids come from whichever index reaches the rarest of the filters first, read
+ * backwards from the cursor, every filter checked on each row:
+ * - `status`: the messages_status index (status changes, so it is indexed on the table itself);
+ * - `type`, `sourceId`, `userId`, `event`, `destinationId`: history_facets, `text`: message_search (trigrams),
+ *   `from`/`to`: an id range from messages_received. These cover the messages up to the history index's
+ *   watermark (main/store/historyIndex.ts); the newer ones, not indexed yet, are read first, in id order;
+ * - no filter: the table in id order.
+ * With more than one filter, each candidate index is asked how many rows it has (up to PROBE_CAP) and the
+ * smallest leads. Statements are prepared once per shape and kept.
  */
 import type { ListMessagesInput } from '../contract/api.js';
 import { MESSAGE_STATUSES, type MessageStatus, type MessageSummary } from '../contract/models.js';
 import type Database from 'better-sqlite3';
+import { HistoryIndex, type FacetName } from './historyIndex.js';
 import { messageFields, type MessageRow } from './messageStore.js';
 import type { Db } from './openDb.js';
 
@@ -26,26 +37,191 @@ const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.a
   (SELECT json_group_array(d.destination_id) FROM deliveries d WHERE d.message_id = m.id) AS destination_ids
   FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
 
+/** A candidate index is counted up to this many rows when filters compete for the lead. */
+export const PROBE_CAP = 2000;
+/** At most this many trigrams of a search text go into the MATCH (LIKE checks the whole text anyway). */
+const MAX_TRIGRAMS = 12;
+const NO_CURSOR = Number.MAX_SAFE_INTEGER;
+
 /** `%text%` for LIKE, with the wildcard characters of the text itself escaped. */
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * An FTS5 query over message_search for a text: an AND of its trigrams (a superset of the bodies that
+ * contain it, case-folded; LIKE decides). Null when the text is shorter than a trigram.
+ */
+export function trigramQuery(text: string): string | null {
+  const chars = [...text];
+  if (chars.length < 3 || text.includes('\u0000')) return null;
+  const grams: string[] = [];
+  for (let i = 0; i + 3 <= chars.length; i++) grams.push(chars.slice(i, i + 3).join(''));
+  let picked = [...new Set(grams)];
+  if (picked.length > MAX_TRIGRAMS) {
+    // Spread over the text, first and last included.
+    picked = Array.from({ length: MAX_TRIGRAMS }, (_, k) => picked[Math.round((k * (picked.length - 1)) / (MAX_TRIGRAMS - 1))]!);
+  }
+  return [...new Set(picked)].map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
+}
+
+/** Which facet of the history index each filter is. */
+const FACET_FILTERS = [
+  ['userId', 'user'],
+  ['event', 'event'],
+  ['destinationId', 'dest'],
+  ['sourceId', 'source'],
+  ['type', 'type'],
+] as const satisfies readonly (readonly [keyof MessageFilter, FacetName])[];
+
+/** How a page's ids are found. All but `scan` and `status` cover only the indexed messages. */
+export type PlanKind = 'scan' | 'status' | 'facet' | 'search' | 'time';
+
+type Plan =
+  | { kind: 'scan' }
+  | { kind: 'status' }
+  | { kind: 'facet'; facet: FacetName; key: number | null }
+  | { kind: 'search'; match: string }
+  | { kind: 'time'; lo: number; hi: number };
+
+interface Conditions {
+  /** Terms on `m` (and `p` when `payload`), every filter. */
+  where: string[];
+  params: Record<string, unknown>;
+  payload: boolean;
+}
+
+/** What list() ran, for tests that pin the plans. */
+export interface Explained {
+  plan: PlanKind;
+  statements: { sql: string; plan: string[] }[];
+}
+
 export class MessageQueries {
+  readonly index: HistoryIndex;
   private readonly statements = new Map<string, Statement>();
   private readonly summaryById;
-  private readonly countsByStatus;
+  private readonly countAll;
+  private readonly countStatus;
+  /** The status with the most messages when last counted: its count is the total minus the others'. */
+  private largestStatus: MessageStatus = 'delivered';
+  /** Set while explain() runs: every statement run is recorded with its query plan. */
+  private explaining: Explained['statements'] | null = null;
 
   constructor(private readonly db: Db) {
+    this.index = new HistoryIndex(db);
     this.summaryById = db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id = ?`);
-    this.countsByStatus = db.prepare<[], { status: MessageStatus; n: number }>('SELECT status, count(*) AS n FROM messages GROUP BY status');
+    this.countAll = db.prepare<[], number>('SELECT count(*) FROM messages').pluck();
+    this.countStatus = db.prepare<[MessageStatus], number>('SELECT count(*) FROM messages INDEXED BY messages_status WHERE status = ?').pluck();
   }
 
   /** A page of summaries, newest first, below `beforeId`; `limit` rows at most. */
   list(filter: MessageFilter, beforeId: number | undefined, limit: number): MessageSummary[] {
+    const ids = this.pageIds(filter, beforeId ?? NO_CURSOR, limit);
+    if (ids.length === 0) return [];
+    const rows = this.all<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id IN (SELECT value FROM json_each(@ids)) ORDER BY m.id DESC`, {
+      ids: JSON.stringify(ids),
+    });
+    return rows.map(toSummary);
+  }
+
+  /** The plan list() takes for this filter and the statements it runs, each with SQLite's query plan. */
+  explain(filter: MessageFilter, beforeId?: number, limit = 51): Explained {
+    this.explaining = [];
+    try {
+      const plan = this.choosePlan(filter, beforeId ?? NO_CURSOR).kind;
+      this.list(filter, beforeId, limit);
+      return { plan, statements: this.explaining };
+    } finally {
+      this.explaining = null;
+    }
+  }
+
+  summary(id: number): MessageSummary | null {
+    const row = this.summaryById.get(id);
+    return row ? toSummary(row) : null;
+  }
+
+  /** Messages per status: each status but the largest counted on messages_status, the largest by difference. */
+  countsPerStatus(): Record<MessageStatus, number> {
+    const counts = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0])) as Record<MessageStatus, number>;
+    const total = this.countAll.get()!;
+    let others = 0;
+    for (const status of MESSAGE_STATUSES) {
+      if (status === this.largestStatus) continue;
+      counts[status] = this.countStatus.get(status)!;
+      others += counts[status];
+    }
+    counts[this.largestStatus] = total - others;
+    this.largestStatus = MESSAGE_STATUSES.reduce((a, b) => (counts[b] > counts[a] ? b : a));
+    return counts;
+  }
+
+  // ---------------------------------------------------------------- finding a page's ids
+
+  private pageIds(filter: MessageFilter, before: number, limit: number): number[] {
+    const conditions = this.conditions(filter);
+    const plan = this.choosePlan(filter, before);
+    switch (plan.kind) {
+      case 'scan':
+        return this.scan(conditions, 0, before, limit);
+      case 'status':
+        return this.ids(`FROM messages m INDEXED BY messages_status`, `m.status = @status AND m.id < @before`, 'm.id', conditions, { before, limit });
+      default: {
+        // The messages not indexed yet are the newest: they come first.
+        const covered = this.index.covered();
+        const tail = before > covered + 1 ? this.scan(conditions, covered, before, limit) : [];
+        if (tail.length >= limit) return tail;
+        return [...tail, ...this.indexed(plan, conditions, Math.min(before, covered + 1), limit - tail.length)];
+      }
+    }
+  }
+
+  /** Ids below `before` among the indexed messages, by a plan that reads the history index. */
+  private indexed(plan: Exclude<Plan, { kind: 'scan' | 'status' }>, conditions: Conditions, before: number, limit: number): number[] {
+    switch (plan.kind) {
+      case 'facet':
+        if (plan.key === null) return []; // no indexed message has this value
+        return this.ids(`FROM history_facets f CROSS JOIN messages m`, `f.key = @key AND f.id < @before AND m.id = f.id`, 'f.id', conditions, {
+          key: plan.key,
+          before,
+          limit,
+        });
+      case 'search':
+        return this.ids(
+          `FROM message_search s CROSS JOIN messages m`,
+          `s.message_search MATCH @match AND s.rowid < @before AND m.id = s.rowid`,
+          's.rowid',
+          conditions,
+          { match: plan.match, before, limit },
+        );
+      case 'time': {
+        // In-order messages of the range are the id range [lo, hi]; the late ones are looked at apart.
+        const inRange = plan.lo <= plan.hi ? this.ids(`FROM messages m`, `m.id >= @lo AND m.id <= @hi AND m.id < @before`, 'm.id', conditions, { lo: plan.lo, hi: plan.hi, before, limit }) : [];
+        const late = this.ids(`FROM history_late l CROSS JOIN messages m`, `l.id < @before AND m.id = l.id`, 'l.id', conditions, { before, limit });
+        if (late.length === 0) return inRange;
+        return [...new Set([...inRange, ...late])].sort((a, b) => b - a).slice(0, limit);
+      }
+    }
+  }
+
+  /** Ids in (after, before) in id order, every filter checked on each row. */
+  private scan(conditions: Conditions, after: number, before: number, limit: number): number[] {
+    return this.ids(`FROM messages m NOT INDEXED`, `m.id > @after AND m.id < @before`, 'm.id', conditions, { after, before, limit });
+  }
+
+  /** Runs one page query: `from` and `driving` lead, every filter's condition follows. */
+  private ids(from: string, driving: string, order: string, c: Conditions, params: Record<string, unknown>): number[] {
+    const payload = c.payload ? ' CROSS JOIN message_payloads p' : '';
+    const where = [driving, ...(c.payload ? ['p.message_id = m.id'] : []), ...c.where].join(' AND ');
+    const sql = `SELECT m.id ${from}${payload} WHERE ${where} ORDER BY ${order} DESC LIMIT @limit`;
+    return this.all<{ id: number }>(sql, { ...c.params, ...params }).map((r) => r.id);
+  }
+
+  private conditions(filter: MessageFilter): Conditions {
     const where: string[] = [];
-    const params: Record<string, unknown> = { limit };
-    const equal = (column: string, name: keyof MessageFilter) => {
+    const params: Record<string, unknown> = {};
+    const equal = (column: string, name: 'status' | 'type' | 'sourceId' | 'userId' | 'event') => {
       const value = filter[name];
       if (value === undefined) return;
       where.push(`${column} = @${name}`);
@@ -60,10 +236,6 @@ export class MessageQueries {
       where.push('EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.destination_id = @destinationId)');
       params['destinationId'] = filter.destinationId;
     }
-    if (filter.text !== undefined) {
-      where.push(`CAST(p.body AS TEXT) LIKE @text ESCAPE '\\'`);
-      params['text'] = likePattern(filter.text);
-    }
     if (filter.from !== undefined) {
       where.push('m.received_at >= @from');
       params['from'] = filter.from;
@@ -72,25 +244,99 @@ export class MessageQueries {
       where.push('m.received_at < @to');
       params['to'] = filter.to;
     }
-    if (beforeId !== undefined) {
-      where.push('m.id < @beforeId');
-      params['beforeId'] = beforeId;
+    if (filter.text !== undefined) {
+      where.push(`CAST(p.body AS TEXT) LIKE @like ESCAPE '\\'`);
+      params['like'] = likePattern(filter.text);
     }
-    const sql = `SELECT ${SUMMARY_COLUMNS} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.id DESC LIMIT @limit`;
+    return { where, params, payload: filter.text !== undefined };
+  }
+
+  /** The index that leads: the one with the fewest rows below the cursor, when more than one could. */
+  private choosePlan(filter: MessageFilter, before: number): Plan {
+    const covered = this.index.covered();
+    const indexedBefore = Math.min(before, covered + 1);
+    const candidates: { plan: Plan; rows: () => number }[] = [];
+    if (filter.status !== undefined) {
+      const status = filter.status;
+      candidates.push({
+        plan: { kind: 'status' },
+        rows: () => this.count(`SELECT 1 FROM messages INDEXED BY messages_status WHERE status = @status AND id < @before`, { status, before }),
+      });
+    }
+    for (const [name, facet] of FACET_FILTERS) {
+      const value = filter[name];
+      if (value === undefined) continue;
+      const key = this.index.key(facet, value);
+      candidates.push({
+        plan: { kind: 'facet', facet, key },
+        rows: () => (key === null ? 0 : this.count(`SELECT 1 FROM history_facets WHERE key = @key AND id < @before`, { key, before: indexedBefore })),
+      });
+    }
+    const match = filter.text === undefined ? null : trigramQuery(filter.text);
+    if (match !== null) {
+      candidates.push({
+        plan: { kind: 'search', match },
+        rows: () => this.count(`SELECT 1 FROM message_search WHERE message_search MATCH @match AND rowid < @before`, { match, before: indexedBefore }),
+      });
+    }
+    if (filter.from !== undefined || filter.to !== undefined) {
+      const { lo, hi } = this.idRange(filter.from, filter.to, covered);
+      candidates.push({ plan: { kind: 'time', lo, hi }, rows: () => Math.max(0, Math.min(hi, indexedBefore - 1) - lo + 1) });
+    }
+    if (candidates.length === 0) return { kind: 'scan' };
+    if (candidates.length === 1) return candidates[0]!.plan;
+    let best = candidates[0]!;
+    let bestRows = best.rows();
+    for (const c of candidates.slice(1)) {
+      if (bestRows === 0) break;
+      const rows = c.rows();
+      if (rows < bestRows) [best, bestRows] = [c, rows];
+    }
+    return best.plan;
+  }
+
+  /**
+   * The ids of the indexed messages received in [from, to) that are in order (their received_at is not
+   * earlier than any message's before them): those have received_at growing with the id, so they are
+   * exactly the in-order messages with an id in [lo, hi]. lo > hi: none.
+   */
+  private idRange(from: number | undefined, to: number | undefined, covered: number): { lo: number; hi: number } {
+    const first =
+      from === undefined
+        ? 1
+        : this.one(
+            `SELECT id FROM messages INDEXED BY messages_received
+             WHERE received_at >= @from AND id <= @covered AND id NOT IN (SELECT id FROM history_late) ORDER BY received_at, id LIMIT 1`,
+            { from, covered },
+          );
+    const last =
+      to === undefined
+        ? covered
+        : this.one(
+            `SELECT id FROM messages INDEXED BY messages_received
+             WHERE received_at < @to AND id <= @covered AND id NOT IN (SELECT id FROM history_late) ORDER BY received_at DESC, id DESC LIMIT 1`,
+            { to, covered },
+          );
+    if (first === null || last === null) return { lo: 1, hi: 0 };
+    return { lo: first, hi: last };
+  }
+
+  private count(select: string, params: Record<string, unknown>): number {
+    return this.one(`SELECT count(*) AS id FROM (${select} LIMIT ${PROBE_CAP})`, params) ?? 0;
+  }
+
+  private one(sql: string, params: Record<string, unknown>): number | null {
+    return this.all<{ id: number }>(sql, params)[0]?.id ?? null;
+  }
+
+  private all<T>(sql: string, params: Record<string, unknown>): T[] {
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
-    return (statement.all(params) as SummaryRow[]).map(toSummary);
-  }
-
-  summary(id: number): MessageSummary | null {
-    const row = this.summaryById.get(id);
-    return row ? toSummary(row) : null;
-  }
-
-  countsPerStatus(): Record<MessageStatus, number> {
-    const counts = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0])) as Record<MessageStatus, number>;
-    for (const { status, n } of this.countsByStatus.all()) counts[status] = n;
-    return counts;
+    if (this.explaining) {
+      const plan = (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
+      this.explaining.push({ sql, plan });
+    }
+    return statement.all(params) as T[];
   }
 }
 

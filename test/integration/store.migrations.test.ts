@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HistoryIndex } from '../../main/store/historyIndex.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { migrate, openDb, schemaVersion } from '../../main/store/openDb.js';
 import { Store } from '../../main/store/store.js';
@@ -89,6 +90,49 @@ describe('migrations', () => {
       expect(db.prepare('SELECT delivery_id, outcome FROM attempts WHERE message_id = 3').all()).toEqual([{ delivery_id: 5, outcome: 'success' }]);
       const plan = db.prepare('EXPLAIN QUERY PLAN SELECT * FROM attempts WHERE message_id = 3').all() as { detail: string }[];
       expect(plan.map((p) => p.detail).join(' ')).toContain('attempts_message');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('005 upgrades a populated version-4 database: rows kept, status and time indexes used, the history index filled afterwards and left by a deleted message', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v4 = openDb(file, MIGRATIONS.slice(0, 4));
+    v4.prepare(`INSERT INTO sources (id, name, kind, write_key, created_at) VALUES ('s1', 'web', 'web', 'wk', 1)`).run();
+    for (const [id, status, at] of [[1, 'delivered', 10], [2, 'failed', 20], [3, 'delivered', 5]] as const) {
+      v4.prepare(`INSERT INTO messages (id, message_id, source_id, type, user_id, event, received_at, status) VALUES (?, ?, 's1', 'track', 'u1', 'Signed Up', ?, ?)`).run(id, `m${id}`, at, status);
+      v4.prepare(`INSERT INTO message_payloads (message_id, body, call) VALUES (?, ?, '{}')`).run(id, Buffer.from(`{"note":"Espresso ${id}"}`));
+      v4.prepare(`INSERT INTO deliveries (message_id, destination_id, destination_name, status, updated_at) VALUES (?, 'd1', 'd', ?, ?)`).run(id, status, at);
+    }
+    v4.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 5));
+    try {
+      expect(schemaVersion(db)).toBe(5);
+      expect(db.prepare('SELECT id, status FROM messages ORDER BY id').all()).toEqual([
+        { id: 1, status: 'delivered' },
+        { id: 2, status: 'failed' },
+        { id: 3, status: 'delivered' },
+      ]);
+      const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail).join(' ');
+      expect(plan(`SELECT id FROM messages WHERE status = 'failed' ORDER BY id DESC`)).toContain('messages_status');
+      expect(plan('SELECT id FROM messages WHERE received_at >= 7 ORDER BY received_at')).toContain('messages_received');
+      expect(plan(`SELECT count(*) FROM deliveries WHERE status = 'failed' AND updated_at >= 7`)).toContain('deliveries_failed');
+      // The history index starts empty and is filled afterwards (by the history indexer, off the hot path).
+      const index = new HistoryIndex(db);
+      expect(index.covered()).toBe(0);
+      expect(index.indexNext(10)).toBe(3);
+      expect(index.covered()).toBe(3);
+      expect(db.prepare('SELECT id FROM history_late').pluck().all()).toEqual([3]); // received before message 2
+      expect(db.prepare(`SELECT rowid FROM message_search WHERE message_search MATCH '"ESP" AND "sso"' ORDER BY rowid`).pluck().all()).toEqual([1, 2, 3]);
+      const facets = () => db.prepare('SELECT k.facet, f.id FROM history_facets f JOIN history_keys k USING (key) ORDER BY k.facet, f.id').all();
+      expect(facets()).toEqual(expect.arrayContaining([{ facet: 'dest:d1', id: 2 }, { facet: 'event:Signed Up', id: 3 }, { facet: 'user:u1', id: 1 }]));
+      expect(facets()).toHaveLength(15);
+      db.prepare('DELETE FROM messages WHERE id = 2').run();
+      expect(facets()).toHaveLength(10);
+      expect(db.prepare(`SELECT rowid FROM message_search WHERE message_search MATCH '"ESP"'`).pluck().all()).toEqual([1, 3]);
+      db.prepare('DELETE FROM messages WHERE id = 3').run();
+      expect(index.covered()).toBe(1); // id 2 and 3 can be given again: they are no longer covered
+      expect(db.prepare('SELECT count(*) FROM history_late').pluck().get()).toBe(0);
     } finally {
       db.close();
     }

@@ -1,0 +1,121 @@
+/**
+ * Keeps the history index (main/store/historyIndex.ts) caught up off the hot path. Indexing a message
+ * costs about twice what storing it does (its body's trigrams, mostly), so it is never done while
+ * messages are stored or delivered: the indexer looks every `intervalMs`, and indexes only while the
+ * core is quiet (fewer than `busyMessagesPerSecond` new messages since it last looked, and no more than
+ * `busyRounds` rounds in flight), a chunk at a time, giving the event loop back after each `sliceMs`.
+ * Under sustained load the unindexed tail grows, and listMessages reads it in id order (slower for rare
+ * filter values) until the indexer catches up.
+ */
+import type { HistoryIndex } from '../store/historyIndex.js';
+
+export interface HistoryIndexerOptions {
+  index: Pick<HistoryIndex, 'indexNext' | 'lag' | 'merge'>;
+  /** Rounds in flight right now. */
+  roundsInFlight: () => number;
+  /** False while the database must not be written (store/integrity.ts): the indexer waits. */
+  writable?: () => boolean;
+  /** An error while indexing; the indexer tries again after `retryAfterErrorMs`. */
+  onError?: (error: unknown) => void;
+  retryAfterErrorMs?: number;
+  intervalMs?: number;
+  sliceMs?: number;
+  /** Messages per transaction. */
+  chunk?: number;
+  busyMessagesPerSecond?: number;
+  busyRounds?: number;
+}
+
+export const HISTORY_INDEX_CHUNK = 100;
+
+export class HistoryIndexer {
+  private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  private stopped = true;
+  /** lag() when last looked, and when. */
+  private lastLag = 0;
+  private lastLookedAt = 0;
+  private merged = true;
+  private readonly o: Required<HistoryIndexerOptions>;
+
+  constructor(options: HistoryIndexerOptions) {
+    this.o = {
+      intervalMs: 250,
+      sliceMs: 20,
+      chunk: HISTORY_INDEX_CHUNK,
+      busyMessagesPerSecond: 200,
+      busyRounds: 32,
+      writable: () => true,
+      onError: (e) => console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e),
+      retryAfterErrorMs: 30_000,
+      ...options,
+    };
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.lastLag = this.o.index.lag();
+    this.lastLookedAt = performance.now();
+    this.later(this.o.intervalMs);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) {
+      clearTimeout(this.timer as NodeJS.Timeout);
+      clearImmediate(this.timer as NodeJS.Immediate);
+    }
+    this.timer = null;
+  }
+
+  private later(ms: number): void {
+    if (this.stopped) return;
+    if (ms === 0) {
+      this.timer = setImmediate(() => this.turn());
+      this.timer.unref();
+    } else {
+      this.timer = setTimeout(() => this.turn(), ms);
+      this.timer.unref();
+    }
+  }
+
+  private turn(): void {
+    this.timer = null;
+    if (this.stopped) return;
+    try {
+      this.work();
+    } catch (e) {
+      this.o.onError(e);
+      this.later(this.o.retryAfterErrorMs);
+    }
+  }
+
+  private work(): void {
+    if (!this.o.writable()) return this.later(this.o.intervalMs);
+    const now = performance.now();
+    const lag = this.o.index.lag();
+    // New messages since the last look (lag grows by them; indexing shrinks it, so count only growth).
+    const arrivedPerSecond = (Math.max(0, lag - this.lastLag) * 1000) / Math.max(1, now - this.lastLookedAt);
+    if (arrivedPerSecond >= this.o.busyMessagesPerSecond || this.o.roundsInFlight() > this.o.busyRounds) {
+      this.lastLag = lag;
+      this.lastLookedAt = now;
+      return this.later(this.o.intervalMs);
+    }
+    let more = lag > 0;
+    while (more && performance.now() - now < this.o.sliceMs) more = this.o.index.indexNext(this.o.chunk) > 0;
+    if (lag > 0) this.merged = false;
+    if (!more && !this.merged) {
+      // Caught up: fewer, larger segments make every search cheaper.
+      while (performance.now() - now < this.o.sliceMs) {
+        if (!this.o.index.merge(100)) {
+          this.merged = true;
+          break;
+        }
+      }
+    }
+    this.lastLag = this.o.index.lag();
+    this.lastLookedAt = performance.now();
+    // Still behind and quiet: go on as soon as the event loop has had its turn.
+    this.later(more || !this.merged ? 0 : this.o.intervalMs);
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * listMessages' SQL (MessageQueries) over the history index: every filter and combination returns exactly
+ * what a plain reading of the rows says, whatever part of the messages is indexed, with messages received
+ * out of order and messages deleted; and every filter is led by an index, never a scan of the table.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MESSAGE_STATUSES, type MessageStatus } from '../../main/contract/models.js';
+import type { MessageType } from '../../main/contract/messageShapes.js';
+import { MessageQueries, trigramQuery, type MessageFilter } from '../../main/store/messageQueries.js';
+import { Store } from '../../main/store/store.js';
+import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
+
+/** mulberry32 */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const TYPES: MessageType[] = ['track', 'page', 'identify', 'alias'];
+const SOURCES = ['s1', 's2', 's3'];
+const DESTINATIONS = ['d1', 'd2', 'd3'];
+const WORDS = ['espresso', 'Espresso', 'ESPRESSO', 'filter', '100%', 'a_b', 'Ünïcode', 'ünïcode', 'quote"d', 'back\\slash', 'ab', 'x'];
+
+interface Row {
+  id: number;
+  type: string;
+  source_id: string | null;
+  user_id: string | null;
+  event: string | null;
+  received_at: number;
+  status: MessageStatus;
+  body: Buffer;
+}
+
+function newStore(): { store: Store; queries: MessageQueries } {
+  const store = new Store(join(newDataDir(), 'hookbench.db'));
+  onCleanup(() => store.close());
+  for (const id of SOURCES) store.config.insertSource({ id, name: id, kind: 'web', writeKey: `wk-${id}`, createdAt: 1 });
+  return { store, queries: store.queries };
+}
+
+/** Adds `n` random messages; received_at mostly grows, some go back (a clock put back) or repeat. */
+function addMessages(store: Store, r: () => number, n: number, clock: { t: number }): void {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  store.transaction(() => {
+    for (let i = 0; i < n; i++) {
+      const x = r();
+      clock.t += x < 0.1 ? -Math.floor(r() * 5000) : x < 0.2 ? 0 : Math.floor(r() * 1000);
+      const type = pick(TYPES);
+      const words = Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(WORDS));
+      const body = Buffer.from(JSON.stringify({ type, note: words.join(' '), n: Math.floor(r() * 1000) }));
+      const deliveries = DESTINATIONS.filter(() => r() < 0.35).map((destinationId) => ({ destinationId, destinationName: destinationId, nextAttemptAt: clock.t }));
+      store.messages.insertMessage(
+        {
+          messageId: `m-${clock.t}-${i}`,
+          sourceId: r() < 0.1 ? null : pick(SOURCES),
+          type,
+          userId: r() < 0.15 ? null : `u${Math.floor(r() * 12)}`,
+          anonymousId: null,
+          event: type === 'track' ? `E${Math.floor(r() * 6)}` : null,
+          receivedAt: clock.t,
+          body,
+          callJson: '{}',
+          status: pick(MESSAGE_STATUSES),
+          statusReason: null,
+          replayOf: null,
+        },
+        deliveries,
+      );
+    }
+  });
+}
+
+const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** The filter read plainly, row by row: what every plan must return. */
+function expected(store: Store, filter: MessageFilter, before: number, limit: number): number[] {
+  const rows = store.db
+    .prepare(
+      `SELECT m.id, m.type, m.source_id, m.user_id, m.event, m.received_at, m.status, p.body FROM messages m JOIN message_payloads p ON p.message_id = m.id ORDER BY m.id DESC`,
+    )
+    .all() as Row[];
+  const destinations = store.db.prepare('SELECT message_id, destination_id FROM deliveries').all() as { message_id: number; destination_id: string }[];
+  return rows
+    .filter(
+      (m) =>
+        m.id < before &&
+        (filter.status === undefined || m.status === filter.status) &&
+        (filter.type === undefined || m.type === filter.type) &&
+        (filter.sourceId === undefined || m.source_id === filter.sourceId) &&
+        (filter.userId === undefined || m.user_id === filter.userId) &&
+        (filter.event === undefined || m.event === filter.event) &&
+        (filter.destinationId === undefined || destinations.some((d) => d.message_id === m.id && d.destination_id === filter.destinationId)) &&
+        (filter.from === undefined || m.received_at >= filter.from) &&
+        (filter.to === undefined || m.received_at < filter.to) &&
+        (filter.text === undefined || asciiLower(m.body.toString('utf8')).includes(asciiLower(filter.text))),
+    )
+    .slice(0, limit)
+    .map((m) => m.id);
+}
+
+function randomFilter(r: () => number, times: { min: number; max: number }): MessageFilter {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const filter: MessageFilter = {};
+  const terms = 1 + Math.floor(r() * 3);
+  for (let k = 0; k < terms; k++) {
+    switch (Math.floor(r() * 9)) {
+      case 0:
+        filter.status = pick(MESSAGE_STATUSES);
+        break;
+      case 1:
+        filter.type = pick(TYPES);
+        break;
+      case 2:
+        filter.sourceId = pick([...SOURCES, 's-unknown']);
+        break;
+      case 3:
+        filter.userId = `u${Math.floor(r() * 13)}`;
+        break;
+      case 4:
+        filter.event = `E${Math.floor(r() * 7)}`;
+        break;
+      case 5:
+        filter.destinationId = pick(DESTINATIONS);
+        break;
+      case 6:
+        filter.text = pick([...WORDS, 'spresso fil', 'ESPRESSO filter', '%', '_', '"note":"', 'nothing-like-this']);
+        break;
+      case 7:
+        filter.from = times.min + Math.floor(r() * (times.max - times.min));
+        break;
+      default:
+        filter.to = times.min + Math.floor(r() * (times.max - times.min));
+    }
+  }
+  return filter;
+}
+
+/** Random filters and cursors, each page compared with the plain reading; then the pages walked to the end. */
+function checkAgainstPlainReading(store: Store, queries: MessageQueries, r: () => number, filters: number): void {
+  const times = store.db.prepare('SELECT min(received_at) AS min, max(received_at) AS max FROM messages').get() as { min: number; max: number };
+  const newest = (store.db.prepare('SELECT max(id) FROM messages').pluck().get() as number) + 1;
+  for (let k = 0; k < filters; k++) {
+    const filter = randomFilter(r, times);
+    const before = r() < 0.5 ? newest : Math.floor(r() * newest) + 1;
+    const limit = 1 + Math.floor(r() * 40);
+    const got = queries.list(filter, before, limit).map((m) => m.id);
+    expect({ filter, before, limit, ids: got }).toEqual({ filter, before, limit, ids: expected(store, filter, before, limit) });
+  }
+  // Whole walks with cursors: every matching message exactly once, newest first.
+  for (let k = 0; k < 5; k++) {
+    const filter = randomFilter(r, times);
+    const walked: number[] = [];
+    let cursor: number | undefined;
+    for (;;) {
+      const page = queries.list(filter, cursor, 8).map((m) => m.id);
+      walked.push(...page);
+      if (page.length < 8) break;
+      cursor = page.at(-1);
+    }
+    expect({ filter, walked }).toEqual({ filter, walked: expected(store, filter, Number.MAX_SAFE_INTEGER, 1e9) });
+  }
+}
+
+describe('listMessages over the history index', () => {
+  it('returns what the rows say: partly indexed, fully indexed, after deletions and ids given again', () => {
+    const { store, queries } = newStore();
+    const r = rng(9);
+    const clock = { t: 1_000_000 };
+    addMessages(store, r, 500, clock);
+    checkAgainstPlainReading(store, queries, r, 150); // nothing indexed: every plan reads the table in id order
+
+    while (queries.index.covered() < 300) queries.index.indexNext(37);
+    expect(queries.index.lag()).toBeGreaterThan(150);
+    checkAgainstPlainReading(store, queries, r, 250); // indexed up to ~300, the rest read in id order
+
+    while (queries.index.indexNext(100) > 0);
+    expect(queries.index.lag()).toBe(0);
+    checkAgainstPlainReading(store, queries, r, 250);
+
+    // Deletions (retention): indexed and unindexed, old and the newest; then new messages take the freed ids.
+    const del = store.db.prepare('DELETE FROM messages WHERE id = ?');
+    for (const id of [1, 2, 50, 120, 299, 300, 301]) del.run(id);
+    store.db.prepare('DELETE FROM messages WHERE id > 440').run();
+    expect(queries.index.covered()).toBe(440);
+    checkAgainstPlainReading(store, queries, r, 150);
+    addMessages(store, r, 60, clock);
+    expect(store.db.prepare('SELECT max(id) FROM messages').pluck().get()).toBe(500);
+    checkAgainstPlainReading(store, queries, r, 150);
+    while (queries.index.indexNext(100) > 0);
+    checkAgainstPlainReading(store, queries, r, 150);
+    // The search index holds exactly the remaining messages.
+    const searched = store.db.prepare(`SELECT count(*) FROM message_search WHERE message_search MATCH '"ote"'`).pluck().get();
+    expect(searched).toBe(store.db.prepare('SELECT count(*) FROM messages').pluck().get());
+  });
+
+  it('searches substrings case-insensitively for ASCII only, wildcards literal, short texts too', () => {
+    const { store, queries } = newStore();
+    const clock = { t: 5_000 };
+    const add = (note: string) =>
+      store.messages.insertMessage(
+        { messageId: note, sourceId: 's1', type: 'track', userId: 'u', anonymousId: null, event: 'E', receivedAt: ++clock.t, body: Buffer.from(JSON.stringify({ note })), callJson: '{}', status: 'delivered', statusReason: null, replayOf: null },
+        [],
+      ).id;
+    const ids = { upper: add('ESPRESSO beans'), percent: add('100% off'), underscore: add('a_b'), plain: add('aXb 100 off'), umlaut: add('Ünïcode'), lower: add('ünïcode') };
+    while (queries.index.indexNext(100) > 0);
+    const text = (t: string) => queries.list({ text: t }, undefined, 50).map((m) => m.id);
+    expect(text('espresso')).toEqual([ids.upper]);
+    expect(text('SPRESSO BE')).toEqual([ids.upper]);
+    expect(text('100%')).toEqual([ids.percent]);
+    expect(text('a_b')).toEqual([ids.underscore]);
+    expect(text('ünïcode')).toEqual([ids.lower]); // LIKE folds ASCII only, as the filter promises
+    expect(text('%')).toEqual([ids.percent]);
+    expect(text('ab')).toEqual([]);
+    expect(trigramQuery('ab')).toBeNull();
+    expect(trigramQuery('a"bc')).toBe('"a""b" AND """bc"');
+  });
+
+  it('every filter is led by an index, and the unindexed tail is read as an id range', () => {
+    const { store, queries } = newStore();
+    addMessages(store, rng(3), 300, { t: 1_000_000 });
+    while (queries.index.covered() < 200) queries.index.indexNext(50);
+    const leads: [MessageFilter, string, RegExp][] = [
+      [{}, 'scan', /SEARCH m USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/],
+      [{ status: 'failed' }, 'status', /SEARCH m USING (COVERING )?INDEX messages_status \(status=\? AND rowid<\?\)/],
+      [{ type: 'alias' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
+      [{ sourceId: 's2' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
+      [{ userId: 'u3' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
+      [{ event: 'E2' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
+      [{ destinationId: 'd2' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
+      [{ text: 'espresso' }, 'search', /SCAN s VIRTUAL TABLE INDEX \d+:M/],
+      [{ from: 1_050_000 }, 'time', /messages_received \(received_at>\?\)/],
+      [{ to: 1_050_000 }, 'time', /messages_received \(received_at<\?\)/],
+      [{ type: 'track', userId: 'u3' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
+      [{ status: 'failed', sourceId: 's1' }, 'status|facet', /SEARCH (m|f) USING/],
+      [{ text: 'espresso', type: 'alias' }, 'search|facet', /SEARCH f USING PRIMARY KEY|SCAN s VIRTUAL TABLE/],
+    ];
+    for (const [filter, plan, lead] of leads) {
+      const explained = queries.explain(filter);
+      const lines = explained.statements.flatMap((s) => s.plan);
+      expect({ filter, plan: explained.plan }).toEqual({ filter, plan: expect.stringMatching(new RegExp(`^(${plan})$`)) });
+      expect({ filter, lines }).toEqual({ filter, lines: expect.arrayContaining([expect.stringMatching(lead)]) });
+      // Nothing reads a whole table: a SCAN is only of a virtual table (json_each, the search index) or a subquery.
+      const scans = lines.filter((l) => /^SCAN /.test(l) && !/VIRTUAL TABLE|^SCAN \(subquery/.test(l));
+      expect({ filter, scans }).toEqual({ filter, scans: [] });
+      // The tail (messages after the watermark) is an id range, never a full read.
+      for (const l of lines.filter((x) => /^SEARCH m USING INTEGER PRIMARY KEY \(rowid>/.test(x))) expect(l).toContain('rowid<?');
+    }
+  });
+
+  it('counts per status: each status but the largest counted, the largest by difference, as statuses change', () => {
+    const { store, queries } = newStore();
+    addMessages(store, rng(5), 200, { t: 1 });
+    const plain = () => {
+      const counts = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0]));
+      for (const { status, n } of store.db.prepare('SELECT status, count(*) AS n FROM messages GROUP BY status').all() as { status: string; n: number }[]) counts[status] = n;
+      return counts;
+    };
+    expect(queries.countsPerStatus()).toEqual(plain());
+    store.db.prepare(`UPDATE messages SET status = 'failed' WHERE id % 3 = 0`).run();
+    expect(queries.countsPerStatus()).toEqual(plain());
+    expect(queries.countsPerStatus()).toEqual(plain());
+    store.db.prepare(`DELETE FROM messages WHERE id % 5 = 0`).run();
+    expect(queries.countsPerStatus()).toEqual(plain());
+  });
+
+  it('a quiet core indexes what it stored, off the hot path', async () => {
+    const dataDir = newDataDir();
+    const core = newCore({ dataDir });
+    must(core.sendMessages({ messages: Array.from({ length: 300 }, (_, i) => ({ type: 'track' as const, call: { userId: `u${i}`, event: 'Indexed' } })) }));
+    const db = new Database(join(dataDir, 'hookbench.db'), { readonly: true });
+    onCleanup(() => {
+      db.close();
+    });
+    const covered = () => db.prepare('SELECT covered FROM history_state').pluck().get() as number;
+    const deadline = Date.now() + 10_000;
+    while (covered() < 300 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(covered()).toBe(300);
+    expect(must(core.listMessages({ userId: 'u7' })).items.map((m) => m.userId)).toEqual(['u7']);
+    expect(must(core.listMessages({ text: 'INDEXED', limit: 1000 })).items).toHaveLength(300);
+  });
+});
