@@ -25,6 +25,28 @@ export function maskSecret(value: string | null): string | null {
   return value.length >= 6 ? `${value.slice(0, 2)}${MASK}` : MASK;
 }
 
+/**
+ * How logs show a write key (docs/behaviour.md §9 Logs): its first three and last two characters,
+ * `wk_…nd`; nothing of a short one.
+ */
+export function maskKeyEdges(key: string): string {
+  return key.length <= 6 ? '***' : `${key.slice(0, 3)}…${key.slice(-2)}`;
+}
+
+/**
+ * A string member named `writeKey` or `authorization` (any case) in JSON text, its value up to the closing
+ * quote or the end of the text (a preview may stop inside it). Keys are matched as written, unescaped.
+ */
+const CREDENTIAL_MEMBER = /("(?:writekey|authorization)"\s*:\s*")((?:[^"\\]|\\.)*\\?)("|$)/gi;
+
+/**
+ * JSON text (possibly cut short, possibly not JSON at all) with the values of its `writeKey` and
+ * `authorization` members shown as their edges (`wk_…nd`): the ingest log's body preview.
+ */
+export function redactJsonCredentials(text: string): string {
+  return text.replace(CREDENTIAL_MEMBER, (_all, head: string, value: string, tail: string) => `${head}${maskKeyEdges(value)}${tail}`);
+}
+
 export function isMasked(value: string): boolean {
   return value.includes(MASK);
 }

@@ -148,7 +148,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
         return refuse('calls', batch.length, 400, { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` });
       }
-      const call = mergeShared(item as Record<string, unknown>, shared);
+      const call = withoutWriteKey(mergeShared(item as Record<string, unknown>, shared));
       const type = call['type'];
       if (!isMessageType(type) || type === 'delete') {
         return refuse('calls', batch.length, 400, { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type ?? null)}` });
@@ -160,7 +160,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     if (payload['type'] !== undefined && payload['type'] !== type) {
       return refuse('calls', 1, 400, { code: 'invalid_input', field: 'type', message: `type: "${String(payload['type'])}" sent to ${req.path}, which takes ${type}` });
     }
-    items = [{ type, call: payload }];
+    items = [{ type, call: withoutWriteKey(payload) }];
   }
 
   // Each call's size, as received, before anything else about it (docs/behaviour.md §7). The same JSON is stored.
@@ -259,6 +259,17 @@ function mergeShared(item: Record<string, unknown>, shared: { context: unknown; 
     out[key] = typeof own === 'object' && own !== null && !Array.isArray(own) ? { ...batchLevel, ...own } : own === undefined ? { ...batchLevel } : own;
   }
   return out ?? item;
+}
+
+/**
+ * A call without the `writeKey` it may carry (single-call routes and browser SDKs send it in the body): a
+ * secret, kept out of the stored call (docs/behaviour.md §9). The delivered body never had it: it is built
+ * from the shape's keys only.
+ */
+function withoutWriteKey(call: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(call, 'writeKey')) return call;
+  const { writeKey: _dropped, ...rest } = call;
+  return rest;
 }
 
 function writeKeyOf(authorization: string | null, bodyKey: unknown): string | null {

@@ -2,10 +2,13 @@
  * Issue 13, defect 7: secrets at rest and in answers (docs/behaviour.md §9). The database files are 0600 like
  * the rest of the data dir, and write keys and credentials stay out of what is stored or shown in clear.
  */
-import { chmodSync, existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { must, newCore, newDataDir, sendTrack } from '../helpers/harness.js';
+import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
+import type { TestReceiver } from '../helpers/receiver.js';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 const DB_FILES = ['hookbench.db', 'hookbench.db-wal', 'hookbench.db-shm'];
@@ -41,5 +44,74 @@ describe.skipIf(process.platform === 'win32')('the database files are 0600 (docs
       expect(existsSync(join(dataDir, name)), name).toBe(true);
       expect(modeOf(join(dataDir, name)).toString(8), name).toBe('600');
     }
+  });
+});
+
+const WRITE_KEY = 'wk_backend_0123456789';
+const silentIO = { stdout: () => undefined, stderr: () => undefined };
+
+async function serve(rx: TestReceiver): Promise<RunningServe> {
+  const dir = newDataDir();
+  const config = join(dir, 'config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      sources: [{ name: 'backend', kind: 'server', writeKey: WRITE_KEY }],
+      destinations: [{ name: 'd', enabled: true, sources: ['backend'], url: rx.url }],
+    }),
+  );
+  const running = await startServe({ config, data: join(dir, 'data'), host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silentIO);
+  onCleanup(() => running.stop());
+  return running;
+}
+
+async function post(running: RunningServe, path: string, body: string, headers: Record<string, string> = {}): Promise<number> {
+  const res = await request(`${running.info.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  await res.body.dump();
+  return res.statusCode;
+}
+
+describe('write keys and credentials sent to /v1 (docs/behaviour.md §9)', () => {
+  it('the ingest log keeps a refused body with its writeKey and Authorization values redacted', async () => {
+    const rx = await newReceiver();
+    const running = await serve(rx);
+    // Refused after the key is known (a track without event), with an unknown key, and cut off inside the key.
+    expect(await post(running, '/v1/track', JSON.stringify({ writeKey: WRITE_KEY, userId: 'u' }))).toBe(400);
+    expect(await post(running, '/v1/track', JSON.stringify({ writeKey: 'wk_typo_0123456789', userId: 'u', event: 'E' }))).toBe(401);
+    const headers = { authorization: 'Bearer tok_abcdef0123456789', Authorization: 'Basic dXNlcjpwYXNzd29yZA==' };
+    expect(await post(running, '/v1/batch', JSON.stringify({ writeKey: WRITE_KEY, batch: [{ type: 'track', userId: 'u', context: { headers } }] }))).toBe(400);
+    const cut = `{"properties": {"pad": "${'x'.repeat(4070)}"}, "writeKey": "${WRITE_KEY}"}`;
+    expect(await post(running, '/v1/track', cut)).toBe(400);
+    const log = must(running.core.listIngestLog({})).items;
+    expect(log).toHaveLength(4);
+    for (const entry of log) {
+      expect(entry.bodyPreview).not.toContain('0123456789');
+      expect(entry.bodyPreview).not.toContain('dXNlcjpwYXNzd29yZA');
+    }
+    expect(log.at(-1)!.bodyPreview).toContain('"writeKey":"wk_…89"');
+    expect(log.at(-2)!.bodyPreview).toContain('"writeKey":"wk_…89"');
+  });
+
+  it('a writeKey in the body of a single-call route is neither stored in the call nor delivered', async () => {
+    const rx = await newReceiver();
+    const running = await serve(rx);
+    expect(await post(running, '/v1/track', JSON.stringify({ writeKey: WRITE_KEY, userId: 'u', event: 'E', properties: { a: 1 } }))).toBe(200);
+    expect(await post(running, '/v1/batch', JSON.stringify({ writeKey: WRITE_KEY, batch: [{ type: 'track', userId: 'u', event: 'F', writeKey: WRITE_KEY }] }))).toBe(200);
+    const stored = must(running.core.listMessages({})).items;
+    expect(stored).toHaveLength(2);
+    for (const m of stored) {
+      const detail = await settled(running.core, m.id);
+      expect(detail.message.status).toBe('delivered');
+      expect(JSON.stringify(detail.message.call)).not.toContain(WRITE_KEY);
+      expect(detail.message.call).toMatchObject({ userId: 'u' });
+    }
+    const api = await request(`${running.info.url}/api/getMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${running.info.token}` },
+      body: JSON.stringify({ id: stored.at(-1)!.id }),
+    });
+    expect(await api.body.text()).not.toContain(WRITE_KEY);
+    expect(rx.captured).toHaveLength(2);
+    for (const c of rx.captured) expect(c.body.toString()).not.toContain(WRITE_KEY);
   });
 });
