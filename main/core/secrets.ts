@@ -5,7 +5,7 @@
  * so a form can round-trip what it was given.
  */
 import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, Source, Webhook } from '../contract/models.js';
-import type { ReceiverEndpoint } from '../contract/receiver.js';
+import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
 
 export const MASK = '••••';
@@ -89,6 +89,19 @@ export function maskReceiver(r: ReceiverEndpoint): ReceiverEndpoint {
   return { ...r, secret: maskSecret(r.secret) };
 }
 
+/**
+ * A captured request as answers and events show it: credential-like header values masked, in `headers` and
+ * in `rawHeaders` alike. The body is shown as received (it is what the receiver is for).
+ */
+export function maskCapture(c: CaptureRecord): CaptureRecord {
+  if (!c.rawHeaders.some(([name]) => isSensitiveHeader(name))) return c;
+  return {
+    ...c,
+    headers: maskHeaders(c.headers),
+    rawHeaders: c.rawHeaders.map(([name, value]) => (isSensitiveHeader(name) ? [name, maskSecret(value)] : [name, value])),
+  };
+}
+
 export function maskAttempt(a: AttemptRecord): AttemptRecord {
   return { ...a, url: maskUrl(a.url), requestHeaders: maskHeaders(a.requestHeaders) };
 }
@@ -134,6 +147,8 @@ export function maskEvent(event: EngineEvent): EngineEvent {
       return event.url.includes('@') ? { ...event, url: maskUrl(event.url) } : event;
     case 'deliveryUpdated':
       return { ...event, delivery: maskDelivery(event.delivery) };
+    case 'requestCaptured':
+      return { ...event, capture: maskCapture(event.capture) };
     default:
       return event;
   }

@@ -9,6 +9,7 @@ import type { Page } from '../contract/models.js';
 import { err, type Result } from '../contract/result.js';
 import {
   isMasked,
+  maskCapture,
   maskDelivery,
   maskDestination,
   maskMessageDetail,
@@ -102,8 +103,8 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       return mapValue(receivers.updateReceiver({ name: input.name, patch: { ...input.patch, ...(given !== undefined ? { secret } : {}) } }), maskReceiver);
     },
     deleteReceiver: (input) => receivers.deleteReceiver(input),
-    listCaptures: (input) => receivers.listCaptures(input),
-    getCapture: (input) => receivers.getCapture(input),
+    listCaptures: (input) => mapPage(receivers.listCaptures(input), maskCapture),
+    getCapture: (input) => mapValue(receivers.getCapture(input), maskCapture),
     clearCaptures: (input) => receivers.clearCaptures(input),
   };
   return { ...handlers, ...face };

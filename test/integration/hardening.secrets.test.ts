@@ -6,6 +6,10 @@ import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { EngineEvent } from '../../main/contract/events.js';
+import type { CaptureRecord } from '../../main/contract/receiver.js';
+import type { Page } from '../../main/contract/models.js';
 import { startServe, type RunningServe } from '../../main/cli/serve.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import type { TestReceiver } from '../helpers/receiver.js';
@@ -113,5 +117,44 @@ describe('write keys and credentials sent to /v1 (docs/behaviour.md §9)', () =>
     expect(await api.body.text()).not.toContain(WRITE_KEY);
     expect(rx.captured).toHaveLength(2);
     for (const c of rx.captured) expect(c.body.toString()).not.toContain(WRITE_KEY);
+  });
+});
+
+async function api<T>(running: RunningServe, command: string, input: unknown): Promise<{ ok: boolean; value?: T; text: string }> {
+  const res = await request(`${running.info.url}/api/${command}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${running.info.token}` },
+    body: JSON.stringify(input),
+  });
+  const text = await res.body.text();
+  return { ...(JSON.parse(text) as { ok: boolean; value?: T }), text };
+}
+
+describe('receiver captures (docs/behaviour.md §9)', () => {
+  it('listCaptures, getCapture and requestCaptured events show credential-like request headers masked', async () => {
+    const rx = await newReceiver();
+    const running = await serve(rx);
+    expect((await api(running, 'createReceiver', { name: 'hook', script: 200 })).ok).toBe(true);
+    const ws = new WebSocket(`${running.info.url.replace('http', 'ws')}/api/events?token=${running.info.token}`);
+    onCleanup(() => ws.close());
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const pushed = new Promise<string>((resolve) => {
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as { events: EngineEvent[] };
+        if (frame.events.some((e) => e.type === 'requestCaptured')) resolve(String(data));
+      });
+    });
+    const secrets = { authorization: 'Bearer tok_abcdef0123456789', cookie: 'session=sess_0123456789', 'x-api-key': 'key_0123456789', 'x-env': 'dev' };
+    const sent = await request(`${running.info.receiverUrl}/r/hook`, { method: 'POST', headers: secrets, body: '{}' });
+    await sent.body.dump();
+    const frame = await pushed;
+    const list = await api<Page<CaptureRecord>>(running, 'listCaptures', {});
+    const capture = list.value!.items[0]!;
+    const one = await api<CaptureRecord>(running, 'getCapture', { id: capture.id });
+    for (const text of [list.text, one.text, frame]) expect(text).not.toContain('0123456789');
+    for (const c of [capture, one.value!]) {
+      expect(c.headers).toMatchObject({ authorization: 'Be••••', cookie: 'se••••', 'x-api-key': 'ke••••', 'x-env': 'dev' });
+      expect(c.rawHeaders).toEqual(expect.arrayContaining([['authorization', 'Be••••'], ['x-env', 'dev']]));
+    }
   });
 });
