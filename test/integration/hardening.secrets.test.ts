@@ -2,15 +2,16 @@
  * Issue 13, defect 7: secrets at rest and in answers (docs/behaviour.md §9). The database files are 0600 like
  * the rest of the data dir, and write keys and credentials stay out of what is stored or shown in clear.
  */
-import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { CaptureRecord } from '../../main/contract/receiver.js';
 import type { Page } from '../../main/contract/models.js';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { runServe, startServe, type RunningServe } from '../../main/cli/serve.js';
+import { captureIO } from '../helpers/cliIO.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import type { TestReceiver } from '../helpers/receiver.js';
 
@@ -156,5 +157,44 @@ describe('receiver captures (docs/behaviour.md §9)', () => {
       expect(c.headers).toMatchObject({ authorization: 'Be••••', cookie: 'se••••', 'x-api-key': 'ke••••', 'x-env': 'dev' });
       expect(c.rawHeaders).toEqual(expect.arrayContaining([['authorization', 'Be••••'], ['x-env', 'dev']]));
     }
+  });
+});
+
+describe('serve never prints a secret (docs/behaviour.md §9 Logs)', () => {
+  it('start-up, config and stop lines name objects, never their secrets; the token is only in the ready URL', async () => {
+    const rx = await newReceiver();
+    const dir = newDataDir();
+    const config = join(dir, 'config.json');
+    const secrets = ['wk_start_0123456789', 'shared_0123456789', 'receiver_0123456789', 'Bearer hdr_0123456789'];
+    writeFileSync(
+      config,
+      JSON.stringify({
+        sources: [{ name: 'backend', kind: 'server', writeKey: secrets[0] }],
+        receivers: [{ name: 'rx', secret: secrets[2], script: 200 }],
+        destinations: [{ name: 'd', enabled: true, sources: ['backend'], sharedSecret: secrets[1], webhooks: [{ url: rx.url, headers: { Authorization: secrets[3] } }] }],
+      }),
+    );
+    const logged: string[] = [];
+    for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+      const spy = vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+      onCleanup(() => spy.mockRestore());
+    }
+    const io = captureIO();
+    const data = join(dir, 'data');
+    const exit = runServe({ config, dataDir: data, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, io.io);
+    await io.waitForErr('stop with Ctrl-C');
+    const info = JSON.parse(readFileSync(join(data, 'server.json'), 'utf8')) as { url: string; token: string };
+    // Traffic that goes through every path that could log: a refused write key, an accepted call, a delivery.
+    const running = { info } as RunningServe;
+    expect(await post(running, '/v1/track', JSON.stringify({ writeKey: 'wk_unknown_0123456789', userId: 'u', event: 'E' }))).toBe(401);
+    expect(await post(running, '/v1/track', JSON.stringify({ writeKey: secrets[0], userId: 'u', event: 'E' }))).toBe(200);
+    await rx.waitFor(1);
+    io.abort();
+    expect(await exit).toBe(0);
+    const printed = `${io.out()}${io.err()}${logged.join('\n')}`;
+    expect(io.err()).toContain('config ');
+    expect(io.err()).toContain('stopped.');
+    for (const secret of [...secrets, 'wk_unknown_0123456789']) expect(printed).not.toContain(secret.replace(/^Bearer /, ''));
+    expect(printed.split('\n').filter((line) => line.includes(info.token))).toEqual([`Hookbench ready: ${info.url}/?token=${info.token}`]);
   });
 });

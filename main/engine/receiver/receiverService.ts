@@ -363,7 +363,8 @@ export class ReceiverService {
       try {
         this.onBody(listener, req, res, { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body: Buffer.concat(chunks, kept), size });
       } catch (e) {
-        console.error(`hookbench receiver: handling ${req.method ?? ''} ${path} failed`, e);
+        // The path without its query string: a query may carry a credential (docs/behaviour.md §9 Logs).
+        console.error(`hookbench receiver: handling ${req.method ?? ''} ${path.split('?')[0]} failed`, e);
         if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('hookbench receiver: internal error; see its log\n');
       }
     });
