@@ -140,21 +140,25 @@ function destinationSchemas(url: z.ZodType<string>) {
     })
     .superRefine(checkWebhooks);
   /** A patch: every field optional, `null` clears a nullable one. */
-  const patch = z
-    .strictObject({
-      name: fields.name.optional(),
-      enabled: fields.enabled.optional(),
-      sources: fields.sources.optional(),
-      sharedSecret: fields.sharedSecret.optional(),
-      url: fields.url.optional(),
-      webhooks: fields.webhooks.optional(),
-      caFile: fields.caFile.optional(),
-      timeoutMs: fields.timeoutMs.optional(),
-      retry: fields.retry.optional(),
-      filters: filtersSchema.optional(),
-    })
-    .superRefine(checkWebhooks);
-  return { webhook, input, patch };
+  const patchShape = {
+    name: fields.name.optional(),
+    enabled: fields.enabled.optional(),
+    sources: fields.sources.optional(),
+    sharedSecret: fields.sharedSecret.optional(),
+    url: fields.url.optional(),
+    webhooks: fields.webhooks.optional(),
+    caFile: fields.caFile.optional(),
+    timeoutMs: fields.timeoutMs.optional(),
+    retry: fields.retry.optional(),
+    filters: filtersSchema.optional(),
+  };
+  const patch = z.strictObject(patchShape).superRefine(checkWebhooks);
+  /**
+   * As in a config file: a patch that names the destination. One strict object (an intersection with a
+   * plain object would let unknown keys through: `"secret"` for `"sharedSecret"` left a destination unsigned).
+   */
+  const named = z.strictObject({ ...patchShape, name: fields.name }).superRefine(checkWebhooks);
+  return { webhook, input, patch, named };
 }
 
 // A webhook may name a receiver of the mock receiver (`receiver:<name>`): it is resolved at attempt time,
@@ -164,9 +168,7 @@ export const webhookInputSchema = apiDestination.webhook;
 export const destinationInputSchema = apiDestination.input;
 export const destinationPatchSchema = apiDestination.patch;
 /** As in a config file: a patch that names the destination. */
-export const configDestinationSchema = apiDestination.patch.and(
-  z.object({ name: z.string().trim().min(1, 'must not be empty').max(100) }),
-);
+export const configDestinationSchema = apiDestination.named;
 
 export type DestinationInput = z.input<typeof destinationInputSchema>;
 export type DestinationPatch = z.input<typeof destinationPatchSchema>;
@@ -223,15 +225,25 @@ export function parseWith<S extends z.ZodType>(
 ): Result<z.infer<S>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: issueToError(parsed.error.issues, prefix) };
+  return { ok: false, error: issueToError(parsed.error.issues, prefix, schema) };
 }
 
-export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ApiError {
+/**
+ * The first issue as an ApiError naming its field. An unknown key is named itself (`destinations[0].secret`),
+ * with a "did you mean" when `schema` is given and knows a close key at that place.
+ */
+export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = [], schema?: z.core.$ZodType): ApiError {
   const issue = issues[0];
   if (!issue) return { code: 'invalid_input', message: 'invalid input' };
-  const field = formatPath([...prefix, ...issue.path]);
+  let path: readonly PropertyKey[] = issue.path;
   let message = issue.message;
-  if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
+  if (issue.code === 'unrecognized_keys') {
+    const [first, ...others] = issue.keys;
+    const hint = first !== undefined && schema ? suggestKey(first, keysAt(schema, issue.path)) : null;
+    if (first !== undefined) path = [...issue.path, first];
+    message = `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}${others.length ? `; also unknown: ${others.join(', ')}` : ''}`;
+  }
+  const field = formatPath([...prefix, ...path]);
   const error: ApiError = {
     code: 'invalid_input',
     message: field ? `${field}: ${message}` : message,
@@ -251,4 +263,102 @@ function limitOf(issue: z.core.$ZodIssue): number | undefined {
   }
   if (issue.code === 'custom' && issue.params && typeof issue.params['limit'] === 'number') return issue.params['limit'];
   return undefined;
+}
+
+/** What `_zod.def` holds for the schema kinds keysAt walks through. */
+interface WalkDef {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  element?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+  out?: z.core.$ZodType;
+  left?: z.core.$ZodType;
+  right?: z.core.$ZodType;
+  options?: readonly z.core.$ZodType[];
+  getter?: () => z.core.$ZodType;
+}
+
+/** The keys an object schema knows at `path` inside `schema` (every object a union or intersection may reach). */
+export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  const keys = new Set<string>();
+  const visit = (s: z.core.$ZodType | undefined, i: number, depth: number): void => {
+    if (!s || depth > 100) return;
+    const def = s._zod.def as unknown as WalkDef;
+    const next = path[i];
+    switch (def.type) {
+      case 'object':
+        if (i === path.length) for (const k of Object.keys(def.shape ?? {})) keys.add(k);
+        else if (typeof next === 'string' && def.shape && Object.hasOwn(def.shape, next)) visit(def.shape[next], i + 1, depth + 1);
+        return;
+      case 'array':
+        if (typeof next === 'number') visit(def.element, i + 1, depth + 1);
+        return;
+      case 'record':
+        if (i < path.length) visit(def.valueType, i + 1, depth + 1);
+        return;
+      case 'optional':
+      case 'nullable':
+      case 'default':
+      case 'prefault':
+      case 'readonly':
+      case 'catch':
+      case 'nonoptional':
+        visit(def.innerType, i, depth + 1);
+        return;
+      case 'pipe':
+        visit(def.in, i, depth + 1);
+        visit(def.out, i, depth + 1);
+        return;
+      case 'intersection':
+        visit(def.left, i, depth + 1);
+        visit(def.right, i, depth + 1);
+        return;
+      case 'union':
+        for (const option of def.options ?? []) visit(option, i, depth + 1);
+        return;
+      case 'lazy':
+        visit(def.getter?.(), i, depth + 1);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(schema, 0, 0);
+  return [...keys];
+}
+
+/**
+ * The known key a misspelt one most likely meant: the same but for case (`timeoutms`), a few letters off
+ * (`header`), or a part of it (`secret` for `sharedSecret`); null when none is close.
+ */
+export function suggestKey(unknown: string, known: readonly string[]): string | null {
+  const u = unknown.toLowerCase();
+  let best: { key: string; score: number } | null = null;
+  for (const key of known) {
+    const k = key.toLowerCase();
+    let score: number | null = null;
+    if (k === u) score = 0;
+    else {
+      const d = editDistance(u, k);
+      if (d <= Math.max(1, Math.floor(Math.min(u.length, k.length) / 3))) score = d;
+      else if (Math.min(u.length, k.length) >= 4 && (k.includes(u) || u.includes(k))) score = 10 + Math.abs(k.length - u.length);
+    }
+    if (score !== null && (!best || score < best.score)) best = { key, score };
+  }
+  return best?.key ?? null;
+}
+
+/** Levenshtein distance (keys are short). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
