@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LIMITS, MESSAGE_TYPES } from './messageShapes.js';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SOURCE_KINDS } from './models.js';
 import type { ApiError, Result } from './result.js';
+import { urlAuthority } from './urls.js';
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -72,10 +73,50 @@ const headersSchema = httpHeadersSchema({ max: LIMITS.headersPerWebhook, per: 'w
 /** In a config file, a webhook may name a receiver of the mock receiver: `receiver:<name>` or `receiver+tls:<name>`. */
 export const RECEIVER_REF = /^receiver(\+tls)?:([A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 const httpUrl = z.url({ protocol: /^https?$/ });
+
+const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+const CONTROL_NAMES: Record<string, string> = { '\r': 'CR', '\n': 'LF', '\t': 'tab', '\0': 'NUL' };
+
+/** `must not contain control characters (LF at position 23)`, or null. */
+export function controlCharacterProblem(value: string): string | null {
+  const found = CONTROL_CHARACTER.exec(value);
+  if (!found) return null;
+  const c = found[0];
+  const name = CONTROL_NAMES[c] ?? `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return `must not contain control characters (${name} at position ${found.index})`;
+}
+
+/**
+ * Why a webhook URL can never work, or null (docs/behaviour.md §2). WHATWG parsing would silently drop CR,
+ * LF and tabs and read `http:///hook` as the host `hook`, so these are checked on the text as given.
+ */
+function webhookUrlProblem(url: string): string | null {
+  if (RECEIVER_REF.test(url)) return null;
+  const authority = urlAuthority(url);
+  if (!authority) return 'must be an absolute http:// or https:// URL (or receiver:<name>)';
+  if (authority.host === '' || authority.host.startsWith(':')) return 'has no host: write it as http://host[:port]/path';
+  if (!httpUrl.safeParse(url).success) return 'must be an absolute http:// or https:// URL (or receiver:<name>)';
+  if (authority.userinfo !== null) {
+    try {
+      for (const part of authority.userinfo.split(':')) decodeURIComponent(part);
+    } catch {
+      return 'the user name or password in it has an invalid percent-escape (write % as %25)';
+    }
+  }
+  return null;
+}
+
 const webhookUrlOrReceiver = z
   .string({ error: 'must be a string' })
+  .superRefine((v, ctx) => {
+    const problem = controlCharacterProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, continue: false });
+  })
   .trim()
-  .refine((v) => RECEIVER_REF.test(v) || httpUrl.safeParse(v).success, 'must be an absolute http:// or https:// URL (or receiver:<name>)');
+  .superRefine((v, ctx) => {
+    const problem = webhookUrlProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const positiveMs = (max: number) => z.number().int('must be a whole number of milliseconds').min(1).max(max);
 

@@ -7,6 +7,7 @@
 import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, Source, Webhook } from '../contract/models.js';
 import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
+import { urlAuthority } from '../contract/urls.js';
 
 export const MASK = '••••';
 
@@ -51,16 +52,18 @@ export function isMasked(value: string): boolean {
   return value.includes(MASK);
 }
 
-/** `https://user:pass@host/x` → `https://user:••••@host/x`; anything else as it is. */
+/**
+ * `https://user:pass@host/x` → `https://user:••••@host/x`; a user name alone is a credential too (it is sent
+ * as Basic auth, docs/behaviour.md §2): `https://tok_123@host/` → `https://to••••@host/`. Anything else as it is.
+ */
 export function maskUrl(url: string): string {
-  const at = url.indexOf('@');
-  const scheme = url.indexOf('://');
-  if (at < 0 || scheme < 0 || at < scheme) return url;
-  const credentials = url.slice(scheme + 3, at);
-  if (credentials.includes('/')) return url; // an @ in the path, not credentials
-  const colon = credentials.indexOf(':');
-  if (colon < 0) return url;
-  return `${url.slice(0, scheme + 3)}${credentials.slice(0, colon)}:${MASK}${url.slice(at)}`;
+  const authority = urlAuthority(url);
+  if (!authority || authority.userinfo === null) return url;
+  const start = url.indexOf('://') + 3;
+  const { userinfo } = authority;
+  const colon = userinfo.indexOf(':');
+  const masked = colon < 0 ? maskSecret(userinfo) : `${userinfo.slice(0, colon)}:${MASK}`;
+  return `${url.slice(0, start)}${masked}${url.slice(start + userinfo.length)}`;
 }
 
 export function maskHeaders(headers: Record<string, string>): Record<string, string> {
