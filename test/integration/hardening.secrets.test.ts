@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { CaptureRecord } from '../../main/contract/receiver.js';
 import type { Page } from '../../main/contract/models.js';
+import { runCli } from '../../main/cli/program.js';
 import { runServe, startServe, type RunningServe } from '../../main/cli/serve.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
@@ -196,5 +197,22 @@ describe('serve never prints a secret (docs/behaviour.md §9 Logs)', () => {
     expect(io.err()).toContain('stopped.');
     for (const secret of [...secrets, 'wk_unknown_0123456789']) expect(printed).not.toContain(secret.replace(/^Bearer /, ''));
     expect(printed.split('\n').filter((line) => line.includes(info.token))).toEqual([`Hookbench ready: ${info.url}/?token=${info.token}`]);
+  });
+});
+
+describe('hookbench show, reading a data dir itself (no serve)', () => {
+  it('prints request headers and URLs masked, as the serve answers them', async () => {
+    const rx = await newReceiver();
+    const dataDir = newDataDir();
+    const core = newCore({ dataDir });
+    must(core.createDestination({ name: 'd', enabled: true, webhooks: [{ url: rx.url.replace('http://', 'http://ada:pw_0123456789@'), headers: { 'X-Api-Key': 'key_0123456789' } }] }));
+    const id = sendTrack(core, 'd');
+    await settled(core, id);
+    await core.close();
+    const io = captureIO();
+    expect(await runCli(['show', String(id), '--data-dir', dataDir], io.io)).toBe(0);
+    expect(io.out()).toContain('request headers:');
+    expect(io.out()).toContain('ke••••');
+    expect(io.out()).not.toContain('0123456789');
   });
 });
