@@ -61,11 +61,33 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
         ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
       }
       seen.add(name.toLowerCase());
-      if (/[\r\n\0]/.test(headers[name] ?? '')) {
+      const value = headers[name] ?? '';
+      if (/[\r\n\0]/.test(value)) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'header values may not contain CR, LF or NUL' });
+      } else {
+        const problem = headerValueProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
       }
     }
   });
+}
+
+/** What HTTP/1.1 can carry in a header value (RFC 9110 field-vchar, SP, HTAB, obs-text): Node and undici refuse the rest. */
+const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Why a header value can never be sent, or null: a character outside Latin-1 or a control character would
+ * make every attempt fail as `network_error` (docs/behaviour.md §2). Names the character, never the value
+ * (it may be a credential).
+ */
+export function headerValueProblem(value: string): string | null {
+  const found = UNSENDABLE_IN_HEADER.exec(value);
+  if (!found) return null;
+  const cp = value.codePointAt(found.index) ?? 0;
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (cp < 0x20 || cp === 0x7f) return `control character ${hex} at position ${found.index} cannot be sent in an HTTP header value`;
+  const shown = cp >= 0xd800 && cp <= 0xdfff ? 'a lone surrogate' : `"${String.fromCodePoint(cp)}"`;
+  return `${shown} (${hex}) at position ${found.index} cannot be sent: HTTP header values carry only Latin-1 characters`;
 }
 
 const headersSchema = httpHeadersSchema({ max: LIMITS.headersPerWebhook, per: 'webhook', forbidden: reservedHeaderReason });

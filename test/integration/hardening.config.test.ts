@@ -150,3 +150,38 @@ describe('webhook URLs (docs/behaviour.md §2 Webhooks)', () => {
     expect(rx.captured[0]!.headers['authorization']).toBe('Bearer static');
   });
 });
+
+describe('static header values (docs/behaviour.md §2 Static headers)', () => {
+  const message = 'webhooks[0].headers.X-Name: "✓" (U+2713) at position 5 cannot be sent: HTTP header values carry only Latin-1 characters';
+
+  it('a value HTTP cannot carry is refused at configuration time naming the header: API, config file and hookbench send', async () => {
+    const core = newCore();
+    const url = 'http://127.0.0.1:9/hook';
+    expect(core.createDestination({ name: 'd', webhooks: [{ url, headers: { 'X-Name': 'café ✓' } }] })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', field: 'webhooks[0].headers.X-Name', message },
+    });
+    expect(core.createDestination({ name: 'd', webhooks: [{ url, headers: { 'X-Bell': 'a\u0007b' } }] })).toMatchObject({
+      ok: false,
+      error: { field: 'webhooks[0].headers.X-Bell', message: expect.stringContaining('U+0007') },
+    });
+    const d = must(core.createDestination({ name: 'd', url }));
+    expect(core.updateDestination({ id: d.id, patch: { webhooks: [{ url, headers: { 'X-Name': 'café ✓' } }] } })).toMatchObject({
+      ok: false,
+      error: { field: 'patch.webhooks[0].headers.X-Name' },
+    });
+    const refused = await serveWith({ destinations: [{ name: 'd', webhooks: [{ url, headers: { 'X-Name': 'café ✓' } }] }] }).then(() => null, (e: Error) => e.message);
+    expect(refused).toContain(`destinations[0].${message}`);
+    const cli = await send(['--to', url, '--header', 'X-Name: café ✓']);
+    expect(cli.code).toBe(2);
+    expect(cli.err).toContain(`${message} (--header)`);
+  });
+
+  it('Latin-1 and tabs are accepted and arrive as sent', async () => {
+    const rx = await newReceiver();
+    const core = newCore();
+    must(core.createDestination({ name: 'd', enabled: true, webhooks: [{ url: rx.url, headers: { 'X-Name': 'café\tdéjà' } }] }));
+    expect((await settled(core, sendTrack(core, 'd'))).message.status).toBe('delivered');
+    expect(rx.captured[0]!.headers['x-name']).toBe('café\tdéjà');
+  });
+});
