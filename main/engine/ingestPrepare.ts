@@ -72,7 +72,6 @@ const SINGLE_ROUTES: Record<string, MessageType> = {
   a: 'alias',
 };
 const BATCH_ROUTES = new Set(['batch', 'import', 'b']);
-const BROWSER_ROUTES = new Set(['i', 't', 'p', 's', 'g', 'a', 'b']);
 
 export const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
@@ -109,11 +108,9 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     preview: previewOf(decoded),
   });
 
-  const contentType = (req.contentType ?? '').toLowerCase();
-  if (!BROWSER_ROUTES.has(route) && contentType && !contentType.includes('json') && !contentType.includes('text/plain')) {
-    return refuse('request', 0, 400, { code: 'invalid_input', field: 'content-type', message: `content-type: expected application/json (got ${contentType})` });
-  }
-
+  // The Content-Type label is not checked (docs/behaviour.md §7): SDKs send JSON under whatever label their
+  // HTTP library picks (none, text/plain, a form for a gzip body), and the real collection API reads it all
+  // as JSON. Only a body that is not JSON is refused; the label is named then, when it is not JSON's.
   const decodedResult = decodeBody(req.body, req.contentEncoding);
   if (!decodedResult.ok) return refuse('request', 0, 400, decodedResult.error);
   decoded = decodedResult.body;
@@ -130,10 +127,10 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   try {
     parsed = JSON.parse(Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8'));
   } catch (e) {
-    return refuse('request', 0, 400, { code: 'invalid_json', message: `body: invalid JSON (${(e as Error).message})` });
+    return refuse('request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${(e as Error).message})${labelNote(req.contentType)}` });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return refuse('request', 0, 400, { code: 'invalid_json', message: 'body: must be a JSON object' });
+    return refuse('request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object${labelNote(req.contentType)}` });
   }
   const payload = parsed as Record<string, unknown>;
   writeKey = writeKeyOf(req.authorization, payload['writeKey']);
@@ -220,6 +217,13 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     offset += b.length;
   }
   return { kind: 'calls', writeKey, calls, bodies: all, bodyBytes: decoded.length, preview: previewOf(decoded) };
+}
+
+/** `; labelled text/csv: every body is read as JSON, whatever its label`, for a label that is not JSON's. */
+function labelNote(contentType: string | null): string {
+  const label = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (label === '' || label.includes('json')) return '';
+  return `; labelled ${label.slice(0, 100)}: every body is read as JSON, whatever its label`;
 }
 
 /** A copy, not a view: a view would carry its whole buffer along when it crosses threads. */
