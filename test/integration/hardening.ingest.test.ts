@@ -64,3 +64,36 @@ describe('content types (docs/behaviour.md §7): every body is read as JSON, wha
     expect(must(running.core.listIngestLog({})).items.map((r) => r.code)).toEqual(['invalid_json', 'invalid_json']);
   });
 });
+
+describe('lone surrogates in indexed fields (docs/behaviour.md §7)', () => {
+  // JSON text with escapes that JSON.parse turns into lone UTF-16 surrogates: valid JSON, not valid Unicode.
+  const lone = (field: string) => `{"userId":"u1","event":"E",${field}}`;
+
+  it.each([
+    ['userId', '"userId":"u\\ud800"', 'userId'],
+    ['anonymousId', '"anonymousId":"\\udc00a"', 'anonymousId'],
+    ['event', '"event":"Signed Up \\ud83d"', 'event'],
+    ['messageId', '"messageId":"m-\\udfff-1"', 'messageId'],
+  ])('/v1/track refuses a lone surrogate in %s with 400 naming the field; nothing is stored', async (_name, member, field) => {
+    const running = await serve();
+    const res = await post(running, '/v1/track', lone(member), { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_input', field, message: expect.stringContaining(`${field}: contains a lone surrogate`) });
+    expect(stored(running)).toEqual([]);
+  });
+
+  it('a batch names the item; the typed API refuses it too; a proper pair (an emoji) is stored alike in the columns and the body', async () => {
+    const running = await serve();
+    const batch = `{"batch":[{"type":"track","userId":"u1","event":"ok"},{"type":"track","userId":"u1","event":"bad \\ud800"}]}`;
+    const res = await post(running, '/v1/batch', batch, { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_input', field: 'batch[1].event', index: 1 });
+    expect(running.core.sendMessage({ type: 'track', call: { userId: 'u\ud800', event: 'E' } })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'userId' } });
+    expect((await post(running, '/v1/track', '{"userId":"u\\ud83d\\ude00","event":"Smile \\ud83d\\ude00"}', {})).status).toBe(200);
+    const [m] = stored(running);
+    expect(m).toMatchObject({ userId: 'u😀', event: 'Smile 😀' });
+    const detail = must(running.core.getMessage({ id: m!.id }));
+    expect(JSON.parse(detail.message.body)).toMatchObject({ userId: 'u😀', event: 'Smile 😀' });
+    expect(must(running.core.listMessages({ userId: 'u😀' })).items).toHaveLength(1);
+  });
+});
