@@ -24,7 +24,9 @@ import type { Core } from './createCore.js';
 export type FaceHandlers = Partial<CommandHandlers>;
 
 const mapValue = <T, U>(result: Result<T>, fn: (value: T) => U): Result<U> => (result.ok ? { ok: true, value: fn(result.value) } : result);
-const mapPage = <T>(result: Result<Page<T>>, fn: (item: T) => T): Result<Page<T>> => mapValue(result, (page) => ({ ...page, items: page.items.map(fn) }));
+/** A page with each item mapped; the page's other fields (a capture page's `limit`, `pruned`) are kept. */
+const mapPage = <P extends Page<unknown>>(result: Result<P>, fn: (item: P['items'][number]) => P['items'][number]): Result<P> =>
+  mapValue(result, (page) => ({ ...page, items: page.items.map(fn) }));
 
 /** A masked value that is not the mask of the stored one cannot be meant as a secret. */
 function maskedRefused(field: string): Result<never> {
