@@ -216,3 +216,21 @@ describe('hookbench show, reading a data dir itself (no serve)', () => {
     expect(io.out()).not.toContain('0123456789');
   });
 });
+
+describe('hookbench receive prints what arrived, credentials masked', () => {
+  it.each([[[] as string[]], [['--json']]])('receive %j', async (flags) => {
+    const io = captureIO();
+    const run = runCli(['receive', '--port', '0', ...flags], io.io, { receive: { tmpRoot: newDataDir() } });
+    onCleanup(async () => {
+      io.abort();
+      await run;
+    });
+    await io.waitForOut('\n');
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())![1]!;
+    const res = await request(`${url}/hook`, { method: 'POST', headers: { authorization: 'Bearer tok_0123456789', 'x-env': 'dev' }, body: '{}' });
+    await res.body.dump();
+    await io.waitForOut('dev');
+    expect(io.out()).toContain('Be••••');
+    expect(io.out()).not.toContain('0123456789');
+  });
+});
