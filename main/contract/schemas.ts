@@ -72,6 +72,13 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
   });
 }
 
+/**
+ * How answers show a secret (main/core/secrets.ts): `s3••••`. A masked value passes the input schemas, so
+ * that a form can send back what it was given (the handlers put the stored value back); one that is still
+ * masked when a destination is saved is refused there (engine/registry.ts).
+ */
+export const SECRET_MASK = '••••';
+
 /** What HTTP/1.1 can carry in a header value (RFC 9110 field-vchar, SP, HTAB, obs-text): Node and undici refuse the rest. */
 const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
 
@@ -80,7 +87,8 @@ const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
  * make every attempt fail as `network_error` (docs/behaviour.md §2). Names the character, never the value
  * (it may be a credential).
  */
-export function headerValueProblem(value: string): string | null {
+export function headerValueProblem(given: string): string | null {
+  const value = given.includes(SECRET_MASK) ? given.split(SECRET_MASK).join('') : given;
   const found = UNSENDABLE_IN_HEADER.exec(value);
   if (!found) return null;
   const cp = value.codePointAt(found.index) ?? 0;

@@ -7,9 +7,10 @@
 import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, Source, Webhook } from '../contract/models.js';
 import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
+import { SECRET_MASK } from '../contract/schemas.js';
 import { urlAuthority } from '../contract/urls.js';
 
-export const MASK = '••••';
+export const MASK = SECRET_MASK;
 
 /** Header names whose values are credentials. */
 const SENSITIVE_HEADER = /authorization|cookie|token|secret|password|passwd|api[-_]?key|^x-auth/i;

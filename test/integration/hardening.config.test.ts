@@ -128,6 +128,13 @@ describe('webhook URLs (docs/behaviour.md §2 Webhooks)', () => {
     expect(other).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'patch.webhooks[0].url' } });
     const header = await dispatch(handlers, 'updateDestination', { id: created.id, patch: { webhooks: [{ url: masked, headers: { 'X-Api-Key': 'ke••••' } }] } });
     expect(header).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'patch.webhooks[0].headers.X-Api-Key' } });
+    // Nothing to restore a masked value from: refused when created, in the API and in a config file.
+    expect(await dispatch(handlers, 'createDestination', { name: 'e', webhooks: [{ url: 'https://example.test/', headers: { Authorization: 'Be••••' } }] })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', field: 'webhooks[0].headers.Authorization', message: expect.stringContaining('masked value') },
+    });
+    const refused = await serveWith({ destinations: [{ name: 'e', webhooks: [{ url: 'https://ada:••••@example.test/' }] }] }).then(() => null, (e: Error) => e.message);
+    expect(refused).toContain('destinations[0].webhooks[0].url: this is a masked value');
   });
 
   it('hookbench send --to with credentials sends them as Basic auth and prints the URL masked', async () => {
