@@ -11,6 +11,7 @@ import { HookbenchError, type ApiError } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
 import { describeScript } from '../core/receiverScript.js';
 import { isoFromMs } from '../contract/timestamp.js';
+import { maskCapture } from '../core/secrets.js';
 import { createCore, type Core } from '../engine/createCore.js';
 import { EXIT, type CliIO } from './io.js';
 import { findLiveServe } from './remote.js';
@@ -105,8 +106,10 @@ class Printer {
     this.io.stdout(`${out.join('\n')}\n`);
   }
 
-  capture(c: CaptureRecord): void {
+  capture(received: CaptureRecord): void {
     this.count++;
+    // Credential-like headers masked, as the API shows captures (docs/behaviour.md §9 Logs): this is a log.
+    const c = maskCapture(received);
     if (this.json) {
       this.line({
         type: 'request',

@@ -15,6 +15,7 @@ import type { AttemptRecord, ClockState, DeliveryRecord, DeliveryStatus, Destina
 import { HookbenchError, type ApiError, type Result } from '../contract/result.js';
 import { destinationInputSchema, parseWith } from '../contract/schemas.js';
 import { buildMessage } from '../core/messages.js';
+import { maskUrl } from '../core/secrets.js';
 import { isoFromMs } from '../contract/timestamp.js';
 import { createCore, type Core } from '../engine/createCore.js';
 import { EXIT, formatDuration, readTextOrFile, UsageError, type CliIO } from './io.js';
@@ -156,7 +157,7 @@ class Reporter {
         messageType: message.type,
         destination: args.destination,
         ...(args.via ? { via: { url: args.via.info.url, pid: args.via.info.pid } } : {}),
-        webhooks: args.webhooks,
+        webhooks: args.webhooks.map(maskUrl),
         signed: args.signed,
         clock: this.fast ? 'virtual' : 'real',
         body: message.body,
@@ -185,7 +186,7 @@ class Reporter {
         type: 'attempt',
         attemptNumber: a.attemptNumber,
         webhookIndex: a.webhookIndex,
-        url: a.url,
+        url: maskUrl(a.url),
         outcome: a.outcome,
         statusCode: a.statusCode,
         durationMs: a.durationMs,
@@ -201,14 +202,15 @@ class Reporter {
     const status = a.statusCode === null ? 'no response' : `HTTP ${a.statusCode}`;
     const sig = a.signature ? `signature ${a.signature}` : 'unsigned';
     const why = a.outcome !== 'success' && a.error && a.error !== status ? `  (${a.error})` : '';
-    this.io.stdout(`attempt ${a.attemptNumber}${which}  ${a.url}  ${a.outcome}  ${status}  ${Math.round(a.durationMs)} ms  ${sig}${why}\n`);
+    // URL credentials are secrets (docs/behaviour.md §9): printed masked, like every answer shows them.
+    this.io.stdout(`attempt ${a.attemptNumber}${which}  ${maskUrl(a.url)}  ${a.outcome}  ${status}  ${Math.round(a.durationMs)} ms  ${sig}${why}\n`);
   }
 
   retry(d: DeliveryRecord, now: number): void {
     if (d.nextAttemptAt === null) return;
     const inMs = Math.max(0, d.nextAttemptAt - now);
     if (this.json) {
-      this.line({ type: 'retry', attemptNumber: d.attempts + 1, nextAttemptAt: isoFromMs(d.nextAttemptAt), inMs, pendingUrls: d.pendingUrls });
+      this.line({ type: 'retry', attemptNumber: d.attempts + 1, nextAttemptAt: isoFromMs(d.nextAttemptAt), inMs, pendingUrls: d.pendingUrls.map(maskUrl) });
       return;
     }
     this.io.stdout(`  next retry at ${isoFromMs(d.nextAttemptAt)} (in ${formatDuration(inMs)}${this.fast ? ' of virtual time' : ''})\n`);

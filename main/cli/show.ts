@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../contract/models.js';
 import { HookbenchError, type Result } from '../contract/result.js';
 import { isoFromMs } from '../contract/timestamp.js';
+import { maskMessageDetail } from '../core/secrets.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
 import { callApi, findLiveServe, listAll, sourceNamesOf } from './remote.js';
@@ -71,7 +72,9 @@ async function fetchMessage(id: number, dataDirFlag: string | undefined): Promis
     throw e;
   }
   try {
-    const detail = core.getMessage({ id });
+    // Masked as the serve's getMessage answers it (docs/behaviour.md §9): the same output either way.
+    const read = core.getMessage({ id });
+    const detail = read.ok ? { ok: true as const, value: maskMessageDetail(read.value) } : read;
     // Lists take a cursor and answer pages once they page (issue 9): the cast compiles before and after.
     const sources = await listAll<Source>(() => core.listSources());
     const byId = new Map(sources.ok ? sources.value.map((s) => [s.id, s.name] as const) : []);

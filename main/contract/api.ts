@@ -32,7 +32,7 @@ import type {
   UpdateAudienceInput,
   UpdateComputedTraitInput,
 } from './audiences.js';
-import type { CaptureRecord, ListCapturesInput, ReceiverEndpoint, ReceiverInput, ReceiverPatch } from './receiver.js';
+import type { CapturePage, CaptureRecord, ListCapturesInput, ReceiverEndpoint, ReceiverInput, ReceiverPatch } from './receiver.js';
 import type { Result } from './result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput, SourceInput } from './schemas.js';
 
@@ -172,7 +172,7 @@ export interface ReceiverCommands {
   createReceiver(input: ReceiverInput): Result<ReceiverEndpoint>;
   updateReceiver(input: { name: string; patch: ReceiverPatch }): Result<ReceiverEndpoint>;
   deleteReceiver(input: { name: string }): Result<{ name: string }>;
-  listCaptures(input: ListCapturesInput): Result<Page<CaptureRecord>>;
+  listCaptures(input: ListCapturesInput): Result<CapturePage>;
   getCapture(input: { id: number }): Result<CaptureRecord>;
   clearCaptures(input: { receiver?: string | undefined }): Result<{ deleted: number }>;
 }

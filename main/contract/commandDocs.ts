@@ -58,7 +58,7 @@ export const COMMAND_DOCS = {
   createReceiver: { group: 'Mock receiver', summary: 'A named endpoint at `<receiverUrl>/r/<name>` with a script (statuses, sequences, delays, resets, a seeded failure rate).', output: 'ReceiverEndpoint', errors: ['conflict'] },
   updateReceiver: { group: 'Mock receiver', summary: "Changes an endpoint's name, secret or script (a new script starts from its first step).", output: 'ReceiverEndpoint', errors: ['not_found', 'conflict'] },
   deleteReceiver: { group: 'Mock receiver', summary: 'Deletes an endpoint (its captures are kept).', output: '{ name: string }', errors: ['not_found'] },
-  listCaptures: { group: 'Mock receiver', summary: 'Captured requests newest first, with the exact body, the step that answered and the signature verdict.', output: 'Page<CaptureRecord>' },
+  listCaptures: { group: 'Mock receiver', summary: 'Captured requests newest first, with the exact body, the step that answered and the signature verdict. Only the newest `limit` (10,000) are kept; `pruned` counts the older ones removed.', output: 'Page<CaptureRecord> & { limit: number; pruned: number }' },
   getCapture: { group: 'Mock receiver', summary: 'One captured request.', output: 'CaptureRecord', errors: ['not_found'] },
   clearCaptures: { group: 'Mock receiver', summary: "Deletes captures (all, or one endpoint's).", output: '{ deleted: number }' },
 } as const satisfies Record<CommandName, CommandDoc>;

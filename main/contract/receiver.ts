@@ -130,6 +130,18 @@ export interface CaptureRecord {
   messageId: string | null;
 }
 
+/**
+ * A page of captures. The receiver keeps its newest captures only: `limit` is how many at most (10,000 by
+ * default), `pruned` how many older ones were removed to keep within it since the data dir began
+ * (clearCaptures does not count).
+ */
+export interface CapturePage {
+  items: CaptureRecord[];
+  nextCursor: string | null;
+  limit: number;
+  pruned: number;
+}
+
 export interface ListCapturesInput {
   receiver?: string;
   messageId?: string;

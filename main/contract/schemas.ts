@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LIMITS, MESSAGE_TYPES } from './messageShapes.js';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SOURCE_KINDS } from './models.js';
 import type { ApiError, Result } from './result.js';
+import { urlAuthority } from './urls.js';
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -60,11 +61,41 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
         ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
       }
       seen.add(name.toLowerCase());
-      if (/[\r\n\0]/.test(headers[name] ?? '')) {
+      const value = headers[name] ?? '';
+      if (/[\r\n\0]/.test(value)) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'header values may not contain CR, LF or NUL' });
+      } else {
+        const problem = headerValueProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
       }
     }
   });
+}
+
+/**
+ * How answers show a secret (main/core/secrets.ts): `s3••••`. A masked value passes the input schemas, so
+ * that a form can send back what it was given (the handlers put the stored value back); one that is still
+ * masked when a destination is saved is refused there (engine/registry.ts).
+ */
+export const SECRET_MASK = '••••';
+
+/** What HTTP/1.1 can carry in a header value (RFC 9110 field-vchar, SP, HTAB, obs-text): Node and undici refuse the rest. */
+const UNSENDABLE_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Why a header value can never be sent, or null: a character outside Latin-1 or a control character would
+ * make every attempt fail as `network_error` (docs/behaviour.md §2). Names the character, never the value
+ * (it may be a credential).
+ */
+export function headerValueProblem(given: string): string | null {
+  const value = given.includes(SECRET_MASK) ? given.split(SECRET_MASK).join('') : given;
+  const found = UNSENDABLE_IN_HEADER.exec(value);
+  if (!found) return null;
+  const cp = value.codePointAt(found.index) ?? 0;
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (cp < 0x20 || cp === 0x7f) return `control character ${hex} at position ${found.index} cannot be sent in an HTTP header value`;
+  const shown = cp >= 0xd800 && cp <= 0xdfff ? 'a lone surrogate' : `"${String.fromCodePoint(cp)}"`;
+  return `${shown} (${hex}) at position ${found.index} cannot be sent: HTTP header values carry only Latin-1 characters`;
 }
 
 const headersSchema = httpHeadersSchema({ max: LIMITS.headersPerWebhook, per: 'webhook', forbidden: reservedHeaderReason });
@@ -72,10 +103,50 @@ const headersSchema = httpHeadersSchema({ max: LIMITS.headersPerWebhook, per: 'w
 /** In a config file, a webhook may name a receiver of the mock receiver: `receiver:<name>` or `receiver+tls:<name>`. */
 export const RECEIVER_REF = /^receiver(\+tls)?:([A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 const httpUrl = z.url({ protocol: /^https?$/ });
+
+const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+const CONTROL_NAMES: Record<string, string> = { '\r': 'CR', '\n': 'LF', '\t': 'tab', '\0': 'NUL' };
+
+/** `must not contain control characters (LF at position 23)`, or null. */
+export function controlCharacterProblem(value: string): string | null {
+  const found = CONTROL_CHARACTER.exec(value);
+  if (!found) return null;
+  const c = found[0];
+  const name = CONTROL_NAMES[c] ?? `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return `must not contain control characters (${name} at position ${found.index})`;
+}
+
+/**
+ * Why a webhook URL can never work, or null (docs/behaviour.md §2). WHATWG parsing would silently drop CR,
+ * LF and tabs and read `http:///hook` as the host `hook`, so these are checked on the text as given.
+ */
+function webhookUrlProblem(url: string): string | null {
+  if (RECEIVER_REF.test(url)) return null;
+  const authority = urlAuthority(url);
+  if (!authority) return 'must be an absolute http:// or https:// URL (or receiver:<name>)';
+  if (authority.host === '' || authority.host.startsWith(':')) return 'has no host: write it as http://host[:port]/path';
+  if (!httpUrl.safeParse(url).success) return 'must be an absolute http:// or https:// URL (or receiver:<name>)';
+  if (authority.userinfo !== null) {
+    try {
+      for (const part of authority.userinfo.split(':')) decodeURIComponent(part);
+    } catch {
+      return 'the user name or password in it has an invalid percent-escape (write % as %25)';
+    }
+  }
+  return null;
+}
+
 const webhookUrlOrReceiver = z
   .string({ error: 'must be a string' })
+  .superRefine((v, ctx) => {
+    const problem = controlCharacterProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, continue: false });
+  })
   .trim()
-  .refine((v) => RECEIVER_REF.test(v) || httpUrl.safeParse(v).success, 'must be an absolute http:// or https:// URL (or receiver:<name>)');
+  .superRefine((v, ctx) => {
+    const problem = webhookUrlProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const positiveMs = (max: number) => z.number().int('must be a whole number of milliseconds').min(1).max(max);
 
@@ -140,21 +211,25 @@ function destinationSchemas(url: z.ZodType<string>) {
     })
     .superRefine(checkWebhooks);
   /** A patch: every field optional, `null` clears a nullable one. */
-  const patch = z
-    .strictObject({
-      name: fields.name.optional(),
-      enabled: fields.enabled.optional(),
-      sources: fields.sources.optional(),
-      sharedSecret: fields.sharedSecret.optional(),
-      url: fields.url.optional(),
-      webhooks: fields.webhooks.optional(),
-      caFile: fields.caFile.optional(),
-      timeoutMs: fields.timeoutMs.optional(),
-      retry: fields.retry.optional(),
-      filters: filtersSchema.optional(),
-    })
-    .superRefine(checkWebhooks);
-  return { webhook, input, patch };
+  const patchShape = {
+    name: fields.name.optional(),
+    enabled: fields.enabled.optional(),
+    sources: fields.sources.optional(),
+    sharedSecret: fields.sharedSecret.optional(),
+    url: fields.url.optional(),
+    webhooks: fields.webhooks.optional(),
+    caFile: fields.caFile.optional(),
+    timeoutMs: fields.timeoutMs.optional(),
+    retry: fields.retry.optional(),
+    filters: filtersSchema.optional(),
+  };
+  const patch = z.strictObject(patchShape).superRefine(checkWebhooks);
+  /**
+   * As in a config file: a patch that names the destination. One strict object (an intersection with a
+   * plain object would let unknown keys through: `"secret"` for `"sharedSecret"` left a destination unsigned).
+   */
+  const named = z.strictObject({ ...patchShape, name: fields.name }).superRefine(checkWebhooks);
+  return { webhook, input, patch, named };
 }
 
 // A webhook may name a receiver of the mock receiver (`receiver:<name>`): it is resolved at attempt time,
@@ -164,9 +239,7 @@ export const webhookInputSchema = apiDestination.webhook;
 export const destinationInputSchema = apiDestination.input;
 export const destinationPatchSchema = apiDestination.patch;
 /** As in a config file: a patch that names the destination. */
-export const configDestinationSchema = apiDestination.patch.and(
-  z.object({ name: z.string().trim().min(1, 'must not be empty').max(100) }),
-);
+export const configDestinationSchema = apiDestination.named;
 
 export type DestinationInput = z.input<typeof destinationInputSchema>;
 export type DestinationPatch = z.input<typeof destinationPatchSchema>;
@@ -223,15 +296,25 @@ export function parseWith<S extends z.ZodType>(
 ): Result<z.infer<S>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: issueToError(parsed.error.issues, prefix) };
+  return { ok: false, error: issueToError(parsed.error.issues, prefix, schema) };
 }
 
-export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ApiError {
+/**
+ * The first issue as an ApiError naming its field. An unknown key is named itself (`destinations[0].secret`),
+ * with a "did you mean" when `schema` is given and knows a close key at that place.
+ */
+export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = [], schema?: z.core.$ZodType): ApiError {
   const issue = issues[0];
   if (!issue) return { code: 'invalid_input', message: 'invalid input' };
-  const field = formatPath([...prefix, ...issue.path]);
+  let path: readonly PropertyKey[] = issue.path;
   let message = issue.message;
-  if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
+  if (issue.code === 'unrecognized_keys') {
+    const [first, ...others] = issue.keys;
+    const hint = first !== undefined && schema ? suggestKey(first, keysAt(schema, issue.path)) : null;
+    if (first !== undefined) path = [...issue.path, first];
+    message = `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}${others.length ? `; also unknown: ${others.join(', ')}` : ''}`;
+  }
+  const field = formatPath([...prefix, ...path]);
   const error: ApiError = {
     code: 'invalid_input',
     message: field ? `${field}: ${message}` : message,
@@ -251,4 +334,102 @@ function limitOf(issue: z.core.$ZodIssue): number | undefined {
   }
   if (issue.code === 'custom' && issue.params && typeof issue.params['limit'] === 'number') return issue.params['limit'];
   return undefined;
+}
+
+/** What `_zod.def` holds for the schema kinds keysAt walks through. */
+interface WalkDef {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  element?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+  out?: z.core.$ZodType;
+  left?: z.core.$ZodType;
+  right?: z.core.$ZodType;
+  options?: readonly z.core.$ZodType[];
+  getter?: () => z.core.$ZodType;
+}
+
+/** The keys an object schema knows at `path` inside `schema` (every object a union or intersection may reach). */
+export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  const keys = new Set<string>();
+  const visit = (s: z.core.$ZodType | undefined, i: number, depth: number): void => {
+    if (!s || depth > 100) return;
+    const def = s._zod.def as unknown as WalkDef;
+    const next = path[i];
+    switch (def.type) {
+      case 'object':
+        if (i === path.length) for (const k of Object.keys(def.shape ?? {})) keys.add(k);
+        else if (typeof next === 'string' && def.shape && Object.hasOwn(def.shape, next)) visit(def.shape[next], i + 1, depth + 1);
+        return;
+      case 'array':
+        if (typeof next === 'number') visit(def.element, i + 1, depth + 1);
+        return;
+      case 'record':
+        if (i < path.length) visit(def.valueType, i + 1, depth + 1);
+        return;
+      case 'optional':
+      case 'nullable':
+      case 'default':
+      case 'prefault':
+      case 'readonly':
+      case 'catch':
+      case 'nonoptional':
+        visit(def.innerType, i, depth + 1);
+        return;
+      case 'pipe':
+        visit(def.in, i, depth + 1);
+        visit(def.out, i, depth + 1);
+        return;
+      case 'intersection':
+        visit(def.left, i, depth + 1);
+        visit(def.right, i, depth + 1);
+        return;
+      case 'union':
+        for (const option of def.options ?? []) visit(option, i, depth + 1);
+        return;
+      case 'lazy':
+        visit(def.getter?.(), i, depth + 1);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(schema, 0, 0);
+  return [...keys];
+}
+
+/**
+ * The known key a misspelt one most likely meant: the same but for case (`timeoutms`), a few letters off
+ * (`header`), or a part of it (`secret` for `sharedSecret`); null when none is close.
+ */
+export function suggestKey(unknown: string, known: readonly string[]): string | null {
+  const u = unknown.toLowerCase();
+  let best: { key: string; score: number } | null = null;
+  for (const key of known) {
+    const k = key.toLowerCase();
+    let score: number | null = null;
+    if (k === u) score = 0;
+    else {
+      const d = editDistance(u, k);
+      if (d <= Math.max(1, Math.floor(Math.min(u.length, k.length) / 3))) score = d;
+      else if (Math.min(u.length, k.length) >= 4 && (k.includes(u) || u.includes(k))) score = 10 + Math.abs(k.length - u.length);
+    }
+    if (score !== null && (!best || score < best.score)) best = { key, score };
+  }
+  return best?.key ?? null;
+}
+
+/** Levenshtein distance (keys are short). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

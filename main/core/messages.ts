@@ -99,6 +99,8 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
     const v = call[key];
     if (v === undefined || v === null) return { ok: true, value: null };
     if (typeof v !== 'string') return fail('invalid_input', key, `must be a string (got ${describe(v)})`);
+    const lone = loneSurrogateProblem(v);
+    if (lone) return fail('invalid_input', key, lone);
     return { ok: true, value: v === '' ? null : v };
   };
 
@@ -177,6 +179,10 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
 
   const label = values.get(type === 'page' || type === 'screen' ? 'name' : 'event');
   const event = typeof label === 'string' ? label : null;
+  if (event !== null) {
+    const lone = loneSurrogateProblem(event);
+    if (lone) return fail('invalid_input', type === 'page' || type === 'screen' ? 'name' : 'event', lone);
+  }
   return {
     ok: true,
     value: {
@@ -189,6 +195,21 @@ export function buildMessage(type: MessageType, call: Call, options: BuildOption
       bytes: Buffer.from(JSON.stringify(body), 'utf8'),
     },
   };
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The identifiers stored in indexed columns (userId, anonymousId, event, messageId) must be valid Unicode:
+ * SQLite stores text as UTF-8, where a lone UTF-16 surrogate (`"\ud800"` in JSON) becomes U+FFFD while the
+ * body keeps the escape, and two different ids would become one. Refused, naming the field
+ * (docs/behaviour.md §7).
+ */
+function loneSurrogateProblem(value: string): string | null {
+  const found = LONE_SURROGATE.exec(value);
+  if (!found) return null;
+  const hex = found[0].charCodeAt(0).toString(16);
+  return `contains a lone surrogate (\\u${hex} at position ${found.index}): not valid Unicode, so it cannot be stored or compared; send the whole character or drop it`;
 }
 
 type FieldRead = { ok: true; value: unknown } | { ok: false; code: ApiError['code']; field: string; message: string };

@@ -5,10 +5,12 @@
  * so a form can round-trip what it was given.
  */
 import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, Source, Webhook } from '../contract/models.js';
-import type { ReceiverEndpoint } from '../contract/receiver.js';
+import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
+import { SECRET_MASK } from '../contract/schemas.js';
+import { urlAuthority } from '../contract/urls.js';
 
-export const MASK = '••••';
+export const MASK = SECRET_MASK;
 
 /** Header names whose values are credentials. */
 const SENSITIVE_HEADER = /authorization|cookie|token|secret|password|passwd|api[-_]?key|^x-auth/i;
@@ -25,20 +27,44 @@ export function maskSecret(value: string | null): string | null {
   return value.length >= 6 ? `${value.slice(0, 2)}${MASK}` : MASK;
 }
 
+/**
+ * How logs show a write key (docs/behaviour.md §9 Logs): its first three and last two characters,
+ * `wk_…nd`; nothing of a short one.
+ */
+export function maskKeyEdges(key: string): string {
+  return key.length <= 6 ? '***' : `${key.slice(0, 3)}…${key.slice(-2)}`;
+}
+
+/**
+ * A string member named `writeKey` or `authorization` (any case) in JSON text, its value up to the closing
+ * quote or the end of the text (a preview may stop inside it). Keys are matched as written, unescaped.
+ */
+const CREDENTIAL_MEMBER = /("(?:writekey|authorization)"\s*:\s*")((?:[^"\\]|\\.)*\\?)("|$)/gi;
+
+/**
+ * JSON text (possibly cut short, possibly not JSON at all) with the values of its `writeKey` and
+ * `authorization` members shown as their edges (`wk_…nd`): the ingest log's body preview.
+ */
+export function redactJsonCredentials(text: string): string {
+  return text.replace(CREDENTIAL_MEMBER, (_all, head: string, value: string, tail: string) => `${head}${maskKeyEdges(value)}${tail}`);
+}
+
 export function isMasked(value: string): boolean {
   return value.includes(MASK);
 }
 
-/** `https://user:pass@host/x` → `https://user:••••@host/x`; anything else as it is. */
+/**
+ * `https://user:pass@host/x` → `https://user:••••@host/x`; a user name alone is a credential too (it is sent
+ * as Basic auth, docs/behaviour.md §2): `https://tok_123@host/` → `https://to••••@host/`. Anything else as it is.
+ */
 export function maskUrl(url: string): string {
-  const at = url.indexOf('@');
-  const scheme = url.indexOf('://');
-  if (at < 0 || scheme < 0 || at < scheme) return url;
-  const credentials = url.slice(scheme + 3, at);
-  if (credentials.includes('/')) return url; // an @ in the path, not credentials
-  const colon = credentials.indexOf(':');
-  if (colon < 0) return url;
-  return `${url.slice(0, scheme + 3)}${credentials.slice(0, colon)}:${MASK}${url.slice(at)}`;
+  const authority = urlAuthority(url);
+  if (!authority || authority.userinfo === null) return url;
+  const start = url.indexOf('://') + 3;
+  const { userinfo } = authority;
+  const colon = userinfo.indexOf(':');
+  const masked = colon < 0 ? maskSecret(userinfo) : `${userinfo.slice(0, colon)}:${MASK}`;
+  return `${url.slice(0, start)}${masked}${url.slice(start + userinfo.length)}`;
 }
 
 export function maskHeaders(headers: Record<string, string>): Record<string, string> {
@@ -65,6 +91,19 @@ export function maskSource(s: Source): Source {
 
 export function maskReceiver(r: ReceiverEndpoint): ReceiverEndpoint {
   return { ...r, secret: maskSecret(r.secret) };
+}
+
+/**
+ * A captured request as answers and events show it: credential-like header values masked, in `headers` and
+ * in `rawHeaders` alike. The body is shown as received (it is what the receiver is for).
+ */
+export function maskCapture(c: CaptureRecord): CaptureRecord {
+  if (!c.rawHeaders.some(([name]) => isSensitiveHeader(name))) return c;
+  return {
+    ...c,
+    headers: maskHeaders(c.headers),
+    rawHeaders: c.rawHeaders.map(([name, value]) => (isSensitiveHeader(name) ? [name, maskSecret(value)] : [name, value])),
+  };
 }
 
 export function maskAttempt(a: AttemptRecord): AttemptRecord {
@@ -112,6 +151,8 @@ export function maskEvent(event: EngineEvent): EngineEvent {
       return event.url.includes('@') ? { ...event, url: maskUrl(event.url) } : event;
     case 'deliveryUpdated':
       return { ...event, delivery: maskDelivery(event.delivery) };
+    case 'requestCaptured':
+      return { ...event, capture: maskCapture(event.capture) };
     default:
       return event;
   }

@@ -9,6 +9,7 @@ import type { Page } from '../contract/models.js';
 import { err, type Result } from '../contract/result.js';
 import {
   isMasked,
+  maskCapture,
   maskDelivery,
   maskDestination,
   maskMessageDetail,
@@ -23,7 +24,9 @@ import type { Core } from './createCore.js';
 export type FaceHandlers = Partial<CommandHandlers>;
 
 const mapValue = <T, U>(result: Result<T>, fn: (value: T) => U): Result<U> => (result.ok ? { ok: true, value: fn(result.value) } : result);
-const mapPage = <T>(result: Result<Page<T>>, fn: (item: T) => T): Result<Page<T>> => mapValue(result, (page) => ({ ...page, items: page.items.map(fn) }));
+/** A page with each item mapped; the page's other fields (a capture page's `limit`, `pruned`) are kept. */
+const mapPage = <P extends Page<unknown>>(result: Result<P>, fn: (item: P['items'][number]) => P['items'][number]): Result<P> =>
+  mapValue(result, (page) => ({ ...page, items: page.items.map(fn) }));
 
 /** A masked value that is not the mask of the stored one cannot be meant as a secret. */
 function maskedRefused(field: string): Result<never> {
@@ -60,10 +63,16 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       if (current) {
         const sharedSecret = unmaskSecret(patch.sharedSecret, current.sharedSecret);
         if (typeof sharedSecret === 'string' && isMasked(sharedSecret)) return maskedRefused('patch.sharedSecret');
+        const webhooks = patch.webhooks !== undefined ? unmaskWebhooks(patch.webhooks.map((w) => ({ url: w.url as string, headers: w.headers ?? {} })), current.webhooks) : undefined;
+        for (const [i, w] of (webhooks ?? []).entries()) {
+          if (typeof w.url === 'string' && isMasked(w.url)) return maskedRefused(`patch.webhooks[${i}].url`);
+          const name = Object.keys(w.headers).find((n) => typeof w.headers[n] === 'string' && isMasked(w.headers[n]));
+          if (name !== undefined) return maskedRefused(`patch.webhooks[${i}].headers.${name}`);
+        }
         patch = {
           ...patch,
           ...(patch.sharedSecret !== undefined ? { sharedSecret } : {}),
-          ...(patch.webhooks !== undefined ? { webhooks: unmaskWebhooks(patch.webhooks.map((w) => ({ url: w.url as string, headers: w.headers ?? {} })), current.webhooks) } : {}),
+          ...(webhooks !== undefined ? { webhooks } : {}),
         };
       }
       return mapValue(core.updateDestination({ id: input.id, patch }), maskDestination);
@@ -102,8 +111,8 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       return mapValue(receivers.updateReceiver({ name: input.name, patch: { ...input.patch, ...(given !== undefined ? { secret } : {}) } }), maskReceiver);
     },
     deleteReceiver: (input) => receivers.deleteReceiver(input),
-    listCaptures: (input) => receivers.listCaptures(input),
-    getCapture: (input) => receivers.getCapture(input),
+    listCaptures: (input) => mapPage(receivers.listCaptures(input), maskCapture),
+    getCapture: (input) => mapValue(receivers.getCapture(input), maskCapture),
     clearCaptures: (input) => receivers.clearCaptures(input),
   };
   return { ...handlers, ...face };

@@ -8,6 +8,7 @@ import { rootCertificates } from 'node:tls';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { LIMITS } from '../contract/messageShapes.js';
+import { urlCredentials } from '../contract/urls.js';
 import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js';
 import { classifyNetworkError, classifyStatus, timeoutOutcome } from '../core/outcome.js';
 import { parseRetryAfter } from '../core/retryPolicy.js';
@@ -47,7 +48,11 @@ export interface PreparedRequest {
   signature: string | null;
 }
 
-/** The request headers for one webhook: ours, then its static ones (which can never override ours). */
+/**
+ * The request headers for one webhook: ours, then its static ones (which can never override ours). A URL's
+ * `user:password@` goes out as `Authorization: Basic` (docs/behaviour.md §2), unless a static Authorization
+ * header is configured, which wins, as `curl -H` does over a URL's credentials.
+ */
 export function prepareRequest(webhook: Webhook, secret: string | null, body: Uint8Array): PreparedRequest {
   const signature = secret ? signBody(secret, body) : null;
   const headers: Record<string, string> = {
@@ -56,8 +61,25 @@ export function prepareRequest(webhook: Webhook, secret: string | null, body: Ui
     'user-agent': USER_AGENT,
   };
   if (signature) headers['x-signature'] = signature;
+  if (webhook.url.includes('@')) {
+    const basic = basicAuthOf(webhook.url);
+    if (basic && !Object.keys(webhook.headers).some((name) => name.toLowerCase() === 'authorization')) headers['authorization'] = basic;
+  }
   for (const [name, value] of Object.entries(webhook.headers)) headers[name] = value;
   return { url: webhook.url, headers, signature };
+}
+
+/** `http://ada:p%40ss@host/` → `Basic base64("ada:p@ss")`; null without credentials. */
+const basicAuths = new Map<string, string | null>();
+function basicAuthOf(url: string): string | null {
+  let basic = basicAuths.get(url);
+  if (basic === undefined) {
+    const credentials = urlCredentials(url);
+    basic = credentials ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`, 'utf8').toString('base64')}` : null;
+    if (basicAuths.size > 1_000) basicAuths.clear();
+    basicAuths.set(url, basic);
+  }
+  return basic;
 }
 
 /** `http://host:port/path?q` → the parts undici's dispatch takes, parsed once per URL. */

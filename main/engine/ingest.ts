@@ -11,6 +11,7 @@
  */
 import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/models.js';
+import { maskKeyEdges, redactJsonCredentials } from '../core/secrets.js';
 import { corruptionError, isCorruptionError } from '../store/integrity.js';
 import type { IngestionPort } from './createCore.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
@@ -112,7 +113,7 @@ export class IngestService {
         field: error.field ?? null,
         index: error.index ?? null,
         bodyBytes: prepared.bodyBytes,
-        bodyPreview: Buffer.from(prepared.preview.buffer, prepared.preview.byteOffset, prepared.preview.byteLength),
+        bodyPreview: previewOf(prepared.preview),
       });
       return { status, headers: CORS, body: { error } };
     };
@@ -123,7 +124,7 @@ export class IngestService {
       return refuse(null, 401, { code: 'unauthorized', message: 'missing write key: send Basic auth with the write key as the user name, or "writeKey" in the body' });
     }
     const source = core.sourceByWriteKey(writeKey);
-    if (!source) return refuse(null, 401, { code: 'unauthorized', message: `unknown write key "${mask(writeKey)}"` });
+    if (!source) return refuse(null, 401, { code: 'unauthorized', message: `unknown write key "${maskKeyEdges(writeKey)}"` });
     if (prepared.kind === 'refused') {
       // Refusals after the source is known count toward its usage.
       core.countRefused(source.id, prepared.calls);
@@ -187,7 +188,13 @@ function header(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
-/** Write keys are secrets: logs show only their edges. */
-function mask(key: string): string {
-  return key.length <= 6 ? '***' : `${key.slice(0, 3)}…${key.slice(-2)}`;
+/**
+ * The refused body as the ingest log keeps it: its write keys and Authorization values shown only by their
+ * edges (docs/behaviour.md §9 Logs). Only refusals pay for this; accepted requests keep no preview.
+ */
+function previewOf(preview: Uint8Array): Buffer {
+  const bytes = Buffer.from(preview.buffer, preview.byteOffset, preview.byteLength);
+  const text = bytes.toString('utf8');
+  const redacted = redactJsonCredentials(text);
+  return redacted === text ? bytes : Buffer.from(redacted, 'utf8');
 }

@@ -72,7 +72,6 @@ const SINGLE_ROUTES: Record<string, MessageType> = {
   a: 'alias',
 };
 const BATCH_ROUTES = new Set(['batch', 'import', 'b']);
-const BROWSER_ROUTES = new Set(['i', 't', 'p', 's', 'g', 'a', 'b']);
 
 export const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
@@ -109,11 +108,9 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     preview: previewOf(decoded),
   });
 
-  const contentType = (req.contentType ?? '').toLowerCase();
-  if (!BROWSER_ROUTES.has(route) && contentType && !contentType.includes('json') && !contentType.includes('text/plain')) {
-    return refuse('request', 0, 400, { code: 'invalid_input', field: 'content-type', message: `content-type: expected application/json (got ${contentType})` });
-  }
-
+  // The Content-Type label is not checked (docs/behaviour.md §7): SDKs send JSON under whatever label their
+  // HTTP library picks (none, text/plain, a form for a gzip body), and the real collection API reads it all
+  // as JSON. Only a body that is not JSON is refused; the label is named then, when it is not JSON's.
   const decodedResult = decodeBody(req.body, req.contentEncoding);
   if (!decodedResult.ok) return refuse('request', 0, 400, decodedResult.error);
   decoded = decodedResult.body;
@@ -130,10 +127,10 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   try {
     parsed = JSON.parse(Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8'));
   } catch (e) {
-    return refuse('request', 0, 400, { code: 'invalid_json', message: `body: invalid JSON (${(e as Error).message})` });
+    return refuse('request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${(e as Error).message})${labelNote(req.contentType)}` });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return refuse('request', 0, 400, { code: 'invalid_json', message: 'body: must be a JSON object' });
+    return refuse('request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object${labelNote(req.contentType)}` });
   }
   const payload = parsed as Record<string, unknown>;
   writeKey = writeKeyOf(req.authorization, payload['writeKey']);
@@ -148,7 +145,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
         return refuse('calls', batch.length, 400, { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` });
       }
-      const call = mergeShared(item as Record<string, unknown>, shared);
+      const call = withoutWriteKey(mergeShared(item as Record<string, unknown>, shared));
       const type = call['type'];
       if (!isMessageType(type) || type === 'delete') {
         return refuse('calls', batch.length, 400, { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type ?? null)}` });
@@ -160,7 +157,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     if (payload['type'] !== undefined && payload['type'] !== type) {
       return refuse('calls', 1, 400, { code: 'invalid_input', field: 'type', message: `type: "${String(payload['type'])}" sent to ${req.path}, which takes ${type}` });
     }
-    items = [{ type, call: payload }];
+    items = [{ type, call: withoutWriteKey(payload) }];
   }
 
   // Each call's size, as received, before anything else about it (docs/behaviour.md §7). The same JSON is stored.
@@ -222,6 +219,13 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   return { kind: 'calls', writeKey, calls, bodies: all, bodyBytes: decoded.length, preview: previewOf(decoded) };
 }
 
+/** `; labelled text/csv: every body is read as JSON, whatever its label`, for a label that is not JSON's. */
+function labelNote(contentType: string | null): string {
+  const label = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (label === '' || label.includes('json')) return '';
+  return `; labelled ${label.slice(0, 100)}: every body is read as JSON, whatever its label`;
+}
+
 /** A copy, not a view: a view would carry its whole buffer along when it crosses threads. */
 function previewOf(body: Uint8Array): Uint8Array {
   return new Uint8Array(body.subarray(0, PREVIEW_BYTES));
@@ -259,6 +263,17 @@ function mergeShared(item: Record<string, unknown>, shared: { context: unknown; 
     out[key] = typeof own === 'object' && own !== null && !Array.isArray(own) ? { ...batchLevel, ...own } : own === undefined ? { ...batchLevel } : own;
   }
   return out ?? item;
+}
+
+/**
+ * A call without the `writeKey` it may carry (single-call routes and browser SDKs send it in the body): a
+ * secret, kept out of the stored call (docs/behaviour.md §9). The delivered body never had it: it is built
+ * from the shape's keys only.
+ */
+function withoutWriteKey(call: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(call, 'writeKey')) return call;
+  const { writeKey: _dropped, ...rest } = call;
+  return rest;
 }
 
 function writeKeyOf(authorization: string | null, bodyKey: unknown): string | null {

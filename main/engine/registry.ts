@@ -19,6 +19,7 @@ import {
   type DestinationPatch,
   type SourceInput,
 } from '../contract/schemas.js';
+import { isMasked, MASK } from '../core/secrets.js';
 import type { Store } from '../store/store.js';
 import { notFound } from './paging.js';
 
@@ -181,6 +182,13 @@ export class Registry {
       sourceIds.push(s.id);
     }
     for (const [i, w] of d.webhooks.entries()) {
+      // A masked value (`s3••••`) still here was not the mask of a stored one (docs/behaviour.md §9): it
+      // would be sent as it is, and fail or authenticate nothing.
+      const masked = isMasked(w.url) ? 'url' : Object.keys(w.headers).find((name) => isMasked(w.headers[name] ?? ''));
+      if (masked !== undefined) {
+        const field = `${prefix}webhooks[${i}].${masked === 'url' ? 'url' : `headers.${masked}`}`;
+        return err({ code: 'invalid_input', field, message: `${field}: this is a masked value (${MASK}), not a secret; send the value itself` });
+      }
       const ref = parseReceiverRef(w.url);
       if (ref && !this.o.receiverExists(ref.name)) {
         const field = `${prefix}webhooks[${i}].url`;

@@ -155,8 +155,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/api/events' || !hostAllowed(req) || !tokenMatches(url.searchParams.get('token'))) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n');
+    // As over HTTP (docs/behaviour.md §10): 403 for a request not addressed to this machine, then 401 for the token.
+    const refusal =
+      url.pathname !== '/api/events' ? '404 Not Found' : !hostAllowed(req) ? '403 Forbidden' : !tokenMatches(url.searchParams.get('token')) ? '401 Unauthorized' : null;
+    if (refusal) {
+      socket.end(`HTTP/1.1 ${refusal}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/types.js';
@@ -18,6 +19,7 @@ export function openDb(file: string, migrations: readonly Migration[] = MIGRATIO
   if (readOnly) throw new HookbenchError(readOnly);
   let db: Db | null = null;
   try {
+    ownerOnly(file);
     db = new Database(file, sqliteOptions());
     db.pragma('journal_mode = WAL');
     // WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the last transactions.
@@ -37,6 +39,23 @@ export function openDb(file: string, migrations: readonly Migration[] = MIGRATIO
       // closing a connection that failed to open: nothing more to say
     }
     throw openFailure(file, e);
+  }
+}
+
+/**
+ * docs/behaviour.md §9 Files: the database holds secrets, so it and its `-wal`/`-shm` files are 0600 whatever
+ * the umask. The file is created 0600 before SQLite opens it, and SQLite gives the `-wal` and `-shm` files it
+ * creates later the database file's mode; files left 0644 by an older Hookbench are tightened here.
+ */
+function ownerOnly(file: string): void {
+  if (process.platform === 'win32' || file === ':memory:' || file === '') return;
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(path, 0o600);
+    } catch {
+      // not there yet (SQLite creates it with the database's mode), or not ours to change: the 0700 folder still guards it
+    }
   }
 }
 

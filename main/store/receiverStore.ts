@@ -57,6 +57,8 @@ interface CaptureRow {
 
 /** The newest captures kept by default; older ones are pruned as new ones arrive. */
 export const DEFAULT_MAX_CAPTURES = 10_000;
+/** The settings row counting captures pruned to keep within the limit. */
+const PRUNED_SETTING = 'receiver.capturesPruned';
 
 export class ReceiverStore {
   private readonly s;
@@ -88,6 +90,11 @@ export class ReceiverStore {
            @arrivedAt, @remoteAddress, @step, @signatureVerdict, @signature, @messageId)`,
       ),
       prune: db.prepare<[number]>('DELETE FROM captures WHERE id <= ?'),
+      getPruned: db.prepare<[], { value: string }>(`SELECT value FROM settings WHERE key = '${PRUNED_SETTING}'`),
+      addPruned: db.prepare<[{ n: number }]>(
+        `INSERT INTO settings (key, value) VALUES ('${PRUNED_SETTING}', @n)
+         ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + @n`,
+      ),
       getCapture: db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE id = ?'),
       clearAll: db.prepare<[]>('DELETE FROM captures'),
       clearReceiver: db.prepare<[string]>('DELETE FROM captures WHERE receiver = ?'),
@@ -152,7 +159,10 @@ export class ReceiverStore {
         }).lastInsertRowid,
       );
       if (position) this.s.setAnswered.run(position.answered, position.name);
-      if (id > this.maxCaptures) this.s.prune.run(id - this.maxCaptures);
+      if (id > this.maxCaptures) {
+        const pruned = this.s.prune.run(id - this.maxCaptures).changes;
+        if (pruned > 0) this.s.addPruned.run({ n: pruned });
+      }
       return id;
     });
   }
@@ -180,6 +190,11 @@ export class ReceiverStore {
     if (q.messageId !== undefined) params['messageId'] = q.messageId;
     if (q.beforeId !== undefined) params['beforeId'] = q.beforeId;
     return (statement.all(params) as CaptureRow[]).map(toCapture);
+  }
+
+  /** The most captures kept, and how many older ones were removed to keep within it (docs/behaviour.md §10). */
+  retention(): { limit: number; pruned: number } {
+    return { limit: this.maxCaptures, pruned: Number(this.s.getPruned.get()?.value ?? 0) };
   }
 
   /** Deletes the captures of one endpoint name, or all of them; returns how many. */

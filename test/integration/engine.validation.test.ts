@@ -26,7 +26,8 @@ describe('destination configuration: every violation is a clear error and nothin
     [{ name: 'd', url, webhooks: [{ url }] }, 'url', 'give either url or webhooks, not both'],
     [{ name: '', url }, 'name', 'name: must not be empty'],
     [{ name: 'd', url, sources: ['nope'] }, 'sources[0]', 'sources[0]: no source named or with id "nope"'],
-    [{ name: 'd', url, colour: 'red' }, undefined, 'unknown field(s): colour'],
+    [{ name: 'd', url, colour: 'red' }, 'colour', 'colour: unknown field'],
+    [{ name: 'd', url, secret: 's3cret' }, 'secret', 'secret: unknown field (did you mean "sharedSecret"?)'],
   ])('%j → %s', (input, field, message) => {
     const core = newCore();
     const e = refusal(core.createDestination(input as never));

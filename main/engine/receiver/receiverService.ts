@@ -19,6 +19,7 @@ import {
   receiversConfigSchema,
   DEFAULT_RECEIVER_PORT,
   DEFAULT_RECEIVER_TLS_PORT,
+  type CapturePage,
   type CaptureRecord,
   type ListCapturesInput,
   type ReceiverEndpoint,
@@ -303,8 +304,11 @@ export class ReceiverService {
 
   // ---------------------------------------------------------------- captures
 
-  /** Newest first, in pages of `limit` (1 to 1000, default 50). */
-  listCaptures(input: ListCapturesInput = {}): Result<Page<CaptureRecord>> {
+  /**
+   * Newest first, in pages of `limit` (1 to 1000, default 50), with the retention: how many captures are
+   * kept at most, and how many older ones were removed to keep within it.
+   */
+  listCaptures(input: ListCapturesInput = {}): Result<CapturePage> {
     const limit = input.limit ?? 50;
     let beforeId: number | undefined;
     if (input.cursor !== undefined && input.cursor !== null) {
@@ -316,7 +320,7 @@ export class ReceiverService {
     const items = this.store.listCaptures({ receiver: input.receiver, messageId: input.messageId, beforeId, limit: limit + 1 });
     const more = items.length > limit;
     if (more) items.pop();
-    return ok({ items, nextCursor: more ? String(items.at(-1)!.id) : null });
+    return ok({ items, nextCursor: more ? String(items.at(-1)!.id) : null, ...this.store.retention() });
   }
 
   getCapture(input: { id: number }): Result<CaptureRecord> {
@@ -363,7 +367,8 @@ export class ReceiverService {
       try {
         this.onBody(listener, req, res, { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body: Buffer.concat(chunks, kept), size });
       } catch (e) {
-        console.error(`hookbench receiver: handling ${req.method ?? ''} ${path} failed`, e);
+        // The path without its query string: a query may carry a credential (docs/behaviour.md §9 Logs).
+        console.error(`hookbench receiver: handling ${req.method ?? ''} ${path.split('?')[0]} failed`, e);
         if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('hookbench receiver: internal error; see its log\n');
       }
     });

@@ -121,7 +121,7 @@ describe('script input: shorthands and errors naming the field and limit', () =>
     expect(scriptError({ status: 503, retryAfter: 'later' })).toMatchObject({ field: 'script.steps[0].retryAfter' });
     expect(scriptError({ status: 200, headers: { 'Content-Length': '1' } })).toMatchObject({ field: 'script.steps[0].headers.Content-Length' });
     expect(scriptError({ status: 200, body: 'x'.repeat(65_537) })).toMatchObject({ field: 'script.steps[0].body', limit: 65_536 });
-    expect(scriptError({ status: 200, stauts: 500 })).toMatchObject({ message: 'script.steps[0]: unknown field(s): stauts' });
+    expect(scriptError({ status: 200, stauts: 500 })).toMatchObject({ field: 'script.steps[0].stauts', message: 'script.steps[0].stauts: unknown field (did you mean "status"?)' });
     expect(scriptError({ mode: 'failureRate', rate: 1.5 })).toMatchObject({ field: 'script.rate', limit: 1 });
     expect(scriptError({ action: 'never', delayMs: 10 })).toMatchObject({ field: 'script.steps[0].delayMs' });
   });
