@@ -10,12 +10,14 @@ import { useDetail } from '../stores/detail';
 import { useEngine } from '../stores/engine';
 import { createEventPump } from '../stores/eventPump';
 import { useLive } from '../stores/live';
+import { useSecrets } from '../stores/secrets';
 
 const OVERVIEW_POLL_MS = 5000;
 
 export function startSession(client: ApiClient): () => void {
   setApi(client);
   const resync = () => {
+    useSecrets.getState().forget();
     void useLive.getState().load({ resync: true });
     void useEngine.getState().refresh();
     void useCatalog.getState().load();
