@@ -3,6 +3,7 @@
  * response script, and every request captured. Types and input schemas only; shared with the renderer.
  */
 import { z } from 'zod';
+import { utf8Length } from './messageBody.js';
 import { httpHeadersSchema } from './schemas.js';
 
 /** docs/behaviour.md §10: `hookbench serve --receiver-port 4410 --receiver-tls-port 4443`, `hookbench receive --port 4410`. */
@@ -143,20 +144,6 @@ export interface ListCapturesInput {
 const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'];
 
 export const RECEIVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 const stepHeadersSchema = httpHeadersSchema({
   max: RECEIVER_LIMITS.headersPerStep,
