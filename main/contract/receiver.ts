@@ -275,6 +275,34 @@ export const responseScriptSchema = z.preprocess(
   }),
 );
 
+// ---------------------------------------------------------------- words (the CLI, the captures, the UI)
+
+/** `500`, `503, Retry-After 30`, `200 after 6000 ms`, `never answer`, `reset the connection`. */
+export function describeStep(step: ScriptStep): string {
+  const after = step.delayMs > 0 ? ` after ${step.delayMs} ms` : '';
+  switch (step.action) {
+    case 'never':
+      return 'never answer';
+    case 'reset':
+      return `reset the connection${after}`;
+    case 'close':
+      return `close without a response${after}`;
+    case 'respond':
+      return `${step.status}${step.retryAfter !== null ? `, Retry-After ${step.retryAfter}` : ''}${after}`;
+  }
+}
+
+/** One line for a whole script: `500, 500, 200 (then the last step repeats)`. */
+export function describeScript(script: ResponseScript): string {
+  if (script.mode === 'failureRate') {
+    const percent = Math.round(script.rate * 1000) / 10;
+    return `${percent} % of requests fail (seed ${script.seed}) with ${describeStep(script.failure)}, the rest get ${describeStep(script.success)}`;
+  }
+  if (script.steps.length === 1) return `always ${describeStep(script.steps[0]!)}`;
+  const then = script.after === 'cycle' ? 'then from the start again' : 'then the last step repeats';
+  return `${script.steps.map(describeStep).join(', ')} (${then})`;
+}
+
 /** Without a script an endpoint answers 200 with an empty body. */
 export function defaultScript(): ResponseScript {
   return { mode: 'sequence', steps: [respondStep(200)], after: 'repeat-last' };
