@@ -5,7 +5,7 @@ import { secretKey, useSecrets } from '../stores/secrets';
 
 /**
  * A secret as the API answers it (masked, `s3••••`) with an eye button that reveals it (revealSecret) and
- * hides it again. `label` names the secret: the buttons say "Reveal <label>" and "Hide <label>".
+ * hides it again. `label` names the value ("Secret"); the button says "Reveal secret" or "Hide secret".
  */
 export function SecretValue({ kind, id, masked, label }: { kind: SecretKind; id: string; masked: string | null; label: string }) {
   const [shown, setShown] = useState(false);
@@ -26,7 +26,7 @@ export function SecretValue({ kind, id, masked, label }: { kind: SecretKind; id:
       </code>
       <button
         type="button"
-        aria-label={`${shown ? 'Hide' : 'Reveal'} ${label}`}
+        aria-label={`${shown ? 'Hide' : 'Reveal'} ${label.toLowerCase()}`}
         title={shown ? 'Hide' : 'Reveal (asks the workbench for the secret in clear)'}
         onClick={() => void toggle()}
         className="flex size-6 shrink-0 items-center justify-center rounded-md text-faint hover:bg-hover hover:text-fg"

@@ -6,6 +6,7 @@ import { api } from '../../api/instance';
 import { formatTimestamp } from '../../lib/format';
 import { findSender } from '../../lib/messageLink';
 import { useAsyncValue } from '../../lib/useAsyncValue';
+import { useLive } from '../../stores/live';
 import { useRouter } from '../../stores/router';
 import { Card } from '../../ui/Card';
 import { VerdictBadge } from '../../ui/VerdictBadge';
@@ -32,17 +33,21 @@ function pathOf(url: string): string | null {
 /** Which message (and attempt) sent this capture: the engine's side of the same request. */
 function SentBy({ capture }: { capture: CaptureRecord }) {
   const navigate = useRouter((s) => s.navigate);
+  const sender = useAsyncValue(() => (capture.messageId ? findSender(capture.messageId, capture.arrivedAt) : null), [capture.id]);
+  const senderId = sender.state === 'done' ? sender.value : null;
+  // The attempt is recorded after the answer: look again when the message's attempts change.
+  const row = useLive((s) => (senderId === null ? undefined : s.rows.find((r) => r.id === senderId)));
   const link = useAsyncValue(async () => {
-    if (!capture.messageId) return null;
-    const id = await findSender(capture.messageId, capture.arrivedAt);
-    if (id === null) return null;
-    const detail = await api().call('getMessage', { id }, { quiet: true });
+    if (senderId === null) return null;
+    const detail = await api().call('getMessage', { id: senderId }, { quiet: true });
     const attempt = detail.ok ? attemptFor(detail.value.attempts, capture) : null;
-    return { id, attempt, destination: attempt && detail.ok ? (detail.value.deliveries.find((d) => d.id === attempt.deliveryId)?.destinationName ?? null) : null };
-  }, [capture.id]);
+    return { id: senderId, attempt, destination: attempt && detail.ok ? (detail.value.deliveries.find((d) => d.id === attempt.deliveryId)?.destinationName ?? null) : null };
+  }, [senderId, capture.id, row?.attempts, row?.status]);
+  if (sender.state === 'done' && sender.value === null && capture.messageId) {
+    return <span className="text-faint">messageId {capture.messageId}: no stored message has it (another engine, or deleted)</span>;
+  }
   if (!capture.messageId) return <span className="text-faint">no messageId in the body: not sent by this engine</span>;
-  if (link.state !== 'done') return <span className="text-faint">{link.state === 'error' ? link.message : 'looking it up…'}</span>;
-  if (!link.value) return <span className="text-faint">messageId {capture.messageId}: no stored message has it (another engine, or deleted)</span>;
+  if (link.state !== 'done' || !link.value) return <span className="text-faint">{link.state === 'error' ? link.message : sender.state === 'error' ? sender.message : 'looking it up…'}</span>;
   const { id, attempt, destination } = link.value;
   return (
     <span className="flex min-w-0 flex-wrap items-center gap-x-1.5">
@@ -124,10 +129,10 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
           {sig ? (
             <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 px-3 py-2 text-xs">
               <Fact label="X-Signature">
-                <code className="font-mono break-all">{sig.given ?? <span className="text-faint">missing</span>}</code>
+                <code aria-label="Signature received" className="font-mono break-all">{sig.given ?? <span className="text-faint">missing</span>}</code>
               </Fact>
               <Fact label="Expected">
-                <code className="font-mono break-all">{sig.expected}</code>
+                <code aria-label="Expected signature" className="font-mono break-all">{sig.expected}</code>
               </Fact>
               {sig.diagnosis && (
                 <Fact label="Diagnosis">
