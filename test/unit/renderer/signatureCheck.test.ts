@@ -29,7 +29,7 @@ describe("the Signature panel's check of your server's signature", () => {
     const pretty = JSON.stringify(JSON.parse(SENT), null, 2);
     const check = await checkServerSignature({ secret: SECRET, sent: bytes(SENT), given: await signBody(SECRET, bytes(pretty)), saw: bytes(pretty) });
     expect(check.diagnosis.mistakes).toEqual(['pretty-printed-2']);
-    expect(check.saw).toEqual({ identical: false, signatureMatchesSaw: true, difference: 'they differ at byte 2 of 135: sent 0x22 ("\\""), your server saw 0x0a (\\n)' });
+    expect(check.saw).toEqual({ identical: false, signatureMatchesSaw: true, difference: `they differ at byte 2 of 135: sent 0x22 ('"'), your server saw 0x0a (\\n)` });
     expect(check.bodyNote).toMatch(/^Your server hashed the body it saw correctly, but that body is not the bytes sent/);
   });
 
@@ -42,6 +42,6 @@ describe("the Signature panel's check of your server's signature", () => {
   it('describes where two bodies part, counting bytes from 1', () => {
     expect(describeDifference(bytes('{"a":1}'), bytes('{"a":1}\n'), 7)).toBe('it has 1 more byte at the end, from 0x0a (\\n)');
     expect(describeDifference(bytes('{"a":1}\r\n'), bytes('{"a":1}'), 7)).toBe('it lacks the last 2 bytes, from 0x0d (\\r)');
-    expect(describeDifference(bytes('{"a":1}'), bytes('{"a": 1}'), 5)).toBe('they differ at byte 6 of 7: sent 0x31 ("1"), your server saw 0x20 (space)');
+    expect(describeDifference(bytes('{"a":1}'), bytes('{"a": 1}'), 5)).toBe("they differ at byte 6 of 7: sent 0x31 ('1'), your server saw 0x20 (space)");
   });
 });

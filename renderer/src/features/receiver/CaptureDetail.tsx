@@ -119,7 +119,7 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
           </Fact>
           <Fact label="Answered">
             <span className="font-mono">{answerOf(c)}</span>
-            <span className="truncate text-faint">{c.step.label}</span>
+            {c.step.label !== answerOf(c) && <span className="truncate text-faint">{c.step.label}</span>}
           </Fact>
           <Fact label="Sent by">
             <SentBy capture={c} />

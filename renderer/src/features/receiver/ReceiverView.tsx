@@ -64,8 +64,8 @@ export function ReceiverView() {
           {endpoints.length === 0 && !creating ? (
             loadedCatalog && (
               <EmptyState icon={<Inbox />} title="No endpoints yet" action={<Button variant="primary" onClick={() => setCreating(true)}>New endpoint</Button>}>
-                An endpoint answers at <code className="font-mono">/r/&lt;name&gt;</code> as its script says (500,500,200, delays, resets, failure rates), and captures every request. Point a destination at it with{' '}
-                <code className="font-mono">receiver:&lt;name&gt;</code>.
+                An endpoint answers at <code className="font-mono whitespace-nowrap">/r/&lt;name&gt;</code> as its script says (500,500,200, delays, resets, failure rates) and captures every request. Point a destination at it with{' '}
+                <code className="font-mono whitespace-nowrap">receiver:&lt;name&gt;</code>.
               </EmptyState>
             )
           ) : (
@@ -86,15 +86,17 @@ export function ReceiverView() {
       <Panel id="captures" minSize="35%" className="flex flex-col bg-panel">
         <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line px-3 whitespace-nowrap">
           <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Captured requests</h2>
-          <Segmented<Scope>
-            label="Show captures of"
-            value={scope}
-            onChange={setScope}
-            options={[
-              { value: 'endpoint', label: selected ? selected.name : 'this endpoint' },
-              { value: 'all', label: 'all endpoints' },
-            ]}
-          />
+          {selected && (
+            <Segmented<Scope>
+              label="Show captures of"
+              value={scope}
+              onChange={setScope}
+              options={[
+                { value: 'endpoint', label: selected.name },
+                { value: 'all', label: 'all endpoints' },
+              ]}
+            />
+          )}
           <span className="tabular ml-auto text-xs text-muted" aria-live="polite">
             {plural(shown.length, 'request')}
           </span>

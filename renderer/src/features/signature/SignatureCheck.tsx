@@ -51,14 +51,14 @@ export function SignatureCheck({ bytes, body, secret, fetchSecret }: CheckProps)
           className="h-7 w-full min-w-0 rounded-md border border-line bg-panel px-2 font-mono text-xs focus-visible:border-accent"
         />
         <p id={helpId} className="text-[11px] text-faint">
-          Compared with the HMAC-SHA1 of the bytes sent; when it differs, the usual mistakes are tried (re-serialised or pretty-printed JSON, a newline, SHA-256, base64, a prefix, the secret).
+          Checked against the bytes sent; a mismatch is explained (re-serialised JSON, a newline, SHA-256, base64, a prefix, the secret).
         </p>
       </div>
       <div className="flex flex-col gap-1">
         <span className="text-xs text-muted">
           Body your server saw <span className="text-faint">(optional: paste it for a byte diff)</span>
         </span>
-        <JsonEditor label="Body your server saw" value={saw} onChange={setSaw} placeholder="the raw body your server hashed" maxHeight="10rem" />
+        <JsonEditor label="Body your server saw" value={saw} onChange={setSaw} placeholder="the raw body your server hashed" minHeight="2.25rem" maxHeight="6rem" />
       </div>
       {wantsCheck && (
         <div role="status" aria-label="Diagnosis" className="flex flex-col gap-1 rounded-md border border-line bg-panel-2 px-2.5 py-2 text-xs">

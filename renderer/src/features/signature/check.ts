@@ -42,17 +42,18 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A byte as a reader needs it: `0x0a (\n)`, `0x2c (",")`. */
+/** A byte as a reader needs it: `0x0a (\n)`, `0x2c (',')`, `0x22 ('"')`. */
 export function describeByte(b: number): string {
   const hex = `0x${b.toString(16).padStart(2, '0')}`;
   const named: Record<number, string> = { 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x20: 'space' };
   if (named[b]) return `${hex} (${named[b]})`;
-  if (b > 0x20 && b < 0x7f) return `${hex} (${JSON.stringify(String.fromCharCode(b))})`;
+  const char = String.fromCharCode(b);
+  if (b > 0x20 && b < 0x7f) return `${hex} (${char === "'" ? `"'"` : `'${char}'`})`;
   return hex;
 }
 
 /**
- * Where two bodies part, bytes counted from 1: `they differ at byte 2 of 207: sent 0x22 ("\""), your server
+ * Where two bodies part, bytes counted from 1: `they differ at byte 2 of 207: sent 0x22 ('"'), your server
  * saw 0x0a (\n)`, `it has 1 more byte at the end: 0x0a (\n)`.
  */
 export function describeDifference(sent: Uint8Array, saw: Uint8Array, at: number): string {
