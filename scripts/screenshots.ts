@@ -5,12 +5,15 @@
  *
  *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--docs]
  *
- * `--docs` also writes the README's three (Live, Compose, attempt detail) to docs/screenshots/.
+ * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver) to
+ * docs/screenshots/.
  */
+import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { MessageDetail, MessageSummary, Page as ListPage } from '../main/contract/models.js';
+import type { CaptureRecord } from '../main/contract/receiver.js';
 import { launchBrowser, newPage } from '../test/e2e/browser.js';
 import { ROOT, startServe, type RunningServe } from '../test/e2e/serve.js';
 
@@ -31,6 +34,8 @@ const CONFIG = {
     { name: 'crm', script: { status: 503, retryAfter: 120 } },
     { name: 'gone', script: 404 },
     { name: 'secure', script: 200 },
+    // Its secret is not the one the destination signs with: every capture is invalid.
+    { name: 'billing', secret: 'old-secret', script: '200' },
   ],
   destinations: [
     { name: 'Orders service', enabled: true, sources: ['backend'], sharedSecret: 's3cret', url: 'receiver:orders', filters: { allowEvents: [], blockEvents: ['Heartbeat'] } },
@@ -39,6 +44,7 @@ const CONFIG = {
     { name: 'Legacy CRM', enabled: true, sources: ['ios-app'], url: 'receiver:crm' },
     { name: 'Old webhook', enabled: true, sources: ['ios-app'], url: 'receiver:gone' },
     { name: 'Self-signed HTTPS', enabled: false, sources: [], url: 'receiver+tls:secure' },
+    { name: 'Billing', enabled: true, sources: ['backend'], sharedSecret: 's3cret', url: 'receiver:billing', filters: { allowEvents: ['Order Completed'], blockEvents: [] } },
   ],
 };
 
@@ -79,7 +85,23 @@ async function findTargets(r: RunningServe) {
   const detail = await r.call<MessageDetail>('getMessage', { id: retrying.id });
   const attempt = detail.attempts.find((a) => a.statusCode === 503);
   if (!attempt) throw new Error('no 503 attempt in the seeded data');
-  return { retrying, failed: retrying, failedAttempt: attempt };
+  // An order delivered to Billing, whose receiver checks with the wrong secret: the Signature panel's case.
+  const orders = await r.call<ListPage<MessageSummary>>('listMessages', { limit: 50, event: 'Order Completed' });
+  let signed: { message: MessageDetail; attemptId: number } | null = null;
+  for (const m of orders.items) {
+    const d = await r.call<MessageDetail>('getMessage', { id: m.id });
+    const billing = d.deliveries.find((x) => x.destinationName === 'Billing');
+    const a = billing && d.attempts.find((x) => x.deliveryId === billing.id && x.outcome === 'success');
+    if (a) {
+      signed = { message: d, attemptId: a.id };
+      break;
+    }
+  }
+  if (!signed) throw new Error('no order delivered to Billing in the seeded data');
+  const captures = await r.call<ListPage<CaptureRecord>>('listCaptures', { receiver: 'billing', limit: 1 });
+  const capture = captures.items[0];
+  if (!capture) throw new Error('no capture at billing in the seeded data');
+  return { retrying, failed: retrying, failedAttempt: attempt, signed, capture };
 }
 
 async function main(): Promise<void> {
@@ -89,7 +111,9 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     await seed(full);
-    const { retrying, failed, failedAttempt } = await findTargets(full);
+    const { retrying, failed, failedAttempt, signed, capture } = await findTargets(full);
+    const signedBody = signed.message.message.body;
+    const prettyBody = JSON.stringify(JSON.parse(signedBody), null, 2);
     const shots: (Shot & { serve: RunningServe })[] = [
       { serve: full, name: 'live', hash: '#/live' },
       { serve: full, name: 'live-detail', hash: `#/live/${retrying.id}` },
@@ -124,7 +148,47 @@ async function main(): Promise<void> {
           await page.getByText('The stream is paused').waitFor();
         },
       },
-      ...['destinations', 'sources', 'receiver', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
+      {
+        serve: full,
+        name: 'signature',
+        hash: `#/live/${signed.message.message.id}/attempt/${signed.attemptId}`,
+        async prepare(page) {
+          // A server that verified a pretty-printed copy of the body: the panel names it and diffs the bytes.
+          const panel = page.getByRole('region', { name: 'Signature' });
+          await panel.getByRole('button', { name: 'Reveal secret' }).click();
+          await panel.getByLabel('Computed HMAC-SHA1').waitFor();
+          await panel.getByLabel("Your server's signature").fill(createHmac('sha1', 's3cret').update(prettyBody).digest('hex'));
+          await panel.getByRole('textbox', { name: 'Body your server saw' }).fill(prettyBody);
+          await panel.getByRole('status', { name: 'Diagnosis' }).getByText(/^Matches the body/).waitFor();
+          await page.evaluate('document.activeElement && document.activeElement.blur()');
+          await panel.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+        },
+      },
+      {
+        serve: full,
+        name: 'signature-wrong-secret',
+        hash: `#/live/${signed.message.message.id}/attempt/${signed.attemptId}`,
+        async prepare(page) {
+          const panel = page.getByRole('region', { name: 'Signature' });
+          await panel.getByLabel("Your server's signature").fill(capture.signature!.expected);
+          await panel.getByRole('status', { name: 'Diagnosis' }).getByText(/^No known mistake/).waitFor();
+          await page.evaluate('document.activeElement && document.activeElement.blur()');
+          await panel.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+        },
+      },
+      { serve: full, name: 'receiver', hash: '#/receiver/billing' },
+      { serve: full, name: 'receiver-capture', hash: `#/receiver/billing/capture/${capture.id}` },
+      {
+        serve: full,
+        name: 'receiver-new',
+        hash: '#/receiver/flaky',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'New endpoint' }).first().click();
+          await page.getByRole('form', { name: 'New endpoint' }).waitFor();
+        },
+      },
+      { serve: empty, name: 'receiver-empty', hash: '#/receiver' },
+      ...['destinations', 'sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
     ];
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const [width, height] of [
@@ -137,7 +201,9 @@ async function main(): Promise<void> {
           await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();
           if (shot.name === 'live' || shot.name === 'live-detail' || shot.name === 'attempt') await page.getByRole('row').nth(1).waitFor();
           if (shot.name === 'live-detail') await page.getByRole('region', { name: 'Message details' }).getByRole('button', { name: /^Attempt 1/ }).first().waitFor();
-          if (shot.name === 'attempt') await page.getByRole('region', { name: /^Attempt \d+$/ }).waitFor();
+          if (shot.name === 'attempt' || shot.name.startsWith('signature')) await page.getByRole('region', { name: /^Attempt \d+$/ }).waitFor();
+          if (shot.name === 'receiver' || shot.name === 'receiver-capture') await page.getByRole('list', { name: 'Captured requests' }).getByRole('listitem').first().waitFor();
+          if (shot.name === 'receiver-capture') await page.getByRole('link', { name: /^attempt \d+$/ }).waitFor();
           if (shot.name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
           await shot.prepare?.(page);
           // Let fonts and the clock settle on a whole second.
@@ -155,6 +221,8 @@ async function main(): Promise<void> {
         ['live-detail-light-1280x800.png', 'live.png'],
         ['compose-light-1280x800.png', 'compose.png'],
         ['attempt-dark-1280x800.png', 'attempt-detail.png'],
+        ['signature-light-1280x800.png', 'signature.png'],
+        ['receiver-capture-light-1280x800.png', 'receiver.png'],
       ] as const) {
         copyFileSync(join(OUT, from), join(docs, to));
       }

@@ -3,6 +3,7 @@
  * response script, and every request captured. Types and input schemas only; shared with the renderer.
  */
 import { z } from 'zod';
+import { utf8Length } from './messageBody.js';
 import { httpHeadersSchema } from './schemas.js';
 
 /** docs/behaviour.md §10: `hookbench serve --receiver-port 4410 --receiver-tls-port 4443`, `hookbench receive --port 4410`. */
@@ -156,20 +157,6 @@ const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'k
 
 export const RECEIVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
 const stepHeadersSchema = httpHeadersSchema({
   max: RECEIVER_LIMITS.headersPerStep,
   per: 'step',
@@ -299,6 +286,34 @@ export const responseScriptSchema = z.preprocess(
     error: 'must be a status code, a list like "500,500,200", a step object, {steps: [...]} or {mode: "failureRate", rate, seed}',
   }),
 );
+
+// ---------------------------------------------------------------- words (the CLI, the captures, the UI)
+
+/** `500`, `503, Retry-After 30`, `200 after 6000 ms`, `never answer`, `reset the connection`. */
+export function describeStep(step: ScriptStep): string {
+  const after = step.delayMs > 0 ? ` after ${step.delayMs} ms` : '';
+  switch (step.action) {
+    case 'never':
+      return 'never answer';
+    case 'reset':
+      return `reset the connection${after}`;
+    case 'close':
+      return `close without a response${after}`;
+    case 'respond':
+      return `${step.status}${step.retryAfter !== null ? `, Retry-After ${step.retryAfter}` : ''}${after}`;
+  }
+}
+
+/** One line for a whole script: `500, 500, 200 (then the last step repeats)`. */
+export function describeScript(script: ResponseScript): string {
+  if (script.mode === 'failureRate') {
+    const percent = Math.round(script.rate * 1000) / 10;
+    return `${percent} % of requests fail (seed ${script.seed}) with ${describeStep(script.failure)}, the rest get ${describeStep(script.success)}`;
+  }
+  if (script.steps.length === 1) return `always ${describeStep(script.steps[0]!)}`;
+  const then = script.after === 'cycle' ? 'then from the start again' : 'then the last step repeats';
+  return `${script.steps.map(describeStep).join(', ')} (${then})`;
+}
 
 /** Without a script an endpoint answers 200 with an empty body. */
 export function defaultScript(): ResponseScript {

@@ -1,249 +1,27 @@
 /**
- * Builds the delivered body of each message type from a call, driven entirely by MESSAGE_SHAPES.
- * The body is serialised once here; those exact bytes are what is sent, signed and stored.
+ * The engine's message builder: main/contract/messageBody.ts (shared with the renderer's preview), with the
+ * body's bytes as a Buffer and sizes measured by Buffer.byteLength.
  */
-import { knownCallKeys, LIMITS, MESSAGE_SHAPES, type FieldDef, type MessageType } from '../contract/messageShapes.js';
-import type { ApiError, Result } from '../contract/result.js';
-import { normaliseTimestamp, isoFromMs } from '../contract/timestamp.js';
-import { callNestingError } from './jsonDepth.js';
+import { buildMessageBody, type BuildOptions, type BuiltBody } from '../contract/messageBody.js';
+import type { MessageType } from '../contract/messageShapes.js';
+import type { Result } from '../contract/result.js';
 
-export interface BuildOptions {
-  /** Engine time of receipt (ms): the timestamp when the call has none. */
-  receivedAt: number;
-  /** Used when the call carries no `messageId`. */
-  newMessageId: () => string;
-  /** Refuse keys the type does not know (the composer and CLI); SDK traffic is lenient. */
-  strict?: boolean;
-  /** Filled into `context.ip` when the call's context has none (ingest). */
-  clientIp?: string;
-  /** Prefix for error fields, e.g. `batch[3]`. */
-  fieldPrefix?: string;
-  /**
-   * The caller already measured the call against the 32 KiB limit and LIMITS.maxDepth (ingestion does, on
-   * the bytes, to name the item).
-   */
-  sizeChecked?: boolean;
-  /** `JSON.stringify(call)`, when the caller has it (it stores it): measured instead of serialising again. */
-  callJson?: string;
-}
+export type { BuildOptions } from '../contract/messageBody.js';
 
-export interface BuiltMessage {
-  type: MessageType;
-  messageId: string;
-  userId: string | null;
-  anonymousId: string | null;
-  /** What lists show and filter by: a track's event, a page's or screen's name (null for other types). */
-  event: string | null;
-  /** The body object, keys in the spec's order. */
-  body: Record<string, unknown>;
+export interface BuiltMessage extends Omit<BuiltBody, 'json'> {
   /** `JSON.stringify(body)` as UTF-8: the one serialisation. */
   bytes: Buffer;
 }
 
-type Call = Record<string, unknown>;
-
-/** Each type's fields and extras, in reading order (computed once: this runs for every call). */
-const FIELDS_OF = Object.fromEntries(
-  Object.entries(MESSAGE_SHAPES).map(([type, shape]) => [type, [...shape.fields, ...shape.extras]]),
-) as unknown as Record<MessageType, readonly FieldDef[]>;
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 export function callSize(call: unknown): number {
-  return Buffer.byteLength(JSON.stringify(call) ?? '', 'utf8');
+  return byteLength(JSON.stringify(call) ?? '');
 }
 
-export function buildMessage(type: MessageType, call: Call, options: BuildOptions): Result<BuiltMessage> {
-  const prefix = options.fieldPrefix ? `${options.fieldPrefix}.` : '';
-  const fail = (code: ApiError['code'], field: string | undefined, message: string, extra: Partial<ApiError> = {}) => ({
-    ok: false as const,
-    error: { code, message: field ? `${prefix}${field}: ${message}` : message, ...(field ? { field: `${prefix}${field}` } : {}), ...extra },
-  });
-
-  // Nesting first: measuring the size serialises the call, which recurses (docs/behaviour.md §7).
-  // Ingestion measured both on the bytes already (sizeChecked).
-  if (!options.sizeChecked) {
-    const tooDeep = callNestingError(call, options.fieldPrefix ?? '');
-    if (tooDeep) return { ok: false, error: tooDeep };
-  }
-  const size = options.sizeChecked ? 0 : options.callJson !== undefined ? Buffer.byteLength(options.callJson, 'utf8') : callSize(call);
-  if (size > LIMITS.messageBytes) {
-    return {
-      ok: false,
-      error: {
-        code: 'message_too_large',
-        message: `${options.fieldPrefix ?? 'call'}: ${size} bytes > ${LIMITS.messageBytes}`,
-        limit: LIMITS.messageBytes,
-        value: size,
-        ...(options.fieldPrefix ? { field: options.fieldPrefix } : {}),
-      },
-    };
-  }
-
-  const shape = MESSAGE_SHAPES[type];
-  if (options.strict) {
-    const known = knownCallKeys(type);
-    for (const key of Object.keys(call)) {
-      if (!known.has(key)) {
-        const hint = [...known].find((k) => k.toLowerCase() === key.toLowerCase());
-        return fail('unknown_field', key, `unknown field for a ${type} call${hint ? ` (did you mean "${hint}"?)` : ''}`);
-      }
-    }
-  }
-  if (call['type'] !== undefined && call['type'] !== type) {
-    return fail('invalid_input', 'type', `says "${String(call['type'])}" but this is a ${type} call`);
-  }
-
-  const optionalString = (key: string): Result<string | null> => {
-    const v = call[key];
-    if (v === undefined || v === null) return { ok: true, value: null };
-    if (typeof v !== 'string') return fail('invalid_input', key, `must be a string (got ${describe(v)})`);
-    const lone = loneSurrogateProblem(v);
-    if (lone) return fail('invalid_input', key, lone);
-    return { ok: true, value: v === '' ? null : v };
-  };
-
-  const userId = optionalString('userId');
-  if (!userId.ok) return userId;
-  const anonymousId = optionalString('anonymousId');
-  if (!anonymousId.ok) return anonymousId;
-  if (shape.identity === 'user' && userId.value === null) {
-    return fail('missing_field', 'userId', `is required for a ${type} call`);
-  }
-  if (userId.value === null && anonymousId.value === null) {
-    return fail('missing_identity', 'userId', `a ${type} call needs userId or anonymousId`);
-  }
-
-  const messageIdIn = optionalString('messageId');
-  if (!messageIdIn.ok) return messageIdIn;
-  const messageId = messageIdIn.value ?? options.newMessageId();
-
-  let timestamp: string;
-  const rawTs = call['timestamp'];
-  if (rawTs === undefined || rawTs === null || rawTs === '') {
-    timestamp = isoFromMs(options.receivedAt);
-  } else if (typeof rawTs !== 'string') {
-    return fail('invalid_timestamp', 'timestamp', `must be an ISO 8601 string (got ${describe(rawTs)})`);
-  } else {
-    const ts = normaliseTimestamp(rawTs);
-    if (!ts.ok) return fail('invalid_timestamp', 'timestamp', ts.reason);
-    timestamp = ts.iso;
-  }
-
-  let context: Record<string, unknown> | null = null;
-  if (call['context'] !== undefined && call['context'] !== null) {
-    if (!isPlainObject(call['context'])) return fail('invalid_input', 'context', `must be an object (got ${describe(call['context'])})`);
-    context = call['context'];
-  }
-  if (options.clientIp && (context === null || context['ip'] === undefined)) {
-    context = { ...(context ?? {}), ip: options.clientIp };
-  }
-
-  const values = new Map<string, unknown>();
-  for (const field of FIELDS_OF[type]) {
-    const read = readField(field, call);
-    if (!read.ok) return fail(read.code, read.field, read.message);
-    if (read.value !== undefined) values.set(field.out, read.value);
-  }
-
-  const body: Record<string, unknown> = {};
-  for (const key of shape.order) {
-    switch (key) {
-      case 'version':
-        body['version'] = 1;
-        break;
-      case 'type':
-        body['type'] = type;
-        break;
-      case 'userId':
-        if (userId.value !== null) body['userId'] = userId.value;
-        break;
-      case 'User ID':
-        body['User ID'] = userId.value;
-        break;
-      case 'timestamp':
-        body['timestamp'] = timestamp;
-        break;
-      case 'context':
-        body['context'] = context ?? {};
-        break;
-      default:
-        if (values.has(key)) body[key] = values.get(key);
-    }
-  }
-  body['messageId'] = messageId;
-  if (anonymousId.value !== null) body['anonymousId'] = anonymousId.value;
-  if (context !== null && !shape.contextIsCore) body['context'] = context;
-  for (const extra of shape.extras) if (values.has(extra.out)) body[extra.out] = values.get(extra.out);
-
-  const label = values.get(type === 'page' || type === 'screen' ? 'name' : 'event');
-  const event = typeof label === 'string' ? label : null;
-  if (event !== null) {
-    const lone = loneSurrogateProblem(event);
-    if (lone) return fail('invalid_input', type === 'page' || type === 'screen' ? 'name' : 'event', lone);
-  }
-  return {
-    ok: true,
-    value: {
-      type,
-      messageId,
-      userId: userId.value,
-      anonymousId: anonymousId.value,
-      event,
-      body,
-      bytes: Buffer.from(JSON.stringify(body), 'utf8'),
-    },
-  };
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * The identifiers stored in indexed columns (userId, anonymousId, event, messageId) must be valid Unicode:
- * SQLite stores text as UTF-8, where a lone UTF-16 surrogate (`"\ud800"` in JSON) becomes U+FFFD while the
- * body keeps the escape, and two different ids would become one. Refused, naming the field
- * (docs/behaviour.md §7).
- */
-function loneSurrogateProblem(value: string): string | null {
-  const found = LONE_SURROGATE.exec(value);
-  if (!found) return null;
-  const hex = found[0].charCodeAt(0).toString(16);
-  return `contains a lone surrogate (\\u${hex} at position ${found.index}): not valid Unicode, so it cannot be stored or compared; send the whole character or drop it`;
-}
-
-type FieldRead = { ok: true; value: unknown } | { ok: false; code: ApiError['code']; field: string; message: string };
-
-function readField(field: FieldDef, call: Call): FieldRead {
-  let name = field.from[0]!;
-  let raw: unknown = undefined;
-  for (const candidate of field.from) {
-    const v = call[candidate];
-    if (v === undefined || v === null) continue;
-    if (raw !== undefined) {
-      const present = field.from.filter((n) => call[n] !== undefined && call[n] !== null);
-      return { ok: false, code: 'invalid_input', field: present[1]!, message: `give either ${present.join(' or ')}, not both` };
-    }
-    name = candidate;
-    raw = v;
-  }
-  if (field.kind === 'object') {
-    if (raw === undefined) return { ok: true, value: {} };
-    if (!isPlainObject(raw)) return { ok: false, code: 'invalid_input', field: name, message: `must be an object (got ${describe(raw)})` };
-    return { ok: true, value: raw };
-  }
-  if (raw === undefined || raw === '') {
-    if (field.required) return { ok: false, code: 'missing_field', field: name, message: 'is required' };
-    return { ok: true, value: undefined };
-  }
-  if (typeof raw !== 'string') return { ok: false, code: 'invalid_input', field: name, message: `must be a string (got ${describe(raw)})` };
-  return { ok: true, value: raw };
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${String(v)}`;
+export function buildMessage(type: MessageType, call: Record<string, unknown>, options: BuildOptions): Result<BuiltMessage> {
+  const built = buildMessageBody(type, call, { byteLength, ...options });
+  if (!built.ok) return built;
+  const { json, ...message } = built.value;
+  return { ok: true, value: { ...message, bytes: Buffer.from(json, 'utf8') } };
 }

@@ -3,8 +3,10 @@
  * what it is called, which headers it sends, what a request's X-Signature verdict is, and which engine
  * message a body belongs to. The sockets live in main/engine/receiver.
  */
-import type { CaptureStep, ResponseScript, ScriptStep, SignatureCheck } from '../contract/receiver.js';
+import { describeStep, type CaptureStep, type ResponseScript, type ScriptStep, type SignatureCheck } from '../contract/receiver.js';
 import { signBody } from './signature.js';
+
+export { describeScript, describeStep } from '../contract/receiver.js';
 import { diagnoseSignature } from './signatureDiagnosis.js';
 
 export interface ChosenStep {
@@ -63,32 +65,6 @@ export function unknownEndpointBody(path: string, endpoints: readonly { name: st
     error: { code: 'unknown_receiver', message: `no receiver endpoint at ${path}: endpoints answer at /r/<name>; ${known}` },
     receivers: endpoints.map((e) => ({ name: e.name, url: e.url })),
   });
-}
-
-/** `500`, `503, Retry-After 30`, `200 after 6000 ms`, `never answer`, `reset the connection`. */
-export function describeStep(step: ScriptStep): string {
-  const after = step.delayMs > 0 ? ` after ${step.delayMs} ms` : '';
-  switch (step.action) {
-    case 'never':
-      return 'never answer';
-    case 'reset':
-      return `reset the connection${after}`;
-    case 'close':
-      return `close without a response${after}`;
-    case 'respond':
-      return `${step.status}${step.retryAfter !== null ? `, Retry-After ${step.retryAfter}` : ''}${after}`;
-  }
-}
-
-/** One line for a whole script: `500, 500, 200 (then the last step repeats)`. */
-export function describeScript(script: ResponseScript): string {
-  if (script.mode === 'failureRate') {
-    const percent = Math.round(script.rate * 1000) / 10;
-    return `${percent} % of requests fail (seed ${script.seed}) with ${describeStep(script.failure)}, the rest get ${describeStep(script.success)}`;
-  }
-  if (script.steps.length === 1) return `always ${describeStep(script.steps[0]!)}`;
-  const then = script.after === 'cycle' ? 'then from the start again' : 'then the last step repeats';
-  return `${script.steps.map(describeStep).join(', ')} (${then})`;
 }
 
 /**

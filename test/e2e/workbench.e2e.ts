@@ -2,40 +2,12 @@
  * The workbench in a real browser against a real `hookbench serve` and its mock receiver. Driven by
  * accessible names only; every wait is on UI state, never a sleep.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchBrowser, newPage } from './browser.js';
-import { startServe, type RunningServe } from './serve.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing } from './browser.js';
+import { useWorkbench } from './workbench.js';
 
 describe.skipIf(chromiumMissing)('the workbench UI', () => {
-  let browser: Browser;
-  const running: RunningServe[] = [];
-  const pages: Page[] = [];
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    // Pages first: a serve waits for the browser's open connections before it exits.
-    for (const p of pages.splice(0)) await p.context().close();
-    for (const r of running.splice(0)) await r.stop();
-  });
-
-  const serve = async (config: Record<string, unknown>) => {
-    const r = await startServe(config);
-    running.push(r);
-    return r;
-  };
-
-  const open = async (r: RunningServe, hash = ''): Promise<Page> => {
-    const page = await newPage(browser);
-    pages.push(page);
-    await page.goto(`${r.info.uiUrl}${hash}`);
-    await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();
-    return page;
-  };
+  const { serve, open } = useWorkbench();
 
   it('composes a track, sends it to a destination at receiver:<name>, and Live shows it delivered', async () => {
     const r = await serve({

@@ -10,21 +10,26 @@ import { useDetail } from '../stores/detail';
 import { useEngine } from '../stores/engine';
 import { createEventPump } from '../stores/eventPump';
 import { useLive } from '../stores/live';
+import { useReceiver } from '../stores/receiver';
+import { useSecrets } from '../stores/secrets';
 
 const OVERVIEW_POLL_MS = 5000;
 
 export function startSession(client: ApiClient): () => void {
   setApi(client);
   const resync = () => {
+    useSecrets.getState().forget();
     void useLive.getState().load({ resync: true });
     void useEngine.getState().refresh();
     void useCatalog.getState().load();
     void useDetail.getState().reload();
+    if (useReceiver.getState().loaded) void useReceiver.getState().load();
   };
   const pump = createEventPump((events) => {
     useLive.getState().apply(events);
     useEngine.getState().apply(events);
     useDetail.getState().apply(events);
+    useReceiver.getState().apply(events);
   }, resync);
   const offEvents = client.subscribe((batch) => pump.push(batch));
 

@@ -1,6 +1,6 @@
 /**
  * Hash routes, so a view (and a selected message or attempt) can be bookmarked:
- * `#/live`, `#/live/42`, `#/live/42/attempt/7`, `#/compose`, `#/destinations`, ...
+ * `#/live`, `#/live/42`, `#/live/42/attempt/7`, `#/compose`, `#/receiver/orders`, `#/receiver/orders/capture/9`, ...
  */
 import { create } from 'zustand';
 
@@ -11,6 +11,10 @@ export interface Route {
   view: View;
   messageId: number | null;
   attemptId: number | null;
+  /** The mock receiver's endpoint shown in Receiver (its name). */
+  receiver: string | null;
+  /** The capture opened in Receiver. */
+  captureId: number | null;
 }
 
 export function parseHash(hash: string): Route {
@@ -19,13 +23,27 @@ export function parseHash(hash: string): Route {
   const id = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : null);
   const messageId = view === 'live' ? id(parts[1]) : null;
   const attemptId = messageId !== null && parts[2] === 'attempt' ? id(parts[3]) : null;
-  return { view, messageId, attemptId };
+  const receiver = view === 'receiver' && parts[1] ? decode(parts[1]) : null;
+  const captureId = receiver !== null && parts[2] === 'capture' ? id(parts[3]) : null;
+  return { view, messageId, attemptId, receiver, captureId };
+}
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 export function formatHash(route: Route): string {
   let hash = `#/${route.view}`;
   if (route.messageId !== null) hash += `/${route.messageId}`;
   if (route.messageId !== null && route.attemptId !== null) hash += `/attempt/${route.attemptId}`;
+  if (route.view === 'receiver' && route.receiver !== null) {
+    hash += `/${encodeURIComponent(route.receiver)}`;
+    if (route.captureId !== null) hash += `/capture/${route.captureId}`;
+  }
   return hash;
 }
 
@@ -40,11 +58,18 @@ export const useRouter = create<RouterState>((set, get) => ({
   navigate(patch, options) {
     const current = get().route;
     const next: Route = { ...current, ...patch };
-    if (patch.view && patch.view !== current.view && !('messageId' in patch)) {
-      next.messageId = null;
-      next.attemptId = null;
+    if (patch.view && patch.view !== current.view) {
+      if (!('messageId' in patch)) {
+        next.messageId = null;
+        next.attemptId = null;
+      }
+      if (!('receiver' in patch)) {
+        next.receiver = null;
+        next.captureId = null;
+      }
     }
     if ('messageId' in patch && !('attemptId' in patch) && patch.messageId !== current.messageId) next.attemptId = null;
+    if ('receiver' in patch && !('captureId' in patch) && patch.receiver !== current.receiver) next.captureId = null;
     const hash = formatHash(next);
     if (hash !== window.location.hash) {
       if (options?.replace) window.history.replaceState(window.history.state, '', hash);

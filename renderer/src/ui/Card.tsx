@@ -2,11 +2,12 @@ import { useId, useState, type ReactNode } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 
 /** A collapsible section of a detail pane: the header is a button that names the section. */
-export function Card({ title, aside, children, defaultOpen = true, className = '', heading = 'section' }: { title: ReactNode; aside?: ReactNode; children: ReactNode; defaultOpen?: boolean; className?: string; heading?: 'section' | 'name' }) {
+/** `name`: the section becomes a region with that accessible name (a landmark to find it by). */
+export function Card({ title, aside, children, defaultOpen = true, className = '', heading = 'section', name }: { title: ReactNode; aside?: ReactNode; children: ReactNode; defaultOpen?: boolean; className?: string; heading?: 'section' | 'name'; name?: string }) {
   const [open, setOpen] = useState(defaultOpen);
   const bodyId = useId();
   return (
-    <section className={`rounded-lg border border-line bg-panel ${className}`}>
+    <section aria-label={name} className={`rounded-lg border border-line bg-panel ${className}`}>
       <div className="flex h-9 items-center gap-2 pr-2">
         <button
           type="button"

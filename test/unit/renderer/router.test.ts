@@ -5,8 +5,11 @@ import { failureReason } from '../../../renderer/src/lib/failureReason';
 
 describe('hash routes', () => {
   it('round-trips views, messages and attempts, and falls back to Live', () => {
-    for (const hash of ['#/live', '#/live/42', '#/live/42/attempt/7', '#/compose', '#/audiences']) expect(formatHash(parseHash(hash))).toBe(hash);
-    expect(parseHash('')).toEqual({ view: 'live', messageId: null, attemptId: null });
+    for (const hash of ['#/live', '#/live/42', '#/live/42/attempt/7', '#/compose', '#/audiences', '#/receiver', '#/receiver/orders', '#/receiver/orders/capture/9']) {
+      expect(formatHash(parseHash(hash))).toBe(hash);
+    }
+    expect(parseHash('')).toEqual({ view: 'live', messageId: null, attemptId: null, receiver: null, captureId: null });
+    expect(parseHash('#/receiver/my.hook/capture/3')).toEqual({ view: 'receiver', messageId: null, attemptId: null, receiver: 'my.hook', captureId: 3 });
     expect(parseHash('#/nowhere/3').view).toBe('live');
   });
 });

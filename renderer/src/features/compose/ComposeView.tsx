@@ -12,6 +12,7 @@ import { Button } from '../../ui/Button';
 import { JsonEditor } from '../../ui/JsonEditor';
 import { Select } from '../../ui/Select';
 import { callBytes, formKeyOfServerField, validateCall } from './composeModel';
+import { ComposePreview } from './ComposePreview';
 import { IntegrationsEditor } from './IntegrationsEditor';
 import { RoutePicker } from './RoutePicker';
 import { ShapeForm } from './ShapeForm';
@@ -95,15 +96,20 @@ export function ComposeView() {
             <IntegrationsEditor />
           </FormSection>
         </form>
-        <section aria-label="Raw JSON" className="flex min-h-0 flex-col border-l border-line bg-panel">
-          <div className="flex h-8 shrink-0 items-center justify-between border-b border-line px-3">
-            <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Raw JSON</h2>
-            <span className="text-[11px] text-faint">Edits here update the form, and back</span>
+        <div className="flex min-h-0 flex-col border-l border-line bg-panel lg:grid lg:grid-rows-[minmax(0,0.8fr)_minmax(0,1.2fr)]">
+          <section aria-label="Raw JSON" className="flex min-h-0 flex-col">
+            <div className="flex h-8 shrink-0 items-center justify-between border-b border-line px-3">
+              <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Raw JSON</h2>
+              <span className="text-[11px] text-faint">Edits here update the form, and back</span>
+            </div>
+            <div className="min-h-64 flex-1 p-2 lg:min-h-0">
+              <JsonEditor label="Raw JSON" value={rawText} onChange={setRaw} invalid={rawError !== null} fill />
+            </div>
+          </section>
+          <div className="min-h-0 border-t border-line">
+            <ComposePreview />
           </div>
-          <div className="min-h-64 flex-1 p-2">
-            <JsonEditor label="Raw JSON" value={rawText} onChange={setRaw} invalid={rawError !== null} fill />
-          </div>
-        </section>
+        </div>
       </div>
     </div>
   );

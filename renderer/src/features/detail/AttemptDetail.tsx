@@ -8,11 +8,12 @@ import { useRouter } from '../../stores/router';
 import { Card } from '../../ui/Card';
 import { CopyButton } from '../../ui/CopyButton';
 import { OutcomeBadge } from '../../ui/StatusBadge';
+import { SignaturePanel } from '../signature/SignaturePanel';
 import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
 import { HeadersTable } from './HeadersTable';
 
 /** One attempt: the exact request, the response, the timings, and why it failed in plain words. */
-export function AttemptDetail({ attempt, body, destinationName }: { attempt: AttemptRecord; body: string; destinationName: string }) {
+export function AttemptDetail({ attempt, body, destinationName, destinationId }: { attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
   const navigate = useRouter((s) => s.navigate);
   const [requestMode, setRequestMode] = useBodyMode();
   const [responseMode, setResponseMode] = useBodyMode();
@@ -88,6 +89,8 @@ export function AttemptDetail({ attempt, body, destinationName }: { attempt: Att
           <p className="px-3 py-2 text-xs text-muted">No response{attempt.error ? `: ${attempt.error}` : ''}.</p>
         )}
       </Card>
+
+      <SignaturePanel attempt={attempt} body={body} destinationId={destinationId} />
 
       <Card title="Timings">
         <dl className="grid grid-cols-[9rem_minmax(0,1fr)] gap-x-3 gap-y-1 px-3 py-2 text-xs">

@@ -34,6 +34,7 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
   return (
     <Card
       heading="name"
+      name={delivery.destinationName}
       title={delivery.destinationName}
       aside={
         <>

@@ -15,6 +15,7 @@ export function DetailPane({ onClose }: { onClose(): void }) {
   const attemptId = useRouter((s) => s.route.attemptId);
   const message = detail?.message;
   const attempt = attemptId === null ? undefined : detail?.attempts.find((a) => a.id === attemptId);
+  const deliveryOf = (id: number) => detail?.deliveries.find((d) => d.id === id);
   return (
     <section aria-label="Message details" className="flex h-full flex-col">
       <header className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
@@ -51,7 +52,12 @@ export function DetailPane({ onClose }: { onClose(): void }) {
               <DeliveryCard key={d.id} delivery={d} attempts={detail.attempts.filter((a) => a.deliveryId === d.id)} selectedAttemptId={attemptId} />
             ))}
             {attempt ? (
-              <AttemptDetail attempt={attempt} body={detail.message.body} destinationName={detail.deliveries.find((d) => d.id === attempt.deliveryId)?.destinationName ?? 'destination'} />
+              <AttemptDetail
+                attempt={attempt}
+                body={detail.message.body}
+                destinationName={deliveryOf(attempt.deliveryId)?.destinationName ?? 'destination'}
+                destinationId={deliveryOf(attempt.deliveryId)?.destinationId ?? ''}
+              />
             ) : <BodyCard body={detail.message.body} call={detail.message.call} />}
           </div>
         )}

@@ -62,7 +62,7 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
           );
         })}
         {shownGhosts.map((g) => (
-          <li key={`ghost-${g.attemptNumber}`} aria-label={`Scheduled attempt ${g.attemptNumber}, ${g.exact ? '' : 'about '}${formatCountdown(g.at, now)}`} className="relative pl-4 opacity-70">
+          <li key={`ghost-${g.attemptNumber}`} aria-label={`Scheduled attempt ${g.attemptNumber} at ${g.exact ? '' : 'about '}${formatRowTime(g.at, now)}, ${formatCountdown(g.at, now)}`} className="relative pl-4 opacity-70">
             <span aria-hidden className="absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full border border-dashed border-warn bg-panel" />
             <div className="my-0.5 flex h-7 items-center gap-2.5 rounded-md border border-dashed border-line px-2 text-xs text-muted">
               <span className="w-5 shrink-0 font-mono text-faint">#{g.attemptNumber}</span>

@@ -13,13 +13,6 @@ const PLANS: Partial<Record<View, { title: string; lines: string[] }>> = {
     title: 'Sources',
     lines: ['Write keys (masked, copyable), usage counters, and SDK snippets that point at this workbench.', 'The ingest log: refused requests with their reason, field and limit.'],
   },
-  receiver: {
-    title: 'Receiver',
-    lines: [
-      'The mock receiver’s endpoints, their URLs and scripts (500,500,200, delays, resets, failure rates).',
-      'Captured requests as they arrive, each with its signature verdict and a link to the attempt that sent it.',
-    ],
-  },
   history: {
     title: 'History',
     lines: ['Search every stored message by status, type, source, destination, user, event or body text.', 'Select many to retry, cancel, replay or export (JSON, HAR, cURL).'],

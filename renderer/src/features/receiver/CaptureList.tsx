@@ -1,0 +1,82 @@
+import { memo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { CaptureRecord } from '../../../../main/contract/receiver';
+import { formatRowTime } from '../../lib/format';
+import { pickSender } from '../../lib/messageLink';
+import { useLive } from '../../stores/live';
+import { VerdictBadge } from '../../ui/VerdictBadge';
+
+const ROW_HEIGHT = 46;
+
+/** What answered a capture, short: `500`, `never`, `reset`, `404 (unknown endpoint)`. */
+export function answerOf(c: CaptureRecord): string {
+  if (!c.matched) return '404 (unknown endpoint)';
+  if (c.step.action !== 'respond') return c.step.action;
+  return `${c.step.status ?? ''}${c.step.delayMs ? ` after ${c.step.delayMs} ms` : ''}`;
+}
+
+/** The captured requests, newest first, virtualised: two lines each (request and answer, then why). */
+export function CaptureList({ captures, selectedId, engineNow, onSelect, onOpenMessage }: { captures: CaptureRecord[]; selectedId: number | null; engineNow: number; onSelect(id: number): void; onOpenMessage(id: number): void }) {
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const virtualizer = useVirtualizer({ count: captures.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const rows = useLive((s) => s.rows);
+  return (
+    <div ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto">
+      <ul aria-label="Captured requests" style={{ height: virtualizer.getTotalSize() }} className="relative w-full">
+        {virtualizer.getVirtualItems().map((item) => {
+          const c = captures[item.index]!;
+          const sender = c.messageId ? pickSender(rows, c.messageId, c.arrivedAt) : null;
+          return <CaptureRow key={c.id} capture={c} top={item.start} selected={c.id === selectedId} engineNow={engineNow} senderId={sender} onSelect={onSelect} onOpenMessage={onOpenMessage} />;
+        })}
+      </ul>
+    </div>
+  );
+}
+
+interface RowProps {
+  capture: CaptureRecord;
+  top: number;
+  selected: boolean;
+  engineNow: number;
+  senderId: number | null;
+  onSelect(id: number): void;
+  onOpenMessage(id: number): void;
+}
+
+const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineNow, senderId, onSelect, onOpenMessage }: RowProps) {
+  const verdict = c.signature?.verdict ?? null;
+  const why = c.signature?.verdict === 'invalid' && c.signature.diagnosis ? c.signature.diagnosis.explanation : c.signature?.verdict === 'missing' ? 'no X-Signature header' : c.step.label;
+  return (
+    <li style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }} className={`absolute top-0 left-0 flex w-full items-stretch border-b border-line/60 text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}>
+      <button
+        type="button"
+        aria-pressed={selected}
+        aria-label={`Capture ${c.id}: ${c.method} ${c.path}, answered ${answerOf(c)}${verdict ? `, signature ${verdict}` : ''}`}
+        onClick={() => onSelect(c.id)}
+        className="flex min-w-0 flex-1 flex-col justify-center gap-0.5 px-3 text-left"
+      >
+        <span className="flex min-w-0 items-center gap-2.5">
+          <span className="tabular w-16 shrink-0 font-mono text-muted">{formatRowTime(c.arrivedAt, engineNow)}</span>
+          <span className="min-w-0 flex-1 truncate font-mono">
+            <span className="font-semibold text-accent">{c.method}</span> {c.path}
+            {c.listener === 'https' && <span className="text-faint"> (https)</span>}
+          </span>
+          <span className="w-24 shrink-0 truncate font-mono text-muted">→ {answerOf(c)}</span>
+          <span className="w-14 shrink-0">{verdict ? <VerdictBadge verdict={verdict} /> : <span className="text-faint">no check</span>}</span>
+        </span>
+        <span className={`truncate pl-[4.625rem] ${verdict === 'invalid' ? 'text-err' : 'text-faint'}`}>{why}</span>
+      </button>
+      <div className="flex w-24 shrink-0 items-center justify-end pr-3">
+        {senderId !== null ? (
+          <a href={`#/live/${senderId}`} onClick={(e) => (e.preventDefault(), onOpenMessage(senderId))} className="font-mono text-accent hover:underline">
+            message #{senderId}
+          </a>
+        ) : (
+          <span className="truncate font-mono text-faint" title={c.messageId ?? 'no messageId in the body'}>
+            {c.messageId ? 'not in Live' : '—'}
+          </span>
+        )}
+      </div>
+    </li>
+  );
+});

@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import { Eye, EyeOff, RotateCcw, Save } from 'lucide-react';
+import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
+import { defaultScript } from '../../../../main/contract/receiver';
+import { api } from '../../api/instance';
+import { plural } from '../../lib/format';
+import { useCatalog } from '../../stores/catalog';
+import { useRouter } from '../../stores/router';
+import { useSecrets } from '../../stores/secrets';
+import { useToasts } from '../../stores/toasts';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/TextField';
+import { EndpointFacts } from './EndpointFacts';
+import { ScriptFields } from './ScriptFields';
+import { formOfScript, scriptOfForm, type FormField, type ScriptForm } from './scriptForm';
+
+/** Puts an endpoint as the server answered it into the catalog (created or updated). */
+function remember(endpoint: ReceiverEndpoint): void {
+  useCatalog.setState((s) => ({ receivers: [...s.receivers.filter((r) => r.name !== endpoint.name), endpoint].sort((a, b) => a.name.localeCompare(b.name)) }));
+  useSecrets.getState().forget('receiver', endpoint.name);
+}
+
+/**
+ * One endpoint's settings (or a new one's, `endpoint` null): its secret and its script, saved with
+ * createReceiver/updateReceiver. The secret starts masked; it is sent only when changed.
+ */
+export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoint | null; onDone?(): void }) {
+  const initial = formOfScript(endpoint?.script ?? defaultScript());
+  const [form, setForm] = useState<ScriptForm>(initial.form);
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState(endpoint?.secret ?? '');
+  const [secretDirty, setSecretDirty] = useState(false);
+  const [secretShown, setSecretShown] = useState(false);
+  const [error, setError] = useState<{ field: FormField; message: string } | null>(null);
+  const [busy, setBusy] = useState<'save' | 'rewind' | null>(null);
+  const navigate = useRouter((s) => s.navigate);
+  const reveal = useSecrets((s) => s.reveal);
+
+  const toggleSecret = async () => {
+    if (!endpoint || secretDirty) return;
+    if (secretShown) {
+      setSecret(endpoint.secret ?? '');
+      return setSecretShown(false);
+    }
+    const clear = await reveal('receiver', endpoint.name);
+    if (clear === undefined) return;
+    setSecret(clear ?? '');
+    setSecretShown(true);
+  };
+
+  const save = async () => {
+    const script = scriptOfForm(form);
+    if (!script.ok) return setError({ field: script.field, message: script.message });
+    setError(null);
+    setBusy('save');
+    try {
+      const secretValue = secret.trim() === '' ? null : secret;
+      if (endpoint) {
+        const result = await api().call('updateReceiver', { name: endpoint.name, patch: { script: script.script, ...(secretDirty ? { secret: secretValue } : {}) } });
+        if (!result.ok) return;
+        remember(result.value);
+        useToasts.getState().push({ tone: 'success', title: `${endpoint.name} saved`, message: 'The new script starts at its first step.' });
+      } else {
+        const result = await api().call('createReceiver', { name: name.trim(), secret: secretValue, script: script.script });
+        if (!result.ok) return;
+        remember(result.value);
+        navigate({ view: 'receiver', receiver: result.value.name });
+        onDone?.();
+      }
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const rewind = async () => {
+    if (!endpoint) return;
+    setBusy('rewind');
+    const result = await api().call('updateReceiver', { name: endpoint.name, patch: { rewind: true } });
+    setBusy(null);
+    if (result.ok) remember(result.value);
+  };
+
+  return (
+    <form aria-label={endpoint ? `Endpoint ${endpoint.name}` : 'New endpoint'} onSubmit={(e) => (e.preventDefault(), void save())} className="flex flex-col gap-3">
+      {endpoint ? <EndpointFacts endpoint={endpoint} /> : <TextField label="Name" value={name} onChange={setName} placeholder="orders" help="It answers at /r/<name> (letters, digits, . _ -)." required />}
+      <TextField
+        label="Secret"
+        value={secret}
+        onChange={(v) => {
+          setSecret(v);
+          setSecretDirty(true);
+        }}
+        placeholder="none: signatures are not checked"
+        help="With a secret, each request's X-Signature is checked: valid, invalid (with the diagnosis) or missing."
+        after={
+          endpoint?.secret && !secretDirty ? (
+            <button
+              type="button"
+              onClick={() => void toggleSecret()}
+              aria-label={secretShown ? 'Hide secret' : 'Reveal secret'}
+              title={secretShown ? 'Hide' : 'Reveal (asks the workbench for the secret in clear)'}
+              className="flex size-7 shrink-0 items-center justify-center rounded-md text-faint hover:bg-hover hover:text-fg"
+            >
+              {secretShown ? <EyeOff aria-hidden className="size-3.5" /> : <Eye aria-hidden className="size-3.5" />}
+            </button>
+          ) : undefined
+        }
+      />
+      {initial.beyond && <p className="rounded-md border border-warn/40 bg-warn-soft px-2 py-1.5 text-[11px] text-fg">{initial.beyond}</p>}
+      <ScriptFields form={form} onChange={(patch) => setForm((f) => ({ ...f, ...patch }))} error={error} />
+      <div className="flex flex-wrap items-center gap-2">
+        <Button type="submit" variant="primary" icon={<Save aria-hidden className="size-3.5" />} busy={busy === 'save'} disabled={busy !== null}>
+          {endpoint ? 'Save' : 'Create endpoint'}
+        </Button>
+        {endpoint ? (
+          <Button icon={<RotateCcw aria-hidden className="size-3.5" />} busy={busy === 'rewind'} disabled={busy !== null} onClick={() => void rewind()} title="Answer the next request with the first step again">
+            Start over
+          </Button>
+        ) : (
+          <Button variant="ghost" onClick={onDone}>
+            Cancel
+          </Button>
+        )}
+        {endpoint && <span className="text-[11px] text-faint">{plural(endpoint.answered, 'request')} answered under this script; the next is #{endpoint.answered + 1}.</span>}
+      </div>
+    </form>
+  );
+}

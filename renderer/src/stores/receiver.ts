@@ -1,0 +1,60 @@
+/**
+ * The mock receiver's captured requests, newest first (capped; the full history stays in SQLite), loaded
+ * with listCaptures and kept up to date from `requestCaptured` events.
+ */
+import { create } from 'zustand';
+import type { EngineEvent } from '../../../main/contract/events';
+import type { CaptureRecord } from '../../../main/contract/receiver';
+import { api } from '../api/instance';
+import { useCatalog } from './catalog';
+
+export const CAPTURES_CAP = 2000;
+const PAGE = 300;
+
+interface ReceiverState {
+  captures: CaptureRecord[];
+  loaded: boolean;
+  /** Loads the newest captures (of one endpoint too, when given: its history may be older than the rest). */
+  load(receiver?: string | null): Promise<void>;
+  apply(events: EngineEvent[]): void;
+  clear(receiver: string | null): Promise<void>;
+}
+
+/** Newest first by id, without duplicates (`preferred` wins), at most `cap`. */
+export function mergeCaptures(preferred: CaptureRecord[], others: CaptureRecord[], cap: number = CAPTURES_CAP): CaptureRecord[] {
+  if (!preferred.length) return others.length > cap ? others.slice(0, cap) : others;
+  const byId = new Map<number, CaptureRecord>();
+  for (const c of preferred) if (!byId.has(c.id)) byId.set(c.id, c);
+  const merged = [...byId.values()].concat(others.filter((c) => !byId.has(c.id))).sort((a, b) => b.id - a.id);
+  return merged.length > cap ? merged.slice(0, cap) : merged;
+}
+
+export const useReceiver = create<ReceiverState>((set) => ({
+  captures: [],
+  loaded: false,
+  async load(receiver) {
+    const [all, mine] = await Promise.all([
+      api().call('listCaptures', { limit: PAGE }),
+      receiver ? api().call('listCaptures', { receiver, limit: PAGE }) : Promise.resolve(null),
+    ]);
+    const fresh = [...(all.ok ? all.value.items : []), ...(mine?.ok ? mine.value.items : [])];
+    set((s) => ({ captures: mergeCaptures(fresh, s.captures), loaded: true }));
+  },
+  apply(events) {
+    const fresh: CaptureRecord[] = [];
+    for (const e of events) if (e.type === 'requestCaptured') fresh.push(e.capture);
+    if (!fresh.length) return;
+    set((s) => ({ captures: mergeCaptures(fresh, s.captures) }));
+    // Each answered request moves its endpoint's script on: "request n of the script" stays true.
+    useCatalog.setState((c) => ({
+      receivers: c.receivers.map((r) => {
+        const latest = fresh.filter((f) => f.receiver === r.name && f.matched && f.step.request !== null).reduce((n, f) => Math.max(n, f.step.request ?? 0), 0);
+        return latest > r.answered ? { ...r, answered: latest } : r;
+      }),
+    }));
+  },
+  async clear(receiver) {
+    const result = await api().call('clearCaptures', receiver ? { receiver } : {});
+    if (result.ok) set((s) => ({ captures: receiver ? s.captures.filter((c) => c.receiver !== receiver) : [] }));
+  },
+}));

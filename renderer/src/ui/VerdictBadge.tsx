@@ -1,0 +1,9 @@
+import type { SignatureVerdict } from '../../../main/contract/receiver';
+import { TONE_CLASS, type Tone } from '../lib/status';
+
+const VERDICT_TONE: Record<SignatureVerdict, Tone> = { valid: 'ok', invalid: 'err', missing: 'warn' };
+
+/** A signature verdict in the contract's words: `valid`, `invalid`, `missing`. */
+export function VerdictBadge({ verdict }: { verdict: SignatureVerdict }) {
+  return <span className={`inline-flex h-5 shrink-0 items-center rounded px-1.5 font-mono text-[11px] font-medium ${TONE_CLASS[VERDICT_TONE[verdict]].soft}`}>{verdict}</span>;
+}

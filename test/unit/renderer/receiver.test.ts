@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScript, responseScriptSchema, type CaptureRecord } from '../../../main/contract/receiver';
+import { describeForm, formOfScript, scriptOfForm, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
+import { pickSender } from '../../../renderer/src/lib/messageLink';
+import { mergeCaptures } from '../../../renderer/src/stores/receiver';
+
+const parse = (input: unknown) => responseScriptSchema.parse(input);
+const form = (patch: Partial<ScriptForm>): ScriptForm => ({ ...formOfScript(defaultScript()).form, ...patch });
+
+describe('the receiver script form', () => {
+  it('round-trips the scripts the form can show', () => {
+    for (const input of ['500,500,200', 'never', { steps: [{ status: 200, delayMs: 6000 }] }, { steps: ['reset', 200], after: 'cycle' }, { mode: 'failureRate', rate: 0.3, seed: 7 }]) {
+      const script = parse(input);
+      const { form: f, beyond } = formOfScript(script);
+      expect(beyond).toBeNull();
+      const back = scriptOfForm(f);
+      if (!back.ok) throw new Error(back.message);
+      expect(parse(back.script)).toEqual(script);
+    }
+  });
+
+  it('says when a script does more than the form shows', () => {
+    expect(formOfScript(parse({ status: 503, retryAfter: 120 })).beyond).toMatch(/^This script does more than the form shows \(always 503, Retry-After 120\)/);
+    expect(formOfScript(parse({ steps: [{ status: 500, delayMs: 10 }, { status: 200 }] })).beyond).not.toBeNull();
+  });
+
+  it('names the field of a mistake', () => {
+    expect(scriptOfForm(form({ responses: '500,teapot' }))).toEqual({ ok: false, field: 'responses', message: 'Responses: "teapot" is not a response: give a status code (200-599), never, reset or close' });
+    expect(scriptOfForm(form({ responses: '99' }))).toMatchObject({ ok: false, field: 'responses' });
+    expect(scriptOfForm(form({ delayMs: '-1' }))).toMatchObject({ ok: false, field: 'delayMs' });
+    expect(scriptOfForm(form({ delayMs: '700000' }))).toMatchObject({ ok: false, field: 'delayMs' });
+    expect(scriptOfForm(form({ mode: 'failureRate', ratePercent: '130' }))).toMatchObject({ ok: false, field: 'ratePercent' });
+  });
+
+  it('describes the script in the words the captures use', () => {
+    expect(describeForm(form({ responses: '500,500,200' }))).toBe('500, 500, 200 (then the last step repeats)');
+    expect(describeForm(form({ responses: '200', delayMs: '6000' }))).toBe('always 200 after 6000 ms');
+    expect(describeForm(form({ responses: 'never', delayMs: '6000' }))).toBe('always never answer');
+  });
+});
+
+describe('captures and the messages that sent them', () => {
+  const capture = (id: number) => ({ id }) as CaptureRecord;
+  it('keeps captures newest first without duplicates', () => {
+    expect(mergeCaptures([capture(3), capture(5), capture(3)], [capture(5), capture(1)]).map((c) => c.id)).toEqual([5, 3, 1]);
+  });
+
+  it('joins a capture to the latest message with its messageId received before it arrived', () => {
+    const rows = [
+      { id: 7, messageId: 'm-1', receivedAt: 3000 },
+      { id: 4, messageId: 'm-1', receivedAt: 1000 },
+      { id: 2, messageId: 'm-2', receivedAt: 500 },
+    ];
+    expect(pickSender(rows, 'm-1', 2000)).toBe(4);
+    expect(pickSender(rows, 'm-1', 5000)).toBe(7);
+    expect(pickSender(rows, 'm-2', 100)).toBe(2);
+    expect(pickSender(rows, 'm-3', 100)).toBeNull();
+  });
+});
