@@ -6,12 +6,9 @@
 import { LIMITS } from './messageShapes.js';
 import type { ApiError } from './result.js';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
+/** The bytes of JSON's structure, for the scanners here and in main/core/jsonDepth.ts. */
+export const JSON_BYTES = { QUOTE: 0x22, BACKSLASH: 0x5c, LBRACE: 0x7b, RBRACE: 0x7d, LBRACKET: 0x5b, RBRACKET: 0x5d } as const;
+const { QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET } = JSON_BYTES;
 
 /**
  * The deepest nesting of JSON text (UTF-8 bytes), in one pass with a counter: brackets and braces count

@@ -11,16 +11,11 @@
  * as fields.
  */
 
-import { jsonDepth, valueDepth, type TooDeep } from '../contract/jsonDepth.js';
+import { JSON_BYTES, jsonDepth, valueDepth, type TooDeep } from '../contract/jsonDepth.js';
 
 export { callNestingError, jsonDepth, tooDeepError, tooDeepField, valueDepth, type TooDeep } from '../contract/jsonDepth.js';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
+const { QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET } = JSON_BYTES;
 const COMMA = 0x2c;
 const SPACE = 0x20;
 const TAB = 0x09;
