@@ -14,6 +14,7 @@
  * (30 runs by default, the values varied between runs): the first page (50 rows) and a deep page (the
  * cursor after 10 pages), p50/p95, each judged against 50 ms p95. And getOverview's queries.
  */
+import { seededRandom } from './seededRandom.js';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,17 +93,6 @@ export interface HistoryResult {
 
 // ------------------------------------------------------------------ the data
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const hex = (r: () => number, n: number): string => {
   let s = '';
@@ -253,7 +243,7 @@ function build(file: string, n: number, end: number): number {
   const db = openDb(file);
   db.pragma('synchronous = OFF'); // a throwaway benchmark database
   db.pragma('cache_size = -262144');
-  const r = rng(SEED);
+  const r = seededRandom(SEED);
   const planted = plants(n, r);
   const start = end - SPAN_MS;
   try {

@@ -3,29 +3,15 @@
  * real collection API does; identifiers that UTF-8 cannot store (lone surrogates) are refused, naming the
  * field, so that the indexed columns and the stored body never disagree.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
-import { must, newDataDir, onCleanup } from '../helpers/harness.js';
-
-const WRITE_KEY = 'wk_backend';
-const silentIO = { stdout: () => undefined, stderr: () => undefined };
-const basic = `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`;
-
-async function serve(): Promise<RunningServe> {
-  const dir = newDataDir();
-  const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({ sources: [{ name: 'backend', kind: 'server', writeKey: WRITE_KEY }] }));
-  const running = await startServe({ config, data: join(dir, 'data'), host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silentIO);
-  onCleanup(() => running.stop());
-  return running;
-}
+import type { RunningServe } from '../../main/cli/serve.js';
+import { must } from '../helpers/harness.js';
+import { basicAuth, serveWithSource } from '../helpers/serveWithSource.js';
 
 async function post(running: RunningServe, path: string, body: string | Buffer, headers: Record<string, string>) {
-  const res = await request(`${running.info.url}${path}`, { method: 'POST', headers: { authorization: basic, ...headers }, body });
+  const res = await request(`${running.info.url}${path}`, { method: 'POST', headers: { authorization: basicAuth, ...headers }, body });
   return { status: res.statusCode, body: (await res.body.json()) as { success?: boolean; error?: Record<string, unknown> } };
 }
 
@@ -34,14 +20,14 @@ const call = (event: string) => JSON.stringify({ userId: 'u1', event });
 
 describe('content types (docs/behaviour.md §7): every body is read as JSON, whatever its label', () => {
   it('a gzip JSON body labelled as a form is accepted', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     const res = await post(running, '/v1/track', gzipSync(call('Zipped Form')), { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' });
     expect(res).toEqual({ status: 200, body: { success: true } });
     expect(stored(running).map((m) => m.event)).toEqual(['Zipped Form']);
   });
 
   it('any label, or none at all, is accepted on every route when the body is JSON', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     expect((await post(running, '/v1/track', call('No Label'), {})).status).toBe(200);
     expect((await post(running, '/v1/track', call('Image'), { 'content-type': 'image/notjson' })).status).toBe(200);
     expect((await post(running, '/v1/batch', JSON.stringify({ batch: [{ type: 'track', userId: 'u1', event: 'Form Batch' }] }), { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
@@ -49,7 +35,7 @@ describe('content types (docs/behaviour.md §7): every body is read as JSON, wha
   });
 
   it('a body that is not JSON is refused with 400 invalid_json naming the problem, whatever its label says', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     const labelled = await post(running, '/v1/track', 'userId=u1&event=E', { 'content-type': 'application/json' });
     expect(labelled.status).toBe(400);
     expect(labelled.body.error).toMatchObject({ code: 'invalid_json', field: 'body', message: expect.stringMatching(/^body: invalid JSON \(.+\)$/) });
@@ -75,7 +61,7 @@ describe('lone surrogates in indexed fields (docs/behaviour.md §7)', () => {
     ['event', '"event":"Signed Up \\ud83d"', 'event'],
     ['messageId', '"messageId":"m-\\udfff-1"', 'messageId'],
   ])('/v1/track refuses a lone surrogate in %s with 400 naming the field; nothing is stored', async (_name, member, field) => {
-    const running = await serve();
+    const running = await serveWithSource();
     const res = await post(running, '/v1/track', lone(member), { 'content-type': 'application/json' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid_input', field, message: expect.stringContaining(`${field}: contains a lone surrogate`) });
@@ -83,7 +69,7 @@ describe('lone surrogates in indexed fields (docs/behaviour.md §7)', () => {
   });
 
   it('a batch names the item; the typed API refuses it too; a proper pair (an emoji) is stored alike in the columns and the body', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     const batch = `{"batch":[{"type":"track","userId":"u1","event":"ok"},{"type":"track","userId":"u1","event":"bad \\ud800"}]}`;
     const res = await post(running, '/v1/batch', batch, { 'content-type': 'application/json' });
     expect(res.status).toBe(400);

@@ -6,7 +6,6 @@
  * parsed, and a row stored before the limit existed still reads.
  */
 import Database from 'better-sqlite3';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -14,27 +13,16 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../main/contract/messageShapes.js';
 import type { MessageDetail, MessageSummary, Page } from '../../main/contract/models.js';
 import { runCli } from '../../main/cli/program.js';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import type { RunningServe } from '../../main/cli/serve.js';
 import { IngestService } from '../../main/engine/ingest.js';
 import { deepTrackBody, deepTrackCallJson, nestedArrays } from '../helpers/deepJson.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { must, newDataDir, onCleanup } from '../helpers/harness.js';
+import { basicAuth, serveWithSource, WRITE_KEY } from '../helpers/serveWithSource.js';
 
-const WRITE_KEY = 'wk_backend';
-const silentIO = { stdout: () => undefined, stderr: () => undefined };
-const basic = `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`;
-
-async function serve(): Promise<RunningServe> {
-  const dir = newDataDir();
-  const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({ sources: [{ name: 'backend', kind: 'server', writeKey: WRITE_KEY }] }));
-  const running = await startServe({ config, data: join(dir, 'data'), host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silentIO);
-  onCleanup(() => running.stop());
-  return running;
-}
 
 async function post(running: RunningServe, path: string, body: string | Buffer, headers: Record<string, string> = {}) {
-  const res = await request(`${running.info.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic, ...headers }, body });
+  const res = await request(`${running.info.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basicAuth, ...headers }, body });
   return { status: res.statusCode, body: (await res.body.json()) as { error?: Record<string, unknown>; success?: boolean } };
 }
 
@@ -52,7 +40,7 @@ const callAt = (levels: number) => `{"type":"track","userId":"u1","event":"Deep"
 
 describe('nesting limit at ingestion', () => {
   it('a batch call whose properties nest 5,001 levels: 400 nesting_too_deep naming the field, logged, counted, nothing stored', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     const body = `{"batch":[${callAt(3)},${deepTrackCallJson(5000)}]}`;
     const answer = await post(running, '/v1/batch', body);
     expect(answer).toEqual({
@@ -66,7 +54,7 @@ describe('nesting limit at ingestion', () => {
   });
 
   it('exactly 64 levels is accepted, 65 is refused; single-call routes name the field alone', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     expect((await post(running, '/v1/track', callAt(LIMITS.maxDepth))).status).toBe(200);
     const refused = await post(running, '/v1/track', callAt(LIMITS.maxDepth + 1));
     expect(refused).toEqual({ status: 400, body: { error: { code: 'nesting_too_deep', message: 'properties: nests 65 levels > 64', field: 'properties', limit: 64, value: 65 } } });
@@ -74,7 +62,7 @@ describe('nesting limit at ingestion', () => {
   });
 
   it('20,000 and 200,000 levels, plain and gzip, on the ingestion thread and inline: 400, logged, the write key in the body counted', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     const inline = new IngestService(running.core.ingestion, { thread: 'inline' });
     onCleanup(() => inline.close());
     const viaHttp = (body: string | Buffer, headers: Record<string, string>) => post(running, '/v1/batch', body, { authorization: '', ...headers });
@@ -111,7 +99,7 @@ describe('nesting limit on the command line', () => {
 
 describe('nesting limit in the typed API', () => {
   it('sendMessage and sendMessages refuse a deep call with 400, naming the field', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     const call = deepTrackCallJson(5000);
     const one = await api(running, 'sendMessage', `{"type":"track","call":${call}}`);
     expect(one).toEqual({ status: 400, body: { ok: false, error: { code: 'nesting_too_deep', message: 'call.properties: nests 5001 levels > 64', field: 'call.properties', limit: 64, value: 5001 } } });
@@ -122,7 +110,7 @@ describe('nesting limit in the typed API', () => {
   });
 
   it('a message stored before the limit (5,000 levels) still reads: listMessages and getMessage answer 200, replay is refused with 400', async () => {
-    const running = await serve();
+    const running = await serveWithSource();
     must(running.core.sendMessage({ type: 'track', call: { userId: 'u0', event: 'Before' } }));
     const db = new Database(join(running.dataDir, 'hookbench.db'));
     const body = deepTrackBody(5000, 'deep-1');

@@ -3,6 +3,7 @@
  * what a plain reading of the rows says, whatever part of the messages is indexed, with messages received
  * out of order and messages deleted; and every filter is led by an index, never a scan of the table.
  */
+import { seededRandom } from '../../bench/seededRandom.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,17 +13,6 @@ import { MessageQueries, trigramQuery, type MessageFilter } from '../../main/sto
 import { Store } from '../../main/store/store.js';
 import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const TYPES: MessageType[] = ['track', 'page', 'identify', 'alias'];
 const SOURCES = ['s1', 's2', 's3'];
@@ -173,7 +163,7 @@ function checkAgainstPlainReading(store: Store, queries: MessageQueries, r: () =
 describe('listMessages over the history index', () => {
   it('returns what the rows say: partly indexed, fully indexed, after deletions and ids given again', () => {
     const { store, queries } = newStore();
-    const r = rng(9);
+    const r = seededRandom(9);
     const clock = { t: 1_000_000 };
     addMessages(store, r, 500, clock);
     checkAgainstPlainReading(store, queries, r, 150); // nothing indexed: every plan reads the table in id order
@@ -226,7 +216,7 @@ describe('listMessages over the history index', () => {
 
   it('every filter is led by an index, and the unindexed tail is read as an id range', () => {
     const { store, queries } = newStore();
-    addMessages(store, rng(3), 300, { t: 1_000_000 });
+    addMessages(store, seededRandom(3), 300, { t: 1_000_000 });
     while (queries.index.covered() < 200) queries.index.indexNext(50);
     const leads: [MessageFilter, string, RegExp][] = [
       [{}, 'scan', /SEARCH m USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/],
@@ -258,7 +248,7 @@ describe('listMessages over the history index', () => {
 
   it('counts per status: each status but the largest counted, the largest by difference, as statuses change', () => {
     const { store, queries } = newStore();
-    addMessages(store, rng(5), 200, { t: 1 });
+    addMessages(store, seededRandom(5), 200, { t: 1 });
     const plain = () => {
       const counts = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0]));
       for (const { status, n } of store.db.prepare('SELECT status, count(*) AS n FROM messages GROUP BY status').all() as { status: string; n: number }[]) counts[status] = n;
