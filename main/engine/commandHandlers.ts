@@ -63,12 +63,8 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       if (current) {
         const sharedSecret = unmaskSecret(patch.sharedSecret, current.sharedSecret);
         if (typeof sharedSecret === 'string' && isMasked(sharedSecret)) return maskedRefused('patch.sharedSecret');
+        // A webhook value still masked after this is refused where every save is checked (engine/registry.ts).
         const webhooks = patch.webhooks !== undefined ? unmaskWebhooks(patch.webhooks.map((w) => ({ url: w.url as string, headers: w.headers ?? {} })), current.webhooks) : undefined;
-        for (const [i, w] of (webhooks ?? []).entries()) {
-          if (typeof w.url === 'string' && isMasked(w.url)) return maskedRefused(`patch.webhooks[${i}].url`);
-          const name = Object.keys(w.headers).find((n) => typeof w.headers[n] === 'string' && isMasked(w.headers[n]));
-          if (name !== undefined) return maskedRefused(`patch.webhooks[${i}].headers.${name}`);
-        }
         patch = {
           ...patch,
           ...(patch.sharedSecret !== undefined ? { sharedSecret } : {}),
