@@ -31,7 +31,18 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('../dist/renderer', import.meta.url)),
     emptyOutDir: true,
-    chunkSizeWarningLimit: 2000,
+    // The editor (CodeMirror, ~400 kB) is only needed once a screen shows a body; keep it in its own chunk
+    // so the frame and the lists paint without it.
+    chunkSizeWarningLimit: 500,
+    rollupOptions: {
+      output: {
+        manualChunks(id) {
+          if (/node_modules\/(@codemirror|@uiw|@lezer|codemirror|style-mod|w3c-keyname|crelt)\//.test(id)) return 'editor';
+          if (/node_modules\/(react|react-dom|scheduler|zustand)\//.test(id)) return 'react';
+          return undefined;
+        },
+      },
+    },
   },
   server: { proxy: { '/api': apiProxy } },
 });

@@ -1,17 +1,14 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useRouter, listenToHash } from '../stores/router';
 import { Toasts } from '../ui/Toasts';
-import { ComingNext } from '../features/placeholder/ComingNext';
-import { ComposeView } from '../features/compose/ComposeView';
-import { LiveView } from '../features/live/LiveView';
-import { ReceiverView } from '../features/receiver/ReceiverView';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Nav } from './Nav';
 import { TopBar } from './TopBar';
-
+import { SCREENS } from './views';
 
 export function App() {
   const view = useRouter((s) => s.route.view);
+  const Screen = SCREENS[view];
   useEffect(() => listenToHash(), []);
   return (
     <div className="flex h-full">
@@ -19,7 +16,11 @@ export function App() {
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar />
         <main className="min-h-0 flex-1" aria-label={view}>
-          <ErrorBoundary resetKey={view}>{view === 'live' ? <LiveView /> : view === 'compose' ? <ComposeView /> : view === 'receiver' ? <ReceiverView /> : <ComingNext view={view} />}</ErrorBoundary>
+          <ErrorBoundary resetKey={view}>
+            <Suspense fallback={<p className="p-6 text-sm text-muted" role="status">Loading…</p>}>
+              <Screen />
+            </Suspense>
+          </ErrorBoundary>
         </main>
       </div>
       <Toasts />

@@ -1,6 +1,10 @@
 /**
  * Hash routes, so a view (and a selected message or attempt) can be bookmarked:
  * `#/live`, `#/live/42`, `#/live/42/attempt/7`, `#/compose`, `#/receiver/orders`, `#/receiver/orders/capture/9`, ...
+ *
+ * Live and Receiver have typed parts (message, attempt, endpoint, capture). Every other view owns its own
+ * path segments (`sub`, e.g. `#/destinations/3`) and every view may keep a query (`#/history?status=failed`),
+ * so a screen's filter can be bookmarked or shared.
  */
 import { create } from 'zustand';
 
@@ -15,17 +19,26 @@ export interface Route {
   receiver: string | null;
   /** The capture opened in Receiver. */
   captureId: number | null;
+  /** Path segments after the view, for views other than Live and Receiver (decoded). */
+  sub: string[];
+  /** The hash's query (`?a=1&b=2`), for filters that should survive a reload or a shared link. */
+  query: Record<string, string>;
 }
 
 export function parseHash(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const raw = hash.replace(/^#\/?/, '');
+  const q = raw.indexOf('?');
+  const parts = (q === -1 ? raw : raw.slice(0, q)).split('/').filter(Boolean);
+  const query: Record<string, string> = {};
+  if (q !== -1) for (const [k, v] of new URLSearchParams(raw.slice(q + 1))) query[k] = v;
   const view = (VIEWS as readonly string[]).includes(parts[0] ?? '') ? (parts[0] as View) : 'live';
   const id = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : null);
   const messageId = view === 'live' ? id(parts[1]) : null;
   const attemptId = messageId !== null && parts[2] === 'attempt' ? id(parts[3]) : null;
   const receiver = view === 'receiver' && parts[1] ? decode(parts[1]) : null;
   const captureId = receiver !== null && parts[2] === 'capture' ? id(parts[3]) : null;
-  return { view, messageId, attemptId, receiver, captureId };
+  const sub = view === 'live' || view === 'receiver' ? [] : parts.slice(1).map(decode);
+  return { view, messageId, attemptId, receiver, captureId, sub, query };
 }
 
 function decode(part: string): string {
@@ -44,6 +57,9 @@ export function formatHash(route: Route): string {
     hash += `/${encodeURIComponent(route.receiver)}`;
     if (route.captureId !== null) hash += `/capture/${route.captureId}`;
   }
+  if (route.view !== 'live' && route.view !== 'receiver') for (const part of route.sub) hash += `/${encodeURIComponent(part)}`;
+  const query = new URLSearchParams(Object.entries(route.query).filter(([, v]) => v !== '')).toString();
+  if (query) hash += `?${query}`;
   return hash;
 }
 
@@ -67,6 +83,8 @@ export const useRouter = create<RouterState>((set, get) => ({
         next.receiver = null;
         next.captureId = null;
       }
+      if (!('sub' in patch)) next.sub = [];
+      if (!('query' in patch)) next.query = {};
     }
     if ('messageId' in patch && !('attemptId' in patch) && patch.messageId !== current.messageId) next.attemptId = null;
     if ('receiver' in patch && !('captureId' in patch) && patch.receiver !== current.receiver) next.captureId = null;

@@ -8,9 +8,19 @@ describe('hash routes', () => {
     for (const hash of ['#/live', '#/live/42', '#/live/42/attempt/7', '#/compose', '#/audiences', '#/receiver', '#/receiver/orders', '#/receiver/orders/capture/9']) {
       expect(formatHash(parseHash(hash))).toBe(hash);
     }
-    expect(parseHash('')).toEqual({ view: 'live', messageId: null, attemptId: null, receiver: null, captureId: null });
-    expect(parseHash('#/receiver/my.hook/capture/3')).toEqual({ view: 'receiver', messageId: null, attemptId: null, receiver: 'my.hook', captureId: 3 });
+    expect(parseHash('')).toEqual({ view: 'live', messageId: null, attemptId: null, receiver: null, captureId: null, sub: [], query: {} });
+    expect(parseHash('#/receiver/my.hook/capture/3')).toEqual({ view: 'receiver', messageId: null, attemptId: null, receiver: 'my.hook', captureId: 3, sub: [], query: {} });
     expect(parseHash('#/nowhere/3').view).toBe('live');
+  });
+
+  it('keeps a view\'s own segments and a query, so a filter survives a reload or a shared link', () => {
+    for (const hash of ['#/destinations/3', '#/destinations/new', '#/history?status=failed&userId=ada', '#/sources/wk%20web/log', '#/live?status=retrying']) {
+      expect(formatHash(parseHash(hash))).toBe(hash);
+    }
+    expect(parseHash('#/history?text=caf%C3%A9&from=2026-01-01').query).toEqual({ text: 'café', from: '2026-01-01' });
+    expect(parseHash('#/sources/a%2Fb').sub).toEqual(['a/b']);
+    // Empty values are left out of the hash.
+    expect(formatHash({ ...parseHash('#/history'), query: { status: '', type: 'track' } })).toBe('#/history?type=track');
   });
 });
 

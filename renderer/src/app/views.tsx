@@ -1,0 +1,24 @@
+/**
+ * One entry per navigation link: each screen is its own chunk, loaded when first opened, so the first
+ * paint only pays for the frame and the screen it shows. A new screen adds one line here.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { View } from '../stores/router';
+
+type Screen = LazyExoticComponent<ComponentType>;
+
+const comingNext = (view: View): Screen => lazy(async () => {
+  const { ComingNext } = await import('../features/placeholder/ComingNext');
+  return { default: () => <ComingNext view={view} /> };
+});
+
+export const SCREENS: Record<View, Screen> = {
+  live: lazy(async () => ({ default: (await import('../features/live/LiveView')).LiveView })),
+  compose: lazy(async () => ({ default: (await import('../features/compose/ComposeView')).ComposeView })),
+  destinations: comingNext('destinations'),
+  sources: comingNext('sources'),
+  receiver: lazy(async () => ({ default: (await import('../features/receiver/ReceiverView')).ReceiverView })),
+  history: comingNext('history'),
+  troubleshoot: comingNext('troubleshoot'),
+  audiences: comingNext('audiences'),
+};
