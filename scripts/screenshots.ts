@@ -3,7 +3,9 @@
  * filled with realistic data (a few destinations, a flaky receiver, a few dozen messages in varied
  * statuses). Look at each picture before calling a screen done.
  *
- *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--docs]
+ *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--only compare,live] [--docs]
+ *
+ * `--only` takes shots whose names start with one of the given prefixes.
  *
  * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver) to
  * docs/screenshots/.
@@ -20,6 +22,7 @@ import { ROOT, startServe, type RunningServe } from '../test/e2e/serve.js';
 const args = process.argv.slice(2);
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '/tmp/hookbench-shots';
 const DOCS = args.includes('--docs');
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : null;
 
 const CONFIG = {
   sources: [
@@ -176,6 +179,15 @@ async function main(): Promise<void> {
           await panel.evaluate((e) => e.scrollIntoView({ block: 'start' }));
         },
       },
+      {
+        serve: full,
+        name: 'compare',
+        hash: `#/live/${signed.message.message.id}`,
+        async prepare(page) {
+          await page.getByRole('region', { name: 'Message details' }).getByRole('button', { name: 'Compare webhooks' }).click();
+          await page.getByRole('dialog', { name: 'Compare attempts' }).getByRole('table', { name: 'Summary compared' }).waitFor();
+        },
+      },
       { serve: full, name: 'receiver', hash: '#/receiver/billing' },
       { serve: full, name: 'receiver-capture', hash: `#/receiver/billing/capture/${capture.id}` },
       {
@@ -187,6 +199,15 @@ async function main(): Promise<void> {
           await page.getByRole('form', { name: 'New endpoint' }).waitFor();
         },
       },
+      {
+        serve: full,
+        name: 'receiver-delete',
+        hash: '#/receiver/orders',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'Delete endpoint' }).click();
+          await page.getByRole('alertdialog', { name: 'Delete orders?' }).waitFor();
+        },
+      },
       { serve: empty, name: 'receiver-empty', hash: '#/receiver' },
       ...['destinations', 'sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
     ];
@@ -196,6 +217,7 @@ async function main(): Promise<void> {
         [1024, 768],
       ] as const) {
         for (const shot of shots) {
+          if (ONLY && !ONLY.some((prefix) => shot.name.startsWith(prefix))) continue;
           const page = await newPage(browser, { width, height, colorScheme });
           await page.goto(`${shot.serve.info.uiUrl}${shot.hash}`);
           await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { X } from 'lucide-react';
-import type { AttemptRecord } from '../../../../main/contract/models';
+import type { AttemptRecord, MessageDetail } from '../../../../main/contract/models';
+import { CompareAttemptButton } from '../compare/CompareButtons';
 import { toCurl } from '../../lib/curl';
 import { failureReason } from '../../lib/failureReason';
 import { formatDuration, formatTimestamp } from '../../lib/format';
@@ -13,7 +14,7 @@ import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
 import { HeadersTable } from './HeadersTable';
 
 /** One attempt: the exact request, the response, the timings, and why it failed in plain words. */
-export function AttemptDetail({ attempt, body, destinationName, destinationId }: { attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
+export function AttemptDetail({ detail, attempt, body, destinationName, destinationId }: { detail: MessageDetail; attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
   const navigate = useRouter((s) => s.navigate);
   const [requestMode, setRequestMode] = useBodyMode();
   const [responseMode, setResponseMode] = useBodyMode();
@@ -37,6 +38,7 @@ export function AttemptDetail({ attempt, body, destinationName, destinationId }:
         </h3>
         <OutcomeBadge outcome={attempt.outcome} />
         <div className="ml-auto flex items-center gap-1">
+          <CompareAttemptButton detail={detail} attemptId={attempt.id} />
           <CopyButton text={curl} label="Copy as cURL" />
           <button type="button" aria-label="Close attempt" title="Back to the message body" onClick={() => navigate({ attemptId: null })} className="flex size-7 items-center justify-center rounded-md text-faint hover:bg-hover hover:text-fg">
             <X aria-hidden className="size-4" />

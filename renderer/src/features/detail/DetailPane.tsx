@@ -1,4 +1,5 @@
 import { LoaderCircle, X } from 'lucide-react';
+import { CompareDialog } from '../compare/CompareDialog';
 import { useDetail } from '../../stores/detail';
 import { useRouter } from '../../stores/router';
 import { StatusBadge } from '../../ui/StatusBadge';
@@ -53,6 +54,7 @@ export function DetailPane({ onClose }: { onClose(): void }) {
             ))}
             {attempt ? (
               <AttemptDetail
+                detail={detail}
                 attempt={attempt}
                 body={detail.message.body}
                 destinationName={deliveryOf(attempt.deliveryId)?.destinationName ?? 'destination'}
@@ -62,6 +64,7 @@ export function DetailPane({ onClose }: { onClose(): void }) {
           </div>
         )}
       </div>
+      <CompareDialog />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { useLive } from '../../stores/live';
 import { useRouter } from '../../stores/router';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
+import { CompareWebhooksButton } from '../compare/CompareButtons';
 
 /** Retry now, Cancel, Replay (optionally keeping the messageId). */
 export function MessageActions({ detail }: { detail: MessageDetail }) {
@@ -60,6 +61,7 @@ export function MessageActions({ detail }: { detail: MessageDetail }) {
           keep messageId
         </label>
       </div>
+      <CompareWebhooksButton detail={detail} />
     </div>
   );
 }

@@ -15,6 +15,16 @@ export function answerOf(c: CaptureRecord): string {
   return `${c.step.status ?? ''}${c.step.delayMs ? ` after ${c.step.delayMs} ms` : ''}`;
 }
 
+/** The row's second line: the diagnosis of a bad signature, else the script step when it says more than the answer. */
+function whyOf(c: CaptureRecord): string {
+  const verdict = c.signature?.verdict;
+  if (verdict === 'invalid' && c.signature?.diagnosis) return c.signature.diagnosis.explanation;
+  if (verdict === 'missing') return 'no X-Signature header';
+  if (c.step.label && c.step.label !== answerOf(c)) return c.step.label;
+  if (verdict === 'valid') return 'X-Signature matches the body';
+  return c.signature ? '' : 'no secret on this endpoint: signatures are not checked';
+}
+
 /** The captured requests, newest first, virtualised: two lines each (request and answer, then why). */
 export function CaptureList({ captures, selectedId, engineNow, onSelect, onOpenMessage }: { captures: CaptureRecord[]; selectedId: number | null; engineNow: number; onSelect(id: number): void; onOpenMessage(id: number): void }) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
@@ -45,7 +55,7 @@ interface RowProps {
 
 const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineNow, senderId, onSelect, onOpenMessage }: RowProps) {
   const verdict = c.signature?.verdict ?? null;
-  const why = c.signature?.verdict === 'invalid' && c.signature.diagnosis ? c.signature.diagnosis.explanation : c.signature?.verdict === 'missing' ? 'no X-Signature header' : c.step.label;
+  const why = whyOf(c);
   return (
     <li style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }} className={`absolute top-0 left-0 flex w-full items-stretch border-b border-line/60 text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}>
       <button

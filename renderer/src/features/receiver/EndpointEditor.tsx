@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Eye, EyeOff, RotateCcw, Save } from 'lucide-react';
+import { Eye, EyeOff, RotateCcw, Save, Trash2 } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
 import { defaultScript } from '../../../../main/contract/receiver';
 import { api } from '../../api/instance';
@@ -32,7 +32,9 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
   const [secretDirty, setSecretDirty] = useState(false);
   const [secretShown, setSecretShown] = useState(false);
   const [error, setError] = useState<{ field: FormField; message: string } | null>(null);
-  const [busy, setBusy] = useState<'save' | 'rewind' | null>(null);
+  const [busy, setBusy] = useState<'save' | 'rewind' | 'delete' | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const destinations = useCatalog((s) => s.destinations);
   const navigate = useRouter((s) => s.navigate);
   const reveal = useSecrets((s) => s.reveal);
 
@@ -80,6 +82,19 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
     if (result.ok) remember(result.value);
   };
 
+  const remove = async () => {
+    if (!endpoint) return;
+    setBusy('delete');
+    const result = await api().call('deleteReceiver', { name: endpoint.name });
+    setBusy(null);
+    if (!result.ok) return;
+    useCatalog.setState((s) => ({ receivers: s.receivers.filter((r) => r.name !== endpoint.name) }));
+    useToasts.getState().push({ tone: 'info', title: `${endpoint.name} deleted`, message: 'Its captured requests are kept until you clear them.' });
+    navigate({ view: 'receiver', receiver: null });
+  };
+  // Destinations whose webhooks name this endpoint (receiver:<name> or receiver+tls:<name>).
+  const users = endpoint ? destinations.filter((d) => d.webhooks.some((w) => /^receiver(\+tls)?:/.test(w.url) && w.url.slice(w.url.indexOf(':') + 1) === endpoint.name)) : [];
+
   return (
     <form aria-label={endpoint ? `Endpoint ${endpoint.name}` : 'New endpoint'} onSubmit={(e) => (e.preventDefault(), void save())} className="flex flex-col gap-3">
       {endpoint ? <EndpointFacts endpoint={endpoint} /> : <TextField label="Name" value={name} onChange={setName} placeholder="orders" help="It answers at /r/<name> (letters, digits, . _ -)." required />}
@@ -122,7 +137,34 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
           </Button>
         )}
         {endpoint && <span className="text-[11px] text-faint">{plural(endpoint.answered, 'request')} answered under this script; the next is #{endpoint.answered + 1}.</span>}
+        {endpoint && !confirmDelete && (
+          <Button variant="danger" className="ml-auto" icon={<Trash2 aria-hidden className="size-3.5" />} disabled={busy !== null} onClick={() => setConfirmDelete(true)}>
+            Delete endpoint
+          </Button>
+        )}
       </div>
+      {endpoint && confirmDelete && (
+        <div ref={(e) => e?.scrollIntoView({ block: 'nearest' })} role="alertdialog" aria-label={`Delete ${endpoint.name}?`} className="flex flex-col gap-2 rounded-lg border border-err/40 bg-err-soft p-3 text-xs">
+          <p className="font-semibold">Delete the endpoint {endpoint.name}?</p>
+          <p>
+            It stops answering at /r/{endpoint.name}; its captured requests are kept until you clear them.
+            {users.length > 0 && (
+              <>
+                {' '}
+                {users.length === 1 ? 'The destination' : 'The destinations'} <strong>{users.map((d) => d.name).join(', ')}</strong> {users.length === 1 ? 'points' : 'point'} at it: {users.length === 1 ? 'its' : 'their'} next attempts fail until an endpoint named {endpoint.name} exists again.
+              </>
+            )}
+          </p>
+          <div className="flex gap-2">
+            <Button variant="danger" busy={busy === 'delete'} disabled={busy !== null} onClick={() => void remove()}>
+              Delete
+            </Button>
+            <Button variant="ghost" onClick={() => setConfirmDelete(false)}>
+              Keep it
+            </Button>
+          </div>
+        </div>
+      )}
     </form>
   );
 }
