@@ -209,6 +209,28 @@ async function main(): Promise<void> {
         },
       },
       { serve: empty, name: 'receiver-empty', hash: '#/receiver' },
+      { serve: full, name: 'settings', hash: '#/settings', prepare: (page) => page.getByRole('region', { name: 'About' }).getByText(/^\d+\.\d+\.\d+/).first().waitFor() },
+      {
+        serve: full,
+        name: 'palette',
+        hash: '#/live',
+        async prepare(page) {
+          await page.getByRole('row').nth(1).waitFor();
+          await page.keyboard.press('Control+k');
+          await page.getByRole('combobox', { name: 'Command' }).fill('re');
+        },
+      },
+      {
+        serve: full,
+        name: 'live-compact',
+        hash: '#/live',
+        async prepare(page) {
+          await page.evaluate(() => localStorage.setItem('hookbench.density', 'compact'));
+          await page.reload();
+          await page.getByRole('row').nth(1).waitFor();
+          await page.evaluate(() => localStorage.removeItem('hookbench.density'));
+        },
+      },
       ...['destinations', 'sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
     ];
     for (const colorScheme of ['light', 'dark'] as const) {

@@ -6,10 +6,12 @@ import { createApiClient } from './api/client';
 import { App } from './app/App';
 import { NoToken } from './app/NoToken';
 import { startSession } from './app/session';
+import { initDensity } from './app/density';
 import { initTheme } from './app/theme';
 import { toastApiError } from './stores/toasts';
 
 initTheme();
+initDensity();
 const root = createRoot(document.getElementById('root')!);
 const choice = chooseTransport();
 if (choice.ok) {

@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { useRouter, listenToHash } from '../stores/router';
 import { Toasts } from '../ui/Toasts';
+import { CommandPalette } from './CommandPalette';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Nav } from './Nav';
 import { TopBar } from './TopBar';
@@ -23,6 +24,7 @@ export function App() {
           </ErrorBoundary>
         </main>
       </div>
+      <CommandPalette />
       <Toasts />
     </div>
   );

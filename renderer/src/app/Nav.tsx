@@ -1,4 +1,5 @@
-import { Activity, BookUser, Inbox, Plug, Search, Send, Stethoscope, Waypoints, Webhook, type LucideIcon } from 'lucide-react';
+import { Activity, BookUser, Command, Inbox, Plug, Search, Send, Settings, Stethoscope, Waypoints, Webhook, type LucideIcon } from 'lucide-react';
+import { usePalette } from './CommandPalette';
 import { useRouter, type View } from '../stores/router';
 import { ThemeSwitch } from './ThemeSwitch';
 
@@ -40,7 +41,28 @@ export function Nav() {
           );
         })}
       </ul>
-      <div className="border-t border-line p-1.5">
+      <div className="flex flex-col gap-0.5 border-t border-line p-1.5">
+        <button
+          type="button"
+          onClick={() => usePalette.getState().setOpen(true)}
+          aria-label="Command palette"
+          aria-keyshortcuts="Control+K Meta+K"
+          title="Command palette (Ctrl+K / ⌘K)"
+          className="flex h-8 items-center gap-2.5 rounded-md px-2 text-[13px] text-muted hover:bg-hover hover:text-fg"
+        >
+          <Command aria-hidden className="size-4 shrink-0" />
+          <span aria-hidden className="hidden xl:inline">Commands</span>
+          <kbd className="ml-auto hidden rounded border border-line px-1 font-mono text-[10px] text-faint xl:inline">⌘K</kbd>
+        </button>
+        <a
+          href="#/settings"
+          aria-current={current === 'settings' ? 'page' : undefined}
+          title="Settings"
+          className={`flex h-8 items-center gap-2.5 rounded-md px-2 text-[13px] ${current === 'settings' ? 'bg-selected font-medium text-fg' : 'text-muted hover:bg-hover hover:text-fg'}`}
+        >
+          <Settings aria-hidden className={`size-4 shrink-0 ${current === 'settings' ? 'text-accent' : ''}`} />
+          <span className="sr-only xl:not-sr-only">Settings</span>
+        </a>
         <ThemeSwitch />
       </div>
     </nav>

@@ -21,4 +21,5 @@ export const SCREENS: Record<View, Screen> = {
   history: comingNext('history'),
   troubleshoot: comingNext('troubleshoot'),
   audiences: comingNext('audiences'),
+  settings: lazy(async () => ({ default: (await import('../features/settings/SettingsView')).SettingsView })),
 };

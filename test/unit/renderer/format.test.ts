@@ -24,6 +24,10 @@ describe('renderer formatting', () => {
     expect(formatDuration(26)).toBe('26 ms');
     expect(formatDuration(5_004)).toBe('5.00 s');
     expect(formatBytes(180)).toBe('180 B');
+    expect(formatBytes(32 * 1024)).toBe('32 KiB');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(250 * 1024 * 1024)).toBe('250 MiB');
+    expect(formatBytes(3.25 * 1024 ** 3)).toBe('3.3 GiB');
     expect(formatBytes(32_768)).toBe('32 KiB');
   });
 });

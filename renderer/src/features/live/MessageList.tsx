@@ -7,7 +7,8 @@ import { sourceName } from '../../stores/catalog';
 import { engineNow as toEngineNow } from '../../stores/engine';
 import type { Source } from '../../../../main/contract/models';
 import type { ClockState } from '../../../../main/contract/models';
-import { COLUMNS, ROW_HEIGHT } from './columns';
+import { useRowHeight } from '../../app/density';
+import { COLUMNS } from './columns';
 import { MessageRow } from './MessageRow';
 
 export interface MessageListProps {
@@ -29,7 +30,10 @@ export interface MessageListProps {
 export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick, onKeyDown, gridRef }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const now = toEngineNow(clock, useNow(1000));
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const rowHeight = useRowHeight('live');
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
+  // A new density re-measures every row.
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   const [newAbove, setNewAbove] = useState(0);
 
   // Keep the reading position when rows arrive above it.
@@ -41,7 +45,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
     if (el && previous !== null && first !== previous && el.scrollTop > 0) {
       const added = rows.findIndex((r) => r.id === previous);
       if (added > 0) {
-        el.scrollTop += added * ROW_HEIGHT;
+        el.scrollTop += added * rowHeight;
         setNewAbove((n) => n + added);
       }
     }

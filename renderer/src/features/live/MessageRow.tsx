@@ -3,7 +3,8 @@ import type { MessageSummary } from '../../../../main/contract/models';
 import { formatCountdown, formatRowTime, formatShortCountdown } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { StatusBadge } from '../../ui/StatusBadge';
-import { COLUMNS, ROW_HEIGHT } from './columns';
+import { useRowHeight } from '../../app/density';
+import { COLUMNS } from './columns';
 
 export interface MessageRowProps {
   message: MessageSummary;
@@ -56,6 +57,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string): Record
 }
 
 export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick }: MessageRowProps) {
+  const rowHeight = useRowHeight('live');
   const content = cells(message, engineNow, sourceName);
   return (
     <div
@@ -65,7 +67,7 @@ export const MessageRow = memo(function MessageRow({ message, index, top, active
       aria-selected={open}
       data-message-id={message.id}
       onClick={() => onClick(message.id)}
-      style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }}
+      style={{ height: rowHeight, transform: `translateY(${top}px)` }}
       className={`absolute top-0 left-0 flex w-full cursor-default items-center gap-3 border-b border-line/60 pr-3 text-xs ${
         open ? 'bg-selected' : active ? 'bg-hover' : 'hover:bg-hover'
       } ${active ? 'shadow-[inset_0_0_0_1px_var(--accent)]' : ''}`}

@@ -19,4 +19,5 @@ export const COLUMNS: Column[] = [
   { key: 'next', label: 'Next retry', className: 'w-[80px] shrink-0 text-right hidden @[480px]:block' },
 ];
 
+/** The comfortable row height; lists read the current density's with `useRowHeight('live')` (app/density.ts). */
 export const ROW_HEIGHT = 32;

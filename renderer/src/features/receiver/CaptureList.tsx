@@ -1,4 +1,5 @@
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
+import { useRowHeight } from '../../app/density';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CaptureRecord } from '../../../../main/contract/receiver';
 import { formatRowTime } from '../../lib/format';
@@ -6,7 +7,6 @@ import { pickSender } from '../../lib/messageLink';
 import { useLive } from '../../stores/live';
 import { VerdictBadge } from '../../ui/VerdictBadge';
 
-const ROW_HEIGHT = 46;
 
 /** What answered a capture, short: `500`, `never`, `reset`, `404 (unknown endpoint)`. */
 export function answerOf(c: CaptureRecord): string {
@@ -28,7 +28,9 @@ function whyOf(c: CaptureRecord): string {
 /** The captured requests, newest first, virtualised: two lines each (request and answer, then why). */
 export function CaptureList({ captures, selectedId, engineNow, onSelect, onOpenMessage }: { captures: CaptureRecord[]; selectedId: number | null; engineNow: number; onSelect(id: number): void; onOpenMessage(id: number): void }) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
-  const virtualizer = useVirtualizer({ count: captures.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const rowHeight = useRowHeight('capture');
+  const virtualizer = useVirtualizer({ count: captures.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 10 });
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   const rows = useLive((s) => s.rows);
   return (
     <div ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto">
@@ -54,10 +56,11 @@ interface RowProps {
 }
 
 const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineNow, senderId, onSelect, onOpenMessage }: RowProps) {
+  const rowHeight = useRowHeight('capture');
   const verdict = c.signature?.verdict ?? null;
   const why = whyOf(c);
   return (
-    <li style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }} className={`absolute top-0 left-0 flex w-full items-stretch border-b border-line/60 text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}>
+    <li style={{ height: rowHeight, transform: `translateY(${top}px)` }} className={`absolute top-0 left-0 flex w-full items-stretch border-b border-line/60 text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}>
       <button
         type="button"
         aria-pressed={selected}

@@ -1,0 +1,144 @@
+import { Command } from 'cmdk';
+import { useState } from 'react';
+import { useHotkeys } from 'react-hotkeys-hook';
+import { CornerDownLeft } from 'lucide-react';
+import type { MessageType } from '../../../main/contract/messageShapes';
+import { api } from '../api/instance';
+import { summarize } from '../api/summaries';
+import { useCompose } from '../stores/compose';
+import { useEngine } from '../stores/engine';
+import { useLive } from '../stores/live';
+import { useRouter, type View } from '../stores/router';
+import { useToasts } from '../stores/toasts';
+import { useDensity, type Density } from './density';
+import { messageIdIn, paletteActions, TIME_STEPS, type PaletteAction } from './paletteActions';
+import { useTheme, type ThemeChoice } from './theme';
+import { create } from 'zustand';
+
+/** Whether the palette is open; the nav's button and Ctrl/⌘+K open it. */
+export const usePalette = create<{ open: boolean; setOpen(open: boolean): void }>((set) => ({ open: false, setOpen: (open) => set({ open }) }));
+
+async function copySetting(key: 'uiUrl' | 'ingestUrl', what: string): Promise<void> {
+  const result = await api().call('getSettings', {});
+  const value = result.ok ? result.value[key] : null;
+  if (!value) return;
+  await navigator.clipboard.writeText(value);
+  useToasts.getState().push({ tone: 'success', title: 'Copied', message: `${what}: ${value}` });
+}
+
+/** Runs one palette action (ids from paletteActions). */
+async function run(id: string): Promise<void> {
+  const navigate = useRouter.getState().navigate;
+  const [kind, arg = ''] = id.split(':') as [string, string | undefined];
+  const engine = useEngine.getState();
+  const messageId = useRouter.getState().route.messageId;
+  switch (kind) {
+    case 'view':
+      return navigate({ view: arg as View });
+    case 'create':
+      return navigate({ view: 'destinations', sub: ['new'] });
+    case 'time': {
+      const step = TIME_STEPS.find((s) => s.id === id);
+      if (step) return engine.advance(step.ms, arg as '+5s');
+      return arg === 'next' ? engine.nextRetry() : engine.reset();
+    }
+    case 'forwarding':
+      return engine.setPaused(arg === 'pause');
+    case 'compose':
+      useCompose.getState().setType(arg as MessageType);
+      return navigate({ view: 'compose' });
+    case 'message': {
+      if (messageId === null) return;
+      if (arg === 'retry') await api().call('retryNow', { id: messageId });
+      else if (arg === 'cancel') await api().call('cancelMessage', { id: messageId });
+      else {
+        const result = await api().call('replayMessage', { id: messageId, keepMessageId: false });
+        if (result.ok) {
+          useLive.getState().upsert(summarize(result.value.message));
+          navigate({ view: 'live', messageId: result.value.message.id });
+        }
+      }
+      return;
+    }
+    case 'theme':
+      return useTheme.getState().setChoice(arg as ThemeChoice);
+    case 'density':
+      return useDensity.getState().setDensity(arg as Density);
+    case 'copy':
+      return arg === 'ui' ? copySetting('uiUrl', 'UI link') : copySetting('ingestUrl', 'Ingestion URL');
+  }
+}
+
+const GROUPS: PaletteAction['group'][] = ['Go to', 'Message', 'Engine', 'Compose', 'Appearance', 'Copy'];
+
+/** ⌘K: every screen and action, found by typing (cmdk). Typing a number offers to open that message. */
+export function CommandPalette() {
+  const { open, setOpen } = usePalette();
+  const [search, setSearch] = useState('');
+  const route = useRouter((s) => s.route);
+  const paused = useEngine((s) => s.paused);
+  const moved = useEngine((s) => (s.clock?.offsetMs ?? 0) !== 0);
+  useHotkeys('mod+k', () => setOpen(!usePalette.getState().open), { enableOnFormTags: true, enableOnContentEditable: true, preventDefault: true });
+  const actions = open ? paletteActions({ openMessageId: route.view === 'live' ? route.messageId : null, forwardingPaused: paused, clockMoved: moved, hasIngestUrl: true }) : [];
+  const wanted = messageIdIn(search);
+  const choose = (id: string) => {
+    setOpen(false);
+    setSearch('');
+    void run(id);
+  };
+  return (
+    <Command.Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setSearch('');
+      }}
+      label="Command palette"
+      loop
+      overlayClassName="fixed inset-0 z-50 bg-black/30"
+      contentClassName="fixed top-[12vh] left-1/2 z-50 w-[min(36rem,calc(100vw-2rem))] -translate-x-1/2 overflow-hidden rounded-xl border border-line bg-panel text-fg shadow-2xl"
+    >
+      <Command.Input
+        value={search}
+        onValueChange={setSearch}
+        placeholder="Go to a screen, travel in time, compose… or type a message number"
+        aria-label="Command"
+        className="h-11 w-full border-b border-line bg-transparent px-4 text-[13px] outline-none placeholder:text-faint"
+      />
+      <Command.List className="max-h-[min(24rem,60vh)] overflow-y-auto p-1.5 [&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:pt-2 [&_[cmdk-group-heading]]:pb-1 [&_[cmdk-group-heading]]:text-[10px] [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:tracking-wide [&_[cmdk-group-heading]]:text-faint [&_[cmdk-group-heading]]:uppercase">
+        <Command.Empty className="px-3 py-6 text-center text-xs text-muted">Nothing matches. Try a screen's name, “+1 h”, “retry” or a message number.</Command.Empty>
+        {wanted !== null && (
+          <Command.Group heading="Message">
+            <Item id={`open:${wanted}`} label={`Open message ${wanted}`} keywords={[search]} onSelect={() => (setOpen(false), setSearch(''), useRouter.getState().navigate({ view: 'live', messageId: wanted }))} />
+          </Command.Group>
+        )}
+        {GROUPS.map((group) => {
+          const items = actions.filter((a) => a.group === group);
+          if (!items.length) return null;
+          return (
+            <Command.Group key={group} heading={group}>
+              {items.map((a) => (
+                <Item key={a.id} id={a.id} label={a.label} keywords={a.keywords} hint={a.hint} onSelect={() => choose(a.id)} />
+              ))}
+            </Command.Group>
+          );
+        })}
+      </Command.List>
+    </Command.Dialog>
+  );
+}
+
+function Item({ label, keywords, hint, onSelect }: { id?: string; label: string; keywords?: string[] | undefined; hint?: string | undefined; onSelect(): void }) {
+  return (
+    <Command.Item
+      value={label}
+      keywords={keywords ?? []}
+      onSelect={onSelect}
+      className="group flex h-8 cursor-default items-center gap-2 rounded-md px-2 text-[13px] text-fg data-[selected=true]:bg-selected"
+    >
+      <span className="min-w-0 flex-1 truncate">{label}</span>
+      {hint && <kbd className="rounded border border-line bg-panel-2 px-1.5 font-mono text-[11px] text-muted">{hint}</kbd>}
+      <CornerDownLeft aria-hidden className="size-3.5 text-faint opacity-0 group-data-[selected=true]:opacity-100" />
+    </Command.Item>
+  );
+}

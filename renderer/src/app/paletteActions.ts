@@ -1,0 +1,88 @@
+/**
+ * Everything the ⌘K palette offers: every screen, every engine action, composing each message type, the
+ * open message's actions, appearance and addresses. One table, so the palette and its test agree.
+ */
+import { MESSAGE_TYPES, type MessageType } from '../../../main/contract/messageShapes';
+import type { View } from '../stores/router';
+
+export interface PaletteAction {
+  id: string;
+  group: 'Go to' | 'Engine' | 'Compose' | 'Message' | 'Appearance' | 'Copy';
+  label: string;
+  /** Other words it is found by. */
+  keywords?: string[];
+  /** The keys that do the same outside the palette, shown on the right. */
+  hint?: string;
+}
+
+/** What the palette needs to know of the workbench now. */
+export interface PaletteContext {
+  /** The message open in Live, if any. */
+  openMessageId: number | null;
+  forwardingPaused: boolean;
+  clockMoved: boolean;
+  hasIngestUrl: boolean;
+}
+
+export const VIEW_LABELS: Record<View, string> = {
+  live: 'Live',
+  compose: 'Compose',
+  destinations: 'Destinations',
+  sources: 'Sources',
+  receiver: 'Receiver',
+  history: 'History',
+  troubleshoot: 'Troubleshoot',
+  audiences: 'Audiences',
+  settings: 'Settings',
+};
+
+export const TIME_STEPS = [
+  { id: 'time:+5s', label: '+5 s', ms: 5_000 },
+  { id: 'time:+1min', label: '+1 min', ms: 60_000 },
+  { id: 'time:+1h', label: '+1 h', ms: 3_600_000 },
+  { id: 'time:+4h', label: '+4 h', ms: 4 * 3_600_000 },
+] as const;
+
+export function paletteActions(ctx: PaletteContext): PaletteAction[] {
+  const actions: PaletteAction[] = [];
+  for (const [view, label] of Object.entries(VIEW_LABELS) as [View, string][]) {
+    actions.push({ id: `view:${view}`, group: 'Go to', label });
+  }
+  actions.push({ id: 'create:destination', group: 'Go to', label: 'New destination', keywords: ['add', 'webhook', 'setup'] });
+  for (const step of TIME_STEPS) actions.push({ id: step.id, group: 'Engine', label: `Advance the clock ${step.label}`, keywords: ['time travel', 'fast forward', step.label] });
+  actions.push({ id: 'time:next', group: 'Engine', label: 'Next retry', keywords: ['time travel', 'jump', 'due'] });
+  if (ctx.clockMoved) actions.push({ id: 'time:reset', group: 'Engine', label: 'Reset offset', keywords: ['time travel', 'real time', 'clock'] });
+  actions.push(
+    ctx.forwardingPaused
+      ? { id: 'forwarding:resume', group: 'Engine', label: 'Resume forwarding', keywords: ['start', 'deliver'] }
+      : { id: 'forwarding:pause', group: 'Engine', label: 'Pause forwarding', keywords: ['stop', 'hold'] },
+  );
+  for (const type of MESSAGE_TYPES) actions.push({ id: `compose:${type}`, group: 'Compose', label: `Compose ${article(type)} ${type}`, keywords: ['new', 'send', 'message'] });
+  if (ctx.openMessageId !== null) {
+    actions.push(
+      { id: 'message:retry', group: 'Message', label: `Retry message ${ctx.openMessageId} now`, hint: 'r' },
+      { id: 'message:cancel', group: 'Message', label: `Cancel message ${ctx.openMessageId}` },
+      { id: 'message:replay', group: 'Message', label: `Replay message ${ctx.openMessageId}`, keywords: ['again', 'resend'] },
+    );
+  }
+  actions.push(
+    { id: 'theme:system', group: 'Appearance', label: 'Theme: system', keywords: ['appearance', 'mode'] },
+    { id: 'theme:light', group: 'Appearance', label: 'Theme: light', keywords: ['appearance', 'mode'] },
+    { id: 'theme:dark', group: 'Appearance', label: 'Theme: dark', keywords: ['appearance', 'mode', 'night'] },
+    { id: 'density:comfortable', group: 'Appearance', label: 'Density: comfortable', keywords: ['rows', 'spacing'] },
+    { id: 'density:compact', group: 'Appearance', label: 'Density: compact', keywords: ['rows', 'spacing', 'dense'] },
+    { id: 'copy:ui', group: 'Copy', label: 'Copy the UI link', keywords: ['url', 'share', 'token'] },
+  );
+  if (ctx.hasIngestUrl) actions.push({ id: 'copy:ingest', group: 'Copy', label: 'Copy the ingestion URL', keywords: ['sdk', 'url', 'v1', 'batch'] });
+  return actions;
+}
+
+function article(type: MessageType): string {
+  return /^[aeiou]/.test(type) ? 'an' : 'a';
+}
+
+/** "#42", "42", "message 42": the palette offers to open that message. */
+export function messageIdIn(search: string): number | null {
+  const m = /^\s*(?:message\s*)?#?(\d{1,15})\s*$/i.exec(search);
+  return m ? Number(m[1]) : null;
+}
