@@ -266,11 +266,11 @@ function mergeShared(item: Record<string, unknown>, shared: { context: unknown; 
 }
 
 /**
- * A call without the `writeKey` it may carry (single-call routes and browser SDKs send it in the body): a
- * secret, kept out of the stored call (docs/behaviour.md §9). The delivered body never had it: it is built
+ * A call without the `writeKey` it may carry (single-call routes and browser SDKs send it in the body; a
+ * call pasted into sendMessage may too): a secret, kept out of the stored call (docs/behaviour.md §9). The delivered body never had it: it is built
  * from the shape's keys only.
  */
-function withoutWriteKey(call: Record<string, unknown>): Record<string, unknown> {
+export function withoutWriteKey(call: Record<string, unknown>): Record<string, unknown> {
   if (!Object.hasOwn(call, 'writeKey')) return call;
   const { writeKey: _dropped, ...rest } = call;
   return rest;

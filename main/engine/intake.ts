@@ -17,7 +17,7 @@ import { routeMessage } from '../core/routing.js';
 import type { Store } from '../store/store.js';
 import { AcceptedRate } from './acceptedRate.js';
 import type { EventBus } from './eventBus.js';
-import type { PreparedCall } from './ingestPrepare.js';
+import { withoutWriteKey, type PreparedCall } from './ingestPrepare.js';
 import { newMessageId } from './messageIds.js';
 import type { Registry } from './registry.js';
 
@@ -110,7 +110,9 @@ export class Intake {
     for (const [index, input] of inputs.entries()) {
       const parsed = parseWith(sendMessageInputSchema, input, batchField === null ? [] : [batchField, index]);
       if (!parsed.ok) return parsed;
-      const { type, call, source: sourceRef, destinations, strict } = parsed.value;
+      const { type, source: sourceRef, destinations, strict } = parsed.value;
+      // A write key pasted with the call is a secret: never stored (docs/behaviour.md §9).
+      const call = withoutWriteKey(parsed.value.call);
       const at = (field: string) => (batchField === null ? field : `${batchField}[${index}].${field}`);
       const tooDeep = callNestingError(call, at('call'));
       if (tooDeep) return err(tooDeep);

@@ -120,6 +120,18 @@ describe('write keys and credentials sent to /v1 (docs/behaviour.md §9)', () =>
     expect(rx.captured).toHaveLength(2);
     for (const c of rx.captured) expect(c.body.toString()).not.toContain(WRITE_KEY);
   });
+
+  it('a writeKey pasted into a sendMessage call (the typed API) is not stored either', async () => {
+    const rx = await newReceiver();
+    const running = await serve(rx);
+    const sent = await api<{ message: { id: number } }>(running, 'sendMessage', { type: 'track', source: 'backend', call: { writeKey: WRITE_KEY, userId: 'u', event: 'Pasted' } });
+    expect(sent.ok).toBe(true);
+    const detail = await settled(running.core, sent.value!.message.id);
+    expect(detail.message.status).toBe('delivered');
+    expect(detail.message.call).toEqual({ userId: 'u', event: 'Pasted' });
+    expect(sent.text).not.toContain(WRITE_KEY);
+    expect(rx.captured.at(-1)!.body.toString()).not.toContain(WRITE_KEY);
+  });
 });
 
 async function api<T>(running: RunningServe, command: string, input: unknown): Promise<{ ok: boolean; value?: T; text: string }> {
