@@ -225,10 +225,10 @@ async function main(): Promise<void> {
         name: 'live-compact',
         hash: '#/live',
         async prepare(page) {
-          await page.evaluate(() => localStorage.setItem('hookbench.density', 'compact'));
+          await page.evaluate("localStorage.setItem('hookbench.density', 'compact')");
           await page.reload();
           await page.getByRole('row').nth(1).waitFor();
-          await page.evaluate(() => localStorage.removeItem('hookbench.density'));
+          await page.evaluate("localStorage.removeItem('hookbench.density')");
         },
       },
       ...['destinations', 'sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),

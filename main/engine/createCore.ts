@@ -97,6 +97,8 @@ export type Core = CoreCommands & {
   findSource(ref: string): Source | null;
   /** A destination by id or name (as stored: secrets in clear). */
   findDestination(ref: string): Destination | null;
+  /** Stored destinations that today's rules would refuse (saved by an older version): which field, and why. */
+  destinationProblems(): { destination: string; field: string; message: string }[];
   sourceByWriteKey(writeKey: string): Source | null;
   /** The typed API's token for this data dir: made once, kept across restarts (a bookmarked UI URL keeps working). */
   apiToken(): string;
@@ -370,6 +372,10 @@ class CoreImpl implements Core {
 
   findSource(ref: string): Source | null {
     return this.registry.findSource(ref);
+  }
+
+  destinationProblems(): { destination: string; field: string; message: string }[] {
+    return this.registry.destinationProblems();
   }
 
   findDestination(ref: string): Destination | null {

@@ -18,6 +18,7 @@ import {
   type DestinationInput,
   type DestinationPatch,
   type SourceInput,
+  webhookInputSchema,
 } from '../contract/schemas.js';
 import { isMasked, MASK } from '../core/secrets.js';
 import type { Store } from '../store/store.js';
@@ -51,6 +52,22 @@ export class Registry {
     this.destinations = new Map(this.o.store.config.listDestinations().map((d) => [d.id, d]));
     this.sources = new Map(this.o.store.config.listSources().map((s) => [s.id, s]));
     this.writeKeys = new Map([...this.sources.values()].map((s) => [s.writeKey, s]));
+  }
+
+  /**
+   * Stored destinations that today's rules refuse (saved by an older version, before a URL with CR/LF,
+   * without a host or with credentials, or a header value HTTP cannot carry was refused): each webhook is
+   * checked as a save would check it. Nothing is changed; serve names them at start (docs/behaviour.md §10).
+   */
+  destinationProblems(): { destination: string; field: string; message: string }[] {
+    const problems: { destination: string; field: string; message: string }[] = [];
+    for (const d of this.allDestinations()) {
+      for (const [i, webhook] of d.webhooks.entries()) {
+        const parsed = parseWith(webhookInputSchema, webhook, ['webhooks', i]);
+        if (!parsed.ok) problems.push({ destination: d.name, field: parsed.error.field ?? `webhooks[${i}]`, message: parsed.error.message });
+      }
+    }
+    return problems;
   }
 
   // ---------------------------------------------------------------- lookups

@@ -120,6 +120,10 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
   let unwatch = () => {};
   try {
     if (options.config) applyConfigFile(core, options.config, log);
+    // Saved by an older version under looser rules: named now, rather than failing at every attempt unexplained.
+    for (const p of core.destinationProblems()) {
+      problem(`destination "${p.destination}" has a webhook today's rules refuse: ${p.message.startsWith(p.field) ? p.message : `${p.field}: ${p.message}`}; its attempts fail until you fix it (Destinations, or the config file)`);
+    }
 
     let receiver: ReceiverAddresses;
     try {

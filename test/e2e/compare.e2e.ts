@@ -56,7 +56,7 @@ describe.skipIf(chromiumMissing)('Compare', () => {
     await details.getByRole('button', { name: 'Picked for compare' }).waitFor();
 
     await page.getByRole('row').filter({ hasText: 'grace' }).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/live/${second.message.id}`);
+    await expect.poll(() => page.evaluate<string>('location.hash')).toBe(`#/live/${second.message.id}`);
     await details.getByRole('button', { name: /^Attempt 1: success/ }).click();
     await details.getByRole('button', { name: 'Compare with picked attempt' }).click();
     const dialog = page.getByRole('dialog', { name: 'Compare attempts' });

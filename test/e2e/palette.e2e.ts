@@ -22,7 +22,7 @@ describe.skipIf(chromiumMissing)('command palette and settings', () => {
     await palette.getByRole('combobox', { name: 'Command' }).fill(`#${sent.message.id}`);
     await palette.getByRole('option', { name: `Open message ${sent.message.id}` }).click();
     await page.getByRole('region', { name: 'Message details' }).getByRole('heading', { name: 'Signed Up' }).waitFor();
-    expect(await page.evaluate(() => location.hash)).toBe(`#/live/${sent.message.id}`);
+    expect(await page.evaluate<string>('location.hash')).toBe(`#/live/${sent.message.id}`);
 
     // With a message open, its actions are offered.
     await page.keyboard.press('Control+k');
@@ -30,7 +30,7 @@ describe.skipIf(chromiumMissing)('command palette and settings', () => {
     await palette.getByRole('option', { name: `Replay message ${sent.message.id}` }).waitFor();
     await palette.getByRole('combobox', { name: 'Command' }).fill('compose an identify');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/compose');
+    await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/compose');
     expect(await page.getByRole('combobox', { name: 'Type' }).inputValue()).toBe('identify');
   });
 
@@ -47,7 +47,7 @@ describe.skipIf(chromiumMissing)('command palette and settings', () => {
     expect(await data.getByLabel('Database size', { exact: true }).innerText()).toMatch(/^\d+(\.\d)? (B|KiB|MiB)/);
 
     await page.getByRole('radiogroup', { name: 'Density' }).getByRole('radio', { name: 'Compact' }).click();
-    expect(await page.evaluate(() => document.documentElement.dataset['density'])).toBe('compact');
+    expect(await page.evaluate<string>('document.documentElement.dataset.density')).toBe('compact');
     // The choice survives a reload.
     await page.reload();
     await page.getByRole('radiogroup', { name: 'Density' }).getByRole('radio', { name: 'Compact', checked: true }).waitFor();

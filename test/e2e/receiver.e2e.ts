@@ -26,6 +26,6 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('list', { name: 'Endpoints' }).getByRole('button', { name: 'orders' }).waitFor({ state: 'detached' });
     await expect.poll(async () => (await r.call<{ items: ReceiverEndpoint[] }>('listReceivers')).items.map((e) => e.name)).toEqual(['spare']);
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/receiver');
+    await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/receiver');
   });
 });

@@ -13,6 +13,7 @@ import type { MessageDetail } from '../../main/contract/models.js';
 import type { Result } from '../../main/contract/result.js';
 import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
 import { applyConfig } from '../../main/engine/config.js';
+import { internalsOf } from '../../main/engine/createCore.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 
@@ -190,5 +191,30 @@ describe('static header values (docs/behaviour.md §2 Static headers)', () => {
     must(core.createDestination({ name: 'd', enabled: true, webhooks: [{ url: rx.url, headers: { 'X-Name': 'café\tdéjà' } }] }));
     expect((await settled(core, sendTrack(core, 'd'))).message.status).toBe('delivered');
     expect(rx.captured[0]!.headers['x-name']).toBe('café\tdéjà');
+  });
+});
+
+describe('destinations saved under older, looser rules', () => {
+  it('are named at serve start, with the field and why, and nothing is changed', async () => {
+    const dir = newDataDir();
+    const dataDir = join(dir, 'data');
+    const core = newCore({ dataDir });
+    const saved = must(core.createDestination({ name: 'Old hook', enabled: true, url: 'http://127.0.0.1:9/ok' }));
+    // As an older version could have stored it: a URL with CR/LF, and a header value HTTP cannot carry.
+    internalsOf(core).store.config.saveDestination({ ...saved, webhooks: [{ url: 'http://127.0.0.1:9/a\r\nX-Evil: 1', headers: {} }, { url: 'http://127.0.0.1:9/b', headers: { 'X-Team': 'Zürich ✓' } }] }, false);
+    await core.close();
+    const reopened = newCore({ dataDir });
+    expect(reopened.destinationProblems().map((p) => p.field)).toEqual(['webhooks[0].url', 'webhooks[1].headers.X-Team']);
+    await reopened.close();
+
+    const { io, err } = captureIO();
+    const running = await startServe({ data: dataDir, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, io);
+    onCleanup(() => running.stop());
+    const lines = err().split('\n').filter((l) => l.includes('Old hook'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/destination "Old hook" has a webhook today's rules refuse: webhooks\[0\]\.url: .*fix it/);
+    expect(lines[1]).toMatch(/webhooks\[1\]\.headers\.X-Team/);
+    // Reported, not rewritten.
+    expect(running.core.findDestination('Old hook')!.webhooks).toHaveLength(2);
   });
 });
