@@ -1,4 +1,5 @@
 /**
+ * What the Destinations screens need of the API.
  * listDestinationStats: what the Destinations list shows (pending deliveries, recent outcomes, failure
  * rate, the newest delivery), the same whether messages are indexed by the history indexer or not yet,
  * read through indexes only, and its pending count is what deleteDestination then cancels.
@@ -43,8 +44,8 @@ describe('listDestinationStats', () => {
     expect(stats.get(idle.id)).toEqual({ destinationId: idle.id, pending: 0, recent: 0, delivered: 0, failed: 0, failureRate: null, last: null } satisfies DestinationStats);
     // In the registry's order (by name), through the API's dispatch.
     const handlers = createCommandHandlers(core);
-    const answered = await dispatch(handlers, 'listDestinationStats', {});
-    expect(answered.ok && answered.value.items.map((s) => s.destinationId)).toEqual([a.id, b.id, c.id, idle.id]);
+    const answered = (await dispatch(handlers, 'listDestinationStats', {})) as { ok: true; value: { items: DestinationStats[] } };
+    expect(answered.value.items.map((s) => s.destinationId)).toEqual([a.id, b.id, c.id, idle.id]);
     // What deleting C cancels is what the list said.
     expect(must(core.deleteDestination({ id: 'C' })).cancelledDeliveries).toBe(stats.get(c.id)!.pending);
   });
@@ -83,5 +84,17 @@ describe('listDestinationStats', () => {
     expect(plans[0]!.join(' ')).toMatch(/messages_status/);
     expect(plans[1]!.join(' ')).toMatch(/deliveries_message/);
     expect(plans[2]!.join(' ')).toMatch(/SEARCH f USING PRIMARY KEY/);
+  });
+});
+
+describe('updateDestination retry.maxAttempts', () => {
+  it('null removes the cap (the editor clears the field); a number sets it; leaving it out keeps it', () => {
+    const core = newCore();
+    must(core.createDestination({ name: 'd', retry: { maxAttempts: 3 } }));
+    expect(must(core.updateDestination({ id: 'd', patch: { retry: { windowMs: 60_000 } } })).retry).toMatchObject({ maxAttempts: 3, windowMs: 60_000 });
+    const cleared = must(core.updateDestination({ id: 'd', patch: { retry: { maxAttempts: null } } })).retry;
+    expect(cleared).not.toHaveProperty('maxAttempts');
+    expect(cleared.windowMs).toBe(60_000);
+    expect(must(core.updateDestination({ id: 'd', patch: { retry: { maxAttempts: 7 } } })).retry.maxAttempts).toBe(7);
   });
 });
