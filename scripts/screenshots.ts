@@ -5,7 +5,8 @@
  *
  *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--docs]
  *
- * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver) to
+ * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver,
+ * Destinations and its editor) to
  * docs/screenshots/.
  */
 import { createHmac } from 'node:crypto';
@@ -248,13 +249,14 @@ async function main(): Promise<void> {
         },
       },
       ...['sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
-    ].filter((shot) => !ONLY || ONLY.some((prefix) => shot.name.startsWith(prefix)));
+    ];
+    const chosen = shots.filter((shot) => !ONLY || ONLY.some((prefix) => shot.name.startsWith(prefix)));
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const [width, height] of [
         [1280, 800],
         [1024, 768],
       ] as const) {
-        for (const shot of shots) {
+        for (const shot of chosen) {
           const page = await newPage(browser, { width, height, colorScheme });
           await page.goto(`${shot.serve.info.uiUrl}${shot.hash}`);
           await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();
@@ -282,6 +284,8 @@ async function main(): Promise<void> {
         ['attempt-dark-1280x800.png', 'attempt-detail.png'],
         ['signature-light-1280x800.png', 'signature.png'],
         ['receiver-capture-light-1280x800.png', 'receiver.png'],
+        ['destinations-light-1280x800.png', 'destinations.png'],
+        ['destination-edit-filters-light-1280x800.png', 'destination-edit.png'],
       ] as const) {
         copyFileSync(join(OUT, from), join(docs, to));
       }
