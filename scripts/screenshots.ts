@@ -7,7 +7,8 @@
  *
  * `--only` takes shots whose names start with one of the given prefixes.
  *
- * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver) to
+ * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver,
+ * Destinations and its editor) to
  * docs/screenshots/.
  */
 import { createHmac } from 'node:crypto';
@@ -22,6 +23,7 @@ import { ROOT, startServe, type RunningServe } from '../test/e2e/serve.js';
 const args = process.argv.slice(2);
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '/tmp/hookbench-shots';
 const DOCS = args.includes('--docs');
+/** `--only destination,live-empty`: just the shots whose names start with one of these. */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : null;
 
 const CONFIG = {
@@ -231,15 +233,72 @@ async function main(): Promise<void> {
           await page.evaluate("localStorage.removeItem('hookbench.density')");
         },
       },
-      ...['destinations', 'sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
+      { serve: full, name: 'destinations', hash: '#/destinations', prepare: (page) => page.getByRole('table', { name: 'Destinations' }).getByText('%').first().waitFor() },
+      { serve: empty, name: 'destinations-empty', hash: '#/destinations', prepare: (page) => page.getByText('No destinations yet').waitFor() },
+      {
+        serve: full,
+        name: 'destination-new',
+        hash: '#/destinations/new',
+        async prepare(page) {
+          await page.getByRole('radio', { name: /^Webhooks/ }).click();
+          await page.getByRole('checkbox', { name: /backend/ }).check();
+          await page.getByLabel('Webhook 1 URL').fill('https://hooks.example.com/analytics');
+          await page.getByRole('button', { name: 'Add webhook' }).click();
+          await page.getByRole('group', { name: 'Mock receiver quick-pick' }).getByRole('button', { name: 'receiver:orders' }).click();
+          await page.getByRole('button', { name: 'Add header to webhook 1' }).click();
+          await page.getByLabel('Webhook 1 header 1 name').fill('X-Env');
+          await page.getByLabel('Webhook 1 header 1 value').fill('dev');
+          await page.getByRole('button', { name: 'Generate' }).click();
+          await page.evaluate('document.activeElement && document.activeElement.blur()');
+        },
+      },
+      {
+        serve: full,
+        name: 'destination-new-limits',
+        hash: '#/destinations/new',
+        async prepare(page) {
+          await page.getByRole('radio', { name: /^Webhooks/ }).click();
+          for (let i = 1; i <= 5; i++) {
+            if (i > 1) await page.getByRole('button', { name: 'Add webhook' }).click();
+            await page.getByLabel(`Webhook ${i} URL`).fill(`https://hooks.example.com/${i}`);
+          }
+          for (let k = 0; k < 5; k++) await page.getByRole('button', { name: 'Add header to webhook 1' }).click();
+          await page.getByText('5 of 5: the limit. Remove one to add another.').scrollIntoViewIfNeeded();
+        },
+      },
+      { serve: full, name: 'destination-edit', hash: '#/destinations/Orders%20service', async prepare(page) {
+        await page.getByRole('status', { name: 'Would drop' }).waitFor();
+      } },
+      {
+        serve: full,
+        name: 'destination-edit-filters',
+        hash: '#/destinations/Orders%20service',
+        async prepare(page) {
+          await page.getByLabel('Block events').fill('Heartbeat\nProduct Viewed\nCart Updated');
+          await page.getByLabel('Retry schedule').fill('5s, 1m, 10m');
+          await page.getByLabel('Max attempts').fill('6');
+          await page.getByRole('status', { name: 'Would drop' }).waitFor();
+          await page.getByRole('region', { name: 'Event filters' }).scrollIntoViewIfNeeded();
+        },
+      },
+      {
+        serve: full,
+        name: 'destination-delete',
+        hash: '#/destinations/Legacy%20CRM',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'Delete', exact: true }).click();
+          await page.getByRole('alertdialog').getByText(/pending deliver|no pending/).waitFor();
+        },
+      },
+      ...['sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
     ];
+    const chosen = shots.filter((shot) => !ONLY || ONLY.some((prefix) => shot.name.startsWith(prefix)));
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const [width, height] of [
         [1280, 800],
         [1024, 768],
       ] as const) {
-        for (const shot of shots) {
-          if (ONLY && !ONLY.some((prefix) => shot.name.startsWith(prefix))) continue;
+        for (const shot of chosen) {
           const page = await newPage(browser, { width, height, colorScheme });
           await page.goto(`${shot.serve.info.uiUrl}${shot.hash}`);
           await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();
@@ -267,6 +326,8 @@ async function main(): Promise<void> {
         ['attempt-dark-1280x800.png', 'attempt-detail.png'],
         ['signature-light-1280x800.png', 'signature.png'],
         ['receiver-capture-light-1280x800.png', 'receiver.png'],
+        ['destinations-light-1280x800.png', 'destinations.png'],
+        ['destination-edit-filters-light-1280x800.png', 'destination-edit.png'],
       ] as const) {
         copyFileSync(join(OUT, from), join(docs, to));
       }

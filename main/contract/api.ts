@@ -8,6 +8,7 @@ import type {
   DeletionRequest,
   DeliveryRecord,
   Destination,
+  DestinationStats,
   IngestRefusal,
   SourceUsage,
   MessageDetail,
@@ -135,6 +136,11 @@ export interface CoreCommands {
   createDestination(input: DestinationInput): Result<Destination>;
   updateDestination(input: { id: string; patch: DestinationPatch }): Result<Destination>;
   deleteDestination(input: { id: string }): Result<{ cancelledDeliveries: number }>;
+  /**
+   * Per destination: deliveries pending (what deleting it cancels), and among its newest deliveries (at
+   * most DESTINATION_STATS_WINDOW) how many were delivered or failed, and the newest one's outcome.
+   */
+  listDestinationStats(input?: NoInput): Result<Page<DestinationStats>>;
   listSources(input?: NoInput): Result<Page<Source>>;
   createSource(input: SourceInput): Result<Source>;
   updateSource(input: UpdateSourceInput): Result<Source>;

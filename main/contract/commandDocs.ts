@@ -36,6 +36,7 @@ export const COMMAND_DOCS = {
   createDestination: { group: 'Destinations', summary: 'A destination: up to 5 webhooks, static headers, shared secret, timeout, retry policy, event filters, caFile.', output: 'Destination', errors: ['conflict', 'not_found', 'invalid_config'] },
   updateDestination: { group: 'Destinations', summary: 'Replaces what the patch names; `null` clears a nullable field; a masked secret sent back unchanged keeps the stored one.', output: 'Destination', errors: ['not_found', 'conflict', 'invalid_config'] },
   deleteDestination: { group: 'Destinations', summary: 'Deletes it and cancels its waiting deliveries (`destination deleted`).', output: '{ cancelledDeliveries: number }', errors: ['not_found'] },
+  listDestinationStats: { group: 'Destinations', summary: "Per destination: deliveries pending (what deleting it would cancel), and among its newest 100 deliveries how many were delivered or failed (the failure rate) and the newest one's status.", output: 'Page<DestinationStats>' },
   listSources: { group: 'Sources and ingestion', summary: 'Every source, by name (write keys masked).', output: 'Page<Source>' },
   createSource: { group: 'Sources and ingestion', summary: 'A source of kind web, mobile or server; a write key is made when none is given.', output: 'Source', errors: ['conflict'] },
   updateSource: { group: 'Sources and ingestion', summary: "Changes a source's kind or write key.", output: 'Source', errors: ['not_found', 'conflict'] },

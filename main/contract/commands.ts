@@ -100,6 +100,7 @@ export const commandSchemas = {
   createDestination: destinationInputSchema,
   updateDestination: z.strictObject({ id: ref, patch: destinationPatchSchema }),
   deleteDestination: z.strictObject({ id: ref }),
+  listDestinationStats: noInput,
   listSources: noInput,
   createSource: sourceInputSchema,
   updateSource: z.strictObject({

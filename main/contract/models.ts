@@ -73,6 +73,25 @@ export interface Destination {
   updatedAt: number;
 }
 
+/** listDestinationStats looks at each destination's newest deliveries, at most this many. */
+export const DESTINATION_STATS_WINDOW = 100;
+
+/** What the Destinations list shows of one destination's deliveries (listDestinationStats). */
+export interface DestinationStats {
+  destinationId: string;
+  /** Deliveries waiting or in flight (queued, retrying, delivering): what deleting the destination cancels. */
+  pending: number;
+  /** Its newest deliveries looked at: at most DESTINATION_STATS_WINDOW. */
+  recent: number;
+  /** Of those, delivered and failed for good. */
+  delivered: number;
+  failed: number;
+  /** failed / (delivered + failed) among them; null while none of them has finished. */
+  failureRate: number | null;
+  /** Its newest delivery (by message): status, reason, and when it last changed (engine time). */
+  last: { deliveryId: number; messageId: number; status: DeliveryStatus; reason: string | null; at: number } | null;
+}
+
 export const SOURCE_KINDS = ['web', 'mobile', 'server'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 

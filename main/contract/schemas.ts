@@ -154,7 +154,8 @@ export const retryPolicyInputSchema = z.strictObject({
   schedule: z.array(positiveMs(7 * 24 * 3_600_000)).min(1).max(100).optional(),
   windowMs: z.number().int().min(0).max(30 * 24 * 3_600_000).optional(),
   jitter: z.number().min(0).max(1).optional(),
-  maxAttempts: z.number().int().min(1).max(1000).optional(),
+  /** `null` removes the cap (in a patch): only the window bounds the retries then. */
+  maxAttempts: z.number().int().min(1).max(1000).nullable().optional(),
 });
 
 const filtersSchema = z.strictObject({
@@ -274,7 +275,7 @@ export function resolveRetryPolicy(input: z.infer<typeof retryPolicyInputSchema>
     schedule: input?.schedule ?? [...DEFAULT_RETRY_POLICY.schedule],
     windowMs: input?.windowMs ?? DEFAULT_RETRY_POLICY.windowMs,
     jitter: input?.jitter ?? DEFAULT_RETRY_POLICY.jitter,
-    ...(input?.maxAttempts !== undefined ? { maxAttempts: input.maxAttempts } : {}),
+    ...(input?.maxAttempts !== undefined && input.maxAttempts !== null ? { maxAttempts: input.maxAttempts } : {}),
   };
 }
 

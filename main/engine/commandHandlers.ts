@@ -74,6 +74,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       return mapValue(core.updateDestination({ id: input.id, patch }), maskDestination);
     },
     deleteDestination: (input) => core.deleteDestination(input),
+    listDestinationStats: (input) => core.listDestinationStats(input),
     listSources: (input) => mapPage(core.listSources(input), maskSource),
     createSource: (input) => mapValue(core.createSource(input), maskSource),
     updateSource: (input) => {

@@ -336,6 +336,7 @@ class CoreImpl implements Core {
   readonly listDestinations: Core['listDestinations'] = () => ok({ items: this.registry.allDestinations(), nextCursor: null });
   readonly createDestination: Core['createDestination'] = (input) => this.registry.createDestination(input);
   readonly updateDestination: Core['updateDestination'] = (input) => this.registry.updateDestination(input);
+  readonly listDestinationStats: Core['listDestinationStats'] = () => this.history.listDestinationStats();
   readonly listSources: Core['listSources'] = () => ok({ items: this.registry.allSources(), nextCursor: null });
   readonly createSource: Core['createSource'] = (input) => this.registry.createSource(input);
   readonly updateSource: Core['updateSource'] = (input) => this.registry.updateSource(input);

@@ -1,10 +1,10 @@
 /**
- * Reading the history: message lists and details, exports, the ingest log, usage counters and deletion
- * requests. Nothing here writes.
+ * Reading the history: message lists and details, exports, the ingest log, usage counters, destinations'
+ * delivery stats and deletion requests. Nothing here writes.
  */
 import type { ExportMessagesInput, ExportMessagesOutput, ListMessagesInput } from '../contract/api.js';
 import { EXPORT_LIMIT } from '../contract/commands.js';
-import type { DeletionRequest, IngestRefusal, MessageDetail, MessageSummary, Page, SourceUsage } from '../contract/models.js';
+import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, MessageSummary, Page, SourceUsage } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { exportMessages as exportMessageDetails } from '../core/export.js';
@@ -13,7 +13,7 @@ import type { Store } from '../store/store.js';
 import { notFound, pageArgs, toPage, wholePage } from './paging.js';
 import type { Registry } from './registry.js';
 
-export type HistoryStore = Pick<Store, 'messages' | 'deliveries' | 'ingestLog' | 'deletions'>;
+export type HistoryStore = Pick<Store, 'messages' | 'deliveries' | 'ingestLog' | 'deletions' | 'destinationStats'>;
 
 export interface HistoryOptions {
   store: HistoryStore;
@@ -74,6 +74,11 @@ export class History {
 
   listSourceUsage(): Result<Page<SourceUsage>> {
     return ok(wholePage(this.o.registry.allSources().map((src) => ({ sourceId: src.id, name: src.name, ...this.o.store.ingestLog.usageOf(src.id) }))));
+  }
+
+  /** Every destination's pending deliveries and recent outcomes, by name (docs/api.md, listDestinationStats). */
+  listDestinationStats(): Result<Page<DestinationStats>> {
+    return ok(wholePage(this.o.store.destinationStats.statsOf(this.o.registry.allDestinations().map((d) => d.id))));
   }
 
   listDeletionRequests(): Result<Page<DeletionRequest>> {

@@ -5,12 +5,14 @@
  * - deliveries and attempts (deliveryStore.ts)
  * - config: settings, sources, destinations (configStore.ts)
  * - ingestLog: refused requests and usage counters (ingestLogStore.ts)
+ * - destinationStats: pending deliveries and recent outcomes per destination (destinationStats.ts)
  * - deletions (deletionStore.ts); the mock receiver's endpoints and captures are receiverStore.ts,
  *   audiences' rows are the audience service's own.
  */
 import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
+import { DestinationStatsQueries } from './destinationStats.js';
 import { IngestLogStore } from './ingestLogStore.js';
 import { DbHealth } from './integrity.js';
 import { MessageQueries } from './messageQueries.js';
@@ -32,6 +34,8 @@ export class Store {
   readonly config: ConfigStore;
   readonly ingestLog: IngestLogStore;
   readonly deletions: DeletionStore;
+  /** The Destinations list's numbers: pending deliveries, the newest ones' outcomes (destinationStats.ts). */
+  readonly destinationStats: DestinationStatsQueries;
 
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
@@ -47,6 +51,7 @@ export class Store {
     this.config = new ConfigStore(this.db, transaction, options.secretCodec ?? plainSecrets);
     this.ingestLog = new IngestLogStore(this.db);
     this.deletions = new DeletionStore(this.db);
+    this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
   }
 
   /** The database file's path. */

@@ -111,7 +111,7 @@ export function describeDispatchSuite(transportName: string, open: () => Promise
         });
         const sources = await t.call('listSources', {});
         expect(sources).toMatchObject({ ok: true, value: { items: [{ writeKey: 'wk••••' }], nextCursor: null } });
-        for (const list of ['listDestinations', 'listReceivers', 'listAudiences', 'listSourceUsage', 'listDeletionRequests']) {
+        for (const list of ['listDestinations', 'listDestinationStats', 'listReceivers', 'listAudiences', 'listSourceUsage', 'listDeletionRequests']) {
           const page = await t.call(list, {});
           expect(page, list).toMatchObject({ ok: true, value: { items: expect.any(Array), nextCursor: null } });
         }

@@ -15,7 +15,7 @@ const comingNext = (view: View): Screen => lazy(async () => {
 export const SCREENS: Record<View, Screen> = {
   live: lazy(async () => ({ default: (await import('../features/live/LiveView')).LiveView })),
   compose: lazy(async () => ({ default: (await import('../features/compose/ComposeView')).ComposeView })),
-  destinations: comingNext('destinations'),
+  destinations: lazy(async () => ({ default: (await import('../features/destinations/DestinationsView')).DestinationsView })),
   sources: comingNext('sources'),
   receiver: lazy(async () => ({ default: (await import('../features/receiver/ReceiverView')).ReceiverView })),
   history: comingNext('history'),

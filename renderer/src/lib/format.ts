@@ -75,3 +75,10 @@ export function formatTimestamp(at: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }
+
+/** How long ago an engine time was: "just now", "12 s ago", "3 min ago", "2 h 05 min ago". */
+export function formatAgo(at: number, now: number): string {
+  const ms = now - at;
+  if (ms < 1000) return 'just now';
+  return `${formatSpan(ms)} ago`;
+}

@@ -51,3 +51,26 @@ export function retryAfterMs(headers: Record<string, string> | null): number | n
   const entry = Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after');
   return entry && /^\d+$/.test(entry[1].trim()) ? Number(entry[1].trim()) * 1000 : null;
 }
+
+export interface PolicyLadder {
+  /** Every attempt if each one fails: attempt 1 at 0, then the retries, times from the first attempt. */
+  attempts: { attemptNumber: number; atMs: number; spreadMs: number }[];
+  /** Why there is no further attempt: the window, the attempt cap, or (a long ladder) the list's own cap. */
+  end: 'window' | 'maxAttempts' | 'listed';
+}
+
+/**
+ * The retry ladder a policy gives a delivery that always fails, from its first attempt (the Destinations
+ * editor's preview): the same walk as the ghost markers, with nominal delays (± jitter).
+ */
+export function policyLadder(policy: RetryPolicy): PolicyLadder {
+  const first = { attemptNumber: 1, atMs: 0, spreadMs: 0 };
+  if (policy.maxAttempts !== undefined && policy.maxAttempts <= 1) return { attempts: [first], end: 'maxAttempts' };
+  const firstDelay = policy.schedule[0] ?? 0;
+  if (firstDelay <= 0 || firstDelay > policy.windowMs) return { attempts: [first], end: 'window' };
+  const ghosts = futureAttempts({ status: 'retrying', attempts: 1, firstAttemptAt: 0, nextAttemptAt: firstDelay }, policy);
+  const attempts = [first, ...ghosts.map((g, i) => ({ attemptNumber: g.attemptNumber, atMs: g.at, spreadMs: i === 0 ? Math.round(firstDelay * policy.jitter) : g.spreadMs }))];
+  const last = attempts[attempts.length - 1]!;
+  if (policy.maxAttempts !== undefined && last.attemptNumber >= policy.maxAttempts) return { attempts, end: 'maxAttempts' };
+  return { attempts, end: ghosts.length >= MAX_GHOSTS ? 'listed' : 'window' };
+}

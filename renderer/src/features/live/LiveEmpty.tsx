@@ -1,17 +1,27 @@
 import { Filter, Pause, Radio } from 'lucide-react';
+import { useCatalog } from '../../stores/catalog';
 import { useLive } from '../../stores/live';
 import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
+import { FirstRunButton } from '../destinations/FirstRunButton';
 
 /** The three reasons a list can be empty, each with its way out. */
 export function LiveEmpty({ total }: { total: number }) {
   const { streamPaused, setStreamPaused, setFilter, held } = useLive();
   const navigate = useRouter((s) => s.navigate);
+  const firstRun = useCatalog((s) => s.loaded && s.destinations.length === 0);
   if (total === 0 && streamPaused) {
     return (
       <EmptyState icon={<Pause />} title="The stream is paused" action={<Button variant="primary" onClick={() => setStreamPaused(false)}>Resume stream</Button>}>
         {held.length ? `${held.length.toLocaleString()} new messages are waiting. ` : 'New messages wait until you resume. '}The engine keeps forwarding meanwhile.
+      </EmptyState>
+    );
+  }
+  if (total === 0 && firstRun) {
+    return (
+      <EmptyState icon={<Radio />} title="Nothing to watch yet" action={<div className="flex flex-col items-center gap-2"><FirstRunButton /><Button onClick={() => navigate({ view: 'destinations', sub: ['new'] })}>New destination</Button></div>}>
+        Messages appear here as they happen, with every delivery attempt. There is no destination to deliver to yet: set one up to the built-in mock receiver and send a test event in one click, or step by step.
       </EmptyState>
     );
   }

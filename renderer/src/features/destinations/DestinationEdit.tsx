@@ -1,0 +1,241 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { FolderOpen, RotateCcw, Save, Send, Trash2 } from 'lucide-react';
+import type { Destination, EventFilters, RetryPolicy } from '../../../../main/contract/models';
+import type { DestinationPatch } from '../../../../main/contract/schemas';
+import { api } from '../../api/instance';
+import { formatDurationInput, parseDuration, parseDurationList } from '../../lib/duration';
+import { formatAgo } from '../../lib/format';
+import { useNow } from '../../lib/useNow';
+import { useCatalog } from '../../stores/catalog';
+import { engineNow, useEngine } from '../../stores/engine';
+import { useRouter } from '../../stores/router';
+import { useSecrets } from '../../stores/secrets';
+import { useToasts } from '../../stores/toasts';
+import { Button } from '../../ui/Button';
+import { Card } from '../../ui/Card';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { Switch } from '../../ui/Switch';
+import { TextField } from '../../ui/TextField';
+import { deleteDestination, remember, sendTestEvent, setEnabled } from './actions';
+import { DeleteDialog } from './DeleteDialog';
+import { placeError } from './DestinationSetup';
+import { SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
+import { FilterFields } from './FilterFields';
+import { eventList, webhookRows, webhooksInput, type WebhookRow } from './model';
+import { RetryFields, type DeliveryForm } from './RetryFields';
+import { useDestinationStats } from './useDestinationStats';
+
+function deliveryForm(d: Destination): DeliveryForm {
+  return {
+    timeout: formatDurationInput(d.timeoutMs),
+    schedule: d.retry.schedule.map(formatDurationInput).join(', '),
+    window: formatDurationInput(d.retry.windowMs),
+    jitter: String(d.retry.jitter),
+    maxAttempts: d.retry.maxAttempts === undefined ? '' : String(d.retry.maxAttempts),
+  };
+}
+
+/** The delivery fields as numbers, or the first problem named by its form slot. */
+function parseDelivery(f: DeliveryForm): { ok: true; timeoutMs: number; retry: RetryPolicy } | { ok: false; errors: Errors } {
+  const timeout = parseDuration(f.timeout);
+  if (!timeout.ok) return { ok: false, errors: { timeoutMs: `Timeout: ${timeout.message}` } };
+  const schedule = parseDurationList(f.schedule);
+  if (!schedule.ok) return { ok: false, errors: { 'retry.schedule': `Retry schedule: ${schedule.message}` } };
+  const window = parseDuration(f.window);
+  if (!window.ok) return { ok: false, errors: { 'retry.windowMs': `Retry window: ${window.message}` } };
+  const jitter = Number(f.jitter.trim().replace(/%$/, '')) / (f.jitter.trim().endsWith('%') ? 100 : 1);
+  if (f.jitter.trim() === '' || !Number.isFinite(jitter) || jitter < 0 || jitter > 1) return { ok: false, errors: { 'retry.jitter': `Jitter: "${f.jitter}" must be a share between 0 and 1 (or 0% to 100%)` } };
+  const max = f.maxAttempts.trim();
+  if (max !== '' && !/^\d+$/.test(max)) return { ok: false, errors: { 'retry.maxAttempts': `Max attempts: "${max}" must be a whole number (or empty for no cap)` } };
+  return { ok: true, timeoutMs: timeout.ms, retry: { schedule: schedule.ms, windowMs: window.ms, jitter, ...(max !== '' ? { maxAttempts: Number(max) } : {}) } };
+}
+
+/** One destination: everything it has, a preview of its retry ladder and of what its filters drop; Save sends one patch. */
+export function DestinationEdit({ destination: d }: { destination: Destination }) {
+  const sources = useCatalog((s) => s.sources);
+  const receivers = useCatalog((s) => s.receivers);
+  const navigate = useRouter((s) => s.navigate);
+  const reveal = useSecrets((s) => s.reveal);
+  const stats = useDestinationStats()?.get(d.id) ?? null;
+  const now = engineNow(useEngine((s) => s.clock), useNow(1000));
+
+  const [name, setName] = useState(d.name);
+  const [sourceIds, setSourceIds] = useState(d.sourceIds);
+  const [rows, setRows] = useState<WebhookRow[]>(() => webhookRows(d));
+  const [secret, setSecret] = useState(d.sharedSecret ?? '');
+  const [secretDirty, setSecretDirty] = useState(false);
+  const [secretShown, setSecretShown] = useState(false);
+  const [delivery, setDelivery] = useState<DeliveryForm>(() => deliveryForm(d));
+  const [allow, setAllow] = useState(d.filters.allowEvents.join('\n'));
+  const [block, setBlock] = useState(d.filters.blockEvents.join('\n'));
+  const [caFile, setCaFile] = useState(d.caFile ?? '');
+  const [newReceiver, setNewReceiver] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  const parsed = useMemo(() => parseDelivery(delivery), [delivery]);
+  const filters: EventFilters = useMemo(() => ({ allowEvents: eventList(allow), blockEvents: eventList(block) }), [allow, block]);
+  const bridge = typeof window !== 'undefined' ? window.hookbench : undefined;
+
+  const toggleSecret = async () => {
+    if (secretShown) {
+      setSecret(d.sharedSecret ?? '');
+      return setSecretShown(false);
+    }
+    const clear = await reveal('destination', d.id);
+    if (clear === undefined) return;
+    setSecret(clear ?? '');
+    setSecretShown(true);
+  };
+
+  const save = async () => {
+    if (!parsed.ok) return setErrors(parsed.errors);
+    setErrors({});
+    setBusy(true);
+    try {
+      const webhooks = webhooksInput(rows);
+      const sharedSecret = secret.trim() === '' ? null : secret;
+      if (newReceiver && webhooks.some((w) => w.url === `receiver:${newReceiver}`)) {
+        const created = await api().call('createReceiver', { name: newReceiver, secret: secretDirty ? sharedSecret : null, script: 200 }, { quiet: true });
+        if (!created.ok) return placeError('createReceiver', { ...created.error, field: 'webhooks' }, setErrors);
+        setNewReceiver(null);
+        void useCatalog.getState().load();
+      }
+      const patch: DestinationPatch = {
+        name,
+        sources: sourceIds,
+        webhooks,
+        timeoutMs: parsed.timeoutMs,
+        retry: { ...parsed.retry, maxAttempts: parsed.retry.maxAttempts ?? null },
+        filters,
+        caFile: caFile.trim() === '' ? null : caFile.trim(),
+        ...(secretDirty ? { sharedSecret } : {}),
+      };
+      const result = await api().call('updateDestination', { id: d.id, patch }, { quiet: true });
+      if (!result.ok) return placeError('updateDestination', result.error, setErrors);
+      remember(result.value);
+      useToasts.getState().push({ tone: 'success', title: `${result.value.name} saved`, message: 'New messages and the next retries use these settings.' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const browse = async () => {
+    const chosen = await bridge?.openFile({ purpose: 'caFile', title: 'Choose a CA certificate (PEM)' });
+    if (chosen) setCaFile(chosen.path);
+  };
+
+  return (
+    <form aria-label={`Destination ${d.name}`} onSubmit={(e) => (e.preventDefault(), void save())} className="flex h-full flex-col bg-bg">
+      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
+        <a href="#/destinations" className="text-xs text-muted hover:text-fg hover:underline">Destinations</a>
+        <span className="text-faint">/</span>
+        <h2 className="min-w-0 truncate text-[13px] font-semibold">{d.name}</h2>
+        <Switch checked={d.enabled} label="Enabled" showLabel disabled={!d.enabled && d.webhooks.length === 0} title={d.webhooks.length === 0 ? 'Add a webhook URL and save first' : undefined} onChange={(next) => void setEnabled(d, next)} />
+        {stats?.last && (
+          <span className="hidden min-w-0 items-center gap-1.5 text-[11px] text-muted lg:flex">
+            last delivery <StatusBadge status={stats.last.status} /> {formatAgo(stats.last.at, now)}
+            {stats.failureRate !== null && <> · {Math.round(stats.failureRate * 100)}% failed of {stats.delivered + stats.failed}</>}
+          </span>
+        )}
+        <div className="ml-auto flex items-center gap-1.5">
+          <Button icon={<Send aria-hidden className="size-3.5" />} onClick={() => void sendTestEvent(d)} title="A test track to this destination, opened in Live">
+            Send test event
+          </Button>
+          <Button variant="danger" icon={<Trash2 aria-hidden className="size-3.5" />} onClick={() => setConfirming(true)}>
+            Delete
+          </Button>
+        </div>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        <div className="mx-auto grid max-w-6xl grid-cols-[repeat(auto-fit,minmax(26rem,1fr))] items-start gap-3 p-3">
+          <div className="flex flex-col gap-3">
+            <Section title="Connection">
+              <TextField label="Name" mono={false} value={name} onChange={setName} error={errors['name'] ?? null} />
+              <div className="flex flex-col gap-1">
+                <span className="text-xs text-muted">Sources</span>
+                <SourcesPicker sources={sources} selected={sourceIds} onChange={setSourceIds} error={errors['sources']} />
+              </div>
+            </Section>
+            <Section title="Webhooks">
+              <WebhookUrls rows={rows} onChange={setRows} errors={errors} receivers={receivers} newReceiver={newReceiver} onNewReceiver={setNewReceiver} />
+            </Section>
+            <Section title="Headers" defaultOpen={rows.some((r) => r.headers.length > 0)}>
+              <WebhookHeaders rows={rows} onChange={setRows} errors={errors} />
+            </Section>
+            <Section title="Signing">
+              <SecretField
+                value={secret}
+                onChange={(v) => {
+                  setSecret(v);
+                  setSecretDirty(true);
+                }}
+                error={errors['sharedSecret']}
+                reveal={d.sharedSecret !== null && !secretDirty}
+                shown={secretShown}
+                onReveal={() => void toggleSecret()}
+              />
+            </Section>
+          </div>
+          <div className="flex flex-col gap-3">
+            <Section title="Timeout and retries">
+              <RetryFields form={delivery} onChange={(patch) => setDelivery((f) => ({ ...f, ...patch }))} errors={{ ...(parsed.ok ? {} : parsed.errors), ...errors }} policy={parsed.ok ? parsed.retry : null} />
+            </Section>
+            <Section title="Event filters">
+              <FilterFields allow={allow} block={block} onChange={(p) => (p.allow !== undefined && setAllow(p.allow), p.block !== undefined && setBlock(p.block))} errors={errors} destination={d} filters={filters} />
+            </Section>
+            <Section title="TLS">
+              <TextField
+                label="CA file"
+                value={caFile}
+                onChange={setCaFile}
+                placeholder="/path/to/rootCA.pem"
+                error={errors['caFile'] ?? null}
+                help={bridge ? 'Extra CA certificates (PEM) to trust, e.g. a mkcert root. Self-signed HTTPS is refused without one.' : 'A path on the machine running Hookbench to extra CA certificates (PEM) to trust, e.g. a mkcert root. Self-signed HTTPS is refused without one.'}
+                after={
+                  bridge ? (
+                    <Button icon={<FolderOpen aria-hidden className="size-3.5" />} onClick={() => void browse()}>
+                      Browse…
+                    </Button>
+                  ) : undefined
+                }
+              />
+            </Section>
+          </div>
+        </div>
+      </div>
+      <div className="flex h-12 shrink-0 items-center gap-2 border-t border-line bg-panel px-4">
+        <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy}>
+          Save
+        </Button>
+        <Button size="md" variant="ghost" icon={<RotateCcw aria-hidden className="size-3.5" />} onClick={() => navigate({ view: 'destinations', sub: [] })}>
+          Back to the list
+        </Button>
+        {Object.keys(errors).length > 0 && (
+          <span className="min-w-0 truncate text-xs text-err" role="status">
+            Not saved: {Object.values(errors)[0]}
+          </span>
+        )}
+      </div>
+      {confirming && (
+        <DeleteDialog
+          destination={d}
+          onCancel={() => setConfirming(false)}
+          onConfirm={async () => {
+            if (await deleteDestination(d)) navigate({ view: 'destinations', sub: [] });
+            else setConfirming(false);
+          }}
+        />
+      )}
+    </form>
+  );
+}
+
+function Section({ title, children, defaultOpen = true }: { title: string; children: ReactNode; defaultOpen?: boolean }) {
+  return (
+    <Card title={title} name={title} defaultOpen={defaultOpen}>
+      <div className="flex flex-col gap-3 p-3">{children}</div>
+    </Card>
+  );
+}

@@ -1,0 +1,157 @@
+import { useState, type ReactNode } from 'react';
+import { Check, Save, Webhook } from 'lucide-react';
+import type { ApiError } from '../../../../main/contract/result';
+import { api } from '../../api/instance';
+import { useCatalog } from '../../stores/catalog';
+import { useRouter } from '../../stores/router';
+import { toastApiError, useToasts } from '../../stores/toasts';
+import { Button } from '../../ui/Button';
+import { Switch } from '../../ui/Switch';
+import { TextField } from '../../ui/TextField';
+import { remember } from './actions';
+import { FieldNote, SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
+import { formSlot, freeName, webhooksInput, type WebhookRow } from './model';
+
+/** A server error next to its field when the form has one, else as a notice; either way it names the field. */
+export function placeError(command: string, error: ApiError, setErrors: (e: Errors) => void): void {
+  const slot = formSlot(error.field);
+  if (slot) setErrors({ [slot]: error.message });
+  else toastApiError(command, error);
+}
+
+/**
+ * Guided setup, in the order of the spec: the catalog (Webhooks) → sources → webhook URLs (up to five) →
+ * static headers per URL (up to five each) → a shared secret (or generate one) → on. Save creates it with
+ * createDestination (and the mock receiver's endpoint the quick-pick asked for).
+ */
+export function DestinationSetup() {
+  const { sources, receivers, destinations } = useCatalog();
+  const navigate = useRouter((s) => s.navigate);
+  const [picked, setPicked] = useState(false);
+  const [name, setName] = useState(() => freeName('Webhooks', destinations.map((d) => d.name)));
+  const [sourceIds, setSourceIds] = useState<string[]>(() => (sources.length === 1 ? [sources[0]!.id] : []));
+  const [rows, setRows] = useState<WebhookRow[]>([{ url: '', headers: [] }]);
+  const [secret, setSecret] = useState('');
+  const [enabled, setEnabled] = useState(true);
+  const [newReceiver, setNewReceiver] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const webhooks = webhooksInput(rows);
+  const enableBlocked = webhooks.length === 0;
+
+  const createSource = async () => {
+    const created = await api().call('createSource', { name: freeName('my-app', sources.map((s) => s.name)).replace(' ', '-'), kind: 'server' });
+    if (!created.ok) return;
+    await useCatalog.getState().load();
+    setSourceIds((ids) => [...ids, created.value.id]);
+  };
+
+  const save = async () => {
+    setErrors({});
+    setBusy(true);
+    try {
+      const sharedSecret = secret.trim() === '' ? null : secret;
+      if (newReceiver && webhooks.some((w) => w.url === `receiver:${newReceiver}`)) {
+        const created = await api().call('createReceiver', { name: newReceiver, secret: sharedSecret, script: 200 }, { quiet: true });
+        if (!created.ok) return placeError('createReceiver', { ...created.error, field: 'webhooks' }, setErrors);
+        setNewReceiver(null);
+        void useCatalog.getState().load();
+      }
+      const result = await api().call('createDestination', { name, enabled: enabled && !enableBlocked, sources: sourceIds, sharedSecret, webhooks }, { quiet: true });
+      if (!result.ok) return placeError('createDestination', result.error, setErrors);
+      remember(result.value);
+      useToasts.getState().push({ tone: 'success', title: `${result.value.name} created`, message: result.value.enabled ? 'It forwards its sources’ messages from now on. Send a test event from the list to see one delivered.' : 'It is off: turn it on in the list when you are ready.' });
+      navigate({ view: 'destinations', sub: [] });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form aria-label="New destination" onSubmit={(e) => (e.preventDefault(), void save())} className="flex h-full flex-col bg-bg">
+      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
+        <a href="#/destinations" className="text-xs text-muted hover:text-fg hover:underline">Destinations</a>
+        <span className="text-faint">/</span>
+        <h2 className="text-[13px] font-semibold">New destination</h2>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        <ol className="mx-auto flex max-w-3xl flex-col gap-3 p-4">
+          <Step n={1} title="Catalog" done={picked} help="Hookbench emulates one destination type: the Webhooks destination.">
+            <div role="radiogroup" aria-label="Catalog" className="grid grid-cols-[repeat(auto-fill,minmax(15rem,1fr))] gap-2">
+              <button
+                type="button"
+                role="radio"
+                aria-checked={picked}
+                onClick={() => setPicked(true)}
+                className={`flex items-start gap-2.5 rounded-lg border p-3 text-left ${picked ? 'border-accent bg-accent-soft' : 'border-line bg-panel hover:border-line-strong'}`}
+              >
+                <Webhook aria-hidden className="mt-0.5 size-5 shrink-0 text-accent" />
+                <span className="flex flex-col gap-0.5">
+                  <span className="text-[13px] font-semibold">Webhooks</span>
+                  <span className="text-[11px] text-muted">Each message as a signed JSON POST to up to 5 URLs, retried for up to 4 hours.</span>
+                </span>
+              </button>
+            </div>
+            {picked && <TextField className="mt-3 max-w-sm" label="Name" mono={false} value={name} onChange={setName} error={errors['name'] ?? null} help="How lists and integrations objects name it (integrations: { “Name”: false } skips it)." />}
+          </Step>
+          {picked && (
+            <>
+              <Step n={2} title="Sources" done={sourceIds.length > 0}>
+                <SourcesPicker sources={sources} selected={sourceIds} onChange={setSourceIds} error={errors['sources']} onCreate={() => void createSource()} />
+              </Step>
+              <Step n={3} title="Webhook URLs" done={webhooks.length > 0} help="Up to five. A message is delivered once any one of them answers 2xx.">
+                <WebhookUrls rows={rows} onChange={setRows} errors={errors} receivers={receivers} newReceiver={newReceiver} onNewReceiver={setNewReceiver} />
+              </Step>
+              <Step n={4} title="Headers" optional help="Static headers sent with every request to that URL, up to five per URL.">
+                <WebhookHeaders rows={rows} onChange={setRows} errors={errors} />
+              </Step>
+              <Step n={5} title="Shared secret" optional done={secret !== ''}>
+                <SecretField value={secret} onChange={setSecret} error={errors['sharedSecret']} />
+              </Step>
+              <Step n={6} title="Turn it on" done={enabled && !enableBlocked}>
+                <div className="flex items-center gap-2">
+                  <Switch checked={enabled && !enableBlocked} onChange={setEnabled} label="Enabled" showLabel disabled={enableBlocked} title={enableBlocked ? 'Give a webhook URL first' : undefined} />
+                  <span className="text-xs text-muted">
+                    {enableBlocked ? 'It can be turned on once it has a webhook URL.' : enabled ? 'It starts forwarding as soon as it is saved.' : 'Saved off: it receives nothing from its sources until you turn it on.'}
+                  </span>
+                </div>
+                <FieldNote error={errors['enabled']} />
+              </Step>
+            </>
+          )}
+        </ol>
+      </div>
+      <div className="flex h-12 shrink-0 items-center gap-2 border-t border-line bg-panel px-4">
+        <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy} disabled={!picked}>
+          Save
+        </Button>
+        <Button variant="ghost" size="md" onClick={() => navigate({ view: 'destinations', sub: [] })}>
+          Cancel
+        </Button>
+        {!picked && <span className="text-xs text-faint">Pick Webhooks in the catalog to begin.</span>}
+        {Object.keys(errors).length > 0 && (
+          <span className="text-xs text-err" role="status">
+            Not saved: {Object.values(errors)[0]}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function Step({ n, title, help, optional = false, done = false, children }: { n: number; title: string; help?: string; optional?: boolean; done?: boolean; children: ReactNode }) {
+  return (
+    <li aria-label={`Step ${n}: ${title}`} className="rounded-lg border border-line bg-panel">
+      <div className="flex items-center gap-2 px-3 pt-2.5">
+        <span className={`flex size-5 shrink-0 items-center justify-center rounded-full text-[11px] font-semibold ${done ? 'bg-ok text-white' : 'bg-panel-2 text-muted'}`} aria-hidden>
+          {done ? <Check className="size-3" /> : n}
+        </span>
+        <h3 className="text-[13px] font-semibold">{title}</h3>
+        {optional && <span className="text-[11px] text-faint">optional</span>}
+        {help && <span className="min-w-0 truncate text-[11px] text-faint" title={help}>· {help}</span>}
+      </div>
+      <div className="px-3 pt-2 pb-3 pl-10">{children}</div>
+    </li>
+  );
+}

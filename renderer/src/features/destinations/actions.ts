@@ -1,0 +1,45 @@
+/** What the Destinations screens do to a destination: toggle it, send it a test event, delete it. */
+import type { Destination } from '../../../../main/contract/models';
+import { api } from '../../api/instance';
+import { plural } from '../../lib/format';
+import { useCatalog } from '../../stores/catalog';
+import { useRouter } from '../../stores/router';
+import { useSecrets } from '../../stores/secrets';
+import { useToasts } from '../../stores/toasts';
+
+/** Puts a destination as the server answered it into the catalog. */
+export function remember(destination: Destination): void {
+  useCatalog.setState((s) => ({ destinations: [...s.destinations.filter((d) => d.id !== destination.id), destination].sort((a, b) => a.name.localeCompare(b.name)) }));
+  useSecrets.getState().forget('destination', destination.id);
+}
+
+export async function setEnabled(destination: Destination, enabled: boolean): Promise<void> {
+  const result = await api().call('updateDestination', { id: destination.id, patch: { enabled } });
+  if (result.ok) remember(result.value);
+}
+
+/** One track call straight to this destination (as the composer sends it), then Live opens it. */
+export async function sendTestEvent(destination: Destination): Promise<void> {
+  const result = await api().call('sendMessage', {
+    type: 'track',
+    destinations: [destination.id],
+    call: { userId: 'test-user', event: 'Test Event', properties: { sentBy: 'Hookbench', destination: destination.name } },
+  });
+  if (!result.ok) return;
+  if (!destination.enabled) {
+    useToasts.getState().push({ tone: 'info', title: 'Held: the destination is off', message: `${destination.name} is disabled, so its test event waits until you turn it on.` });
+  }
+  useRouter.getState().navigate({ view: 'live', messageId: result.value.message.id });
+}
+
+export async function deleteDestination(destination: Destination): Promise<boolean> {
+  const result = await api().call('deleteDestination', { id: destination.id });
+  if (!result.ok) return false;
+  useCatalog.setState((s) => ({ destinations: s.destinations.filter((d) => d.id !== destination.id) }));
+  useToasts.getState().push({
+    tone: 'success',
+    title: `${destination.name} deleted`,
+    message: result.value.cancelledDeliveries ? `${plural(result.value.cancelledDeliveries, 'pending delivery', 'pending deliveries')} cancelled (destination deleted).` : 'It had no pending deliveries.',
+  });
+  return true;
+}

@@ -1,0 +1,150 @@
+/**
+ * The Destinations screen against a real `hookbench serve`, by accessible names: the guided setup makes a
+ * destination that delivers (signature valid at the mock receiver); the limits show before they are hit
+ * and the API refuses past them naming the field (errors the UI cannot prevent appear next to theirs);
+ * the filter preview predicts what the engine then filters; the first-run button delivers in one click.
+ */
+import { describe, expect, it } from 'vitest';
+import type { MessageSummary, Page as ListPage } from '../../main/contract/models.js';
+import type { CaptureRecord } from '../../main/contract/receiver.js';
+import { chromiumMissing } from './browser.js';
+import { useWorkbench } from './workbench.js';
+
+const captures = (r: { call<T>(c: string, i?: unknown): Promise<T> }, receiver: string) => r.call<ListPage<CaptureRecord>>('listCaptures', { receiver }).then((p) => p.items);
+
+describe.skipIf(chromiumMissing)('Destinations', () => {
+  const { serve, open } = useWorkbench();
+
+  it('the guided setup creates a destination that delivers, signed, to a mock receiver endpoint it creates', async () => {
+    const r = await serve({ sources: [{ name: 'backend', kind: 'server' }] });
+    const page = await open(r, '#/destinations');
+    await page.getByText('No destinations yet').waitFor();
+    await page.getByRole('button', { name: 'New destination' }).first().click();
+    const form = page.getByRole('form', { name: 'New destination' });
+    await form.getByRole('radio', { name: /^Webhooks/ }).click();
+    // The only source is picked already.
+    expect(await form.getByRole('checkbox', { name: /backend/ }).isChecked()).toBe(true);
+    await form.getByRole('button', { name: 'Create endpoint receiver:inbox' }).click();
+    expect(await form.getByLabel('Webhook 1 URL').inputValue()).toBe('receiver:inbox');
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Webhook 1 header 1 name').fill('X-Env');
+    await form.getByLabel('Webhook 1 header 1 value').fill('dev');
+    await form.getByRole('button', { name: 'Generate' }).click();
+    const secret = await form.getByLabel('Shared secret', { exact: true }).inputValue();
+    expect(secret).toMatch(/^[0-9a-f]{32}$/);
+    expect(await form.getByRole('switch', { name: 'Enabled' }).getAttribute('aria-checked')).toBe('true');
+    await form.getByRole('button', { name: 'Save' }).click();
+
+    const row = page.getByRole('table', { name: 'Destinations' }).getByRole('row', { name: 'Webhooks', exact: true });
+    await row.waitFor();
+    expect(await row.getByRole('switch', { name: 'Enabled: Webhooks' }).getAttribute('aria-checked')).toBe('true');
+    // A call from the source (as an SDK's would be routed) reaches the receiver, signed with that secret.
+    await r.call('sendMessage', { type: 'track', source: 'backend', call: { userId: 'u1', event: 'Guided Setup' } });
+    await row.getByText('delivered', { exact: true }).waitFor();
+    await expect.poll(() => captures(r, 'inbox').then((c) => c.length)).toBe(1);
+    const [capture] = await captures(r, 'inbox');
+    expect(capture!.signature?.verdict).toBe('valid');
+    expect(capture!.headers['x-env']).toBe('dev');
+    expect(JSON.parse(capture!.body.text ?? '{}')).toMatchObject({ event: 'Guided Setup', userId: 'u1' });
+    expect(await r.call<{ secret: string }>('revealSecret', { kind: 'receiver', id: 'inbox' })).toEqual({ secret });
+  });
+
+  it('limits: "5 of 5" and Add webhook / Add header disabled with the reason; past them the API names the field; server errors sit next to their field', async () => {
+    const r = await serve({ destinations: [{ name: 'Taken', url: 'http://127.0.0.1:9/hook' }] });
+    const page = await open(r, '#/destinations/new');
+    const form = page.getByRole('form', { name: 'New destination' });
+    await form.getByRole('radio', { name: /^Webhooks/ }).click();
+    for (let i = 1; i <= 5; i++) {
+      if (i > 1) await form.getByRole('button', { name: 'Add webhook' }).click();
+      await form.getByLabel(`Webhook ${i} URL`).fill(`http://127.0.0.1:9/hook${i}`);
+    }
+    const addWebhook = form.getByRole('button', { name: 'Add webhook' });
+    expect(await addWebhook.isDisabled()).toBe(true);
+    expect(await addWebhook.getAttribute('title')).toBe('A destination has at most 5 webhook URLs (5 of 5)');
+    await form.getByText('5 of 5: the limit. Remove one to add another.').waitFor();
+    const addHeader = form.getByRole('button', { name: 'Add header to webhook 1' });
+    for (let k = 0; k < 5; k++) await addHeader.click();
+    expect(await addHeader.isDisabled()).toBe(true);
+    expect(await addHeader.getAttribute('title')).toBe('A webhook has at most 5 static headers (5 of 5)');
+
+    // What the UI cannot offer, the API refuses, naming the field, the limit and the count.
+    const sixUrls = Array.from({ length: 6 }, (_, i) => ({ url: `http://127.0.0.1:9/${i}` }));
+    await expect(r.call('createDestination', { name: 'Six', webhooks: sixUrls })).rejects.toThrow('createDestination: webhooks[5]: at most 5 webhooks');
+    const sixHeaders = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`X-H${i}`, 'v']));
+    await expect(r.call('createDestination', { name: 'Six', webhooks: [{ url: 'http://127.0.0.1:9/', headers: sixHeaders }] })).rejects.toThrow(
+      'createDestination: webhooks[0].headers: at most 5 headers per webhook (got 6)',
+    );
+
+    // Errors only the server knows appear next to their field, named.
+    for (let k = 5; k >= 2; k--) await form.getByRole('button', { name: `Remove webhook 1 header ${k}` }).click();
+    await form.getByLabel('Webhook 1 header 1 name').fill('Host');
+    await form.getByLabel('Webhook 1 header 1 value').fill('example.com');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const headersOf1 = form.getByRole('group', { name: /^Webhook 1/ });
+    await headersOf1.getByRole('alert').getByText('webhooks[0].headers.Host: header "Host" is set by Hookbench and cannot be configured').waitFor();
+    await form.getByRole('button', { name: 'Remove webhook 1 header 1' }).click();
+    await form.getByLabel('Name').fill('Taken');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('name: a destination named "Taken" already exists').first().waitFor();
+    expect(await form.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect((await r.call<ListPage<unknown>>('listDestinations')).items).toHaveLength(1);
+  });
+
+  it('the filter preview over recent messages matches what the engine then filters', async () => {
+    const r = await serve({
+      sources: [{ name: 'backend', kind: 'server' }, { name: 'other', kind: 'web' }],
+      receivers: [{ name: 'orders', script: 200 }],
+      destinations: [{ name: 'Orders', enabled: true, sources: ['backend'], url: 'receiver:orders' }],
+    });
+    const batch = [
+      ...['Heartbeat', 'Heartbeat', 'Heartbeat', 'Ping', 'Ping', 'Order Completed', 'Order Completed', 'Order Completed', 'Order Completed'].map((event) => ({ type: 'track', source: 'backend', call: { userId: 'u1', event } })),
+      { type: 'page', source: 'backend', call: { userId: 'u1', name: 'Heartbeat' } },
+      // Another source's messages never reach Orders: not part of the preview.
+      { type: 'track', source: 'other', call: { userId: 'u2', event: 'Heartbeat' } },
+    ];
+    await r.call('sendMessages', { messages: batch });
+    const page = await open(r, '#/destinations/Orders');
+    const filters = page.getByRole('region', { name: 'Event filters' });
+    await filters.getByLabel('Block events').fill('Heartbeat\nPing');
+    const preview = filters.getByRole('status', { name: 'Would drop' });
+    await preview.getByText('These filters would drop 5 of 10 messages from its sources').waitFor();
+    const predicted = Object.fromEntries(
+      (await preview.getByRole('list', { name: 'Dropped events' }).getByRole('listitem').allInnerTexts()).map((t) => {
+        const [event, count] = t.split('×').map((s) => s.trim());
+        return [event!, Number(count)];
+      }),
+    );
+    expect(predicted).toEqual({ Heartbeat: 3, Ping: 2 });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Orders saved').waitFor();
+
+    // The same calls again: the engine filters exactly what the preview named.
+    const sent = await r.call<{ message: { id: number } }[]>('sendMessages', { messages: batch });
+    const ids = new Set(sent.map((s) => s.message.id));
+    const filtered = (await r.call<ListPage<MessageSummary>>('listMessages', { status: 'filtered', limit: 100 })).items.filter((m) => ids.has(m.id) && m.sourceId !== null);
+    const other = (await r.call<ListPage<{ id: string; name: string }>>('listSources')).items.find((s) => s.name === 'other')!;
+    const engine: Record<string, number> = {};
+    for (const m of filtered.filter((m) => m.sourceId !== other.id)) {
+      expect(m.statusReason).toBe(`event "${m.event}" is blocked by destination "Orders"`);
+      engine[m.event!] = (engine[m.event!] ?? 0) + 1;
+    }
+    expect(engine).toEqual(predicted);
+  });
+
+  it('first run: one click sets up a destination to the mock receiver and sends a test event, shown in Live', async () => {
+    const r = await serve({});
+    const page = await open(r, '#/live');
+    await page.getByRole('button', { name: 'Set up a destination to the mock receiver and send a test event' }).click();
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('region', { name: 'Mock receiver' }).getByText('delivered', { exact: true }).waitFor();
+    expect(page.url()).toMatch(/#\/live\/\d+$/);
+    await page.getByRole('row').filter({ hasText: 'Test Event' }).waitFor();
+    await expect.poll(() => captures(r, 'inbox').then((c) => c.length)).toBe(1);
+    const [capture] = await captures(r, 'inbox');
+    expect(capture!.signature?.verdict).toBe('valid');
+    const [destination] = (await r.call<ListPage<{ name: string; enabled: boolean; sourceIds: string[]; webhooks: { url: string }[] }>>('listDestinations')).items;
+    expect(destination).toMatchObject({ name: 'Mock receiver', enabled: true, webhooks: [{ url: 'receiver:inbox' }] });
+    const [source] = (await r.call<ListPage<{ id: string; name: string }>>('listSources')).items;
+    expect(destination!.sourceIds).toEqual([source!.id]);
+  });
+});

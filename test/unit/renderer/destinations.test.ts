@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_POLICY, type Destination, type MessageSummary } from '../../../main/contract/models';
+import { eventList, formSlot, freeName, headerLimitReason, previewFilters, webhookLimitReason, webhooksInput } from '../../../renderer/src/features/destinations/model';
+import { formatDurationInput, parseDuration, parseDurationList } from '../../../renderer/src/lib/duration';
+import { policyLadder } from '../../../renderer/src/lib/retryLadder';
+
+describe('where a server error goes in the Destinations form', () => {
+  it('maps each field the API names to its place, and nothing else', () => {
+    expect(formSlot('webhooks[5]')).toBe('webhooks'); // one URL too many
+    expect(formSlot('patch.webhooks[1].headers.X-Env')).toBe('webhooks[1].headers');
+    expect(formSlot('webhooks[0].headers')).toBe('webhooks[0].headers'); // too many headers
+    expect(formSlot('patch.webhooks[2].url')).toBe('webhooks[2].url');
+    expect(formSlot('sources[3]')).toBe('sources');
+    expect(formSlot('patch.retry.schedule[2]')).toBe('retry.schedule');
+    expect(formSlot('patch.caFile')).toBe('caFile');
+    expect(formSlot('patch.enabled')).toBe('enabled');
+    expect(formSlot('name')).toBe('name');
+    expect(formSlot('patch.filters.blockEvents[0]')).toBe('filters.blockEvents');
+    expect(formSlot('id')).toBeNull();
+    expect(formSlot(undefined)).toBeNull();
+  });
+
+  it('says the limits before they are hit', () => {
+    expect(webhookLimitReason(4)).toBeNull();
+    expect(webhookLimitReason(5)).toBe('A destination has at most 5 webhook URLs (5 of 5)');
+    expect(headerLimitReason(5)).toBe('A webhook has at most 5 static headers (5 of 5)');
+  });
+
+  it('sends URLs and named headers only, trimmed', () => {
+    expect(webhooksInput([{ url: ' receiver:a ', headers: [{ name: 'X-Env ', value: 'dev' }, { name: ' ', value: 'x' }] }, { url: '', headers: [] }])).toEqual([{ url: 'receiver:a', headers: { 'X-Env': 'dev' } }]);
+    expect(eventList('Heartbeat\n Ping , Heartbeat\n\n')).toEqual(['Heartbeat', 'Ping']);
+    expect(freeName('Webhooks', ['Webhooks', 'Webhooks 2'])).toBe('Webhooks 3');
+  });
+});
+
+describe('filter preview', () => {
+  const d: Pick<Destination, 'id' | 'name' | 'sourceIds' | 'filters'> = { id: 'd1', name: 'D', sourceIds: ['s1'], filters: { allowEvents: [], blockEvents: ['Ping'] } };
+  let id = 0;
+  const m = (type: MessageSummary['type'], event: string | null, sourceId: string | null, destinationIds: string[] = []): MessageSummary => ({
+    id: ++id, messageId: `m${id}`, type, sourceId, userId: 'u', anonymousId: null, event, status: 'delivered', statusReason: null, receivedAt: id, replayOf: null, bytes: 10, attempts: 1, nextAttemptAt: null, destinationIds,
+  });
+  const messages = [m('track', 'Ping', 's1'), m('track', 'Ping', 's1'), m('track', 'Order', 's1'), m('page', 'Ping', 's1'), m('track', 'Ping', 's2'), m('track', 'Order', null, ['d1'])];
+
+  it("counts what the engine's rule drops among the destination's messages, by event", () => {
+    const p = previewFilters(d, { allowEvents: [], blockEvents: ['Ping', 'Order'] }, messages);
+    expect(p).toMatchObject({ looked: 6, relevant: 5, droppedTotal: 4, droppedNow: 2 });
+    expect(p.dropped).toEqual([
+      { event: 'Order', count: 2, reason: 'event "Order" is blocked by destination "D"' },
+      { event: 'Ping', count: 2, reason: 'event "Ping" is blocked by destination "D"' },
+    ]);
+    // An allow list drops every other track event (a page is never filtered by events).
+    expect(previewFilters(d, { allowEvents: ['Order'], blockEvents: [] }, messages)).toMatchObject({ droppedTotal: 2, dropped: [{ event: 'Ping', count: 2 }] });
+  });
+});
+
+describe('durations as typed', () => {
+  it('parses units, combinations and bare milliseconds; names a bad entry', () => {
+    expect(parseDuration('5s')).toEqual({ ok: true, ms: 5000 });
+    expect(parseDuration('1h30m')).toEqual({ ok: true, ms: 5_400_000 });
+    expect(parseDuration('2 min')).toEqual({ ok: true, ms: 120_000 });
+    expect(parseDuration('1500')).toEqual({ ok: true, ms: 1500 });
+    expect(parseDuration('soon')).toMatchObject({ ok: false, message: expect.stringMatching(/^"soon" is not a duration/) });
+    expect(parseDurationList('5s, 30s, 2m')).toEqual({ ok: true, ms: [5000, 30_000, 120_000] });
+    expect(parseDurationList('5s, x')).toMatchObject({ ok: false, message: expect.stringMatching(/^entry 2: /) });
+    for (const ms of [5000, 5_400_000, 1500, 14_400_000, 86_400_000]) expect(parseDuration(formatDurationInput(ms))).toEqual({ ok: true, ms });
+  });
+});
+
+describe('the retry ladder of a policy', () => {
+  it('the default: 8 attempts within 4 h, then the window ends it', () => {
+    const ladder = policyLadder(DEFAULT_RETRY_POLICY);
+    expect(ladder.attempts.map((a) => a.atMs)).toEqual([0, 5000, 35_000, 155_000, 755_000, 2_555_000, 6_155_000, 13_355_000]);
+    expect(ladder.attempts[1]!.spreadMs).toBe(1000);
+    expect(ladder.end).toBe('window');
+  });
+  it('stops at max attempts, and a first retry past the window means none', () => {
+    expect(policyLadder({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3 })).toMatchObject({ attempts: [{ atMs: 0 }, { atMs: 5000 }, { atMs: 35_000 }], end: 'maxAttempts' });
+    expect(policyLadder({ ...DEFAULT_RETRY_POLICY, maxAttempts: 1 }).attempts).toHaveLength(1);
+    expect(policyLadder({ schedule: [60_000], windowMs: 30_000, jitter: 0 })).toEqual({ attempts: [{ attemptNumber: 1, atMs: 0, spreadMs: 0 }], end: 'window' });
+  });
+});
