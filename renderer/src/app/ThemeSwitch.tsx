@@ -10,7 +10,8 @@ const CHOICES: { choice: ThemeChoice; label: string; icon: typeof Sun }[] = [
 export function ThemeSwitch() {
   const { choice, setChoice } = useTheme();
   return (
-    <div role="radiogroup" aria-label="Theme" className="flex flex-col gap-0.5 xl:flex-row">
+    // Below 1280 px the narrow navigation has no room for three buttons: Settings and the palette keep the choice.
+    <div role="radiogroup" aria-label="Theme" className="hidden gap-0.5 xl:flex xl:flex-row">
       {CHOICES.map(({ choice: c, label, icon: Icon }) => (
         <button
           key={c}
