@@ -5,17 +5,20 @@
  * - deliveries and attempts (deliveryStore.ts)
  * - config: settings, sources, destinations (configStore.ts)
  * - ingestLog: refused requests and usage counters (ingestLogStore.ts)
+ * - retention: removing old messages (retentionStore.ts); diagnostics: the checklist's reads (diagnosticsQueries.ts)
  * - deletions (deletionStore.ts); the mock receiver's endpoints and captures are receiverStore.ts,
  *   audiences' rows are the audience service's own.
  */
 import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
+import { DiagnosticsQueries } from './diagnosticsQueries.js';
 import { IngestLogStore } from './ingestLogStore.js';
 import { DbHealth } from './integrity.js';
 import { MessageQueries } from './messageQueries.js';
 import { MessageStore } from './messageStore.js';
 import { openDb, type Db } from './openDb.js';
+import { RetentionStore } from './retentionStore.js';
 import { plainSecrets, type SecretCodec } from './secretCodec.js';
 
 export type { NewDelivery, NewMessage } from './messageStore.js';
@@ -32,6 +35,8 @@ export class Store {
   readonly config: ConfigStore;
   readonly ingestLog: IngestLogStore;
   readonly deletions: DeletionStore;
+  readonly retention: RetentionStore;
+  readonly diagnostics: DiagnosticsQueries;
 
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
@@ -47,6 +52,8 @@ export class Store {
     this.config = new ConfigStore(this.db, transaction, options.secretCodec ?? plainSecrets);
     this.ingestLog = new IngestLogStore(this.db);
     this.deletions = new DeletionStore(this.db);
+    this.retention = new RetentionStore(this.db);
+    this.diagnostics = new DiagnosticsQueries(this.db);
   }
 
   /** The database file's path. */
