@@ -20,6 +20,8 @@ import { ROOT, startServe, type RunningServe } from '../test/e2e/serve.js';
 const args = process.argv.slice(2);
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '/tmp/hookbench-shots';
 const DOCS = args.includes('--docs');
+/** `--only history,troubleshoot`: only the shots whose names start with one of these. */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : null;
 
 const CONFIG = {
   sources: [
@@ -68,6 +70,12 @@ async function seed(r: RunningServe): Promise<void> {
   await r.call('advanceClock', { ms: 60_000 });
   for (let i = 0; i < 3; i++) await send('page', 'website', { userId: users[i], name: 'Checkout', properties: { path: '/checkout' } });
   await send('track', 'backend', { userId: 'grace', event: 'Order Completed', properties: { total: 99 } });
+  // An SDK with a stale write key: refused, in the ingest log (Troubleshoot names it).
+  await fetch(`${r.info.url}/v1/batch`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from('wk_revoked_1234:').toString('base64')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ batch: [{ type: 'track', userId: 'ada', event: 'Signed Up' }] }),
+  });
 }
 
 interface Shot {
@@ -188,7 +196,24 @@ async function main(): Promise<void> {
         },
       },
       { serve: empty, name: 'receiver-empty', hash: '#/receiver' },
-      ...['destinations', 'sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
+      ...['destinations', 'sources', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
+      { serve: full, name: 'history', hash: '#/history' },
+      { serve: full, name: 'history-detail', hash: `#/history/${retrying.id}?type=screen` },
+      {
+        serve: full,
+        name: 'history-selection',
+        hash: '#/history?status=retrying',
+        async prepare(page) {
+          await page.getByRole('checkbox', { name: /^Select message #/ }).first().click();
+          await page.getByRole('checkbox', { name: /^Select message #/ }).nth(2).click({ modifiers: ['Shift'] });
+          await page.getByRole('button', { name: 'Export' }).click();
+          await page.getByRole('dialog', { name: 'Export' }).waitFor();
+        },
+      },
+      { serve: full, name: 'history-no-match', hash: '#/history?text=no-such-words&userId=ada' },
+      { serve: empty, name: 'history-empty', hash: '#/history' },
+      { serve: full, name: 'troubleshoot', hash: '#/troubleshoot' },
+      { serve: empty, name: 'troubleshoot-empty', hash: '#/troubleshoot' },
     ];
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const [width, height] of [
@@ -196,6 +221,7 @@ async function main(): Promise<void> {
         [1024, 768],
       ] as const) {
         for (const shot of shots) {
+          if (ONLY && !ONLY.some((prefix) => shot.name.startsWith(prefix))) continue;
           const page = await newPage(browser, { width, height, colorScheme });
           await page.goto(`${shot.serve.info.uiUrl}${shot.hash}`);
           await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();
@@ -205,6 +231,10 @@ async function main(): Promise<void> {
           if (shot.name === 'receiver' || shot.name === 'receiver-capture') await page.getByRole('list', { name: 'Captured requests' }).getByRole('listitem').first().waitFor();
           if (shot.name === 'receiver-capture') await page.getByRole('link', { name: /^attempt \d+$/ }).waitFor();
           if (shot.name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+          if (shot.name.startsWith('history')) await page.getByRole('region', { name: 'Storage' }).getByText(/stored · database/).waitFor();
+          if (shot.name === 'history' || shot.name === 'history-detail' || shot.name === 'history-selection') await page.getByRole('checkbox', { name: /^Select message #/ }).first().waitFor();
+          if (shot.name === 'history-detail') await page.getByRole('region', { name: 'Message details' }).getByRole('button', { name: /^Attempt 1/ }).first().waitFor();
+          if (shot.name.startsWith('troubleshoot')) await page.getByRole('region', { name: 'Deliveries slow' }).waitFor();
           await shot.prepare?.(page);
           // Let fonts and the clock settle on a whole second.
           await page.evaluate('document.fonts.ready');

@@ -59,3 +59,22 @@ export interface Diagnostics {
   window: { messages: number; attempts: number; refusals: number; captures: number };
   checks: DiagnosticCheck[];
 }
+
+/** Each rule's name in a few words (the checklist shows passing checks by it). */
+export const RULE_NAMES: Record<string, string> = {
+  'ingest.url': 'Ingestion URL',
+  'ingest.writeKey': 'Write keys',
+  'source.calls': 'Calls arriving',
+  'source.refused': 'Refused calls',
+  'destination.none': 'Destinations',
+  'destination.enabled': 'Enabled',
+  'destination.sources': 'Connected sources',
+  'destination.filtered': 'Not filtered',
+  'destination.failing': 'Receiver answers',
+  'destination.tls': 'TLS',
+  'destination.signature': 'Signature',
+  'forwarding.paused': 'Forwarding',
+  'deliveries.backlog': 'Retry backlog',
+  'deliveries.timeouts': 'Response time',
+  'deliveries.retryAfter': 'Retry-After',
+};

@@ -147,7 +147,7 @@ export class DiagnosticsService {
           subject: null,
           state: messages.length > 0 ? 'problem' : 'warning',
           title: 'No destination exists',
-          detail: `Messages are stored but go nowhere (${plural(messages.length, 'recent message')}). Set up a destination (Destinations), e.g. to the mock receiver.`,
+          detail: `${messages.length ? `Messages are stored but go nowhere (${plural(messages.length, 'recent message')}).` : 'Nothing would be delivered.'} Set up a destination in Destinations, e.g. to the mock receiver (receiver:<name>).`,
           evidence: [],
         },
       ];
@@ -194,10 +194,11 @@ export class DiagnosticsService {
     const connected = new Set(d.sourceIds);
     const unconnected = new Map<string, number>();
     for (const m of messages) if (m.sourceId !== null && !connected.has(m.sourceId) && sourceName.has(m.sourceId)) unconnected.set(m.sourceId, (unconnected.get(m.sourceId) ?? 0) + 1);
-    const others = [...unconnected].map(([id, n]) => `${sourceName.get(id)} (${plural(n, 'recent message')})`);
+    const busiest = [...unconnected].sort((a, b) => b[1] - a[1]);
+    const others = busiest.map(([id, n]) => `${sourceName.get(id)} (${plural(n, 'recent message')})`);
     const evidence: Evidence[] = [
       { kind: 'destination', label: d.name, destinationId: d.id },
-      ...[...unconnected.keys()].slice(0, MAX_EVIDENCE - 1).map((id): Evidence => ({ kind: 'history', label: `Messages of ${sourceName.get(id)}`, filter: { sourceId: id } })),
+      ...busiest.slice(0, MAX_EVIDENCE - 1).map(([id]): Evidence => ({ kind: 'history', label: `Messages of ${sourceName.get(id)}`, filter: { sourceId: id } })),
     ];
     if (d.sourceIds.length === 0) {
       return {
@@ -209,9 +210,11 @@ export class DiagnosticsService {
       };
     }
     const names = d.sourceIds.map((id) => sourceName.get(id) ?? id);
+    // Being connected to some sources only is usual; none of its sources sending while others do is not.
+    const ownActive = messages.some((m) => m.sourceId !== null && connected.has(m.sourceId));
     return {
       ...base,
-      state: others.length ? 'warning' : 'ok',
+      state: others.length && !ownActive ? 'warning' : 'ok',
       title: `${d.name} is connected to ${names.join(', ')}`,
       detail: others.length ? `Not connected to ${others.join(', ')}: those messages do not reach it.` : 'Every source that sent recent messages is connected.',
       evidence,
@@ -219,29 +222,36 @@ export class DiagnosticsService {
   }
 
   private filteredCheck(d: Destination, missed: RecentMessage[]): DiagnosticCheck {
-    // Why routing (main/contract/routing.ts) kept each missed message from this destination.
-    const byRule = new Map<string, RecentMessage[]>();
+    // Why routing (main/contract/routing.ts) kept each missed message from this destination. The allow
+    // list's refusals are one rule (its events are listed), the others one rule each.
+    const byRule = new Map<string, { messages: RecentMessage[]; events: Map<string, number> }>();
+    const allowRule = `not in the allow list of ${d.name} (${d.filters.allowEvents.join(', ')})`;
     for (const m of missed) {
-      const rule = integrationsAllow(m.integrations, d.name) ?? eventFilterAllows(d, m.type, m.event);
-      if (!rule) continue;
-      const list = byRule.get(rule) ?? [];
-      list.push(m);
-      byRule.set(rule, list);
+      const refused = integrationsAllow(m.integrations, d.name) ?? eventFilterAllows(d, m.type, m.event);
+      if (!refused) continue;
+      const allow = m.event !== null && refused.includes('is not in the allow list');
+      const rule = allow ? allowRule : refused;
+      const entry = byRule.get(rule) ?? { messages: [], events: new Map<string, number>() };
+      entry.messages.push(m);
+      if (allow) entry.events.set(m.event!, (entry.events.get(m.event!) ?? 0) + 1);
+      byRule.set(rule, entry);
     }
-    const filtered = [...byRule.values()].reduce((n, list) => n + list.length, 0);
-    const rules = [...byRule].sort((a, b) => b[1].length - a[1].length);
+    const filtered = [...byRule.values()].reduce((n, e) => n + e.messages.length, 0);
+    const rules = [...byRule].sort((a, b) => b[1].messages.length - a[1].messages.length);
+    const describe = ([rule, e]: (typeof rules)[number]) => {
+      const events = [...e.events].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ×${n}`);
+      return `${rule}: ${plural(e.messages.length, 'message')} (latest #${e.messages[0]!.id})${events.length ? ` — ${events.slice(0, 6).join(', ')}${events.length > 6 ? ', …' : ''}` : ''}`;
+    };
     return {
       id: `destination.filtered:${d.id}`,
       section: 'not-delivered',
       rule: 'destination.filtered',
       subject: d.name,
-      state: filtered > 0 ? 'problem' : 'ok',
+      // A filter is configuration, not a fault: worth a look when a message did not arrive.
+      state: filtered > 0 ? 'warning' : 'ok',
       title: filtered > 0 ? `${plural(filtered, 'recent message')} filtered out of ${d.name} by integrations or event filters` : `No recent message was filtered out of ${d.name}`,
-      detail:
-        filtered > 0
-          ? rules.map(([rule, list]) => `${rule}: ${plural(list.length, 'message')} (latest #${list[0]!.id})`).join('; ')
-          : 'Neither a call’s integrations nor the destination’s event allow/block lists kept a message from it.',
-      evidence: rules.slice(0, MAX_EVIDENCE).map(([rule, list]): Evidence => ({ kind: 'message', label: `Message #${list[0]!.id}: ${rule}`, messageId: list[0]!.id })),
+      detail: filtered > 0 ? rules.map(describe).join('; ') : 'Neither a call’s integrations nor the destination’s event allow/block lists kept a message from it.',
+      evidence: rules.slice(0, MAX_EVIDENCE).map(([rule, e]): Evidence => ({ kind: 'message', label: `Message #${e.messages[0]!.id}: ${rule}`, messageId: e.messages[0]!.id })),
     };
   }
 
@@ -298,7 +308,7 @@ export class DiagnosticsService {
         ...base,
         state: 'problem',
         title: `The receiver found ${d.name}’s signature invalid`,
-        detail: `${plural(invalid.length, 'request')} failed the receiver’s check. ${capture.signature?.diagnosis?.explanation ?? 'The receiver’s secret and the destination’s shared secret differ.'}`,
+        detail: `${plural(invalid.length, 'request')} failed the receiver’s check. ${sentence(capture.signature?.diagnosis?.explanation ?? 'the receiver’s secret and the destination’s shared secret differ')}`,
         evidence: [
           { kind: 'signature', label: `Signature panel of message #${attempt.messageId}, attempt ${attempt.attemptNumber}`, messageId: attempt.messageId, attemptId: attempt.id },
           { kind: 'capture', label: `Capture ${capture.id}${capture.receiver ? ` at ${capture.receiver}` : ''}`, receiver: capture.receiver, captureId: capture.id },
@@ -392,6 +402,12 @@ export class DiagnosticsService {
     }
     return checks;
   }
+}
+
+/** A clause as a sentence: capital first letter, full stop. */
+function sentence(text: string): string {
+  const t = text.trim();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }
 
 function refusalLink(r: IngestRefusal): Evidence {

@@ -61,18 +61,22 @@ describe('the troubleshooting checklist', () => {
     expect(check(d, `destination.filtered:${destinationId(r, 'Warehouse')}`).state).toBe('ok');
   });
 
-  it('names an integrations filter and an event block list with the message and the rule; and a source it is not connected to', async () => {
+  it('names an integrations filter, an event block list and an allow list with the message and the rule; and a source it is not connected to', async () => {
     const r = await serve({
       receivers: [{ name: 'ok', script: 200 }],
-      sources: [{ name: 'web', kind: 'web', writeKey: WRITE_KEY }, { name: 'ios', kind: 'mobile', writeKey: 'wk_ios_1234567890' }],
-      destinations: [{ name: 'Warehouse', enabled: true, url: 'receiver:ok', sources: ['web'], filters: { allowEvents: [], blockEvents: ['Debug'] } }],
+      sources: [{ name: 'web', kind: 'web', writeKey: WRITE_KEY }, { name: 'ios', kind: 'mobile', writeKey: 'wk_ios_1234567890' }, { name: 'tv', kind: 'mobile', writeKey: 'wk_tv_1234567890' }],
+      destinations: [
+        { name: 'Warehouse', enabled: true, url: 'receiver:ok', sources: ['web'], filters: { allowEvents: [], blockEvents: ['Debug'] } },
+        { name: 'Billing', enabled: true, url: 'receiver:ok', sources: ['web'], filters: { allowEvents: ['Order Completed'], blockEvents: [] } },
+        { name: 'TV', enabled: true, url: 'receiver:ok', sources: ['tv'] },
+      ],
     });
     const [delivered, skipped, blocked] = await sendTracks(r, [{}, { integrations: { Webhooks: false } }, { event: 'Debug' }]);
     must(r.core.sendMessage({ type: 'track', call: { userId: 'bob', event: 'Opened' }, source: 'ios' }));
     const d = await diagnose(r);
     const id = destinationId(r, 'Warehouse');
     const filtered = check(d, `destination.filtered:${id}`);
-    expect(filtered).toMatchObject({ state: 'problem', title: '2 recent messages filtered out of Warehouse by integrations or event filters' });
+    expect(filtered).toMatchObject({ state: 'warning', title: '2 recent messages filtered out of Warehouse by integrations or event filters' });
     expect(filtered.detail).toContain(`integrations.Webhooks=false: 1 message (latest #${skipped})`);
     expect(filtered.detail).toContain(`event "Debug" is blocked by destination "Warehouse": 1 message (latest #${blocked})`);
     expect(filtered.evidence).toEqual(
@@ -81,9 +85,19 @@ describe('the troubleshooting checklist', () => {
         { kind: 'message', label: `Message #${blocked}: event "Debug" is blocked by destination "Warehouse"`, messageId: blocked },
       ]),
     );
+    const billing = check(d, `destination.filtered:${destinationId(r, 'Billing')}`);
+    // Rules with as many messages keep the newest first.
+    expect(billing.detail).toBe(`not in the allow list of Billing (Order Completed): 1 message (latest #${blocked}) — Debug ×1; integrations.Webhooks=false: 1 message (latest #${skipped})`);
     const sources = check(d, `destination.sources:${id}`);
-    expect(sources).toMatchObject({ state: 'warning', title: 'Warehouse is connected to web' });
-    expect(sources.detail).toBe('Not connected to ios (1 recent message): those messages do not reach it.');
+    // Connected to some sources only is usual while its own send: said, not flagged.
+    expect(sources).toMatchObject({ state: 'ok', title: 'Warehouse is connected to web', detail: 'Not connected to ios (1 recent message): those messages do not reach it.' });
+    // None of its sources sends while others do: flagged, with links to the messages it does not get.
+    const tv = check(d, `destination.sources:${destinationId(r, 'TV')}`);
+    expect(tv).toMatchObject({ state: 'warning', title: 'TV is connected to tv', detail: 'Not connected to web (3 recent messages), ios (1 recent message): those messages do not reach it.' });
+    expect(tv.evidence.slice(1)).toEqual([
+      { kind: 'history', label: 'Messages of web', filter: { sourceId: r.core.findSource('web')!.id } },
+      { kind: 'history', label: 'Messages of ios', filter: { sourceId: r.core.findSource('ios')!.id } },
+    ]);
     expect(check(d, `destination.failing:${id}`)).toMatchObject({ state: 'ok', evidence: [{ kind: 'message', messageId: delivered }] });
     expect(check(d, `destination.enabled:${id}`).state).toBe('ok');
   });

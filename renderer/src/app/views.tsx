@@ -18,7 +18,7 @@ export const SCREENS: Record<View, Screen> = {
   destinations: comingNext('destinations'),
   sources: comingNext('sources'),
   receiver: lazy(async () => ({ default: (await import('../features/receiver/ReceiverView')).ReceiverView })),
-  history: comingNext('history'),
-  troubleshoot: comingNext('troubleshoot'),
+  history: lazy(async () => ({ default: (await import('../features/history/HistoryView')).HistoryView })),
+  troubleshoot: lazy(async () => ({ default: (await import('../features/troubleshoot/TroubleshootView')).TroubleshootView })),
   audiences: comingNext('audiences'),
 };

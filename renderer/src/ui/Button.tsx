@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { LoaderCircle } from 'lucide-react';
 
 type Variant = 'default' | 'primary' | 'ghost' | 'danger';
@@ -15,6 +15,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   icon?: ReactNode;
   busy?: boolean;
   size?: 'sm' | 'md';
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({ variant = 'default', icon, busy, size = 'sm', className = '', children, disabled, type = 'button', ...rest }: ButtonProps) {
