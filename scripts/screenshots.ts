@@ -3,10 +3,10 @@
  * filled with realistic data (a few destinations, a flaky receiver, a few dozen messages in varied
  * statuses). Look at each picture before calling a screen done.
  *
- *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--docs]
+ *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--docs] [--only history,troubleshoot]
  *
- * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver) to
- * docs/screenshots/.
+ * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver,
+ * History, Troubleshoot) to docs/screenshots/. `--only` takes the shots whose names start with these.
  */
 import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -210,6 +210,29 @@ async function main(): Promise<void> {
           await page.getByRole('dialog', { name: 'Export' }).waitFor();
         },
       },
+      {
+        serve: full,
+        name: 'history-import',
+        hash: '#/history',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'Import' }).click();
+          await page.getByRole('dialog', { name: 'Import' }).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'history-retention',
+        hash: '#/history?userId=ada',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'Saved filters' }).click();
+          const saved = page.getByRole('dialog', { name: 'Saved filters' });
+          await saved.getByLabel('Name of this filter').fill('Ada');
+          await saved.getByRole('button', { name: 'Save filter' }).click();
+          await saved.getByRole('list', { name: 'Saved filters' }).waitFor();
+          await page.getByRole('button', { name: 'Retention' }).click();
+          await page.getByRole('dialog', { name: 'Retention' }).waitFor();
+        },
+      },
       { serve: full, name: 'history-no-match', hash: '#/history?text=no-such-words&userId=ada' },
       { serve: empty, name: 'history-empty', hash: '#/history' },
       { serve: full, name: 'troubleshoot', hash: '#/troubleshoot' },
@@ -253,6 +276,8 @@ async function main(): Promise<void> {
         ['attempt-dark-1280x800.png', 'attempt-detail.png'],
         ['signature-light-1280x800.png', 'signature.png'],
         ['receiver-capture-light-1280x800.png', 'receiver.png'],
+        ['history-light-1280x800.png', 'history.png'],
+        ['troubleshoot-light-1280x800.png', 'troubleshoot.png'],
       ] as const) {
         copyFileSync(join(OUT, from), join(docs, to));
       }

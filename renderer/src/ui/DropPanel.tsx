@@ -6,7 +6,7 @@ import { Button, type ButtonProps } from './Button';
  * A button that opens a small panel under it (a non-modal dialog named like the button): Escape or a
  * click elsewhere closes it and gives focus back to the button.
  */
-export function DropPanel({ label, title, icon, align = 'left', disabled, variant, children, width = 320 }: { label: string; title?: string; icon?: ReactNode; align?: 'left' | 'right'; disabled?: boolean; variant?: ButtonProps['variant']; width?: number; children: (close: () => void) => ReactNode }) {
+export function DropPanel({ label, title, icon, align = 'left', up = false, disabled, variant, children, width = 320 }: { label: string; title?: string; icon?: ReactNode; align?: 'left' | 'right'; /** Opens above the button (at the bottom of a screen). */ up?: boolean; disabled?: boolean; variant?: ButtonProps['variant']; width?: number; children: (close: () => void) => ReactNode }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement | null>(null);
   const button = useRef<HTMLButtonElement | null>(null);
@@ -35,7 +35,7 @@ export function DropPanel({ label, title, icon, align = 'left', disabled, varian
         <ChevronDown aria-hidden className="size-3 text-faint" />
       </Button>
       {open && (
-        <div id={id} role="dialog" aria-label={label} style={{ width }} className={`absolute top-8 z-30 rounded-lg border border-line bg-panel p-3 whitespace-normal shadow-pop ${align === 'right' ? 'right-0' : 'left-0'}`}>
+        <div id={id} role="dialog" aria-label={label} style={{ width }} className={`absolute z-30 ${up ? 'bottom-8' : 'top-8'} rounded-lg border border-line bg-panel p-3 whitespace-normal shadow-pop ${align === 'right' ? 'right-0' : 'left-0'}`}>
           {children(close)}
         </div>
       )}

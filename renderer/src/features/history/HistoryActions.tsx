@@ -130,10 +130,12 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
       <p className="text-[11px] text-faint">
         {format === 'json' ? 'JSON lines: one message a line, as the API answers it; Import reads it back.' : format === 'har' ? 'HAR 1.2: one entry per attempt, for browser dev tools and HAR viewers; Import reads it back.' : 'A shell script: one curl command per attempt, sending the same bytes and signature again.'}
       </p>
-      <label className="flex items-center gap-2">
-        <input type="checkbox" checked={includeSecrets} onChange={(e) => setIncludeSecrets(e.target.checked)} className="size-3.5 accent-[var(--accent)]" />
-        <span>Include secrets</span>
-        <span className="text-faint">(shared secrets, write keys, credential headers)</span>
+      <label className="flex items-start gap-2">
+        <input type="checkbox" checked={includeSecrets} onChange={(e) => setIncludeSecrets(e.target.checked)} className="mt-px size-3.5 shrink-0 accent-[var(--accent)]" />
+        <span className="flex flex-col">
+          <span>Include secrets</span>
+          <span className="text-[11px] text-faint">Otherwise shared secrets, write keys and credential headers are replaced by &lt;redacted&gt;.</span>
+        </span>
       </label>
       {error && (
         <p role="alert" className="text-err">

@@ -62,7 +62,7 @@ export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery
   return (
     <div role="search" aria-label="Filters" className="flex shrink-0 flex-col gap-1.5 border-b border-line bg-panel px-3 py-2">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
-        <FilterInput label="Search bodies" icon={<Search className="size-3.5" />} placeholder="Search message bodies (any text, e.g. an order id)" value={query.text ?? ''} onCommit={set('text')} error={errors.text} className="min-w-[220px] flex-[3_1_260px]" />
+        <FilterInput label="Search bodies" icon={<Search className="size-3.5" />} placeholder="Search message bodies (any text, e.g. an order ID)" value={query.text ?? ''} onCommit={set('text')} error={errors.text} className="min-w-[220px] flex-[3_1_260px]" />
         <Select label="Status" value={query.status ?? ''} onChange={set('status', false)} options={[{ value: '', label: 'any' }, ...MESSAGE_STATUSES]} />
         <Select label="Type" value={query.type ?? ''} onChange={set('type', false)} options={[{ value: '', label: 'any' }, ...MESSAGE_TYPES]} />
         <Select label="Source" value={query.sourceId ?? ''} onChange={set('sourceId', false)} options={[{ value: '', label: 'any' }, ...sources.map((s) => ({ value: s.id, label: s.name })), ...unknownOption(query.sourceId, sources)]} />

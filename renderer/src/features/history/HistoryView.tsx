@@ -131,7 +131,7 @@ export function HistoryView() {
       </EmptyState>
     ) : (
       <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setQuery(Object.fromEntries(Object.keys(query).map((k) => [k, ''])))}>Clear filters</Button>}>
-        Widen the time range, or search a shorter piece of text: the body search matches any substring (ASCII letters in any case).
+        User ID and Event match exactly; the body search matches any piece of text (ASCII letters in any case). Widen the time range or search a shorter piece.
       </EmptyState>
     );
   } else if (!loaded) {

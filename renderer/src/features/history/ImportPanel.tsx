@@ -81,10 +81,12 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
         onChange={setSource}
         options={[{ value: '', label: 'original source or destinations' }, ...sources.map((s) => ({ value: s.id, label: `source ${s.name}` }))]}
       />
-      <label className="flex items-center gap-2">
-        <input type="checkbox" checked={keepMessageIds} onChange={(e) => setKeepMessageIds(e.target.checked)} className="size-3.5 accent-[var(--accent)]" />
-        <span>Keep message IDs</span>
-        <span className="text-faint">(receivers that de-duplicate will drop them)</span>
+      <label className="flex items-start gap-2">
+        <input type="checkbox" checked={keepMessageIds} onChange={(e) => setKeepMessageIds(e.target.checked)} className="mt-px size-3.5 shrink-0 accent-[var(--accent)]" />
+        <span className="flex flex-col">
+          <span>Keep message IDs</span>
+          <span className="text-[11px] text-faint">Receivers that de-duplicate will drop the copies.</span>
+        </span>
       </label>
       {error && (
         <p role="alert" className="break-words text-err">

@@ -43,7 +43,7 @@ export function RetentionBar({ refreshKey }: { refreshKey: number }) {
         <span>Reading the database size…</span>
       )}
       <div className="ml-auto">
-        <DropPanel label="Retention" align="right" width={340} variant="ghost">
+        <DropPanel label="Retention" align="right" up width={340} variant="ghost">
           {(close) => (state ? <RetentionForm state={state} onSaved={(s) => { setState(s); close(); }} /> : null)}
         </DropPanel>
       </div>
