@@ -8,8 +8,7 @@
  * `--only` takes shots whose names start with one of the given prefixes.
  *
  * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver,
- * Destinations and its editor) to
- * docs/screenshots/.
+ * Destinations and its editor, History, Troubleshoot) to docs/screenshots/.
  */
 import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -73,6 +72,12 @@ async function seed(r: RunningServe): Promise<void> {
   await r.call('advanceClock', { ms: 60_000 });
   for (let i = 0; i < 3; i++) await send('page', 'website', { userId: users[i], name: 'Checkout', properties: { path: '/checkout' } });
   await send('track', 'backend', { userId: 'grace', event: 'Order Completed', properties: { total: 99 } });
+  // An SDK with a stale write key: refused, in the ingest log (Troubleshoot names it).
+  await fetch(`${r.info.url}/v1/batch`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from('wk_revoked_1234:').toString('base64')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ batch: [{ type: 'track', userId: 'ada', event: 'Signed Up' }] }),
+  });
 }
 
 interface Shot {
@@ -290,7 +295,47 @@ async function main(): Promise<void> {
           await page.getByRole('alertdialog').getByText(/pending deliver|no pending/).waitFor();
         },
       },
-      ...['sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
+      { serve: full, name: 'history', hash: '#/history' },
+      { serve: full, name: 'history-detail', hash: `#/history/${retrying.id}?type=screen` },
+      {
+        serve: full,
+        name: 'history-selection',
+        hash: '#/history?status=retrying',
+        async prepare(page) {
+          await page.getByRole('checkbox', { name: /^Select message #/ }).first().click();
+          await page.getByRole('checkbox', { name: /^Select message #/ }).nth(2).click({ modifiers: ['Shift'] });
+          await page.getByRole('button', { name: 'Export' }).click();
+          await page.getByRole('dialog', { name: 'Export' }).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'history-import',
+        hash: '#/history',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'Import' }).click();
+          await page.getByRole('dialog', { name: 'Import' }).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'history-retention',
+        hash: '#/history?userId=ada',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'Saved filters' }).click();
+          const saved = page.getByRole('dialog', { name: 'Saved filters' });
+          await saved.getByLabel('Name of this filter').fill('Ada');
+          await saved.getByRole('button', { name: 'Save filter' }).click();
+          await saved.getByRole('list', { name: 'Saved filters' }).waitFor();
+          await page.getByRole('button', { name: 'Retention' }).click();
+          await page.getByRole('dialog', { name: 'Retention' }).waitFor();
+        },
+      },
+      { serve: full, name: 'history-no-match', hash: '#/history?text=no-such-words&userId=ada' },
+      { serve: empty, name: 'history-empty', hash: '#/history' },
+      { serve: full, name: 'troubleshoot', hash: '#/troubleshoot' },
+      { serve: empty, name: 'troubleshoot-empty', hash: '#/troubleshoot' },
+      ...['sources', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
     ];
     const chosen = shots.filter((shot) => !ONLY || ONLY.some((prefix) => shot.name.startsWith(prefix)));
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -308,6 +353,10 @@ async function main(): Promise<void> {
           if (shot.name === 'receiver' || shot.name === 'receiver-capture') await page.getByRole('list', { name: 'Captured requests' }).getByRole('listitem').first().waitFor();
           if (shot.name === 'receiver-capture') await page.getByRole('link', { name: /^attempt \d+$/ }).waitFor();
           if (shot.name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+          if (shot.name.startsWith('history')) await page.getByRole('region', { name: 'Storage' }).getByText(/stored · database/).waitFor();
+          if (shot.name === 'history' || shot.name === 'history-detail' || shot.name === 'history-selection') await page.getByRole('checkbox', { name: /^Select message #/ }).first().waitFor();
+          if (shot.name === 'history-detail') await page.getByRole('region', { name: 'Message details' }).getByRole('button', { name: /^Attempt 1/ }).first().waitFor();
+          if (shot.name.startsWith('troubleshoot')) await page.getByRole('region', { name: 'Deliveries slow' }).waitFor();
           await shot.prepare?.(page);
           // Let fonts and the clock settle on a whole second.
           await page.evaluate('document.fonts.ready');
@@ -326,6 +375,8 @@ async function main(): Promise<void> {
         ['attempt-dark-1280x800.png', 'attempt-detail.png'],
         ['signature-light-1280x800.png', 'signature.png'],
         ['receiver-capture-light-1280x800.png', 'receiver.png'],
+        ['history-light-1280x800.png', 'history.png'],
+        ['troubleshoot-light-1280x800.png', 'troubleshoot.png'],
         ['destinations-light-1280x800.png', 'destinations.png'],
         ['destination-edit-filters-light-1280x800.png', 'destination-edit.png'],
       ] as const) {

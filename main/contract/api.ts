@@ -33,6 +33,9 @@ import type {
   UpdateAudienceInput,
   UpdateComputedTraitInput,
 } from './audiences.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { ImportMessagesInput, ImportMessagesOutput } from './importMessages.js';
+import type { RetentionState, SetRetentionInput } from './retention.js';
 import type { CapturePage, CaptureRecord, ListCapturesInput, ReceiverEndpoint, ReceiverInput, ReceiverPatch } from './receiver.js';
 import type { Result } from './result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput, SourceInput } from './schemas.js';
@@ -120,6 +123,17 @@ export interface CoreCommands {
    * commands that replay each attempt byte for byte; secrets redacted unless includeSecrets.
    */
   exportMessages(input: ExportMessagesInput): Result<ExportMessagesOutput>;
+  /**
+   * Reads an export back (JSON lines or HAR, as exportMessages writes them) and sends its messages again
+   * through intake, in one transaction: one bad entry refuses the import, naming where it is in the text.
+   */
+  importMessages(input: ImportMessagesInput): Result<ImportMessagesOutput>;
+  /** How long messages are kept (days and/or count), the database size and what retention removed. */
+  getRetention(input?: NoInput): Result<RetentionState>;
+  /** Sets the retention policy (a field left out is kept, null turns it off); applied in the background. */
+  setRetention(input: SetRetentionInput): Result<RetentionState>;
+  /** The troubleshooting checklist (docs/behaviour.md §13), computed from the newest data, with evidence. */
+  getDiagnostics(input?: NoInput): Result<Diagnostics>;
   /** Hold forwarding: accepted messages wait, queued; rounds in flight finish. Persisted in the data dir. */
   pauseForwarding(input?: NoInput): Result<{ paused: boolean }>;
   resumeForwarding(input?: NoInput): Result<{ paused: boolean }>;

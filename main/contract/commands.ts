@@ -15,9 +15,11 @@ import {
   updateAudienceInputSchema,
   updateComputedTraitInputSchema,
 } from './audiences.js';
+import { importMessagesInputSchema } from './importMessages.js';
 import { MESSAGE_TYPES } from './messageShapes.js';
 import { MESSAGE_STATUSES, SECRET_KINDS, SOURCE_KINDS } from './models.js';
 import { receiverInputSchema, receiverPatchSchema } from './receiver.js';
+import { setRetentionInputSchema } from './retention.js';
 import { destinationInputSchema, destinationPatchSchema, sendMessageInputSchema, sourceInputSchema } from './schemas.js';
 
 /** Bounds on what one API call may ask for. */
@@ -78,6 +80,10 @@ export const commandSchemas = {
     })
     .refine((v) => !(v.filter && v.ids), { message: 'give either filter or ids, not both', path: ['ids'] }),
   replayMessage: z.strictObject({ id: rowId, keepMessageId: z.boolean().optional() }),
+  importMessages: importMessagesInputSchema,
+  getRetention: noInput,
+  setRetention: setRetentionInputSchema,
+  getDiagnostics: noInput,
   // clock and forwarding
   advanceClock: z.strictObject({
     ms: z

@@ -45,6 +45,14 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
     cancelMessage: (input) => mapValue(core.cancelMessage(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
     replayMessage: (input) => core.replayMessage(input),
     exportMessages: (input) => core.exportMessages(input),
+    importMessages: (input) => core.importMessages(input),
+    getRetention: (input) => core.getRetention(input),
+    setRetention: (input) => core.setRetention(input),
+    // Where SDKs must send is known to the face (serve's URL), not to the core.
+    getDiagnostics: async () => {
+      const settings = face.getSettings ? await face.getSettings({}) : core.getSettings();
+      return core.diagnose({ ingestUrl: settings.ok ? settings.value.ingestUrl : null });
+    },
     advanceClock: (input) => core.advanceClock(input),
     advanceToNextRetry: (input) => core.advanceToNextRetry(input),
     resetClock: (input) => core.resetClock(input),

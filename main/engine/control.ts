@@ -4,7 +4,6 @@
  * pause, token) is kept in the settings table.
  */
 import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
 import type { ClockState, Overview, Settings } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
@@ -14,6 +13,7 @@ import type { AcceptedRate } from './acceptedRate.js';
 import type { Clock } from './clock.js';
 import type { Engine } from './engine.js';
 import type { EventBus } from './eventBus.js';
+import { databaseBytes } from './retention.js';
 
 export const SETTINGS = {
   clockOffset: 'clock.offsetMs',
@@ -141,17 +141,10 @@ export class Control {
 
   getSettings(): Result<Settings> {
     const databaseFile = this.o.store.file;
-    const size = (file: string) => {
-      try {
-        return statSync(file).size;
-      } catch {
-        return 0;
-      }
-    };
     return ok({
       dataDir: this.o.dataDir,
       databaseFile,
-      databaseBytes: size(databaseFile) + size(`${databaseFile}-wal`),
+      databaseBytes: databaseBytes(databaseFile),
       version: HOOKBENCH_VERSION,
       versions: { node: process.versions.node, electron: process.versions['electron'] ?? null, sqlite: this.o.store.sqliteVersion() },
       url: null,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { CoreCommands } from '../contract/api.js';
 import type { EngineEvent } from '../contract/events.js';
+import type { Diagnostics } from '../contract/diagnostics.js';
 import type { Destination, SecretKind, Source } from '../contract/models.js';
 import { ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
@@ -21,16 +22,19 @@ import { Control, SETTINGS } from './control.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
 import { DeletionRequests } from './deletions.js';
 import { DeliveryCommands } from './deliveryCommands.js';
+import { DiagnosticsService } from './diagnostics.js';
 import { Engine } from './engine.js';
 import { EventBus } from './eventBus.js';
 import { InlineForwarder, WorkerForwarder, type Forwarder } from './forwarderPool.js';
 import { History } from './history.js';
 import { HistoryIndexer } from './historyIndexer.js';
 import type { PreparedCall } from './ingestPrepare.js';
+import { importMessages } from './importer.js';
 import { Intake } from './intake.js';
 import { notFound } from './paging.js';
 import { ReceiverService, type ReceiverServiceOptions } from './receiver/receiverService.js';
 import { Registry } from './registry.js';
+import { Retention } from './retention.js';
 import { startEngineWorker, stoppableOnceReady } from './workers.js';
 
 export interface CoreOptions {
@@ -106,6 +110,8 @@ export type Core = CoreCommands & {
   rotateApiToken(): string;
   /** Runs `fn` in one transaction: an error result rolls back everything it did (and the in-memory copies). */
   atomically<T>(fn: () => Result<T>): Result<T>;
+  /** The troubleshooting checklist; `ingestUrl` is where SDKs send, when the face knows it (getDiagnostics). */
+  diagnose(options: { ingestUrl: string | null }): Result<Diagnostics>;
   /** Scheduler counters (ticks = transactions), for benchmarks. */
   engineStats(): Engine['stats'];
   close(): Promise<void>;
@@ -164,6 +170,8 @@ class CoreImpl implements Core {
   private readonly forwarder: Forwarder;
   private readonly checkpointer: { stop(): Promise<void> };
   private readonly historyIndexer: HistoryIndexer;
+  private readonly retention: Retention;
+  private readonly diagnostics: DiagnosticsService;
   private closed = false;
 
   constructor(
@@ -230,6 +238,17 @@ class CoreImpl implements Core {
         else console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e);
       },
     });
+    // Removes settled messages past the retention policy while the core is quiet (engine/retention.ts).
+    this.retention = new Retention({
+      store,
+      clock,
+      roundsInFlight: () => this.engine.roundsInFlight,
+      writable: () => store.health.problem === null,
+      onError: (e) => {
+        if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));
+        else console.error('hookbench: retention could not remove old messages; it tries again later', e);
+      },
+    });
     const intake = (this.intake = new Intake({
       store,
       clock,
@@ -249,6 +268,21 @@ class CoreImpl implements Core {
     this.control = new Control({ store, clock, engine: this.engine, bus, queries, rate: intake.rate, dataDir: options.dataDir });
     this.history = new History({ store, queries, registry, otherSecrets: () => [this.control.apiToken(), ...this.receivers.allSecrets()] });
     this.deliveries = new DeliveryCommands({ store, clock, registry, intake, bus, reschedule: () => this.engine.reschedule() });
+    this.diagnostics = new DiagnosticsService({
+      store,
+      clock,
+      sources: () => registry.allSources(),
+      destinations: () => registry.allDestinations(),
+      captures: (limit) => {
+        const page = this.receivers.listCaptures({ limit });
+        return page.ok ? page.value.items : [];
+      },
+      overview: () => {
+        const overview = this.control.getOverview();
+        if (!overview.ok) throw new Error(overview.error.message);
+        return overview.value;
+      },
+    });
     this.deletions = new DeletionRequests({ store, clock, registry, intake, rolledBack: () => this.rolledBack() });
     this.ingestion = {
       clock,
@@ -261,6 +295,7 @@ class CoreImpl implements Core {
     };
     // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.
     this.historyIndexer.start();
+    this.retention.start();
     if (options.autoStart !== false && !this.control.pausedByUser) this.start();
   }
 
@@ -290,6 +325,7 @@ class CoreImpl implements Core {
     if (this.closed) return;
     this.closed = true;
     this.historyIndexer.stop();
+    this.retention.stop();
     this.bus.close();
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();
@@ -321,6 +357,11 @@ class CoreImpl implements Core {
   readonly listMessages: Core['listMessages'] = (input = {}) => this.history.listMessages(input);
   readonly getMessage: Core['getMessage'] = (input) => this.history.getMessage(input);
   readonly exportMessages: Core['exportMessages'] = (input) => this.history.exportMessages(input);
+  readonly importMessages: Core['importMessages'] = (input) => importMessages(input, { intake: this.intake, registry: this.registry });
+  readonly getRetention: Core['getRetention'] = () => this.retention.getRetention();
+  readonly setRetention: Core['setRetention'] = (input) => this.retention.setRetention(input);
+  readonly getDiagnostics: Core['getDiagnostics'] = () => this.diagnostics.diagnose({ ingestUrl: null });
+  readonly diagnose: Core['diagnose'] = (options) => this.diagnostics.diagnose(options);
   readonly retryNow: Core['retryNow'] = (input) => this.deliveries.retryNow(input);
   readonly cancelMessage: Core['cancelMessage'] = (input) => this.deliveries.cancelMessage(input);
   readonly replayMessage: Core['replayMessage'] = (input) => this.deliveries.replayMessage(input);

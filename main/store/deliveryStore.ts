@@ -153,6 +153,9 @@ export class DeliveryStore {
       deliveriesOf: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE message_id = ? ORDER BY id'),
       getDelivery: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
       attemptsOfMessage: db.prepare<[number], AttemptRow>('SELECT * FROM attempts WHERE message_id = ? ORDER BY id'),
+      recentAttempts: db.prepare<[number], AttemptRow & { destination_id: string }>(
+        'SELECT a.*, d.destination_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id ORDER BY a.id DESC LIMIT ?',
+      ),
       setDelivery: db.prepare(
         `UPDATE deliveries SET status = @status, reason = @reason, next_attempt_at = @nextAttemptAt,
            first_attempt_at = @firstAttemptAt, pending_urls = @pendingUrls, updated_at = @updatedAt WHERE id = @id`,
@@ -305,6 +308,10 @@ export class DeliveryStore {
   }
   attemptsOfMessage(messageId: number): AttemptRecord[] {
     return this.s.attemptsOfMessage.all(messageId).map(toAttempt);
+  }
+  /** The newest `limit` attempts, newest first, with their delivery's destination (the troubleshooting checklist). */
+  recentAttempts(limit: number): (AttemptRecord & { destinationId: string })[] {
+    return this.s.recentAttempts.all(limit).map((r) => ({ ...toAttempt(r), destinationId: r.destination_id }));
   }
   /** The retry backlog: deliveries waiting for a retry, those already due, and failures since `failedSince`. */
   deliveryBacklog(now: number, failedSince: number): { retrying: number; due: number; failedSince: number } {

@@ -6,6 +6,7 @@
  * - config: settings, sources, destinations (configStore.ts)
  * - ingestLog: refused requests and usage counters (ingestLogStore.ts)
  * - destinationStats: pending deliveries and recent outcomes per destination (destinationStats.ts)
+ * - retention: removing old messages (retentionStore.ts); diagnostics: the checklist's reads (diagnosticsQueries.ts)
  * - deletions (deletionStore.ts); the mock receiver's endpoints and captures are receiverStore.ts,
  *   audiences' rows are the audience service's own.
  */
@@ -13,11 +14,13 @@ import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
 import { DestinationStatsQueries } from './destinationStats.js';
+import { DiagnosticsQueries } from './diagnosticsQueries.js';
 import { IngestLogStore } from './ingestLogStore.js';
 import { DbHealth } from './integrity.js';
 import { MessageQueries } from './messageQueries.js';
 import { MessageStore } from './messageStore.js';
 import { openDb, type Db } from './openDb.js';
+import { RetentionStore } from './retentionStore.js';
 import { plainSecrets, type SecretCodec } from './secretCodec.js';
 
 export type { NewDelivery, NewMessage } from './messageStore.js';
@@ -36,6 +39,8 @@ export class Store {
   readonly deletions: DeletionStore;
   /** The Destinations list's numbers: pending deliveries, the newest ones' outcomes (destinationStats.ts). */
   readonly destinationStats: DestinationStatsQueries;
+  readonly retention: RetentionStore;
+  readonly diagnostics: DiagnosticsQueries;
 
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
@@ -52,6 +57,8 @@ export class Store {
     this.ingestLog = new IngestLogStore(this.db);
     this.deletions = new DeletionStore(this.db);
     this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
+    this.retention = new RetentionStore(this.db);
+    this.diagnostics = new DiagnosticsQueries(this.db);
   }
 
   /** The database file's path. */

@@ -18,8 +18,8 @@ export const SCREENS: Record<View, Screen> = {
   destinations: lazy(async () => ({ default: (await import('../features/destinations/DestinationsView')).DestinationsView })),
   sources: comingNext('sources'),
   receiver: lazy(async () => ({ default: (await import('../features/receiver/ReceiverView')).ReceiverView })),
-  history: comingNext('history'),
-  troubleshoot: comingNext('troubleshoot'),
+  history: lazy(async () => ({ default: (await import('../features/history/HistoryView')).HistoryView })),
+  troubleshoot: lazy(async () => ({ default: (await import('../features/troubleshoot/TroubleshootView')).TroubleshootView })),
   audiences: comingNext('audiences'),
   settings: lazy(async () => ({ default: (await import('../features/settings/SettingsView')).SettingsView })),
 };

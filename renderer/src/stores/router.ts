@@ -1,8 +1,10 @@
 /**
  * Hash routes, so a view (and a selected message or attempt) can be bookmarked:
- * `#/live`, `#/live/42`, `#/live/42/attempt/7`, `#/compose`, `#/receiver/orders`, `#/receiver/orders/capture/9`, ...
+ * `#/live`, `#/live/42`, `#/live/42/attempt/7`, `#/compose`, `#/receiver/orders`, `#/receiver/orders/capture/9`,
+ * `#/history/42?userId=ada`, ...
  *
- * Live and Receiver have typed parts (message, attempt, endpoint, capture). Every other view owns its own
+ * Live and History open a message (and an attempt) in the detail pane; Receiver has its endpoint and
+ * capture: these are typed parts. Every other view owns its own
  * path segments (`sub`, e.g. `#/destinations/3`) and every view may keep a query (`#/history?status=failed`),
  * so a screen's filter can be bookmarked or shared.
  */
@@ -33,12 +35,17 @@ export function parseHash(hash: string): Route {
   if (q !== -1) for (const [k, v] of new URLSearchParams(raw.slice(q + 1))) query[k] = v;
   const view = (VIEWS as readonly string[]).includes(parts[0] ?? '') ? (parts[0] as View) : 'live';
   const id = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : null);
-  const messageId = view === 'live' ? id(parts[1]) : null;
+  const messageId = opensMessages(view) ? id(parts[1]) : null;
   const attemptId = messageId !== null && parts[2] === 'attempt' ? id(parts[3]) : null;
   const receiver = view === 'receiver' && parts[1] ? decode(parts[1]) : null;
   const captureId = receiver !== null && parts[2] === 'capture' ? id(parts[3]) : null;
-  const sub = view === 'live' || view === 'receiver' ? [] : parts.slice(1).map(decode);
+  const sub = opensMessages(view) || view === 'receiver' ? [] : parts.slice(1).map(decode);
   return { view, messageId, attemptId, receiver, captureId, sub, query };
+}
+
+/** Views whose path is a message and an attempt (the detail pane). */
+export function opensMessages(view: View): boolean {
+  return view === 'live' || view === 'history';
 }
 
 function decode(part: string): string {
@@ -57,7 +64,7 @@ export function formatHash(route: Route): string {
     hash += `/${encodeURIComponent(route.receiver)}`;
     if (route.captureId !== null) hash += `/capture/${route.captureId}`;
   }
-  if (route.view !== 'live' && route.view !== 'receiver') for (const part of route.sub) hash += `/${encodeURIComponent(part)}`;
+  if (!opensMessages(route.view) && route.view !== 'receiver') for (const part of route.sub) hash += `/${encodeURIComponent(part)}`;
   const query = new URLSearchParams(Object.entries(route.query).filter(([, v]) => v !== '')).toString();
   if (query) hash += `?${query}`;
   return hash;

@@ -13,6 +13,11 @@ describe('hash routes', () => {
     expect(parseHash('#/nowhere/3').view).toBe('live');
   });
 
+  it('opens a message and an attempt in History as in Live, with the filter kept in the query', () => {
+    for (const hash of ['#/history/42', '#/history/42/attempt/7?userId=ada', '#/history?status=failed']) expect(formatHash(parseHash(hash))).toBe(hash);
+    expect(parseHash('#/history/42/attempt/7?userId=ada')).toEqual({ view: 'history', messageId: 42, attemptId: 7, receiver: null, captureId: null, sub: [], query: { userId: 'ada' } });
+  });
+
   it('keeps a view\'s own segments and a query, so a filter survives a reload or a shared link', () => {
     for (const hash of ['#/destinations/3', '#/destinations/new', '#/history?status=failed&userId=ada', '#/sources/wk%20web/log', '#/live?status=retrying']) {
       expect(formatHash(parseHash(hash))).toBe(hash);

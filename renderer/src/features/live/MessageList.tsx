@@ -21,13 +21,21 @@ export interface MessageListProps {
   /** Key handling lives in the view (it also works when the pane has focus). */
   onKeyDown?(e: KeyboardEvent<HTMLDivElement>): void;
   gridRef?: React.Ref<HTMLDivElement>;
+  /** The grid's accessible name (default "Messages"). */
+  label?: string;
+  /** A first column (History's checkboxes): its header cell and one cell per row. */
+  lead?: { header: React.ReactNode; cell(message: MessageSummary): React.ReactNode };
+  /** Called when the list is scrolled near its end (History loads the next page). */
+  onEndReached?(): void;
+  /** Shown under the last row (a "loading more" line). */
+  footer?: React.ReactNode;
 }
 
 /**
  * The virtualised grid. It follows the newest messages only while scrolled to the top; scrolled down,
  * new rows are added above without moving what the user is reading, and a pill offers to jump up.
  */
-export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick, onKeyDown, gridRef }: MessageListProps) {
+export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick, onKeyDown, gridRef, label = 'Messages', lead, onEndReached, footer }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const now = toEngineNow(clock, useNow(1000));
   const rowHeight = useRowHeight('live');
@@ -56,6 +64,13 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
     if ((scrollRef.current?.scrollTop ?? 0) <= 0) setNewAbove(0);
   }, []);
 
+  // Near the end (the last rendered row is within a screen of the last row), ask for more.
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (onEndReached && rows.length > 0 && lastIndex >= rows.length - 30) onEndReached();
+  }, [onEndReached, lastIndex, rows.length]);
+
   // Keep the keyboard cursor in view.
   const cursorIndex = cursorId === null ? -1 : rows.findIndex((r) => r.id === cursorId);
   useEffect(() => {
@@ -67,7 +82,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
       <div
         ref={gridRef}
         role="grid"
-        aria-label="Messages"
+        aria-label={label}
         aria-rowcount={rows.length + 1}
         aria-activedescendant={cursorIndex >= 0 ? `message-row-${cursorId}` : undefined}
         tabIndex={0}
@@ -77,6 +92,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
         <div role="rowgroup" className="shrink-0 border-b border-line bg-panel-2">
           <div role="row" aria-rowindex={1} className="flex h-7 items-center gap-3 pr-3 text-[11px] font-medium tracking-wide text-faint uppercase">
             <span aria-hidden className="w-[3px] shrink-0" />
+            {lead && <div role="columnheader" className="flex w-5 shrink-0 items-center">{lead.header}</div>}
             {COLUMNS.map((c) => (
               <div key={c.key} role="columnheader" className={`truncate ${c.className}`}>
                 {c.label}
@@ -86,7 +102,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
         </div>
         <div ref={scrollRef} role="rowgroup" onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto">
           <div style={{ height: virtualizer.getTotalSize() }} className="relative w-full">
-            {virtualizer.getVirtualItems().map((item) => {
+            {items.map((item) => {
               const m = rows[item.index]!;
               return (
                 <MessageRow
@@ -99,10 +115,12 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
                   engineNow={now}
                   sourceName={sourceName(sources, m.sourceId)}
                   onClick={onRowClick}
+                  lead={lead?.cell(m)}
                 />
               );
             })}
           </div>
+          {footer}
         </div>
       </div>
       {newAbove > 0 && (

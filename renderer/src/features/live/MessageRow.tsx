@@ -15,6 +15,8 @@ export interface MessageRowProps {
   engineNow: number;
   sourceName: string;
   onClick(id: number): void;
+  /** A first cell before the columns (History's checkbox). */
+  lead?: React.ReactNode;
 }
 
 /** What a call without an event name is about (the list has no body to show more). */
@@ -56,7 +58,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string): Record
   };
 }
 
-export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick }: MessageRowProps) {
+export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick, lead }: MessageRowProps) {
   const rowHeight = useRowHeight('live');
   const content = cells(message, engineNow, sourceName);
   return (
@@ -73,6 +75,11 @@ export const MessageRow = memo(function MessageRow({ message, index, top, active
       } ${active ? 'shadow-[inset_0_0_0_1px_var(--accent)]' : ''}`}
     >
       <span aria-hidden className={`h-full w-[3px] shrink-0 ${TONE_CLASS[STATUS_TONE[message.status]].solid}`} />
+      {lead !== undefined && (
+        <div role="gridcell" className="flex w-5 shrink-0 items-center">
+          {lead}
+        </div>
+      )}
       {COLUMNS.map((c) => (
         <div key={c.key} role="gridcell" className={`truncate ${c.className}`}>
           {content[c.key]}

@@ -1,0 +1,80 @@
+/**
+ * The troubleshooting checklist (docs/behaviour.md §13): the spec's troubleshooting rules, each computed
+ * from what the workbench holds (sources and their usage, the ingest log, recent messages, deliveries and
+ * attempts, the mock receiver's captures), with links to the evidence. getDiagnostics answers it; the
+ * Troubleshoot screen shows it.
+ */
+import type { MessageStatus } from './models.js';
+
+export const DIAGNOSTIC_SECTIONS = ['no-events', 'not-delivered', 'slow'] as const;
+export type DiagnosticSection = (typeof DIAGNOSTIC_SECTIONS)[number];
+
+export const SECTION_TITLES: Record<DiagnosticSection, string> = {
+  'no-events': 'No events from a source',
+  'not-delivered': 'Events received but not delivered',
+  slow: 'Deliveries slow',
+};
+
+/** `problem`: this explains something going wrong; `warning`: worth a look; `ok`: checked, fine; `idle`: nothing to check yet. */
+export const CHECK_STATES = ['problem', 'warning', 'ok', 'idle'] as const;
+export type CheckState = (typeof CHECK_STATES)[number];
+
+/** What a link in the checklist opens. */
+export type Evidence =
+  /** A message (and one of its attempts) in the message detail. */
+  | { kind: 'message'; label: string; messageId: number; attemptId?: number }
+  /** An attempt's Signature panel. */
+  | { kind: 'signature'; label: string; messageId: number; attemptId: number }
+  | { kind: 'destination'; label: string; destinationId: string }
+  | { kind: 'source'; label: string; sourceId: string }
+  /** A refused request of the ingest log. */
+  | { kind: 'ingestLog'; label: string; refusalId: number }
+  /** The history with this filter. */
+  | { kind: 'history'; label: string; filter: { status?: MessageStatus; sourceId?: string; destinationId?: string; event?: string } }
+  /** A capture of the mock receiver. */
+  | { kind: 'capture'; label: string; receiver: string | null; captureId: number }
+  /** A URL to copy (where an SDK must send). */
+  | { kind: 'url'; label: string; url: string };
+
+export interface DiagnosticCheck {
+  /** Stable per rule and subject: `destination.enabled:<id>`, `ingest.refused`, ... */
+  id: string;
+  section: DiagnosticSection;
+  /** The rule: `destination.enabled`, `destination.filtered`, ... (docs/behaviour.md §13 lists them). */
+  rule: string;
+  state: CheckState;
+  /** The source or destination the check is about, by name; null for the workbench as a whole. */
+  subject: string | null;
+  /** One line: what was found. */
+  title: string;
+  /** What the data says, and what to do about it. */
+  detail: string;
+  evidence: Evidence[];
+}
+
+export interface Diagnostics {
+  /** Engine time the checklist was computed at. */
+  checkedAt: number;
+  /** How far back it looked: the newest this many messages, attempts and refusals. */
+  window: { messages: number; attempts: number; refusals: number; captures: number };
+  checks: DiagnosticCheck[];
+}
+
+/** Each rule's name in a few words (the checklist shows passing checks by it). */
+export const RULE_NAMES: Record<string, string> = {
+  'ingest.url': 'Ingestion URL',
+  'ingest.writeKey': 'Write keys',
+  'source.calls': 'Calls arriving',
+  'source.refused': 'Refused calls',
+  'destination.none': 'Destinations',
+  'destination.enabled': 'Enabled',
+  'destination.sources': 'Connected sources',
+  'destination.filtered': 'Not filtered',
+  'destination.failing': 'Receiver answers',
+  'destination.tls': 'TLS',
+  'destination.signature': 'Signature',
+  'forwarding.paused': 'Forwarding',
+  'deliveries.backlog': 'Retry backlog',
+  'deliveries.timeouts': 'Response time',
+  'deliveries.retryAfter': 'Retry-After',
+};

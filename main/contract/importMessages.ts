@@ -1,0 +1,40 @@
+/**
+ * Importing an export (JSON lines or HAR, as exportMessages writes them) to replay its messages through
+ * intake (docs/behaviour.md §1 builds each body again). The limits keep one import to one API request.
+ */
+import { z } from 'zod';
+import type { MessageStatus } from './models.js';
+
+export const IMPORT_LIMITS = {
+  /** Characters of export text one import takes (the API's request limit is 4 MiB of JSON). */
+  textChars: 2 * 1024 * 1024,
+  /** Messages one import replays (as many as one sendMessages batch). */
+  messages: 1000,
+} as const;
+
+export const importMessagesInputSchema = z.strictObject({
+  /** The export's text: JSON lines (format json) or a HAR 1.2 document. */
+  text: z
+    .string({ error: 'must be a string (the text of a JSON or HAR export)' })
+    .min(1, 'must not be empty (the text of a JSON or HAR export)')
+    .max(IMPORT_LIMITS.textChars, { error: `must be at most ${IMPORT_LIMITS.textChars.toLocaleString('en-US')} characters (export fewer messages)` }),
+  /** Route every message through this source (name or id); by default each goes to its original source or destinations, where they exist here. */
+  source: z.string({ error: 'must be a string (a source name or id)' }).min(1).max(200).optional(),
+  /** Keep each message's messageId (receivers that de-duplicate will drop them); by default each gets a new one. */
+  keepMessageIds: z.boolean({ error: 'must be true or false' }).optional(),
+});
+export type ImportMessagesInput = z.input<typeof importMessagesInputSchema>;
+
+export interface ImportedMessage {
+  /** The new message. */
+  id: number;
+  /** Its id in the workbench it was exported from, when the export says. */
+  importedFrom: number | null;
+  status: MessageStatus;
+  deliveries: number;
+}
+
+export interface ImportMessagesOutput {
+  format: 'json' | 'har';
+  imported: ImportedMessage[];
+}

@@ -1,0 +1,415 @@
+/**
+ * The troubleshooting checklist (docs/behaviour.md §13): each of the spec's troubleshooting rules computed
+ * from what the workbench holds, with links to the evidence. It reads only bounded, newest-first slices
+ * (the newest RECENT.messages messages, RECENT.attempts attempts, RECENT.refusals refused requests and
+ * RECENT.captures captures), so it answers in milliseconds at any history size. Nothing here writes.
+ */
+import type { DiagnosticCheck, DiagnosticSection, Diagnostics, Evidence } from '../contract/diagnostics.js';
+import type { AttemptRecord, Destination, IngestRefusal, Overview, Source } from '../contract/models.js';
+import { parseReceiverRef, type CaptureRecord } from '../contract/receiver.js';
+import { ok, type Result } from '../contract/result.js';
+import { eventFilterAllows, integrationsAllow } from '../contract/routing.js';
+import type { RecentMessage } from '../store/diagnosticsQueries.js';
+import type { Store } from '../store/store.js';
+
+export const RECENT = { messages: 1000, attempts: 1000, refusals: 200, captures: 200 } as const;
+/** Links per check: enough to open the evidence, few enough to read. */
+const MAX_EVIDENCE = 3;
+
+export interface DiagnosticsOptions {
+  store: Pick<Store, 'diagnostics' | 'deliveries' | 'ingestLog'>;
+  clock: { now(): number };
+  sources: () => Source[];
+  destinations: () => Destination[];
+  /** The mock receiver's newest captures (with their signature verdicts). */
+  captures: (limit: number) => CaptureRecord[];
+  overview: () => Overview;
+}
+
+type Attempt = AttemptRecord & { destinationId: string };
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
+const outcomeOf = (a: AttemptRecord) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? a.outcome));
+const attemptLink = (a: AttemptRecord, label = `Message #${a.messageId}, attempt ${a.attemptNumber}: ${outcomeOf(a)}`): Evidence => ({
+  kind: 'message',
+  label,
+  messageId: a.messageId,
+  attemptId: a.id,
+});
+
+export class DiagnosticsService {
+  constructor(private readonly o: DiagnosticsOptions) {}
+
+  /** `ingestUrl`: where SDKs must send, when the face knows it (serve does). */
+  diagnose(options: { ingestUrl: string | null }): Result<Diagnostics> {
+    const { store } = this.o;
+    const sources = this.o.sources();
+    const destinations = this.o.destinations();
+    const messages = store.diagnostics.recentMessages(RECENT.messages);
+    const attempts = store.deliveries.recentAttempts(RECENT.attempts);
+    const refusals = store.ingestLog.listRefusals({ limit: RECENT.refusals });
+    const captures = this.o.captures(RECENT.captures);
+    const overview = this.o.overview();
+    const checks: DiagnosticCheck[] = [
+      ...this.noEvents(sources, refusals, options.ingestUrl),
+      ...this.notDelivered(sources, destinations, messages, attempts, captures),
+      ...this.slow(destinations, attempts, overview),
+    ];
+    return ok({ checkedAt: this.o.clock.now(), window: { ...RECENT }, checks });
+  }
+
+  // ---------------------------------------------------------------- no events from a source
+
+  private noEvents(sources: Source[], refusals: IngestRefusal[], ingestUrl: string | null): DiagnosticCheck[] {
+    const section: DiagnosticSection = 'no-events';
+    const checks: DiagnosticCheck[] = [];
+    const usage = new Map(sources.map((s) => [s.id, this.o.store.ingestLog.usageOf(s.id)]));
+    const anyCalls = [...usage.values()].some((u) => u.received > 0);
+    const batchUrl = ingestUrl ? `${ingestUrl.replace(/\/$/, '')}/v1/batch` : null;
+    checks.push({
+      id: 'ingest.url',
+      section,
+      rule: 'ingest.url',
+      subject: null,
+      state: sources.length === 0 ? 'problem' : anyCalls ? 'ok' : 'warning',
+      title:
+        sources.length === 0
+          ? 'No source exists: SDKs have no write key to send with'
+          : batchUrl
+            ? `SDKs send to ${batchUrl}`
+            : 'SDKs send to this workbench’s /v1/batch',
+      detail:
+        sources.length === 0
+          ? 'Create a source; its write key is what an SDK authenticates with.'
+          : `Point the SDK’s host (analytics-node’s host, the browser snippet’s apiHost) at ${ingestUrl ?? 'the URL `hookbench serve` prints'}, with a source’s write key as the Basic auth user name.${anyCalls ? '' : ' No call has arrived yet on any write key.'}`,
+      evidence: batchUrl ? [{ kind: 'url', label: 'Ingestion URL', url: batchUrl }] : [],
+    });
+    for (const source of sources) {
+      const u = usage.get(source.id)!;
+      const mine = refusals.filter((r) => r.sourceId === source.id);
+      checks.push({
+        id: `source.calls:${source.id}`,
+        section,
+        rule: 'source.calls',
+        subject: source.name,
+        state: u.received > 0 ? 'ok' : 'warning',
+        title: u.received > 0 ? `${plural(u.received, 'call')} received with the write key of ${source.name}` : `No call has arrived with the write key of ${source.name}`,
+        detail:
+          u.received > 0
+            ? `${u.accepted.toLocaleString('en-US')} accepted, ${u.refused.toLocaleString('en-US')} refused, ${u.filtered.toLocaleString('en-US')} routed nowhere.`
+            : 'Is the SDK configured with this source’s write key (Sources shows it), and pointed at this workbench?',
+        evidence: [{ kind: 'source', label: source.name, sourceId: source.id }],
+      });
+      if (u.refused > 0 || mine.length > 0) {
+        const last = mine[0];
+        checks.push({
+          id: `source.refused:${source.id}`,
+          section,
+          rule: 'source.refused',
+          subject: source.name,
+          state: 'problem',
+          title: `${plural(Math.max(u.refused, mine.length), 'call')} of ${source.name} refused`,
+          detail: last ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}` : 'The ingest log has the reasons.',
+          evidence: mine.slice(0, MAX_EVIDENCE).map(refusalLink),
+        });
+      }
+    }
+    const keyless = refusals.filter((r) => r.sourceId === null);
+    const last = keyless[0];
+    checks.push({
+      id: 'ingest.writeKey',
+      section,
+      rule: 'ingest.writeKey',
+      subject: null,
+      state: last ? 'problem' : 'ok',
+      title: last
+        ? `${plural(keyless.length, 'request')} refused: ${last.httpStatus === 401 ? 'unknown or missing write key' : 'no source could be told'}`
+        : 'No request was refused for its write key',
+      detail: last
+        ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}. Copy the write key from Sources into the SDK’s configuration.`
+        : 'Every request named the write key of an existing source.',
+      evidence: keyless.slice(0, MAX_EVIDENCE).map(refusalLink),
+    });
+    return checks;
+  }
+
+  // ---------------------------------------------------------------- received but not delivered
+
+  private notDelivered(sources: Source[], destinations: Destination[], messages: RecentMessage[], attempts: Attempt[], captures: CaptureRecord[]): DiagnosticCheck[] {
+    const section: DiagnosticSection = 'not-delivered';
+    if (destinations.length === 0) {
+      return [
+        {
+          id: 'destination.none',
+          section,
+          rule: 'destination.none',
+          subject: null,
+          state: messages.length > 0 ? 'problem' : 'warning',
+          title: 'No destination exists',
+          detail: `${messages.length ? `Messages are stored but go nowhere (${plural(messages.length, 'recent message')}).` : 'Nothing would be delivered.'} Set up a destination in Destinations, e.g. to the mock receiver (receiver:<name>).`,
+          evidence: [],
+        },
+      ];
+    }
+    const checks: DiagnosticCheck[] = [];
+    const sourceName = new Map(sources.map((s) => [s.id, s.name]));
+    for (const d of destinations) {
+      const connected = new Set(d.sourceIds);
+      // Messages of its sources since it existed that it did not get.
+      const missed = messages.filter((m) => m.sourceId !== null && connected.has(m.sourceId) && m.receivedAt >= d.createdAt && !m.destinationIds.includes(d.id));
+      const mine = attempts.filter((a) => a.destinationId === d.id);
+      checks.push(this.enabledCheck(d, missed));
+      checks.push(this.sourcesCheck(d, messages, sourceName));
+      checks.push(this.filteredCheck(d, missed));
+      checks.push(this.failingCheck(d, mine));
+      const tls = this.tlsCheck(d, mine);
+      if (tls) checks.push(tls);
+      const signature = this.signatureCheck(d, mine, captures);
+      if (signature) checks.push(signature);
+    }
+    return checks;
+  }
+
+  private enabledCheck(d: Destination, missed: RecentMessage[]): DiagnosticCheck {
+    return {
+      id: `destination.enabled:${d.id}`,
+      section: 'not-delivered',
+      rule: 'destination.enabled',
+      subject: d.name,
+      state: d.enabled ? 'ok' : 'problem',
+      title: d.enabled ? `${d.name} is enabled` : `${d.name} is disabled`,
+      detail: d.enabled
+        ? 'It receives the messages of its sources.'
+        : `A disabled destination receives nothing${missed.length ? `: ${plural(missed.length, 'recent message')} of its sources went without it` : ''}. Turn it on in Destinations.`,
+      evidence: [
+        { kind: 'destination', label: d.name, destinationId: d.id },
+        ...missed.slice(0, d.enabled ? 0 : MAX_EVIDENCE - 1).map((m): Evidence => ({ kind: 'message', label: `Message #${m.id} (${m.event ?? m.type})`, messageId: m.id })),
+      ],
+    };
+  }
+
+  private sourcesCheck(d: Destination, messages: RecentMessage[], sourceName: Map<string, string>): DiagnosticCheck {
+    const base = { id: `destination.sources:${d.id}`, section: 'not-delivered' as const, rule: 'destination.sources', subject: d.name };
+    const connected = new Set(d.sourceIds);
+    const unconnected = new Map<string, number>();
+    for (const m of messages) if (m.sourceId !== null && !connected.has(m.sourceId) && sourceName.has(m.sourceId)) unconnected.set(m.sourceId, (unconnected.get(m.sourceId) ?? 0) + 1);
+    const busiest = [...unconnected].sort((a, b) => b[1] - a[1]);
+    const others = busiest.map(([id, n]) => `${sourceName.get(id)} (${plural(n, 'recent message')})`);
+    const evidence: Evidence[] = [
+      { kind: 'destination', label: d.name, destinationId: d.id },
+      ...busiest.slice(0, MAX_EVIDENCE - 1).map(([id]): Evidence => ({ kind: 'history', label: `Messages of ${sourceName.get(id)}`, filter: { sourceId: id } })),
+    ];
+    if (d.sourceIds.length === 0) {
+      return {
+        ...base,
+        state: 'problem',
+        title: `${d.name} is connected to no source`,
+        detail: `Only messages sent to it by name reach it.${others.length ? ` Sources that sent messages: ${others.join(', ')}.` : ''} Connect it to a source in Destinations.`,
+        evidence,
+      };
+    }
+    const names = d.sourceIds.map((id) => sourceName.get(id) ?? id);
+    // Being connected to some sources only is usual; none of its sources sending while others do is not.
+    const ownActive = messages.some((m) => m.sourceId !== null && connected.has(m.sourceId));
+    return {
+      ...base,
+      state: others.length && !ownActive ? 'warning' : 'ok',
+      title: `${d.name} is connected to ${names.join(', ')}`,
+      detail: others.length ? `Not connected to ${others.join(', ')}: those messages do not reach it.` : 'Every source that sent recent messages is connected.',
+      evidence,
+    };
+  }
+
+  private filteredCheck(d: Destination, missed: RecentMessage[]): DiagnosticCheck {
+    // Why routing (main/contract/routing.ts) kept each missed message from this destination. The allow
+    // list's refusals are one rule (its events are listed), the others one rule each.
+    const byRule = new Map<string, { messages: RecentMessage[]; events: Map<string, number> }>();
+    const allowRule = `not in the allow list of ${d.name} (${d.filters.allowEvents.join(', ')})`;
+    for (const m of missed) {
+      const refused = integrationsAllow(m.integrations, d.name) ?? eventFilterAllows(d, m.type, m.event);
+      if (!refused) continue;
+      const allow = m.event !== null && refused.includes('is not in the allow list');
+      const rule = allow ? allowRule : refused;
+      const entry = byRule.get(rule) ?? { messages: [], events: new Map<string, number>() };
+      entry.messages.push(m);
+      if (allow) entry.events.set(m.event!, (entry.events.get(m.event!) ?? 0) + 1);
+      byRule.set(rule, entry);
+    }
+    const filtered = [...byRule.values()].reduce((n, e) => n + e.messages.length, 0);
+    const rules = [...byRule].sort((a, b) => b[1].messages.length - a[1].messages.length);
+    const describe = ([rule, e]: (typeof rules)[number]) => {
+      const events = [...e.events].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ×${n}`);
+      return `${rule}: ${plural(e.messages.length, 'message')} (latest #${e.messages[0]!.id})${events.length ? ` — ${events.slice(0, 6).join(', ')}${events.length > 6 ? ', …' : ''}` : ''}`;
+    };
+    return {
+      id: `destination.filtered:${d.id}`,
+      section: 'not-delivered',
+      rule: 'destination.filtered',
+      subject: d.name,
+      // A filter is configuration, not a fault: worth a look when a message did not arrive.
+      state: filtered > 0 ? 'warning' : 'ok',
+      title: filtered > 0 ? `${plural(filtered, 'recent message')} filtered out of ${d.name} by integrations or event filters` : `No recent message was filtered out of ${d.name}`,
+      detail: filtered > 0 ? rules.map(describe).join('; ') : 'Neither a call’s integrations nor the destination’s event allow/block lists kept a message from it.',
+      evidence: rules.slice(0, MAX_EVIDENCE).map(([rule, e]): Evidence => ({ kind: 'message', label: `Message #${e.messages[0]!.id}: ${rule}`, messageId: e.messages[0]!.id })),
+    };
+  }
+
+  private failingCheck(d: Destination, mine: Attempt[]): DiagnosticCheck {
+    const base = { id: `destination.failing:${d.id}`, section: 'not-delivered' as const, rule: 'destination.failing', subject: d.name };
+    const last = mine[0];
+    if (!last) return { ...base, state: 'idle', title: `No attempt to ${d.name} yet`, detail: 'Nothing has been sent to it among the recent attempts.', evidence: [] };
+    const failures = mine.filter((a) => a.outcome !== 'success');
+    if (failures.length === 0) {
+      return { ...base, state: 'ok', title: `${d.name}’s receiver answers`, detail: `The last ${plural(mine.length, 'attempt')} succeeded (latest: ${outcomeOf(last)}).`, evidence: [attemptLink(last)] };
+    }
+    const failing = last.outcome !== 'success';
+    return {
+      ...base,
+      state: failing ? 'problem' : 'warning',
+      title: failing ? `${d.name}’s receiver is failing: ${outcomeOf(last)}` : `${d.name}’s receiver failed ${plural(failures.length, 'time')} recently`,
+      detail: `${failures.length} of the last ${plural(mine.length, 'attempt')} failed${failing ? '' : '; the latest succeeded'}. ${failing && last.retryable ? 'Failed attempts are retried on the retry schedule.' : failing ? 'The latest failure is permanent: it is not retried.' : ''}`.trim(),
+      evidence: failures.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a)),
+    };
+  }
+
+  private tlsCheck(d: Destination, mine: Attempt[]): DiagnosticCheck | null {
+    const tls = mine.filter((a) => a.outcome === 'tls_error');
+    const viaTls = d.webhooks.map((w) => parseReceiverRef(w.url)).find((r) => r?.tls);
+    if (tls.length === 0) return null;
+    const hint = viaTls
+      ? `Use the mock receiver’s HTTP listener (receiver:${viaTls.name} instead of receiver+tls:${viaTls.name}), or give the destination a caFile with the receiver’s certificate.`
+      : 'Give the destination a caFile with the CA that signed the receiver’s certificate (self-signed: the certificate itself).';
+    return {
+      id: `destination.tls:${d.id}`,
+      section: 'not-delivered',
+      rule: 'destination.tls',
+      subject: d.name,
+      state: 'problem',
+      title: `TLS refused by ${d.name}: ${tls[0]!.error ?? 'certificate not trusted'}`,
+      detail: `${plural(tls.length, 'attempt')} failed the TLS handshake${d.caFile ? ` (caFile ${d.caFile} is set)` : ''}. ${hint}`,
+      evidence: [...tls.slice(0, MAX_EVIDENCE - 1).map((a) => attemptLink(a)), { kind: 'destination', label: `${d.name}: caFile`, destinationId: d.id }],
+    };
+  }
+
+  private signatureCheck(d: Destination, mine: Attempt[], captures: CaptureRecord[]): DiagnosticCheck | null {
+    // The mock receiver checked the signature: captures whose X-Signature is one this destination sent.
+    const bySignature = new Map(mine.filter((a) => a.signature !== null).map((a) => [a.signature!, a]));
+    const invalid: { capture: CaptureRecord; attempt: Attempt }[] = [];
+    for (const c of captures) {
+      if (c.signature?.verdict !== 'invalid' || c.signature.given === null) continue;
+      const attempt = bySignature.get(c.signature.given.toLowerCase()) ?? bySignature.get(c.signature.given);
+      if (attempt) invalid.push({ capture: c, attempt });
+    }
+    const base = { id: `destination.signature:${d.id}`, section: 'not-delivered' as const, rule: 'destination.signature', subject: d.name };
+    if (invalid.length > 0) {
+      const { capture, attempt } = invalid[0]!;
+      return {
+        ...base,
+        state: 'problem',
+        title: `The receiver found ${d.name}’s signature invalid`,
+        detail: `${plural(invalid.length, 'request')} failed the receiver’s check. ${sentence(capture.signature?.diagnosis?.explanation ?? 'the receiver’s secret and the destination’s shared secret differ')}`,
+        evidence: [
+          { kind: 'signature', label: `Signature panel of message #${attempt.messageId}, attempt ${attempt.attemptNumber}`, messageId: attempt.messageId, attemptId: attempt.id },
+          { kind: 'capture', label: `Capture ${capture.id}${capture.receiver ? ` at ${capture.receiver}` : ''}`, receiver: capture.receiver, captureId: capture.id },
+        ],
+      };
+    }
+    // A receiver of ours that refused a signed request: the signature is the first suspect.
+    const refused = mine.find((a) => a.signature !== null && (a.statusCode === 401 || a.statusCode === 403));
+    if (refused && d.sharedSecret) {
+      return {
+        ...base,
+        state: 'warning',
+        title: `${d.name}’s receiver answered HTTP ${refused.statusCode} to a signed request`,
+        detail: 'If it checks X-Signature, compare its secret with the destination’s shared secret in the Signature panel.',
+        evidence: [{ kind: 'signature', label: `Signature panel of message #${refused.messageId}, attempt ${refused.attemptNumber}`, messageId: refused.messageId, attemptId: refused.id }],
+      };
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- deliveries slow
+
+  private slow(destinations: Destination[], attempts: Attempt[], overview: Overview): DiagnosticCheck[] {
+    const section: DiagnosticSection = 'slow';
+    const checks: DiagnosticCheck[] = [
+      {
+        id: 'forwarding.paused',
+        section,
+        rule: 'forwarding.paused',
+        subject: null,
+        state: overview.paused ? 'problem' : 'ok',
+        title: overview.paused ? 'Forwarding is paused' : 'Forwarding is on',
+        detail: overview.paused
+          ? `Accepted messages wait, queued (${plural(overview.counts.queued, 'message')} now). Resume it with the Forwarding switch in the top bar.`
+          : 'Accepted messages are sent as soon as they are routed.',
+        evidence: overview.paused ? [{ kind: 'history', label: 'Queued messages', filter: { status: 'queued' } }] : [],
+      },
+      {
+        id: 'deliveries.backlog',
+        section,
+        rule: 'deliveries.backlog',
+        subject: null,
+        state: overview.dueRetries > 0 ? 'warning' : 'ok',
+        title:
+          overview.retrying > 0
+            ? `${plural(overview.retrying, 'delivery', 'deliveries')} waiting for a retry${overview.dueRetries ? `, ${overview.dueRetries.toLocaleString('en-US')} due now` : ''}`
+            : 'No retry backlog',
+        detail:
+          overview.retrying > 0
+            ? `The next retry falls due at ${overview.nextDueAt === null ? 'no set time' : new Date(overview.nextDueAt).toISOString()} (engine time). ${overview.failedLastHour ? `${plural(overview.failedLastHour, 'delivery', 'deliveries')} failed for good in the last hour.` : ''}`.trim()
+            : 'Every delivery is settled or on its first attempt.',
+        evidence: overview.retrying > 0 ? [{ kind: 'history', label: 'Retrying messages', filter: { status: 'retrying' } }] : [],
+      },
+    ];
+    for (const d of destinations) {
+      const mine = attempts.filter((a) => a.destinationId === d.id);
+      if (mine.length === 0) continue;
+      const timeouts = mine.filter((a) => a.outcome === 'timeout');
+      const close = mine.filter((a) => a.outcome === 'success' && a.durationMs >= d.timeoutMs * 0.8);
+      checks.push({
+        id: `deliveries.timeouts:${d.id}`,
+        section,
+        rule: 'deliveries.timeouts',
+        subject: d.name,
+        state: timeouts.length ? 'problem' : close.length ? 'warning' : 'ok',
+        title: timeouts.length
+          ? `${plural(timeouts.length, 'attempt')} to ${d.name} timed out after ${seconds(d.timeoutMs)}`
+          : close.length
+            ? `${plural(close.length, 'attempt')} to ${d.name} took close to its ${seconds(d.timeoutMs)} timeout`
+            : `${d.name} answers within its ${seconds(d.timeoutMs)} timeout`,
+        detail:
+          timeouts.length || close.length
+            ? `Make the receiver answer sooner (queue the work, answer 2xx at once), or raise the destination’s timeout (timeoutMs ${d.timeoutMs}).`
+            : `Slowest of the last ${plural(mine.length, 'attempt')}: ${Math.round(Math.max(...mine.map((a) => a.durationMs)))} ms.`,
+        evidence: [...timeouts, ...close].slice(0, MAX_EVIDENCE).map((a) => attemptLink(a)),
+      });
+      const waits = mine.filter((a) => a.responseHeaders && Object.keys(a.responseHeaders).some((h) => h.toLowerCase() === 'retry-after'));
+      if (waits.length) {
+        const header = (a: Attempt) => Object.entries(a.responseHeaders ?? {}).find(([h]) => h.toLowerCase() === 'retry-after')?.[1] ?? '';
+        checks.push({
+          id: `deliveries.retryAfter:${d.id}`,
+          section,
+          rule: 'deliveries.retryAfter',
+          subject: d.name,
+          state: 'warning',
+          title: `${d.name}’s receiver asked to wait: Retry-After ${header(waits[0]!)}`,
+          detail: `${plural(waits.length, 'answer')} carried Retry-After; the engine waits that long before the next retry when it is longer than the schedule’s delay.`,
+          evidence: waits.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a)),
+        });
+      }
+    }
+    return checks;
+  }
+}
+
+/** A clause as a sentence: capital first letter, full stop. */
+function sentence(text: string): string {
+  const t = text.trim();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+}
+
+function refusalLink(r: IngestRefusal): Evidence {
+  return { kind: 'ingestLog', label: `Refused #${r.id}: HTTP ${r.httpStatus} ${r.code}${r.field ? ` (${r.field})` : ''}`, refusalId: r.id };
+}

@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import { Ban, Download, RotateCcw, Send, Upload } from 'lucide-react';
+import { EXPORT_FORMATS, type ExportFormat } from '../../../../main/contract/api';
+import { EXPORT_LIMIT } from '../../../../main/contract/commands';
+import { api } from '../../api/instance';
+import { exportFileName, saveText } from '../../lib/download';
+import { plural } from '../../lib/format';
+import { useToasts } from '../../stores/toasts';
+import { Button } from '../../ui/Button';
+import { DropPanel } from '../../ui/DropPanel';
+import { Segmented } from '../../ui/Segmented';
+import { BULK_ACTIONS, summariseBulk, type BulkAction } from './bulk';
+import { useHistory } from './historyStore';
+import type { HistoryFilter } from './historyQuery';
+import { ImportPanel } from './ImportPanel';
+import { SavedFilters } from './SavedFilters';
+import type { FilterQuery } from './historyQuery';
+
+const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON', har: 'HAR', curl: 'cURL' };
+
+/** The bar over the list: what is loaded and selected, the actions on the selection, export, import, saved filters. */
+export function HistoryActions({ filter, query, onApplyQuery }: { filter: HistoryFilter; query: FilterQuery; onApplyQuery(query: FilterQuery): void }) {
+  const { rows, nextCursor, selected, selectAll, clearSelection, loaded } = useHistory();
+  const [busy, setBusy] = useState<BulkAction | null>(null);
+  const ids = [...selected].sort((a, b) => b - a);
+  const allLoaded = rows.length > 0 && rows.every((r) => selected.has(r.id));
+
+  const run = async (action: BulkAction) => {
+    setBusy(action);
+    const results = [];
+    for (const id of ids) {
+      const result =
+        action === 'retry'
+          ? await api().call('retryNow', { id }, { quiet: true })
+          : action === 'cancel'
+            ? await api().call('cancelMessage', { id }, { quiet: true })
+            : await api().call('replayMessage', { id }, { quiet: true });
+      results.push({ id, result });
+    }
+    setBusy(null);
+    const summary = summariseBulk(action, results);
+    useToasts.getState().push(summary);
+    // Replays are new messages: show them if they match.
+    if (action === 'replay') useHistory.getState().show(useHistory.getState().filter, { force: true });
+  };
+
+  return (
+    <div className="flex min-h-10 shrink-0 flex-wrap items-center gap-x-2 gap-y-1 border-b border-line bg-panel-2/60 px-3 py-1.5 whitespace-nowrap">
+      <span className="tabular text-xs text-muted" aria-live="polite">
+        {selected.size > 0 ? (
+          <span className="font-medium text-fg">{selected.size.toLocaleString()} selected</span>
+        ) : loaded ? (
+          `${plural(rows.length, 'message')}${nextCursor ? ' loaded · scroll for more' : ''}`
+        ) : (
+          'Loading…'
+        )}
+      </span>
+      {selected.size > 0 ? (
+        <Button variant="ghost" onClick={clearSelection}>
+          Clear selection
+        </Button>
+      ) : (
+        <Button variant="ghost" disabled={rows.length === 0 || allLoaded} onClick={selectAll} title="Select every message loaded so far">
+          Select all loaded
+        </Button>
+      )}
+      <div className="h-4 w-px bg-line" aria-hidden />
+      {(Object.keys(BULK_ACTIONS) as BulkAction[]).map((action) => (
+        <Button
+          key={action}
+          disabled={selected.size === 0 || busy !== null}
+          busy={busy === action}
+          icon={action === 'retry' ? <RotateCcw aria-hidden className="size-3.5" /> : action === 'cancel' ? <Ban aria-hidden className="size-3.5" /> : <Send aria-hidden className="size-3.5" />}
+          onClick={() => void run(action)}
+          title={action === 'retry' ? 'Retry now: waiting or failed deliveries are attempted at once' : action === 'cancel' ? 'Cancel waiting and in-flight deliveries' : 'Send the same bodies again as new messages'}
+        >
+          {action === 'retry' ? 'Retry' : action === 'cancel' ? 'Cancel' : 'Replay'}
+        </Button>
+      ))}
+      <div className="ml-auto flex items-center gap-2">
+        <SavedFilters query={query} onApply={onApplyQuery} />
+        <DropPanel label="Export" icon={<Download aria-hidden className="size-3.5" />} align="right" disabled={!loaded || rows.length === 0}>
+          {(close) => <ExportForm ids={ids} filter={filter} onDone={close} />}
+        </DropPanel>
+        <DropPanel label="Import" icon={<Upload aria-hidden className="size-3.5" />} align="right" width={360}>
+          {(close) => <ImportPanel onDone={close} />}
+        </DropPanel>
+      </div>
+    </div>
+  );
+}
+
+function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFilter; onDone(): void }) {
+  const [format, setFormat] = useState<ExportFormat>('har');
+  const [includeSecrets, setIncludeSecrets] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const what = ids.length ? `the ${plural(ids.length, 'selected message')}` : `the messages matching this filter (the newest ${EXPORT_LIMIT.toLocaleString()} at most)`;
+  const go = async () => {
+    setBusy(true);
+    setError(null);
+    const result = await api().call('exportMessages', { ...(ids.length ? { ids } : { filter }), format, includeSecrets }, { quiet: true });
+    if (!result.ok) {
+      setBusy(false);
+      return setError(result.error.message);
+    }
+    const { text, mimeType, fileExtension, messages, truncated } = result.value;
+    try {
+      const saved = await saveText(exportFileName(fileExtension), text, mimeType);
+      setBusy(false);
+      if (saved.saved === 'cancelled') return;
+      useToasts.getState().push({
+        tone: 'success',
+        title: `Exported ${plural(messages, 'message')} as ${FORMAT_LABEL[format]}`,
+        message: `${saved.saved === 'dialog' ? `Saved to ${saved.path}.` : 'Downloaded.'}${truncated ? ` More matched: only the newest ${EXPORT_LIMIT.toLocaleString()} are in it.` : ''}${includeSecrets ? ' It contains secrets.' : ''}`,
+      });
+      onDone();
+    } catch (e) {
+      setBusy(false);
+      setError(`could not save the file: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  return (
+    <div className="flex flex-col gap-3 text-xs">
+      <p className="text-muted">Exports {what}, with their deliveries and attempts.</p>
+      <div className="flex items-center gap-2">
+        <span className="text-muted">Format</span>
+        <Segmented<ExportFormat> label="Format" value={format} onChange={setFormat} options={EXPORT_FORMATS.map((f) => ({ value: f, label: FORMAT_LABEL[f] }))} />
+      </div>
+      <p className="text-[11px] text-faint">
+        {format === 'json' ? 'JSON lines: one message a line, as the API answers it; Import reads it back.' : format === 'har' ? 'HAR 1.2: one entry per attempt, for browser dev tools and HAR viewers; Import reads it back.' : 'A shell script: one curl command per attempt, sending the same bytes and signature again.'}
+      </p>
+      <label className="flex items-start gap-2">
+        <input type="checkbox" checked={includeSecrets} onChange={(e) => setIncludeSecrets(e.target.checked)} className="mt-px size-3.5 shrink-0 accent-[var(--accent)]" />
+        <span className="flex flex-col">
+          <span>Include secrets</span>
+          <span className="text-[11px] text-faint">Otherwise shared secrets, write keys and credential headers are replaced by &lt;redacted&gt;.</span>
+        </span>
+      </label>
+      {error && (
+        <p role="alert" className="text-err">
+          {error}
+        </p>
+      )}
+      <div className="flex justify-end">
+        <Button variant="primary" busy={busy} icon={<Download aria-hidden className="size-3.5" />} onClick={() => void go()}>
+          Download {FORMAT_LABEL[format]}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,209 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useHotkeys } from 'react-hotkeys-hook';
+import { Group, Panel, Separator } from 'react-resizable-panels';
+import { Filter, History as HistoryIcon, LoaderCircle, RefreshCw, TriangleAlert } from 'lucide-react';
+import { api } from '../../api/instance';
+import { useCatalog } from '../../stores/catalog';
+import { useDetail } from '../../stores/detail';
+import { useEngine } from '../../stores/engine';
+import { useRouter } from '../../stores/router';
+import { Button } from '../../ui/Button';
+import { EmptyState } from '../../ui/EmptyState';
+import { DetailPane } from '../detail/DetailPane';
+import { MessageList } from '../live/MessageList';
+import { HistoryActions } from './HistoryActions';
+import { HistoryFilters } from './HistoryFilters';
+import { filterQueryOf, isEmptyFilter, parseFilterQuery, type FilterQuery } from './historyQuery';
+import { useHistory } from './historyStore';
+import { RetentionBar } from './RetentionBar';
+
+/** Keys typed into a control belong to it, not to the list. */
+function typingOrOnControl(e: KeyboardEvent): boolean {
+  const target = e.target as HTMLElement | null;
+  return target?.closest('button, a, input, select, textarea, [contenteditable="true"], [role="switch"], [role="radio"], [role="dialog"], .cm-editor') != null;
+}
+
+/**
+ * History: every stored message, searched and filtered by the server (listMessages, cursor pages loaded as
+ * the list scrolls); the filter lives in the hash (`#/history?status=failed&userId=ada`), a message opens in
+ * the detail pane beside the list (`#/history/42?...`).
+ */
+export function HistoryView() {
+  const route = useRouter((s) => s.route);
+  const navigate = useRouter((s) => s.navigate);
+  const query = useMemo(() => filterQueryOf(route.query), [route.query]);
+  const parsed = useMemo(() => parseFilterQuery(route.query), [route.query]);
+  const { rows, loaded, loading, error, nextCursor, selected, arrived, show, loadMore, toggle } = useHistory();
+  const sources = useCatalog((s) => s.sources);
+  const clock = useEngine((s) => s.clock);
+  const openDetail = useDetail((s) => s.open);
+  const openId = route.messageId;
+  const [cursorId, setCursorId] = useState<number | null>(openId);
+  const [refreshKey, setRefreshKey] = useState(0);
+  const gridRef = useRef<HTMLDivElement | null>(null);
+
+  useEffect(() => show(parsed.filter), [parsed.filter, show]);
+  useEffect(() => openDetail(openId), [openId, openDetail]);
+  useEffect(() => {
+    if (openId !== null) setCursorId(openId);
+  }, [openId]);
+  // Rows already loaded follow their messages' status; new messages are counted for a Refresh.
+  useEffect(() => api().subscribe((batch) => useHistory.getState().apply(batch.events)), []);
+
+  const setQuery = useCallback(
+    (patch: FilterQuery, options?: { replace?: boolean }) => {
+      const next: Record<string, string> = { ...useRouter.getState().route.query, ...patch };
+      for (const [k, v] of Object.entries(next)) if (!v) delete next[k];
+      navigate({ query: next }, options);
+    },
+    [navigate],
+  );
+  const applySaved = useCallback((saved: FilterQuery) => navigate({ query: { ...saved }, messageId: null }), [navigate]);
+  const open = useCallback((id: number | null, replace = false) => navigate({ messageId: id }, { replace }), [navigate]);
+  const refresh = () => {
+    show(parsed.filter, { force: true });
+    setRefreshKey((k) => k + 1);
+  };
+
+  const onRowClick = useCallback(
+    (id: number) => {
+      setCursorId(id);
+      open(id);
+    },
+    [open],
+  );
+  const move = (delta: number) => {
+    if (!rows.length) return;
+    const index = rows.findIndex((r) => r.id === cursorId);
+    const next = rows[Math.max(0, Math.min(rows.length - 1, index < 0 ? 0 : index + delta))]!;
+    setCursorId(next.id);
+    if (openId !== null) open(next.id, true);
+  };
+  const options = { ignoreEventWhen: typingOrOnControl, preventDefault: true };
+  useHotkeys(['down', 'j'], () => move(1), options, [rows, cursorId, openId]);
+  useHotkeys(['up', 'k'], () => move(-1), options, [rows, cursorId, openId]);
+  useHotkeys('enter', () => cursorId !== null && open(cursorId), options, [cursorId]);
+  useHotkeys('x', () => cursorId !== null && toggle(cursorId, false), options, [cursorId]);
+  useHotkeys(
+    'escape',
+    () => {
+      if (openId !== null) {
+        open(null);
+        gridRef.current?.focus();
+      }
+    },
+    { preventDefault: false },
+    [openId],
+  );
+
+  const lead = useMemo(
+    () => ({
+      header: <SelectAllBox />,
+      cell: (m: { id: number }) => (
+        <input
+          type="checkbox"
+          aria-label={`Select message #${m.id}`}
+          checked={selected.has(m.id)}
+          onClick={(e) => {
+            e.stopPropagation();
+            toggle(m.id, e.shiftKey);
+          }}
+          onChange={() => undefined}
+          className="size-3.5 accent-[var(--accent)]"
+        />
+      ),
+    }),
+    [selected, toggle],
+  );
+  const onEndReached = useCallback(() => void loadMore(), [loadMore]);
+
+  let body: React.ReactNode;
+  if (error && rows.length === 0) {
+    body = (
+      <EmptyState icon={<TriangleAlert />} title="The history could not be read" action={<Button onClick={refresh}>Try again</Button>}>
+        {error.message}
+      </EmptyState>
+    );
+  } else if (loaded && rows.length === 0) {
+    body = isEmptyFilter(parsed.filter) ? (
+      <EmptyState icon={<HistoryIcon />} title="No message stored yet" action={<Button variant="primary" onClick={() => navigate({ view: 'compose' })}>Compose a message</Button>}>
+        Every message the workbench receives (from SDKs on <code className="font-mono">/v1/batch</code>, Compose, the API or an import) is kept here, searchable by status, user, event or any text in its body. Import an export with the Import button above.
+      </EmptyState>
+    ) : (
+      <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setQuery(Object.fromEntries(Object.keys(query).map((k) => [k, ''])))}>Clear filters</Button>}>
+        User ID and Event match exactly; the body search matches any piece of text (ASCII letters in any case). Widen the time range or search a shorter piece.
+      </EmptyState>
+    );
+  } else if (!loaded) {
+    body = (
+      <div className="flex h-32 items-center justify-center text-faint" role="status" aria-label="Loading messages">
+        <LoaderCircle aria-hidden className="size-5 animate-spin" />
+      </div>
+    );
+  } else {
+    body = (
+      <MessageList
+        label="Messages"
+        rows={rows}
+        sources={sources}
+        clock={clock}
+        cursorId={cursorId}
+        openId={openId}
+        onRowClick={onRowClick}
+        gridRef={gridRef}
+        lead={lead}
+        onEndReached={nextCursor ? onEndReached : undefined}
+        footer={
+          <div className="flex h-8 items-center justify-center text-[11px] text-faint">
+            {loading ? 'Loading more…' : nextCursor ? '' : error ? `Could not load more: ${error.message}` : `End of the history: ${rows.length.toLocaleString()} ${rows.length === 1 ? 'message' : 'messages'}`}
+          </div>
+        }
+      />
+    );
+  }
+
+  return (
+    <Group orientation="horizontal" className="h-full">
+      <Panel id="history-list" minSize="45%" className="flex flex-col bg-panel">
+        <HistoryFilters query={query} parsed={parsed} onChange={setQuery} />
+        <HistoryActions filter={parsed.filter} query={query} onApplyQuery={applySaved} />
+        {arrived > 0 && (
+          <div className="flex h-8 shrink-0 items-center gap-2 border-b border-line bg-info-soft px-3 text-xs text-info">
+            {arrived.toLocaleString()} new {arrived === 1 ? 'message has' : 'messages have'} arrived since this list was loaded.
+            <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={refresh}>
+              Refresh
+            </Button>
+          </div>
+        )}
+        <div className="flex min-h-0 flex-1 flex-col">{body}</div>
+        <RetentionBar refreshKey={refreshKey} />
+      </Panel>
+      {openId !== null && (
+        <>
+          <Separator className="w-px" />
+          <Panel id="history-detail" defaultSize="45%" minSize="30%" className="bg-bg">
+            <DetailPane onClose={() => open(null)} />
+          </Panel>
+        </>
+      )}
+    </Group>
+  );
+}
+
+function SelectAllBox() {
+  const { rows, selected, selectAll, clearSelection } = useHistory();
+  const all = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const some = selected.size > 0 && !all;
+  return (
+    <input
+      type="checkbox"
+      aria-label="Select all loaded messages"
+      checked={all}
+      ref={(el) => {
+        if (el) el.indeterminate = some;
+      }}
+      onChange={() => (all || some ? clearSelection() : selectAll())}
+      className="size-3.5 accent-[var(--accent)]"
+    />
+  );
+}

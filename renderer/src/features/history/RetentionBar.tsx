@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Database } from 'lucide-react';
+import { RETENTION_LIMITS, type RetentionState } from '../../../../main/contract/retention';
+import { api } from '../../api/instance';
+import { formatRowTime, plural } from '../../lib/format';
+import { useToasts } from '../../stores/toasts';
+import { Button } from '../../ui/Button';
+import { DropPanel } from '../../ui/DropPanel';
+import { TextField } from '../../ui/TextField';
+
+/** Database sizes: "812 KiB", "12.4 MiB", "1.20 GiB". */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+export function describePolicy(r: Pick<RetentionState, 'maxAgeDays' | 'maxMessages'>): string {
+  const parts = [r.maxAgeDays !== null ? `the last ${plural(r.maxAgeDays, 'day')}` : null, r.maxMessages !== null ? `the newest ${plural(r.maxMessages, 'message')}` : null].filter(Boolean);
+  return parts.length ? `keeps ${parts.join(' and ')}` : 'keeps everything';
+}
+
+/** The footer of History: how much is stored, and the retention policy that bounds it. */
+export function RetentionBar({ refreshKey }: { refreshKey: number }) {
+  const [state, setState] = useState<RetentionState | null>(null);
+  const load = useCallback(async () => {
+    const result = await api().call('getRetention', {}, { quiet: true });
+    if (result.ok) setState(result.value);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load, refreshKey]);
+  return (
+    <section aria-label="Storage" className="flex h-9 shrink-0 items-center gap-3 border-t border-line bg-panel px-3 text-xs text-muted whitespace-nowrap">
+      <Database aria-hidden className="size-3.5 text-faint" />
+      {state ? (
+        <span className="min-w-0 truncate">
+          <span className="tabular text-fg">{plural(state.messages, 'message')}</span> stored · database <span className="tabular text-fg">{formatSize(state.databaseBytes)}</span>
+          {state.oldestReceivedAt !== null && <> · oldest {formatRowTime(state.oldestReceivedAt, Date.now())}</>} · retention {describePolicy(state)}
+          {state.pruned > 0 && <> · {plural(state.pruned, 'message')} removed so far</>}
+        </span>
+      ) : (
+        <span>Reading the database size…</span>
+      )}
+      <div className="ml-auto">
+        <DropPanel label="Retention" align="right" up width={340} variant="ghost">
+          {(close) => (state ? <RetentionForm state={state} onSaved={(s) => { setState(s); close(); }} /> : null)}
+        </DropPanel>
+      </div>
+    </section>
+  );
+}
+
+function RetentionForm({ state, onSaved }: { state: RetentionState; onSaved(state: RetentionState): void }) {
+  const [days, setDays] = useState(state.maxAgeDays === null ? '' : String(state.maxAgeDays));
+  const [messages, setMessages] = useState(state.maxMessages === null ? '' : String(state.maxMessages));
+  const [errors, setErrors] = useState<{ maxAgeDays?: string; maxMessages?: string; other?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const number = (text: string) => (text.trim() === '' ? null : Number(text.replace(/[,\s_]/g, '')));
+  const save = async () => {
+    const maxAgeDays = number(days);
+    const maxMessages = number(messages);
+    const local: typeof errors = {};
+    if (maxAgeDays !== null && !Number.isInteger(maxAgeDays)) local.maxAgeDays = `"${days}" is not a whole number of days`;
+    if (maxMessages !== null && !Number.isInteger(maxMessages)) local.maxMessages = `"${messages}" is not a whole number of messages`;
+    if (local.maxAgeDays || local.maxMessages) return setErrors(local);
+    setBusy(true);
+    const result = await api().call('setRetention', { maxAgeDays, maxMessages }, { quiet: true });
+    setBusy(false);
+    if (!result.ok) {
+      const field = result.error.field;
+      return setErrors(field === 'maxAgeDays' || field === 'maxMessages' ? { [field]: result.error.message } : { other: result.error.message });
+    }
+    useToasts.getState().push({ tone: 'success', title: 'Retention saved', message: `History ${describePolicy(result.value)}. Older settled messages are removed in the background.` });
+    onSaved(result.value);
+  };
+  return (
+    <form
+      className="flex flex-col gap-3 text-xs"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <p className="text-muted">Older delivered, failed, cancelled and filtered messages are removed while the workbench is quiet; messages still waiting for a delivery are kept. Leave a field empty to keep everything.</p>
+      <TextField label="Keep the last (days)" inputMode="numeric" value={days} onChange={setDays} placeholder="e.g. 30" error={errors.maxAgeDays ?? null} help={`${RETENTION_LIMITS.maxAgeDays.min}–${RETENTION_LIMITS.maxAgeDays.max.toLocaleString()} days`} />
+      <TextField label="Keep the newest (messages)" inputMode="numeric" value={messages} onChange={setMessages} placeholder="e.g. 100000" error={errors.maxMessages ?? null} help={`${RETENTION_LIMITS.maxMessages.min.toLocaleString()}–${RETENTION_LIMITS.maxMessages.max.toLocaleString()} messages`} />
+      {errors.other && (
+        <p role="alert" className="text-err">
+          {errors.other}
+        </p>
+      )}
+      <div className="flex justify-end">
+        <Button type="submit" variant="primary" busy={busy}>
+          Save retention
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * History's filter lives in the hash's query (`#/history?status=failed&userId=ada`), so a view can be
+ * bookmarked or shared. Keys are listMessages' own names; `from` and `to` are local date-times as a
+ * datetime-local input writes them (`2026-11-22T09:30`). Pure: unit-tested in test/unit/renderer/.
+ */
+import type { ListMessagesInput } from '../../../../main/contract/api';
+import { API_LIMITS } from '../../../../main/contract/commands';
+import { MESSAGE_TYPES, type MessageType } from '../../../../main/contract/messageShapes';
+import { MESSAGE_STATUSES, type MessageStatus } from '../../../../main/contract/models';
+
+export type HistoryFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
+
+/** The query keys History reads, in the order the filter bar shows them. */
+export const FILTER_KEYS = ['text', 'status', 'type', 'sourceId', 'destinationId', 'userId', 'event', 'from', 'to'] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
+export type FilterQuery = Partial<Record<FilterKey, string>>;
+
+/** A local date-time (`2026-11-22T09:30`) as ms since the epoch, or null when it is not one. */
+export function localDateTimeMs(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?)?$/.test(value)) return null;
+  const ms = new Date(value.includes('T') ? value : `${value}T00:00`).getTime();
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** ms since the epoch as a datetime-local value, to the minute. */
+export function toLocalDateTime(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export interface ParsedFilter {
+  filter: HistoryFilter;
+  /** Problems with the query, by key: shown next to the field; the rest of the filter still applies. */
+  errors: Partial<Record<FilterKey, string>>;
+}
+
+/** The hash's query as listMessages' filter. Unknown keys are ignored; bad values are named, not dropped silently. */
+export function parseFilterQuery(query: Record<string, string>): ParsedFilter {
+  const filter: HistoryFilter = {};
+  const errors: ParsedFilter['errors'] = {};
+  for (const key of FILTER_KEYS) {
+    const raw = query[key];
+    if (raw === undefined || raw === '') continue;
+    switch (key) {
+      case 'status':
+        if ((MESSAGE_STATUSES as readonly string[]).includes(raw)) filter.status = raw as MessageStatus;
+        else errors.status = `"${raw}" is not a status (one of ${MESSAGE_STATUSES.join(', ')})`;
+        break;
+      case 'type':
+        if ((MESSAGE_TYPES as readonly string[]).includes(raw)) filter.type = raw as MessageType;
+        else errors.type = `"${raw}" is not a type (one of ${MESSAGE_TYPES.join(', ')})`;
+        break;
+      case 'from':
+      case 'to': {
+        const ms = localDateTimeMs(raw);
+        if (ms === null) errors[key] = `"${raw}" is not a date and time (like 2026-11-22T09:30)`;
+        else filter[key] = ms;
+        break;
+      }
+      default:
+        if (raw.length > API_LIMITS.filterChars) errors[key] = `at most ${API_LIMITS.filterChars.toLocaleString()} characters (this is ${raw.length.toLocaleString()})`;
+        else filter[key] = raw;
+    }
+  }
+  if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
+    errors.to = 'must be after From';
+    delete filter.to;
+  }
+  return { filter, errors };
+}
+
+/** Only History's own keys of a query, without empty values (what a saved filter keeps). */
+export function filterQueryOf(query: Record<string, string>): FilterQuery {
+  const out: FilterQuery = {};
+  for (const key of FILTER_KEYS) if (query[key]) out[key] = query[key];
+  return out;
+}
+
+/** A stable key for a filter: a new one starts the list again. */
+export function filterKey(filter: HistoryFilter): string {
+  return JSON.stringify(FILTER_KEYS.map((k) => filter[k] ?? null));
+}
+
+export function isEmptyFilter(filter: HistoryFilter): boolean {
+  return FILTER_KEYS.every((k) => filter[k] === undefined);
+}

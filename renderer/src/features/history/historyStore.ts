@@ -1,0 +1,137 @@
+/**
+ * History's list: pages of listMessages for one filter (cursor paging, newest first), loaded as the list
+ * scrolls; the selection (checkboxes, shift-click ranges); updates of the rows already loaded from pushed
+ * events. New messages are counted, not inserted (whether they match a body-text filter is the server's
+ * to say): a Refresh brings them in.
+ */
+import { create } from 'zustand';
+import type { EngineEvent } from '../../../../main/contract/events';
+import type { MessageSummary } from '../../../../main/contract/models';
+import type { ApiError } from '../../../../main/contract/result';
+import { api } from '../../api/instance';
+import { filterKey, type HistoryFilter } from './historyQuery';
+
+export const HISTORY_PAGE = 200;
+
+interface HistoryState {
+  key: string | null;
+  filter: HistoryFilter;
+  rows: MessageSummary[];
+  nextCursor: string | null;
+  loading: boolean;
+  /** The first page has answered for this filter. */
+  loaded: boolean;
+  error: ApiError | null;
+  /** Messages accepted since the list was loaded (they may or may not match). */
+  arrived: number;
+  selected: ReadonlySet<number>;
+  /** The last row clicked without shift: the other end of a shift-click range. */
+  anchor: number | null;
+  show(filter: HistoryFilter, options?: { force?: boolean }): void;
+  loadMore(): Promise<void>;
+  apply(events: EngineEvent[]): void;
+  toggle(id: number, range: boolean): void;
+  selectAll(): void;
+  clearSelection(): void;
+}
+
+let generation = 0;
+
+/** Ids from the anchor to `id` (either way round) in list order; `id` alone when the anchor is not loaded. */
+export function rangeOf(rows: readonly Pick<MessageSummary, 'id'>[], anchor: number | null, id: number): number[] {
+  const to = rows.findIndex((r) => r.id === id);
+  const from = anchor === null ? -1 : rows.findIndex((r) => r.id === anchor);
+  if (to < 0) return [];
+  if (from < 0) return [id];
+  const [a, b] = from < to ? [from, to] : [to, from];
+  return rows.slice(a, b + 1).map((r) => r.id);
+}
+
+export const useHistory = create<HistoryState>((set, get) => ({
+  key: null,
+  filter: {},
+  rows: [],
+  nextCursor: null,
+  loading: false,
+  loaded: false,
+  error: null,
+  arrived: 0,
+  selected: new Set(),
+  anchor: null,
+  show(filter, options) {
+    const key = filterKey(filter);
+    if (key === get().key && !options?.force) return;
+    const mine = ++generation;
+    const sameFilter = key === get().key;
+    set({ key, filter, loading: true, error: null, arrived: 0, ...(sameFilter ? {} : { rows: [], nextCursor: null, loaded: false, selected: new Set(), anchor: null }) });
+    void api()
+      .call('listMessages', { ...filter, limit: HISTORY_PAGE }, { quiet: true })
+      .then((result) => {
+        if (mine !== generation) return;
+        if (!result.ok) return set({ loading: false, loaded: true, error: result.error, rows: [], nextCursor: null });
+        // A refresh keeps what is still loaded selected.
+        const ids = new Set(result.value.items.map((m) => m.id));
+        set((s) => ({
+          rows: result.value.items,
+          nextCursor: result.value.nextCursor,
+          loading: false,
+          loaded: true,
+          selected: sameFilter ? new Set([...s.selected].filter((id) => ids.has(id))) : s.selected,
+        }));
+      });
+  },
+  async loadMore() {
+    const { nextCursor, loading, filter } = get();
+    if (!nextCursor || loading) return;
+    const mine = generation;
+    set({ loading: true });
+    const result = await api().call('listMessages', { ...filter, cursor: nextCursor, limit: HISTORY_PAGE }, { quiet: true });
+    if (mine !== generation) return;
+    if (!result.ok) return set({ loading: false, error: result.error });
+    set((s) => ({ rows: s.rows.concat(result.value.items), nextCursor: result.value.nextCursor, loading: false }));
+  },
+  apply(events) {
+    const updates = new Map<number, MessageSummary>();
+    let arrived = 0;
+    for (const e of events) {
+      if (e.type === 'messageUpdated') updates.set(e.message.id, e.message);
+      else if (e.type === 'messageAccepted') arrived++;
+    }
+    if (!updates.size && !arrived) return;
+    set((s) => {
+      let changed = false;
+      const rows = updates.size
+        ? s.rows.map((r) => {
+            const u = updates.get(r.id);
+            if (!u) return r;
+            changed = true;
+            return u;
+          })
+        : s.rows;
+      return { rows: changed ? rows : s.rows, arrived: s.arrived + arrived };
+    });
+  },
+  toggle(id, range) {
+    set((s) => {
+      const selected = new Set(s.selected);
+      if (range && s.anchor !== null) {
+        // A range takes the state of the anchor's row: shift-click selects (or clears) everything between.
+        const on = s.selected.has(s.anchor);
+        for (const r of rangeOf(s.rows, s.anchor, id)) {
+          if (on) selected.add(r);
+          else selected.delete(r);
+        }
+        return { selected };
+      }
+      if (selected.has(id)) selected.delete(id);
+      else selected.add(id);
+      return { selected, anchor: id };
+    });
+  },
+  selectAll() {
+    set((s) => ({ selected: new Set(s.rows.map((r) => r.id)) }));
+  },
+  clearSelection() {
+    set({ selected: new Set(), anchor: null });
+  },
+}));

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { DiagnosticCheck } from '../../../main/contract/diagnostics';
+import { summariseBulk } from '../../../renderer/src/features/history/bulk';
+import { filterKey, filterQueryOf, localDateTimeMs, parseFilterQuery, toLocalDateTime } from '../../../renderer/src/features/history/historyQuery';
+import { rangeOf } from '../../../renderer/src/features/history/historyStore';
+import { readSavedFilters, saveFilter, SAVED_FILTERS_KEY, writeSavedFilters } from '../../../renderer/src/features/history/savedFilters';
+import { byUrgency, evidenceHash, groupBySubject } from '../../../renderer/src/features/troubleshoot/evidence';
+
+describe('History filter in the hash', () => {
+  it('reads every listMessages filter from the query, and names bad values instead of dropping them silently', () => {
+    const parsed = parseFilterQuery({ status: 'failed', type: 'track', sourceId: 's1', destinationId: 'd1', userId: 'ada', event: 'Order Completed', text: 'zanzibar', from: '2026-11-22T09:30', to: '2026-11-22T10:00', other: 'x' });
+    expect(parsed.errors).toEqual({});
+    expect(parsed.filter).toEqual({
+      status: 'failed',
+      type: 'track',
+      sourceId: 's1',
+      destinationId: 'd1',
+      userId: 'ada',
+      event: 'Order Completed',
+      text: 'zanzibar',
+      from: new Date('2026-11-22T09:30').getTime(),
+      to: new Date('2026-11-22T10:00').getTime(),
+    });
+    const bad = parseFilterQuery({ status: 'lost', type: 'shout', from: 'yesterday', userId: 'x'.repeat(1001), event: 'ok' });
+    expect(bad.filter).toEqual({ event: 'ok' });
+    expect(bad.errors).toEqual({
+      status: '"lost" is not a status (one of filtered, queued, delivering, retrying, delivered, failed, cancelled)',
+      type: '"shout" is not a type (one of track, page, screen, identify, group, alias, delete)',
+      from: '"yesterday" is not a date and time (like 2026-11-22T09:30)',
+      userId: 'at most 1,000 characters (this is 1,001)',
+    });
+    // From after To: To is named and left out.
+    expect(parseFilterQuery({ from: '2026-11-23', to: '2026-11-22' })).toEqual({ filter: { from: new Date('2026-11-23T00:00').getTime() }, errors: { to: 'must be after From' } });
+  });
+
+  it('round-trips local date-times, keeps only its own keys, and keys a filter stably', () => {
+    const ms = localDateTimeMs('2026-03-07T08:05')!;
+    expect(toLocalDateTime(ms)).toBe('2026-03-07T08:05');
+    expect(localDateTimeMs('2026-13-45T99:99')).toBeNull();
+    expect(filterQueryOf({ userId: 'ada', status: '', refusal: '3' })).toEqual({ userId: 'ada' });
+    expect(filterKey({ userId: 'ada', status: 'failed' })).toBe(filterKey({ status: 'failed', userId: 'ada' }));
+    expect(filterKey({ userId: 'ada' })).not.toBe(filterKey({ event: 'ada' }));
+  });
+});
+
+describe('History selection and actions', () => {
+  const rows = [{ id: 9 }, { id: 7 }, { id: 5 }, { id: 4 }, { id: 2 }];
+  it('selects a shift-click range either way round, or just the row without an anchor', () => {
+    expect(rangeOf(rows, 7, 4)).toEqual([7, 5, 4]);
+    expect(rangeOf(rows, 2, 7)).toEqual([7, 5, 4, 2]);
+    expect(rangeOf(rows, null, 5)).toEqual([5]);
+    expect(rangeOf(rows, 100, 5)).toEqual([5]);
+    expect(rangeOf(rows, 7, 100)).toEqual([]);
+  });
+
+  it('sums up many commands in one sentence, naming the first refusal', () => {
+    const ok = { ok: true as const, value: {} };
+    const conflict = (m: string) => ({ ok: false as const, error: { code: 'conflict' as const, message: m } });
+    expect(summariseBulk('retry', [{ id: 1, result: ok }, { id: 2, result: ok }])).toEqual({ tone: 'success', title: 'Retried 2 messages', message: '' });
+    expect(summariseBulk('cancel', [{ id: 1, result: ok }, { id: 2, result: conflict('nothing to cancel') }, { id: 3, result: conflict('x') }])).toEqual({
+      tone: 'error',
+      title: 'Cancelled 1 message; 2 could not be cancelled',
+      message: 'message #2: nothing to cancel (and 1 more)',
+    });
+    expect(summariseBulk('replay', [{ id: 4, result: conflict('gone') }]).title).toBe('1 message could not be replayed');
+  });
+});
+
+describe('saved filters', () => {
+  const memory = () => {
+    const data = new Map<string, string>();
+    return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), data };
+  };
+  it('saves by name (replacing the same name), sorted, and reads back what was written; damage reads as none', () => {
+    const storage = memory();
+    let saved = saveFilter([], '  Failed orders ', { status: 'failed', event: 'Order Completed' });
+    expect(saved).toEqual({ ok: true, list: [{ name: 'Failed orders', query: { status: 'failed', event: 'Order Completed' } }] });
+    saved = saveFilter(saved.ok ? saved.list : [], 'Ada', { userId: 'ada' });
+    saved = saveFilter(saved.ok ? saved.list : [], 'Failed orders', { status: 'failed' });
+    expect(saved.ok && saved.list.map((f) => [f.name, f.query])).toEqual([
+      ['Ada', { userId: 'ada' }],
+      ['Failed orders', { status: 'failed' }],
+    ]);
+    expect(writeSavedFilters(storage, saved.ok ? saved.list : [])).toBeNull();
+    expect(readSavedFilters(storage)).toEqual(saved.ok && saved.list);
+    storage.data.set(SAVED_FILTERS_KEY, '{broken');
+    expect(readSavedFilters(storage)).toEqual([]);
+    storage.data.set(SAVED_FILTERS_KEY, JSON.stringify([{ name: 'ok', query: {} }, { name: 3 }, null]));
+    expect(readSavedFilters(storage)).toEqual([{ name: 'ok', query: {} }]);
+  });
+  it('refuses an empty name, a long one and an empty filter, saying which', () => {
+    expect(saveFilter([], ' ', { userId: 'a' })).toEqual({ ok: false, error: 'Name: give the filter a name' });
+    expect(saveFilter([], 'x'.repeat(61), { userId: 'a' })).toEqual({ ok: false, error: 'Name: at most 60 characters (this is 61)' });
+    expect(saveFilter([], 'All', {})).toEqual({ ok: false, error: 'Set a filter first: there is nothing to save' });
+  });
+});
+
+describe('Troubleshoot evidence', () => {
+  it('opens each kind of evidence where it lives', () => {
+    expect(evidenceHash({ kind: 'message', label: '', messageId: 4 })).toBe('#/live/4');
+    expect(evidenceHash({ kind: 'signature', label: '', messageId: 4, attemptId: 9 })).toBe('#/live/4/attempt/9');
+    expect(evidenceHash({ kind: 'destination', label: '', destinationId: 'd 1' })).toBe('#/destinations/d%201');
+    expect(evidenceHash({ kind: 'source', label: '', sourceId: 's1' })).toBe('#/sources/s1');
+    expect(evidenceHash({ kind: 'ingestLog', label: '', refusalId: 3 })).toBe('#/sources/ingest-log?refusal=3');
+    expect(evidenceHash({ kind: 'history', label: '', filter: { status: 'retrying' } })).toBe('#/history?status=retrying');
+    expect(evidenceHash({ kind: 'capture', label: '', receiver: 'orders', captureId: 12 })).toBe('#/receiver/orders/capture/12');
+    expect(evidenceHash({ kind: 'capture', label: '', receiver: null, captureId: 12 })).toBe('#/receiver');
+    expect(evidenceHash({ kind: 'url', label: '', url: 'http://x/v1/batch' })).toBeNull();
+  });
+
+  it('puts problems first, and groups by subject with the workbench-wide checks first', () => {
+    const c = (id: string, state: DiagnosticCheck['state'], subject: string | null): DiagnosticCheck => ({ id, state, subject, section: 'not-delivered', rule: id, title: id, detail: '', evidence: [] });
+    const checks = [c('a', 'ok', 'A'), c('b', 'warning', 'B'), c('g', 'ok', null), c('a2', 'problem', 'A'), c('b2', 'ok', 'B')];
+    expect(byUrgency(checks).map((x) => x.id)).toEqual(['a2', 'b', 'a', 'g', 'b2']);
+    expect(groupBySubject(checks).map((g) => [g.subject, g.checks.map((x) => x.id)])).toEqual([
+      [null, ['g']],
+      ['A', ['a2', 'a']],
+      ['B', ['b', 'b2']],
+    ]);
+  });
+});
