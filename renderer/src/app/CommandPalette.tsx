@@ -8,7 +8,7 @@ import { summarize } from '../api/summaries';
 import { useCompose } from '../stores/compose';
 import { useEngine } from '../stores/engine';
 import { useLive } from '../stores/live';
-import { useRouter, type View } from '../stores/router';
+import { opensMessages, useRouter, type View } from '../stores/router';
 import { useToasts } from '../stores/toasts';
 import { useDensity, type Density } from './density';
 import { messageIdIn, paletteActions, TIME_STEPS, type PaletteAction } from './paletteActions';
@@ -79,7 +79,7 @@ export function CommandPalette() {
   const paused = useEngine((s) => s.paused);
   const moved = useEngine((s) => (s.clock?.offsetMs ?? 0) !== 0);
   useHotkeys('mod+k', () => setOpen(!usePalette.getState().open), { enableOnFormTags: true, enableOnContentEditable: true, preventDefault: true });
-  const actions = open ? paletteActions({ openMessageId: route.view === 'live' ? route.messageId : null, forwardingPaused: paused, clockMoved: moved, hasIngestUrl: true }) : [];
+  const actions = open ? paletteActions({ openMessageId: opensMessages(route.view) ? route.messageId : null, forwardingPaused: paused, clockMoved: moved, hasIngestUrl: true }) : [];
   const wanted = messageIdIn(search);
   const choose = (id: string) => {
     setOpen(false);
