@@ -3,7 +3,7 @@
  * filled with realistic data (a few destinations, a flaky receiver, a few dozen messages in varied
  * statuses). Look at each picture before calling a screen done.
  *
- *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--docs]
+ *   npm run build:renderer && npx tsx scripts/screenshots.ts [--out /tmp/hookbench-shots] [--docs] [--only sources,audiences]
  *
  * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver) to
  * docs/screenshots/.
@@ -20,6 +20,8 @@ import { ROOT, startServe, type RunningServe } from '../test/e2e/serve.js';
 const args = process.argv.slice(2);
 const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1]! : '/tmp/hookbench-shots';
 const DOCS = args.includes('--docs');
+/** Only the shots whose name starts with one of these (comma-separated), to look at one screen quickly. */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : null;
 
 const CONFIG = {
   sources: [
@@ -68,6 +70,46 @@ async function seed(r: RunningServe): Promise<void> {
   await r.call('advanceClock', { ms: 60_000 });
   for (let i = 0; i < 3; i++) await send('page', 'website', { userId: users[i], name: 'Checkout', properties: { path: '/checkout' } });
   await send('track', 'backend', { userId: 'grace', event: 'Order Completed', properties: { total: 99 } });
+  await seedIngestion(r);
+  await seedAudiences(r);
+}
+
+/** Real SDK traffic on /v1 (usage counters and the last hour), and a few refusals for the ingest log. */
+async function seedIngestion(r: RunningServe): Promise<void> {
+  const post = (path: string, body: string, writeKey: string | null, headers: Record<string, string> = {}) =>
+    fetch(`${r.info.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(writeKey ? { authorization: `Basic ${btoa(`${writeKey}:`)}` } : {}), ...headers }, body });
+  const batch = (calls: Record<string, unknown>[]) => JSON.stringify({ batch: calls });
+  for (let i = 0; i < 6; i++) {
+    await post('/v1/batch', batch(users.map((u, j) => ({ type: 'track', userId: u, event: events[(i + j) % events.length], properties: { total: 5 + i + j } }))), 'wk_backend');
+  }
+  for (const [u, traits] of [
+    ['ada', { spend: 720, region: 'EU', plan: 'pro', address: { city: 'Lyon' } }],
+    ['grace', { spend: 1250, region: 'US', plan: 'enterprise' }],
+    ['linus', { spend: 540, region: 'EU', plan: 'pro' }],
+    ['user-7', { spend: 90, region: 'EU', plan: 'free' }],
+    ['user-12', { spend: 610, region: 'EU', plan: 'pro' }],
+  ] as const) {
+    await post('/v1/batch', batch([{ type: 'identify', userId: u, traits }]), 'wk_backend');
+  }
+  await post('/v1/t', JSON.stringify({ type: 'track', anonymousId: 'anon-9', event: 'Clicked Buy', writeKey: 'wk_web' }), null, { 'content-type': 'text/plain' });
+  // Refusals: an old write key, a call over 32 KiB, invalid JSON, a track without event.
+  await post('/v1/batch', batch([{ type: 'track', userId: 'u1', event: 'Signed Up' }]), 'wk_old_backend_2025');
+  await post('/v1/batch', batch([{ type: 'track', userId: 'u1', event: 'Big', properties: { blob: 'x'.repeat(40_000) } }]), 'wk_backend');
+  await post('/v1/batch', '{"batch": [{"type": "track", "userId": "u1", "event": "Oops"', 'wk_web');
+  await post('/v1/batch', batch([{ type: 'track', userId: 'u2' }]), 'wk_ios');
+}
+
+/** An audience by rule (synced, then traits change so a sync is pending), a computed trait, a deletion request. */
+async function seedAudiences(r: RunningServe): Promise<void> {
+  await r.call('createAudience', { source: 'backend', name: 'Big Spenders (EU) 2026', rule: { all: [{ trait: 'spend', op: 'gt', value: 500 }, { trait: 'region', op: 'equals', value: 'EU' }] } });
+  await r.call('createAudience', { source: 'backend', name: 'Beta testers', members: ['ada', 'grace'] });
+  await r.call('createComputedTrait', { source: 'backend', name: 'Lifetime Value', values: { ada: 1240.5, grace: 3310, linus: 455 } });
+  // user-7 now spends more (joins at the next sync); linus moves to the US (leaves).
+  const identify = (userId: string, traits: Record<string, unknown>) =>
+    fetch(`${r.info.url}/v1/identify`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${btoa('wk_backend:')}` }, body: JSON.stringify({ userId, traits }) });
+  await identify('user-7', { spend: 980 });
+  await identify('linus', { region: 'US' });
+  await r.call('createDeletionRequest', { userId: 'user-31' });
 }
 
 interface Shot {
@@ -112,9 +154,13 @@ async function main(): Promise<void> {
   try {
     await seed(full);
     const { retrying, failed, failedAttempt, signed, capture } = await findTargets(full);
+    const listed = await full.call<ListPage<{ id: string; name: string }>>('listAudiences', {});
+    const audience = listed.items.find((a) => a.name === 'Big Spenders (EU) 2026')!;
+    const trait = listed.items.find((a) => a.name === 'Lifetime Value')!;
+    const deletion = (await full.call<ListPage<{ id: number }>>('listDeletionRequests', {})).items[0]!;
     const signedBody = signed.message.message.body;
     const prettyBody = JSON.stringify(JSON.parse(signedBody), null, 2);
-    const shots: (Shot & { serve: RunningServe })[] = [
+    const allShots: (Shot & { serve: RunningServe })[] = [
       { serve: full, name: 'live', hash: '#/live' },
       { serve: full, name: 'live-detail', hash: `#/live/${retrying.id}` },
       { serve: full, name: 'attempt', hash: `#/live/${failed.id}/attempt/${failedAttempt.id}` },
@@ -188,8 +234,59 @@ async function main(): Promise<void> {
         },
       },
       { serve: empty, name: 'receiver-empty', hash: '#/receiver' },
-      ...['destinations', 'sources', 'history', 'troubleshoot', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
+      { serve: full, name: 'sources', hash: '#/sources/backend' },
+      {
+        serve: full,
+        name: 'sources-refusal',
+        hash: '#/sources/website?sdk=browser',
+        async prepare(page) {
+          await page.getByRole('list', { name: 'Ingest log' }).getByRole('button', { name: /^Refusal \d+: 400 message_too_large/ }).click();
+          await page.getByLabel(/^Body of refusal/).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'sources-new',
+        hash: '#/sources/backend?sdk=curl',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'New source' }).first().click();
+          await page.getByRole('form', { name: 'New source' }).waitFor();
+        },
+      },
+      { serve: empty, name: 'sources-empty', hash: '#/sources' },
+      { serve: full, name: 'audiences', hash: `#/audiences/audience/${audience.id}` },
+      {
+        serve: full,
+        name: 'audiences-synced',
+        hash: `#/audiences/audience/${audience.id}`,
+        async prepare(page) {
+          await page.getByRole('button', { name: 'Sync', exact: true }).click();
+          await page.getByRole('list', { name: 'Identify calls sent' }).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'audiences-new',
+        hash: '#/audiences/new/audience',
+        async prepare(page) {
+          const form = page.getByRole('form', { name: 'New audience' });
+          await form.getByLabel('Name').fill('Pro users in Lyon');
+          await form.getByRole('button', { name: 'Add condition' }).click();
+          await form.getByLabel('Condition 1 trait').fill('plan');
+          await form.getByLabel('Condition 1 value').fill('pro');
+          await form.getByRole('button', { name: 'Add group' }).click();
+          await form.getByLabel('Rule group 2 condition 1 trait').fill('address.city');
+          await form.getByLabel('Rule group 2 condition 1 value').fill('Lyon');
+          await form.getByRole('status', { name: 'Matches now' }).getByText('1 user would belong now').waitFor();
+          await page.evaluate('document.activeElement && document.activeElement.blur()');
+        },
+      },
+      { serve: full, name: 'audiences-trait', hash: `#/audiences/trait/${trait.id}` },
+      { serve: full, name: 'audiences-deletion', hash: `#/audiences/deletion/${deletion.id}` },
+      { serve: empty, name: 'audiences-empty', hash: '#/audiences' },
+      ...['destinations', 'history', 'troubleshoot'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
     ];
+    const shots = allShots.filter((shot) => ONLY === null || ONLY.some((prefix) => shot.name.startsWith(prefix)));
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const [width, height] of [
         [1280, 800],
@@ -205,6 +302,12 @@ async function main(): Promise<void> {
           if (shot.name === 'receiver' || shot.name === 'receiver-capture') await page.getByRole('list', { name: 'Captured requests' }).getByRole('listitem').first().waitFor();
           if (shot.name === 'receiver-capture') await page.getByRole('link', { name: /^attempt \d+$/ }).waitFor();
           if (shot.name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+          if (shot.name === 'sources' || shot.name === 'sources-refusal') await page.getByRole('list', { name: 'Ingest log' }).getByRole('listitem').first().waitFor();
+          if (shot.name === 'audiences') await page.getByRole('region', { name: 'A sync now would send' }).getByRole('list').waitFor();
+          if (shot.name === 'audiences' || shot.name === 'audiences-synced') await page.getByRole('status', { name: 'Matches now' }).getByText(/would belong now/).waitFor();
+          if (shot.name === 'audiences-trait') await page.getByRole('region', { name: 'Values at the last sync' }).getByRole('list').waitFor();
+          if (shot.name === 'audiences-new') await page.getByRole('status', { name: 'Matches now' }).getByText(/would belong now/).waitFor();
+          if (shot.name === 'audiences-deletion') await page.getByRole('list', { name: 'Delete notifications' }).getByRole('table').first().waitFor();
           await shot.prepare?.(page);
           // Let fonts and the clock settle on a whole second.
           await page.evaluate('document.fonts.ready');

@@ -16,9 +16,9 @@ export const SCREENS: Record<View, Screen> = {
   live: lazy(async () => ({ default: (await import('../features/live/LiveView')).LiveView })),
   compose: lazy(async () => ({ default: (await import('../features/compose/ComposeView')).ComposeView })),
   destinations: comingNext('destinations'),
-  sources: comingNext('sources'),
+  sources: lazy(async () => ({ default: (await import('../features/sources/SourcesView')).SourcesView })),
   receiver: lazy(async () => ({ default: (await import('../features/receiver/ReceiverView')).ReceiverView })),
   history: comingNext('history'),
   troubleshoot: comingNext('troubleshoot'),
-  audiences: comingNext('audiences'),
+  audiences: lazy(async () => ({ default: (await import('../features/audiences/AudiencesView')).AudiencesView })),
 };
