@@ -158,6 +158,12 @@ async function main(): Promise<void> {
     const audience = listed.items.find((a) => a.name === 'Big Spenders (EU) 2026')!;
     const trait = listed.items.find((a) => a.name === 'Lifetime Value')!;
     const deletion = (await full.call<ListPage<{ id: number }>>('listDeletionRequests', {})).items[0]!;
+    const spends: Record<string, number> = { 'user-12': 610, 'user-7': 980 };
+    /** Moves a user's spend across the audience's 500 line: they join or leave at the next sync. */
+    const flipSpend = async (userId: string) => {
+      spends[userId] = spends[userId]! > 500 ? 90 : 900;
+      await fetch(`${full.info.url}/v1/identify`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${btoa('wk_backend:')}` }, body: JSON.stringify({ userId, traits: { spend: spends[userId] } }) });
+    };
     const signedBody = signed.message.message.body;
     const prettyBody = JSON.stringify(JSON.parse(signedBody), null, 2);
     const allShots: (Shot & { serve: RunningServe })[] = [
@@ -254,12 +260,23 @@ async function main(): Promise<void> {
         },
       },
       { serve: empty, name: 'sources-empty', hash: '#/sources' },
-      { serve: full, name: 'audiences', hash: `#/audiences/audience/${audience.id}` },
+      {
+        serve: full,
+        name: 'audiences',
+        hash: `#/audiences/audience/${audience.id}`,
+        async prepare(page) {
+          // Each picture syncs; a user's spend flips first, so a sync always has something to send.
+          await flipSpend('user-12');
+          await page.getByRole('region', { name: 'A sync now would send' }).getByRole('listitem', { name: /user-12$/ }).waitFor();
+        },
+      },
       {
         serve: full,
         name: 'audiences-synced',
         hash: `#/audiences/audience/${audience.id}`,
         async prepare(page) {
+          await flipSpend('user-7');
+          await page.getByRole('region', { name: 'A sync now would send' }).getByRole('listitem', { name: /user-7$/ }).waitFor();
           await page.getByRole('button', { name: 'Sync', exact: true }).click();
           await page.getByRole('list', { name: 'Identify calls sent' }).waitFor();
         },
@@ -303,8 +320,9 @@ async function main(): Promise<void> {
           if (shot.name === 'receiver-capture') await page.getByRole('link', { name: /^attempt \d+$/ }).waitFor();
           if (shot.name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
           if (shot.name === 'sources' || shot.name === 'sources-refusal') await page.getByRole('list', { name: 'Ingest log' }).getByRole('listitem').first().waitFor();
-          if (shot.name === 'audiences') await page.getByRole('region', { name: 'A sync now would send' }).getByRole('list').waitFor();
           if (shot.name === 'audiences' || shot.name === 'audiences-synced') await page.getByRole('status', { name: 'Matches now' }).getByText(/would belong now/).waitFor();
+          if (shot.name === 'audiences-empty') await page.getByText('Audiences need a source').waitFor();
+          if (shot.name === 'sources-empty') await page.getByText('No sources yet').waitFor();
           if (shot.name === 'audiences-trait') await page.getByRole('region', { name: 'Values at the last sync' }).getByRole('list').waitFor();
           if (shot.name === 'audiences-new') await page.getByRole('status', { name: 'Matches now' }).getByText(/would belong now/).waitFor();
           if (shot.name === 'audiences-deletion') await page.getByRole('list', { name: 'Delete notifications' }).getByRole('table').first().waitFor();

@@ -31,7 +31,7 @@ export function SyncCalls({ label, kind, traitKey, calls }: { label: string; kin
         return (
           <li key={`${c.userId}:${messageId ?? ''}`} aria-label={`${word} ${c.userId}`} className="flex min-w-0 items-center gap-2 px-2 py-1 text-xs">
             <span className={`w-14 shrink-0 rounded px-1.5 text-center font-mono text-[11px] font-medium ${TONE[word] ?? ''}`}>{word}</span>
-            <span className="w-28 shrink-0 truncate font-mono" title={c.userId}>
+            <span className="w-24 shrink-0 truncate font-mono" title={c.userId}>
               {c.userId}
             </span>
             <code className="min-w-0 flex-1 truncate font-mono text-muted" title={`identify {"userId": ${show(c.userId)}, "traits": {${show(traitKey)}: ${show(c.value)}}}`}>
