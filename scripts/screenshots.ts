@@ -78,6 +78,46 @@ async function seed(r: RunningServe): Promise<void> {
     headers: { authorization: `Basic ${Buffer.from('wk_revoked_1234:').toString('base64')}`, 'content-type': 'application/json' },
     body: JSON.stringify({ batch: [{ type: 'track', userId: 'ada', event: 'Signed Up' }] }),
   });
+  await seedIngestion(r);
+  await seedAudiences(r);
+}
+
+/** Real SDK traffic on /v1 (usage counters and the last hour), and a few refusals for the ingest log. */
+async function seedIngestion(r: RunningServe): Promise<void> {
+  const post = (path: string, body: string, writeKey: string | null, headers: Record<string, string> = {}) =>
+    fetch(`${r.info.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(writeKey ? { authorization: `Basic ${btoa(`${writeKey}:`)}` } : {}), ...headers }, body });
+  const batch = (calls: Record<string, unknown>[]) => JSON.stringify({ batch: calls });
+  for (let i = 0; i < 6; i++) {
+    await post('/v1/batch', batch(users.map((u, j) => ({ type: 'track', userId: u, event: events[(i + j) % events.length], properties: { total: 5 + i + j } }))), 'wk_backend');
+  }
+  for (const [u, traits] of [
+    ['ada', { spend: 720, region: 'EU', plan: 'pro', address: { city: 'Lyon' } }],
+    ['grace', { spend: 1250, region: 'US', plan: 'enterprise' }],
+    ['linus', { spend: 540, region: 'EU', plan: 'pro' }],
+    ['user-7', { spend: 90, region: 'EU', plan: 'free' }],
+    ['user-12', { spend: 610, region: 'EU', plan: 'pro' }],
+  ] as const) {
+    await post('/v1/batch', batch([{ type: 'identify', userId: u, traits }]), 'wk_backend');
+  }
+  await post('/v1/t', JSON.stringify({ type: 'track', anonymousId: 'anon-9', event: 'Clicked Buy', writeKey: 'wk_web' }), null, { 'content-type': 'text/plain' });
+  // Refusals: an old write key, a call over 32 KiB, invalid JSON, a track without event.
+  await post('/v1/batch', batch([{ type: 'track', userId: 'u1', event: 'Signed Up' }]), 'wk_old_backend_2025');
+  await post('/v1/batch', batch([{ type: 'track', userId: 'u1', event: 'Big', properties: { blob: 'x'.repeat(40_000) } }]), 'wk_backend');
+  await post('/v1/batch', '{"batch": [{"type": "track", "userId": "u1", "event": "Oops"', 'wk_web');
+  await post('/v1/batch', batch([{ type: 'track', userId: 'u2' }]), 'wk_ios');
+}
+
+/** An audience by rule (synced, then traits change so a sync is pending), a computed trait, a deletion request. */
+async function seedAudiences(r: RunningServe): Promise<void> {
+  await r.call('createAudience', { source: 'backend', name: 'Big Spenders (EU) 2026', rule: { all: [{ trait: 'spend', op: 'gt', value: 500 }, { trait: 'region', op: 'equals', value: 'EU' }] } });
+  await r.call('createAudience', { source: 'backend', name: 'Beta testers', members: ['ada', 'grace'] });
+  await r.call('createComputedTrait', { source: 'backend', name: 'Lifetime Value', values: { ada: 1240.5, grace: 3310, linus: 455 } });
+  // user-7 now spends more (joins at the next sync); linus moves to the US (leaves).
+  const identify = (userId: string, traits: Record<string, unknown>) =>
+    fetch(`${r.info.url}/v1/identify`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${btoa('wk_backend:')}` }, body: JSON.stringify({ userId, traits }) });
+  await identify('user-7', { spend: 980 });
+  await identify('linus', { region: 'US' });
+  await r.call('createDeletionRequest', { userId: 'user-31' });
 }
 
 interface Shot {
@@ -124,6 +164,16 @@ async function main(): Promise<void> {
     const { retrying, failed, failedAttempt, signed, capture } = await findTargets(full);
     const signedBody = signed.message.message.body;
     const prettyBody = JSON.stringify(JSON.parse(signedBody), null, 2);
+    const listed = await full.call<ListPage<{ id: string; name: string }>>('listAudiences', {});
+    const audience = listed.items.find((a) => a.name === 'Big Spenders (EU) 2026')!;
+    const trait = listed.items.find((a) => a.name === 'Lifetime Value')!;
+    const deletion = (await full.call<ListPage<{ id: number }>>('listDeletionRequests', {})).items[0]!;
+    const spends: Record<string, number> = { 'user-12': 610, 'user-7': 980 };
+    /** Moves a user's spend across the audience's 500 line: they join or leave at the next sync. */
+    const flipSpend = async (userId: string) => {
+      spends[userId] = spends[userId]! > 500 ? 90 : 900;
+      await fetch(`${full.info.url}/v1/identify`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${btoa('wk_backend:')}` }, body: JSON.stringify({ userId, traits: { spend: spends[userId] } }) });
+    };
     const shots: (Shot & { serve: RunningServe })[] = [
       { serve: full, name: 'live', hash: '#/live' },
       { serve: full, name: 'live-detail', hash: `#/live/${retrying.id}` },
@@ -335,7 +385,67 @@ async function main(): Promise<void> {
       { serve: empty, name: 'history-empty', hash: '#/history' },
       { serve: full, name: 'troubleshoot', hash: '#/troubleshoot' },
       { serve: empty, name: 'troubleshoot-empty', hash: '#/troubleshoot' },
-      ...['sources', 'audiences'].map((view) => ({ serve: full, name: view, hash: `#/${view}` })),
+      { serve: full, name: 'sources', hash: '#/sources/backend' },
+      {
+        serve: full,
+        name: 'sources-refusal',
+        hash: '#/sources/website?sdk=browser',
+        async prepare(page) {
+          await page.getByRole('list', { name: 'Ingest log' }).getByRole('button', { name: /^Refusal \d+: 400 message_too_large/ }).click();
+          await page.getByLabel(/^Body of refusal/).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'sources-new',
+        hash: '#/sources/backend?sdk=curl',
+        async prepare(page) {
+          await page.getByRole('button', { name: 'New source' }).first().click();
+          await page.getByRole('form', { name: 'New source' }).waitFor();
+        },
+      },
+      { serve: empty, name: 'sources-empty', hash: '#/sources' },
+      {
+        serve: full,
+        name: 'audiences',
+        hash: `#/audiences/audience/${audience.id}`,
+        async prepare(page) {
+          // Each picture syncs; a user's spend flips first, so a sync always has something to send.
+          await flipSpend('user-12');
+          await page.getByRole('region', { name: 'A sync now would send' }).getByRole('listitem', { name: /user-12$/ }).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'audiences-synced',
+        hash: `#/audiences/audience/${audience.id}`,
+        async prepare(page) {
+          await flipSpend('user-7');
+          await page.getByRole('region', { name: 'A sync now would send' }).getByRole('listitem', { name: /user-7$/ }).waitFor();
+          await page.getByRole('button', { name: 'Sync', exact: true }).click();
+          await page.getByRole('list', { name: 'Identify calls sent' }).waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'audiences-new',
+        hash: '#/audiences/new/audience',
+        async prepare(page) {
+          const form = page.getByRole('form', { name: 'New audience' });
+          await form.getByLabel('Name').fill('Pro users in Lyon');
+          await form.getByRole('button', { name: 'Add condition' }).click();
+          await form.getByLabel('Condition 1 trait').fill('plan');
+          await form.getByLabel('Condition 1 value').fill('pro');
+          await form.getByRole('button', { name: 'Add group' }).click();
+          await form.getByLabel('Rule group 2 condition 1 trait').fill('address.city');
+          await form.getByLabel('Rule group 2 condition 1 value').fill('Lyon');
+          await form.getByRole('status', { name: 'Matches now' }).getByText('1 user would belong now').waitFor();
+          await page.evaluate('document.activeElement && document.activeElement.blur()');
+        },
+      },
+      { serve: full, name: 'audiences-trait', hash: `#/audiences/trait/${trait.id}` },
+      { serve: full, name: 'audiences-deletion', hash: `#/audiences/deletion/${deletion.id}` },
+      { serve: empty, name: 'audiences-empty', hash: '#/audiences' },
     ];
     const chosen = shots.filter((shot) => !ONLY || ONLY.some((prefix) => shot.name.startsWith(prefix)));
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -353,6 +463,13 @@ async function main(): Promise<void> {
           if (shot.name === 'receiver' || shot.name === 'receiver-capture') await page.getByRole('list', { name: 'Captured requests' }).getByRole('listitem').first().waitFor();
           if (shot.name === 'receiver-capture') await page.getByRole('link', { name: /^attempt \d+$/ }).waitFor();
           if (shot.name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+          if (shot.name === 'sources' || shot.name === 'sources-refusal') await page.getByRole('list', { name: 'Ingest log' }).getByRole('listitem').first().waitFor();
+          if (shot.name === 'audiences' || shot.name === 'audiences-synced') await page.getByRole('status', { name: 'Matches now' }).getByText(/would belong now/).waitFor();
+          if (shot.name === 'audiences-empty') await page.getByText('Audiences need a source').waitFor();
+          if (shot.name === 'sources-empty') await page.getByText('No sources yet').waitFor();
+          if (shot.name === 'audiences-trait') await page.getByRole('region', { name: 'Values at the last sync' }).getByRole('list').waitFor();
+          if (shot.name === 'audiences-new') await page.getByRole('status', { name: 'Matches now' }).getByText(/would belong now/).waitFor();
+          if (shot.name === 'audiences-deletion') await page.getByRole('list', { name: 'Delete notifications' }).getByRole('table').first().waitFor();
           if (shot.name.startsWith('history')) await page.getByRole('region', { name: 'Storage' }).getByText(/stored · database/).waitFor();
           if (shot.name === 'history' || shot.name === 'history-detail' || shot.name === 'history-selection') await page.getByRole('checkbox', { name: /^Select message #/ }).first().waitFor();
           if (shot.name === 'history-detail') await page.getByRole('region', { name: 'Message details' }).getByRole('button', { name: /^Attempt 1/ }).first().waitFor();

@@ -30,6 +30,9 @@ import type {
   CreateComputedTraitInput,
   IdInput,
   ListAudiencesInput,
+  AudienceDetail,
+  AudiencePreview,
+  PreviewAudienceInput,
   UpdateAudienceInput,
   UpdateComputedTraitInput,
 } from './audiences.js';
@@ -179,6 +182,10 @@ export interface AudienceCommands {
   syncAudience(input: IdInput): Result<AudienceSyncResult>;
   deleteAudience(input: IdInput): Result<{ id: string }>;
   listAudiences(input: ListAudiencesInput): Result<Page<Audience | ComputedTrait>>;
+  /** One audience or computed trait: the values its last sync left each user with, and what a sync now would send. */
+  getAudience(input: IdInput): Result<AudienceDetail>;
+  /** Who a definition (not saved) would hold now among the source's users, and the trait names they have. */
+  previewAudience(input: PreviewAudienceInput): Result<AudiencePreview>;
   createComputedTrait(input: CreateComputedTraitInput): Result<{ computedTrait: ComputedTrait; sync: ComputedTraitSyncResult }>;
   updateComputedTrait(input: UpdateComputedTraitInput): Result<ComputedTrait>;
   syncComputedTrait(input: IdInput): Result<ComputedTraitSyncResult>;

@@ -3,6 +3,25 @@
  * and the records the commands return. Validation errors name the field (`rule.all[1].op`).
  */
 import { z } from 'zod';
+import { err, ok, type Result } from './result.js';
+
+/**
+ * "Big Spenders (EU) 2026" → `big_spenders_eu_2026`. Letters and digits of any script count (so
+ * "Café Größe" → `café_größe`), and so do combining marks: lower-casing "İ" yields "i" + U+0307, and many
+ * scripts write vowels as marks, so treating marks as separators would cut words apart. The name is
+ * NFC-normalised first so that composed and decomposed spellings give the same key.
+ */
+export function snakeCase(name: string): Result<string> {
+  const key = name
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M}]+/gu, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!/[\p{L}\p{N}]/u.test(key)) {
+    return err({ code: 'invalid_input', field: 'name', message: `name has no letters or digits (got ${JSON.stringify(name)})` });
+  }
+  return ok(key);
+}
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type Traits = Record<string, JsonValue>;
@@ -60,6 +79,16 @@ export interface ComputedTrait {
   syncedAt: number | null;
 }
 
+/** One identify call a sync sent: `{userId, traits: {<traitKey>: value}}`, stored as message `messageId`. */
+export interface SyncCall {
+  userId: string;
+  /** The trait's value it sent: true (joined) or false (left) for an audience; the value, or null, for a computed trait. */
+  value: JsonValue;
+  change: 'added' | 'changed' | 'removed';
+  /** Hookbench's id of the identify message (MessageRecord.id). */
+  messageId: number;
+}
+
 export interface AudienceSyncResult {
   /** Identify calls accepted as messages (routing may still filter some, e.g. with no destination connected). */
   sent: number;
@@ -67,6 +96,8 @@ export interface AudienceSyncResult {
   left: string[];
   /** Hookbench ids of the identify messages (MessageRecord.id), in the order sent. */
   messageIds: number[];
+  /** Each identify call, in the order sent (by userId). */
+  calls: SyncCall[];
 }
 
 export interface ComputedTraitSyncResult {
@@ -76,7 +107,37 @@ export interface ComputedTraitSyncResult {
   /** Users who no longer have a value (sent null). */
   removed: string[];
   messageIds: number[];
+  calls: SyncCall[];
 }
+
+/** A change a sync would send now (getAudience's `pending`): a SyncCall without its message. */
+export type PendingChange = Omit<SyncCall, 'messageId'>;
+
+/** getAudience: a definition, the values its last sync left each user with, and what a sync now would send. */
+export interface AudienceDetail {
+  item: Audience | ComputedTrait;
+  /**
+   * userId → the value the last sync left them with, by userId: for an audience, its members (true) and
+   * past members told they left (false); for a computed trait, each user's value.
+   */
+  synced: { userId: string; value: JsonValue }[];
+  pending: PendingChange[];
+  /** Users of the source with stored traits (from identify calls). */
+  users: number;
+}
+
+/** previewAudience: who a definition (not saved) matches now among the source's users. */
+export interface AudiencePreview {
+  /** Explicit members and users whose traits match the rule, by userId; at most `PREVIEW_LIMIT`. */
+  members: string[];
+  /** How many match in all (members may be cut at the limit). */
+  total: number;
+  /** Users of the source with stored traits. */
+  users: number;
+  /** Trait names the source's users have (top-level keys and dotted paths into objects), sorted; at most `PREVIEW_LIMIT`. */
+  traits: string[];
+}
+export const PREVIEW_LIMIT = 500;
 
 // ---------------------------------------------------------------- schemas
 
@@ -259,4 +320,17 @@ export interface UpdateComputedTraitInput {
   id: string;
   /** Replaces every value; users left out lose theirs at the next sync. */
   values: Record<string, JsonValue>;
+}
+
+export const previewAudienceInputSchema = z
+  .strictObject({
+    source: sourceRef,
+    members: membersSchema.optional(),
+    rule: ruleInputSchema.optional(),
+  });
+export interface PreviewAudienceInput {
+  /** Source id or name. */
+  source: string;
+  members?: string[];
+  rule?: Rule;
 }

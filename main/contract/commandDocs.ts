@@ -54,6 +54,8 @@ export const COMMAND_DOCS = {
   syncAudience: { group: 'Audiences', summary: 'Sends identify calls for the users who joined (true) or left (false) since the last sync.', output: 'AudienceSyncResult', errors: ['not_found'] },
   deleteAudience: { group: 'Audiences', summary: 'Deletes an audience.', output: '{ id: string }', errors: ['not_found'] },
   listAudiences: { group: 'Audiences', summary: 'Audiences and computed traits, by name; optionally of one source or kind.', output: 'Page<Audience | ComputedTrait>', errors: ['not_found'] },
+  getAudience: { group: 'Audiences', summary: 'One audience or computed trait: the value its last sync left each user with, and the identify calls a sync now would send (nothing is sent).', output: 'AudienceDetail', errors: ['not_found'] },
+  previewAudience: { group: 'Audiences', summary: 'Who explicit members and/or a rule would hold now among the source\'s users (first 500, and the total), with the trait names those users have; nothing is saved.', output: 'AudiencePreview', errors: ['not_found'] },
   createComputedTrait: { group: 'Audiences', summary: 'A computed trait (userId → value); sends each user their value at once.', output: '{ computedTrait: ComputedTrait; sync: ComputedTraitSyncResult }', errors: ['not_found', 'conflict'] },
   updateComputedTrait: { group: 'Audiences', summary: 'Replaces every value; users left out lose theirs at the next sync.', output: 'ComputedTrait', errors: ['not_found'] },
   syncComputedTrait: { group: 'Audiences', summary: 'Sends identify calls for the values that changed since the last sync.', output: 'ComputedTraitSyncResult', errors: ['not_found'] },

@@ -12,6 +12,7 @@ import {
   createComputedTraitInputSchema,
   idInputSchema,
   listAudiencesInputSchema,
+  previewAudienceInputSchema,
   updateAudienceInputSchema,
   updateComputedTraitInputSchema,
 } from './audiences.js';
@@ -129,6 +130,8 @@ export const commandSchemas = {
   syncAudience: idInputSchema,
   deleteAudience: idInputSchema,
   listAudiences: listAudiencesInputSchema,
+  getAudience: idInputSchema,
+  previewAudience: previewAudienceInputSchema,
   createComputedTrait: createComputedTraitInputSchema,
   updateComputedTrait: updateComputedTraitInputSchema,
   syncComputedTrait: idInputSchema,

@@ -196,9 +196,28 @@ export interface IngestRefusal {
   message: string;
   field: string | null;
   index: number | null;
+  /** The limit that was exceeded (bytes, levels), when the refusal is about one. */
+  limit: number | null;
   bodyBytes: number | null;
   /** The first 4 KiB of the decoded body. */
   bodyPreview: string | null;
+}
+
+export const USAGE_COUNTERS = ['received', 'accepted', 'refused', 'filtered'] as const;
+export type UsageCounter = (typeof USAGE_COUNTERS)[number];
+
+/**
+ * A source's counters per minute of engine time over the last hour, oldest first (60 each; the last is
+ * the minute now, still counting). Kept in memory: they start at zero after a restart.
+ */
+export interface SourceUsageMinutes {
+  /** Engine time at which the first minute starts. */
+  from: number;
+  minuteMs: number;
+  received: number[];
+  accepted: number[];
+  refused: number[];
+  filtered: number[];
 }
 
 export interface SourceUsage {
@@ -209,6 +228,7 @@ export interface SourceUsage {
   accepted: number;
   refused: number;
   filtered: number;
+  lastHour: SourceUsageMinutes;
 }
 
 /** A deletion request and the `delete` messages it created (one per affected source). */

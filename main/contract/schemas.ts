@@ -257,6 +257,17 @@ export const sourceInputSchema = z.strictObject({
 });
 export type SourceInput = z.input<typeof sourceInputSchema>;
 
+/** Random bytes in a generated write key. */
+export const WRITE_KEY_BYTES = 12;
+/**
+ * A generated write key, `wk_` + lowercase hex of `WRITE_KEY_BYTES` random bytes: what createSource makes
+ * when given none, and what the UI's Regenerate sends (random bytes from node:crypto or Web Crypto).
+ */
+export function writeKeyOf(bytes: Uint8Array): string {
+  if (bytes.length !== WRITE_KEY_BYTES) throw new RangeError(`a write key takes ${WRITE_KEY_BYTES} random bytes (got ${bytes.length})`);
+  return `wk_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
 export const sendMessageInputSchema = z.strictObject({
   type: z.enum(MESSAGE_TYPES, { error: `must be one of ${MESSAGE_TYPES.join(', ')}` }),
   /** The call itself: userId, event, properties, ... (docs/behaviour.md §1). */

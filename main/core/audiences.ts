@@ -3,25 +3,9 @@
  * the state of the last sync, and sends what `diffState` returns.
  */
 import { isIsoDate, type AudienceKind, type JsonValue, type Rule, type Traits } from '../contract/audiences.js';
-import { err, ok, type Result } from '../contract/result.js';
 
-/**
- * "Big Spenders (EU) 2026" → `big_spenders_eu_2026`. Letters and digits of any script count (so
- * "Café Größe" → `café_größe`), and so do combining marks: lower-casing "İ" yields "i" + U+0307, and many
- * scripts write vowels as marks, so treating marks as separators would cut words apart. The name is
- * NFC-normalised first so that composed and decomposed spellings give the same key.
- */
-export function snakeCase(name: string): Result<string> {
-  const key = name
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}]+/gu, '_')
-    .replace(/^_+|_+$/g, '');
-  if (!/[\p{L}\p{N}]/u.test(key)) {
-    return err({ code: 'invalid_input', field: 'name', message: `name has no letters or digits (got ${JSON.stringify(name)})` });
-  }
-  return ok(key);
-}
+/** The trait key a name becomes: shared with the UI, which shows it as the name is typed. */
+export { snakeCase } from '../contract/audiences.js';
 
 // ---------------------------------------------------------------- JSON helpers
 

@@ -16,10 +16,14 @@ import {
   createComputedTraitInputSchema,
   idInputSchema,
   listAudiencesInputSchema,
+  PREVIEW_LIMIT,
+  previewAudienceInputSchema,
   updateAudienceInputSchema,
   updateComputedTraitInputSchema,
   type Audience,
+  type AudienceDetail,
   type AudienceKind,
+  type AudiencePreview,
   type AudienceSyncResult,
   type ComputedTrait,
   type ComputedTraitSyncResult,
@@ -28,7 +32,9 @@ import {
   type IdInput,
   type JsonValue,
   type ListAudiencesInput,
+  type PreviewAudienceInput,
   type Rule,
+  type SyncCall,
   type Traits,
   type UpdateAudienceInput,
   type UpdateComputedTraitInput,
@@ -211,6 +217,32 @@ export class AudienceService {
     return ok({ items: rows.map((r) => (r.kind === 'audience' ? toAudience(r) : toComputedTrait(r))), nextCursor: null });
   }
 
+  /**
+   * One audience or computed trait with the values its last sync left each user with, and the changes a
+   * sync now would send (nothing is sent or stored).
+   */
+  getAudience(input: IdInput): Result<AudienceDetail> {
+    const parsed = parseWith(idInputSchema, input);
+    if (!parsed.ok) return parsed;
+    const row = this.s.get.get(parsed.value.id);
+    if (!row) return err({ code: 'not_found', field: 'id', message: `id: no audience or computed trait with id ${JSON.stringify(parsed.value.id)}` });
+    const { previous, next, users } = this.states(row);
+    const synced = [...previous].map(([userId, value]) => ({ userId, value })).sort((a, b) => compareIds(a.userId, b.userId));
+    const pending = diffState(previous, next, row.kind).map(({ userId, value, change }) => ({ userId, value, change }));
+    return ok({ item: row.kind === 'audience' ? toAudience(row) : toComputedTrait(row), synced, pending, users });
+  }
+
+  /** Who a definition would hold now (explicit members ∪ rule matches), without saving or sending anything. */
+  previewAudience(input: PreviewAudienceInput): Result<AudiencePreview> {
+    const parsed = parseWith(previewAudienceInputSchema, input);
+    if (!parsed.ok) return parsed;
+    const source = this.findSource(parsed.value.source);
+    if (!source) return sourceNotFound(parsed.value.source);
+    const users = this.usersOf(source.id);
+    const members = [...evaluateMembership({ members: parsed.value.members ?? [], rule: parsed.value.rule ?? null }, users)].sort(compareIds);
+    return ok({ members: members.slice(0, PREVIEW_LIMIT), total: members.length, users: users.size, traits: traitNames(users.values(), PREVIEW_LIMIT) });
+  }
+
   // ---------------------------------------------------------------- computed traits
 
   /** Creates the computed trait and syncs it at once: one identify `{<key>: value}` per user. */
@@ -299,11 +331,7 @@ export class AudienceService {
 
   /** Diffs the values now against the state of the last sync, sends the changes and stores the new state. */
   private sync(row: AudienceRow): Result<SyncOutcome> {
-    const next =
-      row.kind === 'audience'
-        ? membershipState(evaluateMembership(JSON.parse(row.definition) as AudienceDefinition, this.usersOf(row.source_id)))
-        : new Map(Object.entries((JSON.parse(row.definition) as ComputedDefinition).values));
-    const previous = new Map(this.s.stateOf.all(row.id).map((r) => [r.user_id, JSON.parse(r.value) as JsonValue]));
+    const { previous, next } = this.states(row);
     const changes = diffState(previous, next, row.kind);
     let messageIds: number[] = [];
     if (changes.length > 0) {
@@ -320,6 +348,17 @@ export class AudienceService {
     }
     this.s.setSyncedAt.run(this.clock.now(), row.id);
     return ok({ changes, messageIds });
+  }
+
+  /** The values of the last sync, the values now, and how many users the source has traits for. */
+  private states(row: AudienceRow): { previous: Map<string, JsonValue>; next: Map<string, JsonValue>; users: number } {
+    const users = this.usersOf(row.source_id);
+    const next =
+      row.kind === 'audience'
+        ? membershipState(evaluateMembership(JSON.parse(row.definition) as AudienceDefinition, users))
+        : new Map(Object.entries((JSON.parse(row.definition) as ComputedDefinition).values));
+    const previous = new Map(this.s.stateOf.all(row.id).map((r) => [r.user_id, JSON.parse(r.value) as JsonValue]));
+    return { previous, next, users: users.size };
   }
 
   private usersOf(sourceId: string): Map<string, Traits> {
@@ -384,12 +423,18 @@ function toComputedTrait(r: AudienceRow): ComputedTrait {
   };
 }
 
+/** The identify calls of a sync: `send` answers one message per call, in order. */
+function callsOf(s: SyncOutcome): SyncCall[] {
+  return s.changes.map((c, i) => ({ userId: c.userId, value: c.value, change: c.change, messageId: s.messageIds[i]! }));
+}
+
 function audienceSyncResult(s: SyncOutcome): AudienceSyncResult {
   return {
     sent: s.messageIds.length,
     joined: s.changes.filter((c) => c.value === true).map((c) => c.userId),
     left: s.changes.filter((c) => c.value === false).map((c) => c.userId),
     messageIds: s.messageIds,
+    calls: callsOf(s),
   };
 }
 
@@ -399,5 +444,23 @@ function computedSyncResult(s: SyncOutcome): ComputedTraitSyncResult {
     changed: s.changes.filter((c) => c.change !== 'removed').map((c) => c.userId),
     removed: s.changes.filter((c) => c.change === 'removed').map((c) => c.userId),
     messageIds: s.messageIds,
+    calls: callsOf(s),
   };
+}
+
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The trait names users have, for a rule editor to offer: top-level keys and, one level down, dotted paths
+ * into objects (`address.city`), as rules name them. Sorted; at most `limit`.
+ */
+function traitNames(users: Iterable<Traits>, limit: number): string[] {
+  const names = new Set<string>();
+  for (const traits of users) {
+    for (const [key, value] of Object.entries(traits)) {
+      names.add(key);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) for (const inner of Object.keys(value)) names.add(`${key}.${inner}`);
+    }
+  }
+  return [...names].sort(compareIds).slice(0, limit);
 }

@@ -266,7 +266,7 @@ class CoreImpl implements Core {
       findSource: (ref) => registry.findSource(ref),
     });
     this.control = new Control({ store, clock, engine: this.engine, bus, queries, rate: intake.rate, dataDir: options.dataDir });
-    this.history = new History({ store, queries, registry, otherSecrets: () => [this.control.apiToken(), ...this.receivers.allSecrets()] });
+    this.history = new History({ store, queries, registry, usage: { minutes: intake.usage, now: () => clock.now() }, otherSecrets: () => [this.control.apiToken(), ...this.receivers.allSecrets()] });
     this.deliveries = new DeliveryCommands({ store, clock, registry, intake, bus, reschedule: () => this.engine.reschedule() });
     this.diagnostics = new DiagnosticsService({
       store,
@@ -290,7 +290,10 @@ class CoreImpl implements Core {
       sourceByWriteKey: (writeKey) => registry.sourceByWriteKey(writeKey),
       ingest: (input) => intake.ingest(input),
       logRefusal: (refusal) => void store.ingestLog.logRefusal(refusal),
-      countRefused: (sourceId, calls) => store.ingestLog.countUsage(sourceId, { received: calls, refused: calls }),
+      countRefused: (sourceId, calls) => {
+        store.ingestLog.countUsage(sourceId, { received: calls, refused: calls });
+        intake.usage.add(sourceId, clock.now(), { received: calls, refused: calls });
+      },
       transaction: (fn) => store.transaction(fn),
     };
     // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.

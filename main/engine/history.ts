@@ -12,6 +12,7 @@ import type { MessageQueries } from '../store/messageQueries.js';
 import type { Store } from '../store/store.js';
 import { notFound, pageArgs, toPage, wholePage } from './paging.js';
 import type { Registry } from './registry.js';
+import type { UsageMinutes } from './usageMinutes.js';
 
 export type HistoryStore = Pick<Store, 'messages' | 'deliveries' | 'ingestLog' | 'deletions' | 'destinationStats'>;
 
@@ -19,6 +20,8 @@ export interface HistoryOptions {
   store: HistoryStore;
   queries: MessageQueries;
   registry: Registry;
+  /** Each source's calls per minute over the last hour (in memory), and the engine clock. */
+  usage: { minutes: UsageMinutes; now(): number };
   /** Secrets an export redacts besides the destinations' own: the API token, receiver secrets. */
   otherSecrets: () => string[];
 }
@@ -73,7 +76,12 @@ export class History {
   }
 
   listSourceUsage(): Result<Page<SourceUsage>> {
-    return ok(wholePage(this.o.registry.allSources().map((src) => ({ sourceId: src.id, name: src.name, ...this.o.store.ingestLog.usageOf(src.id) }))));
+    const now = this.o.usage.now();
+    return ok(
+      wholePage(
+        this.o.registry.allSources().map((src) => ({ sourceId: src.id, name: src.name, ...this.o.store.ingestLog.usageOf(src.id), lastHour: this.o.usage.minutes.lastHour(src.id, now) })),
+      ),
+    );
   }
 
   /** Every destination's pending deliveries and recent outcomes, by name (docs/api.md, listDestinationStats). */

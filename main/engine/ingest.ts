@@ -112,6 +112,7 @@ export class IngestService {
         message: error.message,
         field: error.field ?? null,
         index: error.index ?? null,
+        limit: error.limit ?? null,
         bodyBytes: prepared.bodyBytes,
         bodyPreview: previewOf(prepared.preview),
       });

@@ -16,6 +16,7 @@ import { buildMessage, type BuiltMessage } from '../core/messages.js';
 import { routeMessage } from '../core/routing.js';
 import type { Store } from '../store/store.js';
 import { AcceptedRate } from './acceptedRate.js';
+import { UsageMinutes } from './usageMinutes.js';
 import type { EventBus } from './eventBus.js';
 import { withoutWriteKey, type PreparedCall } from './ingestPrepare.js';
 import { newMessageId } from './messageIds.js';
@@ -83,6 +84,8 @@ export interface PendingMessage {
 export class Intake {
   /** Calls accepted per second over the last minute (the overview's rate). */
   readonly rate = new AcceptedRate();
+  /** Each source's calls per minute over the last hour (the Sources screen's sparkline). */
+  readonly usage = new UsageMinutes();
 
   constructor(private readonly o: IntakeOptions) {}
 
@@ -273,6 +276,7 @@ export class Intake {
         usage.set(p.sourceId, u);
       }
       for (const [sourceId, u] of usage) this.o.store.ingestLog.countUsage(sourceId, u);
+      if (usage.size > 0) this.o.store.afterCommit(() => usage.forEach((u, sourceId) => this.usage.add(sourceId, now, u)));
       for (const p of pending) {
         if (p.traits === undefined || p.sourceId === null || p.built.userId === null) continue;
         const recorded = this.o.recordIdentify(p.sourceId, p.built.userId, p.traits);

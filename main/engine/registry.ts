@@ -15,6 +15,8 @@ import {
   parseWith,
   resolveRetryPolicy,
   sourceInputSchema,
+  WRITE_KEY_BYTES,
+  writeKeyOf,
   type DestinationInput,
   type DestinationPatch,
   type SourceInput,
@@ -231,7 +233,7 @@ export class Registry {
     if ([...this.sources.values()].some((s) => s.name === parsed.value.name)) {
       return err({ code: 'conflict', field: 'name', message: `name: a source named "${parsed.value.name}" already exists` });
     }
-    const writeKey = parsed.value.writeKey ?? `wk_${randomBytes(12).toString('hex')}`;
+    const writeKey = parsed.value.writeKey ?? writeKeyOf(randomBytes(WRITE_KEY_BYTES));
     if (this.writeKeys.has(writeKey)) {
       return err({ code: 'conflict', field: 'writeKey', message: 'writeKey: another source already uses this write key' });
     }

@@ -115,7 +115,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const body = await readBody(req, LIMITS.requestBytes);
       if (body === 'too_large') {
         const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
-        core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, bodyBytes: null });
+        core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
         return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
       }
       const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, clientIp: clientIp(req) });

@@ -2,7 +2,8 @@
 import type { IngestRefusal, SourceUsage } from '../contract/models.js';
 import type { Db } from './openDb.js';
 
-export type NewIngestRefusal = Omit<IngestRefusal, 'id' | 'bodyPreview'> & { bodyPreview?: Buffer | null };
+export type NewIngestRefusal = Omit<IngestRefusal, 'id' | 'bodyPreview' | 'limit'> & { bodyPreview?: Buffer | null; limit?: number | null | undefined };
+export type UsageTotals = Omit<SourceUsage, 'sourceId' | 'name' | 'lastHour'>;
 
 interface RefusalRow {
   id: number;
@@ -15,6 +16,7 @@ interface RefusalRow {
   message: string;
   field: string | null;
   item_index: number | null;
+  limit_value: number | null;
   body_bytes: number | null;
   body_preview: Buffer | null;
 }
@@ -31,10 +33,10 @@ export class IngestLogStore {
          ON CONFLICT (source_id) DO UPDATE SET received = received + excluded.received, accepted = accepted + excluded.accepted,
            refused = refused + excluded.refused, filtered = filtered + excluded.filtered`,
       ),
-      usageOf: db.prepare<[string], Omit<SourceUsage, 'sourceId' | 'name'>>('SELECT received, accepted, refused, filtered FROM source_usage WHERE source_id = ?'),
+      usageOf: db.prepare<[string], UsageTotals>('SELECT received, accepted, refused, filtered FROM source_usage WHERE source_id = ?'),
       logRefusal: db.prepare(
-        `INSERT INTO ingest_log (received_at, source_id, route, client_ip, http_status, code, message, field, item_index, body_bytes, body_preview)
-         VALUES (@receivedAt, @sourceId, @route, @clientIp, @httpStatus, @code, @message, @field, @index, @bodyBytes, @bodyPreview)`,
+        `INSERT INTO ingest_log (received_at, source_id, route, client_ip, http_status, code, message, field, item_index, limit_value, body_bytes, body_preview)
+         VALUES (@receivedAt, @sourceId, @route, @clientIp, @httpStatus, @code, @message, @field, @index, @limit, @bodyBytes, @bodyPreview)`,
       ),
       listRefusals: db.prepare<[{ beforeId: number; limit: number }], RefusalRow>(
         'SELECT * FROM ingest_log WHERE id < @beforeId ORDER BY id DESC LIMIT @limit',
@@ -45,11 +47,11 @@ export class IngestLogStore {
   countUsage(sourceId: string, u: { received?: number; accepted?: number; refused?: number; filtered?: number }): void {
     this.s.countUsage.run({ sourceId, received: u.received ?? 0, accepted: u.accepted ?? 0, refused: u.refused ?? 0, filtered: u.filtered ?? 0 });
   }
-  usageOf(sourceId: string): Omit<SourceUsage, 'sourceId' | 'name'> {
+  usageOf(sourceId: string): UsageTotals {
     return this.s.usageOf.get(sourceId) ?? { received: 0, accepted: 0, refused: 0, filtered: 0 };
   }
   logRefusal(r: NewIngestRefusal): number {
-    return Number(this.s.logRefusal.run({ ...r, bodyPreview: r.bodyPreview ?? null }).lastInsertRowid);
+    return Number(this.s.logRefusal.run({ ...r, limit: r.limit ?? null, bodyPreview: r.bodyPreview ?? null }).lastInsertRowid);
   }
   listRefusals(q: { beforeId?: number | undefined; limit: number }): IngestRefusal[] {
     return this.s.listRefusals.all({ beforeId: q.beforeId ?? Number.MAX_SAFE_INTEGER, limit: q.limit }).map((r) => ({
@@ -63,6 +65,7 @@ export class IngestLogStore {
       message: r.message,
       field: r.field,
       index: r.item_index,
+      limit: r.limit_value,
       bodyBytes: r.body_bytes,
       bodyPreview: r.body_preview ? r.body_preview.toString('utf8') : null,
     }));

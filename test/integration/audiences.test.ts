@@ -61,13 +61,23 @@ describe('audiences: identify per membership change', () => {
     for (const body of first) expect(body.traits).toStrictEqual({ big_spenders_eu_2026: true });
 
     const unchanged = must(service.syncAudience({ id: created.audience.id }));
-    expect(unchanged).toEqual({ sent: 0, joined: [], left: [], messageIds: [] });
+    expect(unchanged).toEqual({ sent: 0, joined: [], left: [], messageIds: [], calls: [] });
     expect(await delivered([])).toEqual([]);
 
     service.recordIdentify(source.id, 'u2', { spend: 300 }); // joins
     service.recordIdentify(source.id, 'u1', { spend: 10 }); // leaves
+    // Before the sync, getAudience says what it would send; nothing is sent by asking.
+    const before = must(service.getAudience({ id: created.audience.id }));
+    expect(before.synced).toEqual([{ userId: 'u1', value: true }, { userId: 'u3', value: true }]);
+    expect(before.pending).toEqual([{ userId: 'u1', value: false, change: 'removed' }, { userId: 'u2', value: true, change: 'added' }]);
+    expect(before.users).toBe(3);
     const changed = must(service.syncAudience({ id: created.audience.id }));
     expect(changed).toMatchObject({ sent: 2, joined: ['u2'], left: ['u1'] });
+    // Each identify call with its message: exactly what getAudience said would go.
+    expect(changed.calls).toEqual(before.pending.map((p, i) => ({ ...p, messageId: changed.messageIds[i] })));
+    const after = must(service.getAudience({ id: created.audience.id }));
+    expect(after.pending).toEqual([]);
+    expect(after.synced).toEqual([{ userId: 'u2', value: true }, { userId: 'u3', value: true }]);
     const bodies = await delivered(changed.messageIds);
     expect(bodies).toHaveLength(2);
     expect(bodies[0]).toMatchObject(identify('u1', { big_spenders_eu_2026: false }));
@@ -110,6 +120,23 @@ describe('audiences: identify per membership change', () => {
   });
 });
 
+describe('previewAudience: who a definition holds now, before it is saved', () => {
+  it('members ∪ rule matches among the source users, the total, and the trait names the rule editor offers', async () => {
+    const { source, service } = await setup();
+    service.recordIdentify(source.id, 'u1', { spend: 500, address: { city: 'Lyon' } });
+    service.recordIdentify(source.id, 'u2', { spend: 50, plan: 'pro' });
+    const preview = must(service.previewAudience({ source: 'web', members: ['m9'], rule: { any: [{ trait: 'spend', op: 'gt', value: 100 }, { trait: 'plan', op: 'equals', value: 'pro' }] } }));
+    expect(preview).toEqual({ members: ['m9', 'u1', 'u2'], total: 3, users: 2, traits: ['address', 'address.city', 'plan', 'spend'] });
+    expect(must(service.listAudiences({ source: 'web' })).items).toEqual([]); // nothing saved
+    const bad = service.previewAudience({ source: 'web', rule: { trait: 'spend', op: 'gt', value: 'lots' } } as never);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.field).toBe('rule.value');
+    const unknown = service.previewAudience({ source: 'nope' });
+    expect(unknown.ok).toBe(false);
+    if (!unknown.ok) expect(unknown.error).toMatchObject({ code: 'not_found', field: 'source' });
+  });
+});
+
 describe('computed traits', () => {
   it('first sync sends every value; a later sync only the changed ones, and null for removed users', async () => {
     const { service, delivered } = await setup();
@@ -128,6 +155,16 @@ describe('computed traits', () => {
     must(service.updateComputedTrait({ id: created.computedTrait.id, values: { u1: 99, u3: { orders: [1, 2] }, u4: false } }));
     const sync = must(service.syncComputedTrait({ id: created.computedTrait.id }));
     expect(sync).toMatchObject({ sent: 3, changed: ['u1', 'u4'], removed: ['u2'] });
+    expect(sync.calls.map(({ userId, value, change }) => ({ userId, value, change }))).toEqual([
+      { userId: 'u1', value: 99, change: 'changed' },
+      { userId: 'u2', value: null, change: 'removed' },
+      { userId: 'u4', value: false, change: 'added' },
+    ]);
+    expect(must(service.getAudience({ id: created.computedTrait.id })).synced).toEqual([
+      { userId: 'u1', value: 99 },
+      { userId: 'u3', value: { orders: [1, 2] } },
+      { userId: 'u4', value: false },
+    ]);
     expect(await delivered(sync.messageIds)).toEqual([
       expect.objectContaining(identify('u1', { lifetime_value: 99 })),
       expect.objectContaining(identify('u2', { lifetime_value: null })),

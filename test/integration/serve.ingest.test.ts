@@ -148,6 +148,10 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
     expect(error).toMatchObject({ code: 'message_too_large', index: 3, field: 'batch[3]', limit: 32768 });
     expect(error['message']).toMatch(/^batch\[3\]: \d+ bytes > 32768$/);
     expect(messages(running)).toEqual([]);
+    // The ingest log keeps the reason, the field and the limit, and a preview of the body.
+    const [logged] = must(running.core.listIngestLog({})).items;
+    expect(logged).toMatchObject({ code: 'message_too_large', field: 'batch[3]', index: 3, limit: 32768, message: error['message'] });
+    expect(logged!.bodyPreview).toMatch(/^\{"batch":\[\{"type":"track"/);
   });
 
   it('a request over 500 KiB, and a gzip bomb, are refused; gzip bodies are accepted', async () => {
@@ -157,6 +161,7 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
     const tooBig = await post(running, '/v1/batch', { batch });
     expect(tooBig.status).toBe(400);
     expect(tooBig.body!['error']).toMatchObject({ code: 'request_too_large', limit: 512000 });
+    expect(must(running.core.listIngestLog({})).items[0]).toMatchObject({ code: 'request_too_large', limit: 512000 });
 
     const bomb = gzipSync(Buffer.from(`{"batch":[],"pad":"${'0'.repeat(20_000_000)}"}`));
     expect(bomb.length).toBeLessThan(512_000);
@@ -207,7 +212,22 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
     const running = await serve(rx);
     await post(running, '/v1/batch', { batch: [{ type: 'track', userId: 'u', event: 'E' }, { type: 'track', userId: 'u', event: 'F', integrations: { All: false } }] });
     await post(running, '/v1/batch', { batch: [{ type: 'track', userId: 'u' }] });
-    expect(must(running.core.listSourceUsage()).items).toEqual([{ sourceId: expect.any(String), name: 'backend', received: 3, accepted: 2, refused: 1, filtered: 1 }]);
+    const usage = must(running.core.listSourceUsage()).items;
+    expect(usage).toEqual([{ sourceId: expect.any(String), name: 'backend', received: 3, accepted: 2, refused: 1, filtered: 1, lastHour: expect.any(Object) }]);
+    // The same calls, per minute of engine time over the last hour (the sparkline): 60 minutes ending now.
+    const { lastHour } = usage[0]!;
+    const now = running.core.clock.now();
+    expect(lastHour.minuteMs).toBe(60_000);
+    expect(lastHour.from + 60 * 60_000).toBeGreaterThan(now);
+    expect(lastHour.from + 59 * 60_000).toBeLessThanOrEqual(now);
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    expect({ received: sum(lastHour.received), accepted: sum(lastHour.accepted), refused: sum(lastHour.refused), filtered: sum(lastHour.filtered) }).toEqual({ received: 3, accepted: 2, refused: 1, filtered: 1 });
+    expect(lastHour.received).toHaveLength(60);
+    // An hour of engine time later, the sparkline is empty; the totals stay.
+    await running.core.advanceClock({ ms: 3_600_000 });
+    const later = must(running.core.listSourceUsage()).items[0]!;
+    expect(sum(later.lastHour.received)).toBe(0);
+    expect(later.received).toBe(3);
   });
 
   it('a real SDK (@segment/analytics-node) pointed at serve: every call arrives, is routed, forwarded and signed', async () => {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HistoryIndex } from '../../main/store/historyIndex.js';
+import { IngestLogStore } from '../../main/store/ingestLogStore.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { migrate, openDb, schemaVersion } from '../../main/store/openDb.js';
 import { Store } from '../../main/store/store.js';
@@ -133,6 +134,27 @@ describe('migrations', () => {
       db.prepare('DELETE FROM messages WHERE id = 3').run();
       expect(index.covered()).toBe(1); // id 2 and 3 can be given again: they are no longer covered
       expect(db.prepare('SELECT count(*) FROM history_late').pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('006 upgrades a populated version-5 database: refusals kept (without a limit), new ones keep the limit they exceeded', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v5 = openDb(file, MIGRATIONS.slice(0, 5));
+    v5.prepare(
+      `INSERT INTO ingest_log (received_at, route, http_status, code, message, field, item_index) VALUES (1, '/v1/batch', 400, 'message_too_large', 'batch[0]: 40000 bytes > 32768', 'batch[0]', 0)`,
+    ).run();
+    v5.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 6));
+    try {
+      expect(schemaVersion(db)).toBe(6);
+      const log = new IngestLogStore(db);
+      log.logRefusal({ receivedAt: 2, sourceId: null, route: '/v1/batch', clientIp: null, httpStatus: 400, code: 'request_too_large', message: 'request: more than 512000 bytes', field: null, index: null, limit: 512000, bodyBytes: null });
+      expect(log.listRefusals({ limit: 10 }).map((r) => [r.code, r.limit])).toEqual([
+        ['request_too_large', 512000],
+        ['message_too_large', null],
+      ]);
     } finally {
       db.close();
     }

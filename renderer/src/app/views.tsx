@@ -16,10 +16,10 @@ export const SCREENS: Record<View, Screen> = {
   live: lazy(async () => ({ default: (await import('../features/live/LiveView')).LiveView })),
   compose: lazy(async () => ({ default: (await import('../features/compose/ComposeView')).ComposeView })),
   destinations: lazy(async () => ({ default: (await import('../features/destinations/DestinationsView')).DestinationsView })),
-  sources: comingNext('sources'),
+  sources: lazy(async () => ({ default: (await import('../features/sources/SourcesView')).SourcesView })),
   receiver: lazy(async () => ({ default: (await import('../features/receiver/ReceiverView')).ReceiverView })),
   history: lazy(async () => ({ default: (await import('../features/history/HistoryView')).HistoryView })),
   troubleshoot: lazy(async () => ({ default: (await import('../features/troubleshoot/TroubleshootView')).TroubleshootView })),
-  audiences: comingNext('audiences'),
+  audiences: lazy(async () => ({ default: (await import('../features/audiences/AudiencesView')).AudiencesView })),
   settings: lazy(async () => ({ default: (await import('../features/settings/SettingsView')).SettingsView })),
 };

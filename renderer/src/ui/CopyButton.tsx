@@ -3,12 +3,20 @@ import { Check, Copy } from 'lucide-react';
 import { Button } from './Button';
 import { useToasts } from '../stores/toasts';
 
-/** Copies `text`; its accessible name says what it copies ("Copy as cURL"). */
-export function CopyButton({ text, label, showLabel = true }: { text: string | (() => string); label: string; showLabel?: boolean }) {
+/** Copies `text` (or what `text()` gives, e.g. a secret fetched on demand); its accessible name says what it copies ("Copy as cURL"). */
+export function CopyButton({ text, label, showLabel = true }: { text: string | (() => string | Promise<string>); label: string; showLabel?: boolean }) {
   const [done, setDone] = useState(false);
   const copy = async () => {
+    let value: string;
     try {
-      await navigator.clipboard.writeText(typeof text === 'function' ? text() : text);
+      value = typeof text === 'function' ? await text() : text;
+    } catch (e) {
+      // What to copy could not be had (a secret the server would not reveal): say so, copy nothing.
+      useToasts.getState().push({ tone: 'error', title: 'Copy failed', message: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(value);
       setDone(true);
       setTimeout(() => setDone(false), 1200);
     } catch (e) {

@@ -1,0 +1,119 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { snakeCase, type Audience } from '../../../../main/contract/audiences';
+import type { ApiError } from '../../../../main/contract/result';
+import { api } from '../../api/instance';
+import { plural } from '../../lib/format';
+import { useCatalog } from '../../stores/catalog';
+import { Button } from '../../ui/Button';
+import { Select } from '../../ui/Select';
+import { TextField } from '../../ui/TextField';
+import { useAudiences } from './audiencesStore';
+import { RuleEditor } from './RuleEditor';
+import { fromRule, parseMembers, toRule, type EditGroup } from './ruleModel';
+import { usePreview } from './usePreview';
+
+/** How many matching users the preview lists by name. */
+const SHOWN_MATCHES = 24;
+
+/**
+ * A new audience (source, name, members, rule) or an existing one's members and rule. The snake_case trait
+ * key shows as the name is typed (the contract's snakeCase, the engine's rule); who the definition holds
+ * now is previewed (previewAudience) before anything is saved or sent.
+ */
+export function AudienceEditor({ audience, onCreated }: { audience: Audience | null; onCreated?(id: string): void }) {
+  const sources = useCatalog((s) => s.sources);
+  const [source, setSource] = useState(audience?.sourceId ?? sources[0]?.id ?? '');
+  const [name, setName] = useState('');
+  const [membersText, setMembersText] = useState((audience?.members ?? []).join('\n'));
+  const [root, setRoot] = useState<EditGroup>(() => fromRule(audience?.rule ?? null));
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const membersId = useId();
+
+  const members = useMemo(() => parseMembers(membersText), [membersText]);
+  const rule = useMemo(() => toRule(root), [root]);
+  const preview = usePreview(source || null, members, rule);
+  const key = audience ? { ok: true as const, value: audience.traitKey } : name.trim() ? snakeCase(name.trim()) : null;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    if (audience) {
+      const result = await api().call('updateAudience', { id: audience.id, patch: { members: members.length ? members : null, rule } }, { quiet: true });
+      setBusy(false);
+      if (!result.ok) return setError(result.error);
+      await useAudiences.getState().load();
+      return;
+    }
+    const result = await api().call('createAudience', { source, name, ...(members.length ? { members } : {}), ...(rule ? { rule } : {}) }, { quiet: true });
+    setBusy(false);
+    if (!result.ok) return setError(result.error);
+    useAudiences.getState().recordSync(result.value.audience.id, { at: result.value.audience.syncedAt, calls: result.value.sync.calls, how: 'created' });
+    await useAudiences.getState().load();
+    onCreated?.(result.value.audience.id);
+  };
+
+  const fieldError = (field: string) => (error && (error.field === field || (error.field === undefined && field === 'name')) ? error.message : null);
+  const ruleError = error?.field?.startsWith('rule') ? { field: error.field, message: error.message } : preview.state === 'error' && preview.error.field?.startsWith('rule') ? { field: preview.error.field, message: preview.error.message } : null;
+  const otherError = error && !ruleError && !['name', 'source', 'members'].includes(error.field ?? 'name') ? error.message : null;
+
+  return (
+    <form aria-label={audience ? `Definition of ${audience.name}` : 'New audience'} onSubmit={(e) => void submit(e)} className="flex flex-col gap-3">
+      {!audience && (
+        <div className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-2">
+          <TextField
+            label="Name"
+            value={name}
+            onChange={setName}
+            mono={false}
+            placeholder="Big Spenders (EU) 2026"
+            error={fieldError('name')}
+            help={key === null ? 'Each member is sent an identify with this name, snake_cased, as a trait.' : key.ok ? <>Sends the trait <code className="font-mono text-fg">{key.value}</code></> : key.error.message}
+          />
+          <div className="pt-5">
+            <Select label="Source" value={source} onChange={setSource} options={sources.map((s) => ({ value: s.id, label: s.name }))} />
+          </div>
+        </div>
+      )}
+      <div className="flex flex-col gap-1">
+        <label htmlFor={membersId} className="text-xs text-muted">
+          Explicit members <span className="text-faint">(user IDs, one a line or comma-separated)</span>
+        </label>
+        <textarea id={membersId} value={membersText} onChange={(e) => setMembersText(e.target.value)} rows={2} spellCheck={false} aria-invalid={fieldError('members') ? true : undefined} className={`min-h-12 rounded-md border bg-panel px-2 py-1 font-mono text-xs ${fieldError('members') ? 'border-err' : 'border-line focus-visible:border-accent'}`} />
+        {fieldError('members') && <p className="text-[11px] text-err">{fieldError('members')}</p>}
+      </div>
+      <div className="flex flex-col gap-1">
+        <span className="text-xs text-muted">Rule over the traits the source’s identify calls reported</span>
+        <RuleEditor value={root} onChange={setRoot} traits={preview.state === 'done' ? preview.value.traits : []} error={ruleError} />
+      </div>
+      <div role="status" aria-label="Matches now" className="rounded-md border border-line bg-panel-2/60 px-2.5 py-2 text-xs">
+        {preview.state === 'done' ? (
+          <>
+            <p>
+              <span className="font-semibold">{plural(preview.value.total, 'user')}</span> would belong now
+              <span className="text-muted"> ({plural(preview.value.users, 'user')} of this source have traits)</span>
+            </p>
+            {preview.value.members.length > 0 && (
+              <p className="mt-1 font-mono text-[11px] break-words text-muted">
+                {preview.value.members.slice(0, SHOWN_MATCHES).join(', ')}
+                {preview.value.total > SHOWN_MATCHES && ` and ${(preview.value.total - SHOWN_MATCHES).toLocaleString()} more`}
+              </p>
+            )}
+          </>
+        ) : preview.state === 'error' ? (
+          <p className="text-err">{preview.error.message}</p>
+        ) : (
+          <p className="text-faint">{source ? 'Checking who matches…' : 'Pick a source.'}</p>
+        )}
+      </div>
+      {otherError && <p className="text-xs text-err">{otherError}</p>}
+      <div className="flex items-center gap-2">
+        <Button type="submit" variant="primary" busy={busy} disabled={!source}>
+          {audience ? 'Save' : 'Create audience'}
+        </Button>
+        <span className="text-[11px] text-faint">{audience ? 'Takes effect at the next Sync.' : 'Creating it sends an identify to every member at once.'}</span>
+      </div>
+    </form>
+  );
+}

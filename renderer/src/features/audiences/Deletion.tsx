@@ -1,0 +1,161 @@
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import type { DeletionRequest, MessageDetail } from '../../../../main/contract/models';
+import type { ApiError } from '../../../../main/contract/result';
+import { api } from '../../api/instance';
+import { formatTimestamp, plural } from '../../lib/format';
+import { sourceName, useCatalog } from '../../stores/catalog';
+import { useRouter } from '../../stores/router';
+import { Button } from '../../ui/Button';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { TextField } from '../../ui/TextField';
+import { useAudiences } from './audiencesStore';
+
+/** A deletion request for a user: the sources that saw them, or the ones picked. */
+export function DeletionForm({ onCreated }: { onCreated(id: number): void }) {
+  const sources = useCatalog((s) => s.sources);
+  const [userId, setUserId] = useState('');
+  const [scope, setScope] = useState<'seen' | 'picked'>('seen');
+  const [picked, setPicked] = useState<string[]>([]);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const result = await api().call('createDeletionRequest', { userId, ...(scope === 'picked' ? { sources: picked } : {}) }, { quiet: true });
+    setBusy(false);
+    if (!result.ok) return setError(result.error);
+    await useAudiences.getState().load();
+    onCreated(result.value.request.id);
+  };
+  const sourcesError = error?.field?.startsWith('sources') ? error.message : null;
+  return (
+    <form aria-label="New deletion request" onSubmit={(e) => void submit(e)} className="flex flex-col gap-3">
+      <TextField label="User ID" value={userId} onChange={setUserId} placeholder="user-31" error={error && !sourcesError ? error.message : null} help="One delete message per affected source goes to every enabled destination connected to it." />
+      <fieldset className="flex flex-col gap-1.5 text-xs">
+        <legend className="mb-1 text-xs text-muted">Sources to notify</legend>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="deletion-scope" checked={scope === 'seen'} onChange={() => setScope('seen')} />
+          All sources that saw this user
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="deletion-scope" checked={scope === 'picked'} onChange={() => setScope('picked')} />
+          These sources:
+        </label>
+        <div className="flex flex-wrap gap-x-4 gap-y-1 pl-6">
+          {sources.map((s) => (
+            <label key={s.id} className={`flex items-center gap-1.5 font-mono ${scope === 'seen' ? 'text-faint' : ''}`}>
+              <input type="checkbox" disabled={scope === 'seen'} checked={picked.includes(s.id)} onChange={(e) => setPicked(e.target.checked ? [...picked, s.id] : picked.filter((p) => p !== s.id))} />
+              {s.name}
+            </label>
+          ))}
+        </div>
+        {sourcesError && <p className="text-[11px] text-err">{sourcesError}</p>}
+      </fieldset>
+      <div>
+        <Button type="submit" variant="primary" busy={busy} disabled={scope === 'picked' && picked.length === 0}>
+          Create deletion request
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * One deletion request: per source, its `delete` message, and per destination that message's delivery
+ * (status, attempts, reason), updated as the engine reports them.
+ */
+export function DeletionDetail({ request }: { request: DeletionRequest }) {
+  const sources = useCatalog((s) => s.sources);
+  const navigate = useRouter((s) => s.navigate);
+  const [details, setDetails] = useState<Record<number, MessageDetail>>({});
+  const ids = useMemo(() => new Set(request.messageIds), [request.messageIds]);
+  const load = useCallback(
+    async (only?: number[]) => {
+      const wanted = only ?? request.messageIds;
+      const answers = await Promise.all(wanted.map((id) => api().call('getMessage', { id }, { quiet: true })));
+      setDetails((d) => {
+        const next = { ...d };
+        answers.forEach((a, i) => a.ok && (next[wanted[i]!] = a.value));
+        return next;
+      });
+    },
+    [request.messageIds],
+  );
+  useEffect(() => {
+    void load();
+    // Deliveries change as the engine works: read a message again when an event names it.
+    let pending = new Set<number>();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = api().subscribe((batch) => {
+      for (const e of batch.events) {
+        const id = e.type === 'messageUpdated' || e.type === 'messageAccepted' ? e.message.id : e.type === 'deliveryUpdated' ? e.delivery.messageId : e.type === 'attemptFinished' ? e.attempt.messageId : null;
+        if (id !== null && ids.has(id)) pending.add(id);
+      }
+      if (pending.size && !timer) {
+        timer = setTimeout(() => {
+          const batchIds = [...pending];
+          pending = new Set();
+          timer = null;
+          void load(batchIds);
+        }, 150);
+      }
+    });
+    return () => {
+      off();
+      if (timer) clearTimeout(timer);
+    };
+  }, [load, ids]);
+
+  return (
+    <div className="flex flex-col gap-3">
+      <header>
+        <h3 className="text-[15px] font-semibold">
+          Deletion request #{request.id}: <span className="font-mono">{request.userId}</span>
+        </h3>
+        <p className="text-xs text-muted">
+          {formatTimestamp(request.createdAt)} · {plural(request.sourceIds.length, 'source')} notified, one <code className="font-mono">delete</code> message each: {'{'}type, userId, timestamp{'}'}
+        </p>
+      </header>
+      <ul aria-label="Delete notifications" className="flex flex-col gap-2">
+        {request.messageIds.map((id, i) => {
+          const d = details[id];
+          const source = sourceName(sources, request.sourceIds[i] ?? null) || 'deleted source';
+          return (
+            <li key={id} aria-label={`Source ${source}`} className="rounded-md border border-line">
+              <div className="flex items-center gap-2 border-b border-line px-2.5 py-1.5 text-xs">
+                <span className="text-muted">Source</span>
+                <span className="font-mono font-semibold">{source}</span>
+                <a href={`#/live/${id}`} onClick={(e) => (e.preventDefault(), navigate({ view: 'live', messageId: id }))} className="font-mono text-accent hover:underline">
+                  message #{id}
+                </a>
+                <span className="ml-auto">{d && <StatusBadge status={d.message.status} />}</span>
+              </div>
+              {d === undefined ? (
+                <p className="px-2.5 py-1.5 text-xs text-faint">Loading…</p>
+              ) : d.deliveries.length === 0 ? (
+                <p className="px-2.5 py-1.5 text-xs text-muted">No destination received it{d.message.statusReason ? `: ${d.message.statusReason}` : ''}.</p>
+              ) : (
+                <table className="w-full text-xs">
+                  <caption className="sr-only">Deliveries of message #{id}</caption>
+                  <tbody>
+                    {d.deliveries.map((delivery) => (
+                      <tr key={delivery.id} aria-label={`${delivery.destinationName}: ${delivery.status}`} className="border-t border-line/60 first:border-t-0">
+                        <td className="w-2/5 truncate px-2.5 py-1">{delivery.destinationName}</td>
+                        <td className="px-2 py-1">
+                          <StatusBadge status={delivery.status} />
+                        </td>
+                        <td className="tabular px-2 py-1 text-muted">{plural(delivery.attempts, 'attempt')}</td>
+                        <td className="truncate px-2.5 py-1 text-muted">{delivery.reason ?? ''}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

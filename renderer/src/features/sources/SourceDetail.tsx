@@ -1,0 +1,141 @@
+import { useState, type ReactNode } from 'react';
+import { RefreshCw, Trash2 } from 'lucide-react';
+import { SOURCE_KINDS, type Source, type SourceKind, type SourceUsage } from '../../../../main/contract/models';
+import { WRITE_KEY_BYTES, writeKeyOf } from '../../../../main/contract/schemas';
+import { api } from '../../api/instance';
+import { plural } from '../../lib/format';
+import { useCatalog } from '../../stores/catalog';
+import { useSecrets } from '../../stores/secrets';
+import { useToasts } from '../../stores/toasts';
+import { Button } from '../../ui/Button';
+import { CopyButton } from '../../ui/CopyButton';
+import { SecretValue } from '../../ui/SecretValue';
+import { Select } from '../../ui/Select';
+import { lastHourTotals, Sparkline } from './Sparkline';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="contents">
+      <dt className="py-1 text-muted">{label}</dt>
+      <dd className="flex min-h-7 min-w-0 items-center gap-1">{children}</dd>
+    </div>
+  );
+}
+
+/** Copies the write key in clear, asking the workbench for it first (revealSecret). */
+export async function clearWriteKey(source: Source): Promise<string> {
+  const key = await useSecrets.getState().reveal('source', source.id);
+  if (typeof key !== 'string') throw new Error('the write key could not be read');
+  return key;
+}
+
+/** A confirmation in place: what will happen, then the action or Cancel. */
+function Confirm({ label, children, action, busy, onConfirm, onCancel }: { label: string; children: ReactNode; action: string; busy: boolean; onConfirm(): void; onCancel(): void }) {
+  return (
+    <div role="alertdialog" aria-label={label} className="flex flex-col gap-2 rounded-md border border-err/40 bg-err-soft/40 p-2.5 text-xs">
+      <p className="text-fg">{children}</p>
+      <div className="flex gap-2">
+        <Button variant="danger" busy={busy} onClick={onConfirm}>
+          {action}
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
+      </div>
+    </div>
+  );
+}
+
+/** One source: kind, write key (reveal, copy, regenerate), usage with the last hour, delete. */
+export function SourceDetail({ source, usage, onDeleted }: { source: Source; usage: SourceUsage | undefined; onDeleted(): void }) {
+  const destinations = useCatalog((s) => s.destinations);
+  const connected = destinations.filter((d) => d.sourceIds.includes(source.id));
+  const [confirm, setConfirm] = useState<'regenerate' | 'delete' | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const changeKind = async (kind: SourceKind) => {
+    const result = await api().call('updateSource', { id: source.id, patch: { kind } });
+    if (result.ok) await useCatalog.getState().load();
+  };
+  const regenerate = async () => {
+    setBusy(true);
+    const writeKey = writeKeyOf(crypto.getRandomValues(new Uint8Array(WRITE_KEY_BYTES)));
+    const result = await api().call('updateSource', { id: source.id, patch: { writeKey } });
+    setBusy(false);
+    if (!result.ok) return;
+    useSecrets.getState().forget('source', source.id);
+    setConfirm(null);
+    await useCatalog.getState().load();
+    useToasts.getState().push({ tone: 'success', title: 'Write key regenerated', message: `${source.name}: SDKs still sending the old key now get 401 (see the ingest log).` });
+  };
+  const remove = async () => {
+    setBusy(true);
+    const result = await api().call('deleteSource', { id: source.id });
+    setBusy(false);
+    if (!result.ok) return;
+    await useCatalog.getState().load();
+    const gone = result.value.disconnectedDestinations;
+    useToasts.getState().push({ tone: 'success', title: `Source ${source.name} deleted`, message: gone.length ? `Disconnected from ${gone.join(', ')}.` : 'No destination was connected to it.' });
+    onDeleted();
+  };
+
+  const totals = usage ? lastHourTotals(usage.lastHour) : null;
+  return (
+    <section aria-label={`Source ${source.name}`} className="flex flex-col gap-3">
+      <div className="flex items-center gap-2">
+        <h3 className="min-w-0 flex-1 truncate font-mono text-[13px] font-semibold">{source.name}</h3>
+        <Button variant="ghost" icon={<Trash2 aria-hidden className="size-3.5" />} onClick={() => setConfirm('delete')} disabled={confirm !== null}>
+          Delete source
+        </Button>
+      </div>
+      <dl className="grid grid-cols-[6.5rem_minmax(0,1fr)] gap-x-3 text-xs">
+        <Row label="Kind">
+          <Select label="Kind" labelHidden value={source.kind} onChange={(v) => void changeKind(v as SourceKind)} options={SOURCE_KINDS} />
+        </Row>
+        <Row label="Write key">
+          <SecretValue kind="source" id={source.id} masked={source.writeKey} label="Write key" />
+          <CopyButton text={() => clearWriteKey(source)} label={`Copy write key of ${source.name}`} showLabel={false} />
+          <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={() => setConfirm('regenerate')} disabled={confirm !== null}>
+            Regenerate
+          </Button>
+        </Row>
+        <Row label="Destinations">
+          {connected.length ? <span className="truncate" title={connected.map((d) => d.name).join(', ')}>{connected.map((d) => d.name).join(', ')}</span> : <span className="text-faint">none connected: its calls are stored as filtered</span>}
+        </Row>
+      </dl>
+      {confirm === 'regenerate' && (
+        <Confirm label="Regenerate write key?" action="Regenerate write key" busy={busy} onConfirm={() => void regenerate()} onCancel={() => setConfirm(null)}>
+          A new key replaces <span className="font-mono">{source.writeKey}</span> at once: SDKs still configured with the old key are refused (401, in the ingest log) until you give them the new one.
+        </Confirm>
+      )}
+      {confirm === 'delete' && (
+        <Confirm label={`Delete source ${source.name}?`} action="Delete source" busy={busy} onConfirm={() => void remove()} onCancel={() => setConfirm(null)}>
+          Its write key stops working (401) and its audiences go.{' '}
+          {connected.length ? `${plural(connected.length, 'destination')} will be disconnected from it: ${connected.map((d) => d.name).join(', ')}.` : 'No destination is connected to it.'} Its messages stay in the history.
+        </Confirm>
+      )}
+      <div>
+        <h4 className="mb-1.5 text-xs font-semibold tracking-wide text-muted uppercase">Usage</h4>
+        <dl aria-label={`Usage of ${source.name}`} className="grid grid-cols-4 gap-1.5">
+          {(['received', 'accepted', 'refused', 'filtered'] as const).map((counter) => (
+            <div key={counter} className="rounded-md border border-line px-2 py-1.5">
+              <dt className="text-[11px] text-muted capitalize">{counter}</dt>
+              <dd className={`tabular font-mono text-[15px] font-semibold ${counter === 'refused' && (usage?.refused ?? 0) > 0 ? 'text-err' : ''}`} aria-label={`${counter}: ${usage?.[counter] ?? 0}`}>
+                {(usage?.[counter] ?? 0).toLocaleString()}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        {usage && totals && (
+          <div className="mt-2 flex items-end gap-3">
+            <Sparkline minutes={usage.lastHour} width={240} height={36} label={`Last hour: ${totals.received} received, ${totals.refused} refused; at most ${totals.peak} a minute`} />
+            <p className="text-[11px] leading-tight text-faint">
+              Last hour (engine time): {totals.received.toLocaleString()} received
+              {totals.refused > 0 && <span className="text-err">, {totals.refused.toLocaleString()} refused</span>}
+              <br />
+              peak {totals.peak.toLocaleString()}/min
+            </p>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
