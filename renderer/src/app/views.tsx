@@ -7,11 +7,6 @@ import type { View } from '../stores/router';
 
 type Screen = LazyExoticComponent<ComponentType>;
 
-const comingNext = (view: View): Screen => lazy(async () => {
-  const { ComingNext } = await import('../features/placeholder/ComingNext');
-  return { default: () => <ComingNext view={view} /> };
-});
-
 export const SCREENS: Record<View, Screen> = {
   live: lazy(async () => ({ default: (await import('../features/live/LiveView')).LiveView })),
   compose: lazy(async () => ({ default: (await import('../features/compose/ComposeView')).ComposeView })),

@@ -101,7 +101,7 @@ describe('Troubleshoot evidence', () => {
     expect(evidenceHash({ kind: 'signature', label: '', messageId: 4, attemptId: 9 })).toBe('#/live/4/attempt/9');
     expect(evidenceHash({ kind: 'destination', label: '', destinationId: 'd 1' })).toBe('#/destinations/d%201');
     expect(evidenceHash({ kind: 'source', label: '', sourceId: 's1' })).toBe('#/sources/s1');
-    expect(evidenceHash({ kind: 'ingestLog', label: '', refusalId: 3 })).toBe('#/sources/ingest-log?refusal=3');
+    expect(evidenceHash({ kind: 'ingestLog', label: '', refusalId: 3 })).toBe('#/sources?refusal=3');
     expect(evidenceHash({ kind: 'history', label: '', filter: { status: 'retrying' } })).toBe('#/history?status=retrying');
     expect(evidenceHash({ kind: 'capture', label: '', receiver: 'orders', captureId: 12 })).toBe('#/receiver/orders/capture/12');
     expect(evidenceHash({ kind: 'capture', label: '', receiver: null, captureId: 12 })).toBe('#/receiver');

@@ -39,7 +39,8 @@ export function SourcesView() {
   }, [loadSettings, refresh]);
 
   const wanted = route.sub[0] ?? null;
-  const selected = sources.find((s) => s.name === wanted) ?? (wanted === null ? sources[0] : undefined) ?? null;
+  // By name (the Sources screen's own links) or id (Troubleshoot's evidence).
+  const selected = sources.find((s) => s.name === wanted || s.id === wanted) ?? (wanted === null ? sources[0] : undefined) ?? null;
   const sdk: Sdk = (SDKS as readonly string[]).includes(route.query['sdk'] ?? '') ? (route.query['sdk'] as Sdk) : 'node';
   const openId = /^\d+$/.test(route.query['refusal'] ?? '') ? Number(route.query['refusal']) : null;
   const go = (patch: { source?: string | null; sdk?: Sdk; refusal?: number | null }, replace = false) => {

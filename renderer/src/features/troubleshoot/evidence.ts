@@ -17,7 +17,7 @@ export function evidenceHash(e: Evidence): string | null {
     case 'source':
       return formatHash({ ...base, view: 'sources', sub: [e.sourceId] });
     case 'ingestLog':
-      return formatHash({ ...base, view: 'sources', sub: ['ingest-log'], query: { refusal: String(e.refusalId) } });
+      return formatHash({ ...base, view: 'sources', query: { refusal: String(e.refusalId) } });
     case 'history':
       return formatHash({ ...base, view: 'history', query: Object.fromEntries(Object.entries(e.filter).filter(([, v]) => v !== undefined)) as Record<string, string> });
     case 'capture':
