@@ -222,6 +222,7 @@ class CoreImpl implements Core {
     this.historyIndexer = new HistoryIndexer({
       index: queries.index,
       roundsInFlight: () => this.engine.roundsInFlight,
+      roundsRecorded: () => this.engine.stats.roundsRecorded,
       writable: () => store.health.problem === null,
       onError: (e) => {
         if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));
