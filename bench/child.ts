@@ -1,6 +1,7 @@
 /** The benchmark's helper processes (receiver, load generator): forked, killed with the run, asked over IPC. */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { isReceiverReport, type ReceiverCommand, type ReceiverStats } from './protocol.js';
 
 export interface BenchChild {
   child: ChildProcess;
@@ -9,9 +10,9 @@ export interface BenchChild {
   kill(): void;
 }
 
-/** `module` is a file beside this one, e.g. `receiver.js`. */
-export function forkBenchChild(module: string, name: string): BenchChild {
-  const child = fork(fileURLToPath(new URL(`./${module}`, import.meta.url)), [], {
+/** `module` is a file beside this one, e.g. `receiver.js`; `args` its command-line arguments. */
+export function forkBenchChild(module: string, name: string, args: readonly string[] = []): BenchChild {
+  const child = fork(fileURLToPath(new URL(`./${module}`, import.meta.url)), args, {
     execArgv: [], // not --cpu-prof / --expose-gc from this process
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -42,5 +43,37 @@ export function forkBenchChild(module: string, name: string): BenchChild {
       process.off('exit', killNow);
       killNow();
     },
+  };
+}
+
+// ------------------------------------------------------------------ the receiver (bench/receiver.ts)
+
+export interface Receiver {
+  /** One URL per origin (port). */
+  urls: string[];
+  pid: number;
+  /** Counters since the previous call. */
+  stats(): Promise<ReceiverStats>;
+  kill(): void;
+}
+
+/** Starts the receiver child: `origins` ports, each answering `delayMs` after a request's body is read. */
+export async function startReceiver(options: { origins?: number; delayMs?: number } = {}): Promise<Receiver> {
+  const r = forkBenchChild('receiver.js', 'receiver', ['--origins', String(options.origins ?? 1), '--delay-ms', String(options.delayMs ?? 0)]);
+  const ports = await r.next((m) => (isReceiverReport(m) && m.type === 'listening' ? m.ports : undefined), 'listening report', 10_000);
+  return {
+    urls: ports.map((port) => `http://127.0.0.1:${port}/hook`),
+    pid: r.child.pid ?? -1,
+    stats: () =>
+      r.next(
+        (m) =>
+          isReceiverReport(m) && m.type === 'stats'
+            ? { requests: m.requests, bodyBytes: m.bodyBytes, cpuUserMs: m.cpuUserMs, cpuSystemMs: m.cpuSystemMs }
+            : undefined,
+        'counters',
+        5_000,
+        { type: 'stats' } satisfies ReceiverCommand,
+      ),
+    kill: r.kill,
   };
 }

@@ -13,6 +13,18 @@ import { createCore, type Core, internalsOf } from '../main/engine/createCore.js
 import type { ContenderOutput, ContenderRun } from './contender.js';
 import { ENGINE_IN_FLIGHT, SHARED_SECRET, trackCall } from './workload.js';
 
+/**
+ * `adaptive`: the engine's own window (256 rounds in flight, growing to 2,048 as the webhooks allow: see
+ * Engine.adapt). `fixed`: 256 always, as before the window adapted (`--fixed-window`, to compare).
+ */
+export type WindowMode = 'adaptive' | 'fixed';
+
+export interface EngineTarget {
+  /** One destination per URL; message i goes to destination i mod urls.length (one delivery each). */
+  urls: readonly string[];
+  window: WindowMode;
+}
+
 /** Messages per sendMessages call (one transaction), as an SDK batches them; the loop yields between batches. */
 export const SEND_CHUNK = 100;
 /** How long to wait for the engine to drain after the last send before calling the run failed. */
@@ -26,15 +38,20 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  * (not timed), then forwarding starts again and is timed until the backlog is delivered and logged, which
  * separates the delivery pipeline's cost from sendMessage's. Both warm the core up first (see above).
  */
-export async function runEngine(url: string, n: number, dataDir: string, mode: 'live' | 'drain', run: ContenderRun): Promise<ContenderOutput> {
-  const core = createCore({ dataDir, seed: 1, maxInFlight: ENGINE_IN_FLIGHT });
+export async function runEngine(target: EngineTarget, n: number, dataDir: string, mode: 'live' | 'drain', run: ContenderRun): Promise<ContenderOutput> {
+  const core = createCore({ dataDir, seed: 1, ...(target.window === 'fixed' ? { maxInFlight: ENGINE_IN_FLIGHT } : {}) });
   try {
-    const destination = core.createDestination({ name: 'bench receiver', enabled: true, sharedSecret: SHARED_SECRET, url });
-    if (!destination.ok) throw new Error(`engine: createDestination failed: ${destination.error.message}`);
+    const destinations = target.urls.map((url, i) => {
+      const d = core.createDestination({ name: `bench receiver ${i + 1}`, enabled: true, sharedSecret: SHARED_SECRET, url });
+      if (!d.ok) throw new Error(`engine: createDestination failed: ${d.error.message}`);
+      return d.value.id;
+    });
+    // With one destination every message routes to it; with several, each names its own.
+    const route = (i: number): { destinations?: string[] } => (destinations.length > 1 ? { destinations: [destinations[i % destinations.length]!] } : {});
 
     const sendRange = (from: number, to: number): void => {
       const messages = [];
-      for (let i = from; i < to; i++) messages.push({ type: 'track' as const, call: trackCall(i) });
+      for (let i = from; i < to; i++) messages.push({ type: 'track' as const, call: trackCall(i), ...route(i) });
       const sent = core.sendMessages({ messages });
       if (!sent.ok) throw new Error(`engine: sendMessages ${from}..${to} failed: ${sent.error.message}`);
       const misrouted = sent.value.findIndex((o) => o.deliveries.length !== 1);
@@ -80,7 +97,8 @@ export async function runEngine(url: string, n: number, dataDir: string, mode: '
     const elapsedMs = performance.now() - t0;
 
     const verified = verify(core, n, after, mode === 'live' ? null : startedAtMs);
-    if (process.env['BENCH_DEBUG']) console.error(mode, core.engineStats());
+    const stats = core.engineStats();
+    if (process.env['BENCH_DEBUG']) console.error(mode, stats);
     return {
       deliveries: n,
       elapsedMs,
@@ -90,7 +108,15 @@ export async function runEngine(url: string, n: number, dataDir: string, mode: '
           ? 'message accepted (received_at) → attempt finished (finished_at), from SQLite, 1 ms resolution'
           : 'engine started (whole backlog already queued) → attempt finished, from SQLite',
       requestMs: verified.requestMs,
-      details: { inFlight: ENGINE_IN_FLIGHT, warmUpMessages: run.warmUp, warmUpMs: Math.round(warmUpMs), ...(mode === 'live' ? { sendChunk: SEND_CHUNK } : {}) },
+      details: {
+        window: target.window,
+        windowAtEnd: stats.window,
+        largestWindow: stats.maxWindow,
+        destinations: target.urls.length,
+        warmUpMessages: run.warmUp,
+        warmUpMs: Math.round(warmUpMs),
+        ...(mode === 'live' ? { sendChunk: SEND_CHUNK } : {}),
+      },
       engine: {
         mode,
         acceptPhaseMs: Math.round(acceptedMs),

@@ -16,9 +16,9 @@ import { createCommandHandlers } from '../main/engine/commandHandlers.js';
 import { startServer, type RunningServer } from '../main/server/httpServer.js';
 import { drain } from './engine.js';
 import { isLoadReport, type LoadCommand, type LoadPlan, type LoadReport, type LoadResult } from './protocol.js';
-import { ENGINE_IN_FLIGHT, INGEST_BATCH, INGEST_IN_FLIGHT, INGEST_WRITE_KEY, SHARED_SECRET, sdkMessageId } from './workload.js';
+import { INGEST_BATCH, INGEST_IN_FLIGHT, INGEST_WRITE_KEY, SHARED_SECRET, sdkMessageId } from './workload.js';
 
-export type IngestMode = 'paused' | 'draining';
+export type IngestMode = 'paused' | 'draining' | 'baseline';
 
 export interface IngestOutput {
   mode: IngestMode;
@@ -64,10 +64,10 @@ export interface DrainFacts {
 const PREPARE_LIMIT_MS = 60_000;
 const LOAD_LIMIT_MS = 120_000;
 
-export async function runIngest(mode: IngestMode, receiverUrl: string, events: number, dataDir: string): Promise<IngestOutput> {
+export async function runIngest(mode: Exclude<IngestMode, 'baseline'>, receiverUrl: string, events: number, dataDir: string): Promise<IngestOutput> {
   if (events % INGEST_BATCH !== 0) throw new Error(`ingest: events (${events}) must be a multiple of ${INGEST_BATCH}`);
   // Paused: the scheduler is not started, so accepted deliveries wait in SQLite.
-  const core = createCore({ dataDir, seed: 1, autoStart: mode === 'draining', maxInFlight: ENGINE_IN_FLIGHT });
+  const core = createCore({ dataDir, seed: 1, autoStart: mode === 'draining' });
   let server: RunningServer | null = null;
   let loadgen: Loadgen | null = null;
   try {
@@ -141,7 +141,7 @@ export async function runIngest(mode: IngestMode, receiverUrl: string, events: n
  * no refusal logged; then, per mode, every delivery `queued` and nothing sent (paused), or every delivery
  * delivered on its first attempt and logged as a 200 (draining). Throws, listing what is wrong, otherwise.
  */
-function verify(core: Core, mode: IngestMode, sourceId: string, plan: LoadPlan): string {
+function verify(core: Core, mode: Exclude<IngestMode, 'baseline'>, sourceId: string, plan: LoadPlan): string {
   const db = internalsOf(core).store.db;
   const count = (sql: string, ...params: unknown[]): number => db.prepare<unknown[], number>(sql).pluck().get(...params) ?? 0;
   const n = plan.requests * plan.batchSize;
@@ -194,13 +194,13 @@ function verify(core: Core, mode: IngestMode, sourceId: string, plan: LoadPlan):
 
 // ------------------------------------------------------------------ the load generator child process
 
-interface Loadgen {
+export interface Loadgen {
   prepare(plan: LoadPlan): Promise<Extract<LoadReport, { type: 'ready' }>>;
   go(): Promise<LoadResult>;
   kill(): void;
 }
 
-function startLoadgen(): Loadgen {
+export function startLoadgen(): Loadgen {
   const g = forkBenchChild('loadgen.js', 'load generator');
   /** Sends `command` and resolves with the next report of type `type`. */
   const ask = <T extends LoadReport['type']>(command: LoadCommand, type: T, limitMs: number): Promise<Extract<LoadReport, { type: T }>> =>

@@ -12,7 +12,7 @@ export interface ReceiverStats {
   cpuSystemMs: number;
 }
 
-export type ReceiverReport = { type: 'listening'; port: number } | ({ type: 'stats' } & ReceiverStats);
+export type ReceiverReport = { type: 'listening'; ports: number[] } | ({ type: 'stats' } & ReceiverStats);
 
 export type ReceiverCommand = { type: 'stats' };
 
@@ -21,7 +21,7 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 
 export function isReceiverReport(v: unknown): v is ReceiverReport {
   if (!isRecord(v)) return false;
-  if (v['type'] === 'listening') return isNumber(v['port']);
+  if (v['type'] === 'listening') return Array.isArray(v['ports']) && v['ports'].length > 0 && v['ports'].every(isNumber);
   if (v['type'] === 'stats') {
     return isNumber(v['requests']) && isNumber(v['bodyBytes']) && isNumber(v['cpuUserMs']) && isNumber(v['cpuSystemMs']);
   }

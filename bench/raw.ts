@@ -1,12 +1,13 @@
 /**
  * Contender (a): the transport ceiling. The same POSTs with undici `request` through an Agent with the
- * engine's connection count and the engine's in-flight level; no signing, no persistence.
+ * engine's connections per origin (16), `inFlight` at a time; no signing, no persistence. With several
+ * URLs (origins), request i goes to URL i mod their number.
  */
 import { Agent, request } from 'undici';
 import type { ContenderOutput } from './contender.js';
-import { CONNECTIONS, ENGINE_IN_FLIGHT } from './workload.js';
+import { CONNECTIONS } from './workload.js';
 
-export async function runRaw(url: string, n: number, body: Buffer): Promise<ContenderOutput> {
+export async function runRaw(urls: readonly string[], n: number, body: Buffer, inFlight: number): Promise<ContenderOutput> {
   const agent = new Agent({ connections: CONNECTIONS, pipelining: 1 });
   const headers = { 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': 'hookbench-bench-raw' };
   const latencyMs = new Float64Array(n);
@@ -17,7 +18,7 @@ export async function runRaw(url: string, n: number, body: Buffer): Promise<Cont
     while (next < n) {
       const i = next++;
       const started = performance.now();
-      const res = await request(url, { method: 'POST', headers, body, dispatcher: agent });
+      const res = await request(urls[i % urls.length]!, { method: 'POST', headers, body, dispatcher: agent });
       await res.body.text();
       if (res.statusCode !== 200) failures++;
       latencyMs[i] = performance.now() - started;
@@ -26,7 +27,7 @@ export async function runRaw(url: string, n: number, body: Buffer): Promise<Cont
 
   const t0 = performance.now();
   try {
-    await Promise.all(Array.from({ length: Math.min(ENGINE_IN_FLIGHT, n) }, worker));
+    await Promise.all(Array.from({ length: Math.min(inFlight, n) }, worker));
   } finally {
     await agent.close();
   }
@@ -37,6 +38,6 @@ export async function runRaw(url: string, n: number, body: Buffer): Promise<Cont
     elapsedMs,
     latencyMs,
     latencyMeaning: 'request start → response body read',
-    details: { inFlight: ENGINE_IN_FLIGHT, connections: CONNECTIONS },
+    details: { inFlight, connectionsPerOrigin: CONNECTIONS, origins: urls.length },
   };
 }

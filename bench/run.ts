@@ -1,41 +1,66 @@
 /**
- * `npm run bench`: logged deliveries/s through the Hookbench engine to a local receiver, side by side with
- * (a) a raw undici POST loop and (b) a naive fetch + INSERT forwarder, all against the same receiver in a
- * child process; and accepted-and-persisted events/s through the ingestion API (/v1/batch of 100 events,
- * from a load generator in another child process) with forwarding paused and with the engine draining to
- * the receiver (bench/ingest.ts). Prints tables, the ratios against the targets and the command to rerun,
- * and writes bench/results/latest.json.
+ * `npm run bench`: every figure is a ratio to a baseline measured in the same run, on the same machine,
+ * never a timed test. Contenders, each against a receiver in a child process (bench/receiver.ts):
  *
- *   npm run bench                      20,000 messages per forwarding contender; 100,000 / 50,000 ingested events
- *   npm run bench -- --messages 50000
- *   npm run bench -- --events 200000   events for both ingestion contenders (a multiple of 100)
+ *   raw, engine           logged deliveries/s through the Hookbench engine (signed, every attempt in
+ *                         SQLite) ÷ a raw undici POST loop; alternating rounds, the median round judged
+ *   naive                 a naive fetch + INSERT forwarder (engine ÷ naive)
+ *   engine-drain          diagnostic: the delivery pipeline alone, on a backlog
+ *   latency               raw-latency, engine-latency, engine-latency-fixed: the same against slow webhooks
+ *                         (32 origins, 50 ms each): the engine's adaptive window ÷ raw, and the fixed
+ *                         256-round window it replaced ÷ raw
+ *   ingest-baseline,      /v1/batch (100 events a request, from a load generator child) accepted and
+ *   ingest-paused         persisted ÷ a plain node:http + better-sqlite3 server (bench/ingestBaseline.ts);
+ *                         alternating rounds
+ *   ingest-draining       the same while the engine delivers: end to end (first request → last delivery
+ *                         logged) ÷ raw
+ *   live                  the Live view in Chromium while the engine delivers 1,000 messages/s (bench/live.ts)
+ *   history               listMessages and getOverview at 1,000,000 stored messages (bench/history.ts)
+ *
+ * Prints tables, the ratios against the targets and the command to rerun, and writes
+ * bench/results/latest.json.
+ *
+ *   npm run bench                      everything (history adds 6-8 minutes)
+ *   npm run bench -- --messages 50000  deliveries per forwarding contender (default 20,000)
+ *   npm run bench -- --events 200000   events per ingestion contender (a multiple of 100)
  *   npm run bench -- --quick           ~2,000 messages, 5,000 / 2,000 events, one round (smoke run)
- *   npm run bench -- --rounds 5        raw and engine measured in 5 alternating rounds (default 3): the
- *                                      engine ÷ raw verdict is the median round's
- *   npm run bench -- --only engine     one contender (e.g. under node --cpu-prof)
- *   npm run bench -- --only ingest-paused,ingest-draining
- *   npm run bench -- --only history    listMessages and getOverview at 1,000,000 stored messages (bench/history.ts);
- *                                      --history-messages N, --history-runs N (default 30),
+ *   npm run bench -- --rounds 5        paired contenders measured in 5 alternating rounds (default 3)
+ *   npm run bench -- --only engine     one contender (e.g. under node --cpu-prof); also --only latency,
+ *                                      --only ingest (all three ingestion contenders)
+ *   npm run bench -- --fixed-window    engine and engine-drain with the fixed 256-round window, to compare
+ *   npm run bench -- --only live       --live-seconds N (default 10), --live-rate N (deliveries/s, 1,000)
+ *   npm run bench -- --only history    --history-messages N, --history-runs N (default 30),
  *                                      --history-db DIR keeps the database there for later runs
  */
-import { forkBenchChild } from './child.js';
+import { startReceiver, type Receiver } from './child.js';
 import { measureTimeoutPrecision, TIMEOUT_MS, TOLERANCE_MS } from './timeout.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js';
-import { runEngine } from './engine.js';
+import { runEngine, type WindowMode } from './engine.js';
 import { printHistory, runHistory, type HistoryResult } from './history.js';
 import { runIngest, type DrainFacts, type IngestMode, type IngestOutput } from './ingest.js';
+import { runIngestBaseline } from './ingestBaseline.js';
+import { LIVE_TARGETS, printLive, runLive, type LiveResult } from './live.js';
 import { runNaive } from './naive.js';
-import { isReceiverReport, type ReceiverCommand, type ReceiverStats } from './protocol.js';
+import type { ReceiverStats } from './protocol.js';
 import { runRaw } from './raw.js';
 import { collectGarbage, MiB, RssSampler, summarize, type LatencySummary } from './stats.js';
-import { CONNECTIONS, ENGINE_IN_FLIGHT, INGEST_BATCH, INGEST_IN_FLIGHT, NAIVE_CONCURRENCY, trackBody } from './workload.js';
+import {
+  CONNECTIONS,
+  ENGINE_IN_FLIGHT,
+  INGEST_BATCH,
+  INGEST_IN_FLIGHT,
+  LATENCY_MS,
+  LATENCY_ORIGINS,
+  NAIVE_CONCURRENCY,
+  trackBody,
+} from './workload.js';
 
 const RERUN = 'npm run bench';
-const HARD_CAP_MS = 180_000;
+const HARD_CAP_MS = 300_000;
 /** Added to the cap when the history benchmark runs: building 1,000,000 messages takes a minute or two. */
 const HISTORY_CAP_MS = 1_200_000;
 const DEFAULT_HISTORY_MESSAGES = 1_000_000;
@@ -43,34 +68,63 @@ const QUICK_HISTORY_MESSAGES = 20_000;
 const DEFAULT_HISTORY_RUNS = 30;
 const QUICK_HISTORY_RUNS = 10;
 const DEFAULT_MESSAGES = 20_000;
-/** raw and engine rounds in a full run (see main). */
+/** Rounds of each paired group in a full run (see main). */
 const DEFAULT_ROUNDS = 3;
 const QUICK_MESSAGES = 2_000;
 /** Events per ingestion contender: paused is cheap per event; draining also delivers each one. */
-const DEFAULT_EVENTS: Record<IngestName, number> = { 'ingest-paused': 100_000, 'ingest-draining': 50_000 };
-const QUICK_EVENTS: Record<IngestName, number> = { 'ingest-paused': 5_000, 'ingest-draining': 2_000 };
-const INGEST_TARGET_EVENTS_PER_SECOND = 50_000;
+const DEFAULT_EVENTS: Record<IngestName, number> = { 'ingest-baseline': 100_000, 'ingest-paused': 100_000, 'ingest-draining': 50_000 };
+const QUICK_EVENTS: Record<IngestName, number> = { 'ingest-baseline': 5_000, 'ingest-paused': 5_000, 'ingest-draining': 2_000 };
+const DEFAULT_LIVE_SECONDS = 10;
+const DEFAULT_LIVE_RATE = 1_000;
 
 /** `engine-drain` is a diagnostic (delivery pipeline alone); it takes no part in the targets. */
-const FORWARDING = ['raw', 'engine', 'naive', 'engine-drain'] as const;
-const INGESTION = ['ingest-paused', 'ingest-draining'] as const;
-const CONTENDERS = [...FORWARDING, ...INGESTION, 'history'] as const;
+const FORWARDING = ['raw', 'engine', 'naive', 'engine-drain', 'raw-latency', 'engine-latency', 'engine-latency-fixed'] as const;
+const INGESTION = ['ingest-baseline', 'ingest-paused', 'ingest-draining'] as const;
+const CONTENDERS = [...FORWARDING, ...INGESTION, 'live', 'history'] as const;
+/** Names for several contenders at once in --only. */
+const ALIASES: Record<string, readonly ContenderName[]> = {
+  latency: ['raw-latency', 'engine-latency', 'engine-latency-fixed'],
+  ingest: INGESTION,
+};
 type ForwardingName = (typeof FORWARDING)[number];
 type IngestName = (typeof INGESTION)[number];
 type ContenderName = (typeof CONTENDERS)[number];
 
-const isIngestName = (name: ContenderName): name is IngestName => (INGESTION as readonly string[]).includes(name);
-const isForwardingName = (name: ContenderName): name is ForwardingName => (FORWARDING as readonly string[]).includes(name);
-const MODE_OF: Record<IngestName, IngestMode> = { 'ingest-paused': 'paused', 'ingest-draining': 'draining' };
+/**
+ * Contenders measured in alternating rounds when more than one of a group runs: this machine's speed drifts
+ * by more than the margins the ratios are judged by, so one lucky or unlucky run must not decide. The
+ * round with the median of the group's ratio (`ratio`: the first name ÷ the second) stands for the group.
+ */
+const PAIRED: readonly { names: readonly (ForwardingName | IngestName)[]; ratio: readonly [ForwardingName | IngestName, ForwardingName | IngestName] }[] = [
+  { names: ['raw', 'engine'], ratio: ['engine', 'raw'] },
+  { names: ['raw-latency', 'engine-latency', 'engine-latency-fixed'], ratio: ['engine-latency', 'raw-latency'] },
+  { names: ['ingest-baseline', 'ingest-paused'], ratio: ['ingest-paused', 'ingest-baseline'] },
+];
 
-const LABELS: Record<ContenderName, string> = {
-  raw: `raw undici (${ENGINE_IN_FLIGHT} in flight, ${CONNECTIONS} conns)`,
-  engine: `engine (${ENGINE_IN_FLIGHT} in flight, signed, logged)`,
-  naive: `naive fetch+INSERT (${NAIVE_CONCURRENCY} at once)`,
-  'engine-drain': 'diagnostic: engine, backlog drain only',
-  'ingest-paused': `/v1/batch ×${INGEST_BATCH}, forwarding paused`,
-  'ingest-draining': `/v1/batch ×${INGEST_BATCH}, engine draining`,
-  history: 'listMessages and getOverview over a stored history',
+const isIngestName = (name: string): name is IngestName => (INGESTION as readonly string[]).includes(name);
+const isForwardingName = (name: string): name is ForwardingName => (FORWARDING as readonly string[]).includes(name);
+const MODE_OF: Record<Exclude<IngestName, 'ingest-baseline'>, Exclude<IngestMode, 'baseline'>> = { 'ingest-paused': 'paused', 'ingest-draining': 'draining' };
+/** Contenders that run against the slow receiver. */
+const SLOW = new Set<ForwardingName>(['raw-latency', 'engine-latency', 'engine-latency-fixed']);
+
+const LATENCY_IN_FLIGHT = CONNECTIONS * LATENCY_ORIGINS;
+const label = (name: ContenderName, fixedWindow: boolean): string => {
+  const window = (mode: WindowMode) => (mode === 'fixed' ? `${ENGINE_IN_FLIGHT} in flight` : `window ${ENGINE_IN_FLIGHT}+`);
+  const labels: Record<ContenderName, string> = {
+    raw: `raw undici (${ENGINE_IN_FLIGHT} in flight, ${CONNECTIONS} conns)`,
+    engine: `engine (${window(fixedWindow ? 'fixed' : 'adaptive')}, signed, logged)`,
+    naive: `naive fetch+INSERT (${NAIVE_CONCURRENCY} at once)`,
+    'engine-drain': 'diagnostic: engine, backlog drain only',
+    'raw-latency': `raw undici, ${LATENCY_ORIGINS} origins × ${LATENCY_MS} ms (${LATENCY_IN_FLIGHT} in flight)`,
+    'engine-latency': `engine, ${LATENCY_ORIGINS} origins × ${LATENCY_MS} ms (${window('adaptive')})`,
+    'engine-latency-fixed': `engine, ${LATENCY_ORIGINS} origins × ${LATENCY_MS} ms (${window('fixed')})`,
+    'ingest-baseline': `node:http + better-sqlite3, one row a call`,
+    'ingest-paused': `/v1/batch ×${INGEST_BATCH}, forwarding paused`,
+    'ingest-draining': `/v1/batch ×${INGEST_BATCH}, engine draining`,
+    live: 'the Live view in Chromium while the engine delivers',
+    history: 'listMessages and getOverview over a stored history',
+  };
+  return labels[name];
 };
 
 interface Options {
@@ -79,8 +133,11 @@ interface Options {
   events: Record<IngestName, number>;
   quick: boolean;
   only: ContenderName[];
-  /** How many times raw and engine are measured, alternately; the ratio is the median of the rounds. */
+  /** How many times each paired group is measured, alternately; its ratio is the median of the rounds. */
   rounds: number;
+  /** engine and engine-drain with the fixed 256-round window. */
+  fixedWindow: boolean;
+  live: { seconds: number; rate: number };
   history: { messages: number; runs: number; keepDir: string | null };
 }
 
@@ -123,6 +180,8 @@ interface Check {
   name: string;
   value: number;
   target: number;
+  /** `min`: value ≥ target passes; `max`: value < target passes. */
+  kind?: 'min' | 'max';
   pass: boolean;
 }
 
@@ -131,6 +190,9 @@ function parseArgs(argv: readonly string[]): Options {
   let events: number | null = null;
   let quick = false;
   let rounds: number | null = null;
+  let fixedWindow = false;
+  let liveSeconds: number | null = null;
+  let liveRate: number | null = null;
   let historyMessages: number | null = null;
   let historyRuns: number | null = null;
   let historyDb: string | null = null;
@@ -143,35 +205,44 @@ function parseArgs(argv: readonly string[]): Options {
       if (v === undefined) throw new Error(`${flag} needs a value`);
       return v;
     };
+    const whole = (name: string, min: number, max: number): number => {
+      const raw = value();
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name}: a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')} (got ${raw})`);
+      return n;
+    };
     if (flag === '--messages') {
-      messages = Number(value());
-      if (!Number.isInteger(messages) || messages < 100 || messages > 1_000_000) throw new Error('--messages: a whole number from 100 to 1,000,000');
+      messages = whole('--messages', 100, 1_000_000);
     } else if (flag === '--events') {
-      events = Number(value());
-      if (!Number.isInteger(events) || events < 1_000 || events > 2_000_000 || events % INGEST_BATCH !== 0) {
-        throw new Error(`--events: a multiple of ${INGEST_BATCH} from 1,000 to 2,000,000`);
-      }
+      events = whole('--events', 1_000, 2_000_000);
+      if (events % INGEST_BATCH !== 0) throw new Error(`--events: a multiple of ${INGEST_BATCH} from 1,000 to 2,000,000 (got ${events})`);
     } else if (flag === '--quick') {
       quick = true;
     } else if (flag === '--rounds') {
-      rounds = Number(value());
-      if (!Number.isInteger(rounds) || rounds < 1 || rounds > 9) throw new Error('--rounds: a whole number from 1 to 9');
+      rounds = whole('--rounds', 1, 9);
+    } else if (flag === '--fixed-window') {
+      fixedWindow = true;
+    } else if (flag === '--live-seconds') {
+      liveSeconds = whole('--live-seconds', 2, 120);
+    } else if (flag === '--live-rate') {
+      liveRate = whole('--live-rate', 100, 5_000);
+      if (liveRate % 100 !== 0) throw new Error(`--live-rate: a multiple of 100 (one /v1/batch of 100 events at a time; got ${liveRate})`);
     } else if (flag === '--history-messages') {
-      historyMessages = Number(value());
-      if (!Number.isInteger(historyMessages) || historyMessages < 2_000 || historyMessages > 5_000_000) throw new Error('--history-messages: a whole number from 2,000 to 5,000,000');
+      historyMessages = whole('--history-messages', 2_000, 5_000_000);
     } else if (flag === '--history-runs') {
-      historyRuns = Number(value());
-      if (!Number.isInteger(historyRuns) || historyRuns < 5 || historyRuns > 1000) throw new Error('--history-runs: a whole number from 5 to 1,000');
+      historyRuns = whole('--history-runs', 5, 1_000);
     } else if (flag === '--history-db') {
       historyDb = value();
     } else if (flag === '--only') {
       const names = value().split(',');
-      for (const n of names) if (!(CONTENDERS as readonly string[]).includes(n)) throw new Error(`--only: one or more of ${CONTENDERS.join(', ')}`);
-      only = CONTENDERS.filter((c) => names.includes(c));
+      const known = [...CONTENDERS, ...Object.keys(ALIASES)];
+      for (const n of names) if (!known.includes(n)) throw new Error(`--only: one or more of ${known.join(', ')} (got ${n})`);
+      const wanted = new Set<string>(names.flatMap((n): readonly string[] => ALIASES[n] ?? [n]));
+      only = CONTENDERS.filter((c) => wanted.has(c));
     } else if (flag === '--help' || flag === '-h') {
       console.log(
-        `usage: ${RERUN} [-- --messages N] [--events N] [--rounds N] [--quick] [--only ${CONTENDERS.join(',')}] ` +
-          '[--history-messages N] [--history-runs N] [--history-db DIR]',
+        `usage: ${RERUN} [-- --messages N] [--events N] [--rounds N] [--quick] [--fixed-window] [--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')}] ` +
+          '[--live-seconds N] [--live-rate N] [--history-messages N] [--history-runs N] [--history-db DIR]',
       );
       process.exit(0);
     } else {
@@ -181,45 +252,17 @@ function parseArgs(argv: readonly string[]): Options {
   const defaultEvents = quick ? QUICK_EVENTS : DEFAULT_EVENTS;
   return {
     messages: messages ?? (quick ? QUICK_MESSAGES : DEFAULT_MESSAGES),
-    events: events === null ? defaultEvents : { 'ingest-paused': events, 'ingest-draining': events },
+    events: events === null ? defaultEvents : { 'ingest-baseline': events, 'ingest-paused': events, 'ingest-draining': events },
     quick,
     only,
     rounds: rounds ?? (quick ? 1 : DEFAULT_ROUNDS),
+    fixedWindow,
+    live: { seconds: liveSeconds ?? (quick ? 4 : DEFAULT_LIVE_SECONDS), rate: liveRate ?? DEFAULT_LIVE_RATE },
     history: {
       messages: historyMessages ?? (quick ? QUICK_HISTORY_MESSAGES : DEFAULT_HISTORY_MESSAGES),
       runs: historyRuns ?? (quick ? QUICK_HISTORY_RUNS : DEFAULT_HISTORY_RUNS),
       keepDir: historyDb,
     },
-  };
-}
-
-// ------------------------------------------------------------------ receiver child process
-
-interface Receiver {
-  url: string;
-  pid: number;
-  /** Counters since the previous call. */
-  stats(): Promise<ReceiverStats>;
-  kill(): void;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const r = forkBenchChild('receiver.js', 'receiver');
-  const port = await r.next((m) => (isReceiverReport(m) && m.type === 'listening' ? m.port : undefined), 'listening report', 10_000);
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    pid: r.child.pid ?? -1,
-    stats: () =>
-      r.next(
-        (m) =>
-          isReceiverReport(m) && m.type === 'stats'
-            ? { requests: m.requests, bodyBytes: m.bodyBytes, cpuUserMs: m.cpuUserMs, cpuSystemMs: m.cpuSystemMs }
-            : undefined,
-        'counters',
-        5_000,
-        { type: 'stats' } satisfies ReceiverCommand,
-      ),
-    kill: r.kill,
   };
 }
 
@@ -243,31 +286,39 @@ async function withTempDir<T>(name: string, fn: (dir: string) => Promise<T>): Pr
   }
 }
 
-function runContender(name: ForwardingName, url: string, n: number, run: ContenderRun): Promise<ContenderOutput> {
+function runContender(name: ForwardingName, urls: string[], n: number, run: ContenderRun, fixedWindow: boolean): Promise<ContenderOutput> {
   return withTempDir(name, async (dir) => {
+    const engineWindow: WindowMode = fixedWindow ? 'fixed' : 'adaptive';
     switch (name) {
       case 'raw':
         await run.ready();
-        return runRaw(url, n, trackBody(0));
+        return runRaw(urls, n, trackBody(0), ENGINE_IN_FLIGHT);
+      case 'raw-latency':
+        await run.ready();
+        return runRaw(urls, n, trackBody(0), LATENCY_IN_FLIGHT);
       case 'engine':
-        return runEngine(url, n, dir, 'live', run);
+        return runEngine({ urls, window: engineWindow }, n, dir, 'live', run);
       case 'engine-drain':
-        return runEngine(url, n, dir, 'drain', run);
+        return runEngine({ urls, window: engineWindow }, n, dir, 'drain', run);
+      case 'engine-latency':
+        return runEngine({ urls, window: 'adaptive' }, n, dir, 'live', run);
+      case 'engine-latency-fixed':
+        return runEngine({ urls, window: 'fixed' }, n, dir, 'live', run);
       case 'naive':
         await run.ready();
-        return runNaive(url, n, dir);
+        return runNaive(urls[0]!, n, dir);
     }
   });
 }
 
 /** Contenders that warm up inside each measured run (the engine warms its own core): see bench/engine.ts. */
-const WARMS_UP_IN_PLACE: readonly ForwardingName[] = ['engine', 'engine-drain'];
+const WARMS_UP_IN_PLACE: readonly ForwardingName[] = ['engine', 'engine-drain', 'engine-latency', 'engine-latency-fixed'];
 
 /**
  * Runs a contender and measures it: CPU, peak RSS and the receiver's counters start at its `ready()`, after
  * any warm-up it does in place (`warmUp` messages), and end when it returns.
  */
-async function measure(name: ForwardingName, receiver: Receiver, n: number, warmUp: number): Promise<Measured> {
+async function measure(name: ForwardingName, receiver: Receiver, n: number, warmUp: number, fixedWindow: boolean): Promise<Measured> {
   collectGarbage();
   const rss = new RssSampler(50);
   let cpu: NodeJS.CpuUsage | null = null;
@@ -281,7 +332,7 @@ async function measure(name: ForwardingName, receiver: Receiver, n: number, warm
   let out: ContenderOutput;
   let peak: number;
   try {
-    out = await runContender(name, receiver.url, n, { warmUp: WARMS_UP_IN_PLACE.includes(name) ? warmUp : 0, ready });
+    out = await runContender(name, receiver.urls, n, { warmUp: WARMS_UP_IN_PLACE.includes(name) ? warmUp : 0, ready }, fixedWindow);
   } finally {
     peak = rss.stop();
   }
@@ -291,7 +342,7 @@ async function measure(name: ForwardingName, receiver: Receiver, n: number, warm
   if (received.requests !== n) throw new Error(`${name}: the receiver got ${received.requests} requests, expected ${n}`);
   return {
     name,
-    label: LABELS[name],
+    label: label(name, fixedWindow),
     deliveries: out.deliveries,
     seconds: out.elapsedMs / 1000,
     deliveriesPerSecond: out.deliveries / (out.elapsedMs / 1000),
@@ -315,7 +366,7 @@ async function measureIngest(name: IngestName, receiver: Receiver, events: numbe
   let out: IngestOutput;
   let peak: number;
   try {
-    out = await withTempDir(name, (dir) => runIngest(MODE_OF[name], receiver.url, events, dir));
+    out = await withTempDir(name, (dir) => (name === 'ingest-baseline' ? runIngestBaseline(events, dir) : runIngest(MODE_OF[name], receiver.urls[0]!, events, dir)));
   } finally {
     peak = rss.stop();
   }
@@ -324,7 +375,7 @@ async function measureIngest(name: IngestName, receiver: Receiver, events: numbe
   if (received.requests !== expected) throw new Error(`${name}: the receiver got ${received.requests} requests, expected ${expected}`);
   return {
     name,
-    label: LABELS[name],
+    label: label(name, false),
     events: out.events,
     requests: out.requests,
     batchSize: out.batchSize,
@@ -390,29 +441,41 @@ function ingestTable(rows: IngestMeasured[]): string {
   return formatTable(head, body);
 }
 
-function checks(byName: Map<ContenderName, Measured>, ingest: readonly IngestMeasured[]): Check[] {
+function checks(byName: Map<ContenderName, Measured>, ingest: readonly IngestMeasured[], live: LiveResult | null, rawE2e: number | null): Check[] {
   const out: Check[] = [];
   const engine = byName.get('engine');
+  const raw = byName.get('raw');
   if (engine) {
-    const raw = byName.get('raw');
     const naive = byName.get('naive');
     if (raw) out.push(check('engine ÷ raw', engine.deliveriesPerSecond / raw.deliveriesPerSecond, 0.6));
     if (naive) out.push(check('engine ÷ naive', engine.deliveriesPerSecond / naive.deliveriesPerSecond, 3));
     out.push(check('engine deliveries/s', engine.deliveriesPerSecond, 5000));
   }
+  const rawSlow = byName.get('raw-latency');
+  const slow = byName.get('engine-latency');
+  const slowFixed = byName.get('engine-latency-fixed');
+  if (rawSlow && slow) out.push(check('slow webhooks: engine ÷ raw', slow.deliveriesPerSecond / rawSlow.deliveriesPerSecond, 0.6));
+  if (slow && slowFixed) out.push(check('slow: adaptive ÷ fixed window', slow.deliveriesPerSecond / slowFixed.deliveriesPerSecond, 1.2));
+  const baseline = ingest.find((r) => r.name === 'ingest-baseline');
   const paused = ingest.find((r) => r.name === 'ingest-paused');
-  if (paused) out.push(check('ingest-paused events/s', paused.eventsPerSecond, INGEST_TARGET_EVENTS_PER_SECOND));
+  if (baseline && paused) out.push(check('/v1/batch ÷ plain server', paused.eventsPerSecond / baseline.eventsPerSecond, 0.6));
+  const draining = ingest.find((r) => r.name === 'ingest-draining');
+  if (draining?.drain && rawE2e) out.push(check('end to end ÷ raw', draining.drain.deliveriesPerSecond / rawE2e, 0.5));
+  if (live && !live.skipped) {
+    out.push(check('live: long tasks share', live.longTaskShare, LIVE_TARGETS.longTaskShare, 'max'));
+    out.push(check('live: JS heap MB', live.heapUsedMB.max, LIVE_TARGETS.heapMB, 'max'));
+  }
   return out;
 }
 
-function check(name: string, value: number, target: number): Check {
-  return { name, value, target, pass: value >= target };
+function check(name: string, value: number, target: number, kind: 'min' | 'max' = 'min'): Check {
+  return { name, value, target, kind, pass: kind === 'min' ? value >= target : value < target };
 }
 
 function printReport(results: Measured[], n: number): void {
   console.log(`\n${table(results)}\n`);
   console.log('latency (p50/p99):');
-  for (const r of results) console.log(`  ${r.name.padEnd(12)} ${r.latencyMeaning}${r.requestMs ? '; "req" = the HTTP request alone' : ''}`);
+  for (const r of results) console.log(`  ${r.name.padEnd(20)} ${r.latencyMeaning}${r.requestMs ? '; "req" = the HTTP request alone' : ''}`);
   console.log('  CPU µs/deliv = this process\'s CPU time (user+system) ÷ deliveries; receiver CPU = its CPU time ÷ wall time');
   console.log('');
   for (const r of results) {
@@ -427,6 +490,7 @@ function printReport(results: Measured[], n: number): void {
         ? `  sendMessage accepted ${int(e.acceptedPerSecond)} msgs/s while delivering (accept phase ${int(e.acceptPhaseMs)} ms of ${int(r.seconds * 1000)} ms)`
         : `  sendMessage alone (core paused, untimed): ${int(e.acceptedPerSecond)} msgs/s; the delivery pipeline alone: ${int(r.deliveriesPerSecond)} deliveries/s`,
     );
+    if (r.details['window'] === 'adaptive') console.log(`  window: ${r.details['windowAtEnd']} rounds in flight at the end, ${r.details['largestWindow']} at most`);
   }
 }
 
@@ -458,10 +522,11 @@ function printIngestReport(results: IngestMeasured[]): void {
 function printChecks(verdicts: readonly Check[]): void {
   if (!verdicts.length) return;
   console.log('');
+  const width = Math.max(...verdicts.map((v) => v.name.length));
   for (const v of verdicts) {
-    const value = v.value >= 100 ? int(v.value) : v.value.toFixed(2);
-    const target = v.target >= 100 ? int(v.target) : v.target.toFixed(2);
-    console.log(`${v.name.padEnd(22)} ${value.padStart(7)}   target ≥ ${target.padEnd(6)} ${v.pass ? 'PASS' : 'MISS'}`);
+    const format = (x: number): string => (x >= 100 ? int(x) : x.toFixed(2));
+    const target = `${v.kind === 'max' ? '<' : '≥'} ${format(v.target)}`;
+    console.log(`${v.name.padEnd(width)} ${format(v.value).padStart(7)}   target ${target.padEnd(8)} ${v.pass ? 'PASS' : 'MISS'}`);
   }
 }
 
@@ -470,8 +535,9 @@ interface RunFacts {
   warmUpMessages: number;
   events: Record<IngestName, number>;
   warmUpEvents: Record<IngestName, number>;
-  /** engine ÷ raw of each alternating round, in the order measured. */
-  engineRawRatios: number[];
+  fixedWindow: boolean;
+  /** Each paired group's ratio in each alternating round, in the order measured (e.g. "engine ÷ raw"). */
+  roundRatios: Record<string, number[]>;
 }
 
 function resultsFile(): string {
@@ -480,7 +546,15 @@ function resultsFile(): string {
   return join(dir, 'latest.json');
 }
 
-function writeResults(facts: RunFacts, results: Measured[], ingest: IngestMeasured[], history: HistoryResult | null, verdicts: Check[], started: number): string {
+function writeResults(
+  facts: RunFacts,
+  results: Measured[],
+  ingest: IngestMeasured[],
+  live: LiveResult | null,
+  history: HistoryResult | null,
+  verdicts: Check[],
+  started: number,
+): string {
   const file = resultsFile();
   const json = {
     generatedAt: new Date().toISOString(),
@@ -489,6 +563,7 @@ function writeResults(facts: RunFacts, results: Measured[], ingest: IngestMeasur
     ...facts,
     contenders: Object.fromEntries(results.map((r) => [r.name, r])),
     ingestion: Object.fromEntries(ingest.map((r) => [r.name, r])),
+    live,
     history: history ? { generatedAt: new Date().toISOString(), ...history } : null,
     checks: verdicts,
     totalSeconds: (Date.now() - started) / 1000,
@@ -522,73 +597,115 @@ function warmUpEvents(events: number): number {
   return Math.max(1_000, Math.min(10_000, Math.round(events / 10 / INGEST_BATCH) * INGEST_BATCH));
 }
 
+type AnyMeasured = Measured | IngestMeasured;
+const rate = (m: AnyMeasured): number => ('deliveriesPerSecond' in m ? m.deliveriesPerSecond : m.eventsPerSecond);
+const perSecond = (m: AnyMeasured): string => ('deliveriesPerSecond' in m ? `${int(m.deliveriesPerSecond)} deliveries/s` : `${int(m.eventsPerSecond)} events/s`);
+
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const n = options.messages;
   const warmN = Math.max(1_000, Math.min(2_000, Math.round(n / 10)));
-  const warmEvents: Record<IngestName, number> = {
-    'ingest-paused': warmUpEvents(options.events['ingest-paused']),
-    'ingest-draining': warmUpEvents(options.events['ingest-draining']),
-  };
+  const warmEvents = Object.fromEntries(INGESTION.map((name) => [name, warmUpEvents(options.events[name])])) as Record<IngestName, number>;
   const forwarding = options.only.filter(isForwardingName);
   const ingestion = options.only.filter(isIngestName);
+  const withLive = options.only.includes('live');
   const withHistory = options.only.includes('history');
   const started = Date.now();
 
-  const receiver = forwarding.length || ingestion.length ? await startReceiver() : null;
+  const fast = forwarding.some((f) => !SLOW.has(f)) || ingestion.length ? await startReceiver() : null;
+  const slow = forwarding.some((f) => SLOW.has(f)) ? await startReceiver({ origins: LATENCY_ORIGINS, delayMs: LATENCY_MS }) : null;
+  const receiverOf = (name: ContenderName): Receiver => (SLOW.has(name as ForwardingName) ? slow! : fast!);
   const capMs = HARD_CAP_MS + (withHistory ? HISTORY_CAP_MS : 0);
   const cap = setTimeout(() => {
     console.error(`bench: hard cap of ${capMs / 1000} s reached; aborting`);
-    receiver?.kill();
+    fast?.kill();
+    slow?.kill();
     process.exit(2);
   }, capMs);
   cap.unref();
 
   try {
-    console.log(`Hookbench benchmark${receiver ? `: receiver pid ${receiver.pid} at ${receiver.url}` : ''}`);
-    if (forwarding.length) console.log(`  forwarding: ${int(n)} deliveries per contender (warm-up ${int(warmN)}; the engine's through the same core, before each of its runs)`);
+    console.log('Hookbench benchmark');
+    if (fast) console.log(`  receiver: pid ${fast.pid} at ${fast.urls[0]}`);
+    if (slow) console.log(`  slow receiver: pid ${slow.pid}, ${LATENCY_ORIGINS} origins (ports ${slow.urls[0]!.split(':')[2]!.split('/')[0]}…), each answering after ${LATENCY_MS} ms`);
+    if (forwarding.length) {
+      console.log(
+        `  forwarding: ${int(n)} deliveries per contender (warm-up ${int(warmN)}; the engine's through the same core, before each of its runs); ` +
+          `engine window ${options.fixedWindow ? `fixed at ${ENGINE_IN_FLIGHT} (--fixed-window)` : `adaptive from ${ENGINE_IN_FLIGHT}`}`,
+      );
+    }
     for (const name of ingestion) {
       console.log(`  ${name}: ${int(options.events[name])} events in /v1/batch requests of ${INGEST_BATCH}, ${INGEST_IN_FLIGHT} in flight (warm-up ${int(warmEvents[name])})`);
     }
+    if (withLive) console.log(`  live: ${int(options.live.rate)} deliveries/s for ${options.live.seconds} s into the Live view`);
     if (withHistory) console.log(`  history: listMessages and getOverview at ${int(options.history.messages)} stored messages, ${options.history.runs} runs a case`);
     console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform} ${process.arch}\n`);
 
+    const runOne = (name: ForwardingName | IngestName, warmUp = false): Promise<AnyMeasured> =>
+      isIngestName(name)
+        ? measureIngest(name, fast!, warmUp ? warmEvents[name] : options.events[name])
+        : measure(name, receiverOf(name), warmUp ? warmN : n, warmN, options.fixedWindow);
+
     for (const name of [...forwarding, ...ingestion]) {
-      if (!isIngestName(name) && WARMS_UP_IN_PLACE.includes(name)) continue; // each of its runs warms its own core
+      if (isForwardingName(name) && WARMS_UP_IN_PLACE.includes(name)) continue; // each of its runs warms its own core
       process.stdout.write(`warm-up ${name}... `);
-      if (isIngestName(name)) await measureIngest(name, receiver!, warmEvents[name]);
-      else await measure(name, receiver!, warmN, 0);
+      await runOne(name, true);
       process.stdout.write('done\n');
     }
-    const results: Measured[] = [];
-    // raw and engine are measured in alternating rounds: this machine's speed drifts by more than the margin
-    // the ratio is judged by, and one lucky or unlucky raw run must not decide it.
-    const paired = forwarding.includes('raw') && forwarding.includes('engine') ? options.rounds : 1;
-    const rounds: { raw: Measured; engine: Measured; ratio: number }[] = [];
-    for (let round = 1; round <= paired; round++) {
-      const pair: Partial<Record<ForwardingName, Measured>> = {};
-      for (const name of forwarding.filter((f) => round === 1 || f === 'raw' || f === 'engine')) {
-        process.stdout.write(`measuring ${name}${paired > 1 && (name === 'raw' || name === 'engine') ? ` (round ${round} of ${paired})` : ''}... `);
-        const r = await measure(name, receiver!, n, warmN);
-        pair[name] = r;
-        if (round === 1 && name !== 'raw' && name !== 'engine') results.push(r);
-        process.stdout.write(`${int(r.deliveriesPerSecond)} deliveries/s\n`);
+
+    // In the order of CONTENDERS; a paired group's members alternate for `rounds` rounds where it starts.
+    const chosen = new Map<ContenderName, AnyMeasured>();
+    const groupRounds: { title: string; ratios: number[]; extra: { title: string; ratios: number[] } | null; median: number }[] = [];
+    const done = new Set<ContenderName>();
+    /** raw, measured right before and after ingest-draining (end to end ÷ raw). */
+    const rawAround: Measured[] = [];
+    for (const name of [...forwarding, ...ingestion]) {
+      if (done.has(name)) continue;
+      const group = PAIRED.find((g) => g.names.includes(name));
+      const members = group ? group.names.filter((m) => options.only.includes(m)) : [name];
+      members.forEach((m) => done.add(m));
+      const rounds = members.length > 1 ? options.rounds : 1;
+      const measuredRounds: Map<ContenderName, AnyMeasured>[] = [];
+      for (let round = 1; round <= rounds; round++) {
+        const results = new Map<ContenderName, AnyMeasured>();
+        for (const m of members) {
+          // End to end is judged against raw measured right before and after it, not minutes earlier.
+          const neighbour = m === 'ingest-draining' && options.only.includes('raw');
+          if (neighbour) rawAround.push((await runOne('raw')) as Measured);
+          process.stdout.write(`measuring ${m}${rounds > 1 ? ` (round ${round} of ${rounds})` : ''}... `);
+          const r = await runOne(m);
+          results.set(m, r);
+          process.stdout.write(`${perSecond(r)}\n`);
+          if (neighbour) rawAround.push((await runOne('raw')) as Measured);
+        }
+        measuredRounds.push(results);
       }
-      if (pair.raw && pair.engine) rounds.push({ raw: pair.raw, engine: pair.engine, ratio: pair.engine.deliveriesPerSecond / pair.raw.deliveriesPerSecond });
-      else for (const name of ['raw', 'engine'] as const) if (pair[name]) results.unshift(pair[name]);
+      if (group && members.length > 1 && members.includes(group.ratio[0]) && members.includes(group.ratio[1])) {
+        // The round with the median ratio stands for the whole group in the tables and the checks.
+        const ratioOf = (r: Map<ContenderName, AnyMeasured>): number => rate(r.get(group.ratio[0])!) / rate(r.get(group.ratio[1])!);
+        const ratios = measuredRounds.map(ratioOf);
+        const median = [...measuredRounds].sort((a, b) => ratioOf(a) - ratioOf(b))[(measuredRounds.length - 1) >> 1]!;
+        for (const [m, r] of median) chosen.set(m, r);
+        const fixed = members.includes('engine-latency-fixed') ? measuredRounds.map((r) => rate(r.get('engine-latency-fixed')!) / rate(r.get(group.ratio[1])!)) : null;
+        groupRounds.push({
+          title: `${group.ratio[0]} ÷ ${group.ratio[1]}`,
+          ratios,
+          extra: fixed ? { title: `engine-latency-fixed ÷ ${group.ratio[1]}`, ratios: fixed } : null,
+          median: ratioOf(median),
+        });
+      } else {
+        for (const [m, r] of measuredRounds[0]!) chosen.set(m, r);
+      }
     }
-    // The round with the median ratio stands for raw and engine in the tables and the checks.
-    const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[(rounds.length - 1) >> 1];
-    if (median) results.unshift(median.raw, median.engine);
-    results.sort((a, b) => FORWARDING.indexOf(a.name) - FORWARDING.indexOf(b.name));
-    const ingest: IngestMeasured[] = [];
-    for (const name of ingestion) {
-      process.stdout.write(`measuring ${name}... `);
-      const r = await measureIngest(name, receiver!, options.events[name]);
-      ingest.push(r);
-      process.stdout.write(`${int(r.eventsPerSecond)} events/s\n`);
+    const results = FORWARDING.flatMap((f) => (chosen.has(f) ? [chosen.get(f) as Measured] : []));
+    const ingest = INGESTION.flatMap((f) => (chosen.has(f) ? [chosen.get(f) as IngestMeasured] : []));
+
+    let live: LiveResult | null = null;
+    if (withLive) {
+      collectGarbage();
+      live = await withTempDir('live', (dir) => runLive({ ...options.live, dir }, (line) => console.log(`  live: ${line}`)));
     }
     let history: HistoryResult | null = null;
     if (withHistory) {
@@ -596,16 +713,28 @@ async function main(): Promise<number> {
       history = await runHistory({ ...options.history, caseBudgetMs: 20_000 }, (line) => console.log(`  history: ${line}`));
     }
     const byName = new Map<ContenderName, Measured>(results.map((r) => [r.name, r]));
-    const verdicts = checks(byName, ingest);
+    const rawE2e = rawAround.length ? rawAround.reduce((sum, r) => sum + r.deliveriesPerSecond, 0) / rawAround.length : null;
+    const verdicts = checks(byName, ingest, live, rawE2e);
 
     if (results.length) printReport(results, n);
-    if (rounds.length > 1) {
+    for (const g of groupRounds) {
+      if (g.ratios.length < 2) continue;
       console.log(
-        `engine ÷ raw in ${rounds.length} alternating rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}; ` +
-          `the median round (${median!.ratio.toFixed(2)}) is the one in the table and the checks`,
+        `${g.title} in ${g.ratios.length} alternating rounds: ${g.ratios.map((r) => r.toFixed(2)).join(', ')}; ` +
+          `the median round (${g.median.toFixed(2)}) is the one in the tables and the checks` +
+          (g.extra ? ` (${g.extra.title}: ${g.extra.ratios.map((r) => r.toFixed(2)).join(', ')})` : ''),
       );
     }
     if (ingest.length) printIngestReport(ingest);
+    const draining = ingest.find((r) => r.name === 'ingest-draining');
+    if (draining?.drain && rawE2e) {
+      console.log(
+        `end to end: ${int(draining.drain.deliveriesPerSecond)} deliveries/s (POST /v1/batch → routed, signed, delivered, attempt logged) ÷ ` +
+          `raw ${int(rawE2e)} POSTs/s to the same receiver (measured right before and after: ${rawAround.map((r) => int(r.deliveriesPerSecond)).join(', ')}) = ` +
+          `${(draining.drain.deliveriesPerSecond / rawE2e).toFixed(2)}`,
+      );
+    }
+    if (live) printLive(live);
     if (history) printHistory(history, formatTable);
     printChecks(verdicts);
     if (options.only.length === CONTENDERS.length) {
@@ -617,12 +746,20 @@ async function main(): Promise<number> {
         `fired after min ${f.min.toFixed(1)} / p50 ${f.p50.toFixed(1)} / max ${f.max.toFixed(1)} ms; ` +
           `${timeout.withinTarget}/${timeout.attempts} within ${TIMEOUT_MS}–${TIMEOUT_MS + TOLERANCE_MS} ms  ${pass ? 'PASS' : 'MISS'}`,
       );
-      const facts: RunFacts = { messages: n, warmUpMessages: warmN, events: options.events, warmUpEvents: warmEvents, engineRawRatios: rounds.map((r) => r.ratio) };
+      const facts: RunFacts = {
+        messages: n,
+        warmUpMessages: warmN,
+        events: options.events,
+        warmUpEvents: warmEvents,
+        fixedWindow: options.fixedWindow,
+        roundRatios: Object.fromEntries(groupRounds.map((g) => [g.title, g.ratios])),
+      };
       const historyCheck = history ? [{ name: 'history cases within 50 ms p95', value: history.passed, target: history.total, pass: history.passed === history.total }] : [];
       const file = writeResults(
         facts,
         results,
         ingest,
+        live,
         history,
         [...verdicts, { name: 'timeout fired within 5.0–5.1 s', value: timeout.withinTarget, target: timeout.attempts, pass }, ...historyCheck],
         started,
@@ -634,13 +771,15 @@ async function main(): Promise<number> {
       console.log('\nresults: not written (--only runs a subset; bench/results/latest.json keeps the last full run)');
     }
     console.log(
-      `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --rounds N | --quick | --only ${CONTENDERS.join(',')} | ` +
+      `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --rounds N | --quick | --fixed-window | ` +
+        `--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')} | --live-seconds N | --live-rate N | ` +
         '--history-messages N | --history-runs N | --history-db DIR)',
     );
     return 0;
   } finally {
     clearTimeout(cap);
-    receiver?.kill();
+    fast?.kill();
+    slow?.kill();
   }
 }
 

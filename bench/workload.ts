@@ -3,8 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { buildMessage } from '../main/core/messages.js';
 
 export const SHARED_SECRET = 'bench-shared-secret';
-/** Deliveries in flight at once for the engine (its default) and the raw loop. */
+/** Requests in flight at once for the raw loop; the engine's window starts here (and stays, with --fixed-window). */
 export const ENGINE_IN_FLIGHT = 256;
+/**
+ * The slow-webhook case (`--only latency`): the receiver listens on this many ports (origins, each with
+ * its own 16 connections) and answers each request after LATENCY_MS. A window of 256 rounds then allows
+ * at most 256 ÷ (50 ms + the wait for the next tick) ≈ 4,000 deliveries a second, while the connections
+ * allow 32 × 16 ÷ 50 ms ≈ 10,000.
+ */
+export const LATENCY_ORIGINS = 32;
+export const LATENCY_MS = 50;
 /** docs/behaviour.md §2 / forwarder.ts: connections per origin. */
 export const CONNECTIONS = 16;
 /** The naive forwarder's "modest concurrency". */

@@ -52,6 +52,11 @@ export interface TooDeep {
  */
 export function valueDepth(value: unknown, cap = 1_000_000): number {
   if (typeof value !== 'object' || value === null) return 0;
+  // Every call of every message is measured (docs/behaviour.md §7), so the common case, a small tree, is
+  // walked without the bookkeeping that shared objects and cycles need; a walk that visits more than
+  // TREE_WALK_NODES containers (a cycle, shared objects, or simply a large value) starts again with it.
+  const tree = treeDepth(value, cap);
+  if (tree >= 0) return tree;
   const seen = new Set<object>();
   const stack: [object, number][] = [[value, 1]];
   let deepest = 0;
@@ -63,6 +68,49 @@ export function valueDepth(value: unknown, cap = 1_000_000): number {
     if (deepest > cap) return cap + 1;
     const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
     for (const child of children) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** More containers than a message's 32 KiB can hold (`[]` is two bytes): a walk past this is not a plain call. */
+const TREE_WALK_NODES = 20_000;
+
+/**
+ * valueDepth of a value that is a tree (as parsed JSON always is), without a set of the objects seen: -1
+ * when it visits more than TREE_WALK_NODES containers or nests deeper than `cap`, so that the caller walks
+ * again with one.
+ */
+function treeDepth(value: object, cap: number): number {
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  let deepest = 0;
+  let visited = 0;
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > deepest) {
+      if (depth > cap) return -1;
+      deepest = depth;
+    }
+    if (++visited > TREE_WALK_NODES) return -1;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (typeof child === 'object' && child !== null) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in node) {
+        if (!Object.hasOwn(node, key)) continue;
+        const child: unknown = (node as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
   return deepest;
 }

@@ -25,6 +25,11 @@ export interface BuildOptions {
    * the bytes, to name the item).
    */
   sizeChecked?: boolean;
+  /**
+   * The caller already measured the call's nesting against LIMITS.maxDepth (the typed API's intake does,
+   * before it serialises the call); the size is still measured here.
+   */
+  depthChecked?: boolean;
   /** `JSON.stringify(call)`, when the caller has it (it stores it): measured instead of serialising again. */
   callJson?: string;
   /** UTF-8 length of a string (the engine passes Node's fast one); a pure count by default. */
@@ -79,7 +84,7 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
 
   // Nesting first: measuring the size serialises the call, which recurses (docs/behaviour.md §7).
   // Ingestion measured both on the bytes already (sizeChecked).
-  if (!options.sizeChecked) {
+  if (!options.sizeChecked && !options.depthChecked) {
     const tooDeep = callNestingError(call, options.fieldPrefix ?? '');
     if (tooDeep) return { ok: false, error: tooDeep };
   }

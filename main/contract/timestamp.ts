@@ -44,6 +44,14 @@ export function normaliseTimestamp(input: string): TimestampResult {
   return { ok: true, iso: new Date(epoch).toISOString(), ms: epoch };
 }
 
+/** The last conversion: the calls of one batch share their receipt time. */
+let lastMs = Number.NaN;
+let lastIso = '';
+
 export function isoFromMs(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }

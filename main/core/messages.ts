@@ -22,6 +22,10 @@ export function callSize(call: unknown): number {
 export function buildMessage(type: MessageType, call: Record<string, unknown>, options: BuildOptions): Result<BuiltMessage> {
   const built = buildMessageBody(type, call, { byteLength, ...options });
   if (!built.ok) return built;
-  const { json, ...message } = built.value;
-  return { ok: true, value: { ...message, bytes: Buffer.from(json, 'utf8') } };
+  // Field by field: a rest-and-spread copy cost a measurable share of every message's intake.
+  const b = built.value;
+  return {
+    ok: true,
+    value: { type: b.type, messageId: b.messageId, userId: b.userId, anonymousId: b.anonymousId, event: b.event, body: b.body, bytes: Buffer.from(b.json, 'utf8') },
+  };
 }

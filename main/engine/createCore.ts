@@ -47,7 +47,11 @@ export interface CoreOptions {
   forwarder?: 'worker' | 'inline' | Forwarder;
   /** Seed for retry jitter; random by default. */
   seed?: number;
-  /** Deliveries in flight at once. */
+  /**
+   * Rounds in flight at once: the window starts at `minInFlight` (256) and adapts up to `maxInFlight`
+   * (2,048) to what the webhooks take (engine.ts, Engine.adapt). `maxInFlight` alone below 256 fixes it.
+   */
+  minInFlight?: number;
   maxInFlight?: number;
   /** Start the scheduler at once (default true). */
   autoStart?: boolean;
@@ -226,12 +230,14 @@ class CoreImpl implements Core {
       resolveUrl: (url) => this.receivers.resolveWebhookUrl(url),
       emit: (event) => bus.emit(event),
       listening: () => bus.listening,
+      ...(options.minInFlight !== undefined ? { minInFlight: options.minInFlight } : {}),
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
     // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts).
     this.historyIndexer = new HistoryIndexer({
       index: queries.index,
       roundsInFlight: () => this.engine.roundsInFlight,
+      roundsRecorded: () => this.engine.stats.roundsRecorded,
       writable: () => store.health.problem === null,
       onError: (e) => {
         if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));

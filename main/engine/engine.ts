@@ -45,7 +45,11 @@ export interface EngineOptions {
   emit: (event: EngineEvent) => void;
   /** Whether anybody listens (events are built only then). */
   listening: () => boolean;
-  /** Deliveries in flight at once. */
+  /**
+   * Rounds in flight at once: the window starts at `minInFlight` (default 256) and adapts up to
+   * `maxInFlight` (default 2,048) to what the webhooks can take (see Engine.adapt).
+   */
+  minInFlight?: number;
   maxInFlight?: number;
 }
 
@@ -56,6 +60,15 @@ const REQUEUE_MS = 1_000;
 const TICK_INTERVAL_MS = 20;
 /** A tick that recorded and claimed fewer rows than this leaves the engine quiet: the next tick need not wait. */
 const BUSY_TICK_ROWS = 16;
+/** The window's default bounds (rounds in flight). Each round holds its body (at most 32 KiB) until recorded. */
+export const MIN_IN_FLIGHT = 256;
+export const MAX_IN_FLIGHT = 2_048;
+/** How the window moves when it limits a tick's claim (see Engine.adapt). */
+const GROW = 1.5;
+const SHRINK = 0.9;
+/** The share of a round's time spent waiting (for a connection, a thread) below which more window helps, and above which it only queues. */
+const GROW_BELOW_WAITING = 0.3;
+const SHRINK_ABOVE_WAITING = 0.6;
 
 interface PendingWrite {
   round: RoundResult;
@@ -69,7 +82,16 @@ interface PendingWrite {
  */
 export class Engine {
   private readonly o: EngineOptions;
+  private readonly minInFlight: number;
   private readonly maxInFlight: number;
+  /** Rounds allowed in flight now, between minInFlight and maxInFlight (see adapt). */
+  private window: number;
+  /** Over the rounds finished since the last tick: their time from claim to result, and their requests' own time (ms). */
+  private roundMs = 0;
+  private requestMs = 0;
+  private timedRounds = 0;
+  /** No change of the window before this time: the rounds it let in must finish first to be judged. */
+  private adaptAfter = 0;
   /** Rounds claimed and not yet recorded. */
   private inFlight = 0;
   private tickQueued = false;
@@ -89,7 +111,9 @@ export class Engine {
 
   constructor(options: EngineOptions) {
     this.o = options;
-    this.maxInFlight = options.maxInFlight ?? 256;
+    this.minInFlight = Math.max(1, options.minInFlight ?? Math.min(MIN_IN_FLIGHT, options.maxInFlight ?? MIN_IN_FLIGHT));
+    this.maxInFlight = Math.max(this.minInFlight, options.maxInFlight ?? MAX_IN_FLIGHT);
+    this.window = this.minInFlight;
   }
 
   /**
@@ -151,16 +175,18 @@ export class Engine {
     for (const w of waiters) w();
   }
 
-  /** Counters for benchmarks and diagnostics. */
-  readonly stats = { ticks: 0, roundsRecorded: 0, deliveriesClaimed: 0, tickMs: 0 };
+  /** Counters for benchmarks and diagnostics; `window` is the in-flight window now, `maxWindow` the largest it reached. */
+  readonly stats = { ticks: 0, roundsRecorded: 0, deliveriesClaimed: 0, tickMs: 0, window: 0, maxWindow: 0 };
 
   private tick(): void {
     this.tickQueued = false;
+    const previousTick = this.lastTick;
     this.lastTick = performance.now();
     this.stats.ticks++;
     const batch = this.writes;
     this.writes = [];
-    const room = this.closed || !this.started ? 0 : this.maxInFlight - (this.inFlight - batch.length);
+    const outstanding = this.inFlight - batch.length;
+    const room = this.closed || !this.started ? 0 : this.window - outstanding;
     let stored: StoredRound[] = [];
     let claimed: ClaimedDelivery[] = [];
     try {
@@ -180,6 +206,7 @@ export class Engine {
     this.stats.roundsRecorded += batch.length;
     this.stats.deliveriesClaimed += claimed.length;
     this.stats.tickMs += performance.now() - this.lastTick;
+    this.adapt(outstanding, room, claimed.length, this.lastTick - previousTick);
     if (this.o.listening()) stored.forEach((s, i) => this.emitRound(s, batch[i]!.destination));
     for (const delivery of claimed) {
       this.inFlight++;
@@ -216,8 +243,43 @@ export class Engine {
     this.timerDue = null;
   }
 
+  /**
+   * The window follows what the webhooks can take (Little's law: rounds in flight = rate × the time a
+   * round takes), within [minInFlight, maxInFlight]. It moves only when it limited this tick's claim (more
+   * may be due than it let in). It grows when
+   * - rounds finish faster than ticks come and most of the last ones are done (fewer than a quarter still
+   *   out): the forwarder sat idle until this tick, so each tick must hand it more (a fast webhook; a
+   *   fixed window of 256 made 256 per 20 ms tick, 12,800 a second, a ceiling on a fast machine), or
+   * - rounds spend most of their time sending, not waiting for one of an origin's 16 connections
+   *   (docs/behaviour.md §2): slow webhooks with free connections (a fixed window made 256 ÷ latency one).
+   * It shrinks when rounds mostly wait for a connection and much is still out: a larger window would
+   * only lengthen that queue (and hold more bodies). After a change it waits until the rounds claimed
+   * under the new window have come back (the rounds finishing now were claimed a round's time ago), so
+   * that it does not overshoot.
+   */
+  private adapt(outstanding: number, room: number, claimed: number, tickGapMs: number): void {
+    const rounds = this.timedRounds;
+    const meanRoundMs = rounds > 0 ? this.roundMs / rounds : 0;
+    const waitingShare = rounds > 0 && this.roundMs > 0 ? Math.max(0, 1 - this.requestMs / this.roundMs) : 1;
+    this.roundMs = 0;
+    this.requestMs = 0;
+    this.timedRounds = 0;
+    if (room > 0 && claimed === room && rounds > 0 && this.lastTick >= this.adaptAfter) {
+      const before = this.window;
+      const idleUntilTick = outstanding < this.window / 4 && meanRoundMs < tickGapMs;
+      if (idleUntilTick || waitingShare < GROW_BELOW_WAITING) {
+        this.window = Math.min(this.maxInFlight, Math.ceil(this.window * GROW));
+      } else if (waitingShare > SHRINK_ABOVE_WAITING && outstanding > this.window / 2) {
+        this.window = Math.max(this.minInFlight, Math.floor(this.window * SHRINK));
+      }
+      if (this.window !== before) this.adaptAfter = this.lastTick + 1.5 * meanRoundMs + tickGapMs;
+    }
+    this.stats.window = this.window;
+    if (this.window > this.stats.maxWindow) this.stats.maxWindow = this.window;
+  }
+
   private armTimer(): void {
-    if (this.closed || !this.started || this.inFlight >= this.maxInFlight) return; // a finishing round will tick
+    if (this.closed || !this.started || this.inFlight >= this.window) return; // a finishing round will tick
     const due = this.o.store.deliveries.nextDueAt();
     if (due === null) return this.clearTimer();
     if (this.timer && this.timerDue === due) return;
@@ -293,6 +355,7 @@ export class Engine {
     resolved.forEach((r, i) => {
       if (r.ok) reachable.push({ ...targets[i]!.webhook, url: r.value });
     });
+    const sentAt = performance.now();
     const replies = await this.o.forwarder.sendRound({
       webhooks: reachable,
       body: claimed.body,
@@ -300,6 +363,14 @@ export class Engine {
       timeoutMs: destination.timeoutMs,
       caFile: destination.caFile,
     });
+    if (replies.length > 0) {
+      // For the window (adapt): the round's time from hand-over to result, and its slowest request's own time.
+      let slowest = 0;
+      for (const reply of replies) if (reply.durationMs > slowest) slowest = reply.durationMs;
+      this.roundMs += performance.now() - sentAt;
+      this.requestMs += slowest;
+      this.timedRounds++;
+    }
     let next = 0;
     const sent = resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
     const finishedAt = clock.now();

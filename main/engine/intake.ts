@@ -49,6 +49,8 @@ export interface AcceptEntry {
   at: (field: string) => string;
   /** An identify from a source merges its traits into the stored user traits (audience rules read them). */
   recordsTraits: boolean;
+  /** The call's nesting was measured already (acceptMessages does, as it validates the batch). */
+  depthChecked?: boolean;
 }
 
 /** A call built and checked, from the API (AcceptEntry) or from ingestion (PreparedCall), ready to route. */
@@ -124,7 +126,7 @@ export class Intake {
         source = this.o.registry.findSource(sourceRef);
         if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
       }
-      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits });
+      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true });
     }
     return this.acceptEntries(entries);
   }
@@ -156,11 +158,17 @@ export class Intake {
     const now = this.o.clock.now();
     const built: BuiltEntry[] = [];
     for (const e of entries) {
+      // Nesting is measured once per call, before anything recursive (JSON.stringify) sees it (docs/behaviour.md §7).
+      if (!e.depthChecked) {
+        const tooDeep = callNestingError(e.call, e.fieldPrefix ?? '');
+        if (tooDeep) return err(tooDeep);
+      }
       const callJson = JSON.stringify(e.call);
       const b = buildMessage(e.type, e.call, {
         receivedAt: now,
         newMessageId,
         callJson,
+        depthChecked: true,
         strict: e.strict,
         ...(e.clientIp ? { clientIp: e.clientIp } : {}),
         ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),

@@ -6,8 +6,17 @@
  */
 import { randomUUID } from 'node:crypto';
 
+/** The time part of the last id made (`xxxxxxxx-xxxx-7`), and its ms: ids of one batch share it. */
+let lastMs = -1;
+let lastPrefix = '';
+
 export function newMessageId(nowMs: number = Date.now()): string {
-  const time = Math.max(0, Math.floor(nowMs)).toString(16).padStart(12, '0').slice(-12);
+  const ms = Math.max(0, Math.floor(nowMs));
+  if (ms !== lastMs) {
+    const time = ms.toString(16).padStart(12, '0').slice(-12);
+    lastPrefix = `${time.slice(0, 8)}-${time.slice(8)}-7`;
+    lastMs = ms;
+  }
   // randomUUID(): xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx; keep everything after its version digit.
-  return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;
+  return `${lastPrefix}${randomUUID().slice(15)}`;
 }

@@ -63,6 +63,32 @@ describe('history indexer', () => {
     }
   });
 
+  it('waits while rounds keep finishing with few in flight (the tail of a burst), and goes on once they stop', async () => {
+    const index = fakeIndex(1000);
+    let recorded = 0;
+    const indexer = new HistoryIndexer({
+      index,
+      roundsInFlight: () => 10, // below busyRounds: in flight alone would let it index
+      roundsRecorded: () => recorded,
+      intervalMs: 10,
+      busyRounds: 32,
+      busyRoundsPerSecond: 200,
+    });
+    // 20 rounds finished every 5 ms: 4,000 a second.
+    const finishing = setInterval(() => (recorded += 20), 5);
+    indexer.start();
+    try {
+      await sleep(150);
+      expect(index.indexed).toBe(0);
+      clearInterval(finishing);
+      await until(() => index.behind === 0);
+      expect(index.indexed).toBe(1000);
+    } finally {
+      clearInterval(finishing);
+      indexer.stop();
+    }
+  });
+
   it('stops: nothing more is indexed after stop()', async () => {
     const index = fakeIndex(1000);
     const indexer = new HistoryIndexer({ index, roundsInFlight: () => 0, intervalMs: 10 });
