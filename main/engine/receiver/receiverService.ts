@@ -92,6 +92,21 @@ export class ReceiverService {
     for (const r of this.store.listReceivers()) this.endpoints.set(r.name, r);
   }
 
+  /**
+   * Reads the endpoints again after a rolled-back transaction (a config file refused after its receivers were
+   * applied: all of it or nothing, docs/behaviour.md §10). An endpoint whose script did not change keeps its
+   * position in it.
+   */
+  reload(): void {
+    const fresh = new Map<string, StoredReceiver>();
+    for (const r of this.store.listReceivers()) {
+      const old = this.endpoints.get(r.name);
+      if (old && JSON.stringify(old.script) === JSON.stringify(r.script)) r.answered = Math.max(r.answered, old.answered);
+      fresh.set(r.name, r);
+    }
+    this.endpoints = fresh;
+  }
+
   // ---------------------------------------------------------------- lifecycle
 
   /** Starts both listeners (either may be turned off with null). Rejects with a HookbenchError naming the port. */
