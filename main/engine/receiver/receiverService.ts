@@ -33,6 +33,7 @@ import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeader
 import type { Db } from '../../store/openDb.js';
 import type { SecretCodec } from '../../store/secretCodec.js';
 import { captureRecord, ReceiverStore, type NewCapture, type StoredReceiver } from '../../store/receiverStore.js';
+import { isWriteFailure } from '../../store/integrity.js';
 import { signBody } from '../../core/signature.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
@@ -444,8 +445,10 @@ export class ReceiverService {
     try {
       id = this.store.insertCapture(capture, position);
     } catch (e) {
-      // The request is still answered by its script; only the record is lost (e.g. the database closed first).
-      console.error('hookbench receiver: could not store a capture', e);
+      // The request is still answered by its script; only the record is lost (e.g. the database closed first,
+      // or the disk is full: one line then, not a stack trace per request).
+      if (isWriteFailure(e)) console.error(`hookbench receiver: could not store a capture: ${(e as Error).message}`);
+      else console.error('hookbench receiver: could not store a capture', e);
       return;
     }
     try {
