@@ -295,6 +295,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
+    // A key a dotted path cannot show (empty, or with dots, brackets or quotes) is written quoted: `[""]`.
+    else if (typeof key === 'string' && !/^[^.[\]"]+$/.test(key)) out += `[${JSON.stringify(key)}]`;
     else out += out === '' ? String(key) : `.${String(key)}`;
   }
   return out;

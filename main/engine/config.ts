@@ -33,6 +33,10 @@ export function readConfigFile(path: string): Result<HookbenchConfig> {
   } catch (e) {
     return err({ code: 'invalid_config', field: 'config', message: `config ${path}: invalid JSON (${(e as Error).message})` });
   }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    const got = json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`;
+    return err({ code: 'invalid_config', field: 'config', message: `config ${path}: must be one JSON object ({"sources": [...], "destinations": [...], "receivers": [...]}), not ${got}` });
+  }
   const parsed = parseWith(configSchema, json);
   if (!parsed.ok) return err({ ...parsed.error, code: 'invalid_config', message: `config ${path}: ${parsed.error.message}` });
   return parsed;

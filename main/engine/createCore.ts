@@ -356,6 +356,7 @@ class CoreImpl implements Core {
   /** A transaction rolled back: the in-memory copies are read again, and the scheduler looks again. */
   private rolledBack(): void {
     this.registry.reload();
+    this.receivers.reload();
     this.engine.reschedule();
   }
 

@@ -7,7 +7,7 @@ import type { EngineEvent } from '../contract/events.js';
 import type { AttemptRecord, DeliveryRecord, Destination, Webhook } from '../contract/models.js';
 import { decideAfterRound, type WebhookResult } from '../core/deliveryDecision.js';
 import { jitterUnit } from '../core/retryPolicy.js';
-import { corruptionError, isCorruptionError } from '../store/integrity.js';
+import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { Result } from '../contract/result.js';
@@ -56,6 +56,8 @@ export interface EngineOptions {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long a round that could not run (not a failed attempt) waits before it runs again. */
 const REQUEUE_MS = 1_000;
+/** How long finished rounds wait before they are recorded again, after a write failed (a full disk). */
+const RECORD_RETRY_MS = 250;
 /** Minimum real time between two ticks (transactions) while busy. */
 const TICK_INTERVAL_MS = 20;
 /** A tick that recorded and claimed fewer rows than this leaves the engine quiet: the next tick need not wait. */
@@ -195,10 +197,17 @@ export class Engine {
         if (room > 0) claimed = this.o.store.deliveries.claimDue(this.o.clock.now(), room);
       });
     } catch (e) {
-      // The rows stay `delivering` and resume on the next start; nothing is reported as done that is not stored.
-      // A damaged database is said once (its health listeners), not at every tick.
+      // Nothing is reported as done that is not stored. A damaged database is said once (its health
+      // listeners), not at every tick; its rows stay `delivering` and resume on the next start.
       const health = this.o.store.health;
       if (isCorruptionError(e)) health.fail(corruptionError(health.file, (e as Error).message));
+      else if (isWriteFailure(e) && !this.closed && !health.problem) {
+        // A full disk passes: the finished rounds are kept and recorded again a moment later, so that their
+        // deliveries carry on once there is room, without a restart (docs/behaviour.md §10).
+        health.writeFailed(e);
+        this.retryRecording(batch);
+        return;
+      } else if (isWriteFailure(e)) health.writeFailed(e);
       else console.error('hookbench: recording rounds failed', e);
     }
     this.inFlight -= batch.length;
@@ -235,6 +244,15 @@ export class Engine {
     }
     this.armTimer();
     this.checkIdle();
+  }
+
+  /** Finished rounds that could not be recorded (a full disk) go back in the queue after RECORD_RETRY_MS. */
+  private retryRecording(batch: PendingWrite[]): void {
+    const timer = setTimeout(() => {
+      this.writes.unshift(...batch);
+      this.wake();
+    }, RECORD_RETRY_MS);
+    timer.unref();
   }
 
   private clearTimer(): void {

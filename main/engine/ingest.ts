@@ -12,7 +12,7 @@
 import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/models.js';
 import { maskKeyEdges, redactJsonCredentials } from '../core/secrets.js';
-import { corruptionError, isCorruptionError } from '../store/integrity.js';
+import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { IngestionPort } from './createCore.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
 import { JobWorker } from './jobWorker.js';
@@ -171,6 +171,11 @@ export class IngestService {
           if (isCorruptionError(e)) health.fail(corruptionError(health.file, (e as Error).message));
           if (health.problem) {
             r.done(unavailable(health.problem));
+            continue;
+          }
+          if (isWriteFailure(e)) {
+            // A full disk (or an I/O error): this request is refused, the next one may fit (docs/behaviour.md §10).
+            r.done(unavailable(health.writeFailed(e)));
             continue;
           }
           console.error('hookbench: storing an ingestion request failed', e);

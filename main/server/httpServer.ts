@@ -296,7 +296,13 @@ async function serveUi(res: ServerResponse, path: string, uiDir: string | null):
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP }).end(PLACEHOLDER);
     return;
   }
-  const relative = normalize(path === '/' ? '/index.html' : decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
+  let decoded: string;
+  try {
+    decoded = path === '/' ? '/index.html' : decodeURIComponent(path);
+  } catch {
+    return sendText(res, 400, 'Bad request: the path has a malformed %-escape.'); // was an uncaught URIError: 500
+  }
+  const relative = normalize(decoded).replace(/^(\.\.[/\\])+/, '');
   const file = join(uiDir, relative);
   if (!file.startsWith(uiDir)) return sendText(res, 404, 'Not found');
   try {

@@ -1,12 +1,13 @@
 /**
  * The typed API's writes refuse, with 503 `unavailable`, while the database cannot keep them (its file was
- * deleted, replaced or is damaged: store/integrity.ts; docs/behaviour.md §10). Reads still answer from
+ * deleted, replaced or is damaged, or this write did not fit on the disk: store/integrity.ts; docs/behaviour.md
+ * §10). Reads still answer from
  * the open database. The file is checked before a write runs and after it (one stat each, ~1 µs): a write
  * that went to a file that is no longer there is reported as refused, not as done.
  */
 import type { CommandHandlers } from '../contract/dispatch.js';
 import { err, type Result } from '../contract/result.js';
-import { corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
+import { corruptionError, isCorruptionError, isWriteFailure, type DbHealth } from '../store/integrity.js';
 
 type Handler = (input: unknown) => Result<unknown> | Promise<Result<unknown>>;
 
@@ -28,6 +29,7 @@ export function guardWrites(commands: CommandHandlers, health: DbHealth): Comman
       try {
         result = await handler(input);
       } catch (e) {
+        if (isWriteFailure(e)) return err(health.writeFailed(e));
         if (!isCorruptionError(e)) throw e;
         health.fail(corruptionError(health.file, (e as Error).message));
         return err(health.problem!);

@@ -33,6 +33,7 @@ function identityOf(file: string): Identity | 'gone' | null {
 export class DbHealth {
   private readonly identity: Identity | null;
   private failure: ApiError | null = null;
+  private lastWriteFailureLog = Number.NEGATIVE_INFINITY;
   private readonly listeners = new Set<(error: ApiError) => void>();
 
   constructor(readonly file: string) {
@@ -76,6 +77,20 @@ export class DbHealth {
     }
   }
 
+  /**
+   * A write that could not be kept while the file is sound (isWriteFailure: a full disk): the refusal to answer
+   * with. Not a lasting problem; said in the log at most once every 10 s, as every request fails alike.
+   */
+  writeFailed(e: unknown): ApiError {
+    const error = writeFailureError(this.file, e);
+    const now = Date.now();
+    if (now - this.lastWriteFailureLog >= 10_000) {
+      this.lastWriteFailureLog = now;
+      console.error(`hookbench: ${error.message}`);
+    }
+    return error;
+  }
+
   /** Hears the first problem (at once if there already is one); returns the unsubscribe function. */
   onFailure(listener: (error: ApiError) => void): () => void {
     if (this.failure) {
@@ -100,6 +115,32 @@ export class DbHealth {
 export function isCorruptionError(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+}
+
+/**
+ * SQLite result codes that mean this write could not be kept, while the file itself is sound: the disk is full
+ * (SQLITE_FULL), or the file could not be written (I/O error, read-only). Unlike damage, these pass: each write
+ * is refused on its own (503, `unavailable`), and writes are taken again once there is room.
+ */
+export function isWriteFailure(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY'));
+}
+
+/** The refusal for a write that could not be kept (isWriteFailure): names the file, the cause and what to do. */
+export function writeFailureError(file: string, e: unknown): ApiError {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  const detail = e instanceof Error ? e.message : String(e);
+  const cause =
+    code === 'SQLITE_FULL'
+      ? `could not grow: the disk is full (SQLite: ${detail})`
+      : code.startsWith('SQLITE_READONLY')
+        ? `is read-only (SQLite: ${detail})`
+        : `could not be written (SQLite: ${detail})`;
+  return {
+    code: 'unavailable',
+    message: `database file ${file} ${cause}. Nothing of this request was stored; send it again once there is room (free disk space, or use another --data-dir).`,
+  };
 }
 
 /** The refusal for a damaged database: names the file and the way out. */

@@ -33,6 +33,7 @@ import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeader
 import type { Db } from '../../store/openDb.js';
 import type { SecretCodec } from '../../store/secretCodec.js';
 import { captureRecord, ReceiverStore, type NewCapture, type StoredReceiver } from '../../store/receiverStore.js';
+import { isWriteFailure } from '../../store/integrity.js';
 import { signBody } from '../../core/signature.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
@@ -90,6 +91,21 @@ export class ReceiverService {
     this.o = options;
     this.store = new ReceiverStore(options.db, options.maxCaptures, options.secretCodec);
     for (const r of this.store.listReceivers()) this.endpoints.set(r.name, r);
+  }
+
+  /**
+   * Reads the endpoints again after a rolled-back transaction (a config file refused after its receivers were
+   * applied: all of it or nothing, docs/behaviour.md §10). An endpoint whose script did not change keeps its
+   * position in it.
+   */
+  reload(): void {
+    const fresh = new Map<string, StoredReceiver>();
+    for (const r of this.store.listReceivers()) {
+      const old = this.endpoints.get(r.name);
+      if (old && JSON.stringify(old.script) === JSON.stringify(r.script)) r.answered = Math.max(r.answered, old.answered);
+      fresh.set(r.name, r);
+    }
+    this.endpoints = fresh;
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -429,8 +445,10 @@ export class ReceiverService {
     try {
       id = this.store.insertCapture(capture, position);
     } catch (e) {
-      // The request is still answered by its script; only the record is lost (e.g. the database closed first).
-      console.error('hookbench receiver: could not store a capture', e);
+      // The request is still answered by its script; only the record is lost (e.g. the database closed first,
+      // or the disk is full: one line then, not a stack trace per request).
+      if (isWriteFailure(e)) console.error(`hookbench receiver: could not store a capture: ${(e as Error).message}`);
+      else console.error('hookbench receiver: could not store a capture', e);
       return;
     }
     try {
