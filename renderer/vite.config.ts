@@ -36,10 +36,13 @@ export default defineConfig({
     chunkSizeWarningLimit: 500,
     rollupOptions: {
       output: {
-        manualChunks(id) {
-          if (/node_modules\/(@codemirror|@uiw|@lezer|codemirror|style-mod|w3c-keyname|crelt)\//.test(id)) return 'editor';
-          if (/node_modules\/(react|react-dom|scheduler|zustand)\//.test(id)) return 'react';
-          return undefined;
+        // Rolldown's chunk groups: a module goes to the group with the highest priority that matches it.
+        // React first, so the editor's chunk never takes a copy of it.
+        advancedChunks: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|zustand)[\\/]/, priority: 20 },
+            { name: 'editor', test: /node_modules[\\/](@codemirror|@uiw|@lezer|codemirror|style-mod|w3c-keyname|crelt)[\\/]/, priority: 10 },
+          ],
         },
       },
     },

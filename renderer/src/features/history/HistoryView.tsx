@@ -9,7 +9,7 @@ import { useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
-import { DetailPane } from '../detail/DetailPane';
+import { LazyDetailPane } from '../detail/LazyDetailPane';
 import { MessageList } from '../live/MessageList';
 import { HistoryActions } from './HistoryActions';
 import { HistoryFilters } from './HistoryFilters';
@@ -182,7 +182,7 @@ export function HistoryView() {
         <>
           <Separator className="w-px" />
           <Panel id="history-detail" defaultSize="45%" minSize="30%" className="bg-bg">
-            <DetailPane onClose={() => open(null)} />
+            <LazyDetailPane onClose={() => open(null)} />
           </Panel>
         </>
       )}

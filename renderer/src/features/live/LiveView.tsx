@@ -7,7 +7,7 @@ import { useDetail } from '../../stores/detail';
 import { useEngine } from '../../stores/engine';
 import { matchesFilter, useLive } from '../../stores/live';
 import { useRouter } from '../../stores/router';
-import { DetailPane } from '../detail/DetailPane';
+import { LazyDetailPane } from '../detail/LazyDetailPane';
 import { LiveEmpty } from './LiveEmpty';
 import { LiveToolbar } from './LiveToolbar';
 import { MessageList } from './MessageList';
@@ -90,7 +90,7 @@ export function LiveView() {
         <>
           <Separator className="w-px" />
           <Panel id="detail" defaultSize="48%" minSize="30%" className="bg-bg">
-            <DetailPane onClose={() => open(null)} />
+            <LazyDetailPane onClose={() => open(null)} />
           </Panel>
         </>
       )}
