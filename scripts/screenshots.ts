@@ -198,7 +198,7 @@ async function main(): Promise<void> {
           await page.getByText('No message matches these filters').waitFor();
         },
       },
-      { serve: empty, name: 'live-empty', hash: '#/live' },
+      { serve: empty, name: 'live-empty', hash: '#/live', prepare: (page) => page.getByText('Nothing to watch yet').waitFor() },
       {
         serve: empty,
         name: 'live-paused',
@@ -265,7 +265,7 @@ async function main(): Promise<void> {
           await page.getByRole('alertdialog', { name: 'Delete orders?' }).waitFor();
         },
       },
-      { serve: empty, name: 'receiver-empty', hash: '#/receiver' },
+      { serve: empty, name: 'receiver-empty', hash: '#/receiver', prepare: (page) => page.getByText('No endpoints yet').waitFor() },
       { serve: full, name: 'settings', hash: '#/settings', prepare: (page) => page.getByRole('region', { name: 'About' }).getByText(/^\d+\.\d+\.\d+/).first().waitFor() },
       {
         serve: full,

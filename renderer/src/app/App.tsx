@@ -1,4 +1,5 @@
 import { Suspense, useEffect } from 'react';
+import { LoaderCircle } from 'lucide-react';
 import { useRouter, listenToHash } from '../stores/router';
 import { Toasts } from '../ui/Toasts';
 import { CommandPalette } from './CommandPalette';
@@ -18,7 +19,13 @@ export function App() {
         <TopBar />
         <main className="min-h-0 flex-1" aria-label={view}>
           <ErrorBoundary resetKey={view}>
-            <Suspense fallback={<p className="p-6 text-sm text-muted" role="status">Loading…</p>}>
+            <Suspense
+              fallback={
+                <div role="status" aria-label="Loading" className="flex h-full items-center justify-center text-faint">
+                  <LoaderCircle aria-hidden className="size-5 animate-spin" />
+                </div>
+              }
+            >
               <Screen />
             </Suspense>
           </ErrorBoundary>

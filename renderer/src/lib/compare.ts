@@ -62,7 +62,7 @@ export function diffFacts(a: ComparedAttempt, b: ComparedAttempt): DiffRow[] {
     ['Outcome', c.attempt.outcome],
     ['Status', c.attempt.statusCode === null ? 'no response' : `HTTP ${c.attempt.statusCode}`],
     ['Error', c.attempt.error],
-    ['Started (engine time)', formatTimestamp(c.attempt.startedAt)],
+    ['Started', formatTimestamp(c.attempt.startedAt)],
     ['Signature sent', c.attempt.signature],
     ['Request body', `${new TextEncoder().encode(c.body).length} bytes`],
   ];
@@ -73,7 +73,7 @@ export function diffFacts(a: ComparedAttempt, b: ComparedAttempt): DiffRow[] {
     return { name, left: value, right: other, change: value === null && other === null ? 'same' : changeOf(value, other) } as DiffRow;
   });
   // Started times always differ; only a difference worth reading is marked.
-  const started = rows.find((r) => r.name === 'Started (engine time)');
+  const started = rows.find((r) => r.name === 'Started');
   if (started) started.change = 'same';
   return rows;
 }

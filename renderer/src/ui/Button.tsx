@@ -1,13 +1,15 @@
 import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { LoaderCircle } from 'lucide-react';
 
-type Variant = 'default' | 'primary' | 'ghost' | 'danger';
+type Variant = 'default' | 'primary' | 'ghost' | 'danger' | 'confirm-danger';
 
 const VARIANT: Record<Variant, string> = {
   default: 'border border-line bg-panel text-fg hover:bg-hover',
   primary: 'border border-transparent bg-accent text-accent-fg hover:brightness-110',
   ghost: 'border border-transparent text-muted hover:bg-hover hover:text-fg',
   danger: 'border border-line bg-panel text-err hover:bg-err-soft',
+  /** The button that confirms something destructive: filled, so it never reads like Cancel beside it. */
+  'confirm-danger': 'border border-transparent bg-err text-white hover:brightness-110 dark:text-bg',
 };
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {

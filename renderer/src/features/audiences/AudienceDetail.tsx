@@ -104,7 +104,7 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
           <div role="alertdialog" aria-label={`Delete ${noun} ${item.name}?`} className="flex flex-col gap-2 rounded-md border border-err/40 bg-err-soft/40 p-2.5 text-xs">
             <p>Nothing is sent: users keep the trait their last sync gave them.</p>
             <div className="flex gap-2">
-              <Button variant="danger" busy={busy === 'delete'} onClick={() => void remove()}>
+              <Button variant="confirm-danger" busy={busy === 'delete'} onClick={() => void remove()}>
                 Delete {noun}
               </Button>
               <Button onClick={() => setConfirmDelete(false)}>Cancel</Button>
@@ -151,7 +151,7 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
       </Section>
 
       <Section title="Definition">
-        {item.kind === 'audience' ? <AudienceEditor key={`${item.id}:${JSON.stringify([item.members, item.rule])}`} audience={item} /> : <ComputedTraitEditor key={`${item.id}:${JSON.stringify(item.values)}`} trait={item} />}
+        {item.kind === 'audience' ? <AudienceEditor key={`${item.id}:${item.syncedAt}:${JSON.stringify([item.members, item.rule])}`} audience={item} /> : <ComputedTraitEditor key={`${item.id}:${JSON.stringify(item.values)}`} trait={item} />}
       </Section>
     </div>
   );

@@ -35,7 +35,9 @@ export function CompareDialog() {
   }, [open, close]);
   if (!open) return null;
   const { left, right, candidates } = open;
-  const options = candidates.map((c) => ({ value: String(c.attempt.id), label: attemptLabel(c) }));
+  // All of one message: the message's name would only repeat in every option (and push the rest out of sight).
+  const oneMessage = candidates.every((c) => c.attempt.messageId === candidates[0]!.attempt.messageId);
+  const options = candidates.map((c) => ({ value: String(c.attempt.id), label: oneMessage ? attemptLabel(c).split(' · ').slice(1).join(' · ') : attemptLabel(c) }));
   const [leftBody, rightBody] = comparableBodies(left.body, right.body, raw);
   const leftResponse = left.attempt.responseBody ?? '';
   const rightResponse = right.attempt.responseBody ?? '';
@@ -61,7 +63,9 @@ export function CompareDialog() {
         {/* The pickers sit over the tables' left and right columns (same grid), so each side reads down. */}
         <div className="shrink-0 border-b border-line bg-panel px-4 py-2">
           <div className={`grid ${COMPARE_COLUMNS} items-end px-px`}>
-            <p className="px-3 pb-1.5 text-xs text-muted">Pick either side</p>
+            <p className="px-3 pb-1.5 text-xs text-muted">
+              <span className="hidden xl:inline">Pick either side</span>
+            </p>
             <Side label="Left attempt" value={left} options={options} onChange={(id) => choose('left', id)} />
             <Side label="Right attempt" value={right} options={options} onChange={(id) => choose('right', id)} />
           </div>

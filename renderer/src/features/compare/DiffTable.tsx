@@ -8,7 +8,7 @@ const MARK: Record<Change, { sign: string; label: string; row: string; text: str
 };
 
 /** The columns every compare table shares with the pickers above them: name, left, right, mark. */
-export const COMPARE_COLUMNS = 'grid-cols-[11rem_minmax(0,1fr)_minmax(0,1fr)_2rem]';
+export const COMPARE_COLUMNS = 'grid-cols-[8rem_minmax(0,1fr)_minmax(0,1fr)_2rem] xl:grid-cols-[11rem_minmax(0,1fr)_minmax(0,1fr)_2rem]';
 
 /** Rows compared by name: the left value, the right value, and a mark where they differ. */
 export function DiffTable({ rows, label, onlyDifferences }: { rows: DiffRow[]; label: string; onlyDifferences: boolean }) {
@@ -18,7 +18,7 @@ export function DiffTable({ rows, label, onlyDifferences }: { rows: DiffRow[]; l
   return (
     <table aria-label={label} className="w-full table-fixed font-mono text-xs">
       <colgroup>
-        <col className="w-44" />
+        <col className="w-32 xl:w-44" />
         <col />
         <col />
         <col className="w-8" />

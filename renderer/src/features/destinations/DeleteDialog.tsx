@@ -22,7 +22,7 @@ export function DeleteDialog({ destination, onCancel, onConfirm }: { destination
     return () => window.removeEventListener('keydown', onKey);
   }, [onCancel]);
   return (
-    <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/30">
+    <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/30 dark:bg-black/60">
       <div role="alertdialog" aria-modal="true" aria-labelledby="delete-title" aria-describedby="delete-text" className="w-[28rem] max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 shadow-pop">
         <h2 id="delete-title" className="text-sm font-semibold">
           Delete {destination.name}?
@@ -41,7 +41,7 @@ export function DeleteDialog({ destination, onCancel, onConfirm }: { destination
           </Button>
           <Button
             size="md"
-            variant="danger"
+            variant="confirm-danger"
             busy={busy}
             disabled={pending === null}
             icon={<Trash2 aria-hidden className="size-3.5" />}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { X } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
+import { Button } from '../../ui/Button';
 import type { AttemptRecord, MessageDetail } from '../../../../main/contract/models';
 import { CompareAttemptButton } from '../compare/CompareButtons';
 import { toCurl } from '../../lib/curl';
@@ -29,20 +30,24 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
   }, [attempt.id]);
   return (
     <section ref={ref} aria-label={`Attempt ${attempt.attemptNumber}`} className="flex scroll-mt-3 flex-col gap-3">
-      <div className="flex items-center gap-2">
-        <h3 className="text-[13px] font-semibold">
-          Attempt {attempt.attemptNumber}{' '}
-          <span className="font-normal text-muted">
-            · {destinationName} · webhook {attempt.webhookIndex + 1}
-          </span>
-        </h3>
-        <OutcomeBadge outcome={attempt.outcome} />
-        <div className="ml-auto flex items-center gap-1">
+      <div className="flex flex-col gap-1.5">
+        <div className="flex min-w-0 items-center gap-2">
+          <h3 className="min-w-0 flex-1 truncate text-[13px] font-semibold" title={`Attempt ${attempt.attemptNumber} · ${destinationName} · webhook ${attempt.webhookIndex + 1}`}>
+            Attempt {attempt.attemptNumber}{' '}
+            <span className="font-normal text-muted">
+              · {destinationName} · webhook {attempt.webhookIndex + 1}
+            </span>
+          </h3>
+          <OutcomeBadge outcome={attempt.outcome} />
+        </div>
+        {/* The actions get their own row: beside the title they squeezed it onto several lines at 1024 px. */}
+        <div className="flex flex-wrap items-center gap-1">
+          <Button variant="ghost" icon={<ArrowLeft aria-hidden className="size-3.5" />} aria-label="Close attempt" title="Back to the message body (Esc)" onClick={() => navigate({ attemptId: null })}>
+            Message
+          </Button>
+          <span className="mx-1 h-4 w-px bg-line" aria-hidden />
           <CompareAttemptButton detail={detail} attemptId={attempt.id} />
           <CopyButton text={curl} label="Copy as cURL" />
-          <button type="button" aria-label="Close attempt" title="Back to the message body" onClick={() => navigate({ attemptId: null })} className="flex size-7 items-center justify-center rounded-md text-faint hover:bg-hover hover:text-fg">
-            <X aria-hidden className="size-4" />
-          </button>
         </div>
       </div>
 

@@ -39,7 +39,7 @@ export function MessageFacts({ detail }: { detail: MessageDetail }) {
     <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 gap-y-1 rounded-lg border border-line bg-panel px-3 py-2 text-xs">
       {facts.map(([label, value]) => (
         <div key={label} className="contents">
-          <dt className="py-0.5 text-muted">{label}</dt>
+          <dt className="flex min-h-6 items-center text-muted">{label}</dt>
           <dd className="flex min-h-6 min-w-0 items-center">{value}</dd>
         </div>
       ))}

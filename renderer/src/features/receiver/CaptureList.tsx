@@ -79,7 +79,7 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
         </span>
         <span className={`truncate pl-[4.625rem] ${verdict === 'invalid' ? 'text-err' : 'text-faint'}`}>{why}</span>
       </button>
-      <div className="flex w-24 shrink-0 items-center justify-end pr-3">
+      <div className="flex w-28 shrink-0 items-center justify-end pr-3 whitespace-nowrap">
         {senderId !== null ? (
           <a href={`#/live/${senderId}`} onClick={(e) => (e.preventDefault(), onOpenMessage(senderId))} className="font-mono text-accent hover:underline">
             message #{senderId}

@@ -156,7 +156,7 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
             )}
           </p>
           <div className="flex gap-2">
-            <Button variant="danger" busy={busy === 'delete'} disabled={busy !== null} onClick={() => void remove()}>
+            <Button variant="confirm-danger" busy={busy === 'delete'} disabled={busy !== null} onClick={() => void remove()}>
               Delete
             </Button>
             <Button variant="ghost" onClick={() => setConfirmDelete(false)}>

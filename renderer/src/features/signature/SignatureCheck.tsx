@@ -72,7 +72,7 @@ export function SignatureCheck({ bytes, body, secret, fetchSecret }: CheckProps)
               {!check.value.diagnosis.matches && (
                 <div className="col-start-2 flex min-w-0 gap-2 text-muted">
                   <span className="shrink-0">expected</span>
-                  <code className="font-mono break-all text-fg">{check.value.diagnosis.expected}</code>
+                  <code className="inline-block max-w-full overflow-x-auto align-bottom font-mono whitespace-nowrap text-fg">{check.value.diagnosis.expected}</code>
                 </div>
               )}
             </div>

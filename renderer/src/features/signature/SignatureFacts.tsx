@@ -25,7 +25,7 @@ interface FactsProps {
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="contents">
-      <dt className="py-0.5 text-muted">{label}</dt>
+      <dt className="flex min-h-6 items-center py-0.5 text-muted">{label}</dt>
       <dd className="flex min-h-6 min-w-0 items-center gap-1.5 py-0.5">{children}</dd>
     </div>
   );
@@ -67,7 +67,7 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
               </Button>
             )
           ) : hmac ? (
-            <code aria-label="Computed HMAC-SHA1" className="font-mono break-all text-fg">
+            <code aria-label="Computed HMAC-SHA1" className="min-w-0 overflow-x-auto font-mono whitespace-nowrap text-fg">
               {hmac}
             </code>
           ) : (
@@ -76,7 +76,7 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
         </Row>
         <Row label={wasSent ? 'X-Signature sent' : 'X-Signature (unsent)'}>
           {sent ? (
-            <code aria-label="Header sent" className="font-mono break-all">
+            <code aria-label="Header sent" className="min-w-0 overflow-x-auto font-mono whitespace-nowrap">
               {sent}
             </code>
           ) : (

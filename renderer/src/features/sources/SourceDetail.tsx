@@ -35,7 +35,7 @@ function Confirm({ label, children, action, busy, onConfirm, onCancel }: { label
     <div role="alertdialog" aria-label={label} className="flex flex-col gap-2 rounded-md border border-err/40 bg-err-soft/40 p-2.5 text-xs">
       <p className="text-fg">{children}</p>
       <div className="flex gap-2">
-        <Button variant="danger" busy={busy} onClick={onConfirm}>
+        <Button variant="confirm-danger" busy={busy} onClick={onConfirm}>
           {action}
         </Button>
         <Button onClick={onCancel}>Cancel</Button>
