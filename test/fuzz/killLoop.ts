@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { api, checkDurable, Violation } from './ingestFuzz.js';
+import { seededRandom } from '../../bench/seededRandom.js';
 
 const cli = fileURLToPath(new URL('../../main/cli.ts', import.meta.url));
 const WRITE_KEY = 'wk_killloop_0123';
@@ -52,18 +53,6 @@ export interface KillTally {
   receiverFailures: number;
 }
 
-/** mulberry32: a small seeded generator, so that a run can be repeated. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Serve {
   proc: ChildProcess;
   url: string;
@@ -92,7 +81,7 @@ async function startServe(dataDir: string, config: string): Promise<Serve> {
 }
 
 export async function runKillLoop(o: KillLoopOptions): Promise<KillTally> {
-  const random = seeded(o.seed);
+  const random = seededRandom(o.seed);
   const clients = o.clients ?? 4;
   const batchSize = o.batchSize ?? 20;
   const [killMin, killMax] = o.killAfterMs ?? [150, 900];

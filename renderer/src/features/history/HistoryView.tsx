@@ -1,27 +1,21 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import { Filter, History as HistoryIcon, LoaderCircle, RefreshCw, TriangleAlert } from 'lucide-react';
 import { api } from '../../api/instance';
 import { useCatalog } from '../../stores/catalog';
-import { useDetail } from '../../stores/detail';
 import { useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { LazyDetailPane } from '../detail/LazyDetailPane';
+import { LIST_KEY_OPTIONS, useListKeys } from '../live/useListKeys';
 import { MessageList } from '../live/MessageList';
 import { HistoryActions } from './HistoryActions';
 import { HistoryFilters } from './HistoryFilters';
 import { filterQueryOf, isEmptyFilter, parseFilterQuery, type FilterQuery } from './historyQuery';
 import { useHistory } from './historyStore';
 import { RetentionBar } from './RetentionBar';
-
-/** Keys typed into a control belong to it, not to the list. */
-function typingOrOnControl(e: KeyboardEvent): boolean {
-  const target = e.target as HTMLElement | null;
-  return target?.closest('button, a, input, select, textarea, [contenteditable="true"], [role="switch"], [role="radio"], [role="dialog"], .cm-editor') != null;
-}
 
 /**
  * History: every stored message, searched and filtered by the server (listMessages, cursor pages loaded as
@@ -36,17 +30,10 @@ export function HistoryView() {
   const { rows, loaded, loading, error, nextCursor, selected, arrived, show, loadMore, toggle } = useHistory();
   const sources = useCatalog((s) => s.sources);
   const clock = useEngine((s) => s.clock);
-  const openDetail = useDetail((s) => s.open);
-  const openId = route.messageId;
-  const [cursorId, setCursorId] = useState<number | null>(openId);
   const [refreshKey, setRefreshKey] = useState(0);
-  const gridRef = useRef<HTMLDivElement | null>(null);
+  const { openId, cursorId, open, onRowClick, gridRef } = useListKeys(rows);
 
   useEffect(() => show(parsed.filter), [parsed.filter, show]);
-  useEffect(() => openDetail(openId), [openId, openDetail]);
-  useEffect(() => {
-    if (openId !== null) setCursorId(openId);
-  }, [openId]);
   // Rows already loaded follow their messages' status; new messages are counted for a Refresh.
   useEffect(() => api().subscribe((batch) => useHistory.getState().apply(batch.events)), []);
 
@@ -59,42 +46,12 @@ export function HistoryView() {
     [navigate],
   );
   const applySaved = useCallback((saved: FilterQuery) => navigate({ query: { ...saved }, messageId: null }), [navigate]);
-  const open = useCallback((id: number | null, replace = false) => navigate({ messageId: id }, { replace }), [navigate]);
   const refresh = () => {
     show(parsed.filter, { force: true });
     setRefreshKey((k) => k + 1);
   };
 
-  const onRowClick = useCallback(
-    (id: number) => {
-      setCursorId(id);
-      open(id);
-    },
-    [open],
-  );
-  const move = (delta: number) => {
-    if (!rows.length) return;
-    const index = rows.findIndex((r) => r.id === cursorId);
-    const next = rows[Math.max(0, Math.min(rows.length - 1, index < 0 ? 0 : index + delta))]!;
-    setCursorId(next.id);
-    if (openId !== null) open(next.id, true);
-  };
-  const options = { ignoreEventWhen: typingOrOnControl, preventDefault: true };
-  useHotkeys(['down', 'j'], () => move(1), options, [rows, cursorId, openId]);
-  useHotkeys(['up', 'k'], () => move(-1), options, [rows, cursorId, openId]);
-  useHotkeys('enter', () => cursorId !== null && open(cursorId), options, [cursorId]);
-  useHotkeys('x', () => cursorId !== null && toggle(cursorId, false), options, [cursorId]);
-  useHotkeys(
-    'escape',
-    () => {
-      if (openId !== null) {
-        open(null);
-        gridRef.current?.focus();
-      }
-    },
-    { preventDefault: false },
-    [openId],
-  );
+  useHotkeys('x', () => cursorId !== null && toggle(cursorId, false), LIST_KEY_OPTIONS, [cursorId]);
 
   const lead = useMemo(
     () => ({
