@@ -45,8 +45,8 @@ export function AudiencesView() {
   else if (first !== undefined && loaded) right = <p className="p-4 text-xs text-err">Nothing here at “{sub.join('/')}”: it may have been deleted.</p>;
   else if (catalogLoaded && sources.length === 0)
     right = (
-      <EmptyState icon={<BookUser />} title="Audiences need a source">
-        An audience belongs to a source and is built from the traits its identify calls report. Create a source first (Sources), then send it a few identify calls.
+      <EmptyState icon={<BookUser />} title="Audiences need a source" action={<Button variant="primary" onClick={() => navigate({ view: 'sources' })}>Go to Sources</Button>}>
+        An audience belongs to a source and is built from the traits its identify calls report. Create a source first, then send it a few identify calls.
       </EmptyState>
     );
   else
