@@ -37,7 +37,7 @@ function EventsArea({ label, value, onChange, error, help }: { label: string; va
         spellCheck={false}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-note`}
-        placeholder="Heartbeat"
+        placeholder="e.g. Order Completed"
         className={`min-h-16 resize-y rounded-md border bg-panel px-2 py-1 font-mono text-xs ${error ? 'border-err' : 'border-line focus-visible:border-accent'}`}
       />
       <FieldNote id={`${id}-note`} error={error}>

@@ -180,8 +180,8 @@ export function WebhookHeaders({ rows, onChange, errors }: { rows: WebhookRow[];
             </legend>
             {row.headers.map((h, k) => (
               <div key={k} className="flex items-start gap-1.5">
-                <TextField className="w-44" label={`Webhook ${i + 1} header ${k + 1} name`} value={h.name} placeholder="X-Env" onChange={(name) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, name } : x)))} />
-                <TextField className="flex-1" label={`Webhook ${i + 1} header ${k + 1} value`} value={h.value} placeholder="dev" onChange={(value) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, value } : x)))} />
+                <TextField className="w-44" label={`Webhook ${i + 1} header ${k + 1} name`} value={h.name} placeholder="Header-Name" onChange={(name) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, name } : x)))} />
+                <TextField className="flex-1" label={`Webhook ${i + 1} header ${k + 1} value`} value={h.value} placeholder="value" onChange={(value) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, value } : x)))} />
                 <button
                   type="button"
                   aria-label={`Remove webhook ${i + 1} header ${k + 1}`}
