@@ -201,9 +201,18 @@ export function headerProblem(file: string): string | null {
   // The page count in the header is valid when the change counter matches "version-valid-for".
   if (header.readUInt32BE(24) === header.readUInt32BE(92)) {
     const pages = header.readUInt32BE(28);
-    if (pages * pageSize > size) return `it is cut short: its header counts ${pages} pages of ${pageSize} bytes, the file holds ${size} bytes`;
+    // A checkpoint that hit a full disk leaves exactly this (the header written, the file not extended) while
+    // the WAL still holds every page: SQLite reads them from there, so only a file without a WAL to complete
+    // it is cut short. Real damage behind a WAL is still found: quick_check runs at open.
+    if (pages * pageSize > size && !walCompletes(file)) return `it is cut short: its header counts ${pages} pages of ${pageSize} bytes, the file holds ${size} bytes`;
   }
   return null;
+}
+
+/** Whether a WAL beside `file` holds frames (more than its 32-byte header). */
+function walCompletes(file: string): boolean {
+  const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
+  return wal !== undefined && wal.size > 32;
 }
 
 /** SQLite's quick_check of the whole database (at most `maxErrors` problems) or of one table: the problems, none when sound. */

@@ -1,6 +1,6 @@
 /** Damaged databases for the hardening tests (issue 13, defect 5). */
 import Database from 'better-sqlite3';
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore } from '../../main/engine/createCore.js';
 
@@ -39,4 +39,37 @@ export async function damagedTable(dataDir: string, table: string, fillBytes = 0
   writeSync(fd, Buffer.alloc(pageSize, 0xab), 0, pageSize, (root - 1) * pageSize);
   closeSync(fd);
   return file;
+}
+
+/**
+ * The state a checkpoint leaves when the disk fills during it: the main file's header already counts every
+ * page, the file was not extended to hold them, and the WAL still holds them all (SQLite reads them from
+ * there). A data dir at `to`, copied from a live `from` as a crash would leave it.
+ */
+export async function checkpointCutShort(from: string, to: string, messages: number): Promise<string> {
+  const core = createCore({ dataDir: from, autoStart: false });
+  for (let i = 0; i < messages; i++) core.sendMessage({ type: 'track', call: { userId: `u${i}`, event: 'Before', properties: { pad: 'x'.repeat(400) } } });
+  await core.close();
+  const db = new Database(dbFileOf(from));
+  db.pragma('wal_autocheckpoint = 0');
+  db.pragma('foreign_keys = OFF');
+  const row = db.prepare('INSERT INTO message_payloads (message_id, body, call) VALUES (?, ?, ?)');
+  db.transaction(() => {
+    for (let i = 0; i < 200; i++) row.run(1_000_000 + i, Buffer.alloc(2000, 0x61), '{}');
+  })();
+  mkdirSync(to, { recursive: true });
+  copyFileSync(dbFileOf(from), dbFileOf(to));
+  copyFileSync(`${dbFileOf(from)}-wal`, `${dbFileOf(to)}-wal`);
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  db.close();
+  const fd = openSync(dbFileOf(to), 'r+');
+  try {
+    const header = Buffer.alloc(100);
+    readSync(fd, header, 0, 100, 0);
+    header.writeUInt32BE(pages, 28);
+    writeSync(fd, header, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return dbFileOf(to);
 }

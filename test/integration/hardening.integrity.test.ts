@@ -4,7 +4,7 @@
  * integrity check (docs/behaviour.md §10), a damaged database takes no writes, and every error names the
  * file and the way out: move it aside, or `hookbench doctor`.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { startServe } from '../../main/cli/serve.js';
 import { HookbenchError } from '../../main/contract/result.js';
 import { createCore } from '../../main/engine/createCore.js';
 import { captureIO } from '../helpers/cliIO.js';
-import { damagedTable, notADatabase } from '../helpers/damage.js';
+import { checkpointCutShort, damagedTable, notADatabase } from '../helpers/damage.js';
 import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 
 function startError(dataDir: string): HookbenchError {
@@ -71,6 +71,30 @@ describe('a damaged database at start', () => {
     // Found by the background check (the engine reads nothing of that table).
     expect(answer.error.message).toContain(`database file ${file} is damaged (integrity check: database disk image is malformed)`);
     expect(stderr.join('')).toContain(`database file ${file} is damaged`);
+  });
+});
+
+describe('a checkpoint cut short by a full disk', () => {
+  it('is not called damaged when the WAL holds the pages the file lacks: it opens with everything', async () => {
+    const dir = newDataDir();
+    const file = await checkpointCutShort(join(dir, 'live'), join(dir, 'copy'), 30);
+    expect(statSync(file).size).toBeLessThan(statSync(`${file}-wal`).size);
+    const core = createCore({ dataDir: join(dir, 'copy'), autoStart: false });
+    onCleanup(() => core.close());
+    expect(must(core.listMessages({ limit: 100 })).items).toHaveLength(30);
+    // And it keeps taking writes.
+    expect(core.sendMessage({ type: 'track', call: { userId: 'after', event: 'After' } }).ok).toBe(true);
+  });
+
+  it('without a WAL to complete it, a file cut short is damaged, named as such', async () => {
+    const dataDir = join(newDataDir(), 'data');
+    const core = createCore({ dataDir, autoStart: false });
+    for (let i = 0; i < 30; i++) core.sendMessage({ type: 'track', call: { userId: `u${i}`, event: 'E', properties: { pad: 'x'.repeat(400) } } });
+    await core.close();
+    const file = join(dataDir, 'hookbench.db');
+    expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0);
+    truncateSync(file, Math.floor(statSync(file).size / 8192) * 4096);
+    expect(() => createCore({ dataDir, autoStart: false })).toThrow(/is damaged \(it is cut short: its header counts \d+ pages/);
   });
 });
 
