@@ -11,6 +11,7 @@
  * filter values) until the indexer catches up.
  */
 import type { HistoryIndex } from '../store/historyIndex.js';
+import { BackgroundTurns } from './backgroundTurns.js';
 
 export interface HistoryIndexerOptions {
   index: Pick<HistoryIndex, 'indexNext' | 'lag' | 'merge'>;
@@ -35,8 +36,7 @@ export interface HistoryIndexerOptions {
 export const HISTORY_INDEX_CHUNK = 100;
 
 export class HistoryIndexer {
-  private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
-  private stopped = true;
+  private readonly turns = new BackgroundTurns(() => this.turn());
   /** lag() when last looked, and when. */
   private lastLag = 0;
   private lastLookedAt = 0;
@@ -62,47 +62,28 @@ export class HistoryIndexer {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
+    if (!this.turns.stopped) return;
     this.lastLag = this.o.index.lag();
     this.lastRounds = this.o.roundsRecorded();
     this.lastLookedAt = performance.now();
-    this.later(this.o.intervalMs);
+    this.turns.start(this.o.intervalMs);
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.timer) {
-      clearTimeout(this.timer as NodeJS.Timeout);
-      clearImmediate(this.timer as NodeJS.Immediate);
-    }
-    this.timer = null;
-  }
-
-  private later(ms: number): void {
-    if (this.stopped) return;
-    if (ms === 0) {
-      this.timer = setImmediate(() => this.turn());
-      this.timer.unref();
-    } else {
-      this.timer = setTimeout(() => this.turn(), ms);
-      this.timer.unref();
-    }
+    this.turns.stop();
   }
 
   private turn(): void {
-    this.timer = null;
-    if (this.stopped) return;
     try {
       this.work();
     } catch (e) {
       this.o.onError(e);
-      this.later(this.o.retryAfterErrorMs);
+      this.turns.later(this.o.retryAfterErrorMs);
     }
   }
 
   private work(): void {
-    if (!this.o.writable()) return this.later(this.o.intervalMs);
+    if (!this.o.writable()) return this.turns.later(this.o.intervalMs);
     const now = performance.now();
     const lag = this.o.index.lag();
     // New messages since the last look (lag grows by them; indexing shrinks it, so count only growth).
@@ -114,7 +95,7 @@ export class HistoryIndexer {
     if (arrivedPerSecond >= this.o.busyMessagesPerSecond || finishedPerSecond >= this.o.busyRoundsPerSecond || this.o.roundsInFlight() > this.o.busyRounds) {
       this.lastLag = lag;
       this.lastLookedAt = now;
-      return this.later(this.o.intervalMs);
+      return this.turns.later(this.o.intervalMs);
     }
     let more = lag > 0;
     while (more && performance.now() - now < this.o.sliceMs) more = this.o.index.indexNext(this.o.chunk) > 0;
@@ -131,6 +112,6 @@ export class HistoryIndexer {
     this.lastLag = this.o.index.lag();
     this.lastLookedAt = performance.now();
     // Still behind and quiet: go on as soon as the event loop has had its turn.
-    this.later(more || !this.merged ? 0 : this.o.intervalMs);
+    this.turns.later(more || !this.merged ? 0 : this.o.intervalMs);
   }
 }

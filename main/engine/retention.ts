@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { ok, type Result } from '../contract/result.js';
 import type { RetentionPolicy, RetentionState, SetRetentionInput } from '../contract/retention.js';
 import type { Store } from '../store/store.js';
+import { BackgroundTurns } from './backgroundTurns.js';
 
 export const RETENTION_SETTINGS = { maxAgeDays: 'retention.maxAgeDays', maxMessages: 'retention.maxMessages' } as const;
 const DAY_MS = 86_400_000;
@@ -40,8 +41,7 @@ export interface RetentionOptions {
 }
 
 export class Retention {
-  private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
-  private stopped = true;
+  private readonly turns = new BackgroundTurns(() => this.turn());
   private lastPrunedAt: number | null = null;
   private readonly o: Required<RetentionOptions>;
 
@@ -82,19 +82,16 @@ export class Retention {
     if (input.maxAgeDays !== undefined) config.setSetting(RETENTION_SETTINGS.maxAgeDays, input.maxAgeDays === null ? '' : String(input.maxAgeDays));
     if (input.maxMessages !== undefined) config.setSetting(RETENTION_SETTINGS.maxMessages, input.maxMessages === null ? '' : String(input.maxMessages));
     // Apply the new policy soon, not at the next interval.
-    if (!this.stopped) this.later(0);
+    this.turns.later(0);
     return this.getRetention();
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.later(this.o.intervalMs);
+    this.turns.start(this.o.intervalMs);
   }
 
   stop(): void {
-    this.stopped = true;
-    this.clear();
+    this.turns.stop();
   }
 
   /**
@@ -125,32 +122,14 @@ export class Retention {
     }
   }
 
-  private clear(): void {
-    if (this.timer) {
-      clearTimeout(this.timer as NodeJS.Timeout);
-      clearImmediate(this.timer as NodeJS.Immediate);
-    }
-    this.timer = null;
-  }
-
-  private later(ms: number): void {
-    if (this.stopped) return;
-    this.clear();
-    if (ms === 0) this.timer = setImmediate(() => this.turn());
-    else this.timer = setTimeout(() => this.turn(), ms);
-    this.timer.unref();
-  }
-
   private turn(): void {
-    this.timer = null;
-    if (this.stopped) return;
-    if (!this.o.writable() || this.o.roundsInFlight() > this.o.busyRounds) return this.later(Math.min(this.o.intervalMs, 1000));
+    if (!this.o.writable() || this.o.roundsInFlight() > this.o.busyRounds) return this.turns.later(Math.min(this.o.intervalMs, 1000));
     try {
       const { done } = this.pruneNow(this.o.sliceMs);
-      this.later(done ? this.o.intervalMs : 0);
+      this.turns.later(done ? this.o.intervalMs : 0);
     } catch (e) {
       this.o.onError(e);
-      this.later(this.o.intervalMs);
+      this.turns.later(this.o.intervalMs);
     }
   }
 }
