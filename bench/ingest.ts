@@ -113,22 +113,7 @@ export async function runIngest(mode: Exclude<IngestMode, 'baseline'>, receiverU
       };
     }
     const verified = verify(core, mode, source.value.id, plan);
-    return {
-      mode,
-      events,
-      requests: plan.requests,
-      batchSize: plan.batchSize,
-      inFlight: plan.inFlight,
-      eventBytes: ready.eventBytes,
-      requestBytes: ready.requestBytes,
-      ingestMs: load.wallMs,
-      eventsPerSecond: (load.ok * plan.batchSize) / (load.wallMs / 1000),
-      batchMs: Float64Array.from(load.latencyMs),
-      serverCpuMs: (serverCpu.user + serverCpu.system) / 1000,
-      loadgenCpuMs: load.cpuMs,
-      drain: drained,
-      verified,
-    };
+    return ingestOutput({ mode, events, plan, ready, load, serverCpu, drain: drained, verified });
   } finally {
     loadgen?.kill();
     await server?.close();
@@ -190,6 +175,35 @@ function verify(core: Core, mode: Exclude<IngestMode, 'baseline'>, sourceId: str
   }
   if (problems.length) throw new Error(`ingest-${mode}: expected ${n} events, found ${problems.join('; ')}; a run that did not persist does not count`);
   return `${n.toLocaleString('en-US')} events stored once each (by messageId), usage counted, no refusals; ${outcome}`;
+}
+
+/** One run's figures: the plan, the load generator's reports and this process's CPU over the load. */
+export function ingestOutput(r: {
+  mode: IngestMode;
+  events: number;
+  plan: LoadPlan;
+  ready: Extract<LoadReport, { type: 'ready' }>;
+  load: LoadResult;
+  serverCpu: NodeJS.CpuUsage;
+  drain: DrainFacts | null;
+  verified: string;
+}): IngestOutput {
+  return {
+    mode: r.mode,
+    events: r.events,
+    requests: r.plan.requests,
+    batchSize: r.plan.batchSize,
+    inFlight: r.plan.inFlight,
+    eventBytes: r.ready.eventBytes,
+    requestBytes: r.ready.requestBytes,
+    ingestMs: r.load.wallMs,
+    eventsPerSecond: (r.load.ok * r.plan.batchSize) / (r.load.wallMs / 1000),
+    batchMs: Float64Array.from(r.load.latencyMs),
+    serverCpuMs: (r.serverCpu.user + r.serverCpu.system) / 1000,
+    loadgenCpuMs: r.load.cpuMs,
+    drain: r.drain,
+    verified: r.verified,
+  };
 }
 
 // ------------------------------------------------------------------ the load generator child process

@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { startLoadgen, type IngestOutput } from './ingest.js';
+import { ingestOutput, startLoadgen, type IngestOutput } from './ingest.js';
 import type { LoadPlan } from './protocol.js';
 import { INGEST_BATCH, INGEST_IN_FLIGHT, INGEST_WRITE_KEY, sdkMessageId } from './workload.js';
 
@@ -91,22 +91,7 @@ export async function runIngestBaseline(events: number, dataDir: string): Promis
       expected.delete(id);
     }
     if (stored !== events || expected.size > 0) throw new Error(`ingest-baseline: ${stored} rows for ${events} events, ${expected.size} events missing`);
-    return {
-      mode: 'baseline',
-      events,
-      requests: plan.requests,
-      batchSize: plan.batchSize,
-      inFlight: plan.inFlight,
-      eventBytes: ready.eventBytes,
-      requestBytes: ready.requestBytes,
-      ingestMs: load.wallMs,
-      eventsPerSecond: (load.ok * plan.batchSize) / (load.wallMs / 1000),
-      batchMs: Float64Array.from(load.latencyMs),
-      serverCpuMs: (serverCpu.user + serverCpu.system) / 1000,
-      loadgenCpuMs: load.cpuMs,
-      drain: null,
-      verified: `${events.toLocaleString('en-US')} events stored, one row each`,
-    };
+    return ingestOutput({ mode: 'baseline', events, plan, ready, load, serverCpu, drain: null, verified: `${events.toLocaleString('en-US')} events stored, one row each` });
   } finally {
     loadgen.kill();
     server.closeAllConnections();

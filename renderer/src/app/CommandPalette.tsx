@@ -11,7 +11,8 @@ import { useLive } from '../stores/live';
 import { opensMessages, useRouter, type View } from '../stores/router';
 import { useToasts } from '../stores/toasts';
 import { useDensity, type Density } from './density';
-import { messageIdIn, paletteActions, TIME_STEPS, type PaletteAction } from './paletteActions';
+import { TIME_STEPS } from '../lib/timeSteps';
+import { messageIdIn, paletteActions, type PaletteAction } from './paletteActions';
 import { useTheme, type ThemeChoice } from './theme';
 import { create } from 'zustand';
 
@@ -38,8 +39,8 @@ async function run(id: string): Promise<void> {
     case 'create':
       return navigate({ view: 'destinations', sub: ['new'] });
     case 'time': {
-      const step = TIME_STEPS.find((s) => s.id === id);
-      if (step) return engine.advance(step.ms, arg as '+5s');
+      const step = TIME_STEPS.find((s) => s.action === arg);
+      if (step) return engine.advance(step.ms, step.action);
       return arg === 'next' ? engine.nextRetry() : engine.reset();
     }
     case 'forwarding':

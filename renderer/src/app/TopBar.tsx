@@ -1,18 +1,13 @@
 import { RotateCcw, SkipForward } from 'lucide-react';
 import { formatOffset } from '../lib/format';
+import { TIME_STEPS } from '../lib/timeSteps';
 import { useNow } from '../lib/useNow';
-import { useEngine, engineNow, type TimeAction } from '../stores/engine';
+import { useEngine, engineNow } from '../stores/engine';
 import { useLive } from '../stores/live';
 import { useRouter } from '../stores/router';
 import { Button } from '../ui/Button';
 import { ConnectionIndicator } from './ConnectionIndicator';
 
-const STEPS: { label: string; ms: number; action: TimeAction }[] = [
-  { label: '+5 s', ms: 5_000, action: '+5s' },
-  { label: '+1 min', ms: 60_000, action: '+1min' },
-  { label: '+1 h', ms: 3_600_000, action: '+1h' },
-  { label: '+4 h', ms: 4 * 3_600_000, action: '+4h' },
-];
 
 export function TopBar() {
   return (
@@ -58,7 +53,7 @@ function TimeTravel() {
   return (
     <div role="group" aria-label="Time travel" className="flex items-center gap-1.5">
       <div className="flex overflow-hidden rounded-md border border-line">
-        {STEPS.map(({ label, ms, action }) => (
+        {TIME_STEPS.map(({ label, ms, action }) => (
           <button
             key={label}
             type="button"

@@ -3,6 +3,7 @@
  * open message's actions, appearance and addresses. One table, so the palette and its test agree.
  */
 import { MESSAGE_TYPES, type MessageType } from '../../../main/contract/messageShapes';
+import { TIME_STEPS } from '../lib/timeSteps';
 import type { View } from '../stores/router';
 
 export interface PaletteAction {
@@ -36,20 +37,13 @@ export const VIEW_LABELS: Record<View, string> = {
   settings: 'Settings',
 };
 
-export const TIME_STEPS = [
-  { id: 'time:+5s', label: '+5 s', ms: 5_000 },
-  { id: 'time:+1min', label: '+1 min', ms: 60_000 },
-  { id: 'time:+1h', label: '+1 h', ms: 3_600_000 },
-  { id: 'time:+4h', label: '+4 h', ms: 4 * 3_600_000 },
-] as const;
-
 export function paletteActions(ctx: PaletteContext): PaletteAction[] {
   const actions: PaletteAction[] = [];
   for (const [view, label] of Object.entries(VIEW_LABELS) as [View, string][]) {
     actions.push({ id: `view:${view}`, group: 'Go to', label });
   }
   actions.push({ id: 'create:destination', group: 'Go to', label: 'New destination', keywords: ['add', 'webhook', 'setup'] });
-  for (const step of TIME_STEPS) actions.push({ id: step.id, group: 'Engine', label: `Advance the clock ${step.label}`, keywords: ['time travel', 'fast forward', step.label] });
+  for (const step of TIME_STEPS) actions.push({ id: `time:${step.action}`, group: 'Engine', label: `Advance the clock ${step.label}`, keywords: ['time travel', 'fast forward', step.label] });
   actions.push({ id: 'time:next', group: 'Engine', label: 'Next retry', keywords: ['time travel', 'jump', 'due'] });
   if (ctx.clockMoved) actions.push({ id: 'time:reset', group: 'Engine', label: 'Reset offset', keywords: ['time travel', 'real time', 'clock'] });
   actions.push(

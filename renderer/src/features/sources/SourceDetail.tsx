@@ -9,18 +9,10 @@ import { useSecrets } from '../../stores/secrets';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { CopyButton } from '../../ui/CopyButton';
+import { FactRow } from '../../ui/FactRow';
 import { SecretValue } from '../../ui/SecretValue';
 import { Select } from '../../ui/Select';
 import { lastHourTotals, Sparkline } from './Sparkline';
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="contents">
-      <dt className="py-1 text-muted">{label}</dt>
-      <dd className="flex min-h-7 min-w-0 items-center gap-1">{children}</dd>
-    </div>
-  );
-}
 
 /** Copies the write key in clear, asking the workbench for it first (revealSecret). */
 export async function clearWriteKey(source: Source): Promise<string> {
@@ -87,19 +79,19 @@ export function SourceDetail({ source, usage, onDeleted }: { source: Source; usa
         </Button>
       </div>
       <dl className="grid grid-cols-[6.5rem_minmax(0,1fr)] gap-x-3 text-xs">
-        <Row label="Kind">
+        <FactRow label="Kind">
           <Select label="Kind" labelHidden value={source.kind} onChange={(v) => void changeKind(v as SourceKind)} options={SOURCE_KINDS} />
-        </Row>
-        <Row label="Write key">
+        </FactRow>
+        <FactRow label="Write key">
           <SecretValue kind="source" id={source.id} masked={source.writeKey} label="Write key" />
           <CopyButton text={() => clearWriteKey(source)} label={`Copy write key of ${source.name}`} showLabel={false} />
           <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={() => setConfirm('regenerate')} disabled={confirm !== null}>
             Regenerate
           </Button>
-        </Row>
-        <Row label="Destinations">
+        </FactRow>
+        <FactRow label="Destinations">
           {connected.length ? <span className="truncate" title={connected.map((d) => d.name).join(', ')}>{connected.map((d) => d.name).join(', ')}</span> : <span className="text-faint">none connected: its calls are stored as filtered</span>}
-        </Row>
+        </FactRow>
       </dl>
       {confirm === 'regenerate' && (
         <Confirm label="Regenerate write key?" action="Regenerate write key" busy={busy} onConfirm={() => void regenerate()} onCancel={() => setConfirm(null)}>
