@@ -9,6 +9,7 @@ import { isMessageType, LIMITS, type MessageType } from '../contract/messageShap
 import type { ApiError } from '../contract/result.js';
 import { scanJson, tooDeepError } from '../core/jsonDepth.js';
 import { buildMessage } from '../core/messages.js';
+import { compactCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 
 export interface PrepareRequest {
@@ -38,7 +39,10 @@ export interface PreparedCall {
   integrations: unknown;
   /** An identify's traits, stored for audience rules. */
   traits: unknown;
-  /** The call as received (batch-level context and integrations merged in), JSON. */
+  /**
+   * The call as received (batch-level context and integrations merged in), as stored: compact when it shares
+   * values with its body (store/storedJson.ts, compactCall), its JSON otherwise.
+   */
   callJson: string;
   /** The body to send: `bodies[bodyStart, bodyEnd)`. */
   bodyStart: number;
@@ -202,7 +206,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
       event: m.event,
       integrations: call['integrations'],
       traits: type === 'identify' ? call['traits'] : undefined,
-      callJson: callJsons[i]!,
+      callJson: compactCall(call, m.body) ?? callJsons[i]!,
       bodyStart: offset,
       bodyEnd: offset + m.bytes.length,
     });

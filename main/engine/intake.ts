@@ -19,6 +19,7 @@ import { AcceptedRate } from './acceptedRate.js';
 import { UsageMinutes } from './usageMinutes.js';
 import type { EventBus } from './eventBus.js';
 import { withoutWriteKey, type PreparedCall } from './ingestPrepare.js';
+import { parseStoredCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 import type { Registry } from './registry.js';
 
@@ -294,8 +295,28 @@ export class Intake {
     });
     // Only what is committed is announced (this may run inside a larger transaction, e.g. grouped ingestion).
     if (pending.some((p) => p.route.targets.length > 0)) this.o.store.afterCommit(() => this.o.wake());
-    const listening = this.o.bus.listening;
-    if (!outputs && !listening) return null;
+    if (this.o.bus.listening) {
+      // Ingestion asks for no records: the summaries are built from the rows (no body decoded, no call parsed).
+      const summaries = rows.map(({ message: m, deliveries }, i): MessageSummary => ({
+        id: ids[i]!.id,
+        messageId: m.messageId,
+        type: m.type,
+        sourceId: m.sourceId,
+        userId: m.userId,
+        anonymousId: m.anonymousId,
+        event: m.event,
+        status: m.status,
+        statusReason: m.statusReason,
+        receivedAt: now,
+        replayOf: m.replayOf,
+        bytes: m.body.length,
+        attempts: 0,
+        nextAttemptAt: deliveries.length ? now : null,
+        destinationIds: deliveries.map((d) => d.destinationId),
+      }));
+      this.o.store.afterCommit(() => summaries.forEach((message) => this.o.bus.emit({ type: 'messageAccepted', message })));
+    }
+    if (!outputs) return null;
     const records = rows.map((row, i): SendMessageOutput => {
       const { id, deliveryIds } = ids[i]!;
       const m = row.message;
@@ -311,7 +332,7 @@ export class Intake {
           statusReason: m.statusReason,
           receivedAt: now,
           body: m.body.toString('utf8'),
-          call: pending[i]!.call ?? (JSON.parse(m.callJson) as Record<string, unknown>),
+          call: pending[i]!.call ?? parseStoredCall(m.callJson, m.body),
           replayOf: m.replayOf,
         },
         deliveries: row.deliveries.map((d, j) => ({
@@ -329,26 +350,6 @@ export class Intake {
         })),
       };
     });
-    if (listening) {
-      const summaries = records.map(({ message: m, deliveries }, i): MessageSummary => ({
-        id: m.id,
-        messageId: m.messageId,
-        type: m.type,
-        sourceId: m.sourceId,
-        userId: m.userId,
-        anonymousId: rows[i]!.message.anonymousId,
-        event: m.event,
-        status: m.status,
-        statusReason: m.statusReason,
-        receivedAt: m.receivedAt,
-        replayOf: m.replayOf,
-        bytes: rows[i]!.message.body.length,
-        attempts: 0,
-        nextAttemptAt: deliveries.length ? now : null,
-        destinationIds: deliveries.map((d) => d.destinationId),
-      }));
-      this.o.store.afterCommit(() => summaries.forEach((message) => this.o.bus.emit({ type: 'messageAccepted', message })));
-    }
     return records;
   }
 }

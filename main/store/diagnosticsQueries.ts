@@ -39,7 +39,8 @@ export class DiagnosticsQueries {
     this.s = {
       recent: db.prepare<[number], Row>(
         `SELECT m.id, m.source_id, m.type, m.event, m.status, m.status_reason, m.received_at,
-           CASE WHEN json_valid(p.call) THEN json_extract(p.call, '$.integrations') END AS integrations,
+           -- A compact call (store/storedJson.ts) keeps integrations in its own values: [keys, own].
+           CASE WHEN json_valid(p.call) THEN json_extract(p.call, CASE json_type(p.call) WHEN 'array' THEN '$[1].integrations' ELSE '$.integrations' END) END AS integrations,
            (SELECT json_group_array(d.destination_id) FROM deliveries d WHERE d.message_id = m.id) AS destination_ids
          FROM messages m JOIN message_payloads p ON p.message_id = m.id ORDER BY m.id DESC LIMIT ?`,
       ),

@@ -19,7 +19,7 @@ export interface NewMessage {
   event: string | null;
   receivedAt: number;
   body: Buffer;
-  /** The call as received, JSON. */
+  /** The call as received: its JSON, or (ingestion) compact (store/storedJson.ts, compactCall). */
   callJson: string;
   status: MessageStatus;
   statusReason: string | null;
@@ -70,8 +70,16 @@ export class MessageStore {
          WHERE message_id IN (SELECT value FROM json_each(@ids)) AND source_id IS @sourceId AND received_at >= @since`,
       ),
       getMessage: db.prepare<[number], MessageRow>(`SELECT ${MESSAGE_COLUMNS} WHERE m.id = ?`),
-      sourcesThatSaw: db.prepare<[string], { source_id: string }>(
-        `SELECT DISTINCT source_id FROM messages WHERE user_id = ? AND source_id IS NOT NULL AND type != 'delete'`,
+      // No index on user_id (migration 007): the history index's user facet up to its watermark, then the
+      // messages past it, read in id order.
+      sourcesThatSaw: db.prepare<[{ userId: string }], { source_id: string }>(
+        `SELECT m.source_id FROM history_facets f CROSS JOIN messages m
+         WHERE f.key = (SELECT key FROM history_keys WHERE facet = 'user:' || @userId)
+           AND m.id = f.id AND m.source_id IS NOT NULL AND m.type != 'delete'
+         UNION
+         SELECT source_id FROM messages NOT INDEXED
+         WHERE id > (SELECT covered FROM history_state WHERE id = 1)
+           AND user_id = @userId AND source_id IS NOT NULL AND type != 'delete'`,
       ),
     };
   }
@@ -103,7 +111,7 @@ export class MessageStore {
   }
   /** Sources that have received a message for this user. */
   sourcesThatSaw(userId: string): string[] {
-    return this.s.sourcesThatSaw.all(userId).map((r) => r.source_id);
+    return this.s.sourcesThatSaw.all({ userId }).map((r) => r.source_id);
   }
 }
 
@@ -124,5 +132,5 @@ export function messageFields(r: Omit<MessageRow, 'body' | 'call'>): Omit<Messag
 }
 
 function toMessage(r: MessageRow): MessageRecord {
-  return { ...messageFields(r), body: r.body.toString('utf8'), call: parseStoredCall(r.call) };
+  return { ...messageFields(r), body: r.body.toString('utf8'), call: parseStoredCall(r.call, r.body) };
 }

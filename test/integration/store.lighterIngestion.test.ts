@@ -1,0 +1,141 @@
+/**
+ * What ingestion stores lighter since migration 007 (docs/architecture.md, Store): the call as received kept
+ * compact beside its body, and "which sources saw this user" answered without an index on user_id. Each
+ * reads back exactly what a plain reading of the calls and rows says.
+ */
+import { seededRandom } from '../../bench/seededRandom.js';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildMessage } from '../../main/core/messages.js';
+import type { MessageType } from '../../main/contract/messageShapes.js';
+import { HistoryIndex } from '../../main/store/historyIndex.js';
+import { MIGRATIONS } from '../../main/store/migrations/index.js';
+import { openDb, schemaVersion } from '../../main/store/openDb.js';
+import { Store } from '../../main/store/store.js';
+import { compactCall, parseStoredCall, UNREADABLE_KEY } from '../../main/store/storedJson.js';
+import { newDataDir, onCleanup } from '../helpers/harness.js';
+
+const build = (type: MessageType, call: Record<string, unknown>, clientIp?: string) => {
+  const built = buildMessage(type, call, { receivedAt: Date.UTC(2026, 10, 22), newMessageId: () => 'generated-id', ...(clientIp ? { clientIp } : {}) });
+  if (!built.ok) throw new Error(built.error.message);
+  return built.value;
+};
+
+describe('the compact call (store/storedJson.ts)', () => {
+  it('reads back the call as received, key for key and in order, for an SDK track call', () => {
+    const call = {
+      type: 'track',
+      userId: 'u1',
+      event: 'Order Completed',
+      properties: { total: 42.5, products: [{ sku: 'a' }] },
+      context: { ip: '203.0.113.7', library: { name: 'analytics-node', version: '2.1.0' } },
+      integrations: { All: false, Webhooks: true },
+      messageId: 'node-next-1-abc',
+      timestamp: '2026-11-22T10:00:00.000Z',
+      _metadata: { nodeVersion: 'v20.20.2' },
+    };
+    const built = build('track', call);
+    const stored = compactCall(call, built.body)!;
+    expect(stored.startsWith('[')).toBe(true);
+    // Only what the body does not repeat is stored, and integrations (SQL reads it) always.
+    expect(JSON.parse(stored)).toEqual([Object.keys(call), { integrations: call.integrations, _metadata: call._metadata }]);
+    expect(stored).not.toContain('analytics-node');
+    expect(stored).not.toContain('Order Completed');
+    const read = parseStoredCall(stored, built.bytes);
+    expect(JSON.stringify(read)).toBe(JSON.stringify(call));
+  });
+
+  it('keeps its own value wherever the body changed it: a timestamp normalised, an ip filled in, an alias, an empty or null id', () => {
+    const call = { userId: '', anonymousId: 'a1', name: 'Home', traits: { path: '/' }, timestamp: '2026-11-22T10:00:00Z', context: { locale: 'fr' }, version: null };
+    const built = build('page', call, '198.51.100.1');
+    expect(built.body['timestamp']).not.toBe(call.timestamp);
+    expect(built.body['context']).not.toBe(call.context);
+    const stored = compactCall(call, built.body)!;
+    const [, own] = JSON.parse(stored) as [string[], Record<string, unknown>];
+    expect(own).toEqual({ userId: '', traits: { path: '/' }, timestamp: call.timestamp, context: { locale: 'fr' }, version: null });
+    expect(JSON.stringify(parseStoredCall(stored, built.bytes))).toBe(JSON.stringify(call));
+  });
+
+  it('is not used when nothing is shared, and a key named __proto__ stays a key', () => {
+    const call = JSON.parse('{"anonymousId":"a1","__proto__":{"polluted":true},"event":"E"}') as Record<string, unknown>;
+    const built = build('track', call);
+    const stored = compactCall(call, built.body)!;
+    const read = parseStoredCall(stored, built.bytes);
+    expect(Object.keys(read)).toEqual(['anonymousId', '__proto__', 'event']);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(compactCall({ x: { a: 1 } }, { x: { a: 1 } })).toBeNull(); // equal, but not the body's own value
+  });
+
+  it('round-trips random calls exactly, whatever the body shares', () => {
+    const r = seededRandom(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+    const values = [null, '', 'x', 0, 1.5, true, [], [1, 'a'], {}, { a: { b: [null] } }, '2026-11-22T10:00:00Z', '2026-11-22T10:00:00.000Z'];
+    const keys = ['userId', 'anonymousId', 'event', 'name', 'properties', 'traits', 'context', 'timestamp', 'messageId', 'integrations', 'extra', '0', '__proto__'];
+    let compact = 0;
+    for (let i = 0; i < 500; i++) {
+      const call: Record<string, unknown> = { anonymousId: `a${i}` };
+      for (const key of keys) if (r() < 0.5) Object.defineProperty(call, key, { value: pick(values), enumerable: true, writable: true, configurable: true });
+      if (typeof call['anonymousId'] !== 'string' || call['anonymousId'] === '') call['anonymousId'] = `a${i}`;
+      const type = pick(['track', 'page', 'screen', 'identify', 'group'] as const);
+      const built = buildMessage(type, call, { receivedAt: 1, newMessageId: () => 'g' });
+      if (!built.ok) continue;
+      const stored = compactCall(call, built.value.body);
+      if (stored) compact++;
+      expect(JSON.stringify(parseStoredCall(stored ?? JSON.stringify(call), built.value.bytes))).toBe(JSON.stringify(call));
+    }
+    expect(compact).toBeGreaterThan(20); // both forms were tried
+  });
+
+  it('a stored call in neither form reads as an object that says so', () => {
+    expect(parseStoredCall('[1, 2]', '{}')).toHaveProperty(UNREADABLE_KEY);
+    expect(parseStoredCall('{"userId":"u"}', 'not read')).toEqual({ userId: 'u' });
+  });
+});
+
+describe('which sources saw a user, without an index on user_id (migration 007)', () => {
+  it('reads the indexed messages through the history index and the newer ones past its watermark', () => {
+    const store = new Store(join(newDataDir(), 'hookbench.db'));
+    onCleanup(() => store.close());
+    for (const id of ['s1', 's2', 's3', 's4']) store.config.insertSource({ id, name: id, kind: 'web', writeKey: `wk-${id}`, createdAt: 1 });
+    const add = (sourceId: string | null, userId: string, type: MessageType = 'track') =>
+      store.messages.insertMessage(
+        { messageId: `m-${Math.random()}`, sourceId, type, userId, anonymousId: null, event: null, receivedAt: 1, body: Buffer.from('{}'), callJson: '{}', status: 'queued', statusReason: null, replayOf: null },
+        [],
+      );
+    add('s1', 'u1');
+    add('s4', 'u1', 'delete'); // a deletion notice is not a sighting
+    add(null, 'u1');
+    add('s2', 'u2');
+    const index = new HistoryIndex(store.db);
+    expect(index.indexNext(100)).toBe(4);
+    add('s3', 'u1'); // past the watermark
+    add('s2', 'u1', 'delete');
+    expect(store.messages.sourcesThatSaw('u1').sort()).toEqual(['s1', 's3']);
+    expect(store.messages.sourcesThatSaw('u2')).toEqual(['s2']);
+    expect(store.messages.sourcesThatSaw('nobody')).toEqual([]);
+    index.indexNext(100);
+    expect(store.messages.sourcesThatSaw('u1').sort()).toEqual(['s1', 's3']);
+  });
+
+  it('007 upgrades a populated version-6 database: the user index is gone, the rows and their readers stay', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v6 = openDb(file, MIGRATIONS.slice(0, 6));
+    v6.prepare(`INSERT INTO sources (id, name, kind, write_key, created_at) VALUES ('s1', 'web', 'web', 'wk', 1)`).run();
+    v6.prepare(`INSERT INTO messages (id, message_id, source_id, type, user_id, received_at, status) VALUES (1, 'm', 's1', 'track', 'u1', 1, 'delivered')`).run();
+    v6.prepare(`INSERT INTO message_payloads (message_id, body, call) VALUES (1, '{"type":"track"}', '{"userId":"u1"}')`).run();
+    const indexes = (db: typeof v6) => db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'`).pluck().all();
+    expect(indexes(v6)).toContain('messages_user');
+    v6.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 7));
+    onCleanup(() => db.close());
+    expect(schemaVersion(db)).toBe(7);
+    expect(indexes(db)).not.toContain('messages_user');
+    expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(1);
+    db.close();
+    const store = new Store(file);
+    onCleanup(() => store.close());
+    expect(store.messages.sourcesThatSaw('u1')).toEqual(['s1']);
+    expect(store.messages.getMessage(1)?.call).toEqual({ userId: 'u1' }); // a call stored whole, as every earlier version did
+  });
+});
