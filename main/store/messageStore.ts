@@ -50,6 +50,7 @@ export interface MessageRow {
 
 export class MessageStore {
   private readonly s;
+  private readonly bulk;
 
   constructor(
     db: Db,
@@ -70,6 +71,8 @@ export class MessageStore {
          WHERE message_id IN (SELECT value FROM json_each(@ids)) AND source_id IS @sourceId AND received_at >= @since`,
       ),
       getMessage: db.prepare<[number], MessageRow>(`SELECT ${MESSAGE_COLUMNS} WHERE m.id = ?`),
+      maxMessageId: db.prepare<[], number | null>('SELECT max(id) FROM messages').pluck(),
+      maxDeliveryId: db.prepare<[], number | null>('SELECT max(id) FROM deliveries').pluck(),
       // No index on user_id (migration 007): the history index's user facet up to its watermark, then the
       // messages past it, read in id order.
       sourcesThatSaw: db.prepare<[{ userId: string }], { source_id: string }>(
@@ -82,11 +85,47 @@ export class MessageStore {
            AND user_id = @userId AND source_id IS NOT NULL AND type != 'delete'`,
       ),
     };
+    this.bulk = {
+      messages: new BulkInsert(
+        db,
+        'INSERT INTO messages (id, message_id, source_id, type, user_id, anonymous_id, event, received_at, status, status_reason, replay_of)',
+        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      payloads: new BulkInsert(db, 'INSERT INTO message_payloads (message_id, body, call)', '(?, ?, ?)'),
+      deliveries: new BulkInsert(
+        db,
+        'INSERT INTO deliveries (id, message_id, destination_id, destination_name, next_attempt_at, updated_at, status)',
+        `(?, ?, ?, ?, ?, ?, 'queued')`,
+      ),
+    };
   }
 
-  /** Inserts messages with their deliveries in one transaction; returns their ids. */
+  /**
+   * Inserts messages with their deliveries in one transaction; returns their ids. The ingestion path: rows go
+   * in ROWS_PER_INSERT at a time, with their ids given here (the next after the largest, as SQLite would).
+   */
   insertMessages(batch: readonly { message: NewMessage; deliveries: readonly NewDelivery[] }[]): { id: number; deliveryIds: number[] }[] {
-    return this.transaction(() => batch.map((b) => this.insertMessage(b.message, b.deliveries)));
+    return this.transaction(() => {
+      let id = (this.s.maxMessageId.get() ?? 0) + 1;
+      let deliveryId = (this.s.maxDeliveryId.get() ?? 0) + 1;
+      const messages: unknown[] = [];
+      const payloads: unknown[] = [];
+      const deliveries: unknown[] = [];
+      const ids = batch.map(({ message: m, deliveries: ds }) => {
+        const out = { id: id++, deliveryIds: [] as number[] };
+        messages.push(out.id, m.messageId, m.sourceId, m.type, m.userId, m.anonymousId, m.event, m.receivedAt, m.status, m.statusReason, m.replayOf);
+        payloads.push(out.id, m.body, m.callJson);
+        for (const d of ds) {
+          out.deliveryIds.push(deliveryId);
+          deliveries.push(deliveryId++, out.id, d.destinationId, d.destinationName, d.nextAttemptAt, m.receivedAt);
+        }
+        return out;
+      });
+      this.bulk.messages.run(messages);
+      this.bulk.payloads.run(payloads);
+      this.bulk.deliveries.run(deliveries);
+      return ids;
+    });
   }
   /** Inserts a message and its deliveries. Call inside a transaction for batches. */
   insertMessage(message: NewMessage, deliveries: readonly NewDelivery[]): { id: number; deliveryIds: number[] } {
@@ -112,6 +151,34 @@ export class MessageStore {
   /** Sources that have received a message for this user. */
   sourcesThatSaw(userId: string): string[] {
     return this.s.sourcesThatSaw.all({ userId }).map((r) => r.source_id);
+  }
+}
+
+/**
+ * Rows per multi-row INSERT on the ingestion path. One statement for 25 rows costs less than 25 statements
+ * (measured with bench/ingest.ts: ~1.7 µs of the ~12 µs of SQLite work a message); the rows left over go one
+ * by one.
+ */
+const ROWS_PER_INSERT = 25;
+
+class BulkInsert {
+  private readonly many;
+  private readonly one;
+  private readonly columns: number;
+
+  constructor(db: Db, head: string, row: string) {
+    this.columns = row.split('?').length - 1;
+    this.one = db.prepare(`${head} VALUES ${row}`);
+    this.many = db.prepare(`${head} VALUES ${Array<string>(ROWS_PER_INSERT).fill(row).join(', ')}`);
+  }
+
+  /** `values`: every row's values, one row after the other. */
+  run(values: readonly unknown[]): void {
+    const width = this.columns;
+    const step = ROWS_PER_INSERT * width;
+    let at = 0;
+    for (; at + step <= values.length; at += step) this.many.run(values.slice(at, at + step));
+    for (; at < values.length; at += width) this.one.run(values.slice(at, at + width));
   }
 }
 

@@ -93,6 +93,37 @@ describe('the compact call (store/storedJson.ts)', () => {
   });
 });
 
+describe('inserting a batch of messages, many rows a statement', () => {
+  it('stores every message, payload and delivery under the ids it returns, whatever the batch size', () => {
+    const store = new Store(join(newDataDir(), 'hookbench.db'));
+    onCleanup(() => store.close());
+    let n = 0;
+    const message = (k: number) => ({
+      messageId: `m${++n}`, sourceId: null, type: 'track' as const, userId: `u${n}`, anonymousId: null, event: `E${n}`, receivedAt: n,
+      body: Buffer.from(`{"n":${n}}`), callJson: `{"k":${k}}`, status: 'queued' as const, statusReason: null, replayOf: null,
+    });
+    for (const size of [0, 1, 24, 25, 26, 51, 100]) {
+      const batch = Array.from({ length: size }, (_, k) => ({
+        message: message(k),
+        deliveries: Array.from({ length: k % 3 }, (_, j) => ({ destinationId: `d${j}`, destinationName: `D${j}`, nextAttemptAt: k })),
+      }));
+      const ids = store.messages.insertMessages(batch);
+      expect(ids).toHaveLength(size);
+      for (const [k, { id, deliveryIds }] of ids.entries()) {
+        const read = store.messages.getMessage(id)!;
+        expect([read.messageId, read.userId, read.body, read.call]).toEqual([batch[k]!.message.messageId, batch[k]!.message.userId, batch[k]!.message.body.toString(), { k }]);
+        const rows = store.db.prepare('SELECT id, destination_id, status, next_attempt_at FROM deliveries WHERE message_id = ? ORDER BY id').all(id);
+        expect(rows).toEqual(deliveryIds.map((d, j) => ({ id: d, destination_id: `d${j}`, status: 'queued', next_attempt_at: k })));
+      }
+    }
+    expect(store.db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(227);
+    // The newest message deleted: its id is given again, as SQLite itself would.
+    const newest = store.db.prepare('SELECT max(id) FROM messages').pluck().get() as number;
+    store.db.prepare('DELETE FROM messages WHERE id = ?').run(newest);
+    expect(store.messages.insertMessages([{ message: message(0), deliveries: [] }])[0]!.id).toBe(newest);
+  });
+});
+
 describe('which sources saw a user, without an index on user_id (migration 007)', () => {
   it('reads the indexed messages through the history index and the newer ones past its watermark', () => {
     const store = new Store(join(newDataDir(), 'hookbench.db'));
@@ -128,7 +159,6 @@ describe('which sources saw a user, without an index on user_id (migration 007)'
     expect(indexes(v6)).toContain('messages_user');
     v6.close();
     const db = openDb(file, MIGRATIONS.slice(0, 7));
-    onCleanup(() => db.close());
     expect(schemaVersion(db)).toBe(7);
     expect(indexes(db)).not.toContain('messages_user');
     expect(db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(1);
