@@ -164,39 +164,55 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     items = [{ type, call: withoutWriteKey(payload) }];
   }
 
-  // Each call's size, as received, before anything else about it (docs/behaviour.md §7). The same JSON is stored.
-  const callJsons = items.map((item) => JSON.stringify(item.call));
-  for (const [i, json] of callJsons.entries()) {
-    const size = Buffer.byteLength(json, 'utf8');
-    if (size > LIMITS.messageBytes) {
-      const where = isBatch ? `batch[${i}]` : 'body';
-      return refuse('calls', items.length, 400, {
-        code: 'message_too_large',
-        ...(isBatch ? { index: i, field: where } : {}),
-        limit: LIMITS.messageBytes,
-        value: size,
-        message: `${where}: ${size} bytes > ${LIMITS.messageBytes}`,
-      });
-    }
-  }
-
-  const calls: PreparedCall[] = [];
-  const bodies: Buffer[] = [];
-  let offset = 0;
-  for (const [i, { type, call }] of items.entries()) {
-    const built = buildMessage(type, call, {
+  // Each call is limited to 32 KiB as received (docs/behaviour.md §7), and a call too large is named before any
+  // other fault of the request. Measuring means serialising the call, which is what its stored form avoids:
+  // every value a call shares with its body is in the body's bytes, so the body plus the stored form (its keys
+  // and its other values, at most 3 bytes a UTF-16 unit) bounds the call's size, and the call is serialised
+  // only when that bound reaches the limit, when it shares nothing, or when some call is refused.
+  const limit = LIMITS.messageBytes;
+  const sizeOf = (call: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(call), 'utf8');
+  const tooLarge = (i: number, size: number): Prepared => {
+    const where = isBatch ? `batch[${i}]` : 'body';
+    return refuse('calls', items.length, 400, {
+      code: 'message_too_large',
+      ...(isBatch ? { index: i, field: where } : {}),
+      limit,
+      value: size,
+      message: `${where}: ${size} bytes > ${limit}`,
+    });
+  };
+  const built = items.map(({ type, call }, i) =>
+    buildMessage(type, call, {
       receivedAt: req.receivedAt,
       newMessageId,
       strict: false,
       sizeChecked: true,
       ...(req.clientIp ? { clientIp: req.clientIp } : {}),
       ...(isBatch ? { fieldPrefix: `batch[${i}]` } : {}),
-    });
-    if (!built.ok) {
-      const index = /^batch\[(\d+)\]/.exec(built.error.field ?? '');
-      return refuse('calls', items.length, 400, index ? { ...built.error, index: Number(index[1]) } : built.error);
+    }),
+  );
+  const failed = built.find((b) => !b.ok);
+  if (failed && !failed.ok) {
+    for (const [i, { call }] of items.entries()) {
+      const size = sizeOf(call);
+      if (size > limit) return tooLarge(i, size);
     }
-    const m = built.value;
+    const index = /^batch\[(\d+)\]/.exec(failed.error.field ?? '');
+    return refuse('calls', items.length, 400, index ? { ...failed.error, index: Number(index[1]) } : failed.error);
+  }
+
+  const calls: PreparedCall[] = [];
+  const bodies: Buffer[] = [];
+  let offset = 0;
+  for (const [i, { type, call }] of items.entries()) {
+    const m = (built[i] as Extract<(typeof built)[number], { ok: true }>).value;
+    const compact = compactCall(call, m.body);
+    const json = compact === null ? JSON.stringify(call) : null;
+    const bound = json !== null ? Buffer.byteLength(json, 'utf8') : m.bytes.length + 3 * compact!.length;
+    if (bound > limit) {
+      const size = json !== null ? bound : sizeOf(call);
+      if (size > limit) return tooLarge(i, size);
+    }
     calls.push({
       type,
       messageId: m.messageId,
@@ -206,7 +222,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
       event: m.event,
       integrations: call['integrations'],
       traits: type === 'identify' ? call['traits'] : undefined,
-      callJson: compactCall(call, m.body) ?? callJsons[i]!,
+      callJson: compact ?? json!,
       bodyStart: offset,
       bodyEnd: offset + m.bytes.length,
     });

@@ -1,0 +1,59 @@
+/**
+ * The 32 KiB limit on each ingested call (docs/behaviour.md §7), measured on the call as received. The
+ * builder bounds the size from the body and the stored form and serialises the call only near the limit
+ * (engine/ingestPrepare.ts): the answers must be exactly those of measuring every call.
+ */
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../main/contract/messageShapes.js';
+import { prepareIngest, type Prepared } from '../../main/engine/ingestPrepare.js';
+import { parseStoredCall } from '../../main/store/storedJson.js';
+
+const limit = LIMITS.messageBytes;
+const size = (call: unknown) => Buffer.byteLength(JSON.stringify(call), 'utf8');
+
+/** A track call whose JSON is exactly `bytes` long; `pad` is repeated (1 to 3 UTF-8 bytes a unit). */
+function callOf(bytes: number, extra: Record<string, unknown> = {}, pad = 'x'): Record<string, unknown> {
+  const call = { type: 'track', userId: 'u', event: 'E', ...extra, properties: { pad: '' } };
+  const room = bytes - size(call);
+  const unit = Buffer.byteLength(pad, 'utf8');
+  call.properties.pad = pad.repeat(Math.floor(room / unit)) + 'x'.repeat(room % unit);
+  expect(size(call)).toBe(bytes);
+  return call;
+}
+
+function prepare(batch: unknown[], clientIp: string | null = '127.0.0.1'): Prepared {
+  return prepareIngest({
+    method: 'POST', path: '/v1/batch', contentType: 'application/json', contentEncoding: null,
+    authorization: `Basic ${Buffer.from('wk:').toString('base64')}`, body: Buffer.from(JSON.stringify({ batch })), clientIp, receivedAt: 1,
+  });
+}
+
+describe('the 32 KiB limit on an ingested call', () => {
+  it('takes a call of exactly the limit, whatever its characters and whether it shares values with its body', () => {
+    for (const pad of ['x', 'é', '€', '😀']) {
+      for (const extra of [{}, { context: { ip: '203.0.113.7' } }, { integrations: { All: true }, timestamp: '2026-11-22T10:00:00Z' }]) {
+        const call = callOf(limit, extra, pad);
+        const prepared = prepare([call]);
+        expect(prepared.kind, `${pad} ${JSON.stringify(extra)}`).toBe('calls');
+        if (prepared.kind !== 'calls') continue;
+        const [stored] = prepared.calls;
+        const body = Buffer.from(prepared.bodies).subarray(stored!.bodyStart, stored!.bodyEnd);
+        expect(JSON.stringify(parseStoredCall(stored!.callJson, body))).toBe(JSON.stringify(call));
+      }
+    }
+  });
+
+  it('refuses a call one byte over, naming it, its exact size and the limit', () => {
+    for (const pad of ['x', '€']) {
+      const prepared = prepare([callOf(100), callOf(200), callOf(limit + 1, {}, pad)]);
+      expect(prepared).toMatchObject({ kind: 'refused', calls: 3, status: 400, error: { code: 'message_too_large', index: 2, field: 'batch[2]', limit, value: limit + 1 } });
+    }
+  });
+
+  it('names a call too large before an earlier call that is wrong in another way, as measuring first would', () => {
+    const prepared = prepare([callOf(100), { type: 'track', event: 'no identity' }, callOf(limit + 500)]);
+    expect(prepared).toMatchObject({ kind: 'refused', error: { code: 'message_too_large', index: 2, value: limit + 500 } });
+    const wrong = prepare([callOf(100), { type: 'track', event: 'no identity' }, callOf(limit)]);
+    expect(wrong).toMatchObject({ kind: 'refused', error: { code: 'missing_identity', index: 1 } });
+  });
+});
