@@ -13,9 +13,10 @@ const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export function normaliseTimestamp(input: string): TimestampResult {
   if (CANONICAL.test(input)) {
-    // The fast path: a canonical timestamp that names a real instant is its own normal form.
-    const ms = Date.parse(input);
-    if (Number.isFinite(ms) && new Date(ms).toISOString() === input) return { ok: true, iso: input, ms };
+    // The fast path (every ingested call takes it): a canonical timestamp that names a real instant is its
+    // own normal form. Its fields are read digit by digit; anything doubtful takes the general path below.
+    const ms = canonicalMs(input);
+    if (ms !== null) return { ok: true, iso: input, ms };
   }
   const m = ISO_8601.exec(input.trim());
   if (!m) return { ok: false, reason: `"${input}" is not an ISO 8601 date-time (e.g. 2026-11-22T06:22:02.954Z)` };
@@ -38,10 +39,40 @@ export function normaliseTimestamp(input: string): TimestampResult {
     if (oh > 23 || om > 59) return { ok: false, reason: `"${input}": offset ${zone} is out of range` };
     offsetMinutes = sign * (oh * 60 + om);
   }
-  const epoch =
-    Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s), Number(ms)) - offsetMinutes * 60_000;
+  const epoch = utc(Number(y), month - 1, day, Number(h), Number(mi), Number(s), Number(ms)) - offsetMinutes * 60_000;
   if (!Number.isFinite(epoch)) return { ok: false, reason: `"${input}" is out of the representable range` };
   return { ok: true, iso: new Date(epoch).toISOString(), ms: epoch };
+}
+
+/** Date.UTC, but a year below 100 is that year (Date.UTC reads 50 as 1950). */
+function utc(year: number, month0: number, day: number, hour: number, minute: number, second: number, ms: number): number {
+  if (year >= 100) return Date.UTC(year, month0, day, hour, minute, second, ms);
+  const date = new Date(Date.UTC(2000, month0, day, hour, minute, second, ms));
+  date.setUTCFullYear(year, month0, day);
+  return date.getTime();
+}
+
+/**
+ * The instant a CANONICAL string names, or null when a field is out of range: the general path then
+ * decides, and says why.
+ */
+function canonicalMs(s: string): number | null {
+  const n = (at: number, digits: number): number => {
+    let v = 0;
+    for (let i = at; i < at + digits; i++) v = v * 10 + (s.charCodeAt(i) - 48);
+    return v;
+  };
+  const year = n(0, 4);
+  const month = n(5, 2);
+  const day = n(8, 2);
+  const hour = n(11, 2);
+  const minute = n(14, 2);
+  const second = n(17, 2);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  if (day > days) return null;
+  return utc(year, month - 1, day, hour, minute, second, n(20, 3));
 }
 
 /** The last conversion: the calls of one batch share their receipt time. */

@@ -50,7 +50,19 @@ export function compactCall(call: Record<string, unknown>, body: Record<string, 
     if (json === undefined) continue; // not JSON (a call parsed from JSON has none): dropped, as JSON.stringify(call) drops it
     own += `${own === '' ? '' : ','}${JSON.stringify(key)}:${json}`;
   }
-  return shared === 0 ? null : `[${JSON.stringify(keys)},{${own}}]`;
+  return shared === 0 ? null : `[${keysJson(keys)},{${own}}]`;
+}
+
+/** The calls of one SDK come with the same keys in the same order: the last list's JSON is kept. */
+let lastKeys: readonly string[] = [];
+let lastKeysJson = '[]';
+
+function keysJson(keys: readonly string[]): string {
+  if (keys.length !== lastKeys.length || keys.some((key, i) => key !== lastKeys[i])) {
+    lastKeys = keys;
+    lastKeysJson = JSON.stringify(keys);
+  }
+  return lastKeysJson;
 }
 
 /**
