@@ -28,7 +28,7 @@ import { EventBus } from './eventBus.js';
 import { InlineForwarder, WorkerForwarder, type Forwarder } from './forwarderPool.js';
 import { History } from './history.js';
 import { HistoryIndexer } from './historyIndexer.js';
-import type { PreparedCall } from './ingestPrepare.js';
+import type { PreparedCalls } from './ingestPrepare.js';
 import { importMessages } from './importer.js';
 import { Intake } from './intake.js';
 import { notFound } from './paging.js';
@@ -71,7 +71,7 @@ export interface IngestionPort {
    * Stores calls that ingestion checked and built (engine/ingestPrepare.ts), in one transaction (or the one
    * in progress), and counts them in the source's usage.
    */
-  ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): void;
+  ingest(input: { source: Source; receivedAt: number; calls: PreparedCalls; bodies: Uint8Array }): void;
   /** A refused request, with its reason (never a message). */
   logRefusal(refusal: NewIngestRefusal): void;
   /** Calls of a refused request count in their source's usage as received and refused. */

@@ -26,27 +26,31 @@ export interface PrepareRequest {
   receivedAt: number;
 }
 
-/** One accepted call, built: what the engine's thread needs to route and store it. */
-export interface PreparedCall {
-  type: MessageType;
-  messageId: string;
+/**
+ * The accepted calls of a request, built: what the engine's thread needs to route and store them, one array
+ * a field. Column by column they cross to the engine's thread in about half the time an object a call takes
+ * (the field names are not written for every call), on both threads.
+ */
+export interface PreparedCalls {
+  count: number;
+  type: MessageType[];
+  messageId: string[];
   /** The call carried its own messageId (only those are deduplicated). */
-  clientMessageId: boolean;
-  userId: string | null;
-  anonymousId: string | null;
-  event: string | null;
+  clientMessageId: boolean[];
+  userId: (string | null)[];
+  anonymousId: (string | null)[];
+  event: (string | null)[];
   /** The call's integrations object, for routing. */
-  integrations: unknown;
-  /** An identify's traits, stored for audience rules. */
-  traits: unknown;
+  integrations: unknown[];
+  /** An identify's traits, stored for audience rules (undefined for other types). */
+  traits: unknown[];
   /**
    * The call as received (batch-level context and integrations merged in), as stored: compact when it shares
    * values with its body (store/storedJson.ts, compactCall), its JSON otherwise.
    */
-  callJson: string;
-  /** The body to send: `bodies[bodyStart, bodyEnd)`. */
-  bodyStart: number;
-  bodyEnd: number;
+  callJson: string[];
+  /** Call i's body to send is `bodies[bodyEnd[i - 1] ?? 0, bodyEnd[i])`. */
+  bodyEnd: Uint32Array;
 }
 
 export type Prepared =
@@ -58,7 +62,7 @@ export type Prepared =
    */
   | { kind: 'refused'; stage: 'request' | 'calls'; writeKey: string | null; calls: number; status: number; error: ApiError; bodyBytes: number; preview: Uint8Array }
   /** Every call is valid. The bodies of all calls are in one buffer, so they cross threads in one move. */
-  | { kind: 'calls'; writeKey: string | null; calls: PreparedCall[]; bodies: Uint8Array<ArrayBuffer>; bodyBytes: number; preview: Uint8Array };
+  | { kind: 'calls'; writeKey: string | null; calls: PreparedCalls; bodies: Uint8Array<ArrayBuffer>; bodyBytes: number; preview: Uint8Array };
 
 /** Single-call routes: server SDKs use the names, browser SDKs the letters. */
 const SINGLE_ROUTES: Record<string, MessageType> = {
@@ -201,7 +205,21 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     return refuse('calls', items.length, 400, index ? { ...failed.error, index: Number(index[1]) } : failed.error);
   }
 
-  const calls: PreparedCall[] = [];
+  const n = items.length;
+  // Filled with push, not preallocated: a holey array crosses threads element by element.
+  const calls: PreparedCalls = {
+    count: n,
+    type: [] as MessageType[],
+    messageId: [] as string[],
+    clientMessageId: [] as boolean[],
+    userId: [] as (string | null)[],
+    anonymousId: [] as (string | null)[],
+    event: [] as (string | null)[],
+    integrations: [] as unknown[],
+    traits: [] as unknown[],
+    callJson: [] as string[],
+    bodyEnd: new Uint32Array(n),
+  };
   const bodies: Buffer[] = [];
   let offset = 0;
   for (const [i, { type, call }] of items.entries()) {
@@ -213,21 +231,18 @@ export function prepareIngest(req: PrepareRequest): Prepared {
       const size = json !== null ? bound : sizeOf(call);
       if (size > limit) return tooLarge(i, size);
     }
-    calls.push({
-      type,
-      messageId: m.messageId,
-      clientMessageId: call['messageId'] !== undefined,
-      userId: m.userId,
-      anonymousId: m.anonymousId,
-      event: m.event,
-      integrations: call['integrations'],
-      traits: type === 'identify' ? call['traits'] : undefined,
-      callJson: compact ?? json!,
-      bodyStart: offset,
-      bodyEnd: offset + m.bytes.length,
-    });
-    bodies.push(m.bytes);
+    calls.type.push(type);
+    calls.messageId.push(m.messageId);
+    calls.clientMessageId.push(call['messageId'] !== undefined);
+    calls.userId.push(m.userId);
+    calls.anonymousId.push(m.anonymousId);
+    calls.event.push(m.event);
+    calls.integrations.push(call['integrations']);
+    calls.traits.push(type === 'identify' ? call['traits'] : undefined);
+    calls.callJson.push(compact ?? json!);
     offset += m.bytes.length;
+    calls.bodyEnd[i] = offset;
+    bodies.push(m.bytes);
   }
   // A buffer of its own (not a slice of Node's shared pool), so that it can be moved to another thread.
   const all = new Uint8Array(offset);

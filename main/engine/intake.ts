@@ -18,7 +18,7 @@ import type { Store } from '../store/store.js';
 import { AcceptedRate } from './acceptedRate.js';
 import { UsageMinutes } from './usageMinutes.js';
 import type { EventBus } from './eventBus.js';
-import { withoutWriteKey, type PreparedCall } from './ingestPrepare.js';
+import { withoutWriteKey, type PreparedCalls } from './ingestPrepare.js';
 import { parseStoredCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 import type { Registry } from './registry.js';
@@ -136,21 +136,24 @@ export class Intake {
    * Ingestion of SDK traffic from a source (docs/behaviour.md §7): calls already checked and built (lenient about
    * unknown keys, `context.ip` filled from the client's address) by engine/ingestPrepare.ts; usage counted.
    */
-  ingest(input: { source: Source; receivedAt: number; calls: readonly PreparedCall[]; bodies: Uint8Array }): void {
+  ingest(input: { source: Source; receivedAt: number; calls: PreparedCalls; bodies: Uint8Array }): void {
     const bodies = Buffer.from(input.bodies.buffer, input.bodies.byteOffset, input.bodies.byteLength);
-    const entries = input.calls.map(
-      (c): BuiltEntry => ({
-        built: { messageId: c.messageId, type: c.type, userId: c.userId, anonymousId: c.anonymousId, event: c.event, bytes: bodies.subarray(c.bodyStart, c.bodyEnd) },
+    const c = input.calls;
+    const entries: BuiltEntry[] = [];
+    for (let i = 0; i < c.count; i++) {
+      const type = c.type[i]!;
+      entries.push({
+        built: { messageId: c.messageId[i]!, type, userId: c.userId[i]!, anonymousId: c.anonymousId[i]!, event: c.event[i]!, bytes: bodies.subarray(i === 0 ? 0 : c.bodyEnd[i - 1], c.bodyEnd[i]) },
         source: input.source,
         destinations: undefined,
-        at: (field) => field,
-        clientMessageId: c.clientMessageId ? c.messageId : null,
-        integrations: c.integrations,
-        traits: c.type === 'identify' ? (c.traits ?? {}) : undefined,
+        at: sameField,
+        clientMessageId: c.clientMessageId[i] ? c.messageId[i]! : null,
+        integrations: c.integrations[i],
+        traits: type === 'identify' ? (c.traits[i] ?? {}) : undefined,
         call: undefined,
-        callJson: c.callJson,
-      }),
-    );
+        callJson: c.callJson[i],
+      });
+    }
     const accepted = this.acceptBuilt(entries, input.receivedAt, { outputs: false });
     if (!accepted.ok) throw new Error(`ingest: ${accepted.error.message}`); // a source's own destinations always resolve
   }
@@ -353,6 +356,9 @@ export class Intake {
     return records;
   }
 }
+
+/** Ingested calls' errors name their fields as they are (the request's own index is added by ingestion). */
+const sameField = (field: string): string => field;
 
 /** One key per (source, messageId): the unit of de-duplication. */
 function dedupeKey(sourceId: string | null, messageId: string): string {
