@@ -5,22 +5,21 @@
  * write key (Basic auth), and inserts one row per call (its messageId, type, userId, event, receipt time
  * and JSON) in one transaction per request, with better-sqlite3 in WAL mode with synchronous = NORMAL (the
  * durability Hookbench has). Nothing else: no dedupe, no validation of the calls, no routing, no deliveries.
- * The same load generator child sends it the same requests (bench/ingest.ts).
+ * The same load generator child sends it the same requests, after the same warm-up through the same server
+ * (bench/ingest.ts).
  */
 import Database from 'better-sqlite3';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { ingestOutput, startLoadgen, type IngestOutput } from './ingest.js';
-import type { LoadPlan } from './protocol.js';
-import { INGEST_BATCH, INGEST_IN_FLIGHT, INGEST_WRITE_KEY, sdkMessageId } from './workload.js';
+import { expectedIds, ingestOutput, loadPlan, startLoadgen, warmUp, type IngestOutput } from './ingest.js';
+import { INGEST_BATCH, INGEST_WRITE_KEY } from './workload.js';
 
 const OK = Buffer.from('{"success":true}');
 
-export async function runIngestBaseline(events: number, dataDir: string): Promise<IngestOutput> {
-  if (events % INGEST_BATCH !== 0) throw new Error(`ingest-baseline: events (${events}) must be a multiple of ${INGEST_BATCH}`);
+export async function runIngestBaseline(events: number, dataDir: string, warmEvents = 0): Promise<IngestOutput> {
+  if (events % INGEST_BATCH !== 0 || warmEvents % INGEST_BATCH !== 0) throw new Error(`ingest-baseline: events (${events}, warm-up ${warmEvents}) must be multiples of ${INGEST_BATCH}`);
   const db = new Database(join(dataDir, 'baseline.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -67,14 +66,9 @@ export async function runIngestBaseline(events: number, dataDir: string): Promis
   await once(server, 'listening');
   const loadgen = startLoadgen();
   try {
-    const plan: LoadPlan = {
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/batch`,
-      writeKey: INGEST_WRITE_KEY,
-      requests: events / INGEST_BATCH,
-      batchSize: INGEST_BATCH,
-      inFlight: INGEST_IN_FLIGHT,
-      idPrefix: `node-next-${Date.now()}-${randomBytes(4).toString('hex')}`,
-    };
+    const plan = loadPlan(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/batch`, events);
+    const warm = warmEvents > 0 ? loadPlan(plan.url, warmEvents) : null;
+    if (warm) await warmUp(loadgen, warm, 'ingest-baseline');
     const ready = await loadgen.prepare(plan);
     globalThis.gc?.();
     const cpu0 = process.cpuUsage();
@@ -82,16 +76,16 @@ export async function runIngestBaseline(events: number, dataDir: string): Promis
     const serverCpu = process.cpuUsage(cpu0);
     if (load.failed > 0) throw new Error(`ingest-baseline: ${load.failed} of ${plan.requests} requests were not answered 200; the first: ${load.firstFailure}`);
 
-    // Every event sent is stored once.
-    const expected = new Set<string>();
-    for (let i = 0; i < events; i++) expected.add(sdkMessageId(plan.idPrefix, i));
+    // Every event sent (the warm-up's too) is stored once.
+    const sent = events + warmEvents;
+    const expected = expectedIds(warm ? [warm, plan] : [plan]);
     let stored = 0;
     for (const id of db.prepare<[], string>('SELECT message_id FROM events').pluck().iterate()) {
       stored++;
       expected.delete(id);
     }
-    if (stored !== events || expected.size > 0) throw new Error(`ingest-baseline: ${stored} rows for ${events} events, ${expected.size} events missing`);
-    return ingestOutput({ mode: 'baseline', events, plan, ready, load, serverCpu, drain: null, verified: `${events.toLocaleString('en-US')} events stored, one row each` });
+    if (stored !== sent || expected.size > 0) throw new Error(`ingest-baseline: ${stored} rows for ${sent} events, ${expected.size} events missing`);
+    return ingestOutput({ mode: 'baseline', events, plan, ready, load, serverCpu, drain: null, verified: `${sent.toLocaleString('en-US')} events (warm-up included) stored, one row each` });
   } finally {
     loadgen.kill();
     server.closeAllConnections();

@@ -358,7 +358,7 @@ async function measure(name: ForwardingName, receiver: Receiver, n: number, warm
 }
 
 /** An ingestion contender: events/s, latency and client CPU come from the load generator (bench/ingest.ts). */
-async function measureIngest(name: IngestName, receiver: Receiver, events: number): Promise<IngestMeasured> {
+async function measureIngest(name: IngestName, receiver: Receiver, events: number, warmEvents: number): Promise<IngestMeasured> {
   collectGarbage();
   await receiver.stats(); // reset its counters
   const rss = new RssSampler(50);
@@ -366,12 +366,14 @@ async function measureIngest(name: IngestName, receiver: Receiver, events: numbe
   let out: IngestOutput;
   let peak: number;
   try {
-    out = await withTempDir(name, (dir) => (name === 'ingest-baseline' ? runIngestBaseline(events, dir) : runIngest(MODE_OF[name], receiver.urls[0]!, events, dir)));
+    out = await withTempDir(name, (dir) =>
+      name === 'ingest-baseline' ? runIngestBaseline(events, dir, warmEvents) : runIngest(MODE_OF[name], receiver.urls[0]!, events, dir, warmEvents),
+    );
   } finally {
     peak = rss.stop();
   }
   const received = await receiver.stats();
-  const expected = out.mode === 'draining' ? events : 0;
+  const expected = out.mode === 'draining' ? events + warmEvents : 0;
   if (received.requests !== expected) throw new Error(`${name}: the receiver got ${received.requests} requests, expected ${expected}`);
   return {
     name,
@@ -637,7 +639,10 @@ async function main(): Promise<number> {
       );
     }
     for (const name of ingestion) {
-      console.log(`  ${name}: ${int(options.events[name])} events in /v1/batch requests of ${INGEST_BATCH}, ${INGEST_IN_FLIGHT} in flight (warm-up ${int(warmEvents[name])})`);
+      console.log(
+        `  ${name}: ${int(options.events[name])} events in /v1/batch requests of ${INGEST_BATCH}, ${INGEST_IN_FLIGHT} in flight ` +
+          `(warm-up ${int(warmEvents[name])}, through the same server before each run)`,
+      );
     }
     if (withLive) console.log(`  live: ${int(options.live.rate)} deliveries/s for ${options.live.seconds} s into the Live view`);
     if (withHistory) console.log(`  history: listMessages and getOverview at ${int(options.history.messages)} stored messages, ${options.history.runs} runs a case`);
@@ -645,11 +650,12 @@ async function main(): Promise<number> {
 
     const runOne = (name: ForwardingName | IngestName, warmUp = false): Promise<AnyMeasured> =>
       isIngestName(name)
-        ? measureIngest(name, fast!, warmUp ? warmEvents[name] : options.events[name])
+        ? measureIngest(name, fast!, options.events[name], warmEvents[name])
         : measure(name, receiverOf(name), warmUp ? warmN : n, warmN, options.fixedWindow);
 
     for (const name of [...forwarding, ...ingestion]) {
-      if (isForwardingName(name) && WARMS_UP_IN_PLACE.includes(name)) continue; // each of its runs warms its own core
+      // Each of these runs warms its own core (and an ingestion contender its own server) first.
+      if (isIngestName(name) || WARMS_UP_IN_PLACE.includes(name)) continue;
       process.stdout.write(`warm-up ${name}... `);
       await runOne(name, true);
       process.stdout.write('done\n');
