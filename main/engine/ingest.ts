@@ -24,6 +24,11 @@ export interface IngestRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The raw body as received (possibly gzip). */
   body: Buffer;
+  /**
+   * The same bytes again, from what the server read (its chunks). Given, a large body's own buffer is moved
+   * to the ingestion thread rather than copied there, and this reads it again should that thread die.
+   */
+  bodyAgain?: () => Buffer;
   clientIp: string | null;
 }
 
@@ -84,12 +89,16 @@ export class IngestService {
     };
     let prepared: Prepared;
     if (this.worker && req.body.length >= this.workerMinBytes) {
+      // A body in a buffer of its own is moved, not copied (~20 µs a 64 KiB request on each thread).
+      const body = req.body;
+      const own = body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : null;
+      const movable = req.bodyAgain !== undefined && own !== null;
       try {
-        prepared = await this.worker.run(request);
+        prepared = await this.worker.run(request, movable ? [own] : []);
       } catch (e) {
-        // The thread died (it is restarted with the next request); the body is still here: do it here.
+        // The thread died (it is restarted with the next request); the body can still be read: do it here.
         console.warn(`hookbench: the ingestion thread failed (${(e as Error).message}); this request is handled on the main thread`);
-        prepared = prepareIngest(request);
+        prepared = prepareIngest(movable ? { ...request, body: req.bodyAgain!() } : request);
       }
     } else {
       prepared = prepareIngest(request);

@@ -28,6 +28,7 @@ export class JobWorker<Req, Res, Other = never> {
   private started: Worker | null = null;
   private readonly pending = new Map<number, { resolve: (r: Res) => void; reject: (e: unknown) => void }>();
   private outbox: { id: number; request: Req }[] = [];
+  private outboxTransfer: Transferable[] = [];
   private flushQueued = false;
   private nextId = 1;
   private closing = false;
@@ -64,24 +65,31 @@ export class JobWorker<Req, Res, Other = never> {
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();
     this.outbox = [];
+    this.outboxTransfer = [];
   }
 
-  run(request: Req): Promise<Res> {
+  /**
+   * Runs a job on the worker. Requests are copied, except the buffers in `transfer`, which are moved: the
+   * caller can no longer read them, even when the worker dies (ingestion keeps a way to read its body again).
+   */
+  run(request: Req, transfer: readonly Transferable[] = []): Promise<Res> {
     if (this.closing) return Promise.reject(new Error(`the ${this.options.name} thread is closed`));
     const id = this.nextId++;
     return new Promise<Res>((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
       this.outbox.push({ id, request });
+      this.outboxTransfer.push(...transfer);
       if (this.flushQueued) return;
       this.flushQueued = true;
       queueMicrotask(() => {
         this.flushQueued = false;
         const jobs = this.outbox;
+        const moved = this.outboxTransfer;
         this.outbox = [];
+        this.outboxTransfer = [];
         if (jobs.length === 0) return; // the worker died in between: those jobs have failed already
-        // Requests are copied, not moved: a caller may still need them when the worker dies (ingestion does).
-        this.worker.postMessage({ type: 'jobs', jobs } satisfies ToJobWorker<Req, Other>);
+        this.worker.postMessage({ type: 'jobs', jobs } satisfies ToJobWorker<Req, Other>, moved);
       });
     });
   }

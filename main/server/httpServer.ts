@@ -112,13 +112,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const path = url.pathname;
 
     if (isIngestPath(path)) {
-      const body = await readBody(req, LIMITS.requestBytes);
+      const chunks: Buffer[] = [];
+      const body = await readBody(req, LIMITS.requestBytes, chunks);
       if (body === 'too_large') {
         const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
         core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
         return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
       }
-      const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, clientIp: clientIp(req) });
+      const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, bodyAgain: () => Buffer.concat(chunks), clientIp: clientIp(req) });
       return sendJson(res, answer.status, answer.body, answer.headers);
     }
 
@@ -244,14 +245,16 @@ function clientIp(req: IncomingMessage): string | null {
   return ip?.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
-/** Reads the body up to `limit` bytes; past that, stops reading and answers 'too_large'. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+/**
+ * Reads the body up to `limit` bytes; past that, stops reading and answers 'too_large'. The body is a copy
+ * in a buffer of its own; `chunks`, when given, keeps what was read.
+ */
+async function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = []): Promise<Buffer | 'too_large'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
     return 'too_large';
   }
-  const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;

@@ -95,6 +95,27 @@ describe('ingestion on its own thread', () => {
     expect(internalsOf(core).store.db.prepare('SELECT message_id FROM messages ORDER BY id').pluck().all()).toEqual(['m-1', 'm-2', 'm-3']);
   });
 
+  it('a body moved to the thread (a buffer of its own, with a way to read it again) is read again when the thread dies', async () => {
+    const { core, ingest } = setUp({ thread: 'worker', workerMinBytes: 0 });
+    expect((await ingest.handle(post('/v1/batch', { batch: [track(1)] }))).status).toBe(200); // the thread is up
+    const thread = (ingest as unknown as { worker: { started: { terminate(): Promise<number> } | null } }).worker;
+    const sent = Buffer.from(JSON.stringify({ batch: [track(2), track(3)] }));
+    const own = Buffer.alloc(sent.length, sent); // not a slice of Node's pool: it can be moved
+    let readAgain = 0;
+    const answer = ingest.handle({ ...post('/v1/batch', own), bodyAgain: () => (readAgain++, Buffer.from(sent)) });
+    await Promise.resolve(); // the job leaves in a microtask
+    expect(own.length).toBe(0); // moved, not copied
+    await thread.started!.terminate();
+    expect((await answer).status).toBe(200);
+    expect(readAgain).toBe(1);
+    // Without a way to read it again, a body is copied and stays readable here.
+    const other = Buffer.from(JSON.stringify({ batch: [track(4)] }));
+    const kept = Buffer.alloc(other.length, other);
+    expect((await ingest.handle(post('/v1/batch', kept))).status).toBe(200);
+    expect(kept.equals(other)).toBe(true);
+    expect(internalsOf(core).store.db.prepare('SELECT message_id FROM messages ORDER BY id').pluck().all()).toEqual(['m-1', 'm-2', 'm-3', 'm-4']);
+  });
+
   it('concurrent requests committed together: all stored, and a messageId sent twice at once is stored once as sent', async () => {
     const { core, ingest } = setUp({ thread: 'worker', workerMinBytes: 0 });
     const requests = Array.from({ length: 12 }, (_, r) => post('/v1/batch', { batch: Array.from({ length: 10 }, (_, i) => track(r * 10 + i)) }));
