@@ -149,6 +149,31 @@ describe('which sources saw a user, without an index on user_id (migration 007)'
     expect(store.messages.sourcesThatSaw('u1').sort()).toEqual(['s1', 's3']);
   });
 
+  it('008 upgrades a populated version-7 database: the dedupe index holds the messageId alone, and dedupe still tells sources and times apart', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v7 = openDb(file, MIGRATIONS.slice(0, 7));
+    v7.prepare(`INSERT INTO sources (id, name, kind, write_key, created_at) VALUES ('s1', 'web', 'web', 'wk1', 1), ('s2', 'app', 'web', 'wk2', 1)`).run();
+    const add = v7.prepare(`INSERT INTO messages (message_id, source_id, type, received_at, status) VALUES (?, ?, 'track', ?, 'delivered')`);
+    add.run('m1', 's1', 100);
+    add.run('m2', 's2', 100);
+    add.run('m3', 's1', 10);
+    v7.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 8));
+    try {
+      expect(schemaVersion(db)).toBe(8);
+      expect(db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'messages_dedupe'`).pluck().get()).toBe('CREATE INDEX messages_dedupe ON messages (message_id)');
+    } finally {
+      db.close();
+    }
+    const store = new Store(file);
+    onCleanup(() => store.close());
+    const plan = (store.db.prepare(`EXPLAIN QUERY PLAN SELECT DISTINCT message_id FROM messages WHERE message_id IN (SELECT value FROM json_each('["m1"]')) AND source_id IS 's1' AND received_at >= 0`).all() as { detail: string }[]).map((p) => p.detail).join(' ');
+    expect(plan).toContain('messages_dedupe');
+    // m1 from s1 (seen), m2 only from another source, m3 from s1 but before the window.
+    expect([...store.messages.seenMessageIds(['m1', 'm2', 'm3', 'm4'], 's1', 50)]).toEqual(['m1']);
+    expect([...store.messages.seenMessageIds(['m1', 'm2'], 's2', 50)]).toEqual(['m2']);
+  });
+
   it('007 upgrades a populated version-6 database: the user index is gone, the rows and their readers stay', () => {
     const file = join(newDataDir(), 'hookbench.db');
     const v6 = openDb(file, MIGRATIONS.slice(0, 6));

@@ -5,7 +5,8 @@ import { migration004 } from './004_fewer_delivery_indexes.js';
 import { migration005 } from './005_history.js';
 import { migration006 } from './006_ingest_log_limit.js';
 import { migration007 } from './007_lighter_ingestion.js';
+import { migration008 } from './008_lean_dedupe_index.js';
 import type { Migration } from './types.js';
 
 /** In order; each number exactly once. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008];
