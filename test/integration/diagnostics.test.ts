@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { startServe, type RunningServe } from '../../main/cli/serve.js';
 import type { DiagnosticCheck, Diagnostics } from '../../main/contract/diagnostics.js';
 import { dispatch } from '../../main/contract/dispatch.js';
+import { internalsOf } from '../../main/engine/createCore.js';
 import { must, newDataDir, onCleanup, settled } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_web_1234567890';
@@ -100,6 +101,30 @@ describe('the troubleshooting checklist', () => {
     ]);
     expect(check(d, `destination.failing:${id}`)).toMatchObject({ state: 'ok', evidence: [{ kind: 'message', messageId: delivered }] });
     expect(check(d, `destination.enabled:${id}`).state).toBe('ok');
+  });
+
+  it('reads the integrations of calls that came through /v1/batch, stored compact beside their bodies', async () => {
+    const r = await serve({ destinations: [{ name: 'Warehouse', enabled: true, url: 'http://127.0.0.1:9/hook', sources: ['web'] }] });
+    const sent = [
+      { type: 'track', userId: 'ada', event: 'Order Completed', integrations: { Webhooks: false }, properties: { total: 3 }, messageId: 'sdk-1' },
+      { type: 'track', userId: 'ada', event: 'Order Completed', properties: { total: 4 }, messageId: 'sdk-2' },
+    ];
+    const res = await fetch(`${r.info.url}/v1/batch`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ batch: sent, context: { library: { name: 'analytics-node' } } }),
+    });
+    expect(res.status).toBe(200);
+    const ids = must(r.core.listMessages({ limit: 10 })).items.map((m) => m.id).sort((a, b) => a - b);
+    const [skipped, routed] = ids;
+    await settled(r.core, skipped!);
+    const stored = internalsOf(r.core).store.db.prepare('SELECT call FROM message_payloads WHERE message_id = ?').pluck().get(skipped) as string;
+    expect(stored.startsWith('[')).toBe(true); // compact
+    // Read back exactly as received, the batch's context merged in.
+    expect(must(r.core.getMessage({ id: skipped! })).message.call).toEqual({ ...sent[0], context: { library: { name: 'analytics-node' } } });
+    expect(JSON.stringify(must(r.core.getMessage({ id: routed! })).message.call)).toBe(JSON.stringify({ ...sent[1], context: { library: { name: 'analytics-node' } } }));
+    const filtered = check(await diagnose(r), `destination.filtered:${destinationId(r, 'Warehouse')}`);
+    expect(filtered.detail).toContain(`integrations.Webhooks=false: 1 message (latest #${skipped})`);
   });
 
   it('names a refused write key from the ingest log, and the URL SDKs must use', async () => {
