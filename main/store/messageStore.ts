@@ -57,15 +57,6 @@ export class MessageStore {
     private readonly transaction: <T>(fn: () => T) => T,
   ) {
     this.s = {
-      insertMessage: db.prepare<[string, string | null, MessageType, string | null, string | null, string | null, number, MessageStatus, string | null, number | null]>(
-        `INSERT INTO messages (message_id, source_id, type, user_id, anonymous_id, event, received_at, status, status_reason, replay_of)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      insertPayload: db.prepare<[number, Buffer, string]>('INSERT INTO message_payloads (message_id, body, call) VALUES (?, ?, ?)'),
-      insertDelivery: db.prepare(
-        `INSERT INTO deliveries (message_id, destination_id, destination_name, status, next_attempt_at, updated_at)
-         VALUES (?, ?, ?, 'queued', ?, ?)`,
-      ),
       seenMessageIds: db.prepare<[{ ids: string; sourceId: string | null; since: number }], { message_id: string }>(
         `SELECT DISTINCT message_id FROM messages
          WHERE message_id IN (SELECT value FROM json_each(@ids)) AND source_id IS @sourceId AND received_at >= @since`,
@@ -101,8 +92,8 @@ export class MessageStore {
   }
 
   /**
-   * Inserts messages with their deliveries in one transaction; returns their ids. The ingestion path: rows go
-   * in ROWS_PER_INSERT at a time, with their ids given here (the next after the largest, as SQLite would).
+   * Inserts messages with their deliveries in one transaction (or the one in progress); returns their ids. Rows
+   * go in ROWS_PER_INSERT at a time, with their ids given here (the next after the largest, as SQLite would).
    */
   insertMessages(batch: readonly { message: NewMessage; deliveries: readonly NewDelivery[] }[]): { id: number; deliveryIds: number[] }[] {
     return this.transaction(() => {
@@ -127,17 +118,9 @@ export class MessageStore {
       return ids;
     });
   }
-  /** Inserts a message and its deliveries. Call inside a transaction for batches. */
+  /** Inserts a message and its deliveries (insertMessages with one). */
   insertMessage(message: NewMessage, deliveries: readonly NewDelivery[]): { id: number; deliveryIds: number[] } {
-    const m = message;
-    const id = Number(
-      this.s.insertMessage.run(m.messageId, m.sourceId, m.type, m.userId, m.anonymousId, m.event, m.receivedAt, m.status, m.statusReason, m.replayOf).lastInsertRowid,
-    );
-    this.s.insertPayload.run(id, m.body, m.callJson);
-    const deliveryIds = deliveries.map((d) =>
-      Number(this.s.insertDelivery.run(id, d.destinationId, d.destinationName, d.nextAttemptAt, message.receivedAt).lastInsertRowid),
-    );
-    return { id, deliveryIds };
+    return this.insertMessages([{ message, deliveries }])[0]!;
   }
   /** Which of these messageIds did this source send at or after `since`? */
   seenMessageIds(messageIds: readonly string[], sourceId: string | null, since: number): Set<string> {

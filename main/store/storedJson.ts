@@ -17,6 +17,9 @@ import { scanJsonText, type TooDeep } from '../core/jsonDepth.js';
 /** The key of the object that stands in for a stored call too deep to show. */
 export const TOO_DEEP_KEY = '$tooDeep';
 
+/** The key of the object that stands in for a stored call in a form this version does not read. */
+export const UNREADABLE_KEY = '$unreadable';
+
 /** The field of stored JSON (a call or a body) that nests deeper than LIMITS.maxDepth, or null. */
 export function storedTooDeep(json: string): TooDeep | null {
   return scanJsonText(json, { limit: LIMITS.maxDepth }).tooDeep;
@@ -89,8 +92,5 @@ export function parseStoredCall(json: string, body: Buffer | string): Record<str
   }
   return call;
 }
-
-/** The key of the object that stands in for a stored call in a form this version does not read. */
-export const UNREADABLE_KEY = '$unreadable';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
