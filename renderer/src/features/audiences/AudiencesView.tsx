@@ -11,6 +11,7 @@ import { AudienceEditor } from './AudienceEditor';
 import { useAudiences } from './audiencesStore';
 import { ComputedTraitEditor } from './ComputedTraitEditor';
 import { DeletionDetail, DeletionForm } from './Deletion';
+import { PickButton } from '../../ui/PickButton';
 
 type Kind = 'audience' | 'trait' | 'deletion';
 
@@ -116,10 +117,10 @@ function ListSection({ title, count, noun, action, onNew, disabled, active, icon
 function Item({ label, detail, active, onClick }: { label: string; detail: string; active: boolean; onClick(): void }) {
   return (
     <li>
-      <button type="button" aria-current={active ? 'true' : undefined} aria-label={label} onClick={onClick} className={`flex w-full min-w-0 flex-col rounded-md px-2 py-1 text-left text-xs ${active ? 'bg-selected' : 'hover:bg-hover'}`}>
+      <PickButton label={label} active={active} onClick={onClick} className="flex flex-col py-1">
         <span className={`w-full truncate ${active ? 'font-semibold' : ''}`}>{label}</span>
         <span className="w-full truncate font-mono text-[11px] text-faint">{detail}</span>
-      </button>
+      </PickButton>
     </li>
   );
 }

@@ -1,4 +1,4 @@
-import { Plus, Send, Waypoints } from 'lucide-react';
+import { Send, Waypoints } from 'lucide-react';
 import type { Destination, DestinationStats, Source } from '../../../../main/contract/models';
 import { formatAgo, plural } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
@@ -12,6 +12,7 @@ import { Switch } from '../../ui/Switch';
 import { sendTestEvent, setEnabled } from './actions';
 import { FirstRunButton } from './FirstRunButton';
 import { useDestinationStats } from './useDestinationStats';
+import { ListHeader } from '../../ui/ListHeader';
 
 /** Every destination: on/off, sources, webhooks, its newest delivery and its failure rate. */
 export function DestinationList() {
@@ -25,13 +26,7 @@ export function DestinationList() {
 
   return (
     <div className="flex h-full flex-col bg-panel">
-      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line px-3">
-        <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Destinations</h2>
-        <span className="text-[11px] text-faint">{plural(destinations.length, 'destination')}</span>
-        <Button className="ml-auto" variant="primary" icon={<Plus aria-hidden className="size-3.5" />} onClick={create}>
-          New destination
-        </Button>
-      </div>
+      <ListHeader title="Destinations" count={plural(destinations.length, 'destination')} newLabel="New destination" onNew={create} primary />
       {loaded && destinations.length === 0 ? (
         <EmptyState icon={<Waypoints />} title="No destinations yet" action={<div className="flex flex-col items-center gap-2"><FirstRunButton /><Button onClick={create}>New destination</Button></div>}>
           A destination forwards the messages of its sources to up to five webhook URLs, signed with its shared secret, retried for up to 4 hours. Start with one click: a destination to the built-in mock receiver, and a test event you can follow in Live. Or set one up step by step.

@@ -1,6 +1,7 @@
 import { KeyRound } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
 import { describeScript } from '../../../../main/contract/receiver';
+import { PickButton } from '../../ui/PickButton';
 
 /** The endpoints, one button each: name, script, whether signatures are checked, requests answered. */
 export function EndpointList({ endpoints, selected, onSelect }: { endpoints: ReceiverEndpoint[]; selected: string | null; onSelect(name: string): void }) {
@@ -10,20 +11,14 @@ export function EndpointList({ endpoints, selected, onSelect }: { endpoints: Rec
         const active = e.name === selected;
         return (
           <li key={e.name}>
-            <button
-              type="button"
-              aria-current={active ? 'true' : undefined}
-              aria-label={e.name}
-              onClick={() => onSelect(e.name)}
-              className={`flex h-8 w-full min-w-0 items-center gap-2 rounded-md px-2 text-left text-xs ${active ? 'bg-selected' : 'hover:bg-hover'}`}
-            >
+            <PickButton label={e.name} active={active} onClick={() => onSelect(e.name)} className="flex h-8 items-center gap-2">
               <span className={`w-24 shrink-0 truncate font-mono ${active ? 'font-semibold text-fg' : 'text-fg'}`}>{e.name}</span>
               <span className="min-w-0 flex-1 truncate text-muted">{describeScript(e.script)}</span>
               {e.secret && <KeyRound aria-label="checks signatures" className="size-3.5 shrink-0 text-faint" />}
               <span className="tabular w-8 shrink-0 text-right font-mono text-faint" title="Requests answered under this script">
                 {e.answered}
               </span>
-            </button>
+            </PickButton>
           </li>
         );
       })}

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import { Inbox, Plus, Trash2 } from 'lucide-react';
+import { Inbox, Trash2 } from 'lucide-react';
 import { plural } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
@@ -14,6 +14,7 @@ import { CaptureDetail } from './CaptureDetail';
 import { CaptureList } from './CaptureList';
 import { EndpointEditor } from './EndpointEditor';
 import { EndpointList } from './EndpointList';
+import { ListHeader } from '../../ui/ListHeader';
 
 type Scope = 'endpoint' | 'all';
 
@@ -47,13 +48,7 @@ export function ReceiverView() {
   return (
     <Group orientation="horizontal" className="h-full">
       <Panel id="endpoints" defaultSize="40%" minSize="28%" className="flex flex-col bg-panel">
-        <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line px-3">
-          <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Endpoints</h2>
-          <span className="text-[11px] text-faint">{plural(endpoints.length, 'endpoint')}</span>
-          <Button className="ml-auto" icon={<Plus aria-hidden className="size-3.5" />} onClick={() => setCreating(true)} disabled={creating}>
-            New endpoint
-          </Button>
-        </div>
+        <ListHeader title="Endpoints" count={plural(endpoints.length, 'endpoint')} newLabel="New endpoint" onNew={() => setCreating(true)} newDisabled={creating} />
         <div className="min-h-0 flex-1 overflow-y-auto">
           {creating && (
             <div className="border-b border-line p-3">

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import { Plug, Plus, ShieldCheck } from 'lucide-react';
+import { Plug, ShieldCheck } from 'lucide-react';
 import { plural } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
@@ -15,6 +15,7 @@ import { SDKS, type Sdk } from './sdkSnippets';
 import { SourceDetail } from './SourceDetail';
 import { SourceList } from './SourceList';
 import { POLL_MS, useSources } from './sourcesStore';
+import { ListHeader } from '../../ui/ListHeader';
 
 /**
  * Sources: the list with usage and the last hour on the left, the selected one's write key and counters
@@ -54,13 +55,7 @@ export function SourcesView() {
   return (
     <Group orientation="horizontal" className="h-full">
       <Panel id="sources" defaultSize="42%" minSize="30%" className="flex flex-col bg-panel">
-        <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line px-3">
-          <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Sources</h2>
-          <span className="text-[11px] text-faint">{plural(sources.length, 'source')}</span>
-          <Button className="ml-auto" icon={<Plus aria-hidden className="size-3.5" />} onClick={() => setCreating(true)} disabled={creating}>
-            New source
-          </Button>
-        </div>
+        <ListHeader title="Sources" count={plural(sources.length, 'source')} newLabel="New source" onNew={() => setCreating(true)} newDisabled={creating} />
         <div className="min-h-0 flex-1 overflow-y-auto">
           {creating && (
             <div className="border-b border-line p-3">
