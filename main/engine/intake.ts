@@ -198,7 +198,7 @@ export class Intake {
   /** Dedupe, routing and storage of built calls; the records stored are returned when `outputs` is set. */
   private acceptBuilt(entries: readonly BuiltEntry[], now: number, { outputs }: { outputs: boolean }): Result<SendMessageOutput[] | null> {
     const pending: PendingMessage[] = [];
-    const seenInBatch = new Set<string>();
+    const seenInBatch = new SeenIds();
     const seenBefore = this.previouslySeen(entries, now - DEDUPE_WINDOW_MS);
     // The calls of one batch mostly share a source: its destinations are looked up once.
     const bySource = new Map<string | null, Result<{ destinations: Destination[]; noneReason: string }>>();
@@ -213,9 +213,8 @@ export class Intake {
 
       let duplicate = false;
       if (e.clientMessageId !== null) {
-        const key = dedupeKey(sourceId, e.clientMessageId);
-        duplicate = seenInBatch.has(key) || seenBefore.has(key);
-        seenInBatch.add(key);
+        duplicate = seenInBatch.has(sourceId, e.clientMessageId) || seenBefore.has(sourceId, e.clientMessageId);
+        seenInBatch.add(sourceId, e.clientMessageId);
       }
       const route = duplicate
         ? { targets: [], filteredReason: REASONS.duplicateMessageId }
@@ -235,7 +234,7 @@ export class Intake {
   }
 
   /** The (source, messageId) keys of these calls already received within the dedupe window: one query per source. */
-  private previouslySeen(entries: readonly BuiltEntry[], since: number): Set<string> {
+  private previouslySeen(entries: readonly BuiltEntry[], since: number): SeenIds {
     const bySource = new Map<string | null, string[]>();
     for (const e of entries) {
       if (e.clientMessageId === null) continue;
@@ -244,9 +243,9 @@ export class Intake {
       if (!ids) bySource.set(sourceId, (ids = []));
       ids.push(e.clientMessageId);
     }
-    const seen = new Set<string>();
+    const seen = new SeenIds();
     for (const [sourceId, ids] of bySource) {
-      for (const id of this.o.store.messages.seenMessageIds(ids, sourceId, since)) seen.add(dedupeKey(sourceId, id));
+      for (const id of this.o.store.messages.seenMessageIds(ids, sourceId, since)) seen.add(sourceId, id);
     }
     return seen;
   }
@@ -360,7 +359,17 @@ export class Intake {
 /** Ingested calls' errors name their fields as they are (the request's own index is added by ingestion). */
 const sameField = (field: string): string => field;
 
-/** One key per (source, messageId): the unit of de-duplication. */
-function dedupeKey(sourceId: string | null, messageId: string): string {
-  return `${sourceId ?? ''}\u0000${messageId}`;
+/** (source, messageId) pairs: the unit of de-duplication. A set per source: no key string built per call. */
+class SeenIds {
+  private readonly bySource = new Map<string | null, Set<string>>();
+
+  has(sourceId: string | null, messageId: string): boolean {
+    return this.bySource.get(sourceId)?.has(messageId) ?? false;
+  }
+
+  add(sourceId: string | null, messageId: string): void {
+    let ids = this.bySource.get(sourceId);
+    if (!ids) this.bySource.set(sourceId, (ids = new Set()));
+    ids.add(messageId);
+  }
 }

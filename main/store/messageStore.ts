@@ -57,10 +57,14 @@ export class MessageStore {
     private readonly transaction: <T>(fn: () => T) => T,
   ) {
     this.s = {
-      seenMessageIds: db.prepare<[{ ids: string; sourceId: string | null; since: number }], { message_id: string }>(
-        `SELECT DISTINCT message_id FROM messages
-         WHERE message_id IN (SELECT value FROM json_each(@ids)) AND source_id IS @sourceId AND received_at >= @since`,
-      ),
+      // json_each drives the join (CROSS JOIN keeps that order): one probe of the dedupe index an id, and no
+      // temporary table, which `IN (SELECT …)` and DISTINCT each built (half the time, measured on 100 new ids).
+      seenMessageIds: db
+        .prepare<[{ ids: string; sourceId: string | null; since: number }], string>(
+          `SELECT m.message_id FROM json_each(@ids) j CROSS JOIN messages m ON m.message_id = j.value
+           WHERE m.source_id IS @sourceId AND m.received_at >= @since`,
+        )
+        .pluck(),
       getMessage: db.prepare<[number], MessageRow>(`SELECT ${MESSAGE_COLUMNS} WHERE m.id = ?`),
       maxMessageId: db.prepare<[], number | null>('SELECT max(id) FROM messages').pluck(),
       maxDeliveryId: db.prepare<[], number | null>('SELECT max(id) FROM deliveries').pluck(),
@@ -76,17 +80,21 @@ export class MessageStore {
            AND user_id = @userId AND source_id IS NOT NULL AND type != 'delete'`,
       ),
     };
+    // Per row only what differs from row to row; what a whole request shares (its source, its time) is bound
+    // once per statement (see BulkInsert).
     this.bulk = {
       messages: new BulkInsert(
         db,
-        'INSERT INTO messages (id, message_id, source_id, type, user_id, anonymous_id, event, received_at, status, status_reason, replay_of)',
-        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO messages (id, message_id, type, user_id, anonymous_id, event, status, status_reason, source_id, received_at, replay_of)',
+        '(?, ?, ?, ?, ?, ?, ?, ?, @sourceId, @receivedAt, @replayOf)',
+        ['sourceId', 'receivedAt', 'replayOf'],
       ),
       payloads: new BulkInsert(db, 'INSERT INTO message_payloads (message_id, body, call)', '(?, ?, ?)'),
       deliveries: new BulkInsert(
         db,
         'INSERT INTO deliveries (id, message_id, destination_id, destination_name, next_attempt_at, updated_at, status)',
-        `(?, ?, ?, ?, ?, ?, 'queued')`,
+        `(?, ?, ?, ?, @nextAttemptAt, @updatedAt, 'queued')`,
+        ['nextAttemptAt', 'updatedAt'],
       ),
     };
   }
@@ -99,22 +107,24 @@ export class MessageStore {
     return this.transaction(() => {
       let id = (this.s.maxMessageId.get() ?? 0) + 1;
       let deliveryId = (this.s.maxDeliveryId.get() ?? 0) + 1;
-      const messages: unknown[] = [];
-      const payloads: unknown[] = [];
-      const deliveries: unknown[] = [];
+      const messages = this.bulk.messages.rows();
+      const payloads = this.bulk.payloads.rows();
+      const deliveries = this.bulk.deliveries.rows();
       const ids = batch.map(({ message: m, deliveries: ds }) => {
         const out = { id: id++, deliveryIds: [] as number[] };
-        messages.push(out.id, m.messageId, m.sourceId, m.type, m.userId, m.anonymousId, m.event, m.receivedAt, m.status, m.statusReason, m.replayOf);
-        payloads.push(out.id, m.body, m.callJson);
+        messages.share(m.sourceId, m.receivedAt, m.replayOf);
+        messages.values.push(out.id, m.messageId, m.type, m.userId, m.anonymousId, m.event, m.status, m.statusReason);
+        payloads.values.push(out.id, m.body, m.callJson);
         for (const d of ds) {
           out.deliveryIds.push(deliveryId);
-          deliveries.push(deliveryId++, out.id, d.destinationId, d.destinationName, d.nextAttemptAt, m.receivedAt);
+          deliveries.share(d.nextAttemptAt, m.receivedAt);
+          deliveries.values.push(deliveryId++, out.id, d.destinationId, d.destinationName);
         }
         return out;
       });
-      this.bulk.messages.run(messages);
-      this.bulk.payloads.run(payloads);
-      this.bulk.deliveries.run(deliveries);
+      messages.flush();
+      payloads.flush();
+      deliveries.flush();
       return ids;
     });
   }
@@ -125,7 +135,7 @@ export class MessageStore {
   /** Which of these messageIds did this source send at or after `since`? */
   seenMessageIds(messageIds: readonly string[], sourceId: string | null, since: number): Set<string> {
     if (messageIds.length === 0) return new Set();
-    return new Set(this.s.seenMessageIds.all({ ids: JSON.stringify(messageIds), sourceId, since }).map((r) => r.message_id));
+    return new Set(this.s.seenMessageIds.all({ ids: JSON.stringify(messageIds), sourceId, since }));
   }
   getMessage(id: number): MessageRecord | null {
     const row = this.s.getMessage.get(id);
@@ -144,24 +154,82 @@ export class MessageStore {
  */
 const ROWS_PER_INSERT = 25;
 
+/**
+ * A multi-row INSERT. A row's own values are anonymous parameters (`?`); the values a run of rows shares
+ * (at most three: a request's source and time) are named ones (`@sourceId`), written in every row of the
+ * statement but bound once per statement: binding was a fifth of the SQLite work of an ingested message
+ * (perf), most of it per value. Values go to better-sqlite3 as arguments, not in an array, which it reads
+ * element by element through V8's generic property lookup.
+ */
 class BulkInsert {
   private readonly many;
   private readonly one;
-  private readonly columns: number;
+  private readonly width: number;
 
-  constructor(db: Db, head: string, row: string) {
-    this.columns = row.split('?').length - 1;
+  /** `shared`: the names of the named parameters in `row`, in the order BulkRows.share takes their values. */
+  constructor(
+    db: Db,
+    head: string,
+    row: string,
+    private readonly shared: readonly string[] = [],
+  ) {
+    this.width = row.split('?').length - 1;
     this.one = db.prepare(`${head} VALUES ${row}`);
     this.many = db.prepare(`${head} VALUES ${Array<string>(ROWS_PER_INSERT).fill(row).join(', ')}`);
   }
 
-  /** `values`: every row's values, one row after the other. */
-  run(values: readonly unknown[]): void {
-    const width = this.columns;
+  /** Rows to insert: share() (when the statement has shared values), then push each row's own values; flush() inserts them. */
+  rows(): BulkRows {
+    return new BulkRows(this.width, (shared, values) => this.run(shared, values));
+  }
+
+  /** `values`: the rows' own values, one row after the other; `shared`: the shared values, for all of them. */
+  private run(shared: readonly unknown[], values: unknown[]): void {
+    const named: unknown[] = [];
+    if (this.shared.length > 0) named.push(Object.fromEntries(this.shared.map((name, i) => [name, shared[i]])));
+    const width = this.width;
     const step = ROWS_PER_INSERT * width;
     let at = 0;
-    for (; at + step <= values.length; at += step) this.many.run(values.slice(at, at + step));
-    for (; at < values.length; at += width) this.one.run(values.slice(at, at + width));
+    for (; at + step <= values.length; at += step) this.many.run(...values.slice(at, at + step), ...named);
+    for (; at < values.length; at += width) this.one.run(...values.slice(at, at + width), ...named);
+  }
+}
+
+/**
+ * The rows of one insert, pushed value by value, in runs of rows that share their shared values. Nothing is
+ * inserted before flush(), which inserts every run in order (rows of another table may refer to these).
+ */
+class BulkRows {
+  /** The current run's own values, one row after the other. */
+  values: unknown[] = [];
+  private a: unknown = undefined;
+  private b: unknown = undefined;
+  private c: unknown = undefined;
+  private readonly runs: { shared: unknown[]; values: unknown[] }[] = [];
+
+  constructor(
+    private readonly width: number,
+    private readonly run: (shared: readonly unknown[], values: unknown[]) => void,
+  ) {}
+
+  /** The shared values of the rows pushed next. */
+  share(a: unknown, b?: unknown, c?: unknown): void {
+    if (this.values.length > 0 && (a !== this.a || b !== this.b || c !== this.c)) this.endRun();
+    this.a = a;
+    this.b = b;
+    this.c = c;
+  }
+
+  flush(): void {
+    this.endRun();
+    for (const { shared, values } of this.runs.splice(0)) this.run(shared, values);
+  }
+
+  private endRun(): void {
+    if (this.values.length === 0) return;
+    if (this.values.length % this.width !== 0) throw new Error(`rows of ${this.width} values expected, got ${this.values.length} values`);
+    this.runs.push({ shared: [this.a, this.b, this.c], values: this.values });
+    this.values = [];
   }
 }
 

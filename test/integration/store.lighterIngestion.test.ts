@@ -98,22 +98,33 @@ describe('inserting a batch of messages, many rows a statement', () => {
     const store = new Store(join(newDataDir(), 'hookbench.db'));
     onCleanup(() => store.close());
     let n = 0;
+    // What a run of rows shares is bound once per statement (BulkInsert): here source, time and replay
+    // change every 7 to 30 rows, inside statements of 25 rows and between them.
     const message = (k: number) => ({
-      messageId: `m${++n}`, sourceId: null, type: 'track' as const, userId: `u${n}`, anonymousId: null, event: `E${n}`, receivedAt: n,
-      body: Buffer.from(`{"n":${n}}`), callJson: `{"k":${k}}`, status: 'queued' as const, statusReason: null, replayOf: null,
+      messageId: `m${++n}`, sourceId: n % 30 < 15 ? null : `s${Math.floor(n / 30)}`, type: 'track' as const, userId: `u${n}`, anonymousId: n % 2 ? `a${n}` : null, event: `E${n}`,
+      receivedAt: Math.floor(n / 7), body: Buffer.from(`{"n":${n}}`), callJson: `{"k":${k}}`, status: n % 5 ? ('queued' as const) : ('filtered' as const),
+      statusReason: n % 5 ? null : 'no destination', replayOf: n % 11 < 5 ? null : n - 1,
     });
     for (const size of [0, 1, 24, 25, 26, 51, 100]) {
       const batch = Array.from({ length: size }, (_, k) => ({
         message: message(k),
-        deliveries: Array.from({ length: k % 3 }, (_, j) => ({ destinationId: `d${j}`, destinationName: `D${j}`, nextAttemptAt: k })),
+        deliveries: Array.from({ length: k % 3 }, (_, j) => ({ destinationId: `d${j}`, destinationName: `D${j}`, nextAttemptAt: Math.floor(k / 4) })),
       }));
       const ids = store.messages.insertMessages(batch);
       expect(ids).toHaveLength(size);
       for (const [k, { id, deliveryIds }] of ids.entries()) {
+        const m = batch[k]!.message;
         const read = store.messages.getMessage(id)!;
-        expect([read.messageId, read.userId, read.body, read.call]).toEqual([batch[k]!.message.messageId, batch[k]!.message.userId, batch[k]!.message.body.toString(), { k }]);
-        const rows = store.db.prepare('SELECT id, destination_id, status, next_attempt_at FROM deliveries WHERE message_id = ? ORDER BY id').all(id);
-        expect(rows).toEqual(deliveryIds.map((d, j) => ({ id: d, destination_id: `d${j}`, status: 'queued', next_attempt_at: k })));
+        expect([read.messageId, read.userId, read.body, read.call]).toEqual([m.messageId, m.userId, m.body.toString(), { k }]);
+        const row = store.db.prepare('SELECT message_id, source_id, type, user_id, anonymous_id, event, received_at, status, status_reason, replay_of FROM messages WHERE id = ?').get(id);
+        expect(row).toEqual({
+          message_id: m.messageId, source_id: m.sourceId, type: m.type, user_id: m.userId, anonymous_id: m.anonymousId, event: m.event,
+          received_at: m.receivedAt, status: m.status, status_reason: m.statusReason, replay_of: m.replayOf,
+        });
+        const rows = store.db.prepare('SELECT id, destination_id, destination_name, status, next_attempt_at, updated_at FROM deliveries WHERE message_id = ? ORDER BY id').all(id);
+        expect(rows).toEqual(
+          deliveryIds.map((d, j) => ({ id: d, destination_id: `d${j}`, destination_name: `D${j}`, status: 'queued', next_attempt_at: Math.floor(k / 4), updated_at: m.receivedAt })),
+        );
       }
     }
     expect(store.db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(227);
