@@ -50,11 +50,12 @@ export function eventFilterAllows(destination: Pick<Destination, 'name' | 'filte
 export function routeMessage(input: RouteInput, candidates: readonly Destination[], noCandidatesReason: string): RouteResult {
   if (candidates.length === 0) return { targets: [], filteredReason: noCandidatesReason };
   const targets: Destination[] = [];
-  const why = new Set<string>();
+  // Made only when a destination refuses (this runs for every call; most go everywhere they can).
+  let why: Set<string> | null = null;
   for (const d of candidates) {
     const refused = integrationsAllow(input.integrations, d.name) ?? eventFilterAllows(d, input.type, input.event);
-    if (refused) why.add(refused);
+    if (refused) (why ??= new Set()).add(refused);
     else targets.push(d);
   }
-  return { targets, filteredReason: targets.length ? null : [...why].join('; ') };
+  return { targets, filteredReason: targets.length ? null : [...(why ?? [])].join('; ') };
 }

@@ -22,6 +22,20 @@ const names = (r: ReturnType<typeof routeMessage>) => r.targets.map((d) => d.nam
 describe('routing (docs/behaviour.md §6)', () => {
   const track = (integrations: unknown, event = 'E') => ({ type: 'track', event, integrations });
 
+  it('a call no destination takes names each distinct reason once; one taken by any has no reason', () => {
+    const blocked = (name: string) => dest(name, { blockEvents: ['E'] });
+    // The same reason from three destinations is named once.
+    expect(routeMessage(track({ All: false }), [dest('a'), dest('b'), dest('c')], 'none')).toEqual({ targets: [], filteredReason: 'integrations.All=false and Webhooks not enabled' });
+    // Different reasons are all named, in the destinations' order.
+    const mixed = routeMessage(track({ a: false }), [dest('a'), blocked('b')], 'none');
+    expect(mixed.targets).toEqual([]);
+    expect(mixed.filteredReason).toBe(
+      [routeMessage(track({ a: false }), [dest('a')], 'none').filteredReason, routeMessage(track(undefined), [blocked('b')], 'none').filteredReason].join('; '),
+    );
+    expect(mixed.filteredReason!.split('; ')).toHaveLength(2);
+    expect(routeMessage(track(undefined), [blocked('b'), dest('a')], 'none')).toEqual({ targets: [dest('a')], filteredReason: null });
+    expect(routeMessage(track(undefined), [], 'no destination for this source')).toEqual({ targets: [], filteredReason: 'no destination for this source' });
+  });
   it('by default every candidate receives the call', () => {
     expect(names(routeMessage(track(undefined), [dest('a'), dest('b')], 'none'))).toEqual(['a', 'b']);
   });
