@@ -24,8 +24,7 @@ export function normaliseTimestamp(input: string): TimestampResult {
   const month = Number(mo);
   const day = Number(d);
   if (month < 1 || month > 12) return { ok: false, reason: `"${input}": month ${mo} is out of range` };
-  const daysInMonth = new Date(Date.UTC(Number(y), month, 0)).getUTCDate();
-  if (day < 1 || day > daysInMonth) return { ok: false, reason: `"${input}": day ${d} is out of range` };
+  if (day < 1 || day > daysInMonth(Number(y), month)) return { ok: false, reason: `"${input}": day ${d} is out of range` };
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) {
     return { ok: false, reason: `"${input}": time ${h}:${mi}:${s} is out of range` };
   }
@@ -42,6 +41,12 @@ export function normaliseTimestamp(input: string): TimestampResult {
   const epoch = utc(Number(y), month - 1, day, Number(h), Number(mi), Number(s), Number(ms)) - offsetMinutes * 60_000;
   if (!Number.isFinite(epoch)) return { ok: false, reason: `"${input}" is out of the representable range` };
   return { ok: true, iso: new Date(epoch).toISOString(), ms: epoch };
+}
+
+/** Days in a month (1–12) of the proleptic Gregorian calendar, for every year (Date.UTC would read 0 as 1900). */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Date.UTC, but a year below 100 is that year (Date.UTC reads 50 as 1950). */
@@ -68,10 +73,7 @@ function canonicalMs(s: string): number | null {
   const hour = n(11, 2);
   const minute = n(14, 2);
   const second = n(17, 2);
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  if (day > days) return null;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return null;
   return utc(year, month - 1, day, hour, minute, second, n(20, 3));
 }
 

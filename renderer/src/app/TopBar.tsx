@@ -8,7 +8,6 @@ import { useRouter } from '../stores/router';
 import { Button } from '../ui/Button';
 import { ConnectionIndicator } from './ConnectionIndicator';
 
-
 export function TopBar() {
   return (
     <header className="flex h-11 shrink-0 items-center gap-3 border-b border-line bg-panel px-3 whitespace-nowrap">
