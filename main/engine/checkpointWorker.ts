@@ -4,21 +4,34 @@
  * integrity check of a database too large to check at open.
  */
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqliteOptions } from '../store/nativeBinding.js';
 import { checkProblems, quickCheck, type IntegrityReport } from '../store/integrity.js';
 import { WORKER_CLOSED, WORKER_READY } from './workers.js';
 
 const { file, intervalMs, integrityCheck } = workerData as { file: string; intervalMs: number; integrityCheck?: boolean };
-const db = new Database(file, sqliteOptions());
-db.pragma('busy_timeout = 1000');
+/**
+ * The engine's connection made the file before this thread started; opening it must not make it again. This
+ * thread may start late (a busy machine, or the TypeScript loader in tests): a file deleted meanwhile would
+ * otherwise come back empty under the same name, and the engine would take the deletion for a replacement
+ * (store/integrity.ts). Without a file there is nothing to checkpoint: the thread idles until closed, and the
+ * engine's own check says what happened.
+ */
+let db: Database.Database | null = null;
+try {
+  db = new Database(file, { ...sqliteOptions(), fileMustExist: true });
+  db.pragma('busy_timeout = 1000');
+} catch (e) {
+  if (existsSync(file)) console.warn(`hookbench: the checkpoint thread could not open ${file} (${e instanceof Error ? e.message : String(e)}); SQLite's own checkpoints still run`);
+}
 parentPort!.postMessage(WORKER_READY);
-if (integrityCheck) {
+if (db && integrityCheck) {
   // A large database's full quick_check runs here, off the engine's thread, so that start stays fast
   // (store/integrity.ts, FULL_CHECK_AT_OPEN_BYTES). Checkpoints wait meanwhile: the WAL just grows.
   let problems: string[];
   try {
-    problems = checkProblems(() => quickCheck(db));
+    problems = checkProblems(() => quickCheck(db!));
   } catch (e) {
     problems = []; // not damage (I/O, a busy database): the engine's own errors will tell
     console.warn(`hookbench: the background integrity check could not run (${e instanceof Error ? e.message : String(e)})`);
@@ -26,6 +39,7 @@ if (integrityCheck) {
   parentPort!.postMessage({ type: 'integrity', problems } satisfies IntegrityReport);
 }
 const timer = setInterval(() => {
+  if (!db) return;
   try {
     // PASSIVE: copies what it can without waiting for, or blocking, the writer.
     db.pragma('wal_checkpoint(PASSIVE)');
@@ -36,7 +50,7 @@ const timer = setInterval(() => {
 parentPort!.on('message', (msg: 'close') => {
   if (msg !== 'close') return;
   clearInterval(timer);
-  db.close();
+  db?.close();
   parentPort!.postMessage(WORKER_CLOSED);
   parentPort!.close();
 });

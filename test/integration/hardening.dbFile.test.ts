@@ -4,12 +4,13 @@
  * the open handle is detected (docs/behaviour.md §10) and writes are refused with 503, naming the file;
  * reads still answer from the open handle, and serve logs it once.
  */
-import { copyFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { closeEngineWorker, startEngineWorker } from '../../main/engine/workers.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_backend';
@@ -75,5 +76,14 @@ describe('the database file changes under a running serve', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.error!.message).toContain(dbFile);
     expect(refused.body.error!.message).toContain('replaced');
+  });
+
+  it('the checkpoint thread, started after the file was deleted, does not make it again (that would read as a replacement)', async () => {
+    // On a busy machine the thread can start after the first requests; the deletion must still read as one.
+    const dbFile = join(newDataDir(), 'hookbench.db');
+    const worker = startEngineWorker('checkpointWorker', { workerData: { file: dbFile, intervalMs: 10 } });
+    await new Promise<void>((resolve) => worker.on('message', (m: { type?: string }) => m.type === 'ready' && resolve()));
+    await closeEngineWorker(worker, 'close');
+    expect(existsSync(dbFile)).toBe(false);
   });
 });

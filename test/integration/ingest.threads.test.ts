@@ -4,6 +4,7 @@
  * lose the request it was given.
  */
 import { gzipSync } from 'node:zlib';
+import { MessageChannel, type Transferable, type Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { internalsOf, type Core } from '../../main/engine/createCore.js';
 import { IngestService, type IngestOptions, type IngestRequest } from '../../main/engine/ingest.js';
@@ -98,15 +99,25 @@ describe('ingestion on its own thread', () => {
   it('a body moved to the thread (a buffer of its own, with a way to read it again) is read again when the thread dies', async () => {
     const { core, ingest } = setUp({ thread: 'worker', workerMinBytes: 0 });
     expect((await ingest.handle(post('/v1/batch', { batch: [track(1)] }))).status).toBe(200); // the thread is up
-    const thread = (ingest as unknown as { worker: { started: { terminate(): Promise<number> } | null } }).worker;
+    const thread = (ingest as unknown as { worker: { started: Worker | null } }).worker;
+    // The thread dies with the job in hand. Terminating it just after the job was posted would race: a
+    // thread quick enough answers first, and nothing needs reading again. So the job is moved, as posting
+    // moves it, to a port nobody reads, and the thread is terminated instead of receiving it.
+    const dying = thread.started!;
+    const nowhere = new MessageChannel();
+    onCleanup(() => nowhere.port1.close());
+    dying.postMessage = (message: unknown, transfer?: readonly Transferable[]) => {
+      nowhere.port1.postMessage(message, transfer as Transferable[]);
+      void dying.terminate();
+    };
     const sent = Buffer.from(JSON.stringify({ batch: [track(2), track(3)] }));
     const own = Buffer.alloc(sent.length, sent); // not a slice of Node's pool: it can be moved
     let readAgain = 0;
     const answer = ingest.handle({ ...post('/v1/batch', own), bodyAgain: () => (readAgain++, Buffer.from(sent)) });
     await Promise.resolve(); // the job leaves in a microtask
     expect(own.length).toBe(0); // moved, not copied
-    await thread.started!.terminate();
     expect((await answer).status).toBe(200);
+    expect(thread.started).toBeNull(); // the dead thread is gone; the next request starts another
     expect(readAgain).toBe(1);
     // Without a way to read it again, a body is copied and stays readable here.
     const other = Buffer.from(JSON.stringify({ batch: [track(4)] }));
