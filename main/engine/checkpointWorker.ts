@@ -1,6 +1,7 @@
 /**
  * Copies the WAL into the database file from a second connection on its own thread, so that this I/O
- * (and its fsync) never blocks the engine's thread in the middle of a commit. Asked to, it first runs the
+ * (and its fsync) never blocks the engine's thread in the middle of a commit; tells the engine's thread
+ * when it has caught up, so that the WAL starts over (store/walCheckpoint.ts). Asked to, it first runs the
  * integrity check of a database too large to check at open.
  */
 import Database from 'better-sqlite3';
@@ -8,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqliteOptions } from '../store/nativeBinding.js';
 import { checkProblems, quickCheck, type IntegrityReport } from '../store/integrity.js';
+import { CAUGHT_UP, catchUp, type CheckpointResult } from '../store/walCheckpoint.js';
 import { WORKER_CLOSED, WORKER_READY } from './workers.js';
 
 const { file, intervalMs, integrityCheck } = workerData as { file: string; intervalMs: number; integrityCheck?: boolean };
@@ -38,11 +40,19 @@ if (db && integrityCheck) {
   }
   parentPort!.postMessage({ type: 'integrity', problems } satisfies IntegrityReport);
 }
+/** The frames in the WAL when the main thread was last told that everything was copied (no news, no message). */
+let reported = -1;
 const timer = setInterval(() => {
   if (!db) return;
+  const connection = db;
   try {
-    // PASSIVE: copies what it can without waiting for, or blocking, the writer.
-    db.pragma('wal_checkpoint(PASSIVE)');
+    // PASSIVE: copies what it can without waiting for, or blocking, the writer; repeated until it has caught
+    // up, then the main thread finishes the round so that the WAL starts over (store/walCheckpoint.ts).
+    const frames = catchUp(() => (connection.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[])[0]!);
+    if (frames !== null && frames !== reported) {
+      reported = frames;
+      parentPort!.postMessage(CAUGHT_UP);
+    }
   } catch {
     // A busy database is fine: the next interval tries again; SQLite's own checkpoint is the backstop.
   }

@@ -16,6 +16,7 @@ import { atomically } from '../store/atomically.js';
 import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
 import { Store, type NewIngestRefusal } from '../store/store.js';
+import { isCaughtUp } from '../store/walCheckpoint.js';
 import { AudienceService } from './audienceService.js';
 import { createClock, type Clock } from './clock.js';
 import { Control, SETTINGS } from './control.js';
@@ -212,7 +213,10 @@ class CoreImpl implements Core {
       caFileDropped: (caFile) => this.forwarder.invalidate(caFile),
     }));
     const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.file, intervalMs: 200, integrityCheck: checksInBackground(store.file) } });
-    checkpointWorker.on('message', (m) => applyIntegrityReport(store.health, m));
+    checkpointWorker.on('message', (m) => {
+      if (isCaughtUp(m)) store.finishCheckpoint();
+      else applyIntegrityReport(store.health, m);
+    });
     checkpointWorker.unref();
     this.checkpointer = stoppableOnceReady(checkpointWorker, 'close');
     this.forwarder =

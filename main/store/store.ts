@@ -74,6 +74,21 @@ export class Store {
     if (this.db.open) this.db.close();
   }
 
+  /**
+   * The checkpoint thread has copied the WAL: copies what was committed since (a few frames), so that the next
+   * write starts the WAL over instead of growing it (store/walCheckpoint.ts). Between transactions only; not
+   * once writes are refused. A failure here is no one's problem: the next round tries again, and SQLite's own
+   * checkpoint is the backstop.
+   */
+  finishCheckpoint(): void {
+    if (!this.db.open || this.db.inTransaction || this.health.problem) return;
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // see above
+    }
+  }
+
   /** Runs `fn` in a transaction; inside an open one it simply runs (no savepoint per nested call). */
   transaction<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
