@@ -41,7 +41,9 @@ describe('the WAL starts over while writes go on', () => {
   it('a checkpoint that finished while a write was open leaves the WAL growing; finishCheckpoint lets the next write start it over', () => {
     const { store, dbFile } = openStore();
     const checkpointThread = new Database(dbFile);
-    onCleanup(() => checkpointThread.close());
+    onCleanup(() => {
+      checkpointThread.close();
+    });
     write(store);
     const start = walSequence(dbFile);
 
@@ -66,7 +68,9 @@ describe('the WAL starts over while writes go on', () => {
     const { store, dbFile } = openStore();
     write(store);
     const checkpointThread = new Database(dbFile);
-    onCleanup(() => checkpointThread.close());
+    onCleanup(() => {
+      checkpointThread.close();
+    });
     store.db.exec('BEGIN');
     store.db.prepare('SELECT count(*) FROM settings').get();
     checkpointThread.pragma('wal_checkpoint(PASSIVE)');
