@@ -15,8 +15,10 @@
  *    (`Store.finishCheckpoint`, ~0.05 ms, or ~1–2 ms when it has frames to copy and sync); its next write
  *    then starts the WAL over.
  *
- * Measured with `/v1/batch` at full load (ingest-paused, 100,000 events, 6 runs each, alternated): 39.3k →
- * 44.2k events/s mean, the WAL's high-water mark 83 → 36–45 MB.
+ * Measured with `/v1/batch` at full load (ingest-paused, 100,000 events a run, before and after alternated):
+ * 37.0k → 39.3k events/s mean over 8 runs each, 29.4k → 32.0k over 6 on a slower minute; the WAL's
+ * high-water mark 83 → 16–29 MB. Copying every frame in the checkpoint thread alone (passes until one found
+ * none new) seldom got there under load: the WAL still reached 80 MB.
  */
 
 /** What `PRAGMA wal_checkpoint` answers: busy (1 when it could not run), frames in the WAL, frames copied. */
