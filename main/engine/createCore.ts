@@ -16,7 +16,7 @@ import { atomically } from '../store/atomically.js';
 import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
 import { Store, type NewIngestRefusal } from '../store/store.js';
-import { isCaughtUp } from '../store/walCheckpoint.js';
+import { CAUGHT_UP } from '../store/walCheckpoint.js';
 import { AudienceService } from './audienceService.js';
 import { createClock, type Clock } from './clock.js';
 import { Control, SETTINGS } from './control.js';
@@ -36,7 +36,7 @@ import { notFound } from './paging.js';
 import { ReceiverService, type ReceiverServiceOptions } from './receiver/receiverService.js';
 import { Registry } from './registry.js';
 import { Retention } from './retention.js';
-import { startEngineWorker, stoppableOnceReady } from './workers.js';
+import { isType, startEngineWorker, stoppableOnceReady } from './workers.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -214,7 +214,7 @@ class CoreImpl implements Core {
     }));
     const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.file, intervalMs: 200, integrityCheck: checksInBackground(store.file) } });
     checkpointWorker.on('message', (m) => {
-      if (isCaughtUp(m)) store.finishCheckpoint();
+      if (isType(m, CAUGHT_UP.type)) store.finishCheckpoint();
       else applyIntegrityReport(store.health, m);
     });
     checkpointWorker.unref();

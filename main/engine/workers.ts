@@ -18,7 +18,8 @@ export const WORKER_READY = { type: 'ready' } as const;
 /** What an engine worker posts once it has closed what it holds: it may then be terminated. */
 export const WORKER_CLOSED = { type: 'closed' } as const;
 
-const isType = (m: unknown, type: string): boolean => typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type;
+/** Whether a message from an engine worker is of this type (WORKER_READY, WORKER_CLOSED, a worker's own). */
+export const isType = (m: unknown, type: string): boolean => typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type;
 
 /**
  * Asks a worker to close (`closeMessage`) and, once it has posted WORKER_CLOSED (or exited), terminates it

@@ -28,12 +28,8 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
-/** What the checkpoint thread posts when it has copied every frame while the writer committed nothing. */
+/** What the checkpoint thread posts when it has caught up: every frame copied but the few of its last pass (catchUp). */
 export const CAUGHT_UP = { type: 'caughtUp' } as const;
-
-export function isCaughtUp(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === CAUGHT_UP.type;
-}
 
 /**
  * Runs `checkpoint` (a PASSIVE one) until a pass finds at most `fewFrames` frames more than the pass before

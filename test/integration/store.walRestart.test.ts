@@ -8,9 +8,9 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { internalsOf } from '../../main/engine/createCore.js';
-import { closeEngineWorker, startEngineWorker } from '../../main/engine/workers.js';
+import { closeEngineWorker, isType, startEngineWorker } from '../../main/engine/workers.js';
 import { Store } from '../../main/store/store.js';
-import { catchUp, isCaughtUp, type CheckpointResult } from '../../main/store/walCheckpoint.js';
+import { CAUGHT_UP, catchUp, type CheckpointResult } from '../../main/store/walCheckpoint.js';
 import { newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 
 /** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL starts over. */
@@ -112,7 +112,7 @@ describe('the WAL starts over while writes go on', () => {
     const ready = new Promise<void>((resolve) =>
       worker.on('message', (m: { type?: string }) => {
         if (m.type === 'ready') resolve();
-        if (isCaughtUp(m)) caughtUp.push(Date.now());
+        if (isType(m, CAUGHT_UP.type)) caughtUp.push(Date.now());
       }),
     );
     onCleanup(() => closeEngineWorker(worker, 'close'));
