@@ -14,11 +14,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expectedIds, ingestOutput, loadPlan, startLoadgen, warmUp, type IngestOutput } from './ingest.js';
-import { INGEST_BATCH, INGEST_WRITE_KEY } from './workload.js';
+import { INGEST_BATCH, INGEST_IN_FLIGHT, INGEST_WRITE_KEY } from './workload.js';
 
 const OK = Buffer.from('{"success":true}');
 
-export async function runIngestBaseline(events: number, dataDir: string, warmEvents = 0): Promise<IngestOutput> {
+export async function runIngestBaseline(events: number, dataDir: string, warmEvents = 0, inFlight = INGEST_IN_FLIGHT): Promise<IngestOutput> {
   if (events % INGEST_BATCH !== 0 || warmEvents % INGEST_BATCH !== 0) throw new Error(`ingest-baseline: events (${events}, warm-up ${warmEvents}) must be multiples of ${INGEST_BATCH}`);
   const db = new Database(join(dataDir, 'baseline.db'));
   db.pragma('journal_mode = WAL');
@@ -66,11 +66,11 @@ export async function runIngestBaseline(events: number, dataDir: string, warmEve
   await once(server, 'listening');
   const loadgen = startLoadgen();
   try {
-    const plan = loadPlan(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/batch`, events);
-    const warm = warmEvents > 0 ? loadPlan(plan.url, warmEvents) : null;
+    const plan = loadPlan(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/batch`, events, inFlight);
+    const warm = warmEvents > 0 ? loadPlan(plan.url, warmEvents, inFlight) : null;
+    globalThis.gc?.(); // before the warm-up, as for Hookbench (bench/ingest.ts)
     if (warm) await warmUp(loadgen, warm, 'ingest-baseline');
     const ready = await loadgen.prepare(plan);
-    globalThis.gc?.();
     const cpu0 = process.cpuUsage();
     const load = await loadgen.go();
     const serverCpu = process.cpuUsage(cpu0);

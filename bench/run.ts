@@ -23,6 +23,12 @@
  *   npm run bench                      everything (history adds 6-8 minutes)
  *   npm run bench -- --messages 50000  deliveries per forwarding contender (default 20,000)
  *   npm run bench -- --events 200000   events per ingestion contender (a multiple of 100)
+ *   npm run bench -- --ingest-warm-up 10000
+ *                                      warm-up events of ingest-baseline and ingest-paused (default
+ *                                      twice --events, at most 200,000; bench/ingest.ts)
+ *   npm run bench -- --ingest-in-flight 4
+ *                                      /v1/batch requests in flight from the load generator (default
+ *                                      INGEST_IN_FLIGHT in bench/workload.ts)
  *   npm run bench -- --quick           ~2,000 messages, 5,000 / 2,000 events, one round (smoke run)
  *   npm run bench -- --rounds 5        paired contenders measured in 5 alternating rounds (default 3)
  *   npm run bench -- --only engine     one contender (e.g. under node --cpu-prof); also --only latency,
@@ -41,7 +47,7 @@ import { fileURLToPath } from 'node:url';
 import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js';
 import { runEngine, type WindowMode } from './engine.js';
 import { printHistory, runHistory, type HistoryResult } from './history.js';
-import { runIngest, type DrainFacts, type IngestMode, type IngestOutput } from './ingest.js';
+import { ingestWarmUpEvents, runIngest, type DrainFacts, type IngestMode, type IngestOutput } from './ingest.js';
 import { runIngestBaseline } from './ingestBaseline.js';
 import { LIVE_TARGETS, printLive, runLive, type LiveResult } from './live.js';
 import { runNaive } from './naive.js';
@@ -131,6 +137,10 @@ interface Options {
   messages: number;
   /** Events per ingestion contender. */
   events: Record<IngestName, number>;
+  /** Warm-up events of ingest-baseline and ingest-paused (`--ingest-warm-up`); null: ingestWarmUpEvents' rule (bench/ingest.ts). */
+  ingestWarmUp: number | null;
+  /** /v1/batch requests in flight from the load generator (`--ingest-in-flight`), every ingestion contender. */
+  ingestInFlight: number;
   quick: boolean;
   only: ContenderName[];
   /** How many times each paired group is measured, alternately; its ratio is the median of the rounds. */
@@ -188,6 +198,8 @@ interface Check {
 function parseArgs(argv: readonly string[]): Options {
   let messages: number | null = null;
   let events: number | null = null;
+  let ingestWarmUp: number | null = null;
+  let ingestInFlight: number | null = null;
   let quick = false;
   let rounds: number | null = null;
   let fixedWindow = false;
@@ -216,6 +228,11 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (flag === '--events') {
       events = whole('--events', 1_000, 2_000_000);
       if (events % INGEST_BATCH !== 0) throw new Error(`--events: a multiple of ${INGEST_BATCH} from 1,000 to 2,000,000 (got ${events})`);
+    } else if (flag === '--ingest-warm-up') {
+      ingestWarmUp = whole('--ingest-warm-up', 0, 2_000_000);
+      if (ingestWarmUp % INGEST_BATCH !== 0) throw new Error(`--ingest-warm-up: a multiple of ${INGEST_BATCH} from 0 to 2,000,000 (got ${ingestWarmUp})`);
+    } else if (flag === '--ingest-in-flight') {
+      ingestInFlight = whole('--ingest-in-flight', 1, 256);
     } else if (flag === '--quick') {
       quick = true;
     } else if (flag === '--rounds') {
@@ -241,7 +258,7 @@ function parseArgs(argv: readonly string[]): Options {
       only = CONTENDERS.filter((c) => wanted.has(c));
     } else if (flag === '--help' || flag === '-h') {
       console.log(
-        `usage: ${RERUN} [-- --messages N] [--events N] [--rounds N] [--quick] [--fixed-window] [--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')}] ` +
+        `usage: ${RERUN} [-- --messages N] [--events N] [--ingest-warm-up N] [--ingest-in-flight N] [--rounds N] [--quick] [--fixed-window] [--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')}] ` +
           '[--live-seconds N] [--live-rate N] [--history-messages N] [--history-runs N] [--history-db DIR]',
       );
       process.exit(0);
@@ -253,6 +270,8 @@ function parseArgs(argv: readonly string[]): Options {
   return {
     messages: messages ?? (quick ? QUICK_MESSAGES : DEFAULT_MESSAGES),
     events: events === null ? defaultEvents : { 'ingest-baseline': events, 'ingest-paused': events, 'ingest-draining': events },
+    ingestWarmUp,
+    ingestInFlight: ingestInFlight ?? INGEST_IN_FLIGHT,
     quick,
     only,
     rounds: rounds ?? (quick ? 1 : DEFAULT_ROUNDS),
@@ -358,7 +377,7 @@ async function measure(name: ForwardingName, receiver: Receiver, n: number, warm
 }
 
 /** An ingestion contender: events/s, latency and client CPU come from the load generator (bench/ingest.ts). */
-async function measureIngest(name: IngestName, receiver: Receiver, events: number, warmEvents: number): Promise<IngestMeasured> {
+async function measureIngest(name: IngestName, receiver: Receiver, events: number, warmEvents: number, inFlight: number): Promise<IngestMeasured> {
   collectGarbage();
   await receiver.stats(); // reset its counters
   const rss = new RssSampler(50);
@@ -367,7 +386,9 @@ async function measureIngest(name: IngestName, receiver: Receiver, events: numbe
   let peak: number;
   try {
     out = await withTempDir(name, (dir) =>
-      name === 'ingest-baseline' ? runIngestBaseline(events, dir, warmEvents) : runIngest(MODE_OF[name], receiver.urls[0]!, events, dir, warmEvents),
+      name === 'ingest-baseline'
+        ? runIngestBaseline(events, dir, warmEvents, inFlight)
+        : runIngest(MODE_OF[name], receiver.urls[0]!, events, dir, warmEvents, inFlight),
     );
   } finally {
     peak = rss.stop();
@@ -594,10 +615,6 @@ function rerunCommand(): string {
   return RERUN + (process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : '');
 }
 
-/** Warm-up size for an ingestion contender: a tenth of the run, 1,000 to 10,000 events, whole batches. */
-function warmUpEvents(events: number): number {
-  return Math.max(1_000, Math.min(10_000, Math.round(events / 10 / INGEST_BATCH) * INGEST_BATCH));
-}
 
 type AnyMeasured = Measured | IngestMeasured;
 const rate = (m: AnyMeasured): number => ('deliveriesPerSecond' in m ? m.deliveriesPerSecond : m.eventsPerSecond);
@@ -609,7 +626,7 @@ async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const n = options.messages;
   const warmN = Math.max(1_000, Math.min(2_000, Math.round(n / 10)));
-  const warmEvents = Object.fromEntries(INGESTION.map((name) => [name, warmUpEvents(options.events[name])])) as Record<IngestName, number>;
+  const warmEvents = Object.fromEntries(INGESTION.map((name) => [name, ingestWarmUpEvents(name, options.events[name], options.ingestWarmUp)])) as Record<IngestName, number>;
   const forwarding = options.only.filter(isForwardingName);
   const ingestion = options.only.filter(isIngestName);
   const withLive = options.only.includes('live');
@@ -640,7 +657,7 @@ async function main(): Promise<number> {
     }
     for (const name of ingestion) {
       console.log(
-        `  ${name}: ${int(options.events[name])} events in /v1/batch requests of ${INGEST_BATCH}, ${INGEST_IN_FLIGHT} in flight ` +
+        `  ${name}: ${int(options.events[name])} events in /v1/batch requests of ${INGEST_BATCH}, ${options.ingestInFlight} in flight ` +
           `(warm-up ${int(warmEvents[name])}, through the same server before each run)`,
       );
     }
@@ -650,7 +667,7 @@ async function main(): Promise<number> {
 
     const runOne = (name: ForwardingName | IngestName, warmUp = false): Promise<AnyMeasured> =>
       isIngestName(name)
-        ? measureIngest(name, fast!, options.events[name], warmEvents[name])
+        ? measureIngest(name, fast!, options.events[name], warmEvents[name], options.ingestInFlight)
         : measure(name, receiverOf(name), warmUp ? warmN : n, warmN, options.fixedWindow);
 
     for (const name of [...forwarding, ...ingestion]) {
