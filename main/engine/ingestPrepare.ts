@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
 import type { ApiError } from '../contract/result.js';
 import { scanJson, tooDeepError } from '../core/jsonDepth.js';
-import { buildMessage } from '../core/messages.js';
+import { buildMessageBody } from '../contract/messageBody.js';
 import { compactCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 
@@ -186,7 +186,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     });
   };
   const built = items.map(({ type, call }, i) =>
-    buildMessage(type, call, {
+    buildMessageBody(type, call, {
       receivedAt: req.receivedAt,
       newMessageId,
       strict: false,
@@ -220,13 +220,16 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     callJson: [] as string[],
     bodyEnd: new Uint32Array(n),
   };
-  const bodies: Buffer[] = [];
+  // Each body's JSON is encoded once, straight into the buffer that crosses threads (a Buffer a call, then a
+  // copy, cost twice as much: ~0.45 against ~0.2 µs a call).
+  const jsons: string[] = [];
   let offset = 0;
   for (const [i, { type, call }] of items.entries()) {
     const m = (built[i] as Extract<(typeof built)[number], { ok: true }>).value;
     const compact = compactCall(call, m.body);
     const json = compact === null ? JSON.stringify(call) : null;
-    const bound = json !== null ? Buffer.byteLength(json, 'utf8') : m.bytes.length + 3 * compact!.length;
+    const bytes = Buffer.byteLength(m.json, 'utf8');
+    const bound = json !== null ? Buffer.byteLength(json, 'utf8') : bytes + 3 * compact!.length;
     if (bound > limit) {
       const size = json !== null ? bound : sizeOf(call);
       if (size > limit) return tooLarge(i, size);
@@ -240,17 +243,15 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     calls.integrations.push(call['integrations']);
     calls.traits.push(type === 'identify' ? call['traits'] : undefined);
     calls.callJson.push(compact ?? json!);
-    offset += m.bytes.length;
+    offset += bytes;
     calls.bodyEnd[i] = offset;
-    bodies.push(m.bytes);
+    jsons.push(m.json);
   }
   // A buffer of its own (not a slice of Node's shared pool), so that it can be moved to another thread.
   const all = new Uint8Array(offset);
+  const into = Buffer.from(all.buffer, 0, all.byteLength);
   offset = 0;
-  for (const b of bodies) {
-    all.set(b, offset);
-    offset += b.length;
-  }
+  for (const json of jsons) offset += into.write(json, offset, 'utf8');
   return { kind: 'calls', writeKey, calls, bodies: all, bodyBytes: decoded.length, preview: previewOf(decoded) };
 }
 

@@ -4,7 +4,8 @@
  * (engine/ingestPrepare.ts): the answers must be exactly those of measuring every call.
  */
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../main/contract/messageShapes.js';
+import { LIMITS, type MessageType } from '../../main/contract/messageShapes.js';
+import { buildMessage } from '../../main/core/messages.js';
 import { prepareIngest, type Prepared } from '../../main/engine/ingestPrepare.js';
 import { parseStoredCall } from '../../main/store/storedJson.js';
 
@@ -55,5 +56,29 @@ describe('the 32 KiB limit on an ingested call', () => {
     expect(prepared).toMatchObject({ kind: 'refused', error: { code: 'message_too_large', index: 2, value: limit + 500 } });
     const wrong = prepare([callOf(100), { type: 'track', event: 'no identity' }, callOf(limit)]);
     expect(wrong).toMatchObject({ kind: 'refused', error: { code: 'missing_identity', index: 1 } });
+  });
+});
+
+describe('the bodies of an ingested batch', () => {
+  it('are the builder’s bytes for each call, one after the other in one buffer, whatever the characters', () => {
+    const calls = ['plain', 'é', '€ and 😀', 'a\u2028b', '"quoted" \\ back\nslash', ''].map((text, i) => ({
+      type: i % 2 ? 'track' : 'identify',
+      userId: `u-${text}`,
+      messageId: `m-${i}`,
+      ...(i % 2 ? { event: `E ${text}`, properties: { text, n: i } } : { traits: { name: text } }),
+      timestamp: '2026-11-22T10:00:00.000Z',
+    }));
+    const prepared = prepare(calls);
+    expect(prepared.kind).toBe('calls');
+    if (prepared.kind !== 'calls') return;
+    let start = 0;
+    calls.forEach((call, i) => {
+      const built = buildMessage(call.type as MessageType, call, { receivedAt: 1, newMessageId: () => 'unused', clientIp: '127.0.0.1' });
+      if (!built.ok) throw new Error(built.error.message);
+      const end = prepared.calls.bodyEnd[i]!;
+      expect(Buffer.from(prepared.bodies.subarray(start, end)).equals(built.value.bytes), `call ${i}`).toBe(true);
+      start = end;
+    });
+    expect(start).toBe(prepared.bodies.byteLength);
   });
 });
