@@ -40,7 +40,10 @@ export interface PreparedCalls {
   userId: (string | null)[];
   anonymousId: (string | null)[];
   event: (string | null)[];
-  /** The call's integrations object, for routing. */
+  /**
+   * The call's integrations object, for routing (contract/routing.ts), or null when routing reads nothing in it
+   * (no object, or one without keys, as most SDK calls send): fewer objects to copy between threads.
+   */
   integrations: unknown[];
   /** An identify's traits, stored for audience rules (undefined for other types). */
   traits: unknown[];
@@ -240,7 +243,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     calls.userId.push(m.userId);
     calls.anonymousId.push(m.anonymousId);
     calls.event.push(m.event);
-    calls.integrations.push(call['integrations']);
+    calls.integrations.push(routingIntegrations(call['integrations']));
     calls.traits.push(type === 'identify' ? call['traits'] : undefined);
     calls.callJson.push(compact ?? json!);
     offset += bytes;
@@ -253,6 +256,13 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   offset = 0;
   for (const json of jsons) offset += into.write(json, offset, 'utf8');
   return { kind: 'calls', writeKey, calls, bodies: all, bodyBytes: decoded.length, preview: previewOf(decoded) };
+}
+
+/** A call's integrations as routing reads them: an object with keys, or null (routing lets every call through then). */
+function routingIntegrations(integrations: unknown): unknown {
+  if (typeof integrations !== 'object' || integrations === null || Array.isArray(integrations)) return null;
+  for (const key in integrations) if (Object.hasOwn(integrations, key)) return integrations;
+  return null;
 }
 
 /** `; labelled text/csv: every body is read as JSON, whatever its label`, for a label that is not JSON's. */

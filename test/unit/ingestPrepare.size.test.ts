@@ -82,3 +82,15 @@ describe('the bodies of an ingested batch', () => {
     expect(start).toBe(prepared.bodies.byteLength);
   });
 });
+
+describe('the integrations an ingested call hands over for routing', () => {
+  it('are the object when it has keys, and null when routing would read nothing in it', () => {
+    const values = [undefined, {}, { All: false }, { Webhooks: true, All: false }, 'All', []];
+    const prepared = prepare(values.map((integrations, i) => ({ type: 'track', userId: 'u', event: 'E', messageId: `m-${i}`, ...(integrations === undefined ? {} : { integrations }) })));
+    expect(prepared.kind).toBe('calls');
+    if (prepared.kind !== 'calls') return;
+    expect(prepared.calls.integrations).toEqual([null, null, { All: false }, { Webhooks: true, All: false }, null, null]);
+    // The stored call keeps what was sent.
+    expect(parseStoredCall(prepared.calls.callJson[1]!, Buffer.from(prepared.bodies.subarray(prepared.calls.bodyEnd[0], prepared.calls.bodyEnd[1])))).toMatchObject({ integrations: {} });
+  });
+});

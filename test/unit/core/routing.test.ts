@@ -39,6 +39,12 @@ describe('routing (docs/behaviour.md §6)', () => {
   it('by default every candidate receives the call', () => {
     expect(names(routeMessage(track(undefined), [dest('a'), dest('b')], 'none'))).toEqual(['a', 'b']);
   });
+
+  it('integrations that are not an object, or an object without keys, route as none at all (ingestion sends null then)', () => {
+    for (const integrations of [null, {}, [], 'All', 0, true]) {
+      expect(routeMessage(track(integrations), [dest('a'), dest('b')], 'none'), JSON.stringify(integrations)).toEqual(routeMessage(track(undefined), [dest('a'), dest('b')], 'none'));
+    }
+  });
   it('a destination or Webhooks named with any truthy value is enabled under All: false; only false disables', () => {
     for (const value of [1, 'yes', [], { any: 1 }]) {
       expect(names(routeMessage(track({ All: false, Webhooks: value }), [dest('a')], 'none')), JSON.stringify(value)).toEqual(['a']);
