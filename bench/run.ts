@@ -794,7 +794,7 @@ async function main(): Promise<number> {
       console.log('\nresults: not written (--only runs a subset; bench/results/latest.json keeps the last full run)');
     }
     console.log(
-      `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --rounds N | --quick | --fixed-window | ` +
+      `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --ingest-warm-up N | --ingest-in-flight N | --rounds N | --quick | --fixed-window | ` +
         `--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')} | --live-seconds N | --live-rate N | ` +
         '--history-messages N | --history-runs N | --history-db DIR)',
     );
