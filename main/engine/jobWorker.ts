@@ -24,9 +24,32 @@ export interface JobWorkerOptions {
   name: string;
 }
 
+/** A job waiting for its answer: its promise's resolvers, dropped once used (see JobWorker.pending). */
+interface Pending<Res> {
+  resolve: ((r: Res) => void) | null;
+  reject: ((e: unknown) => void) | null;
+}
+
+/** Settles a waiting job once, and drops the resolvers, so that the entry no longer reaches the result. */
+export function settle<Res>(p: Pending<Res>, outcome: { result: Res } | { error: unknown }): void {
+  const { resolve, reject } = p;
+  p.resolve = null;
+  p.reject = null;
+  if ('error' in outcome) reject?.(outcome.error);
+  else resolve?.(outcome.result);
+}
+
 export class JobWorker<Req, Res, Other = never> {
   private started: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (r: Res) => void; reject: (e: unknown) => void }>();
+  /**
+   * The jobs sent and not answered yet. An entry lets go of its job's promise as soon as it is settled
+   * (settle()): V8 copies a Map with this churn into a new table every few jobs, and an old copy that a
+   * full GC promoted still points at the entries it held. The scavenger keeps whatever an old object
+   * points at, dead or not, so each such entry kept its promise's result (a request's calls) alive until
+   * the next full GC, which promoted the next table: a cycle of ~0.6 MB promoted a scavenge and a full GC
+   * every ~250 ms under ingestion, once any full GC had started it (docs/architecture.md, Threads).
+   */
+  private readonly pending = new Map<number, Pending<Res>>();
   private outbox: { id: number; request: Req }[] = [];
   private outboxTransfer: Transferable[] = [];
   private flushQueued = false;
@@ -43,8 +66,7 @@ export class JobWorker<Req, Res, Other = never> {
       for (const a of msg.answers) {
         const p = this.pending.get(a.id);
         this.pending.delete(a.id);
-        if ('error' in a) p?.reject(new Error(a.error));
-        else p?.resolve(a.result);
+        if (p) settle(p, 'error' in a ? { error: new Error(a.error) } : { result: a.result });
       }
       if (this.pending.size === 0) worker.unref();
     });
@@ -62,8 +84,9 @@ export class JobWorker<Req, Res, Other = never> {
   private fail(worker: Worker, e: Error): void {
     if (this.started !== worker) return; // an earlier worker's last words
     this.started = null;
-    for (const p of this.pending.values()) p.reject(e);
+    const failed = [...this.pending.values()];
     this.pending.clear();
+    for (const p of failed) settle(p, { error: e });
     this.outbox = [];
     this.outboxTransfer = [];
   }
