@@ -9,8 +9,9 @@
  * have: V8 tiers the ingestion path up (both threads; the ingestion thread is a fresh isolate each run) over
  * its first ~200,000 events, and without the warm-up that JIT compilation (~2 µs an event of helper-thread
  * CPU, measured with perf and --trace-opt) fell inside the measured window, while the baseline's few
- * functions compile within its first requests. The full collection comes before the warm-up: after it, it
- * discarded optimised code that the window then compiled again. The baseline warms up the same way
+ * functions compile within its first requests. No full collection runs between the warm-up and the window
+ * (bench/run.ts runs one before each contender starts): one there threw away optimised code that holds
+ * objects weakly, and the window compiled it again (--trace-opt). The baseline warms up the same way
  * (bench/ingestBaseline.ts); ingestWarmUpEvents sizes both.
  *
  *   paused    forwarding paused: every event must end stored once with its delivery `queued`, nothing sent.
@@ -95,9 +96,6 @@ export async function runIngest(
     const plan = loadPlan(`${server.url}/v1/batch`, events, inFlight);
     loadgen = startLoadgen();
     const warm = warmEvents > 0 ? loadPlan(plan.url, warmEvents, inFlight) : null;
-    // A full collection before the warm-up, not after it: one right before the measured window threw away
-    // optimised code that holds objects weakly, and the recompiling fell inside the window (--trace-opt).
-    globalThis.gc?.();
     if (warm) {
       await warmUp(loadgen, warm, `ingest-${mode}`);
       if (mode === 'draining') await drain(core);

@@ -68,7 +68,6 @@ export async function runIngestBaseline(events: number, dataDir: string, warmEve
   try {
     const plan = loadPlan(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/batch`, events, inFlight);
     const warm = warmEvents > 0 ? loadPlan(plan.url, warmEvents, inFlight) : null;
-    globalThis.gc?.(); // before the warm-up, as for Hookbench (bench/ingest.ts)
     if (warm) await warmUp(loadgen, warm, 'ingest-baseline');
     const ready = await loadgen.prepare(plan);
     const cpu0 = process.cpuUsage();

@@ -615,7 +615,6 @@ function rerunCommand(): string {
   return RERUN + (process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : '');
 }
 
-
 type AnyMeasured = Measured | IngestMeasured;
 const rate = (m: AnyMeasured): number => ('deliveriesPerSecond' in m ? m.deliveriesPerSecond : m.eventsPerSecond);
 const perSecond = (m: AnyMeasured): string => ('deliveriesPerSecond' in m ? `${int(m.deliveriesPerSecond)} deliveries/s` : `${int(m.eventsPerSecond)} events/s`);

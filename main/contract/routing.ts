@@ -23,10 +23,20 @@ export interface RouteResult {
 /** JavaScript's truthiness, as the SDKs' own routing reads integrations (`1`, `"yes"`, an object). */
 const truthy = (v: unknown): boolean => Boolean(v);
 
+/**
+ * The integrations object routing reads, or null when it reads nothing in it (not an object, or one without
+ * keys, as most SDK calls send): every destination takes the call then. Ingestion hands over only this.
+ */
+export function routedIntegrations(integrations: unknown): Record<string, unknown> | null {
+  if (typeof integrations !== 'object' || integrations === null || Array.isArray(integrations)) return null;
+  for (const key in integrations) if (Object.hasOwn(integrations, key)) return integrations as Record<string, unknown>;
+  return null;
+}
+
 /** Whether the integrations object lets a destination receive the call, and if not, why. */
 export function integrationsAllow(integrations: unknown, destinationName: string): string | null {
-  if (typeof integrations !== 'object' || integrations === null || Array.isArray(integrations)) return null;
-  const map = integrations as Record<string, unknown>;
+  const map = routedIntegrations(integrations);
+  if (map === null) return null;
   // Keys are case sensitive. The destination's own name is the most specific; "Webhooks" names them all.
   for (const key of [destinationName, INTEGRATION_NAME]) {
     if (!(key in map)) continue;

@@ -7,6 +7,7 @@
 import { gunzipSync } from 'node:zlib';
 import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
 import type { ApiError } from '../contract/result.js';
+import { routedIntegrations } from '../contract/routing.js';
 import { scanJson, tooDeepError } from '../core/jsonDepth.js';
 import { buildMessageBody } from '../contract/messageBody.js';
 import { compactCall } from '../store/storedJson.js';
@@ -243,7 +244,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     calls.userId.push(m.userId);
     calls.anonymousId.push(m.anonymousId);
     calls.event.push(m.event);
-    calls.integrations.push(routingIntegrations(call['integrations']));
+    calls.integrations.push(routedIntegrations(call['integrations']));
     calls.traits.push(type === 'identify' ? call['traits'] : undefined);
     calls.callJson.push(compact ?? json!);
     offset += bytes;
@@ -256,13 +257,6 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   offset = 0;
   for (const json of jsons) offset += into.write(json, offset, 'utf8');
   return { kind: 'calls', writeKey, calls, bodies: all, bodyBytes: decoded.length, preview: previewOf(decoded) };
-}
-
-/** A call's integrations as routing reads them: an object with keys, or null (routing lets every call through then). */
-function routingIntegrations(integrations: unknown): unknown {
-  if (typeof integrations !== 'object' || integrations === null || Array.isArray(integrations)) return null;
-  for (const key in integrations) if (Object.hasOwn(integrations, key)) return integrations;
-  return null;
 }
 
 /** `; labelled text/csv: every body is read as JSON, whatever its label`, for a label that is not JSON's. */

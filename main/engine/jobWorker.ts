@@ -84,9 +84,8 @@ export class JobWorker<Req, Res, Other = never> {
   private fail(worker: Worker, e: Error): void {
     if (this.started !== worker) return; // an earlier worker's last words
     this.started = null;
-    const failed = [...this.pending.values()];
+    for (const p of this.pending.values()) settle(p, { error: e });
     this.pending.clear();
-    for (const p of failed) settle(p, { error: e });
     this.outbox = [];
     this.outboxTransfer = [];
   }
