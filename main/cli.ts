@@ -1,17 +1,13 @@
 #!/usr/bin/env node
 /**
- * The `hookbench` executable: wires the real process (argv, stdout/stderr, stdin, Ctrl-C) to runCli.
- * Ctrl-C once: the running command stops waiting, closes the core cleanly and exits 1; twice: exit at once.
+ * The `hookbench` executable. It checks the Node it runs on before loading anything that needs a newer one
+ * (cli/runtime.ts), then runs the CLI (cli/main.ts).
  */
-import { processIO } from './cli/io.js';
-import { runCli } from './cli/program.js';
+import { runtimeProblem } from './cli/runtime.js';
 
-const interrupt = new AbortController();
-const stop = () => {
-  if (interrupt.signal.aborted) process.exit(1);
-  interrupt.abort();
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-
-process.exitCode = await runCli(process.argv.slice(2), processIO(interrupt.signal));
+const problem = runtimeProblem(process.versions.node);
+if (problem) {
+  console.error(problem);
+  process.exit(2);
+}
+await import('./cli/main.js');

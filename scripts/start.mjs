@@ -1,10 +1,6 @@
 // `npm start`: the desktop app when an Electron binary is installed; otherwise `hookbench serve` with the UI in
 // any browser, saying why (scripts/launch-plan.mjs). Extra arguments go to either
 // (npm start -- --port 0 --config hookbench.config.json).
-//
-// The desktop app needs better-sqlite3 built for Electron's ABI while the CLI and `npm test` need Node's: the
-// Electron build is made once per Electron version into .electron-native/ (scripts/electron-native.mjs) and
-// named in HOOKBENCH_SQLITE_BINDING, which only an Electron process reads (main/store/nativeBinding.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,7 +14,7 @@ if (!existsSync(join(root, 'dist', 'main', 'cli.js')) || !existsSync(join(root, 
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const plan = await planStart({ root, args: process.argv.slice(2), log: (line) => console.error(line) });
+const plan = planStart({ root, args: process.argv.slice(2) });
 if (plan.note) console.error(plan.note);
 const child = spawn(plan.command, plan.args, { cwd: root, stdio: 'inherit', env: plan.env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -9,7 +9,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDataDir, resolveDataDir } from '../engine/dataDir.js';
 import { applyConfigFile, findUiDir } from '../server/workbench.js';
-import { electronBindingPath, electronNativeKey, SQLITE_BINDING_ENV } from '../store/nativeBinding.js';
 import type { AppPage } from './appPage.js';
 import { parseDesktopArgs, type DesktopArgs } from './args.js';
 import { registerIpc, pushEvents } from './ipc.js';
@@ -23,12 +22,6 @@ import { hardenContents, hardenSession, windowOptions } from './window.js';
 const here = dirname(fileURLToPath(import.meta.url)); // dist/main/desktop
 const root = join(here, '..', '..', '..'); // the project (or app.asar)
 const dev = !app.isPackaged;
-
-// better-sqlite3 built for this Electron (scripts/electron-native.mjs), unless npm start named one already.
-if (!process.env[SQLITE_BINDING_ENV] && !app.isPackaged) {
-  const built = electronBindingPath(root, electronNativeKey(process.versions.electron));
-  if (existsSync(built)) process.env[SQLITE_BINDING_ENV] = built;
-}
 
 let args: DesktopArgs;
 try {

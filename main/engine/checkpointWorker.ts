@@ -7,7 +7,6 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { sqliteOptions } from '../store/nativeBinding.js';
 import { checkProblems, quickCheck, type IntegrityReport } from '../store/integrity.js';
 import { CAUGHT_UP, catchUp, type CheckpointResult } from '../store/walCheckpoint.js';
 import { WORKER_CLOSED, WORKER_READY } from './workers.js';
@@ -22,7 +21,7 @@ const { file, intervalMs, integrityCheck } = workerData as { file: string; inter
  */
 let db: Database.Database | null = null;
 try {
-  db = new Database(file, { ...sqliteOptions(), fileMustExist: true });
+  db = new Database(file, { fileMustExist: true });
   db.pragma('busy_timeout = 1000');
 } catch (e) {
   if (existsSync(file)) console.warn(`hookbench: the checkpoint thread could not open ${file} (${e instanceof Error ? e.message : String(e)}); SQLite's own checkpoints still run`);

@@ -5,9 +5,18 @@
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
+/**
+ * Where a compiled worker script is loaded from. In the packaged desktop app the code sits in `app.asar`, which
+ * a worker thread's module loader cannot read with its imports; electron-builder.yml unpacks the workers and
+ * what they import into `app.asar.unpacked`, and the thread starts from there.
+ */
+export function workerScriptUrl(name: string, base: string = import.meta.url): URL {
+  return new URL(`./${name}.js`, base.replace(/\/app\.asar\//, '/app.asar.unpacked/'));
+}
+
 /** `name` without extension, e.g. `forwarderWorker`. */
 export function startEngineWorker(name: string, options: Pick<WorkerOptions, 'workerData'> = {}): Worker {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new Worker(new URL(`./${name}.js`, import.meta.url), options);
+  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new Worker(workerScriptUrl(name), options);
   const entry = new URL(`./${name}.ts`, import.meta.url).href;
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
   return new Worker(boot, { ...options, eval: true });
@@ -46,9 +55,10 @@ export async function closeEngineWorker(worker: Worker, closeMessage: unknown): 
 }
 
 /**
- * A worker that posts WORKER_READY once it holds something: stopped before that, it holds nothing yet and is
- * terminated at once (closing a core just created need not wait for its thread to start); after, it is
- * closed as closeEngineWorker does.
+ * A worker that posts WORKER_READY once it holds something. Stopped before that, it is asked to close and left
+ * to end on its own (closing a core just created need not wait for its thread to start), never terminated: it
+ * may have opened the database already, and a thread torn down with a connection open leaves its statements to
+ * a garbage collector after the thread is gone. After WORKER_READY it is closed as closeEngineWorker does.
  */
 export function stoppableOnceReady(worker: Worker, closeMessage: unknown): { stop(): Promise<void> } {
   let ready = false;
@@ -62,8 +72,8 @@ export function stoppableOnceReady(worker: Worker, closeMessage: unknown): { sto
     stop: async () => {
       worker.off('message', onMessage);
       if (ready) return closeEngineWorker(worker, closeMessage);
+      worker.postMessage(closeMessage);
       worker.unref();
-      void worker.terminate();
     },
   };
 }

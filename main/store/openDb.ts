@@ -2,7 +2,6 @@ import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Migration } from './migrations/types.js';
-import { sqliteOptions } from './nativeBinding.js';
 import { HookbenchError } from '../contract/result.js';
 import { checkAtOpen, corruptionError, headerProblem, openFailure, readOnlyProblem } from './integrity.js';
 
@@ -20,7 +19,7 @@ export function openDb(file: string, migrations: readonly Migration[] = MIGRATIO
   let db: Db | null = null;
   try {
     ownerOnly(file);
-    db = new Database(file, sqliteOptions());
+    db = new Database(file);
     db.pragma('journal_mode = WAL');
     // WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the last transactions.
     db.pragma('synchronous = NORMAL');

@@ -24,6 +24,11 @@ export interface ClosingLineOptions {
 export default class ClosingLineReporter implements Reporter {
   constructor(private readonly options: ClosingLineOptions = {}) {}
 
+  /** Which Node runs the tests: the project's pinned one (node_modules/.bin/node), not the system's. */
+  onInit(): void {
+    process.stdout.write(`tests run on Node ${process.version} (${process.execPath})\n`);
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
     for (const mod of testModules) {

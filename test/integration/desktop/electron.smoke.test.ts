@@ -13,7 +13,6 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HookbenchBridge } from '../../../main/contract/bridge.js';
 import type { Result } from '../../../main/contract/result.js';
 import { findElectron } from '../../../scripts/electron-binary.mjs';
-import { ensureElectronSqlite } from '../../../scripts/electron-native.mjs';
 import { newDataDir } from '../../helpers/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -32,7 +31,6 @@ type PageGlobals = {
 };
 
 describe.skipIf(skipWhy !== null)('the desktop app (Playwright _electron)', () => {
-  let binding = '';
   let app: ElectronApplication | null = null;
   afterEach(async () => {
     await app?.close();
@@ -41,7 +39,6 @@ describe.skipIf(skipWhy !== null)('the desktop app (Playwright _electron)', () =
 
   beforeAll(async () => {
     await promisify(execFile)('npm', ['run', 'build:main'], { cwd: ROOT, timeout: 120_000 });
-    binding = await ensureElectronSqlite({ root: ROOT, electronVersion: electron.version!, log: (line) => console.info(line) });
   }, 600_000);
 
   it('opens the hardened window on its own workbench; the page gets window.hookbench and nothing of Node, and no eval; quitting removes server.json', async () => {
@@ -53,7 +50,7 @@ describe.skipIf(skipWhy !== null)('the desktop app (Playwright _electron)', () =
         join(ROOT, 'dist', 'main', 'desktop', 'main.js'),
         '--data', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0',
       ],
-      env: { ...process.env, HOOKBENCH_SQLITE_BINDING: binding } as Record<string, string>,
+      env: { ...process.env } as Record<string, string>,
     });
     const page = await app.firstWindow();
     await page.waitForFunction(() => (globalThis as unknown as PageGlobals).document.getElementById('bridge')?.textContent?.startsWith('Desktop bridge connected') ?? false);
