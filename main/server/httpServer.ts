@@ -112,14 +112,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const path = url.pathname;
 
     if (isIngestPath(path)) {
+      const ip = clientIp(req);
       const chunks: Buffer[] = [];
       const body = await readBody(req, LIMITS.requestBytes, chunks);
       if (body === 'too_large') {
         const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
-        core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
+        core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: ip, httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
         return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
       }
-      const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, bodyAgain: () => Buffer.concat(chunks), clientIp: clientIp(req) });
+      const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, bodyAgain: () => Buffer.concat(chunks), clientIp: ip });
       return sendJson(res, answer.status, answer.body, answer.headers);
     }
 
@@ -241,30 +242,47 @@ function portError(e: NodeJS.ErrnoException, host: string, port: number): Error 
 }
 
 function clientIp(req: IncomingMessage): string | null {
-  const ip = req.socket.remoteAddress ?? null;
+  const ip = req.socket?.remoteAddress ?? null;
   return ip?.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
 /**
- * Reads the body up to `limit` bytes; past that, stops reading and answers 'too_large'. The body is a copy
- * in a buffer of its own; `chunks`, when given, keeps what was read.
+ * Reads the body up to `limit` bytes; past that, stops keeping it and answers 'too_large' (the rest is drained
+ * and discarded; the answer closes the connection). The body is a copy in a buffer of its own; `chunks`, when
+ * given, keeps what was read. Listeners, not `for await`: leaving that loop early destroys the request, and with
+ * it the socket the answer must go out on.
  */
-async function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = []): Promise<Buffer | 'too_large'> {
+function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = []): Promise<Buffer | 'too_large'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    return 'too_large';
+    return Promise.resolve('too_large');
   }
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      return 'too_large';
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        req.resume();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (e: Error): void => {
+      stop();
+      reject(e);
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
