@@ -9,6 +9,7 @@ import { isMessageType, LIMITS, type MessageType } from '../contract/messageShap
 import type { ApiError } from '../contract/result.js';
 import { routedIntegrations } from '../contract/routing.js';
 import { scanJson, tooDeepError } from '../core/jsonDepth.js';
+import { firstInvalidUtf8, invalidUtf8Error } from '../core/utf8.js';
 import { buildMessageBody } from '../contract/messageBody.js';
 import { compactCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
@@ -133,6 +134,12 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   if (nesting.tooDeep) {
     writeKey = writeKeyOf(req.authorization, nesting.writeKey);
     return refuse('calls', isBatch ? (nesting.batchLength ?? 0) : 1, 400, tooDeepError(nesting.tooDeep));
+  }
+
+  const badByte = firstInvalidUtf8(decoded);
+  if (badByte >= 0) {
+    writeKey = writeKeyOf(req.authorization, null);
+    return refuse('request', 0, 400, { code: 'invalid_json', ...invalidUtf8Error(decoded, badByte) });
   }
 
   let parsed: unknown;

@@ -70,3 +70,23 @@ describe('a request over the limit, by Content-Length or chunked', () => {
     });
   }
 });
+
+describe('invalid UTF-8 at the door', () => {
+  it('three messageIds that differ only in invalid bytes are refused with 400 naming the field; nothing is stored or deduplicated', async () => {
+    const running = await serve();
+    const id = (bad: number[]) => Buffer.concat([Buffer.from('{"type":"track","userId":"u","event":"E","messageId":"m-'), Buffer.from(bad), Buffer.from('"}')]);
+    const body = Buffer.concat([Buffer.from('{"batch":['), id([0x41]), Buffer.from(','), id([0xff]), Buffer.from(','), id([0xfe]), Buffer.from(']}')]);
+    const answer = await rawPost(running, body, 'length');
+    expect(answer.status).toBe(400);
+    expect(answer.json['error']).toMatchObject({ code: 'invalid_json', field: 'batch[1].messageId', message: expect.stringMatching(/^batch\[1\]\.messageId: invalid UTF-8 at byte \d+ \(0xff\)/) });
+    expect(must(running.core.listMessages({})).items).toEqual([]);
+    expect(must(running.core.listIngestLog({})).items).toEqual([expect.objectContaining({ code: 'invalid_json', field: 'batch[1].messageId', httpStatus: 400 })]);
+  });
+
+  it('a valid U+FFFD the client did send, as its bytes, is stored as sent', async () => {
+    const running = await serve();
+    const answer = await rawPost(running, Buffer.from(JSON.stringify({ batch: [{ type: 'track', userId: 'u\uFFFD', event: 'E', messageId: 'ok-1' }] })), 'length');
+    expect(answer).toEqual({ status: 200, json: { success: true } });
+    expect(must(running.core.listMessages({})).items.map((m) => m.userId)).toEqual(['u\uFFFD']);
+  });
+});
