@@ -14,7 +14,9 @@ import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode } from '../contract/result.js';
 import { isCommandName } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
+import { overflowingNumber } from '../core/jsonNumbers.js';
 import { maskEvent } from '../core/secrets.js';
+import { firstInvalidUtf8, invalidUtf8Error } from '../core/utf8.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
 import { createEventBatcher } from './eventBatcher.js';
@@ -137,11 +139,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (body === 'too_large') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit: API_BODY_LIMIT, message: `request: more than ${API_BODY_LIMIT} bytes` } });
       let input: unknown = {};
       if (body.length > 0) {
+        const badByte = firstInvalidUtf8(body);
+        if (badByte >= 0) return sendJson(res, 400, { ok: false, error: { code: 'invalid_json', ...invalidUtf8Error(body, badByte) } });
+        const text = body.toString('utf8');
         try {
-          input = JSON.parse(body.toString('utf8'));
+          input = JSON.parse(text);
         } catch (e) {
           return sendJson(res, 400, { ok: false, error: { code: 'invalid_json', message: `body: invalid JSON (${(e as Error).message})` } });
         }
+        const overflow = overflowingNumber(text, input);
+        if (overflow) return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', ...overflow } });
       }
       if (typeof input !== 'object' || input === null || Array.isArray(input)) {
         return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body: must be one JSON object' } });

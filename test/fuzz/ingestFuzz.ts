@@ -217,7 +217,13 @@ function callsOf(type: (typeof TYPES)[number] | null, isBatch: boolean): fc.Arbi
     return { text: Buffer.concat([Buffer.from(isBatch ? `{"batch":[${head.replace(/^\{/, `{"type":"${t}",`)}` : head), Buffer.from(bad), Buffer.from(isBatch ? `${tail}]}` : tail)]), expect: 'refuse' as const, calls: 1, messageIds: [], label: `invalid UTF-8 in ${where}` };
   });
 
-  const arbs: fc.Arbitrary<BodyPlan>[] = [valid, valid, hostile, lone, loneInProperties, deep, big, truncated, notObject, garbage, badUtf8];
+  // A number literal beyond a double's range parses as Infinity and would be delivered as null: refused.
+  const overflow: fc.Arbitrary<BodyPlan> = fc.tuple(one, fc.constantFrom('1e400', '-2E+309', '1'.repeat(320), '9.9e999')).map(([c, literal]) => {
+    const [head, tail] = JSON.stringify({ ...c, event: 'E', properties: { n: '@@' } }).split('"@@"') as [string, string];
+    return { text: isBatch ? `{"batch":[${head.replace(/^\{/, `{"type":"${t}",`)}${literal}${tail}]}` : `${head}${literal}${tail}`, expect: 'refuse' as const, calls: 1, messageIds: [], label: 'a number beyond a double' };
+  });
+
+  const arbs: fc.Arbitrary<BodyPlan>[] = [valid, valid, hostile, lone, loneInProperties, deep, big, truncated, notObject, garbage, badUtf8, overflow];
   if (isBatch) {
     // A batch over the request limit (500 KiB), and a batch whose `batch` is not an array.
     arbs.push(

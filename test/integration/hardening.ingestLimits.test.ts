@@ -90,3 +90,38 @@ describe('invalid UTF-8 at the door', () => {
     expect(must(running.core.listMessages({})).items.map((m) => m.userId)).toEqual(['u\uFFFD']);
   });
 });
+
+describe('no silent coercion at the door: each is a 400 naming the field', () => {
+  const cases: [string, string, string | RegExp][] = [
+    ['a number beyond a double (1e400)', '{"batch":[{"type":"track","userId":"u","event":"E","properties":{"big":1e400}}]}', /^batch\[0\]\.properties\.big: a number beyond the range of a double/],
+    ['integrations as a number', '{"batch":[{"type":"track","userId":"u","event":"E","integrations":3}]}', 'batch[0].integrations: must be an object of destination names (got number 3)'],
+    ['integrations as an array', '{"batch":[{"type":"track","userId":"u","event":"E","integrations":["Webhooks"]}]}', 'batch[0].integrations: must be an object of destination names (got an array)'],
+    ['integrations as a boolean', '{"batch":[{"type":"track","userId":"u","event":"E","integrations":false}]}', 'batch[0].integrations: must be an object of destination names (got boolean false)'],
+    ['batch-level context as a number', '{"context":5,"batch":[{"type":"track","userId":"u","event":"E"}]}', 'context: must be an object, merged into every call of the batch (got number 5)'],
+    ['batch-level context as an array', '{"context":[],"batch":[{"type":"track","userId":"u","event":"E"}]}', 'context: must be an object, merged into every call of the batch (got an array)'],
+    ['batch-level context as a string', '{"context":"s","batch":[{"type":"track","userId":"u","event":"E"}]}', 'context: must be an object, merged into every call of the batch (got the string "s")'],
+    ['batch-level integrations as a string', '{"integrations":"All","batch":[{"type":"track","userId":"u","event":"E"}]}', 'integrations: must be an object, merged into every call of the batch (got the string "All")'],
+  ];
+  for (const [what, body, message] of cases) {
+    it(`${what}: refused, nothing stored`, async () => {
+      const running = await serve();
+      const answer = await rawPost(running, Buffer.from(body), 'length');
+      expect(answer.status).toBe(400);
+      expect((answer.json['error'] as { message: string }).message).toMatch(typeof message === 'string' ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : message);
+      expect(must(running.core.listMessages({})).items).toEqual([]);
+    });
+  }
+
+  it('the typed API refuses 1e400 in sendMessage too, and a number that fits is kept exactly', async () => {
+    const running = await serve();
+    const call = (n: string) => `{"source":"backend","type":"track","call":{"userId":"u","event":"E","properties":{"n":${n}}}}`;
+    const post = async (text: string) => {
+      const res = await fetch(`${running.info.url}/api/sendMessage`, { method: 'POST', headers: { authorization: `Bearer ${running.info.token}`, 'content-type': 'application/json' }, body: text });
+      return { status: res.status, json: (await res.json()) as { ok: boolean; error?: { field: string } } };
+    };
+    expect(await post(call('1e400'))).toMatchObject({ status: 400, json: { ok: false, error: { code: 'invalid_input', field: 'call.properties.n' } } });
+    expect(await post(call('1.7976931348623157e308'))).toMatchObject({ status: 200, json: { ok: true } });
+    const [stored] = must(running.core.listMessages({})).items;
+    expect(must(running.core.getMessage({ id: stored!.id })).message.body).toContain('"n":1.7976931348623157e+308');
+  });
+});
