@@ -11,6 +11,18 @@ export const configSchema = z.strictObject({
   destinations: z.array(configDestinationSchema).default([]),
   /** Mock receiver endpoints; each is validated by the receiver when the file is applied. */
   receivers: z.array(z.looseObject({ name: z.string().min(1) })).default([]),
+}).superRefine((config, ctx) => {
+  // Objects are matched by name: two with one name would be created, then silently overwritten by the second.
+  for (const list of ['sources', 'destinations', 'receivers'] as const) {
+    const first = new Map<string, number>();
+    config[list].forEach((item, i) => {
+      const name = item.name?.trim();
+      if (name === undefined) return;
+      const at = first.get(name);
+      if (at === undefined) first.set(name, i);
+      else ctx.addIssue({ code: 'custom', path: [list, i, 'name'], message: `"${name}" is also the name of ${list}[${at}]: names must be unique in a config file (objects are matched by name)` });
+    });
+  }
 });
 
 export type HookbenchConfig = z.infer<typeof configSchema>;

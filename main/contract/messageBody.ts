@@ -119,7 +119,7 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
   const optionalString = (key: string): Result<string | null> => {
     const v = call[key];
     if (v === undefined || v === null) return { ok: true, value: null };
-    if (typeof v !== 'string') return fail('invalid_input', key, `must be a string (got ${describe(v)})`);
+    if (typeof v !== 'string') return fail('invalid_input', key, `must be a string (got ${describeValue(v)})`);
     const lone = loneSurrogateProblem(v);
     if (lone) return fail('invalid_input', key, lone);
     return { ok: true, value: v === '' ? null : v };
@@ -145,7 +145,7 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
   if (rawTs === undefined || rawTs === null || rawTs === '') {
     timestamp = isoFromMs(options.receivedAt);
   } else if (typeof rawTs !== 'string') {
-    return fail('invalid_timestamp', 'timestamp', `must be an ISO 8601 string (got ${describe(rawTs)})`);
+    return fail('invalid_timestamp', 'timestamp', `must be an ISO 8601 string (got ${describeValue(rawTs)})`);
   } else {
     const ts = normaliseTimestamp(rawTs);
     if (!ts.ok) return fail('invalid_timestamp', 'timestamp', ts.reason);
@@ -154,9 +154,12 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
 
   let context: Record<string, unknown> | null = null;
   if (call['context'] !== undefined && call['context'] !== null) {
-    if (!isPlainObject(call['context'])) return fail('invalid_input', 'context', `must be an object (got ${describe(call['context'])})`);
+    if (!isPlainObject(call['context'])) return fail('invalid_input', 'context', `must be an object (got ${describeValue(call['context'])})`);
     context = call['context'];
   }
+  // Routing reads integrations as an object of destination names; any other value would be dropped unread.
+  const integrations = call['integrations'];
+  if (integrations !== undefined && integrations !== null && !isPlainObject(integrations)) return fail('invalid_input', 'integrations', `must be an object of destination names (got ${describeValue(integrations)})`);
   if (options.clientIp && (context === null || context['ip'] === undefined)) {
     context = { ...(context ?? {}), ip: options.clientIp };
   }
@@ -251,18 +254,19 @@ function readField(field: FieldDef, call: Call): FieldRead {
   }
   if (field.kind === 'object') {
     if (raw === undefined) return { ok: true, value: {} };
-    if (!isPlainObject(raw)) return { ok: false, code: 'invalid_input', field: name, message: `must be an object (got ${describe(raw)})` };
+    if (!isPlainObject(raw)) return { ok: false, code: 'invalid_input', field: name, message: `must be an object (got ${describeValue(raw)})` };
     return { ok: true, value: raw };
   }
   if (raw === undefined || raw === '') {
     if (field.required) return { ok: false, code: 'missing_field', field: name, message: 'is required' };
     return { ok: true, value: undefined };
   }
-  if (typeof raw !== 'string') return { ok: false, code: 'invalid_input', field: name, message: `must be a string (got ${describe(raw)})` };
+  if (typeof raw !== 'string') return { ok: false, code: 'invalid_input', field: name, message: `must be a string (got ${describeValue(raw)})` };
   return { ok: true, value: raw };
 }
 
-function describe(v: unknown): string {
+/** A value in words for an error message: `an array`, `number 3`, `the string "s"`. */
+export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;

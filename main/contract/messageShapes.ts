@@ -179,6 +179,20 @@ export const LIMITS = {
   responseBodyBytes: 65_536,
 } as const;
 
+/**
+ * Lengths of what a destination is configured with, in characters, through the API and config files alike
+ * (docs/hardening.md): generous for real use, small enough that no setting can grow a request or a row
+ * without bound.
+ */
+export const CONFIG_LIMITS = {
+  urlChars: 8_192,
+  headerNameChars: 256,
+  headerValueChars: 8_192,
+  nameChars: 100,
+  pathChars: 4_096,
+  eventNameChars: 1_024,
+} as const;
+
 export function isMessageType(value: unknown): value is MessageType {
   return typeof value === 'string' && (MESSAGE_TYPES as readonly string[]).includes(value);
 }

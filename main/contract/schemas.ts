@@ -3,13 +3,16 @@
  * the rule and, where one applies, the limit.
  */
 import { z } from 'zod';
-import { LIMITS, MESSAGE_TYPES } from './messageShapes.js';
+import { CONFIG_LIMITS, LIMITS, MESSAGE_TYPES } from './messageShapes.js';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SOURCE_KINDS } from './models.js';
 import type { ApiError, Result } from './result.js';
 import { urlAuthority } from './urls.js';
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** A string of at most `max` characters; the error names the limit and the length given. */
+const maxChars = (max: number) => z.string({ error: 'must be a string' }).max(max, { error: (issue) => `must be at most ${max.toLocaleString('en-US')} characters (got ${(issue.input as string).length.toLocaleString('en-US')})` });
 
 /** Headers the engine owns (docs/behaviour.md §2); a webhook may not set them. */
 export const RESERVED_HEADERS = [
@@ -51,6 +54,10 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
     }
     const seen = new Set<string>();
     for (const name of names) {
+      if (name.length > CONFIG_LIMITS.headerNameChars) {
+        ctx.addIssue({ code: 'custom', path: [name.slice(0, 40)], message: `header name must be at most ${CONFIG_LIMITS.headerNameChars} characters (got ${name.length.toLocaleString('en-US')})`, params: { limit: CONFIG_LIMITS.headerNameChars } });
+        continue;
+      }
       if (!HEADER_NAME.test(name)) {
         ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid HTTP header name` });
         continue;
@@ -62,7 +69,9 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
       }
       seen.add(name.toLowerCase());
       const value = headers[name] ?? '';
-      if (/[\r\n\0]/.test(value)) {
+      if (value.length > CONFIG_LIMITS.headerValueChars) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `header value must be at most ${CONFIG_LIMITS.headerValueChars.toLocaleString('en-US')} characters (got ${value.length.toLocaleString('en-US')})`, params: { limit: CONFIG_LIMITS.headerValueChars } });
+      } else if (/[\r\n\0]/.test(value)) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'header values may not contain CR, LF or NUL' });
       } else {
         const problem = headerValueProblem(value);
@@ -136,8 +145,7 @@ function webhookUrlProblem(url: string): string | null {
   return null;
 }
 
-const webhookUrlOrReceiver = z
-  .string({ error: 'must be a string' })
+const webhookUrlOrReceiver = maxChars(CONFIG_LIMITS.urlChars)
   .superRefine((v, ctx) => {
     const problem = controlCharacterProblem(v);
     if (problem) ctx.addIssue({ code: 'custom', message: problem, continue: false });
@@ -159,8 +167,8 @@ export const retryPolicyInputSchema = z.strictObject({
 });
 
 const filtersSchema = z.strictObject({
-  allowEvents: z.array(z.string().min(1)).max(1000).default([]),
-  blockEvents: z.array(z.string().min(1)).max(1000).default([]),
+  allowEvents: z.array(maxChars(CONFIG_LIMITS.eventNameChars).min(1)).max(1000).default([]),
+  blockEvents: z.array(maxChars(CONFIG_LIMITS.eventNameChars).min(1)).max(1000).default([]),
 });
 
 function checkWebhooks(
@@ -186,13 +194,13 @@ function destinationSchemas(url: z.ZodType<string>) {
   const webhook = z.strictObject({ url, headers: headersSchema.default({}) });
   /** Everything a destination may say; `url` is shorthand for one webhook. */
   const fields = {
-    name: z.string().trim().min(1, 'must not be empty').max(100),
+    name: z.string().trim().min(1, 'must not be empty').max(CONFIG_LIMITS.nameChars, { error: (issue) => `must be at most ${CONFIG_LIMITS.nameChars} characters (got ${(issue.input as string).length})` }),
     enabled: z.boolean(),
-    sources: z.array(z.string().min(1)).max(100),
+    sources: z.array(maxChars(CONFIG_LIMITS.nameChars).min(1)).max(100),
     sharedSecret: z.string().min(1, 'must not be empty (omit it or use null for no signing)').max(1024).nullable(),
     url,
     webhooks: z.array(webhook),
-    caFile: z.string().min(1).nullable(),
+    caFile: maxChars(CONFIG_LIMITS.pathChars).min(1).nullable(),
     timeoutMs: positiveMs(120_000),
     retry: retryPolicyInputSchema,
     filters: filtersSchema,

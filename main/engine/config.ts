@@ -4,10 +4,10 @@
  * first and applied in one transaction: an error names its path and nothing is applied half-way.
  * Webhook URLs may name receivers (`receiver:<name>`): they are stored as such and resolved at attempt time.
  */
-import { readFileSync } from 'node:fs';
 import { configSchema, type HookbenchConfig } from '../contract/config.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
+import { FILE_LIMITS, FileReadError, readBoundedText } from './boundedFile.js';
 import type { Core } from './createCore.js';
 
 export interface ApplySummary {
@@ -23,9 +23,9 @@ export interface ConfigHooks {
 export function readConfigFile(path: string): Result<HookbenchConfig> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path, FILE_LIMITS.config);
   } catch (e) {
-    return err({ code: 'invalid_config', field: 'config', message: `config ${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})` });
+    return err({ code: 'invalid_config', field: 'config', message: `config ${e instanceof FileReadError ? e.message : `${path}: cannot read (${String(e)})`}` });
   }
   let json: unknown;
   try {

@@ -2,7 +2,6 @@
  * One HTTP POST of a message's exact bytes to one webhook, with a hard timeout to response headers.
  * undici's own timers tick coarsely (~0.5 s), so they are off and the deadline is our own timer.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { rootCertificates } from 'node:tls';
 import type * as Undici from 'undici';
@@ -13,6 +12,7 @@ import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js
 import { classifyNetworkError, classifyStatus, timeoutOutcome } from '../core/outcome.js';
 import { parseRetryAfter } from '../core/retryPolicy.js';
 import { signBody } from '../core/signature.js';
+import { FILE_LIMITS, readBoundedText } from './boundedFile.js';
 
 export const USER_AGENT = 'Hookbench/1.0';
 
@@ -148,7 +148,7 @@ export class Dispatchers {
     let pool = this.pools.get(key);
     if (!pool) {
       const connect = destination.caFile
-        ? { ca: [...rootCertificates, readFileSync(destination.caFile, 'utf8')], rejectUnauthorized: true }
+        ? { ca: [...rootCertificates, readBoundedText(destination.caFile, FILE_LIMITS.caFile)], rejectUnauthorized: true }
         : { rejectUnauthorized: true };
       const options = {
         connections: CONNECTIONS_PER_ORIGIN,

@@ -9,7 +9,9 @@ import { isMessageType, LIMITS, type MessageType } from '../contract/messageShap
 import type { ApiError } from '../contract/result.js';
 import { routedIntegrations } from '../contract/routing.js';
 import { scanJson, tooDeepError } from '../core/jsonDepth.js';
-import { buildMessageBody } from '../contract/messageBody.js';
+import { overflowingNumber } from '../core/jsonNumbers.js';
+import { firstInvalidUtf8, invalidUtf8Error } from '../core/utf8.js';
+import { buildMessageBody, describeValue } from '../contract/messageBody.js';
 import { compactCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 
@@ -135,9 +137,17 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     return refuse('calls', isBatch ? (nesting.batchLength ?? 0) : 1, 400, tooDeepError(nesting.tooDeep));
   }
 
+  const badByte = firstInvalidUtf8(decoded);
+  if (badByte >= 0) {
+    writeKey = writeKeyOf(req.authorization, null);
+    return refuse('request', 0, 400, { code: 'invalid_json', ...invalidUtf8Error(decoded, badByte) });
+  }
+
   let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8'));
+    text = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8');
+    parsed = JSON.parse(text);
   } catch (e) {
     return refuse('request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${(e as Error).message})${labelNote(req.contentType)}` });
   }
@@ -146,12 +156,20 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   }
   const payload = parsed as Record<string, unknown>;
   writeKey = writeKeyOf(req.authorization, payload['writeKey']);
+  const overflow = overflowingNumber(text, payload);
+  if (overflow) return refuse('calls', isBatch && Array.isArray(payload['batch']) ? payload['batch'].length : 1, 400, { code: 'invalid_input', ...overflow });
 
   let items: { type: MessageType; call: Record<string, unknown> }[];
   if (isBatch) {
     const batch = payload['batch'];
     if (!Array.isArray(batch)) return refuse('calls', 0, 400, { code: 'invalid_input', field: 'batch', message: 'batch: must be an array of calls' });
     const shared = { context: payload['context'], integrations: payload['integrations'] };
+    for (const key of ['context', 'integrations'] as const) {
+      const value = shared[key];
+      if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+        return refuse('calls', batch.length, 400, { code: 'invalid_input', field: key, message: `${key}: must be an object, merged into every call of the batch (got ${describeValue(value)})` });
+      }
+    }
     items = [];
     for (const [i, item] of batch.entries()) {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {

@@ -4,7 +4,6 @@
  * first, then to the copies; `reload()` puts the copies back in step after a rolled-back transaction.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { UpdateSourceInput } from '../contract/api.js';
 import type { Destination, Source } from '../contract/models.js';
 import { parseReceiverRef } from '../contract/receiver.js';
@@ -24,6 +23,7 @@ import {
 } from '../contract/schemas.js';
 import { isMasked, MASK } from '../core/secrets.js';
 import type { Store } from '../store/store.js';
+import { FILE_LIMITS, FileReadError, readBoundedText } from './boundedFile.js';
 import { notFound } from './paging.js';
 
 /** What the registry needs of the store: its own rows and the transaction helper. */
@@ -290,9 +290,9 @@ export class Registry {
 function checkCaFile(path: string): string | null {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path, FILE_LIMITS.caFile);
   } catch (e) {
-    return `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+    return e instanceof FileReadError ? e.message : `cannot read ${path} (${String(e)})`;
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) return `${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`;
   return null;

@@ -14,7 +14,9 @@ import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode } from '../contract/result.js';
 import { isCommandName } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
+import { overflowingNumber } from '../core/jsonNumbers.js';
 import { maskEvent } from '../core/secrets.js';
+import { firstInvalidUtf8, invalidUtf8Error } from '../core/utf8.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
 import { createEventBatcher } from './eventBatcher.js';
@@ -112,14 +114,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const path = url.pathname;
 
     if (isIngestPath(path)) {
+      const ip = clientIp(req);
       const chunks: Buffer[] = [];
       const body = await readBody(req, LIMITS.requestBytes, chunks);
       if (body === 'too_large') {
         const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
-        core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: clientIp(req), httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
+        core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: ip, httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
         return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
       }
-      const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, bodyAgain: () => Buffer.concat(chunks), clientIp: clientIp(req) });
+      const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, bodyAgain: () => Buffer.concat(chunks), clientIp: ip });
       return sendJson(res, answer.status, answer.body, answer.headers);
     }
 
@@ -136,11 +139,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (body === 'too_large') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit: API_BODY_LIMIT, message: `request: more than ${API_BODY_LIMIT} bytes` } });
       let input: unknown = {};
       if (body.length > 0) {
+        const badByte = firstInvalidUtf8(body);
+        if (badByte >= 0) return sendJson(res, 400, { ok: false, error: { code: 'invalid_json', ...invalidUtf8Error(body, badByte) } });
+        const text = body.toString('utf8');
         try {
-          input = JSON.parse(body.toString('utf8'));
+          input = JSON.parse(text);
         } catch (e) {
           return sendJson(res, 400, { ok: false, error: { code: 'invalid_json', message: `body: invalid JSON (${(e as Error).message})` } });
         }
+        const overflow = overflowingNumber(text, input);
+        if (overflow) return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', ...overflow } });
       }
       if (typeof input !== 'object' || input === null || Array.isArray(input)) {
         return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body: must be one JSON object' } });
@@ -241,30 +249,47 @@ function portError(e: NodeJS.ErrnoException, host: string, port: number): Error 
 }
 
 function clientIp(req: IncomingMessage): string | null {
-  const ip = req.socket.remoteAddress ?? null;
+  const ip = req.socket?.remoteAddress ?? null;
   return ip?.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
 /**
- * Reads the body up to `limit` bytes; past that, stops reading and answers 'too_large'. The body is a copy
- * in a buffer of its own; `chunks`, when given, keeps what was read.
+ * Reads the body up to `limit` bytes; past that, stops keeping it and answers 'too_large' (the rest is drained
+ * and discarded; the answer closes the connection). The body is a copy in a buffer of its own; `chunks`, when
+ * given, keeps what was read. Listeners, not `for await`: leaving that loop early destroys the request, and with
+ * it the socket the answer must go out on.
  */
-async function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = []): Promise<Buffer | 'too_large'> {
+function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = []): Promise<Buffer | 'too_large'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    return 'too_large';
+    return Promise.resolve('too_large');
   }
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      return 'too_large';
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        req.resume();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (e: Error): void => {
+      stop();
+      reject(e);
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

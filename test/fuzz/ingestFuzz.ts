@@ -208,14 +208,22 @@ function callsOf(type: (typeof TYPES)[number] | null, isBatch: boolean): fc.Arbi
     messageIds: [],
     label: 'not JSON',
   }));
-  // Bytes that are not UTF-8 inside a string: decoded as U+FFFD, like any text decoder does; either answer is fine.
-  const badUtf8: fc.Arbitrary<BodyPlan> = one.map((c) => {
-    const text = JSON.stringify({ ...c, event: 'E', properties: { s: '@@' } });
+  // Bytes that are not UTF-8, in a value, an identifier or a key: refused, never decoded as U+FFFD (which would
+  // store a value the client never sent, and could make two messageIds one).
+  const badUtf8: fc.Arbitrary<BodyPlan> = fc.tuple(one, fc.constantFrom('properties', 'messageId', 'userId', 'key'), fc.constantFrom([0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xc0, 0xaf])).map(([c, where, bad]) => {
+    const call = { ...c, event: 'E', ...(where === 'properties' ? { properties: { s: '@@' } } : where === 'key' ? { properties: { '@@': 1 } } : { [where]: 'id@@' }) };
+    const text = JSON.stringify(call);
     const [head, tail] = text.split('@@') as [string, string];
-    return { text: Buffer.concat([Buffer.from(isBatch ? `{"batch":[${head.replace(/^\{/, `{"type":"${t}",`)}` : head), Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from(isBatch ? `${tail}]}` : tail)]), expect: 'any' as const, calls: 1, messageIds: [], label: 'invalid UTF-8 in a string' };
+    return { text: Buffer.concat([Buffer.from(isBatch ? `{"batch":[${head.replace(/^\{/, `{"type":"${t}",`)}` : head), Buffer.from(bad), Buffer.from(isBatch ? `${tail}]}` : tail)]), expect: 'refuse' as const, calls: 1, messageIds: [], label: `invalid UTF-8 in ${where}` };
   });
 
-  const arbs: fc.Arbitrary<BodyPlan>[] = [valid, valid, hostile, lone, loneInProperties, deep, big, truncated, notObject, garbage, badUtf8];
+  // A number literal beyond a double's range parses as Infinity and would be delivered as null: refused.
+  const overflow: fc.Arbitrary<BodyPlan> = fc.tuple(one, fc.constantFrom('1e400', '-2E+309', '1'.repeat(320), '9.9e999')).map(([c, literal]) => {
+    const [head, tail] = JSON.stringify({ ...c, event: 'E', properties: { n: '@@' } }).split('"@@"') as [string, string];
+    return { text: isBatch ? `{"batch":[${head.replace(/^\{/, `{"type":"${t}",`)}${literal}${tail}]}` : `${head}${literal}${tail}`, expect: 'refuse' as const, calls: 1, messageIds: [], label: 'a number beyond a double' };
+  });
+
+  const arbs: fc.Arbitrary<BodyPlan>[] = [valid, valid, hostile, lone, loneInProperties, deep, big, truncated, notObject, garbage, badUtf8, overflow];
   if (isBatch) {
     // A batch over the request limit (500 KiB), and a batch whose `batch` is not an array.
     arbs.push(

@@ -22,7 +22,7 @@ describe('destination configuration: every violation is a clear error and nothin
     [{ name: 'd', webhooks: [{ url, headers: { A: '1', B: '2', C: '3', D: '4', E: '5', F: '6' } }] }, 'webhooks[0].headers', 'at most 5 headers per webhook (got 6)'],
     [{ name: 'd', enabled: true }, 'enabled', 'enabled: a destination cannot be enabled without at least one webhook'],
     [{ name: 'd', url, timeoutMs: 0 }, 'timeoutMs', 'timeoutMs'],
-    [{ name: 'd', url, caFile: '/nonexistent/root.pem' }, 'caFile', 'caFile: cannot read /nonexistent/root.pem (ENOENT)'],
+    [{ name: 'd', url, caFile: '/nonexistent/root.pem' }, 'caFile', 'caFile: /nonexistent/root.pem does not exist'],
     [{ name: 'd', url, webhooks: [{ url }] }, 'url', 'give either url or webhooks, not both'],
     [{ name: '', url }, 'name', 'name: must not be empty'],
     [{ name: 'd', url, sources: ['nope'] }, 'sources[0]', 'sources[0]: no source named or with id "nope"'],

@@ -85,12 +85,19 @@ describe('the bodies of an ingested batch', () => {
 
 describe('the integrations an ingested call hands over for routing', () => {
   it('are the object when it has keys, and null when routing would read nothing in it', () => {
-    const values = [undefined, {}, { All: false }, { Webhooks: true, All: false }, 'All', []];
+    const values = [undefined, {}, { All: false }, { Webhooks: true, All: false }, null];
     const prepared = prepare(values.map((integrations, i) => ({ type: 'track', userId: 'u', event: 'E', messageId: `m-${i}`, ...(integrations === undefined ? {} : { integrations }) })));
     expect(prepared.kind).toBe('calls');
     if (prepared.kind !== 'calls') return;
-    expect(prepared.calls.integrations).toEqual([null, null, { All: false }, { Webhooks: true, All: false }, null, null]);
+    expect(prepared.calls.integrations).toEqual([null, null, { All: false }, { Webhooks: true, All: false }, null]);
     // The stored call keeps what was sent.
     expect(parseStoredCall(prepared.calls.callJson[1]!, Buffer.from(prepared.bodies.subarray(prepared.calls.bodyEnd[0], prepared.calls.bodyEnd[1])))).toMatchObject({ integrations: {} });
+  });
+
+  it('are refused, naming the field, when they are not an object (a string or an array would be dropped unread)', () => {
+    for (const integrations of ['All', [], 3, true]) {
+      const prepared = prepare([{ type: 'track', userId: 'u', event: 'E', messageId: 'm-0' }, { type: 'track', userId: 'u', event: 'E', messageId: 'm-1', integrations }]);
+      expect(prepared).toMatchObject({ kind: 'refused', status: 400, error: { code: 'invalid_input', field: 'batch[1].integrations', index: 1 } });
+    }
   });
 });

@@ -85,7 +85,7 @@ describe('the packed desktop app (electron-builder.yml)', () => {
   it('every package a worker loads, with its dependencies, is unpacked, and the native binary for each platform with it', () => {
     const packages = new Set<string>();
     for (const worker of WORKERS) for (const p of closure(join(ROOT, 'main', 'engine', `${worker}.ts`)).packages) packages.add(p);
-    expect([...packages].sort()).toEqual(['better-sqlite3', 'undici']);
+    expect([...packages].sort()).toEqual(['better-sqlite3', 'jsonc-parser', 'undici']);
     const needed = withDependencies(packages);
     expect([...needed].filter((name) => !unpacked(`node_modules/${name}/package.json`))).toEqual([]);
     for (const binary of ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64', 'win32-x64']) {

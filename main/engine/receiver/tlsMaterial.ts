@@ -4,8 +4,9 @@
  * and a user can point a destination's `caFile` at it on purpose.
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FILE_LIMITS, FileReadError, readBoundedText } from '../boundedFile.js';
 import { generateSelfSigned } from '../certificates.js';
 
 export interface ReceiverTls {
@@ -40,22 +41,43 @@ export async function ensureReceiverTls(dataDir: string, now: () => number = Dat
   return { ...pair, keyFile, certFile, fingerprint256: new X509Certificate(pair.cert).fingerprint256, generated: true };
 }
 
-function load(keyFile: string, certFile: string, now: number): { key: string; cert: string; fingerprint256: string } | null {
+/** The receiver's TLS files cannot be used or replaced (e.g. one is a directory): says which, and what to do. */
+export class ReceiverTlsError extends Error {}
+
+/** The file's text; null when it does not exist. Anything but a regular file within the size limit is refused. */
+function readTlsFile(file: string): string | null {
   try {
-    const key = readFileSync(keyFile, 'utf8');
-    const cert = readFileSync(certFile, 'utf8');
+    return readBoundedText(file, FILE_LIMITS.tlsMaterial);
+  } catch (e) {
+    if (e instanceof FileReadError && e.why === 'does not exist') return null;
+    const why = e instanceof FileReadError ? e.message : `${file}: ${String(e)}`;
+    throw new ReceiverTlsError(`the receiver's TLS material cannot be used: ${why}. Remove it and start again: a new certificate pair is made.`);
+  }
+}
+
+function load(keyFile: string, certFile: string, now: number): { key: string; cert: string; fingerprint256: string } | null {
+  const key = readTlsFile(keyFile);
+  const cert = readTlsFile(certFile);
+  if (key === null || cert === null) return null;
+  try {
     const x509 = new X509Certificate(cert);
     if (Date.parse(x509.validTo) - RENEW_BEFORE_MS < now) return null;
     if (!x509.checkPrivateKey(createPrivateKey(key))) return null;
     return { key, cert, fingerprint256: x509.fingerprint256 };
   } catch {
-    return null; // missing, unreadable or not a certificate pair: make a new one
+    return null; // not a certificate pair, or expiring: make a new one
   }
 }
 
 function writePrivate(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  if (process.platform !== 'win32') chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, text, { mode: 0o600 });
+    if (process.platform !== 'win32') chmodSync(tmp, 0o600);
+    renameSync(tmp, file);
+  } catch (e) {
+    // Never leave a private key behind under a temporary name.
+    rmSync(tmp, { force: true });
+    throw new ReceiverTlsError(`cannot write the receiver's TLS material to ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)}). Remove what is in the way and start again.`);
+  }
 }
