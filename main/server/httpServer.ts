@@ -43,6 +43,8 @@ export interface RunningServer {
   url: string;
   port: number;
   server: Server;
+  /** Requests whose client closed the connection before sending the whole body. */
+  readonly clientAborts: number;
   /** Stops accepting, closes sockets, waits for the server to close. */
   close(): Promise<void>;
 }
@@ -100,8 +102,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return a.length === b.length && timingSafeEqual(a, b);
   };
 
+  const clientAborts = clientAbortLog();
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
+      if (isClientAbort(e)) {
+        clientAborts.add();
+        res.destroy();
+        return;
+      }
       console.error('hookbench: request failed', e);
       if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'internal error; see the server log' } });
       else res.destroy();
@@ -207,12 +215,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   server.listen(options.port, options.host);
-  await Promise.race([
-    once(server, 'listening'),
-    once(server, 'error').then(([e]) => {
-      throw portError(e as NodeJS.ErrnoException, options.host, options.port);
-    }),
-  ]);
+  // once(server, 'listening') itself rejects with the raw error when 'error' comes first: translate that one.
+  await once(server, 'listening').catch((e: unknown) => {
+    throw portError(e as NodeJS.ErrnoException, options.host, options.port);
+  });
   const port = (server.address() as AddressInfo).port;
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`].map((h) => h.toLowerCase()));
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -220,6 +226,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${hostForUrl}:${port}`,
     port,
     server,
+    get clientAborts() {
+      return clientAborts.count;
+    },
     async close() {
       subscription.off();
       batcher.close();
@@ -239,11 +248,40 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
+/** A request whose client went away before sending all of its body: no fault of ours, and no stack trace. */
+function isClientAbort(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || (e instanceof Error && e.message === 'aborted');
+}
+
+/**
+ * Says that clients abort in one line, then at most one line a minute with the count since: a client that
+ * retries in a loop must not flood the log.
+ */
+function clientAbortLog(now: () => number = Date.now, log: (line: string) => void = (line) => console.warn(line)) {
+  let count = 0;
+  let unsaid = 0;
+  let saidAt = -Infinity;
+  return {
+    get count() {
+      return count;
+    },
+    add(): void {
+      count++;
+      unsaid++;
+      if (now() - saidAt < 60_000) return;
+      log(count === 1 ? 'hookbench: a client closed its connection before sending the whole request (counted from now on, one line a minute at most)' : `hookbench: ${unsaid} more client${unsaid === 1 ? '' : 's'} closed the connection before sending the whole request (${count} in all)`);
+      unsaid = 0;
+      saidAt = now();
+    },
+  };
+}
+
 /** How long requests in flight may take to finish when the server stops. */
 const CLOSE_GRACE_MS = 2000;
 
 function portError(e: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (e.code === 'EADDRINUSE') return new Error(`port ${port} on ${host} is in use (another Hookbench? see its server.json); use --port 0 to pick a free one`);
+  if (e.code === 'EADDRINUSE') return new Error(`--port: ${host}:${port} is already in use (another Hookbench? see its server.json); choose another port, or --port 0 for a free one`);
   if (e.code === 'EACCES') return new Error(`not allowed to listen on ${host}:${port}; use a port above 1024 or --port 0`);
   return e;
 }
