@@ -1,7 +1,7 @@
 /**
- * Issue 13, defect 10 (last part): a read-only data dir gave a stack trace on stop and an unclear error on
- * start. `hookbench serve` runs as a real process here, as an unprivileged user when the tests run as root
- * (root ignores file modes).
+ * A read-only data dir gave a stack trace on stop and an unclear error on
+ * start. `hookbench serve` runs as a real process here, without root's power over file modes when the tests run
+ * as root.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,12 +13,15 @@ import { onCleanup } from '../helpers/harness.js';
 
 const cli = fileURLToPath(new URL('../../main/cli.ts', import.meta.url));
 const isRoot = process.getuid?.() === 0;
-/** nobody: an unprivileged user to run as when the tests run as root. */
-const as = isRoot ? { uid: 65534, gid: 65534 } : {};
+/**
+ * Root ignores file modes through two capabilities. Run as root, serve runs without them (setpriv, util-linux),
+ * so a read-only folder is read-only to it; it stays root, so it can read the checkout wherever it is cloned (a
+ * switch to another user could not enter a checkout under /root or in a private temporary folder).
+ */
+const [command, prefix] = isRoot ? ['setpriv', ['--bounding-set', '-dac_override,-dac_read_search', process.execPath]] : [process.execPath, []];
 
 function workDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'hookbench-ro-'));
-  if (isRoot) chmodSync(dir, 0o777);
   onCleanup(() => {
     chmodTree(dir);
     rmSync(dir, { recursive: true, force: true });
@@ -42,10 +45,9 @@ interface Run {
 }
 
 function serve(dataDir: string): Run {
-  const proc = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--data', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
+  const proc = spawn(command, [...prefix, '--import', 'tsx', cli, 'serve', '--data', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, HOME: dataDir },
-    ...as,
   });
   onCleanup(() => {
     if (proc.exitCode === null) proc.kill('SIGKILL');
@@ -109,11 +111,11 @@ describe('a read-only data dir', () => {
     expect(stderr).toMatch(/read-only|writ/);
   });
 
-  it('a data dir owned by another user and not writable: one line naming it, exit 1', async () => {
-    if (!isRoot) return; // only root can make a folder the test user cannot take back
+  // Only root can give a folder to another user.
+  it.skipIf(!isRoot)('a data dir owned by another user and not writable: one line naming it, exit 1', async () => {
     const dataDir = join(workDir(), 'data');
     mkdirSync(dataDir, { mode: 0o755 });
-    chownSync(dataDir, 0, 0);
+    chownSync(dataDir, 65534, 65534); // nobody
     chmodSync(dataDir, 0o755);
     const { code, stderr } = await serve(dataDir).exit;
     expect(code).toBe(1);
