@@ -335,7 +335,11 @@ class Exchange implements Dispatcher.DispatchHandler {
       this.chunks.push(chunk.subarray(0, LIMITS.responseBodyBytes - this.size));
       this.size = LIMITS.responseBodyBytes;
       this.truncated = true;
-      return; // the rest is read and dropped, so the connection stays usable
+      // The exchange ends here: reading the rest to keep the connection would read a 1 GB or endless answer
+      // to its end. Closing costs one new connection.
+      this.abort(new Error('response body past the kept 64 KiB'));
+      if (this.response) this.finish(this.answered(this.response));
+      return;
     }
     this.chunks.push(chunk);
     this.size += chunk.length;

@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { must, newCoreWithDestination, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 
@@ -137,6 +137,31 @@ describe('network faults at the webhook (docs/behaviour.md §2, §3)', () => {
     expect(detail.message.status).toBe('delivered');
     expect(detail.attempts[0]).toMatchObject({ outcome: 'success', responseTruncated: true });
     expect(detail.attempts[0]!.responseBody).toHaveLength(65_536);
+  });
+
+  it('an endless response body: the attempt ends once 64 KiB are kept, and the exchange is closed, not read to the end', async () => {
+    let written = 0;
+    let closedAfter: number | null = null;
+    const endpoint = await rawEndpoint((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
+      const block = Buffer.alloc(1024 * 1024, 0x62);
+      const frame = Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from('\r\n')]);
+      socket.once('close', () => (closedAfter = written));
+      const more = () => {
+        while (!socket.destroyed) {
+          written += block.length;
+          if (!socket.write(frame)) return void socket.once('drain', more);
+        }
+      };
+      more();
+    });
+    const core = newCoreWithDestination({ url: endpoint.url, retry: fastRetry });
+    const detail = await settled(core, sendTrack(core, 'd'));
+    expect(detail.attempts[0]).toMatchObject({ outcome: 'success', statusCode: 200, responseTruncated: true });
+    expect(detail.attempts[0]!.responseBody).toHaveLength(65_536);
+    await vi.waitFor(() => expect(closedAfter).not.toBeNull());
+    // What the kernel buffers on both sides before the client stops reading, not the stream's end (there is none).
+    expect(closedAfter!).toBeLessThan(64 * 1024 * 1024);
   });
 
   it('a TLS handshake that fails (the endpoint answers https with plain bytes): network_error, retried; nothing of the body is sent in clear', async () => {
