@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const target = process.env['HOOKBENCH_URL'] ?? 'http://127.0.0.1:4400';
@@ -27,7 +28,9 @@ const apiProxy: ProxyOptions = {
 export default defineConfig({
   root,
   base: './',
-  plugins: [react(), tailwindcss()],
+  // Each text asset also as .gz and .br beside it: `hookbench serve` sends the one the browser accepts
+  // (server/httpServer.ts), so a first load moves a fraction of the bytes with no compression at request time.
+  plugins: [react(), tailwindcss(), compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json)$/, threshold: 0 })],
   build: {
     outDir: fileURLToPath(new URL('../dist/renderer', import.meta.url)),
     emptyOutDir: true,

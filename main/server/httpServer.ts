@@ -167,7 +167,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
     if (path === '/healthz') return sendJson(res, 200, { ok: true });
     if (!hostAllowed(req)) return sendText(res, 403, 'Forbidden: Hookbench answers only requests to this machine.');
-    return serveUi(res, path, options.uiDir ?? null);
+    return serveUi(req, res, path, options.uiDir ?? null);
   }
 
   server.on('upgrade', (req, socket, head) => {
@@ -357,7 +357,7 @@ const MIME: Record<string, string> = {
 
 const CSP = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
 
-async function serveUi(res: ServerResponse, path: string, uiDir: string | null): Promise<void> {
+async function serveUi(req: IncomingMessage, res: ServerResponse, path: string, uiDir: string | null): Promise<void> {
   if (!uiDir) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP }).end(PLACEHOLDER);
     return;
@@ -371,18 +371,48 @@ async function serveUi(res: ServerResponse, path: string, uiDir: string | null):
   const relative = normalize(decoded).replace(/^(\.\.[/\\])+/, '');
   const file = join(uiDir, relative);
   if (!file.startsWith(uiDir)) return sendText(res, 404, 'Not found');
-  try {
-    const content = await readFile(file);
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'content-security-policy': CSP }).end(content);
-  } catch {
-    // Client-side routes fall back to the app.
-    try {
-      const index = await readFile(join(uiDir, 'index.html'));
-      res.writeHead(200, { 'content-type': MIME['.html']!, 'content-security-policy': CSP }).end(index);
-    } catch {
-      sendText(res, 404, 'Not found');
+  // Client-side routes fall back to the app.
+  if (!(await sendUiFile(req, res, file)) && !(await sendUiFile(req, res, join(uiDir, 'index.html')))) sendText(res, 404, 'Not found');
+}
+
+/** Encodings the build holds beside each text asset (renderer/vite.config.ts), best first. */
+const PRECOMPRESSED = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+/** Whether an Accept-Encoding header accepts `encoding` (a q=0 refuses it). */
+export function acceptsEncoding(header: string | undefined, encoding: string): boolean {
+  if (!header) return false;
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (name !== encoding && name !== '*') continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    return q === undefined || Number(q) > 0;
+  }
+  return false;
+}
+
+/**
+ * Sends one file of the UI, pre-compressed when the browser accepts it. Files under assets/ carry a content hash
+ * in their names, so they never change: cached for a year. index.html names them, so it is always revalidated.
+ */
+async function sendUiFile(req: IncomingMessage, res: ServerResponse, file: string): Promise<boolean> {
+  const type = MIME[extname(file)] ?? 'application/octet-stream';
+  const cache = /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
+  const headers: Record<string, string> = { 'content-type': type, 'content-security-policy': CSP, 'cache-control': cache, vary: 'accept-encoding' };
+  for (const { encoding, suffix } of PRECOMPRESSED) {
+    if (!acceptsEncoding(req.headers['accept-encoding'], encoding)) continue;
+    const content = await readFile(`${file}${suffix}`).catch(() => null);
+    if (content) {
+      res.writeHead(200, { ...headers, 'content-encoding': encoding, 'content-length': String(content.length) }).end(content);
+      return true;
     }
   }
+  const content = await readFile(file).catch(() => null);
+  if (!content) return false;
+  res.writeHead(200, { ...headers, 'content-length': String(content.length) }).end(content);
+  return true;
 }
 
 const PLACEHOLDER = `<!doctype html>
