@@ -18,7 +18,7 @@ import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { deleteDestination, remember, sendTestEvent, setEnabled } from './actions';
 import { DeleteDialog } from './DeleteDialog';
-import { leftSlot, placeError, shownErrors } from './DestinationSetup';
+import { placeError, shownErrors, useLeftFields } from './DestinationSetup';
 import { DiscardDialog } from './DiscardDialog';
 import { SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
 import { FilterFields } from './FilterFields';
@@ -72,7 +72,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
   const [caFile, setCaFile] = useState(d.caFile ?? '');
   const [newReceiver, setNewReceiver] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [touched, setTouched] = useState<Set<string> | 'all'>(() => new Set());
+  const { touched, touchAll, onBlur } = useLeftFields();
   /** Edited since it was opened or last saved: leaving asks first. */
   const [dirty, setDirty] = useState(false);
   const [discarding, setDiscarding] = useState(false);
@@ -106,7 +106,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
   const save = async () => {
     if (!parsed.ok) return setErrors(parsed.errors);
     setErrors({});
-    if (Object.keys(problems).length > 0) return setTouched('all');
+    if (Object.keys(problems).length > 0) return touchAll();
     setBusy(true);
     try {
       const webhooks = webhooksInput(rows);
@@ -146,10 +146,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
     <form
       aria-label={`Destination ${d.name}`}
       onSubmit={(e) => (e.preventDefault(), void save())}
-      onBlur={(e) => {
-        const slot = leftSlot(e);
-        if (slot && touched !== 'all' && !touched.has(slot)) setTouched(new Set([...touched, slot]));
-      }}
+      onBlur={onBlur}
       className="flex h-full flex-col bg-bg"
     >
       <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">

@@ -20,9 +20,28 @@ export function placeError(command: string, error: ApiError, setErrors: (e: Erro
   else toastApiError(command, error);
 }
 
-/** The form slot of the field focus is leaving (`data-slot` on its input), for showing that slot's problem. */
-export function leftSlot(e: FocusEvent<HTMLElement>): string | null {
-  return (e.target as HTMLElement).closest<HTMLElement>('[data-slot]')?.dataset['slot'] ?? null;
+/**
+ * The form slots whose fields the user has left (`data-slot` on their inputs), or 'all' once Save was
+ * tried; `onBlur` goes on the form. A field left by pressing a button shows its problem only after the
+ * click: the problem's line moves what is below it, and a click whose button moved between press and
+ * release would be lost.
+ */
+export function useLeftFields(): { touched: ReadonlySet<string> | 'all'; touchAll(): void; onBlur(e: FocusEvent<HTMLElement>): void } {
+  const [touched, setTouched] = useState<ReadonlySet<string> | 'all'>(() => new Set());
+  const onBlur = (e: FocusEvent<HTMLElement>) => {
+    const slot = (e.target as HTMLElement).closest<HTMLElement>('[data-slot]')?.dataset['slot'];
+    if (!slot) return;
+    const apply = () => setTouched((t) => (t === 'all' || t.has(slot) ? t : new Set([...t, slot])));
+    if (pointerIsDown) window.addEventListener('pointerup', () => setTimeout(apply), { once: true });
+    else apply();
+  };
+  return { touched, touchAll: () => setTouched('all'), onBlur };
+}
+
+let pointerIsDown = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pointerdown', () => (pointerIsDown = true), true);
+  window.addEventListener('pointerup', () => (pointerIsDown = false), true);
 }
 
 /** The problems of the slots the user has left (all of them once Save was tried), then the server's. */
@@ -49,7 +68,7 @@ export function DestinationSetup() {
   const [enabled, setEnabled] = useState(false);
   const [newReceiver, setNewReceiver] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [touched, setTouched] = useState<Set<string> | 'all'>(() => new Set());
+  const { touched, touchAll, onBlur } = useLeftFields();
   const [dirty, setDirty] = useState(false);
   const [discarding, setDiscarding] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -79,7 +98,7 @@ export function DestinationSetup() {
 
   const save = async () => {
     setErrors({});
-    if (Object.keys(problems).length > 0) return setTouched('all');
+    if (Object.keys(problems).length > 0) return touchAll();
     setBusy(true);
     try {
       if (newReceiver && webhooks.some((w) => w.url === `receiver:${newReceiver}`)) {
@@ -102,10 +121,7 @@ export function DestinationSetup() {
     <form
       aria-label="New destination"
       onSubmit={(e) => (e.preventDefault(), void save())}
-      onBlur={(e) => {
-        const slot = leftSlot(e);
-        if (slot && touched !== 'all' && !touched.has(slot)) setTouched(new Set([...touched, slot]));
-      }}
+      onBlur={onBlur}
       className="flex h-full flex-col bg-bg"
     >
       <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
@@ -140,7 +156,7 @@ export function DestinationSetup() {
               <Step n={2} title="Sources" done={sourceIds.length > 0}>
                 <SourcesPicker sources={sources} selected={sourceIds} onChange={edit(setSourceIds)} error={shown['sources']} onCreate={() => void createSource()} />
               </Step>
-              <Step n={3} title="Webhook URLs" done={webhooks.length > 0} help="Up to five. A message is delivered once any one of them answers 2xx.">
+              <Step n={3} title="Webhook URLs" done={webhooks.length > 0 && !Object.keys(problems).some((slot) => slot.startsWith('webhooks'))} help="Up to five. A message is delivered once any one of them answers 2xx.">
                 <WebhookUrls rows={rows} onChange={edit(setRows)} errors={shown} receivers={receivers} newReceiver={newReceiver} onNewReceiver={setNewReceiver} />
               </Step>
               <Step n={4} title="Headers" optional help="Static headers sent with every request to that URL, up to five per URL.">
