@@ -30,6 +30,7 @@ export class RefusalReport {
   private readonly repeats = new Map<string, number>();
   /** Distinct refusals past maxDistinct, and their requests, since the last summary. */
   private overflow = { kinds: 0, requests: 0 };
+  private readonly overflowSeen = new Set<string>();
   private cancel: (() => void) | null = null;
   private readonly summaryMs: number;
   private readonly maxDistinct: number;
@@ -53,7 +54,11 @@ export class RefusalReport {
       return;
     }
     if (this.repeats.size >= this.maxDistinct) {
-      this.overflow.kinds++;
+      // Bounded: past this many, kinds are no longer told apart (a flood of random keys stays one line).
+      if (this.overflowSeen.size < 10_000 && !this.overflowSeen.has(r.message)) {
+        this.overflowSeen.add(r.message);
+        this.overflow.kinds++;
+      }
       this.overflow.requests++;
       this.arm();
       return;
@@ -77,8 +82,10 @@ export class RefusalReport {
       this.repeats.set(message, 0);
     }
     if (this.overflow.requests > 0) {
-      this.print(`refused ${this.overflow.requests} more request${this.overflow.requests === 1 ? '' : 's'} for other reasons of the same kind (unknown write keys or paths); see the ingest log (Sources in the UI, or listIngestLog)`);
+      const { requests, kinds } = this.overflow;
+      this.print(`refused ${requests} more request${requests === 1 ? '' : 's'} for ${kinds} other unknown write key${kinds === 1 ? '' : 's'} or path${kinds === 1 ? '' : 's'}; see the ingest log (Sources in the UI, or listIngestLog)`);
       this.overflow = { kinds: 0, requests: 0 };
+      this.overflowSeen.clear();
     }
   }
 
