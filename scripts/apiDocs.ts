@@ -34,8 +34,8 @@ export function renderApiDocs(): string {
     '',
     'Pushed events (WebSocket `/api/events?token=…`, or `window.hookbench.onEvents`) come in batches',
     '`{"events": [...], "dropped"?: n}`: `messageAccepted`, `messageUpdated`, `attemptStarted`,',
-    '`attemptFinished`, `deliveryUpdated`, `clockAdvanced`, `forwardingChanged`, `requestCaptured`',
-    '(`main/contract/events.ts`).',
+    '`attemptFinished`, `deliveryUpdated`, `clockAdvanced`, `forwardingChanged`, `requestCaptured`,',
+    '`ingestRefused` (`main/contract/events.ts`).',
     '',
   ];
   for (const group of GROUPS) {

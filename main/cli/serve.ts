@@ -6,6 +6,7 @@ import { HookbenchError, type ApiError } from '../contract/result.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { startWorkbench, type RunningWorkbench } from '../server/workbench.js';
 import { EXIT, type CliIO } from './io.js';
+import { RefusalReport, type RefusalReportOptions } from './refusalReport.js';
 
 export type { ServerInfo } from '../server/workbench.js';
 
@@ -24,8 +25,10 @@ export interface ServeOptions {
 export type RunningServe = RunningWorkbench;
 
 /** The workbench (server/workbench.ts) on the chosen data dir and ports; a busy port is an error. */
-export function startServe(options: ServeOptions, io: CliIO): Promise<RunningServe> {
-  return startWorkbench({
+export async function startServe(options: ServeOptions, io: CliIO, report: RefusalReportOptions = {}): Promise<RunningServe> {
+  // Refused requests an SDK would never report (a wrong write key, a path without /v1): said here, once each.
+  const refusals = new RefusalReport((line) => io.stderr(`hookbench serve: ${line}\n`), report);
+  const running = await startWorkbench({
     dataDir: resolveDataDir(options.dataDir ?? options.data),
     config: options.config,
     host: options.host,
@@ -36,6 +39,14 @@ export function startServe(options: ServeOptions, io: CliIO): Promise<RunningSer
     log: (line) => io.stderr(`${line}\n`),
     problem: (message) => io.stderr(`hookbench serve: ${message}\n`),
   });
+  const unsubscribe = running.core.onIngestRefused((refusal) => refusals.refused(refusal));
+  const stop = running.stop.bind(running);
+  running.stop = () => {
+    unsubscribe();
+    refusals.close();
+    return stop();
+  };
+  return running;
 }
 
 /** Runs until Ctrl-C or SIGTERM (io.signal), then stops cleanly: exit 0. */

@@ -1,6 +1,7 @@
 /**
  * `hookbench tail [--data-dir DIR] [--json]`: a running serve's deliveries and attempts as they happen, like
- * `stripe listen`. One line per message accepted, per attempt finished and per delivery status change;
+ * `stripe listen`. One line per message accepted, per attempt finished, per delivery status change and per
+ * ingestion request refused;
  * `--json` prints the raw events, one per line. Reconnects when the serve restarts; Ctrl-C exits 0.
  */
 import type { EngineEvent } from '../contract/events.js';
@@ -90,6 +91,13 @@ export class TailPrinter {
           const by = event.byMs >= 0 ? `forward by ${formatDuration(event.byMs)}` : `back by ${formatDuration(-event.byMs)}`;
           const offset = event.clock.offsetMs === 0 ? 'real time' : `${event.clock.offsetMs > 0 ? '+' : '-'}${formatDuration(Math.abs(event.clock.offsetMs))} from real time`;
           this.line(event.clock.now, `clock moved ${by} (engine time is ${offset})`);
+          break;
+        }
+        case 'ingestRefused': {
+          // Refused at the door: nothing was stored, and the SDK that sent it may say nothing.
+          const r = event.refusal;
+          const from = r.clientIp ? `  from ${r.clientIp}` : '';
+          this.line(r.receivedAt, `${pad('request refused', LABEL_WIDTH)}  ← ${pad(r.route, DESTINATION_WIDTH)}  HTTP ${r.httpStatus} ${r.code}: ${r.message}${from}`);
           break;
         }
         default:
@@ -215,7 +223,7 @@ export async function runTail(options: TailOptions, io: CliIO, deps: TailDeps = 
       io.stderr(
         s.again
           ? `reconnected to Hookbench at ${s.info.url} (pid ${s.info.pid}); events while disconnected are not shown\n`
-          : `tailing Hookbench at ${s.info.url} (pid ${s.info.pid}, data dir ${dataDir}): messages, attempts and deliveries as they happen; Ctrl-C to stop\n`,
+          : `tailing Hookbench at ${s.info.url} (pid ${s.info.pid}, data dir ${dataDir}): messages, attempts, deliveries and refused requests as they happen; Ctrl-C to stop\n`,
       );
     } else if (s.kind === 'lost') io.stderr(`lost the connection to Hookbench at ${s.info.url} (${s.reason}); reconnecting...\n`);
     else io.stderr(`waiting: ${s.reason}; trying again...\n`);

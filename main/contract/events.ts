@@ -1,4 +1,4 @@
-import type { AttemptRecord, ClockState, DeliveryRecord, MessageStatus, MessageSummary } from './models.js';
+import type { AttemptRecord, ClockState, DeliveryRecord, IngestRefusal, MessageStatus, MessageSummary } from './models.js';
 import type { CaptureRecord } from './receiver.js';
 
 /** Pushed events, past tense (docs/behaviour.md §10). A discriminated union on `type`. */
@@ -20,7 +20,9 @@ export type EngineEvent =
   /** The clock moved: advanced (byMs > 0) or reset to real time (byMs < 0). */
   | { type: 'clockAdvanced'; clock: ClockState; byMs: number }
   | { type: 'forwardingChanged'; paused: boolean }
-  | { type: 'requestCaptured'; capture: CaptureRecord };
+  | { type: 'requestCaptured'; capture: CaptureRecord }
+  /** An ingestion request was refused (unknown write key, wrong route, a limit...): its ingest log entry, without the body preview. */
+  | { type: 'ingestRefused'; refusal: IngestRefusal };
 
 export type EngineEventType = EngineEvent['type'];
 export type EventOf<K extends EngineEventType> = Extract<EngineEvent, { type: K }>;

@@ -56,6 +56,9 @@ const FIELDS_OF = Object.fromEntries(
   Object.entries(MESSAGE_SHAPES).map(([type, shape]) => [type, [...shape.fields, ...shape.extras]]),
 ) as unknown as Record<MessageType, readonly FieldDef[]>;
 
+/** Extras are added only when the call has them: an absent object extra is left out, not `{}`. */
+const EXTRA_FIELDS = new Set<FieldDef>(Object.values(MESSAGE_SHAPES).flatMap((shape) => shape.extras));
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -253,7 +256,7 @@ function readField(field: FieldDef, call: Call): FieldRead {
     raw = v;
   }
   if (field.kind === 'object') {
-    if (raw === undefined) return { ok: true, value: {} };
+    if (raw === undefined) return { ok: true, value: EXTRA_FIELDS.has(field) ? undefined : {} };
     if (!isPlainObject(raw)) return { ok: false, code: 'invalid_input', field: name, message: `must be an object (got ${describeValue(raw)})` };
     return { ok: true, value: raw };
   }

@@ -34,7 +34,7 @@ export interface MessageShape {
   readonly order: readonly string[];
   /** Type-specific fields, excluding version/type/userId/timestamp. */
   readonly fields: readonly FieldDef[];
-  /** Fields added after the core keys when present (never replacing one). */
+  /** Fields added after the core keys when present (never replacing one; an object extra absent from the call is left out, not `{}`). */
   readonly extras: readonly FieldDef[];
   /** Whether the call's `context` is a core key (screen) or an addition. */
   readonly contextIsCore: boolean;
@@ -91,7 +91,8 @@ export const MESSAGE_SHAPES: Readonly<Record<MessageType, MessageShape>> = {
     identity: 'user-or-anonymous',
     order: ['version', 'type', 'userId', 'name', 'timestamp', 'context'],
     fields: [str('name', false, 'Name', 'Name of the screen.')],
-    extras: [],
+    // Not in the spec's screen shape, but real SDKs (Segment, Rudder, the Go client) send them: kept as an addition.
+    extras: [obj('properties', 'Properties', 'Free-form properties of the screen view; delivered after the core keys when given.')],
     contextIsCore: true,
     summary: 'A screen view in a mobile app.',
   },

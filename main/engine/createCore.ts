@@ -8,9 +8,9 @@ import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { CoreCommands } from '../contract/api.js';
-import type { EngineEvent } from '../contract/events.js';
+import type { EngineEvent, EventOf } from '../contract/events.js';
 import type { Diagnostics } from '../contract/diagnostics.js';
-import type { Destination, SecretKind, Source } from '../contract/models.js';
+import type { Destination, IngestRefusal, SecretKind, Source } from '../contract/models.js';
 import { ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
 import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
@@ -94,6 +94,8 @@ export type Core = CoreCommands & {
   readonly clock: Clock;
   /** Subscribe to pushed events; returns the unsubscribe function. */
   onEvent(listener: (event: EngineEvent) => void): () => void;
+  /** Subscribe to refused ingestion requests only (the body preview left out); returns the unsubscribe function. */
+  onIngestRefused(listener: (refusal: IngestRefusal) => void): () => void;
   /** Starts forwarding (createCore does, unless `autoStart: false` or a pauseForwarding is in force), or starts it again after pause(). */
   start(): void;
   /**
@@ -165,6 +167,8 @@ class CoreImpl implements Core {
   readonly ingestion: IngestionPort;
   readonly health: DbHealth;
   private readonly bus: EventBus;
+  /** Listeners of refused ingestion requests alone (serve's log): they do not make the core build every event. */
+  private readonly refusalListeners = new Set<(refusal: IngestRefusal) => void>();
   private readonly registry: Registry;
   private readonly intake: Intake;
   private readonly history: History;
@@ -299,7 +303,14 @@ class CoreImpl implements Core {
       health: store.health,
       sourceByWriteKey: (writeKey) => registry.sourceByWriteKey(writeKey),
       ingest: (input) => intake.ingest(input),
-      logRefusal: (refusal) => void store.ingestLog.logRefusal(refusal),
+      logRefusal: (refusal) => {
+        const id = store.ingestLog.logRefusal(refusal);
+        // Refusals are never on the hot path of accepted calls; the preview stays in the log (listIngestLog).
+        if (!bus.listening && this.refusalListeners.size === 0) return;
+        const event: EventOf<'ingestRefused'> = { type: 'ingestRefused', refusal: { ...refusal, id, limit: refusal.limit ?? null, bodyPreview: null } };
+        for (const l of this.refusalListeners) l(event.refusal);
+        bus.emit(event);
+      },
       countRefused: (sourceId, calls) => {
         store.ingestLog.countUsage(sourceId, { received: calls, refused: calls });
         intake.usage.add(sourceId, clock.now(), { received: calls, refused: calls });
@@ -324,6 +335,11 @@ class CoreImpl implements Core {
 
   onEvent(listener: (event: EngineEvent) => void): () => void {
     return this.bus.on(listener);
+  }
+
+  onIngestRefused(listener: (refusal: IngestRefusal) => void): () => void {
+    this.refusalListeners.add(listener);
+    return () => this.refusalListeners.delete(listener);
   }
 
   idle(): Promise<void> {

@@ -25,6 +25,7 @@ function unresolvable(why: string): SendResult {
     retryAfterMs: null,
     durationMs: 0,
     requestHeaders: {},
+    headersOnWire: false,
     signature: null,
     responseHeaders: null,
     responseBody: null,

@@ -2,6 +2,7 @@
  * One HTTP POST of a message's exact bytes to one webhook, with a hard timeout to response headers.
  * undici's own timers tick coarsely (~0.5 s), so they are off and the deadline is our own timer.
  */
+import { subscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
 import { rootCertificates } from 'node:tls';
 import type * as Undici from 'undici';
@@ -34,7 +35,13 @@ export interface SendResult {
   error: string | null;
   retryAfterMs: number | null;
   durationMs: number;
+  /**
+   * The request headers exactly as the socket carried them, in wire order (host, connection and
+   * content-length included, docs/behaviour.md §2); the prepared ones when nothing was written.
+   */
   requestHeaders: Record<string, string>;
+  /** Whether requestHeaders are the ones written to the socket (false: the request never went out). */
+  headersOnWire: boolean;
   signature: string | null;
   responseHeaders: Record<string, string> | null;
   responseBody: string | null;
@@ -98,6 +105,46 @@ function partsOf(url: string): { origin: string; path: string } {
 const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
 
 /**
+ * What the socket carried. undici announces each request's header block on a diagnostics channel just
+ * after it calls the request's handler (onRequestStart), in the same synchronous step and before any other
+ * request is written: the exchange that started last is the one whose block this is. undici appends
+ * `content-length` to that block as it writes a buffer body, so the record adds it last, as the wire has it.
+ * Subscribed on the thread that sends (each worker has its own channels).
+ */
+let writing: Exchange | null = null;
+let observing = false;
+
+function willWrite(exchange: Exchange): void {
+  writing = exchange;
+}
+
+function observeWire(): void {
+  if (observing) return;
+  observing = true;
+  subscribe('undici:client:sendHeaders', (message) => {
+    const exchange = writing;
+    writing = null;
+    const m = message as { request: { method?: string }; headers: string };
+    if (exchange && m.request.method === 'POST') exchange.wroteHeaders(m.headers);
+  });
+}
+
+/** `POST /p HTTP/1.1\r\nhost: h\r\n...` (a header block without its blank line) → the headers in order, content-length last. */
+export function wireHeaders(block: string, contentLength: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  let start = block.indexOf('\r\n') + 2;
+  while (start > 1 && start < block.length) {
+    const end = block.indexOf('\r\n', start);
+    if (end < 0) break;
+    const colon = block.indexOf(':', start);
+    if (colon > start && colon < end) out[block.slice(start, colon)] = block.slice(block.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1, end);
+    start = end + 2;
+  }
+  out['content-length'] = String(contentLength);
+  return out;
+}
+
+/**
  * At most `limit` requests in flight per origin. Requests wait here, not in undici's queue, so that the
  * timeout measures the request itself ("from send to response headers"), never time spent waiting for a
  * pooled connection.
@@ -140,7 +187,9 @@ export class Dispatchers {
   constructor(
     private readonly injected: Dispatcher | undefined,
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+  ) {
+    observeWire();
+  }
 
   for(destination: Pick<Destination, 'caFile'>): Dispatcher {
     if (this.injected) return this.injected;
@@ -222,7 +271,7 @@ export async function sendToWebhook(args: {
 function sendNow(args: { request: PreparedRequest; body: Uint8Array; timeoutMs: number; dispatcher: Dispatcher; realNow: () => number }): Promise<SendResult> {
   const { origin, path } = partsOf(args.request.url);
   return new Promise<SendResult>((resolve) => {
-    const exchange = new Exchange(args.request, args.timeoutMs, args.realNow, resolve);
+    const exchange = new Exchange(args.request, args.body.byteLength, args.timeoutMs, args.realNow, resolve);
     args.dispatcher.dispatch({ origin, path, method: 'POST', headers: args.request.headers, body: args.body, headersTimeout: 0, bodyTimeout: 0 }, exchange);
   });
 }
@@ -243,9 +292,12 @@ class Exchange implements Dispatcher.DispatchHandler {
   private truncated = false;
   private readonly started = performance.now();
   private readonly timer: NodeJS.Timeout;
+  /** The header block undici wrote to the socket (observeWire), once it has. */
+  private wire: string | null = null;
 
   constructor(
     private readonly request: PreparedRequest,
+    private readonly bodyBytes: number,
     private readonly timeoutMs: number,
     private readonly realNow: () => number,
     private readonly resolve: (result: SendResult) => void,
@@ -274,11 +326,25 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.controller && !this.controller.aborted) this.controller.abort(reason);
   }
 
+  wroteHeaders(block: string): void {
+    this.wire = block;
+  }
+
+  /** What the attempt records: the headers as written, or the prepared ones when nothing was. */
+  private sentHeaders(result: SendResult): SendResult {
+    if (this.wire !== null) {
+      result.requestHeaders = wireHeaders(this.wire, this.bodyBytes);
+      result.headersOnWire = true;
+    }
+    return result;
+  }
+
   private finish(result: SendResult): void {
     if (this.finished) return;
     this.finished = true;
+    if (writing === this) writing = null;
     clearTimeout(this.timer);
-    this.resolve(result);
+    this.resolve(this.sentHeaders(result));
   }
 
   // Results are built field by field, not with object spreads: on this path, spreads cost a third of the request.
@@ -293,6 +359,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       retryAfterMs: null,
       durationMs: this.elapsed(),
       requestHeaders: this.request.headers,
+      headersOnWire: false,
       signature: this.request.signature,
       responseHeaders: null,
       responseBody: null,
@@ -311,6 +378,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       retryAfterMs: classified.retryable ? parseRetryAfter(r.headers['retry-after'], this.realNow()) : null,
       durationMs: r.durationMs,
       requestHeaders: this.request.headers,
+      headersOnWire: false,
       signature: this.request.signature,
       responseHeaders: r.headers,
       responseBody: this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks, this.size).toString('utf8'),
@@ -321,6 +389,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.finished) controller.abort(new Error('timeout'));
+    else willWrite(this); // undici writes this request's headers next, in this same step (observeWire)
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {

@@ -32,8 +32,11 @@ export interface PreparedRound {
   caFile: string | null;
 }
 
-/** What comes back: the results without the request headers and signature, which the sender has already. */
-export type SentResult = Omit<SendResult, 'requestHeaders' | 'signature'>;
+/**
+ * What comes back: the results without the signature and the prepared request headers, which the sender has
+ * already; the headers as written to the socket, when the request went out (null otherwise).
+ */
+export type SentResult = Omit<SendResult, 'requestHeaders' | 'signature'> & { requestHeaders: Record<string, string> | null };
 
 /** Sends prepared rounds (on whichever thread it lives). */
 export class RoundSender {
@@ -103,7 +106,7 @@ export class WorkerForwarder implements Forwarder {
     const sent = await this.jobs.run(round);
     return sent.map((result, i) => {
       const withRequest = result as SendResult;
-      withRequest.requestHeaders = round.requests[i]!.headers;
+      withRequest.requestHeaders = result.requestHeaders ?? round.requests[i]!.headers;
       withRequest.signature = round.requests[i]!.signature;
       return withRequest;
     });

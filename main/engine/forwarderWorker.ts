@@ -4,7 +4,7 @@ import { serveJobs } from './jobWorker.js';
 
 const sender = new RoundSender();
 serveJobs<PreparedRound, SentResult[], InvalidateMessage>({
-  // The sender keeps the request headers and signature it computed: they need not travel back.
+  // The sender keeps the request headers and signature it computed: only the headers as written travel back.
   handle: (round) =>
     sender.send(round).then((results) =>
       results.map((r): SentResult => ({
@@ -15,6 +15,8 @@ serveJobs<PreparedRound, SentResult[], InvalidateMessage>({
         error: r.error,
         retryAfterMs: r.retryAfterMs,
         durationMs: r.durationMs,
+        requestHeaders: r.headersOnWire ? r.requestHeaders : null,
+        headersOnWire: r.headersOnWire,
         responseHeaders: r.responseHeaders,
         responseBody: r.responseBody,
         responseTruncated: r.responseTruncated,

@@ -87,6 +87,19 @@ const SINGLE_ROUTES: Record<string, MessageType> = {
 };
 const BATCH_ROUTES = new Set(['batch', 'import', 'b']);
 
+/**
+ * The ingestion route a request to another path most likely meant (an SDK whose endpoint lacks `/v1`, or
+ * says `/v2`): its last segment as a `/v1/` route (`/batch` → `/v1/batch`, `/v2/track` → `/v1/track`),
+ * `/v1/batch` for `/` and `/v1` themselves, else null.
+ */
+export function likelyIngestRoute(path: string): string | null {
+  const segments = path.split('/').filter(Boolean);
+  const last = segments.at(-1) ?? '';
+  if (Object.hasOwn(SINGLE_ROUTES, last) || BATCH_ROUTES.has(last)) return `/v1/${last}`;
+  if (segments.length === 0 || /^v\d+$/.test(last)) return '/v1/batch';
+  return null;
+}
+
 export const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',

@@ -19,6 +19,7 @@ import { maskEvent } from '../core/secrets.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../core/utf8.js';
 import type { Core } from '../engine/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
+import { likelyIngestRoute } from '../engine/ingestPrepare.js';
 import { createEventBatcher } from './eventBatcher.js';
 import { createFrameEncoder, encodeBounded, WIRE_MAX_DEPTH } from './eventFrame.js';
 
@@ -166,8 +167,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
 
     if (path === '/healthz') return sendJson(res, 200, { ok: true });
+    // Only GETs serve the UI: an SDK posting to a path without /v1 must hear that, not get a 200 page.
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuseNotARoute(req, res, path);
     if (!hostAllowed(req)) return sendText(res, 403, 'Forbidden: Hookbench answers only requests to this machine.');
     return serveUi(req, res, path, options.uiDir ?? null);
+  }
+
+  /** A 404 in JSON naming the route meant; a POST that looks like an SDK's is kept in the ingest log. */
+  function refuseNotARoute(req: IncomingMessage, res: ServerResponse, path: string): void {
+    req.resume();
+    const method = req.method ?? 'POST';
+    const meant = likelyIngestRoute(path);
+    const where = `${method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`;
+    const message = meant
+      ? `${where}: not a route of Hookbench; did you mean ${meant}? Ingestion is under /v1/, the typed API under /api/<command>.`
+      : `${where}: not a route of Hookbench. Ingestion is under /v1/ (e.g. /v1/batch), the typed API under /api/<command>; only GET serves the UI.`;
+    if (meant && method === 'POST') {
+      core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path.slice(0, 200), clientIp: clientIp(req), httpStatus: 404, code: 'not_found', message, field: null, index: null, bodyBytes: null });
+    }
+    sendJson(res, 404, { error: { code: 'not_found', message } }, { 'access-control-allow-origin': '*' });
   }
 
   server.on('upgrade', (req, socket, head) => {

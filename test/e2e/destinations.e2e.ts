@@ -32,7 +32,12 @@ describe.skipIf(chromiumMissing)('Destinations', () => {
     await form.getByRole('button', { name: 'Generate' }).click();
     const secret = await form.getByLabel('Shared secret', { exact: true }).inputValue();
     expect(secret).toMatch(/^[0-9a-f]{32}$/);
-    expect(await form.getByRole('switch', { name: 'Enabled' }).getAttribute('aria-checked')).toBe('true');
+    // The switch never turns itself on (a URL was given): the user turns it on, and it shows what Save does.
+    const enabled = form.getByRole('switch', { name: 'Enabled' });
+    expect(await enabled.getAttribute('aria-checked')).toBe('false');
+    await enabled.click();
+    expect(await enabled.getAttribute('aria-checked')).toBe('true');
+    await form.getByText('Saved on: it starts forwarding as soon as it is saved.').waitFor();
     await form.getByRole('button', { name: 'Save' }).click();
 
     const row = page.getByRole('table', { name: 'Destinations' }).getByRole('row', { name: 'Webhooks', exact: true });
@@ -75,17 +80,21 @@ describe.skipIf(chromiumMissing)('Destinations', () => {
       'createDestination: webhooks[0].headers: at most 5 headers per webhook (got 6)',
     );
 
-    // Errors only the server knows appear next to their field, named.
+    // A field's problem appears next to it, named as the form labels it, as soon as the field is left.
     for (let k = 5; k >= 2; k--) await form.getByRole('button', { name: `Remove webhook 1 header ${k}` }).click();
     await form.getByLabel('Webhook 1 header 1 name').fill('Host');
-    await form.getByLabel('Webhook 1 header 1 value').fill('example.com');
-    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByLabel('Webhook 1 header 1 value').click();
     const headersOf1 = form.getByRole('group', { name: /^Webhook 1/ });
-    await headersOf1.getByRole('alert').getByText('webhooks[0].headers.Host: header "Host" is set by Hookbench and cannot be configured').waitFor();
+    await headersOf1.getByRole('alert').getByText('Webhook 1 header Host: header "Host" is set by Hookbench and cannot be configured').waitFor();
+    await form.getByLabel('Webhook 2 URL').fill('ftp://example.com/hook');
+    await form.getByLabel('Webhook 3 URL').click();
+    await form.getByText(/^Webhook 2 URL: must be an absolute http:\/\/ or https:\/\/ URL/).waitFor();
+    await form.getByLabel('Webhook 2 URL').fill('http://127.0.0.1:9/hook2');
     await form.getByRole('button', { name: 'Remove webhook 1 header 1' }).click();
+    // Errors only the server knows appear next to their field, named the same way.
     await form.getByLabel('Name').fill('Taken');
     await form.getByRole('button', { name: 'Save' }).click();
-    await form.getByText('name: a destination named "Taken" already exists').first().waitFor();
+    await form.getByText('Name: a destination named "Taken" already exists').first().waitFor();
     expect(await form.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect((await r.call<ListPage<unknown>>('listDestinations')).items).toHaveLength(1);
   });
@@ -146,5 +155,67 @@ describe.skipIf(chromiumMissing)('Destinations', () => {
     expect(destination).toMatchObject({ name: 'Mock receiver', enabled: true, webhooks: [{ url: 'receiver:inbox' }] });
     const [source] = (await r.call<ListPage<{ id: string; name: string }>>('listSources')).items;
     expect(destination!.sourceIds).toEqual([source!.id]);
+  });
+
+  it('Send test event reaches a destination with an allow list (as an allowed event, said plainly) and Live shows the outcome; Esc goes back one level', async () => {
+    const r = await serve({
+      receivers: [{ name: 'orders', script: 200 }],
+      destinations: [{ name: 'Orders', enabled: true, url: 'receiver:orders', filters: { allowEvents: ['Order Completed'] } }],
+    });
+    const page = await open(r, '#/destinations/Orders');
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Sent as “Order Completed”').waitFor();
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('region', { name: 'Orders' }).getByText('delivered', { exact: true }).waitFor();
+    await expect.poll(() => captures(r, 'orders').then((c) => c.length)).toBe(1);
+    const [capture] = await captures(r, 'orders');
+    expect(JSON.parse(capture!.body.text ?? '{}')).toMatchObject({ event: 'Order Completed', properties: { sentBy: 'Hookbench', test: true } });
+    await details.getByText('Body delivered').first().waitFor();
+
+    // Esc: attempt → message → list, as the attempt's own tooltip says.
+    await details.getByRole('button', { name: /^Attempt 1: success/ }).click();
+    await details.getByRole('region', { name: 'Attempt 1' }).waitFor();
+    expect(page.url()).toMatch(/#\/live\/\d+\/attempt\/\d+$/);
+    await page.locator('body').press('Escape');
+    await expect.poll(() => page.url()).toMatch(/#\/live\/\d+$/);
+    await details.getByText('Body delivered').first().waitFor();
+    await page.locator('body').press('Escape');
+    await expect.poll(() => page.url()).toMatch(/#\/live$/);
+  });
+
+  it('Cancel with edits asks before discarding; without edits it just leaves', async () => {
+    const r = await serve({});
+    const page = await open(r, '#/destinations/new');
+    const form = page.getByRole('form', { name: 'New destination' });
+    await form.getByRole('radio', { name: /^Webhooks/ }).click();
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('No destinations yet').waitFor();
+
+    await page.getByRole('button', { name: 'New destination' }).first().click();
+    await form.getByRole('radio', { name: /^Webhooks/ }).click();
+    // Leaving a field by clicking a button: the problem appears, and the click is not lost to the line it adds.
+    await form.getByLabel('Webhook 1 URL').fill('ftp://127.0.0.1:9/hook');
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Webhook 1 header 1 name').waitFor();
+    await form.getByText(/^Webhook 1 URL: must be an absolute/).waitFor();
+    await form.getByLabel('Webhook 1 URL').fill('http://127.0.0.1:9/hook');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Discard your changes?' });
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await form.getByLabel('Webhook 1 URL').inputValue()).toBe('http://127.0.0.1:9/hook');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+    await page.getByText('No destinations yet').waitFor();
+  });
+});
+
+describe.skipIf(chromiumMissing)('The door', () => {
+  const { serve } = useWorkbench();
+  it('a POST to /batch (no /v1) is refused with a JSON 404 naming /v1/batch, not answered with the UI', async () => {
+    const r = await serve({ sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }] });
+    const res = await fetch(`${r.info.url}/batch`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('wk_backend:').toString('base64')}` }, body: JSON.stringify({ batch: [{ type: 'track', userId: 'u', event: 'E' }] }) });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'not_found', message: expect.stringContaining('did you mean /v1/batch?') });
   });
 });

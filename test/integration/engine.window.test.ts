@@ -20,6 +20,7 @@ function success(durationMs: number): SendResult {
     retryAfterMs: null,
     durationMs,
     requestHeaders: {},
+    headersOnWire: false,
     signature: null,
     responseHeaders: {},
     responseBody: '',

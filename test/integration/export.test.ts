@@ -62,7 +62,8 @@ describe('export of real deliveries', () => {
       expect(entries).toHaveLength(2);
       const ok = entries.find((e) => e['_outcome'] === 'success')!;
       expect(ok.response.status).toBe(200);
-      expect(ok.request.headers.map((h) => h.name)).toEqual(['content-type', 'content-length', 'user-agent', 'x-signature', 'X-Env', 'Authorization']);
+      // The headers as the socket carried them, in wire order (docs/behaviour.md §2).
+      expect(ok.request.headers.map((h) => h.name)).toEqual(['host', 'connection', 'content-type', 'user-agent', 'x-signature', 'X-Env', 'Authorization', 'content-length']);
       if (includeSecrets) expect(ok.request.postData!.text).toBe(detail.message.body);
       const refused = entries.find((e) => e['_outcome'] === 'network_error')!;
       expect(refused.response.status).toBe(0);

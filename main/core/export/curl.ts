@@ -8,6 +8,9 @@ import type { Destination, MessageDetail } from '../../contract/models.js';
 import { attemptRows, describeAttempt, type AttemptRow } from './attempts.js';
 import type { Redactor } from './redaction.js';
 
+/** Headers of the record that curl sends by itself. */
+const COMPUTED_BY_CURL = new Set(['host', 'connection', 'content-length']);
+
 /** Shell-quotes one argument for sh, bash and zsh. Exact for any text without NUL. */
 export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -35,9 +38,10 @@ function command(row: AttemptRow, redactor: Redactor, caFile: string | null): st
 
   const args = [`curl -sS -g -X POST ${shellQuote(redactor.url(a.url))}`];
   if (caFile) args.push(`--cacert ${shellQuote(caFile)}`);
-  // curl computes Content-Length itself (the same number); `-H 'Name;'` sends a header with an empty value.
+  // curl writes Host, Connection and Content-Length itself (the same values); `-H 'Name;'` sends a header
+  // with an empty value.
   for (const [name, value] of headers) {
-    if (name.toLowerCase() === 'content-length') continue;
+    if (COMPUTED_BY_CURL.has(name.toLowerCase())) continue;
     const v = redactor.header(name, value);
     args.push(`-H ${shellQuote(v === '' ? `${name};` : `${name}: ${v}`)}`);
   }

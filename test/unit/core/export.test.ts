@@ -24,13 +24,16 @@ const body = JSON.stringify({
   properties: { note: `it's "quoted" $HOME \\ path\nline 😀 ü`, echoedKey: WRITE_KEY },
 });
 const url = `https://hook:${URL_PASSWORD}@example.test/in?token=tok123&x=1`;
+// As the socket carried them (docs/behaviour.md §2): host and connection first, content-length last.
 const requestHeaders = {
+  host: 'example.test',
+  connection: 'keep-alive',
   'content-type': 'application/json',
-  'content-length': String(Buffer.byteLength(body)),
   'user-agent': 'Hookbench/1.0',
   'x-signature': signBody(SHARED, Buffer.from(body)),
   'X-Env': 'dev',
   Authorization: BEARER,
+  'content-length': String(Buffer.byteLength(body)),
 };
 
 const destination: Destination = {

@@ -18,10 +18,11 @@ import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { deleteDestination, remember, sendTestEvent, setEnabled } from './actions';
 import { DeleteDialog } from './DeleteDialog';
-import { placeError } from './DestinationSetup';
+import { placeError, shownErrors, useLeftFields } from './DestinationSetup';
+import { DiscardDialog } from './DiscardDialog';
 import { SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
 import { FilterFields } from './FilterFields';
-import { eventList, webhookRows, webhooksInput, type WebhookRow } from './model';
+import { eventList, formProblems, webhookRows, webhooksInput, type WebhookRow } from './model';
 import { RetryFields, type DeliveryForm } from './RetryFields';
 import { useDestinationStats } from './useDestinationStats';
 
@@ -71,8 +72,21 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
   const [caFile, setCaFile] = useState(d.caFile ?? '');
   const [newReceiver, setNewReceiver] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
+  const { touched, touchAll, onBlur } = useLeftFields();
+  /** Edited since it was opened or last saved: leaving asks first. */
+  const [dirty, setDirty] = useState(false);
+  const [discarding, setDiscarding] = useState(false);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const edit =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setDirty(true);
+    };
+  const leave = () => navigate({ view: 'destinations', sub: [] });
+  const problems = formProblems({ name, sources: sourceIds, ...(secretDirty ? { sharedSecret: secret.trim() === '' ? null : secret } : {}) }, rows);
+  const shown = shownErrors(problems, touched, errors);
 
   const parsed = useMemo(() => parseDelivery(delivery), [delivery]);
   const filters: EventFilters = useMemo(() => ({ allowEvents: eventList(allow), blockEvents: eventList(block) }), [allow, block]);
@@ -92,6 +106,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
   const save = async () => {
     if (!parsed.ok) return setErrors(parsed.errors);
     setErrors({});
+    if (Object.keys(problems).length > 0) return touchAll();
     setBusy(true);
     try {
       const webhooks = webhooksInput(rows);
@@ -115,6 +130,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
       const result = await api().call('updateDestination', { id: d.id, patch }, { quiet: true });
       if (!result.ok) return placeError('updateDestination', result.error, setErrors);
       remember(result.value);
+      setDirty(false);
       useToasts.getState().push({ tone: 'success', title: `${result.value.name} saved`, message: 'New messages and the next retries use these settings.' });
     } finally {
       setBusy(false);
@@ -127,9 +143,16 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
   };
 
   return (
-    <form aria-label={`Destination ${d.name}`} onSubmit={(e) => (e.preventDefault(), void save())} className="flex h-full flex-col bg-bg">
+    <form
+      aria-label={`Destination ${d.name}`}
+      onSubmit={(e) => (e.preventDefault(), void save())}
+      onBlur={onBlur}
+      className="flex h-full flex-col bg-bg"
+    >
       <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
-        <a href="#/destinations" className="text-xs text-muted hover:text-fg hover:underline">Destinations</a>
+        <a href="#/destinations" onClick={(e) => dirty && (e.preventDefault(), setDiscarding(true))} className="text-xs text-muted hover:text-fg hover:underline">
+          Destinations
+        </a>
         <span className="text-faint">/</span>
         <h2 className="min-w-0 truncate text-[13px] font-semibold">{d.name}</h2>
         <Switch checked={d.enabled} label="Enabled" showLabel disabled={!d.enabled && d.webhooks.length === 0} title={d.webhooks.length === 0 ? 'Add a webhook URL and save first' : undefined} onChange={(next) => void setEnabled(d, next)} />
@@ -152,17 +175,17 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
         <div className="mx-auto grid max-w-6xl grid-cols-[repeat(auto-fit,minmax(26rem,1fr))] items-start gap-3 p-3">
           <div className="flex flex-col gap-3">
             <Section title="Connection">
-              <TextField label="Name" mono={false} value={name} onChange={setName} error={errors['name'] ?? null} />
+              <TextField label="Name" mono={false} value={name} onChange={edit(setName)} data-slot="name" error={shown['name'] ?? null} />
               <div className="flex flex-col gap-1">
                 <span className="text-xs text-muted">Sources</span>
-                <SourcesPicker sources={sources} selected={sourceIds} onChange={setSourceIds} error={errors['sources']} />
+                <SourcesPicker sources={sources} selected={sourceIds} onChange={edit(setSourceIds)} error={shown['sources']} />
               </div>
             </Section>
             <Section title="Webhooks">
-              <WebhookUrls rows={rows} onChange={setRows} errors={errors} receivers={receivers} newReceiver={newReceiver} onNewReceiver={setNewReceiver} />
+              <WebhookUrls rows={rows} onChange={edit(setRows)} errors={shown} receivers={receivers} newReceiver={newReceiver} onNewReceiver={setNewReceiver} />
             </Section>
             <Section title="Headers" defaultOpen={rows.some((r) => r.headers.length > 0)}>
-              <WebhookHeaders rows={rows} onChange={setRows} errors={errors} />
+              <WebhookHeaders rows={rows} onChange={edit(setRows)} errors={shown} />
             </Section>
             <Section title="Signing">
               <SecretField
@@ -170,8 +193,9 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
                 onChange={(v) => {
                   setSecret(v);
                   setSecretDirty(true);
+                  setDirty(true);
                 }}
-                error={errors['sharedSecret']}
+                error={shown['sharedSecret']}
                 reveal={d.sharedSecret !== null && !secretDirty}
                 shown={secretShown}
                 onReveal={() => void toggleSecret()}
@@ -180,16 +204,16 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
           </div>
           <div className="flex flex-col gap-3">
             <Section title="Timeout and retries">
-              <RetryFields form={delivery} onChange={(patch) => setDelivery((f) => ({ ...f, ...patch }))} errors={{ ...(parsed.ok ? {} : parsed.errors), ...errors }} policy={parsed.ok ? parsed.retry : null} />
+              <RetryFields form={delivery} onChange={(patch) => (setDelivery((f) => ({ ...f, ...patch })), setDirty(true))} errors={{ ...(parsed.ok ? {} : parsed.errors), ...errors }} policy={parsed.ok ? parsed.retry : null} />
             </Section>
             <Section title="Event filters">
-              <FilterFields allow={allow} block={block} onChange={(p) => (p.allow !== undefined && setAllow(p.allow), p.block !== undefined && setBlock(p.block))} errors={errors} destination={d} filters={filters} />
+              <FilterFields allow={allow} block={block} onChange={(p) => (p.allow !== undefined && setAllow(p.allow), p.block !== undefined && setBlock(p.block), setDirty(true))} errors={errors} destination={d} filters={filters} />
             </Section>
             <Section title="TLS">
               <TextField
                 label="CA file"
                 value={caFile}
-                onChange={setCaFile}
+                onChange={edit(setCaFile)}
                 placeholder="/path/to/rootCA.pem"
                 error={errors['caFile'] ?? null}
                 help={bridge ? 'Extra CA certificates (PEM) to trust, e.g. a mkcert root. Self-signed HTTPS is refused without one.' : 'A path on the machine running Hookbench to extra CA certificates (PEM) to trust, e.g. a mkcert root. Self-signed HTTPS is refused without one.'}
@@ -209,15 +233,16 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
         <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy}>
           Save
         </Button>
-        <Button size="md" variant="ghost" icon={<RotateCcw aria-hidden className="size-3.5" />} onClick={() => navigate({ view: 'destinations', sub: [] })}>
+        <Button size="md" variant="ghost" icon={<RotateCcw aria-hidden className="size-3.5" />} onClick={() => (dirty ? setDiscarding(true) : leave())}>
           Back to the list
         </Button>
-        {Object.keys(errors).length > 0 && (
+        {(Object.keys(errors).length > 0 || touched === 'all') && Object.keys(shown).length > 0 && (
           <span className="min-w-0 truncate text-xs text-err" role="status">
-            Not saved: {Object.values(errors)[0]}
+            Not saved: {Object.values(shown)[0]}
           </span>
         )}
       </div>
+      {discarding && <DiscardDialog what={d.name} onKeep={() => setDiscarding(false)} onDiscard={leave} />}
       {confirming && (
         <DeleteDialog
           destination={d}

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type FocusEvent, type ReactNode } from 'react';
 import { Check, Save, Webhook } from 'lucide-react';
 import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
@@ -9,14 +9,46 @@ import { Button } from '../../ui/Button';
 import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { remember } from './actions';
+import { DiscardDialog } from './DiscardDialog';
 import { FieldNote, SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
-import { formSlot, freeName, webhooksInput, type WebhookRow } from './model';
+import { formProblems, formSlot, freeName, labelledMessage, webhooksInput, type WebhookRow } from './model';
 
-/** A server error next to its field when the form has one, else as a notice; either way it names the field. */
+/** A server error next to its field when the form has one, else as a notice; either way it names the field as the form labels it. */
 export function placeError(command: string, error: ApiError, setErrors: (e: Errors) => void): void {
   const slot = formSlot(error.field);
-  if (slot) setErrors({ [slot]: error.message });
+  if (slot) setErrors({ [slot]: labelledMessage(error) });
   else toastApiError(command, error);
+}
+
+/**
+ * The form slots whose fields the user has left (`data-slot` on their inputs), or 'all' once Save was
+ * tried; `onBlur` goes on the form. A field left by pressing a button shows its problem only after the
+ * click: the problem's line moves what is below it, and a click whose button moved between press and
+ * release would be lost.
+ */
+export function useLeftFields(): { touched: ReadonlySet<string> | 'all'; touchAll(): void; onBlur(e: FocusEvent<HTMLElement>): void } {
+  const [touched, setTouched] = useState<ReadonlySet<string> | 'all'>(() => new Set());
+  const onBlur = (e: FocusEvent<HTMLElement>) => {
+    const slot = (e.target as HTMLElement).closest<HTMLElement>('[data-slot]')?.dataset['slot'];
+    if (!slot) return;
+    const apply = () => setTouched((t) => (t === 'all' || t.has(slot) ? t : new Set([...t, slot])));
+    if (pointerIsDown) window.addEventListener('pointerup', () => setTimeout(apply), { once: true });
+    else apply();
+  };
+  return { touched, touchAll: () => setTouched('all'), onBlur };
+}
+
+let pointerIsDown = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pointerdown', () => (pointerIsDown = true), true);
+  window.addEventListener('pointerup', () => (pointerIsDown = false), true);
+}
+
+/** The problems of the slots the user has left (all of them once Save was tried), then the server's. */
+export function shownErrors(problems: Errors, touched: ReadonlySet<string> | 'all', server: Errors): Errors {
+  const shown: Errors = {};
+  for (const [slot, message] of Object.entries(problems)) if (touched === 'all' || touched.has(slot)) shown[slot] = message;
+  return { ...shown, ...server };
 }
 
 /**
@@ -32,13 +64,30 @@ export function DestinationSetup() {
   const [sourceIds, setSourceIds] = useState<string[]>(() => (sources.length === 1 ? [sources[0]!.id] : []));
   const [rows, setRows] = useState<WebhookRow[]>([{ url: '', headers: [] }]);
   const [secret, setSecret] = useState('');
-  const [enabled, setEnabled] = useState(true);
+  // Off until the user turns it on: the switch never moves by itself, and shows what Save will do.
+  const [enabled, setEnabled] = useState(false);
   const [newReceiver, setNewReceiver] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
+  const { touched, touchAll, onBlur } = useLeftFields();
+  const [dirty, setDirty] = useState(false);
+  const [discarding, setDiscarding] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const webhooks = webhooksInput(rows);
   const enableBlocked = webhooks.length === 0;
+  const sharedSecret = secret.trim() === '' ? null : secret;
+  const problems: Errors = formProblems({ name, sources: sourceIds, sharedSecret }, rows);
+  if (enabled && enableBlocked) problems['enabled'] = 'Enabled: it cannot be saved on without a webhook URL; give one, or turn it off';
+  const shown = shownErrors(problems, touched, errors);
+  /** Every edit marks the form as changed, so that Cancel asks first. */
+  const edit =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setDirty(true);
+    };
+  const leave = () => navigate({ view: 'destinations', sub: [] });
+  const cancel = () => (dirty ? setDiscarding(true) : leave());
 
   const createSource = async () => {
     const created = await api().call('createSource', { name: freeName('my-app', sources.map((s) => s.name)).replace(' ', '-'), kind: 'server' });
@@ -49,16 +98,16 @@ export function DestinationSetup() {
 
   const save = async () => {
     setErrors({});
+    if (Object.keys(problems).length > 0) return touchAll();
     setBusy(true);
     try {
-      const sharedSecret = secret.trim() === '' ? null : secret;
       if (newReceiver && webhooks.some((w) => w.url === `receiver:${newReceiver}`)) {
         const created = await api().call('createReceiver', { name: newReceiver, secret: sharedSecret, script: 200 }, { quiet: true });
         if (!created.ok) return placeError('createReceiver', { ...created.error, field: 'webhooks' }, setErrors);
         setNewReceiver(null);
         void useCatalog.getState().load();
       }
-      const result = await api().call('createDestination', { name, enabled: enabled && !enableBlocked, sources: sourceIds, sharedSecret, webhooks }, { quiet: true });
+      const result = await api().call('createDestination', { name, enabled, sources: sourceIds, sharedSecret, webhooks }, { quiet: true });
       if (!result.ok) return placeError('createDestination', result.error, setErrors);
       remember(result.value);
       useToasts.getState().push({ tone: 'success', title: `${result.value.name} created`, message: result.value.enabled ? 'It forwards its sources’ messages from now on. Send a test event from the list to see one delivered.' : 'It is off: turn it on in the list when you are ready.' });
@@ -69,9 +118,16 @@ export function DestinationSetup() {
   };
 
   return (
-    <form aria-label="New destination" onSubmit={(e) => (e.preventDefault(), void save())} className="flex h-full flex-col bg-bg">
+    <form
+      aria-label="New destination"
+      onSubmit={(e) => (e.preventDefault(), void save())}
+      onBlur={onBlur}
+      className="flex h-full flex-col bg-bg"
+    >
       <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
-        <a href="#/destinations" className="text-xs text-muted hover:text-fg hover:underline">Destinations</a>
+        <a href="#/destinations" onClick={(e) => dirty && (e.preventDefault(), setDiscarding(true))} className="text-xs text-muted hover:text-fg hover:underline">
+          Destinations
+        </a>
         <span className="text-faint">/</span>
         <h2 className="text-[13px] font-semibold">New destination</h2>
       </div>
@@ -93,30 +149,37 @@ export function DestinationSetup() {
                 </span>
               </button>
             </div>
-            {picked && <TextField className="mt-3 max-w-sm" label="Name" mono={false} value={name} onChange={setName} error={errors['name'] ?? null} help="How lists and integrations objects name it (integrations: { “Name”: false } skips it)." />}
+            {picked && <TextField className="mt-3 max-w-sm" label="Name" mono={false} value={name} onChange={edit(setName)} data-slot="name" error={shown['name'] ?? null} help="How lists and integrations objects name it (integrations: { “Name”: false } skips it)." />}
           </Step>
           {picked && (
             <>
               <Step n={2} title="Sources" done={sourceIds.length > 0}>
-                <SourcesPicker sources={sources} selected={sourceIds} onChange={setSourceIds} error={errors['sources']} onCreate={() => void createSource()} />
+                <SourcesPicker sources={sources} selected={sourceIds} onChange={edit(setSourceIds)} error={shown['sources']} onCreate={() => void createSource()} />
               </Step>
-              <Step n={3} title="Webhook URLs" done={webhooks.length > 0} help="Up to five. A message is delivered once any one of them answers 2xx.">
-                <WebhookUrls rows={rows} onChange={setRows} errors={errors} receivers={receivers} newReceiver={newReceiver} onNewReceiver={setNewReceiver} />
+              <Step n={3} title="Webhook URLs" done={webhooks.length > 0 && !Object.keys(problems).some((slot) => slot.startsWith('webhooks'))} help="Up to five. A message is delivered once any one of them answers 2xx.">
+                <WebhookUrls rows={rows} onChange={edit(setRows)} errors={shown} receivers={receivers} newReceiver={newReceiver} onNewReceiver={setNewReceiver} />
               </Step>
               <Step n={4} title="Headers" optional help="Static headers sent with every request to that URL, up to five per URL.">
-                <WebhookHeaders rows={rows} onChange={setRows} errors={errors} />
+                <WebhookHeaders rows={rows} onChange={edit(setRows)} errors={shown} />
               </Step>
               <Step n={5} title="Shared secret" optional done={secret !== ''}>
-                <SecretField value={secret} onChange={setSecret} error={errors['sharedSecret']} />
+                <SecretField value={secret} onChange={edit(setSecret)} error={shown['sharedSecret']} />
               </Step>
               <Step n={6} title="Turn it on" done={enabled && !enableBlocked}>
                 <div className="flex items-center gap-2">
-                  <Switch checked={enabled && !enableBlocked} onChange={setEnabled} label="Enabled" showLabel disabled={enableBlocked} title={enableBlocked ? 'Give a webhook URL first' : undefined} />
+                  {/* Disabled only while off: once on, the user can always turn it off again. */}
+                  <Switch checked={enabled} onChange={edit(setEnabled)} label="Enabled" showLabel disabled={!enabled && enableBlocked} title={!enabled && enableBlocked ? 'Give a webhook URL first' : undefined} />
                   <span className="text-xs text-muted">
-                    {enableBlocked ? 'It can be turned on once it has a webhook URL.' : enabled ? 'It starts forwarding as soon as it is saved.' : 'Saved off: it receives nothing from its sources until you turn it on.'}
+                    {enabled
+                      ? enableBlocked
+                        ? 'On, but it has no webhook URL yet: give one, or turn it off, to save.'
+                        : 'Saved on: it starts forwarding as soon as it is saved.'
+                      : enableBlocked
+                        ? 'Off. It can be turned on once it has a webhook URL.'
+                        : 'Saved off: it receives nothing from its sources until you turn it on.'}
                   </span>
                 </div>
-                <FieldNote error={errors['enabled']} />
+                <FieldNote error={enabled && enableBlocked ? undefined : shown['enabled']} />
               </Step>
             </>
           )}
@@ -126,16 +189,17 @@ export function DestinationSetup() {
         <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy} disabled={!picked}>
           Save
         </Button>
-        <Button variant="ghost" size="md" onClick={() => navigate({ view: 'destinations', sub: [] })}>
+        <Button variant="ghost" size="md" onClick={cancel}>
           Cancel
         </Button>
         {!picked && <span className="text-xs text-faint">Pick Webhooks in the catalog to begin.</span>}
-        {Object.keys(errors).length > 0 && (
-          <span className="text-xs text-err" role="status">
-            Not saved: {Object.values(errors)[0]}
+        {(Object.keys(errors).length > 0 || touched === 'all') && Object.keys(shown).length > 0 && (
+          <span className="min-w-0 truncate text-xs text-err" role="status">
+            Not saved: {Object.values(shown)[0]}
           </span>
         )}
       </div>
+      {discarding && <DiscardDialog what="The new destination" onKeep={() => setDiscarding(false)} onDiscard={leave} />}
     </form>
   );
 }

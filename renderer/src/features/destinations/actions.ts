@@ -6,6 +6,7 @@ import { useCatalog } from '../../stores/catalog';
 import { useRouter } from '../../stores/router';
 import { useSecrets } from '../../stores/secrets';
 import { useToasts } from '../../stores/toasts';
+import { testEventName } from './model';
 
 /** Puts a destination as the server answered it into the catalog. */
 export function remember(destination: Destination): void {
@@ -18,16 +19,27 @@ export async function setEnabled(destination: Destination, enabled: boolean): Pr
   if (result.ok) remember(result.value);
 }
 
-/** One track call straight to this destination (as the composer sends it), then Live opens it. */
+/**
+ * One track call straight to this destination (as the composer sends it), then Live opens it with its
+ * outcome. Its event is one the destination's filters let through (testEventName): `Test Event`, or the
+ * first event of its allow list, said plainly, since the receiver gets that name.
+ */
 export async function sendTestEvent(destination: Destination): Promise<void> {
+  const { event, filteredAnyway } = testEventName(destination);
   const result = await api().call('sendMessage', {
     type: 'track',
     destinations: [destination.id],
-    call: { userId: 'test-user', event: 'Test Event', properties: { sentBy: 'Hookbench', destination: destination.name } },
+    call: { userId: 'test-user', event, properties: { sentBy: 'Hookbench', test: true, destination: destination.name } },
   });
   if (!result.ok) return;
+  const toasts = useToasts.getState();
+  if (filteredAnyway) {
+    toasts.push({ tone: 'error', title: 'Filtered: no event gets through', message: `Every event the allow list of ${destination.name} names is also blocked, so no track call reaches it. Change its event filters.` });
+  } else if (event !== 'Test Event') {
+    toasts.push({ tone: 'info', title: `Sent as “${event}”`, message: `${destination.name} only lets the events of its allow list through, so the test event uses the first of them (properties say test: true).` });
+  }
   if (!destination.enabled) {
-    useToasts.getState().push({ tone: 'info', title: 'Held: the destination is off', message: `${destination.name} is disabled, so its test event waits until you turn it on.` });
+    toasts.push({ tone: 'info', title: 'Held: the destination is off', message: `${destination.name} is disabled, so its test event waits until you turn it on.` });
   }
   useRouter.getState().navigate({ view: 'live', messageId: result.value.message.id });
 }

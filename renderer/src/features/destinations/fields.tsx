@@ -100,6 +100,7 @@ export function WebhookUrls({
             value={row.url}
             onChange={(v) => setUrl(i, v)}
             placeholder="https://example.com/hooks/analytics  or  receiver:<name>"
+            data-slot={`webhooks[${i}].url`}
             error={errors[`webhooks[${i}].url`] ?? null}
           />
           <button
@@ -180,8 +181,8 @@ export function WebhookHeaders({ rows, onChange, errors }: { rows: WebhookRow[];
             </legend>
             {row.headers.map((h, k) => (
               <div key={k} className="flex items-start gap-1.5">
-                <TextField className="w-44" label={`Webhook ${i + 1} header ${k + 1} name`} value={h.name} placeholder="Header-Name" onChange={(name) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, name } : x)))} />
-                <TextField className="flex-1" label={`Webhook ${i + 1} header ${k + 1} value`} value={h.value} placeholder="value" onChange={(value) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, value } : x)))} />
+                <TextField className="w-44" label={`Webhook ${i + 1} header ${k + 1} name`} value={h.name} placeholder="Header-Name" data-slot={`webhooks[${i}].headers`} onChange={(name) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, name } : x)))} />
+                <TextField className="flex-1" label={`Webhook ${i + 1} header ${k + 1} value`} value={h.value} placeholder="value" data-slot={`webhooks[${i}].headers`} onChange={(value) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, value } : x)))} />
                 <button
                   type="button"
                   aria-label={`Remove webhook ${i + 1} header ${k + 1}`}
@@ -224,6 +225,7 @@ export function SecretField({ value, onChange, error, reveal, onReveal, shown }:
       value={value}
       onChange={onChange}
       placeholder="none: requests are sent unsigned"
+      data-slot="sharedSecret"
       error={error ?? null}
       help={
         <>

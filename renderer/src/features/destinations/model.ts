@@ -5,7 +5,9 @@
  */
 import { LIMITS } from '../../../../main/contract/messageShapes';
 import type { Destination, EventFilters, MessageSummary } from '../../../../main/contract/models';
+import type { ApiError } from '../../../../main/contract/result';
 import { eventFilterAllows } from '../../../../main/contract/routing';
+import { destinationInputSchema, formatPath, webhookInputSchema, type DestinationInput } from '../../../../main/contract/schemas';
 
 export const MAX_WEBHOOKS = LIMITS.webhooksPerDestination;
 export const MAX_HEADERS = LIMITS.headersPerWebhook;
@@ -105,4 +107,91 @@ export function previewFilters(destination: Pick<Destination, 'id' | 'name' | 's
 export function freeName(base: string, taken: readonly string[]): string {
   if (!taken.includes(base)) return base;
   for (let i = 2; ; i++) if (!taken.includes(`${base} ${i}`)) return `${base} ${i}`;
+}
+
+/** The fields' labels in the forms, by the API's field name (patch. prefix left out). */
+const LABELS: Record<string, string> = {
+  name: 'Name',
+  enabled: 'Enabled',
+  sources: 'Sources',
+  sharedSecret: 'Shared secret',
+  caFile: 'CA file',
+  timeoutMs: 'Timeout',
+  'retry.schedule': 'Retry schedule',
+  'retry.windowMs': 'Retry window',
+  'retry.jitter': 'Jitter',
+  'retry.maxAttempts': 'Max attempts',
+  'filters.allowEvents': 'Allow events',
+  'filters.blockEvents': 'Block events',
+};
+
+/**
+ * An API field as the form labels it: `webhooks[1].url` → `Webhook 2 URL`, `webhooks[0].headers.X-Env` →
+ * `Webhook 1 header X-Env`, `patch.retry.schedule[2]` → `Retry schedule`. Unknown fields stay as they are.
+ */
+export function fieldLabel(field: string): string {
+  const f = field.replace(/^patch\./, '');
+  const webhook = /^webhooks\[(\d+)\](?:\.(url|headers)(?:\.(.+)|\[(".*")\])?)?$/.exec(f);
+  if (webhook) {
+    const n = Number(webhook[1]) + 1;
+    if (n > MAX_WEBHOOKS) return 'Webhook URLs';
+    if (webhook[2] === 'url') return `Webhook ${n} URL`;
+    if (webhook[2] === 'headers') {
+      const name = webhook[3] ?? (webhook[4] ? (JSON.parse(webhook[4]) as string) : null);
+      return name === null ? `Webhook ${n} headers` : `Webhook ${n} header ${name}`;
+    }
+    return `Webhook ${n}`;
+  }
+  if (f === 'webhooks' || f === 'url') return 'Webhook URLs';
+  const top = /^(sources|retry\.\w+|filters\.\w+|\w+)/.exec(f)?.[1] ?? f;
+  return LABELS[top] ?? field;
+}
+
+/** An API error with its field named as the form labels it: `Webhook 2 URL: must be an absolute URL...`. */
+export function labelledMessage(error: Pick<ApiError, 'field' | 'message'>): string {
+  if (!error.field) return error.message;
+  const rest = error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
+  return `${fieldLabel(error.field)}: ${rest}`;
+}
+
+/**
+ * What the API would refuse in the form, checked with its own schemas, by form slot (formSlot): the first
+ * problem of each, named as the form labels the field. Each webhook row is checked where it stands (rows
+ * left empty are not sent), so "Webhook 3 URL" is the third row even when the second is empty. The form
+ * shows a slot's problem once its field has been left, and all of them on Save.
+ */
+export function formProblems(input: Omit<DestinationInput, 'webhooks' | 'url'>, rows: readonly WebhookRow[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix: readonly PropertyKey[]) => {
+    for (const issue of issues) {
+      const field = formatPath([...prefix, ...issue.path]);
+      const slot = formSlot(field);
+      if (slot !== null && out[slot] === undefined) out[slot] = `${fieldLabel(field)}: ${issue.message}`;
+    }
+  };
+  const rest = destinationInputSchema.safeParse(input);
+  if (!rest.success) add(rest.error.issues, []);
+  rows.forEach((row, i) => {
+    const [webhook] = webhooksInput([row]);
+    if (!webhook) return;
+    const checked = webhookInputSchema.safeParse(webhook);
+    if (!checked.success) add(checked.error.issues, ['webhooks', i]);
+  });
+  return out;
+}
+
+/**
+ * The test event a destination lets through: `Test Event`, unless its event filters drop it; then the first
+ * event its allow list names that is not blocked (filters apply to track calls only). `filteredAnyway`: no
+ * track event passes these filters.
+ */
+export function testEventName(destination: Pick<Destination, 'name' | 'filters'>): { event: string; filteredAnyway: boolean } {
+  const fallback = 'Test Event';
+  if (eventFilterAllows(destination, 'track', fallback) === null) return { event: fallback, filteredAnyway: false };
+  const allowed = destination.filters.allowEvents.find((e) => eventFilterAllows(destination, 'track', e) === null);
+  if (allowed !== undefined) return { event: allowed, filteredAnyway: false };
+  if (destination.filters.allowEvents.length === 0) {
+    for (let i = 2; ; i++) if (eventFilterAllows(destination, 'track', `${fallback} ${i}`) === null) return { event: `${fallback} ${i}`, filteredAnyway: false };
+  }
+  return { event: fallback, filteredAnyway: true };
 }

@@ -2,12 +2,12 @@ import { Card } from '../../ui/Card';
 import { CopyButton } from '../../ui/CopyButton';
 import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
 
-/** The body as delivered: the exact bytes every webhook received (signed as they are). */
-export function BodyCard({ body }: { body: string; call: Record<string, unknown> }) {
+/** The body: the exact bytes every webhook received or is to receive (signed as they are), named by what happened to it. */
+export function BodyCard({ body, label = 'Body delivered' }: { body: string; call: Record<string, unknown>; label?: string }) {
   const [mode, setMode] = useBodyMode();
   return (
     <Card
-      title="Body delivered"
+      title={label}
       aside={
         <>
           <BodyModeSwitch mode={mode} onChange={setMode} />
@@ -15,7 +15,7 @@ export function BodyCard({ body }: { body: string; call: Record<string, unknown>
         </>
       }
     >
-      <BodyView text={body} mode={mode} label="Body delivered" />
+      <BodyView text={body} mode={mode} label={label} />
     </Card>
   );
 }

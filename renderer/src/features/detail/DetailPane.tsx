@@ -6,6 +6,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { EmptyState } from '../../ui/EmptyState';
 import { AttemptDetail } from './AttemptDetail';
 import { BodyCard } from './BodyCard';
+import { bodyLabel } from './bodyLabel';
 import { DeliveryCard } from './DeliveryCard';
 import { MessageActions } from './MessageActions';
 import { MessageFacts } from './MessageFacts';
@@ -60,7 +61,7 @@ export function DetailPane({ onClose }: { onClose(): void }) {
                 destinationName={deliveryOf(attempt.deliveryId)?.destinationName ?? 'destination'}
                 destinationId={deliveryOf(attempt.deliveryId)?.destinationId ?? ''}
               />
-            ) : <BodyCard body={detail.message.body} call={detail.message.call} />}
+            ) : <BodyCard body={detail.message.body} call={detail.message.call} label={bodyLabel(detail)} />}
           </div>
         )}
       </div>

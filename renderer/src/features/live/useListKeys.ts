@@ -1,7 +1,8 @@
 /**
  * A message list with a detail pane beside it (Live, History): the cursor, opening the message under it
  * (its id in the route), and the keys: ↑/↓ or j/k move (the open pane follows, without filling the
- * history), Enter opens, Esc closes and gives the list the focus back, r retries the open message now.
+ * history), Enter opens, Esc goes back one level (an open attempt to its message, the message to the list,
+ * which gets the focus back), r retries the open message now.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
@@ -49,16 +50,19 @@ export function useListKeys(rows: readonly { id: number }[]) {
   useHotkeys(['down', 'j'], () => move(1), LIST_KEY_OPTIONS, [rows, cursorId, openId]);
   useHotkeys(['up', 'k'], () => move(-1), LIST_KEY_OPTIONS, [rows, cursorId, openId]);
   useHotkeys('enter', () => cursorId !== null && open(cursorId), LIST_KEY_OPTIONS, [cursorId]);
+  // Esc goes back one level: an open attempt to its message, the message to the list.
+  const attemptId = useRouter((s) => s.route.attemptId);
   useHotkeys(
     'escape',
     () => {
-      if (openId !== null) {
+      if (openId !== null && attemptId !== null) navigate({ attemptId: null });
+      else if (openId !== null) {
         open(null);
         gridRef.current?.focus();
       }
     },
     { preventDefault: false },
-    [openId],
+    [openId, attemptId],
   );
   useHotkeys(
     'r',
