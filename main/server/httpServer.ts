@@ -38,6 +38,8 @@ export interface ServerOptions {
   eventFlushMs?: number;
   /** Where ingestion requests are parsed (engine/ingest.ts). */
   ingest?: IngestOptions;
+  /** Bytes of ingestion bodies held in memory at once, across requests (INGEST_BUFFER_BYTES); tests lower it. */
+  ingestBufferBytes?: number;
 }
 
 export interface RunningServer {
@@ -46,6 +48,8 @@ export interface RunningServer {
   server: Server;
   /** Requests whose client closed the connection before sending the whole body. */
   readonly clientAborts: number;
+  /** Bytes of ingestion bodies being received right now. */
+  readonly ingestBufferedBytes: number;
   /** Stops accepting, closes sockets, waits for the server to close. */
   close(): Promise<void>;
 }
@@ -117,6 +121,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   server.keepAliveTimeout = 5000;
+  // Half-sent requests hold memory and a socket: a body has 30 s to arrive (SDK bodies are at most 500 KiB), and
+  // past MAX_CONNECTIONS new connections are refused by the kernel's backlog, not accepted and held.
+  server.requestTimeout = 30_000;
+  server.maxConnections = MAX_CONNECTIONS;
+  const ingestBuffer = { bytes: 0, limit: options.ingestBufferBytes ?? INGEST_BUFFER_BYTES };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -125,7 +134,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (isIngestPath(path)) {
       const ip = clientIp(req);
       const chunks: Buffer[] = [];
-      const body = await readBody(req, LIMITS.requestBytes, chunks);
+      const body = await readBody(req, LIMITS.requestBytes, chunks, ingestBuffer);
+      if (body === 'busy') {
+        const error = { code: 'unavailable' as const, message: `Hookbench is receiving more than ${ingestBuffer.limit.toLocaleString('en-US')} bytes of request bodies at once; retry in a second` };
+        return sendJson(res, 503, { error }, { connection: 'close', 'retry-after': '1', 'access-control-allow-origin': '*' });
+      }
       if (body === 'too_large') {
         const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
         core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: ip, httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
@@ -145,7 +158,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (!isCommandName(name)) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `unknown command "${name.slice(0, 100)}"` } });
       if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `POST /api/${name} with a JSON object` } }, { allow: 'POST' });
       const body = await readBody(req, API_BODY_LIMIT);
-      if (body === 'too_large') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit: API_BODY_LIMIT, message: `request: more than ${API_BODY_LIMIT} bytes` } });
+      if (typeof body === 'string') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit: API_BODY_LIMIT, message: `request: more than ${API_BODY_LIMIT} bytes` } });
       let input: unknown = {};
       if (body.length > 0) {
         const badByte = firstInvalidUtf8(body);
@@ -247,6 +260,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     get clientAborts() {
       return clientAborts.count;
     },
+    get ingestBufferedBytes() {
+      return ingestBuffer.bytes;
+    },
     async close() {
       subscription.off();
       batcher.close();
@@ -295,6 +311,11 @@ function clientAbortLog(now: () => number = Date.now, log: (line: string) => voi
   };
 }
 
+/** Ingestion bodies held in memory at once, across all requests; past it a request gets 503 with Retry-After. */
+const INGEST_BUFFER_BYTES = 64 * 1024 * 1024;
+/** Connections held open at once. */
+const MAX_CONNECTIONS = 1024;
+
 /** How long requests in flight may take to finish when the server stops. */
 const CLOSE_GRACE_MS = 2000;
 
@@ -315,7 +336,7 @@ function clientIp(req: IncomingMessage): string | null {
  * given, keeps what was read. Listeners, not `for await`: leaving that loop early destroys the request, and with
  * it the socket the answer must go out on.
  */
-function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = []): Promise<Buffer | 'too_large'> {
+function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = [], shared?: { bytes: number; limit: number }): Promise<Buffer | 'too_large' | 'busy'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -324,17 +345,31 @@ function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = []): P
   return new Promise((resolve, reject) => {
     let size = 0;
     const stop = (): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onError);
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (shared) shared.bytes -= size;
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
+      if (shared) shared.bytes += chunk.length;
       if (size > limit) {
         stop();
         req.resume();
         resolve('too_large');
         return;
       }
+      if (shared && shared.bytes > shared.limit) {
+        stop();
+        req.resume();
+        resolve('busy');
+        return;
+      }
       chunks.push(chunk);
+    };
+    // A request torn down mid-body ends with 'close' (and maybe 'error'): its bytes are no longer held.
+    const onClose = (): void => {
+      if (req.complete) return;
+      stop();
+      reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
     };
     const onEnd = (): void => {
       stop();
@@ -344,7 +379,7 @@ function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = []): P
       stop();
       reject(e);
     };
-    req.on('data', onData).on('end', onEnd).on('error', onError);
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
 

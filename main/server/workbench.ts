@@ -32,6 +32,8 @@ export const SERVER_INFO_FILE = 'server.json';
 
 export interface WorkbenchOptions {
   dataDir: string;
+  /** Bytes of ingestion bodies held at once before 503 (server/httpServer.ts's default unless given). */
+  ingestBufferBytes?: number;
   /** A config file applied at start (sources, destinations, receivers). */
   config?: string | undefined;
   host: string;
@@ -155,7 +157,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       }),
       core.health,
     );
-    const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir };
+    const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir, ...(options.ingestBufferBytes ? { ingestBufferBytes: options.ingestBufferBytes } : {}) };
     try {
       server = await startServer(serverOptions);
     } catch (e) {

@@ -125,3 +125,41 @@ describe('no silent coercion at the door: each is a 400 naming the field', () =>
     expect(must(running.core.getMessage({ id: stored!.id })).message.body).toContain('"n":1.7976931348623157e+308');
   });
 });
+
+describe('memory under half-sent bodies', () => {
+  it('bodies in flight are bounded: past the bound a request gets 503 with Retry-After; closed requests give their bytes back', async () => {
+    const { startWorkbench } = await import('../../main/server/workbench.js');
+    const { vi } = await import('vitest');
+    const dir = newDataDir();
+    const running = await startWorkbench({ dataDir: join(dir, 'data'), host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0, uiDir: null, ingestBufferBytes: 1_000_000 });
+    onCleanup(() => running.stop());
+    const half = Buffer.alloc(200_000, 0x20); // JSON white space: half of a 400,000-byte body
+    const sockets: import('node:net').Socket[] = [];
+    onCleanup(() => sockets.forEach((s) => s.destroy()));
+    const open = async (): Promise<import('node:net').Socket> => {
+      const socket = connect(running.server.port, '127.0.0.1');
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      await once(socket, 'connect');
+      socket.write(`POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 400000\r\n\r\n`);
+      socket.write(half);
+      return socket;
+    };
+    for (let i = 0; i < 5; i++) {
+      await open();
+      await vi.waitFor(() => expect(running.server.ingestBufferedBytes).toBe((i + 1) * 200_000));
+    }
+    // The sixth takes the total past 1,000,000 bytes: refused at once, not held.
+    const sixth = await open();
+    const answer: Buffer[] = [];
+    sixth.on('data', (d: Buffer) => answer.push(d));
+    await once(sixth, 'close');
+    const text = Buffer.concat(answer).toString('utf8');
+    expect(text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(text).toMatch(/\r\nretry-after: 1\r\n/i);
+    expect(running.server.ingestBufferedBytes).toBe(1_000_000);
+    // Clients that go away give their bytes back.
+    sockets.slice(0, 5).forEach((s) => s.destroy());
+    await vi.waitFor(() => expect(running.server.ingestBufferedBytes).toBe(0));
+  });
+});
