@@ -28,6 +28,8 @@ export function historyQueryOf(filter: LiveFilter): Record<string, string> {
   return query;
 }
 
+const LABEL = 'sr-only text-xs text-muted @[640px]:not-sr-only';
+
 export function LiveToolbar({ shown, total }: { shown: number; total: number }) {
   const { filter, setFilter, streamPaused, setStreamPaused, held } = useLive();
   const stored = useEngine((s) => s.overview?.totalMessages ?? null);
@@ -37,14 +39,19 @@ export function LiveToolbar({ shown, total }: { shown: number; total: number }) 
   const status = filter.status === 'all' ? '' : filter.status;
   const historyHref = `#/history${Object.keys(historyQueryOf(filter)).length ? `?${new URLSearchParams(historyQueryOf(filter)).toString()}` : ''}`;
   return (
-    <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3 whitespace-nowrap">
+    // A container: beside an open message (a narrow list) the labels go to screen readers only and the
+    // selects narrow, so Pause/Resume stream always stays whole.
+    <div className="@container shrink-0 border-b border-line bg-panel">
+    <div className="flex h-10 items-center gap-2 px-3 whitespace-nowrap">
       <Select
         label="Status"
+        labelClassName={LABEL}
+        selectClassName="max-w-32 @[640px]:max-w-none"
         value={status}
         onChange={(v) => setFilter({ status: v === '' ? 'all' : (v as LiveFilter['status']) })}
         options={statusChoiceOptions('all', filter.status === 'all' ? {} : (parseStatusChoice(filter.status) ?? {}))}
       />
-      <Select label="Type" value={filter.type} onChange={(v) => setFilter({ type: v as LiveFilter['type'] })} options={['all', ...MESSAGE_TYPES]} />
+      <Select label="Type" labelClassName={LABEL} selectClassName="max-w-24 @[640px]:max-w-none" value={filter.type} onChange={(v) => setFilter({ type: v as LiveFilter['type'] })} options={['all', ...MESSAGE_TYPES]} />
       {filtered && (
         <Button variant="ghost" onClick={() => setFilter({ status: 'all', type: 'all' })}>
           Clear filters
@@ -71,6 +78,7 @@ export function LiveToolbar({ shown, total }: { shown: number; total: number }) 
           {streamPaused ? 'Resume stream' : 'Pause stream'}
         </Button>
       </div>
+    </div>
     </div>
   );
 }
