@@ -2,7 +2,6 @@
  * The typed API: commands (request → Result) and pushed events. Transports (Electron IPC, HTTP) derive
  * their call types from this one interface.
  */
-import type { MessageType } from './messageShapes.js';
 import type {
   ClockState,
   DeletionRequest,
@@ -12,8 +11,8 @@ import type {
   IngestRefusal,
   SourceUsage,
   MessageDetail,
+  MessageFilter,
   MessageRecord,
-  MessageStatus,
   MessageSummary,
   Overview,
   Page,
@@ -44,20 +43,7 @@ import type { Result } from './result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput, SourceInput } from './schemas.js';
 
 /** Filters of listMessages; all optional, combined with AND. Pages run newest first. */
-export interface ListMessagesInput {
-  status?: MessageStatus | undefined;
-  type?: MessageType | undefined;
-  sourceId?: string | undefined;
-  /** Messages with a delivery to this destination. */
-  destinationId?: string | undefined;
-  userId?: string | undefined;
-  /** Track event (or page/screen name), exactly. */
-  event?: string | undefined;
-  /** A substring of the delivered body (case-insensitive for ASCII). */
-  text?: string | undefined;
-  /** Received at or after / before this engine time (ms since the epoch). */
-  from?: number | undefined;
-  to?: number | undefined;
+export interface ListMessagesInput extends MessageFilter {
   cursor?: string | null | undefined;
   limit?: number | undefined;
 }

@@ -18,7 +18,7 @@ import {
 } from './audiences.js';
 import { importMessagesInputSchema } from './importMessages.js';
 import { MESSAGE_TYPES } from './messageShapes.js';
-import { MESSAGE_STATUSES, SECRET_KINDS, SOURCE_KINDS } from './models.js';
+import { DELIVERY_STATUSES, MESSAGE_STATUSES, SECRET_KINDS, SOURCE_KINDS } from './models.js';
 import { receiverInputSchema, receiverPatchSchema } from './receiver.js';
 import { setRetentionInputSchema } from './retention.js';
 import { destinationInputSchema, destinationPatchSchema, sendMessageInputSchema, sourceInputSchema } from './schemas.js';
@@ -56,6 +56,9 @@ export const listMessagesInputSchema = z.strictObject({
   text: filterText.optional(),
   from: epochMs.optional(),
   to: epochMs.optional(),
+  delivery: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+  // Checked with delivery by the history (main/engine/history.ts): a refinement here would stop the export filter's omit().
+  deliverySince: epochMs.optional(),
   ...paging,
 });
 

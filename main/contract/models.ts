@@ -263,12 +263,70 @@ export interface MessageSummary {
   /** The earliest next attempt of its waiting deliveries (engine time), or null. */
   nextAttemptAt: number | null;
   destinationIds: string[];
+  /**
+   * Each destination's delivery at a glance, in the order they were created: one message can be delivered
+   * to one destination, refused on another and retrying on a third while its own status reads `retrying`.
+   */
+  deliveries: DeliverySummary[];
+}
+
+/** One delivery as a list row shows it (built by contract/messageSummary.ts, the one builder). */
+export interface DeliverySummary {
+  destinationId: string;
+  destinationName: string;
+  status: DeliveryStatus;
+  /** Why it failed or was cancelled (docs/behaviour.md §3), else null. */
+  reason: string | null;
+  attempts: number;
+  /** Engine time of its next attempt while it waits, else null. */
+  nextAttemptAt: number | null;
+  /** The outcome and HTTP status of its newest attempt; null before the first (and the status without a response). */
+  lastOutcome: AttemptOutcome | null;
+  lastStatusCode: number | null;
+}
+
+/**
+ * A top-bar counter: how many messages it counted and the listMessages filter that lists exactly those
+ * messages (taken at the same instant, so opening it shows that many rows).
+ */
+export interface MessageCounter {
+  messages: number;
+  filter: MessageFilter;
+}
+
+/** listMessages' filters (every one optional, all combined with AND). */
+export interface MessageFilter {
+  status?: MessageStatus | undefined;
+  type?: MessageType | undefined;
+  sourceId?: string | undefined;
+  /** Messages with a delivery to this destination. */
+  destinationId?: string | undefined;
+  userId?: string | undefined;
+  /** Track event (or page/screen name), exactly. */
+  event?: string | undefined;
+  /** A substring of the delivered body (case-insensitive for ASCII). */
+  text?: string | undefined;
+  /** Received at or after / before this engine time (ms since the epoch). */
+  from?: number | undefined;
+  to?: number | undefined;
+  /** Messages with at least one delivery in this status (`failed`: any delivery failed, whatever the others did). */
+  delivery?: DeliveryStatus | undefined;
+  /** With `delivery`: that delivery reached its status at or after this engine time (ms since the epoch). */
+  deliverySince?: number | undefined;
 }
 
 /** What the top bar and the overview show: counts, the retry backlog and the clock. */
 export interface Overview {
   /** Messages per status. */
   counts: Record<MessageStatus, number>;
+  /** Every stored message. */
+  totalMessages: number;
+  /**
+   * The top bar's counters, in messages, each with the filter that lists them: being sent now (status
+   * `delivering`), waiting for a retry (status `retrying`), and with a delivery that failed in the last
+   * hour of engine time (any delivery failed since then).
+   */
+  messageCounters: { inFlight: MessageCounter; retrying: MessageCounter; failedLastHour: MessageCounter };
   /** Deliveries being attempted right now. */
   inFlight: number;
   /** Deliveries waiting for a retry. */

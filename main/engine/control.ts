@@ -105,9 +105,17 @@ export class Control {
 
   getOverview(): Result<Overview> {
     const now = this.o.clock.now();
-    const backlog = this.o.store.deliveries.deliveryBacklog(now, now - 3_600_000);
+    const hourAgo = now - 3_600_000;
+    const backlog = this.o.store.deliveries.deliveryBacklog(now, hourAgo);
+    const counts = this.o.queries.countsPerStatus();
     return ok({
-      counts: this.o.queries.countsPerStatus(),
+      counts,
+      totalMessages: Object.values(counts).reduce((a, b) => a + b, 0),
+      messageCounters: {
+        inFlight: { messages: counts.delivering, filter: { status: 'delivering' } },
+        retrying: { messages: counts.retrying, filter: { status: 'retrying' } },
+        failedLastHour: { messages: this.o.queries.countFailedSince(hourAgo), filter: { delivery: 'failed', deliverySince: hourAgo } },
+      },
       inFlight: this.o.engine.roundsInFlight,
       retrying: backlog.retrying,
       failedLastHour: backlog.failedSince,

@@ -4,7 +4,7 @@
  */
 import type { ExportMessagesInput, ExportMessagesOutput, ListMessagesInput } from '../contract/api.js';
 import { EXPORT_LIMIT } from '../contract/commands.js';
-import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, MessageSummary, Page, SourceUsage } from '../contract/models.js';
+import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, MessageFilter, MessageSummary, Page, SourceUsage } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { exportMessages as exportMessageDetails } from '../core/export.js';
@@ -26,6 +26,14 @@ export interface HistoryOptions {
   otherSecrets: () => string[];
 }
 
+/** What the input schema cannot say alone: `deliverySince` is about the status named by `delivery`. */
+function filterProblem(filter: MessageFilter, prefix = ''): Result<never> | null {
+  if (filter.deliverySince !== undefined && filter.delivery === undefined) {
+    return err({ code: 'invalid_input', field: `${prefix}deliverySince`, message: `${prefix}deliverySince: give delivery too (the delivery status it is about, e.g. failed)` });
+  }
+  return null;
+}
+
 export class History {
   constructor(private readonly o: HistoryOptions) {}
 
@@ -33,6 +41,8 @@ export class History {
     const page = pageArgs(input);
     if (!page.ok) return page;
     const { cursor: _cursor, limit: _limit, ...filter } = input;
+    const problem = filterProblem(filter);
+    if (problem) return problem;
     return ok(toPage(this.o.queries.list(filter, page.value.beforeId, page.value.limit + 1), page.value.limit));
   }
 
@@ -49,6 +59,8 @@ export class History {
     if (input.ids) {
       ids = input.ids;
     } else {
+      const problem = filterProblem(input.filter ?? {}, 'filter.');
+      if (problem) return problem;
       const rows = this.o.queries.list(input.filter ?? {}, undefined, EXPORT_LIMIT + 1);
       truncated = rows.length > EXPORT_LIMIT;
       ids = rows.slice(0, EXPORT_LIMIT).map((m) => m.id);

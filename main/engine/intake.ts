@@ -8,6 +8,7 @@
  */
 import type { SendMessageOutput } from '../contract/api.js';
 import type { MessageType } from '../contract/messageShapes.js';
+import { deliveryFields, deliverySummary } from '../contract/messageSummary.js';
 import { REASONS, type Destination, type MessageSummary, type Source } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { parseWith, sendMessageInputSchema, type SendMessageInput } from '../contract/schemas.js';
@@ -312,9 +313,9 @@ export class Intake {
         receivedAt: now,
         replayOf: m.replayOf,
         bytes: m.body.length,
-        attempts: 0,
-        nextAttemptAt: deliveries.length ? now : null,
-        destinationIds: deliveries.map((d) => d.destinationId),
+        ...deliveryFields(
+          deliveries.map((d) => deliverySummary({ destinationId: d.destinationId, destinationName: d.destinationName, status: 'queued', reason: null, attempts: 0, nextAttemptAt: d.nextAttemptAt })),
+        ),
       }));
       this.o.store.afterCommit(() => summaries.forEach((message) => this.o.bus.emit({ type: 'messageAccepted', message })));
     }

@@ -13,7 +13,8 @@
  * smallest leads. Statements are prepared once per shape and kept.
  */
 import type { ListMessagesInput } from '../contract/api.js';
-import { MESSAGE_STATUSES, type MessageStatus, type MessageSummary } from '../contract/models.js';
+import { deliveryFields, deliverySummary } from '../contract/messageSummary.js';
+import { MESSAGE_STATUSES, type AttemptOutcome, type DeliveryStatus, type MessageStatus, type MessageSummary } from '../contract/models.js';
 import type Database from 'better-sqlite3';
 import { HistoryIndex, type FacetName } from './historyIndex.js';
 import { messageFields, type MessageRow } from './messageStore.js';
@@ -25,16 +26,19 @@ export type MessageFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
 
 type SummaryRow = Omit<MessageRow, 'body' | 'call'> & {
   bytes: number;
-  attempts: number | null;
-  next_attempt_at: number | null;
-  destination_ids: string | null;
+  /** JSON: one array per delivery, [destinationId, name, status, reason, attempts, nextAttemptAt, [outcome, statusCode] | null]. */
+  deliveries: string | null;
 };
 
+type DeliveryCells = [string, string, DeliveryStatus, string | null, number, number | null, [AttemptOutcome, number | null] | null];
+
+// A row's deliveries in one subquery (deliveries_message), each with its newest attempt (attempts_message,
+// read backwards): what a list row shows of every destination, with no query per row from JavaScript.
 const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.anonymous_id, m.event, m.status, m.status_reason,
   m.received_at, m.replay_of, length(p.body) AS bytes,
-  (SELECT max(d.attempts) FROM deliveries d WHERE d.message_id = m.id) AS attempts,
-  (SELECT min(d.next_attempt_at) FROM deliveries d WHERE d.message_id = m.id AND d.status IN ('queued', 'retrying')) AS next_attempt_at,
-  (SELECT json_group_array(d.destination_id) FROM deliveries d WHERE d.message_id = m.id) AS destination_ids
+  (SELECT json_group_array(json_array(d.destination_id, d.destination_name, d.status, d.reason, d.attempts, d.next_attempt_at,
+     json((SELECT json_array(a.outcome, a.status_code) FROM attempts a WHERE a.message_id = m.id AND a.delivery_id = d.id ORDER BY a.id DESC LIMIT 1))))
+   FROM deliveries d WHERE d.message_id = m.id) AS deliveries
   FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
 
 /** A candidate index is counted up to this many rows when filters compete for the lead. */
@@ -74,12 +78,13 @@ const FACET_FILTERS = [
   ['type', 'type'],
 ] as const satisfies readonly (readonly [keyof MessageFilter, FacetName])[];
 
-/** How a page's ids are found. All but `scan` and `status` cover only the indexed messages. */
-export type PlanKind = 'scan' | 'status' | 'facet' | 'search' | 'time';
+/** How a page's ids are found. All but `scan`, `status` and `failed` cover only the indexed messages. */
+export type PlanKind = 'scan' | 'status' | 'failed' | 'facet' | 'search' | 'time';
 
 type Plan =
   | { kind: 'scan' }
   | { kind: 'status' }
+  | { kind: 'failed' }
   | { kind: 'facet'; facet: FacetName; key: number | null }
   | { kind: 'search'; match: string }
   | { kind: 'time'; lo: number; hi: number };
@@ -103,6 +108,7 @@ export class MessageQueries {
   private readonly summaryById;
   private readonly countAll;
   private readonly countStatus;
+  private readonly failedSince;
   /** The status with the most messages when last counted: its count is the total minus the others'. */
   private largestStatus: MessageStatus = 'delivered';
   /** Set while explain() runs: every statement run is recorded with its query plan. */
@@ -112,6 +118,9 @@ export class MessageQueries {
     this.index = new HistoryIndex(db);
     this.summaryById = db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id = ?`);
     this.countAll = db.prepare<[], number>('SELECT count(*) FROM messages').pluck();
+    this.failedSince = db
+      .prepare<[number], number>(`SELECT count(DISTINCT message_id) FROM deliveries INDEXED BY deliveries_failed WHERE status = 'failed' AND updated_at >= ?`)
+      .pluck();
     this.countStatus = db.prepare<[MessageStatus], number>('SELECT count(*) FROM messages INDEXED BY messages_status WHERE status = ?').pluck();
   }
 
@@ -142,6 +151,14 @@ export class MessageQueries {
     return row ? toSummary(row) : null;
   }
 
+  /**
+   * Messages with a delivery that failed at or after `since` (engine time): exactly the rows of the filter
+   * `{delivery: 'failed', deliverySince: since}`. Reads only the failed deliveries.
+   */
+  countFailedSince(since: number): number {
+    return this.failedSince.get(since)!;
+  }
+
   /** Messages per status: each status but the largest counted on messages_status, the largest by difference. */
   countsPerStatus(): Record<MessageStatus, number> {
     const counts = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0])) as Record<MessageStatus, number>;
@@ -167,6 +184,16 @@ export class MessageQueries {
         return this.scan(conditions, 0, before, limit);
       case 'status':
         return this.ids(`FROM messages m INDEXED BY messages_status`, `m.status = @status AND m.id < @before`, 'm.id', conditions, { before, limit });
+      case 'failed':
+        // A message with two failed deliveries is met twice in this index: DISTINCT keeps one.
+        return this.ids(
+          `FROM deliveries fd INDEXED BY deliveries_failed_message CROSS JOIN messages m`,
+          `fd.status = 'failed' AND fd.message_id < @before AND m.id = fd.message_id`,
+          'fd.message_id',
+          conditions,
+          { before, limit },
+          true,
+        );
       default: {
         // The messages not indexed yet are the newest: they come first.
         const covered = this.index.covered();
@@ -178,7 +205,7 @@ export class MessageQueries {
   }
 
   /** Ids below `before` among the indexed messages, by a plan that reads the history index. */
-  private indexed(plan: Exclude<Plan, { kind: 'scan' | 'status' }>, conditions: Conditions, before: number, limit: number): number[] {
+  private indexed(plan: Exclude<Plan, { kind: 'scan' | 'status' | 'failed' }>, conditions: Conditions, before: number, limit: number): number[] {
     switch (plan.kind) {
       case 'facet':
         if (plan.key === null) return []; // no indexed message has this value
@@ -211,10 +238,10 @@ export class MessageQueries {
   }
 
   /** Runs one page query: `from` and `driving` lead, every filter's condition follows. */
-  private ids(from: string, driving: string, order: string, c: Conditions, params: Record<string, unknown>): number[] {
+  private ids(from: string, driving: string, order: string, c: Conditions, params: Record<string, unknown>, distinct = false): number[] {
     const payload = c.payload ? ' CROSS JOIN message_payloads p' : '';
     const where = [driving, ...(c.payload ? ['p.message_id = m.id'] : []), ...c.where].join(' AND ');
-    const sql = `SELECT m.id ${from}${payload} WHERE ${where} ORDER BY ${order} DESC LIMIT @limit`;
+    const sql = `SELECT ${distinct ? 'DISTINCT ' : ''}m.id ${from}${payload} WHERE ${where} ORDER BY ${order} DESC LIMIT @limit`;
     return this.all<{ id: number }>(sql, { ...c.params, ...params }).map((r) => r.id);
   }
 
@@ -235,6 +262,12 @@ export class MessageQueries {
     if (filter.destinationId !== undefined) {
       where.push('EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.destination_id = @destinationId)');
       params['destinationId'] = filter.destinationId;
+    }
+    if (filter.delivery !== undefined) {
+      const since = filter.deliverySince !== undefined ? ' AND d.updated_at >= @deliverySince' : '';
+      where.push(`EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.status = @delivery${since})`);
+      params['delivery'] = filter.delivery;
+      if (since) params['deliverySince'] = filter.deliverySince;
     }
     if (filter.from !== undefined) {
       where.push('m.received_at >= @from');
@@ -261,6 +294,12 @@ export class MessageQueries {
       candidates.push({
         plan: { kind: 'status' },
         rows: () => this.count(`SELECT 1 FROM messages INDEXED BY messages_status WHERE status = @status AND id < @before`, { status, before }),
+      });
+    }
+    if (filter.delivery === 'failed') {
+      candidates.push({
+        plan: { kind: 'failed' },
+        rows: () => this.count(`SELECT 1 FROM deliveries INDEXED BY deliveries_failed_message WHERE status = 'failed' AND message_id < @before`, { before }),
       });
     }
     for (const [name, facet] of FACET_FILTERS) {
@@ -341,12 +380,15 @@ export class MessageQueries {
 }
 
 function toSummary(r: SummaryRow): MessageSummary {
+  const cells = r.deliveries ? (JSON.parse(r.deliveries) as DeliveryCells[]) : [];
   return {
     ...messageFields(r),
     anonymousId: r.anonymous_id,
     bytes: r.bytes,
-    attempts: r.attempts ?? 0,
-    nextAttemptAt: r.next_attempt_at,
-    destinationIds: r.destination_ids ? (JSON.parse(r.destination_ids) as string[]) : [],
+    ...deliveryFields(
+      cells.map(([destinationId, destinationName, status, reason, attempts, nextAttemptAt, last]) =>
+          deliverySummary({ destinationId, destinationName, status, reason, attempts, nextAttemptAt, lastOutcome: last?.[0] ?? null, lastStatusCode: last?.[1] ?? null }),
+        ),
+    ),
   };
 }

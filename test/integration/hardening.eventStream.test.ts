@@ -40,6 +40,7 @@ function deepEvent(id: number): EngineEvent {
     attempts: 0,
     nextAttemptAt: null,
     destinationIds: [],
+    deliveries: [],
     call: JSON.parse(deepTrackCallJson(5000)) as Record<string, unknown>,
   };
   return { type: 'messageAccepted', message };

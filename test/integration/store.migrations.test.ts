@@ -160,6 +160,24 @@ describe('migrations', () => {
     }
   });
 
+  it('009 upgrades a populated version-8 database: failed deliveries already stored are found by message through the new partial index', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v8 = openDb(file, MIGRATIONS.slice(0, 8));
+    for (const id of [1, 2, 3]) {
+      v8.prepare(`INSERT INTO messages (id, message_id, type, received_at, status) VALUES (?, ?, 'track', 1, 'failed')`).run(id, `m${id}`);
+      v8.prepare(`INSERT INTO deliveries (message_id, destination_id, destination_name, status, updated_at) VALUES (?, 'd1', 'd', ?, 1)`).run(id, id === 2 ? 'delivered' : 'failed');
+    }
+    v8.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 9));
+    try {
+      expect(schemaVersion(db)).toBe(9);
+      const sql = `SELECT message_id FROM deliveries INDEXED BY deliveries_failed_message WHERE status = 'failed' AND message_id < 10 ORDER BY message_id DESC`;
+      expect(db.prepare(sql).pluck().all()).toEqual([3, 1]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a database from a newer Hookbench, saying so', () => {
     const file = join(newDataDir(), 'hookbench.db');
     const db = new Database(file);

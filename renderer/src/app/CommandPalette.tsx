@@ -27,6 +27,35 @@ async function copySetting(key: 'uiUrl' | 'ingestUrl', what: string): Promise<vo
   useToasts.getState().push({ tone: 'success', title: 'Copied', message: `${what}: ${value}` });
 }
 
+/**
+ * Opens the Signature panel: the newest signed attempt of the open message, or of the newest message that
+ * has one; a notice says so when there is none yet.
+ */
+async function openSignaturePanel(messageId: number | null, view: 'live' | 'history'): Promise<void> {
+  let ids: number[] = messageId !== null ? [messageId] : [];
+  if (messageId === null) {
+    const page = await api().call('listMessages', { limit: 50 });
+    ids = page.ok ? page.value.items.filter((m) => m.attempts > 0).map((m) => m.id) : [];
+  }
+  for (const id of ids) {
+    const detail = await api().call('getMessage', { id });
+    if (!detail.ok) continue;
+    const attempt = [...detail.value.attempts].reverse().find((a) => a.signature !== null) ?? detail.value.attempts.at(-1);
+    if (!attempt) continue;
+    useRouter.getState().navigate({ view, messageId: id, attemptId: attempt.id });
+    scrollToWhenShown('[aria-label="Signature"]');
+    return;
+  }
+  useToasts.getState().push({ tone: 'info', title: 'No attempt yet', message: messageId !== null ? `Message ${messageId} has no attempt yet: its Signature panel shows once one is sent.` : 'No message has been sent to a webhook yet: send one (Compose) and its attempt has a Signature panel.' });
+}
+
+/** Scrolls to an element once it is rendered (it mounts after the route changes), giving up after a second of frames. */
+function scrollToWhenShown(selector: string, frames = 60): void {
+  const el = document.querySelector(selector);
+  if (el) return el.scrollIntoView({ block: 'start' });
+  if (frames > 0) requestAnimationFrame(() => scrollToWhenShown(selector, frames - 1));
+}
+
 /** Runs one palette action (ids from paletteActions). */
 async function run(id: string): Promise<void> {
   const navigate = useRouter.getState().navigate;
@@ -61,6 +90,8 @@ async function run(id: string): Promise<void> {
       }
       return;
     }
+    case 'signature':
+      return openSignaturePanel(messageId, useRouter.getState().route.view === 'history' ? 'history' : 'live');
     case 'theme':
       return useTheme.getState().setChoice(arg as ThemeChoice);
     case 'density':

@@ -12,7 +12,8 @@ export function ConnectionIndicator() {
   return (
     <div role="status" aria-label={`Event stream: ${look.text}`} title={look.title} className="flex items-center gap-1.5 rounded-md px-1.5 text-[11px] text-muted">
       <span aria-hidden className={`size-2 rounded-full ${look.dot}`} />
-      {look.text}
+      {/* Below 1280 px a live stream is the green dot alone (its name says Live); a problem keeps its word. */}
+      <span className={state === 'open' ? 'hidden xl:inline' : ''}>{look.text}</span>
     </div>
   );
 }

@@ -10,8 +10,8 @@ const CHOICES: { choice: ThemeChoice; label: string; icon: typeof Sun }[] = [
 export function ThemeSwitch() {
   const { choice, setChoice } = useTheme();
   return (
-    // Below 1280 px the narrow navigation has no room for three buttons: Settings and the palette keep the choice.
-    <div role="radiogroup" aria-label="Theme" className="hidden gap-0.5 xl:flex xl:flex-row">
+    // Below 1024 px the narrow navigation has no room for three buttons: Settings and the palette keep the choice.
+    <div role="radiogroup" aria-label="Theme" className="hidden gap-0.5 lg:flex lg:flex-row">
       {CHOICES.map(({ choice: c, label, icon: Icon }) => (
         <button
           key={c}

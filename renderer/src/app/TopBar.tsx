@@ -1,21 +1,22 @@
 import { RotateCcw, SkipForward } from 'lucide-react';
-import { formatOffset } from '../lib/format';
+import { filterToQuery } from '../features/history/historyQuery';
+import { formatOffset, plural } from '../lib/format';
 import { TIME_STEPS } from '../lib/timeSteps';
 import { useNow } from '../lib/useNow';
 import { useEngine, engineNow } from '../stores/engine';
-import { useLive } from '../stores/live';
 import { useRouter } from '../stores/router';
 import { Button } from '../ui/Button';
 import { ConnectionIndicator } from './ConnectionIndicator';
 
 export function TopBar() {
   return (
-    <header className="flex h-11 shrink-0 items-center gap-3 border-b border-line bg-panel px-3 whitespace-nowrap">
+    // At 1024 px everything must fit in one row with its words: tighter gaps below 1280 px.
+    <header className="flex h-11 shrink-0 items-center gap-2 border-b border-line bg-panel px-3 whitespace-nowrap xl:gap-3">
       <EngineClock />
       <TimeTravel />
       <div className="h-5 w-px bg-line" aria-hidden />
       <ForwardingSwitch />
-      <div className="ml-auto flex items-center gap-3">
+      <div className="ml-auto flex items-center gap-1 xl:gap-3">
         <Counters />
         <ConnectionIndicator />
       </div>
@@ -60,7 +61,7 @@ function TimeTravel() {
             aria-busy={busy === action || undefined}
             onClick={() => void advance(ms, action)}
             title={`Move the engine clock forward by ${label.slice(1)}: retries that fall due run now`}
-            className={`h-7 border-r border-line px-2 font-mono text-xs last:border-r-0 hover:bg-hover disabled:opacity-45 ${busy === action ? 'bg-accent-soft text-accent' : ''}`}
+            className={`h-7 border-r border-line px-1 font-mono text-xs last:border-r-0 xl:px-2 hover:bg-hover disabled:opacity-45 ${busy === action ? 'bg-accent-soft text-accent' : ''}`}
           >
             {label}
           </button>
@@ -84,7 +85,7 @@ function TimeTravel() {
         title={moved ? 'Go back to real time' : 'The clock is at real time'}
         aria-label="Reset offset"
       >
-        <span className="hidden xl:inline">Reset offset</span>
+        <span className="hidden lg:inline">Reset offset</span>
       </Button>
     </div>
   );
@@ -106,39 +107,46 @@ function ForwardingSwitch() {
       <span className={`relative h-3.5 w-6 rounded-full transition-colors ${paused ? 'bg-warn/40' : 'bg-ok'}`} aria-hidden>
         <span className={`absolute top-0.5 size-2.5 rounded-full bg-white transition-all ${paused ? 'left-0.5' : 'left-3'}`} />
       </span>
-      <span>{paused ? 'Paused' : 'Forwarding'}</span>
+      {/* Below 1280 px the switch alone says it (its name stays "Forwarding"); paused keeps its word. */}
+      <span className={paused ? '' : 'hidden xl:inline'}>{paused ? 'Paused' : 'Forwarding'}</span>
     </button>
   );
 }
 
+/**
+ * Counters of messages, each opening History with the filter the engine counted with (getOverview's
+ * messageCounters), so the list shows exactly the rows the counter counted.
+ */
 function Counters() {
   const overview = useEngine((s) => s.overview);
-  const setFilter = useLive((s) => s.setFilter);
   const navigate = useRouter((s) => s.navigate);
-  const show = (status: 'queued' | 'retrying' | 'failed') => {
-    setFilter({ status, type: 'all' });
-    navigate({ view: 'live' });
-  };
+  const counters = overview?.messageCounters;
   const items = [
-    { label: 'In flight', short: 'flight', value: overview?.inFlight, tone: 'text-info', status: 'queued' as const, title: 'Queued or being sent now' },
-    { label: 'Retrying', short: 'retry', value: overview?.retrying, tone: 'text-warn', status: 'retrying' as const, title: 'Waiting for their next attempt' },
-    { label: 'Failed (1 h)', short: 'failed', value: overview?.failedLastHour, tone: 'text-err', status: 'failed' as const, title: 'Failed in the last hour' },
+    { label: 'In flight', counter: counters?.inFlight, tone: 'text-info', title: 'Messages being sent now' },
+    { label: 'Retrying', counter: counters?.retrying, tone: 'text-warn', title: 'Messages waiting for their next attempt' },
+    { label: 'Failed (1 h)', counter: counters?.failedLastHour, tone: 'text-err', title: 'Messages with a delivery that failed in the last hour (engine time)' },
   ];
   return (
-    <div role="group" aria-label="Counters" className="flex items-center gap-0.5">
-      {items.map((item) => (
+    <div role="group" aria-label="Counters" className="flex flex-col items-center leading-none 2xl:flex-row 2xl:gap-1">
+      <span aria-hidden className="text-[9px] font-medium tracking-wide text-faint uppercase 2xl:text-[10px]">
+        Messages
+      </span>
+      <div className="flex items-center">
+      {items.map(({ label, counter, tone, title }) => (
         <button
-          key={item.label}
+          key={label}
           type="button"
-          onClick={() => show(item.status)}
-          title={`${item.title}. Click to show them in Live.`}
-          aria-label={`${item.label}: ${item.value ?? 'unknown'}`}
-          className="flex h-9 flex-col items-center justify-center rounded-md px-1.5 leading-tight hover:bg-hover xl:h-7 xl:flex-row xl:gap-1.5"
+          disabled={!counter}
+          onClick={() => counter && navigate({ view: 'history', messageId: null, query: filterToQuery(counter.filter) })}
+          title={`${title}. Click to list them in History.`}
+          aria-label={`${label}: ${counter ? plural(counter.messages, 'message') : 'unknown'}`}
+          className="flex h-7 items-center justify-center gap-1 rounded-md px-1 leading-tight hover:bg-hover xl:px-1.5 2xl:gap-1.5"
         >
-          <span className={`tabular font-mono text-[13px] font-semibold ${item.value ? item.tone : 'text-faint'}`}>{item.value ?? '–'}</span>
-          <span className="text-[10px] text-muted xl:text-[11px]">{item.label}</span>
+          <span className={`tabular font-mono text-[13px] font-semibold ${counter?.messages ? tone : 'text-faint'}`}>{counter ? counter.messages.toLocaleString() : '–'}</span>
+          <span className="text-[10px] text-muted xl:text-[11px]">{label}</span>
         </button>
       ))}
+      </div>
     </div>
   );
 }

@@ -43,6 +43,13 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
     actions.push({ id: `view:${view}`, group: 'Go to', label });
   }
   actions.push({ id: 'create:destination', group: 'Go to', label: 'New destination', keywords: ['add', 'webhook', 'setup'] });
+  // The Signature panel lives in an attempt's detail: this opens the open message's newest attempt, or the newest one sent.
+  actions.push({
+    id: 'signature:open',
+    group: ctx.openMessageId !== null ? 'Message' : 'Go to',
+    label: ctx.openMessageId !== null ? `Signature panel of message ${ctx.openMessageId}` : 'Signature panel (newest attempt)',
+    keywords: ['signature', 'verify', 'X-Signature', 'HMAC', 'secret', 'check'],
+  });
   for (const step of TIME_STEPS) actions.push({ id: `time:${step.action}`, group: 'Engine', label: `Advance the clock ${step.label}`, keywords: ['time travel', 'fast forward', step.label] });
   actions.push({ id: 'time:next', group: 'Engine', label: 'Next retry', keywords: ['time travel', 'jump', 'due'] });
   if (ctx.clockMoved) actions.push({ id: 'time:reset', group: 'Engine', label: 'Reset offset', keywords: ['time travel', 'real time', 'clock'] });

@@ -4,7 +4,9 @@
  */
 import { create } from 'zustand';
 import type { MessageType } from '../../../main/contract/messageShapes';
-import type { MessageStatus } from '../../../main/contract/models';
+import type { DeliveryStatus, MessageStatus } from '../../../main/contract/models';
+import { hasDelivery } from '../../../main/contract/messageSummary';
+import { parseStatusChoice } from '../lib/statusFilter';
 import { api } from '../api/instance';
 import type { EngineEvent } from '../../../main/contract/events';
 import type { MessageSummary } from '../../../main/contract/models';
@@ -13,7 +15,8 @@ export const LIVE_CAP = 5000;
 const FIRST_PAGE = 500;
 
 export interface LiveFilter {
-  status: MessageStatus | 'all';
+  /** A message status, or `delivery:failed`: any of its deliveries failed (lib/statusFilter.ts). */
+  status: MessageStatus | 'all' | `delivery:${DeliveryStatus}`;
   type: MessageType | 'all';
 }
 
@@ -101,5 +104,12 @@ export const useLive = create<LiveState>((set, get) => ({
 }));
 
 export function matchesFilter(row: MessageSummary, filter: LiveFilter): boolean {
-  return (filter.status === 'all' || row.status === filter.status) && (filter.type === 'all' || row.type === filter.type);
+  return matchesStatus(row, filter.status) && (filter.type === 'all' || row.type === filter.type);
+}
+
+function matchesStatus(row: MessageSummary, status: LiveFilter['status']): boolean {
+  if (status === 'all') return true;
+  const choice = parseStatusChoice(status);
+  if (choice?.delivery) return hasDelivery(row, choice.delivery);
+  return row.status === status;
 }

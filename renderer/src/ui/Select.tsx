@@ -2,11 +2,11 @@ import { useId } from 'react';
 import { ChevronDown } from 'lucide-react';
 
 /** A native select with a visible label (its accessible name). */
-export function Select({ label, value, onChange, options, className = '', labelHidden = false }: { label: string; value: string; onChange(value: string): void; options: readonly (string | { value: string; label: string })[]; className?: string; labelHidden?: boolean }) {
+export function Select({ label, value, onChange, options, className = '', labelHidden = false, labelClassName, selectClassName = '' }: { label: string; value: string; onChange(value: string): void; options: readonly (string | { value: string; label: string })[]; className?: string; labelHidden?: boolean; labelClassName?: string; selectClassName?: string }) {
   const id = useId();
   return (
     <div className={`flex items-center gap-1.5 ${className}`}>
-      <label htmlFor={id} className={labelHidden ? 'sr-only' : 'text-xs text-muted'}>
+      <label htmlFor={id} className={labelClassName ?? (labelHidden ? 'sr-only' : 'text-xs text-muted')}>
         {label}
       </label>
       <div className="relative">
@@ -14,7 +14,7 @@ export function Select({ label, value, onChange, options, className = '', labelH
           id={id}
           value={value}
           onChange={(e) => onChange(e.target.value)}
-          className="h-7 appearance-none rounded-md border border-line bg-panel py-0 pr-7 pl-2 text-xs text-fg hover:border-line-strong focus-visible:border-accent"
+          className={`h-7 appearance-none rounded-md border border-line bg-panel py-0 pr-7 pl-2 text-xs text-fg hover:border-line-strong focus-visible:border-accent ${selectClassName}`}
         >
           {options.map((o) => {
             const { value: v, label: l } = typeof o === 'string' ? { value: o, label: o } : o;

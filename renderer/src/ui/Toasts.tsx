@@ -1,15 +1,17 @@
 import { AlertCircle, CheckCircle2, Info, X } from 'lucide-react';
-import { useToasts, type Toast } from '../stores/toasts';
+import { useRouter } from '../stores/router';
+import { toastsFor, useToasts, type Toast } from '../stores/toasts';
 
 const ICON: Record<Toast['tone'], typeof Info> = { error: AlertCircle, info: Info, success: CheckCircle2 };
 const TONE: Record<Toast['tone'], string> = { error: 'text-err', info: 'text-info', success: 'text-ok' };
 
-/** Errors stay until dismissed; the others fade after a few seconds. */
+/** Errors stay until dismissed; the others fade after a few seconds, and show only on the screen they were said on. */
 export function Toasts() {
   const { toasts, dismiss } = useToasts();
+  const view = useRouter((s) => s.route.view);
   return (
     <div aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2">
-      {toasts.map((t) => {
+      {toastsFor(toasts, view).map((t) => {
         const Icon = ICON[t.tone];
         return (
           <div key={t.id} role={t.tone === 'error' ? 'alert' : 'status'} className="pointer-events-auto flex gap-2.5 rounded-lg border border-line bg-panel p-3 shadow-pop">

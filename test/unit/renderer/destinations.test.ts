@@ -37,7 +37,7 @@ describe('filter preview', () => {
   const d: Pick<Destination, 'id' | 'name' | 'sourceIds' | 'filters'> = { id: 'd1', name: 'D', sourceIds: ['s1'], filters: { allowEvents: [], blockEvents: ['Ping'] } };
   let id = 0;
   const m = (type: MessageSummary['type'], event: string | null, sourceId: string | null, destinationIds: string[] = []): MessageSummary => ({
-    id: ++id, messageId: `m${id}`, type, sourceId, userId: 'u', anonymousId: null, event, status: 'delivered', statusReason: null, receivedAt: id, replayOf: null, bytes: 10, attempts: 1, nextAttemptAt: null, destinationIds,
+    id: ++id, messageId: `m${id}`, type, sourceId, userId: 'u', anonymousId: null, event, status: 'delivered', statusReason: null, receivedAt: id, replayOf: null, bytes: 10, attempts: 1, nextAttemptAt: null, destinationIds, deliveries: [],
   });
   const messages = [m('track', 'Ping', 's1'), m('track', 'Ping', 's1'), m('track', 'Order', 's1'), m('page', 'Ping', 's1'), m('track', 'Ping', 's2'), m('track', 'Order', null, ['d1'])];
 

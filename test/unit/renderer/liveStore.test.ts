@@ -19,6 +19,7 @@ const row = (id: number, patch: Partial<MessageSummary> = {}): MessageSummary =>
   attempts: 0,
   nextAttemptAt: null,
   destinationIds: [],
+  deliveries: [],
   ...patch,
 });
 

@@ -15,6 +15,7 @@ import { callBytes, formKeyOfServerField, validateCall } from './composeModel';
 import { ComposePreview } from './ComposePreview';
 import { IntegrationsEditor } from './IntegrationsEditor';
 import { RoutePicker } from './RoutePicker';
+import { withModifier } from '../../lib/platform';
 import { ShapeForm } from './ShapeForm';
 import { SizeMeter } from './SizeMeter';
 
@@ -27,7 +28,6 @@ function FormSection({ title, children }: { title: string; children: React.React
   );
 }
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 /** Compose any of the seven calls in a form or as raw JSON (kept in sync), check it, and send it. */
 export function ComposeView() {
@@ -50,13 +50,14 @@ export function ComposeView() {
         return;
       }
       const { message, deliveries } = result.value;
-      useLive.getState().upsert(summarize(message));
+      useLive.getState().upsert(summarize(message, deliveries));
+      // Said in Live, where the message opens: back in Compose it would cover the next preview.
+      navigate({ view: 'live', messageId: message.id });
       useToasts.getState().push({
         tone: 'success',
         title: `${type} sent`,
         message: deliveries.length ? `To ${deliveries.map((d) => d.destinationName).join(', ')}.` : `Routed nowhere: ${message.statusReason ?? 'filtered'}.`,
       });
-      navigate({ view: 'live', messageId: message.id });
     } finally {
       setSending(false);
     }
@@ -74,7 +75,7 @@ export function ComposeView() {
         </Button>
         <div className="ml-auto flex items-center gap-3">
           <SizeMeter bytes={callBytes(type, call)} />
-          <Button variant="primary" size="md" icon={<Send aria-hidden className="size-3.5" />} busy={sending} disabled={blocked} onClick={() => void send()} title={`Send (${isMac ? '⌘' : 'Ctrl'}+Enter)`} aria-keyshortcuts="Control+Enter Meta+Enter">
+          <Button variant="primary" size="md" icon={<Send aria-hidden className="size-3.5" />} busy={sending} disabled={blocked} onClick={() => void send()} title={`Send (${withModifier('Enter')})`} aria-keyshortcuts="Control+Enter Meta+Enter">
             Send
           </Button>
         </div>

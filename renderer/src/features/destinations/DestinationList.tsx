@@ -36,7 +36,7 @@ export function DestinationList() {
           <table aria-label="Destinations" className="w-full border-collapse text-xs">
             <thead className="sticky top-0 z-10 bg-panel-2 text-left text-[11px] font-medium text-muted">
               <tr className="h-8 border-b border-line">
-                <th scope="col" className="w-14 pl-3 font-medium">On</th>
+                <th scope="col" className="w-16 pr-4 pl-3 font-medium">On</th>
                 <th scope="col" className="font-medium">Name</th>
                 <th scope="col" className="font-medium">Sources</th>
                 <th scope="col" className="font-medium">Webhooks</th>
@@ -62,7 +62,8 @@ function Row({ destination: d, sources, stats, now, onOpen }: { destination: Des
   const noWebhook = d.webhooks.length === 0;
   return (
     <tr aria-label={d.name} className="h-11 border-b border-line hover:bg-hover">
-      <td className="pl-3">
+      {/* Its own right padding: in a narrow table the switch would otherwise touch the name. */}
+      <td className="w-16 pr-4 pl-3">
         <Switch
           checked={d.enabled}
           label={`Enabled: ${d.name}`}

@@ -10,7 +10,8 @@ export function HeadersTable({ headers, label }: { headers: Record<string, strin
             <th scope="row" className="w-[38%] truncate px-3 py-1 text-left align-top font-normal text-muted" title={name}>
               {name}
             </th>
-            <td className="px-3 py-1 break-all">{value}</td>
+            {/* Balanced: a long token (an X-Signature) splits into even lines, never one character alone on the last. */}
+            <td className="px-3 py-1 break-all [text-wrap:balance]">{value}</td>
           </tr>
         ))}
       </tbody>

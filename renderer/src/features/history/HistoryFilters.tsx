@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { Search, X } from 'lucide-react';
+import { Search, SlidersHorizontal, X } from 'lucide-react';
 import { MESSAGE_TYPES } from '../../../../main/contract/messageShapes';
-import { MESSAGE_STATUSES } from '../../../../main/contract/models';
+import { formatRowTime, formatTimestamp } from '../../lib/format';
+import { parseStatusChoice, statusChoiceOptions, statusChoiceValue } from '../../lib/statusFilter';
 import { useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
@@ -52,6 +53,9 @@ function FilterInput({ label, value, onCommit, error, type = 'text', placeholder
   );
 }
 
+/** Filters past the first row: below 900 px of list they fold behind "More filters" unless one is set. */
+const SECONDARY: readonly FilterKey[] = ['type', 'sourceId', 'destinationId', 'userId', 'event', 'from', 'to'];
+
 /** The filter bar: every listMessages filter, kept in the hash's query. */
 export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery; parsed: ParsedFilter; onChange(patch: FilterQuery, options?: { replace?: boolean }): void }) {
   const { sources, destinations } = useCatalog();
@@ -59,32 +63,70 @@ export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery
   const set = (key: FilterKey, replace = true) => (value: string) => onChange({ [key]: value }, { replace });
   const any = Object.values(query).some(Boolean);
   const problems = Object.entries(errors);
+  const secondarySet = SECONDARY.filter((k) => query[k]).length;
+  const [more, setMore] = useState(false);
+  const open = more || secondarySet > 0;
+  const choice = { ...(parsed.filter.status ? { status: parsed.filter.status } : {}), ...(parsed.filter.delivery ? { delivery: parsed.filter.delivery } : {}) };
+  const since = parsed.filter.deliverySince;
+  // Folded fields are hidden only while the list is narrow (a container query): wide, they all show.
+  const fold = open ? 'contents' : 'hidden @[900px]:contents';
   return (
-    <div role="search" aria-label="Filters" className="flex shrink-0 flex-col gap-1.5 border-b border-line bg-panel px-3 py-2">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
-        <FilterInput label="Search bodies" icon={<Search className="size-3.5" />} placeholder="Search message bodies (any text, e.g. an order ID)" value={query.text ?? ''} onCommit={set('text')} error={errors.text} className="min-w-[220px] flex-[3_1_260px]" />
-        <Select label="Status" value={query.status ?? ''} onChange={set('status', false)} options={[{ value: '', label: 'any' }, ...MESSAGE_STATUSES]} />
-        <Select label="Type" value={query.type ?? ''} onChange={set('type', false)} options={[{ value: '', label: 'any' }, ...MESSAGE_TYPES]} />
-        <Select label="Source" value={query.sourceId ?? ''} onChange={set('sourceId', false)} options={[{ value: '', label: 'any' }, ...sources.map((s) => ({ value: s.id, label: s.name })), ...unknownOption(query.sourceId, sources)]} />
-        <Select label="Destination" value={query.destinationId ?? ''} onChange={set('destinationId', false)} options={[{ value: '', label: 'any' }, ...destinations.map((d) => ({ value: d.id, label: d.name })), ...unknownOption(query.destinationId, destinations)]} />
-        <FilterInput label="User ID" value={query.userId ?? ''} onCommit={set('userId')} error={errors.userId} className="min-w-[150px] flex-[1_1_170px]" />
-        <FilterInput label="Event" value={query.event ?? ''} onCommit={set('event')} error={errors.event} className="min-w-[150px] flex-[1_1_170px]" />
-        <FilterInput label="From" type="datetime-local" value={query.from ?? ''} onCommit={set('from')} error={errors.from} className="w-[206px] shrink-0" />
-        <FilterInput label="To" type="datetime-local" value={query.to ?? ''} onCommit={set('to')} error={errors.to} className="w-[192px] shrink-0" />
-        <Button variant="ghost" disabled={!any} icon={<X aria-hidden className="size-3.5" />} onClick={() => onChange(Object.fromEntries(Object.keys(query).map((k) => [k, ''])), { replace: false })}>
-          Clear filters
-        </Button>
+    <div role="search" aria-label="Filters" className="@container shrink-0 border-b border-line bg-panel">
+      <div className="flex flex-col gap-1.5 px-3 py-2">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
+          <FilterInput label="Search bodies" icon={<Search className="size-3.5" />} placeholder="Search bodies (any text, e.g. an order ID)" value={query.text ?? ''} onCommit={set('text')} error={errors.text} className="min-w-[180px] flex-[3_1_240px]" />
+          <Select
+            label="Status"
+            value={statusChoiceValue(choice)}
+            onChange={(v) => {
+              const next = parseStatusChoice(v) ?? {};
+              onChange({ status: next.status ?? '', delivery: next.delivery ?? '', deliverySince: '' }, { replace: false });
+            }}
+            options={statusChoiceOptions('any', choice)}
+          />
+          {since !== undefined && (
+            <span className="flex h-7 items-center gap-1 rounded-md bg-panel-2 pr-0.5 pl-2 text-xs text-muted" title={`Only deliveries that became ${parsed.filter.delivery ?? ''} at or after ${formatTimestamp(since)} (engine time)`}>
+              since <span className="tabular font-mono text-fg">{formatRowTime(since, since)}</span>
+              <button type="button" aria-label={`Clear: ${parsed.filter.delivery ?? ''} since ${formatTimestamp(since)}`} onClick={() => onChange({ deliverySince: '' }, { replace: false })} className="flex size-6 items-center justify-center rounded text-faint hover:bg-hover hover:text-fg">
+                <X aria-hidden className="size-3.5" />
+              </button>
+            </span>
+          )}
+          <button
+            type="button"
+            aria-expanded={open}
+            onClick={() => setMore(!open)}
+            disabled={secondarySet > 0}
+            className="flex h-7 items-center gap-1 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg disabled:opacity-60 @[900px]:hidden"
+          >
+            <SlidersHorizontal aria-hidden className="size-3.5" />
+            {open ? 'Fewer filters' : 'More filters'}
+            {secondarySet > 0 && <span className="rounded-full bg-accent-soft px-1.5 text-[10px] text-accent">{secondarySet}</span>}
+          </button>
+          <div className={fold}>
+            <Select label="Type" value={query.type ?? ''} onChange={set('type', false)} options={[{ value: '', label: 'any' }, ...MESSAGE_TYPES]} />
+            <Select label="Source" value={query.sourceId ?? ''} onChange={set('sourceId', false)} options={[{ value: '', label: 'any' }, ...sources.map((s) => ({ value: s.id, label: s.name })), ...unknownOption(query.sourceId, sources)]} />
+            <Select label="Destination" value={query.destinationId ?? ''} onChange={set('destinationId', false)} options={[{ value: '', label: 'any' }, ...destinations.map((d) => ({ value: d.id, label: d.name })), ...unknownOption(query.destinationId, destinations)]} />
+            <FilterInput label="User ID" value={query.userId ?? ''} onCommit={set('userId')} error={errors.userId} className="min-w-[130px] flex-[1_1_150px]" />
+            <FilterInput label="Event" value={query.event ?? ''} onCommit={set('event')} error={errors.event} className="min-w-[130px] flex-[1_1_150px]" />
+            <FilterInput label="From" type="datetime-local" value={query.from ?? ''} onCommit={set('from')} error={errors.from} className="w-[190px] shrink-0" />
+            <FilterInput label="To" type="datetime-local" value={query.to ?? ''} onCommit={set('to')} error={errors.to} className="w-[176px] shrink-0" />
+          </div>
+          <Button variant="ghost" disabled={!any} icon={<X aria-hidden className="size-3.5" />} onClick={() => onChange(Object.fromEntries(Object.keys(query).map((k) => [k, ''])), { replace: false })}>
+            Clear filters
+          </Button>
+        </div>
+        {problems.length > 0 && (
+          <p className="text-[11px] text-err">
+            {problems.map(([key, message]) => `${LABELS[key as FilterKey]}: ${message}`).join(' · ')} — {problems.length === 1 ? 'this filter is' : 'these filters are'} not applied.
+          </p>
+        )}
       </div>
-      {problems.length > 0 && (
-        <p className="text-[11px] text-err">
-          {problems.map(([key, message]) => `${LABELS[key as FilterKey]}: ${message}`).join(' · ')} — {problems.length === 1 ? 'this filter is' : 'these filters are'} not applied.
-        </p>
-      )}
     </div>
   );
 }
 
-const LABELS: Record<FilterKey, string> = { text: 'Search', status: 'Status', type: 'Type', sourceId: 'Source', destinationId: 'Destination', userId: 'User ID', event: 'Event', from: 'From', to: 'To' };
+const LABELS: Record<FilterKey, string> = { text: 'Search', status: 'Status', delivery: 'Status', deliverySince: 'Since', type: 'Type', sourceId: 'Source', destinationId: 'Destination', userId: 'User ID', event: 'Event', from: 'From', to: 'To' };
 
 /** A filter on an id the catalog does not know (deleted, or a shared link from elsewhere) still shows. */
 function unknownOption(value: string | undefined, known: { id: string }[]): { value: string; label: string }[] {

@@ -83,7 +83,7 @@ export function HistoryView() {
     );
   } else if (loaded && rows.length === 0) {
     body = isEmptyFilter(parsed.filter) ? (
-      <EmptyState icon={<HistoryIcon />} title="No message stored yet" action={<Button variant="primary" onClick={() => navigate({ view: 'compose' })}>Compose a message</Button>}>
+      <EmptyState icon={<HistoryIcon />} title="No messages stored yet" action={<Button variant="primary" onClick={() => navigate({ view: 'compose' })}>Compose a message</Button>}>
         Every message the workbench receives (from SDKs on <code className="font-mono">/v1/batch</code>, Compose, the API or an import) is kept here, searchable by status, user, event or any text in its body. Import an export with the Import button above.
       </EmptyState>
     ) : (

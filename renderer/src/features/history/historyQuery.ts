@@ -6,12 +6,12 @@
 import type { ListMessagesInput } from '../../../../main/contract/api';
 import { API_LIMITS } from '../../../../main/contract/commands';
 import { MESSAGE_TYPES, type MessageType } from '../../../../main/contract/messageShapes';
-import { MESSAGE_STATUSES, type MessageStatus } from '../../../../main/contract/models';
+import { DELIVERY_STATUSES, MESSAGE_STATUSES, type DeliveryStatus, type MessageStatus } from '../../../../main/contract/models';
 
 export type HistoryFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
 
 /** The query keys History reads, in the order the filter bar shows them. */
-export const FILTER_KEYS = ['text', 'status', 'type', 'sourceId', 'destinationId', 'userId', 'event', 'from', 'to'] as const;
+export const FILTER_KEYS = ['text', 'status', 'delivery', 'deliverySince', 'type', 'sourceId', 'destinationId', 'userId', 'event', 'from', 'to'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type FilterQuery = Partial<Record<FilterKey, string>>;
 
@@ -22,11 +22,26 @@ export function localDateTimeMs(value: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-/** ms since the epoch as a datetime-local value, to the minute. */
-export function toLocalDateTime(ms: number): string {
+/** ms since the epoch as a datetime-local value, to the minute (`precise`: to the millisecond). */
+export function toLocalDateTime(ms: number, precise = false): string {
   const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const minute = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return precise ? `${minute}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}` : minute;
+}
+
+/**
+ * listMessages' filter as History's query: the inverse of parseFilterQuery. Times keep their milliseconds, so
+ * a counter's filter opens exactly the messages it counted.
+ */
+export function filterToQuery(filter: HistoryFilter): FilterQuery {
+  const out: FilterQuery = {};
+  for (const key of FILTER_KEYS) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    out[key] = typeof value === 'number' ? toLocalDateTime(value, true) : value;
+  }
+  return out;
 }
 
 export interface ParsedFilter {
@@ -47,10 +62,15 @@ export function parseFilterQuery(query: Record<string, string>): ParsedFilter {
         if ((MESSAGE_STATUSES as readonly string[]).includes(raw)) filter.status = raw as MessageStatus;
         else errors.status = `"${raw}" is not a status (one of ${MESSAGE_STATUSES.join(', ')})`;
         break;
+      case 'delivery':
+        if ((DELIVERY_STATUSES as readonly string[]).includes(raw)) filter.delivery = raw as DeliveryStatus;
+        else errors.delivery = `"${raw}" is not a delivery status (one of ${DELIVERY_STATUSES.join(', ')})`;
+        break;
       case 'type':
         if ((MESSAGE_TYPES as readonly string[]).includes(raw)) filter.type = raw as MessageType;
         else errors.type = `"${raw}" is not a type (one of ${MESSAGE_TYPES.join(', ')})`;
         break;
+      case 'deliverySince':
       case 'from':
       case 'to': {
         const ms = localDateTimeMs(raw);
@@ -62,6 +82,10 @@ export function parseFilterQuery(query: Record<string, string>): ParsedFilter {
         if (raw.length > API_LIMITS.filterChars) errors[key] = `at most ${API_LIMITS.filterChars.toLocaleString()} characters (this is ${raw.length.toLocaleString()})`;
         else filter[key] = raw;
     }
+  }
+  if (filter.deliverySince !== undefined && filter.delivery === undefined) {
+    errors.deliverySince = 'applies to a delivery status: pick one under Status';
+    delete filter.deliverySince;
   }
   if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
     errors.to = 'must be after From';

@@ -1,37 +1,84 @@
-import { Pause, Play } from 'lucide-react';
+import { ArrowRight, Pause, Play } from 'lucide-react';
 import { MESSAGE_TYPES } from '../../../../main/contract/messageShapes';
-import { MESSAGE_STATUSES } from '../../../../main/contract/models';
 import { plural } from '../../lib/format';
+import { parseStatusChoice, statusChoiceOptions } from '../../lib/statusFilter';
+import { useEngine } from '../../stores/engine';
 import { useLive, type LiveFilter } from '../../stores/live';
 import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
 
+/**
+ * What Live holds, said as it is: Live keeps the newest messages only, so past them the count names how
+ * many are stored and links to History (with the same filter), which has them all.
+ */
+export function liveCountText(shown: number, held: number, stored: number | null, filtered: boolean): string {
+  const partial = stored !== null && stored > held;
+  if (!partial) return filtered ? `${shown.toLocaleString()} of ${plural(held, 'message')}` : plural(held, 'message');
+  const newest = `newest ${held.toLocaleString()} of ${stored.toLocaleString()}`;
+  return filtered ? `${shown.toLocaleString()} of the ${newest}` : newest;
+}
+
+/** Live's filter as History's query, for the link to the whole history. */
+export function historyQueryOf(filter: LiveFilter): Record<string, string> {
+  const query: Record<string, string> = {};
+  const choice = filter.status === 'all' ? {} : parseStatusChoice(filter.status);
+  if (choice?.status) query['status'] = choice.status;
+  if (choice?.delivery) query['delivery'] = choice.delivery;
+  if (filter.type !== 'all') query['type'] = filter.type;
+  return query;
+}
+
+const LABEL = 'sr-only text-xs text-muted @[640px]:not-sr-only';
+
 export function LiveToolbar({ shown, total }: { shown: number; total: number }) {
   const { filter, setFilter, streamPaused, setStreamPaused, held } = useLive();
+  const stored = useEngine((s) => s.overview?.totalMessages ?? null);
   const filtered = filter.status !== 'all' || filter.type !== 'all';
+  const text = liveCountText(shown, total, stored, filtered);
+  const partial = stored !== null && stored > total;
+  const status = filter.status === 'all' ? '' : filter.status;
+  const historyHref = `#/history${Object.keys(historyQueryOf(filter)).length ? `?${new URLSearchParams(historyQueryOf(filter)).toString()}` : ''}`;
   return (
-    <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3 whitespace-nowrap">
-      <Select label="Status" value={filter.status} onChange={(v) => setFilter({ status: v as LiveFilter['status'] })} options={['all', ...MESSAGE_STATUSES]} />
-      <Select label="Type" value={filter.type} onChange={(v) => setFilter({ type: v as LiveFilter['type'] })} options={['all', ...MESSAGE_TYPES]} />
+    // A container: beside an open message (a narrow list) the labels go to screen readers only and the
+    // selects narrow, so Pause/Resume stream always stays whole.
+    <div className="@container shrink-0 border-b border-line bg-panel">
+    <div className="flex h-10 items-center gap-2 px-3 whitespace-nowrap">
+      <Select
+        label="Status"
+        labelClassName={LABEL}
+        selectClassName="max-w-32 @[640px]:max-w-none"
+        value={status}
+        onChange={(v) => setFilter({ status: v === '' ? 'all' : (v as LiveFilter['status']) })}
+        options={statusChoiceOptions('all', filter.status === 'all' ? {} : (parseStatusChoice(filter.status) ?? {}))}
+      />
+      <Select label="Type" labelClassName={LABEL} selectClassName="max-w-24 @[640px]:max-w-none" value={filter.type} onChange={(v) => setFilter({ type: v as LiveFilter['type'] })} options={['all', ...MESSAGE_TYPES]} />
       {filtered && (
         <Button variant="ghost" onClick={() => setFilter({ status: 'all', type: 'all' })}>
           Clear filters
         </Button>
       )}
-      <div className="ml-auto flex items-center gap-3">
-        <span className="tabular text-xs text-muted" aria-live="polite">
-          {filtered ? `${shown.toLocaleString()} of ${plural(total, 'message')}` : plural(total, 'message')}
+      <div className="ml-auto flex min-w-0 items-center gap-3">
+        <span className="tabular min-w-0 truncate text-xs text-muted" aria-live="polite" title={partial ? `Live keeps the newest ${total.toLocaleString()} messages; History has all ${stored?.toLocaleString() ?? ''}` : undefined}>
+          {text}
           {streamPaused && held.length > 0 && <span className="text-warn"> · {held.length.toLocaleString()} waiting</span>}
         </span>
+        {partial && (
+          <a href={historyHref} className="flex shrink-0 items-center gap-1 text-xs font-medium text-accent hover:underline">
+            Open in History
+            <ArrowRight aria-hidden className="size-3" />
+          </a>
+        )}
         <Button
           variant={streamPaused ? 'primary' : 'default'}
           icon={streamPaused ? <Play aria-hidden className="size-3.5" /> : <Pause aria-hidden className="size-3.5" />}
           onClick={() => setStreamPaused(!streamPaused)}
           title={streamPaused ? 'Show the messages that arrived while paused, and keep following' : 'Freeze the list (the engine keeps forwarding)'}
+          className="shrink-0"
         >
           {streamPaused ? 'Resume stream' : 'Pause stream'}
         </Button>
       </div>
+    </div>
     </div>
   );
 }

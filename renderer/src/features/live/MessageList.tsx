@@ -31,6 +31,12 @@ export interface MessageListProps {
   footer?: React.ReactNode;
 }
 
+/** Whether the row at `index` was received in the same second as the row above or below it. */
+export function sharesSecond(rows: readonly Pick<MessageSummary, 'receivedAt'>[], index: number): boolean {
+  const second = Math.floor(rows[index]!.receivedAt / 1000);
+  return (index > 0 && Math.floor(rows[index - 1]!.receivedAt / 1000) === second) || (index + 1 < rows.length && Math.floor(rows[index + 1]!.receivedAt / 1000) === second);
+}
+
 /**
  * The virtualised grid. It follows the newest messages only while scrolled to the top; scrolled down,
  * new rows are added above without moving what the user is reading, and a pill offers to jump up.
@@ -116,6 +122,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
                   sourceName={sourceName(sources, m.sourceId)}
                   onClick={onRowClick}
                   lead={lead?.cell(m)}
+                  showMs={sharesSecond(rows, item.index)}
                 />
               );
             })}

@@ -1,10 +1,11 @@
 import { memo } from 'react';
 import type { MessageSummary } from '../../../../main/contract/models';
-import { formatCountdown, formatRowTime, formatShortCountdown } from '../../lib/format';
+import { formatCountdown, formatRowTime, formatShortCountdown, formatTimestamp } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { useRowHeight } from '../../app/density';
 import { COLUMNS } from './columns';
+import { DeliveryChips } from './DeliveryChips';
 
 export interface MessageRowProps {
   message: MessageSummary;
@@ -17,6 +18,8 @@ export interface MessageRowProps {
   onClick(id: number): void;
   /** A first cell before the columns (History's checkbox). */
   lead?: React.ReactNode;
+  /** A neighbouring row was received in the same second: the milliseconds tell them apart. */
+  showMs?: boolean;
 }
 
 /** What a call without an event name is about (the list has no body to show more). */
@@ -30,9 +33,14 @@ const WHAT: Record<MessageSummary['type'], string> = {
   delete: 'delete user data',
 };
 
-function cells(m: MessageSummary, engineNow: number, sourceName: string): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
+function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs: boolean): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
   return {
-    time: <span className="tabular font-mono text-muted">{formatRowTime(m.receivedAt, engineNow)}</span>,
+    time: (
+      <span className="tabular font-mono text-muted" title={formatTimestamp(m.receivedAt)}>
+        {formatRowTime(m.receivedAt, engineNow)}
+        {showMs && <span className="text-[10px] text-faint">.{String(new Date(m.receivedAt).getMilliseconds()).padStart(3, '0')}</span>}
+      </span>
+    ),
     type: <span className="font-mono text-muted">{m.type}</span>,
     event: m.event ? <span className="font-medium">{m.event}</span> : <span className="text-faint">{WHAT[m.type]}</span>,
     user: m.userId ? (
@@ -46,6 +54,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string): Record
     ),
     source: sourceName ? <span className="text-muted">{sourceName}</span> : <span className="text-faint">composer</span>,
     status: <StatusBadge status={m.status} />,
+    deliveries: <DeliveryChips deliveries={m.deliveries} />,
     attempts: <span className="tabular font-mono text-muted">{m.attempts || '–'}</span>,
     next:
       m.nextAttemptAt !== null && m.status === 'retrying' ? (
@@ -58,9 +67,9 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string): Record
   };
 }
 
-export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick, lead }: MessageRowProps) {
+export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick, lead, showMs = false }: MessageRowProps) {
   const rowHeight = useRowHeight('live');
-  const content = cells(message, engineNow, sourceName);
+  const content = cells(message, engineNow, sourceName, showMs);
   return (
     <div
       role="row"

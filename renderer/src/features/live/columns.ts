@@ -3,20 +3,22 @@
  * small screen) drop the less important columns: `hideBelow` is a container-query class.
  */
 export interface Column {
-  key: 'time' | 'type' | 'event' | 'user' | 'source' | 'status' | 'attempts' | 'next';
+  key: 'time' | 'type' | 'event' | 'user' | 'source' | 'status' | 'deliveries' | 'attempts' | 'next';
   label: string;
   className: string;
 }
 
 export const COLUMNS: Column[] = [
-  { key: 'time', label: 'Time', className: 'w-[72px] shrink-0' },
-  { key: 'type', label: 'Type', className: 'w-[60px] shrink-0' },
+  { key: 'time', label: 'Time', className: 'w-[84px] shrink-0' },
+  { key: 'type', label: 'Type', className: 'w-[60px] shrink-0 hidden @[600px]:block' },
   { key: 'event', label: 'Event / name', className: 'min-w-0 flex-[2]' },
-  { key: 'user', label: 'User', className: 'min-w-0 flex-1 hidden @[640px]:block' },
-  { key: 'source', label: 'Source', className: 'w-[96px] shrink-0 hidden @[820px]:block' },
+  { key: 'user', label: 'User', className: 'min-w-0 flex-1 hidden @[760px]:block' },
+  { key: 'source', label: 'Source', className: 'w-[96px] shrink-0 hidden @[900px]:block' },
   { key: 'status', label: 'Status', className: 'w-[84px] shrink-0' },
-  { key: 'attempts', label: 'Attempts', className: 'w-[60px] shrink-0 text-right hidden @[700px]:block' },
-  { key: 'next', label: 'Next retry', className: 'w-[80px] shrink-0 text-right hidden @[480px]:block' },
+  // Each destination's outcome; names join the chips where the list is wide.
+  { key: 'deliveries', label: 'Destinations', className: 'w-[136px] shrink-0 @[1000px]:w-auto @[1000px]:min-w-[136px] @[1000px]:flex-[1.5]' },
+  { key: 'attempts', label: 'Attempts', className: 'w-[60px] shrink-0 text-right hidden @[820px]:block' },
+  { key: 'next', label: 'Next retry', className: 'w-[72px] shrink-0 text-right hidden @[520px]:block' },
 ];
 
 /** The comfortable row height; lists read the current density's with `useRowHeight('live')` (app/density.ts). */

@@ -1,10 +1,12 @@
-/** Every keyboard shortcut, as Settings lists it (keys, what it does). */
+import { withModifier } from '../../lib/platform';
+
+/** Every keyboard shortcut, as Settings lists it (keys, what it does), with this platform's modifier. */
 export const SHORTCUTS: readonly (readonly [string, string])[] = [
-  ['Ctrl+K / ⌘K', 'Open the command palette: every screen and action'],
+  [withModifier('K'), 'Open the command palette: every screen and action'],
   ['↓ / j', 'Next message (Live)'],
   ['↑ / k', 'Previous message (Live)'],
   ['Enter', 'Open the selected message (Live)'],
   ['r', 'Retry the open message now (Live)'],
   ['Esc', 'Close the message, the attempt or a dialog'],
-  ['Ctrl+Enter / ⌘Enter', 'Send (Compose)'],
+  [withModifier('Enter'), 'Send (Compose)'],
 ];

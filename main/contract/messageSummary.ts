@@ -1,0 +1,41 @@
+/**
+ * The one builder of what a list row says about a message's deliveries (MessageSummary's `attempts`,
+ * `nextAttemptAt`, `destinationIds` and `deliveries`). The store's lists, intake's `messageAccepted` and the
+ * renderer's rows for a message it just sent all build it here, so the three never disagree.
+ */
+import type { DeliveryStatus, DeliverySummary, MessageSummary } from './models.js';
+
+export type DeliveryFields = Pick<MessageSummary, 'attempts' | 'nextAttemptAt' | 'destinationIds' | 'deliveries'>;
+
+const WAITING: readonly DeliveryStatus[] = ['queued', 'retrying'];
+
+export function deliveryFields(deliveries: DeliverySummary[]): DeliveryFields {
+  let attempts = 0;
+  let nextAttemptAt: number | null = null;
+  const destinationIds: string[] = [];
+  for (const d of deliveries) {
+    attempts = Math.max(attempts, d.attempts);
+    if (WAITING.includes(d.status) && d.nextAttemptAt !== null && (nextAttemptAt === null || d.nextAttemptAt < nextAttemptAt)) nextAttemptAt = d.nextAttemptAt;
+    if (!destinationIds.includes(d.destinationId)) destinationIds.push(d.destinationId);
+  }
+  return { attempts, nextAttemptAt, destinationIds, deliveries };
+}
+
+/** A delivery's glance from its columns; `next` only counts while it waits. */
+export function deliverySummary(d: Omit<DeliverySummary, 'nextAttemptAt' | 'lastOutcome' | 'lastStatusCode'> & Partial<Pick<DeliverySummary, 'nextAttemptAt' | 'lastOutcome' | 'lastStatusCode'>>): DeliverySummary {
+  return {
+    destinationId: d.destinationId,
+    destinationName: d.destinationName,
+    status: d.status,
+    reason: d.reason,
+    attempts: d.attempts,
+    nextAttemptAt: WAITING.includes(d.status) ? (d.nextAttemptAt ?? null) : null,
+    lastOutcome: d.lastOutcome ?? null,
+    lastStatusCode: d.lastStatusCode ?? null,
+  };
+}
+
+/** Messages with at least one delivery in `status` (the status filter's "any delivery failed"). */
+export function hasDelivery(message: Pick<MessageSummary, 'deliveries'>, status: DeliveryStatus): boolean {
+  return message.deliveries.some((d) => d.status === status);
+}
