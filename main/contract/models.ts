@@ -190,7 +190,7 @@ export interface ClockJump {
   fromOffsetMs: number;
   targetOffsetMs: number;
   reachedOffsetMs: number;
-  /** Attempts (one POST to one webhook) sent by the jump and not answered yet. */
+  /** Attempts (one POST to one webhook) out on the network now: the jump's, and any live ones it waits for. */
   attemptsInFlight: number;
   /** Attempts the jump has finished so far. */
   attemptsPlayed: number;

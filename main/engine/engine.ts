@@ -78,7 +78,6 @@ interface Jump {
   depth: Map<number, number>;
   round: number;
   estimate: number;
-  attemptsInFlight: number;
   attemptsPlayed: number;
   cancelled: boolean;
   /** Resolves the advance's wait: the jump is over, finished or interrupted. */
@@ -130,6 +129,8 @@ export class Engine {
   private adaptAfter = 0;
   /** Rounds claimed and not yet recorded. */
   private inFlight = 0;
+  /** Attempts (one POST to one webhook) out on the network now. */
+  private attemptsOut = 0;
   private tickQueued = false;
   private lastTick = 0;
   /** Rounds recorded plus deliveries claimed by the last tick. */
@@ -374,7 +375,7 @@ export class Engine {
       fromOffsetMs: jump.fromOffsetMs,
       targetOffsetMs: jump.targetOffsetMs,
       reachedOffsetMs: Math.min(this.o.clock.offsetMs(), jump.targetOffsetMs),
-      attemptsInFlight: jump.attemptsInFlight,
+      attemptsInFlight: this.attemptsOut,
       attemptsPlayed: jump.attemptsPlayed,
       round: jump.round,
       roundsEstimate: Math.max(jump.estimate, jump.round),
@@ -544,7 +545,7 @@ export class Engine {
     });
     const sentAt = performance.now();
     const realStart = clock.realNow();
-    if (jump) jump.attemptsInFlight += targets.length;
+    this.attemptsOut += targets.length;
     let replies: SendResult[];
     try {
       replies = await this.o.forwarder.sendRound({
@@ -557,7 +558,7 @@ export class Engine {
         fastForwardMs: jump?.fastForward ? FAST_FORWARD_AFTER_MS : null,
       });
     } finally {
-      if (jump) jump.attemptsInFlight -= targets.length;
+      this.attemptsOut -= targets.length;
     }
     if (jump) jump.attemptsPlayed += targets.length;
     if (replies.length > 0) {
@@ -714,7 +715,6 @@ export class Engine {
         depth: new Map(),
         round: 0,
         estimate: 0,
-        attemptsInFlight: 0,
         attemptsPlayed: 0,
         cancelled: false,
         finish: () => undefined,
