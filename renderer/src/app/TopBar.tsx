@@ -1,9 +1,9 @@
 import { FastForward, LoaderCircle, RotateCcw, SkipForward, X } from 'lucide-react';
 import type { ClockJump } from '../../../main/contract/models';
-import { formatOffset, formatSpan } from '../lib/format';
+import { formatOffset, formatSpan, jumpProgressText } from '../lib/format';
 import { TIME_STEPS } from '../lib/timeSteps';
 import { useNow } from '../lib/useNow';
-import { jumpProgressText, useEngine } from '../stores/engine';
+import { useEngine } from '../stores/engine';
 import { useLive } from '../stores/live';
 import { useRouter } from '../stores/router';
 import { Button } from '../ui/Button';

@@ -119,10 +119,3 @@ export const useEngine = create<EngineState>((set, get) => {
 export function engineNow(clock: ClockState | null, realNow: number = Date.now()): number {
   return realNow + (clock?.offsetMs ?? 0);
 }
-
-/** A jump's progress in words: "playing 37 due attempts · 4 of ~9 rounds". */
-export function jumpProgressText(jump: ClockJump): string {
-  const attempts = jump.attemptsInFlight === 1 ? '1 due attempt' : `${jump.attemptsInFlight} due attempts`;
-  const rounds = `${Math.max(jump.round, 1)} of ~${Math.max(jump.roundsEstimate, jump.round, 1)} ${jump.roundsEstimate === 1 ? 'round' : 'rounds'}`;
-  return `playing ${attempts} · ${rounds}`;
-}
