@@ -241,14 +241,13 @@ export class Engine {
     const room = this.closed || !this.started ? 0 : this.window - outstanding;
     const jump = this.jump;
     const now = this.o.clock.now();
-    // A jump claims ahead of now, up to its target, but never past the earliest time a round still in flight
-    // could make a retry due: that keeps every round's start in engine-time order.
     let stored: StoredRound[] = [];
     let claimed: ClaimedDelivery[] = [];
     try {
       this.o.store.transaction(() => {
         if (batch.length) stored = this.o.store.deliveries.recordRounds(batch.map((w) => w.round));
-        // After recording: the retries those rounds just scheduled are what a jump plays next.
+        // A jump claims ahead of now, up to its target, but never past the earliest time a round still out
+        // could make a retry due (jumpDueBy); after recording, so the retries just scheduled count.
         if (room > 0) claimed = this.o.store.deliveries.claimDue(now, room, jump ? this.jumpDueBy(jump, now, room) : now);
       });
     } catch (e) {
