@@ -16,6 +16,8 @@
  *                         logged) ÷ raw
  *   live                  the Live view in Chromium while the engine delivers 1,000 messages/s (bench/live.ts)
  *   history               listMessages and getOverview at 1,000,000 stored messages (bench/history.ts)
+ *   time-travel           a +4 h clock jump over 1 and over N messages to an endpoint that never answers,
+ *                         wall seconds, honest and with Fast-forward unanswered attempts (bench/timeTravel.ts)
  *
  * Prints tables, the ratios against the targets and the command to rerun, and writes
  * bench/results/latest.json.
@@ -37,6 +39,7 @@
  *   npm run bench -- --only live       --live-seconds N (default 10), --live-rate N (deliveries/s, 1,000)
  *   npm run bench -- --only history    --history-messages N, --history-runs N (default 30),
  *                                      --history-db DIR keeps the database there for later runs
+ *   npm run bench -- --only time-travel --time-travel-messages N (default 100)
  */
 import { startReceiver, type Receiver } from './child.js';
 import { measureTimeoutPrecision, TIMEOUT_MS, TOLERANCE_MS } from './timeout.js';
@@ -53,6 +56,7 @@ import { LIVE_TARGETS, printLive, runLive, type LiveResult } from './live.js';
 import { runNaive } from './naive.js';
 import type { ReceiverStats } from './protocol.js';
 import { runRaw } from './raw.js';
+import { FAST_FORWARD_TARGET_S, HONEST_RATIO_TARGET, printTimeTravel, runTimeTravel, type TimeTravelResult } from './timeTravel.js';
 import { collectGarbage, MiB, RssSampler, summarize, type LatencySummary } from './stats.js';
 import {
   CONNECTIONS,
@@ -70,6 +74,10 @@ const HARD_CAP_MS = 300_000;
 /** Added to the cap when the history benchmark runs: building 1,000,000 messages takes a minute or two. */
 const HISTORY_CAP_MS = 1_200_000;
 const DEFAULT_HISTORY_MESSAGES = 1_000_000;
+/** Added to the cap when time travel runs: four jumps, two of them ~7 real 5 s waits each. */
+const TIME_TRAVEL_CAP_MS = 180_000;
+const DEFAULT_TIME_TRAVEL_MESSAGES = 100;
+const QUICK_TIME_TRAVEL_MESSAGES = 20;
 const QUICK_HISTORY_MESSAGES = 20_000;
 const DEFAULT_HISTORY_RUNS = 30;
 const QUICK_HISTORY_RUNS = 10;
@@ -86,7 +94,7 @@ const DEFAULT_LIVE_RATE = 1_000;
 /** `engine-drain` is a diagnostic (delivery pipeline alone); it takes no part in the targets. */
 const FORWARDING = ['raw', 'engine', 'naive', 'engine-drain', 'raw-latency', 'engine-latency', 'engine-latency-fixed'] as const;
 const INGESTION = ['ingest-baseline', 'ingest-paused', 'ingest-draining'] as const;
-const CONTENDERS = [...FORWARDING, ...INGESTION, 'live', 'history'] as const;
+const CONTENDERS = [...FORWARDING, ...INGESTION, 'live', 'history', 'time-travel'] as const;
 /** Names for several contenders at once in --only. */
 const ALIASES: Record<string, readonly ContenderName[]> = {
   latency: ['raw-latency', 'engine-latency', 'engine-latency-fixed'],
@@ -129,6 +137,7 @@ const label = (name: ContenderName, fixedWindow: boolean): string => {
     'ingest-draining': `/v1/batch ×${INGEST_BATCH}, engine draining`,
     live: 'the Live view in Chromium while the engine delivers',
     history: 'listMessages and getOverview over a stored history',
+    'time-travel': 'a +4 h jump over messages to an endpoint that never answers',
   };
   return labels[name];
 };
@@ -149,6 +158,7 @@ interface Options {
   fixedWindow: boolean;
   live: { seconds: number; rate: number };
   history: { messages: number; runs: number; keepDir: string | null };
+  timeTravelMessages: number;
 }
 
 interface Measured {
@@ -208,6 +218,7 @@ function parseArgs(argv: readonly string[]): Options {
   let historyMessages: number | null = null;
   let historyRuns: number | null = null;
   let historyDb: string | null = null;
+  let timeTravelMessages: number | null = null;
   let only: ContenderName[] = [...CONTENDERS];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -250,6 +261,8 @@ function parseArgs(argv: readonly string[]): Options {
       historyRuns = whole('--history-runs', 5, 1_000);
     } else if (flag === '--history-db') {
       historyDb = value();
+    } else if (flag === '--time-travel-messages') {
+      timeTravelMessages = whole('--time-travel-messages', 2, 2_000);
     } else if (flag === '--only') {
       const names = value().split(',');
       const known = [...CONTENDERS, ...Object.keys(ALIASES)];
@@ -259,7 +272,7 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (flag === '--help' || flag === '-h') {
       console.log(
         `usage: ${RERUN} [-- --messages N] [--events N] [--ingest-warm-up N] [--ingest-in-flight N] [--rounds N] [--quick] [--fixed-window] [--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')}] ` +
-          '[--live-seconds N] [--live-rate N] [--history-messages N] [--history-runs N] [--history-db DIR]',
+          '[--live-seconds N] [--live-rate N] [--history-messages N] [--history-runs N] [--history-db DIR] [--time-travel-messages N]',
       );
       process.exit(0);
     } else {
@@ -282,6 +295,7 @@ function parseArgs(argv: readonly string[]): Options {
       runs: historyRuns ?? (quick ? QUICK_HISTORY_RUNS : DEFAULT_HISTORY_RUNS),
       keepDir: historyDb,
     },
+    timeTravelMessages: timeTravelMessages ?? (quick ? QUICK_TIME_TRAVEL_MESSAGES : DEFAULT_TIME_TRAVEL_MESSAGES),
   };
 }
 
@@ -495,6 +509,17 @@ function check(name: string, value: number, target: number, kind: 'min' | 'max' 
   return { name, value, target, kind, pass: kind === 'min' ? value >= target : value < target };
 }
 
+/** A jump is not slower for more messages (honest), and fast-forward finishes in seconds; every message fails. */
+function timeTravelChecks(result: TimeTravelResult | null): Check[] {
+  if (!result) return [];
+  const failed = result.runs.filter((r) => r.failed === r.messages).length;
+  return [
+    check(`time travel: ${result.messages} ÷ 1 messages, honest (wall)`, result.honestRatio, HONEST_RATIO_TARGET, 'max'),
+    check(`time travel: ${result.messages} messages, fast-forward (s)`, result.fastForwardSeconds, FAST_FORWARD_TARGET_S, 'max'),
+    { name: 'time travel: jumps that failed every message', value: failed, target: result.runs.length, pass: failed === result.runs.length },
+  ];
+}
+
 function printReport(results: Measured[], n: number): void {
   console.log(`\n${table(results)}\n`);
   console.log('latency (p50/p99):');
@@ -575,6 +600,7 @@ function writeResults(
   ingest: IngestMeasured[],
   live: LiveResult | null,
   history: HistoryResult | null,
+  timeTravel: TimeTravelResult | null,
   verdicts: Check[],
   started: number,
 ): string {
@@ -588,6 +614,7 @@ function writeResults(
     ingestion: Object.fromEntries(ingest.map((r) => [r.name, r])),
     live,
     history: history ? { generatedAt: new Date().toISOString(), ...history } : null,
+    timeTravel,
     checks: verdicts,
     totalSeconds: (Date.now() - started) / 1000,
   };
@@ -630,12 +657,13 @@ async function main(): Promise<number> {
   const ingestion = options.only.filter(isIngestName);
   const withLive = options.only.includes('live');
   const withHistory = options.only.includes('history');
+  const withTimeTravel = options.only.includes('time-travel');
   const started = Date.now();
 
   const fast = forwarding.some((f) => !SLOW.has(f)) || ingestion.length ? await startReceiver() : null;
   const slow = forwarding.some((f) => SLOW.has(f)) ? await startReceiver({ origins: LATENCY_ORIGINS, delayMs: LATENCY_MS }) : null;
   const receiverOf = (name: ContenderName): Receiver => (SLOW.has(name as ForwardingName) ? slow! : fast!);
-  const capMs = HARD_CAP_MS + (withHistory ? HISTORY_CAP_MS : 0);
+  const capMs = HARD_CAP_MS + (withHistory ? HISTORY_CAP_MS : 0) + (withTimeTravel ? TIME_TRAVEL_CAP_MS : 0);
   const cap = setTimeout(() => {
     console.error(`bench: hard cap of ${capMs / 1000} s reached; aborting`);
     fast?.kill();
@@ -662,6 +690,7 @@ async function main(): Promise<number> {
     }
     if (withLive) console.log(`  live: ${int(options.live.rate)} deliveries/s for ${options.live.seconds} s into the Live view`);
     if (withHistory) console.log(`  history: listMessages and getOverview at ${int(options.history.messages)} stored messages, ${options.history.runs} runs a case`);
+    if (withTimeTravel) console.log(`  time travel: +4 h over 1 and ${int(options.timeTravelMessages)} messages to an endpoint that never answers, honest and fast-forward`);
     console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform} ${process.arch}\n`);
 
     const runOne = (name: ForwardingName | IngestName, warmUp = false): Promise<AnyMeasured> =>
@@ -734,9 +763,14 @@ async function main(): Promise<number> {
       collectGarbage();
       history = await runHistory({ ...options.history, caseBudgetMs: 20_000 }, (line) => console.log(`  history: ${line}`));
     }
+    let timeTravel: TimeTravelResult | null = null;
+    if (withTimeTravel) {
+      collectGarbage();
+      timeTravel = await runTimeTravel(options.timeTravelMessages, withTempDir, (line) => console.log(`  time travel: ${line}`));
+    }
     const byName = new Map<ContenderName, Measured>(results.map((r) => [r.name, r]));
     const rawE2e = rawAround.length ? rawAround.reduce((sum, r) => sum + r.deliveriesPerSecond, 0) / rawAround.length : null;
-    const verdicts = checks(byName, ingest, live, rawE2e);
+    const verdicts = [...checks(byName, ingest, live, rawE2e), ...timeTravelChecks(timeTravel)];
 
     if (results.length) printReport(results, n);
     for (const g of groupRounds) {
@@ -758,6 +792,7 @@ async function main(): Promise<number> {
     }
     if (live) printLive(live);
     if (history) printHistory(history, formatTable);
+    if (timeTravel) printTimeTravel(timeTravel, formatTable);
     printChecks(verdicts);
     if (options.only.length === CONTENDERS.length) {
       process.stdout.write(`\ntimeout precision: 16 attempts against a server that never answers (~5 s)... `);
@@ -783,6 +818,7 @@ async function main(): Promise<number> {
         ingest,
         live,
         history,
+        timeTravel,
         [...verdicts, { name: 'timeout fired within 5.0–5.1 s', value: timeout.withinTarget, target: timeout.attempts, pass }, ...historyCheck],
         started,
       );
@@ -795,7 +831,7 @@ async function main(): Promise<number> {
     console.log(
       `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --ingest-warm-up N | --ingest-in-flight N | --rounds N | --quick | --fixed-window | ` +
         `--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')} | --live-seconds N | --live-rate N | ` +
-        '--history-messages N | --history-runs N | --history-db DIR)',
+        '--history-messages N | --history-runs N | --history-db DIR | --time-travel-messages N)',
     );
     return 0;
   } finally {

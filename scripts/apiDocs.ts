@@ -34,7 +34,7 @@ export function renderApiDocs(): string {
     '',
     'Pushed events (WebSocket `/api/events?token=…`, or `window.hookbench.onEvents`) come in batches',
     '`{"events": [...], "dropped"?: n}`: `messageAccepted`, `messageUpdated`, `attemptStarted`,',
-    '`attemptFinished`, `deliveryUpdated`, `clockAdvanced`, `forwardingChanged`, `requestCaptured`,',
+    '`attemptFinished`, `deliveryUpdated`, `clockAdvanced`, `clockJumpUpdated`, `forwardingChanged`, `requestCaptured`,',
     '`ingestRefused` (`main/contract/events.ts`).',
     '',
   ];

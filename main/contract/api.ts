@@ -3,7 +3,9 @@
  * their call types from this one interface.
  */
 import type {
+  ClockAdvance,
   ClockState,
+  ClockStatus,
   DeletionRequest,
   DeliveryRecord,
   Destination,
@@ -98,13 +100,20 @@ export interface CoreCommands {
   retryNow(input: { id?: number | undefined; deliveryId?: number | undefined }): Result<{ deliveries: DeliveryRecord[] }>;
   cancelMessage(input: { id: number }): Result<{ deliveries: DeliveryRecord[] }>;
   replayMessage(input: { id: number; keepMessageId?: boolean }): Result<SendMessageOutput>;
-  /** Resolves once the attempts the advance triggered have finished. */
-  advanceClock(input: { ms: number }): Promise<Result<ClockState>>;
+  /**
+   * Resolves once the attempts the advance triggered have finished, or at once when cancelClockAdvance or
+   * resetClock interrupts it. `fastForward` overrides the persisted setting for this jump.
+   */
+  advanceClock(input: { ms: number; fastForward?: boolean | undefined }): Promise<Result<ClockAdvance>>;
   /** Moves the clock to the next waiting attempt's due time (if it is in the future) and plays it. */
-  advanceToNextRetry(input?: NoInput): Promise<Result<ClockState>>;
-  /** Back to real time (offset 0); work that fell due stays due. */
+  advanceToNextRetry(input?: NoInput): Promise<Result<ClockAdvance>>;
+  /** Stops the jump in progress (and any queued behind it) where it got to; attempts in flight finish. */
+  cancelClockAdvance(input?: NoInput): Result<ClockStatus>;
+  /** Back to real time (offset 0), interrupting any jump; work that fell due stays due. */
   resetClock(input?: NoInput): Promise<Result<ClockState>>;
-  getClock(input?: NoInput): Result<ClockState>;
+  getClock(input?: NoInput): Result<ClockStatus>;
+  /** The persisted **Fast-forward unanswered attempts** setting. */
+  setFastForward(input: { enabled: boolean }): Result<ClockStatus>;
   /** Counts per status, the retry backlog, the clock and whether forwarding is paused. */
   getOverview(input?: NoInput): Result<Overview>;
   /**

@@ -95,10 +95,13 @@ export const commandSchemas = {
       .int('must be a whole number of milliseconds')
       .min(0)
       .max(API_LIMITS.advanceMs, { error: `must be at most one year (${API_LIMITS.advanceMs} ms)` }),
+    fastForward: z.boolean({ error: 'must be true or false' }).optional(),
   }),
   advanceToNextRetry: noInput,
+  cancelClockAdvance: noInput,
   resetClock: noInput,
   getClock: noInput,
+  setFastForward: z.strictObject({ enabled: z.boolean({ error: 'must be true or false' }) }),
   getOverview: noInput,
   pauseForwarding: noInput,
   resumeForwarding: noInput,

@@ -1,4 +1,4 @@
-import type { AttemptRecord, ClockState, DeliveryRecord, IngestRefusal, MessageStatus, MessageSummary } from './models.js';
+import type { AttemptRecord, ClockJump, ClockState, DeliveryRecord, IngestRefusal, MessageStatus, MessageSummary } from './models.js';
 import type { CaptureRecord } from './receiver.js';
 
 /** Pushed events, past tense (docs/behaviour.md §10). A discriminated union on `type`. */
@@ -19,6 +19,8 @@ export type EngineEvent =
   | { type: 'deliveryUpdated'; delivery: DeliveryRecord; messageStatus: MessageStatus }
   /** The clock moved: advanced (byMs > 0) or reset to real time (byMs < 0). */
   | { type: 'clockAdvanced'; clock: ClockState; byMs: number }
+  /** A clock jump began, progressed or ended (`jump: null`); at most a few a second. */
+  | { type: 'clockJumpUpdated'; jump: ClockJump | null }
   | { type: 'forwardingChanged'; paused: boolean }
   | { type: 'requestCaptured'; capture: CaptureRecord }
   /** An ingestion request was refused (unknown write key, wrong route, a limit...): its ingest log entry, without the body preview. */

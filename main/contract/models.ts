@@ -184,6 +184,51 @@ export interface ClockState {
   offsetMs: number;
 }
 
+/** A clock jump (advanceClock) in progress: how far it got and what it is playing (docs/behaviour.md §5). */
+export interface ClockJump {
+  /** The offset when the jump began, the offset it is going to, and the offset it has reached. */
+  fromOffsetMs: number;
+  targetOffsetMs: number;
+  reachedOffsetMs: number;
+  /** Attempts (one POST to one webhook) out on the network now: the jump's, and any live ones it waits for. */
+  attemptsInFlight: number;
+  /** Attempts the jump has finished so far. */
+  attemptsPlayed: number;
+  /** The jump's rounds so far: the longest chain of one delivery's attempts it played one after another. */
+  round: number;
+  /** About how many rounds the jump takes (the retry schedules of what waits); never below `round`. */
+  roundsEstimate: number;
+  /** Fast-forward unanswered attempts is on for this jump. */
+  fastForward: boolean;
+}
+
+/** The clock with its time-travel state: getClock. */
+export interface ClockStatus extends ClockState {
+  /** The persisted **Fast-forward unanswered attempts** setting (setFastForward). */
+  fastForward: boolean;
+  /** The jump in progress, or null. */
+  jump: ClockJump | null;
+}
+
+/** What advanceClock answers: where the clock is, and what the jump played. */
+export interface ClockAdvance extends ClockState {
+  /** True when Cancel or resetClock interrupted the jump: the clock stays where it got to (or at real time). */
+  cancelled: boolean;
+  /** Attempts the jump finished, and its rounds (see ClockJump.round). */
+  attemptsPlayed: number;
+  rounds: number;
+}
+
+/**
+ * An attempt ended early by **Fast-forward unanswered attempts** has outcome `timeout` and an `error` that
+ * starts with this: `fast-forwarded after 1 s without response headers (...)` (docs/behaviour.md §5).
+ */
+export const FAST_FORWARDED = 'fast-forwarded';
+
+export function isFastForwarded(attempt: Pick<AttemptRecord, 'outcome' | 'error'>): boolean {
+  return attempt.outcome === 'timeout' && attempt.error !== null && attempt.error.startsWith(`${FAST_FORWARDED} `);
+}
+
 /** A refused ingestion request: not a message, kept with its reason (docs/behaviour.md §2). */
 export interface IngestRefusal {
   id: number;

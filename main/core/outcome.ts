@@ -1,4 +1,4 @@
-import { REASONS, reasons, type AttemptOutcome } from '../contract/models.js';
+import { FAST_FORWARDED, REASONS, reasons, type AttemptOutcome } from '../contract/models.js';
 
 export interface Classified {
   outcome: AttemptOutcome;
@@ -42,4 +42,18 @@ export function classifyNetworkError(code: string | undefined, message: string):
 
 export function timeoutOutcome(timeoutMs: number): Classified & { error: string } {
   return { outcome: 'timeout', retryable: true, permanentReason: null, error: `no response headers within ${timeoutMs} ms` };
+}
+
+/**
+ * A jump's attempt ended early by **Fast-forward unanswered attempts** (docs/behaviour.md §5): a `timeout`
+ * whose error says so, since it might still have answered within the destination's own timeout.
+ */
+export function fastForwardedOutcome(afterMs: number, timeoutMs: number): Classified & { error: string } {
+  const after = afterMs % 1000 === 0 ? `${afterMs / 1000} s` : `${afterMs} ms`;
+  return {
+    outcome: 'timeout',
+    retryable: true,
+    permanentReason: null,
+    error: `${FAST_FORWARDED} after ${after} without response headers (Fast-forward unanswered attempts is on; the timeout is ${timeoutMs} ms)`,
+  };
 }

@@ -4,7 +4,7 @@
  * pause, token) is kept in the settings table.
  */
 import { randomBytes } from 'node:crypto';
-import type { ClockState, Overview, Settings } from '../contract/models.js';
+import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import type { MessageQueries } from '../store/messageQueries.js';
@@ -17,6 +17,7 @@ import { databaseBytes } from './retention.js';
 
 export const SETTINGS = {
   clockOffset: 'clock.offsetMs',
+  fastForward: 'clock.fastForward',
   paused: 'forwarding.paused',
   apiToken: 'api.token',
   retrySeed: 'retry.seed',
@@ -59,28 +60,47 @@ export class Control {
 
   // ---------------------------------------------------------------- clock
 
-  async advanceClock(input: { ms: number }): Promise<Result<ClockState>> {
-    await this.o.engine.advance(input.ms, (offset) => this.o.store.config.setSetting(SETTINGS.clockOffset, String(offset)));
+  /** docs/behaviour.md §5. `fastForward` overrides the persisted setting for this jump. */
+  async advanceClock(input: { ms: number; fastForward?: boolean | undefined }): Promise<Result<ClockAdvance>> {
+    const fastForward = input.fastForward ?? this.fastForward;
+    const played = await this.o.engine.advance(input.ms, fastForward, (offset) => this.o.store.config.setSetting(SETTINGS.clockOffset, String(offset)));
     const clock = this.clockState();
-    this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: input.ms });
-    return ok(clock);
+    if (played.movedMs > 0) this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: played.movedMs });
+    return ok({ ...clock, cancelled: played.cancelled, attemptsPlayed: played.attemptsPlayed, rounds: played.rounds });
   }
 
-  async advanceToNextRetry(): Promise<Result<ClockState>> {
+  async advanceToNextRetry(): Promise<Result<ClockAdvance>> {
     const due = this.o.store.deliveries.nextDueAt();
     if (due === null) return err({ code: 'conflict', message: 'no delivery is waiting for a retry (of an enabled destination)' });
     return this.advanceClock({ ms: Math.max(0, due - this.o.clock.now()) });
   }
 
-  async resetClock(): Promise<Result<ClockState>> {
-    const by = await this.o.engine.resetOffset(() => this.o.store.config.setSetting(SETTINGS.clockOffset, '0'));
-    const clock = this.clockState();
-    if (by !== 0) this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: -by });
-    return ok(clock);
+  /** Stops the jump in progress where it got to; answers at once (the advance answers `cancelled: true`). */
+  cancelClockAdvance(): Result<ClockStatus> {
+    this.o.engine.cancelAdvances();
+    return ok({ ...this.clockState(), fastForward: this.fastForward, jump: null });
   }
 
-  getClock(): Result<ClockState> {
-    return ok(this.clockState());
+  /** Interrupts any jump, then goes back to real time; answers at once, without waiting for attempts in flight. */
+  resetClock(): Promise<Result<ClockState>> {
+    const by = this.o.engine.resetOffset(() => this.o.store.config.setSetting(SETTINGS.clockOffset, '0'));
+    const clock = this.clockState();
+    if (by !== 0) this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: -by });
+    return Promise.resolve(ok(clock));
+  }
+
+  getClock(): Result<ClockStatus> {
+    return ok({ ...this.clockState(), fastForward: this.fastForward, jump: this.o.engine.jumpState() });
+  }
+
+  /** The **Fast-forward unanswered attempts** setting, kept in the data dir (off by default). */
+  get fastForward(): boolean {
+    return this.o.store.config.getSetting(SETTINGS.fastForward) === 'true';
+  }
+
+  setFastForward(input: { enabled: boolean }): Result<ClockStatus> {
+    this.o.store.config.setSetting(SETTINGS.fastForward, String(input.enabled));
+    return this.getClock();
   }
 
   private clockState(): ClockState {

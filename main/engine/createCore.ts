@@ -238,6 +238,7 @@ class CoreImpl implements Core {
       resolveUrl: (url) => this.receivers.resolveWebhookUrl(url),
       emit: (event) => bus.emit(event),
       listening: () => bus.listening,
+      onJump: (jump) => bus.emit({ type: 'clockJumpUpdated', jump }),
       ...(options.minInFlight !== undefined ? { minInFlight: options.minInFlight } : {}),
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     });
@@ -397,8 +398,10 @@ class CoreImpl implements Core {
   readonly replayMessage: Core['replayMessage'] = (input) => this.deliveries.replayMessage(input);
   readonly advanceClock: Core['advanceClock'] = (input) => this.control.advanceClock(input);
   readonly advanceToNextRetry: Core['advanceToNextRetry'] = () => this.control.advanceToNextRetry();
+  readonly cancelClockAdvance: Core['cancelClockAdvance'] = () => this.control.cancelClockAdvance();
   readonly resetClock: Core['resetClock'] = () => this.control.resetClock();
   readonly getClock: Core['getClock'] = () => this.control.getClock();
+  readonly setFastForward: Core['setFastForward'] = (input) => this.control.setFastForward(input);
   readonly getOverview: Core['getOverview'] = () => this.control.getOverview();
   readonly pauseForwarding: Core['pauseForwarding'] = () => this.control.pauseForwarding();
   readonly resumeForwarding: Core['resumeForwarding'] = () => this.control.resumeForwarding();

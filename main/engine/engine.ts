@@ -4,9 +4,9 @@
  * the engine at the earliest due row, and a restart resumes from the rows.
  */
 import type { EngineEvent } from '../contract/events.js';
-import type { AttemptRecord, DeliveryRecord, Destination, Webhook } from '../contract/models.js';
+import type { AttemptRecord, ClockJump, DeliveryRecord, Destination, Webhook } from '../contract/models.js';
 import { decideAfterRound, type WebhookResult } from '../core/deliveryDecision.js';
-import { jitterUnit } from '../core/retryPolicy.js';
+import { jitterUnit, retryDelay } from '../core/retryPolicy.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
 import type { Clock } from './clock.js';
@@ -52,6 +52,39 @@ export interface EngineOptions {
    */
   minInFlight?: number;
   maxInFlight?: number;
+  /** A clock jump began, progressed or ended (null); called at most every JUMP_REPORT_MS. */
+  onJump?: (jump: ClockJump | null) => void;
+}
+
+/** During a jump with Fast-forward unanswered attempts on: no response headers after this long ends an attempt. */
+export const FAST_FORWARD_AFTER_MS = 1_000;
+/** Least real time between two progress reports of a jump. */
+const JUMP_REPORT_MS = 250;
+
+/** What a finished (or interrupted) advance played. */
+export interface AdvanceOutcome {
+  cancelled: boolean;
+  attemptsPlayed: number;
+  rounds: number;
+}
+
+/** A clock jump in progress (Engine.advance). */
+interface Jump {
+  /** Engine time the jump goes to. */
+  target: number;
+  fromOffsetMs: number;
+  targetOffsetMs: number;
+  fastForward: boolean;
+  /** Per delivery, how many of its rounds this jump has played: the longest chain is the jump's round. */
+  depth: Map<number, number>;
+  round: number;
+  estimate: number;
+  attemptsPlayed: number;
+  cancelled: boolean;
+  /** Resolves the advance's wait: the jump is over, finished or interrupted. */
+  finish: () => void;
+  lastReport: number;
+  reportTimer: NodeJS.Timeout | null;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -97,6 +130,8 @@ export class Engine {
   private adaptAfter = 0;
   /** Rounds claimed and not yet recorded. */
   private inFlight = 0;
+  /** Attempts (one POST to one webhook) out on the network now. */
+  private attemptsOut = 0;
   private tickQueued = false;
   private lastTick = 0;
   /** Rounds recorded plus deliveries claimed by the last tick. */
@@ -111,6 +146,18 @@ export class Engine {
   /** Whether start() has queued again the rounds a crash interrupted (once, on the first start). */
   private resumed = false;
   private advancing: Promise<unknown> = Promise.resolve();
+  /** The jump in progress, if any (advance). */
+  private jump: Jump | null = null;
+  /** Bumped by cancelAdvances: advances queued before it resolve as cancelled without moving the clock. */
+  private generation = 0;
+  /** All resets together (ms): a round in flight across a reset moves its next due time back by what it missed. */
+  private shifted = 0;
+  /**
+   * Per round in flight (by delivery id): the earliest engine time its result could make a retry due (its
+   * start plus its next delay; Retry-After only lengthens it). A jump plays nothing beyond the earliest of
+   * these before that round is back, so rounds start in time order while many wait on the network at once.
+   */
+  private readonly bounds = new Map<number, number>();
 
   constructor(options: EngineOptions) {
     this.o = options;
@@ -136,6 +183,8 @@ export class Engine {
   pause(): void {
     this.started = false;
     this.clearTimer();
+    // A jump in progress stops playing; its advance moves the offset the rest of the way (docs/behaviour.md §5).
+    this.jump?.finish();
   }
 
   /**
@@ -158,6 +207,7 @@ export class Engine {
   async close(): Promise<void> {
     this.closed = true;
     this.clearTimer();
+    this.jump?.finish();
     await this.idle();
   }
 
@@ -190,12 +240,16 @@ export class Engine {
     this.writes = [];
     const outstanding = this.inFlight - batch.length;
     const room = this.closed || !this.started ? 0 : this.window - outstanding;
+    const jump = this.jump;
+    const now = this.o.clock.now();
     let stored: StoredRound[] = [];
     let claimed: ClaimedDelivery[] = [];
     try {
       this.o.store.transaction(() => {
         if (batch.length) stored = this.o.store.deliveries.recordRounds(batch.map((w) => w.round));
-        if (room > 0) claimed = this.o.store.deliveries.claimDue(this.o.clock.now(), room);
+        // A jump claims ahead of now, up to its target, but never past the earliest time a round still out
+        // could make a retry due (jumpDueBy); after recording, so the retries just scheduled count.
+        if (room > 0) claimed = this.o.store.deliveries.claimDue(now, room, jump ? this.jumpDueBy(jump, now, room) : now);
       });
     } catch (e) {
       // Nothing is reported as done that is not stored. A damaged database is said once (its health
@@ -218,9 +272,21 @@ export class Engine {
     this.stats.tickMs += performance.now() - this.lastTick;
     this.adapt(outstanding, room, claimed.length, this.lastTick - previousTick);
     if (this.o.listening()) stored.forEach((s, i) => this.emitRound(s, batch[i]!.destination));
+    if (jump && claimed.length > 0) {
+      // Engine time moves to the latest round the jump starts now; each round starts at its own due time.
+      const latest = claimed[claimed.length - 1]!.dueAt;
+      if (latest > this.o.clock.now()) this.o.clock.setOffset(latest - this.o.clock.realNow());
+    }
     for (const delivery of claimed) {
       this.inFlight++;
-      this.runRound(delivery).catch((e: unknown) => {
+      const startedAt = Math.max(delivery.dueAt, now);
+      this.bounds.set(delivery.id, startedAt + this.nextDelayAtLeast(delivery));
+      if (jump) {
+        const depth = (jump.depth.get(delivery.id) ?? 0) + 1;
+        jump.depth.set(delivery.id, depth);
+        if (depth > jump.round) jump.round = depth;
+      }
+      this.runRound(delivery, startedAt, jump).catch((e: unknown) => {
         // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
         // so the delivery waits a moment and runs again.
         console.error(`hookbench: round for delivery ${delivery.id} did not run; it is retried in ${REQUEUE_MS} ms`, e);
@@ -244,7 +310,106 @@ export class Engine {
       });
     }
     this.armTimer();
+    if (jump) this.jumpTicked(jump);
     this.checkIdle();
+  }
+
+  /** The earliest engine time a round in flight could make a retry due (Infinity with none in flight). */
+  private horizon(): number {
+    let earliest = Infinity;
+    for (const bound of this.bounds.values()) if (bound < earliest) earliest = bound;
+    return earliest;
+  }
+
+  /**
+   * How far ahead of now a jump's tick may claim: its target, the horizon of the rounds in flight, and the
+   * horizon of the rounds this tick starts (in due order, each one's start plus its next delay bounds the rest).
+   */
+  private jumpDueBy(jump: Jump, now: number, room: number): number {
+    let horizon = Math.min(jump.target, this.horizon());
+    let dueBy = now;
+    for (const d of this.o.store.deliveries.dueAhead(horizon, room)) {
+      if (d.dueAt > horizon) break;
+      dueBy = Math.max(dueBy, d.dueAt);
+      horizon = Math.min(horizon, Math.max(d.dueAt, now) + this.nextDelayAtLeast(d));
+    }
+    return dueBy;
+  }
+
+  /** The shortest delay the delivery's next retry can have after this round (Infinity: there is none). */
+  private nextDelayAtLeast(delivery: Pick<ClaimedDelivery, 'id' | 'destinationId' | 'attempts'>): number {
+    const policy = this.o.destination(delivery.destinationId)?.retry;
+    if (!policy) return Infinity;
+    const attemptNumber = delivery.attempts + 1;
+    if (policy.maxAttempts !== undefined && attemptNumber >= policy.maxAttempts) return Infinity;
+    return retryDelay(policy, attemptNumber, jitterUnit(this.o.seed, delivery.id, attemptNumber));
+  }
+
+  /** After a tick of a jump: over when nothing is in flight and nothing more falls due by its target. */
+  private jumpTicked(jump: Jump): void {
+    if (this.closed || !this.started) return jump.finish();
+    if (this.inFlight === 0 && this.writes.length === 0) {
+      const due = this.o.store.deliveries.nextDueAt();
+      if (due === null || due > jump.target) return jump.finish();
+    }
+    this.reportJump(jump);
+  }
+
+  /** Reports the jump's progress now, or once JUMP_REPORT_MS after the last report (the last word is never lost). */
+  private reportJump(jump: Jump): void {
+    if (!this.o.onJump || jump.reportTimer) return;
+    const wait = jump.lastReport + JUMP_REPORT_MS - performance.now();
+    if (wait <= 0) {
+      jump.lastReport = performance.now();
+      this.o.onJump(this.jumpProgress(jump));
+      return;
+    }
+    jump.reportTimer = setTimeout(() => {
+      jump.reportTimer = null;
+      if (this.jump === jump) this.reportJump(jump);
+    }, wait);
+  }
+
+  private jumpProgress(jump: Jump): ClockJump {
+    return {
+      fromOffsetMs: jump.fromOffsetMs,
+      targetOffsetMs: jump.targetOffsetMs,
+      reachedOffsetMs: Math.min(this.o.clock.offsetMs(), jump.targetOffsetMs),
+      attemptsInFlight: this.attemptsOut,
+      attemptsPlayed: jump.attemptsPlayed,
+      round: jump.round,
+      roundsEstimate: Math.max(jump.estimate, jump.round),
+      fastForward: jump.fastForward,
+    };
+  }
+
+  /** The jump in progress, or null (getClock). */
+  jumpState(): ClockJump | null {
+    return this.jump ? this.jumpProgress(this.jump) : null;
+  }
+
+  /**
+   * About how many rounds a jump to `target` plays: for each destination's waiting delivery with the most
+   * rounds left, its nominal schedule (no jitter, instant answers) up to the target and its window.
+   */
+  private estimateRounds(target: number): number {
+    let most = 0;
+    for (const w of this.o.store.deliveries.waitingByDestination()) {
+      const policy = this.o.destination(w.destinationId)?.retry;
+      if (!policy) continue;
+      let at = w.dueAt;
+      let made = w.attempts;
+      let rounds = 0;
+      while (at <= target && rounds < 1_000) {
+        rounds++;
+        made++;
+        if (policy.maxAttempts !== undefined && made >= policy.maxAttempts) break;
+        at += policy.schedule[Math.min(made, policy.schedule.length) - 1] ?? 0;
+        if (at > (w.firstAttemptAt ?? w.dueAt) + policy.windowMs) break;
+      }
+      if (rounds > most) most = rounds;
+    }
+    return most;
   }
 
   /** Finished rounds that could not be recorded (a full disk) go back in the queue after RECORD_RETRY_MS. */
@@ -318,12 +483,16 @@ export class Engine {
     this.wake();
   }
 
-  private async runRound(claimed: ClaimedDelivery): Promise<void> {
+  /**
+   * One round, started at `startedAt` (engine time: now, or its due time when a jump plays it). It finishes
+   * at its start plus the real time it took, so a round a jump played keeps its own place in engine time.
+   */
+  private async runRound(claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<void> {
     const { clock } = this.o;
     const destination = this.o.destination(claimed.destinationId);
     const attemptNumber = claimed.attempts + 1;
-    const startedAt = clock.now();
     const firstAttemptAt = claimed.firstAttemptAt ?? startedAt;
+    const shiftedAtStart = this.shifted;
     if (!destination || destination.webhooks.length === 0) {
       this.record(
         {
@@ -375,13 +544,23 @@ export class Engine {
       if (r.ok) reachable.push({ ...targets[i]!.webhook, url: r.value });
     });
     const sentAt = performance.now();
-    const replies = await this.o.forwarder.sendRound({
-      webhooks: reachable,
-      body: claimed.body,
-      secret: destination.sharedSecret,
-      timeoutMs: destination.timeoutMs,
-      caFile: destination.caFile,
-    });
+    const realStart = clock.realNow();
+    this.attemptsOut += targets.length;
+    let replies: SendResult[];
+    try {
+      replies = await this.o.forwarder.sendRound({
+        webhooks: reachable,
+        body: claimed.body,
+        secret: destination.sharedSecret,
+        timeoutMs: destination.timeoutMs,
+        caFile: destination.caFile,
+        jump: jump !== null,
+        fastForwardMs: jump?.fastForward ? FAST_FORWARD_AFTER_MS : null,
+      });
+    } finally {
+      this.attemptsOut -= targets.length;
+    }
+    if (jump) jump.attemptsPlayed += targets.length;
     if (replies.length > 0) {
       // For the window (adapt): the round's time from hand-over to result, and its slowest request's own time.
       let slowest = 0;
@@ -392,7 +571,7 @@ export class Engine {
     }
     let next = 0;
     const sent = resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
-    const finishedAt = clock.now();
+    const finishedAt = startedAt + Math.max(0, clock.realNow() - realStart);
     const results: WebhookResult[] = sent.map((s, i) => ({
       url: targets[i]!.webhook.url,
       outcome: s.outcome,
@@ -408,6 +587,8 @@ export class Engine {
       finishedAt,
       unit: jitterUnit(this.o.seed, claimed.id, attemptNumber),
     });
+    // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
+    const shift = this.shifted - shiftedAtStart;
     this.record(
       {
         deliveryId: claimed.id,
@@ -434,8 +615,8 @@ export class Engine {
         status: decision.status,
         reason: decision.reason,
         attemptsMade: attemptNumber,
-        firstAttemptAt,
-        nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt : null,
+        firstAttemptAt: firstAttemptAt - shift,
+        nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt - shift : null,
         pendingUrls: decision.status === 'retrying' ? decision.pendingUrls : null,
         updatedAt: finishedAt,
         siblings: claimed.siblings,
@@ -446,6 +627,7 @@ export class Engine {
 
   /** Queue a finished round for the next tick's transaction. */
   private record(round: RoundResult, destination: Pick<Destination, 'id' | 'name'>): void {
+    this.bounds.delete(round.deliveryId);
     this.writes.push({ round, destination });
     this.wake();
   }
@@ -471,55 +653,91 @@ export class Engine {
     this.o.emit({ type: 'deliveryUpdated', delivery, messageStatus });
   }
 
-  /**
-   * docs/behaviour.md §5: move engine time forward by `ms`, processing every due round in time order (each new
-   * retry computed from virtual time), and resolve once the rounds it triggered are recorded.
-   * Calls are serialised: a second advance starts when the first has finished.
-   */
   /** The rounds being attempted right now. */
   get roundsInFlight(): number {
     return this.inFlight;
   }
 
   /**
-   * Back to real time, after any advance in progress. Waiting deliveries keep their distance to now (a
-   * retry due in 30 s is still due in 30 s; one already due stays due), and so do their windows.
+   * Interrupts the jump in progress (it stops where it got to; its rounds in flight finish and are
+   * recorded) and every advance queued behind it. Returns whether there was one to interrupt.
    */
-  resetOffset(persist: (shiftedBy: number) => void): Promise<number> {
-    const run = async () => {
-      const { clock, store } = this.o;
-      const by = clock.offsetMs();
-      if (by === 0) return 0;
-      store.transaction(() => {
-        store.deliveries.shiftWaiting(by);
-        clock.resetOffset();
-        persist(by);
-      });
-      this.reschedule();
-      return by;
-    };
-    const next = this.advancing.then(run, run);
-    this.advancing = next.catch(() => undefined);
-    return next;
+  cancelAdvances(): boolean {
+    this.generation++;
+    const jump = this.jump;
+    if (!jump) return false;
+    jump.cancelled = true;
+    jump.finish();
+    return true;
   }
 
-  advance(ms: number, persistOffset: (offsetMs: number) => void): Promise<void> {
+  /**
+   * Back to real time, interrupting any advance in progress. Waiting deliveries keep their distance to now
+   * (a retry due in 30 s is still due in 30 s; one already due stays due), and so do their windows; rounds
+   * in flight do the same when they come back. Returns the offset it took away.
+   */
+  resetOffset(persist: (shiftedBy: number) => void): number {
+    this.cancelAdvances();
+    const { clock, store } = this.o;
+    const by = clock.offsetMs();
+    if (by === 0) return 0;
+    store.transaction(() => {
+      store.deliveries.shiftWaiting(by);
+      clock.resetOffset();
+      persist(by);
+    });
+    this.shifted += by;
+    for (const [id, bound] of this.bounds) this.bounds.set(id, bound - by);
+    this.reschedule();
+    return by;
+  }
+
+  /**
+   * docs/behaviour.md §5: move engine time forward by `ms`, playing every round that falls due on the way in
+   * time order (each new retry computed from engine time), and resolve once the rounds it played are
+   * recorded, or at once when cancelAdvances or resetOffset interrupts it. Rounds whose due times are close
+   * are out on the network together, and a jump's requests are not queued behind the live per-origin cap:
+   * a jump takes one real wait per round of a delivery, whatever the number of messages.
+   * Calls are serialised: a second advance starts when the first has finished.
+   */
+  advance(ms: number, fastForward: boolean, persistOffset: (offsetMs: number) => void): Promise<AdvanceOutcome & { movedMs: number }> {
+    const generation = this.generation;
     const run = async () => {
-      const { clock, store } = this.o;
+      const { clock } = this.o;
+      if (generation !== this.generation) return { cancelled: true, attemptsPlayed: 0, rounds: 0, movedMs: 0 };
       const startOffset = clock.offsetMs();
-      const target = clock.now() + ms;
-      this.clearTimer();
-      while (!this.closed && this.started) {
-        await this.idle();
-        const due = store.deliveries.nextDueAt();
-        if (due === null || due > target) break;
-        if (due > clock.now()) clock.setOffset(due - clock.realNow());
+      const shiftedAtStart = this.shifted;
+      const jump: Jump = {
+        target: clock.now() + ms,
+        fromOffsetMs: startOffset,
+        targetOffsetMs: startOffset + ms,
+        fastForward,
+        depth: new Map(),
+        round: 0,
+        estimate: 0,
+        attemptsPlayed: 0,
+        cancelled: false,
+        finish: () => undefined,
+        lastReport: 0,
+        reportTimer: null,
+      };
+      if (this.started && !this.closed) {
+        jump.estimate = this.estimateRounds(jump.target);
+        this.jump = jump;
+        this.clearTimer();
+        const over = new Promise<void>((resolve) => (jump.finish = resolve));
+        this.reportJump(jump);
         this.wake();
-        await this.idle();
+        await over;
+        if (jump.reportTimer) clearTimeout(jump.reportTimer);
+        this.jump = null;
       }
-      clock.setOffset(startOffset + ms);
+      if (!jump.cancelled) clock.setOffset(startOffset + ms);
       persistOffset(clock.offsetMs());
-      this.wake();
+      this.o.onJump?.(null);
+      this.reschedule();
+      const movedMs = this.shifted === shiftedAtStart ? clock.offsetMs() - startOffset : 0;
+      return { cancelled: jump.cancelled, attemptsPlayed: jump.attemptsPlayed, rounds: jump.round, movedMs };
     };
     const next = this.advancing.then(run, run);
     this.advancing = next.catch(() => undefined);

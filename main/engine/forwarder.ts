@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import { LIMITS } from '../contract/messageShapes.js';
 import { urlCredentials } from '../contract/urls.js';
 import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js';
-import { classifyNetworkError, classifyStatus, timeoutOutcome } from '../core/outcome.js';
+import { classifyNetworkError, classifyStatus, fastForwardedOutcome, timeoutOutcome } from '../core/outcome.js';
 import { parseRetryAfter } from '../core/retryPolicy.js';
 import { signBody } from '../core/signature.js';
 import { FILE_LIMITS, readBoundedText } from './boundedFile.js';
@@ -26,6 +26,12 @@ const loadUndici = (): typeof Undici => (undici ??= createRequire(import.meta.ur
 
 /** docs/behaviour.md §2: at most 16 concurrent connections per origin. */
 export const CONNECTIONS_PER_ORIGIN = 16;
+/**
+ * The cap for a clock jump's attempts (docs/behaviour.md §5): they fell due over hours of engine time and
+ * are played at once, so queueing them behind the live cap would make a jump as slow as its message count.
+ * As many as the engine ever has in flight.
+ */
+export const JUMP_CONNECTIONS_PER_ORIGIN = 2_048;
 
 export interface SendResult {
   outcome: AttemptOutcome;
@@ -178,11 +184,13 @@ export class OriginGate {
 
 /**
  * Dispatchers per trust configuration: destinations without a caFile share one pool (16 connections per
- * origin across all of them); a caFile gets its own, trusting the system roots plus that file.
+ * origin across all of them); a caFile gets its own, trusting the system roots plus that file. A clock
+ * jump's attempts have pools and a gate of their own, with the larger JUMP_CONNECTIONS_PER_ORIGIN.
  */
 export class Dispatchers {
   private readonly pools = new Map<string, Dispatcher>();
   readonly gate = new OriginGate(CONNECTIONS_PER_ORIGIN);
+  readonly jumpGate = new OriginGate(JUMP_CONNECTIONS_PER_ORIGIN);
 
   constructor(
     private readonly injected: Dispatcher | undefined,
@@ -191,16 +199,16 @@ export class Dispatchers {
     observeWire();
   }
 
-  for(destination: Pick<Destination, 'caFile'>): Dispatcher {
+  for(destination: Pick<Destination, 'caFile'>, jump = false): Dispatcher {
     if (this.injected) return this.injected;
-    const key = destination.caFile ?? '';
+    const key = `${jump ? 'jump:' : ''}${destination.caFile ?? ''}`;
     let pool = this.pools.get(key);
     if (!pool) {
       const connect = destination.caFile
         ? { ca: [...rootCertificates, readBoundedText(destination.caFile, FILE_LIMITS.caFile)], rejectUnauthorized: true }
         : { rejectUnauthorized: true };
       const options = {
-        connections: CONNECTIONS_PER_ORIGIN,
+        connections: jump ? JUMP_CONNECTIONS_PER_ORIGIN : CONNECTIONS_PER_ORIGIN,
         pipelining: 1,
         // Disabled: the deadline is the per-attempt timer in sendToWebhook (undici's timers tick coarsely).
         headersTimeout: 0,
@@ -231,11 +239,12 @@ export class Dispatchers {
 
   /** Forget a trust configuration (its caFile changed). */
   invalidate(caFile: string | null): void {
-    const key = caFile ?? '';
-    const pool = this.pools.get(key);
-    if (pool) {
-      this.pools.delete(key);
-      void pool.close().catch(() => undefined);
+    for (const key of [caFile ?? '', `jump:${caFile ?? ''}`]) {
+      const pool = this.pools.get(key);
+      if (pool) {
+        this.pools.delete(key);
+        void pool.close().catch(() => undefined);
+      }
     }
   }
 
@@ -250,6 +259,8 @@ export async function sendToWebhook(args: {
   request: PreparedRequest;
   body: Uint8Array;
   timeoutMs: number;
+  /** Fast-forward unanswered attempts (a clock jump's): no response headers after this long ends the attempt. */
+  fastForwardMs?: number | null;
   dispatcher: Dispatcher;
   gate: OriginGate;
   realNow: () => number;
@@ -268,10 +279,18 @@ export async function sendToWebhook(args: {
  * engine's hot path). The timer covers connect + send + response headers; once the headers are in, the
  * body (first 64 KiB kept) gets its own budget and never changes the outcome.
  */
-function sendNow(args: { request: PreparedRequest; body: Uint8Array; timeoutMs: number; dispatcher: Dispatcher; realNow: () => number }): Promise<SendResult> {
+function sendNow(args: {
+  request: PreparedRequest;
+  body: Uint8Array;
+  timeoutMs: number;
+  fastForwardMs?: number | null;
+  dispatcher: Dispatcher;
+  realNow: () => number;
+}): Promise<SendResult> {
   const { origin, path } = partsOf(args.request.url);
   return new Promise<SendResult>((resolve) => {
-    const exchange = new Exchange(args.request, args.body.byteLength, args.timeoutMs, args.realNow, resolve);
+    const fastForwardMs = args.fastForwardMs != null && args.fastForwardMs < args.timeoutMs ? args.fastForwardMs : null;
+    const exchange = new Exchange(args.request, args.body.byteLength, args.timeoutMs, fastForwardMs, args.realNow, resolve);
     args.dispatcher.dispatch({ origin, path, method: 'POST', headers: args.request.headers, body: args.body, headersTimeout: 0, bodyTimeout: 0 }, exchange);
   });
 }
@@ -299,11 +318,13 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly request: PreparedRequest,
     private readonly bodyBytes: number,
     private readonly timeoutMs: number,
+    /** Shorter than timeoutMs when the attempt is fast-forwarded (docs/behaviour.md §5), else null. */
+    private readonly fastForwardMs: number | null,
     private readonly realNow: () => number,
     private readonly resolve: (result: SendResult) => void,
   ) {
     // Phase one: response headers within timeoutMs. Phase two (the same timer, refreshed): the body.
-    this.timer = setTimeout(() => this.onTimer(), timeoutMs);
+    this.timer = setTimeout(() => this.onTimer(), fastForwardMs ?? timeoutMs);
   }
 
   private elapsed(): number {
@@ -349,7 +370,11 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   // Results are built field by field, not with object spreads: on this path, spreads cost a third of the request.
   private failed(e: unknown): SendResult {
-    const failure = this.timedOut ? timeoutOutcome(this.timeoutMs) : classifyNetworkError(...errorCode(e));
+    const failure = !this.timedOut
+      ? classifyNetworkError(...errorCode(e))
+      : this.fastForwardMs !== null
+        ? fastForwardedOutcome(this.fastForwardMs, this.timeoutMs)
+        : timeoutOutcome(this.timeoutMs);
     return {
       outcome: failure.outcome,
       retryable: failure.retryable,

@@ -14,6 +14,10 @@ export interface RoundRequest {
   secret: string | null;
   timeoutMs: number;
   caFile: string | null;
+  /** Made due by a clock jump: sent through the jump's pools, not queued behind the live per-origin cap. */
+  jump?: boolean;
+  /** Fast-forward unanswered attempts: no response headers after this long ends the attempt (a jump's only). */
+  fastForwardMs?: number | null;
 }
 
 export interface Forwarder {
@@ -30,6 +34,8 @@ export interface PreparedRound {
   body: Uint8Array;
   timeoutMs: number;
   caFile: string | null;
+  jump: boolean;
+  fastForwardMs: number | null;
 }
 
 /**
@@ -47,9 +53,12 @@ export class RoundSender {
   }
 
   send(r: PreparedRound): Promise<SendResult[]> {
-    const dispatcher = this.dispatchers.for({ caFile: r.caFile });
+    const dispatcher = this.dispatchers.for({ caFile: r.caFile }, r.jump);
+    const gate = r.jump ? this.dispatchers.jumpGate : this.dispatchers.gate;
     return Promise.all(
-      r.requests.map((request) => sendToWebhook({ request, body: r.body, timeoutMs: r.timeoutMs, dispatcher, gate: this.dispatchers.gate, realNow: Date.now })),
+      r.requests.map((request) =>
+        sendToWebhook({ request, body: r.body, timeoutMs: r.timeoutMs, fastForwardMs: r.fastForwardMs, dispatcher, gate, realNow: Date.now }),
+      ),
     );
   }
 
@@ -67,6 +76,8 @@ const prepareRound = (r: RoundRequest): PreparedRound => ({
   body: r.body,
   timeoutMs: r.timeoutMs,
   caFile: r.caFile,
+  jump: r.jump ?? false,
+  fastForwardMs: r.fastForwardMs ?? null,
 });
 
 export class InlineForwarder implements Forwarder {

@@ -20,6 +20,8 @@ export interface ClaimedDelivery {
   body: Buffer;
   /** Deliveries of the same message, this one included. */
   siblings: number;
+  /** When the round fell due (engine time): a clock jump plays it at that time. */
+  dueAt: number;
 }
 
 export type NewAttempt = Omit<AttemptRecord, 'id'>;
@@ -90,6 +92,7 @@ interface ClaimRow {
   pending_urls: string | null;
   body: Buffer;
   siblings: number;
+  next_attempt_at: number;
 }
 
 export class DeliveryStore {
@@ -100,13 +103,13 @@ export class DeliveryStore {
     private readonly transaction: <T>(fn: () => T) => T,
   ) {
     this.s = {
-      dueDeliveries: db.prepare<[{ now: number; limit: number }], ClaimRow>(
-        `SELECT d.id, d.message_id, d.destination_id, d.attempts, d.first_attempt_at, d.pending_urls, m.body,
+      dueDeliveries: db.prepare<[{ dueBy: number; limit: number }], ClaimRow>(
+        `SELECT d.id, d.message_id, d.destination_id, d.attempts, d.first_attempt_at, d.pending_urls, m.body, d.next_attempt_at,
            (SELECT count(*) FROM deliveries x WHERE x.message_id = d.message_id) AS siblings
          FROM deliveries d
          JOIN destinations dest ON dest.id = d.destination_id AND dest.enabled = 1
          JOIN message_payloads m ON m.message_id = d.message_id
-         WHERE d.status IN ${WAITING} AND d.next_attempt_at <= @now
+         WHERE d.status IN ${WAITING} AND d.next_attempt_at <= @dueBy
          ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
       ),
       markClaimed: db.prepare<[{ now: number; ids: string }]>(
@@ -167,6 +170,16 @@ export class DeliveryStore {
       backlog: db.prepare<[{ now: number }], { retrying: number | null; due: number | null }>(
         `SELECT sum(status = 'retrying') AS retrying, sum(next_attempt_at <= @now) AS due FROM deliveries WHERE status IN ${WAITING}`,
       ),
+      dueAhead: db.prepare<[{ dueBy: number; limit: number }], { id: number; destination_id: string; attempts: number; next_attempt_at: number }>(
+        `SELECT d.id, d.destination_id, d.attempts, d.next_attempt_at FROM deliveries d
+         JOIN destinations dest ON dest.id = d.destination_id AND dest.enabled = 1
+         WHERE d.status IN ${WAITING} AND d.next_attempt_at <= @dueBy
+         ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
+      ),
+      waitingByDestination: db.prepare<[], { destination_id: string; due: number; attempts: number; first: number | null }>(
+        `SELECT destination_id, min(next_attempt_at) AS due, min(attempts) AS attempts, min(first_attempt_at) AS first
+         FROM deliveries WHERE status IN ${WAITING} GROUP BY destination_id`,
+      ),
       failedSince: db.prepare<[number], { n: number }>(`SELECT count(*) AS n FROM deliveries WHERE status = 'failed' AND updated_at >= ?`),
       waitingOfDestination: db.prepare<[string], { id: number; message_id: number }>(
         `SELECT id, message_id FROM deliveries WHERE destination_id = ? AND status IN ('queued', 'retrying', 'delivering')`,
@@ -174,10 +187,13 @@ export class DeliveryStore {
     };
   }
 
-  /** Marks up to `limit` due deliveries `delivering` (their messages too) and returns them with their bodies. */
-  claimDue(now: number, limit: number): ClaimedDelivery[] {
+  /**
+   * Marks up to `limit` deliveries due by `dueBy` (default `now`; a clock jump claims ahead of now)
+   * `delivering` (their messages too) and returns them with their bodies, earliest due first.
+   */
+  claimDue(now: number, limit: number, dueBy: number = now): ClaimedDelivery[] {
     return this.transaction(() => {
-      const rows = this.s.dueDeliveries.all({ now, limit });
+      const rows = this.s.dueDeliveries.all({ dueBy, limit });
       if (rows.length === 0) return [];
       this.s.markClaimed.run({ now, ids: JSON.stringify(rows.map((r) => r.id)) });
       this.s.markDelivering.run(JSON.stringify([...new Set(rows.map((r) => r.message_id))]));
@@ -190,12 +206,24 @@ export class DeliveryStore {
         pendingUrls: r.pending_urls ? (JSON.parse(r.pending_urls) as string[]) : null,
         body: r.body,
         siblings: r.siblings,
+        dueAt: r.next_attempt_at,
       }));
     });
   }
   /** Moves every waiting delivery's due time and window start `byMs` earlier (the clock was reset). */
   shiftWaiting(byMs: number): void {
     this.s.shiftWaiting.run({ byMs });
+  }
+  /** What claimDue(now, limit, dueBy) would claim, without claiming it nor reading bodies (a clock jump's look ahead). */
+  dueAhead(dueBy: number, limit: number): { id: number; destinationId: string; attempts: number; dueAt: number }[] {
+    return this.s.dueAhead.all({ dueBy, limit }).map((r) => ({ id: r.id, destinationId: r.destination_id, attempts: r.attempts, dueAt: r.next_attempt_at }));
+  }
+  /**
+   * Per destination with waiting deliveries: the earliest due time, the fewest rounds made and the earliest
+   * window start among them (a clock jump's estimate of its rounds).
+   */
+  waitingByDestination(): { destinationId: string; dueAt: number; attempts: number; firstAttemptAt: number | null }[] {
+    return this.s.waitingByDestination.all().map((r) => ({ destinationId: r.destination_id, dueAt: r.due, attempts: r.attempts, firstAttemptAt: r.first }));
   }
   nextDueAt(): number | null {
     return this.s.nextDue.get()?.due ?? null;

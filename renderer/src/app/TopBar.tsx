@@ -1,9 +1,10 @@
-import { RotateCcw, SkipForward } from 'lucide-react';
+import { FastForward, LoaderCircle, RotateCcw, SkipForward, X } from 'lucide-react';
+import type { ClockJump } from '../../../main/contract/models';
 import { filterToQuery } from '../features/history/historyQuery';
-import { formatOffset, plural } from '../lib/format';
+import { formatOffset, formatSpan, jumpProgressText, plural } from '../lib/format';
 import { TIME_STEPS } from '../lib/timeSteps';
 import { useNow } from '../lib/useNow';
-import { useEngine, engineNow } from '../stores/engine';
+import { useEngine } from '../stores/engine';
 import { useRouter } from '../stores/router';
 import { Button } from '../ui/Button';
 import { ConnectionIndicator } from './ConnectionIndicator';
@@ -26,9 +27,12 @@ export function TopBar() {
 
 function EngineClock() {
   const clock = useEngine((s) => s.clock);
+  const jump = useEngine((s) => s.jump);
   const now = useNow(1000);
-  const engine = new Date(engineNow(clock, now));
-  const moved = (clock?.offsetMs ?? 0) !== 0;
+  // While a jump plays, the clock shows how far it got (the store follows its progress events).
+  const offsetMs = jump ? jump.reachedOffsetMs : (clock?.offsetMs ?? 0);
+  const engine = new Date(now + offsetMs);
+  const moved = offsetMs !== 0;
   const time = engine.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
   const day = engine.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
   return (
@@ -38,56 +42,125 @@ function EngineClock() {
         <span className="tabular mt-0.5 font-mono text-[13px] font-semibold">{time}</span>
       </div>
       <span
-        aria-label={moved ? `offset ${formatOffset(clock?.offsetMs ?? 0)}` : 'real time'}
+        aria-label={moved ? `offset ${formatOffset(offsetMs)}` : 'real time'}
         className={`rounded px-1.5 py-0.5 font-mono text-[11px] ${moved ? 'bg-warn-soft text-warn' : 'bg-panel-2 text-faint'}`}
       >
-        {moved ? formatOffset(clock?.offsetMs ?? 0) : 'real time'}
+        {moved ? formatOffset(offsetMs) : 'real time'}
       </span>
     </div>
   );
 }
 
+const JUMPING = 'A jump is playing: wait for it to finish, or Cancel it';
+
 function TimeTravel() {
-  const { busy, advance, nextRetry, reset, clock, overview } = useEngine();
-  const moved = (clock?.offsetMs ?? 0) !== 0;
+  const { busy, advance, nextRetry, reset, cancel, clock, overview, jump } = useEngine();
+  const moved = (clock?.offsetMs ?? 0) !== 0 || (jump !== null && jump.reachedOffsetMs !== 0);
+  const resetting = busy === 'reset' || busy === 'cancel';
+  // Why the steps cannot be used now (null: they can).
+  const stepsBlocked = jump !== null ? JUMPING : resetting ? 'Wait: the clock is being reset' : busy !== null ? 'Wait for the time action in progress' : null;
+  const nextBlocked = stepsBlocked ?? (overview?.nextDueAt === null ? 'No retry is waiting' : null);
+  const resetBlocked = resetting ? 'Wait: the clock is being reset' : !moved && jump === null ? 'The clock is at real time' : null;
   return (
     <div role="group" aria-label="Time travel" className="flex items-center gap-1.5">
-      <div className="flex overflow-hidden rounded-md border border-line">
+      {/* While a jump plays, the steps stay in view (disabled, saying why) where there is room for them. */}
+      <div className={`overflow-hidden rounded-md border border-line ${jump ? 'hidden xl:flex' : 'flex'}`}>
         {TIME_STEPS.map(({ label, ms, action }) => (
           <button
             key={label}
             type="button"
-            disabled={busy !== null}
+            disabled={stepsBlocked !== null}
             aria-busy={busy === action || undefined}
+            aria-description={stepsBlocked ?? undefined}
             onClick={() => void advance(ms, action)}
-            title={`Move the engine clock forward by ${label.slice(1)}: retries that fall due run now`}
-            className={`h-7 border-r border-line px-1 font-mono text-xs last:border-r-0 xl:px-2 hover:bg-hover disabled:opacity-45 ${busy === action ? 'bg-accent-soft text-accent' : ''}`}
+            title={stepsBlocked ?? `Move the engine clock forward by ${label.slice(1)}: retries that fall due run now`}
+            className={`h-7 border-r border-line px-1 font-mono text-xs last:border-r-0 xl:px-2 hover:bg-hover disabled:cursor-not-allowed disabled:opacity-45 ${busy === action ? 'bg-accent-soft text-accent' : ''}`}
           >
             {label}
           </button>
         ))}
       </div>
-      <Button
-        icon={<SkipForward aria-hidden className="size-3.5" />}
-        busy={busy === 'next'}
-        disabled={busy !== null || overview?.nextDueAt === null}
-        onClick={() => void nextRetry()}
-        title={overview?.nextDueAt === null ? 'No retry is waiting' : 'Jump to the next due retry and run it'}
-      >
-        Next retry
-      </Button>
+      {jump ? (
+        <JumpProgress jump={jump} cancelling={busy === 'cancel'} onCancel={() => void cancel()} />
+      ) : (
+        <Button
+          icon={<SkipForward aria-hidden className="size-3.5" />}
+          busy={busy === 'next'}
+          disabled={nextBlocked !== null}
+          onClick={() => void nextRetry()}
+          title={nextBlocked ?? 'Jump to the next due retry and run it'}
+          aria-description={nextBlocked ?? undefined}
+        >
+          Next retry
+        </Button>
+      )}
       <Button
         variant="ghost"
         icon={<RotateCcw aria-hidden className="size-3.5" />}
         busy={busy === 'reset'}
-        disabled={busy !== null || !moved}
+        disabled={resetBlocked !== null}
         onClick={() => void reset()}
-        title={moved ? 'Go back to real time' : 'The clock is at real time'}
+        title={resetBlocked ?? (jump ? 'Stop the jump and go back to real time' : 'Go back to real time')}
+        aria-description={resetBlocked ?? undefined}
         aria-label="Reset offset"
       >
-        <span className="hidden lg:inline">Reset offset</span>
+        <span className={jump ? 'hidden' : 'hidden lg:inline'}>Reset offset</span>
+      </Button>
+      {!jump && <FastForwardSwitch />}
+    </div>
+  );
+}
+
+/** "playing 37 due attempts · 4 of ~9 rounds" and Cancel, while a jump plays. */
+function JumpProgress({ jump, cancelling, onCancel }: { jump: ClockJump; cancelling: boolean; onCancel: () => void }) {
+  const text = jumpProgressText(jump);
+  const [playing, rounds] = text.split(' · ') as [string, string];
+  const toGo = jump.targetOffsetMs - jump.reachedOffsetMs;
+  return (
+    <div className="flex items-center gap-1.5 rounded-md border border-accent/40 bg-accent-soft py-0.5 pr-0.5 pl-2">
+      <LoaderCircle aria-hidden className="size-3.5 shrink-0 animate-spin text-accent" />
+      <span
+        role="status"
+        aria-label={`Jump to ${formatOffset(jump.targetOffsetMs)}: ${text}`}
+        className="flex flex-col leading-none"
+        title={`Jumping to ${formatOffset(jump.targetOffsetMs)}${jump.fastForward ? ' with Fast-forward unanswered attempts' : ''}: ${formatSpan(toGo)} to go. Each round waits for its attempts' answers in real time.`}
+      >
+        <span className="tabular text-[11px] font-medium text-fg">{playing}</span>
+        <span className="tabular mt-0.5 text-[10px] text-accent">
+          {rounds} · to {formatOffset(jump.targetOffsetMs)}
+          {jump.fastForward ? ' · fast-forward' : ''}
+        </span>
+      </span>
+      <Button size="sm" busy={cancelling} onClick={onCancel} icon={<X aria-hidden className="size-3.5" />} aria-label="Cancel" title="Cancel the jump: the clock stays where it got to; attempts already sent finish">
+        <span className="hidden xl:inline">Cancel</span>
       </Button>
     </div>
+  );
+}
+
+function FastForwardSwitch() {
+  const { fastForward, busy, setFastForward } = useEngine();
+  const blocked = busy !== null && busy !== 'fast-forward' ? 'Wait for the time action in progress' : null;
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={fastForward}
+      aria-label="Fast-forward unanswered attempts"
+      aria-description={blocked ?? undefined}
+      disabled={blocked !== null}
+      onClick={() => void setFastForward(!fastForward)}
+      title={
+        blocked ??
+        (fastForward
+          ? 'Fast-forward unanswered attempts is on: during a jump, an attempt without response headers after 1 s ends as timeout, marked fast-forwarded. Click to turn it off.'
+          : 'Fast-forward unanswered attempts is off: a jump waits each attempt\'s real timeout (5 s by default). Click to end unanswered attempts of a jump after 1 s instead.')
+      }
+      className={`flex h-7 items-center gap-1.5 rounded-md border px-2 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-45 ${fastForward ? 'border-accent/50 bg-accent-soft text-accent' : 'border-line text-muted hover:bg-hover hover:text-fg'}`}
+    >
+      <FastForward aria-hidden className="size-3.5" />
+      <span className="hidden 2xl:inline">Fast-forward</span>
+    </button>
   );
 }
 

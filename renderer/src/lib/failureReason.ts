@@ -1,5 +1,5 @@
 /** Why an attempt did not succeed, in plain words a user can act on. */
-import type { AttemptRecord } from '../../../main/contract/models';
+import { isFastForwarded, type AttemptRecord } from '../../../main/contract/models';
 
 export function failureReason(attempt: Pick<AttemptRecord, 'outcome' | 'statusCode' | 'error' | 'retryable'> & { responseHeaders?: Record<string, string> | null }): string | null {
   const error = attempt.error ?? '';
@@ -7,6 +7,11 @@ export function failureReason(attempt: Pick<AttemptRecord, 'outcome' | 'statusCo
     case 'success':
       return null;
     case 'timeout': {
+      if (isFastForwarded(attempt)) {
+        const ms = /the timeout is (\d+) ms/.exec(error)?.[1];
+        const timeout = ms ? `${Number(ms) / 1000} s` : 'its timeout';
+        return `Fast-forwarded: during a clock jump with Fast-forward unanswered attempts on, no response headers had come after 1 s, so the attempt was ended as a timeout instead of waiting ${timeout}. The endpoint might still have answered in time. Retried.`;
+      }
       const ms = /within (\d+) ms/.exec(error)?.[1];
       const seconds = ms ? `${Number(ms) / 1000} s` : 'the timeout';
       return `No response headers within ${seconds}: the request was sent, but the endpoint did not start answering in time. Retried.`;

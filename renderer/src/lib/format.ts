@@ -1,4 +1,5 @@
 /** Formatting for times, offsets, durations and sizes: one wording across the UI. */
+import type { ClockJump } from '../../../main/contract/models';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -81,4 +82,12 @@ export function formatAgo(at: number, now: number): string {
   const ms = now - at;
   if (ms < 1000) return 'just now';
   return `${formatSpan(ms)} ago`;
+}
+
+/** A jump's progress in words: "playing 37 due attempts · 4 of ~9 rounds". */
+export function jumpProgressText(jump: ClockJump): string {
+  const attempts = jump.attemptsInFlight === 1 ? '1 due attempt' : `${jump.attemptsInFlight} due attempts`;
+  const estimate = Math.max(jump.roundsEstimate, jump.round, 1);
+  const rounds = `${Math.max(jump.round, 1)} of ~${estimate} ${estimate === 1 ? 'round' : 'rounds'}`;
+  return `playing ${attempts} · ${rounds}`;
 }

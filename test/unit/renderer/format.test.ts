@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCountdown, formatDuration, formatOffset, formatShortCountdown } from '../../../renderer/src/lib/format';
+import { formatBytes, formatCountdown, formatDuration, formatOffset, formatShortCountdown, jumpProgressText } from '../../../renderer/src/lib/format';
+import { failureReason } from '../../../renderer/src/lib/failureReason';
+import type { ClockJump } from '../../../main/contract/models';
 
 describe('renderer formatting', () => {
   it('shows the clock offset as the top bar does', () => {
@@ -29,5 +31,20 @@ describe('renderer formatting', () => {
     expect(formatBytes(250 * 1024 * 1024)).toBe('250 MiB');
     expect(formatBytes(3.25 * 1024 ** 3)).toBe('3.3 GiB');
     expect(formatBytes(32_768)).toBe('32 KiB');
+  });
+
+  it('says a clock jump\'s progress in words, never fewer rounds to go than played', () => {
+    const jump: ClockJump = { fromOffsetMs: 0, targetOffsetMs: 4 * 3_600_000, reachedOffsetMs: 600_000, attemptsInFlight: 37, attemptsPlayed: 111, round: 4, roundsEstimate: 9, fastForward: false };
+    expect(jumpProgressText(jump)).toBe('playing 37 due attempts · 4 of ~9 rounds');
+    expect(jumpProgressText({ ...jump, attemptsInFlight: 1, round: 10 })).toBe('playing 1 due attempt · 10 of ~10 rounds');
+    expect(jumpProgressText({ ...jump, attemptsInFlight: 0, round: 0, roundsEstimate: 1 })).toBe('playing 0 due attempts · 1 of ~1 round');
+  });
+
+  it('explains a fast-forwarded timeout apart from a real one', () => {
+    const base = { outcome: 'timeout' as const, statusCode: null, retryable: true };
+    expect(failureReason({ ...base, error: 'fast-forwarded after 1 s without response headers (Fast-forward unanswered attempts is on; the timeout is 5000 ms)' })).toBe(
+      'Fast-forwarded: during a clock jump with Fast-forward unanswered attempts on, no response headers had come after 1 s, so the attempt was ended as a timeout instead of waiting 5 s. The endpoint might still have answered in time. Retried.',
+    );
+    expect(failureReason({ ...base, error: 'no response headers within 5000 ms' })).toMatch(/^No response headers within 5 s:/);
   });
 });

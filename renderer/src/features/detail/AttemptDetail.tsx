@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { ArrowLeft } from 'lucide-react';
 import { Button } from '../../ui/Button';
-import type { AttemptRecord, MessageDetail } from '../../../../main/contract/models';
+import { isFastForwarded, type AttemptRecord, type MessageDetail } from '../../../../main/contract/models';
 import { CompareAttemptButton } from '../compare/CompareButtons';
 import { toCurl } from '../../lib/curl';
 import { failureReason } from '../../lib/failureReason';
@@ -9,7 +9,7 @@ import { formatDuration, formatTimestamp } from '../../lib/format';
 import { useRouter } from '../../stores/router';
 import { Card } from '../../ui/Card';
 import { CopyButton } from '../../ui/CopyButton';
-import { OutcomeBadge } from '../../ui/StatusBadge';
+import { FastForwardedBadge, OutcomeBadge } from '../../ui/StatusBadge';
 import { SignaturePanel } from '../signature/SignaturePanel';
 import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
 import { HeadersTable } from './HeadersTable';
@@ -38,6 +38,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
               · {destinationName} · webhook {attempt.webhookIndex + 1}
             </span>
           </h3>
+          {isFastForwarded(attempt) && <FastForwardedBadge />}
           <OutcomeBadge outcome={attempt.outcome} />
         </div>
         {/* The actions get their own row: beside the title they squeezed it onto several lines at 1024 px. */}

@@ -1,10 +1,12 @@
+import { SkipForward } from 'lucide-react';
 import { useState } from 'react';
-import type { AttemptRecord } from '../../../../main/contract/models';
+import { isFastForwarded, type AttemptRecord } from '../../../../main/contract/models';
 import { formatCountdown, formatDuration, formatRowTime, formatSpan } from '../../lib/format';
 import type { GhostAttempt } from '../../lib/retryLadder';
 import { OUTCOME_TONE, TONE_CLASS } from '../../lib/status';
+import { useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
-import { OutcomeBadge } from '../../ui/StatusBadge';
+import { FastForwardedBadge, OutcomeBadge } from '../../ui/StatusBadge';
 
 interface TimelineProps {
   deliveryId: number;
@@ -48,13 +50,14 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
               <button
                 type="button"
                 aria-pressed={selected}
-                aria-label={`Attempt ${a.attemptNumber}: ${a.outcome}${a.statusCode ? `, HTTP ${a.statusCode}` : ''}, ${formatDuration(a.durationMs)}`}
+                aria-label={`Attempt ${a.attemptNumber}: ${a.outcome}${isFastForwarded(a) ? ' (fast-forwarded)' : ''}${a.statusCode ? `, HTTP ${a.statusCode}` : ''}, ${formatDuration(a.durationMs)}`}
                 onClick={() => navigate({ attemptId: selected ? null : a.id })}
                 className={`my-0.5 flex h-7 w-full items-center gap-2.5 rounded-md px-2 text-left text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}
               >
                 <span className="w-5 shrink-0 font-mono text-faint">#{a.attemptNumber}</span>
                 <span className="tabular w-16 shrink-0 font-mono text-muted">{formatRowTime(a.startedAt, now)}</span>
                 <OutcomeBadge outcome={a.outcome} />
+                {isFastForwarded(a) && <FastForwardedBadge />}
                 <span className={`w-16 shrink-0 font-mono ${tone.text}`}>{a.statusCode ? `HTTP ${a.statusCode}` : '—'}</span>
                 <span className="tabular ml-auto shrink-0 font-mono text-muted">{formatDuration(a.durationMs)}</span>
               </button>
@@ -62,19 +65,20 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
           );
         })}
         {shownGhosts.map((g) => (
-          <li key={`ghost-${g.attemptNumber}`} aria-label={`Scheduled attempt ${g.attemptNumber} at ${g.exact ? '' : 'about '}${formatRowTime(g.at, now)}, ${formatCountdown(g.at, now)}`} className="relative pl-4 opacity-70">
-            <span aria-hidden className="absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full border border-dashed border-warn bg-panel" />
-            <div className="my-0.5 flex h-7 items-center gap-2.5 rounded-md border border-dashed border-line px-2 text-xs text-muted">
-              <span className="w-5 shrink-0 font-mono text-faint">#{g.attemptNumber}</span>
-              <span className="tabular w-16 shrink-0 font-mono">
+          <li key={`ghost-${g.attemptNumber}`} aria-label={`Scheduled attempt ${g.attemptNumber} at ${g.exact ? '' : 'about '}${formatRowTime(g.at, now)}, ${formatCountdown(g.at, now)}`} className="relative pl-4">
+            <span aria-hidden className="absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full border border-dashed border-warn bg-panel opacity-70" />
+            <div className="group my-0.5 flex h-7 items-center gap-2.5 rounded-md border border-dashed border-line pr-0.5 pl-2 text-xs text-muted">
+              <span className="w-5 shrink-0 font-mono text-faint opacity-70">#{g.attemptNumber}</span>
+              <span className="tabular w-16 shrink-0 font-mono opacity-80">
                 {g.exact ? '' : '≈'}
                 {formatRowTime(g.at, now)}
               </span>
-              <span className="text-faint">{g.exact ? 'next retry' : 'if it fails again'}</span>
+              <span className="truncate text-faint">{g.exact ? 'next retry' : 'if it fails again'}</span>
               <span className="tabular ml-auto shrink-0 font-mono text-warn">
                 {formatCountdown(g.at, now)}
                 {g.spreadMs > 0 && <span className="text-faint"> ±{formatSpan(g.spreadMs)}</span>}
               </span>
+              <AdvanceToRetry ghost={g} now={now} />
             </div>
           </li>
         ))}
@@ -88,5 +92,37 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
         {attempts.length === 0 && ghosts.length === 0 && <li className="pl-4 text-xs text-faint">No attempt yet.</li>}
       </ol>
     </div>
+  );
+}
+
+/**
+ * Moves the clock to a ghost marker's due time (the top bar's Next retry moves it to the earliest of all):
+ * what falls due on the way plays, this retry included; a projected one plays if the retries before it fail.
+ */
+function AdvanceToRetry({ ghost, now }: { ghost: GhostAttempt; now: number }) {
+  const { busy, jump, advanceTo } = useEngine();
+  const blocked =
+    jump !== null
+      ? 'A jump is playing: wait for it to finish, or Cancel it in the top bar'
+      : busy !== null
+        ? 'Wait for the time action in progress'
+        : ghost.at <= now
+          ? 'Already due: it runs without moving the clock'
+          : null;
+  const what = ghost.exact ? 'this retry' : `attempt #${ghost.attemptNumber} (if the retries before it fail too)`;
+  return (
+    <button
+      type="button"
+      aria-label="Advance to this retry"
+      aria-description={blocked ?? undefined}
+      aria-busy={busy === 'to-retry' || undefined}
+      disabled={blocked !== null}
+      onClick={() => void advanceTo(ghost.at)}
+      title={blocked ?? `Move the engine clock forward ${formatSpan(ghost.at - now)}, to ${what}, and play what falls due on the way`}
+      className="flex h-6 shrink-0 items-center gap-1 rounded px-1.5 text-[11px] font-medium text-muted hover:bg-hover hover:text-fg disabled:cursor-not-allowed disabled:opacity-45"
+    >
+      <SkipForward aria-hidden className="size-3" />
+      <span className="hidden xl:inline">Advance</span>
+    </button>
   );
 }

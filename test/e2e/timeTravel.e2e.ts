@@ -1,0 +1,118 @@
+/**
+ * Time travel against endpoints that never answer, in the workbench (docs/behaviour.md §5): a +4 h jump
+ * finishes with every message failed, its progress in words in the top bar; Cancel and Reset offset
+ * interrupt a jump while its attempt still waits on the network; a ghost marker advances to its retry.
+ * Destinations have short timeouts so that each real wait is short; every wait is on UI or engine state.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ClockStatus, MessageDetail, Overview } from '../../main/contract/models.js';
+import { chromiumMissing } from './browser.js';
+import { useWorkbench } from './workbench.js';
+
+const JUMPING = 'A jump is playing: wait for it to finish, or Cancel it';
+
+describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answers', () => {
+  const { serve, open } = useWorkbench();
+
+  it('+4 h over 20 messages to an endpoint that never answers: the top bar says what it plays, and every message ends failed, retry window exhausted, after honest timeouts', async () => {
+    const r = await serve({ receivers: [{ name: 'void', script: 'never' }], destinations: [{ name: 'Void', enabled: true, url: 'receiver:void', timeoutMs: 400 }] });
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: `u${i}`, event: 'Lost Order' } })).message.id);
+    const page = await open(r, '#/live');
+    // Every first attempt (live) has timed out: the 20 wait for their retries.
+    await expect.poll(async () => (await r.call<Overview>('getOverview')).retrying, { timeout: 20_000 }).toBe(20);
+
+    const timeTravel = page.getByRole('group', { name: 'Time travel' });
+    await timeTravel.getByRole('button', { name: '+4 h', exact: true }).click();
+    const progress = page.getByRole('status', { name: /^Jump to \+4 h: playing \d+ due attempts? · \d+ of ~\d+ rounds?$/ });
+    await progress.waitFor();
+    // While it plays: the steps say why they are disabled, Cancel and Reset offset are there to stop it.
+    const step = timeTravel.getByRole('button', { name: '+1 h', exact: true });
+    expect(await step.isDisabled()).toBe(true);
+    expect(await step.getAttribute('aria-description')).toBe(JUMPING);
+    expect(await timeTravel.getByRole('button', { name: 'Cancel', exact: true }).isEnabled()).toBe(true);
+    expect(await timeTravel.getByRole('button', { name: 'Reset offset' }).isEnabled()).toBe(true);
+
+    await progress.waitFor({ state: 'detached', timeout: 45_000 });
+    await page.getByRole('group', { name: 'Engine clock' }).getByLabel('offset +4 h').waitFor();
+    expect(await step.isEnabled()).toBe(true);
+    const overview = await r.call<Overview>('getOverview');
+    expect(overview.counts.failed).toBe(20);
+    for (const id of ids) {
+      const detail = await r.call<MessageDetail>('getMessage', { id });
+      expect(detail.message).toMatchObject({ status: 'failed', statusReason: 'retry window exhausted' });
+      expect(detail.attempts.length).toBeGreaterThanOrEqual(7);
+      // Honest: every attempt waited the destination's whole timeout, none was fast-forwarded.
+      for (const a of detail.attempts) {
+        expect(a.outcome).toBe('timeout');
+        expect(a.error).toBe('no response headers within 400 ms');
+        expect(a.durationMs).toBeGreaterThanOrEqual(399);
+      }
+    }
+    await page.getByRole('row').filter({ hasText: 'Lost Order' }).first().getByText('failed', { exact: true }).waitFor();
+  });
+
+  it('Cancel and Reset offset interrupt a jump while its attempt still waits on the endpoint; the clock stays where it got to, or goes back to real time', async () => {
+    // The first attempt gets a 500 at once; every later one is never answered (each waits its 8 s timeout).
+    const r = await serve({ receivers: [{ name: 'hang', script: '500,never' }], destinations: [{ name: 'Hang', enabled: true, url: 'receiver:hang', timeoutMs: 8_000 }] });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Hanging Order' } });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('button', { name: /^Attempt 1: http_error, HTTP 500/ }).waitFor();
+    const timeTravel = page.getByRole('group', { name: 'Time travel' });
+    const clock = page.getByRole('group', { name: 'Engine clock' });
+    const attemptsOf = async () => (await r.call<MessageDetail>('getMessage', { id: sent.message.id })).attempts.length;
+
+    // Cancel: the jump stops at the retry it was playing (about +5 s), not at +4 h.
+    await timeTravel.getByRole('button', { name: '+4 h', exact: true }).click();
+    const progress = page.getByRole('status', { name: /^Jump to \+4 h: playing 1 due attempt · 1 of ~\d+ rounds$/ });
+    await progress.waitFor();
+    await timeTravel.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await progress.waitFor({ state: 'detached' });
+    expect(await attemptsOf()).toBe(1); // answered while attempt 2 still waits on the endpoint
+    const cancelled = await r.call<ClockStatus>('getClock');
+    expect(cancelled.jump).toBeNull();
+    expect(cancelled.offsetMs).toBeGreaterThan(0);
+    expect(cancelled.offsetMs).toBeLessThan(60_000);
+    await clock.getByLabel(/^offset \+\d+ s$/).waitFor();
+
+    // Attempt 2 ends by itself (its timeout); then a new jump plays attempt 3, and Reset offset interrupts it.
+    await details.getByRole('button', { name: /^Attempt 2: timeout/ }).waitFor({ timeout: 20_000 });
+    await timeTravel.getByRole('button', { name: '+4 h', exact: true }).click();
+    await progress.waitFor();
+    await timeTravel.getByRole('button', { name: 'Reset offset' }).click();
+    await progress.waitFor({ state: 'detached' });
+    await clock.getByLabel('real time').waitFor();
+    expect(await attemptsOf()).toBe(2); // attempt 3 still waits on the endpoint
+    expect(await r.call<ClockStatus>('getClock')).toMatchObject({ offsetMs: 0, jump: null });
+    // Attempt 3, played at engine time +35 s or so, ends; its next retry keeps its distance to real now.
+    await details.getByRole('button', { name: /^Attempt 3: timeout/ }).waitFor({ timeout: 20_000 });
+    const delivery = (await r.call<MessageDetail>('getMessage', { id: sent.message.id })).deliveries[0]!;
+    expect(delivery.status).toBe('retrying');
+    expect(delivery.nextAttemptAt! - Date.now()).toBeLessThan(2 * 60_000 * 1.2);
+  });
+
+  it('Advance to this retry, on a ghost marker, moves the clock to that retry and plays it; Fast-forward unanswered attempts is a switch kept by the engine', async () => {
+    const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down' }] });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Down Order' } });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('button', { name: /^Attempt 1: http_error, HTTP 500/ }).waitFor();
+
+    await details.getByRole('listitem', { name: /^Scheduled attempt 3 at / }).getByRole('button', { name: 'Advance to this retry' }).click();
+    await details.getByRole('button', { name: /^Attempt 3: http_error, HTTP 500/ }).waitFor();
+    await details.getByRole('listitem', { name: /^Scheduled attempt 4 at / }).waitFor();
+    // Attempt 3 fell due about 35 s after the first (5 s + 30 s, each ± 20 %): the clock went that far.
+    const offset = (await r.call<ClockStatus>('getClock')).offsetMs;
+    expect(offset).toBeGreaterThan(20_000);
+    expect(offset).toBeLessThan(60_000);
+
+    const fastForward = page.getByRole('switch', { name: 'Fast-forward unanswered attempts' });
+    expect(await fastForward.getAttribute('aria-checked')).toBe('false');
+    await fastForward.click();
+    await page.getByRole('switch', { name: 'Fast-forward unanswered attempts', checked: true }).waitFor();
+    expect((await r.call<ClockStatus>('getClock')).fastForward).toBe(true);
+    await page.reload();
+    await page.getByRole('switch', { name: 'Fast-forward unanswered attempts', checked: true }).waitFor();
+  });
+});
