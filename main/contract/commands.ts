@@ -102,6 +102,7 @@ export const commandSchemas = {
   getSettings: noInput,
   rotateToken: noInput,
   revealSecret: z.strictObject({ kind: z.enum(SECRET_KINDS, { error: `must be one of ${SECRET_KINDS.join(', ')}` }), id: ref }),
+  useOneSecret: z.strictObject({ destinationId: ref, receiver: receiverName }),
   // destinations and sources
   listDestinations: noInput,
   createDestination: destinationInputSchema,

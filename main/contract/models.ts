@@ -1,4 +1,5 @@
 import type { MessageType } from './messageShapes.js';
+import type { ReceiverCheck, SignatureVerdict } from './receiver.js';
 
 /** docs/behaviour.md §3: these names are contracts (store, API, UI, docs). */
 export const DELIVERY_STATUSES = ['queued', 'delivering', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
@@ -137,6 +138,11 @@ export interface DeliveryRecord {
   /** Webhook URLs the next round will send to. */
   pendingUrls: string[];
   updatedAt: number;
+  /**
+   * Only on a delivery failed with `retry window exhausted`: when the attempt that did not come would have
+   * fallen due, and the end of the window (first attempt + retry.windowMs) it fell past. Engine times.
+   */
+  pastWindow?: { dueAt: number; windowEndsAt: number };
 }
 
 export interface AttemptRecord {
@@ -170,6 +176,11 @@ export interface MessageDetail {
   message: MessageRecord;
   deliveries: DeliveryRecord[];
   attempts: AttemptRecord[];
+  /**
+   * getMessage only, when attempts went to the mock receiver of this workbench: what the receiver made of
+   * each request (its signature verdict) and the capture to open. Absent when there is none.
+   */
+  receiverChecks?: ReceiverCheck[];
 }
 
 export interface Page<T> {
@@ -263,6 +274,11 @@ export interface MessageSummary {
   /** The earliest next attempt of its waiting deliveries (engine time), or null. */
   nextAttemptAt: number | null;
   destinationIds: string[];
+  /**
+   * The mock receiver's X-Signature verdict on the newest request this message's attempts sent it; absent
+   * when none went to the receiver, or the endpoint checks no signature.
+   */
+  receiverVerdict?: SignatureVerdict;
 }
 
 /** What the top bar and the overview show: counts, the retry backlog and the clock. */

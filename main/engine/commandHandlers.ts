@@ -63,6 +63,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
     getSettings: (input) => core.getSettings(input),
     rotateToken: (input) => core.rotateToken(input),
     revealSecret: (input) => core.revealSecret(input),
+    useOneSecret: (input) => core.useOneSecret(input),
     listDestinations: (input) => mapPage(core.listDestinations(input), maskDestination),
     createDestination: (input) => mapValue(core.createDestination(input), maskDestination),
     updateDestination: (input) => {

@@ -43,6 +43,11 @@ export interface EngineOptions {
   /** A configured webhook URL as it is to be contacted now (`receiver:<name>` → the receiver's URL). */
   resolveUrl: (url: string) => Result<string>;
   emit: (event: EngineEvent) => void;
+  /**
+   * The engine is about to send a round's request to this URL (the mock receiver links the capture to the
+   * attempt); the answer is called once the round has finished. Null: not a receiver URL.
+   */
+  expectRequest?: (url: string, body: Buffer, attempt: { messageRef: number; deliveryId: number; attemptNumber: number; webhookIndex: number }) => (() => void) | null;
   /** Whether anybody listens (events are built only then). */
   listening: () => boolean;
   /**
@@ -370,17 +375,26 @@ export class Engine {
     // unreachable host, without a request.
     const resolved = targets.map((t) => this.o.resolveUrl(t.webhook.url));
     const reachable: Webhook[] = [];
+    const expecting: (() => void)[] = [];
     resolved.forEach((r, i) => {
-      if (r.ok) reachable.push({ ...targets[i]!.webhook, url: r.value });
+      if (!r.ok) return;
+      reachable.push({ ...targets[i]!.webhook, url: r.value });
+      const done = this.o.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: targets[i]!.index });
+      if (done) expecting.push(done);
     });
     const sentAt = performance.now();
-    const replies = await this.o.forwarder.sendRound({
-      webhooks: reachable,
-      body: claimed.body,
-      secret: destination.sharedSecret,
-      timeoutMs: destination.timeoutMs,
-      caFile: destination.caFile,
-    });
+    let replies: SendResult[];
+    try {
+      replies = await this.o.forwarder.sendRound({
+        webhooks: reachable,
+        body: claimed.body,
+        secret: destination.sharedSecret,
+        timeoutMs: destination.timeoutMs,
+        caFile: destination.caFile,
+      });
+    } finally {
+      for (const done of expecting) done();
+    }
     if (replies.length > 0) {
       // For the window (adapt): the round's time from hand-over to result, and its slowest request's own time.
       let slowest = 0;
@@ -436,6 +450,7 @@ export class Engine {
         firstAttemptAt,
         nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt : null,
         pendingUrls: decision.status === 'retrying' ? decision.pendingUrls : null,
+        pastWindow: decision.status === 'failed' ? decision.pastWindow : undefined,
         updatedAt: finishedAt,
         siblings: claimed.siblings,
       },
@@ -466,6 +481,7 @@ export class Engine {
       nextAttemptAt: round.nextAttemptAt,
       pendingUrls: round.pendingUrls ?? [],
       updatedAt: round.updatedAt,
+      ...(round.pastWindow ? { pastWindow: round.pastWindow } : {}),
     };
     this.o.emit({ type: 'deliveryUpdated', delivery, messageStatus });
   }

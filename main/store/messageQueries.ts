@@ -14,6 +14,7 @@
  */
 import type { ListMessagesInput } from '../contract/api.js';
 import { MESSAGE_STATUSES, type MessageStatus, type MessageSummary } from '../contract/models.js';
+import type { SignatureVerdict } from '../contract/receiver.js';
 import type Database from 'better-sqlite3';
 import { HistoryIndex, type FacetName } from './historyIndex.js';
 import { messageFields, type MessageRow } from './messageStore.js';
@@ -28,13 +29,15 @@ type SummaryRow = Omit<MessageRow, 'body' | 'call'> & {
   attempts: number | null;
   next_attempt_at: number | null;
   destination_ids: string | null;
+  receiver_verdict: SignatureVerdict | null;
 };
 
 const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.anonymous_id, m.event, m.status, m.status_reason,
   m.received_at, m.replay_of, length(p.body) AS bytes,
   (SELECT max(d.attempts) FROM deliveries d WHERE d.message_id = m.id) AS attempts,
   (SELECT min(d.next_attempt_at) FROM deliveries d WHERE d.message_id = m.id AND d.status IN ('queued', 'retrying')) AS next_attempt_at,
-  (SELECT json_group_array(d.destination_id) FROM deliveries d WHERE d.message_id = m.id) AS destination_ids
+  (SELECT json_group_array(d.destination_id) FROM deliveries d WHERE d.message_id = m.id) AS destination_ids,
+  (SELECT c.signature_verdict FROM captures c WHERE c.attempt_message = m.id ORDER BY c.id DESC LIMIT 1) AS receiver_verdict
   FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
 
 /** A candidate index is counted up to this many rows when filters compete for the lead. */
@@ -348,5 +351,6 @@ function toSummary(r: SummaryRow): MessageSummary {
     attempts: r.attempts ?? 0,
     nextAttemptAt: r.next_attempt_at,
     destinationIds: r.destination_ids ? (JSON.parse(r.destination_ids) as string[]) : [],
+    ...(r.receiver_verdict ? { receiverVerdict: r.receiver_verdict } : {}),
   };
 }

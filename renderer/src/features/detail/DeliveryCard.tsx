@@ -1,3 +1,4 @@
+import { pastWindowWords } from '../../../../main/contract/deliveryWords';
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/models';
 import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/models';
 import { formatCountdown, formatSpan, plural } from '../../lib/format';
@@ -18,6 +19,7 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
   const last = [...attempts].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
   const retryAfter = retryAfterMs(last?.responseHeaders ?? null);
   const ghosts = futureAttempts(delivery, policy, retryAfter);
+  const pastWindow = delivery.status === 'failed' ? pastWindowWords(delivery) : null;
 
   // Webhooks by index: the configured URL (it may say receiver:<name>) and the URL attempts went to.
   const indexes = [...new Set([...attempts.map((a) => a.webhookIndex), ...(destination?.webhooks.map((_, i) => i) ?? [])])].sort((a, b) => a - b);
@@ -47,6 +49,7 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
         {(delivery.reason || (delivery.nextAttemptAt !== null && delivery.status === 'retrying')) && (
           <p className="text-xs text-muted">
             {delivery.reason && <span className={delivery.status === 'failed' ? 'text-err' : ''}>{delivery.reason}. </span>}
+            {pastWindow && <span>{`${pastWindow.charAt(0).toUpperCase()}${pastWindow.slice(1)}.`} </span>}
             {delivery.nextAttemptAt !== null && delivery.status === 'retrying' && (
               <span>
                 Next attempt <span className="tabular font-mono text-warn">{formatCountdown(delivery.nextAttemptAt, now)}</span>
