@@ -64,6 +64,7 @@ export interface Diagnostics {
 export const RULE_NAMES: Record<string, string> = {
   'ingest.url': 'Ingestion URL',
   'ingest.writeKey': 'Write keys',
+  'ingest.refused': 'Readable requests',
   'source.calls': 'Calls arriving',
   'source.refused': 'Refused calls',
   'destination.none': 'Destinations',

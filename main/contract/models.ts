@@ -28,6 +28,16 @@ export const reasons = {
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
 
+/**
+ * The destinations `hookbench send` sends through (`hookbench send`, `hookbench send 2`, ...): the CLI's
+ * own helpers, connected to no source. Troubleshooting does not report them as the user's problems.
+ */
+export const SEND_DESTINATION = 'hookbench send';
+
+export function isSendDestination(name: string): boolean {
+  return name === SEND_DESTINATION || /^hookbench send \d+$/.test(name);
+}
+
 /** The default retry schedule: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, then every 2 h (the last entry repeats). */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   schedule: [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000],

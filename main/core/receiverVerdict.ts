@@ -9,8 +9,6 @@ import { secretFingerprint } from './secrets.js';
 import { signBody } from './signature.js';
 
 export interface VerdictContext {
-  /** The message's body as sent (the exact bytes, as UTF-8 text). */
-  body: string;
   attempts: readonly AttemptRecord[];
   /** Attempt's delivery → its destination id and name (as recorded on the delivery). */
   deliveryOf: (deliveryId: number) => { destinationId: string; destinationName: string } | undefined;
@@ -57,8 +55,11 @@ function checkOf(c: CaptureRecord, attempt: AttemptRecord, ctx: VerdictContext):
     const current = destination?.sharedSecret ?? null;
     const receiverNow = ctx.receiverSecret(receiver);
     // A fingerprint is shown only for the secret that was actually used: the current one, if it still is.
-    const destinationFingerprint = attempt.signature !== null && current !== null && signBody(current, Buffer.from(ctx.body, 'utf8')) === attempt.signature ? secretFingerprint(current) : null;
-    const receiverFingerprint = typeof receiverNow === 'string' && signBody(receiverNow, Buffer.from(ctx.body, 'utf8')) === sig.expected ? secretFingerprint(receiverNow) : null;
+    // The capture holds the exact bytes the attempt sent (all of them unless the body was too large).
+    const body = c.bodyTruncated ? null : Buffer.from(c.body.base64, 'base64');
+    const used = (secret: string | null | undefined, signature: string | null) => typeof secret === 'string' && body !== null && signature !== null && signBody(secret, body) === signature;
+    const destinationFingerprint = used(current, attempt.signature) ? secretFingerprint(current!) : null;
+    const receiverFingerprint = used(receiverNow, sig.expected) ? secretFingerprint(receiverNow!) : null;
     return {
       destinationId: delivery.destinationId,
       destinationName: destination?.name ?? delivery.destinationName,

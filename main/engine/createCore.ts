@@ -298,6 +298,10 @@ class CoreImpl implements Core {
         const page = this.receivers.listCaptures({ limit });
         return page.ok ? page.value.items : [];
       },
+      receiverSecret: (name) => {
+        const r = this.receivers.receiverSecret(name);
+        return r.ok ? r.value : undefined;
+      },
       overview: () => {
         const overview = this.control.getOverview();
         if (!overview.ok) throw new Error(overview.error.message);
@@ -463,7 +467,6 @@ class CoreImpl implements Core {
     const captures = this.receivers.capturesOfMessage(detail.message.id);
     if (captures.length === 0) return [];
     return receiverChecks(captures, {
-      body: detail.message.body,
       attempts: detail.attempts,
       deliveryOf: (id) => detail.deliveries.find((d) => d.id === id),
       destination: (id) => this.registry.destination(id),

@@ -5,10 +5,11 @@
  * RECENT.captures captures), so it answers in milliseconds at any history size. Nothing here writes.
  */
 import type { DiagnosticCheck, DiagnosticSection, Diagnostics, Evidence } from '../contract/diagnostics.js';
-import type { AttemptRecord, Destination, IngestRefusal, Overview, Source } from '../contract/models.js';
+import { isSendDestination, type AttemptRecord, type Destination, type IngestRefusal, type Overview, type Source } from '../contract/models.js';
 import { parseReceiverRef, type CaptureRecord } from '../contract/receiver.js';
 import { ok, type Result } from '../contract/result.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/routing.js';
+import { receiverChecks } from '../core/receiverVerdict.js';
 import type { RecentMessage } from '../store/diagnosticsQueries.js';
 import type { Store } from '../store/store.js';
 
@@ -23,6 +24,8 @@ export interface DiagnosticsOptions {
   destinations: () => Destination[];
   /** The mock receiver's newest captures (with their signature verdicts). */
   captures: (limit: number) => CaptureRecord[];
+  /** A receiver endpoint's secret now: null when it has none, undefined when it no longer exists. */
+  receiverSecret?: (name: string) => string | null | undefined;
   overview: () => Overview;
 }
 
@@ -45,7 +48,8 @@ export class DiagnosticsService {
   diagnose(options: { ingestUrl: string | null }): Result<Diagnostics> {
     const { store } = this.o;
     const sources = this.o.sources();
-    const destinations = this.o.destinations();
+    // `hookbench send`'s helper destinations are the CLI's, not the user's: nothing to troubleshoot there.
+    const destinations = this.o.destinations().filter((d) => !isSendDestination(d.name));
     const messages = store.diagnostics.recentMessages(RECENT.messages);
     const attempts = store.deliveries.recentAttempts(RECENT.attempts);
     const refusals = store.ingestLog.listRefusals({ limit: RECENT.refusals });
@@ -110,12 +114,13 @@ export class DiagnosticsService {
           subject: source.name,
           state: 'problem',
           title: `${plural(Math.max(u.refused, mine.length), 'call')} of ${source.name} refused`,
-          detail: last ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}` : 'The ingest log has the reasons.',
+          detail: last ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}. ${refusalAdvice(last)}` : 'The ingest log has the reasons.',
           evidence: mine.slice(0, MAX_EVIDENCE).map(refusalLink),
         });
       }
     }
-    const keyless = refusals.filter((r) => r.sourceId === null);
+    // Refused before a source could be told: a write key problem (401) or a body that could not be read for one.
+    const keyless = refusals.filter((r) => r.sourceId === null && r.httpStatus === 401);
     const last = keyless[0];
     checks.push({
       id: 'ingest.writeKey',
@@ -123,14 +128,24 @@ export class DiagnosticsService {
       rule: 'ingest.writeKey',
       subject: null,
       state: last ? 'problem' : 'ok',
-      title: last
-        ? `${plural(keyless.length, 'request')} refused: ${last.httpStatus === 401 ? 'unknown or missing write key' : 'no source could be told'}`
-        : 'No request was refused for its write key',
-      detail: last
-        ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}. Copy the write key from Sources into the SDK’s configuration.`
-        : 'Every request named the write key of an existing source.',
+      title: last ? `${plural(keyless.length, 'request')} refused: unknown or missing write key` : 'No request was refused for its write key',
+      detail: last ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}. ${refusalAdvice(last)}` : 'Every request named the write key of an existing source.',
       evidence: keyless.slice(0, MAX_EVIDENCE).map(refusalLink),
     });
+    const unread = refusals.filter((r) => r.sourceId === null && r.httpStatus !== 401);
+    const first = unread[0];
+    if (first) {
+      checks.push({
+        id: 'ingest.refused',
+        section,
+        rule: 'ingest.refused',
+        subject: null,
+        state: 'problem',
+        title: `${plural(unread.length, 'request')} refused before a write key could be read: ${first.code}`,
+        detail: `Latest: HTTP ${first.httpStatus} ${first.code}: ${first.message}. ${refusalAdvice(first)}`,
+        evidence: unread.slice(0, MAX_EVIDENCE).map(refusalLink),
+      });
+    }
     return checks;
   }
 
@@ -255,9 +270,15 @@ export class DiagnosticsService {
     };
   }
 
-  private failingCheck(d: Destination, mine: Attempt[]): DiagnosticCheck {
+  private failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {
     const base = { id: `destination.failing:${d.id}`, section: 'not-delivered' as const, rule: 'destination.failing', subject: d.name };
+    // One finding per cause: an attempt refused at the TLS handshake never reached the receiver, and the TLS
+    // finding reports it.
+    const mine = all.filter((a) => a.outcome !== 'tls_error');
     const last = mine[0];
+    if (!last && all.length > 0) {
+      return { ...base, state: 'idle', title: `No request reached ${d.name}’s receiver`, detail: 'Every recent attempt was refused at the TLS handshake, before a request (see the TLS finding).', evidence: [] };
+    }
     if (!last) return { ...base, state: 'idle', title: `No attempt to ${d.name} yet`, detail: 'Nothing has been sent to it among the recent attempts.', evidence: [] };
     const failures = mine.filter((a) => a.outcome !== 'success');
     if (failures.length === 0) {
@@ -286,29 +307,46 @@ export class DiagnosticsService {
       rule: 'destination.tls',
       subject: d.name,
       state: 'problem',
-      title: `TLS refused by ${d.name}: ${tls[0]!.error ?? 'certificate not trusted'}`,
+      title: `TLS refused by ${d.name}: ${tlsCause(tls[0]!.error)}`,
       detail: `${plural(tls.length, 'attempt')} failed the TLS handshake${d.caFile ? ` (caFile ${d.caFile} is set)` : ''}. ${hint}`,
       evidence: [...tls.slice(0, MAX_EVIDENCE - 1).map((a) => attemptLink(a)), { kind: 'destination', label: `${d.name}: caFile`, destinationId: d.id }],
     };
   }
 
   private signatureCheck(d: Destination, mine: Attempt[], captures: CaptureRecord[]): DiagnosticCheck | null {
-    // The mock receiver checked the signature: captures whose X-Signature is one this destination sent.
+    // The mock receiver checked the signature: captures the engine linked to this destination's attempts,
+    // and (captures from before that link) those whose X-Signature is one this destination sent.
+    const deliveries = new Set(mine.map((a) => a.deliveryId));
+    const linked = captures.filter((c) => c.attempt !== null && deliveries.has(c.attempt.deliveryId));
+    const checks = receiverChecks(linked, {
+      attempts: mine,
+      deliveryOf: () => ({ destinationId: d.id, destinationName: d.name }),
+      destination: (id) => (id === d.id ? d : undefined),
+      receiverSecret: (name) => this.o.receiverSecret?.(name),
+    }).filter((c) => c.verdict === 'invalid' || c.verdict === 'missing');
     const bySignature = new Map(mine.filter((a) => a.signature !== null).map((a) => [a.signature!, a]));
-    const invalid: { capture: CaptureRecord; attempt: Attempt }[] = [];
-    for (const c of captures) {
-      if (c.signature?.verdict !== 'invalid' || c.signature.given === null) continue;
-      const attempt = bySignature.get(c.signature.given.toLowerCase()) ?? bySignature.get(c.signature.given);
-      if (attempt) invalid.push({ capture: c, attempt });
+    const invalid: { capture: CaptureRecord; attempt: Attempt; explanation: string | null; fingerprints: string | null }[] = [];
+    for (const check of checks) {
+      const capture = linked.find((c) => c.id === check.captureId)!;
+      const attempt = mine.find((a) => a.id === check.attemptId)!;
+      const s = check.secrets;
+      const fingerprints = s ? `Fingerprints (SHA-256, first 8 hex): destination ${s.destinationFingerprint ?? (check.verdict === 'missing' ? 'none' : 'changed since')}, receiver ${s.receiverFingerprint ?? 'changed since'}.${s.fixable ? ' Use one secret for both from the attempt’s Receiver’s verdict.' : ''}` : null;
+      invalid.push({ capture, attempt, explanation: check.explanation, fingerprints });
     }
+    for (const c of captures) {
+      if (c.attempt !== null || c.signature?.verdict !== 'invalid' || c.signature.given === null) continue;
+      const attempt = bySignature.get(c.signature.given.toLowerCase()) ?? bySignature.get(c.signature.given);
+      if (attempt) invalid.push({ capture: c, attempt, explanation: c.signature.diagnosis?.explanation ?? null, fingerprints: null });
+    }
+    invalid.sort((a, b) => b.capture.id - a.capture.id);
     const base = { id: `destination.signature:${d.id}`, section: 'not-delivered' as const, rule: 'destination.signature', subject: d.name };
     if (invalid.length > 0) {
-      const { capture, attempt } = invalid[0]!;
+      const { capture, attempt, explanation, fingerprints } = invalid[0]!;
       return {
         ...base,
         state: 'problem',
-        title: `The receiver found ${d.name}’s signature invalid`,
-        detail: `${plural(invalid.length, 'request')} failed the receiver’s check. ${sentence(capture.signature?.diagnosis?.explanation ?? 'the receiver’s secret and the destination’s shared secret differ')}`,
+        title: `The receiver found ${d.name}’s signature ${capture.signature?.verdict === 'missing' ? 'missing' : 'invalid'}`,
+        detail: `${plural(invalid.length, 'request')} failed the receiver’s check. ${sentence(explanation ?? 'the receiver’s secret and the destination’s shared secret differ')}${fingerprints ? ` ${fingerprints}` : ''}`,
         evidence: [
           { kind: 'signature', label: `Signature panel of message #${attempt.messageId}, attempt ${attempt.attemptNumber}`, messageId: attempt.messageId, attemptId: attempt.id },
           { kind: 'capture', label: `Capture ${capture.id}${capture.receiver ? ` at ${capture.receiver}` : ''}`, receiver: capture.receiver, captureId: capture.id },
@@ -368,14 +406,16 @@ export class DiagnosticsService {
       if (mine.length === 0) continue;
       const timeouts = mine.filter((a) => a.outcome === 'timeout');
       const close = mine.filter((a) => a.outcome === 'success' && a.durationMs >= d.timeoutMs * 0.8);
+      // Severity by rate: a few timeouts among many answers are worth a look, not an alarm.
+      const rate = timeouts.length / mine.length;
       checks.push({
         id: `deliveries.timeouts:${d.id}`,
         section,
         rule: 'deliveries.timeouts',
         subject: d.name,
-        state: timeouts.length ? 'problem' : close.length ? 'warning' : 'ok',
+        state: rate >= PROBLEM_RATE ? 'problem' : timeouts.length || close.length ? 'warning' : 'ok',
         title: timeouts.length
-          ? `${plural(timeouts.length, 'attempt')} to ${d.name} timed out after ${seconds(d.timeoutMs)}`
+          ? `${timeouts.length.toLocaleString('en-US')} of the last ${plural(mine.length, 'attempt')} to ${d.name} timed out after ${seconds(d.timeoutMs)} (${percent(rate)})`
           : close.length
             ? `${plural(close.length, 'attempt')} to ${d.name} took close to its ${seconds(d.timeoutMs)} timeout`
             : `${d.name} answers within its ${seconds(d.timeoutMs)} timeout`,
@@ -401,6 +441,44 @@ export class DiagnosticsService {
       }
     }
     return checks;
+  }
+}
+
+/** At this share of recent attempts or more, a kind of failure is a problem; below it, a warning. */
+const PROBLEM_RATE = 0.2;
+
+function percent(rate: number): string {
+  const p = rate * 100;
+  return `${p < 10 ? p.toFixed(1).replace(/\.0$/, '') : Math.round(p)} %`;
+}
+
+/**
+ * An attempt's TLS error as its cause alone: `tls: self-signed certificate: self-signed certificate; if the
+ * root CA is installed locally, …` → `self-signed certificate` (the engine's reason, core/outcome.ts, comes
+ * first; Node's own message after it repeats it, with advice that does not apply here).
+ */
+export function tlsCause(error: string | null): string {
+  if (!error) return 'certificate not trusted';
+  return error.replace(/^tls:\s*/, '').split(/:\s+|;\s+/)[0]!;
+}
+
+/** What to do about a refused ingestion request, by its reason (the ingest log's code). */
+export function refusalAdvice(r: Pick<IngestRefusal, 'httpStatus' | 'code' | 'field' | 'limit'>): string {
+  switch (r.code) {
+    case 'unauthorized':
+      return 'Copy the write key from Sources into the SDK’s configuration.';
+    case 'invalid_json':
+      return 'The body is not JSON: check what the sender writes (a body cut short, a form encoding, a proxy rewriting it); the ingest log keeps its first 4 KiB.';
+    case 'message_too_large':
+      return `Send smaller messages: one message is at most ${(r.limit ?? 32_768).toLocaleString('en-US')} bytes of JSON.`;
+    case 'request_too_large':
+      return `Send smaller batches: one request is at most ${(r.limit ?? 512_000).toLocaleString('en-US')} bytes (SDKs split at 500 KiB).`;
+    case 'unknown_type':
+      return 'Use one of the message types identify, track, page, screen, group or alias.';
+    case 'invalid_input':
+      return `Fix the call${r.field ? ` at ${r.field}` : ''}: the whole request is refused when one of its calls is.`;
+    default:
+      return r.httpStatus === 401 ? 'Copy the write key from Sources into the SDK’s configuration.' : 'The ingest log has the request and its reason.';
   }
 }
 
