@@ -36,7 +36,7 @@ import type {
   UpdateAudienceInput,
   UpdateComputedTraitInput,
 } from './audiences.js';
-import type { Diagnostics } from './diagnostics.js';
+import type { Diagnostics, MessageExplanation } from './diagnostics.js';
 import type { ImportMessagesInput, ImportMessagesOutput } from './importMessages.js';
 import type { RetentionState, SetRetentionInput } from './retention.js';
 import type { CapturePage, CaptureRecord, ListCapturesInput, ReceiverEndpoint, ReceiverInput, ReceiverPatch } from './receiver.js';
@@ -137,6 +137,8 @@ export interface CoreCommands {
   setRetention(input: SetRetentionInput): Result<RetentionState>;
   /** The troubleshooting checklist (docs/behaviour.md §13), computed from the newest data, with evidence. */
   getDiagnostics(input?: NoInput): Result<Diagnostics>;
+  /** Why one message was or was not delivered, per destination, from the checklist's rules (the detail's Why?). */
+  explainMessage(input: { id: number }): Result<MessageExplanation>;
   /** Hold forwarding: accepted messages wait, queued; rounds in flight finish. Persisted in the data dir. */
   pauseForwarding(input?: NoInput): Result<{ paused: boolean }>;
   resumeForwarding(input?: NoInput): Result<{ paused: boolean }>;

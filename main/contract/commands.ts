@@ -85,6 +85,7 @@ export const commandSchemas = {
   getRetention: noInput,
   setRetention: setRetentionInputSchema,
   getDiagnostics: noInput,
+  explainMessage: z.strictObject({ id: rowId }),
   // clock and forwarding
   advanceClock: z.strictObject({
     ms: z

@@ -53,6 +53,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       const settings = face.getSettings ? await face.getSettings({}) : core.getSettings();
       return core.diagnose({ ingestUrl: settings.ok ? settings.value.ingestUrl : null });
     },
+    explainMessage: (input) => core.explainMessage(input),
     advanceClock: (input) => core.advanceClock(input),
     advanceToNextRetry: (input) => core.advanceToNextRetry(input),
     resetClock: (input) => core.resetClock(input),

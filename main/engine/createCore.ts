@@ -302,6 +302,7 @@ class CoreImpl implements Core {
         const r = this.receivers.receiverSecret(name);
         return r.ok ? r.value : undefined;
       },
+      message: (id) => this.history.getMessage({ id }),
       overview: () => {
         const overview = this.control.getOverview();
         if (!overview.ok) throw new Error(overview.error.message);
@@ -391,6 +392,7 @@ class CoreImpl implements Core {
   readonly setRetention: Core['setRetention'] = (input) => this.retention.setRetention(input);
   readonly getDiagnostics: Core['getDiagnostics'] = () => this.diagnostics.diagnose({ ingestUrl: null });
   readonly diagnose: Core['diagnose'] = (options) => this.diagnostics.diagnose(options);
+  readonly explainMessage: Core['explainMessage'] = (input) => this.diagnostics.explainMessage(input);
   readonly retryNow: Core['retryNow'] = (input) => this.deliveries.retryNow(input);
   readonly cancelMessage: Core['cancelMessage'] = (input) => this.deliveries.cancelMessage(input);
   readonly replayMessage: Core['replayMessage'] = (input) => this.deliveries.replayMessage(input);

@@ -68,4 +68,28 @@ describe.skipIf(chromiumMissing)('The receiver\'s verdict', () => {
     await verdict.getByRole('link', { name: `Open capture ${captureId}` }).click();
     await expect.poll(() => hashOf(page), { timeout: 10_000 }).toBe(`#/receiver/orders/capture/${captureId}`);
   });
+
+  it('Why? explains per destination why the message was or was not delivered', async () => {
+    const r = await serve({
+      sources: [{ name: 'web', kind: 'web', writeKey: 'wk_web_1234567890' }],
+      receivers: [{ name: 'orders', secret: 'whsec_receiver_1', script: 200 }],
+      destinations: [
+        { name: 'Orders API', enabled: true, url: 'receiver:orders', sharedSecret: 'whsec_destination_2', sources: ['web'] },
+        { name: 'Warehouse', enabled: false, url: 'receiver:orders', sources: ['web'] },
+      ],
+    });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', source: 'web', call: { userId: 'ada', event: 'Order Completed' } });
+    const id = sent.message.id;
+    await expect.poll(async () => (await r.call<MessageDetail>('getMessage', { id })).receiverChecks?.length ?? 0, { timeout: 20_000 }).toBe(1);
+    const page = await open(r, `#/live/${id}`);
+    await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Why?' }).click();
+    const why = page.getByRole('region', { name: 'Why?' });
+    const warehouse = why.getByRole('listitem', { name: 'Warehouse: not delivered' });
+    await warehouse.waitFor();
+    expect(await warehouse.innerText()).toContain('Warehouse is disabled: a disabled destination receives nothing.');
+    const orders = why.getByRole('listitem', { name: 'Orders API: delivered' });
+    expect(await orders.innerText()).toContain("Receiver endpoint 'orders' found the signature invalid: destination 'Orders API' signs with a secret that differs from receiver endpoint 'orders'.");
+    await orders.getByRole('link', { name: 'Attempt 1: Receiver’s verdict' }).click();
+    await page.getByRole('region', { name: "Receiver's verdict" }).waitFor();
+  });
 });
