@@ -285,8 +285,9 @@ export interface MessageSummary {
   nextAttemptAt: number | null;
   destinationIds: string[];
   /**
-   * The mock receiver's X-Signature verdict on the newest request this message's attempts sent it; absent
-   * when none went to the receiver, or the endpoint checks no signature.
+   * The mock receiver's X-Signature verdict on this message: per delivery the newest checked request's,
+   * the worst of those (`invalid`, then `missing`, then `valid`). Absent when no attempt went to an
+   * endpoint that checks signatures.
    */
   receiverVerdict?: SignatureVerdict;
 }

@@ -37,7 +37,7 @@ type Attempt = AttemptRecord & { destinationId: string };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
-const outcomeOf = (a: AttemptRecord) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? a.outcome));
+const outcomeOf = (a: AttemptRecord) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : a.outcome === 'tls_error' ? `TLS refused, ${tlsCause(a.error)}` : (a.error ?? a.outcome));
 const attemptLink = (a: AttemptRecord, label = `Message #${a.messageId}, attempt ${a.attemptNumber}: ${outcomeOf(a)}`): Evidence => ({
   kind: 'message',
   label,
@@ -139,7 +139,7 @@ export class DiagnosticsService {
         const why = delivery.reason ?? 'failed';
         if (why === REASONS.windowExhausted) {
           const past = pastWindowWords(delivery);
-          reasons.push({ rule: 'retry.window', state: 'problem', text: `retry window exhausted after ${plural(delivery.attempts, 'attempt')}${past ? `: ${past}` : ''}`, evidence: last ? [link(last)] : [] });
+          reasons.push({ rule: 'retry.window', state: 'problem', text: `retry window exhausted after ${plural(delivery.attempts, 'attempt')}${past ? `: ${past}` : ''}`, evidence: [] });
           if (last) reasons.push(this.lastFailure(name, last));
         } else if (last?.outcome === 'tls_error') {
           reasons.push({ rule: 'destination.tls', state: 'problem', text: `TLS refused by ${name}: ${tlsCause(last.error)}; no request was sent`, evidence: [link(last)] });

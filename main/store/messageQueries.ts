@@ -37,7 +37,9 @@ const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.a
   (SELECT max(d.attempts) FROM deliveries d WHERE d.message_id = m.id) AS attempts,
   (SELECT min(d.next_attempt_at) FROM deliveries d WHERE d.message_id = m.id AND d.status IN ('queued', 'retrying')) AS next_attempt_at,
   (SELECT json_group_array(d.destination_id) FROM deliveries d WHERE d.message_id = m.id) AS destination_ids,
-  (SELECT c.signature_verdict FROM captures c WHERE c.attempt_message = m.id ORDER BY c.id DESC LIMIT 1) AS receiver_verdict
+  (SELECT CASE WHEN sum(c.signature_verdict = 'invalid') > 0 THEN 'invalid' WHEN sum(c.signature_verdict = 'missing') > 0 THEN 'missing' WHEN count(*) > 0 THEN 'valid' END
+     FROM captures c WHERE c.attempt_message = m.id AND c.id = (SELECT max(x.id) FROM captures x
+       WHERE x.attempt_message = m.id AND x.attempt_delivery = c.attempt_delivery AND x.signature_verdict IS NOT NULL)) AS receiver_verdict
   FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
 
 /** A candidate index is counted up to this many rows when filters compete for the lead. */

@@ -80,6 +80,19 @@ describe('the receiver\'s verdict on the attempt', () => {
     expect(core.findDestination(destinationId)?.sharedSecret).toBe('whsec_receiver_1');
   });
 
+  it('the row shows the worst of the deliveries\' newest verdicts: another destination to an endpoint that checks nothing does not hide an invalid one', async () => {
+    const { core } = await withReceiver('whsec_receiver_1', 'whsec_destination_2');
+    must(core.receivers.createReceiver({ name: 'plain', script: 200 }));
+    must(core.createDestination({ name: 'Plain', enabled: true, url: 'receiver:plain' }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Tested' }, destinations: ['Orders API', 'Plain'] })).message.id;
+    const detail = await settled(core, id);
+    expect(detail.receiverChecks?.map((c) => [c.receiver, c.verdict]).sort()).toEqual([
+      ['orders', 'invalid'],
+      ['plain', null],
+    ]);
+    expect(must(core.listMessages({})).items.find((m) => m.id === id)?.receiverVerdict).toBe('invalid');
+  });
+
   it('each retry is linked to its own capture: three attempts, three checks in order', async () => {
     const { core } = await withReceiver('same', 'same', '500,500,200');
     const id = sendTrack(core, 'Orders API');

@@ -19,7 +19,7 @@ export function ReceiverVerdictMarker({ verdict }: { verdict?: SignatureVerdict 
       className={`inline-flex h-4 shrink-0 items-center gap-0.5 rounded px-1 font-mono text-[10px] font-medium ${TONE_CLASS[verdict === 'invalid' ? 'err' : 'warn'].soft}`}
     >
       <Icon aria-hidden className="size-3" />
-      sig
+      sig {verdict}
     </span>
   );
 }

@@ -108,8 +108,8 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
         <p role="note" aria-label="Receiver's check" className="mx-3 mb-2 flex items-start gap-1.5 text-xs text-err">
           <TriangleAlert aria-hidden className="mt-px size-3.5 shrink-0" />
           {receiverCheck.verdict === 'invalid'
-            ? `But receiver endpoint ‘${receiverCheck.receiver ?? 'receiver'}’ checks with its own secret, and found this header invalid.`
-            : `But receiver endpoint ‘${receiverCheck.receiver ?? 'receiver'}’ expects an X-Signature, and this attempt sent none.`}
+            ? `Receiver endpoint ‘${receiverCheck.receiver ?? 'receiver'}’ checks with its own secret, and found this header invalid (see the receiver’s verdict above).`
+            : `Receiver endpoint ‘${receiverCheck.receiver ?? 'receiver'}’ expects an X-Signature, and this attempt sent none.`}
         </p>
       )}
       <div className="border-t border-line">
