@@ -1,5 +1,6 @@
 import { pastWindowWords } from '../../../../main/contract/deliveryWords';
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/models';
+import type { SignatureVerdict } from '../../../../main/contract/receiver';
 import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/models';
 import { formatCountdown, formatSpan, plural } from '../../lib/format';
 import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
@@ -11,7 +12,17 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { Timeline } from './Timeline';
 
 /** One destination's delivery: its status, then a timeline per webhook (past attempts and ghosts). */
-export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delivery: DeliveryRecord; attempts: AttemptRecord[]; selectedAttemptId: number | null }) {
+export function DeliveryCard({
+  delivery,
+  attempts,
+  selectedAttemptId,
+  receiverVerdicts,
+}: {
+  delivery: DeliveryRecord;
+  attempts: AttemptRecord[];
+  selectedAttemptId: number | null;
+  receiverVerdicts?: ReadonlyMap<number, SignatureVerdict | null>;
+}) {
   const destination = useCatalog((s) => s.destinations.find((d) => d.id === delivery.destinationId));
   const clock = useEngine((s) => s.clock);
   const now = engineNow(clock, useNow(1000));
@@ -59,7 +70,7 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
           </p>
         )}
         {webhooks.map((w) => (
-          <Timeline key={w.index} deliveryId={delivery.id} webhookIndex={w.index} url={w.sentTo ?? w.configured ?? `webhook ${w.index + 1}`} configuredUrl={w.configured} attempts={w.attempts} ghosts={w.ghosts} now={now} selectedAttemptId={selectedAttemptId} />
+          <Timeline key={w.index} deliveryId={delivery.id} webhookIndex={w.index} url={w.sentTo ?? w.configured ?? `webhook ${w.index + 1}`} configuredUrl={w.configured} attempts={w.attempts} ghosts={w.ghosts} now={now} selectedAttemptId={selectedAttemptId} receiverVerdicts={receiverVerdicts} />
         ))}
       </div>
     </Card>

@@ -21,6 +21,7 @@ export function DetailPane({ onClose }: { onClose(): void }) {
   const deliveryOf = (id: number) => detail?.deliveries.find((d) => d.id === id);
   // Why? stays open from message to message: it is a way of reading the detail.
   const [whyOpen, setWhyOpen] = useState(false);
+  const receiverVerdicts = new Map((detail?.receiverChecks ?? []).map((c) => [c.attemptId, c.verdict] as const));
   return (
     <section aria-label="Message details" className="flex h-full flex-col">
       <header className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
@@ -55,7 +56,7 @@ export function DetailPane({ onClose }: { onClose(): void }) {
               </p>
             )}
             {detail.deliveries.map((d) => (
-              <DeliveryCard key={d.id} delivery={d} attempts={detail.attempts.filter((a) => a.deliveryId === d.id)} selectedAttemptId={attemptId} />
+              <DeliveryCard key={d.id} delivery={d} attempts={detail.attempts.filter((a) => a.deliveryId === d.id)} selectedAttemptId={attemptId} receiverVerdicts={receiverVerdicts} />
             ))}
             {attempt ? (
               <AttemptDetail
