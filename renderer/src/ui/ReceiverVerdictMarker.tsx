@@ -5,9 +5,9 @@ import { TONE_CLASS } from '../lib/status';
 /**
  * A message row's mark when the mock receiver refused the signature of the newest request the message
  * sent it (`invalid` or `missing`): a green "delivered" from the receiver's 200 is then only half true.
- * Nothing when the verdict is valid or there is none.
+ * Nothing when the verdict is valid or there is none. `compact`: the icon alone (list rows).
  */
-export function ReceiverVerdictMarker({ verdict }: { verdict?: SignatureVerdict | undefined }) {
+export function ReceiverVerdictMarker({ verdict, compact = false }: { verdict?: SignatureVerdict | undefined; compact?: boolean }) {
   if (verdict !== 'invalid' && verdict !== 'missing') return null;
   const label = `Receiver: signature ${verdict}`;
   const Icon = verdict === 'invalid' ? ShieldX : ShieldAlert;
@@ -19,7 +19,8 @@ export function ReceiverVerdictMarker({ verdict }: { verdict?: SignatureVerdict 
       className={`inline-flex h-4 shrink-0 items-center gap-0.5 rounded px-1 font-mono text-[10px] font-medium ${TONE_CLASS[verdict === 'invalid' ? 'err' : 'warn'].soft}`}
     >
       <Icon aria-hidden className="size-3" />
-      sig {verdict}
+      {/* A row gives the event name the room; the icon and its tooltip say it there. */}
+      {!compact && `sig ${verdict}`}
     </span>
   );
 }

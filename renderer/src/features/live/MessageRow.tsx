@@ -38,7 +38,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string): Record
     event: (
       <span className="flex min-w-0 items-center gap-1.5">
         {m.event ? <span className="truncate font-medium">{m.event}</span> : <span className="truncate text-faint">{WHAT[m.type]}</span>}
-        <ReceiverVerdictMarker verdict={m.receiverVerdict} />
+        <ReceiverVerdictMarker verdict={m.receiverVerdict} compact />
       </span>
     ),
     user: m.userId ? (
