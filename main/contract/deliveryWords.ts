@@ -3,12 +3,12 @@
  */
 import type { DeliveryRecord } from './models.js';
 
-/** `45 s`, `12 min`, `1 h 46 min`, `4 h`. */
+/** `45 s`, `1 min 30 s`, `12 min`, `1 h 46 min`, `4 h` (seconds only under an hour). */
 export function spanWords(ms: number): string {
-  const abs = Math.max(0, Math.round(ms));
-  if (abs < 60_000) return `${Math.round(abs / 1000)} s`;
-  const totalMin = Math.round(abs / 60_000);
-  if (totalMin < 60) return `${totalMin} min`;
+  const totalS = Math.round(Math.max(0, ms) / 1000);
+  if (totalS < 60) return `${totalS} s`;
+  if (totalS < 3600) return totalS % 60 ? `${Math.floor(totalS / 60)} min ${totalS % 60} s` : `${totalS / 60} min`;
+  const totalMin = Math.round(totalS / 60);
   const min = totalMin % 60;
   return min ? `${Math.floor(totalMin / 60)} h ${min} min` : `${Math.floor(totalMin / 60)} h`;
 }

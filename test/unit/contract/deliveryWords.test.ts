@@ -15,7 +15,7 @@ describe('delivery words', () => {
   });
 
   it('spans and ordinals', () => {
-    expect([spanWords(45_000), spanWords(12 * 60_000), spanWords(HOUR + 46 * 60_000), spanWords(4 * HOUR)]).toEqual(['45 s', '12 min', '1 h 46 min', '4 h']);
+    expect([spanWords(45_000), spanWords(90_000), spanWords(12 * 60_000), spanWords(HOUR + 46 * 60_000), spanWords(4 * HOUR)]).toEqual(['45 s', '1 min 30 s', '12 min', '1 h 46 min', '4 h']);
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 103].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '103rd']);
   });
 });
