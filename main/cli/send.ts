@@ -8,6 +8,7 @@ import { newMessageId } from '../engine/messageIds.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pastWindowWords } from '../contract/deliveryWords.js';
 import type { EngineEvent } from '../contract/events.js';
 import { isMessageType, MESSAGE_TYPES, type MessageType } from '../contract/messageShapes.js';
 import type { SendMessageOutput } from '../contract/api.js';
@@ -216,14 +217,17 @@ class Reporter {
     this.io.stdout(`  next retry at ${isoFromMs(d.nextAttemptAt)} (in ${formatDuration(inMs)}${this.fast ? ' of virtual time' : ''})\n`);
   }
 
-  result(args: { message: MessageRecord; status: DeliveryStatus | 'filtered' | 'interrupted'; reason: string | null; attempts: number; spanMs: number | null; exitCode: number }): void {
+  result(args: { message: MessageRecord; status: DeliveryStatus | 'filtered' | 'interrupted'; reason: string | null; attempts: number; spanMs: number | null; exitCode: number; delivery?: DeliveryRecord }): void {
     const { status, reason, attempts } = args;
+    // Why no further attempt came, when the retry window ran out (docs/behaviour.md §3).
+    const why = status === 'failed' && args.delivery ? pastWindowWords(args.delivery) : null;
     if (this.json) {
       this.line({
         type: 'result',
         delivered: status === 'delivered',
         status,
         reason,
+        ...(why ? { why } : {}),
         attempts,
         id: args.message.id,
         messageId: args.message.messageId,
@@ -235,7 +239,7 @@ class Reporter {
     if (status === 'delivered') this.io.stdout(`delivered after ${tries}\n`);
     else if (status === 'filtered') this.io.stdout(`not sent: filtered (${reason ?? 'no reason given'})\n`);
     else if (status === 'interrupted') this.io.stdout(`interrupted after ${tries}: not delivered${reason ? ` (${reason})` : ''}\n`);
-    else this.io.stdout(`${status}: ${reason ?? 'no reason given'} after ${tries}\n`);
+    else this.io.stdout(`${status}: ${reason ?? 'no reason given'} after ${tries}${why ? `; ${why}` : ''}\n`);
   }
 }
 
@@ -343,7 +347,7 @@ export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = 
       return EXIT.failed;
     }
     const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
-    report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode });
+    report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final });
     return exitCode;
   } finally {
     unsubscribe();
@@ -582,7 +586,7 @@ async function sendThroughServe(o: ThroughServe): Promise<number> {
     }
     await catchUp(); // every attempt printed, also those of a round whose events came late
     const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
-    report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode });
+    report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final });
     return exitCode;
   } catch (e) {
     if (e instanceof UsageError) return report.usage(e.message);

@@ -6,11 +6,11 @@
  *
  * A send that runs at the same time finds it enabled (in use) and takes `hookbench send 2`, and so on.
  */
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, type Destination } from '../contract/models.js';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SEND_DESTINATION, type Destination } from '../contract/models.js';
 import type { Result } from '../contract/result.js';
 import type { DestinationInput, DestinationPatch } from '../contract/schemas.js';
 
-export const SEND_DESTINATION = 'hookbench send';
+export { SEND_DESTINATION };
 const MAX_CONCURRENT_SENDS = 20;
 
 /** The few destination commands used here, from a local core or a serve's typed API. */

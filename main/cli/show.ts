@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../contract/models.js';
+import { pastWindowWords } from '../contract/deliveryWords.js';
 import { HookbenchError, type Result } from '../contract/result.js';
 import { isoFromMs } from '../contract/timestamp.js';
 import { maskMessageDetail } from '../core/secrets.js';
@@ -113,8 +114,10 @@ function deliveryState(d: DeliveryRecord): string {
     case 'delivered':
       return `delivered after ${tries}`;
     case 'failed':
-    case 'cancelled':
-      return `${d.status}: ${d.reason ?? 'no reason given'} after ${tries}`;
+    case 'cancelled': {
+      const why = d.status === 'failed' ? pastWindowWords(d) : null;
+      return `${d.status}: ${d.reason ?? 'no reason given'} after ${tries}${why ? `; ${why}` : ''}`;
+    }
     default:
       return `${d.status} after ${tries}${d.nextAttemptAt !== null ? `; next attempt at ${isoFromMs(d.nextAttemptAt)}${d.pendingUrls.length ? ` to ${d.pendingUrls.join(', ')}` : ''}` : ''}`;
   }

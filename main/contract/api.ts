@@ -37,7 +37,7 @@ import type {
   UpdateAudienceInput,
   UpdateComputedTraitInput,
 } from './audiences.js';
-import type { Diagnostics } from './diagnostics.js';
+import type { Diagnostics, MessageExplanation } from './diagnostics.js';
 import type { ImportMessagesInput, ImportMessagesOutput } from './importMessages.js';
 import type { RetentionState, SetRetentionInput } from './retention.js';
 import type { CapturePage, CaptureRecord, ListCapturesInput, ReceiverEndpoint, ReceiverInput, ReceiverPatch } from './receiver.js';
@@ -132,6 +132,8 @@ export interface CoreCommands {
   setRetention(input: SetRetentionInput): Result<RetentionState>;
   /** The troubleshooting checklist (docs/behaviour.md §13), computed from the newest data, with evidence. */
   getDiagnostics(input?: NoInput): Result<Diagnostics>;
+  /** Why one message was or was not delivered, per destination, from the checklist's rules (the detail's Why?). */
+  explainMessage(input: { id: number }): Result<MessageExplanation>;
   /** Hold forwarding: accepted messages wait, queued; rounds in flight finish. Persisted in the data dir. */
   pauseForwarding(input?: NoInput): Result<{ paused: boolean }>;
   resumeForwarding(input?: NoInput): Result<{ paused: boolean }>;
@@ -144,6 +146,12 @@ export interface CoreCommands {
   rotateToken(input?: NoInput): Result<{ token: string; uiUrl: string | null }>;
   /** The one way to see a secret in clear: a destination's shared secret, a source's write key, a receiver's secret. */
   revealSecret(input: { kind: SecretKind; id: string }): Result<{ secret: string | null }>;
+  /**
+   * Makes a destination and a mock-receiver endpoint use one secret: the endpoint takes the destination's
+   * shared secret, or, when the destination has none, the destination takes the endpoint's. Neither secret
+   * is shown: the answer names what changed and the fingerprint both now share.
+   */
+  useOneSecret(input: { destinationId: string; receiver: string }): Result<UseOneSecretOutput>;
   listDestinations(input?: NoInput): Result<Page<Destination>>;
   createDestination(input: DestinationInput): Result<Destination>;
   updateDestination(input: { id: string; patch: DestinationPatch }): Result<Destination>;
@@ -185,6 +193,15 @@ export interface AudienceCommands {
   updateComputedTrait(input: UpdateComputedTraitInput): Result<ComputedTrait>;
   syncComputedTrait(input: IdInput): Result<ComputedTraitSyncResult>;
   deleteComputedTrait(input: IdInput): Result<{ id: string }>;
+}
+
+export interface UseOneSecretOutput {
+  /** Which side took the other's secret. */
+  changed: 'receiver' | 'destination';
+  destinationId: string;
+  receiver: string;
+  /** The first 8 hex digits of SHA-256 of the secret both now use. */
+  fingerprint: string;
 }
 
 /** The mock receiver's endpoints and captures. */

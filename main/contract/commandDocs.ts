@@ -37,7 +37,21 @@ export const COMMAND_DOCS = {
   resumeForwarding: { group: 'Clock and forwarding', summary: 'Forwarding runs again.', output: '{ paused: false }' },
   getSettings: { group: 'Workbench', summary: 'The data dir, the database file and its size, versions, and (under serve) the URLs to use.', output: 'Settings' },
   rotateToken: { group: 'Workbench', summary: 'A new API token for this data dir; the old one stops working at once (reload the UI with the new uiUrl).', output: '{ token: string; uiUrl: string | null }' },
+  explainMessage: {
+    group: 'Workbench',
+    summary:
+      'Why one message was or was not delivered, per destination, from the checklist’s rules: disabled, not connected, integrations, an event filter with its rule, the receiver failing, TLS, the signature invalid at the receiver, the retry window exhausted (and why no further attempt came).',
+    output: 'MessageExplanation',
+    errors: ['not_found'],
+  },
   revealSecret: { group: 'Workbench', summary: "The one way to see a secret in clear: a destination's shared secret, a source's write key or a receiver's secret.", output: '{ secret: string | null }', errors: ['not_found'] },
+  useOneSecret: {
+    group: 'Mock receiver',
+    summary:
+      "Makes a destination and a receiver endpoint use one secret (the endpoint takes the destination's shared secret; when the destination has none, it takes the endpoint's). Answers which side changed and the fingerprint both now share (first 8 hex of SHA-256), never the secret.",
+    output: 'UseOneSecretOutput',
+    errors: ['not_found', 'conflict'],
+  },
   listDestinations: { group: 'Destinations', summary: 'Every destination, by name (secrets masked).', output: 'Page<Destination>' },
   createDestination: { group: 'Destinations', summary: 'A destination: up to 5 webhooks, static headers, shared secret, timeout, retry policy, event filters, caFile.', output: 'Destination', errors: ['conflict', 'not_found', 'invalid_config'] },
   updateDestination: { group: 'Destinations', summary: 'Replaces what the patch names; `null` clears a nullable field; a masked secret sent back unchanged keeps the stored one.', output: 'Destination', errors: ['not_found', 'conflict', 'invalid_config'] },

@@ -88,6 +88,7 @@ export const commandSchemas = {
   getRetention: noInput,
   setRetention: setRetentionInputSchema,
   getDiagnostics: noInput,
+  explainMessage: z.strictObject({ id: rowId }),
   // clock and forwarding
   advanceClock: z.strictObject({
     ms: z
@@ -108,6 +109,7 @@ export const commandSchemas = {
   getSettings: noInput,
   rotateToken: noInput,
   revealSecret: z.strictObject({ kind: z.enum(SECRET_KINDS, { error: `must be one of ${SECRET_KINDS.join(', ')}` }), id: ref }),
+  useOneSecret: z.strictObject({ destinationId: ref, receiver: receiverName }),
   // destinations and sources
   listDestinations: noInput,
   createDestination: destinationInputSchema,

@@ -4,7 +4,7 @@
  * attempts, the mock receiver's captures), with links to the evidence. getDiagnostics answers it; the
  * Troubleshoot screen shows it.
  */
-import type { MessageStatus } from './models.js';
+import type { DeliveryStatus, MessageStatus } from './models.js';
 
 export const DIAGNOSTIC_SECTIONS = ['no-events', 'not-delivered', 'slow'] as const;
 export type DiagnosticSection = (typeof DIAGNOSTIC_SECTIONS)[number];
@@ -64,6 +64,7 @@ export interface Diagnostics {
 export const RULE_NAMES: Record<string, string> = {
   'ingest.url': 'Ingestion URL',
   'ingest.writeKey': 'Write keys',
+  'ingest.refused': 'Readable requests',
   'source.calls': 'Calls arriving',
   'source.refused': 'Refused calls',
   'destination.none': 'Destinations',
@@ -77,4 +78,38 @@ export const RULE_NAMES: Record<string, string> = {
   'deliveries.backlog': 'Retry backlog',
   'deliveries.timeouts': 'Response time',
   'deliveries.retryAfter': 'Retry-After',
+  'retry.window': 'Retry window',
+  'delivery.waiting': 'Waiting',
+  'delivery.delivered': 'Delivered',
+  'delivery.cancelled': 'Cancelled',
 };
+
+/**
+ * Why one message was or was not delivered to each destination (explainMessage), from the same rules as the
+ * checklist: routing (enabled, connected, integrations, event filters), then what its delivery met
+ * (receiver failing, TLS, the receiver's signature verdict, the retry window).
+ */
+export interface MessageExplanation {
+  messageId: number;
+  destinations: DestinationExplanation[];
+}
+
+export interface DestinationExplanation {
+  destinationId: string;
+  destinationName: string;
+  /** `delivered`; `not delivered` (failed, cancelled, or never routed there); `waiting` (queued, retrying, in flight). */
+  outcome: 'delivered' | 'not delivered' | 'waiting';
+  /** The delivery's status; null when the message was never routed to this destination. */
+  status: DeliveryStatus | null;
+  /** In order of importance: the first says why. */
+  reasons: WhyReason[];
+}
+
+export interface WhyReason {
+  /** The checklist rule it is (`destination.enabled`, `destination.filtered`, `destination.tls`, `retry.window`, ...). */
+  rule: string;
+  /** `problem` explains a failure; `warning` qualifies a success (e.g. the receiver found the signature invalid); `ok` says what went right. */
+  state: 'problem' | 'warning' | 'ok';
+  text: string;
+  evidence: Evidence[];
+}

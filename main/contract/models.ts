@@ -1,4 +1,5 @@
 import type { MessageType } from './messageShapes.js';
+import type { ReceiverCheck, SignatureVerdict } from './receiver.js';
 
 /** docs/behaviour.md §3: these names are contracts (store, API, UI, docs). */
 export const DELIVERY_STATUSES = ['queued', 'delivering', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
@@ -26,6 +27,16 @@ export const reasons = {
 };
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
+
+/**
+ * The destinations `hookbench send` sends through (`hookbench send`, `hookbench send 2`, ...): the CLI's
+ * own helpers, connected to no source. Troubleshooting does not report them as the user's problems.
+ */
+export const SEND_DESTINATION = 'hookbench send';
+
+export function isSendDestination(name: string): boolean {
+  return name === SEND_DESTINATION || /^hookbench send \d+$/.test(name);
+}
 
 /** The default retry schedule: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, then every 2 h (the last entry repeats). */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -137,6 +148,11 @@ export interface DeliveryRecord {
   /** Webhook URLs the next round will send to. */
   pendingUrls: string[];
   updatedAt: number;
+  /**
+   * Only on a delivery failed with `retry window exhausted`: when the attempt that did not come would have
+   * fallen due, and the end of the window (first attempt + retry.windowMs) it fell past. Engine times.
+   */
+  pastWindow?: { dueAt: number; windowEndsAt: number };
 }
 
 export interface AttemptRecord {
@@ -170,6 +186,11 @@ export interface MessageDetail {
   message: MessageRecord;
   deliveries: DeliveryRecord[];
   attempts: AttemptRecord[];
+  /**
+   * getMessage only, when attempts went to the mock receiver of this workbench: what the receiver made of
+   * each request (its signature verdict) and the capture to open. Absent when there is none.
+   */
+  receiverChecks?: ReceiverCheck[];
 }
 
 export interface Page<T> {
@@ -308,6 +329,12 @@ export interface MessageSummary {
   /** The earliest next attempt of its waiting deliveries (engine time), or null. */
   nextAttemptAt: number | null;
   destinationIds: string[];
+  /**
+   * The mock receiver's X-Signature verdict on this message: per delivery the newest checked request's,
+   * the worst of those (`invalid`, then `missing`, then `valid`). Absent when no attempt went to an
+   * endpoint that checks signatures.
+   */
+  receiverVerdict?: SignatureVerdict;
   /**
    * Each destination's delivery at a glance, in the order they were created: one message can be delivered
    * to one destination, refused on another and retrying on a third while its own status reads `retrying`.

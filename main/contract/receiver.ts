@@ -129,6 +129,55 @@ export interface CaptureRecord {
   signature: SignatureCheck | null;
   /** `messageId` of the JSON body, which links the capture to the engine's message. */
   messageId: string | null;
+  /**
+   * The engine's attempt that sent this request, when the core that sent it runs this receiver: the engine
+   * tells the receiver each round it sends to a receiver URL, and the request with those exact body bytes
+   * at that URL is that attempt. Null for anything else (curl, another program, `hookbench receive`).
+   */
+  attempt: CaptureAttempt | null;
+}
+
+export interface CaptureAttempt {
+  /** Hookbench's own id of the message (MessageRecord.id). */
+  messageRef: number;
+  deliveryId: number;
+  attemptNumber: number;
+  webhookIndex: number;
+}
+
+/**
+ * The other side of an attempt to the mock receiver (getMessage's `receiverChecks`): what the receiver
+ * made of the request the attempt sent, with the capture to open.
+ */
+export interface ReceiverCheck {
+  attemptId: number;
+  captureId: number;
+  /** The endpoint that answered. */
+  receiver: string | null;
+  /** The receiver's X-Signature verdict; null when the endpoint has no secret (it checks nothing). */
+  verdict: SignatureVerdict | null;
+  /** Why it is invalid or missing, in one sentence; null when valid or unchecked. */
+  explanation: string | null;
+  /** The signature diagnosis' mistakes (signatureDiagnosis names), empty when none. */
+  mistakes: string[];
+  /** Set when the two sides use different secrets (or the destination none): what differs, and the fix. */
+  secrets: SecretMismatch | null;
+}
+
+/**
+ * The destination and the receiver endpoint sign and check with different secrets. Fingerprints are the
+ * first 8 hex digits of SHA-256 of a secret: enough to tell two apart, nothing of the secret itself.
+ */
+export interface SecretMismatch {
+  destinationId: string;
+  destinationName: string;
+  receiver: string;
+  /** The fingerprint of the secret the attempt was signed with; null when unsigned or changed since. */
+  destinationFingerprint: string | null;
+  /** The fingerprint of the secret the receiver checked with; null when it changed since. */
+  receiverFingerprint: string | null;
+  /** The two current secrets still differ: useOneSecret would make them one. */
+  fixable: boolean;
 }
 
 /**

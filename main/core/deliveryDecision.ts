@@ -11,7 +11,8 @@ export interface WebhookResult {
 
 export type Decision =
   | { status: 'delivered'; reason: null }
-  | { status: 'failed'; reason: string }
+  /** `pastWindow`: the due time of the attempt that did not come, and the window's end it fell past. */
+  | { status: 'failed'; reason: string; pastWindow?: { dueAt: number; windowEndsAt: number } }
   | { status: 'retrying'; reason: null; nextAttemptAt: number; pendingUrls: string[] };
 
 /**
@@ -43,8 +44,8 @@ export function decideAfterRound(args: {
     unit: args.unit,
   });
   if (next.kind === 'exhausted') {
-    const reason = next.reason === 'window' ? REASONS.windowExhausted : reasons.maxAttempts(args.attemptsMade);
-    return { status: 'failed', reason };
+    if (next.reason === 'window') return { status: 'failed', reason: REASONS.windowExhausted, pastWindow: { dueAt: next.at, windowEndsAt: next.windowEndsAt } };
+    return { status: 'failed', reason: reasons.maxAttempts(args.attemptsMade) };
   }
   return { status: 'retrying', reason: null, nextAttemptAt: next.at, pendingUrls: retryable.map((r) => r.url) };
 }

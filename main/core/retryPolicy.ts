@@ -20,7 +20,11 @@ export function retryDelay(policy: RetryPolicy, retry: number, unit: number): nu
   return Math.round(base * (1 + policy.jitter * (2 * unit - 1)));
 }
 
-export type NextAttempt = { kind: 'retry'; at: number } | { kind: 'exhausted'; reason: 'window' | 'max_attempts' };
+export type NextAttempt =
+  | { kind: 'retry'; at: number }
+  | { kind: 'exhausted'; reason: 'max_attempts' }
+  /** The next attempt would have fallen due at `at`, after the window's end. */
+  | { kind: 'exhausted'; reason: 'window'; at: number; windowEndsAt: number };
 
 /**
  * When the next attempt falls due, or why there is none. A retry is scheduled only when it falls due at or
@@ -42,7 +46,8 @@ export function nextAttemptAt(args: {
   let delay = retryDelay(policy, attemptsMade, args.unit);
   if (args.retryAfterMs !== null && args.retryAfterMs > delay) delay = args.retryAfterMs;
   const at = args.finishedAt + delay;
-  if (at > args.firstAttemptAt + policy.windowMs) return { kind: 'exhausted', reason: 'window' };
+  const windowEndsAt = args.firstAttemptAt + policy.windowMs;
+  if (at > windowEndsAt) return { kind: 'exhausted', reason: 'window', at, windowEndsAt };
   return { kind: 'retry', at };
 }
 

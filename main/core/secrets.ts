@@ -4,6 +4,7 @@
  * `revealSecret` shows one in clear. A masked value sent back unchanged in an update keeps the stored one,
  * so a form can round-trip what it was given.
  */
+import { createHash } from 'node:crypto';
 import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, Source, Webhook } from '../contract/models.js';
 import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
@@ -25,6 +26,15 @@ export function maskSecret(value: string | null): string | null;
 export function maskSecret(value: string | null): string | null {
   if (value === null) return null;
   return value.length >= 6 ? `${value.slice(0, 2)}${MASK}` : MASK;
+}
+
+/**
+ * A secret's fingerprint: the first 8 hex digits of its SHA-256. Two different secrets almost surely show
+ * different fingerprints, and nothing of the secret can be read from one (unlike `wh••••`, which two
+ * secrets starting alike share).
+ */
+export function secretFingerprint(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 8);
 }
 
 /**

@@ -53,6 +53,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       const settings = face.getSettings ? await face.getSettings({}) : core.getSettings();
       return core.diagnose({ ingestUrl: settings.ok ? settings.value.ingestUrl : null });
     },
+    explainMessage: (input) => core.explainMessage(input),
     advanceClock: (input) => core.advanceClock(input),
     advanceToNextRetry: (input) => core.advanceToNextRetry(input),
     cancelClockAdvance: (input) => core.cancelClockAdvance(input),
@@ -65,6 +66,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
     getSettings: (input) => core.getSettings(input),
     rotateToken: (input) => core.rotateToken(input),
     revealSecret: (input) => core.revealSecret(input),
+    useOneSecret: (input) => core.useOneSecret(input),
     listDestinations: (input) => mapPage(core.listDestinations(input), maskDestination),
     createDestination: (input) => mapValue(core.createDestination(input), maskDestination),
     updateDestination: (input) => {

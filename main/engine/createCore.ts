@@ -7,11 +7,14 @@
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import type { CoreCommands } from '../contract/api.js';
+import type { CoreCommands, UseOneSecretOutput } from '../contract/api.js';
 import type { EngineEvent, EventOf } from '../contract/events.js';
 import type { Diagnostics } from '../contract/diagnostics.js';
-import type { Destination, IngestRefusal, SecretKind, Source } from '../contract/models.js';
-import { ok, type Result } from '../contract/result.js';
+import type { Destination, IngestRefusal, MessageDetail, SecretKind, Source } from '../contract/models.js';
+import type { ReceiverCheck } from '../contract/receiver.js';
+import { receiverChecks } from '../core/receiverVerdict.js';
+import { secretFingerprint } from '../core/secrets.js';
+import { err, ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
 import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
@@ -236,6 +239,7 @@ class CoreImpl implements Core {
       seed,
       destination: (id) => registry.destination(id),
       resolveUrl: (url) => this.receivers.resolveWebhookUrl(url),
+      expectRequest: (url, body, attempt) => this.receivers.expectRequest(url, body, attempt),
       emit: (event) => bus.emit(event),
       listening: () => bus.listening,
       onJump: (jump) => bus.emit({ type: 'clockJumpUpdated', jump }),
@@ -281,7 +285,14 @@ class CoreImpl implements Core {
       findSource: (ref) => registry.findSource(ref),
     });
     this.control = new Control({ store, clock, engine: this.engine, bus, queries, rate: intake.rate, dataDir: options.dataDir });
-    this.history = new History({ store, queries, registry, usage: { minutes: intake.usage, now: () => clock.now() }, otherSecrets: () => [this.control.apiToken(), ...this.receivers.allSecrets()] });
+    this.history = new History({
+      store,
+      queries,
+      registry,
+      usage: { minutes: intake.usage, now: () => clock.now() },
+      otherSecrets: () => [this.control.apiToken(), ...this.receivers.allSecrets()],
+      receiverChecks: (detail) => this.receiverChecksOf(detail),
+    });
     this.deliveries = new DeliveryCommands({ store, clock, registry, intake, bus, reschedule: () => this.engine.reschedule() });
     this.diagnostics = new DiagnosticsService({
       store,
@@ -292,6 +303,11 @@ class CoreImpl implements Core {
         const page = this.receivers.listCaptures({ limit });
         return page.ok ? page.value.items : [];
       },
+      receiverSecret: (name) => {
+        const r = this.receivers.receiverSecret(name);
+        return r.ok ? r.value : undefined;
+      },
+      message: (id) => this.history.getMessage({ id }),
       overview: () => {
         const overview = this.control.getOverview();
         if (!overview.ok) throw new Error(overview.error.message);
@@ -393,6 +409,7 @@ class CoreImpl implements Core {
   readonly setRetention: Core['setRetention'] = (input) => this.retention.setRetention(input);
   readonly getDiagnostics: Core['getDiagnostics'] = () => this.diagnostics.diagnose({ ingestUrl: null });
   readonly diagnose: Core['diagnose'] = (options) => this.diagnostics.diagnose(options);
+  readonly explainMessage: Core['explainMessage'] = (input) => this.diagnostics.explainMessage(input);
   readonly retryNow: Core['retryNow'] = (input) => this.deliveries.retryNow(input);
   readonly cancelMessage: Core['cancelMessage'] = (input) => this.deliveries.cancelMessage(input);
   readonly replayMessage: Core['replayMessage'] = (input) => this.deliveries.replayMessage(input);
@@ -447,6 +464,38 @@ class CoreImpl implements Core {
 
   findSource(ref: string): Source | null {
     return this.registry.findSource(ref);
+  }
+
+  useOneSecret(input: { destinationId: string; receiver: string }): Result<UseOneSecretOutput> {
+    const d = this.registry.findDestination(input.destinationId);
+    if (!d) return notFound('destination', input.destinationId);
+    const endpoint = this.receivers.receiverSecret(input.receiver);
+    if (!endpoint.ok) return { ok: false, error: { ...endpoint.error, field: 'receiver' } };
+    const base = { destinationId: d.id, receiver: input.receiver };
+    if (d.sharedSecret !== null) {
+      const updated = this.receivers.updateReceiver({ name: input.receiver, patch: { secret: d.sharedSecret } });
+      return updated.ok ? ok({ ...base, changed: 'receiver', fingerprint: secretFingerprint(d.sharedSecret) }) : updated;
+    }
+    if (endpoint.value === null) {
+      return err({ code: 'conflict', field: 'destinationId', message: `neither destination "${d.name}" nor receiver endpoint "${input.receiver}" has a secret: give one of them a secret first` });
+    }
+    const updated = this.registry.updateDestination({ id: d.id, patch: { sharedSecret: endpoint.value } });
+    return updated.ok ? ok({ ...base, changed: 'destination', fingerprint: secretFingerprint(endpoint.value) }) : updated;
+  }
+
+  /** Both sides of the message's attempts to the mock receiver (core/receiverVerdict.ts). */
+  private receiverChecksOf(detail: MessageDetail): ReceiverCheck[] {
+    const captures = this.receivers.capturesOfMessage(detail.message.id);
+    if (captures.length === 0) return [];
+    return receiverChecks(captures, {
+      attempts: detail.attempts,
+      deliveryOf: (id) => detail.deliveries.find((d) => d.id === id),
+      destination: (id) => this.registry.destination(id),
+      receiverSecret: (name) => {
+        const r = this.receivers.receiverSecret(name);
+        return r.ok ? r.value : undefined;
+      },
+    });
   }
 
   destinationProblems(): { destination: string; field: string; message: string }[] {

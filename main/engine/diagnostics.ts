@@ -4,11 +4,14 @@
  * (the newest RECENT.messages messages, RECENT.attempts attempts, RECENT.refusals refused requests and
  * RECENT.captures captures), so it answers in milliseconds at any history size. Nothing here writes.
  */
-import type { DiagnosticCheck, DiagnosticSection, Diagnostics, Evidence } from '../contract/diagnostics.js';
-import type { AttemptRecord, Destination, IngestRefusal, Overview, Source } from '../contract/models.js';
+import type { DestinationExplanation, DiagnosticCheck, DiagnosticSection, Diagnostics, Evidence, MessageExplanation, WhyReason } from '../contract/diagnostics.js';
+import { pastWindowWords } from '../contract/deliveryWords.js';
+import { isSendDestination, REASONS, type AttemptRecord, type DeliveryRecord, type Destination, type IngestRefusal, type MessageDetail, type Overview, type Source } from '../contract/models.js';
 import { parseReceiverRef, type CaptureRecord } from '../contract/receiver.js';
 import { ok, type Result } from '../contract/result.js';
+import type { ReceiverCheck } from '../contract/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/routing.js';
+import { receiverChecks } from '../core/receiverVerdict.js';
 import type { RecentMessage } from '../store/diagnosticsQueries.js';
 import type { Store } from '../store/store.js';
 
@@ -23,6 +26,10 @@ export interface DiagnosticsOptions {
   destinations: () => Destination[];
   /** The mock receiver's newest captures (with their signature verdicts). */
   captures: (limit: number) => CaptureRecord[];
+  /** A receiver endpoint's secret now: null when it has none, undefined when it no longer exists. */
+  receiverSecret?: (name: string) => string | null | undefined;
+  /** One message in full, with its receiver checks (getMessage), for explainMessage. */
+  message?: (id: number) => Result<MessageDetail>;
   overview: () => Overview;
 }
 
@@ -30,7 +37,7 @@ type Attempt = AttemptRecord & { destinationId: string };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
-const outcomeOf = (a: AttemptRecord) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? a.outcome));
+const outcomeOf = (a: AttemptRecord) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : a.outcome === 'tls_error' ? `TLS refused, ${tlsCause(a.error)}` : (a.error ?? a.outcome));
 const attemptLink = (a: AttemptRecord, label = `Message #${a.messageId}, attempt ${a.attemptNumber}: ${outcomeOf(a)}`): Evidence => ({
   kind: 'message',
   label,
@@ -45,7 +52,8 @@ export class DiagnosticsService {
   diagnose(options: { ingestUrl: string | null }): Result<Diagnostics> {
     const { store } = this.o;
     const sources = this.o.sources();
-    const destinations = this.o.destinations();
+    // `hookbench send`'s helper destinations are the CLI's, not the user's: nothing to troubleshoot there.
+    const destinations = this.o.destinations().filter((d) => !isSendDestination(d.name));
     const messages = store.diagnostics.recentMessages(RECENT.messages);
     const attempts = store.deliveries.recentAttempts(RECENT.attempts);
     const refusals = store.ingestLog.listRefusals({ limit: RECENT.refusals });
@@ -57,6 +65,125 @@ export class DiagnosticsService {
       ...this.slow(destinations, attempts, overview),
     ];
     return ok({ checkedAt: this.o.clock.now(), window: { ...RECENT }, checks });
+  }
+
+  /**
+   * Why one message was or was not delivered, per destination: the destinations it was routed to with what
+   * their delivery met, then every other destination with the routing rule that kept the message from it
+   * (judged by the destinations as they are now).
+   */
+  explainMessage(input: { id: number }): Result<MessageExplanation> {
+    const found = this.o.message?.(input.id);
+    if (!found) return ok({ messageId: input.id, destinations: [] });
+    if (!found.ok) return found;
+    const detail = found.value;
+    const m = detail.message;
+    const sources = new Map(this.o.sources().map((s) => [s.id, s.name]));
+    const destinations = this.o.destinations();
+    const out: DestinationExplanation[] = [];
+    for (const delivery of detail.deliveries) {
+      const d = destinations.find((x) => x.id === delivery.destinationId);
+      out.push(this.explainDelivery(detail, delivery, d));
+    }
+    const routed = new Set(detail.deliveries.map((d) => d.destinationId));
+    for (const d of destinations) {
+      if (routed.has(d.id) || isSendDestination(d.name)) continue;
+      const reasons: WhyReason[] = [];
+      const link: Evidence = { kind: 'destination', label: d.name, destinationId: d.id };
+      const source = m.sourceId === null ? null : (sources.get(m.sourceId) ?? m.sourceId);
+      if (m.statusReason === REASONS.duplicateMessageId) {
+        reasons.push({ rule: 'message.duplicate', state: 'problem', text: `the message was a duplicate (its messageId was seen within 24 h), so it went nowhere`, evidence: [] });
+      } else if (m.sourceId === null) {
+        reasons.push({ rule: 'destination.sources', state: 'problem', text: `the message was sent to named destinations only, and ${d.name} was not among them`, evidence: [link] });
+      } else {
+        if (!d.enabled) reasons.push({ rule: 'destination.enabled', state: 'problem', text: `${d.name} is disabled: a disabled destination receives nothing`, evidence: [link] });
+        if (!d.sourceIds.includes(m.sourceId)) reasons.push({ rule: 'destination.sources', state: 'problem', text: `${d.name} is not connected to source ${source}`, evidence: [link] });
+        const integrations = integrationsAllow(m.call['integrations'], d.name);
+        if (integrations) reasons.push({ rule: 'destination.filtered', state: 'problem', text: `the call's integrations keep it from ${d.name}: ${integrations}`, evidence: [] });
+        const filter = eventFilterAllows(d, m.type, m.event);
+        if (filter) reasons.push({ rule: 'destination.filtered', state: 'problem', text: `the event filter of ${d.name}: ${filter}`, evidence: [link] });
+        if (d.createdAt > m.receivedAt) reasons.push({ rule: 'destination.created', state: 'problem', text: `${d.name} was created after this message arrived`, evidence: [] });
+        if (reasons.length === 0) reasons.push({ rule: 'destination.changed', state: 'problem', text: `not routed to ${d.name} when it arrived${m.statusReason ? ` (${m.statusReason})` : ''}; its configuration has changed since`, evidence: [link] });
+      }
+      out.push({ destinationId: d.id, destinationName: d.name, outcome: 'not delivered', status: null, reasons });
+    }
+    return ok({ messageId: m.id, destinations: out });
+  }
+
+  private explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Destination | undefined): DestinationExplanation {
+    const attempts = detail.attempts.filter((a) => a.deliveryId === delivery.id).sort((a, b) => b.id - a.id);
+    const last = attempts[0];
+    const reasons: WhyReason[] = [];
+    const name = delivery.destinationName;
+    const link = (a: AttemptRecord) => attemptLink(a);
+    const checks = (detail.receiverChecks ?? []).filter((c) => attempts.some((a) => a.id === c.attemptId));
+    const refused = checks.filter((c) => c.verdict === 'invalid' || c.verdict === 'missing').sort((a, b) => b.captureId - a.captureId)[0];
+    const signatureReason = (c: ReceiverCheck, state: WhyReason['state']): WhyReason => ({
+      rule: 'destination.signature',
+      state,
+      text: `receiver endpoint '${c.receiver ?? 'receiver'}' found the signature ${c.verdict}${c.explanation ? `: ${c.explanation}` : ''}`,
+      evidence: [
+        { kind: 'signature', label: `Attempt ${detail.attempts.find((a) => a.id === c.attemptId)?.attemptNumber ?? ''}: Receiver’s verdict`, messageId: detail.message.id, attemptId: c.attemptId },
+        { kind: 'capture', label: `Capture ${c.captureId}`, receiver: c.receiver, captureId: c.captureId },
+      ],
+    });
+    const base = { destinationId: delivery.destinationId, destinationName: name, status: delivery.status };
+    switch (delivery.status) {
+      case 'delivered': {
+        const ok = attempts.find((a) => a.outcome === 'success');
+        reasons.push({ rule: 'delivery.delivered', state: 'ok', text: `delivered after ${plural(delivery.attempts, 'attempt')}${ok ? ` (${outcomeOf(ok)})` : ''}`, evidence: ok ? [link(ok)] : [] });
+        if (refused) reasons.unshift(signatureReason(refused, 'warning'));
+        return { ...base, outcome: 'delivered', reasons };
+      }
+      case 'failed': {
+        const why = delivery.reason ?? 'failed';
+        if (why === REASONS.windowExhausted) {
+          const past = pastWindowWords(delivery);
+          reasons.push({ rule: 'retry.window', state: 'problem', text: `retry window exhausted after ${plural(delivery.attempts, 'attempt')}${past ? `: ${past}` : ''}`, evidence: [] });
+          if (last) reasons.push(this.lastFailure(name, last));
+        } else if (last?.outcome === 'tls_error') {
+          reasons.push({ rule: 'destination.tls', state: 'problem', text: `TLS refused by ${name}: ${tlsCause(last.error)}; no request was sent`, evidence: [link(last)] });
+        } else if (last) {
+          reasons.push({ ...this.lastFailure(name, last), text: `${why}: ${this.lastFailure(name, last).text}` });
+        } else {
+          reasons.push({ rule: 'destination.failing', state: 'problem', text: why, evidence: [] });
+        }
+        if (refused) reasons.push(signatureReason(refused, 'problem'));
+        return { ...base, outcome: 'not delivered', reasons };
+      }
+      case 'cancelled':
+        reasons.push({ rule: 'delivery.cancelled', state: 'problem', text: delivery.reason ?? 'cancelled', evidence: [] });
+        return { ...base, outcome: 'not delivered', reasons };
+      default: {
+        if (d && !d.enabled) reasons.push({ rule: 'destination.enabled', state: 'problem', text: `${name} is disabled: its retries are held until it is enabled`, evidence: [{ kind: 'destination', label: name, destinationId: d.id }] });
+        if (last && last.outcome !== 'success') reasons.push(this.lastFailure(name, last));
+        if (refused) reasons.push(signatureReason(refused, 'problem'));
+        reasons.push({
+          rule: 'delivery.waiting',
+          state: 'warning',
+          text:
+            delivery.nextAttemptAt !== null
+              ? `${delivery.status}: the next attempt falls due at ${new Date(delivery.nextAttemptAt).toISOString()} (engine time)`
+              : delivery.status === 'delivering'
+                ? 'an attempt is in flight'
+                : `${delivery.status}`,
+          evidence: [],
+        });
+        return { ...base, outcome: 'waiting', reasons };
+      }
+    }
+  }
+
+  private lastFailure(name: string, a: AttemptRecord): WhyReason {
+    const what =
+      a.outcome === 'timeout'
+        ? `no response headers within the timeout (attempt ${a.attemptNumber})`
+        : a.outcome === 'tls_error'
+          ? `TLS refused: ${tlsCause(a.error)}`
+          : a.outcome === 'network_error'
+            ? `${name}’s receiver could not be reached: ${a.error ?? 'network error'} (attempt ${a.attemptNumber})`
+            : `${name}’s receiver answered ${outcomeOf(a)} (attempt ${a.attemptNumber})`;
+    return { rule: a.outcome === 'tls_error' ? 'destination.tls' : a.outcome === 'timeout' ? 'deliveries.timeouts' : 'destination.failing', state: 'problem', text: what, evidence: [attemptLink(a)] };
   }
 
   // ---------------------------------------------------------------- no events from a source
@@ -110,12 +237,13 @@ export class DiagnosticsService {
           subject: source.name,
           state: 'problem',
           title: `${plural(Math.max(u.refused, mine.length), 'call')} of ${source.name} refused`,
-          detail: last ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}` : 'The ingest log has the reasons.',
+          detail: last ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}. ${refusalAdvice(last)}` : 'The ingest log has the reasons.',
           evidence: mine.slice(0, MAX_EVIDENCE).map(refusalLink),
         });
       }
     }
-    const keyless = refusals.filter((r) => r.sourceId === null);
+    // Refused before a source could be told: a write key problem (401) or a body that could not be read for one.
+    const keyless = refusals.filter((r) => r.sourceId === null && r.httpStatus === 401);
     const last = keyless[0];
     checks.push({
       id: 'ingest.writeKey',
@@ -123,14 +251,24 @@ export class DiagnosticsService {
       rule: 'ingest.writeKey',
       subject: null,
       state: last ? 'problem' : 'ok',
-      title: last
-        ? `${plural(keyless.length, 'request')} refused: ${last.httpStatus === 401 ? 'unknown or missing write key' : 'no source could be told'}`
-        : 'No request was refused for its write key',
-      detail: last
-        ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}. Copy the write key from Sources into the SDK’s configuration.`
-        : 'Every request named the write key of an existing source.',
+      title: last ? `${plural(keyless.length, 'request')} refused: unknown or missing write key` : 'No request was refused for its write key',
+      detail: last ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}. ${refusalAdvice(last)}` : 'Every request named the write key of an existing source.',
       evidence: keyless.slice(0, MAX_EVIDENCE).map(refusalLink),
     });
+    const unread = refusals.filter((r) => r.sourceId === null && r.httpStatus !== 401);
+    const first = unread[0];
+    if (first) {
+      checks.push({
+        id: 'ingest.refused',
+        section,
+        rule: 'ingest.refused',
+        subject: null,
+        state: 'problem',
+        title: `${plural(unread.length, 'request')} refused before a write key could be read: ${first.code}`,
+        detail: `Latest: HTTP ${first.httpStatus} ${first.code}: ${first.message}. ${refusalAdvice(first)}`,
+        evidence: unread.slice(0, MAX_EVIDENCE).map(refusalLink),
+      });
+    }
     return checks;
   }
 
@@ -255,9 +393,15 @@ export class DiagnosticsService {
     };
   }
 
-  private failingCheck(d: Destination, mine: Attempt[]): DiagnosticCheck {
+  private failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {
     const base = { id: `destination.failing:${d.id}`, section: 'not-delivered' as const, rule: 'destination.failing', subject: d.name };
+    // One finding per cause: an attempt refused at the TLS handshake never reached the receiver, and the TLS
+    // finding reports it.
+    const mine = all.filter((a) => a.outcome !== 'tls_error');
     const last = mine[0];
+    if (!last && all.length > 0) {
+      return { ...base, state: 'idle', title: `No request reached ${d.name}’s receiver`, detail: 'Every recent attempt was refused at the TLS handshake, before a request (see the TLS finding).', evidence: [] };
+    }
     if (!last) return { ...base, state: 'idle', title: `No attempt to ${d.name} yet`, detail: 'Nothing has been sent to it among the recent attempts.', evidence: [] };
     const failures = mine.filter((a) => a.outcome !== 'success');
     if (failures.length === 0) {
@@ -286,29 +430,46 @@ export class DiagnosticsService {
       rule: 'destination.tls',
       subject: d.name,
       state: 'problem',
-      title: `TLS refused by ${d.name}: ${tls[0]!.error ?? 'certificate not trusted'}`,
+      title: `TLS refused by ${d.name}: ${tlsCause(tls[0]!.error)}`,
       detail: `${plural(tls.length, 'attempt')} failed the TLS handshake${d.caFile ? ` (caFile ${d.caFile} is set)` : ''}. ${hint}`,
       evidence: [...tls.slice(0, MAX_EVIDENCE - 1).map((a) => attemptLink(a)), { kind: 'destination', label: `${d.name}: caFile`, destinationId: d.id }],
     };
   }
 
   private signatureCheck(d: Destination, mine: Attempt[], captures: CaptureRecord[]): DiagnosticCheck | null {
-    // The mock receiver checked the signature: captures whose X-Signature is one this destination sent.
+    // The mock receiver checked the signature: captures the engine linked to this destination's attempts,
+    // and (captures from before that link) those whose X-Signature is one this destination sent.
+    const deliveries = new Set(mine.map((a) => a.deliveryId));
+    const linked = captures.filter((c) => c.attempt !== null && deliveries.has(c.attempt.deliveryId));
+    const checks = receiverChecks(linked, {
+      attempts: mine,
+      deliveryOf: () => ({ destinationId: d.id, destinationName: d.name }),
+      destination: (id) => (id === d.id ? d : undefined),
+      receiverSecret: (name) => this.o.receiverSecret?.(name),
+    }).filter((c) => c.verdict === 'invalid' || c.verdict === 'missing');
     const bySignature = new Map(mine.filter((a) => a.signature !== null).map((a) => [a.signature!, a]));
-    const invalid: { capture: CaptureRecord; attempt: Attempt }[] = [];
-    for (const c of captures) {
-      if (c.signature?.verdict !== 'invalid' || c.signature.given === null) continue;
-      const attempt = bySignature.get(c.signature.given.toLowerCase()) ?? bySignature.get(c.signature.given);
-      if (attempt) invalid.push({ capture: c, attempt });
+    const invalid: { capture: CaptureRecord; attempt: Attempt; explanation: string | null; fingerprints: string | null }[] = [];
+    for (const check of checks) {
+      const capture = linked.find((c) => c.id === check.captureId)!;
+      const attempt = mine.find((a) => a.id === check.attemptId)!;
+      const s = check.secrets;
+      const fingerprints = s ? `Fingerprints (SHA-256, first 8 hex): destination ${s.destinationFingerprint ?? (check.verdict === 'missing' ? 'none' : 'changed since')}, receiver ${s.receiverFingerprint ?? 'changed since'}.${s.fixable ? ' Use one secret for both from the attempt’s Receiver’s verdict.' : ''}` : null;
+      invalid.push({ capture, attempt, explanation: check.explanation, fingerprints });
     }
+    for (const c of captures) {
+      if (c.attempt !== null || c.signature?.verdict !== 'invalid' || c.signature.given === null) continue;
+      const attempt = bySignature.get(c.signature.given.toLowerCase()) ?? bySignature.get(c.signature.given);
+      if (attempt) invalid.push({ capture: c, attempt, explanation: c.signature.diagnosis?.explanation ?? null, fingerprints: null });
+    }
+    invalid.sort((a, b) => b.capture.id - a.capture.id);
     const base = { id: `destination.signature:${d.id}`, section: 'not-delivered' as const, rule: 'destination.signature', subject: d.name };
     if (invalid.length > 0) {
-      const { capture, attempt } = invalid[0]!;
+      const { capture, attempt, explanation, fingerprints } = invalid[0]!;
       return {
         ...base,
         state: 'problem',
-        title: `The receiver found ${d.name}’s signature invalid`,
-        detail: `${plural(invalid.length, 'request')} failed the receiver’s check. ${sentence(capture.signature?.diagnosis?.explanation ?? 'the receiver’s secret and the destination’s shared secret differ')}`,
+        title: `The receiver found ${d.name}’s signature ${capture.signature?.verdict === 'missing' ? 'missing' : 'invalid'}`,
+        detail: `${plural(invalid.length, 'request')} failed the receiver’s check. ${sentence(explanation ?? 'the receiver’s secret and the destination’s shared secret differ')}${fingerprints ? ` ${fingerprints}` : ''}`,
         evidence: [
           { kind: 'signature', label: `Signature panel of message #${attempt.messageId}, attempt ${attempt.attemptNumber}`, messageId: attempt.messageId, attemptId: attempt.id },
           { kind: 'capture', label: `Capture ${capture.id}${capture.receiver ? ` at ${capture.receiver}` : ''}`, receiver: capture.receiver, captureId: capture.id },
@@ -368,14 +529,16 @@ export class DiagnosticsService {
       if (mine.length === 0) continue;
       const timeouts = mine.filter((a) => a.outcome === 'timeout');
       const close = mine.filter((a) => a.outcome === 'success' && a.durationMs >= d.timeoutMs * 0.8);
+      // Severity by rate: a few timeouts among many answers are worth a look, not an alarm.
+      const rate = timeouts.length / mine.length;
       checks.push({
         id: `deliveries.timeouts:${d.id}`,
         section,
         rule: 'deliveries.timeouts',
         subject: d.name,
-        state: timeouts.length ? 'problem' : close.length ? 'warning' : 'ok',
+        state: rate >= PROBLEM_RATE ? 'problem' : timeouts.length || close.length ? 'warning' : 'ok',
         title: timeouts.length
-          ? `${plural(timeouts.length, 'attempt')} to ${d.name} timed out after ${seconds(d.timeoutMs)}`
+          ? `${timeouts.length.toLocaleString('en-US')} of the last ${plural(mine.length, 'attempt')} to ${d.name} timed out after ${seconds(d.timeoutMs)} (${percent(rate)})`
           : close.length
             ? `${plural(close.length, 'attempt')} to ${d.name} took close to its ${seconds(d.timeoutMs)} timeout`
             : `${d.name} answers within its ${seconds(d.timeoutMs)} timeout`,
@@ -401,6 +564,44 @@ export class DiagnosticsService {
       }
     }
     return checks;
+  }
+}
+
+/** At this share of recent attempts or more, a kind of failure is a problem; below it, a warning. */
+const PROBLEM_RATE = 0.2;
+
+function percent(rate: number): string {
+  const p = rate * 100;
+  return `${p < 10 ? p.toFixed(1).replace(/\.0$/, '') : Math.round(p)} %`;
+}
+
+/**
+ * An attempt's TLS error as its cause alone: `tls: self-signed certificate: self-signed certificate; if the
+ * root CA is installed locally, …` → `self-signed certificate` (the engine's reason, core/outcome.ts, comes
+ * first; Node's own message after it repeats it, with advice that does not apply here).
+ */
+export function tlsCause(error: string | null): string {
+  if (!error) return 'certificate not trusted';
+  return error.replace(/^tls:\s*/, '').split(/:\s+|;\s+/)[0]!;
+}
+
+/** What to do about a refused ingestion request, by its reason (the ingest log's code). */
+export function refusalAdvice(r: Pick<IngestRefusal, 'httpStatus' | 'code' | 'field' | 'limit'>): string {
+  switch (r.code) {
+    case 'unauthorized':
+      return 'Copy the write key from Sources into the SDK’s configuration.';
+    case 'invalid_json':
+      return 'The body is not JSON: check what the sender writes (a body cut short, a form encoding, a proxy rewriting it); the ingest log keeps its first 4 KiB.';
+    case 'message_too_large':
+      return `Send smaller messages: one message is at most ${(r.limit ?? 32_768).toLocaleString('en-US')} bytes of JSON.`;
+    case 'request_too_large':
+      return `Send smaller batches: one request is at most ${(r.limit ?? 512_000).toLocaleString('en-US')} bytes (SDKs split at 500 KiB).`;
+    case 'unknown_type':
+      return 'Use one of the message types identify, track, page, screen, group or alias.';
+    case 'invalid_input':
+      return `Fix the call${r.field ? ` at ${r.field}` : ''}: the whole request is refused when one of its calls is.`;
+    default:
+      return r.httpStatus === 401 ? 'Copy the write key from Sources into the SDK’s configuration.' : 'The ingest log has the request and its reason.';
   }
 }
 

@@ -44,6 +44,11 @@ export interface EngineOptions {
   /** A configured webhook URL as it is to be contacted now (`receiver:<name>` → the receiver's URL). */
   resolveUrl: (url: string) => Result<string>;
   emit: (event: EngineEvent) => void;
+  /**
+   * The engine is about to send a round's request to this URL (the mock receiver links the capture to the
+   * attempt); the answer is called once the round has finished. Null: not a receiver URL.
+   */
+  expectRequest?: (url: string, body: Buffer, attempt: { messageRef: number; deliveryId: number; attemptNumber: number; webhookIndex: number }) => (() => void) | null;
   /** Whether anybody listens (events are built only then). */
   listening: () => boolean;
   /**
@@ -540,8 +545,12 @@ export class Engine {
     // unreachable host, without a request.
     const resolved = targets.map((t) => this.o.resolveUrl(t.webhook.url));
     const reachable: Webhook[] = [];
+    const expecting: (() => void)[] = [];
     resolved.forEach((r, i) => {
-      if (r.ok) reachable.push({ ...targets[i]!.webhook, url: r.value });
+      if (!r.ok) return;
+      reachable.push({ ...targets[i]!.webhook, url: r.value });
+      const done = this.o.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: targets[i]!.index });
+      if (done) expecting.push(done);
     });
     const sentAt = performance.now();
     const realStart = clock.realNow();
@@ -559,6 +568,7 @@ export class Engine {
       });
     } finally {
       this.attemptsOut -= targets.length;
+      for (const done of expecting) done();
     }
     if (jump) jump.attemptsPlayed += targets.length;
     if (replies.length > 0) {
@@ -618,6 +628,7 @@ export class Engine {
         firstAttemptAt: firstAttemptAt - shift,
         nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt - shift : null,
         pendingUrls: decision.status === 'retrying' ? decision.pendingUrls : null,
+        pastWindow: decision.status === 'failed' ? decision.pastWindow : undefined,
         updatedAt: finishedAt,
         siblings: claimed.siblings,
       },
@@ -649,6 +660,7 @@ export class Engine {
       nextAttemptAt: round.nextAttemptAt,
       pendingUrls: round.pendingUrls ?? [],
       updatedAt: round.updatedAt,
+      ...(round.pastWindow ? { pastWindow: round.pastWindow } : {}),
     };
     this.o.emit({ type: 'deliveryUpdated', delivery, messageStatus });
   }

@@ -5,6 +5,7 @@
 import type { ExportMessagesInput, ExportMessagesOutput, ListMessagesInput } from '../contract/api.js';
 import { EXPORT_LIMIT } from '../contract/commands.js';
 import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, MessageFilter, MessageSummary, Page, SourceUsage } from '../contract/models.js';
+import type { ReceiverCheck } from '../contract/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { exportMessages as exportMessageDetails } from '../core/export.js';
@@ -24,6 +25,8 @@ export interface HistoryOptions {
   usage: { minutes: UsageMinutes; now(): number };
   /** Secrets an export redacts besides the destinations' own: the API token, receiver secrets. */
   otherSecrets: () => string[];
+  /** What the mock receiver made of the message's attempts (getMessage's receiverChecks). */
+  receiverChecks?: (detail: MessageDetail) => ReceiverCheck[];
 }
 
 /** What the input schema cannot say alone: `deliverySince` is about the status named by `delivery`. */
@@ -47,10 +50,17 @@ export class History {
   }
 
   getMessage(input: { id: number }): Result<MessageDetail> {
+    const detail = this.detailOf(input.id);
+    if (!detail) return notFound('message', input.id);
+    const checks = this.o.receiverChecks?.(detail) ?? [];
+    return ok(checks.length ? { ...detail, receiverChecks: checks } : detail);
+  }
+
+  private detailOf(id: number): MessageDetail | null {
     const { store } = this.o;
-    const message = store.messages.getMessage(input.id);
-    if (!message) return notFound('message', input.id);
-    return ok({ message, deliveries: store.deliveries.deliveriesOf(input.id), attempts: store.deliveries.attemptsOfMessage(input.id) });
+    const message = store.messages.getMessage(id);
+    if (!message) return null;
+    return { message, deliveries: store.deliveries.deliveriesOf(id), attempts: store.deliveries.attemptsOfMessage(id) };
   }
 
   exportMessages(input: ExportMessagesInput): Result<ExportMessagesOutput> {
@@ -67,9 +77,13 @@ export class History {
     }
     const details: MessageDetail[] = [];
     for (const [i, id] of ids.entries()) {
-      const detail = this.getMessage({ id });
-      if (!detail.ok) return err({ ...detail.error, field: `ids[${i}]`, message: `ids[${i}]: ${detail.error.message}` });
-      details.push(detail.value);
+      // An export holds what was sent and answered, not the receiver's reading of it.
+      const detail = this.detailOf(id);
+      if (!detail) {
+        const { error } = notFound('message', id);
+        return err({ ...error, field: `ids[${i}]`, message: `ids[${i}]: ${error.message}` });
+      }
+      details.push(detail);
     }
     const secrets = [...this.o.registry.allSources().map((s) => s.writeKey), ...this.o.otherSecrets()];
     const exported = exportMessageDetails(details, this.o.registry.allDestinations(), {

@@ -38,6 +38,8 @@ export interface RoundResult {
   nextAttemptAt: number | null;
   pendingUrls: string[] | null;
   updatedAt: number;
+  /** A failure for `retry window exhausted`: the due time of the attempt that did not come, and the window's end. */
+  pastWindow?: { dueAt: number; windowEndsAt: number } | undefined;
   /** Deliveries of the same message (1: its status is this delivery's). */
   siblings: number;
 }
@@ -60,6 +62,7 @@ interface DeliveryRow {
   next_attempt_at: number | null;
   pending_urls: string | null;
   updated_at: number;
+  window_ends_at: number | null;
 }
 
 interface AttemptRow {
@@ -125,8 +128,10 @@ export class DeliveryStore {
       ),
       // Only a delivery still in flight takes its round's result; one cancelled meanwhile keeps its status.
       // Positional parameters on the hot path: binding an object by name costs more than the row.
-      finishRound: db.prepare<[DeliveryStatus, string | null, number, number | null, number | null, string | null, number, number, 0 | 1]>(
-        `UPDATE deliveries SET status = ?, reason = ?, attempts = ?, first_attempt_at = ?, next_attempt_at = ?, pending_urls = ?, updated_at = ?
+      // A failed delivery's next_attempt_at keeps the due time that fell past its window (window_ends_at).
+      finishRound: db.prepare<[DeliveryStatus, string | null, number, number | null, number | null, string | null, number, number | null, number, 0 | 1]>(
+        `UPDATE deliveries SET status = ?, reason = ?, attempts = ?, first_attempt_at = ?, next_attempt_at = ?, pending_urls = ?, updated_at = ?,
+           window_ends_at = ?
          WHERE id = ? AND (status = 'delivering' OR ?)`,
       ),
       recordAttempts: db.prepare<[{ deliveryId: number; attemptsMade: number; updatedAt: number }]>(
@@ -274,9 +279,10 @@ export class DeliveryStore {
           round.reason,
           round.attemptsMade,
           round.firstAttemptAt,
-          round.nextAttemptAt,
+          round.nextAttemptAt ?? round.pastWindow?.dueAt ?? null,
           round.pendingUrls ? JSON.stringify(round.pendingUrls) : null,
           round.updatedAt,
+          round.pastWindow?.windowEndsAt ?? null,
           round.deliveryId,
           // A success is recorded even over a cancellation made while it was in flight.
           round.status === 'delivered' ? 1 : 0,
@@ -286,7 +292,7 @@ export class DeliveryStore {
           // Cancelled while in flight: the attempts count, the cancellation stands.
           this.s.recordAttempts.run({ deliveryId: round.deliveryId, attemptsMade: round.attemptsMade, updatedAt: round.updatedAt });
           const now = this.s.deliveryReason.get(round.deliveryId);
-          final = { ...round, status: now?.status ?? 'cancelled', reason: now?.reason ?? null, nextAttemptAt: null, pendingUrls: null };
+          final = { ...round, status: now?.status ?? 'cancelled', reason: now?.reason ?? null, nextAttemptAt: null, pendingUrls: null, pastWindow: undefined };
         }
         let messageStatus: MessageStatus = final.status;
         if (round.siblings === 1) {
@@ -362,6 +368,7 @@ function toDelivery(r: DeliveryRow): DeliveryRecord {
     nextAttemptAt: r.status === 'queued' || r.status === 'retrying' ? r.next_attempt_at : null,
     pendingUrls: r.pending_urls ? (JSON.parse(r.pending_urls) as string[]) : [],
     updatedAt: r.updated_at,
+    ...(r.status === 'failed' && r.window_ends_at !== null && r.next_attempt_at !== null ? { pastWindow: { dueAt: r.next_attempt_at, windowEndsAt: r.window_ends_at } } : {}),
   };
 }
 

@@ -15,6 +15,7 @@
 import type { ListMessagesInput } from '../contract/api.js';
 import { deliveryFields, deliverySummary } from '../contract/messageSummary.js';
 import { MESSAGE_STATUSES, type AttemptOutcome, type DeliveryStatus, type MessageStatus, type MessageSummary } from '../contract/models.js';
+import type { SignatureVerdict } from '../contract/receiver.js';
 import type Database from 'better-sqlite3';
 import { HistoryIndex, type FacetName } from './historyIndex.js';
 import { messageFields, type MessageRow } from './messageStore.js';
@@ -28,6 +29,7 @@ type SummaryRow = Omit<MessageRow, 'body' | 'call'> & {
   bytes: number;
   /** JSON: one array per delivery, [destinationId, name, status, reason, attempts, nextAttemptAt, [outcome, statusCode] | null]. */
   deliveries: string | null;
+  receiver_verdict: SignatureVerdict | null;
 };
 
 type DeliveryCells = [string, string, DeliveryStatus, string | null, number, number | null, [AttemptOutcome, number | null] | null];
@@ -38,7 +40,10 @@ const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.a
   m.received_at, m.replay_of, length(p.body) AS bytes,
   (SELECT json_group_array(json_array(d.destination_id, d.destination_name, d.status, d.reason, d.attempts, d.next_attempt_at,
      json((SELECT json_array(a.outcome, a.status_code) FROM attempts a WHERE a.message_id = m.id AND a.delivery_id = d.id ORDER BY a.id DESC LIMIT 1))))
-   FROM deliveries d WHERE d.message_id = m.id) AS deliveries
+   FROM deliveries d WHERE d.message_id = m.id) AS deliveries,
+  (SELECT CASE WHEN sum(c.signature_verdict = 'invalid') > 0 THEN 'invalid' WHEN sum(c.signature_verdict = 'missing') > 0 THEN 'missing' WHEN count(*) > 0 THEN 'valid' END
+     FROM captures c WHERE c.attempt_message = m.id AND c.id = (SELECT max(x.id) FROM captures x
+       WHERE x.attempt_message = m.id AND x.attempt_delivery = c.attempt_delivery AND x.signature_verdict IS NOT NULL)) AS receiver_verdict
   FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
 
 /** A candidate index is counted up to this many rows when filters compete for the lead. */
@@ -390,5 +395,6 @@ function toSummary(r: SummaryRow): MessageSummary {
           deliverySummary({ destinationId, destinationName, status, reason, attempts, nextAttemptAt, lastOutcome: last?.[0] ?? null, lastStatusCode: last?.[1] ?? null }),
         ),
     ),
+    ...(r.receiver_verdict ? { receiverVerdict: r.receiver_verdict } : {}),
   };
 }

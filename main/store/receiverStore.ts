@@ -3,7 +3,7 @@
  * prepared once, here, on the same database the core uses.
  */
 import { isUtf8 } from 'node:buffer';
-import type { CaptureRecord, CaptureStep, ResponseScript, SignatureCheck, SignatureVerdict } from '../contract/receiver.js';
+import type { CaptureAttempt, CaptureRecord, CaptureStep, ResponseScript, SignatureCheck, SignatureVerdict } from '../contract/receiver.js';
 import type { Db } from './openDb.js';
 import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from './secretCodec.js';
 
@@ -53,6 +53,10 @@ interface CaptureRow {
   signature_verdict: SignatureVerdict | null;
   signature: string | null;
   message_id: string | null;
+  attempt_message: number | null;
+  attempt_delivery: number | null;
+  attempt_number: number | null;
+  attempt_webhook: number | null;
 }
 
 /** The newest captures kept by default; older ones are pruned as new ones arrive. */
@@ -85,9 +89,11 @@ export class ReceiverStore {
       setAnswered: db.prepare<[number, string]>('UPDATE receivers SET answered = ? WHERE name = ?'),
       insertCapture: db.prepare(
         `INSERT INTO captures (receiver, matched, listener, method, path, raw_headers, body, body_size, body_truncated,
-           arrived_at, remote_address, step, signature_verdict, signature, message_id)
+           arrived_at, remote_address, step, signature_verdict, signature, message_id,
+           attempt_message, attempt_delivery, attempt_number, attempt_webhook)
          VALUES (@receiver, @matched, @listener, @method, @path, @rawHeaders, @body, @bodySize, @bodyTruncated,
-           @arrivedAt, @remoteAddress, @step, @signatureVerdict, @signature, @messageId)`,
+           @arrivedAt, @remoteAddress, @step, @signatureVerdict, @signature, @messageId,
+           @attemptMessage, @attemptDelivery, @attemptNumber, @attemptWebhook)`,
       ),
       prune: db.prepare<[number]>('DELETE FROM captures WHERE id <= ?'),
       getPruned: db.prepare<[], { value: string }>(`SELECT value FROM settings WHERE key = '${PRUNED_SETTING}'`),
@@ -96,6 +102,7 @@ export class ReceiverStore {
          ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + @n`,
       ),
       getCapture: db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE id = ?'),
+      capturesOfMessage: db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE attempt_message = ? ORDER BY id'),
       clearAll: db.prepare<[]>('DELETE FROM captures'),
       clearReceiver: db.prepare<[string]>('DELETE FROM captures WHERE receiver = ?'),
     };
@@ -156,6 +163,10 @@ export class ReceiverStore {
           signatureVerdict: c.signature?.verdict ?? null,
           signature: c.signature ? JSON.stringify(c.signature) : null,
           messageId: c.messageId,
+          attemptMessage: c.attempt?.messageRef ?? null,
+          attemptDelivery: c.attempt?.deliveryId ?? null,
+          attemptNumber: c.attempt?.attemptNumber ?? null,
+          attemptWebhook: c.attempt?.webhookIndex ?? null,
         }).lastInsertRowid,
       );
       if (position) this.s.setAnswered.run(position.answered, position.name);
@@ -170,6 +181,11 @@ export class ReceiverStore {
   getCapture(id: number): CaptureRecord | null {
     const row = this.s.getCapture.get(id);
     return row ? toCapture(row) : null;
+  }
+
+  /** The captures of the requests the engine's attempts of one message sent, oldest first. */
+  capturesOfMessage(messageRef: number): CaptureRecord[] {
+    return this.s.capturesOfMessage.all(messageRef).map(toCapture);
   }
 
   /** Newest first. */
@@ -219,7 +235,13 @@ function toCapture(r: CaptureRow): CaptureRecord {
     step: JSON.parse(r.step) as CaptureStep,
     signature: r.signature ? (JSON.parse(r.signature) as SignatureCheck) : null,
     messageId: r.message_id,
+    attempt: attemptOf(r),
   });
+}
+
+function attemptOf(r: CaptureRow): CaptureAttempt | null {
+  if (r.attempt_message === null || r.attempt_delivery === null || r.attempt_number === null || r.attempt_webhook === null) return null;
+  return { messageRef: r.attempt_message, deliveryId: r.attempt_delivery, attemptNumber: r.attempt_number, webhookIndex: r.attempt_webhook };
 }
 
 /** The record of a stored capture (also what its event carries, built without reading it back). */

@@ -27,7 +27,11 @@ describe.skipIf(chromiumMissing)('Troubleshoot', () => {
     const item = warehouse.getByRole('listitem', { name: 'Problem: Warehouse is disabled' });
     await item.waitFor();
     expect(await item.innerText()).toMatch(/A disabled destination receives nothing: 1 recent message of its sources went without it\. Turn it on in Destinations\./);
-    await item.getByRole('link', { name: `Message #${sent.message.id} (Order Completed)` }).click();
+    const link = item.getByRole('link', { name: `Message #${sent.message.id} (Order Completed)` });
+    // An in-app link: no external-link icon.
+    expect(await link.locator('svg.lucide-external-link').count()).toBe(0);
+    expect(await page.locator('svg.lucide-external-link').count()).toBe(0);
+    await link.click();
     await page.getByRole('region', { name: 'Message details' }).getByText('no enabled destination is connected to source "web"', { exact: false }).first().waitFor();
     expect(await hashOf(page)).toBe(`#/live/${sent.message.id}`);
   });

@@ -229,6 +229,20 @@ describe('hookbench show', () => {
     expect(bad.err()).toContain("<id>: expected the message's number");
   });
 
+  it('a delivery whose retry window ran out says why no further attempt came', async () => {
+    const rx = await newReceiver(status(503));
+    const running = await serve();
+    const core = running.core;
+    must(core.createDestination({ name: 'Down', enabled: true, url: rx.url, retry: { schedule: [60_000, 120_000], windowMs: 90_000, jitter: 0 } }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Signed Up' }, destinations: ['Down'] })).message.id;
+    await settled(core, id);
+    must(await core.advanceClock({ ms: 600_000 }));
+    await settled(core, id);
+    const c = captureIO();
+    expect(await runCli(['show', `#${id}`, '--data-dir', running.dataDir], c.io)).toBe(0);
+    expect(c.out()).toMatch(/→ Down: failed: retry window exhausted after 2 attempts; no 3rd attempt: it would have fallen due 3 min( \d+ s)? after the first, past the 1 min 30 s retry window\n/);
+  });
+
   it('without a serve it reads the data dir itself; an empty dir says so', async () => {
     const rx = await newReceiver(status(200));
     const running = await serve();

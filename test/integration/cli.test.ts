@@ -85,6 +85,17 @@ describe('hookbench send (in-process)', () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
+  it('a send that runs out of its retry window says why no further attempt came: its due time fell past the window', async () => {
+    const rx = await receiver(status(503));
+    const c = capture();
+    const code = await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--fast'], c.io, { send: { tmpRoot: tmpRoot() } });
+    expect(code).toBe(1);
+    const n = attemptLines(c.out()).length;
+    expect(c.out().trimEnd().split('\n').at(-1)).toMatch(
+      new RegExp(`^failed: retry window exhausted after ${n} attempts over [^;]+; no ${n + 1}th attempt: it would have fallen due \\d+ h( \\d+ min)? after the first, past the 4 h retry window$`),
+    );
+  });
+
   it('--fast plays the whole default 4 h schedule against a 503 receiver in seconds (--json lines)', async () => {
     const rx = await receiver(status(503));
     const c = capture();

@@ -4,6 +4,7 @@
  * connected to, an integrations filter, a refused write key, a failing receiver, TLS refused, a signature
  * the receiver found invalid, timeouts-to-be and Retry-After, the retry backlog and a pause.
  */
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { internalsOf } from '../../main/engine/createCore.js';
 import { must, newDataDir, onCleanup, settled } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_web_1234567890';
+const fingerprint = (secret: string) => createHash('sha256').update(secret).digest('hex').slice(0, 8);
 const silentIO = { stdout: () => undefined, stderr: () => undefined };
 
 async function serve(config: Record<string, unknown>): Promise<RunningServe> {
@@ -168,13 +170,19 @@ describe('the troubleshooting checklist', () => {
       evidence: [{ kind: 'message', messageId: id, attemptId: attemptTo('Down').id }],
     });
     const tls = check(d, `destination.tls:${destinationId(r, 'Secure')}`);
-    expect(tls).toMatchObject({ state: 'problem', title: expect.stringMatching(/^TLS refused by Secure: tls: /) });
+    // One finding per cause, its cause said once.
+    expect(tls).toMatchObject({ state: 'problem', title: 'TLS refused by Secure: self-signed certificate' });
+    expect(d.checks.filter((c) => c.subject === 'Secure' && c.state === 'problem').map((c) => c.rule)).toEqual(['destination.tls']);
     expect(tls.detail).toContain('receiver:secure instead of receiver+tls:secure');
     expect(tls.detail).toContain('caFile');
     const signature = check(d, `destination.signature:${destinationId(r, 'Signed')}`);
     expect(signature).toMatchObject({ state: 'problem', title: 'The receiver found Signed’s signature invalid' });
     expect(signature.evidence[0]).toEqual({ kind: 'signature', label: `Signature panel of message #${id}, attempt 1`, messageId: id, attemptId: attemptTo('Signed').id });
     expect(signature.evidence[1]).toMatchObject({ kind: 'capture', receiver: 'signed' });
+    // The two secrets differ, and it says exactly that, with fingerprints instead of masked secrets.
+    expect(signature.detail).toContain("Destination 'Signed' signs with a secret that differs from receiver endpoint 'signed'.");
+    expect(signature.detail).toContain(`destination ${fingerprint('another-secret')}, receiver ${fingerprint('the-receivers-secret')}`);
+    expect(signature.detail).not.toContain('No known mistake');
     // The other destinations have no signature problem to report.
     expect(d.checks.some((c) => c.id === `destination.signature:${destinationId(r, 'Down')}`)).toBe(false);
   });

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { dispatch } from '../../main/contract/dispatch.js';
 import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
 import { describe, expect, it } from 'vitest';
+import { pastWindowWords } from '../../main/contract/deliveryWords.js';
 import { DEFAULT_RETRY_POLICY } from '../../main/contract/models.js';
 import { afterNextRound, must, newCore, newCoreWithDestination, newReceiver, sendTrack, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
@@ -58,6 +59,22 @@ describe('multi-webhook: any one success delivers', () => {
 });
 
 describe('retry schedule and the 4 h window (engine clock)', () => {
+  it('a delivery failed with "retry window exhausted" keeps when its next attempt would have fallen due, past the window, and says so', async () => {
+    const rx = await newReceiver(status(503));
+    const core = newCoreWithDestination({ url: rx.url });
+    const id = sendTrack(core, 'd');
+    await settled(core, id);
+    must(await core.advanceClock({ ms: 5 * HOUR }));
+    const delivery = must(core.getMessage({ id })).deliveries[0]!;
+    expect(delivery.reason).toBe('retry window exhausted');
+    const first = delivery.firstAttemptAt!;
+    expect(delivery.pastWindow).toEqual({ dueAt: expect.any(Number) as number, windowEndsAt: first + 4 * HOUR });
+    expect(delivery.pastWindow!.dueAt).toBeGreaterThan(first + 4 * HOUR);
+    expect(delivery.nextAttemptAt).toBeNull();
+    const words = pastWindowWords(delivery)!;
+    expect(words).toMatch(new RegExp(`^no ${delivery.attempts + 1}th attempt: it would have fallen due \\d+ h( \\d+ min)? after the first, past the 4 h retry window$`));
+  });
+
   it('one +5 h advance plays the whole default schedule, then fails with "retry window exhausted"', async () => {
     const rx = await newReceiver(status(503));
     const core = newCoreWithDestination({ url: rx.url });

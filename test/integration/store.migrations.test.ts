@@ -5,6 +5,7 @@ import { HistoryIndex } from '../../main/store/historyIndex.js';
 import { IngestLogStore } from '../../main/store/ingestLogStore.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { migrate, openDb, schemaVersion } from '../../main/store/openDb.js';
+import { ReceiverStore } from '../../main/store/receiverStore.js';
 import { Store } from '../../main/store/store.js';
 import { newDataDir } from '../helpers/harness.js';
 
@@ -173,6 +174,31 @@ describe('migrations', () => {
       expect(schemaVersion(db)).toBe(9);
       const sql = `SELECT message_id FROM deliveries INDEXED BY deliveries_failed_message WHERE status = 'failed' AND message_id < 10 ORDER BY message_id DESC`;
       expect(db.prepare(sql).pluck().all()).toEqual([3, 1]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('010 upgrades a populated version-9 database: captures kept, linked to no attempt; new captures keep their attempt', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v9 = openDb(file, MIGRATIONS.slice(0, 9));
+    v9.prepare(
+      `INSERT INTO captures (receiver, matched, listener, method, path, raw_headers, body, body_size, body_truncated, arrived_at, step, message_id)
+       VALUES ('orders', 1, 'http', 'POST', '/r/orders', '[]', x'7b7d', 2, 0, 1, '{}', 'm1')`,
+    ).run();
+    v9.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 10));
+    try {
+      expect(schemaVersion(db)).toBe(10);
+      const captures = new ReceiverStore(db);
+      expect(captures.getCapture(1)).toMatchObject({ receiver: 'orders', messageId: 'm1', attempt: null });
+      const attempt = { messageRef: 7, deliveryId: 8, attemptNumber: 2, webhookIndex: 0 };
+      const step = { index: 0, request: 1, label: '200', action: 'respond' as const, status: 200, delayMs: 0 };
+      const id = captures.insertCapture(
+        { receiver: 'orders', matched: true, listener: 'http', method: 'POST', path: '/r/orders', rawHeaders: [], body: Buffer.from('{}'), bodySize: 2, bodyTruncated: false, arrivedAt: 2, remoteAddress: null, step, signature: null, messageId: 'm2', attempt },
+        null,
+      );
+      expect(captures.capturesOfMessage(7).map((c) => [c.id, c.attempt])).toEqual([[id, attempt]]);
     } finally {
       db.close();
     }

@@ -19,6 +19,7 @@ import {
   receiversConfigSchema,
   DEFAULT_RECEIVER_PORT,
   DEFAULT_RECEIVER_TLS_PORT,
+  type CaptureAttempt,
   type CapturePage,
   type CaptureRecord,
   type ListCapturesInput,
@@ -77,6 +78,12 @@ interface Listener {
   server: Server;
 }
 
+/** A request the engine is sending to one of this receiver's URLs right now. */
+interface Expected {
+  body: Buffer;
+  attempt: CaptureAttempt;
+}
+
 export class ReceiverService {
   private readonly o: ReceiverServiceOptions;
   private readonly store: ReceiverStore;
@@ -86,6 +93,8 @@ export class ReceiverService {
   private tls: ReceiverTls | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
   private starting: Promise<ReceiverAddresses> | null = null;
+  /** By full URL: the rounds in flight to it (engine → expectRequest), matched to requests by their exact bytes. */
+  private readonly expected = new Map<string, Expected[]>();
 
   constructor(options: ReceiverServiceOptions) {
     this.o = options;
@@ -166,6 +175,41 @@ export class ReceiverService {
   /** The certificate the HTTPS listener presents (after start), e.g. to name it as a destination's caFile. */
   tlsCertificate(): { certFile: string; cert: string; fingerprint256: string } | null {
     return this.tls ? { certFile: this.tls.certFile, cert: this.tls.cert, fingerprint256: this.tls.fingerprint256 } : null;
+  }
+
+  /**
+   * The engine is about to send `body` to `url` for this attempt. When the URL is one of this receiver's,
+   * the request that arrives there with exactly these bytes is recorded as that attempt's capture. Returns
+   * what to call once the attempt has finished (null when the URL is not the receiver's).
+   */
+  expectRequest(url: string, body: Buffer, attempt: CaptureAttempt): (() => void) | null {
+    const { url: http, tlsUrl } = this.addresses;
+    const ours = (http !== null && url.startsWith(`${http}/r/`)) || (tlsUrl !== null && url.startsWith(`${tlsUrl}/r/`));
+    if (!ours) return null;
+    const entry: Expected = { body, attempt };
+    const list = this.expected.get(url);
+    if (list) list.push(entry);
+    else this.expected.set(url, [entry]);
+    return () => this.forget(url, entry);
+  }
+
+  private forget(url: string, entry: Expected): void {
+    const list = this.expected.get(url);
+    if (!list) return;
+    const i = list.indexOf(entry);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this.expected.delete(url);
+  }
+
+  /** The attempt that sent these bytes to this path, taken off the list (each attempt sends one request). */
+  private attemptFor(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean): CaptureAttempt | null {
+    const base = listener === 'http' ? this.addresses.url : this.addresses.tlsUrl;
+    if (base === null || this.expected.size === 0) return null;
+    const url = `${base}${path}`;
+    const entry = this.expected.get(url)?.find((e) => (truncated ? e.body.length === size && e.body.subarray(0, body.length).equals(body) : e.body.equals(body)));
+    if (!entry) return null;
+    this.forget(url, entry);
+    return entry.attempt;
   }
 
   // ---------------------------------------------------------------- endpoints
@@ -339,6 +383,11 @@ export class ReceiverService {
     return ok({ items, nextCursor: more ? String(items.at(-1)!.id) : null, ...this.store.retention() });
   }
 
+  /** The captures of the requests the engine's attempts of one message sent, oldest first. */
+  capturesOfMessage(messageRef: number): CaptureRecord[] {
+    return this.store.capturesOfMessage(messageRef);
+  }
+
   getCapture(input: { id: number }): Result<CaptureRecord> {
     const id = input?.id;
     if (typeof id !== 'number' || !Number.isInteger(id)) return err({ code: 'invalid_input', field: 'id', message: `id: must be a capture id, a whole number (got ${JSON.stringify(id)})` });
@@ -434,6 +483,7 @@ export class ReceiverService {
       step: captureStep,
       signature,
       messageId: truncated ? null : messageIdOf(body),
+      attempt: this.attemptFor(listener, path, body, size, truncated),
     };
     this.record(capture, position);
     if (step) this.perform(step, req, res);

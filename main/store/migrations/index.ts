@@ -7,7 +7,8 @@ import { migration006 } from './006_ingest_log_limit.js';
 import { migration007 } from './007_lighter_ingestion.js';
 import { migration008 } from './008_lean_dedupe_index.js';
 import { migration009 } from './009_failed_deliveries.js';
+import { migration010 } from './010_receiver_verdicts.js';
 import type { Migration } from './types.js';
 
 /** In order; each number exactly once. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010];

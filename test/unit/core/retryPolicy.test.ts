@@ -30,6 +30,8 @@ describe('retry schedule', () => {
     expect(nextAttemptAt({ policy, attemptsMade: 1, firstAttemptAt: 0, finishedAt: 9001, retryAfterMs: null, unit: 0.5 })).toEqual({
       kind: 'exhausted',
       reason: 'window',
+      at: 10_001,
+      windowEndsAt: 10_000,
     });
   });
 

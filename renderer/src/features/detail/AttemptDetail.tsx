@@ -10,6 +10,7 @@ import { useRouter } from '../../stores/router';
 import { Card } from '../../ui/Card';
 import { CopyButton } from '../../ui/CopyButton';
 import { FastForwardedBadge, OutcomeBadge } from '../../ui/StatusBadge';
+import { ReceiverVerdict } from '../signature/ReceiverVerdict';
 import { SignaturePanel } from '../signature/SignaturePanel';
 import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
 import { HeadersTable } from './HeadersTable';
@@ -20,6 +21,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
   const [requestMode, setRequestMode] = useBodyMode();
   const [responseMode, setResponseMode] = useBodyMode();
   const reason = failureReason(attempt);
+  const receiverCheck = detail.receiverChecks?.find((c) => c.attemptId === attempt.id) ?? null;
   const sent = attempt.outcome !== 'tls_error';
   const curl = () => toCurl({ method: 'POST', url: attempt.url, headers: attempt.requestHeaders, body });
   // Opening an attempt brings it into view (it sits below the timelines).
@@ -57,6 +59,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
           {reason}
         </p>
       )}
+      {receiverCheck && <ReceiverVerdict check={receiverCheck} />}
 
       <Card title="Request" aside={sent ? <BodyModeSwitch mode={requestMode} onChange={setRequestMode} /> : undefined}>
         <div className="flex min-w-0 items-center gap-2 border-b border-line px-3 py-2 font-mono text-xs">
@@ -98,7 +101,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
         )}
       </Card>
 
-      <SignaturePanel attempt={attempt} body={body} destinationId={destinationId} />
+      <SignaturePanel attempt={attempt} body={body} destinationId={destinationId} receiverCheck={receiverCheck} />
 
       <Card title="Timings">
         <dl className="grid grid-cols-[9rem_minmax(0,1fr)] gap-x-3 gap-y-1 px-3 py-2 text-xs">

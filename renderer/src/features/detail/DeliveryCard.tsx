@@ -1,4 +1,6 @@
+import { pastWindowWords } from '../../../../main/contract/deliveryWords';
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/models';
+import type { SignatureVerdict } from '../../../../main/contract/receiver';
 import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/models';
 import { formatCountdown, formatSpan, plural } from '../../lib/format';
 import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
@@ -10,7 +12,17 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { Timeline } from './Timeline';
 
 /** One destination's delivery: its status, then a timeline per webhook (past attempts and ghosts). */
-export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delivery: DeliveryRecord; attempts: AttemptRecord[]; selectedAttemptId: number | null }) {
+export function DeliveryCard({
+  delivery,
+  attempts,
+  selectedAttemptId,
+  receiverVerdicts,
+}: {
+  delivery: DeliveryRecord;
+  attempts: AttemptRecord[];
+  selectedAttemptId: number | null;
+  receiverVerdicts?: ReadonlyMap<number, SignatureVerdict | null>;
+}) {
   const destination = useCatalog((s) => s.destinations.find((d) => d.id === delivery.destinationId));
   const clock = useEngine((s) => s.clock);
   const now = engineNow(clock, useNow(1000));
@@ -18,6 +30,7 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
   const last = [...attempts].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
   const retryAfter = retryAfterMs(last?.responseHeaders ?? null);
   const ghosts = futureAttempts(delivery, policy, retryAfter);
+  const pastWindow = delivery.status === 'failed' ? pastWindowWords(delivery) : null;
 
   // Webhooks by index: the configured URL (it may say receiver:<name>) and the URL attempts went to.
   const indexes = [...new Set([...attempts.map((a) => a.webhookIndex), ...(destination?.webhooks.map((_, i) => i) ?? [])])].sort((a, b) => a - b);
@@ -47,6 +60,7 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
         {(delivery.reason || (delivery.nextAttemptAt !== null && delivery.status === 'retrying')) && (
           <p className="text-xs text-muted">
             {delivery.reason && <span className={delivery.status === 'failed' ? 'text-err' : ''}>{delivery.reason}. </span>}
+            {pastWindow && <span>{`${pastWindow.charAt(0).toUpperCase()}${pastWindow.slice(1)}.`} </span>}
             {delivery.nextAttemptAt !== null && delivery.status === 'retrying' && (
               <span>
                 Next attempt <span className="tabular font-mono text-warn">{formatCountdown(delivery.nextAttemptAt, now)}</span>
@@ -56,7 +70,7 @@ export function DeliveryCard({ delivery, attempts, selectedAttemptId }: { delive
           </p>
         )}
         {webhooks.map((w) => (
-          <Timeline key={w.index} deliveryId={delivery.id} webhookIndex={w.index} url={w.sentTo ?? w.configured ?? `webhook ${w.index + 1}`} configuredUrl={w.configured} attempts={w.attempts} ghosts={w.ghosts} now={now} selectedAttemptId={selectedAttemptId} />
+          <Timeline key={w.index} deliveryId={delivery.id} webhookIndex={w.index} url={w.sentTo ?? w.configured ?? `webhook ${w.index + 1}`} configuredUrl={w.configured} attempts={w.attempts} ghosts={w.ghosts} now={now} selectedAttemptId={selectedAttemptId} receiverVerdicts={receiverVerdicts} />
         ))}
       </div>
     </Card>

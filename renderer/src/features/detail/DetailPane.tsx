@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { LoaderCircle, X } from 'lucide-react';
 import { CompareDialog } from '../compare/CompareDialog';
 import { useDetail } from '../../stores/detail';
@@ -10,6 +11,7 @@ import { bodyLabel } from './bodyLabel';
 import { DeliveryCard } from './DeliveryCard';
 import { MessageActions } from './MessageActions';
 import { MessageFacts } from './MessageFacts';
+import { WhyPanel } from './WhyPanel';
 
 /** The selected message: facts, actions, each destination's timeline, then the body or one attempt. */
 export function DetailPane({ onClose }: { onClose(): void }) {
@@ -18,6 +20,9 @@ export function DetailPane({ onClose }: { onClose(): void }) {
   const message = detail?.message;
   const attempt = attemptId === null ? undefined : detail?.attempts.find((a) => a.id === attemptId);
   const deliveryOf = (id: number) => detail?.deliveries.find((d) => d.id === id);
+  // Why? stays open from message to message: it is a way of reading the detail.
+  const [whyOpen, setWhyOpen] = useState(false);
+  const receiverVerdicts = new Map((detail?.receiverChecks ?? []).map((c) => [c.attemptId, c.verdict] as const));
   return (
     <section aria-label="Message details" className="flex h-full flex-col">
       <header className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
@@ -44,14 +49,15 @@ export function DetailPane({ onClose }: { onClose(): void }) {
         {detail && (
           <div className="flex flex-col gap-3 p-3">
             <MessageFacts detail={detail} />
-            <MessageActions detail={detail} />
+            <MessageActions detail={detail} whyOpen={whyOpen} onWhy={() => setWhyOpen(!whyOpen)} />
+            {whyOpen && <WhyPanel detail={detail} />}
             {detail.deliveries.length === 0 && (
               <p className="rounded-lg border border-dashed border-line p-3 text-xs text-muted">
                 No destination received this message{detail.message.statusReason ? `: ${detail.message.statusReason}` : '.'}
               </p>
             )}
             {detail.deliveries.map((d) => (
-              <DeliveryCard key={d.id} delivery={d} attempts={detail.attempts.filter((a) => a.deliveryId === d.id)} selectedAttemptId={attemptId} />
+              <DeliveryCard key={d.id} delivery={d} attempts={detail.attempts.filter((a) => a.deliveryId === d.id)} selectedAttemptId={attemptId} receiverVerdicts={receiverVerdicts} />
             ))}
             {attempt ? (
               <AttemptDetail

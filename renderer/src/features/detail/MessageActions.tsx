@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Ban, Repeat, RotateCw } from 'lucide-react';
+import { Ban, CircleHelp, Repeat, RotateCw } from 'lucide-react';
 import type { MessageDetail } from '../../../../main/contract/models';
 import { api } from '../../api/instance';
 import { summarize } from '../../api/summaries';
@@ -12,7 +12,7 @@ import { Button } from '../../ui/Button';
 import { CompareWebhooksButton } from '../compare/CompareButtons';
 
 /** Retry now, Cancel, Replay (optionally keeping the messageId). */
-export function MessageActions({ detail }: { detail: MessageDetail }) {
+export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: MessageDetail; whyOpen?: boolean; onWhy?: () => void }) {
   const [busy, setBusy] = useState<'retry' | 'cancel' | 'replay' | null>(null);
   const [keepMessageId, setKeepMessageId] = useState(false);
   const navigate = useRouter((s) => s.navigate);
@@ -62,6 +62,11 @@ export function MessageActions({ detail }: { detail: MessageDetail }) {
         </label>
       </div>
       <CompareWebhooksButton detail={detail} />
+      {onWhy && (
+        <Button icon={<CircleHelp aria-hidden className="size-3.5" />} aria-expanded={whyOpen} onClick={onWhy} title="Per destination: why it was or was not delivered">
+          Why?
+        </Button>
+      )}
     </div>
   );
 }

@@ -6,6 +6,8 @@ import type { GhostAttempt } from '../../lib/retryLadder';
 import { OUTCOME_TONE, TONE_CLASS } from '../../lib/status';
 import { useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
+import type { SignatureVerdict } from '../../../../main/contract/receiver';
+import { ReceiverVerdictMarker } from '../../ui/ReceiverVerdictMarker';
 import { FastForwardedBadge, OutcomeBadge } from '../../ui/StatusBadge';
 
 interface TimelineProps {
@@ -17,6 +19,8 @@ interface TimelineProps {
   ghosts: GhostAttempt[];
   now: number;
   selectedAttemptId: number | null;
+  /** The mock receiver's signature verdict per attempt id (getMessage's receiverChecks). */
+  receiverVerdicts?: ReadonlyMap<number, SignatureVerdict | null>;
 }
 
 /**
@@ -26,7 +30,7 @@ interface TimelineProps {
 /** Ghost markers shown before "show the rest of the ladder". */
 const GHOSTS_SHOWN = 3;
 
-export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, now, selectedAttemptId }: TimelineProps) {
+export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, now, selectedAttemptId, receiverVerdicts }: TimelineProps) {
   const navigate = useRouter((s) => s.navigate);
   const [allGhosts, setAllGhosts] = useState(false);
   const shownGhosts = allGhosts ? ghosts : ghosts.slice(0, GHOSTS_SHOWN);
@@ -44,13 +48,15 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
         {attempts.map((a) => {
           const selected = a.id === selectedAttemptId;
           const tone = TONE_CLASS[OUTCOME_TONE[a.outcome]];
+          const verdict = receiverVerdicts?.get(a.id) ?? undefined;
+          const refused = verdict === 'invalid' || verdict === 'missing' ? `, receiver: signature ${verdict}` : '';
           return (
             <li key={a.id} className="relative pl-4">
               <span aria-hidden className={`absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full ring-2 ring-panel ${tone.solid}`} />
               <button
                 type="button"
                 aria-pressed={selected}
-                aria-label={`Attempt ${a.attemptNumber}: ${a.outcome}${isFastForwarded(a) ? ' (fast-forwarded)' : ''}${a.statusCode ? `, HTTP ${a.statusCode}` : ''}, ${formatDuration(a.durationMs)}`}
+                aria-label={`Attempt ${a.attemptNumber}: ${a.outcome}${isFastForwarded(a) ? ' (fast-forwarded)' : ''}${a.statusCode ? `, HTTP ${a.statusCode}` : ''}, ${formatDuration(a.durationMs)}${refused}`}
                 onClick={() => navigate({ attemptId: selected ? null : a.id })}
                 className={`my-0.5 flex h-7 w-full items-center gap-2.5 rounded-md px-2 text-left text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}
               >
@@ -59,6 +65,7 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
                 <OutcomeBadge outcome={a.outcome} />
                 {isFastForwarded(a) && <FastForwardedBadge />}
                 <span className={`w-16 shrink-0 font-mono ${tone.text}`}>{a.statusCode ? `HTTP ${a.statusCode}` : '—'}</span>
+                <ReceiverVerdictMarker verdict={verdict} />
                 <span className="tabular ml-auto shrink-0 font-mono text-muted">{formatDuration(a.durationMs)}</span>
               </button>
             </li>

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { MessageSummary } from '../../../../main/contract/models';
 import { formatCountdown, formatRowTime, formatShortCountdown, formatTimestamp } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
+import { ReceiverVerdictMarker } from '../../ui/ReceiverVerdictMarker';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { useRowHeight } from '../../app/density';
 import { COLUMNS } from './columns';
@@ -42,7 +43,12 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
       </span>
     ),
     type: <span className="font-mono text-muted">{m.type}</span>,
-    event: m.event ? <span className="font-medium">{m.event}</span> : <span className="text-faint">{WHAT[m.type]}</span>,
+    event: (
+      <span className="flex min-w-0 items-center gap-1.5">
+        {m.event ? <span className="truncate font-medium">{m.event}</span> : <span className="truncate text-faint">{WHAT[m.type]}</span>}
+        <ReceiverVerdictMarker verdict={m.receiverVerdict} compact />
+      </span>
+    ),
     user: m.userId ? (
       <span className="font-mono text-muted">{m.userId}</span>
     ) : m.anonymousId ? (

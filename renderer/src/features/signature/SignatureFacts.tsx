@@ -1,5 +1,6 @@
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
+import type { ReceiverCheck } from '../../../../main/contract/receiver';
 import { formatBytes } from '../../lib/format';
 import type { AsyncValue } from '../../lib/useAsyncValue';
 import { Button } from '../../ui/Button';
@@ -19,6 +20,8 @@ interface FactsProps {
   sent: string | null;
   wasSent: boolean;
   cryptoMissing: string | null;
+  /** What the mock receiver made of this attempt's request, when it went there. */
+  receiverCheck?: ReceiverCheck | null;
   onCompute(): void;
 }
 
@@ -32,8 +35,10 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** What was signed, with which secret, what that computes to here, and what was sent. */
-export function SignatureFacts({ bytes, body, destinationId, maskedSecret, destinationGone, secret, computed, sent, wasSent, cryptoMissing, onCompute }: FactsProps) {
+export function SignatureFacts({ bytes, body, destinationId, maskedSecret, destinationGone, secret, computed, sent, wasSent, cryptoMissing, receiverCheck = null, onCompute }: FactsProps) {
   const hmac = computed.state === 'done' ? computed.value : null;
+  // "Right for the destination's secret" is half the story when the receiver checks with another one.
+  const receiverRefused = receiverCheck !== null && (receiverCheck.verdict === 'invalid' || receiverCheck.verdict === 'missing');
   return (
     <div className="flex flex-col">
       <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 gap-y-0.5 px-3 py-2 text-xs">
@@ -97,6 +102,14 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
               The header sent is not the HMAC with the destination’s current secret: the secret changed after this attempt (each attempt is signed with the secret of its time).
             </>
           )}
+        </p>
+      )}
+      {receiverRefused && (
+        <p role="note" aria-label="Receiver's check" className="mx-3 mb-2 flex items-start gap-1.5 text-xs text-err">
+          <TriangleAlert aria-hidden className="mt-px size-3.5 shrink-0" />
+          {receiverCheck.verdict === 'invalid'
+            ? `Receiver endpoint ‘${receiverCheck.receiver ?? 'receiver'}’ checks with its own secret, and found this header invalid (see the receiver’s verdict above).`
+            : `Receiver endpoint ‘${receiverCheck.receiver ?? 'receiver'}’ expects an X-Signature, and this attempt sent none.`}
         </p>
       )}
       <div className="border-t border-line">

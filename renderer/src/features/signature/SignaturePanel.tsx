@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type { AttemptRecord } from '../../../../main/contract/models';
+import type { ReceiverCheck } from '../../../../main/contract/receiver';
 import { signBody, utf8, webCryptoMissing } from '../../lib/signature';
 import { useAsyncValue } from '../../lib/useAsyncValue';
 import { useCatalog } from '../../stores/catalog';
@@ -20,7 +21,7 @@ export function headerValue(headers: Record<string, string>, name: string): stri
  * the HMAC-SHA1 computed here with Web Crypto, the header sent; a check of the signature a user's server
  * computed (the CLI's `verify` diagnosis); and receiver code that verifies the raw body.
  */
-export function SignaturePanel({ attempt, body, destinationId }: { attempt: AttemptRecord; body: string; destinationId: string }) {
+export function SignaturePanel({ attempt, body, destinationId, receiverCheck = null }: { attempt: AttemptRecord; body: string; destinationId: string; receiverCheck?: ReceiverCheck | null }) {
   const destination = useCatalog((s) => s.destinations.find((d) => d.id === destinationId));
   const catalogLoaded = useCatalog((s) => s.loaded);
   const secret = useSecrets((s) => s.values[secretKey('destination', destinationId)]);
@@ -45,6 +46,7 @@ export function SignaturePanel({ attempt, body, destinationId }: { attempt: Atte
         sent={sent}
         wasSent={attempt.outcome !== 'tls_error'}
         cryptoMissing={cryptoMissing}
+        receiverCheck={receiverCheck}
         onCompute={() => void fetchSecret()}
       />
       {cryptoMissing ? (

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CircleCheck, CircleDashed, CircleX, ExternalLink, LoaderCircle, RefreshCw, Stethoscope, TriangleAlert } from 'lucide-react';
+import { ArrowRight, CircleCheck, CircleDashed, CircleX, LoaderCircle, RefreshCw, Stethoscope, TriangleAlert } from 'lucide-react';
 import { DIAGNOSTIC_SECTIONS, RULE_NAMES, SECTION_TITLES, type CheckState, type DiagnosticCheck, type Diagnostics, type Evidence } from '../../../../main/contract/diagnostics';
 import { api } from '../../api/instance';
 import { formatRowTime } from '../../lib/format';
@@ -202,10 +202,11 @@ function EvidenceLink({ evidence }: { evidence: Evidence }) {
     );
   }
   const href = evidenceHash(evidence);
+  // Every evidence link opens a screen of this app: an arrow, not the external-link icon (nothing leaves it).
   return (
     <a href={href ?? undefined} className="inline-flex max-w-full items-center gap-1 rounded-md border border-line px-2 py-0.5 text-xs text-accent hover:bg-hover">
       <span className="truncate">{evidence.label}</span>
-      <ExternalLink aria-hidden className="size-3 shrink-0 opacity-60" />
+      <ArrowRight aria-hidden className="size-3 shrink-0 opacity-60" />
     </a>
   );
 }

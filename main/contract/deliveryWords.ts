@@ -1,0 +1,34 @@
+/**
+ * Words about a delivery that the CLI and the UI both print, so the two never tell it differently.
+ */
+import type { DeliveryRecord } from './models.js';
+
+/** `45 s`, `1 min 30 s`, `12 min`, `1 h 46 min`, `4 h` (seconds only under an hour). */
+export function spanWords(ms: number): string {
+  const totalS = Math.round(Math.max(0, ms) / 1000);
+  if (totalS < 60) return `${totalS} s`;
+  if (totalS < 3600) return totalS % 60 ? `${Math.floor(totalS / 60)} min ${totalS % 60} s` : `${totalS / 60} min`;
+  const totalMin = Math.round(totalS / 60);
+  const min = totalMin % 60;
+  return min ? `${Math.floor(totalMin / 60)} h ${min} min` : `${Math.floor(totalMin / 60)} h`;
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, ... */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th';
+  return `${n}${suffix}`;
+}
+
+/**
+ * Why a delivery failed with `retry window exhausted` made no further attempt: the next one would have
+ * fallen due after the window's end. "after 7 attempts over 1 h 46 min" alone reads as a contradiction of
+ * "retries for up to 4 h"; this says what happened to the 8th. Null when the delivery does not carry it
+ * (another reason, or a row from before the engine kept it).
+ */
+export function pastWindowWords(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>): string | null {
+  if (!d.pastWindow || d.firstAttemptAt === null) return null;
+  const { dueAt, windowEndsAt } = d.pastWindow;
+  const window = spanWords(windowEndsAt - d.firstAttemptAt);
+  return `no ${ordinal(d.attempts + 1)} attempt: it would have fallen due ${spanWords(dueAt - d.firstAttemptAt)} after the first, past the ${window} retry window`;
+}

@@ -1,0 +1,85 @@
+/**
+ * Both sides of an attempt to the mock receiver (pure): the receiver's verdict on the request an attempt
+ * sent, and when the two sides sign and check with different secrets, say exactly that, with each
+ * secret's fingerprint (never the secret) and whether making them one would fix it.
+ */
+import type { AttemptRecord, Destination } from '../contract/models.js';
+import type { CaptureRecord, ReceiverCheck, SecretMismatch } from '../contract/receiver.js';
+import { secretFingerprint } from './secrets.js';
+import { signBody } from './signature.js';
+
+export interface VerdictContext {
+  attempts: readonly AttemptRecord[];
+  /** Attempt's delivery → its destination id and name (as recorded on the delivery). */
+  deliveryOf: (deliveryId: number) => { destinationId: string; destinationName: string } | undefined;
+  /** The destination as configured now (its secret in clear), if it still exists. */
+  destination: (id: string) => Destination | undefined;
+  /** The receiver endpoint's secret now: null when it has none, undefined when it no longer exists. */
+  receiverSecret: (name: string) => string | null | undefined;
+}
+
+/** `destination 'Orders API' signs with a secret that differs from receiver endpoint 'orders'`. */
+export function secretsDifferWords(destinationName: string, receiver: string): string {
+  return `destination '${destinationName}' signs with a secret that differs from receiver endpoint '${receiver}'`;
+}
+
+/** `destination 'Orders API' has no shared secret, so it sends no X-Signature; receiver endpoint 'orders' expects one`. */
+export function unsignedWords(destinationName: string, receiver: string): string {
+  return `destination '${destinationName}' has no shared secret, so it sends no X-Signature; receiver endpoint '${receiver}' expects one`;
+}
+
+/** One check per capture the message's attempts produced, in capture order. */
+export function receiverChecks(captures: readonly CaptureRecord[], ctx: VerdictContext): ReceiverCheck[] {
+  const out: ReceiverCheck[] = [];
+  for (const c of captures) {
+    const link = c.attempt;
+    if (!link) continue;
+    const attempt = ctx.attempts.find((a) => a.deliveryId === link.deliveryId && a.attemptNumber === link.attemptNumber && a.webhookIndex === link.webhookIndex);
+    if (!attempt) continue;
+    out.push(checkOf(c, attempt, ctx));
+  }
+  return out;
+}
+
+function checkOf(c: CaptureRecord, attempt: AttemptRecord, ctx: VerdictContext): ReceiverCheck {
+  const base = { attemptId: attempt.id, captureId: c.id, receiver: c.receiver };
+  const sig = c.signature;
+  if (!sig) return { ...base, verdict: null, explanation: null, mistakes: [], secrets: null };
+  if (sig.verdict === 'valid') return { ...base, verdict: 'valid', explanation: null, mistakes: [], secrets: null };
+  const delivery = ctx.deliveryOf(attempt.deliveryId);
+  const receiver = c.receiver ?? 'receiver';
+  const mistakes = sig.diagnosis?.mistakes ?? [];
+  if (!delivery) return { ...base, verdict: sig.verdict, explanation: sig.diagnosis?.explanation ?? null, mistakes, secrets: null };
+  const destination = ctx.destination(delivery.destinationId);
+  const mismatch = (): SecretMismatch => {
+    const current = destination?.sharedSecret ?? null;
+    const receiverNow = ctx.receiverSecret(receiver);
+    // A fingerprint is shown only for the secret that was actually used: the current one, if it still is.
+    // The capture holds the exact bytes the attempt sent (all of them unless the body was too large).
+    const body = c.bodyTruncated ? null : Buffer.from(c.body.base64, 'base64');
+    const used = (secret: string | null | undefined, signature: string | null) => typeof secret === 'string' && body !== null && signature !== null && signBody(secret, body) === signature;
+    const destinationFingerprint = used(current, attempt.signature) ? secretFingerprint(current!) : null;
+    const receiverFingerprint = used(receiverNow, sig.expected) ? secretFingerprint(receiverNow!) : null;
+    return {
+      destinationId: delivery.destinationId,
+      destinationName: destination?.name ?? delivery.destinationName,
+      receiver,
+      destinationFingerprint,
+      receiverFingerprint,
+      fixable: destination !== undefined && typeof receiverNow === 'string' && current !== receiverNow,
+    };
+  };
+  if (sig.verdict === 'missing') {
+    if (attempt.signature !== null) return { ...base, verdict: 'missing', explanation: null, mistakes, secrets: null };
+    const secrets = mismatch();
+    return { ...base, verdict: 'missing', explanation: unsignedWords(secrets.destinationName, receiver), mistakes, secrets };
+  }
+  // The engine signs the exact bytes it sends; the receiver checks the bytes it received (the same ones,
+  // in-process). The X-Signature arrived as the engine sent it, so only the secrets can differ.
+  const given = sig.given?.trim().toLowerCase() ?? null;
+  if (attempt.signature !== null && given === attempt.signature) {
+    const secrets = mismatch();
+    return { ...base, verdict: 'invalid', explanation: secretsDifferWords(secrets.destinationName, receiver), mistakes: ['secret-differs'], secrets };
+  }
+  return { ...base, verdict: 'invalid', explanation: sig.diagnosis?.explanation ?? null, mistakes, secrets: null };
+}

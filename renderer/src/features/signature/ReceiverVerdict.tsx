@@ -1,0 +1,139 @@
+import { useEffect, useRef, useState } from 'react';
+import { ArrowRight, CircleCheck, CircleX, KeyRound, TriangleAlert } from 'lucide-react';
+import type { ReceiverCheck, SecretMismatch } from '../../../../main/contract/receiver';
+import { api } from '../../api/instance';
+import { useCatalog } from '../../stores/catalog';
+import { useDetail } from '../../stores/detail';
+import { formatHash, parseHash } from '../../stores/router';
+import { useToasts } from '../../stores/toasts';
+import { Button } from '../../ui/Button';
+import { VerdictBadge } from '../../ui/VerdictBadge';
+
+/** `destination 'X' …` as a sentence. */
+function sentence(text: string): string {
+  const t = text.trim();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+}
+
+function captureHash(check: ReceiverCheck): string {
+  return formatHash({ ...parseHash(''), view: 'receiver', receiver: check.receiver, captureId: check.receiver === null ? null : check.captureId });
+}
+
+/**
+ * The other side of an attempt to the mock receiver: what the receiver made of the request (its
+ * X-Signature verdict), why, and the capture to open. An HTTP 200 from the receiver says nothing about the
+ * signature: this does. When the two secrets differ it says so, shows each one's fingerprint (never the
+ * secret) and offers to make them one.
+ */
+export function ReceiverVerdict({ check }: { check: ReceiverCheck }) {
+  const tone = check.verdict === null ? 'muted' : check.verdict === 'valid' ? 'ok' : check.verdict === 'invalid' ? 'err' : 'warn';
+  const frame = { ok: 'border-ok/30 bg-ok-soft', err: 'border-err/30 bg-err-soft', warn: 'border-warn/30 bg-warn-soft', muted: 'border-line bg-panel-2' }[tone];
+  const icon =
+    check.verdict === 'valid' ? (
+      <CircleCheck aria-hidden className="mt-px size-4 shrink-0 text-ok" />
+    ) : check.verdict === 'invalid' ? (
+      <CircleX aria-hidden className="mt-px size-4 shrink-0 text-err" />
+    ) : check.verdict === 'missing' ? (
+      <TriangleAlert aria-hidden className="mt-px size-4 shrink-0 text-warn" />
+    ) : (
+      <KeyRound aria-hidden className="mt-px size-4 shrink-0 text-faint" />
+    );
+  const name = check.receiver ?? 'the receiver';
+  const headline =
+    check.verdict === null
+      ? `Receiver endpoint '${name}' checks no signature (it has no secret).`
+      : check.verdict === 'valid'
+        ? `Receiver endpoint '${name}' checked X-Signature: valid.`
+        : check.verdict === 'invalid'
+          ? `Receiver endpoint '${name}' found X-Signature invalid, although it answered.`
+          : `Receiver endpoint '${name}' found no X-Signature.`;
+  return (
+    <section aria-label="Receiver's verdict" className={`flex gap-2.5 rounded-lg border px-3 py-2 text-xs ${frame}`}>
+      {icon}
+      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <span className="font-medium text-fg">{headline}</span>
+          {check.verdict !== null && <VerdictBadge verdict={check.verdict} />}
+          <a href={captureHash(check)} className="ml-auto inline-flex items-center gap-1 text-accent hover:underline">
+            Open capture {check.captureId}
+            <ArrowRight aria-hidden className="size-3" />
+          </a>
+        </div>
+        {check.explanation && <p className="text-fg">{sentence(check.explanation)}</p>}
+        {check.secrets && <Fingerprints secrets={check.secrets} unsigned={check.verdict === 'missing'} />}
+        {check.secrets?.fixable && <UseOneSecret secrets={check.secrets} />}
+      </div>
+    </section>
+  );
+}
+
+function Fingerprints({ secrets, unsigned }: { secrets: SecretMismatch; unsigned: boolean }) {
+  const show = (fp: string | null, none: string) => (fp ? <code className="font-mono text-fg">{fp}</code> : <span className="text-faint">{none}</span>);
+  return (
+    <dl aria-label="Secret fingerprints" className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-muted">
+      <dt>Destination ‘{secrets.destinationName}’ signs with</dt>
+      <dd>{show(secrets.destinationFingerprint, unsigned ? 'no secret' : 'a secret changed since this attempt')}</dd>
+      <dt>Receiver ‘{secrets.receiver}’ checks with</dt>
+      <dd>{show(secrets.receiverFingerprint, 'a secret changed since this request')}</dd>
+      <dd className="col-span-2 text-[11px] text-faint">Fingerprints: the first 8 hex digits of each secret’s SHA-256. Equal secrets have equal fingerprints; neither reveals its secret.</dd>
+    </dl>
+  );
+}
+
+/** The fix in one click, after a confirmation: the receiver endpoint takes the destination's secret (or the other way round when the destination has none). */
+function UseOneSecret({ secrets }: { secrets: SecretMismatch }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  // The server's rule: the endpoint takes the destination's secret, unless the destination has none.
+  const toDestination = useCatalog((s) => s.destinations.find((d) => d.id === secrets.destinationId)?.sharedSecret === null);
+  const what = toDestination
+    ? `Destination ‘${secrets.destinationName}’ gets the secret of receiver endpoint ‘${secrets.receiver}’, and signs every attempt with it from now on.`
+    : `Receiver endpoint ‘${secrets.receiver}’ gets the shared secret of destination ‘${secrets.destinationName}’, and checks every request with it from now on.`;
+  const apply = async () => {
+    setBusy(true);
+    const result = await api().call('useOneSecret', { destinationId: secrets.destinationId, receiver: secrets.receiver });
+    setBusy(false);
+    if (!result.ok) return;
+    setConfirming(false);
+    useToasts.getState().push({ tone: 'success', title: 'One secret for both', message: `Destination ‘${secrets.destinationName}’ and receiver endpoint ‘${secrets.receiver}’ now share the secret with fingerprint ${result.value.fingerprint}.` });
+    await Promise.all([useCatalog.getState().load(), useDetail.getState().reload()]);
+  };
+  return (
+    <div>
+      <Button icon={<KeyRound aria-hidden className="size-3.5" />} onClick={() => setConfirming(true)}>
+        Use one secret for both
+      </Button>
+      {confirming && <ConfirmOneSecret text={what} busy={busy} onCancel={() => setConfirming(false)} onConfirm={apply} />}
+    </div>
+  );
+}
+
+function ConfirmOneSecret({ text, busy, onCancel, onConfirm }: { text: string; busy: boolean; onCancel(): void; onConfirm(): Promise<void> }) {
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    cancelRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onCancel();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onCancel]);
+  return (
+    <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/30 dark:bg-black/60">
+      <div role="alertdialog" aria-modal="true" aria-labelledby="one-secret-title" aria-describedby="one-secret-text" className="w-[30rem] max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 shadow-pop">
+        <h2 id="one-secret-title" className="text-sm font-semibold">
+          Use one secret for both?
+        </h2>
+        <p id="one-secret-text" className="mt-2 text-[13px] text-muted">
+          {text} Requests already captured keep their verdict; send or replay a message to check again.
+        </p>
+        <div className="mt-4 flex justify-end gap-2">
+          <Button ref={cancelRef} size="md" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button size="md" variant="primary" busy={busy} onClick={() => void onConfirm()}>
+            Use one secret
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
