@@ -90,8 +90,10 @@ function TimeTravel() {
           onClick={() => void nextRetry()}
           title={nextBlocked ?? 'Jump to the next due retry and run it'}
           aria-description={nextBlocked ?? undefined}
+          aria-label="Next retry"
         >
-          Next retry
+          {/* Below 1280 px the icon alone (like Advance and Cancel): the words would push the stream's state off the bar. */}
+          <span className="hidden xl:inline">Next retry</span>
         </Button>
       )}
       <Button
@@ -128,7 +130,8 @@ function JumpProgress({ jump, cancelling, onCancel }: { jump: ClockJump; cancell
         <span className="tabular text-[11px] font-medium text-fg">{playing}</span>
         <span className="tabular mt-0.5 text-[10px] text-accent">
           {rounds} · to {formatOffset(jump.targetOffsetMs)}
-          {jump.fastForward ? ' · fast-forward' : ''}
+          {/* Its title says it below 1536 px, where these words would push the stream's state off the bar. */}
+          {jump.fastForward && <span className="hidden 2xl:inline"> · fast-forward</span>}
         </span>
       </span>
       <Button size="sm" busy={cancelling} onClick={onCancel} icon={<X aria-hidden className="size-3.5" />} aria-label="Cancel" title="Cancel the jump: the clock stays where it got to; attempts already sent finish">
@@ -165,7 +168,7 @@ function FastForwardSwitch() {
 }
 
 function ForwardingSwitch() {
-  const { paused, busy, setPaused } = useEngine();
+  const { paused, busy, setPaused, jump } = useEngine();
   return (
     <button
       type="button"
@@ -180,8 +183,9 @@ function ForwardingSwitch() {
       <span className={`relative h-3.5 w-6 rounded-full transition-colors ${paused ? 'bg-warn/40' : 'bg-ok'}`} aria-hidden>
         <span className={`absolute top-0.5 size-2.5 rounded-full bg-white transition-all ${paused ? 'left-0.5' : 'left-3'}`} />
       </span>
-      {/* Below 1280 px the switch alone says it (its name stays "Forwarding"); paused keeps its word. */}
-      <span className={paused ? '' : 'hidden xl:inline'}>{paused ? 'Paused' : 'Forwarding'}</span>
+      {/* Below 1280 px (1536 px while a jump shows its progress) the switch alone says it (its name stays
+          "Forwarding"); paused keeps its word. */}
+      <span className={paused ? '' : jump ? 'hidden 2xl:inline' : 'hidden xl:inline'}>{paused ? 'Paused' : 'Forwarding'}</span>
     </button>
   );
 }

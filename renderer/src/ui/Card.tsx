@@ -8,16 +8,17 @@ export function Card({ title, aside, children, defaultOpen = true, className = '
   const bodyId = useId();
   return (
     <section aria-label={name} className={`rounded-lg border border-line bg-panel ${className}`}>
-      <div className="flex h-9 items-center gap-2 pr-2">
+      {/* A long title (the body's "Body sent, not delivered: cancelled" in a narrow pane) wraps rather than lose its last word. */}
+      <div className="flex min-h-9 items-center gap-2 pr-2">
         <button
           type="button"
           aria-expanded={open}
           aria-controls={bodyId}
           onClick={() => setOpen(!open)}
-          className={`flex h-full min-w-0 flex-1 items-center gap-1.5 rounded-l-lg pl-2 text-left hover:text-fg ${heading === 'section' ? 'text-xs font-semibold tracking-wide text-muted uppercase' : 'text-[13px] font-semibold text-fg'}`}
+          className={`flex min-w-0 flex-1 items-center gap-1.5 self-stretch rounded-l-lg py-1 pl-2 text-left hover:text-fg ${heading === 'section' ? 'text-xs font-semibold tracking-wide text-muted uppercase' : 'text-[13px] font-semibold text-fg'}`}
         >
           {open ? <ChevronDown aria-hidden className="size-3.5 shrink-0" /> : <ChevronRight aria-hidden className="size-3.5 shrink-0" />}
-          <span className="truncate">{title}</span>
+          <span className="line-clamp-2 leading-tight">{title}</span>
         </button>
         {aside && <div className="flex shrink-0 items-center gap-1.5">{aside}</div>}
       </div>

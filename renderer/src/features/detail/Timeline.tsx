@@ -44,7 +44,8 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
         </span>
         {configuredUrl && configuredUrl !== url && <span className="shrink-0 font-mono text-faint">({configuredUrl})</span>}
       </div>
-      <ol aria-label={`Timeline of webhook ${webhookIndex + 1}`} className="relative ml-1.5 border-l border-line">
+      {/* A container: a ghost's words ("if it fails again") show only where they fit whole, not as "if it f…". */}
+      <ol aria-label={`Timeline of webhook ${webhookIndex + 1}`} className="@container relative ml-1.5 border-l border-line">
         {attempts.map((a) => {
           const selected = a.id === selectedAttemptId;
           const tone = TONE_CLASS[OUTCOME_TONE[a.outcome]];
@@ -63,8 +64,8 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
                 <span className="w-5 shrink-0 font-mono text-faint">#{a.attemptNumber}</span>
                 <span className="tabular w-16 shrink-0 font-mono text-muted">{formatRowTime(a.startedAt, now)}</span>
                 <OutcomeBadge outcome={a.outcome} />
-                {isFastForwarded(a) && <FastForwardedBadge />}
-                <span className={`w-16 shrink-0 font-mono ${tone.text}`}>{a.statusCode ? `HTTP ${a.statusCode}` : '—'}</span>
+                {/* A fast-forwarded attempt never has a status: its badge takes the status's place (else the row overflows a narrow pane). */}
+                {isFastForwarded(a) ? <FastForwardedBadge /> : <span className={`w-16 shrink-0 font-mono ${tone.text}`}>{a.statusCode ? `HTTP ${a.statusCode}` : '—'}</span>}
                 <ReceiverVerdictMarker verdict={verdict} />
                 <span className="tabular ml-auto shrink-0 font-mono text-muted">{formatDuration(a.durationMs)}</span>
               </button>
@@ -80,7 +81,7 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
                 {g.exact ? '' : '≈'}
                 {formatRowTime(g.at, now)}
               </span>
-              <span className="truncate text-faint">{g.exact ? 'next retry' : 'if it fails again'}</span>
+              <span className="hidden truncate text-faint @min-[460px]:block">{g.exact ? 'next retry' : 'if it fails again'}</span>
               <span className="tabular ml-auto shrink-0 font-mono text-warn">
                 {formatCountdown(g.at, now)}
                 {g.spreadMs > 0 && <span className="text-faint"> ±{formatSpan(g.spreadMs)}</span>}

@@ -7,6 +7,12 @@ const GLYPH: Record<DeliverySummary['status'], string> = { queued: '·', deliver
 /** Beyond this many destinations a row shows counts per status instead of one chip each. */
 const MAX_CHIPS = 3;
 
+/**
+ * Names join the chips only where the cell (the `chips` container, columns.ts) has room for every chip's
+ * name, about 110 px a chip: else "O… ✓ 200" next to a chip whose name has vanished. Indexed by count.
+ */
+const NAMES_FROM = ['', '@min-[110px]/chips:inline', '@min-[220px]/chips:inline', '@min-[330px]/chips:inline'];
+
 /** What a delivery's newest attempt got, in a few characters: the HTTP status, else what went wrong. */
 export function lastResult(d: DeliverySummary): string {
   if (d.lastStatusCode !== null) return String(d.lastStatusCode);
@@ -38,8 +44,8 @@ export function countByStatus(deliveries: readonly DeliverySummary[]): [Delivery
 
 /**
  * Each destination's outcome at a glance: a chip per delivery (its status colour and last HTTP status; the
- * name where the list is wide), or counts per status past three destinations. The group's accessible name
- * says it all in words.
+ * name where the cell has room for all of them), or counts per status past three destinations. The group's
+ * accessible name says it all in words.
  */
 export function DeliveryChips({ deliveries }: { deliveries: readonly DeliverySummary[] }) {
   if (deliveries.length === 0) return <span className="text-faint">none</span>;
@@ -60,7 +66,7 @@ export function DeliveryChips({ deliveries }: { deliveries: readonly DeliverySum
     <span role="img" aria-label={label} className="flex min-w-0 items-center gap-1">
       {deliveries.map((d, i) => (
         <span key={`${d.destinationId}-${i}`} title={describeDelivery(d)} className={`flex min-w-0 items-center gap-1 rounded px-1 font-mono text-[11px] ${TONE_CLASS[STATUS_TONE[d.status]].soft}`}>
-          <span className="hidden max-w-[7rem] truncate font-sans @[1000px]:inline">{d.destinationName}</span>
+          <span className={`hidden max-w-[7rem] truncate font-sans ${NAMES_FROM[deliveries.length]}`}>{d.destinationName}</span>
           <span aria-hidden className="shrink-0">{GLYPH[d.status]}</span>
           <span className="tabular shrink-0">{lastResult(d)}</span>
         </span>

@@ -15,8 +15,8 @@ export const COLUMNS: Column[] = [
   { key: 'user', label: 'User', className: 'min-w-0 flex-1 hidden @[760px]:block' },
   { key: 'source', label: 'Source', className: 'w-[96px] shrink-0 hidden @[900px]:block' },
   { key: 'status', label: 'Status', className: 'w-[84px] shrink-0' },
-  // Each destination's outcome; names join the chips where the list is wide.
-  { key: 'deliveries', label: 'Destinations', className: 'w-[136px] shrink-0 @[1000px]:w-auto @[1000px]:min-w-[136px] @[1000px]:flex-[1.5]' },
+  // Each destination's outcome; names join the chips where the cell (a container) has room for them all.
+  { key: 'deliveries', label: 'Destinations', className: '@container/chips w-[136px] shrink-0 @[1000px]:w-auto @[1000px]:min-w-[136px] @[1000px]:flex-[1.5]' },
   { key: 'attempts', label: 'Attempts', className: 'w-[60px] shrink-0 text-right hidden @[820px]:block' },
   { key: 'next', label: 'Next retry', className: 'w-[72px] shrink-0 text-right hidden @[520px]:block' },
 ];
