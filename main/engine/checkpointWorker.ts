@@ -56,7 +56,20 @@ const timer = setInterval(() => {
     // A busy database is fine: the next interval tries again; SQLite's own checkpoint is the backstop.
   }
 }, intervalMs);
-parentPort!.on('message', (msg: 'close') => {
+parentPort!.on('message', (msg: 'close' | 'check') => {
+  if (msg === 'check') {
+    // Asked while the engine is quiet: damage to pages nothing has read since (a disk fault, another program
+    // writing the file) is found while running, not at the next start.
+    if (!db) return;
+    let problems: string[] = [];
+    try {
+      problems = checkProblems(() => quickCheck(db!));
+    } catch {
+      // not damage (a busy database): the next check tries again
+    }
+    parentPort!.postMessage({ type: 'integrity', problems } satisfies IntegrityReport);
+    return;
+  }
   if (msg !== 'close') return;
   clearInterval(timer);
   db?.close();

@@ -43,6 +43,8 @@ import { isType, startEngineWorker, stoppableOnceReady } from './workers.js';
 
 export interface CoreOptions {
   dataDir: string;
+  /** How often the whole database is checked while the engine is quiet (RUNNING_INTEGRITY_CHECK_MS); tests shorten it. */
+  integrityCheckIntervalMs?: number;
   /** Defaults to real time plus the offset persisted in the data dir. */
   clock?: Clock;
   /** Replaces the engine's own connection pools (tests, proxies); implies forwarding on this thread. */
@@ -133,6 +135,9 @@ interface CoreInternals {
   /** Announces an event as the core's services do (tests of what transports do with odd events). */
   emit(event: EngineEvent): void;
 }
+/** A running core checks its whole database this often, when no round is out (store/integrity.ts). */
+const RUNNING_INTEGRITY_CHECK_MS = 60_000;
+
 const internals = new WeakMap<object, CoreInternals>();
 export function internalsOf(core: Core): CoreInternals {
   const found = internals.get(core);
@@ -181,6 +186,7 @@ class CoreImpl implements Core {
   private readonly engine: Engine;
   private readonly forwarder: Forwarder;
   private readonly checkpointer: { stop(): Promise<void> };
+  private readonly integrityTimer: NodeJS.Timeout;
   private readonly historyIndexer: HistoryIndexer;
   private readonly retention: Retention;
   private readonly diagnostics: DiagnosticsService;
@@ -226,6 +232,11 @@ class CoreImpl implements Core {
     });
     checkpointWorker.unref();
     this.checkpointer = stoppableOnceReady(checkpointWorker, 'close');
+    // The whole file is checked again now and then while no round is out, on the checkpoint thread.
+    this.integrityTimer = setInterval(() => {
+      if (this.engine.roundsInFlight === 0 && store.health.problem === null) checkpointWorker.postMessage('check');
+    }, options.integrityCheckIntervalMs ?? RUNNING_INTEGRITY_CHECK_MS);
+    this.integrityTimer.unref();
     this.forwarder =
       typeof options.forwarder === 'object'
         ? options.forwarder
@@ -376,6 +387,7 @@ class CoreImpl implements Core {
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();
     await this.forwarder.close();
+    clearInterval(this.integrityTimer);
     await this.checkpointer.stop();
     this.store.close();
     this.lock.release();

@@ -150,3 +150,31 @@ describe('hookbench doctor', () => {
     expect(existsSync(join(core.dataDir, 'hookbench.db'))).toBe(true);
   });
 });
+
+describe('damage while running', () => {
+  it('a page damaged under a running core is found by the check it runs while quiet: writes stop, naming the file and hookbench doctor', async () => {
+    const { createCore, internalsOf } = await import('../../main/engine/createCore.js');
+    const { writeSync, openSync, closeSync } = await import('node:fs');
+    const dataDir = join(newDataDir(), 'data');
+    const core = createCore({ dataDir, autoStart: false, integrityCheckIntervalMs: 50 });
+    onCleanup(() => core.close());
+    for (let i = 0; i < 20; i++) must(core.sendMessage({ type: 'track', call: { userId: `u${i}`, event: 'Before' } }));
+    const db = internalsOf(core).store.db;
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    // attempts: a table no write of a message reads, so that only the running check can find its damage.
+    const root = db.prepare('SELECT rootpage FROM sqlite_schema WHERE name = ?').pluck().get('attempts') as number;
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const file = join(dataDir, 'hookbench.db');
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(pageSize, 0xab), 0, pageSize, (root - 1) * pageSize);
+    closeSync(fd);
+    await new Promise<void>((resolve) => core.health.onFailure(() => resolve()));
+    // Every face's writes go through the guard (serve's HTTP and ingestion, the desktop's IPC): refused with 503.
+    const { guardWrites } = await import('../../main/server/writeGuard.js');
+    const { createCommandHandlers } = await import('../../main/engine/commandHandlers.js');
+    const handlers = guardWrites(createCommandHandlers(core), core.health);
+    const refused = await handlers.sendMessage({ type: 'track', call: { userId: 'u', event: 'After' } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringContaining(`database file ${file} is damaged (integrity check: `) } });
+    if (!refused.ok) expect(refused.error.message).toContain(`hookbench doctor --data-dir ${dataDir}`);
+  });
+});

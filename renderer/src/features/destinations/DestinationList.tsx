@@ -13,6 +13,7 @@ import { sendTestEvent, setEnabled } from './actions';
 import { FirstRunButton } from './FirstRunButton';
 import { useDestinationStats } from './useDestinationStats';
 import { ListHeader } from '../../ui/ListHeader';
+import { VisibleText } from '../../ui/VisibleText';
 
 /** Every destination: on/off, sources, webhooks, its newest delivery and its failure rate. */
 export function DestinationList() {
@@ -74,7 +75,7 @@ function Row({ destination: d, sources, stats, now, onOpen }: { destination: Des
       </td>
       <td className="max-w-52 pr-3">
         <a href={`#/destinations/${encodeURIComponent(d.id)}`} onClick={(e) => (e.preventDefault(), onOpen())} className="block truncate font-medium text-fg hover:text-accent hover:underline">
-          {d.name}
+          <VisibleText text={d.name} />
         </a>
         <div className="truncate text-[11px] text-faint">{d.sharedSecret ? 'signed' : 'unsigned'} · timeout {d.timeoutMs / 1000} s{d.filters.allowEvents.length + d.filters.blockEvents.length ? ' · event filters' : ''}</div>
       </td>

@@ -32,6 +32,8 @@ export async function sendTestEvent(destination: Destination): Promise<void> {
     call: { userId: 'test-user', event, properties: { sentBy: 'Hookbench', test: true, destination: destination.name } },
   });
   if (!result.ok) return;
+  // Live first: what is said here belongs to the screen that shows the outcome (a notice shows only on its screen).
+  useRouter.getState().navigate({ view: 'live', messageId: result.value.message.id });
   const toasts = useToasts.getState();
   if (filteredAnyway) {
     toasts.push({ tone: 'error', title: 'Filtered: no event gets through', message: `Every event the allow list of ${destination.name} names is also blocked, so no track call reaches it. Change its event filters.` });
@@ -41,7 +43,6 @@ export async function sendTestEvent(destination: Destination): Promise<void> {
   if (!destination.enabled) {
     toasts.push({ tone: 'info', title: 'Held: the destination is off', message: `${destination.name} is disabled, so its test event waits until you turn it on.` });
   }
-  useRouter.getState().navigate({ view: 'live', messageId: result.value.message.id });
 }
 
 export async function deleteDestination(destination: Destination): Promise<boolean> {

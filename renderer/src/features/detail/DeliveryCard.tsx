@@ -10,6 +10,7 @@ import { engineNow, useEngine } from '../../stores/engine';
 import { Card } from '../../ui/Card';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { Timeline } from './Timeline';
+import { VisibleText } from '../../ui/VisibleText';
 
 /** One destination's delivery: its status, then a timeline per webhook (past attempts and ghosts). */
 export function DeliveryCard({
@@ -48,7 +49,7 @@ export function DeliveryCard({
     <Card
       heading="name"
       name={delivery.destinationName}
-      title={delivery.destinationName}
+      title={<VisibleText text={delivery.destinationName} />}
       aside={
         <>
           <span className="text-xs text-muted">{plural(delivery.attempts, 'attempt')}</span>

@@ -12,6 +12,7 @@ import { DeliveryCard } from './DeliveryCard';
 import { MessageActions } from './MessageActions';
 import { MessageFacts } from './MessageFacts';
 import { WhyPanel } from './WhyPanel';
+import { VisibleText } from '../../ui/VisibleText';
 
 /** The selected message: facts, actions, each destination's timeline, then the body or one attempt. */
 export function DetailPane({ onClose }: { onClose(): void }) {
@@ -29,7 +30,9 @@ export function DetailPane({ onClose }: { onClose(): void }) {
         {message ? (
           <>
             <span className="font-mono text-xs text-muted">{message.type}</span>
-            <h2 className="min-w-0 truncate text-[13px] font-semibold">{message.event ?? nameOf(message.call) ?? message.userId ?? message.messageId}</h2>
+            <h2 className="min-w-0 truncate text-[13px] font-semibold">
+              <VisibleText text={message.event ?? nameOf(message.call) ?? message.userId ?? message.messageId} />
+            </h2>
             <StatusBadge status={message.status} />
           </>
         ) : (

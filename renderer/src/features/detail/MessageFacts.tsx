@@ -3,6 +3,7 @@ import { formatBytes, formatTimestamp } from '../../lib/format';
 import { sourceName, useCatalog } from '../../stores/catalog';
 import { useRouter } from '../../stores/router';
 import { CopyButton } from '../../ui/CopyButton';
+import { VisibleText } from '../../ui/VisibleText';
 
 /** Who, when, from where: the facts of one message, as a compact definition list. */
 export function MessageFacts({ detail }: { detail: MessageDetail }) {
@@ -19,7 +20,7 @@ export function MessageFacts({ detail }: { detail: MessageDetail }) {
       </span>,
     ],
     ['Received', <span className="tabular font-mono">{formatTimestamp(m.receivedAt)}</span>],
-    ['User ID', m.userId ? <span className="font-mono">{m.userId}</span> : <span className="text-faint">—</span>],
+    ['User ID', m.userId ? <VisibleText text={m.userId} className="font-mono" /> : <span className="text-faint">—</span>],
     ...(anonymousId ? [['Anonymous ID', <span className="font-mono">{anonymousId}</span>] as [string, React.ReactNode]] : []),
     ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">composer (no source)</span>],
     ['Size', `${formatBytes(new TextEncoder().encode(m.body).length)} of 32 KiB`],

@@ -5,6 +5,7 @@ import type { MessageDetail } from '../../../../main/contract/models';
 import { api } from '../../api/instance';
 import { Card } from '../../ui/Card';
 import { evidenceHash } from '../troubleshoot/evidence';
+import { VisibleText } from '../../ui/VisibleText';
 
 const OUTCOME = {
   delivered: { icon: <CircleCheck aria-hidden className="size-4 text-ok" />, word: 'delivered' },
@@ -72,7 +73,7 @@ function DestinationWhy({ d }: { d: DestinationExplanation }) {
       </span>
       <div className="flex min-w-0 flex-1 flex-col gap-1 text-xs">
         <p>
-          <span className="text-[13px] font-semibold">{d.destinationName}</span> <span className="text-muted">· {o.word}{d.status && d.status !== 'delivered' ? ` (${d.status})` : ''}</span>
+          <VisibleText text={d.destinationName} className="text-[13px] font-semibold" /> <span className="text-muted">· {o.word}{d.status && d.status !== 'delivered' ? ` (${d.status})` : ''}</span>
         </p>
         {d.reasons.map((r, i) => (
           <div key={i} className="flex flex-col gap-1">

@@ -1,5 +1,6 @@
 import type { DeliverySummary } from '../../../../main/contract/models';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
+import { VisibleText } from '../../ui/VisibleText';
 
 /** A glyph per status, so a chip reads without its colour. */
 const GLYPH: Record<DeliverySummary['status'], string> = { queued: '·', delivering: '…', retrying: '↻', delivered: '✓', failed: '✕', cancelled: '⊘' };
@@ -66,7 +67,7 @@ export function DeliveryChips({ deliveries }: { deliveries: readonly DeliverySum
     <span role="img" aria-label={label} className="flex min-w-0 items-center gap-1">
       {deliveries.map((d, i) => (
         <span key={`${d.destinationId}-${i}`} title={describeDelivery(d)} className={`flex min-w-0 items-center gap-1 rounded px-1 font-mono text-[11px] ${TONE_CLASS[STATUS_TONE[d.status]].soft}`}>
-          <span className={`hidden max-w-[7rem] truncate font-sans ${NAMES_FROM[deliveries.length]}`}>{d.destinationName}</span>
+          <VisibleText text={d.destinationName} className={`hidden max-w-[7rem] truncate font-sans ${NAMES_FROM[deliveries.length]}`} />
           <span aria-hidden className="shrink-0">{GLYPH[d.status]}</span>
           <span className="tabular shrink-0">{lastResult(d)}</span>
         </span>

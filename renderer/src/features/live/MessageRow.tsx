@@ -7,6 +7,7 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { useRowHeight } from '../../app/density';
 import { COLUMNS } from './columns';
 import { DeliveryChips } from './DeliveryChips';
+import { VisibleText } from '../../ui/VisibleText';
 
 export interface MessageRowProps {
   message: MessageSummary;
@@ -45,20 +46,20 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
     type: <span className="font-mono text-muted">{m.type}</span>,
     event: (
       <span className="flex min-w-0 items-center gap-1.5">
-        {m.event ? <span className="truncate font-medium">{m.event}</span> : <span className="truncate text-faint">{WHAT[m.type]}</span>}
+        {m.event ? <VisibleText text={m.event} className="truncate font-medium" /> : <span className="truncate text-faint">{WHAT[m.type]}</span>}
         <ReceiverVerdictMarker verdict={m.receiverVerdict} compact />
       </span>
     ),
     user: m.userId ? (
-      <span className="font-mono text-muted">{m.userId}</span>
+      <VisibleText text={m.userId} className="font-mono text-muted" />
     ) : m.anonymousId ? (
       <span className="font-mono text-faint" title="Anonymous ID">
-        {m.anonymousId}
+        <VisibleText text={m.anonymousId} />
       </span>
     ) : (
       <span className="text-faint">—</span>
     ),
-    source: sourceName ? <span className="text-muted">{sourceName}</span> : <span className="text-faint">composer</span>,
+    source: sourceName ? <VisibleText text={sourceName} className="text-muted" /> : <span className="text-faint">composer</span>,
     status: <StatusBadge status={m.status} />,
     deliveries: <DeliveryChips deliveries={m.deliveries} />,
     attempts: <span className="tabular font-mono text-muted">{m.attempts || '–'}</span>,

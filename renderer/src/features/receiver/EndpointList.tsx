@@ -2,6 +2,7 @@ import { KeyRound } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
 import { describeScript } from '../../../../main/contract/receiver';
 import { PickButton } from '../../ui/PickButton';
+import { VisibleText } from '../../ui/VisibleText';
 
 /** The endpoints, one button each: name, script, whether signatures are checked, requests answered. */
 export function EndpointList({ endpoints, selected, onSelect }: { endpoints: ReceiverEndpoint[]; selected: string | null; onSelect(name: string): void }) {
@@ -12,7 +13,9 @@ export function EndpointList({ endpoints, selected, onSelect }: { endpoints: Rec
         return (
           <li key={e.name}>
             <PickButton label={e.name} active={active} onClick={() => onSelect(e.name)} className="flex h-8 items-center gap-2">
-              <span className={`w-24 shrink-0 truncate font-mono ${active ? 'font-semibold text-fg' : 'text-fg'}`}>{e.name}</span>
+              <span className={`w-24 shrink-0 truncate font-mono ${active ? 'font-semibold text-fg' : 'text-fg'}`}>
+                <VisibleText text={e.name} />
+              </span>
               <span className="min-w-0 flex-1 truncate text-muted">{describeScript(e.script)}</span>
               {e.secret && <KeyRound aria-label="checks signatures" className="size-3.5 shrink-0 text-faint" />}
               <span className="tabular w-8 shrink-0 text-right font-mono text-faint" title="Requests answered under this script">
