@@ -5,24 +5,14 @@
  */
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import type { RunningServe } from '../../main/cli/serve.js';
 import { LIMITS } from '../../main/contract/messageShapes.js';
 import { must, newDataDir, onCleanup } from '../helpers/harness.js';
+import { serveWithSource, WRITE_KEY } from '../helpers/serveWithSource.js';
 
-const WRITE_KEY = 'wk_limits';
-const silentIO = { stdout: () => undefined, stderr: () => undefined };
-
-async function serve(): Promise<RunningServe> {
-  const dir = newDataDir();
-  const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({ sources: [{ name: 'backend', kind: 'server', writeKey: WRITE_KEY }] }));
-  const running = await startServe({ config, data: join(dir, 'data'), host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silentIO);
-  onCleanup(() => running.stop());
-  return running;
-}
+const serve = serveWithSource;
 
 /** A body of exactly `size` bytes that is valid JSON. */
 const bodyOf = (size: number): Buffer => {
