@@ -407,7 +407,7 @@ async function playFast(core: Core, messageId: number, deliveryId: number, signa
 /** The destination commands of a local core. */
 function localDestinations(core: Core): DestinationApi {
   return {
-    // Lists take a cursor and answer pages once they page (issue 9): the cast compiles before and after.
+    // Lists take a cursor and answer pages once they page: the cast compiles before and after.
     list: async () => listResult(await listAll<Destination>(() => core.listDestinations())),
     create: (input) => Promise.resolve(core.createDestination(input)),
     update: (id, patch) => Promise.resolve(core.updateDestination({ id, patch })),

@@ -76,7 +76,7 @@ async function fetchMessage(id: number, dataDirFlag: string | undefined): Promis
     // Masked as the serve's getMessage answers it (docs/behaviour.md §9): the same output either way.
     const read = core.getMessage({ id });
     const detail = read.ok ? { ok: true as const, value: maskMessageDetail(read.value) } : read;
-    // Lists take a cursor and answer pages once they page (issue 9): the cast compiles before and after.
+    // Lists take a cursor and answer pages once they page: the cast compiles before and after.
     const sources = await listAll<Source>(() => core.listSources());
     const byId = new Map(sources.ok ? sources.value.map((s) => [s.id, s.name] as const) : []);
     return { detail, sourceName: (s) => byId.get(s) ?? s, where: dataDir };

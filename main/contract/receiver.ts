@@ -1,5 +1,5 @@
 /**
- * The local mock receiver (issue 4): named endpoints at `<receiverUrl>/r/<name>`, each answering by a
+ * The local mock receiver: named endpoints at `<receiverUrl>/r/<name>`, each answering by a
  * response script, and every request captured. Types and input schemas only; shared with the renderer.
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * Pushed events as WebSocket frames (`{"events": [...], "dropped"?: n}`), encoded so that one event that
- * cannot be serialised never stops the stream, let alone the process (issue 13, defect 2). JSON.stringify
+ * cannot be serialised never stops the stream, let alone the process. JSON.stringify
  * recurses, so an event carrying JSON nested thousands of levels deep throws; such an event is sent with
  * everything below WIRE_MAX_DEPTH replaced by a marker string (docs/behaviour.md §7), and one that
  * still cannot be encoded is left out and counted in `dropped`. The first time, it is logged.

@@ -1,5 +1,5 @@
 /**
- * SIGKILL under load (issue 13, fault injection): a real `hookbench serve` process takes batches from several
+ * SIGKILL under load: a real `hookbench serve` process takes batches from several
  * clients and forwards them to a receiver that fails a seeded share of requests, and is killed with SIGKILL at
  * seeded random moments, several times in a row; then it runs once more until everything is delivered.
  * The tally must show (docs/behaviour.md §4 Durable, §7 Acceptance):

@@ -1,4 +1,4 @@
-/** Damaged databases for the hardening tests (issue 13, defect 5). */
+/** Damaged databases for the hardening tests. */
 import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, mkdirSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

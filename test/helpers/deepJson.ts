@@ -1,5 +1,5 @@
 /**
- * Deeply nested JSON for the hardening tests (issue 13): a call whose properties nest thousands of arrays is
+ * Deeply nested JSON for the hardening tests: a call whose properties nest thousands of arrays is
  * ~10 KB, inside every size limit, and deep enough to overflow any recursive walk.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Issue 13, fault injection: the disk fills up under a running serve. How it is injected, honestly: SQLite's
+ * The disk fills up under a running serve. How it is injected, honestly: SQLite's
  * `PRAGMA max_page_count` set to the database's current size on serve's own connection (a test hook,
  * internalsOf), so that every write that needs a new page fails with SQLITE_FULL, exactly as on a full disk;
  * the soak (scripts/soak.ts) also fills a real tmpfs when it may mount one. Contract (docs/behaviour.md §7,

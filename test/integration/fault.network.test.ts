@@ -1,5 +1,5 @@
 /**
- * Issue 13, fault injection at the webhook's side: what a broken or hostile endpoint does to an attempt, each
+ * What a broken or hostile endpoint does to an attempt, each
  * classified as docs/behaviour.md §3 says (outcome names), and never holding up other deliveries. Each endpoint
  * is a raw TCP server, so that it can misbehave in ways an HTTP server library would not allow.
  * (Refused connections, resets before any response, redirects, 5xx and the 5 s timeout are in

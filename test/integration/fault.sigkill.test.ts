@@ -1,5 +1,5 @@
 /**
- * Issue 13, fault injection: `hookbench serve` killed with SIGKILL under load at seeded moments, three times in
+ * `hookbench serve` killed with SIGKILL under load at seeded moments, three times in
  * a row, with a receiver that fails a fifth of its requests (test/fuzz/killLoop.ts). Every acknowledged call
  * survives and is delivered; duplicates stay within what at-least-once allows. `npm run soak` runs it long.
  */

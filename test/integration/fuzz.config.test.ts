@@ -1,5 +1,5 @@
 /**
- * Issue 13, "the suite that keeps it fixed": the config file fuzzed with fast-check (test/fuzz/configFuzz.ts),
+ * The config file fuzzed with fast-check (test/fuzz/configFuzz.ts),
  * applied as `hookbench serve --config` applies it. Seeded and bounded here; `npm run soak` runs it long.
  */
 import { writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 13, "the suite that keeps it fixed": the ingestion API fuzzed with fast-check (test/fuzz/ingestFuzz.ts):
+ * The ingestion API fuzzed with fast-check (test/fuzz/ingestFuzz.ts):
  * random valid and hostile bodies, labels, encodings, nesting, sizes and Unicode (lone surrogates included)
  * on every /v1 route of a real serve. Seeded and bounded here; `npm run soak` runs the same property long.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 10: the mock receiver keeps its newest captures only (10,000 by default), and says so:
+ * The mock receiver keeps its newest captures only (10,000 by default), and says so:
  * listCaptures answers the limit and how many older captures were removed to keep within it.
  */
 import { request } from 'undici';

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 8: configuration that can never work is refused when it is given, naming the field, through
+ * Configuration that can never work is refused when it is given, naming the field, through
  * every door: the config file (`hookbench serve --config`, applyConfig), the typed API and `hookbench send`.
  */
 import { writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 4: deleting the database file while serve ran lost everything silently (the open handle
+ * Deleting the database file while serve ran lost everything silently (the open handle
  * kept writing to a deleted file: 200s for what no restart would find). Now a file gone or replaced under
  * the open handle is detected (docs/behaviour.md §10) and writes are refused with 503, naming the file;
  * reads still answer from the open handle, and serve logs it once.

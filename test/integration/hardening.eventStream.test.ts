@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 2: the WebSocket flusher serialised pushed events with one JSON.stringify, so an event
+ * The WebSocket flusher serialised pushed events with one JSON.stringify, so an event
  * carrying deeply nested JSON threw inside a timer and took serve down while a client listened. The deep
  * event is emitted through the core directly here: ingestion and sendMessage refuse such calls now (defect
  * 3), but a frame that cannot be serialised must not crash whatever its origin.

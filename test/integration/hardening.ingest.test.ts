@@ -1,5 +1,5 @@
 /**
- * Issue 13, defects 9 and 10 (ingestion): every body is read as JSON whatever its Content-Type label, as the
+ * Every body is read as JSON whatever its Content-Type label, as the
  * real collection API does; identifiers that UTF-8 cannot store (lone surrogates) are refused, naming the
  * field, so that the indexed columns and the stored body never disagree.
  */

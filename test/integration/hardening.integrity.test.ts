@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 5: a damaged database started without a word, then failed rows with SQLITE_CORRUPT while
+ * A damaged database started without a word, then failed rows with SQLITE_CORRUPT while
  * ingestion kept answering 200, and "file is not a database" named no file. Now start runs a quick
  * integrity check (docs/behaviour.md §10), a damaged database takes no writes, and every error names the
  * file and the way out: move it aside, or `hookbench doctor`.

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 3: deeply nested calls. A call nesting 5,000 levels was accepted, then broke every
+ * Deeply nested calls. A call nesting 5,000 levels was accepted, then broke every
  * listMessages page that held it and its getMessage (500: the answer could not be serialised); 20,000+
  * levels made ingest answer 500, unlogged and uncounted. Now a call's fields nest at most LIMITS.maxDepth
  * levels (docs/behaviour.md §7): deeper calls are refused like any other limit, before their JSON is

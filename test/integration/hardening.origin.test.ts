@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 10: the typed API over HTTP and its event stream over WebSocket answer alike (docs/behaviour.md
+ * The typed API over HTTP and its event stream over WebSocket answer alike (docs/behaviour.md
  * §10): 403 for a request not addressed to this machine (Host or Origin), 401 for a missing or wrong token.
  */
 import { join } from 'node:path';

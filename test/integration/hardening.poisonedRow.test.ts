@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 1: a call nesting ~5,000 arrays, once stored, crashed the process when it was delivered to
+ * A call nesting ~5,000 arrays, once stored, crashed the process when it was delivered to
  * a receiver endpoint whose secret differs from the destination's (the signature diagnosis recursed), and
  * because the delivery is durable every restart crashed again. The row here is stored directly with SQL, as
  * a data dir written before the nesting limit would hold it.

@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 1: one request to the mock receiver must never take the process down. Here the signature
+ * One request to the mock receiver must never take the process down. Here the signature
  * check and the messageId lookup are made to throw (as the unbounded diagnosis once did on deep JSON): the
  * request is still answered, the capture is still recorded when it can be, and later requests work.
  */

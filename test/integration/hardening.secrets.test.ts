@@ -1,5 +1,5 @@
 /**
- * Issue 13, defect 7: secrets at rest and in answers (docs/behaviour.md §9). The database files are 0600 like
+ * Secrets at rest and in answers (docs/behaviour.md §9). The database files are 0600 like
  * the rest of the data dir, and write keys and credentials stay out of what is stored or shown in clear.
  */
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 13, security tests: what the hardening tests (hardening.origin, hardening.secrets, hardening.config)
+ * What the hardening tests (hardening.origin, hardening.secrets, hardening.config)
  * do not already cover. Static files never leave the UI folder, whatever the path's tricks; the API token is
  * taken from the Authorization header only; secrets appear in no answer of ANY read command, no event and no
  * export unless asked; every file and folder of a data dir is private to its user (docs/behaviour.md §9, §10).

@@ -4,7 +4,7 @@ import { diagnoseSignature } from '../../main/core/signatureDiagnosis.js';
 import { checkSignature } from '../../main/core/receiverScript.js';
 import { deepTrackBody } from '../helpers/deepJson.js';
 
-// Issue 13, defect 1: the diagnosis re-serialised the parsed body, which recursed until the stack overflowed.
+// The diagnosis re-serialised the parsed body, which recursed until the stack overflowed.
 describe('signature diagnosis of deeply nested bodies', () => {
   const body = Buffer.from(deepTrackBody(5000, 'deep-1'), 'utf8');
   const signedWithOtherSecret = createHmac('sha1', 'other').update(body).digest('hex');

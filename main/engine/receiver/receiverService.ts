@@ -1,5 +1,5 @@
 /**
- * The local mock receiver (issue 4): an HTTP and an HTTPS listener whose named endpoints
+ * The local mock receiver: an HTTP and an HTTPS listener whose named endpoints
  * (`<receiverUrl>/r/<name>`) answer by their response scripts. Every request is captured to SQLite (the
  * core's own database) with its exact body bytes, the step that answered it and, for an endpoint with a
  * secret, its X-Signature verdict; each capture is pushed as a `requestCaptured` event.
@@ -427,7 +427,7 @@ export class ReceiverService {
     });
     req.on('error', () => res.destroy()); // the client went away mid-body: nothing complete to capture
     req.on('end', () => {
-      // One request must never take the process down (issue 13): whatever goes wrong is logged, and the
+      // One request must never take the process down: whatever goes wrong is logged, and the
       // request is answered 500 if its script could not answer it.
       try {
         this.onBody(listener, req, res, { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body: Buffer.concat(chunks, kept), size });

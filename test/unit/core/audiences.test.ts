@@ -68,7 +68,7 @@ describe('traitAt and jsonEqual', () => {
     expect(jsonEqual({ a: 1 }, { b: 1 })).toBe(false);
     expect(jsonEqual({ a: [1, { c: 2 }] }, { a: [1, { c: 3 }] })).toBe(false);
   });
-  it('compares values nested 100,000 levels deep without overflowing the stack (issue 13)', () => {
+  it('compares values nested 100,000 levels deep without overflowing the stack', () => {
     const deep = (levels: number, leaf: string) => JSON.parse(`${'['.repeat(levels)}"${leaf}"${']'.repeat(levels)}`) as JsonValue;
     expect(jsonEqual(deep(100_000, 'x'), deep(100_000, 'x'))).toBe(true);
     expect(jsonEqual(deep(100_000, 'x'), deep(100_000, 'y'))).toBe(false);
