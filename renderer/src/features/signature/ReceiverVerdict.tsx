@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { ArrowRight, CircleCheck, CircleX, KeyRound, TriangleAlert } from 'lucide-react';
 import type { ReceiverCheck, SecretMismatch } from '../../../../main/contract/receiver';
 import { api } from '../../api/instance';
@@ -7,6 +7,7 @@ import { useDetail } from '../../stores/detail';
 import { formatHash, parseHash } from '../../stores/router';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { VerdictBadge } from '../../ui/VerdictBadge';
 
 /** `destination 'X' …` as a sentence. */
@@ -109,31 +110,19 @@ function UseOneSecret({ secrets }: { secrets: SecretMismatch }) {
 }
 
 function ConfirmOneSecret({ text, busy, onCancel, onConfirm }: { text: string; busy: boolean; onCancel(): void; onConfirm(): Promise<void> }) {
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    cancelRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onCancel();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onCancel]);
   return (
-    <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/30 dark:bg-black/60">
-      <div role="alertdialog" aria-modal="true" aria-labelledby="one-secret-title" aria-describedby="one-secret-text" className="w-[30rem] max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 shadow-pop">
-        <h2 id="one-secret-title" className="text-sm font-semibold">
-          Use one secret for both?
-        </h2>
-        <p id="one-secret-text" className="mt-2 text-[13px] text-muted">
-          {text} Requests already captured keep their verdict; send or replay a message to check again.
-        </p>
-        <div className="mt-4 flex justify-end gap-2">
-          <Button ref={cancelRef} size="md" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button size="md" variant="primary" busy={busy} onClick={() => void onConfirm()}>
-            Use one secret
-          </Button>
-        </div>
-      </div>
-    </div>
+    <ConfirmDialog
+      id="one-secret"
+      title="Use one secret for both?"
+      text={`${text} Requests already captured keep their verdict; send or replay a message to check again.`}
+      width="w-[30rem]"
+      safeLabel="Cancel"
+      onSafe={onCancel}
+      confirm={
+        <Button size="md" variant="primary" busy={busy} onClick={() => void onConfirm()}>
+          Use one secret
+        </Button>
+      }
+    />
   );
 }

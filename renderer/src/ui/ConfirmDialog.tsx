@@ -1,0 +1,59 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Button } from './Button';
+
+/**
+ * The frame every confirmation shares: a modal alertdialog named by its title and described by its text, focus
+ * on the safe button, and Esc choosing it. `escapeFirst` takes Esc before anything else on the page hears it
+ * (a form whose Esc would otherwise also leave the screen).
+ */
+export function ConfirmDialog({
+  id,
+  title,
+  text,
+  width = 'w-[28rem]',
+  safeLabel,
+  onSafe,
+  confirm,
+  escapeFirst = false,
+}: {
+  /** Prefix of the title's and text's element ids. */
+  id: string;
+  title: ReactNode;
+  text: ReactNode;
+  width?: string;
+  safeLabel: string;
+  onSafe(): void;
+  /** The button that goes ahead. */
+  confirm: ReactNode;
+  escapeFirst?: boolean;
+}) {
+  const safeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => safeRef.current?.focus(), []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      if (escapeFirst) e.stopPropagation();
+      onSafe();
+    };
+    window.addEventListener('keydown', onKey, escapeFirst);
+    return () => window.removeEventListener('keydown', onKey, escapeFirst);
+  }, [onSafe, escapeFirst]);
+  return (
+    <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/30 dark:bg-black/60">
+      <div role="alertdialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} className={`${width} max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 shadow-pop`}>
+        <h2 id={`${id}-title`} className="text-sm font-semibold">
+          {title}
+        </h2>
+        <p id={`${id}-text`} className="mt-2 text-[13px] text-muted">
+          {text}
+        </p>
+        <div className="mt-4 flex justify-end gap-2">
+          <Button ref={safeRef} size="md" onClick={onSafe}>
+            {safeLabel}
+          </Button>
+          {confirm}
+        </div>
+      </div>
+    </div>
+  );
+}
