@@ -15,7 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReceiver, type Receiver } from './child.js';
@@ -208,6 +208,15 @@ export async function runLive(options: LiveOptions, progress: (line: string) => 
       );
     }, 500);
     // (Page scripts as text: this file is compiled without the DOM's types.)
+    // An opt-in CPU profile of the page over the feed window, to find what the long tasks are made of.
+    const profilePath = process.env['HOOKBENCH_LIVE_PROFILE'];
+    const tracePath = process.env['HOOKBENCH_LIVE_TRACE'];
+    if (tracePath) await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
+    if (profilePath) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const windowStart = await page.evaluate<number>('window.__bench.recording = true, window.__bench.frames = [], performance.now()');
     const t0 = performance.now();
     const posts: Promise<number>[] = [];
@@ -232,6 +241,25 @@ export async function runLive(options: LiveOptions, progress: (line: string) => 
       return { frames: bench.frames, longTasks: bench.longTasks.filter(([t]) => t >= ${windowStart} && t <= end) };
     })()`);
     clearInterval(sampler);
+    if (profilePath) {
+      const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+      writeFileSync(profilePath, JSON.stringify(profile));
+      progress(`CPU profile of the feed window written to ${profilePath}`);
+    }
+    if (tracePath) {
+      const complete = new Promise<{ stream: string }>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e as { stream: string })));
+      await cdp.send('Tracing.end');
+      const { stream } = await complete;
+      const chunks: string[] = [];
+      for (;;) {
+        const { data, eof } = (await cdp.send('IO.read', { handle: stream })) as { data: string; eof: boolean };
+        chunks.push(data);
+        if (eof) break;
+      }
+      await cdp.send('IO.close', { handle: stream });
+      writeFileSync(tracePath, chunks.join(''));
+      progress(`trace of the feed window written to ${tracePath}`);
+    }
     const after = await metrics();
     heap.push(after['JSHeapUsedSize']!);
     const deliveredInWindow = (await receiver.stats()).requests;

@@ -37,6 +37,12 @@ export function sharesSecond(rows: readonly Pick<MessageSummary, 'receivedAt'>[]
   return (index > 0 && Math.floor(rows[index - 1]!.receivedAt / 1000) === second) || (index + 1 < rows.length && Math.floor(rows[index + 1]!.receivedAt / 1000) === second);
 }
 
+function startOfDay(at: number): number {
+  const d = new Date(at);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
 /**
  * The virtualised grid. It follows the newest messages only while scrolled to the top; scrolled down,
  * new rows are added above without moving what the user is reading, and a pill offers to jump up.
@@ -44,19 +50,24 @@ export function sharesSecond(rows: readonly Pick<MessageSummary, 'receivedAt'>[]
 export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick, onKeyDown, gridRef, label = 'Messages', lead, onEndReached, footer }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const now = toEngineNow(clock, useNow(1000));
+  // Only a retry countdown changes every second; other rows depend on the day alone (a time from another day
+  // shows its date), so the 1 s tick re-renders just the rows that count down.
+  const today = startOfDay(now);
   const rowHeight = useRowHeight('live');
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
   // A new density re-measures every row.
   useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   const [newAbove, setNewAbove] = useState(0);
 
-  // Keep the reading position when rows arrive above it.
+  // Keep the reading position when rows arrive above it. Whether the list is scrolled down is remembered from
+  // scroll events: reading scrollTop here would force a synchronous layout of the grid on every batch.
   const topId = useRef<number | null>(null);
+  const scrolledDown = useRef(false);
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const previous = topId.current;
     const first = rows[0]?.id ?? null;
-    if (el && previous !== null && first !== previous && el.scrollTop > 0) {
+    if (el && previous !== null && first !== previous && scrolledDown.current) {
       const added = rows.findIndex((r) => r.id === previous);
       if (added > 0) {
         el.scrollTop += added * rowHeight;
@@ -67,7 +78,8 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
   }, [rows]);
 
   const onScroll = useCallback(() => {
-    if ((scrollRef.current?.scrollTop ?? 0) <= 0) setNewAbove(0);
+    scrolledDown.current = (scrollRef.current?.scrollTop ?? 0) > 0;
+    if (!scrolledDown.current) setNewAbove(0);
   }, []);
 
   // Near the end (the last rendered row is within a screen of the last row), ask for more.
@@ -111,14 +123,16 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
             {items.map((item) => {
               const m = rows[item.index]!;
               return (
+                // Keyed by position, not by message: when a burst puts new messages on top, the rows on
+                // screen are updated in place instead of every one being unmounted and another mounted.
                 <MessageRow
-                  key={m.id}
+                  key={item.index}
                   message={m}
                   index={item.index}
                   top={item.start}
                   active={m.id === cursorId}
                   open={m.id === openId}
-                  engineNow={now}
+                  engineNow={m.status === 'retrying' && m.nextAttemptAt !== null ? now : today}
                   sourceName={sourceName(sources, m.sourceId)}
                   onClick={onRowClick}
                   lead={lead?.cell(m)}

@@ -15,6 +15,7 @@ export interface MessageRowProps {
   top: number;
   active: boolean;
   open: boolean;
+  /** Engine time, or the start of its day for a row with no countdown (its text changes only with the day). */
   engineNow: number;
   sourceName: string;
   onClick(id: number): void;
@@ -85,7 +86,8 @@ export const MessageRow = memo(function MessageRow({ message, index, top, active
       aria-selected={open}
       data-message-id={message.id}
       onClick={() => onClick(message.id)}
-      style={{ height: rowHeight, transform: `translateY(${top}px)` }}
+      // Each row is laid out on its own: a row's new text never makes the browser lay out the whole grid.
+      style={{ height: rowHeight, transform: `translateY(${top}px)`, contain: 'strict' }}
       className={`absolute top-0 left-0 flex w-full cursor-default items-center gap-3 border-b border-line/60 pr-3 text-xs ${
         open ? 'bg-selected' : active ? 'bg-hover' : 'hover:bg-hover'
       } ${active ? 'shadow-[inset_0_0_0_1px_var(--accent)]' : ''}`}

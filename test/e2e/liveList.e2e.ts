@@ -1,0 +1,59 @@
+/**
+ * The Live list while messages arrive, against a real `hookbench serve`: scrolled down, the row being read
+ * stays where it is and a pill counts what arrived above; at the top, the list follows the newest.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing } from './browser.js';
+import { useWorkbench } from './workbench.js';
+
+const FIRST = 60;
+const MORE = 5;
+
+const grid = (page: Page) => page.getByRole('grid', { name: 'Messages' });
+const scroller = (page: Page) => grid(page).getByRole('rowgroup').nth(1);
+/** The userIds of the rows inside the scrolled viewport, top to bottom. */
+const visibleUsers = (page: Page) =>
+  scroller(page).evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return [...el.querySelectorAll('[role="row"]')]
+      .filter((row) => {
+        const r = row.getBoundingClientRect();
+        return r.top >= box.top && r.bottom <= box.bottom;
+      })
+      .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+      .map((row) => row.querySelectorAll('[role="gridcell"]')[3]?.textContent ?? '');
+  });
+
+describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
+  const { serve, open } = useWorkbench();
+
+  it('keeps the row being read in place when messages arrive above it, counts them in a pill, and the pill goes back to the newest', async () => {
+    const r = await serve({
+      sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
+      receivers: [{ name: 'ok', script: 200 }],
+      destinations: [{ name: 'Orders', enabled: true, sources: ['backend'], url: 'receiver:ok' }],
+    });
+    const send = (from: number, count: number) =>
+      r.call('sendMessages', { messages: Array.from({ length: count }, (_, i) => ({ type: 'track', source: 'backend', call: { userId: `user-${from + i}`, event: 'Order Completed' } })) });
+    await send(0, FIRST);
+    const page = await open(r, '#/live');
+    await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe(String(FIRST + 1));
+
+    // Scrolled down, a burst above does not move what the user reads.
+    await scroller(page).evaluate((el) => el.scrollTo({ top: 20 * 32 }));
+    await expect.poll(async () => (await visibleUsers(page)).length).toBeGreaterThan(3);
+    const reading = await visibleUsers(page);
+    await send(FIRST, MORE);
+    await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe(String(FIRST + MORE + 1));
+    await page.getByRole('button', { name: `${MORE} new messages` }).waitFor();
+    expect(await visibleUsers(page)).toEqual(reading);
+
+    // The pill goes to the top, which then follows new messages.
+    await page.getByRole('button', { name: `${MORE} new messages` }).click();
+    await expect.poll(async () => (await visibleUsers(page))[0]).toBe(`user-${FIRST + MORE - 1}`);
+    await expect.poll(() => page.getByRole('button', { name: /new messages?$/ }).count()).toBe(0);
+    await send(FIRST + MORE, 1);
+    await expect.poll(async () => (await visibleUsers(page))[0]).toBe(`user-${FIRST + MORE}`);
+  });
+});
