@@ -5,7 +5,7 @@
  * RECENT.captures captures), so it answers in milliseconds at any history size. Nothing here writes.
  */
 import type { DestinationExplanation, DiagnosticCheck, DiagnosticSection, Diagnostics, Evidence, MessageExplanation, WhyReason } from '../contract/diagnostics.js';
-import { pastWindowWords } from '../contract/deliveryWords.js';
+import { pastWindowWords, spanWords } from '../contract/deliveryWords.js';
 import { isSendDestination, REASONS, type AttemptRecord, type DeliveryRecord, type Destination, type IngestRefusal, type MessageDetail, type Overview, type Source } from '../contract/models.js';
 import { parseReceiverRef, type CaptureRecord } from '../contract/receiver.js';
 import { ok, type Result } from '../contract/result.js';
@@ -163,7 +163,7 @@ export class DiagnosticsService {
           state: 'warning',
           text:
             delivery.nextAttemptAt !== null
-              ? `${delivery.status}: the next attempt falls due at ${new Date(delivery.nextAttemptAt).toISOString()} (engine time)`
+              ? `${delivery.status}: ${dueWords(delivery.nextAttemptAt, this.o.clock.now())}`
               : delivery.status === 'delivering'
                 ? 'an attempt is in flight'
                 : `${delivery.status}`,
@@ -519,7 +519,7 @@ export class DiagnosticsService {
             : 'No retry backlog',
         detail:
           overview.retrying > 0
-            ? `The next retry falls due at ${overview.nextDueAt === null ? 'no set time' : new Date(overview.nextDueAt).toISOString()} (engine time). ${overview.failedLastHour ? `${plural(overview.failedLastHour, 'delivery', 'deliveries')} failed for good in the last hour.` : ''}`.trim()
+            ? `${overview.nextDueAt === null ? 'The next retry has no set time.' : `The next retry ${dueWords(overview.nextDueAt, this.o.clock.now()).replace(/^the next attempt /, '')}.`} ${overview.failedLastHour ? `${plural(overview.failedLastHour, 'delivery', 'deliveries')} failed for good in the last hour.` : ''}`.trim()
             : 'Every delivery is settled or on its first attempt.',
         evidence: overview.retrying > 0 ? [{ kind: 'history', label: 'Retrying messages', filter: { status: 'retrying' } }] : [],
       },
@@ -613,4 +613,9 @@ function sentence(text: string): string {
 
 function refusalLink(r: IngestRefusal): Evidence {
   return { kind: 'ingestLog', label: `Refused #${r.id}: HTTP ${r.httpStatus} ${r.code}${r.field ? ` (${r.field})` : ''}`, refusalId: r.id };
+}
+
+/** When an attempt falls due, in words relative to engine time: "the next attempt falls due in 4 min 12 s". */
+function dueWords(at: number, now: number): string {
+  return at - now <= 500 ? 'the next attempt is due now' : `the next attempt falls due in ${spanWords(at - now)} (engine time)`;
 }

@@ -72,6 +72,18 @@ describe('Why? for one message', () => {
     expect(texts(down)[0]).toMatch(/^retry\.window problem: retry window exhausted after 2 attempts: no 3rd attempt: it would have fallen due 3 min( \d+ s)? after the first, past the 1 min 30 s retry window$/);
   });
 
+  it('a delivery waiting for its retry says in how long, in words, not as a raw timestamp', async () => {
+    const core = newCore();
+    await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
+    must(core.receivers.createReceiver({ name: 'busy', script: 503 }));
+    must(core.createDestination({ name: 'Busy', enabled: true, url: 'receiver:busy', retry: { schedule: [600_000], windowMs: 3_600_000, jitter: 0 } }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'ada', event: 'Tested' }, destinations: ['Busy'] })).message.id;
+    await settled(core, id);
+    const busy = must(core.explainMessage({ id })).destinations[0]!;
+    expect(busy).toMatchObject({ outcome: 'waiting', status: 'retrying' });
+    expect(texts(busy).at(-1)).toMatch(/^delivery\.waiting warning: retrying: the next attempt falls due in (9 min \d+ s|10 min) \(engine time\)$/);
+  });
+
   it('an unknown message is not_found', () => {
     const core = newCore();
     expect(core.explainMessage({ id: 999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
