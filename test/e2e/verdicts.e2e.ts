@@ -47,6 +47,9 @@ describe.skipIf(chromiumMissing)('The receiver\'s verdict', () => {
     const verdict = page.getByRole('region', { name: "Receiver's verdict" });
     await verdict.waitFor();
     const text = await verdict.innerText();
+    // The header's green `success` (the HTTP exchange) stands beside a red "signature invalid", never alone.
+    const header = page.getByRole('region', { name: `Attempt ${attempt.attemptNumber}` }).locator('div').first();
+    expect(await header.innerText()).toMatch(/success\s+signature invalid/);
     expect(text).toContain("Receiver endpoint 'orders' found X-Signature invalid, although it answered.");
     expect(text).toContain("Destination 'Orders API' signs with a secret that differs from receiver endpoint 'orders'.");
     expect(text).toContain(fingerprint('whsec_destination_2'));

@@ -11,6 +11,7 @@ import { Card } from '../../ui/Card';
 import { CopyButton } from '../../ui/CopyButton';
 import { FastForwardedBadge, OutcomeBadge } from '../../ui/StatusBadge';
 import { ReceiverVerdict } from '../signature/ReceiverVerdict';
+import { VerdictBadge } from '../../ui/VerdictBadge';
 import { SignaturePanel } from '../signature/SignaturePanel';
 import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
 import { HeadersTable } from './HeadersTable';
@@ -42,6 +43,8 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
           </h3>
           {isFastForwarded(attempt) && <FastForwardedBadge />}
           <OutcomeBadge outcome={attempt.outcome} />
+          {/* A green `success` alone would read as "all good" above a refused signature. */}
+          {receiverCheck?.verdict && receiverCheck.verdict !== 'valid' && <VerdictBadge verdict={receiverCheck.verdict} labelled />}
         </div>
         {/* The actions get their own row: beside the title they squeezed it onto several lines at 1024 px. */}
         <div className="flex flex-wrap items-center gap-1">
