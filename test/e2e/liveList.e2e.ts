@@ -56,4 +56,22 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
     await send(FIRST + MORE, 1);
     await expect.poll(async () => (await visibleUsers(page))[0]).toBe(`user-${FIRST + MORE}`);
   });
+
+  it('dates rows from another day than the engine’s and widens the Time column so the whole time still fits', async () => {
+    const r = await serve({
+      sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
+      receivers: [{ name: 'ok', script: 200 }],
+      destinations: [{ name: 'Orders', enabled: true, sources: ['backend'], url: 'receiver:ok' }],
+    });
+    const sent = await r.call<{ message: { receivedAt: number } }>('sendMessage', { type: 'track', source: 'backend', call: { userId: 'yesterday', event: 'Order Completed' } });
+    await r.call('advanceClock', { ms: 30 * 3_600_000 });
+    await r.call('sendMessage', { type: 'track', source: 'backend', call: { userId: 'today', event: 'Order Completed' } });
+    const page = await open(r, '#/live');
+    await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe('3');
+    const day = new Date(sent.message.receivedAt).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+    const timeCell = (user: string) => grid(page).getByRole('row').filter({ hasText: user }).getByRole('gridcell').first();
+    await expect.poll(() => timeCell('yesterday').innerText()).toMatch(new RegExp(`^${day} \\d\\d:\\d\\d:\\d\\d`));
+    expect(await timeCell('today').innerText()).toMatch(/^\d\d:\d\d:\d\d/);
+    for (const user of ['yesterday', 'today']) expect(await timeCell(user).evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
 });

@@ -61,10 +61,22 @@ export function formatBytes(bytes: number): string {
 
 /** Time of day for a list row, with the day when it is not `now`'s day: "12:09:28", "Nov 22 12:09:28". */
 export function formatRowTime(at: number, now: number): string {
+  return sameDay(at, now) ? formatClock(at) : `${formatDay(at)} ${formatClock(at)}`;
+}
+
+/** The time of day: "12:09:28". */
+export function formatClock(at: number): string {
   const date = new Date(at);
-  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-  if (new Date(now).toDateString() === date.toDateString()) return time;
-  return `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/** The day: "Nov 27". */
+export function formatDay(at: number): string {
+  return new Date(at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+export function sameDay(a: number, b: number): boolean {
+  return new Date(a).toDateString() === new Date(b).toDateString();
 }
 
 /** A precise timestamp: "2026-11-22 12:09:28.969". */

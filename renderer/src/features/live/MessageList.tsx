@@ -3,12 +3,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowUp } from 'lucide-react';
 import type { MessageSummary } from '../../../../main/contract/models';
 import { useNow } from '../../lib/useNow';
+import { sameDay } from '../../lib/format';
 import { sourceName } from '../../stores/catalog';
 import { engineNow as toEngineNow } from '../../stores/engine';
 import type { Source } from '../../../../main/contract/models';
 import type { ClockState } from '../../../../main/contract/models';
 import { useRowHeight } from '../../app/density';
-import { COLUMNS } from './columns';
+import { COLUMNS, columnClass } from './columns';
 import { MessageRow } from './MessageRow';
 
 export interface MessageListProps {
@@ -53,6 +54,9 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
   // Only a retry countdown changes every second; other rows depend on the day alone (a time from another day
   // shows its date), so the 1 s tick re-renders just the rows that count down.
   const today = startOfDay(now);
+  // Rows are newest first: the first and the last say whether any listed message is from another day (a
+  // message from a later day is listed after Reset offset undoes a jump).
+  const wideTime = rows.length > 0 && (!sameDay(rows[0]!.receivedAt, today) || !sameDay(rows[rows.length - 1]!.receivedAt, today));
   const rowHeight = useRowHeight('live');
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
   // A new density re-measures every row.
@@ -112,7 +116,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
             <span aria-hidden className="w-[3px] shrink-0" />
             {lead && <div role="columnheader" className="flex w-5 shrink-0 items-center">{lead.header}</div>}
             {COLUMNS.map((c) => (
-              <div key={c.key} role="columnheader" className={`truncate ${c.className}`}>
+              <div key={c.key} role="columnheader" className={`truncate ${columnClass(c, wideTime)}`}>
                 {c.label}
               </div>
             ))}
@@ -137,6 +141,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
                   onClick={onRowClick}
                   lead={lead?.cell(m)}
                   showMs={sharesSecond(rows, item.index)}
+                  wideTime={wideTime}
                 />
               );
             })}

@@ -1,11 +1,11 @@
 import { memo } from 'react';
 import type { MessageSummary } from '../../../../main/contract/models';
-import { formatCountdown, formatRowTime, formatShortCountdown, formatTimestamp } from '../../lib/format';
+import { formatClock, formatCountdown, formatDay, formatShortCountdown, formatTimestamp, sameDay } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { ReceiverVerdictMarker } from '../../ui/ReceiverVerdictMarker';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { useRowHeight } from '../../app/density';
-import { COLUMNS } from './columns';
+import { COLUMNS, columnClass } from './columns';
 import { DeliveryChips } from './DeliveryChips';
 import { VisibleText } from '../../ui/VisibleText';
 
@@ -23,6 +23,8 @@ export interface MessageRowProps {
   lead?: React.ReactNode;
   /** A neighbouring row was received in the same second: the milliseconds tell them apart. */
   showMs?: boolean;
+  /** Some listed message is from another day: the Time column is wider and dated rows show their date. */
+  wideTime?: boolean;
 }
 
 /** What a call without an event name is about (the list has no body to show more). */
@@ -40,7 +42,8 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
   return {
     time: (
       <span className="tabular font-mono text-muted" title={formatTimestamp(m.receivedAt)}>
-        {formatRowTime(m.receivedAt, engineNow)}
+        {!sameDay(m.receivedAt, engineNow) && <span className="font-sans text-[10px] text-faint">{formatDay(m.receivedAt)} </span>}
+        {formatClock(m.receivedAt)}
         {showMs && <span className="text-[10px] text-faint">.{String(new Date(m.receivedAt).getMilliseconds()).padStart(3, '0')}</span>}
       </span>
     ),
@@ -75,7 +78,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
   };
 }
 
-export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick, lead, showMs = false }: MessageRowProps) {
+export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick, lead, showMs = false, wideTime = false }: MessageRowProps) {
   const rowHeight = useRowHeight('live');
   const content = cells(message, engineNow, sourceName, showMs);
   return (
@@ -99,7 +102,7 @@ export const MessageRow = memo(function MessageRow({ message, index, top, active
         </div>
       )}
       {COLUMNS.map((c) => (
-        <div key={c.key} role="gridcell" className={`truncate ${c.className}`}>
+        <div key={c.key} role="gridcell" className={`truncate ${columnClass(c, wideTime)}`}>
           {content[c.key]}
         </div>
       ))}

@@ -8,6 +8,14 @@ export interface Column {
   className: string;
 }
 
+/** The Time column when a listed message is from another day than the engine's: its date joins the time. */
+export const WIDE_TIME_CLASS = 'w-[124px] shrink-0';
+
+/** A column's classes; `wideTime` widens Time for dated rows. */
+export function columnClass(c: Column, wideTime: boolean): string {
+  return c.key === 'time' && wideTime ? WIDE_TIME_CLASS : c.className;
+}
+
 export const COLUMNS: Column[] = [
   { key: 'time', label: 'Time', className: 'w-[84px] shrink-0' },
   { key: 'type', label: 'Type', className: 'w-[60px] shrink-0 hidden @[600px]:block' },
