@@ -99,6 +99,9 @@ describe.skipIf(chromiumMissing)('at 1024×768', () => {
       return [...widths.values()];
     });
     if (lines.length > 1) expect(Math.min(...lines)).toBeGreaterThan(Math.max(...lines) / 3);
+    // In the Signature panel too, the header sent is shown whole (wrapped), never cut at the pane's edge.
+    const headerSent = signature.getByLabel('Header sent');
+    expect(await headerSent.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= el.ownerDocument.documentElement.clientWidth)).toBe(true);
 
     const history = await open(`#/history/${id}?delivery=failed`);
     await history.getByRole('region', { name: 'Message details' }).or(history.getByText('No message matches these filters')).first().waitFor();

@@ -72,7 +72,7 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
               </Button>
             )
           ) : hmac ? (
-            <code aria-label="Computed HMAC-SHA1" className="min-w-0 overflow-x-auto font-mono whitespace-nowrap text-fg">
+            <code aria-label="Computed HMAC-SHA1" className="min-w-0 font-mono break-all text-fg [text-wrap:balance]">
               {hmac}
             </code>
           ) : (
@@ -81,7 +81,7 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
         </Row>
         <Row label={wasSent ? 'X-Signature sent' : 'X-Signature (unsent)'}>
           {sent ? (
-            <code aria-label="Header sent" className="min-w-0 overflow-x-auto font-mono whitespace-nowrap">
+            <code aria-label="Header sent" className="min-w-0 font-mono break-all [text-wrap:balance]">
               {sent}
             </code>
           ) : (
