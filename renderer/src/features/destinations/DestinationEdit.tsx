@@ -19,7 +19,7 @@ import { TextField } from '../../ui/TextField';
 import { deleteDestination, remember, sendTestEvent, setEnabled } from './actions';
 import { DeleteDialog } from './DeleteDialog';
 import { placeError, shownErrors, useLeftFields } from './DestinationSetup';
-import { DiscardDialog } from './DiscardDialog';
+import { FormCrumb, NotSaved, useDirtyForm } from './formFrame';
 import { SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
 import { FilterFields } from './FilterFields';
 import { eventList, formProblems, webhookRows, webhooksInput, type WebhookRow } from './model';
@@ -73,18 +73,10 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
   const [newReceiver, setNewReceiver] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const { touched, touchAll, onBlur } = useLeftFields();
-  /** Edited since it was opened or last saved: leaving asks first. */
-  const [dirty, setDirty] = useState(false);
-  const [discarding, setDiscarding] = useState(false);
+  // Edited since it was opened or last saved: leaving asks first.
+  const { setDirty, edit, cancel, onCrumbClick, discardDialog } = useDirtyForm(d.name);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const edit =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setDirty(true);
-    };
-  const leave = () => navigate({ view: 'destinations', sub: [] });
   const problems = formProblems({ name, sources: sourceIds, ...(secretDirty ? { sharedSecret: secret.trim() === '' ? null : secret } : {}) }, rows);
   const shown = shownErrors(problems, touched, errors);
 
@@ -149,11 +141,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
       onBlur={onBlur}
       className="flex h-full flex-col bg-bg"
     >
-      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
-        <a href="#/destinations" onClick={(e) => dirty && (e.preventDefault(), setDiscarding(true))} className="text-xs text-muted hover:text-fg hover:underline">
-          Destinations
-        </a>
-        <span className="text-faint">/</span>
+      <FormCrumb onCrumbClick={onCrumbClick}>
         <h2 className="min-w-0 truncate text-[13px] font-semibold">{d.name}</h2>
         <Switch checked={d.enabled} label="Enabled" showLabel disabled={!d.enabled && d.webhooks.length === 0} title={d.webhooks.length === 0 ? 'Add a webhook URL and save first' : undefined} onChange={(next) => void setEnabled(d, next)} />
         {stats?.last && (
@@ -170,7 +158,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
             Delete
           </Button>
         </div>
-      </div>
+      </FormCrumb>
       <div className="min-h-0 flex-1 overflow-y-auto">
         <div className="mx-auto grid max-w-6xl grid-cols-[repeat(auto-fit,minmax(26rem,1fr))] items-start gap-3 p-3">
           <div className="flex flex-col gap-3">
@@ -233,16 +221,12 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
         <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy}>
           Save
         </Button>
-        <Button size="md" variant="ghost" icon={<RotateCcw aria-hidden className="size-3.5" />} onClick={() => (dirty ? setDiscarding(true) : leave())}>
+        <Button size="md" variant="ghost" icon={<RotateCcw aria-hidden className="size-3.5" />} onClick={cancel}>
           Back to the list
         </Button>
-        {(Object.keys(errors).length > 0 || touched === 'all') && Object.keys(shown).length > 0 && (
-          <span className="min-w-0 truncate text-xs text-err" role="status">
-            Not saved: {Object.values(shown)[0]}
-          </span>
-        )}
+        <NotSaved errors={errors} touched={touched} shown={shown} />
       </div>
-      {discarding && <DiscardDialog what={d.name} onKeep={() => setDiscarding(false)} onDiscard={leave} />}
+      {discardDialog}
       {confirming && (
         <DeleteDialog
           destination={d}

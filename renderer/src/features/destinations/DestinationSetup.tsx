@@ -9,7 +9,7 @@ import { Button } from '../../ui/Button';
 import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { remember } from './actions';
-import { DiscardDialog } from './DiscardDialog';
+import { FormCrumb, NotSaved, useDirtyForm } from './formFrame';
 import { FieldNote, SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
 import { formProblems, formSlot, freeName, labelledMessage, webhooksInput, type WebhookRow } from './model';
 
@@ -69,8 +69,7 @@ export function DestinationSetup() {
   const [newReceiver, setNewReceiver] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const { touched, touchAll, onBlur } = useLeftFields();
-  const [dirty, setDirty] = useState(false);
-  const [discarding, setDiscarding] = useState(false);
+  const { edit, cancel, onCrumbClick, discardDialog } = useDirtyForm('The new destination');
   const [busy, setBusy] = useState(false);
 
   const webhooks = webhooksInput(rows);
@@ -79,15 +78,6 @@ export function DestinationSetup() {
   const problems: Errors = formProblems({ name, sources: sourceIds, sharedSecret }, rows);
   if (enabled && enableBlocked) problems['enabled'] = 'Enabled: it cannot be saved on without a webhook URL; give one, or turn it off';
   const shown = shownErrors(problems, touched, errors);
-  /** Every edit marks the form as changed, so that Cancel asks first. */
-  const edit =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setDirty(true);
-    };
-  const leave = () => navigate({ view: 'destinations', sub: [] });
-  const cancel = () => (dirty ? setDiscarding(true) : leave());
 
   const createSource = async () => {
     const created = await api().call('createSource', { name: freeName('my-app', sources.map((s) => s.name)).replace(' ', '-'), kind: 'server' });
@@ -124,13 +114,9 @@ export function DestinationSetup() {
       onBlur={onBlur}
       className="flex h-full flex-col bg-bg"
     >
-      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
-        <a href="#/destinations" onClick={(e) => dirty && (e.preventDefault(), setDiscarding(true))} className="text-xs text-muted hover:text-fg hover:underline">
-          Destinations
-        </a>
-        <span className="text-faint">/</span>
+      <FormCrumb onCrumbClick={onCrumbClick}>
         <h2 className="text-[13px] font-semibold">New destination</h2>
-      </div>
+      </FormCrumb>
       <div className="min-h-0 flex-1 overflow-y-auto">
         <ol className="mx-auto flex max-w-3xl flex-col gap-3 p-4">
           <Step n={1} title="Catalog" done={picked} help="Hookbench emulates one destination type: the Webhooks destination.">
@@ -193,13 +179,9 @@ export function DestinationSetup() {
           Cancel
         </Button>
         {!picked && <span className="text-xs text-faint">Pick Webhooks in the catalog to begin.</span>}
-        {(Object.keys(errors).length > 0 || touched === 'all') && Object.keys(shown).length > 0 && (
-          <span className="min-w-0 truncate text-xs text-err" role="status">
-            Not saved: {Object.values(shown)[0]}
-          </span>
-        )}
+        <NotSaved errors={errors} touched={touched} shown={shown} />
       </div>
-      {discarding && <DiscardDialog what="The new destination" onKeep={() => setDiscarding(false)} onDiscard={leave} />}
+      {discardDialog}
     </form>
   );
 }
