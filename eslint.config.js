@@ -1,5 +1,5 @@
 // Layering is enforced here (docs/architecture.md): main/contract is pure TypeScript shared with the renderer;
-// main/core is the pure domain (no I/O); only the outer layers touch sockets and disks, and only main/desktop
+// main/domain is the pure domain (no I/O); only the outer layers touch sockets and disks, and only main/desktop
 // touches Electron.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
@@ -49,15 +49,15 @@ export default tseslint.config(
     ),
   },
   {
-    files: ['main/core/**/*.ts'],
+    files: ['main/domain/**/*.ts'],
     rules: restrict(
-      'main/core is the pure domain: no I/O. Put sockets, files and databases in main/engine or main/store.',
+      'main/domain is the pure domain: no I/O. Put sockets, files and databases in main/engine or main/store.',
       [
         ...ioPackages,
         ...uiPackages,
         ...nodeBuiltins.filter((m) => !['crypto', 'node:crypto', 'buffer', 'node:buffer', 'util', 'node:util'].includes(m)),
       ],
-      [{ group: ['../engine/*', '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/core may import only main/contract and itself.' }],
+      [{ group: ['../engine/*', '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/domain may import only main/contract and itself.' }],
     ),
   },
   // A core's store is its own: production code reaches it only through the narrow views the core gives
@@ -74,7 +74,7 @@ export default tseslint.config(
   // The outer layers, innermost first (docs/architecture.md, "Layers"): each may import the layers inside it, never one outside.
   {
     files: ['main/store/**/*.ts'],
-    rules: restrict('main/store is persistence: it may import main/contract and main/core, never the engine, the faces or Electron.', ['electron', 'undici', 'ws', 'commander'], [
+    rules: restrict('main/store is persistence: it may import main/contract and main/domain, never the engine, the faces or Electron.', ['electron', 'undici', 'ws', 'commander'], [
       { group: ['../engine/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
     ]),
   },
@@ -91,7 +91,7 @@ export default tseslint.config(
   {
     files: ['main/client/**/*.ts'],
     rules: restrict('main/client is a library for other projects: it may import main/contract only (and undici for HTTP).', ['electron', 'better-sqlite3', 'ws', 'commander', 'selfsigned'], [
-      { group: ['../core/*', '../engine/*', '../store/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*'] },
+      { group: ['../domain/*', '../engine/*', '../store/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*'] },
     ]),
   },
   {

@@ -19,7 +19,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildMessage } from '../main/core/messages.js';
+import { buildMessage } from '../main/domain/messages.js';
 import { HISTORY_INDEX_CHUNK } from '../main/engine/historyIndexer.js';
 import type { MessageType } from '../main/contract/messageShapes.js';
 import type { MessageStatus } from '../main/contract/models.js';

@@ -1,6 +1,6 @@
 /** What every contender sends: the same representative track call, to the same receiver. */
 import { randomUUID } from 'node:crypto';
-import { buildMessage } from '../main/core/messages.js';
+import { buildMessage } from '../main/domain/messages.js';
 
 export const SHARED_SECRET = 'bench-shared-secret';
 /** Requests in flight at once for the raw loop; the engine's window starts here (and stays, with --fixed-window). */

@@ -9,7 +9,7 @@ import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../co
 import { pastWindowWords } from '../contract/deliveryWords.js';
 import { HookbenchError, type Result } from '../contract/result.js';
 import { isoFromMs } from '../contract/timestamp.js';
-import { maskMessageDetail } from '../core/secrets.js';
+import { maskMessageDetail } from '../domain/secrets.js';
 import { resolveDataDir } from '../engine/dataDir.js';
 import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
 import { callApi, findLiveServe, listAll, sourceNamesOf } from './remote.js';

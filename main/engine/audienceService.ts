@@ -43,7 +43,7 @@ import type { Source } from '../contract/models.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith, type SendMessageInput } from '../contract/schemas.js';
 import type { Page } from '../contract/models.js';
-import { diffState, evaluateMembership, membershipState, snakeCase, type StateChange } from '../core/audiences.js';
+import { diffState, evaluateMembership, membershipState, snakeCase, type StateChange } from '../domain/audiences.js';
 import { atomically } from '../store/atomically.js';
 import type { Db } from '../store/openDb.js';
 

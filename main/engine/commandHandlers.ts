@@ -17,7 +17,7 @@ import {
   maskSource,
   unmaskSecret,
   unmaskWebhooks,
-} from '../core/secrets.js';
+} from '../domain/secrets.js';
 import type { Core } from './createCore.js';
 
 /** Commands a face answers itself (serve knows its URLs and token; the desktop app its window). */

@@ -6,7 +6,7 @@ import type { SendMessageOutput } from '../contract/api.js';
 import { LIMITS } from '../contract/messageShapes.js';
 import { REASONS, type DeliveryRecord, type Destination } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
-import { tooDeepError } from '../core/jsonDepth.js';
+import { tooDeepError } from '../domain/jsonDepth.js';
 import type { Store } from '../store/store.js';
 import { storedTooDeep } from '../store/storedJson.js';
 import type { EventBus } from './eventBus.js';

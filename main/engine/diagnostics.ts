@@ -11,7 +11,7 @@ import { parseReceiverRef, type CaptureRecord } from '../contract/receiver.js';
 import { ok, type Result } from '../contract/result.js';
 import type { ReceiverCheck } from '../contract/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/routing.js';
-import { receiverChecks } from '../core/receiverVerdict.js';
+import { receiverChecks } from '../domain/receiverVerdict.js';
 import type { RecentMessage } from '../store/diagnosticsQueries.js';
 import type { Store } from '../store/store.js';
 

@@ -5,8 +5,8 @@
  */
 import type { EngineEvent } from '../contract/events.js';
 import type { AttemptRecord, ClockJump, DeliveryRecord, Destination, Webhook } from '../contract/models.js';
-import { decideAfterRound, type WebhookResult } from '../core/deliveryDecision.js';
-import { jitterUnit, retryDelay } from '../core/retryPolicy.js';
+import { decideAfterRound, type WebhookResult } from '../domain/deliveryDecision.js';
+import { jitterUnit, retryDelay } from '../domain/retryPolicy.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
 import type { Clock } from './clock.js';

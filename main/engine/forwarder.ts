@@ -10,9 +10,9 @@ import type { Dispatcher } from 'undici';
 import { LIMITS } from '../contract/messageShapes.js';
 import { urlCredentials } from '../contract/urls.js';
 import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js';
-import { classifyNetworkError, classifyStatus, fastForwardedOutcome, timeoutOutcome } from '../core/outcome.js';
-import { parseRetryAfter } from '../core/retryPolicy.js';
-import { signBody } from '../core/signature.js';
+import { classifyNetworkError, classifyStatus, fastForwardedOutcome, timeoutOutcome } from '../domain/outcome.js';
+import { parseRetryAfter } from '../domain/retryPolicy.js';
+import { signBody } from '../domain/signature.js';
 import { FILE_LIMITS, readBoundedText } from './boundedFile.js';
 
 export const USER_AGENT = 'Hookbench/1.0';

@@ -8,7 +8,7 @@ import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, M
 import type { ReceiverCheck } from '../contract/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
-import { exportMessages as exportMessageDetails } from '../core/export.js';
+import { exportMessages as exportMessageDetails } from '../domain/export.js';
 import type { MessageQueries } from '../store/messageQueries.js';
 import type { Store } from '../store/store.js';
 import { notFound, pageArgs, toPage, wholePage } from './paging.js';

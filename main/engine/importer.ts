@@ -7,7 +7,7 @@
 import type { ImportMessagesInput, ImportMessagesOutput } from '../contract/importMessages.js';
 import { err, ok, type Result } from '../contract/result.js';
 import type { SendMessageInput } from '../contract/schemas.js';
-import { parseExport } from '../core/importParse.js';
+import { parseExport } from '../domain/importParse.js';
 import type { Intake } from './intake.js';
 import type { Registry } from './registry.js';
 

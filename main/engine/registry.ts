@@ -21,7 +21,7 @@ import {
   type SourceInput,
   webhookInputSchema,
 } from '../contract/schemas.js';
-import { isMasked, MASK } from '../core/secrets.js';
+import { isMasked, MASK } from '../domain/secrets.js';
 import type { Store } from '../store/store.js';
 import { FILE_LIMITS, FileReadError, readBoundedText } from './boundedFile.js';
 import { notFound } from './paging.js';

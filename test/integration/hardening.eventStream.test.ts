@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { MessageSummary } from '../../main/contract/models.js';
 import { startServe } from '../../main/cli/serve.js';
-import { tooDeepMarker } from '../../main/core/jsonDepth.js';
+import { tooDeepMarker } from '../../main/domain/jsonDepth.js';
 import { WIRE_MAX_DEPTH } from '../../main/server/eventFrame.js';
 import { deepTrackCallJson } from '../helpers/deepJson.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';

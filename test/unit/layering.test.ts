@@ -17,18 +17,18 @@ describe('layering lint rules', () => {
     expect(await lint('main/contract/probe.ts', "import { z } from 'zod';\nexport const x = z;\n")).toHaveLength(0);
   });
 
-  it('main/core may not do I/O or reach into outer layers', async () => {
-    expect(await lint('main/core/probe.ts', "import { createServer } from 'node:http';\nexport const x = createServer;\n")).toHaveLength(1);
-    expect(await lint('main/core/probe.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toHaveLength(1);
-    expect(await lint('main/core/probe.ts', "import { Engine } from '../engine/engine.js';\nexport const x = Engine;\n")).toHaveLength(1);
-    expect(await lint('main/core/probe.ts', "import { createHmac } from 'node:crypto';\nexport const x = createHmac;\n")).toHaveLength(0);
+  it('main/domain may not do I/O or reach into outer layers', async () => {
+    expect(await lint('main/domain/probe.ts', "import { createServer } from 'node:http';\nexport const x = createServer;\n")).toHaveLength(1);
+    expect(await lint('main/domain/probe.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toHaveLength(1);
+    expect(await lint('main/domain/probe.ts', "import { Engine } from '../engine/engine.js';\nexport const x = Engine;\n")).toHaveLength(1);
+    expect(await lint('main/domain/probe.ts', "import { createHmac } from 'node:crypto';\nexport const x = createHmac;\n")).toHaveLength(0);
   });
 
   it('main/store imports no engine, face or client', async () => {
     expect(await lint('main/store/probe.ts', "import { Engine } from '../engine/engine.js';\nexport const x = Engine;\n")).toHaveLength(1);
     expect(await lint('main/store/probe.ts', "import { startServer } from '../server/httpServer.js';\nexport const x = startServer;\n")).toHaveLength(1);
     expect(await lint('main/store/probe.ts', "import { runCli } from '../cli/program.js';\nexport const x = runCli;\n")).toHaveLength(1);
-    expect(await lint('main/store/probe.ts', "import { deriveMessageStatus } from '../core/deliveryDecision.js';\nexport const x = deriveMessageStatus;\n")).toHaveLength(0);
+    expect(await lint('main/store/probe.ts', "import { deriveMessageStatus } from '../domain/deliveryDecision.js';\nexport const x = deriveMessageStatus;\n")).toHaveLength(0);
   });
 
   it('main/engine imports no face (server, cli, desktop) and not the client library', async () => {
@@ -40,7 +40,7 @@ describe('layering lint rules', () => {
 
   it('main/server imports no CLI; main/client imports main/contract only', async () => {
     expect(await lint('main/server/probe.ts', "import { runCli } from '../cli/program.js';\nexport const x = runCli;\n")).toHaveLength(1);
-    expect(await lint('main/client/probe.ts', "import { normaliseTimestamp } from '../core/messages.js';\nexport const x = normaliseTimestamp;\n")).toHaveLength(1);
+    expect(await lint('main/client/probe.ts', "import { normaliseTimestamp } from '../domain/messages.js';\nexport const x = normaliseTimestamp;\n")).toHaveLength(1);
     expect(await lint('main/client/probe.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toHaveLength(1);
     expect(await lint('main/client/probe.ts', "import { LIMITS } from '../contract/messageShapes.js';\nexport const x = LIMITS;\n")).toHaveLength(0);
   });
@@ -52,7 +52,7 @@ describe('layering lint rules', () => {
       // every import of the fixture is refused: the value, the type and the subpath
       expect(messages, elsewhere).toHaveLength(elsewhere.endsWith('.mjs') ? 1 : 3);
     }
-    for (const folder of ['store', 'engine', 'engine/receiver', 'server', 'client', 'cli', 'contract', 'core']) {
+    for (const folder of ['store', 'engine', 'engine/receiver', 'server', 'client', 'cli', 'contract', 'domain']) {
       expect(await lint(`main/${folder}/probe.ts`, fixture), folder).toHaveLength(3);
     }
     expect(await lint('main/desktop/probe.ts', fixture)).toHaveLength(0);

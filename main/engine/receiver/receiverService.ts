@@ -30,12 +30,12 @@ import {
 } from '../../contract/receiver.js';
 import { err, HookbenchError, ok, type ApiError, type Result } from '../../contract/result.js';
 import { parseWith } from '../../contract/schemas.js';
-import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../../core/receiverScript.js';
+import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../../domain/receiverScript.js';
 import type { Db } from '../../store/openDb.js';
 import type { SecretCodec } from '../../store/secretCodec.js';
 import { captureRecord, ReceiverStore, type NewCapture, type StoredReceiver } from '../../store/receiverStore.js';
 import { isWriteFailure } from '../../store/integrity.js';
-import { signBody } from '../../core/signature.js';
+import { signBody } from '../../domain/signature.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
 export interface ReceiverServiceOptions {
