@@ -7,6 +7,8 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const ioPackages = ['electron', 'undici', 'better-sqlite3', 'selfsigned', 'ws', 'commander'];
 const uiPackages = ['react', 'react-dom', 'zustand'];
+/** The folders of the engine: what every face builds (docs/architecture.md, "Layers"). */
+const ENGINE_FOLDERS = ['platform', 'registry', 'ingestion', 'delivery', 'receiver', 'audiences', 'history', 'diagnostics', 'control', 'app'];
 
 // Every restriction below is for a folder outside main/desktop, so each also refuses electron and its subpaths
 // (a folder's own rule replaces the global one, so it has to say so again).
@@ -51,13 +53,13 @@ export default tseslint.config(
   {
     files: ['main/domain/**/*.ts'],
     rules: restrict(
-      'main/domain is the pure domain: no I/O. Put sockets, files and databases in main/engine or main/store.',
+      'main/domain is the pure domain: no I/O. Put sockets, files and databases in a feature folder or main/store.',
       [
         ...ioPackages,
         ...uiPackages,
         ...nodeBuiltins.filter((m) => !['crypto', 'node:crypto', 'buffer', 'node:buffer', 'util', 'node:util'].includes(m)),
       ],
-      [{ group: ['../engine/*', '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/domain may import only main/contract and itself.' }],
+      [{ group: [...ENGINE_FOLDERS.map((folder) => `../${folder}/*`), '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/domain may import only main/contract and itself.' }],
     ),
   },
   // A core's store is its own: production code reaches it only through the narrow views the core gives
@@ -75,12 +77,12 @@ export default tseslint.config(
   {
     files: ['main/store/**/*.ts'],
     rules: restrict('main/store is persistence: it may import main/contract and main/domain, never the engine, the faces or Electron.', ['electron', 'undici', 'ws', 'commander'], [
-      { group: ['../engine/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
+      { group: [...ENGINE_FOLDERS.map((folder) => `../${folder}/*`), '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
     ]),
   },
   {
-    files: ['main/engine/**/*.ts'],
-    rules: restrict('main/engine is the core that every face builds: it may not import a face (server, cli, desktop) or the client library.', ['electron', 'commander'], [
+    files: ENGINE_FOLDERS.map((folder) => `main/${folder}/**/*.ts`),
+    rules: restrict('The engine (main/app and the feature folders) is the core that every face builds: it may not import a face (server, cli, desktop) or the client library.', ['electron', 'commander'], [
       { group: ['../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../server/*', '../../cli/*', '../../desktop/*', '../../client/*'] },
     ]),
   },
@@ -91,7 +93,7 @@ export default tseslint.config(
   {
     files: ['main/client/**/*.ts'],
     rules: restrict('main/client is a library for other projects: it may import main/contract only (and undici for HTTP).', ['electron', 'better-sqlite3', 'ws', 'commander', 'selfsigned'], [
-      { group: ['../domain/*', '../engine/*', '../store/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*'] },
+      { group: ['../domain/*', ...ENGINE_FOLDERS.map((folder) => `../${folder}/*`), '../store/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*'] },
     ]),
   },
   {

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildMessage } from '../main/domain/messages.js';
-import { HISTORY_INDEX_CHUNK } from '../main/engine/historyIndexer.js';
+import { HISTORY_INDEX_CHUNK } from '../main/history/historyIndexer.js';
 import type { MessageType } from '../main/contract/messageShapes.js';
 import type { MessageStatus } from '../main/contract/models.js';
 import { MessageQueries, type MessageFilter } from '../main/store/messageQueries.js';

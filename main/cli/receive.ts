@@ -12,7 +12,7 @@ import { parseWith } from '../contract/schemas.js';
 import { describeScript } from '../domain/receiverScript.js';
 import { isoFromMs } from '../contract/timestamp.js';
 import { maskCapture } from '../domain/secrets.js';
-import { createCore, type Core } from '../engine/createCore.js';
+import { createCore, type Core } from '../app/createCore.js';
 import { EXIT, type CliIO } from './io.js';
 import { findLiveServe } from './remote.js';
 

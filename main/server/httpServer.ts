@@ -17,9 +17,9 @@ import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { overflowingNumber } from '../domain/jsonNumbers.js';
 import { maskEvent } from '../domain/secrets.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
-import type { Core } from '../engine/createCore.js';
-import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
-import { likelyIngestRoute } from '../engine/ingestPrepare.js';
+import type { Core } from '../app/createCore.js';
+import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/ingest.js';
+import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
 import { createEventBatcher } from './eventBatcher.js';
 import { createFrameEncoder, encodeBounded, WIRE_MAX_DEPTH } from './eventFrame.js';
 

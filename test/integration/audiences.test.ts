@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Source } from '../../main/contract/models.js';
 import { err } from '../../main/contract/result.js';
-import { AudienceService, type AudienceServiceOptions } from '../../main/engine/audienceService.js';
-import { internalsOf, type Core } from '../../main/engine/createCore.js';
+import { AudienceService, type AudienceServiceOptions } from '../../main/audiences/audienceService.js';
+import { internalsOf, type Core } from '../../main/app/createCore.js';
 import { must, newCore, newReceiver, settled } from '../helpers/harness.js';
 import type { TestReceiver } from '../helpers/receiver.js';
 

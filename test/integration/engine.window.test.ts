@@ -5,9 +5,9 @@
  * the test sets, so the engine's decisions are what is tested, not this machine's speed.
  */
 import { describe, expect, it } from 'vitest';
-import type { Core } from '../../main/engine/createCore.js';
-import type { SendResult } from '../../main/engine/forwarder.js';
-import type { Forwarder, RoundRequest } from '../../main/engine/forwarderPool.js';
+import type { Core } from '../../main/app/createCore.js';
+import type { SendResult } from '../../main/delivery/webhookRequests.js';
+import type { Forwarder, RoundRequest } from '../../main/delivery/forwarders.js';
 import { must, newCore } from '../helpers/harness.js';
 
 function success(durationMs: number): SendResult {

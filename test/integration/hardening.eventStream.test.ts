@@ -4,7 +4,7 @@
  * event is emitted through the core directly here: ingestion and sendMessage refuse such calls now (defect
  * 3), but a frame that cannot be serialised must not crash whatever its origin.
  */
-import { internalsOf } from '../../main/engine/createCore.js';
+import { internalsOf } from '../../main/app/createCore.js';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';

@@ -6,9 +6,9 @@
 import { gzipSync } from 'node:zlib';
 import { MessageChannel, type Transferable, type Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { internalsOf, type Core } from '../../main/engine/createCore.js';
-import { IngestService, type IngestOptions, type IngestRequest } from '../../main/engine/ingest.js';
-import { createClock } from '../../main/engine/clock.js';
+import { internalsOf, type Core } from '../../main/app/createCore.js';
+import { IngestService, type IngestOptions, type IngestRequest } from '../../main/ingestion/ingest.js';
+import { createClock } from '../../main/platform/clock.js';
 import { must, newCore, onCleanup } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_threads';

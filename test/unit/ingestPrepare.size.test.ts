@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, type MessageType } from '../../main/contract/messageShapes.js';
 import { buildMessage } from '../../main/domain/messages.js';
-import { prepareIngest, type Prepared } from '../../main/engine/ingestPrepare.js';
+import { prepareIngest, type Prepared } from '../../main/ingestion/ingestPrepare.js';
 import { parseStoredCall } from '../../main/store/storedJson.js';
 
 const limit = LIMITS.messageBytes;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { settle } from '../../main/engine/jobWorker.js';
+import { settle } from '../../main/platform/jobWorker.js';
 
 // A job's entry must not reach its result once the job is settled: V8 keeps whatever an old copy of the
 // pending Map's table points at until the next full GC, and the entries it reached kept whole requests alive

@@ -8,8 +8,8 @@ import type { DeletionRequest, Source } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
 import type { Store } from '../store/store.js';
-import type { AcceptEntry, Intake } from './intake.js';
-import type { Registry } from './registry.js';
+import type { AcceptEntry, Intake } from '../ingestion/intake.js';
+import type { Registry } from '../registry/registry.js';
 
 export interface DeletionRequestsOptions {
   store: Pick<Store, 'messages' | 'deletions' | 'transaction'>;

@@ -18,11 +18,11 @@ import { routeMessage } from '../domain/routing.js';
 import type { Store } from '../store/store.js';
 import { AcceptedRate } from './acceptedRate.js';
 import { UsageMinutes } from './usageMinutes.js';
-import type { EventBus } from './eventBus.js';
+import type { EventBus } from '../platform/eventBus.js';
 import { withoutWriteKey, type PreparedCalls } from './ingestPrepare.js';
 import { parseStoredCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
-import type { Registry } from './registry.js';
+import type { Registry } from '../registry/registry.js';
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
 

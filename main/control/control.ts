@@ -9,11 +9,11 @@ import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import type { MessageQueries } from '../store/messageQueries.js';
 import type { Store } from '../store/store.js';
-import type { AcceptedRate } from './acceptedRate.js';
-import type { Clock } from './clock.js';
-import type { Engine } from './engine.js';
-import type { EventBus } from './eventBus.js';
-import { databaseBytes } from './retention.js';
+import type { AcceptedRate } from '../ingestion/acceptedRate.js';
+import type { Clock } from '../platform/clock.js';
+import type { Engine } from '../delivery/scheduler.js';
+import type { EventBus } from '../platform/eventBus.js';
+import { databaseBytes } from '../history/retention.js';
 
 export const SETTINGS = {
   clockOffset: 'clock.offsetMs',

@@ -9,11 +9,11 @@ import { err, ok, type Result } from '../contract/result.js';
 import { tooDeepError } from '../domain/jsonDepth.js';
 import type { Store } from '../store/store.js';
 import { storedTooDeep } from '../store/storedJson.js';
-import type { EventBus } from './eventBus.js';
-import type { Intake } from './intake.js';
-import { newMessageId } from './messageIds.js';
-import { notFound } from './paging.js';
-import type { Registry } from './registry.js';
+import type { EventBus } from '../platform/eventBus.js';
+import type { Intake } from '../ingestion/intake.js';
+import { newMessageId } from '../ingestion/messageIds.js';
+import { notFound } from '../platform/paging.js';
+import type { Registry } from '../registry/registry.js';
 
 export type DeliveryCommandsStore = Pick<Store, 'messages' | 'deliveries' | 'transaction'>;
 

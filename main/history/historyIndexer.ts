@@ -11,7 +11,7 @@
  * filter values) until the indexer catches up.
  */
 import type { HistoryIndex } from '../store/historyIndex.js';
-import { BackgroundTurns } from './backgroundTurns.js';
+import { BackgroundTurns } from '../platform/backgroundTurns.js';
 
 export interface HistoryIndexerOptions {
   index: Pick<HistoryIndex, 'indexNext' | 'lag' | 'merge'>;

@@ -5,8 +5,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Webhook } from '../contract/models.js';
-import { Dispatchers, prepareRequest, sendToWebhook, type PreparedRequest, type SendResult } from './forwarder.js';
-import { JobWorker } from './jobWorker.js';
+import { Dispatchers, prepareRequest, sendToWebhook, type PreparedRequest, type SendResult } from './webhookRequests.js';
+import { JobWorker } from '../platform/jobWorker.js';
 
 export interface RoundRequest {
   webhooks: Webhook[];
@@ -110,7 +110,7 @@ export interface InvalidateMessage {
  * between two requests, so it does as little else as possible.
  */
 export class WorkerForwarder implements Forwarder {
-  private readonly jobs = new JobWorker<PreparedRound, SentResult[], InvalidateMessage>({ name: 'forwarderWorker' });
+  private readonly jobs = new JobWorker<PreparedRound, SentResult[], InvalidateMessage>({ name: 'delivery/forwarderWorker' });
 
   async sendRound(request: RoundRequest): Promise<SendResult[]> {
     const round = prepareRound(request);

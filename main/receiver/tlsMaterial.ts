@@ -6,8 +6,8 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FILE_LIMITS, FileReadError, readBoundedText } from '../boundedFile.js';
-import { generateSelfSigned } from '../certificates.js';
+import { FILE_LIMITS, FileReadError, readBoundedText } from '../platform/boundedFile.js';
+import { generateSelfSigned } from './certificates.js';
 
 export interface ReceiverTls {
   key: string;

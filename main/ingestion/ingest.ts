@@ -13,9 +13,9 @@ import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/models.js';
 import { maskKeyEdges, redactJsonCredentials } from '../domain/secrets.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
-import type { IngestionPort } from './createCore.js';
+import type { IngestionPort } from '../app/createCore.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
-import { JobWorker } from './jobWorker.js';
+import { JobWorker } from '../platform/jobWorker.js';
 
 export interface IngestRequest {
   method: string;
@@ -72,7 +72,7 @@ export class IngestService {
     private readonly core: IngestionPort,
     options: IngestOptions = {},
   ) {
-    this.worker = options.thread === 'inline' ? null : new JobWorker<PrepareRequest, Prepared>({ name: 'ingestWorker' });
+    this.worker = options.thread === 'inline' ? null : new JobWorker<PrepareRequest, Prepared>({ name: 'ingestion/ingestWorker' });
     this.workerMinBytes = options.workerMinBytes ?? 8 * 1024;
   }
 

@@ -11,9 +11,9 @@ import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { exportMessages as exportMessageDetails } from '../domain/export.js';
 import type { MessageQueries } from '../store/messageQueries.js';
 import type { Store } from '../store/store.js';
-import { notFound, pageArgs, toPage, wholePage } from './paging.js';
-import type { Registry } from './registry.js';
-import type { UsageMinutes } from './usageMinutes.js';
+import { notFound, pageArgs, toPage, wholePage } from '../platform/paging.js';
+import type { Registry } from '../registry/registry.js';
+import type { UsageMinutes } from '../ingestion/usageMinutes.js';
 
 export type HistoryStore = Pick<Store, 'messages' | 'deliveries' | 'ingestLog' | 'deletions' | 'destinationStats'>;
 

@@ -1,5 +1,5 @@
 /** The ingestion thread: parses and builds the calls of large ingestion requests (see ingestPrepare.ts). */
-import { serveJobs } from './jobWorker.js';
+import { serveJobs } from '../platform/jobWorker.js';
 import { prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
 
 serveJobs<PrepareRequest, Prepared>({

@@ -8,9 +8,9 @@ import { createHmac, type Hmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIPv6, type AddressInfo } from 'node:net';
-import type { NoInput } from '../../contract/api.js';
-import type { EventOf } from '../../contract/events.js';
-import type { Page } from '../../contract/models.js';
+import type { NoInput } from '../contract/api.js';
+import type { EventOf } from '../contract/events.js';
+import type { Page } from '../contract/models.js';
 import {
   parseReceiverRef,
   RECEIVER_LIMITS,
@@ -27,15 +27,15 @@ import {
   type ReceiverInput,
   type ReceiverPatch,
   type ScriptStep,
-} from '../../contract/receiver.js';
-import { err, HookbenchError, ok, type ApiError, type Result } from '../../contract/result.js';
-import { parseWith } from '../../contract/schemas.js';
-import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../../domain/receiverScript.js';
-import type { Db } from '../../store/openDb.js';
-import type { SecretCodec } from '../../store/secretCodec.js';
-import { captureRecord, ReceiverStore, type NewCapture, type StoredReceiver } from '../../store/receiverStore.js';
-import { isWriteFailure } from '../../store/integrity.js';
-import { signBody } from '../../domain/signature.js';
+} from '../contract/receiver.js';
+import { err, HookbenchError, ok, type ApiError, type Result } from '../contract/result.js';
+import { parseWith } from '../contract/schemas.js';
+import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../domain/receiverScript.js';
+import type { Db } from '../store/openDb.js';
+import type { SecretCodec } from '../store/secretCodec.js';
+import { captureRecord, ReceiverStore, type NewCapture, type StoredReceiver } from '../store/receiverStore.js';
+import { isWriteFailure } from '../store/integrity.js';
+import { signBody } from '../domain/signature.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
 export interface ReceiverServiceOptions {

@@ -1,6 +1,6 @@
 /** The forwarder's worker thread: sends the (already signed) rounds it is given and answers their results. */
-import { RoundSender, type InvalidateMessage, type PreparedRound, type SentResult } from './forwarderPool.js';
-import { serveJobs } from './jobWorker.js';
+import { RoundSender, type InvalidateMessage, type PreparedRound, type SentResult } from './forwarders.js';
+import { serveJobs } from '../platform/jobWorker.js';
 
 const sender = new RoundSender();
 serveJobs<PreparedRound, SentResult[], InvalidateMessage>({

@@ -20,7 +20,7 @@ export interface FromJobWorker<Res> {
 }
 
 export interface JobWorkerOptions {
-  /** The worker's module beside this file, without extension (see startEngineWorker). */
+  /** The worker's module, its path from main/ without extension (see startEngineWorker). */
   name: string;
 }
 

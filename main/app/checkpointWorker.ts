@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkProblems, quickCheck, type IntegrityReport } from '../store/integrity.js';
 import { CAUGHT_UP, catchUp, type CheckpointResult } from '../store/walCheckpoint.js';
-import { WORKER_CLOSED, WORKER_READY } from './workers.js';
+import { WORKER_CLOSED, WORKER_READY } from '../platform/workers.js';
 
 const { file, intervalMs, integrityCheck } = workerData as { file: string; intervalMs: number; integrityCheck?: boolean };
 /**

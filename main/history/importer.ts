@@ -8,8 +8,8 @@ import type { ImportMessagesInput, ImportMessagesOutput } from '../contract/impo
 import { err, ok, type Result } from '../contract/result.js';
 import type { SendMessageInput } from '../contract/schemas.js';
 import { parseExport } from '../domain/importParse.js';
-import type { Intake } from './intake.js';
-import type { Registry } from './registry.js';
+import type { Intake } from '../ingestion/intake.js';
+import type { Registry } from '../registry/registry.js';
 
 const BATCH = 'imported';
 

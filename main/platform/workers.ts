@@ -1,6 +1,7 @@
 /**
- * Worker threads of the engine (the forwarder, the checkpointer). They run the compiled JavaScript beside
- * this file, or, when Hookbench runs from its TypeScript sources (tests, tsx), the source through tsx.
+ * Worker threads of the engine (the forwarder, ingestion, the checkpointer). Each runs the compiled JavaScript
+ * of its feature folder under main/, or, when Hookbench runs from its TypeScript sources (tests, tsx), the
+ * source through tsx.
  */
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
@@ -11,13 +12,13 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * what they import into `app.asar.unpacked`, and the thread starts from there.
  */
 export function workerScriptUrl(name: string, base: string = import.meta.url): URL {
-  return new URL(`./${name}.js`, base.replace(/\/app\.asar\//, '/app.asar.unpacked/'));
+  return new URL(`../${name}.js`, base.replace(/\/app\.asar\//, '/app.asar.unpacked/'));
 }
 
-/** `name` without extension, e.g. `forwarderWorker`. */
+/** `name`: the script's path from main/, without extension, e.g. `delivery/forwarderWorker`. */
 export function startEngineWorker(name: string, options: Pick<WorkerOptions, 'workerData'> = {}): Worker {
   if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new Worker(workerScriptUrl(name), options);
-  const entry = new URL(`./${name}.ts`, import.meta.url).href;
+  const entry = new URL(`../${name}.ts`, import.meta.url).href;
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
   return new Worker(boot, { ...options, eval: true });
 }

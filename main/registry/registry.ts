@@ -23,8 +23,8 @@ import {
 } from '../contract/schemas.js';
 import { isMasked, MASK } from '../domain/secrets.js';
 import type { Store } from '../store/store.js';
-import { FILE_LIMITS, FileReadError, readBoundedText } from './boundedFile.js';
-import { notFound } from './paging.js';
+import { FILE_LIMITS, FileReadError, readBoundedText } from '../platform/boundedFile.js';
+import { notFound } from '../platform/paging.js';
 
 /** What the registry needs of the store: its own rows and the transaction helper. */
 export type RegistryStore = Pick<Store, 'config' | 'transaction'>;

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { ok, type Result } from '../contract/result.js';
 import type { RetentionPolicy, RetentionState, SetRetentionInput } from '../contract/retention.js';
 import type { Store } from '../store/store.js';
-import { BackgroundTurns } from './backgroundTurns.js';
+import { BackgroundTurns } from '../platform/backgroundTurns.js';
 
 export const RETENTION_SETTINGS = { maxAgeDays: 'retention.maxAgeDays', maxMessages: 'retention.maxMessages' } as const;
 const DAY_MS = 86_400_000;

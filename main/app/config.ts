@@ -7,7 +7,7 @@
 import { configSchema, type HookbenchConfig } from '../contract/config.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
-import { FILE_LIMITS, FileReadError, readBoundedText } from './boundedFile.js';
+import { FILE_LIMITS, FileReadError, readBoundedText } from '../platform/boundedFile.js';
 import type { Core } from './createCore.js';
 
 export interface ApplySummary {

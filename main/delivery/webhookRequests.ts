@@ -13,7 +13,7 @@ import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js
 import { classifyNetworkError, classifyStatus, fastForwardedOutcome, timeoutOutcome } from '../domain/outcome.js';
 import { parseRetryAfter } from '../domain/retryPolicy.js';
 import { signBody } from '../domain/signature.js';
-import { FILE_LIMITS, readBoundedText } from './boundedFile.js';
+import { FILE_LIMITS, readBoundedText } from '../platform/boundedFile.js';
 
 export const USER_AGENT = 'Hookbench/1.0';
 

@@ -9,10 +9,10 @@ import { decideAfterRound, type WebhookResult } from '../domain/deliveryDecision
 import { jitterUnit, retryDelay } from '../domain/retryPolicy.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { Result } from '../contract/result.js';
-import type { SendResult } from './forwarder.js';
-import type { Forwarder } from './forwarderPool.js';
+import type { SendResult } from './webhookRequests.js';
+import type { Forwarder } from './forwarders.js';
 
 /** The result of a round to a webhook that could not be resolved to an address. */
 function unresolvable(why: string): SendResult {

@@ -20,26 +20,26 @@ import { applyIntegrityReport, checksInBackground, corruptionError, isCorruption
 import type { SecretCodec } from '../store/secretCodec.js';
 import { Store, type NewIngestRefusal } from '../store/store.js';
 import { CAUGHT_UP } from '../store/walCheckpoint.js';
-import { AudienceService } from './audienceService.js';
-import { createClock, type Clock } from './clock.js';
-import { Control, SETTINGS } from './control.js';
+import { AudienceService } from '../audiences/audienceService.js';
+import { createClock, type Clock } from '../platform/clock.js';
+import { Control, SETTINGS } from '../control/control.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
-import { DeletionRequests } from './deletions.js';
-import { DeliveryCommands } from './deliveryCommands.js';
-import { DiagnosticsService } from './diagnostics.js';
-import { Engine } from './engine.js';
-import { EventBus } from './eventBus.js';
-import { InlineForwarder, WorkerForwarder, type Forwarder } from './forwarderPool.js';
-import { History } from './history.js';
-import { HistoryIndexer } from './historyIndexer.js';
-import type { PreparedCalls } from './ingestPrepare.js';
-import { importMessages } from './importer.js';
-import { Intake } from './intake.js';
-import { notFound } from './paging.js';
-import { ReceiverService, type ReceiverServiceOptions } from './receiver/receiverService.js';
-import { Registry } from './registry.js';
-import { Retention } from './retention.js';
-import { isType, startEngineWorker, stoppableOnceReady } from './workers.js';
+import { DeletionRequests } from '../audiences/deletions.js';
+import { DeliveryCommands } from '../delivery/deliveryCommands.js';
+import { DiagnosticsService } from '../diagnostics/diagnostics.js';
+import { Engine } from '../delivery/scheduler.js';
+import { EventBus } from '../platform/eventBus.js';
+import { InlineForwarder, WorkerForwarder, type Forwarder } from '../delivery/forwarders.js';
+import { History } from '../history/history.js';
+import { HistoryIndexer } from '../history/historyIndexer.js';
+import type { PreparedCalls } from '../ingestion/ingestPrepare.js';
+import { importMessages } from '../history/importer.js';
+import { Intake } from '../ingestion/intake.js';
+import { notFound } from '../platform/paging.js';
+import { ReceiverService, type ReceiverServiceOptions } from '../receiver/receiverService.js';
+import { Registry } from '../registry/registry.js';
+import { Retention } from '../history/retention.js';
+import { isType, startEngineWorker, stoppableOnceReady } from '../platform/workers.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -225,7 +225,7 @@ class CoreImpl implements Core {
       destinationSaved: () => this.engine.reschedule(),
       caFileDropped: (caFile) => this.forwarder.invalidate(caFile),
     }));
-    const checkpointWorker = startEngineWorker('checkpointWorker', { workerData: { file: store.file, intervalMs: 200, integrityCheck: checksInBackground(store.file) } });
+    const checkpointWorker = startEngineWorker('app/checkpointWorker', { workerData: { file: store.file, intervalMs: 200, integrityCheck: checksInBackground(store.file) } });
     checkpointWorker.on('message', (m) => {
       if (isType(m, CAUGHT_UP.type)) store.finishCheckpoint();
       else applyIntegrityReport(store.health, m);
