@@ -7,8 +7,18 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const ioPackages = ['electron', 'undici', 'better-sqlite3', 'selfsigned', 'ws', 'commander'];
 const uiPackages = ['react', 'react-dom', 'zustand'];
-/** The folders of the engine: what every face builds (docs/architecture.md, "Layers"). */
-const ENGINE_FOLDERS = ['platform', 'registry', 'ingestion', 'delivery', 'receiver', 'audiences', 'history', 'diagnostics', 'control', 'app'];
+/**
+ * The folders of the engine, what every face builds, floor by floor from the ground (docs/architecture.md,
+ * "Layers"): a folder may import the floors below its own, never one above, and never a folder beside it on its
+ * floor (features stay apart; what two of them share lives lower). main/app, the wiring, is the top floor.
+ */
+const ENGINE_FLOORS = [['platform'], ['registry'], ['ingestion'], ['delivery', 'receiver', 'audiences', 'history', 'diagnostics'], ['control'], ['app']];
+const ENGINE_FOLDERS = ENGINE_FLOORS.flat();
+/** The engine folders that `folder` may not import: those above its floor and those beside it. */
+const notBelow = (folder) => {
+  const floor = ENGINE_FLOORS.findIndex((f) => f.includes(folder));
+  return ENGINE_FLOORS.slice(floor).flat().filter((f) => f !== folder);
+};
 
 // Every restriction below is for a folder outside main/desktop, so each also refuses electron and its subpaths
 // (a folder's own rule replaces the global one, so it has to say so again).
@@ -80,12 +90,15 @@ export default tseslint.config(
       { group: [...ENGINE_FOLDERS.map((folder) => `../${folder}/*`), '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
     ]),
   },
-  {
-    files: ENGINE_FOLDERS.map((folder) => `main/${folder}/**/*.ts`),
+  ...ENGINE_FOLDERS.map((folder) => ({
+    files: [`main/${folder}/**/*.ts`],
     rules: restrict('The engine (main/app and the feature folders) is the core that every face builds: it may not import a face (server, cli, desktop) or the client library.', ['electron', 'commander'], [
       { group: ['../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../server/*', '../../cli/*', '../../desktop/*', '../../client/*'] },
+      ...(notBelow(folder).length > 0
+        ? [{ group: notBelow(folder).map((f) => `../${f}/*`), message: `main/${folder} may import only the engine folders below its floor (${ENGINE_FLOORS.map((f) => f.join(', ')).join(' < ')}): move what it needs lower, or have main/app hand it in.` }]
+        : []),
     ]),
-  },
+  })),
   {
     files: ['main/server/**/*.ts'],
     rules: restrict('main/server is the HTTP face: it may not import the CLI or the desktop shell.', ['electron', 'commander'], [{ group: ['../cli/*', '../cli.js', '../desktop/*', '../client/*'] }]),

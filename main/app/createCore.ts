@@ -18,7 +18,7 @@ import { err, ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
 import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
-import { Store, type NewIngestRefusal } from '../store/store.js';
+import { Store } from '../store/store.js';
 import { CAUGHT_UP } from '../store/walCheckpoint.js';
 import { AudienceService } from '../audiences/audienceService.js';
 import { createClock, type Clock } from '../platform/clock.js';
@@ -32,7 +32,7 @@ import { EventBus } from '../platform/eventBus.js';
 import { InlineForwarder, WorkerForwarder, type Forwarder } from '../delivery/forwarders.js';
 import { History } from '../history/history.js';
 import { HistoryIndexer } from '../history/historyIndexer.js';
-import type { PreparedCalls } from '../ingestion/ingestPrepare.js';
+import type { IngestionPort } from '../ingestion/ingestionPort.js';
 import { importMessages } from '../history/importer.js';
 import { Intake } from '../ingestion/intake.js';
 import { notFound } from '../platform/paging.js';
@@ -65,25 +65,6 @@ export interface CoreOptions {
   secretCodec?: SecretCodec;
   /** The mock receiver's options beyond the core's own (the standalone `hookbench receive` answers every path). */
   receiver?: Pick<ReceiverServiceOptions, 'fallbackReceiver' | 'maxCaptures'>;
-}
-
-/** What ingestion (engine/ingest.ts, the HTTP server's /v1 routes) needs of the core, and no more. */
-export interface IngestionPort {
-  readonly clock: { now(): number };
-  /** Whether the database can still keep writes (store/integrity.ts). */
-  readonly health: DbHealth;
-  sourceByWriteKey(writeKey: string): Source | null;
-  /**
-   * Stores calls that ingestion checked and built (engine/ingestPrepare.ts), in one transaction (or the one
-   * in progress), and counts them in the source's usage.
-   */
-  ingest(input: { source: Source; receivedAt: number; calls: PreparedCalls; bodies: Uint8Array }): void;
-  /** A refused request, with its reason (never a message). */
-  logRefusal(refusal: NewIngestRefusal): void;
-  /** Calls of a refused request count in their source's usage as received and refused. */
-  countRefused(sourceId: string, calls: number): void;
-  /** Requests ready at the same moment share one commit. */
-  transaction<T>(fn: () => T): T;
 }
 
 export type Core = CoreCommands & {

@@ -13,7 +13,7 @@ import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/models.js';
 import { maskKeyEdges, redactJsonCredentials } from '../domain/secrets.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
-import type { IngestionPort } from '../app/createCore.js';
+import type { IngestionPort } from './ingestionPort.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
 import { JobWorker } from '../platform/jobWorker.js';
 

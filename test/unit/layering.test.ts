@@ -38,6 +38,16 @@ describe('layering lint rules', () => {
     expect(await lint('main/history/probe.ts', "import { Store } from '../store/store.js';\nexport const x = Store;\n")).toHaveLength(0);
   });
 
+  it('an engine folder imports only the floors below it: no feature imports main/app, a feature beside it or one above', async () => {
+    expect(await lint('main/ingestion/probe.ts', "import { createCore } from '../app/createCore.js';\nexport const x = createCore;\n")).toHaveLength(1);
+    expect(await lint('main/history/probe.ts', "import { Engine } from '../delivery/scheduler.js';\nexport const x = Engine;\n")).toHaveLength(1);
+    expect(await lint('main/platform/probe.ts', "import { Registry } from '../registry/registry.js';\nexport const x = Registry;\n")).toHaveLength(1);
+    expect(await lint('main/delivery/probe.ts', "import { Control } from '../control/control.js';\nexport const x = Control;\n")).toHaveLength(1);
+    expect(await lint('main/delivery/probe.ts', "import { Intake } from '../ingestion/intake.js';\nexport const x = Intake;\n")).toHaveLength(0);
+    expect(await lint('main/control/probe.ts', "import { Engine } from '../delivery/scheduler.js';\nexport const x = Engine;\n")).toHaveLength(0);
+    expect(await lint('main/app/probe.ts', "import { Control } from '../control/control.js';\nexport const x = Control;\n")).toHaveLength(0);
+  });
+
   it('main/server imports no CLI; main/client imports main/contract only', async () => {
     expect(await lint('main/server/probe.ts', "import { runCli } from '../cli/program.js';\nexport const x = runCli;\n")).toHaveLength(1);
     expect(await lint('main/client/probe.ts', "import { normaliseTimestamp } from '../domain/messages.js';\nexport const x = normaliseTimestamp;\n")).toHaveLength(1);
