@@ -13,7 +13,7 @@ export const ENGINE_IN_FLIGHT = 256;
  */
 export const LATENCY_ORIGINS = 32;
 export const LATENCY_MS = 50;
-/** docs/behaviour.md §2 / forwarder.ts: connections per origin. */
+/** docs/behaviour.md §2 / delivery/webhookRequests.ts: connections per origin. */
 export const CONNECTIONS = 16;
 /** The naive forwarder's "modest concurrency". */
 export const NAIVE_CONCURRENCY = 16;

@@ -2,7 +2,7 @@
  * The typed API's face of a core: one handler per command of the command table (main/contract/commands.ts),
  * bound to the core and the services beside it. Every transport (HTTP, Electron IPC, tests) runs these
  * through `dispatch`, which has validated the input first. What leaves here has its secrets masked
- * (main/core/secrets.ts); `revealSecret` is the one way to see one.
+ * (main/domain/secrets.ts); `revealSecret` is the one way to see one.
  */
 import type { CommandHandlers } from '../contract/dispatch.js';
 import type { Page } from '../contract/models.js';
@@ -75,7 +75,7 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
       if (current) {
         const sharedSecret = unmaskSecret(patch.sharedSecret, current.sharedSecret);
         if (typeof sharedSecret === 'string' && isMasked(sharedSecret)) return maskedRefused('patch.sharedSecret');
-        // A webhook value still masked after this is refused where every save is checked (engine/registry.ts).
+        // A webhook value still masked after this is refused where every save is checked (registry/registry.ts).
         const webhooks = patch.webhooks !== undefined ? unmaskWebhooks(patch.webhooks.map((w) => ({ url: w.url as string, headers: w.headers ?? {} })), current.webhooks) : undefined;
         patch = {
           ...patch,

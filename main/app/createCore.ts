@@ -55,7 +55,7 @@ export interface CoreOptions {
   seed?: number;
   /**
    * Rounds in flight at once: the window starts at `minInFlight` (256) and adapts up to `maxInFlight`
-   * (2,048) to what the webhooks take (engine.ts, Engine.adapt). `maxInFlight` alone below 256 fixes it.
+   * (2,048) to what the webhooks take (delivery/scheduler.ts, Engine.adapt). `maxInFlight` alone below 256 fixes it.
    */
   minInFlight?: number;
   maxInFlight?: number;
@@ -249,7 +249,7 @@ class CoreImpl implements Core {
         else console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e);
       },
     });
-    // Removes settled messages past the retention policy while the core is quiet (engine/retention.ts).
+    // Removes settled messages past the retention policy while the core is quiet (history/retention.ts).
     this.retention = new Retention({
       store,
       clock,
@@ -476,7 +476,7 @@ class CoreImpl implements Core {
     return updated.ok ? ok({ ...base, changed: 'destination', fingerprint: secretFingerprint(endpoint.value) }) : updated;
   }
 
-  /** Both sides of the message's attempts to the mock receiver (core/receiverVerdict.ts). */
+  /** Both sides of the message's attempts to the mock receiver (domain/receiverVerdict.ts). */
   private receiverChecksOf(detail: MessageDetail): ReceiverCheck[] {
     const captures = this.receivers.capturesOfMessage(detail.message.id);
     if (captures.length === 0) return [];

@@ -577,7 +577,7 @@ function percent(rate: number): string {
 
 /**
  * An attempt's TLS error as its cause alone: `tls: self-signed certificate: self-signed certificate; if the
- * root CA is installed locally, …` → `self-signed certificate` (the engine's reason, core/outcome.ts, comes
+ * root CA is installed locally, …` → `self-signed certificate` (the engine's reason, domain/outcome.ts, comes
  * first; Node's own message after it repeats it, with advice that does not apply here).
  */
 export function tlsCause(error: string | null): string {

@@ -1,7 +1,7 @@
 /**
  * The mock receiver's decisions, pure (no I/O): which step of a response script answers the n-th request,
  * what it is called, which headers it sends, what a request's X-Signature verdict is, and which engine
- * message a body belongs to. The sockets live in main/engine/receiver.
+ * message a body belongs to. The sockets live in main/receiver.
  */
 import { describeStep, type CaptureStep, type ResponseScript, type ScriptStep, type SignatureCheck } from '../contract/receiver.js';
 import { signBody } from './signature.js';

@@ -1,5 +1,5 @@
 /**
- * importMessages: an export read back (main/core/importParse.ts) and sent again through intake, in one
+ * importMessages: an export read back (main/domain/importParse.ts) and sent again through intake, in one
  * transaction: one bad entry refuses the whole import, naming where it is in the file. Each message goes
  * through the source given, else its original source, else its original destinations, where they exist
  * here; a message with none of those refuses the import (choose a source).

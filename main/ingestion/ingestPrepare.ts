@@ -2,7 +2,7 @@
  * The CPU-heavy half of an ingestion request, with no access to the store, so that it can run on a worker
  * thread: route, decoding (gzip with its bomb guard), JSON parsing, the write key as sent, and every call
  * checked and built (docs/behaviour.md §7). What needs the store (the write key's source, dedupe, routing, the
- * commit, the refusal log) is done afterwards on the engine's thread, by engine/ingest.ts.
+ * commit, the refusal log) is done afterwards on the engine's thread, by ingestion/ingest.ts.
  */
 import { gunzipSync } from 'node:zlib';
 import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';

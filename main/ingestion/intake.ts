@@ -1,6 +1,6 @@
 /**
  * Intake: every call that becomes a message passes here, from the typed API (sendMessage, sendMessages),
- * ingestion of SDK traffic (engine/ingest.ts), audiences, deletion requests and replays. It builds each
+ * ingestion of SDK traffic (ingestion/ingest.ts), audiences, deletion requests and replays. It builds each
  * call's body once (docs/behaviour.md §1), de-duplicates by (source, messageId) within 24 h, routes it
  * (§6), and stores the batch in one transaction: messages, payloads, deliveries, usage counters and
  * identify traits. What it stores is announced (messageAccepted) and handed to the engine only once the
@@ -135,7 +135,7 @@ export class Intake {
 
   /**
    * Ingestion of SDK traffic from a source (docs/behaviour.md §7): calls already checked and built (lenient about
-   * unknown keys, `context.ip` filled from the client's address) by engine/ingestPrepare.ts; usage counted.
+   * unknown keys, `context.ip` filled from the client's address) by ingestion/ingestPrepare.ts; usage counted.
    */
   ingest(input: { source: Source; receivedAt: number; calls: PreparedCalls; bodies: Uint8Array }): void {
     const bodies = Buffer.from(input.bodies.buffer, input.bodies.byteOffset, input.bodies.byteLength);

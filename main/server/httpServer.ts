@@ -30,13 +30,13 @@ export interface ServerOptions {
   port: number;
   /** The API token (Bearer, or ?token= on the event socket), read at each request: it can be rotated. */
   token: () => string;
-  /** The typed API's handlers (engine/commandHandlers.ts), run through the contract's dispatch. */
+  /** The typed API's handlers (app/commandHandlers.ts), run through the contract's dispatch. */
   handlers: CommandHandlers;
   /** The built renderer, served at /; a placeholder page when absent. */
   uiDir?: string | null;
   /** How often pushed events are flushed to sockets (ms). */
   eventFlushMs?: number;
-  /** Where ingestion requests are parsed (engine/ingest.ts). */
+  /** Where ingestion requests are parsed (ingestion/ingest.ts). */
   ingest?: IngestOptions;
   /** Bytes of ingestion bodies held in memory at once, across requests (INGEST_BUFFER_BYTES); tests lower it. */
   ingestBufferBytes?: number;

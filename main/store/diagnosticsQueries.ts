@@ -1,5 +1,5 @@
 /**
- * What the troubleshooting checklist (main/engine/diagnostics.ts) reads of the newest messages beyond a
+ * What the troubleshooting checklist (main/diagnostics/diagnostics.ts) reads of the newest messages beyond a
  * summary: the call's `integrations` (routing's input) and the destinations that got a delivery. Bounded
  * reads of the newest rows only, by primary key.
  */

@@ -1,5 +1,5 @@
 /**
- * Ingestion parses and builds large requests on a thread of its own (engine/ingest.ts). Whichever thread
+ * Ingestion parses and builds large requests on a thread of its own (ingestion/ingest.ts). Whichever thread
  * does it, the answer and what is stored must be the same, byte for byte; and a thread that dies must not
  * lose the request it was given.
  */
