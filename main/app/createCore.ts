@@ -18,6 +18,7 @@ import { err, ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
 import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
+import { ReceiverStore } from '../store/receiverStore.js';
 import { Store } from '../store/store.js';
 import { CAUGHT_UP } from '../store/walCheckpoint.js';
 import { AudienceService } from '../audiences/audienceService.js';
@@ -64,7 +65,10 @@ export interface CoreOptions {
   /** How secrets are kept at rest (store/secretCodec): as given by default; the desktop app encrypts them. */
   secretCodec?: SecretCodec;
   /** The mock receiver's options beyond the core's own (the standalone `hookbench receive` answers every path). */
-  receiver?: Pick<ReceiverServiceOptions, 'fallbackReceiver' | 'maxCaptures'>;
+  receiver?: Pick<ReceiverServiceOptions, 'fallbackReceiver'> & {
+    /** The newest captures kept (default 10,000). */
+    maxCaptures?: number;
+  };
 }
 
 export type Core = CoreCommands & {
@@ -192,12 +196,11 @@ class CoreImpl implements Core {
     }
     // Read first: what cannot be read (secrets the codec cannot decrypt) fails before any thread starts.
     this.receivers = new ReceiverService({
-      db: store.db,
+      store: new ReceiverStore(store.db, options.receiver?.maxCaptures, options.secretCodec),
       clock,
       dataDir: options.dataDir,
       emit: (event) => bus.emit(event),
-      secretCodec: options.secretCodec,
-      ...options.receiver,
+      fallbackReceiver: options.receiver?.fallbackReceiver,
     });
     const registry = (this.registry = new Registry({
       store,
@@ -269,7 +272,7 @@ class CoreImpl implements Core {
       wake: () => this.engine.wake(),
     }));
     this.audiences = new AudienceService({
-      db: store.db,
+      store: store.audiences,
       transaction: (fn) => store.transaction(fn),
       clock,
       // What an audience sends is not traits a source reported: it never feeds back into user_traits.

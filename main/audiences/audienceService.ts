@@ -45,12 +45,12 @@ import { parseWith, type SendMessageInput } from '../contract/schemas.js';
 import type { Page } from '../contract/models.js';
 import { diffState, evaluateMembership, membershipState, snakeCase, type StateChange } from '../domain/audiences.js';
 import { atomically } from '../store/atomically.js';
-import type { Db } from '../store/openDb.js';
+import type { AudienceRow, AudienceStore } from '../store/audienceStore.js';
 
 export interface AudienceServiceOptions {
-  /** The core's connection (core.store.db): `send` must write through the same one, so that a sync's
-   * messages and its new state commit together. */
-  db: Db;
+  /** The audiences' rows, in the core's database: `send` must write through the same connection, so that a
+   * sync's messages and its new state commit together. */
+  store: AudienceStore;
   /**
    * The store's transaction helper (Store.transaction): what a sync sends is announced by the core only
    * after this transaction commits (afterCommit), never while it may still roll back.
@@ -60,17 +60,6 @@ export interface AudienceServiceOptions {
   send: (messages: SendMessageInput[]) => Result<SendMessageOutput[]>;
   /** A source by id or name. */
   findSource: (ref: string) => Source | null;
-}
-
-interface AudienceRow {
-  id: string;
-  source_id: string;
-  kind: AudienceKind;
-  name: string;
-  trait_key: string;
-  definition: string;
-  created_at: number;
-  synced_at: number | null;
 }
 
 interface AudienceDefinition {
@@ -89,49 +78,18 @@ interface SyncOutcome {
 const KIND_WORD: Record<AudienceKind, string> = { audience: 'audience', computed_trait: 'computed trait' };
 
 export class AudienceService {
-  private readonly db: Db;
   private readonly transaction: AudienceServiceOptions['transaction'];
   private readonly clock: { now(): number };
   private readonly send: AudienceServiceOptions['send'];
   private readonly findSource: AudienceServiceOptions['findSource'];
-  private readonly s;
+  private readonly s: AudienceStore;
 
   constructor(options: AudienceServiceOptions) {
-    this.db = options.db;
     this.transaction = options.transaction;
     this.clock = options.clock;
     this.send = options.send;
     this.findSource = options.findSource;
-    const db = this.db;
-    this.s = {
-      insert: db.prepare<[{ id: string; sourceId: string; kind: AudienceKind; name: string; traitKey: string; definition: string; createdAt: number }]>(
-        `INSERT INTO audiences (id, source_id, kind, name, trait_key, definition, created_at)
-         VALUES (@id, @sourceId, @kind, @name, @traitKey, @definition, @createdAt)`,
-      ),
-      get: db.prepare<[string], AudienceRow>('SELECT * FROM audiences WHERE id = ?'),
-      byName: db.prepare<[string, AudienceKind, string], AudienceRow>('SELECT * FROM audiences WHERE source_id = ? AND kind = ? AND name = ?'),
-      byKey: db.prepare<[string, string], AudienceRow>('SELECT * FROM audiences WHERE source_id = ? AND trait_key = ? ORDER BY created_at LIMIT 1'),
-      list: db.prepare<[{ sourceId: string | null; kind: AudienceKind | null }], AudienceRow>(
-        `SELECT * FROM audiences WHERE (@sourceId IS NULL OR source_id = @sourceId) AND (@kind IS NULL OR kind = @kind)
-         ORDER BY name, kind, id`,
-      ),
-      setDefinition: db.prepare<[string, string]>('UPDATE audiences SET definition = ? WHERE id = ?'),
-      setSyncedAt: db.prepare<[number, string]>('UPDATE audiences SET synced_at = ? WHERE id = ?'),
-      delete: db.prepare<[string]>('DELETE FROM audiences WHERE id = ?'),
-      usersOf: db.prepare<[string], { user_id: string; traits: string }>('SELECT user_id, traits FROM user_traits WHERE source_id = ?'),
-      stateOf: db.prepare<[string], { user_id: string; value: string }>('SELECT user_id, value FROM audience_state WHERE audience_id = ?'),
-      setState: db.prepare<[string, string, string]>(
-        `INSERT INTO audience_state (audience_id, user_id, value) VALUES (?, ?, ?)
-         ON CONFLICT (audience_id, user_id) DO UPDATE SET value = excluded.value`,
-      ),
-      clearState: db.prepare<[string, string]>('DELETE FROM audience_state WHERE audience_id = ? AND user_id = ?'),
-      // RFC 7396 merge: nested objects merge, arrays are replaced, a null removes the trait. The first
-      // identify goes through the same merge (onto {}) so that nulls are dropped there too.
-      recordIdentify: db.prepare<[{ sourceId: string; userId: string; traits: string; now: number }]>(
-        `INSERT INTO user_traits (source_id, user_id, traits, updated_at) VALUES (@sourceId, @userId, json_patch('{}', @traits), @now)
-         ON CONFLICT (source_id, user_id) DO UPDATE SET traits = json_patch(user_traits.traits, @traits), updated_at = @now`,
-      ),
-    };
+    this.s = options.store;
   }
 
   // ---------------------------------------------------------------- traits

@@ -31,16 +31,17 @@ import {
 import { err, HookbenchError, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
 import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../domain/receiverScript.js';
-import type { Db } from '../store/openDb.js';
-import type { SecretCodec } from '../store/secretCodec.js';
-import { captureRecord, ReceiverStore, type NewCapture, type StoredReceiver } from '../store/receiverStore.js';
+import { captureRecord, type ReceiverStore, type NewCapture, type StoredReceiver } from '../store/receiverStore.js';
 import { isWriteFailure } from '../store/integrity.js';
 import { signBody } from '../domain/signature.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
 export interface ReceiverServiceOptions {
-  /** The core's database (`core.store.db`): captures sit next to the messages they link to. */
-  db: Db;
+  /**
+   * The endpoints' and captures' rows, in the core's database (captures sit next to the messages they link
+   * to); it keeps the newest captures and the endpoints' secrets at rest as it was made to.
+   */
+  store: ReceiverStore;
   /** Engine time, for arrival times and endpoint timestamps. */
   clock: { now(): number };
   /** Where the HTTPS certificate is kept (`<dataDir>/receiver-tls`). */
@@ -51,10 +52,6 @@ export interface ReceiverServiceOptions {
    * standalone `hookbench receive` answers every path).
    */
   fallbackReceiver?: string;
-  /** The newest captures kept (default 10,000). */
-  maxCaptures?: number;
-  /** How endpoints' secrets are kept at rest (default: as given). */
-  secretCodec?: SecretCodec | undefined;
 }
 
 export interface ReceiverListenOptions {
@@ -98,7 +95,7 @@ export class ReceiverService {
 
   constructor(options: ReceiverServiceOptions) {
     this.o = options;
-    this.store = new ReceiverStore(options.db, options.maxCaptures, options.secretCodec);
+    this.store = options.store;
     for (const r of this.store.listReceivers()) this.endpoints.set(r.name, r);
   }
 
@@ -298,7 +295,7 @@ export class ReceiverService {
       seen.set(r.name, i);
     }
     const result = { created: [] as string[], updated: [] as string[], unchanged: [] as string[] };
-    this.o.db.transaction(() => {
+    this.store.transaction(() => {
       for (const r of parsed.value) {
         const old = this.endpoints.get(r.name);
         if (!old) {
@@ -313,7 +310,7 @@ export class ReceiverService {
           result.updated.push(r.name);
         }
       }
-    })();
+    });
     return ok(result);
   }
 

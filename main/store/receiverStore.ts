@@ -108,7 +108,8 @@ export class ReceiverStore {
     };
   }
 
-  private transaction<T>(fn: () => T): T {
+  /** Runs `fn` in one transaction; inside an open one it simply runs. */
+  transaction<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
     return this.db.transaction(fn)();
   }

@@ -20,7 +20,7 @@ interface IdentifyBody {
 /** The core's own service; with `send`, a service whose sends go through that function (failure tests). */
 function serviceFor(core: Core, send?: AudienceServiceOptions['send']): AudienceService {
   if (!send) return core.audiences;
-  return new AudienceService({ db: internalsOf(core).store.db, transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
+  return new AudienceService({ store: internalsOf(core).store.audiences, transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
 }
 
 async function setup(): Promise<{ core: Core; rx: TestReceiver; source: Source; service: AudienceService; delivered: (ids: number[]) => Promise<IdentifyBody[]> }> {
