@@ -4,11 +4,10 @@
  * point: it opens the store, builds the services over narrow views of it, and binds the commands to them.
  * It never imports electron.
  */
-import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { CoreCommands, UseOneSecretOutput } from '../contract/api.js';
-import type { EngineEvent, EventOf } from '../contract/events.js';
+import type { EngineEvent } from '../contract/events.js';
 import type { Diagnostics } from '../contract/diagnostics.js';
 import type { Destination, IngestRefusal, MessageDetail, SecretKind, Source } from '../contract/models.js';
 import type { ReceiverCheck } from '../contract/receiver.js';
@@ -16,31 +15,30 @@ import { receiverChecks } from '../domain/receiverVerdict.js';
 import { secretFingerprint } from '../domain/secrets.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
-import { applyIntegrityReport, checksInBackground, corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
+import { corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
 import { ReceiverStore } from '../store/receiverStore.js';
 import { Store } from '../store/store.js';
-import { CAUGHT_UP } from '../store/walCheckpoint.js';
 import { AudienceService } from '../audiences/audienceService.js';
 import { createClock, type Clock } from '../platform/clock.js';
-import { Control, SETTINGS } from '../control/control.js';
+import { Control, retrySeed, SETTINGS } from '../control/control.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
 import { DeletionRequests } from '../audiences/deletions.js';
 import { DeliveryCommands } from '../delivery/deliveryCommands.js';
 import { DiagnosticsService } from '../diagnostics/diagnostics.js';
 import { Engine } from '../delivery/scheduler.js';
 import { EventBus } from '../platform/eventBus.js';
-import { InlineForwarder, WorkerForwarder, type Forwarder } from '../delivery/forwarders.js';
+import { chooseForwarder, type Forwarder } from '../delivery/forwarders.js';
 import { History } from '../history/history.js';
 import { HistoryIndexer } from '../history/historyIndexer.js';
-import type { IngestionPort } from '../ingestion/ingestionPort.js';
+import { ingestionPort, type IngestionPort } from '../ingestion/ingestionPort.js';
 import { importMessages } from '../history/importer.js';
 import { Intake } from '../ingestion/intake.js';
 import { notFound } from '../platform/paging.js';
 import { ReceiverService, type ReceiverServiceOptions } from '../receiver/receiverService.js';
 import { Registry } from '../registry/registry.js';
 import { Retention } from '../history/retention.js';
-import { isType, startEngineWorker, stoppableOnceReady } from '../platform/workers.js';
+import { startCheckpointer } from './checkpointer.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -171,7 +169,6 @@ class CoreImpl implements Core {
   private readonly engine: Engine;
   private readonly forwarder: Forwarder;
   private readonly checkpointer: { stop(): Promise<void> };
-  private readonly integrityTimer: NodeJS.Timeout;
   private readonly historyIndexer: HistoryIndexer;
   private readonly retention: Retention;
   private readonly diagnostics: DiagnosticsService;
@@ -188,12 +185,7 @@ class CoreImpl implements Core {
     const bus = (this.bus = new EventBus((id) => queries.summary(id)));
     const persistedOffset = Number(store.config.getSetting(SETTINGS.clockOffset) ?? '0');
     const clock = (this.clock = options.clock ?? createClock({ offsetMs: persistedOffset }));
-    let seed = options.seed;
-    if (seed === undefined) {
-      const stored = store.config.getSetting(SETTINGS.retrySeed);
-      seed = stored === null ? randomInt(0, 2 ** 31) : Number(stored);
-      if (stored === null) store.config.setSetting(SETTINGS.retrySeed, String(seed));
-    }
+    const seed = options.seed ?? retrySeed(store.config);
     // Read first: what cannot be read (secrets the codec cannot decrypt) fails before any thread starts.
     this.receivers = new ReceiverService({
       store: new ReceiverStore(store.db, options.receiver?.maxCaptures, options.secretCodec),
@@ -209,24 +201,11 @@ class CoreImpl implements Core {
       destinationSaved: () => this.engine.reschedule(),
       caFileDropped: (caFile) => this.forwarder.invalidate(caFile),
     }));
-    const checkpointWorker = startEngineWorker('app/checkpointWorker', { workerData: { file: store.file, intervalMs: 200, integrityCheck: checksInBackground(store.file) } });
-    checkpointWorker.on('message', (m) => {
-      if (isType(m, CAUGHT_UP.type)) store.finishCheckpoint();
-      else applyIntegrityReport(store.health, m);
+    this.checkpointer = startCheckpointer(store, {
+      integrityCheckIntervalMs: options.integrityCheckIntervalMs ?? RUNNING_INTEGRITY_CHECK_MS,
+      quiet: () => this.engine.roundsInFlight === 0,
     });
-    checkpointWorker.unref();
-    this.checkpointer = stoppableOnceReady(checkpointWorker, 'close');
-    // The whole file is checked again now and then while no round is out, on the checkpoint thread.
-    this.integrityTimer = setInterval(() => {
-      if (this.engine.roundsInFlight === 0 && store.health.problem === null) checkpointWorker.postMessage('check');
-    }, options.integrityCheckIntervalMs ?? RUNNING_INTEGRITY_CHECK_MS);
-    this.integrityTimer.unref();
-    this.forwarder =
-      typeof options.forwarder === 'object'
-        ? options.forwarder
-        : options.dispatcher || options.forwarder === 'inline'
-          ? new InlineForwarder(options.dispatcher)
-          : new WorkerForwarder();
+    this.forwarder = chooseForwarder(options.forwarder, options.dispatcher);
     this.engine = new Engine({
       store,
       clock,
@@ -247,10 +226,7 @@ class CoreImpl implements Core {
       roundsInFlight: () => this.engine.roundsInFlight,
       roundsRecorded: () => this.engine.stats.roundsRecorded,
       writable: () => store.health.problem === null,
-      onError: (e) => {
-        if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));
-        else console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e);
-      },
+      onError: backgroundFailure(store, 'the history index could not be updated; listMessages reads the newest messages in id order meanwhile'),
     });
     // Removes settled messages past the retention policy while the core is quiet (history/retention.ts).
     this.retention = new Retention({
@@ -258,10 +234,7 @@ class CoreImpl implements Core {
       clock,
       roundsInFlight: () => this.engine.roundsInFlight,
       writable: () => store.health.problem === null,
-      onError: (e) => {
-        if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));
-        else console.error('hookbench: retention could not remove old messages; it tries again later', e);
-      },
+      onError: backgroundFailure(store, 'retention could not remove old messages; it tries again later'),
     });
     const intake = (this.intake = new Intake({
       store,
@@ -310,25 +283,7 @@ class CoreImpl implements Core {
       },
     });
     this.deletions = new DeletionRequests({ store, clock, registry, intake, rolledBack: () => this.rolledBack() });
-    this.ingestion = {
-      clock,
-      health: store.health,
-      sourceByWriteKey: (writeKey) => registry.sourceByWriteKey(writeKey),
-      ingest: (input) => intake.ingest(input),
-      logRefusal: (refusal) => {
-        const id = store.ingestLog.logRefusal(refusal);
-        // Refusals are never on the hot path of accepted calls; the preview stays in the log (listIngestLog).
-        if (!bus.listening && this.refusalListeners.size === 0) return;
-        const event: EventOf<'ingestRefused'> = { type: 'ingestRefused', refusal: { ...refusal, id, limit: refusal.limit ?? null, bodyPreview: null } };
-        for (const l of this.refusalListeners) l(event.refusal);
-        bus.emit(event);
-      },
-      countRefused: (sourceId, calls) => {
-        store.ingestLog.countUsage(sourceId, { received: calls, refused: calls });
-        intake.usage.add(sourceId, clock.now(), { received: calls, refused: calls });
-      },
-      transaction: (fn) => store.transaction(fn),
-    };
+    this.ingestion = ingestionPort({ store, clock, bus, registry, intake, refusalListeners: this.refusalListeners });
     // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.
     this.historyIndexer.start();
     this.retention.start();
@@ -371,7 +326,6 @@ class CoreImpl implements Core {
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();
     await this.forwarder.close();
-    clearInterval(this.integrityTimer);
     await this.checkpointer.stop();
     this.store.close();
     this.lock.release();
@@ -513,4 +467,15 @@ class CoreImpl implements Core {
   rotateApiToken(): string {
     return this.control.rotateApiToken();
   }
+}
+
+/**
+ * What background work (the history indexer, retention) does with its errors: a damaged database stops writes
+ * (store/integrity.ts); anything else is logged, and the work tries again on a later turn.
+ */
+function backgroundFailure(store: Store, what: string): (e: unknown) => void {
+  return (e) => {
+    if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));
+    else console.error(`hookbench: ${what}`, e);
+  };
 }

@@ -3,10 +3,11 @@
  * counters, the API token and where the workbench lives. State that outlasts a restart (clock offset,
  * pause, token) is kept in the settings table.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
+import type { ConfigStore } from '../store/configStore.js';
 import type { MessageQueries } from '../store/messageQueries.js';
 import type { Store } from '../store/store.js';
 import type { AcceptedRate } from '../ingestion/acceptedRate.js';
@@ -22,6 +23,15 @@ export const SETTINGS = {
   apiToken: 'api.token',
   retrySeed: 'retry.seed',
 } as const;
+
+/** The seed of retry jitter: drawn once per data dir and kept, so that a restart replays the same jitter. */
+export function retrySeed(config: ConfigStore): number {
+  const stored = config.getSetting(SETTINGS.retrySeed);
+  if (stored !== null) return Number(stored);
+  const seed = randomInt(0, 2 ** 31);
+  config.setSetting(SETTINGS.retrySeed, String(seed));
+  return seed;
+}
 
 export interface ControlOptions {
   store: Pick<Store, 'config' | 'deliveries' | 'file' | 'sqliteVersion'>;

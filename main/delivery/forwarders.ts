@@ -131,3 +131,12 @@ export class WorkerForwarder implements Forwarder {
     return this.jobs.close();
   }
 }
+
+/**
+ * The forwarder a core sends through: one given (tests), inline when asked or when a dispatcher replaces the
+ * engine's own pools (a dispatcher cannot cross to a thread), and the forwarder thread otherwise.
+ */
+export function chooseForwarder(choice: 'worker' | 'inline' | Forwarder | undefined, dispatcher: Dispatcher | undefined): Forwarder {
+  if (typeof choice === 'object') return choice;
+  return dispatcher || choice === 'inline' ? new InlineForwarder(dispatcher) : new WorkerForwarder();
+}
