@@ -15,10 +15,6 @@ export interface BuiltMessage extends Omit<BuiltBody, 'json'> {
 
 const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-export function callSize(call: unknown): number {
-  return byteLength(JSON.stringify(call) ?? '');
-}
-
 export function buildMessage(type: MessageType, call: Record<string, unknown>, options: BuildOptions): Result<BuiltMessage> {
   // A caller that measured the size already (sizeChecked) has its options go as they are, not copied for every
   // call (~0.3 µs a call of the ~4 µs this builder takes, measured on SDK track calls). Ingestion calls

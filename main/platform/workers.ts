@@ -41,7 +41,7 @@ export async function closeEngineWorker(worker: Worker, closeMessage: unknown): 
   worker.ref(); // an unref'd worker would let the process end before it has closed what it holds
   const closed = new Promise<void>((resolve) => {
     const onMessage = (m: unknown): void => {
-      if (isType(m, 'closed')) done();
+      if (isType(m, WORKER_CLOSED.type)) done();
     };
     const done = (): void => {
       worker.off('message', onMessage).off('exit', done);
@@ -64,7 +64,7 @@ export async function closeEngineWorker(worker: Worker, closeMessage: unknown): 
 export function stoppableOnceReady(worker: Worker, closeMessage: unknown): { stop(): Promise<void> } {
   let ready = false;
   const onMessage = (m: unknown): void => {
-    if (!isType(m, 'ready')) return;
+    if (!isType(m, WORKER_READY.type)) return;
     ready = true;
     worker.off('message', onMessage);
   };
