@@ -21,11 +21,11 @@ export interface DeletionRequestsOptions {
 }
 
 export class DeletionRequests {
-  constructor(private readonly o: DeletionRequestsOptions) {}
+  constructor(private readonly options: DeletionRequestsOptions) {}
 
   createDeletionRequest(input: { userId: string; sources?: string[] | undefined }): Result<{ request: DeletionRequest; messages: SendMessageOutput[] }> {
     const { userId } = input;
-    const { registry, store } = this.o;
+    const { registry, store } = this.options;
     let sources: Source[];
     if (input.sources !== undefined) {
       sources = [];
@@ -56,19 +56,19 @@ export class DeletionRequests {
     return atomically(
       (fn) => store.transaction(fn),
       () => {
-        const sent = this.o.intake.acceptEntries(entries);
+        const sent = this.options.intake.acceptEntries(entries);
         if (!sent.ok) return sent;
         const request: DeletionRequest = {
           id: 0,
           userId,
-          createdAt: this.o.clock.now(),
+          createdAt: this.options.clock.now(),
           sourceIds: sources.map((src) => src.id),
           messageIds: sent.value.map((m) => m.message.id),
         };
         request.id = store.deletions.insertDeletionRequest(request);
         return ok({ request, messages: sent.value });
       },
-      this.o.rolledBack,
+      this.options.rolledBack,
     );
   }
 }

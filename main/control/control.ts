@@ -47,25 +47,25 @@ export class Control {
   private started = false;
   private token: string | null = null;
 
-  constructor(private readonly o: ControlOptions) {}
+  constructor(private readonly options: ControlOptions) {}
 
   /** Whether a pause said with pauseForwarding is in force (it outlasts a restart). */
   get pausedByUser(): boolean {
-    return this.o.store.config.getSetting(SETTINGS.paused) === 'true';
+    return this.options.store.config.getSetting(SETTINGS.paused) === 'true';
   }
 
   /** Starts forwarding, or starts it again after pause(). */
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.o.engine.start();
+    this.options.engine.start();
   }
 
   /** Holds forwarding: accepted messages wait, queued; rounds already in flight finish and are recorded. */
   pause(): void {
     if (!this.started) return;
     this.started = false;
-    this.o.engine.pause();
+    this.options.engine.pause();
   }
 
   // ---------------------------------------------------------------- clock
@@ -73,87 +73,87 @@ export class Control {
   /** docs/behaviour.md §5. `fastForward` overrides the persisted setting for this jump. */
   async advanceClock(input: { ms: number; fastForward?: boolean | undefined }): Promise<Result<ClockAdvance>> {
     const fastForward = input.fastForward ?? this.fastForward;
-    const played = await this.o.engine.advance(input.ms, fastForward, (offset) => this.o.store.config.setSetting(SETTINGS.clockOffset, String(offset)));
+    const played = await this.options.engine.advance(input.ms, fastForward, (offset) => this.options.store.config.setSetting(SETTINGS.clockOffset, String(offset)));
     const clock = this.clockState();
-    if (played.movedMs > 0) this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: played.movedMs });
+    if (played.movedMs > 0) this.options.bus.emit({ type: 'clockAdvanced', clock, byMs: played.movedMs });
     return ok({ ...clock, cancelled: played.cancelled, attemptsPlayed: played.attemptsPlayed, rounds: played.rounds });
   }
 
   async advanceToNextRetry(): Promise<Result<ClockAdvance>> {
-    const due = this.o.store.deliveries.nextDueAt();
+    const due = this.options.store.deliveries.nextDueAt();
     if (due === null) return err({ code: 'conflict', message: 'no delivery is waiting for a retry (of an enabled destination)' });
-    return this.advanceClock({ ms: Math.max(0, due - this.o.clock.now()) });
+    return this.advanceClock({ ms: Math.max(0, due - this.options.clock.now()) });
   }
 
   /** Stops the jump in progress where it got to; answers at once (the advance answers `cancelled: true`). */
   cancelClockAdvance(): Result<ClockStatus> {
-    this.o.engine.cancelAdvances();
+    this.options.engine.cancelAdvances();
     return ok({ ...this.clockState(), fastForward: this.fastForward, jump: null });
   }
 
   /** Interrupts any jump, then goes back to real time; answers at once, without waiting for attempts in flight. */
   resetClock(): Promise<Result<ClockState>> {
-    const by = this.o.engine.resetOffset(() => this.o.store.config.setSetting(SETTINGS.clockOffset, '0'));
+    const by = this.options.engine.resetOffset(() => this.options.store.config.setSetting(SETTINGS.clockOffset, '0'));
     const clock = this.clockState();
-    if (by !== 0) this.o.bus.emit({ type: 'clockAdvanced', clock, byMs: -by });
+    if (by !== 0) this.options.bus.emit({ type: 'clockAdvanced', clock, byMs: -by });
     return Promise.resolve(ok(clock));
   }
 
   getClock(): Result<ClockStatus> {
-    return ok({ ...this.clockState(), fastForward: this.fastForward, jump: this.o.engine.jumpState() });
+    return ok({ ...this.clockState(), fastForward: this.fastForward, jump: this.options.engine.jumpState() });
   }
 
   /** The **Fast-forward unanswered attempts** setting, kept in the data dir (off by default). */
   get fastForward(): boolean {
-    return this.o.store.config.getSetting(SETTINGS.fastForward) === 'true';
+    return this.options.store.config.getSetting(SETTINGS.fastForward) === 'true';
   }
 
   setFastForward(input: { enabled: boolean }): Result<ClockStatus> {
-    this.o.store.config.setSetting(SETTINGS.fastForward, String(input.enabled));
+    this.options.store.config.setSetting(SETTINGS.fastForward, String(input.enabled));
     return this.getClock();
   }
 
   private clockState(): ClockState {
-    return { now: this.o.clock.now(), offsetMs: this.o.clock.offsetMs() };
+    return { now: this.options.clock.now(), offsetMs: this.options.clock.offsetMs() };
   }
 
   // ---------------------------------------------------------------- forwarding and overview
 
   pauseForwarding(): Result<{ paused: boolean }> {
-    this.o.store.config.setSetting(SETTINGS.paused, 'true');
+    this.options.store.config.setSetting(SETTINGS.paused, 'true');
     this.pause();
-    this.o.bus.emit({ type: 'forwardingChanged', paused: true });
+    this.options.bus.emit({ type: 'forwardingChanged', paused: true });
     return ok({ paused: true });
   }
 
   resumeForwarding(): Result<{ paused: boolean }> {
-    this.o.store.config.setSetting(SETTINGS.paused, 'false');
+    this.options.store.config.setSetting(SETTINGS.paused, 'false');
     this.start();
-    this.o.bus.emit({ type: 'forwardingChanged', paused: false });
+    this.options.bus.emit({ type: 'forwardingChanged', paused: false });
     return ok({ paused: false });
   }
 
   getOverview(): Result<Overview> {
-    const now = this.o.clock.now();
+    const now = this.options.clock.now();
     const hourAgo = now - 3_600_000;
-    const backlog = this.o.store.deliveries.deliveryBacklog(now, hourAgo);
-    const counts = this.o.queries.countsPerStatus();
+    const backlog = this.options.store.deliveries.deliveryBacklog(now, hourAgo);
+    const counts = this.options.queries.countsPerStatus();
     return ok({
       counts,
       totalMessages: Object.values(counts).reduce((a, b) => a + b, 0),
       messageCounters: {
         inFlight: { messages: counts.delivering, filter: { status: 'delivering' } },
         retrying: { messages: counts.retrying, filter: { status: 'retrying' } },
-        failedLastHour: { messages: this.o.queries.countFailedSince(hourAgo), filter: { delivery: 'failed', deliverySince: hourAgo } },
+        failedLastHour: { messages: this.options.queries.countFailedSince(hourAgo), filter: { delivery: 'failed', deliverySince: hourAgo } },
       },
-      inFlight: this.o.engine.roundsInFlight,
+      inFlight: this.options.engine.roundsInFlight,
       retrying: backlog.retrying,
       failedLastHour: backlog.failedSince,
       dueRetries: backlog.due,
-      nextDueAt: this.o.store.deliveries.nextDueAt(),
+      nextDueAt: this.options.store.deliveries.nextDueAt(),
       clock: this.clockState(),
       paused: !this.started,
-      acceptedLastMinute: this.o.rate.lastMinute(now),
+      acceptedLastMinute: this.options.rate.lastMinute(now),
     });
   }
 
@@ -161,14 +161,14 @@ export class Control {
 
   /** The typed API's token for this data dir: made once, kept across restarts (a bookmarked UI URL keeps working). */
   apiToken(): string {
-    this.token ??= this.o.store.config.getSetting(SETTINGS.apiToken) ?? this.rotateApiToken();
+    this.token ??= this.options.store.config.getSetting(SETTINGS.apiToken) ?? this.rotateApiToken();
     return this.token;
   }
 
   /** Replaces the API token; the old one stops working at once. */
   rotateApiToken(): string {
     this.token = randomBytes(24).toString('hex');
-    this.o.store.config.setSetting(SETTINGS.apiToken, this.token);
+    this.options.store.config.setSetting(SETTINGS.apiToken, this.token);
     return this.token;
   }
 
@@ -178,13 +178,13 @@ export class Control {
   }
 
   getSettings(): Result<Settings> {
-    const databaseFile = this.o.store.file;
+    const databaseFile = this.options.store.file;
     return ok({
-      dataDir: this.o.dataDir,
+      dataDir: this.options.dataDir,
       databaseFile,
       databaseBytes: databaseBytes(databaseFile),
       version: HOOKBENCH_VERSION,
-      versions: { node: process.versions.node, electron: process.versions['electron'] ?? null, sqlite: this.o.store.sqliteVersion() },
+      versions: { node: process.versions.node, electron: process.versions['electron'] ?? null, sqlite: this.options.store.sqliteVersion() },
       url: null,
       uiUrl: null,
       ingestUrl: null,

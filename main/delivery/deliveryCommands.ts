@@ -28,12 +28,12 @@ export interface DeliveryCommandsOptions {
 }
 
 export class DeliveryCommands {
-  constructor(private readonly o: DeliveryCommandsOptions) {}
+  constructor(private readonly options: DeliveryCommandsOptions) {}
 
   /** Pulls waiting or failed deliveries' next attempt to now; a failed one gets a fresh window. */
   retryNow(input: { id?: number | undefined; deliveryId?: number | undefined }): Result<{ deliveries: DeliveryRecord[] }> {
-    const { store } = this.o;
-    const now = this.o.clock.now();
+    const { store } = this.options;
+    const now = this.options.clock.now();
     let targets: DeliveryRecord[];
     let messageId: number;
     if (input.deliveryId !== undefined) {
@@ -68,39 +68,39 @@ export class DeliveryCommands {
       }
       store.deliveries.refreshMessageStatus(messageId);
     });
-    this.o.reschedule();
+    this.options.reschedule();
     const deliveries = retryable.map((d) => store.deliveries.getDelivery(d.id)!);
     this.announce(deliveries);
     return ok({ deliveries });
   }
 
   cancelMessage(input: { id: number }): Result<{ deliveries: DeliveryRecord[] }> {
-    if (!this.o.store.messages.getMessage(input.id)) return notFound('message', input.id);
-    const cancellable = this.o.store.deliveries.deliveriesOf(input.id).filter((d) => ['queued', 'retrying', 'delivering'].includes(d.status));
+    if (!this.options.store.messages.getMessage(input.id)) return notFound('message', input.id);
+    const cancellable = this.options.store.deliveries.deliveriesOf(input.id).filter((d) => ['queued', 'retrying', 'delivering'].includes(d.status));
     if (cancellable.length === 0) return err({ code: 'conflict', message: `message ${input.id} has nothing left to cancel` });
     return ok({ deliveries: this.cancel(cancellable, REASONS.cancelledByUser) });
   }
 
   /** Cancels a destination's waiting and in-flight deliveries (`destination deleted`); returns how many. */
   cancelAllOf(destinationId: string): number {
-    const open = this.o.store.deliveries.waitingDeliveriesOfDestination(destinationId).map((w) => this.o.store.deliveries.getDelivery(w.id)!);
+    const open = this.options.store.deliveries.waitingDeliveriesOfDestination(destinationId).map((w) => this.options.store.deliveries.getDelivery(w.id)!);
     this.cancel(open, REASONS.destinationDeleted);
     return open.length;
   }
 
   /** A new message with the same body (and, if asked, the same messageId), to the original's destinations as they are now. */
   replayMessage(input: { id: number; keepMessageId?: boolean | undefined }): Result<SendMessageOutput> {
-    const original = this.o.store.messages.getMessage(input.id);
+    const original = this.options.store.messages.getMessage(input.id);
     if (!original) return notFound('message', input.id);
-    const now = this.o.clock.now();
+    const now = this.options.clock.now();
     const tooDeep = storedTooDeep(original.body);
     if (tooDeep) return err({ ...tooDeepError(tooDeep), field: 'id', message: `id: message ${input.id} cannot be replayed: its ${tooDeep.field} nests ${tooDeep.levels} levels > ${LIMITS.maxDepth} (stored before the nesting limit)` });
     const body = JSON.parse(original.body) as Record<string, unknown>;
     const messageId = input.keepMessageId ? original.messageId : newMessageId();
     body['messageId'] = messageId;
-    const targets = this.o.store.deliveries
+    const targets = this.options.store.deliveries
       .deliveriesOf(original.id)
-      .map((d) => this.o.registry.destination(d.destinationId))
+      .map((d) => this.options.registry.destination(d.destinationId))
       .filter((d): d is Destination => d !== undefined);
     const route = targets.length
       ? { targets, filteredReason: null }
@@ -113,7 +113,7 @@ export class DeliveryCommands {
       event: original.event,
       bytes: Buffer.from(JSON.stringify(body), 'utf8'),
     };
-    const [output] = this.o.intake.storeMessages(
+    const [output] = this.options.intake.storeMessages(
       [{ built, call: { ...original.call, messageId }, callJson: undefined, sourceId: original.sourceId, route, replayOf: original.id, countsUsage: false, traits: undefined }],
       now,
       { outputs: true },
@@ -122,25 +122,25 @@ export class DeliveryCommands {
   }
 
   private cancel(deliveries: readonly DeliveryRecord[], reason: string): DeliveryRecord[] {
-    const { store } = this.o;
-    const now = this.o.clock.now();
+    const { store } = this.options;
+    const now = this.options.clock.now();
     store.transaction(() => {
       for (const d of deliveries) {
         store.deliveries.setDelivery({ id: d.id, status: 'cancelled', reason, nextAttemptAt: null, firstAttemptAt: d.firstAttemptAt, pendingUrls: null, updatedAt: now });
       }
       for (const m of new Set(deliveries.map((d) => d.messageId))) store.deliveries.refreshMessageStatus(m);
     });
-    this.o.reschedule();
+    this.options.reschedule();
     const updated = deliveries.map((d) => store.deliveries.getDelivery(d.id)!);
     this.announce(updated);
     return updated;
   }
 
   private announce(deliveries: readonly DeliveryRecord[]): void {
-    if (!this.o.bus.listening) return;
+    if (!this.options.bus.listening) return;
     for (const delivery of deliveries) {
-      const messageStatus = this.o.store.messages.getMessage(delivery.messageId)!.status;
-      this.o.bus.emit({ type: 'deliveryUpdated', delivery, messageStatus });
+      const messageStatus = this.options.store.messages.getMessage(delivery.messageId)!.status;
+      this.options.bus.emit({ type: 'deliveryUpdated', delivery, messageStatus });
     }
   }
 }

@@ -122,7 +122,7 @@ interface PendingWrite {
  * lets the engine log every attempt at thousands of deliveries per second.
  */
 export class Engine {
-  private readonly o: EngineOptions;
+  private readonly options: EngineOptions;
   private readonly minInFlight: number;
   private readonly maxInFlight: number;
   /** Rounds allowed in flight now, between minInFlight and maxInFlight (see adapt). */
@@ -165,7 +165,7 @@ export class Engine {
   private readonly bounds = new Map<number, number>();
 
   constructor(options: EngineOptions) {
-    this.o = options;
+    this.options = options;
     this.minInFlight = Math.max(1, options.minInFlight ?? Math.min(MIN_IN_FLIGHT, options.maxInFlight ?? MIN_IN_FLIGHT));
     this.maxInFlight = Math.max(this.minInFlight, options.maxInFlight ?? MAX_IN_FLIGHT);
     this.window = this.minInFlight;
@@ -178,7 +178,7 @@ export class Engine {
   start(): void {
     if (!this.resumed) {
       this.resumed = true;
-      this.o.store.deliveries.resumeInterrupted(this.o.clock.now());
+      this.options.store.deliveries.resumeInterrupted(this.options.clock.now());
     }
     this.started = true;
     this.wake();
@@ -246,20 +246,20 @@ export class Engine {
     const outstanding = this.inFlight - batch.length;
     const room = this.closed || !this.started ? 0 : this.window - outstanding;
     const jump = this.jump;
-    const now = this.o.clock.now();
+    const now = this.options.clock.now();
     let stored: StoredRound[] = [];
     let claimed: ClaimedDelivery[] = [];
     try {
-      this.o.store.transaction(() => {
-        if (batch.length) stored = this.o.store.deliveries.recordRounds(batch.map((w) => w.round));
+      this.options.store.transaction(() => {
+        if (batch.length) stored = this.options.store.deliveries.recordRounds(batch.map((w) => w.round));
         // A jump claims ahead of now, up to its target, but never past the earliest time a round still out
         // could make a retry due (jumpDueBy); after recording, so the retries just scheduled count.
-        if (room > 0) claimed = this.o.store.deliveries.claimDue(now, room, jump ? this.jumpDueBy(jump, now, room) : now);
+        if (room > 0) claimed = this.options.store.deliveries.claimDue(now, room, jump ? this.jumpDueBy(jump, now, room) : now);
       });
     } catch (e) {
       // Nothing is reported as done that is not stored. A damaged database is said once (its health
       // listeners), not at every tick; its rows stay `delivering` and resume on the next start.
-      const health = this.o.store.health;
+      const health = this.options.store.health;
       if (isCorruptionError(e)) health.fail(corruptionError(health.file, (e as Error).message));
       else if (isWriteFailure(e) && !this.closed && !health.problem) {
         // A full disk passes: the finished rounds are kept and recorded again a moment later, so that their
@@ -276,11 +276,11 @@ export class Engine {
     this.stats.deliveriesClaimed += claimed.length;
     this.stats.tickMs += performance.now() - this.lastTick;
     this.adapt(outstanding, room, claimed.length, this.lastTick - previousTick);
-    if (this.o.listening()) stored.forEach((s, i) => this.emitRound(s, batch[i]!.destination));
+    if (this.options.listening()) stored.forEach((s, i) => this.emitRound(s, batch[i]!.destination));
     if (jump && claimed.length > 0) {
       // Engine time moves to the latest round the jump starts now; each round starts at its own due time.
       const latest = claimed[claimed.length - 1]!.dueAt;
-      if (latest > this.o.clock.now()) this.o.clock.setOffset(latest - this.o.clock.realNow());
+      if (latest > this.options.clock.now()) this.options.clock.setOffset(latest - this.options.clock.realNow());
     }
     for (const delivery of claimed) {
       this.inFlight++;
@@ -295,7 +295,7 @@ export class Engine {
         // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
         // so the delivery waits a moment and runs again.
         console.error(`hookbench: round for delivery ${delivery.id} did not run; it is retried in ${REQUEUE_MS} ms`, e);
-        const now = this.o.clock.now();
+        const now = this.options.clock.now();
         this.record(
           {
             deliveryId: delivery.id,
@@ -310,7 +310,7 @@ export class Engine {
             updatedAt: now,
             siblings: delivery.siblings,
           },
-          { id: delivery.destinationId, name: this.o.destination(delivery.destinationId)?.name ?? '' },
+          { id: delivery.destinationId, name: this.options.destination(delivery.destinationId)?.name ?? '' },
         );
       });
     }
@@ -333,7 +333,7 @@ export class Engine {
   private jumpDueBy(jump: Jump, now: number, room: number): number {
     let horizon = Math.min(jump.target, this.horizon());
     let dueBy = now;
-    for (const d of this.o.store.deliveries.dueAhead(horizon, room)) {
+    for (const d of this.options.store.deliveries.dueAhead(horizon, room)) {
       if (d.dueAt > horizon) break;
       dueBy = Math.max(dueBy, d.dueAt);
       horizon = Math.min(horizon, Math.max(d.dueAt, now) + this.nextDelayAtLeast(d));
@@ -343,18 +343,18 @@ export class Engine {
 
   /** The shortest delay the delivery's next retry can have after this round (Infinity: there is none). */
   private nextDelayAtLeast(delivery: Pick<ClaimedDelivery, 'id' | 'destinationId' | 'attempts'>): number {
-    const policy = this.o.destination(delivery.destinationId)?.retry;
+    const policy = this.options.destination(delivery.destinationId)?.retry;
     if (!policy) return Infinity;
     const attemptNumber = delivery.attempts + 1;
     if (policy.maxAttempts !== undefined && attemptNumber >= policy.maxAttempts) return Infinity;
-    return retryDelay(policy, attemptNumber, jitterUnit(this.o.seed, delivery.id, attemptNumber));
+    return retryDelay(policy, attemptNumber, jitterUnit(this.options.seed, delivery.id, attemptNumber));
   }
 
   /** After a tick of a jump: over when nothing is in flight and nothing more falls due by its target. */
   private jumpTicked(jump: Jump): void {
     if (this.closed || !this.started) return jump.finish();
     if (this.inFlight === 0 && this.writes.length === 0) {
-      const due = this.o.store.deliveries.nextDueAt();
+      const due = this.options.store.deliveries.nextDueAt();
       if (due === null || due > jump.target) return jump.finish();
     }
     this.reportJump(jump);
@@ -362,11 +362,11 @@ export class Engine {
 
   /** Reports the jump's progress now, or once JUMP_REPORT_MS after the last report (the last word is never lost). */
   private reportJump(jump: Jump): void {
-    if (!this.o.onJump || jump.reportTimer) return;
+    if (!this.options.onJump || jump.reportTimer) return;
     const wait = jump.lastReport + JUMP_REPORT_MS - performance.now();
     if (wait <= 0) {
       jump.lastReport = performance.now();
-      this.o.onJump(this.jumpProgress(jump));
+      this.options.onJump(this.jumpProgress(jump));
       return;
     }
     jump.reportTimer = setTimeout(() => {
@@ -379,7 +379,7 @@ export class Engine {
     return {
       fromOffsetMs: jump.fromOffsetMs,
       targetOffsetMs: jump.targetOffsetMs,
-      reachedOffsetMs: Math.min(this.o.clock.offsetMs(), jump.targetOffsetMs),
+      reachedOffsetMs: Math.min(this.options.clock.offsetMs(), jump.targetOffsetMs),
       attemptsInFlight: this.attemptsOut,
       attemptsPlayed: jump.attemptsPlayed,
       round: jump.round,
@@ -399,8 +399,8 @@ export class Engine {
    */
   private estimateRounds(target: number): number {
     let most = 0;
-    for (const w of this.o.store.deliveries.waitingByDestination()) {
-      const policy = this.o.destination(w.destinationId)?.retry;
+    for (const w of this.options.store.deliveries.waitingByDestination()) {
+      const policy = this.options.destination(w.destinationId)?.retry;
       if (!policy) continue;
       let at = w.dueAt;
       let made = w.attempts;
@@ -469,11 +469,11 @@ export class Engine {
 
   private armTimer(): void {
     if (this.closed || !this.started || this.inFlight >= this.window) return; // a finishing round will tick
-    const due = this.o.store.deliveries.nextDueAt();
+    const due = this.options.store.deliveries.nextDueAt();
     if (due === null) return this.clearTimer();
     if (this.timer && this.timerDue === due) return;
     this.clearTimer();
-    const delay = Math.min(Math.max(0, due - this.o.clock.now()), MAX_TIMER_MS);
+    const delay = Math.min(Math.max(0, due - this.options.clock.now()), MAX_TIMER_MS);
     this.timerDue = due;
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -493,8 +493,8 @@ export class Engine {
    * at its start plus the real time it took, so a round a jump played keeps its own place in engine time.
    */
   private async runRound(claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<void> {
-    const { clock } = this.o;
-    const destination = this.o.destination(claimed.destinationId);
+    const { clock } = this.options;
+    const destination = this.options.destination(claimed.destinationId);
     const attemptNumber = claimed.attempts + 1;
     const firstAttemptAt = claimed.firstAttemptAt ?? startedAt;
     const shiftedAtStart = this.shifted;
@@ -527,9 +527,9 @@ export class Engine {
       if (still.length) targets = still;
     }
 
-    if (this.o.listening()) {
+    if (this.options.listening()) {
       for (const t of targets) {
-        this.o.emit({
+        this.options.emit({
           type: 'attemptStarted',
           deliveryId: claimed.id,
           messageId: claimed.messageId,
@@ -543,13 +543,13 @@ export class Engine {
 
     // Receiver references resolve now; one that cannot (the receiver is gone or not listening) fails like an
     // unreachable host, without a request.
-    const resolved = targets.map((t) => this.o.resolveUrl(t.webhook.url));
+    const resolved = targets.map((t) => this.options.resolveUrl(t.webhook.url));
     const reachable: Webhook[] = [];
     const expecting: (() => void)[] = [];
     resolved.forEach((r, i) => {
       if (!r.ok) return;
       reachable.push({ ...targets[i]!.webhook, url: r.value });
-      const done = this.o.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: targets[i]!.index });
+      const done = this.options.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: targets[i]!.index });
       if (done) expecting.push(done);
     });
     const sentAt = performance.now();
@@ -557,7 +557,7 @@ export class Engine {
     this.attemptsOut += targets.length;
     let replies: SendResult[];
     try {
-      replies = await this.o.forwarder.sendRound({
+      replies = await this.options.forwarder.sendRound({
         webhooks: reachable,
         body: claimed.body,
         secret: destination.sharedSecret,
@@ -595,7 +595,7 @@ export class Engine {
       attemptsMade: attemptNumber,
       firstAttemptAt,
       finishedAt,
-      unit: jitterUnit(this.o.seed, claimed.id, attemptNumber),
+      unit: jitterUnit(this.options.seed, claimed.id, attemptNumber),
     });
     // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
     const shift = this.shifted - shiftedAtStart;
@@ -646,7 +646,7 @@ export class Engine {
   private emitRound({ round, attemptIds, messageStatus }: StoredRound, destination: Pick<Destination, 'id' | 'name'>): void {
     round.attempts.forEach((a, i) => {
       const attempt: AttemptRecord = { ...a, id: attemptIds[i]! };
-      this.o.emit({ type: 'attemptFinished', attempt });
+      this.options.emit({ type: 'attemptFinished', attempt });
     });
     const delivery: DeliveryRecord = {
       id: round.deliveryId,
@@ -662,7 +662,7 @@ export class Engine {
       updatedAt: round.updatedAt,
       ...(round.pastWindow ? { pastWindow: round.pastWindow } : {}),
     };
-    this.o.emit({ type: 'deliveryUpdated', delivery, messageStatus });
+    this.options.emit({ type: 'deliveryUpdated', delivery, messageStatus });
   }
 
   /** The rounds being attempted right now. */
@@ -690,7 +690,7 @@ export class Engine {
    */
   resetOffset(persist: (shiftedBy: number) => void): number {
     this.cancelAdvances();
-    const { clock, store } = this.o;
+    const { clock, store } = this.options;
     const by = clock.offsetMs();
     if (by === 0) return 0;
     store.transaction(() => {
@@ -715,7 +715,7 @@ export class Engine {
   advance(ms: number, fastForward: boolean, persistOffset: (offsetMs: number) => void): Promise<AdvanceOutcome & { movedMs: number }> {
     const generation = this.generation;
     const run = async () => {
-      const { clock } = this.o;
+      const { clock } = this.options;
       if (generation !== this.generation) return { cancelled: true, attemptsPlayed: 0, rounds: 0, movedMs: 0 };
       const startOffset = clock.offsetMs();
       const shiftedAtStart = this.shifted;
@@ -746,7 +746,7 @@ export class Engine {
       }
       if (!jump.cancelled) clock.setOffset(startOffset + ms);
       persistOffset(clock.offsetMs());
-      this.o.onJump?.(null);
+      this.options.onJump?.(null);
       this.reschedule();
       const movedMs = this.shifted === shiftedAtStart ? clock.offsetMs() - startOffset : 0;
       return { cancelled: jump.cancelled, attemptsPlayed: jump.attemptsPlayed, rounds: jump.round, movedMs };

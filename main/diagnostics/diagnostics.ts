@@ -46,25 +46,25 @@ const attemptLink = (a: AttemptRecord, label = `Message #${a.messageId}, attempt
 });
 
 export class DiagnosticsService {
-  constructor(private readonly o: DiagnosticsOptions) {}
+  constructor(private readonly options: DiagnosticsOptions) {}
 
   /** `ingestUrl`: where SDKs must send, when the face knows it (serve does). */
   diagnose(options: { ingestUrl: string | null }): Result<Diagnostics> {
-    const { store } = this.o;
-    const sources = this.o.sources();
+    const { store } = this.options;
+    const sources = this.options.sources();
     // `hookbench send`'s helper destinations are the CLI's, not the user's: nothing to troubleshoot there.
-    const destinations = this.o.destinations().filter((d) => !isSendDestination(d.name));
+    const destinations = this.options.destinations().filter((d) => !isSendDestination(d.name));
     const messages = store.diagnostics.recentMessages(RECENT.messages);
     const attempts = store.deliveries.recentAttempts(RECENT.attempts);
     const refusals = store.ingestLog.listRefusals({ limit: RECENT.refusals });
-    const captures = this.o.captures(RECENT.captures);
-    const overview = this.o.overview();
+    const captures = this.options.captures(RECENT.captures);
+    const overview = this.options.overview();
     const checks: DiagnosticCheck[] = [
       ...this.noEvents(sources, refusals, options.ingestUrl),
       ...this.notDelivered(sources, destinations, messages, attempts, captures),
       ...this.slow(destinations, attempts, overview),
     ];
-    return ok({ checkedAt: this.o.clock.now(), window: { ...RECENT }, checks });
+    return ok({ checkedAt: this.options.clock.now(), window: { ...RECENT }, checks });
   }
 
   /**
@@ -73,13 +73,13 @@ export class DiagnosticsService {
    * (judged by the destinations as they are now).
    */
   explainMessage(input: { id: number }): Result<MessageExplanation> {
-    const found = this.o.message?.(input.id);
+    const found = this.options.message?.(input.id);
     if (!found) return ok({ messageId: input.id, destinations: [] });
     if (!found.ok) return found;
     const detail = found.value;
     const m = detail.message;
-    const sources = new Map(this.o.sources().map((s) => [s.id, s.name]));
-    const destinations = this.o.destinations();
+    const sources = new Map(this.options.sources().map((s) => [s.id, s.name]));
+    const destinations = this.options.destinations();
     const out: DestinationExplanation[] = [];
     for (const delivery of detail.deliveries) {
       const d = destinations.find((x) => x.id === delivery.destinationId);
@@ -191,7 +191,7 @@ export class DiagnosticsService {
   private noEvents(sources: Source[], refusals: IngestRefusal[], ingestUrl: string | null): DiagnosticCheck[] {
     const section: DiagnosticSection = 'no-events';
     const checks: DiagnosticCheck[] = [];
-    const usage = new Map(sources.map((s) => [s.id, this.o.store.ingestLog.usageOf(s.id)]));
+    const usage = new Map(sources.map((s) => [s.id, this.options.store.ingestLog.usageOf(s.id)]));
     const anyCalls = [...usage.values()].some((u) => u.received > 0);
     const batchUrl = ingestUrl ? `${ingestUrl.replace(/\/$/, '')}/v1/batch` : null;
     checks.push({
@@ -445,7 +445,7 @@ export class DiagnosticsService {
       attempts: mine,
       deliveryOf: () => ({ destinationId: d.id, destinationName: d.name }),
       destination: (id) => (id === d.id ? d : undefined),
-      receiverSecret: (name) => this.o.receiverSecret?.(name),
+      receiverSecret: (name) => this.options.receiverSecret?.(name),
     }).filter((c) => c.verdict === 'invalid' || c.verdict === 'missing');
     const bySignature = new Map(mine.filter((a) => a.signature !== null).map((a) => [a.signature!, a]));
     const invalid: { capture: CaptureRecord; attempt: Attempt; explanation: string | null; fingerprints: string | null }[] = [];

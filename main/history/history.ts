@@ -38,7 +38,7 @@ function filterProblem(filter: MessageFilter, prefix = ''): Result<never> | null
 }
 
 export class History {
-  constructor(private readonly o: HistoryOptions) {}
+  constructor(private readonly options: HistoryOptions) {}
 
   listMessages(input: ListMessagesInput = {}): Result<Page<MessageSummary>> {
     const page = pageArgs(input);
@@ -46,18 +46,18 @@ export class History {
     const { cursor: _cursor, limit: _limit, ...filter } = input;
     const problem = filterProblem(filter);
     if (problem) return problem;
-    return ok(toPage(this.o.queries.list(filter, page.value.beforeId, page.value.limit + 1), page.value.limit));
+    return ok(toPage(this.options.queries.list(filter, page.value.beforeId, page.value.limit + 1), page.value.limit));
   }
 
   getMessage(input: { id: number }): Result<MessageDetail> {
     const detail = this.detailOf(input.id);
     if (!detail) return notFound('message', input.id);
-    const checks = this.o.receiverChecks?.(detail) ?? [];
+    const checks = this.options.receiverChecks?.(detail) ?? [];
     return ok(checks.length ? { ...detail, receiverChecks: checks } : detail);
   }
 
   private detailOf(id: number): MessageDetail | null {
-    const { store } = this.o;
+    const { store } = this.options;
     const message = store.messages.getMessage(id);
     if (!message) return null;
     return { message, deliveries: store.deliveries.deliveriesOf(id), attempts: store.deliveries.attemptsOfMessage(id) };
@@ -71,7 +71,7 @@ export class History {
     } else {
       const problem = filterProblem(input.filter ?? {}, 'filter.');
       if (problem) return problem;
-      const rows = this.o.queries.list(input.filter ?? {}, undefined, EXPORT_LIMIT + 1);
+      const rows = this.options.queries.list(input.filter ?? {}, undefined, EXPORT_LIMIT + 1);
       truncated = rows.length > EXPORT_LIMIT;
       ids = rows.slice(0, EXPORT_LIMIT).map((m) => m.id);
     }
@@ -85,8 +85,8 @@ export class History {
       }
       details.push(detail);
     }
-    const secrets = [...this.o.registry.allSources().map((s) => s.writeKey), ...this.o.otherSecrets()];
-    const exported = exportMessageDetails(details, this.o.registry.allDestinations(), {
+    const secrets = [...this.options.registry.allSources().map((s) => s.writeKey), ...this.options.otherSecrets()];
+    const exported = exportMessageDetails(details, this.options.registry.allDestinations(), {
       format: input.format,
       includeSecrets: input.includeSecrets ?? false,
       secrets,
@@ -98,24 +98,24 @@ export class History {
   listIngestLog(input: { cursor?: string | null | undefined; limit?: number | undefined } = {}): Result<Page<IngestRefusal>> {
     const page = pageArgs(input);
     if (!page.ok) return page;
-    return ok(toPage(this.o.store.ingestLog.listRefusals({ beforeId: page.value.beforeId, limit: page.value.limit + 1 }), page.value.limit));
+    return ok(toPage(this.options.store.ingestLog.listRefusals({ beforeId: page.value.beforeId, limit: page.value.limit + 1 }), page.value.limit));
   }
 
   listSourceUsage(): Result<Page<SourceUsage>> {
-    const now = this.o.usage.now();
+    const now = this.options.usage.now();
     return ok(
       wholePage(
-        this.o.registry.allSources().map((src) => ({ sourceId: src.id, name: src.name, ...this.o.store.ingestLog.usageOf(src.id), lastHour: this.o.usage.minutes.lastHour(src.id, now) })),
+        this.options.registry.allSources().map((src) => ({ sourceId: src.id, name: src.name, ...this.options.store.ingestLog.usageOf(src.id), lastHour: this.options.usage.minutes.lastHour(src.id, now) })),
       ),
     );
   }
 
   /** Every destination's pending deliveries and recent outcomes, by name (docs/api.md, listDestinationStats). */
   listDestinationStats(): Result<Page<DestinationStats>> {
-    return ok(wholePage(this.o.store.destinationStats.statsOf(this.o.registry.allDestinations().map((d) => d.id))));
+    return ok(wholePage(this.options.store.destinationStats.statsOf(this.options.registry.allDestinations().map((d) => d.id))));
   }
 
   listDeletionRequests(): Result<Page<DeletionRequest>> {
-    return ok(wholePage(this.o.store.deletions.listDeletionRequests()));
+    return ok(wholePage(this.options.store.deletions.listDeletionRequests()));
   }
 }

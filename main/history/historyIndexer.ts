@@ -43,10 +43,10 @@ export class HistoryIndexer {
   /** roundsRecorded() when last looked. */
   private lastRounds = 0;
   private merged = true;
-  private readonly o: Required<HistoryIndexerOptions>;
+  private readonly options: Required<HistoryIndexerOptions>;
 
   constructor(options: HistoryIndexerOptions) {
-    this.o = {
+    this.options = {
       intervalMs: 250,
       sliceMs: 20,
       chunk: HISTORY_INDEX_CHUNK,
@@ -63,10 +63,10 @@ export class HistoryIndexer {
 
   start(): void {
     if (!this.turns.stopped) return;
-    this.lastLag = this.o.index.lag();
-    this.lastRounds = this.o.roundsRecorded();
+    this.lastLag = this.options.index.lag();
+    this.lastRounds = this.options.roundsRecorded();
     this.lastLookedAt = performance.now();
-    this.turns.start(this.o.intervalMs);
+    this.turns.start(this.options.intervalMs);
   }
 
   stop(): void {
@@ -77,41 +77,41 @@ export class HistoryIndexer {
     try {
       this.work();
     } catch (e) {
-      this.o.onError(e);
-      this.turns.later(this.o.retryAfterErrorMs);
+      this.options.onError(e);
+      this.turns.later(this.options.retryAfterErrorMs);
     }
   }
 
   private work(): void {
-    if (!this.o.writable()) return this.turns.later(this.o.intervalMs);
+    if (!this.options.writable()) return this.turns.later(this.options.intervalMs);
     const now = performance.now();
-    const lag = this.o.index.lag();
+    const lag = this.options.index.lag();
     // New messages since the last look (lag grows by them; indexing shrinks it, so count only growth).
     const elapsedMs = Math.max(1, now - this.lastLookedAt);
     const arrivedPerSecond = (Math.max(0, lag - this.lastLag) * 1000) / elapsedMs;
-    const rounds = this.o.roundsRecorded();
+    const rounds = this.options.roundsRecorded();
     const finishedPerSecond = ((rounds - this.lastRounds) * 1000) / elapsedMs;
     this.lastRounds = rounds;
-    if (arrivedPerSecond >= this.o.busyMessagesPerSecond || finishedPerSecond >= this.o.busyRoundsPerSecond || this.o.roundsInFlight() > this.o.busyRounds) {
+    if (arrivedPerSecond >= this.options.busyMessagesPerSecond || finishedPerSecond >= this.options.busyRoundsPerSecond || this.options.roundsInFlight() > this.options.busyRounds) {
       this.lastLag = lag;
       this.lastLookedAt = now;
-      return this.turns.later(this.o.intervalMs);
+      return this.turns.later(this.options.intervalMs);
     }
     let more = lag > 0;
-    while (more && performance.now() - now < this.o.sliceMs) more = this.o.index.indexNext(this.o.chunk) > 0;
+    while (more && performance.now() - now < this.options.sliceMs) more = this.options.index.indexNext(this.options.chunk) > 0;
     if (lag > 0) this.merged = false;
     if (!more && !this.merged) {
       // Caught up: fewer, larger segments make every search cheaper.
-      while (performance.now() - now < this.o.sliceMs) {
-        if (!this.o.index.merge(100)) {
+      while (performance.now() - now < this.options.sliceMs) {
+        if (!this.options.index.merge(100)) {
           this.merged = true;
           break;
         }
       }
     }
-    this.lastLag = this.o.index.lag();
+    this.lastLag = this.options.index.lag();
     this.lastLookedAt = performance.now();
     // Still behind and quiet: go on as soon as the event loop has had its turn.
-    this.turns.later(more || !this.merged ? 0 : this.o.intervalMs);
+    this.turns.later(more || !this.merged ? 0 : this.options.intervalMs);
   }
 }

@@ -43,10 +43,10 @@ export interface RetentionOptions {
 export class Retention {
   private readonly turns = new BackgroundTurns(() => this.turn());
   private lastPrunedAt: number | null = null;
-  private readonly o: Required<RetentionOptions>;
+  private readonly options: Required<RetentionOptions>;
 
   constructor(options: RetentionOptions) {
-    this.o = {
+    this.options = {
       writable: () => true,
       onError: (e) => console.error('hookbench: retention could not remove old messages; it tries again later', e),
       intervalMs: 60_000,
@@ -59,17 +59,17 @@ export class Retention {
 
   policy(): RetentionPolicy {
     const read = (key: string) => {
-      const v = this.o.store.config.getSetting(key);
+      const v = this.options.store.config.getSetting(key);
       return v === null || v === '' ? null : Number(v);
     };
     return { maxAgeDays: read(RETENTION_SETTINGS.maxAgeDays), maxMessages: read(RETENTION_SETTINGS.maxMessages) };
   }
 
   getRetention(): Result<RetentionState> {
-    const { retention } = this.o.store;
+    const { retention } = this.options.store;
     return ok({
       ...this.policy(),
-      databaseBytes: databaseBytes(this.o.store.file),
+      databaseBytes: databaseBytes(this.options.store.file),
       messages: retention.count(),
       oldestReceivedAt: retention.oldestReceivedAt(),
       pruned: retention.pruned(),
@@ -78,7 +78,7 @@ export class Retention {
   }
 
   setRetention(input: SetRetentionInput): Result<RetentionState> {
-    const { config } = this.o.store;
+    const { config } = this.options.store;
     if (input.maxAgeDays !== undefined) config.setSetting(RETENTION_SETTINGS.maxAgeDays, input.maxAgeDays === null ? '' : String(input.maxAgeDays));
     if (input.maxMessages !== undefined) config.setSetting(RETENTION_SETTINGS.maxMessages, input.maxMessages === null ? '' : String(input.maxMessages));
     // Apply the new policy soon, not at the next interval.
@@ -87,7 +87,7 @@ export class Retention {
   }
 
   start(): void {
-    this.turns.start(this.o.intervalMs);
+    this.turns.start(this.options.intervalMs);
   }
 
   stop(): void {
@@ -102,34 +102,34 @@ export class Retention {
     const { maxAgeDays, maxMessages } = this.policy();
     if (maxAgeDays === null && maxMessages === null) return { removed: 0, done: true };
     const limits = {
-      before: maxAgeDays === null ? null : this.o.clock.now() - maxAgeDays * DAY_MS,
-      belowId: maxMessages === null ? null : this.o.store.retention.cutoffForNewest(maxMessages),
+      before: maxAgeDays === null ? null : this.options.clock.now() - maxAgeDays * DAY_MS,
+      belowId: maxMessages === null ? null : this.options.store.retention.cutoffForNewest(maxMessages),
     };
     if (limits.before === null && limits.belowId === null) return { removed: 0, done: true };
     const started = performance.now();
     let removed = 0;
     for (;;) {
-      const n = this.o.store.retention.pruneChunk(limits, this.o.chunk);
+      const n = this.options.store.retention.pruneChunk(limits, this.options.chunk);
       removed += n;
-      if (n < this.o.chunk) {
-        if (removed > 0) this.lastPrunedAt = this.o.clock.now();
+      if (n < this.options.chunk) {
+        if (removed > 0) this.lastPrunedAt = this.options.clock.now();
         return { removed, done: true };
       }
       if (performance.now() - started >= maxMs) {
-        this.lastPrunedAt = this.o.clock.now();
+        this.lastPrunedAt = this.options.clock.now();
         return { removed, done: false };
       }
     }
   }
 
   private turn(): void {
-    if (!this.o.writable() || this.o.roundsInFlight() > this.o.busyRounds) return this.turns.later(Math.min(this.o.intervalMs, 1000));
+    if (!this.options.writable() || this.options.roundsInFlight() > this.options.busyRounds) return this.turns.later(Math.min(this.options.intervalMs, 1000));
     try {
-      const { done } = this.pruneNow(this.o.sliceMs);
-      this.turns.later(done ? this.o.intervalMs : 0);
+      const { done } = this.pruneNow(this.options.sliceMs);
+      this.turns.later(done ? this.options.intervalMs : 0);
     } catch (e) {
-      this.o.onError(e);
-      this.turns.later(this.o.intervalMs);
+      this.options.onError(e);
+      this.turns.later(this.options.intervalMs);
     }
   }
 }

@@ -91,7 +91,7 @@ export class Intake {
   /** Each source's calls per minute over the last hour (the Sources screen's sparkline). */
   readonly usage = new UsageMinutes();
 
-  constructor(private readonly o: IntakeOptions) {}
+  constructor(private readonly options: IntakeOptions) {}
 
   // ---------------------------------------------------------------- messages
 
@@ -125,7 +125,7 @@ export class Intake {
       if (tooDeep) return err(tooDeep);
       let source: Source | null = null;
       if (sourceRef !== undefined) {
-        source = this.o.registry.findSource(sourceRef);
+        source = this.options.registry.findSource(sourceRef);
         if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
       }
       entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true });
@@ -160,7 +160,7 @@ export class Intake {
   }
 
   acceptEntries(entries: readonly AcceptEntry[]): Result<SendMessageOutput[]> {
-    const now = this.o.clock.now();
+    const now = this.options.clock.now();
     const built: BuiltEntry[] = [];
     for (const e of entries) {
       // Nesting is measured once per call, before anything recursive (JSON.stringify) sees it (docs/behaviour.md §7).
@@ -207,7 +207,7 @@ export class Intake {
       const sourceId = e.source?.id ?? null;
       let candidates = e.destinations ? undefined : bySource.get(sourceId);
       if (!candidates) {
-        candidates = this.o.registry.candidatesFor(e.source, e.destinations, e.at);
+        candidates = this.options.registry.candidatesFor(e.source, e.destinations, e.at);
         if (!e.destinations) bySource.set(sourceId, candidates);
       }
       if (!candidates.ok) return candidates;
@@ -246,7 +246,7 @@ export class Intake {
     }
     const seen = new SeenIds();
     for (const [sourceId, ids] of bySource) {
-      for (const id of this.o.store.messages.seenMessageIds(ids, sourceId, since)) seen.add(sourceId, id);
+      for (const id of this.options.store.messages.seenMessageIds(ids, sourceId, since)) seen.add(sourceId, id);
     }
     return seen;
   }
@@ -275,9 +275,9 @@ export class Intake {
         deliveries: p.route.targets.map((d) => ({ destinationId: d.id, destinationName: d.name, nextAttemptAt: now })),
       };
     });
-    const ids = this.o.store.transaction(() => {
-      const inserted = this.o.store.messages.insertMessages(rows);
-      this.o.store.afterCommit(() => this.rate.add(now, rows.length));
+    const ids = this.options.store.transaction(() => {
+      const inserted = this.options.store.messages.insertMessages(rows);
+      this.options.store.afterCommit(() => this.rate.add(now, rows.length));
       const usage = new Map<string, { received: number; accepted: number; filtered: number }>();
       for (const p of pending) {
         if (p.sourceId === null || !p.countsUsage) continue;
@@ -287,18 +287,18 @@ export class Intake {
         if (p.route.targets.length === 0) u.filtered++;
         usage.set(p.sourceId, u);
       }
-      for (const [sourceId, u] of usage) this.o.store.ingestLog.countUsage(sourceId, u);
-      if (usage.size > 0) this.o.store.afterCommit(() => usage.forEach((u, sourceId) => this.usage.add(sourceId, now, u)));
+      for (const [sourceId, u] of usage) this.options.store.ingestLog.countUsage(sourceId, u);
+      if (usage.size > 0) this.options.store.afterCommit(() => usage.forEach((u, sourceId) => this.usage.add(sourceId, now, u)));
       for (const p of pending) {
         if (p.traits === undefined || p.sourceId === null || p.built.userId === null) continue;
-        const recorded = this.o.recordIdentify(p.sourceId, p.built.userId, p.traits);
+        const recorded = this.options.recordIdentify(p.sourceId, p.built.userId, p.traits);
         if (!recorded.ok) console.warn(`hookbench: traits of ${p.built.messageId} not stored: ${recorded.error.message}`);
       }
       return inserted;
     });
     // Only what is committed is announced (this may run inside a larger transaction, e.g. grouped ingestion).
-    if (pending.some((p) => p.route.targets.length > 0)) this.o.store.afterCommit(() => this.o.wake());
-    if (this.o.bus.listening) {
+    if (pending.some((p) => p.route.targets.length > 0)) this.options.store.afterCommit(() => this.options.wake());
+    if (this.options.bus.listening) {
       // Ingestion asks for no records: the summaries are built from the rows (no body decoded, no call parsed).
       const summaries = rows.map(({ message: m, deliveries }, i): MessageSummary => ({
         id: ids[i]!.id,
@@ -317,7 +317,7 @@ export class Intake {
           deliveries.map((d) => deliverySummary({ destinationId: d.destinationId, destinationName: d.destinationName, status: 'queued', reason: null, attempts: 0, nextAttemptAt: d.nextAttemptAt })),
         ),
       }));
-      this.o.store.afterCommit(() => summaries.forEach((message) => this.o.bus.emit({ type: 'messageAccepted', message })));
+      this.options.store.afterCommit(() => summaries.forEach((message) => this.options.bus.emit({ type: 'messageAccepted', message })));
     }
     if (!outputs) return null;
     const records = rows.map((row, i): SendMessageOutput => {

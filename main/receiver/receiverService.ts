@@ -82,7 +82,7 @@ interface Expected {
 }
 
 export class ReceiverService {
-  private readonly o: ReceiverServiceOptions;
+  private readonly options: ReceiverServiceOptions;
   private readonly store: ReceiverStore;
   private endpoints = new Map<string, StoredReceiver>();
   private listeners: Listener[] = [];
@@ -94,7 +94,7 @@ export class ReceiverService {
   private readonly expected = new Map<string, Expected[]>();
 
   constructor(options: ReceiverServiceOptions) {
-    this.o = options;
+    this.options = options;
     this.store = options.store;
     for (const r of this.store.listReceivers()) this.endpoints.set(r.name, r);
   }
@@ -136,7 +136,7 @@ export class ReceiverService {
       this.addresses.url = `http://${urlHost(host)}:${await listenOn(server, host, port, 'port')}`;
     }
     if (tlsPort !== null) {
-      this.tls = await ensureReceiverTls(this.o.dataDir);
+      this.tls = await ensureReceiverTls(this.options.dataDir);
       const server = createHttpsServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => this.onRequest('https', req, res));
       this.listeners.push({ kind: 'https', server });
       this.addresses.tlsUrl = `https://${urlHost(host)}:${await listenOn(server, host, tlsPort, 'tlsPort')}`;
@@ -236,7 +236,7 @@ export class ReceiverService {
     if (!parsed.ok) return parsed;
     const v = parsed.value;
     if (this.endpoints.has(v.name)) return err({ code: 'conflict', field: 'name', message: `name: a receiver named "${v.name}" already exists`, value: v.name });
-    const now = this.o.clock.now();
+    const now = this.options.clock.now();
     const r: StoredReceiver = { name: v.name, secret: v.secret, script: v.script, answered: 0, createdAt: now, updatedAt: now };
     this.store.insertReceiver(r);
     this.endpoints.set(r.name, r);
@@ -261,7 +261,7 @@ export class ReceiverService {
       script: p.script ?? old.script,
       answered: scriptChanged || p.rewind ? 0 : old.answered,
       createdAt: old.createdAt,
-      updatedAt: this.o.clock.now(),
+      updatedAt: this.options.clock.now(),
     };
     this.store.updateReceiver(old.name, next);
     this.endpoints.delete(old.name);
@@ -402,10 +402,10 @@ export class ReceiverService {
   // ---------------------------------------------------------------- requests
 
   private onRequest(listener: 'http' | 'https', req: IncomingMessage, res: ServerResponse): void {
-    const arrivedAt = this.o.clock.now();
+    const arrivedAt = this.options.clock.now();
     const path = req.url ?? '/';
     const named = receiverNameOf(path);
-    const endpointName = named !== null && this.endpoints.has(named) ? named : this.o.fallbackReceiver && this.endpoints.has(this.o.fallbackReceiver) ? this.o.fallbackReceiver : null;
+    const endpointName = named !== null && this.endpoints.has(named) ? named : this.options.fallbackReceiver && this.endpoints.has(this.options.fallbackReceiver) ? this.options.fallbackReceiver : null;
     const secretAtArrival = endpointName === null ? null : (this.endpoints.get(endpointName)?.secret ?? null);
     // The whole body is signed over even when only its first MiB is kept.
     const hmac = secretAtArrival === null ? null : createHmac('sha1', secretAtArrival);
@@ -499,7 +499,7 @@ export class ReceiverService {
       return;
     }
     try {
-      this.o.emit({ type: 'requestCaptured', capture: captureRecord(id, capture) });
+      this.options.emit({ type: 'requestCaptured', capture: captureRecord(id, capture) });
     } catch (e) {
       console.error('hookbench receiver: requestCaptured listener failed', e);
     }

@@ -45,14 +45,14 @@ export class Registry {
   private sources = new Map<string, Source>();
   private writeKeys = new Map<string, Source>();
 
-  constructor(private readonly o: RegistryOptions) {
+  constructor(private readonly options: RegistryOptions) {
     this.reload();
   }
 
   /** Reads every source and destination again (at start, and after a rolled-back transaction). */
   reload(): void {
-    this.destinations = new Map(this.o.store.config.listDestinations().map((d) => [d.id, d]));
-    this.sources = new Map(this.o.store.config.listSources().map((s) => [s.id, s]));
+    this.destinations = new Map(this.options.store.config.listDestinations().map((d) => [d.id, d]));
+    this.sources = new Map(this.options.store.config.listSources().map((s) => [s.id, s]));
     this.writeKeys = new Map([...this.sources.values()].map((s) => [s.writeKey, s]));
   }
 
@@ -136,7 +136,7 @@ export class Registry {
     const parsed = parseWith(destinationInputSchema, input);
     if (!parsed.ok) return parsed;
     const v = parsed.value;
-    const now = this.o.clock.now();
+    const now = this.options.clock.now();
     return this.saveDestination(
       {
         id: randomUUID(),
@@ -174,16 +174,16 @@ export class Registry {
       ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
       ...(p.retry !== undefined ? { retry: resolveRetryPolicy({ ...current.retry, ...p.retry }) } : {}),
       ...(p.filters !== undefined ? { filters: p.filters } : {}),
-      updatedAt: this.o.clock.now(),
+      updatedAt: this.options.clock.now(),
     };
     const saved = this.saveDestination(next, p.sources ?? current.sourceIds, false);
-    if (saved.ok && current.caFile !== next.caFile) this.o.caFileDropped(current.caFile);
+    if (saved.ok && current.caFile !== next.caFile) this.options.caFileDropped(current.caFile);
     return saved;
   }
 
   /** Deletes the row; the caller has cancelled its waiting deliveries first (docs/behaviour.md §4). */
   removeDestination(id: string): void {
-    this.o.store.config.deleteDestination(id);
+    this.options.store.config.deleteDestination(id);
     this.destinations.delete(id);
   }
 
@@ -209,7 +209,7 @@ export class Registry {
         return err({ code: 'invalid_input', field, message: `${field}: this is a masked value (${MASK}), not a secret; send the value itself` });
       }
       const ref = parseReceiverRef(w.url);
-      if (ref && !this.o.receiverExists(ref.name)) {
+      if (ref && !this.options.receiverExists(ref.name)) {
         const field = `${prefix}webhooks[${i}].url`;
         return err({ code: 'not_found', field, message: `${field}: no receiver named "${ref.name}" (create it first, or declare it under "receivers")` });
       }
@@ -219,9 +219,9 @@ export class Registry {
       if (problem) return err({ code: 'invalid_config', field: `${prefix}caFile`, message: `${prefix}caFile: ${problem}` });
     }
     const saved: Destination = { ...d, sourceIds };
-    this.o.store.config.saveDestination(saved, isNew);
+    this.options.store.config.saveDestination(saved, isNew);
     this.destinations.set(saved.id, saved);
-    this.o.destinationSaved();
+    this.options.destinationSaved();
     return ok(saved);
   }
 
@@ -237,8 +237,8 @@ export class Registry {
     if (this.writeKeys.has(writeKey)) {
       return err({ code: 'conflict', field: 'writeKey', message: 'writeKey: another source already uses this write key' });
     }
-    const source: Source = { id: randomUUID(), name: parsed.value.name, kind: parsed.value.kind, writeKey, createdAt: this.o.clock.now() };
-    this.o.store.config.insertSource(source);
+    const source: Source = { id: randomUUID(), name: parsed.value.name, kind: parsed.value.kind, writeKey, createdAt: this.options.clock.now() };
+    this.options.store.config.insertSource(source);
     this.setSource(source);
     return ok(source);
   }
@@ -253,7 +253,7 @@ export class Registry {
     if (holder && holder.id !== next.id) {
       return err({ code: 'conflict', field: 'patch.writeKey', message: 'patch.writeKey: another source already uses this write key' });
     }
-    this.o.store.config.updateSource(next);
+    this.options.store.config.updateSource(next);
     this.writeKeys.delete(current.writeKey);
     this.setSource(next);
     return ok(next);
@@ -267,14 +267,14 @@ export class Registry {
     const source = this.findSource(input.id);
     if (!source) return notFound('source', input.id);
     const connected = [...this.destinations.values()].filter((d) => d.sourceIds.includes(source.id));
-    const now = this.o.clock.now();
-    this.o.store.transaction(() => {
+    const now = this.options.clock.now();
+    this.options.store.transaction(() => {
       for (const d of connected) {
         const next = { ...d, sourceIds: d.sourceIds.filter((id) => id !== source.id), updatedAt: now };
-        this.o.store.config.saveDestination(next, false);
+        this.options.store.config.saveDestination(next, false);
         this.destinations.set(next.id, next);
       }
-      this.o.store.config.deleteSource(source.id);
+      this.options.store.config.deleteSource(source.id);
     });
     this.sources.delete(source.id);
     this.writeKeys.delete(source.writeKey);
