@@ -104,7 +104,7 @@ export class AudienceService {
     if (userId === '') return err({ code: 'missing_identity', field: 'userId', message: 'userId: traits are stored per userId' });
     const patch = typeof traits === 'object' && traits !== null && !Array.isArray(traits) ? traits : {};
     try {
-      this.store.recordIdentify.run({ sourceId, userId, traits: JSON.stringify(patch), now: this.clock.now() });
+      this.store.recordIdentify({ sourceId, userId, traits: JSON.stringify(patch), now: this.clock.now() });
     } catch (e) {
       if (e instanceof Database.SqliteError && /JSON/i.test(e.message)) {
         return err({ code: 'invalid_input', field: 'traits', message: `traits: cannot be stored (${e.message})` });
@@ -142,7 +142,7 @@ export class AudienceService {
     if (next.members.length === 0 && next.rule === null) {
       return err({ code: 'invalid_input', field: 'patch', message: 'patch: an audience needs members, a rule, or both' });
     }
-    this.store.setDefinition.run(JSON.stringify(next), row.value.id);
+    this.store.setDefinition(JSON.stringify(next), row.value.id);
     return ok(toAudience({ ...row.value, definition: JSON.stringify(next) }));
   }
 
@@ -171,7 +171,7 @@ export class AudienceService {
       if (!source) return sourceNotFound(parsed.value.source);
       sourceId = source.id;
     }
-    const rows = this.store.list.all({ sourceId, kind: parsed.value.kind ?? null });
+    const rows = this.store.list({ sourceId, kind: parsed.value.kind ?? null });
     return ok({ items: rows.map((r) => (r.kind === 'audience' ? toAudience(r) : toComputedTrait(r))), nextCursor: null });
   }
 
@@ -182,7 +182,7 @@ export class AudienceService {
   getAudience(input: IdInput): Result<AudienceDetail> {
     const parsed = parseWith(idInputSchema, input);
     if (!parsed.ok) return parsed;
-    const row = this.store.get.get(parsed.value.id);
+    const row = this.store.get(parsed.value.id);
     if (!row) return err({ code: 'not_found', field: 'id', message: `id: no audience or computed trait with id ${JSON.stringify(parsed.value.id)}` });
     const { previous, next, users } = this.states(row);
     const synced = [...previous].map(([userId, value]) => ({ userId, value })).sort((a, b) => compareIds(a.userId, b.userId));
@@ -219,7 +219,7 @@ export class AudienceService {
     const row = this.row(parsed.value.id, 'computed_trait');
     if (!row.ok) return row;
     const definition = JSON.stringify({ values: parsed.value.values } satisfies ComputedDefinition);
-    this.store.setDefinition.run(definition, row.value.id);
+    this.store.setDefinition(definition, row.value.id);
     return ok(toComputedTrait({ ...row.value, definition }));
   }
 
@@ -250,11 +250,11 @@ export class AudienceService {
     const key = snakeCase(name);
     if (!key.ok) return key;
     return this.atomically(() => {
-      const sameName = this.store.byName.get(source.id, kind, name);
+      const sameName = this.store.byName(source.id, kind, name);
       if (sameName) {
         return err({ code: 'conflict', field: 'name', message: `name: source "${source.name}" already has a ${KIND_WORD[kind]} named "${name}"` });
       }
-      const sameKey = this.store.byKey.get(source.id, key.value);
+      const sameKey = this.store.byKey(source.id, key.value);
       if (sameKey) {
         return err({
           code: 'conflict',
@@ -272,7 +272,7 @@ export class AudienceService {
         created_at: this.clock.now(),
         synced_at: null,
       };
-      this.store.insert.run({
+      this.store.add({
         id: row.id,
         sourceId: row.source_id,
         kind,
@@ -283,7 +283,7 @@ export class AudienceService {
       });
       const sync = this.sync(row);
       if (!sync.ok) return sync;
-      return ok({ row: { ...row, synced_at: this.store.get.get(row.id)?.synced_at ?? null }, sync: sync.value });
+      return ok({ row: { ...row, synced_at: this.store.get(row.id)?.synced_at ?? null }, sync: sync.value });
     });
   }
 
@@ -300,11 +300,11 @@ export class AudienceService {
       messageIds = sent.value.map((o) => o.message.id);
       for (const c of changes) {
         // Removed users leave the state: a leaver is told once, and nothing more is owed to them.
-        if (c.change === 'removed') this.store.clearState.run(row.id, c.userId);
-        else this.store.setState.run(row.id, c.userId, JSON.stringify(c.value));
+        if (c.change === 'removed') this.store.clearState(row.id, c.userId);
+        else this.store.setState(row.id, c.userId, JSON.stringify(c.value));
       }
     }
-    this.store.setSyncedAt.run(this.clock.now(), row.id);
+    this.store.setSyncedAt(this.clock.now(), row.id);
     return ok({ changes, messageIds });
   }
 
@@ -315,16 +315,16 @@ export class AudienceService {
       row.kind === 'audience'
         ? membershipState(evaluateMembership(JSON.parse(row.definition) as AudienceDefinition, users))
         : new Map(Object.entries((JSON.parse(row.definition) as ComputedDefinition).values));
-    const previous = new Map(this.store.stateOf.all(row.id).map((r) => [r.user_id, JSON.parse(r.value) as JsonValue]));
+    const previous = new Map(this.store.stateOf(row.id).map((r) => [r.user_id, JSON.parse(r.value) as JsonValue]));
     return { previous, next, users: users.size };
   }
 
   private usersOf(sourceId: string): Map<string, Traits> {
-    return new Map(this.store.usersOf.all(sourceId).map((r) => [r.user_id, JSON.parse(r.traits) as Traits]));
+    return new Map(this.store.usersOf(sourceId).map((r) => [r.user_id, JSON.parse(r.traits) as Traits]));
   }
 
   private row(id: string, kind: AudienceKind): Result<AudienceRow> {
-    const row = this.store.get.get(id);
+    const row = this.store.get(id);
     if (!row) return err({ code: 'not_found', field: 'id', message: `id: no ${KIND_WORD[kind]} with id ${JSON.stringify(id)}` });
     if (row.kind !== kind) {
       return err({ code: 'not_found', field: 'id', message: `id: ${JSON.stringify(id)} is a ${KIND_WORD[row.kind]}, not a ${KIND_WORD[kind]}` });
@@ -337,7 +337,7 @@ export class AudienceService {
     if (!parsed.ok) return parsed;
     const row = this.row(parsed.value.id, kind);
     if (!row.ok) return row;
-    this.store.delete.run(row.value.id); // audience_state goes with it (ON DELETE CASCADE)
+    this.store.delete(row.value.id); // audience_state goes with it (ON DELETE CASCADE)
     return ok({ id: row.value.id });
   }
 

@@ -10,7 +10,7 @@
  * - deletions (deletionStore.ts); audiences, their last sync and users' traits (audienceStore.ts)
  * The mock receiver's endpoints and captures are receiverStore.ts, which the core builds with its limits.
  */
-import { prepareAudienceStore, type AudienceStore } from './audienceStore.js';
+import { AudienceStore } from './audienceStore.js';
 import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
@@ -61,7 +61,7 @@ export class Store {
     this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
     this.retention = new RetentionStore(this.db);
     this.diagnostics = new DiagnosticsQueries(this.db);
-    this.audiences = prepareAudienceStore(this.db);
+    this.audiences = new AudienceStore(this.db);
   }
 
   /** The database file's path. */
