@@ -1,5 +1,5 @@
 // Layering is enforced here (docs/architecture.md): main/contract is pure TypeScript shared with the renderer;
-// main/core is the pure domain (no I/O); only the outer layers touch sockets and disks, and only main/desktop
+// main/domain is the pure domain (no I/O); only the outer layers touch sockets and disks, and only main/desktop
 // touches Electron.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
@@ -7,6 +7,18 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const ioPackages = ['electron', 'undici', 'better-sqlite3', 'selfsigned', 'ws', 'commander'];
 const uiPackages = ['react', 'react-dom', 'zustand'];
+/**
+ * The folders of the engine, what every face builds, floor by floor from the ground (docs/architecture.md,
+ * "Layers"): a folder may import the floors below its own, never one above, and never a folder beside it on its
+ * floor (features stay apart; what two of them share lives lower). main/app, the wiring, is the top floor.
+ */
+const ENGINE_FLOORS = [['platform'], ['registry'], ['ingestion'], ['delivery', 'receiver', 'audiences', 'history', 'diagnostics'], ['control'], ['app']];
+const ENGINE_FOLDERS = ENGINE_FLOORS.flat();
+/** The engine folders that `folder` may not import: those above its floor and those beside it. */
+const notBelow = (folder) => {
+  const floor = ENGINE_FLOORS.findIndex((f) => f.includes(folder));
+  return ENGINE_FLOORS.slice(floor).flat().filter((f) => f !== folder);
+};
 
 // Every restriction below is for a folder outside main/desktop, so each also refuses electron and its subpaths
 // (a folder's own rule replaces the global one, so it has to say so again).
@@ -49,15 +61,15 @@ export default tseslint.config(
     ),
   },
   {
-    files: ['main/core/**/*.ts'],
+    files: ['main/domain/**/*.ts'],
     rules: restrict(
-      'main/core is the pure domain: no I/O. Put sockets, files and databases in main/engine or main/store.',
+      'main/domain is the pure domain: no I/O. Put sockets, files and databases in a feature folder or main/store.',
       [
         ...ioPackages,
         ...uiPackages,
         ...nodeBuiltins.filter((m) => !['crypto', 'node:crypto', 'buffer', 'node:buffer', 'util', 'node:util'].includes(m)),
       ],
-      [{ group: ['../engine/*', '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/core may import only main/contract and itself.' }],
+      [{ group: [...ENGINE_FOLDERS.map((folder) => `../${folder}/*`), '../store/*', '../server/*', '../desktop/*', '../client/*', '../cli*'], message: 'main/domain may import only main/contract and itself.' }],
     ),
   },
   // A core's store is its own: production code reaches it only through the narrow views the core gives
@@ -74,16 +86,19 @@ export default tseslint.config(
   // The outer layers, innermost first (docs/architecture.md, "Layers"): each may import the layers inside it, never one outside.
   {
     files: ['main/store/**/*.ts'],
-    rules: restrict('main/store is persistence: it may import main/contract and main/core, never the engine, the faces or Electron.', ['electron', 'undici', 'ws', 'commander'], [
-      { group: ['../engine/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
+    rules: restrict('main/store is persistence: it may import main/contract and main/domain, never the engine, the faces or Electron.', ['electron', 'undici', 'ws', 'commander'], [
+      { group: [...ENGINE_FOLDERS.map((folder) => `../${folder}/*`), '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
     ]),
   },
-  {
-    files: ['main/engine/**/*.ts'],
-    rules: restrict('main/engine is the core that every face builds: it may not import a face (server, cli, desktop) or the client library.', ['electron', 'commander'], [
+  ...ENGINE_FOLDERS.map((folder) => ({
+    files: [`main/${folder}/**/*.ts`],
+    rules: restrict('The engine (main/app and the feature folders) is the core that every face builds: it may not import a face (server, cli, desktop) or the client library.', ['electron', 'commander'], [
       { group: ['../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../server/*', '../../cli/*', '../../desktop/*', '../../client/*'] },
+      ...(notBelow(folder).length > 0
+        ? [{ group: notBelow(folder).map((f) => `../${f}/*`), message: `main/${folder} may import only the engine folders below its floor (${ENGINE_FLOORS.map((f) => f.join(', ')).join(' < ')}): move what it needs lower, or have main/app hand it in.` }]
+        : []),
     ]),
-  },
+  })),
   {
     files: ['main/server/**/*.ts'],
     rules: restrict('main/server is the HTTP face: it may not import the CLI or the desktop shell.', ['electron', 'commander'], [{ group: ['../cli/*', '../cli.js', '../desktop/*', '../client/*'] }]),
@@ -91,7 +106,7 @@ export default tseslint.config(
   {
     files: ['main/client/**/*.ts'],
     rules: restrict('main/client is a library for other projects: it may import main/contract only (and undici for HTTP).', ['electron', 'better-sqlite3', 'ws', 'commander', 'selfsigned'], [
-      { group: ['../core/*', '../engine/*', '../store/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*'] },
+      { group: ['../domain/*', ...ENGINE_FOLDERS.map((folder) => `../${folder}/*`), '../store/*', '../server/*', '../cli/*', '../cli.js', '../desktop/*'] },
     ]),
   },
   {

@@ -9,7 +9,7 @@
  * app, whose engine lives as long as the app. Without it, a run also timed the forwarder thread's start
  * (a new V8 isolate loading undici) and its first, unoptimised requests.
  */
-import { createCore, type Core, internalsOf } from '../main/engine/createCore.js';
+import { createCore, type Core, internalsOf } from '../main/app/createCore.js';
 import type { ContenderOutput, ContenderRun } from './contender.js';
 import { ENGINE_IN_FLIGHT, SHARED_SECRET, trackCall } from './workload.js';
 

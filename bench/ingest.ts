@@ -20,8 +20,8 @@
  */
 import { forkBenchChild } from './child.js';
 import { randomBytes } from 'node:crypto';
-import { createCore, type Core, internalsOf } from '../main/engine/createCore.js';
-import { createCommandHandlers } from '../main/engine/commandHandlers.js';
+import { createCore, type Core, internalsOf } from '../main/app/createCore.js';
+import { createCommandHandlers } from '../main/app/commandHandlers.js';
 import { startServer, type RunningServer } from '../main/server/httpServer.js';
 import { drain } from './engine.js';
 import { isLoadReport, type LoadCommand, type LoadPlan, type LoadReport, type LoadResult } from './protocol.js';

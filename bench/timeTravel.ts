@@ -9,7 +9,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { createCore } from '../main/engine/createCore.js';
+import { createCore } from '../main/app/createCore.js';
 
 export const JUMP_MS = 4 * 3_600_000;
 /** N messages ÷ 1 message, honest: at most this (not slower because of how many messages it plays). */

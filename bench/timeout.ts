@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCore, internalsOf } from '../main/engine/createCore.js';
+import { createCore, internalsOf } from '../main/app/createCore.js';
 import { summarize, type LatencySummary } from './stats.js';
 
 export const TIMEOUT_MS = 5_000;

@@ -1,6 +1,6 @@
 /** What every contender sends: the same representative track call, to the same receiver. */
 import { randomUUID } from 'node:crypto';
-import { buildMessage } from '../main/core/messages.js';
+import { buildMessage } from '../main/domain/messages.js';
 
 export const SHARED_SECRET = 'bench-shared-secret';
 /** Requests in flight at once for the raw loop; the engine's window starts here (and stays, with --fixed-window). */
@@ -13,7 +13,7 @@ export const ENGINE_IN_FLIGHT = 256;
  */
 export const LATENCY_ORIGINS = 32;
 export const LATENCY_MS = 50;
-/** docs/behaviour.md §2 / forwarder.ts: connections per origin. */
+/** docs/behaviour.md §2 / delivery/webhookRequests.ts: connections per origin. */
 export const CONNECTIONS = 16;
 /** The naive forwarder's "modest concurrency". */
 export const NAIVE_CONCURRENCY = 16;

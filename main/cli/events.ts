@@ -43,7 +43,7 @@ export class EventStream {
   private resolveConnected: (connected: boolean) => void = () => undefined;
   private frames: Promise<void> = Promise.resolve();
 
-  constructor(private readonly o: EventStreamOptions) {
+  constructor(private readonly options: EventStreamOptions) {
     this.connected = new Promise((resolve) => (this.resolveConnected = resolve));
     this.done = this.run().then(() => this.frames);
   }
@@ -58,13 +58,13 @@ export class EventStream {
 
   private async run(): Promise<void> {
     const { default: WebSocket } = await import('ws'); // loaded only by the commands that follow a serve
-    const { min, max } = this.o.retryMs ?? { min: 200, max: 2000 };
-    let info: ServerInfo | null = this.o.info;
+    const { min, max } = this.options.retryMs ?? { min: 200, max: 2000 };
+    let info: ServerInfo | null = this.options.info;
     let delay = min;
     let everConnected = false;
     let waitingSaid = false;
     while (!this.stopped) {
-      info ??= findLiveServe(this.o.dataDir)?.info ?? null;
+      info ??= findLiveServe(this.options.dataDir)?.info ?? null;
       if (info) {
         const current = info;
         const outcome = await new Promise<{ opened: boolean; reason: string }>((resolve) => {
@@ -76,7 +76,7 @@ export class EventStream {
           this.stopController.signal.addEventListener('abort', onStop, { once: true });
           ws.on('open', () => {
             opened = true;
-            this.o.onStatus?.({ kind: 'connected', info: current, again: everConnected });
+            this.options.onStatus?.({ kind: 'connected', info: current, again: everConnected });
             everConnected = true;
             this.resolveConnected(true);
           });
@@ -87,7 +87,7 @@ export class EventStream {
             } catch {
               return; // not a frame of ours
             }
-            this.frames = this.frames.then(() => this.o.onFrame(frame));
+            this.frames = this.frames.then(() => this.options.onFrame(frame));
           });
           ws.on('error', (e: Error) => (reason = e.message));
           ws.on('close', (code: number, why: Buffer) => {
@@ -99,16 +99,16 @@ export class EventStream {
         });
         if (this.stopped) break;
         if (outcome.opened) {
-          this.o.onStatus?.({ kind: 'lost', info: current, reason: outcome.reason });
+          this.options.onStatus?.({ kind: 'lost', info: current, reason: outcome.reason });
           delay = min;
           waitingSaid = false;
         } else if (!waitingSaid) {
-          this.o.onStatus?.({ kind: 'waiting', reason: `cannot connect to ${current.url} (${outcome.reason})` });
+          this.options.onStatus?.({ kind: 'waiting', reason: `cannot connect to ${current.url} (${outcome.reason})` });
           waitingSaid = true;
         }
         info = null; // found again through server.json: a restarted serve has a new port and token
       } else if (!waitingSaid) {
-        this.o.onStatus?.({ kind: 'waiting', reason: `no hookbench serve runs on ${this.o.dataDir}` });
+        this.options.onStatus?.({ kind: 'waiting', reason: `no hookbench serve runs on ${this.options.dataDir}` });
         waitingSaid = true;
       }
       await this.pause(delay);

@@ -5,7 +5,7 @@
 import type { ServerInfo } from './serve.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
 import { findRunningServe } from './remote.js';
-import { resolveDataDir } from '../engine/dataDir.js';
+import { resolveDataDir } from '../app/dataDir.js';
 
 /** What `info <field>` can print: server.json's keys, and the data dir it was found in. */
 export const INFO_FIELDS = ['url', 'uiUrl', 'token', 'port', 'pid', 'version', 'receiverUrl', 'receiverTlsUrl', 'dataDir'] as const;

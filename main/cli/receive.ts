@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { DEFAULT_RECEIVER_PORT, receiverInputSchema, type CaptureRecord, type ScriptStep } from '../contract/receiver.js';
 import { HookbenchError, type ApiError } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
-import { describeScript } from '../core/receiverScript.js';
+import { describeScript } from '../domain/receiverScript.js';
 import { isoFromMs } from '../contract/timestamp.js';
-import { maskCapture } from '../core/secrets.js';
-import { createCore, type Core } from '../engine/createCore.js';
+import { maskCapture } from '../domain/secrets.js';
+import { createCore, type Core } from '../app/createCore.js';
 import { EXIT, type CliIO } from './io.js';
 import { findLiveServe } from './remote.js';
 

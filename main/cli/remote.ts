@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Source } from '../contract/models.js';
 import type { Result } from '../contract/result.js';
-import { resolveDataDir } from '../engine/dataDir.js';
+import { resolveDataDir } from '../app/dataDir.js';
 import { SERVER_INFO_FILE, type ServerInfo } from '../server/workbench.js';
 import { UsageError } from './io.js';
 

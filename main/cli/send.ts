@@ -4,7 +4,7 @@
  * clock. In a throw-away data dir by default; with --data-dir, in that data dir (destination `hookbench send`,
  * see sendDestination.ts), or through the serve that runs on it.
  */
-import { newMessageId } from '../engine/messageIds.js';
+import { newMessageId } from '../ingestion/messageIds.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +15,10 @@ import type { SendMessageOutput } from '../contract/api.js';
 import type { AttemptRecord, ClockState, DeliveryRecord, DeliveryStatus, Destination, MessageDetail, MessageRecord } from '../contract/models.js';
 import { HookbenchError, type ApiError, type Result } from '../contract/result.js';
 import { destinationInputSchema, parseWith } from '../contract/schemas.js';
-import { buildMessage } from '../core/messages.js';
-import { maskUrl } from '../core/secrets.js';
+import { buildMessage } from '../domain/messages.js';
+import { maskUrl } from '../domain/secrets.js';
 import { isoFromMs } from '../contract/timestamp.js';
-import { createCore, type Core } from '../engine/createCore.js';
+import { createCore, type Core } from '../app/createCore.js';
 import { EXIT, formatDuration, readTextOrFile, UsageError, type CliIO } from './io.js';
 import { EventStream, untilAborted } from './events.js';
 import { caretSnippet, parseJsonText } from './jsonInput.js';

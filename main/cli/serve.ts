@@ -3,7 +3,7 @@
  * process, found by other commands through `<data>/server.json`.
  */
 import { HookbenchError, type ApiError } from '../contract/result.js';
-import { resolveDataDir } from '../engine/dataDir.js';
+import { resolveDataDir } from '../app/dataDir.js';
 import { startWorkbench, type RunningWorkbench } from '../server/workbench.js';
 import { EXIT, type CliIO } from './io.js';
 import { RefusalReport, type RefusalReportOptions } from './refusalReport.js';

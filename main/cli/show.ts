@@ -9,8 +9,8 @@ import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../co
 import { pastWindowWords } from '../contract/deliveryWords.js';
 import { HookbenchError, type Result } from '../contract/result.js';
 import { isoFromMs } from '../contract/timestamp.js';
-import { maskMessageDetail } from '../core/secrets.js';
-import { resolveDataDir } from '../engine/dataDir.js';
+import { maskMessageDetail } from '../domain/secrets.js';
+import { resolveDataDir } from '../app/dataDir.js';
 import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
 import { callApi, findLiveServe, listAll, sourceNamesOf } from './remote.js';
 
@@ -64,7 +64,7 @@ async function fetchMessage(id: number, dataDirFlag: string | undefined): Promis
   if (!existsSync(join(dataDir, 'hookbench.db'))) {
     throw new UsageError(`no Hookbench data in ${dataDir} and no serve runs there: pass --data-dir DIR of the one you mean (or start hookbench serve)`);
   }
-  const { createCore } = await import('../engine/createCore.js'); // loaded only when there is no serve to ask
+  const { createCore } = await import('../app/createCore.js'); // loaded only when there is no serve to ask
   let core;
   try {
     core = createCore({ dataDir, autoStart: false });

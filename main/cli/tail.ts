@@ -6,7 +6,7 @@
  */
 import type { EngineEvent } from '../contract/events.js';
 import type { AttemptRecord, DeliveryRecord, MessageDetail } from '../contract/models.js';
-import { resolveDataDir } from '../engine/dataDir.js';
+import { resolveDataDir } from '../app/dataDir.js';
 import { EventStream, untilAborted, type EventFrame, type StreamStatus } from './events.js';
 import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
 import { callApi, findRunningServe, sourceNamesOf } from './remote.js';

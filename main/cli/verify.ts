@@ -2,7 +2,7 @@
  * `hookbench verify --secret S --signature HEX [--body @file | --body TEXT | stdin]`: checks an X-Signature
  * against the exact body bytes and, when it does not match, names the receiver mistake that explains it.
  */
-import { diagnoseSignature } from '../core/signatureDiagnosis.js';
+import { diagnoseSignature } from '../domain/signatureDiagnosis.js';
 import { EXIT, readStdin, readTextOrFile, UsageError, type CliIO } from './io.js';
 
 export interface VerifyOptions {

@@ -57,7 +57,7 @@ export const listMessagesInputSchema = z.strictObject({
   from: epochMs.optional(),
   to: epochMs.optional(),
   delivery: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
-  // Checked with delivery by the history (main/engine/history.ts): a refinement here would stop the export filter's omit().
+  // Checked with delivery by the history (main/history/history.ts): a refinement here would stop the export filter's omit().
   deliverySince: epochMs.optional(),
   ...paging,
 });

@@ -26,7 +26,6 @@ export const configSchema = z.strictObject({
 });
 
 export type HookbenchConfig = z.infer<typeof configSchema>;
-export type HookbenchConfigInput = z.input<typeof configSchema>;
 
 export function configJsonSchema(): Record<string, unknown> {
   return {

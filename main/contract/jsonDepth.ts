@@ -1,12 +1,12 @@
 /**
  * Nesting depth, measured without recursion (docs/behaviour.md §7): of JSON text (jsonDepth) and of values
  * (valueDepth), and the refusal of a call that nests too deep. Pure, shared with the renderer (the signature
- * diagnosis and the composer's body preview use it); the scanners built on it are in main/core/jsonDepth.ts.
+ * diagnosis and the composer's body preview use it); the scanners built on it are in main/domain/jsonDepth.ts.
  */
 import { LIMITS } from './messageShapes.js';
 import type { ApiError } from './result.js';
 
-/** The bytes of JSON's structure, for the scanners here and in main/core/jsonDepth.ts. */
+/** The bytes of JSON's structure, for the scanners here and in main/domain/jsonDepth.ts. */
 export const JSON_BYTES = { QUOTE: 0x22, BACKSLASH: 0x5c, LBRACE: 0x7b, RBRACE: 0x7d, LBRACKET: 0x5b, RBRACKET: 0x5d } as const;
 const { QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET } = JSON_BYTES;
 

@@ -1,7 +1,7 @@
 /**
  * Builds the delivered body of each message type from a call, driven entirely by MESSAGE_SHAPES. The body
  * is serialised once here (`json`); those exact bytes, as UTF-8, are what is sent, signed and stored.
- * Pure, shared with the renderer (the composer previews the bytes a call would send); main/core/messages.ts
+ * Pure, shared with the renderer (the composer previews the bytes a call would send); main/domain/messages.ts
  * wraps it for the engine.
  */
 import { callNestingError } from './jsonDepth.js';

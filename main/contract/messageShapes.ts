@@ -172,7 +172,7 @@ export const LIMITS = {
   requestBytes: 512_000,
   /**
    * Levels a call's field may nest (an object or array is one level; `properties: {a: [1]}` is 2). Deeper
-   * calls are refused with `nesting_too_deep`, before their JSON is parsed (core/jsonDepth.ts).
+   * calls are refused with `nesting_too_deep`, before their JSON is parsed (domain/jsonDepth.ts).
    */
   maxDepth: 64,
   webhooksPerDestination: 5,

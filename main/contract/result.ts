@@ -44,8 +44,3 @@ export class HookbenchError extends Error {
     this.name = 'HookbenchError';
   }
 }
-
-export function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw new HookbenchError(result.error);
-  return result.value;
-}

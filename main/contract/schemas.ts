@@ -82,9 +82,9 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
 }
 
 /**
- * How answers show a secret (main/core/secrets.ts): `s3••••`. A masked value passes the input schemas, so
+ * How answers show a secret (main/domain/secrets.ts): `s3••••`. A masked value passes the input schemas, so
  * that a form can send back what it was given (the handlers put the stored value back); one that is still
- * masked when a destination is saved is refused there (engine/registry.ts).
+ * masked when a destination is saved is refused there (registry/registry.ts).
  */
 export const SECRET_MASK = '••••';
 

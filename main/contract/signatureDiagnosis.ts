@@ -6,7 +6,7 @@
  *
  * One implementation for every face: the CLI's `verify`, the mock receiver's verdicts and the UI's Signature
  * panel. It is pure (no Node, no DOM): the HMAC and UTF-8 come from the caller, synchronously
- * (`diagnoseSignatureWith`, node:crypto in main/core/signatureDiagnosis.ts) or asynchronously
+ * (`diagnoseSignatureWith`, node:crypto in main/domain/signatureDiagnosis.ts) or asynchronously
  * (`diagnoseSignatureAsync`, Web Crypto in the renderer). The steps are a generator that asks for each digest
  * it needs, so both drivers run the very same logic.
  */

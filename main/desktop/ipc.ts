@@ -8,7 +8,7 @@ import type { IpcMain, WebContents } from 'electron';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import type { EngineEvent } from '../contract/events.js';
 import type { Result } from '../contract/result.js';
-import { maskEvent } from '../core/secrets.js';
+import { maskEvent } from '../domain/secrets.js';
 import { createEventBatcher } from '../server/eventBatcher.js';
 import { isAppUrl, type AppPage } from './appPage.js';
 import { CHANNELS } from './channels.js';

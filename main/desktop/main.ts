@@ -7,7 +7,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session as elec
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDataDir, resolveDataDir } from '../engine/dataDir.js';
+import { ensureDataDir, resolveDataDir } from '../app/dataDir.js';
 import { applyConfigFile, findUiDir } from '../server/workbench.js';
 import type { AppPage } from './appPage.js';
 import { parseDesktopArgs, type DesktopArgs } from './args.js';

@@ -7,7 +7,7 @@
  */
 import type { EngineEvent } from '../contract/events.js';
 import { LIMITS } from '../contract/messageShapes.js';
-import { boundDepth, tooDeepMarker } from '../core/jsonDepth.js';
+import { boundDepth, tooDeepMarker } from '../domain/jsonDepth.js';
 
 /**
  * Levels kept in an event or an API answer that cannot be encoded whole: a call's fields (LIMITS.maxDepth

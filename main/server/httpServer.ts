@@ -14,12 +14,12 @@ import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode } from '../contract/result.js';
 import { isCommandName } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
-import { overflowingNumber } from '../core/jsonNumbers.js';
-import { maskEvent } from '../core/secrets.js';
-import { firstInvalidUtf8, invalidUtf8Error } from '../core/utf8.js';
-import type { Core } from '../engine/createCore.js';
-import { IngestService, isIngestPath, type IngestOptions } from '../engine/ingest.js';
-import { likelyIngestRoute } from '../engine/ingestPrepare.js';
+import { overflowingNumber } from '../domain/jsonNumbers.js';
+import { maskEvent } from '../domain/secrets.js';
+import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
+import type { Core } from '../app/createCore.js';
+import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/ingest.js';
+import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
 import { createEventBatcher } from './eventBatcher.js';
 import { createFrameEncoder, encodeBounded, WIRE_MAX_DEPTH } from './eventFrame.js';
 
@@ -30,13 +30,13 @@ export interface ServerOptions {
   port: number;
   /** The API token (Bearer, or ?token= on the event socket), read at each request: it can be rotated. */
   token: () => string;
-  /** The typed API's handlers (engine/commandHandlers.ts), run through the contract's dispatch. */
+  /** The typed API's handlers (app/commandHandlers.ts), run through the contract's dispatch. */
   handlers: CommandHandlers;
   /** The built renderer, served at /; a placeholder page when absent. */
   uiDir?: string | null;
   /** How often pushed events are flushed to sockets (ms). */
   eventFlushMs?: number;
-  /** Where ingestion requests are parsed (engine/ingest.ts). */
+  /** Where ingestion requests are parsed (ingestion/ingest.ts). */
   ingest?: IngestOptions;
   /** Bytes of ingestion bodies held in memory at once, across requests (INGEST_BUFFER_BYTES); tests lower it. */
   ingestBufferBytes?: number;

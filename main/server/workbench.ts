@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import type { CommandHandlers } from '../contract/dispatch.js';
 import { HookbenchError } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
-import { applyConfig, readConfigFile } from '../engine/config.js';
-import { createCore, type Core, type CoreOptions } from '../engine/createCore.js';
-import type { ReceiverAddresses } from '../engine/receiver/receiverService.js';
-import { createCommandHandlers } from '../engine/commandHandlers.js';
+import { applyConfig, readConfigFile } from '../app/config.js';
+import { createCore, type Core, type CoreOptions } from '../app/createCore.js';
+import type { ReceiverAddresses } from '../receiver/receiverService.js';
+import { createCommandHandlers } from '../app/commandHandlers.js';
 import { startServer, type RunningServer } from './httpServer.js';
 import { guardWrites } from './writeGuard.js';
 

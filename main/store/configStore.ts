@@ -17,7 +17,7 @@ interface DestinationRow {
 }
 
 export class ConfigStore {
-  private readonly s;
+  private readonly statements;
 
   constructor(
     db: Db,
@@ -25,7 +25,7 @@ export class ConfigStore {
     /** How destinations' shared secrets are kept at rest (secretCodec.ts). */
     private readonly secrets: SecretCodec,
   ) {
-    this.s = {
+    this.statements = {
       getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
       setSetting: db.prepare<[string, string]>(
         'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
@@ -55,40 +55,40 @@ export class ConfigStore {
   }
 
   getSetting(key: string): string | null {
-    return this.s.getSetting.get(key)?.value ?? null;
+    return this.statements.getSetting.get(key)?.value ?? null;
   }
   setSetting(key: string, value: string): void {
-    this.s.setSetting.run(key, value);
+    this.statements.setSetting.run(key, value);
   }
   listDestinations(): Destination[] {
-    return this.s.listDestinations.all().map((r) => toDestination(r, this.secrets));
+    return this.statements.listDestinations.all().map((r) => toDestination(r, this.secrets));
   }
   saveDestination(d: Destination, isNew: boolean): void {
     const { id, name, enabled, sourceIds, createdAt, updatedAt, ...config } = d;
     this.transaction(() => {
       const stored = { ...config, sharedSecret: encryptNullable(this.secrets, config.sharedSecret) };
       const row = { id, name, enabled: enabled ? 1 : 0, config: JSON.stringify(stored), createdAt, updatedAt };
-      if (isNew) this.s.insertDestination.run(row);
-      else this.s.updateDestination.run(row);
-      this.s.clearDestinationSources.run(id);
-      for (const sourceId of sourceIds) this.s.addDestinationSource.run(id, sourceId);
+      if (isNew) this.statements.insertDestination.run(row);
+      else this.statements.updateDestination.run(row);
+      this.statements.clearDestinationSources.run(id);
+      for (const sourceId of sourceIds) this.statements.addDestinationSource.run(id, sourceId);
     });
   }
   deleteDestination(id: string): void {
-    this.s.deleteDestination.run(id);
+    this.statements.deleteDestination.run(id);
   }
   listSources(): Source[] {
-    return this.s.listSources.all().map((r) => ({ id: r.id, name: r.name, kind: r.kind, writeKey: r.write_key, createdAt: r.created_at }));
+    return this.statements.listSources.all().map((r) => ({ id: r.id, name: r.name, kind: r.kind, writeKey: r.write_key, createdAt: r.created_at }));
   }
   insertSource(source: Source): void {
-    this.s.insertSource.run(source);
+    this.statements.insertSource.run(source);
   }
   updateSource(source: Source): void {
-    this.s.updateSource.run(source);
+    this.statements.updateSource.run(source);
   }
   /** Deletes a source; its connections, usage counters and audiences go with it (its messages stay). */
   deleteSource(id: string): void {
-    this.s.deleteSource.run(id);
+    this.statements.deleteSource.run(id);
   }
 }
 

@@ -3,12 +3,12 @@ import type { DeletionRequest } from '../contract/models.js';
 import type { Db } from './openDb.js';
 
 export class DeletionStore {
-  private readonly s;
+  private readonly statements;
 
   constructor(
     db: Db,
   ) {
-    this.s = {
+    this.statements = {
       insertDeletionRequest: db.prepare(
         'INSERT INTO deletion_requests (user_id, created_at, source_ids, message_ids) VALUES (@userId, @createdAt, @sourceIds, @messageIds)',
       ),
@@ -20,12 +20,12 @@ export class DeletionStore {
 
   insertDeletionRequest(r: DeletionRequest): number {
     return Number(
-      this.s.insertDeletionRequest.run({ userId: r.userId, createdAt: r.createdAt, sourceIds: JSON.stringify(r.sourceIds), messageIds: JSON.stringify(r.messageIds) })
+      this.statements.insertDeletionRequest.run({ userId: r.userId, createdAt: r.createdAt, sourceIds: JSON.stringify(r.sourceIds), messageIds: JSON.stringify(r.messageIds) })
         .lastInsertRowid,
     );
   }
   listDeletionRequests(): DeletionRequest[] {
-    return this.s.listDeletionRequests.all().map((r) => ({
+    return this.statements.listDeletionRequests.all().map((r) => ({
       id: r.id,
       userId: r.user_id,
       createdAt: r.created_at,

@@ -4,7 +4,7 @@
  * (docs/behaviour.md §3). claimDue and recordRounds are the scheduler's hot path: positional binds.
  */
 import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageStatus } from '../contract/models.js';
-import { deriveMessageStatus } from '../core/deliveryDecision.js';
+import { deriveMessageStatus } from '../domain/deliveryDecision.js';
 import type { Db } from './openDb.js';
 
 const WAITING = `('queued', 'retrying')`;
@@ -99,13 +99,13 @@ interface ClaimRow {
 }
 
 export class DeliveryStore {
-  private readonly s;
+  private readonly statements;
 
   constructor(
     db: Db,
     private readonly transaction: <T>(fn: () => T) => T,
   ) {
-    this.s = {
+    this.statements = {
       dueDeliveries: db.prepare<[{ dueBy: number; limit: number }], ClaimRow>(
         `SELECT d.id, d.message_id, d.destination_id, d.attempts, d.first_attempt_at, d.pending_urls, m.body, d.next_attempt_at,
            (SELECT count(*) FROM deliveries x WHERE x.message_id = d.message_id) AS siblings
@@ -198,10 +198,10 @@ export class DeliveryStore {
    */
   claimDue(now: number, limit: number, dueBy: number = now): ClaimedDelivery[] {
     return this.transaction(() => {
-      const rows = this.s.dueDeliveries.all({ dueBy, limit });
+      const rows = this.statements.dueDeliveries.all({ dueBy, limit });
       if (rows.length === 0) return [];
-      this.s.markClaimed.run({ now, ids: JSON.stringify(rows.map((r) => r.id)) });
-      this.s.markDelivering.run(JSON.stringify([...new Set(rows.map((r) => r.message_id))]));
+      this.statements.markClaimed.run({ now, ids: JSON.stringify(rows.map((r) => r.id)) });
+      this.statements.markDelivering.run(JSON.stringify([...new Set(rows.map((r) => r.message_id))]));
       return rows.map((r) => ({
         id: r.id,
         messageId: r.message_id,
@@ -217,27 +217,27 @@ export class DeliveryStore {
   }
   /** Moves every waiting delivery's due time and window start `byMs` earlier (the clock was reset). */
   shiftWaiting(byMs: number): void {
-    this.s.shiftWaiting.run({ byMs });
+    this.statements.shiftWaiting.run({ byMs });
   }
   /** What claimDue(now, limit, dueBy) would claim, without claiming it nor reading bodies (a clock jump's look ahead). */
   dueAhead(dueBy: number, limit: number): { id: number; destinationId: string; attempts: number; dueAt: number }[] {
-    return this.s.dueAhead.all({ dueBy, limit }).map((r) => ({ id: r.id, destinationId: r.destination_id, attempts: r.attempts, dueAt: r.next_attempt_at }));
+    return this.statements.dueAhead.all({ dueBy, limit }).map((r) => ({ id: r.id, destinationId: r.destination_id, attempts: r.attempts, dueAt: r.next_attempt_at }));
   }
   /**
    * Per destination with waiting deliveries: the earliest due time, the fewest rounds made and the earliest
    * window start among them (a clock jump's estimate of its rounds).
    */
   waitingByDestination(): { destinationId: string; dueAt: number; attempts: number; firstAttemptAt: number | null }[] {
-    return this.s.waitingByDestination.all().map((r) => ({ destinationId: r.destination_id, dueAt: r.due, attempts: r.attempts, firstAttemptAt: r.first }));
+    return this.statements.waitingByDestination.all().map((r) => ({ destinationId: r.destination_id, dueAt: r.due, attempts: r.attempts, firstAttemptAt: r.first }));
   }
   nextDueAt(): number | null {
-    return this.s.nextDue.get()?.due ?? null;
+    return this.statements.nextDue.get()?.due ?? null;
   }
   /** Deliveries left `delivering` by a crash go back to waiting, due now. Returns the affected message ids. */
   resumeInterrupted(now: number): number[] {
     return this.transaction(() => {
-      const ids = this.s.interruptedMessages.all().map((r) => r.message_id);
-      this.s.resumeInterrupted.run({ now });
+      const ids = this.statements.interruptedMessages.all().map((r) => r.message_id);
+      this.statements.resumeInterrupted.run({ now });
       for (const id of ids) this.refreshMessageStatus(id);
       return ids;
     });
@@ -253,7 +253,7 @@ export class DeliveryStore {
       for (const round of rounds) {
         const attemptIds: number[] = [];
         for (const a of round.attempts) {
-          const info = this.s.insertAttempt.run(
+          const info = this.statements.insertAttempt.run(
             a.deliveryId,
             a.messageId,
             a.attemptNumber,
@@ -274,7 +274,7 @@ export class DeliveryStore {
           );
           attemptIds.push(Number(info.lastInsertRowid));
         }
-        const changed = this.s.finishRound.run(
+        const changed = this.statements.finishRound.run(
           round.status,
           round.reason,
           round.attemptsMade,
@@ -290,14 +290,14 @@ export class DeliveryStore {
         let final = round;
         if (changed === 0) {
           // Cancelled while in flight: the attempts count, the cancellation stands.
-          this.s.recordAttempts.run({ deliveryId: round.deliveryId, attemptsMade: round.attemptsMade, updatedAt: round.updatedAt });
-          const now = this.s.deliveryReason.get(round.deliveryId);
+          this.statements.recordAttempts.run({ deliveryId: round.deliveryId, attemptsMade: round.attemptsMade, updatedAt: round.updatedAt });
+          const now = this.statements.deliveryReason.get(round.deliveryId);
           final = { ...round, status: now?.status ?? 'cancelled', reason: now?.reason ?? null, nextAttemptAt: null, pendingUrls: null, pastWindow: undefined };
         }
         let messageStatus: MessageStatus = final.status;
         if (round.siblings === 1) {
           // The common case: a message with one delivery has that delivery's status and reason.
-          this.s.setMessageStatus.run(final.status, final.status === 'failed' || final.status === 'cancelled' ? final.reason : null, final.messageId);
+          this.statements.setMessageStatus.run(final.status, final.status === 'failed' || final.status === 'cancelled' ? final.reason : null, final.messageId);
         } else {
           refresh.add(final.messageId);
           messageStatus = 'queued'; // replaced below
@@ -312,18 +312,18 @@ export class DeliveryStore {
   }
   /** Recomputes a message's status from its deliveries; returns it. */
   refreshMessageStatus(messageId: number): MessageStatus {
-    const statuses = this.s.deliveryStatusesOf.all(messageId) as unknown as DeliveryStatus[];
+    const statuses = this.statements.deliveryStatusesOf.all(messageId) as unknown as DeliveryStatus[];
     const status = deriveMessageStatus(statuses);
     if (status === null) return 'filtered';
-    const reason = status === 'failed' || status === 'cancelled' ? (this.s.firstReasonOf.get(messageId, status)?.reason ?? null) : null;
-    this.s.setMessageStatus.run(status, reason, messageId);
+    const reason = status === 'failed' || status === 'cancelled' ? (this.statements.firstReasonOf.get(messageId, status)?.reason ?? null) : null;
+    this.statements.setMessageStatus.run(status, reason, messageId);
     return status;
   }
   deliveriesOf(messageId: number): DeliveryRecord[] {
-    return this.s.deliveriesOf.all(messageId).map(toDelivery);
+    return this.statements.deliveriesOf.all(messageId).map(toDelivery);
   }
   getDelivery(id: number): DeliveryRecord | null {
-    const row = this.s.getDelivery.get(id);
+    const row = this.statements.getDelivery.get(id);
     return row ? toDelivery(row) : null;
   }
   setDelivery(d: {
@@ -335,22 +335,22 @@ export class DeliveryStore {
     pendingUrls: string[] | null;
     updatedAt: number;
   }): void {
-    this.s.setDelivery.run({ ...d, pendingUrls: d.pendingUrls ? JSON.stringify(d.pendingUrls) : null });
+    this.statements.setDelivery.run({ ...d, pendingUrls: d.pendingUrls ? JSON.stringify(d.pendingUrls) : null });
   }
   waitingDeliveriesOfDestination(destinationId: string): { id: number; messageId: number }[] {
-    return this.s.waitingOfDestination.all(destinationId).map((r) => ({ id: r.id, messageId: r.message_id }));
+    return this.statements.waitingOfDestination.all(destinationId).map((r) => ({ id: r.id, messageId: r.message_id }));
   }
   attemptsOfMessage(messageId: number): AttemptRecord[] {
-    return this.s.attemptsOfMessage.all(messageId).map(toAttempt);
+    return this.statements.attemptsOfMessage.all(messageId).map(toAttempt);
   }
   /** The newest `limit` attempts, newest first, with their delivery's destination (the troubleshooting checklist). */
   recentAttempts(limit: number): (AttemptRecord & { destinationId: string })[] {
-    return this.s.recentAttempts.all(limit).map((r) => ({ ...toAttempt(r), destinationId: r.destination_id }));
+    return this.statements.recentAttempts.all(limit).map((r) => ({ ...toAttempt(r), destinationId: r.destination_id }));
   }
   /** The retry backlog: deliveries waiting for a retry, those already due, and failures since `failedSince`. */
   deliveryBacklog(now: number, failedSince: number): { retrying: number; due: number; failedSince: number } {
-    const waiting = this.s.backlog.get({ now });
-    const failed = this.s.failedSince.get(failedSince);
+    const waiting = this.statements.backlog.get({ now });
+    const failed = this.statements.failedSince.get(failedSince);
     return { retrying: waiting?.retrying ?? 0, due: waiting?.due ?? 0, failedSince: failed?.n ?? 0 };
   }
 }

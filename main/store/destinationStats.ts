@@ -22,13 +22,13 @@ interface RecentRow {
 const PENDING = `('queued', 'retrying', 'delivering')`;
 
 export class DestinationStatsQueries {
-  private readonly s;
+  private readonly statements;
 
   constructor(
     db: Db,
     private readonly index: HistoryIndex,
   ) {
-    this.s = {
+    this.statements = {
       pending: db.prepare<[], { destination_id: string; n: number }>(
         `SELECT d.destination_id, count(*) AS n FROM messages m INDEXED BY messages_status
          JOIN deliveries d ON d.message_id = m.id
@@ -49,12 +49,12 @@ export class DestinationStatsQueries {
 
   /** Stats of these destinations (ids), in the same order. */
   statsOf(destinationIds: readonly string[], window: number = DESTINATION_STATS_WINDOW): DestinationStats[] {
-    const pending = new Map(this.s.pending.all().map((r) => [r.destination_id, r.n]));
+    const pending = new Map(this.statements.pending.all().map((r) => [r.destination_id, r.n]));
     const covered = this.index.covered();
     return destinationIds.map((dest) => {
-      const rows = this.s.tail.all({ covered, dest, n: window });
+      const rows = this.statements.tail.all({ covered, dest, n: window });
       const key = rows.length < window ? this.index.key('dest', dest) : null;
-      if (key !== null) rows.push(...this.s.indexed.all({ key, covered, dest, n: window - rows.length }));
+      if (key !== null) rows.push(...this.statements.indexed.all({ key, covered, dest, n: window - rows.length }));
       const delivered = rows.filter((r) => r.status === 'delivered').length;
       const failed = rows.filter((r) => r.status === 'failed').length;
       const newest = rows[0];

@@ -1,5 +1,5 @@
 /**
- * What the troubleshooting checklist (main/engine/diagnostics.ts) reads of the newest messages beyond a
+ * What the troubleshooting checklist (main/diagnostics/diagnostics.ts) reads of the newest messages beyond a
  * summary: the call's `integrations` (routing's input) and the destinations that got a delivery. Bounded
  * reads of the newest rows only, by primary key.
  */
@@ -33,10 +33,10 @@ interface Row {
 }
 
 export class DiagnosticsQueries {
-  private readonly s;
+  private readonly statements;
 
   constructor(db: Db) {
-    this.s = {
+    this.statements = {
       recent: db.prepare<[number], Row>(
         `SELECT m.id, m.source_id, m.type, m.event, m.status, m.status_reason, m.received_at,
            -- A compact call (store/storedJson.ts) keeps integrations in its own values: [keys, own].
@@ -49,7 +49,7 @@ export class DiagnosticsQueries {
 
   /** The newest `limit` messages, newest first. */
   recentMessages(limit: number): RecentMessage[] {
-    return this.s.recent.all(limit).map((r) => ({
+    return this.statements.recent.all(limit).map((r) => ({
       id: r.id,
       sourceId: r.source_id,
       type: r.type,

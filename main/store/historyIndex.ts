@@ -18,10 +18,10 @@ const FACETS = `
 export type FacetName = 'type' | 'source' | 'user' | 'event' | 'dest';
 
 export class HistoryIndex {
-  private readonly s;
+  private readonly statements;
 
   constructor(private readonly db: Db) {
-    this.s = {
+    this.statements = {
       state: db.prepare<[], { covered: number; max_received: number | null }>('SELECT covered, max_received FROM history_state WHERE id = 1'),
       newest: db.prepare<[], number | null>('SELECT max(id) FROM messages').pluck(),
       upTo: db.prepare<[{ after: number; n: number }], number | null>(
@@ -46,17 +46,17 @@ export class HistoryIndex {
 
   /** Every message with an id up to this is indexed. */
   covered(): number {
-    return this.s.state.get()?.covered ?? 0;
+    return this.statements.state.get()?.covered ?? 0;
   }
 
   /** Messages stored but not indexed yet (an upper bound: ids may have gaps). */
   lag(): number {
-    return Math.max(0, (this.s.newest.get() ?? 0) - this.covered());
+    return Math.max(0, (this.statements.newest.get() ?? 0) - this.covered());
   }
 
   /** history_keys.key of a filter value, or null when no indexed message has it. */
   key(facet: FacetName, value: string): number | null {
-    return this.s.key.get(`${facet}:${value}`) ?? null;
+    return this.statements.key.get(`${facet}:${value}`) ?? null;
   }
 
   /**
@@ -67,22 +67,22 @@ export class HistoryIndex {
   indexNext(max: number): number {
     if (this.db.inTransaction) return 0;
     return this.db.transaction(() => {
-      const state = this.s.state.get()!;
+      const state = this.statements.state.get()!;
       const after = state.covered;
-      const upTo = this.s.upTo.get({ after, n: max });
+      const upTo = this.statements.upTo.get({ after, n: max });
       if (upTo === null || upTo === undefined) return 0;
       const range = { after, upTo };
-      this.s.addKeys.run(range);
-      this.s.addFacets.run(range);
+      this.statements.addKeys.run(range);
+      this.statements.addFacets.run(range);
       let maxReceived = state.max_received;
       let n = 0;
-      for (const [id, receivedAt] of this.s.times.all(after, upTo)) {
+      for (const [id, receivedAt] of this.statements.times.all(after, upTo)) {
         n++;
-        if (maxReceived !== null && receivedAt < maxReceived) this.s.addLate.run(id);
+        if (maxReceived !== null && receivedAt < maxReceived) this.statements.addLate.run(id);
         else maxReceived = receivedAt;
       }
-      this.s.addBodies.run(range);
-      this.s.setState.run(upTo, maxReceived);
+      this.statements.addBodies.run(range);
+      this.statements.setState.run(upTo, maxReceived);
       return n;
     })();
   }
@@ -93,8 +93,8 @@ export class HistoryIndex {
    */
   merge(pages: number): boolean {
     if (this.db.inTransaction) return false;
-    const before = this.s.totalChanges.get()!;
-    this.s.merge.run(pages);
-    return this.s.totalChanges.get()! - before >= 2;
+    const before = this.statements.totalChanges.get()!;
+    this.statements.merge.run(pages);
+    return this.statements.totalChanges.get()! - before >= 2;
   }
 }

@@ -22,12 +22,12 @@ interface RefusalRow {
 }
 
 export class IngestLogStore {
-  private readonly s;
+  private readonly statements;
 
   constructor(
     db: Db,
   ) {
-    this.s = {
+    this.statements = {
       countUsage: db.prepare(
         `INSERT INTO source_usage (source_id, received, accepted, refused, filtered) VALUES (@sourceId, @received, @accepted, @refused, @filtered)
          ON CONFLICT (source_id) DO UPDATE SET received = received + excluded.received, accepted = accepted + excluded.accepted,
@@ -45,16 +45,16 @@ export class IngestLogStore {
   }
 
   countUsage(sourceId: string, u: { received?: number; accepted?: number; refused?: number; filtered?: number }): void {
-    this.s.countUsage.run({ sourceId, received: u.received ?? 0, accepted: u.accepted ?? 0, refused: u.refused ?? 0, filtered: u.filtered ?? 0 });
+    this.statements.countUsage.run({ sourceId, received: u.received ?? 0, accepted: u.accepted ?? 0, refused: u.refused ?? 0, filtered: u.filtered ?? 0 });
   }
   usageOf(sourceId: string): UsageTotals {
-    return this.s.usageOf.get(sourceId) ?? { received: 0, accepted: 0, refused: 0, filtered: 0 };
+    return this.statements.usageOf.get(sourceId) ?? { received: 0, accepted: 0, refused: 0, filtered: 0 };
   }
   logRefusal(r: NewIngestRefusal): number {
-    return Number(this.s.logRefusal.run({ ...r, limit: r.limit ?? null, bodyPreview: r.bodyPreview ?? null }).lastInsertRowid);
+    return Number(this.statements.logRefusal.run({ ...r, limit: r.limit ?? null, bodyPreview: r.bodyPreview ?? null }).lastInsertRowid);
   }
   listRefusals(q: { beforeId?: number | undefined; limit: number }): IngestRefusal[] {
-    return this.s.listRefusals.all({ beforeId: q.beforeId ?? Number.MAX_SAFE_INTEGER, limit: q.limit }).map((r) => ({
+    return this.statements.listRefusals.all({ beforeId: q.beforeId ?? Number.MAX_SAFE_INTEGER, limit: q.limit }).map((r) => ({
       id: r.id,
       receivedAt: r.received_at,
       sourceId: r.source_id,

@@ -65,7 +65,7 @@ export const DEFAULT_MAX_CAPTURES = 10_000;
 const PRUNED_SETTING = 'receiver.capturesPruned';
 
 export class ReceiverStore {
-  private readonly s;
+  private readonly statements;
   private readonly listVariants = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(
@@ -74,7 +74,7 @@ export class ReceiverStore {
     /** How endpoints' secrets are kept at rest (store/secretCodec). */
     private readonly secrets: SecretCodec = plainSecrets,
   ) {
-    this.s = {
+    this.statements = {
       listReceivers: db.prepare<[], ReceiverRow>('SELECT * FROM receivers ORDER BY name'),
       insertReceiver: db.prepare(
         `INSERT INTO receivers (name, secret, script, answered, created_at, updated_at)
@@ -108,13 +108,14 @@ export class ReceiverStore {
     };
   }
 
-  private transaction<T>(fn: () => T): T {
+  /** Runs `fn` in one transaction; inside an open one it simply runs. */
+  transaction<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
     return this.db.transaction(fn)();
   }
 
   listReceivers(): StoredReceiver[] {
-    return this.s.listReceivers.all().map((r) => ({
+    return this.statements.listReceivers.all().map((r) => ({
       name: r.name,
       secret: decryptNullable(this.secrets, r.secret),
       script: JSON.parse(r.script) as ResponseScript,
@@ -125,19 +126,19 @@ export class ReceiverStore {
   }
 
   insertReceiver(r: StoredReceiver): void {
-    this.s.insertReceiver.run({ ...r, secret: encryptNullable(this.secrets, r.secret), script: JSON.stringify(r.script) });
+    this.statements.insertReceiver.run({ ...r, secret: encryptNullable(this.secrets, r.secret), script: JSON.stringify(r.script) });
   }
 
   /** Saves an endpoint under its (possibly new) name; a rename carries its captures along. */
   updateReceiver(oldName: string, r: StoredReceiver): void {
     this.transaction(() => {
-      this.s.updateReceiver.run({ ...r, secret: encryptNullable(this.secrets, r.secret), oldName, script: JSON.stringify(r.script) });
-      if (oldName !== r.name) this.s.renameCaptures.run(r.name, oldName);
+      this.statements.updateReceiver.run({ ...r, secret: encryptNullable(this.secrets, r.secret), oldName, script: JSON.stringify(r.script) });
+      if (oldName !== r.name) this.statements.renameCaptures.run(r.name, oldName);
     });
   }
 
   deleteReceiver(name: string): boolean {
-    return this.s.deleteReceiver.run(name).changes > 0;
+    return this.statements.deleteReceiver.run(name).changes > 0;
   }
 
   /**
@@ -147,7 +148,7 @@ export class ReceiverStore {
   insertCapture(c: NewCapture, position: { name: string; answered: number } | null): number {
     return this.transaction(() => {
       const id = Number(
-        this.s.insertCapture.run({
+        this.statements.insertCapture.run({
           receiver: c.receiver,
           matched: c.matched ? 1 : 0,
           listener: c.listener,
@@ -169,23 +170,23 @@ export class ReceiverStore {
           attemptWebhook: c.attempt?.webhookIndex ?? null,
         }).lastInsertRowid,
       );
-      if (position) this.s.setAnswered.run(position.answered, position.name);
+      if (position) this.statements.setAnswered.run(position.answered, position.name);
       if (id > this.maxCaptures) {
-        const pruned = this.s.prune.run(id - this.maxCaptures).changes;
-        if (pruned > 0) this.s.addPruned.run({ n: pruned });
+        const pruned = this.statements.prune.run(id - this.maxCaptures).changes;
+        if (pruned > 0) this.statements.addPruned.run({ n: pruned });
       }
       return id;
     });
   }
 
   getCapture(id: number): CaptureRecord | null {
-    const row = this.s.getCapture.get(id);
+    const row = this.statements.getCapture.get(id);
     return row ? toCapture(row) : null;
   }
 
   /** The captures of the requests the engine's attempts of one message sent, oldest first. */
   capturesOfMessage(messageRef: number): CaptureRecord[] {
-    return this.s.capturesOfMessage.all(messageRef).map(toCapture);
+    return this.statements.capturesOfMessage.all(messageRef).map(toCapture);
   }
 
   /** Newest first. */
@@ -210,12 +211,12 @@ export class ReceiverStore {
 
   /** The most captures kept, and how many older ones were removed to keep within it (docs/behaviour.md §10). */
   retention(): { limit: number; pruned: number } {
-    return { limit: this.maxCaptures, pruned: Number(this.s.getPruned.get()?.value ?? 0) };
+    return { limit: this.maxCaptures, pruned: Number(this.statements.getPruned.get()?.value ?? 0) };
   }
 
   /** Deletes the captures of one endpoint name, or all of them; returns how many. */
   clearCaptures(receiver?: string): number {
-    return receiver === undefined ? this.s.clearAll.run().changes : this.s.clearReceiver.run(receiver).changes;
+    return receiver === undefined ? this.statements.clearAll.run().changes : this.statements.clearReceiver.run(receiver).changes;
   }
 }
 

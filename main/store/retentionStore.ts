@@ -12,10 +12,10 @@ const SETTLED = `('delivered', 'failed', 'cancelled', 'filtered')`;
 export const PRUNED_MESSAGES_SETTING = 'retention.pruned';
 
 export class RetentionStore {
-  private readonly s;
+  private readonly statements;
 
   constructor(private readonly db: Db) {
-    this.s = {
+    this.statements = {
       count: db.prepare<[], number>('SELECT count(*) FROM messages').pluck(),
       oldest: db.prepare<[], number | null>('SELECT min(received_at) FROM messages').pluck(),
       // The id of the n-th newest message: everything below it is past "keep the newest n".
@@ -35,17 +35,17 @@ export class RetentionStore {
 
   /** Messages stored (a count of the table: tens of milliseconds at a million). */
   count(): number {
-    return this.s.count.get() ?? 0;
+    return this.statements.count.get() ?? 0;
   }
 
   /** When the oldest stored message was received (engine time), or null. */
   oldestReceivedAt(): number | null {
-    return this.s.oldest.get() ?? null;
+    return this.statements.oldest.get() ?? null;
   }
 
   /** Messages removed by retention since the data dir began. */
   pruned(): number {
-    return Number(this.s.getPruned.get() ?? 0);
+    return Number(this.statements.getPruned.get() ?? 0);
   }
 
   /**
@@ -53,7 +53,7 @@ export class RetentionStore {
    * that many. Read once per pass: it reads `keep` index entries.
    */
   cutoffForNewest(keep: number): number | null {
-    return this.s.nthNewest.get(keep - 1) ?? null;
+    return this.statements.nthNewest.get(keep - 1) ?? null;
   }
 
   /**
@@ -64,10 +64,10 @@ export class RetentionStore {
     if (this.db.inTransaction) return 0;
     return this.db.transaction(() => {
       const ids = new Set<number>();
-      if (limits.before !== null) for (const id of this.s.olderThan.all(limits.before, max)) ids.add(id);
-      if (limits.belowId !== null && ids.size < max) for (const id of this.s.belowId.all(limits.belowId, max - ids.size)) ids.add(id);
-      for (const id of ids) this.s.remove.run(id);
-      if (ids.size > 0) this.s.addPruned.run({ n: ids.size });
+      if (limits.before !== null) for (const id of this.statements.olderThan.all(limits.before, max)) ids.add(id);
+      if (limits.belowId !== null && ids.size < max) for (const id of this.statements.belowId.all(limits.belowId, max - ids.size)) ids.add(id);
+      for (const id of ids) this.statements.remove.run(id);
+      if (ids.size > 0) this.statements.addPruned.run({ n: ids.size });
       return ids.size;
     })();
   }

@@ -7,9 +7,10 @@
  * - ingestLog: refused requests and usage counters (ingestLogStore.ts)
  * - destinationStats: pending deliveries and recent outcomes per destination (destinationStats.ts)
  * - retention: removing old messages (retentionStore.ts); diagnostics: the checklist's reads (diagnosticsQueries.ts)
- * - deletions (deletionStore.ts); the mock receiver's endpoints and captures are receiverStore.ts,
- *   audiences' rows are the audience service's own.
+ * - deletions (deletionStore.ts); audiences, their last sync and users' traits (audienceStore.ts)
+ * The mock receiver's endpoints and captures are receiverStore.ts, which the core builds with its limits.
  */
+import { AudienceStore } from './audienceStore.js';
 import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
@@ -41,6 +42,7 @@ export class Store {
   readonly destinationStats: DestinationStatsQueries;
   readonly retention: RetentionStore;
   readonly diagnostics: DiagnosticsQueries;
+  readonly audiences: AudienceStore;
 
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
@@ -59,6 +61,7 @@ export class Store {
     this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
     this.retention = new RetentionStore(this.db);
     this.diagnostics = new DiagnosticsQueries(this.db);
+    this.audiences = new AudienceStore(this.db);
   }
 
   /** The database file's path. */

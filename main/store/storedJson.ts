@@ -12,7 +12,7 @@
  * or this array, so the first character tells them apart; rows of every earlier version are objects.
  */
 import { LIMITS } from '../contract/messageShapes.js';
-import { scanJsonText, type TooDeep } from '../core/jsonDepth.js';
+import { scanJsonText, type TooDeep } from '../domain/jsonDepth.js';
 
 /** The key of the object that stands in for a stored call too deep to show. */
 export const TOO_DEEP_KEY = '$tooDeep';

@@ -16,7 +16,7 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { request } from 'undici';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 
 export class Violation extends Error {
   override name = 'Violation';

@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, mkdirSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 
 export const dbFileOf = (dataDir: string) => join(dataDir, 'hookbench.db');
 

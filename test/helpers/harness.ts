@@ -5,7 +5,7 @@ import { afterEach } from 'vitest';
 import type { MessageDetail } from '../../main/contract/models.js';
 import type { DestinationInput } from '../../main/contract/schemas.js';
 import type { Result } from '../../main/contract/result.js';
-import { createCore, type Core, type CoreOptions } from '../../main/engine/createCore.js';
+import { createCore, type Core, type CoreOptions } from '../../main/app/createCore.js';
 import { startReceiver, status, type Respond, type TestReceiver } from './receiver.js';
 import { tempDir } from './tempDir.js';
 

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { startServe } from '../../main/cli/serve.js';
 import { dispatch } from '../../main/contract/dispatch.js';
 import type { Result } from '../../main/contract/result.js';
-import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCommandHandlers } from '../../main/app/commandHandlers.js';
+import { createCore } from '../../main/app/createCore.js';
 import { describeDispatchSuite } from '../helpers/dispatchSuite.js';
 import { newDataDir } from '../helpers/harness.js';
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../main/cli/program.js';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 import { startReceiver, status, type Respond, type TestReceiver } from '../helpers/receiver.js';
 import { captureIO, type CapturedIO } from '../helpers/cliIO.js';
 import { tempDir } from '../helpers/tempDir.js';

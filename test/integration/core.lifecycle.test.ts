@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 import { must, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 
 describe('core lifecycle', () => {

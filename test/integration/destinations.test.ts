@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/contract/dispatch.js';
 import type { DestinationStats } from '../../main/contract/models.js';
-import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
-import { internalsOf, type Core } from '../../main/engine/createCore.js';
+import { createCommandHandlers } from '../../main/app/commandHandlers.js';
+import { internalsOf, type Core } from '../../main/app/createCore.js';
 import { must, newCore, newReceiver, sendTrack, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 

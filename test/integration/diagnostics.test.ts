@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { startServe, type RunningServe } from '../../main/cli/serve.js';
 import type { DiagnosticCheck, Diagnostics } from '../../main/contract/diagnostics.js';
 import { dispatch } from '../../main/contract/dispatch.js';
-import { internalsOf } from '../../main/engine/createCore.js';
+import { internalsOf } from '../../main/app/createCore.js';
 import { must, newDataDir, onCleanup, settled } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_web_1234567890';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';
 import { never, status } from '../helpers/receiver.js';
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../main/engine/createCore.js';
+import { createCore, type Core } from '../../main/app/createCore.js';
 import { startReceiver, status, type TestReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/tempDir.js';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateSelfSigned } from '../../main/engine/certificates.js';
+import { generateSelfSigned } from '../../main/receiver/certificates.js';
 import { must, newCoreWithDestination, newDataDir, newReceiver, sendTrack, settled } from '../helpers/harness.js';
 import { never, status } from '../helpers/receiver.js';
 

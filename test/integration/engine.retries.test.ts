@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { dispatch } from '../../main/contract/dispatch.js';
-import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
+import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { describe, expect, it } from 'vitest';
 import { pastWindowWords } from '../../main/contract/deliveryWords.js';
 import { DEFAULT_RETRY_POLICY } from '../../main/contract/models.js';

@@ -1,13 +1,13 @@
 /**
- * The engine's in-flight window (engine.ts, Engine.adapt): it starts at 256 rounds and grows, up to its
+ * The engine's in-flight window (delivery/scheduler.ts, Engine.adapt): it starts at 256 rounds and grows, up to its
  * bound, when the webhooks could take more (rounds done before the next tick, or rounds sending rather
  * than waiting); it stays when rounds mostly wait for a connection. Forwarders here are fakes whose timing
  * the test sets, so the engine's decisions are what is tested, not this machine's speed.
  */
 import { describe, expect, it } from 'vitest';
-import type { Core } from '../../main/engine/createCore.js';
-import type { SendResult } from '../../main/engine/forwarder.js';
-import type { Forwarder, RoundRequest } from '../../main/engine/forwarderPool.js';
+import type { Core } from '../../main/app/createCore.js';
+import type { SendResult } from '../../main/delivery/webhookRequests.js';
+import type { Forwarder, RoundRequest } from '../../main/delivery/forwarders.js';
 import { must, newCore } from '../helpers/harness.js';
 
 function success(durationMs: number): SendResult {

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { InlineForwarder, WorkerForwarder, type Forwarder, type RoundRequest } from '../../main/engine/forwarderPool.js';
+import { InlineForwarder, WorkerForwarder, type Forwarder, type RoundRequest } from '../../main/delivery/forwarders.js';
 import { must, newCore, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import { never, status } from '../helpers/receiver.js';
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { CONNECTIONS_PER_ORIGIN, Dispatchers, prepareRequest, sendToWebhook } from '../../main/engine/forwarder.js';
+import { CONNECTIONS_PER_ORIGIN, Dispatchers, prepareRequest, sendToWebhook } from '../../main/delivery/webhookRequests.js';
 import { onCleanup } from '../helpers/harness.js';
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/contract/dispatch.js';
 import type { Result } from '../../main/contract/result.js';
-import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
+import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { must, newCore, newDataDir } from '../helpers/harness.js';
 
 interface CapturesPage {

@@ -11,9 +11,9 @@ import type { HookbenchConfig } from '../../main/contract/config.js';
 import { dispatch } from '../../main/contract/dispatch.js';
 import type { MessageDetail } from '../../main/contract/models.js';
 import type { Result } from '../../main/contract/result.js';
-import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
-import { applyConfig } from '../../main/engine/config.js';
-import { internalsOf } from '../../main/engine/createCore.js';
+import { createCommandHandlers } from '../../main/app/commandHandlers.js';
+import { applyConfig } from '../../main/app/config.js';
+import { internalsOf } from '../../main/app/createCore.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { startServe, type RunningServe } from '../../main/cli/serve.js';
-import { closeEngineWorker, startEngineWorker } from '../../main/engine/workers.js';
+import { closeEngineWorker, startEngineWorker } from '../../main/platform/workers.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_backend';
@@ -81,7 +81,7 @@ describe('the database file changes under a running serve', () => {
   it('the checkpoint thread, started after the file was deleted, does not make it again (that would read as a replacement)', async () => {
     // On a busy machine the thread can start after the first requests; the deletion must still read as one.
     const dbFile = join(newDataDir(), 'hookbench.db');
-    const worker = startEngineWorker('checkpointWorker', { workerData: { file: dbFile, intervalMs: 10 } });
+    const worker = startEngineWorker('app/checkpointWorker', { workerData: { file: dbFile, intervalMs: 10 } });
     await new Promise<void>((resolve) => worker.on('message', (m: { type?: string }) => m.type === 'ready' && resolve()));
     await closeEngineWorker(worker, 'close');
     expect(existsSync(dbFile)).toBe(false);

@@ -4,7 +4,7 @@
  * event is emitted through the core directly here: ingestion and sendMessage refuse such calls now (defect
  * 3), but a frame that cannot be serialised must not crash whatever its origin.
  */
-import { internalsOf } from '../../main/engine/createCore.js';
+import { internalsOf } from '../../main/app/createCore.js';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { MessageSummary } from '../../main/contract/models.js';
 import { startServe } from '../../main/cli/serve.js';
-import { tooDeepMarker } from '../../main/core/jsonDepth.js';
+import { tooDeepMarker } from '../../main/domain/jsonDepth.js';
 import { WIRE_MAX_DEPTH } from '../../main/server/eventFrame.js';
 import { deepTrackCallJson } from '../helpers/deepJson.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServe } from '../../main/cli/serve.js';
-import { TLS_DIR } from '../../main/engine/receiver/tlsMaterial.js';
+import { TLS_DIR } from '../../main/receiver/tlsMaterial.js';
 import { newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 
 const silentIO = { stdout: () => undefined, stderr: () => undefined };

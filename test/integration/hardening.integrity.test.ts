@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../main/cli/program.js';
 import { startServe } from '../../main/cli/serve.js';
 import { HookbenchError } from '../../main/contract/result.js';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { checkpointCutShort, damagedTable, notADatabase } from '../helpers/damage.js';
 import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
@@ -153,7 +153,7 @@ describe('hookbench doctor', () => {
 
 describe('damage while running', () => {
   it('a page damaged under a running core is found by the check it runs while quiet: writes stop, naming the file and hookbench doctor', async () => {
-    const { createCore, internalsOf } = await import('../../main/engine/createCore.js');
+    const { createCore, internalsOf } = await import('../../main/app/createCore.js');
     const { writeSync, openSync, closeSync } = await import('node:fs');
     const dataDir = join(newDataDir(), 'data');
     const core = createCore({ dataDir, autoStart: false, integrityCheckIntervalMs: 50 });
@@ -171,7 +171,7 @@ describe('damage while running', () => {
     await new Promise<void>((resolve) => core.health.onFailure(() => resolve()));
     // Every face's writes go through the guard (serve's HTTP and ingestion, the desktop's IPC): refused with 503.
     const { guardWrites } = await import('../../main/server/writeGuard.js');
-    const { createCommandHandlers } = await import('../../main/engine/commandHandlers.js');
+    const { createCommandHandlers } = await import('../../main/app/commandHandlers.js');
     const handlers = guardWrites(createCommandHandlers(core), core.health);
     const refused = await handlers.sendMessage({ type: 'track', call: { userId: 'u', event: 'After' } });
     expect(refused).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringContaining(`database file ${file} is damaged (integrity check: `) } });

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 import { deepTrackBody } from '../helpers/deepJson.js';
 import { must, newDataDir, onCleanup, settled } from '../helpers/harness.js';
 

@@ -8,8 +8,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { must, newCore, onCleanup } from '../helpers/harness.js';
 
 const failures = vi.hoisted(() => ({ signature: false, messageId: false }));
-vi.mock('../../main/core/receiverScript.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../main/core/receiverScript.js')>();
+vi.mock('../../main/domain/receiverScript.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../main/domain/receiverScript.js')>();
   return {
     ...original,
     checkSignature: (...args: Parameters<typeof original.checkSignature>) => {

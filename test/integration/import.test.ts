@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/contract/dispatch.js';
 import { IMPORT_LIMITS } from '../../main/contract/importMessages.js';
-import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
-import type { Core } from '../../main/engine/createCore.js';
+import { createCommandHandlers } from '../../main/app/commandHandlers.js';
+import type { Core } from '../../main/app/createCore.js';
 import { must, newCore, newReceiver, settled } from '../helpers/harness.js';
 import { status, type TestReceiver } from '../helpers/receiver.js';
 

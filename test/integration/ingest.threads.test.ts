@@ -1,14 +1,14 @@
 /**
- * Ingestion parses and builds large requests on a thread of its own (engine/ingest.ts). Whichever thread
+ * Ingestion parses and builds large requests on a thread of its own (ingestion/ingest.ts). Whichever thread
  * does it, the answer and what is stored must be the same, byte for byte; and a thread that dies must not
  * lose the request it was given.
  */
 import { gzipSync } from 'node:zlib';
 import { MessageChannel, type Transferable, type Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { internalsOf, type Core } from '../../main/engine/createCore.js';
-import { IngestService, type IngestOptions, type IngestRequest } from '../../main/engine/ingest.js';
-import { createClock } from '../../main/engine/clock.js';
+import { internalsOf, type Core } from '../../main/app/createCore.js';
+import { IngestService, type IngestOptions, type IngestRequest } from '../../main/ingestion/ingest.js';
+import { createClock } from '../../main/platform/clock.js';
 import { must, newCore, onCleanup } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_threads';

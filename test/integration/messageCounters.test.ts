@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { MessageFilter } from '../../main/contract/models.js';
-import { internalsOf } from '../../main/engine/createCore.js';
-import type { Core } from '../../main/engine/createCore.js';
+import { internalsOf } from '../../main/app/createCore.js';
+import type { Core } from '../../main/app/createCore.js';
 import { must, newCore, newReceiver, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 

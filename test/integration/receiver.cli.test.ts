@@ -13,7 +13,7 @@ import { runCli } from '../../main/cli/program.js';
 import { DEFAULT_RECEIVE_PORT, listenFailure } from '../../main/cli/receive.js';
 import { startServe } from '../../main/cli/serve.js';
 import { DEFAULT_RECEIVER_PORT } from '../../main/contract/receiver.js';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 import { must, newCore, newDataDir, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import { tempDir } from '../helpers/tempDir.js';
 

@@ -12,10 +12,11 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { CaptureRecord, ReceiverInput } from '../../main/contract/receiver.js';
 import type { Result } from '../../main/contract/result.js';
-import { internalsOf, type Core } from '../../main/engine/createCore.js';
-import { ReceiverService, type ReceiverListenOptions } from '../../main/engine/receiver/receiverService.js';
+import { internalsOf, type Core } from '../../main/app/createCore.js';
+import { ReceiverService, type ReceiverListenOptions } from '../../main/receiver/receiverService.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { openDb } from '../../main/store/openDb.js';
+import { ReceiverStore } from '../../main/store/receiverStore.js';
 import { must, newCore, newDataDir, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 
 const fastRetry = { schedule: [1000], windowMs: 60_000, jitter: 0 };
@@ -34,7 +35,7 @@ async function bench(options: { dataDir?: string; listen?: ReceiverListenOptions
   const captured: CaptureRecord[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const service = new ReceiverService({
-    db: internalsOf(core).store.db,
+    store: new ReceiverStore(internalsOf(core).store.db),
     clock: core.clock,
     dataDir: core.dataDir,
     emit: (event) => {
@@ -391,7 +392,7 @@ describe('commands: results and errors naming the field', () => {
 
   it('only the newest maxCaptures are kept', async () => {
     const core = newCore();
-    const service = new ReceiverService({ db: internalsOf(core).store.db, clock: core.clock, dataDir: core.dataDir, emit: () => undefined, maxCaptures: 3 });
+    const service = new ReceiverService({ store: new ReceiverStore(internalsOf(core).store.db, 3), clock: core.clock, dataDir: core.dataDir, emit: () => undefined });
     onCleanup(() => service.stop());
     await service.start({ port: 0, tlsPort: null });
     must(service.createReceiver({ name: 'p' }));
@@ -402,7 +403,7 @@ describe('commands: results and errors naming the field', () => {
   it('a port in use is refused with an error naming it', async () => {
     const b = await bench();
     const port = Number(new URL(b.service.urls().url!).port);
-    const other = new ReceiverService({ db: internalsOf(b.core).store.db, clock: b.core.clock, dataDir: b.core.dataDir, emit: () => undefined });
+    const other = new ReceiverService({ store: new ReceiverStore(internalsOf(b.core).store.db), clock: b.core.clock, dataDir: b.core.dataDir, emit: () => undefined });
     await expect(other.start({ port, tlsPort: null })).rejects.toMatchObject({ error: { code: 'conflict', field: 'port', value: port } });
     expect(other.urls()).toEqual({ url: null, tlsUrl: null });
   });

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/contract/dispatch.js';
-import type { Core } from '../../main/engine/createCore.js';
-import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
+import type { Core } from '../../main/app/createCore.js';
+import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { must, newCore, sendTrack, settled } from '../helpers/harness.js';
 
 const fingerprint = (secret: string) => createHash('sha256').update(secret).digest('hex').slice(0, 8);

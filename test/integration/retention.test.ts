@@ -5,9 +5,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { dispatch } from '../../main/contract/dispatch.js';
-import { createCommandHandlers } from '../../main/engine/commandHandlers.js';
-import { internalsOf } from '../../main/engine/createCore.js';
-import { Retention } from '../../main/engine/retention.js';
+import { createCommandHandlers } from '../../main/app/commandHandlers.js';
+import { internalsOf } from '../../main/app/createCore.js';
+import { Retention } from '../../main/history/retention.js';
 import { must, newCore, newDataDir, sendTrack, settled } from '../helpers/harness.js';
 
 const DAY = 86_400_000;

@@ -4,8 +4,8 @@
  * ingestion on the engine's thread or on its own.
  */
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../main/engine/clock.js';
-import { IngestService, type IngestOptions } from '../../main/engine/ingest.js';
+import { createClock } from '../../main/platform/clock.js';
+import { IngestService, type IngestOptions } from '../../main/ingestion/ingest.js';
 import { must, newCore, onCleanup } from '../helpers/harness.js';
 
 const WRITE_KEY = 'wk_screens';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCore } from '../../main/engine/createCore.js';
+import { createCore } from '../../main/app/createCore.js';
 import { HookbenchError } from '../../main/contract/result.js';
 import { KEYCHAIN_TAG, plainSecrets, taggedSecretCodec } from '../../main/store/secretCodec.js';
 import { must, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';

@@ -7,8 +7,8 @@ import Database from 'better-sqlite3';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { internalsOf } from '../../main/engine/createCore.js';
-import { closeEngineWorker, isType, startEngineWorker } from '../../main/engine/workers.js';
+import { internalsOf } from '../../main/app/createCore.js';
+import { closeEngineWorker, isType, startEngineWorker } from '../../main/platform/workers.js';
 import { Store } from '../../main/store/store.js';
 import { CAUGHT_UP, catchUp, type CheckpointResult } from '../../main/store/walCheckpoint.js';
 import { newCore, newDataDir, onCleanup } from '../helpers/harness.js';
@@ -107,7 +107,7 @@ describe('the WAL starts over while writes go on', () => {
   it('the checkpoint thread says when it has caught up, once for the same WAL', async () => {
     const { store, dbFile } = openStore();
     write(store);
-    const worker = startEngineWorker('checkpointWorker', { workerData: { file: dbFile, intervalMs: 5 } });
+    const worker = startEngineWorker('app/checkpointWorker', { workerData: { file: dbFile, intervalMs: 5 } });
     const caughtUp: number[] = [];
     const ready = new Promise<void>((resolve) =>
       worker.on('message', (m: { type?: string }) => {

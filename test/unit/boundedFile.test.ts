@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileReadError, readBoundedFile, readBoundedText } from '../../main/engine/boundedFile.js';
+import { FileReadError, readBoundedFile, readBoundedText } from '../../main/platform/boundedFile.js';
 import { tempDir } from '../helpers/tempDir.js';
 
 const cleanups: (() => void)[] = [];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveDataDir } from '../../main/engine/dataDir.js';
+import { resolveDataDir } from '../../main/app/dataDir.js';
 
 describe('data dir resolution (docs/behaviour.md §10)', () => {
   it('--data wins, then $HOOKBENCH_DATA, then the per-user Hookbench folder of each platform', () => {

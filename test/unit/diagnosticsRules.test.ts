@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostics } from '../../main/contract/diagnostics.js';
 import { DEFAULT_RETRY_POLICY, type AttemptRecord, type Destination, type IngestRefusal, type Overview } from '../../main/contract/models.js';
-import { DiagnosticsService } from '../../main/engine/diagnostics.js';
+import { DiagnosticsService } from '../../main/diagnostics/diagnostics.js';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 

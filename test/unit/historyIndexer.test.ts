@@ -1,6 +1,6 @@
 /** The history indexer indexes while the core is quiet, and waits while messages arrive or rounds are in flight. */
 import { describe, expect, it } from 'vitest';
-import { HistoryIndexer } from '../../main/engine/historyIndexer.js';
+import { HistoryIndexer } from '../../main/history/historyIndexer.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

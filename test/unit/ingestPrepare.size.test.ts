@@ -1,12 +1,12 @@
 /**
  * The 32 KiB limit on each ingested call (docs/behaviour.md §7), measured on the call as received. The
  * builder bounds the size from the body and the stored form and serialises the call only near the limit
- * (engine/ingestPrepare.ts): the answers must be exactly those of measuring every call.
+ * (ingestion/ingestPrepare.ts): the answers must be exactly those of measuring every call.
  */
 import { describe, expect, it } from 'vitest';
 import { LIMITS, type MessageType } from '../../main/contract/messageShapes.js';
-import { buildMessage } from '../../main/core/messages.js';
-import { prepareIngest, type Prepared } from '../../main/engine/ingestPrepare.js';
+import { buildMessage } from '../../main/domain/messages.js';
+import { prepareIngest, type Prepared } from '../../main/ingestion/ingestPrepare.js';
 import { parseStoredCall } from '../../main/store/storedJson.js';
 
 const limit = LIMITS.messageBytes;

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { settle } from '../../main/engine/jobWorker.js';
+import { settle } from '../../main/platform/jobWorker.js';
 
 // A job's entry must not reach its result once the job is settled: V8 keeps whatever an old copy of the
 // pending Map's table points at until the next full GC, and the entries it reached kept whole requests alive
-// (engine/jobWorker.ts, JobWorker.pending).
+// (platform/jobWorker.ts, JobWorker.pending).
 describe('settling a job the ingestion or forwarder thread answered', () => {
   it('resolves once, with the result, and drops both resolvers', () => {
     const entry = { resolve: vi.fn(), reject: vi.fn() };

@@ -7,13 +7,13 @@ import { dirname, join, matchesGlob, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { workerScriptUrl } from '../../main/engine/workers.js';
+import { workerScriptUrl } from '../../main/platform/workers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as { files: string[]; asarUnpack: string[]; asar: boolean; npmRebuild: boolean; extraMetadata: { main: string } };
 
 /** The scripts started as worker threads (startEngineWorker and JobWorker names). */
-const WORKERS = ['checkpointWorker', 'forwarderWorker', 'ingestWorker'];
+const WORKERS = ['app/checkpointWorker', 'delivery/forwarderWorker', 'ingestion/ingestWorker'];
 
 /** What a source file loads at run time: relative modules and packages (type-only imports load nothing). */
 function loads(source: string): string[] {
@@ -75,7 +75,7 @@ describe('the packed desktop app (electron-builder.yml)', () => {
 
   for (const worker of WORKERS) {
     it(`${worker}: its script and every module it imports are packed and unpacked beside it`, () => {
-      const { files } = closure(join(ROOT, 'main', 'engine', `${worker}.ts`));
+      const { files } = closure(join(ROOT, 'main', `${worker}.ts`));
       expect(files.size).toBeGreaterThan(1);
       const missing = [...files].map(compiled).filter((f) => !packed(f) || !unpacked(f));
       expect(missing).toEqual([]);
@@ -84,7 +84,7 @@ describe('the packed desktop app (electron-builder.yml)', () => {
 
   it('every package a worker loads, with its dependencies, is unpacked, and the native binary for each platform with it', () => {
     const packages = new Set<string>();
-    for (const worker of WORKERS) for (const p of closure(join(ROOT, 'main', 'engine', `${worker}.ts`)).packages) packages.add(p);
+    for (const worker of WORKERS) for (const p of closure(join(ROOT, 'main', `${worker}.ts`)).packages) packages.add(p);
     expect([...packages].sort()).toEqual(['better-sqlite3', 'jsonc-parser', 'undici']);
     const needed = withDependencies(packages);
     expect([...needed].filter((name) => !unpacked(`node_modules/${name}/package.json`))).toEqual([]);
@@ -95,9 +95,9 @@ describe('the packed desktop app (electron-builder.yml)', () => {
     }
   });
 
-  it('a worker started from inside app.asar loads its script from app.asar.unpacked; elsewhere from beside the engine', () => {
-    expect(workerScriptUrl('forwarderWorker', 'file:///opt/Hookbench/resources/app.asar/dist/main/engine/workers.js').href).toBe('file:///opt/Hookbench/resources/app.asar.unpacked/dist/main/engine/forwarderWorker.js');
-    expect(workerScriptUrl('ingestWorker', 'file:///C:/Program%20Files/Hookbench/resources/app.asar/dist/main/engine/workers.js').href).toBe('file:///C:/Program%20Files/Hookbench/resources/app.asar.unpacked/dist/main/engine/ingestWorker.js');
-    expect(workerScriptUrl('checkpointWorker', 'file:///home/me/hookbench/dist/main/engine/workers.js').href).toBe('file:///home/me/hookbench/dist/main/engine/checkpointWorker.js');
+  it('a worker started from inside app.asar loads its script from app.asar.unpacked; elsewhere from its feature folder', () => {
+    expect(workerScriptUrl('delivery/forwarderWorker', 'file:///opt/Hookbench/resources/app.asar/dist/main/platform/workers.js').href).toBe('file:///opt/Hookbench/resources/app.asar.unpacked/dist/main/delivery/forwarderWorker.js');
+    expect(workerScriptUrl('ingestion/ingestWorker', 'file:///C:/Program%20Files/Hookbench/resources/app.asar/dist/main/platform/workers.js').href).toBe('file:///C:/Program%20Files/Hookbench/resources/app.asar.unpacked/dist/main/ingestion/ingestWorker.js');
+    expect(workerScriptUrl('app/checkpointWorker', 'file:///home/me/hookbench/dist/main/platform/workers.js').href).toBe('file:///home/me/hookbench/dist/main/app/checkpointWorker.js');
   });
 });

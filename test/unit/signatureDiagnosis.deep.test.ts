@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { diagnoseSignature } from '../../main/core/signatureDiagnosis.js';
-import { checkSignature } from '../../main/core/receiverScript.js';
+import { diagnoseSignature } from '../../main/domain/signatureDiagnosis.js';
+import { checkSignature } from '../../main/domain/receiverScript.js';
 import { deepTrackBody } from '../helpers/deepJson.js';
 
 // The diagnosis re-serialised the parsed body, which recursed until the stack overflowed.

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { diagnoseSignature, NO_KNOWN_MISTAKE } from '../../main/core/signatureDiagnosis.js';
+import { diagnoseSignature, NO_KNOWN_MISTAKE } from '../../main/domain/signatureDiagnosis.js';
 
 const SECRET = 's3cret';
 /** A body as Hookbench sends it: compact JSON.stringify output, serialised once. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, invalidUtf8Error } from '../../main/core/utf8.js';
+import { firstInvalidUtf8, invalidUtf8Error } from '../../main/domain/utf8.js';
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 

@@ -10,7 +10,7 @@ export const migration005: Migration = {
   // ~1 µs a delivery) and `received_at` (always appended at the end: no measurable cost). The immutable
   // filters (type, source, user, event, destinations) and the bodies' trigram search would cost ingestion
   // ~7 µs and ~55 µs a message; they go into the history_* tables and message_search instead, which the
-  // history indexer (main/engine/historyIndexer.ts) fills when the core is not busy, up to
+  // history indexer (main/history/historyIndexer.ts) fills when the core is not busy, up to
   // history_state.covered. Queries read those up to that watermark and scan the rest
   // (main/store/messageQueries.ts).
   up: `

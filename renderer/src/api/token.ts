@@ -15,7 +15,3 @@ export function takeToken(location: Location = window.location, storage: Storage
   }
   return storage.getItem(KEY);
 }
-
-export function forgetToken(storage: Storage = window.sessionStorage): void {
-  storage.removeItem(KEY);
-}

@@ -3,7 +3,7 @@
  * a sandboxed preload runs) talks over an in-memory ipcMain/ipcRenderer pair to the real registration, which
  * dispatches to a real workbench on a temp data dir.
  */
-import { internalsOf } from '../../../main/engine/createCore.js';
+import { internalsOf } from '../../../main/app/createCore.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diagnoseSignatureAsync, toBase64, toHex, type HmacRequest, type Utf8 } from '../../../main/contract/signatureDiagnosis.js';
-import { diagnoseSignature } from '../../../main/core/signatureDiagnosis.js';
+import { diagnoseSignature } from '../../../main/domain/signatureDiagnosis.js';
 
 const utf8: Utf8 = { encode: (t) => new TextEncoder().encode(t), decode: (b) => new TextDecoder().decode(b) };
 const webHmac = async ({ algorithm, secret, body }: HmacRequest): Promise<Uint8Array> => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAudienceInputSchema, ruleInputSchema, type JsonValue, type Rule, type Traits } from '../../../main/contract/audiences.js';
 import { parseWith } from '../../../main/contract/schemas.js';
-import { diffState, evaluateMembership, jsonEqual, matchesRule, snakeCase, traitAt } from '../../../main/core/audiences.js';
+import { diffState, evaluateMembership, jsonEqual, matchesRule, snakeCase, traitAt } from '../../../main/domain/audiences.js';
 
 const key = (name: string) => {
   const r = snakeCase(name);

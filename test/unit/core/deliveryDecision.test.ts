@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models.js';
-import { decideAfterRound, deriveMessageStatus, type WebhookResult } from '../../../main/core/deliveryDecision.js';
-import { classifyNetworkError, classifyStatus } from '../../../main/core/outcome.js';
+import { decideAfterRound, deriveMessageStatus, type WebhookResult } from '../../../main/domain/deliveryDecision.js';
+import { classifyNetworkError, classifyStatus } from '../../../main/domain/outcome.js';
 
 const r = (url: string, status: number): WebhookResult => ({ url, ...classifyStatus(status), retryAfterMs: null });
 const round = (results: WebhookResult[]) =>

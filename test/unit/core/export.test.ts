@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import type { Har } from 'har-format';
 import { describe, expect, it } from 'vitest';
 import type { AttemptRecord, Destination, MessageDetail } from '../../../main/contract/models.js';
-import { exportMessages, type ExportOptions } from '../../../main/core/export.js';
-import { shellQuote } from '../../../main/core/export/curl.js';
-import { createRedactor, redactUrlCredentials } from '../../../main/core/export/redaction.js';
-import { signBody } from '../../../main/core/signature.js';
+import { exportMessages, type ExportOptions } from '../../../main/domain/export.js';
+import { shellQuote } from '../../../main/domain/export/curl.js';
+import { createRedactor, redactUrlCredentials } from '../../../main/domain/export/redaction.js';
+import { signBody } from '../../../main/domain/signature.js';
 import { har12Schema } from '../../helpers/har12.js';
 
 const SHARED = 's3cr3t-shared';

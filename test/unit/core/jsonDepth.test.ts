@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundDepth, jsonDepth, scanJson, scanJsonText, tooDeepField, tooDeepMarker, valueDepth } from '../../../main/core/jsonDepth.js';
+import { boundDepth, jsonDepth, scanJson, scanJsonText, tooDeepField, tooDeepMarker, valueDepth } from '../../../main/domain/jsonDepth.js';
 import { deepTrackCallJson, nestedArrays } from '../../helpers/deepJson.js';
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_SHAPES, MESSAGE_TYPES } from '../../../main/contract/messageShapes.js';
-import { buildMessage } from '../../../main/core/messages.js';
+import { buildMessage } from '../../../main/domain/messages.js';
 
 const receivedAt = Date.UTC(2026, 10, 22, 6, 22, 2, 954);
 const opts = { receivedAt, newMessageId: () => 'generated-id' };

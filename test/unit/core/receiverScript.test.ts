@@ -12,7 +12,7 @@ import {
   requestUnit,
   responseHeaders,
   unknownEndpointBody,
-} from '../../../main/core/receiverScript.js';
+} from '../../../main/domain/receiverScript.js';
 
 const sequence = (statuses: number[], after: 'repeat-last' | 'cycle' = 'repeat-last'): ResponseScript => ({
   mode: 'sequence',

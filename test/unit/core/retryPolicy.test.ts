@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models.js';
-import { jitterUnit, nextAttemptAt, parseRetryAfter, retryDelay } from '../../../main/core/retryPolicy.js';
+import { jitterUnit, nextAttemptAt, parseRetryAfter, retryDelay } from '../../../main/domain/retryPolicy.js';
 
 const HOUR = 3_600_000;
 const noJitter = { ...DEFAULT_RETRY_POLICY, jitter: 0 };

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signatureMatches, signBody } from '../../../main/core/signature.js';
+import { signatureMatches, signBody } from '../../../main/domain/signature.js';
 
 describe('X-Signature', () => {
   const body = Buffer.from('{"version":1,"type":"track","userId":"ü","event":"E"}', 'utf8');

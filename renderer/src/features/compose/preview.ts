@@ -12,7 +12,7 @@ import type { Destination, Source } from '../../../../main/contract/models.js';
 import type { ApiError } from '../../../../main/contract/result.js';
 import { eventFilterAllows, integrationsAllow } from '../../../../main/contract/routing.js';
 
-/** A UUID version 7 like the engine's (main/engine/messageIds.ts): 48 bits of time, then random. */
+/** A UUID version 7 like the engine's (main/ingestion/messageIds.ts): 48 bits of time, then random. */
 export function previewMessageId(nowMs: number): string {
   const time = Math.max(0, Math.floor(nowMs)).toString(16).padStart(12, '0').slice(-12);
   const random = globalThis.crypto?.randomUUID?.() ?? '00000000-0000-4000-8000-000000000000'.replace(/0/g, () => Math.floor(Math.random() * 16).toString(16));

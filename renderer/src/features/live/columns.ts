@@ -28,6 +28,3 @@ export const COLUMNS: Column[] = [
   { key: 'attempts', label: 'Attempts', className: 'w-[60px] shrink-0 text-right hidden @[820px]:block' },
   { key: 'next', label: 'Next retry', className: 'w-[72px] shrink-0 text-right hidden @[520px]:block' },
 ];
-
-/** The comfortable row height; lists read the current density's with `useRowHeight('live')` (app/density.ts). */
-export const ROW_HEIGHT = 32;

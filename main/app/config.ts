@@ -1,0 +1,89 @@
+/**
+ * Config as code (docs/behaviour.md §10): a JSON file of sources, destinations and receivers, applied at start
+ * and matched by name (created or updated; objects not in the file are kept). The whole file is checked
+ * first and applied in one transaction: an error names its path and nothing is applied half-way.
+ * Webhook URLs may name receivers (`receiver:<name>`): they are stored as such and resolved at attempt time.
+ */
+import { configSchema, type HookbenchConfig } from '../contract/config.js';
+import { err, ok, type ApiError, type Result } from '../contract/result.js';
+import { parseWith } from '../contract/schemas.js';
+import { FILE_LIMITS, FileReadError, readBoundedText } from '../platform/boundedFile.js';
+import type { Core } from './createCore.js';
+
+export interface ApplySummary {
+  created: string[];
+  updated: string[];
+}
+
+export interface ConfigHooks {
+  /** Creates or updates the file's receivers (by name); errors name `receivers[i]...`. */
+  applyReceivers?: (receivers: HookbenchConfig['receivers']) => Result<ApplySummary>;
+}
+
+export function readConfigFile(path: string): Result<HookbenchConfig> {
+  let text: string;
+  try {
+    text = readBoundedText(path, FILE_LIMITS.config);
+  } catch (e) {
+    return err({ code: 'invalid_config', field: 'config', message: `config ${e instanceof FileReadError ? e.message : `${path}: cannot read (${String(e)})`}` });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return err({ code: 'invalid_config', field: 'config', message: `config ${path}: invalid JSON (${(e as Error).message})` });
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    const got = json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`;
+    return err({ code: 'invalid_config', field: 'config', message: `config ${path}: must be one JSON object ({"sources": [...], "destinations": [...], "receivers": [...]}), not ${got}` });
+  }
+  const parsed = parseWith(configSchema, json);
+  if (!parsed.ok) return err({ ...parsed.error, code: 'invalid_config', message: `config ${path}: ${parsed.error.message}` });
+  return parsed;
+}
+
+export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHooks = {}): Result<ApplySummary> {
+  return core.atomically(() => {
+    const summary: ApplySummary = { created: [], updated: [] };
+    // `webhooks[5]: at most 5 webhooks` becomes `destinations[0].webhooks[5]: at most 5 webhooks`.
+    const prefixed = (path: string, e: ApiError): { ok: false; error: ApiError } => {
+      const field = e.field ? `${path}.${e.field}` : path;
+      const message = e.field && e.message.startsWith(`${e.field}:`) ? `${path}.${e.message}` : `${path}: ${e.message}`;
+      return err({ ...e, field, message });
+    };
+
+    if (config.receivers.length) {
+      if (!hooks.applyReceivers) return err({ code: 'invalid_config', field: 'receivers', message: 'receivers: this Hookbench runs no mock receiver' });
+      const r = hooks.applyReceivers(config.receivers);
+      if (!r.ok) return r;
+      summary.created.push(...r.value.created);
+      summary.updated.push(...r.value.updated);
+    }
+
+    for (const [i, s] of config.sources.entries()) {
+      const path = `sources[${i}]`;
+      const existing = core.findSource(s.name);
+      const result = existing
+        ? core.updateSource({ id: existing.id, patch: { kind: s.kind, ...(s.writeKey ? { writeKey: s.writeKey } : {}) } })
+        : core.createSource(s);
+      if (!result.ok) return prefixed(path, result.error);
+      (existing ? summary.updated : summary.created).push(`source ${s.name}`);
+    }
+
+    const destinations = core.listDestinations();
+    if (!destinations.ok) return destinations;
+    for (const [i, d] of config.destinations.entries()) {
+      const path = `destinations[${i}]`;
+      const existing = destinations.value.items.find((x) => x.name === d.name);
+      const result = existing ? core.updateDestination({ id: existing.id, patch: d }) : core.createDestination(d);
+      if (!result.ok) {
+        const e = result.error;
+        // Update errors say patch.<field>; in a config file the path is the entry's.
+        const field = e.field?.replace(/^patch\./, '');
+        return prefixed(path, { ...e, ...(field ? { field } : {}), message: e.message.replace(/^patch\./, '') });
+      }
+      (existing ? summary.updated : summary.created).push(`destination ${d.name}`);
+    }
+    return ok(summary);
+  });
+}

@@ -1,0 +1,142 @@
+/**
+ * Where rounds are sent from. `InlineForwarder` sends on the engine's own thread; `WorkerForwarder` sends
+ * from a worker thread, so that HTTP (undici, TLS, signing) runs on the second core while the engine's
+ * thread accepts messages and records results in SQLite. Both behave the same, byte for byte.
+ */
+import type { Dispatcher } from 'undici';
+import type { Webhook } from '../contract/models.js';
+import { Dispatchers, prepareRequest, sendToWebhook, type PreparedRequest, type SendResult } from './webhookRequests.js';
+import { JobWorker } from '../platform/jobWorker.js';
+
+export interface RoundRequest {
+  webhooks: Webhook[];
+  body: Uint8Array;
+  secret: string | null;
+  timeoutMs: number;
+  caFile: string | null;
+  /** Made due by a clock jump: sent through the jump's pools, not queued behind the live per-origin cap. */
+  jump?: boolean;
+  /** Fast-forward unanswered attempts: no response headers after this long ends the attempt (a jump's only). */
+  fastForwardMs?: number | null;
+}
+
+export interface Forwarder {
+  /** One POST per webhook, concurrently; results in the same order. */
+  sendRound(request: RoundRequest): Promise<SendResult[]>;
+  /** A destination's trust configuration changed: drop the pool built for it. */
+  invalidate(caFile: string | null): void;
+  close(): Promise<void>;
+}
+
+/** A round as it crosses to the forwarder's thread: the requests already prepared (signed) by the sender. */
+export interface PreparedRound {
+  requests: PreparedRequest[];
+  body: Uint8Array;
+  timeoutMs: number;
+  caFile: string | null;
+  jump: boolean;
+  fastForwardMs: number | null;
+}
+
+/**
+ * What comes back: the results without the signature and the prepared request headers, which the sender has
+ * already; the headers as written to the socket, when the request went out (null otherwise).
+ */
+export type SentResult = Omit<SendResult, 'requestHeaders' | 'signature'> & { requestHeaders: Record<string, string> | null };
+
+/** Sends prepared rounds (on whichever thread it lives). */
+export class RoundSender {
+  private readonly dispatchers: Dispatchers;
+
+  constructor(dispatcher?: Dispatcher) {
+    this.dispatchers = new Dispatchers(dispatcher);
+  }
+
+  send(r: PreparedRound): Promise<SendResult[]> {
+    const dispatcher = this.dispatchers.for({ caFile: r.caFile }, r.jump);
+    const gate = r.jump ? this.dispatchers.jumpGate : this.dispatchers.gate;
+    return Promise.all(
+      r.requests.map((request) =>
+        sendToWebhook({ request, body: r.body, timeoutMs: r.timeoutMs, fastForwardMs: r.fastForwardMs, dispatcher, gate, realNow: Date.now }),
+      ),
+    );
+  }
+
+  invalidate(caFile: string | null): void {
+    this.dispatchers.invalidate(caFile);
+  }
+
+  close(): Promise<void> {
+    return this.dispatchers.close();
+  }
+}
+
+const prepareRound = (r: RoundRequest): PreparedRound => ({
+  requests: r.webhooks.map((webhook) => prepareRequest(webhook, r.secret, r.body)),
+  body: r.body,
+  timeoutMs: r.timeoutMs,
+  caFile: r.caFile,
+  jump: r.jump ?? false,
+  fastForwardMs: r.fastForwardMs ?? null,
+});
+
+export class InlineForwarder implements Forwarder {
+  private readonly sender: RoundSender;
+
+  constructor(dispatcher?: Dispatcher) {
+    this.sender = new RoundSender(dispatcher);
+  }
+
+  sendRound(r: RoundRequest): Promise<SendResult[]> {
+    return this.sender.send(prepareRound(r));
+  }
+
+  invalidate(caFile: string | null): void {
+    this.sender.invalidate(caFile);
+  }
+
+  close(): Promise<void> {
+    return this.sender.close();
+  }
+}
+
+/** What the forwarder's thread is told besides rounds: a destination's trust configuration changed. */
+export interface InvalidateMessage {
+  caFile: string | null;
+}
+
+/**
+ * Rounds are signed here and sent from the forwarder's thread: that thread's loop turns a connection around
+ * between two requests, so it does as little else as possible.
+ */
+export class WorkerForwarder implements Forwarder {
+  private readonly jobs = new JobWorker<PreparedRound, SentResult[], InvalidateMessage>({ name: 'delivery/forwarderWorker' });
+
+  async sendRound(request: RoundRequest): Promise<SendResult[]> {
+    const round = prepareRound(request);
+    const sent = await this.jobs.run(round);
+    return sent.map((result, i) => {
+      const withRequest = result as SendResult;
+      withRequest.requestHeaders = result.requestHeaders ?? round.requests[i]!.headers;
+      withRequest.signature = round.requests[i]!.signature;
+      return withRequest;
+    });
+  }
+
+  invalidate(caFile: string | null): void {
+    this.jobs.tell({ caFile });
+  }
+
+  close(): Promise<void> {
+    return this.jobs.close();
+  }
+}
+
+/**
+ * The forwarder a core sends through: one given (tests), inline when asked or when a dispatcher replaces the
+ * engine's own pools (a dispatcher cannot cross to a thread), and the forwarder thread otherwise.
+ */
+export function chooseForwarder(choice: 'worker' | 'inline' | Forwarder | undefined, dispatcher: Dispatcher | undefined): Forwarder {
+  if (typeof choice === 'object') return choice;
+  return dispatcher || choice === 'inline' ? new InlineForwarder(dispatcher) : new WorkerForwarder();
+}

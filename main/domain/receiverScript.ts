@@ -1,0 +1,140 @@
+/**
+ * The mock receiver's decisions, pure (no I/O): which step of a response script answers the n-th request,
+ * what it is called, which headers it sends, what a request's X-Signature verdict is, and which engine
+ * message a body belongs to. The sockets live in main/receiver.
+ */
+import { describeStep, type CaptureStep, type ResponseScript, type ScriptStep, type SignatureCheck } from '../contract/receiver.js';
+import { signBody } from './signature.js';
+
+export { describeScript, describeStep } from '../contract/receiver.js';
+import { diagnoseSignature } from './signatureDiagnosis.js';
+
+export interface ChosenStep {
+  step: ScriptStep;
+  /** What the capture records about it. */
+  capture: CaptureStep;
+}
+
+/**
+ * A deterministic unit-interval value for (seed, request number): a failure-rate script fails the same
+ * requests every time it runs with the same seed, also after a restart.
+ */
+export function requestUnit(seed: number, request: number): number {
+  let h = (seed ^ 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (request >>> 0), 0xcc9e2d51) >>> 0;
+  h = Math.imul(h ^ (h >>> 15), 0x1b873593) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  h = (h ^ (h >>> 16)) >>> 0;
+  return h / 0x1_0000_0000;
+}
+
+/** The step that answers the request after `answered` earlier ones under this script. */
+export function chooseStep(script: ResponseScript, answered: number): ChosenStep {
+  const request = answered + 1;
+  if (script.mode === 'failureRate') {
+    const fails = requestUnit(script.seed, request) < script.rate;
+    const step = fails ? script.failure : script.success;
+    return { step, capture: captureStep(step, fails ? 1 : 0, request, `${fails ? 'failure' : 'success'} (rate ${script.rate}): ${describeStep(step)}`) };
+  }
+  const count = script.steps.length;
+  const index = answered < count ? answered : script.after === 'cycle' ? answered % count : count - 1;
+  const step = script.steps[index]!;
+  const label = count === 1 ? describeStep(step) : `step ${index + 1} of ${count}: ${describeStep(step)}`;
+  return { step, capture: captureStep(step, index, request, label) };
+}
+
+function captureStep(step: ScriptStep, index: number, request: number, label: string): CaptureStep {
+  return {
+    index,
+    request,
+    label,
+    action: step.action,
+    status: step.action === 'respond' ? step.status : null,
+    delayMs: step.delayMs,
+  };
+}
+
+/** The answer to a path that names no endpoint: 404, and the list of endpoints in the body. */
+export function unmatchedStep(): CaptureStep {
+  return { index: null, request: null, label: 'unknown endpoint: 404', action: 'respond', status: 404, delayMs: 0 };
+}
+
+export function unknownEndpointBody(path: string, endpoints: readonly { name: string; url: string | null }[]): string {
+  const known = endpoints.length ? `known endpoints: ${endpoints.map((e) => `/r/${e.name}`).join(', ')}` : 'no endpoints are defined yet';
+  return JSON.stringify({
+    error: { code: 'unknown_receiver', message: `no receiver endpoint at ${path}: endpoints answer at /r/<name>; ${known}` },
+    receivers: endpoints.map((e) => ({ name: e.name, url: e.url })),
+  });
+}
+
+/**
+ * The headers a `respond` step sends: its own, Retry-After when set, and a Content-Type for a body that
+ * has none (JSON when it parses as JSON).
+ */
+export function responseHeaders(step: ScriptStep): Record<string, string> {
+  const headers: Record<string, string> = { ...step.headers };
+  const names = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
+  if (step.retryAfter !== null) headers['Retry-After'] = String(step.retryAfter);
+  if (step.body !== '' && !names.has('content-type')) headers['Content-Type'] = looksLikeJson(step.body) ? 'application/json' : 'text/plain; charset=utf-8';
+  return headers;
+}
+
+function looksLikeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The X-Signature verdict for an endpoint with a secret. `fullBodyDigest` is given when the capture keeps
+ * only the start of a large body: the verdict then compares with the digest of every byte received, and the
+ * usual mistakes are not tried (they need the whole body).
+ */
+export function checkSignature(args: { secret: string; body: Uint8Array; given: string | undefined; fullBodyDigest?: string }): SignatureCheck {
+  const { secret, body, given, fullBodyDigest } = args;
+  if (given === undefined) {
+    const expected = fullBodyDigest ?? signBody(secret, body);
+    return { verdict: 'missing', given: null, expected, diagnosis: null };
+  }
+  if (fullBodyDigest !== undefined) {
+    const matches = given.trim().toLowerCase() === fullBodyDigest;
+    return {
+      verdict: matches ? 'valid' : 'invalid',
+      given,
+      expected: fullBodyDigest,
+      diagnosis: matches ? null : { mistakes: ['unknown'], explanation: 'does not match; the body is too large to try the usual mistakes' },
+    };
+  }
+  const d = diagnoseSignature({ secret, body, signature: given });
+  if (d.matches) return { verdict: 'valid', given, expected: d.expected, diagnosis: null };
+  return { verdict: 'invalid', given, expected: d.expected, diagnosis: { mistakes: d.mistakes, explanation: d.explanation } };
+}
+
+/** The engine's `messageId` in a JSON object body (docs/behaviour.md §1: every message carries one). */
+export function messageIdOf(body: Uint8Array): string | null {
+  let i = 0;
+  while (i < body.length && (body[i] === 0x20 || body[i] === 0x09 || body[i] === 0x0a || body[i] === 0x0d)) i++;
+  if (body[i] !== 0x7b) return null; // not a JSON object: not worth parsing
+  try {
+    const parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body)) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+    const id = (parsed as Record<string, unknown>)['messageId'];
+    return typeof id === 'string' && id !== '' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `/r/orders/extra?x=1` → `orders`; null when the path names no endpoint. */
+export function receiverNameOf(path: string): string | null {
+  const m = /^\/r\/([^/?#]+)/.exec(path);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1]!;
+  }
+}

@@ -1,8 +1,0 @@
-/** The ingestion thread: parses and builds the calls of large ingestion requests (see ingestPrepare.ts). */
-import { serveJobs } from './jobWorker.js';
-import { prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
-
-serveJobs<PrepareRequest, Prepared>({
-  handle: prepareIngest,
-  transfer: (prepared) => (prepared.kind === 'calls' ? [prepared.bodies.buffer] : []),
-});

@@ -1,0 +1,619 @@
+/**
+ * The local mock receiver: an HTTP and an HTTPS listener whose named endpoints
+ * (`<receiverUrl>/r/<name>`) answer by their response scripts. Every request is captured to SQLite (the
+ * core's own database) with its exact body bytes, the step that answered it and, for an endpoint with a
+ * secret, its X-Signature verdict; each capture is pushed as a `requestCaptured` event.
+ */
+import { createHmac, type Hmac } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { isIPv6, type AddressInfo } from 'node:net';
+import type { NoInput } from '../contract/api.js';
+import type { EventOf } from '../contract/events.js';
+import type { Page } from '../contract/models.js';
+import {
+  parseReceiverRef,
+  RECEIVER_LIMITS,
+  receiverInputSchema,
+  receiverPatchSchema,
+  receiversConfigSchema,
+  DEFAULT_RECEIVER_PORT,
+  DEFAULT_RECEIVER_TLS_PORT,
+  type CaptureAttempt,
+  type CapturePage,
+  type CaptureRecord,
+  type ListCapturesInput,
+  type ReceiverEndpoint,
+  type ReceiverInput,
+  type ReceiverPatch,
+  type ScriptStep,
+} from '../contract/receiver.js';
+import { err, HookbenchError, ok, type ApiError, type Result } from '../contract/result.js';
+import { parseWith } from '../contract/schemas.js';
+import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../domain/receiverScript.js';
+import { captureRecord, type ReceiverStore, type NewCapture, type StoredReceiver } from '../store/receiverStore.js';
+import { isWriteFailure } from '../store/integrity.js';
+import { signBody } from '../domain/signature.js';
+import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
+
+export interface ReceiverServiceOptions {
+  /**
+   * The endpoints' and captures' rows, in the core's database (captures sit next to the messages they link
+   * to); it keeps the newest captures and the endpoints' secrets at rest as it was made to.
+   */
+  store: ReceiverStore;
+  /** Engine time, for arrival times and endpoint timestamps. */
+  clock: { now(): number };
+  /** Where the HTTPS certificate is kept (`<dataDir>/receiver-tls`). */
+  dataDir: string;
+  emit: (event: EventOf<'requestCaptured'>) => void;
+  /**
+   * Requests to a path that names no endpoint are answered by this endpoint instead of a 404 (the
+   * standalone `hookbench receive` answers every path).
+   */
+  fallbackReceiver?: string;
+}
+
+export interface ReceiverListenOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** HTTP port (default 4410; 0 picks a free one; null: no HTTP listener). */
+  port?: number | null;
+  /** HTTPS port (default 4443; 0 picks a free one; null: no HTTPS listener). */
+  tlsPort?: number | null;
+}
+
+export interface ReceiverAddresses {
+  /** `http://127.0.0.1:4410`, the receiverUrl; null without an HTTP listener. */
+  url: string | null;
+  /** `https://127.0.0.1:4443`; null without an HTTPS listener. */
+  tlsUrl: string | null;
+}
+
+interface Listener {
+  kind: 'http' | 'https';
+  server: Server;
+}
+
+/** A request the engine is sending to one of this receiver's URLs right now. */
+interface Expected {
+  body: Buffer;
+  attempt: CaptureAttempt;
+}
+
+export class ReceiverService {
+  private readonly options: ReceiverServiceOptions;
+  private readonly store: ReceiverStore;
+  private endpoints = new Map<string, StoredReceiver>();
+  private listeners: Listener[] = [];
+  private addresses: ReceiverAddresses = { url: null, tlsUrl: null };
+  private tls: ReceiverTls | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private starting: Promise<ReceiverAddresses> | null = null;
+  /** By full URL: the rounds in flight to it (engine → expectRequest), matched to requests by their exact bytes. */
+  private readonly expected = new Map<string, Expected[]>();
+
+  constructor(options: ReceiverServiceOptions) {
+    this.options = options;
+    this.store = options.store;
+    for (const r of this.store.listReceivers()) this.endpoints.set(r.name, r);
+  }
+
+  /**
+   * Reads the endpoints again after a rolled-back transaction (a config file refused after its receivers were
+   * applied: all of it or nothing, docs/behaviour.md §10). An endpoint whose script did not change keeps its
+   * position in it.
+   */
+  reload(): void {
+    const fresh = new Map<string, StoredReceiver>();
+    for (const r of this.store.listReceivers()) {
+      const old = this.endpoints.get(r.name);
+      if (old && JSON.stringify(old.script) === JSON.stringify(r.script)) r.answered = Math.max(r.answered, old.answered);
+      fresh.set(r.name, r);
+    }
+    this.endpoints = fresh;
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Starts both listeners (either may be turned off with null). Rejects with a HookbenchError naming the port. */
+  start(options: ReceiverListenOptions = {}): Promise<ReceiverAddresses> {
+    if (this.starting) return Promise.reject(new HookbenchError({ code: 'conflict', message: 'the receiver is already started' }));
+    this.starting = this.listen(options).catch(async (e: unknown) => {
+      await this.stop();
+      throw e;
+    });
+    return this.starting;
+  }
+
+  private async listen(options: ReceiverListenOptions): Promise<ReceiverAddresses> {
+    const host = options.host ?? '127.0.0.1';
+    const port = options.port === undefined ? DEFAULT_RECEIVER_PORT : options.port;
+    const tlsPort = options.tlsPort === undefined ? DEFAULT_RECEIVER_TLS_PORT : options.tlsPort;
+    if (port !== null) {
+      const server = createHttpServer((req, res) => this.onRequest('http', req, res));
+      this.listeners.push({ kind: 'http', server });
+      this.addresses.url = `http://${urlHost(host)}:${await listenOn(server, host, port, 'port')}`;
+    }
+    if (tlsPort !== null) {
+      this.tls = await ensureReceiverTls(this.options.dataDir);
+      const server = createHttpsServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => this.onRequest('https', req, res));
+      this.listeners.push({ kind: 'https', server });
+      this.addresses.tlsUrl = `https://${urlHost(host)}:${await listenOn(server, host, tlsPort, 'tlsPort')}`;
+    }
+    return { ...this.addresses };
+  }
+
+  /** Closes both listeners and every open connection (requests waiting on a delay or never answered). */
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    const listeners = this.listeners;
+    this.listeners = [];
+    this.addresses = { url: null, tlsUrl: null };
+    await Promise.all(
+      listeners.map(
+        ({ server }) =>
+          new Promise<void>((resolve) => {
+            if (!server.listening) return resolve();
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      ),
+    );
+    this.starting = null;
+  }
+
+  /** The listeners' base URLs (null when not listening). */
+  urls(): ReceiverAddresses {
+    return { ...this.addresses };
+  }
+
+  /** The certificate the HTTPS listener presents (after start), e.g. to name it as a destination's caFile. */
+  tlsCertificate(): { certFile: string; cert: string; fingerprint256: string } | null {
+    return this.tls ? { certFile: this.tls.certFile, cert: this.tls.cert, fingerprint256: this.tls.fingerprint256 } : null;
+  }
+
+  /**
+   * The engine is about to send `body` to `url` for this attempt. When the URL is one of this receiver's,
+   * the request that arrives there with exactly these bytes is recorded as that attempt's capture. Returns
+   * what to call once the attempt has finished (null when the URL is not the receiver's).
+   */
+  expectRequest(url: string, body: Buffer, attempt: CaptureAttempt): (() => void) | null {
+    const { url: http, tlsUrl } = this.addresses;
+    const ours = (http !== null && url.startsWith(`${http}/r/`)) || (tlsUrl !== null && url.startsWith(`${tlsUrl}/r/`));
+    if (!ours) return null;
+    const entry: Expected = { body, attempt };
+    const list = this.expected.get(url);
+    if (list) list.push(entry);
+    else this.expected.set(url, [entry]);
+    return () => this.forget(url, entry);
+  }
+
+  private forget(url: string, entry: Expected): void {
+    const list = this.expected.get(url);
+    if (!list) return;
+    const i = list.indexOf(entry);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this.expected.delete(url);
+  }
+
+  /** The attempt that sent these bytes to this path, taken off the list (each attempt sends one request). */
+  private attemptFor(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean): CaptureAttempt | null {
+    const base = listener === 'http' ? this.addresses.url : this.addresses.tlsUrl;
+    if (base === null || this.expected.size === 0) return null;
+    const url = `${base}${path}`;
+    const entry = this.expected.get(url)?.find((e) => (truncated ? e.body.length === size && e.body.subarray(0, body.length).equals(body) : e.body.equals(body)));
+    if (!entry) return null;
+    this.forget(url, entry);
+    return entry.attempt;
+  }
+
+  // ---------------------------------------------------------------- endpoints
+
+  listReceivers(_input: NoInput = {}): Result<Page<ReceiverEndpoint>> {
+    return ok({ items: [...this.endpoints.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => this.view(r)), nextCursor: null });
+  }
+
+  /** Every endpoint's secret (exports redact them). */
+  allSecrets(): string[] {
+    return [...this.endpoints.values()].flatMap((r) => (r.secret === null ? [] : [r.secret]));
+  }
+
+  /** The receiver's secret in clear (revealSecret). */
+  receiverSecret(name: string): Result<string | null> {
+    const r = this.find(name);
+    return r.ok ? ok(r.value.secret) : r;
+  }
+
+  getReceiver(input: { name: string }): Result<ReceiverEndpoint> {
+    const r = this.find(input?.name);
+    return r.ok ? ok(this.view(r.value)) : r;
+  }
+
+  createReceiver(input: ReceiverInput): Result<ReceiverEndpoint> {
+    const parsed = parseWith(receiverInputSchema, input);
+    if (!parsed.ok) return parsed;
+    const v = parsed.value;
+    if (this.endpoints.has(v.name)) return err({ code: 'conflict', field: 'name', message: `name: a receiver named "${v.name}" already exists`, value: v.name });
+    const now = this.options.clock.now();
+    const r: StoredReceiver = { name: v.name, secret: v.secret, script: v.script, answered: 0, createdAt: now, updatedAt: now };
+    this.store.insertReceiver(r);
+    this.endpoints.set(r.name, r);
+    return ok(this.view(r));
+  }
+
+  /** A new script starts at its first step (so does `rewind: true`); a rename carries the captures along. */
+  updateReceiver(input: { name: string; patch: ReceiverPatch }): Result<ReceiverEndpoint> {
+    const current = this.find(input?.name);
+    if (!current.ok) return current;
+    const parsed = parseWith(receiverPatchSchema, input.patch ?? {}, ['patch']);
+    if (!parsed.ok) return parsed;
+    const p = parsed.value;
+    const old = current.value;
+    if (p.name !== undefined && p.name !== old.name && this.endpoints.has(p.name)) {
+      return err({ code: 'conflict', field: 'patch.name', message: `patch.name: a receiver named "${p.name}" already exists`, value: p.name });
+    }
+    const scriptChanged = p.script !== undefined && JSON.stringify(p.script) !== JSON.stringify(old.script);
+    const next: StoredReceiver = {
+      name: p.name ?? old.name,
+      secret: p.secret !== undefined ? p.secret : old.secret,
+      script: p.script ?? old.script,
+      answered: scriptChanged || p.rewind ? 0 : old.answered,
+      createdAt: old.createdAt,
+      updatedAt: this.options.clock.now(),
+    };
+    this.store.updateReceiver(old.name, next);
+    this.endpoints.delete(old.name);
+    this.endpoints.set(next.name, next);
+    return ok(this.view(next));
+  }
+
+  /** Removes the endpoint; its captures are kept (clearCaptures removes them). */
+  deleteReceiver(input: { name: string }): Result<{ name: string }> {
+    const current = this.find(input?.name);
+    if (!current.ok) return current;
+    this.store.deleteReceiver(current.value.name);
+    this.endpoints.delete(current.value.name);
+    return ok({ name: current.value.name });
+  }
+
+  /**
+   * The `receivers` of a config file (docs/behaviour.md §10): matched by name, created or updated, others kept.
+   * Everything is validated before anything changes; errors name the path (`receivers[1].script.steps[0].status`).
+   */
+  applyConfig(receivers: unknown, prefix: readonly PropertyKey[] = ['receivers']): Result<{ created: string[]; updated: string[]; unchanged: string[] }> {
+    const parsed = parseWith(receiversConfigSchema, receivers, prefix);
+    if (!parsed.ok) return parsed;
+    const seen = new Map<string, number>();
+    for (const [i, r] of parsed.value.entries()) {
+      const first = seen.get(r.name);
+      if (first !== undefined) {
+        const field = `${pathOf(prefix)}[${i}].name`;
+        return err({ code: 'invalid_config', field, message: `${field}: "${r.name}" is given twice (first at index ${first})`, value: r.name });
+      }
+      seen.set(r.name, i);
+    }
+    const result = { created: [] as string[], updated: [] as string[], unchanged: [] as string[] };
+    this.store.transaction(() => {
+      for (const r of parsed.value) {
+        const old = this.endpoints.get(r.name);
+        if (!old) {
+          const created = this.createReceiver(r);
+          if (!created.ok) throw new HookbenchError(created.error); // validated above: cannot happen
+          result.created.push(r.name);
+        } else if (old.secret === r.secret && JSON.stringify(old.script) === JSON.stringify(r.script)) {
+          result.unchanged.push(r.name);
+        } else {
+          const updated = this.updateReceiver({ name: r.name, patch: { secret: r.secret, script: r.script } });
+          if (!updated.ok) throw new HookbenchError(updated.error);
+          result.updated.push(r.name);
+        }
+      }
+    });
+    return ok(result);
+  }
+
+  /** The URL of an endpoint on the HTTP or HTTPS listener: what `receiver:<name>` / `receiver+tls:<name>` mean. */
+  urlFor(name: string, options: { tls?: boolean } = {}): Result<string> {
+    const r = this.find(name);
+    if (!r.ok) return r;
+    const base = options.tls ? this.addresses.tlsUrl : this.addresses.url;
+    if (base === null) {
+      const which = options.tls ? 'HTTPS' : 'HTTP';
+      return err({ code: 'conflict', field: 'name', message: `the receiver's ${which} listener is not running, so "${name}" has no ${which} URL` });
+    }
+    return ok(`${base}/r/${encodeURIComponent(r.value.name)}`);
+  }
+
+  /** A webhook URL with `receiver:<name>` / `receiver+tls:<name>` resolved; any other URL as given. */
+  resolveWebhookUrl(url: string): Result<string> {
+    const ref = parseReceiverRef(url);
+    return ref ? this.urlFor(ref.name, { tls: ref.tls }) : ok(url);
+  }
+
+  private find(name: unknown): Result<StoredReceiver> {
+    if (typeof name !== 'string' || name === '') return err({ code: 'invalid_input', field: 'name', message: 'name: give the receiver\'s name' });
+    const r = this.endpoints.get(name);
+    if (r) return ok(r);
+    const known = [...this.endpoints.keys()].sort();
+    return err({
+      code: 'not_found',
+      field: 'name',
+      message: `no receiver named "${name}" (${known.length ? `known: ${known.join(', ')}` : 'none is defined'})`,
+      value: name,
+    });
+  }
+
+  private view(r: StoredReceiver): ReceiverEndpoint {
+    const path = `/r/${encodeURIComponent(r.name)}`;
+    return {
+      name: r.name,
+      secret: r.secret,
+      script: r.script,
+      answered: r.answered,
+      url: this.addresses.url === null ? null : `${this.addresses.url}${path}`,
+      tlsUrl: this.addresses.tlsUrl === null ? null : `${this.addresses.tlsUrl}${path}`,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    };
+  }
+
+  // ---------------------------------------------------------------- captures
+
+  /**
+   * Newest first, in pages of `limit` (1 to 1000, default 50), with the retention: how many captures are
+   * kept at most, and how many older ones were removed to keep within it.
+   */
+  listCaptures(input: ListCapturesInput = {}): Result<CapturePage> {
+    const limit = input.limit ?? 50;
+    let beforeId: number | undefined;
+    if (input.cursor !== undefined && input.cursor !== null) {
+      beforeId = Number(input.cursor);
+      if (!Number.isSafeInteger(beforeId)) {
+        return err({ code: 'invalid_input', field: 'cursor', message: `cursor: ${JSON.stringify(input.cursor)} is not a cursor from this list` });
+      }
+    }
+    const items = this.store.listCaptures({ receiver: input.receiver, messageId: input.messageId, beforeId, limit: limit + 1 });
+    const more = items.length > limit;
+    if (more) items.pop();
+    return ok({ items, nextCursor: more ? String(items.at(-1)!.id) : null, ...this.store.retention() });
+  }
+
+  /** The captures of the requests the engine's attempts of one message sent, oldest first. */
+  capturesOfMessage(messageRef: number): CaptureRecord[] {
+    return this.store.capturesOfMessage(messageRef);
+  }
+
+  getCapture(input: { id: number }): Result<CaptureRecord> {
+    const id = input?.id;
+    if (typeof id !== 'number' || !Number.isInteger(id)) return err({ code: 'invalid_input', field: 'id', message: `id: must be a capture id, a whole number (got ${JSON.stringify(id)})` });
+    const capture = this.store.getCapture(id);
+    return capture ? ok(capture) : err({ code: 'not_found', field: 'id', message: `no capture with id ${id}`, value: id });
+  }
+
+  /** Deletes the captures of one endpoint name, or all of them. */
+  clearCaptures(input: { receiver?: string } = {}): Result<{ deleted: number }> {
+    const receiver = input?.receiver;
+    if (receiver !== undefined && typeof receiver !== 'string') return err({ code: 'invalid_input', field: 'receiver', message: `receiver: must be a string (got ${typeof receiver})` });
+    return ok({ deleted: this.store.clearCaptures(receiver) });
+  }
+
+  // ---------------------------------------------------------------- requests
+
+  private onRequest(listener: 'http' | 'https', req: IncomingMessage, res: ServerResponse): void {
+    const arrivedAt = this.options.clock.now();
+    const path = req.url ?? '/';
+    const named = receiverNameOf(path);
+    const endpointName = named !== null && this.endpoints.has(named) ? named : this.options.fallbackReceiver && this.endpoints.has(this.options.fallbackReceiver) ? this.options.fallbackReceiver : null;
+    const secretAtArrival = endpointName === null ? null : (this.endpoints.get(endpointName)?.secret ?? null);
+    // The whole body is signed over even when only its first MiB is kept.
+    const hmac = secretAtArrival === null ? null : createHmac('sha1', secretAtArrival);
+    const cap = RECEIVER_LIMITS.captureBodyBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let kept = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      hmac?.update(chunk);
+      if (kept < cap) {
+        const part = chunk.length > cap - kept ? chunk.subarray(0, cap - kept) : chunk;
+        chunks.push(part);
+        kept += part.length;
+      }
+    });
+    req.on('error', () => res.destroy()); // the client went away mid-body: nothing complete to capture
+    req.on('end', () => {
+      // One request must never take the process down: whatever goes wrong is logged, and the
+      // request is answered 500 if its script could not answer it.
+      try {
+        this.onBody(listener, req, res, { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body: Buffer.concat(chunks, kept), size });
+      } catch (e) {
+        // The path without its query string: a query may carry a credential (docs/behaviour.md §9 Logs).
+        console.error(`hookbench receiver: handling ${req.method ?? ''} ${path.split('?')[0]} failed`, e);
+        if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('hookbench receiver: internal error; see its log\n');
+      }
+    });
+  }
+
+  private onBody(
+    listener: 'http' | 'https',
+    req: IncomingMessage,
+    res: ServerResponse,
+    r: { path: string; named: string | null; endpointName: string | null; secretAtArrival: string | null; hmac: Hmac | null; arrivedAt: number; body: Buffer; size: number },
+  ): void {
+    const { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body, size } = r;
+    const truncated = size > body.length;
+    const endpoint = endpointName === null ? undefined : this.endpoints.get(endpointName);
+    let step: ScriptStep | null = null;
+    let position: { name: string; answered: number } | null = null;
+    let captureStep = unmatchedStep();
+    if (endpoint) {
+      const chosen = chooseStep(endpoint.script, endpoint.answered);
+      endpoint.answered += 1;
+      position = { name: endpoint.name, answered: endpoint.answered };
+      step = chosen.step;
+      captureStep = chosen.capture;
+    }
+    const given = req.headers['x-signature'];
+    const signature =
+      endpoint?.secret != null
+        ? guardedSignatureCheck({
+            secret: endpoint.secret,
+            body,
+            given: Array.isArray(given) ? given[0] : given,
+            ...(truncated && hmac && endpoint.secret === secretAtArrival ? { fullBodyDigest: hmac.digest('hex') } : {}),
+          })
+        : null;
+    const capture: NewCapture = {
+      receiver: endpoint?.name ?? named,
+      matched: endpoint !== undefined,
+      listener,
+      method: req.method ?? '',
+      path,
+      rawHeaders: pairs(req.rawHeaders),
+      body,
+      bodySize: size,
+      bodyTruncated: truncated,
+      arrivedAt,
+      remoteAddress: req.socket.remoteAddress ?? null,
+      step: captureStep,
+      signature,
+      messageId: truncated ? null : messageIdOf(body),
+      attempt: this.attemptFor(listener, path, body, size, truncated),
+    };
+    this.record(capture, position);
+    if (step) this.perform(step, req, res);
+    else this.answerUnknown(path, res);
+  }
+
+  private record(capture: NewCapture, position: { name: string; answered: number } | null): void {
+    let id: number;
+    try {
+      id = this.store.insertCapture(capture, position);
+    } catch (e) {
+      // The request is still answered by its script; only the record is lost (e.g. the database closed first,
+      // or the disk is full: one line then, not a stack trace per request).
+      if (isWriteFailure(e)) console.error(`hookbench receiver: could not store a capture: ${(e as Error).message}`);
+      else console.error('hookbench receiver: could not store a capture', e);
+      return;
+    }
+    try {
+      this.options.emit({ type: 'requestCaptured', capture: captureRecord(id, capture) });
+    } catch (e) {
+      console.error('hookbench receiver: requestCaptured listener failed', e);
+    }
+  }
+
+  private answerUnknown(path: string, res: ServerResponse): void {
+    const endpoints = [...this.endpoints.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => this.view(r));
+    res.writeHead(404, { 'Content-Type': 'application/json' }).end(unknownEndpointBody(path, endpoints));
+  }
+
+  private perform(step: ScriptStep, req: IncomingMessage, res: ServerResponse): void {
+    if (step.action === 'never') return; // the connection stays open until the client gives up or stop()
+    const act = () => {
+      if (res.destroyed) return;
+      switch (step.action) {
+        case 'respond':
+          res.writeHead(step.status, responseHeaders(step)).end(step.body);
+          return;
+        case 'reset':
+          // TCP RST: the client sees ECONNRESET.
+          try {
+            req.socket.resetAndDestroy();
+          } catch {
+            req.socket.destroy();
+          }
+          return;
+        case 'close':
+          req.socket.destroy(); // FIN without a response
+          return;
+      }
+    };
+    const guardedAct = () => {
+      try {
+        act();
+      } catch (e) {
+        console.error('hookbench receiver: answering a request failed', e);
+        res.destroy();
+      }
+    };
+    if (step.delayMs <= 0) return guardedAct();
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      guardedAct();
+    }, step.delayMs);
+    this.timers.add(timer);
+    res.on('close', () => {
+      // The client gave up (its timeout) or the receiver stopped: nothing left to answer.
+      clearTimeout(timer);
+      this.timers.delete(timer);
+    });
+  }
+}
+
+/**
+ * The X-Signature verdict, isolated: should the diagnosis fail on some body, the verdict still stands (a
+ * plain comparison) and the capture says that the diagnosis failed.
+ */
+function guardedSignatureCheck(args: Parameters<typeof checkSignature>[0]): ReturnType<typeof checkSignature> {
+  try {
+    return checkSignature(args);
+  } catch (e) {
+    console.error('hookbench receiver: the signature diagnosis failed', e);
+    const expected = args.fullBodyDigest ?? signBody(args.secret, args.body);
+    if (args.given === undefined) return { verdict: 'missing', given: null, expected, diagnosis: null };
+    const matches = args.given.trim().toLowerCase() === expected;
+    return {
+      verdict: matches ? 'valid' : 'invalid',
+      given: args.given,
+      expected,
+      diagnosis: matches ? null : { mistakes: ['unknown'], explanation: `does not match; the diagnosis failed (${e instanceof Error ? e.message : String(e)})` },
+    };
+  }
+}
+
+function pairs(raw: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
+/** The host to put in a URL: a wildcard address is reached on loopback; IPv6 literals go in brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return isIPv6(host) ? `[${host}]` : host;
+}
+
+function listenOn(server: Server, host: string, port: number, field: 'port' | 'tlsPort'): Promise<number> {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return Promise.reject(new HookbenchError({ code: 'invalid_input', field, message: `${field}: must be a port from 0 to 65535 (got ${port})`, value: port }));
+  }
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(new HookbenchError(listenError(e, host, port, field)));
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+function listenError(e: NodeJS.ErrnoException, host: string, port: number, field: string): ApiError {
+  const where = `${host}:${port}`;
+  if (e.code === 'EADDRINUSE') return { code: 'conflict', field, value: port, message: `${field}: ${where} is already in use (another Hookbench or program listens there); choose another port, or 0 for a free one` };
+  if (e.code === 'EACCES') return { code: 'conflict', field, value: port, message: `${field}: not allowed to listen on ${where} (ports below 1024 need privileges); choose another port` };
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return { code: 'invalid_input', field: 'host', value: host, message: `host: ${host} is not an address of this machine` };
+  return { code: 'internal', field, message: `${field}: cannot listen on ${where} (${e.code ?? e.message})` };
+}
+
+function pathOf(prefix: readonly PropertyKey[]): string {
+  return prefix.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
+}

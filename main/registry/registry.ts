@@ -1,0 +1,299 @@
+/**
+ * Sources and destinations: their rules (docs/behaviour.md §2, §6, §8), their rows, and the in-memory
+ * copies every accepted call and every round reads (by id, by name, by write key). Writes go to SQLite
+ * first, then to the copies; `reload()` puts the copies back in step after a rolled-back transaction.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { UpdateSourceInput } from '../contract/api.js';
+import type { Destination, Source } from '../contract/models.js';
+import { parseReceiverRef } from '../contract/receiver.js';
+import { err, ok, type Result } from '../contract/result.js';
+import {
+  destinationInputSchema,
+  destinationPatchSchema,
+  parseWith,
+  resolveRetryPolicy,
+  sourceInputSchema,
+  WRITE_KEY_BYTES,
+  writeKeyOf,
+  type DestinationInput,
+  type DestinationPatch,
+  type SourceInput,
+  webhookInputSchema,
+} from '../contract/schemas.js';
+import { isMasked, MASK } from '../domain/secrets.js';
+import type { Store } from '../store/store.js';
+import { FILE_LIMITS, FileReadError, readBoundedText } from '../platform/boundedFile.js';
+import { notFound } from '../platform/paging.js';
+
+/** What the registry needs of the store: its own rows and the transaction helper. */
+export type RegistryStore = Pick<Store, 'config' | 'transaction'>;
+
+export interface RegistryOptions {
+  store: RegistryStore;
+  clock: { now(): number };
+  /** Whether the mock receiver has an endpoint of this name (a `receiver:<name>` webhook must name one). */
+  receiverExists: (name: string) => boolean;
+  /** A destination was saved: its held retries may be due now (enabling releases them). */
+  destinationSaved: () => void;
+  /** A destination stopped naming this CA file: the connection pool built with it can go. */
+  caFileDropped: (caFile: string | null) => void;
+}
+
+export class Registry {
+  private destinations = new Map<string, Destination>();
+  private sources = new Map<string, Source>();
+  private writeKeys = new Map<string, Source>();
+
+  constructor(private readonly options: RegistryOptions) {
+    this.reload();
+  }
+
+  /** Reads every source and destination again (at start, and after a rolled-back transaction). */
+  reload(): void {
+    this.destinations = new Map(this.options.store.config.listDestinations().map((d) => [d.id, d]));
+    this.sources = new Map(this.options.store.config.listSources().map((s) => [s.id, s]));
+    this.writeKeys = new Map([...this.sources.values()].map((s) => [s.writeKey, s]));
+  }
+
+  /**
+   * Stored destinations that today's rules refuse (saved by an older version, before a URL with CR/LF,
+   * without a host or with credentials, or a header value HTTP cannot carry was refused): each webhook is
+   * checked as a save would check it. Nothing is changed; serve names them at start (docs/behaviour.md §10).
+   */
+  destinationProblems(): { destination: string; field: string; message: string }[] {
+    const problems: { destination: string; field: string; message: string }[] = [];
+    for (const d of this.allDestinations()) {
+      for (const [i, webhook] of d.webhooks.entries()) {
+        const parsed = parseWith(webhookInputSchema, webhook, ['webhooks', i]);
+        if (!parsed.ok) problems.push({ destination: d.name, field: parsed.error.field ?? `webhooks[${i}]`, message: parsed.error.message });
+      }
+    }
+    return problems;
+  }
+
+  // ---------------------------------------------------------------- lookups
+
+  /** The destination a round is for, by id (the engine's hot path). */
+  destination(id: string): Destination | undefined {
+    return this.destinations.get(id);
+  }
+
+  findDestination(ref: string): Destination | null {
+    return this.destinations.get(ref) ?? [...this.destinations.values()].find((d) => d.name === ref) ?? null;
+  }
+
+  findSource(ref: string): Source | null {
+    return this.sources.get(ref) ?? [...this.sources.values()].find((s) => s.name === ref) ?? this.writeKeys.get(ref) ?? null;
+  }
+
+  /** The source a write key belongs to (ingestion authentication). */
+  sourceByWriteKey(writeKey: string): Source | null {
+    return this.writeKeys.get(writeKey) ?? null;
+  }
+
+  /** By name. */
+  allDestinations(): Destination[] {
+    return [...this.destinations.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** By name. */
+  allSources(): Source[] {
+    return [...this.sources.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * The destinations a call may go to, before integrations and filters: the ones named (by the composer),
+   * else every enabled destination connected to its source, else (no source) every enabled one.
+   */
+  candidatesFor(
+    source: Source | null,
+    destinationRefs: readonly string[] | undefined,
+    at: (field: string) => string,
+  ): Result<{ destinations: Destination[]; noneReason: string }> {
+    if (destinationRefs) {
+      const destinations: Destination[] = [];
+      for (const [i, ref] of destinationRefs.entries()) {
+        const d = this.findDestination(ref);
+        const field = at(`destinations[${i}]`);
+        if (!d) return err({ code: 'not_found', field, message: `${field}: no destination named or with id "${ref}"` });
+        destinations.push(d);
+      }
+      return ok({ destinations, noneReason: 'no destination given' });
+    }
+    if (source) {
+      return ok({
+        destinations: [...this.destinations.values()].filter((d) => d.enabled && d.sourceIds.includes(source.id)),
+        noneReason: `no enabled destination is connected to source "${source.name}"`,
+      });
+    }
+    return ok({ destinations: [...this.destinations.values()].filter((d) => d.enabled), noneReason: 'no destination is enabled' });
+  }
+
+  // ---------------------------------------------------------------- destinations
+
+  createDestination(input: DestinationInput): Result<Destination> {
+    const parsed = parseWith(destinationInputSchema, input);
+    if (!parsed.ok) return parsed;
+    const v = parsed.value;
+    const now = this.options.clock.now();
+    return this.saveDestination(
+      {
+        id: randomUUID(),
+        name: v.name,
+        enabled: v.enabled,
+        sourceIds: [],
+        sharedSecret: v.sharedSecret ?? null,
+        webhooks: v.webhooks ?? (v.url ? [{ url: v.url, headers: {} }] : []),
+        caFile: v.caFile ?? null,
+        timeoutMs: v.timeoutMs,
+        retry: resolveRetryPolicy(v.retry),
+        filters: v.filters,
+        createdAt: now,
+        updatedAt: now,
+      },
+      v.sources,
+      true,
+    );
+  }
+
+  updateDestination(input: { id: string; patch: DestinationPatch }): Result<Destination> {
+    const current = this.findDestination(input.id);
+    if (!current) return notFound('destination', input.id);
+    const parsed = parseWith(destinationPatchSchema, input.patch, ['patch']);
+    if (!parsed.ok) return parsed;
+    const p = parsed.value;
+    const next: Destination = {
+      ...current,
+      ...(p.name !== undefined ? { name: p.name } : {}),
+      ...(p.enabled !== undefined ? { enabled: p.enabled } : {}),
+      ...(p.sharedSecret !== undefined ? { sharedSecret: p.sharedSecret } : {}),
+      ...(p.webhooks !== undefined ? { webhooks: p.webhooks } : {}),
+      ...(p.url !== undefined ? { webhooks: [{ url: p.url, headers: {} }] } : {}),
+      ...(p.caFile !== undefined ? { caFile: p.caFile } : {}),
+      ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+      ...(p.retry !== undefined ? { retry: resolveRetryPolicy({ ...current.retry, ...p.retry }) } : {}),
+      ...(p.filters !== undefined ? { filters: p.filters } : {}),
+      updatedAt: this.options.clock.now(),
+    };
+    const saved = this.saveDestination(next, p.sources ?? current.sourceIds, false);
+    if (saved.ok && current.caFile !== next.caFile) this.options.caFileDropped(current.caFile);
+    return saved;
+  }
+
+  /** Deletes the row; the caller has cancelled its waiting deliveries first (docs/behaviour.md §4). */
+  removeDestination(id: string): void {
+    this.options.store.config.deleteDestination(id);
+    this.destinations.delete(id);
+  }
+
+  private saveDestination(d: Destination, sourceRefs: readonly string[], isNew: boolean): Result<Destination> {
+    const prefix = isNew ? '' : 'patch.';
+    const clash = [...this.destinations.values()].find((o) => o.name === d.name && o.id !== d.id);
+    if (clash) return err({ code: 'conflict', field: `${prefix}name`, message: `${prefix}name: a destination named "${d.name}" already exists` });
+    if (d.enabled && d.webhooks.length === 0) {
+      return err({ code: 'invalid_input', field: `${prefix}enabled`, message: `${prefix}enabled: a destination cannot be enabled without at least one webhook` });
+    }
+    const sourceIds: string[] = [];
+    for (const [i, ref] of sourceRefs.entries()) {
+      const s = this.findSource(ref);
+      if (!s) return err({ code: 'not_found', field: `${prefix}sources[${i}]`, message: `${prefix}sources[${i}]: no source named or with id "${ref}"` });
+      sourceIds.push(s.id);
+    }
+    for (const [i, w] of d.webhooks.entries()) {
+      // A masked value (`s3••••`) still here was not the mask of a stored one (docs/behaviour.md §9): it
+      // would be sent as it is, and fail or authenticate nothing.
+      const masked = isMasked(w.url) ? 'url' : Object.keys(w.headers).find((name) => isMasked(w.headers[name] ?? ''));
+      if (masked !== undefined) {
+        const field = `${prefix}webhooks[${i}].${masked === 'url' ? 'url' : `headers.${masked}`}`;
+        return err({ code: 'invalid_input', field, message: `${field}: this is a masked value (${MASK}), not a secret; send the value itself` });
+      }
+      const ref = parseReceiverRef(w.url);
+      if (ref && !this.options.receiverExists(ref.name)) {
+        const field = `${prefix}webhooks[${i}].url`;
+        return err({ code: 'not_found', field, message: `${field}: no receiver named "${ref.name}" (create it first, or declare it under "receivers")` });
+      }
+    }
+    if (d.caFile) {
+      const problem = checkCaFile(d.caFile);
+      if (problem) return err({ code: 'invalid_config', field: `${prefix}caFile`, message: `${prefix}caFile: ${problem}` });
+    }
+    const saved: Destination = { ...d, sourceIds };
+    this.options.store.config.saveDestination(saved, isNew);
+    this.destinations.set(saved.id, saved);
+    this.options.destinationSaved();
+    return ok(saved);
+  }
+
+  // ---------------------------------------------------------------- sources
+
+  createSource(input: SourceInput): Result<Source> {
+    const parsed = parseWith(sourceInputSchema, input);
+    if (!parsed.ok) return parsed;
+    if ([...this.sources.values()].some((s) => s.name === parsed.value.name)) {
+      return err({ code: 'conflict', field: 'name', message: `name: a source named "${parsed.value.name}" already exists` });
+    }
+    const writeKey = parsed.value.writeKey ?? writeKeyOf(randomBytes(WRITE_KEY_BYTES));
+    if (this.writeKeys.has(writeKey)) {
+      return err({ code: 'conflict', field: 'writeKey', message: 'writeKey: another source already uses this write key' });
+    }
+    const source: Source = { id: randomUUID(), name: parsed.value.name, kind: parsed.value.kind, writeKey, createdAt: this.options.clock.now() };
+    this.options.store.config.insertSource(source);
+    this.setSource(source);
+    return ok(source);
+  }
+
+  updateSource(input: UpdateSourceInput): Result<Source> {
+    const current = this.findSource(input.id);
+    if (!current) return notFound('source', input.id);
+    const parsed = parseWith(sourceInputSchema.partial().omit({ name: true }), input.patch, ['patch']);
+    if (!parsed.ok) return parsed;
+    const next: Source = { ...current, ...(parsed.value.kind ? { kind: parsed.value.kind } : {}), ...(parsed.value.writeKey ? { writeKey: parsed.value.writeKey } : {}) };
+    const holder = this.writeKeys.get(next.writeKey);
+    if (holder && holder.id !== next.id) {
+      return err({ code: 'conflict', field: 'patch.writeKey', message: 'patch.writeKey: another source already uses this write key' });
+    }
+    this.options.store.config.updateSource(next);
+    this.writeKeys.delete(current.writeKey);
+    this.setSource(next);
+    return ok(next);
+  }
+
+  /**
+   * Deletes a source: its write key stops working, and every destination connected to it is disconnected
+   * from it (named in the answer). Its messages stay in the history; its audiences go with it.
+   */
+  deleteSource(input: { id: string }): Result<{ id: string; disconnectedDestinations: string[] }> {
+    const source = this.findSource(input.id);
+    if (!source) return notFound('source', input.id);
+    const connected = [...this.destinations.values()].filter((d) => d.sourceIds.includes(source.id));
+    const now = this.options.clock.now();
+    this.options.store.transaction(() => {
+      for (const d of connected) {
+        const next = { ...d, sourceIds: d.sourceIds.filter((id) => id !== source.id), updatedAt: now };
+        this.options.store.config.saveDestination(next, false);
+        this.destinations.set(next.id, next);
+      }
+      this.options.store.config.deleteSource(source.id);
+    });
+    this.sources.delete(source.id);
+    this.writeKeys.delete(source.writeKey);
+    return ok({ id: source.id, disconnectedDestinations: connected.map((d) => d.name) });
+  }
+
+  private setSource(source: Source): void {
+    this.sources.set(source.id, source);
+    this.writeKeys.set(source.writeKey, source);
+  }
+}
+
+function checkCaFile(path: string): string | null {
+  let text: string;
+  try {
+    text = readBoundedText(path, FILE_LIMITS.caFile);
+  } catch (e) {
+    return e instanceof FileReadError ? e.message : `cannot read ${path} (${String(e)})`;
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) return `${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`;
+  return null;
+}
