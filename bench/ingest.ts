@@ -7,8 +7,8 @@
  *
  * Each run first sends `warmEvents` events through the same server, untimed, as a long-running serve would
  * have: V8 tiers the ingestion path up (both threads; the ingestion thread is a fresh isolate each run) over
- * its first ~200,000 events, and without the warm-up that JIT compilation (~2 µs an event of helper-thread
- * CPU, measured with perf and --trace-opt) fell inside the measured window, while the baseline's few
+ * its first couple of hundred thousand events, and without the warm-up that JIT compilation fell inside
+ * the measured window, while the baseline's few
  * functions compile within its first requests. No full collection runs between the warm-up and the window
  * (bench/run.ts runs one before each contender starts): one there threw away optimised code that holds
  * objects weakly, and the window compiled it again (--trace-opt). The baseline warms up the same way
@@ -204,10 +204,8 @@ export function loadPlan(url: string, events: number, inFlight = INGEST_IN_FLIGH
 /**
  * Warm-up size of an ingestion contender, whole batches. The pair whose ratio is judged (ingest-baseline,
  * ingest-paused) takes twice the measured events, 1,000 to 200,000 (`--ingest-warm-up` sets it): V8 keeps
- * tiering the ingestion path up with TurboFan for the first ~200,000 events (~3.5 s here, `--trace-opt`:
- * 157 compile jobs and ~0.45 s of helper-thread CPU fell inside a 200,000-event window after a
- * 10,000-event warm-up, 2 µs an event), and that one-off cost is not what a long-running serve pays per
- * event. The baseline's code, a few functions, is compiled within its first requests. ingest-draining keeps a
+ * tiering the ingestion path up with TurboFan for about the first 200,000 events (`--trace-opt` shows the
+ * compile jobs), and that one-off cost is not what a long-running serve pays per event. The baseline's code, a few functions, is compiled within its first requests. ingest-draining keeps a
  * tenth of its run, 1,000 to 10,000: its warm-up is delivered too, before it is measured.
  */
 export function ingestWarmUpEvents(name: 'ingest-baseline' | 'ingest-paused' | 'ingest-draining', events: number, override: number | null = null): number {

@@ -1,6 +1,7 @@
 /**
  * Contender `ingest-baseline`: the ingestion server a user would write, as the baseline for Hookbench's
- * `/v1/batch` (issue: a ratio in the same run, not an absolute figure this machine cannot show). A plain
+ * `/v1/batch` (a ratio in the same run, which a shared machine's drifting speed cannot skew as it skews an
+ * absolute figure). A plain
  * node:http server in this process, as Hookbench's runs here too: it reads the body, parses it, checks the
  * write key (Basic auth), and inserts one row per call (its messageId, type, userId, event, receipt time
  * and JSON) in one transaction per request, with better-sqlite3 in WAL mode with synchronous = NORMAL (the

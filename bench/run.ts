@@ -19,8 +19,8 @@
  *   time-travel           a +4 h clock jump over 1 and over N messages to an endpoint that never answers,
  *                         wall seconds, honest and with Fast-forward unanswered attempts (bench/timeTravel.ts)
  *
- * Prints tables, the ratios against the targets and the command to rerun, and writes
- * bench/results/latest.json.
+ * Prints tables, the ratios against the targets and the command to rerun, writes
+ * bench/results/latest.json (a full run) and updates docs/performance.md (every run: bench/performanceDoc.ts).
  *
  *   npm run bench                      everything (history adds 6-8 minutes)
  *   npm run bench -- --messages 50000  deliveries per forwarding contender (default 20,000)
@@ -44,7 +44,7 @@
 import { startReceiver, type Receiver } from './child.js';
 import { measureTimeoutPrecision, TIMEOUT_MS, TOLERANCE_MS } from './timeout.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js';
@@ -54,6 +54,7 @@ import { ingestWarmUpEvents, runIngest, type DrainFacts, type IngestMode, type I
 import { runIngestBaseline } from './ingestBaseline.js';
 import { LIVE_TARGETS, printLive, runLive, type LiveResult } from './live.js';
 import { runNaive } from './naive.js';
+import { writePerformanceDoc, type DocRow } from './performanceDoc.js';
 import type { ReceiverStats } from './protocol.js';
 import { runRaw } from './raw.js';
 import { FAST_FORWARD_TARGET_S, HONEST_RATIO_TARGET, printTimeTravel, runTimeTravel, type TimeTravelResult } from './timeTravel.js';
@@ -659,6 +660,7 @@ async function main(): Promise<number> {
   const withHistory = options.only.includes('history');
   const withTimeTravel = options.only.includes('time-travel');
   const started = Date.now();
+  const loadStart = loadavg();
 
   const fast = forwarding.some((f) => !SLOW.has(f)) || ingestion.length ? await startReceiver() : null;
   const slow = forwarding.some((f) => SLOW.has(f)) ? await startReceiver({ origins: LATENCY_ORIGINS, delayMs: LATENCY_MS }) : null;
@@ -794,6 +796,8 @@ async function main(): Promise<number> {
     if (history) printHistory(history, formatTable);
     if (timeTravel) printTimeTravel(timeTravel, formatTable);
     printChecks(verdicts);
+    const historyCheck = history ? [{ name: 'history cases within 50 ms p95', value: history.passed, target: history.total, pass: history.passed === history.total }] : [];
+    const docChecks: Check[] = [...verdicts, ...historyCheck];
     if (options.only.length === CONTENDERS.length) {
       process.stdout.write(`\ntimeout precision: 16 attempts against a server that never answers (~5 s)... `);
       const timeout = await withTempDir('timeout', (dir) => measureTimeoutPrecision(dir, 16));
@@ -811,7 +815,8 @@ async function main(): Promise<number> {
         fixedWindow: options.fixedWindow,
         roundRatios: Object.fromEntries(groupRounds.map((g) => [g.title, g.ratios])),
       };
-      const historyCheck = history ? [{ name: 'history cases within 50 ms p95', value: history.passed, target: history.total, pass: history.passed === history.total }] : [];
+      const timeoutCheck: Check = { name: 'timeout fired within 5.0–5.1 s', value: timeout.withinTarget, target: timeout.attempts, pass };
+      docChecks.push(timeoutCheck);
       const file = writeResults(
         facts,
         results,
@@ -819,7 +824,7 @@ async function main(): Promise<number> {
         live,
         history,
         timeTravel,
-        [...verdicts, { name: 'timeout fired within 5.0–5.1 s', value: timeout.withinTarget, target: timeout.attempts, pass }, ...historyCheck],
+        [...verdicts, timeoutCheck, ...historyCheck],
         started,
       );
       console.log(`\nresults: ${file}`);
@@ -828,6 +833,27 @@ async function main(): Promise<number> {
     } else {
       console.log('\nresults: not written (--only runs a subset; bench/results/latest.json keeps the last full run)');
     }
+    const figures: DocRow[] = [
+      ...results.map((r) => ({ name: `${r.name}: deliveries/s`, value: r.deliveriesPerSecond })),
+      ...ingest.map((r) => ({ name: `${r.name}: events/s`, value: r.eventsPerSecond })),
+      ...(rawE2e && draining?.drain ? [{ name: 'ingest-draining: deliveries/s end to end', value: draining.drain.deliveriesPerSecond }] : []),
+    ];
+    const doc = fileURLToPath(new URL('../../docs/performance.md', import.meta.url));
+    const { kept } = writePerformanceDoc(
+      doc,
+      {
+        at: new Date(started).toISOString(),
+        command: rerunCommand(),
+        node: process.version,
+        platform: `${process.platform} ${process.arch}`,
+        cores: cpus().length,
+        cpuModel: cpus()[0]?.model.trim() ?? null,
+        loadStart,
+        loadEnd: loadavg(),
+      },
+      [...docChecks.map((c) => ({ name: c.name, value: c.value, target: c.target, kind: c.kind ?? 'min', pass: c.pass })), ...figures],
+    );
+    console.log(`docs:    ${doc} (this run's rows${kept ? `; ${kept} rows kept from earlier runs` : ''})`);
     console.log(
       `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --ingest-warm-up N | --ingest-in-flight N | --rounds N | --quick | --fixed-window | ` +
         `--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')} | --live-seconds N | --live-rate N | ` +

@@ -6,7 +6,8 @@
  */
 import { configSchema, type HookbenchConfig } from '../contract/config.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
-import { parseWith } from '../contract/schemas.js';
+import { combineErrors, issuesToErrors } from '../contract/schemas.js';
+import { caretSnippet, parseJsonText } from '../domain/jsonText.js';
 import { FILE_LIMITS, FileReadError, readBoundedText } from '../platform/boundedFile.js';
 import type { Core } from './createCore.js';
 
@@ -27,37 +28,43 @@ export function readConfigFile(path: string): Result<HookbenchConfig> {
   } catch (e) {
     return err({ code: 'invalid_config', field: 'config', message: `config ${e instanceof FileReadError ? e.message : `${path}: cannot read (${String(e)})`}` });
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    return err({ code: 'invalid_config', field: 'config', message: `config ${path}: invalid JSON (${(e as Error).message})` });
+  const read = parseJsonText(text);
+  if (!read.ok) {
+    const p = read.error;
+    return err({ code: 'invalid_config', field: 'config', message: `config ${path}: invalid JSON at line ${p.line}, column ${p.column} (position ${p.position}): ${p.problem}\n${caretSnippet(text, p)}` });
   }
+  const json = read.value;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     const got = json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`;
     return err({ code: 'invalid_config', field: 'config', message: `config ${path}: must be one JSON object ({"sources": [...], "destinations": [...], "receivers": [...]}), not ${got}` });
   }
-  const parsed = parseWith(configSchema, json);
-  if (!parsed.ok) return err({ ...parsed.error, code: 'invalid_config', message: `config ${path}: ${parsed.error.message}` });
-  return parsed;
+  // Every problem at once: a person fixes the file in one pass instead of one error per start.
+  const parsed = configSchema.safeParse(json);
+  if (parsed.success) return ok(parsed.data);
+  const problem = combineErrors(issuesToErrors(parsed.error.issues, [], configSchema));
+  return err({ ...problem, code: 'invalid_config', message: `config ${path}: ${problem.message}` });
 }
 
 export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHooks = {}): Result<ApplySummary> {
   return core.atomically(() => {
     const summary: ApplySummary = { created: [], updated: [] };
+    // Every entry is tried, so that one start names all the problems; any problem rolls the whole file back.
+    const problems: ApiError[] = [];
     // `webhooks[5]: at most 5 webhooks` becomes `destinations[0].webhooks[5]: at most 5 webhooks`.
-    const prefixed = (path: string, e: ApiError): { ok: false; error: ApiError } => {
+    const prefixed = (path: string, e: ApiError): ApiError => {
       const field = e.field ? `${path}.${e.field}` : path;
       const message = e.field && e.message.startsWith(`${e.field}:`) ? `${path}.${e.message}` : `${path}: ${e.message}`;
-      return err({ ...e, field, message });
+      return { ...e, field, message };
     };
 
     if (config.receivers.length) {
       if (!hooks.applyReceivers) return err({ code: 'invalid_config', field: 'receivers', message: 'receivers: this Hookbench runs no mock receiver' });
       const r = hooks.applyReceivers(config.receivers);
-      if (!r.ok) return r;
-      summary.created.push(...r.value.created);
-      summary.updated.push(...r.value.updated);
+      if (!r.ok) problems.push(r.error);
+      else {
+        summary.created.push(...r.value.created);
+        summary.updated.push(...r.value.updated);
+      }
     }
 
     for (const [i, s] of config.sources.entries()) {
@@ -66,8 +73,8 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
       const result = existing
         ? core.updateSource({ id: existing.id, patch: { kind: s.kind, ...(s.writeKey ? { writeKey: s.writeKey } : {}) } })
         : core.createSource(s);
-      if (!result.ok) return prefixed(path, result.error);
-      (existing ? summary.updated : summary.created).push(`source ${s.name}`);
+      if (!result.ok) problems.push(prefixed(path, result.error));
+      else (existing ? summary.updated : summary.created).push(`source ${s.name}`);
     }
 
     const destinations = core.listDestinations();
@@ -80,10 +87,11 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
         const e = result.error;
         // Update errors say patch.<field>; in a config file the path is the entry's.
         const field = e.field?.replace(/^patch\./, '');
-        return prefixed(path, { ...e, ...(field ? { field } : {}), message: e.message.replace(/^patch\./, '') });
+        problems.push(prefixed(path, { ...e, ...(field ? { field } : {}), message: e.message.replace(/^patch\./, '') }));
+        continue;
       }
       (existing ? summary.updated : summary.created).push(`destination ${d.name}`);
     }
-    return ok(summary);
+    return problems.length ? err(combineErrors(problems)) : ok(summary);
   });
 }

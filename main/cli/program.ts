@@ -15,7 +15,13 @@ import { runServe, type ServeOptions } from './serve.js';
 import { runShow } from './show.js';
 import { runTail, type TailDeps } from './tail.js';
 import { runVerify } from './verify.js';
+import { runExport, type ExportOptions } from './export.js';
+import { runImport, type ImportOptions } from './import.js';
+import { EXPORT_FORMATS } from '../contract/api.js';
+import { DELIVERY_STATUSES, MESSAGE_STATUSES } from '../contract/models.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
+import { EXPORT_LIMIT } from '../contract/commands.js';
+import { IMPORT_LIMITS } from '../contract/importMessages.js';
 
 const ms = (value: string): number => {
   const n = parseDurationMs(value);
@@ -137,6 +143,36 @@ Examples:
 <id> is the message's number, as tail, send and delete-user print it (#42).
 It asks the running serve; when none runs on the data dir, it reads the data dir itself.
 Exit status: 0 shown, 1 no such message, 2 bad input or usage (or no data in that data dir).`;
+const EXPORT_HELP = `
+Examples:
+  hookbench export --out failed.har --status failed
+  hookbench export --format json --source backend --from 2026-11-26 > today.jsonl
+  hookbench export --id 41 --id 42 --format curl --out replay.sh --data-dir ./data
+
+The same export as the UI's History > Export: HAR 1.2 (one entry per attempt), JSON lines (one message
+a line, as the API answers it) or a shell script of curl commands sending each attempt's bytes again.
+Without --format, the --out file's extension decides (.har, .jsonl or .ndjson, .sh), else HAR.
+The newest ${EXPORT_LIMIT.toLocaleString('en-US')} matching messages at most (it says when more matched). Filters combine with AND;
+times are engine times. Secrets (shared secrets, write keys, credential headers) are <redacted> unless
+--include-secrets. An existing --out file is kept unless --force; the file is written whole or not at all.
+It asks the running serve; when none runs on the data dir, it reads the data dir itself.
+Exit status: 0 written, 1 no message matched (nothing written), 2 bad input or usage.`;
+
+const IMPORT_HELP = `
+Examples:
+  hookbench import failed.har
+  hookbench import today.jsonl --source backend --keep-message-ids --data-dir ./data
+  hookbench export --format json --status failed | hookbench import - --data-dir ./other
+
+Reads a HAR or JSON lines export (hookbench export, the UI's Export) and sends its messages again as new
+messages: through --source, else each one's original source, else its original destinations, where they
+exist in this workbench. Each gets a new messageId unless --keep-message-ids (receivers that de-duplicate
+drop them). At most ${IMPORT_LIMITS.messages.toLocaleString('en-US')} messages and ${IMPORT_LIMITS.textChars.toLocaleString('en-US')} characters; a cURL script cannot be imported.
+All or nothing: the first bad entry is named (line 3, log.entries[5]) and nothing is imported.
+Through a running serve the messages are delivered at once; without one they wait, queued, in the data
+dir until hookbench serve starts there.
+Exit status: 0 imported, 1 the workbench could not take them, 2 bad input or usage.`;
+
 const DOCTOR_HELP = `
 Runs SQLite's full integrity check on <data dir>/hookbench.db, read-only (a running serve may keep running),
 and, when it finds damage, lists it and says how to recover. Hookbench itself refuses to start on a damaged
@@ -259,6 +295,46 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addHelpText('after', SHOW_HELP)
     .action(async (id: string, opts: { dataDir?: string; json?: boolean; body?: boolean }) => {
       setExit(await runShow(id, opts, io));
+    });
+
+  program
+    .command('export')
+    .description("write messages with their deliveries and attempts to a file: HAR, JSON lines or cURL, as the UI's Export")
+    .addOption(new Option('--format <format>', 'har, json (JSON lines) or curl (default: from the --out extension, else har)').choices(EXPORT_FORMATS))
+    .option('-o, --out <file>', 'write to this file (default: stdout)')
+    .option('--force', 'replace the --out file if it exists')
+    .option('--include-secrets', 'keep shared secrets, write keys and credential headers (default: <redacted>)')
+    .option('--id <id>', 'export this message (repeatable; instead of filters)', collect)
+    .addOption(new Option('--status <status>', "the message's status").choices(MESSAGE_STATUSES))
+    .addOption(new Option('--type <type>', 'message type').choices(MESSAGE_TYPES))
+    .option('--source <name>', 'messages from this source (name or id)')
+    .option('--destination <name>', 'messages with a delivery to this destination (name or id)')
+    .option('--user <userId>', 'messages of this userId')
+    .option('--event <name>', 'track event (or page/screen name), exactly')
+    .option('--search <text>', 'a substring of the delivered body')
+    .option('--from <time>', 'received at or after (ISO 8601, a date, or ms since the epoch)')
+    .option('--to <time>', 'received before (ISO 8601, a date, or ms since the epoch)')
+    .addOption(new Option('--delivery <status>', 'messages with at least one delivery in this status').choices(DELIVERY_STATUSES))
+    .option('--delivery-since <time>', 'with --delivery: reached that status at or after this time')
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', EXPORT_HELP)
+    .action(async (opts: ExportOptions) => {
+      setExit(await runExport(opts, io));
+    });
+
+  program
+    .command('import')
+    .description('send the messages of a HAR or JSON lines export again (all of them or, on a bad entry, none)')
+    .argument('<file>', 'the export file, or - for stdin')
+    .option('--source <name>', 'route every message through this source (name or id)')
+    .option('--keep-message-ids', 'keep each messageId (default: a new one each)')
+    .option('--json', 'print the result as JSON')
+    .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', IMPORT_HELP)
+    .action(async (file: string, opts: ImportOptions) => {
+      setExit(await runImport(file, opts, io));
     });
 
   program

@@ -21,7 +21,7 @@ import { isoFromMs } from '../contract/timestamp.js';
 import { createCore, type Core } from '../app/createCore.js';
 import { EXIT, formatDuration, readTextOrFile, UsageError, type CliIO } from './io.js';
 import { EventStream, untilAborted } from './events.js';
-import { caretSnippet, parseJsonText } from './jsonInput.js';
+import { caretSnippet, parseJsonText } from '../domain/jsonText.js';
 import { callApi, findLiveServe, listAll } from './remote.js';
 import { SEND_DESTINATION, takeSendDestination, type DestinationApi, type SendDestinationSettings } from './sendDestination.js';
 import type { ServerInfo } from './serve.js';

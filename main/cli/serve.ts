@@ -63,15 +63,16 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
     return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' && e.error.code !== 'unavailable' && !cannotListen ? EXIT.usage : EXIT.failed;
   }
   io.stdout(`Hookbench ready: ${running.info.uiUrl}\n`);
-  // The other commands find this serve by its data dir: say which flag they need, if any.
+  // The other commands find this serve by its data dir: say which flag they need, if any. A project's
+  // bin is not on PATH, so the commands are said as npx runs them (as the README does).
   const explicit = options.dataDir ?? options.data;
   const dataDirArg = explicit === undefined ? '' : ` --data-dir ${/^[\w@%+=:,./-]+$/.test(explicit) ? explicit : JSON.stringify(explicit)}`;
   io.stderr(
     [
       `  data dir:      ${running.dataDir}`,
       `  ingestion API: ${running.info.url}/v1/batch (write keys: see your sources)`,
-      `  typed API:     POST ${running.info.url}/api/<command> with "Authorization: Bearer <token>" (hookbench info token${dataDirArg})`,
-      `  watch it:      hookbench tail${dataDirArg}   (one message: hookbench show <id>${dataDirArg})`,
+      `  typed API:     POST ${running.info.url}/api/<command> with "Authorization: Bearer <token>" (npx hookbench info token${dataDirArg})`,
+      `  watch it:      npx hookbench tail${dataDirArg}   (one message: npx hookbench show <id>${dataDirArg})`,
       `  mock receiver: ${running.info.receiverUrl}/r/<name>  (HTTPS, self-signed: ${running.info.receiverTlsUrl}/r/<name>)`,
       `  stop with Ctrl-C`,
       '',

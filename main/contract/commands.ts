@@ -38,7 +38,10 @@ const noInput = z.strictObject({});
 const rowId = z.number({ error: 'must be a number (a row id)' }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER);
 /** Ids (UUIDs) or names of sources and destinations. */
 const ref = z.string({ error: 'must be a string (an id or a name)' }).min(1, 'must not be empty').max(200);
-const filterText = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(API_LIMITS.filterChars);
+const filterText = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(API_LIMITS.filterChars, { error: `must be at most ${API_LIMITS.filterChars.toLocaleString('en-US')} characters` });
 const epochMs = z.number({ error: 'must be a number (ms since the epoch)' }).int('must be a whole number of milliseconds').min(0).max(8.64e15);
 const paging = {
   cursor: z.string({ error: 'must be a string (the nextCursor of the previous page)' }).max(100).nullable().optional(),

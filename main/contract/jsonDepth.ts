@@ -12,8 +12,7 @@ const { QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET } = JSON_BYTES;
 
 /**
  * The deepest nesting of JSON text (UTF-8 bytes), in one pass with a counter: brackets and braces count
- * outside strings only. Measured at about a fifth of what JSON.parse takes for the same bytes (a 35 KB batch
- * of 100 calls: ~40 µs against ~200 µs on this 2-core machine).
+ * outside strings only, so it costs far less than parsing the same bytes and can run before the parse.
  */
 export function jsonDepth(bytes: Uint8Array): number {
   const n = bytes.length;

@@ -328,14 +328,43 @@ export function parseWith<S extends z.ZodType>(
 export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = [], schema?: z.core.$ZodType): ApiError {
   const issue = issues[0];
   if (!issue) return { code: 'invalid_input', message: 'invalid input' };
+  let message: string | undefined;
   let path: readonly PropertyKey[] = issue.path;
-  let message = issue.message;
   if (issue.code === 'unrecognized_keys') {
     const [first, ...others] = issue.keys;
-    const hint = first !== undefined && schema ? suggestKey(first, keysAt(schema, issue.path)) : null;
     if (first !== undefined) path = [...issue.path, first];
-    message = `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}${others.length ? `; also unknown: ${others.join(', ')}` : ''}`;
+    message = `${unknownKeyWords(first, issue.path, schema)}${others.length ? `; also unknown: ${others.join(', ')}` : ''}`;
   }
+  const error = errorAt(issue, path, prefix, message);
+  const more = issues.length - 1;
+  if (more > 0) error.message += ` (and ${more} more problem${more > 1 ? 's' : ''})`;
+  return error;
+}
+
+/**
+ * Every issue as an ApiError naming its field, each unknown key on its own: what a file a person edits
+ * (a config file) answers, so that one run shows every problem to fix.
+ */
+export function issuesToErrors(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = [], schema?: z.core.$ZodType): ApiError[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => errorAt(issue, [...issue.path, key], prefix, unknownKeyWords(key, issue.path, schema))) : [errorAt(issue, issue.path, prefix)],
+  );
+}
+
+/** Several problems as one error: the first's field and code, and a message listing them all, one a line. */
+export function combineErrors(errors: readonly ApiError[]): ApiError {
+  const first = errors[0];
+  if (!first) return { code: 'invalid_input', message: 'invalid input' };
+  if (errors.length === 1) return first;
+  return { ...first, message: `${errors.length} problems:\n${errors.map((e) => `  ${e.message}`).join('\n')}` };
+}
+
+function unknownKeyWords(key: string | undefined, at: readonly PropertyKey[], schema?: z.core.$ZodType): string {
+  const hint = key !== undefined && schema ? suggestKey(key, keysAt(schema, at)) : null;
+  return `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}`;
+}
+
+function errorAt(issue: z.core.$ZodIssue, path: readonly PropertyKey[], prefix: readonly PropertyKey[], message = issue.message): ApiError {
   const field = formatPath([...prefix, ...path]);
   const error: ApiError = {
     code: 'invalid_input',
@@ -344,8 +373,6 @@ export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readon
   if (field) error.field = field;
   const limit = limitOf(issue);
   if (limit !== undefined) error.limit = limit;
-  const more = issues.length - 1;
-  if (more > 0) error.message += ` (and ${more} more problem${more > 1 ? 's' : ''})`;
   return error;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Where rounds are sent from. `InlineForwarder` sends on the engine's own thread; `WorkerForwarder` sends
- * from a worker thread, so that HTTP (undici, TLS, signing) runs on the second core while the engine's
- * thread accepts messages and records results in SQLite. Both behave the same, byte for byte.
+ * from a worker thread, so that HTTP (undici, TLS) runs on the second core while the engine's thread signs
+ * rounds, accepts messages and records results in SQLite. Both behave the same, byte for byte.
  */
 import type { Dispatcher } from 'undici';
 import type { Webhook } from '../contract/models.js';

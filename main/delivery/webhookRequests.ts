@@ -18,7 +18,7 @@ import { FILE_LIMITS, readBoundedText } from '../platform/boundedFile.js';
 export const USER_AGENT = 'Hookbench/1.0';
 
 /**
- * undici (~70 ms to load) is loaded with the first pool, on the thread that sends: the engine's own thread
+ * undici (slow to load) is loaded with the first pool, on the thread that sends: the engine's own thread
  * only signs rounds (prepareRequest), and a CLI command that sends nothing never loads it.
  */
 let undici: typeof Undici | null = null;

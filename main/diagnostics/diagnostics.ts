@@ -163,7 +163,7 @@ export class DiagnosticsService {
           state: 'warning',
           text:
             delivery.nextAttemptAt !== null
-              ? `${delivery.status}: ${dueWords(delivery.nextAttemptAt, this.o.clock.now())}`
+              ? `${delivery.status}: ${dueWords(delivery.nextAttemptAt, this.options.clock.now())}`
               : delivery.status === 'delivering'
                 ? 'an attempt is in flight'
                 : `${delivery.status}`,
@@ -519,7 +519,7 @@ export class DiagnosticsService {
             : 'No retry backlog',
         detail:
           overview.retrying > 0
-            ? `${overview.nextDueAt === null ? 'The next retry has no set time.' : `The next retry ${dueWords(overview.nextDueAt, this.o.clock.now()).replace(/^the next attempt /, '')}.`} ${overview.failedLastHour ? `${plural(overview.failedLastHour, 'delivery', 'deliveries')} failed for good in the last hour.` : ''}`.trim()
+            ? `${overview.nextDueAt === null ? 'The next retry has no set time.' : `The next retry ${dueWords(overview.nextDueAt, this.options.clock.now()).replace(/^the next attempt /, '')}.`} ${overview.failedLastHour ? `${plural(overview.failedLastHour, 'delivery', 'deliveries')} failed for good in the last hour.` : ''}`.trim()
             : 'Every delivery is settled or on its first attempt.',
         evidence: overview.retrying > 0 ? [{ kind: 'history', label: 'Retrying messages', filter: { status: 'retrying' } }] : [],
       },

@@ -5,8 +5,7 @@
  * core is quiet (fewer than `busyMessagesPerSecond` new messages and fewer than `busyRoundsPerSecond`
  * rounds finished since it last looked, and no more than `busyRounds` rounds in flight), a chunk at a
  * time, giving the event loop back after each `sliceMs`. Counting finished rounds keeps it off the tail
- * of a burst too, when the last rounds drain below `busyRounds` (measured: indexing there added ~1-3 CPU
- * µs a delivery to the engine benchmark).
+ * of a burst too, when the last rounds drain below `busyRounds` and indexing would still slow delivery.
  * Under sustained load the unindexed tail grows, and listMessages reads it in id order (slower for rare
  * filter values) until the indexer catches up.
  */

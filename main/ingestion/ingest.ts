@@ -89,7 +89,7 @@ export class IngestService {
     };
     let prepared: Prepared;
     if (this.worker && req.body.length >= this.workerMinBytes) {
-      // A body in a buffer of its own is moved, not copied (~20 µs a 64 KiB request on each thread).
+      // A body in a buffer of its own is moved, not copied: a large body's copy costs both threads.
       const body = req.body;
       const own = body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : null;
       const movable = req.bodyAgain !== undefined && own !== null;
@@ -156,7 +156,7 @@ export class IngestService {
     const health = this.core.health;
     // Never a 200 for what cannot be kept (docs/behaviour.md §10): a database gone, replaced or damaged
     // takes nothing. One stat() before the commit (so nothing is written to a deleted file) and one after it
-    // (the file was still the one written): ~1 µs each, per commit, not per message.
+    // (the file was still the one written): per commit, not per message, so the cost is negligible.
     const unavailable = (error: ApiError): IngestResponse => ({ status: 503, headers: { ...CORS, 'retry-after': '60' }, body: { error } });
     const answer = (r: ReadyRequest, stored: boolean) => {
       const problem = health.problem ?? (stored ? health.verify() : null);

@@ -46,8 +46,8 @@ export class JobWorker<Req, Res, Other = never> {
    * (settle()): V8 copies a Map with this churn into a new table every few jobs, and an old copy that a
    * full GC promoted still points at the entries it held. The scavenger keeps whatever an old object
    * points at, dead or not, so each such entry kept its promise's result (a request's calls) alive until
-   * the next full GC, which promoted the next table: a cycle of ~0.6 MB promoted a scavenge and a full GC
-   * every ~250 ms under ingestion, once any full GC had started it (docs/architecture.md, Threads).
+   * the next full GC, which promoted the next table: a cycle that, once any full GC had started it, kept
+   * the collector busy for as long as ingestion ran (docs/architecture.md, Threads).
    */
   private readonly pending = new Map<number, Pending<Res>>();
   private outbox: { id: number; request: Req }[] = [];

@@ -34,7 +34,7 @@ export const isType = (m: unknown, type: string): boolean => typeof m === 'objec
 /**
  * Asks a worker to close (`closeMessage`) and, once it has posted WORKER_CLOSED (or exited), terminates it
  * without waiting for its thread to end: with nothing left open there, that only tears the thread down
- * (~100 ms, or as long when left to end on its own), which closing a core need not wait for. A process that
+ * (a noticeable wait, as long as letting it end on its own), which closing a core need not wait for. A process that
  * exits still joins its threads.
  */
 export async function closeEngineWorker(worker: Worker, closeMessage: unknown): Promise<void> {

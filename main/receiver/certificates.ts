@@ -1,6 +1,6 @@
 /**
  * Certificates for local HTTPS listeners, generated with a maintained library (selfsigned), never by hand.
- * The library (with its X.509 stack, ~80 ms to load) is loaded on the first certificate, not with the core:
+ * The library (with its X.509 stack, slow to load) is loaded on the first certificate, not with the core:
  * most runs (`hookbench send`, a serve without a TLS receiver) never make one.
  */
 

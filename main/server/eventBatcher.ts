@@ -1,6 +1,6 @@
 /**
- * Pushed events leave in batches (docs/architecture.md: Bruno's lesson): a burst of deliveries becomes a few frames,
- * never a flood. The HTTP server's WebSocket and the desktop's IPC both use it.
+ * Pushed events leave in batches (docs/architecture.md, "Data flow of one message"): a burst of deliveries becomes
+ * a few frames, never a flood, which a UI can render without falling behind. The HTTP server's WebSocket and the desktop's IPC both use it.
  *
  * A frame goes out `flushMs` after the first event it holds (no timer runs while nothing happens) and carries at
  * most `maxPerFlush` events: the newest ones. Older ones are dropped and counted, so a receiver knows to

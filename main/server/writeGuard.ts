@@ -2,7 +2,7 @@
  * The typed API's writes refuse, with 503 `unavailable`, while the database cannot keep them (its file was
  * deleted, replaced or is damaged, or this write did not fit on the disk: store/integrity.ts; docs/behaviour.md
  * §10). Reads still answer from
- * the open database. The file is checked before a write runs and after it (one stat each, ~1 µs): a write
+ * the open database. The file is checked before a write runs and after it (one stat each, cheap): a write
  * that went to a file that is no longer there is reported as refused, not as done.
  */
 import type { CommandHandlers } from '../contract/dispatch.js';

@@ -12,13 +12,10 @@
  *    (each pass copies only what was committed during the previous one, so this converges within a few),
  *    then says so (CAUGHT_UP);
  * 2. the main thread, between two of its transactions, copies the few frames it committed since
- *    (`Store.finishCheckpoint`, ~0.05 ms, or ~1–2 ms when it has frames to copy and sync); its next write
- *    then starts the WAL over.
+ *    (`Store.finishCheckpoint`, short because the frames are few); its next write then starts the WAL over.
  *
- * Measured with `/v1/batch` at full load (ingest-paused, 100,000 events a run, before and after alternated):
- * 37.0k → 39.3k events/s mean over 8 runs each, 29.4k → 32.0k over 6 on a slower minute; the WAL's
- * high-water mark 83 → 16–29 MB. Copying every frame in the checkpoint thread alone (passes until one found
- * none new) seldom got there under load: the WAL still reached 80 MB.
+ * The checkpoint thread alone (passing until one pass found no new frame) seldom got there under load, so
+ * the main thread's small share is what keeps the WAL, and ingestion with it, from growing.
  */
 
 /** What `PRAGMA wal_checkpoint` answers: busy (1 when it could not run), frames in the WAL, frames copied. */
@@ -36,7 +33,7 @@ export const CAUGHT_UP = { type: 'caughtUp' } as const;
  * it, every one of them copied: the number of frames in the WAL then. Null when it did not get there in
  * `maxPasses` (the writer kept committing fast), when a checkpoint was busy or a reader held frames back, or
  * when the WAL is empty (nothing to start over). Under full load a pass rarely finds no new frame at all; the
- * few it finds are what the main thread copies (~0.3 ms for 256 frames).
+ * few it finds are what the main thread copies, a short pause between two of its transactions.
  */
 export function catchUp(checkpoint: () => CheckpointResult, maxPasses = 4, fewFrames = 256): number | null {
   let previous = -1;

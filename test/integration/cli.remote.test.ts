@@ -59,6 +59,19 @@ describe('hookbench serve', () => {
   });
 });
 
+describe('the serve banner', () => {
+  it('suggests the commands as npx runs them, with the data dir flag they need', async () => {
+    const dataDir = join(newDataDir(), 'data');
+    const { c, run } = start(['serve', '--data-dir', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0']);
+    await c.waitForErr('stop with Ctrl-C');
+    expect(c.err()).toContain(`(npx hookbench info token --data-dir ${dataDir})\n`);
+    expect(c.err()).toContain(`  watch it:      npx hookbench tail --data-dir ${dataDir}   (one message: npx hookbench show <id> --data-dir ${dataDir})\n`);
+    expect(c.err()).not.toMatch(/[^x] hookbench (info|tail|show)/);
+    c.abort();
+    expect(await run).toBe(0);
+  });
+});
+
 describe('hookbench info', () => {
   it("prints the running serve's URLs, pid and token; one field alone for scripts; --json; exit 2 without a serve", async () => {
     const running = await serve();

@@ -60,6 +60,73 @@ describe('a config file is as strict as the API (docs/behaviour.md §10)', () =>
   });
 });
 
+describe('a config file with several problems names them all at once (docs/behaviour.md §10)', () => {
+  /** `hookbench serve --config FILE` with this text; its exit code and stderr. */
+  async function serveConfigText(text: string): Promise<{ code: number; err: string; file: string }> {
+    const dir = newDataDir();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, text);
+    const c = captureIO();
+    const code = await runCli(['serve', '--config', file, '--data-dir', join(dir, 'data'), '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], c.io);
+    return { code, err: c.err(), file };
+  }
+
+  it('every schema problem, each unknown key on its own line with its path', async () => {
+    const config = {
+      sources: [{ name: 's', kind: 'desktop' }],
+      destinations: [
+        { name: 'd', url: 'http://127.0.0.1:9/h', secret: 'x', timeoutms: 5 },
+        { name: 'e', webhooks: Array.from({ length: 6 }, () => ({ url: 'http://127.0.0.1:9/h' })) },
+      ],
+    };
+    const r = await serveConfigText(JSON.stringify(config, null, 2));
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      [
+        `hookbench serve: config ${r.file}: 4 problems:`,
+        '  sources[0].kind: Invalid option: expected one of "web"|"mobile"|"server"',
+        '  destinations[0].secret: unknown field (did you mean "sharedSecret"?)',
+        '  destinations[0].timeoutms: unknown field (did you mean "timeoutMs"?)',
+        '  destinations[1].webhooks[5]: at most 5 webhooks',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('every entry the workbench refuses when applying it, and nothing of the file is applied', async () => {
+    const core = newCore();
+    const config = {
+      sources: [{ name: 'web', kind: 'web' }],
+      receivers: [],
+      destinations: [
+        { name: 'd', url: 'http://127.0.0.1:9/h', sources: ['nope'] },
+        { name: 'ok', url: 'http://127.0.0.1:9/h', sources: ['web'] },
+        { name: 'e', url: 'http://127.0.0.1:9/h', sources: ['nah'] },
+      ],
+    } as unknown as HookbenchConfig;
+    expect(applyConfig(core, config)).toEqual({
+      ok: false,
+      error: {
+        code: 'not_found',
+        field: 'destinations[0].sources[0]',
+        message: '2 problems:\n  destinations[0].sources[0]: no source named or with id "nope"\n  destinations[2].sources[0]: no source named or with id "nah"',
+      },
+    });
+    expect(must(core.listDestinations()).items).toEqual([]);
+    expect(must(core.listSources()).items).toEqual([]);
+  });
+
+  it('a JSON syntax error says its line and column, with the line and a caret', async () => {
+    const r = await serveConfigText('{\n  "sources": [\n    {"name": "s", "kind": "web",}\n  ]\n}\n');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `hookbench serve: config ${r.file}: invalid JSON at line 3, column 33 (position 49): trailing comma before '}' (JSON does not allow one)\n` +
+        '      {"name": "s", "kind": "web",}\n' +
+        '                                  ^\n',
+    );
+  });
+});
+
 /** `hookbench send` in-process, in a throw-away data dir under a temp folder; the exit code and stderr. */
 async function send(args: string[]): Promise<{ code: number; err: string; out: string }> {
   const c = captureIO();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caretSnippet, locateJsonError, parseJsonText } from '../../main/cli/jsonInput.js';
+import { caretSnippet, locateJsonError, parseJsonText } from '../../main/domain/jsonText.js';
 
 /** The problem found in `text`, with the 1-based line and column it names. */
 function problem(text: string): { problem: string; line: number; column: number } {

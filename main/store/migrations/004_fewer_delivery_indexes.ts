@@ -4,8 +4,7 @@ import type { Migration } from './types.js';
 export const migration004: Migration = {
   version: 4,
   name: 'two indexes fewer on the delivery path: attempts by delivery, deliveries by destination',
-  // Every delivery paid an entry in each, on the engine's hot path (~5% of its CPU per delivery, measured
-  // with the indexes dropped and kept, alternately). What read them: attempts of one delivery (no caller;
+  // Every delivery paid an entry in each on the engine's hot path, for readers that hardly exist: attempts of one delivery (no caller;
   // attempts are read by message) and the deliveries a deleted destination cancels, a rare action that now
   // scans the deliveries table.
   up: `

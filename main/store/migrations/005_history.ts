@@ -4,12 +4,11 @@ import type { Migration } from './types.js';
 export const migration005: Migration = {
   version: 5,
   name: 'history: status and time indexes; a search index and filter facets kept off the hot path',
-  // Measured (bench/history.ts, 1,000,000 messages): without these, a rare filter value scans the table
-  // (event 196 ms, destination 507 ms, a word in the bodies 4.6 s at p95). Each index on the messages or
-  // deliveries table is paid on the hot path, so only two are: `status` (it changes, so it cannot wait;
-  // ~1 µs a delivery) and `received_at` (always appended at the end: no measurable cost). The immutable
-  // filters (type, source, user, event, destinations) and the bodies' trigram search would cost ingestion
-  // ~7 µs and ~55 µs a message; they go into the history_* tables and message_search instead, which the
+  // Without these, a rare filter value scans the whole table. Each index on the messages or deliveries
+  // table is paid on the hot path, so only two are: `status` (it changes, so it cannot wait) and
+  // `received_at` (always appended at the end, so cheap). The immutable filters (type, source, user, event,
+  // destinations) and the bodies' trigram search would cost ingestion far more; they go into the history_*
+  // tables and message_search instead, which the
   // history indexer (main/history/historyIndexer.ts) fills when the core is not busy, up to
   // history_state.covered. Queries read those up to that watermark and scan the rest
   // (main/store/messageQueries.ts).

@@ -4,9 +4,8 @@ import type { Migration } from './types.js';
 export const migration007: Migration = {
   version: 7,
   name: 'lighter ingestion: who saw a user is read from the history index',
-  // Measured (bench/ingest.ts, `--only ingest-paused`): messages_user took ~5 µs of each ingested message's
-  // ~18 µs of SQLite work, most of it in the commit, because user ids arrive in no order and every insert
-  // dirtied a different page. Its one reader, "which sources saw this user" for a deletion request, reads
+  // messages_user was a large share of each ingested message's SQLite work, because user ids arrive in no
+  // order and every insert dirtied a different page. Its one reader, "which sources saw this user" for a deletion request, reads
   // the history index's user facets and scans the messages past its watermark instead
   // (store/messageStore.ts, sourcesThatSaw).
   up: `

@@ -4,9 +4,8 @@ import type { Migration } from './types.js';
 export const migration008: Migration = {
   version: 8,
   name: 'lean dedupe index: messageId alone',
-  // Measured (the store's ingestion path, 50,000 SDK calls): the dedupe index on (message_id, source_id,
-  // received_at) took ~100 bytes a message; on message_id alone ~55, and ingestion's SQLite work fell by
-  // ~0.8 µs a message. The dedupe query (store/messageStore.ts, seenMessageIds) still filters by source and
+  // The dedupe index on (message_id, source_id, received_at) cost nearly twice the bytes and ingestion
+  // work of one on message_id alone. The dedupe query (store/messageStore.ts, seenMessageIds) still filters by source and
   // time, on the rows of the ids it finds: duplicates are rare, so those reads are too.
   up: `
     DROP INDEX messages_dedupe;

@@ -1,6 +1,6 @@
 /**
- * JSON given on the command line, with errors a person can act on: V8's JSON.parse messages do not always
- * carry a position ("Unexpected token '}', ... is not valid JSON"), so on failure jsonc-parser (VS Code's
+ * JSON a person wrote (`send --data`, a config file), with errors they can act on: V8's JSON.parse messages
+ * do not always carry a position ("Unexpected token '}', ... is not valid JSON"), so on failure jsonc-parser (VS Code's
  * JSON scanner, here in strict mode: no comments, no trailing commas) finds where and what went wrong,
  * reported as line, column and position with the line and a caret.
  */

@@ -1,0 +1,153 @@
+/**
+ * docs/performance.md, written by `npm run bench` and by nothing else: what the bench measures, its targets,
+ * and the latest result of every figure with the run that measured it (machine, Node, load). The results
+ * are kept in the file itself (a JSON comment at its end), so a run that measures part of the bench
+ * (`--only`) replaces its own rows and keeps the others, marked with the earlier run they come from.
+ * A row is known by its name with the numbers taken out (`time travel: N ÷ N messages ...`), so a run with
+ * other sizes replaces it instead of adding another. History belongs in commit messages, not here.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+export interface BenchRun {
+  /** When the run started, ISO 8601 UTC. */
+  at: string;
+  command: string;
+  node: string;
+  platform: string;
+  cores: number;
+  cpuModel: string | null;
+  /** os.loadavg() (1, 5, 15 min) when the run started and when it ended: the machine may be shared. */
+  loadStart: number[];
+  loadEnd: number[];
+}
+
+export interface DocRow {
+  name: string;
+  value: number;
+  unit?: string | undefined;
+  /** Absent for a figure that has no target (reported for context). */
+  target?: number | undefined;
+  /** `min`: value ≥ target passes; `max`: value < target passes. */
+  kind?: 'min' | 'max' | undefined;
+  pass?: boolean | undefined;
+}
+
+interface StoredRow extends DocRow {
+  /** The `at` of the run that measured it. */
+  run: string;
+}
+
+interface Stored {
+  runs: BenchRun[];
+  rows: StoredRow[];
+}
+
+const DATA_START = '<!-- bench-data (written by npm run bench, read back by its next run; do not edit)';
+const DATA_END = '-->';
+
+const rowKey = (name: string): string => name.replace(/\d[\d,.]*/g, 'N');
+
+/** The results a previous run left in the file, or none. */
+export function readStored(doc: string | null): Stored {
+  const start = doc?.lastIndexOf(DATA_START) ?? -1;
+  if (!doc || start < 0) return { runs: [], rows: [] };
+  const body = doc.slice(start + DATA_START.length, doc.indexOf(DATA_END, start));
+  try {
+    const parsed = JSON.parse(body) as Stored;
+    return Array.isArray(parsed.runs) && Array.isArray(parsed.rows) ? parsed : { runs: [], rows: [] };
+  } catch {
+    return { runs: [], rows: [] };
+  }
+}
+
+/** The rows of this run replace those with the same name; the rest are kept with the run they came from. */
+export function mergeRows(previous: Stored, run: BenchRun, rows: readonly DocRow[]): Stored {
+  const fresh = new Set(rows.map((r) => rowKey(r.name)));
+  const kept = previous.rows.filter((r) => !fresh.has(rowKey(r.name)));
+  const all = [...rows.map((r) => ({ ...r, run: run.at })), ...kept];
+  const used = new Set(all.map((r) => r.run));
+  const runs = [run, ...previous.runs.filter((r) => r.at !== run.at && used.has(r.at))];
+  return { runs, rows: all };
+}
+
+const num = (v: number): string => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(2));
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+
+function runLabel(stored: Stored, at: string): string {
+  const i = stored.runs.findIndex((r) => r.at === at);
+  return i === 0 ? 'latest' : `earlier (${at.slice(0, 10)})`;
+}
+
+export function renderPerformanceDoc(stored: Stored): string {
+  const checks = stored.rows.filter((r) => r.target !== undefined);
+  const figures = stored.rows.filter((r) => r.target === undefined);
+  const earlier = stored.rows.some((r) => r.run !== stored.runs[0]?.at);
+  const out: string[] = [
+    '# Performance',
+    '',
+    '<!-- Written by `npm run bench` (bench/performanceDoc.ts) from its results; a hand edit is overwritten by the next run. -->',
+    '',
+    'What `npm run bench` measures, the targets, and the latest result of each. Every judged figure is a',
+    'ratio to a baseline measured in the same run on the same machine (a raw HTTP loop, a plain',
+    'server), never a timed test: this machine\'s speed moves by ±30 % from one minute to the next, the',
+    'ratios much less. Pairs whose ratio is judged run in alternating rounds (`--rounds N`, default 3) and',
+    'the round with the median ratio stands for them. The bench never runs as a test.',
+    '',
+    '## What it measures',
+    '',
+    '| case (`--only …`) | what it measures | target |',
+    '|---|---|---|',
+    '| `raw,engine` | deliveries/s through the engine (signed, every attempt logged in SQLite) to a local receiver in another process ÷ a raw undici POST loop (256 in flight, 16 connections) to the same receiver; and the engine\'s own deliveries/s | ≥ 0.6; ≥ 5,000/s |',
+    '| `naive` | the engine ÷ a naive forwarder (fetch + one INSERT per delivery) | ≥ 3 |',
+    '| `latency` | the same against slow webhooks (32 origins answering after 50 ms): the engine ÷ raw, and the engine\'s adaptive in-flight window ÷ a fixed one of 256 | ≥ 0.6; ≥ 1.2 |',
+    '| `ingest` | `/v1/batch` (100 SDK events a request from a load-generator process) accepted and persisted with forwarding paused ÷ the server a user would write (`node:http`, `JSON.parse`, one better-sqlite3 row per call); and, with the engine draining, end to end (first request → last delivery logged) ÷ raw measured right before and after | ≥ 0.6; end to end ≥ 0.5 |',
+    '| `live` | the Live view in Chromium while `serve` delivers 1,000 events/s: share of wall time in long tasks, the renderer\'s JS heap | < 10 %; < 150 MB |',
+    '| `history` | listMessages and getOverview at 1,000,000 stored messages | every case < 50 ms p95 |',
+    '| `time-travel` | a +4 h clock jump over 1 and over N messages to an endpoint that never answers: the honest jump is not slower for more messages, Fast-forward unanswered attempts finishes in seconds, every message fails | see the table |',
+    '| (full run only) | the 5 s timeout against a server that never answers | fires within 5,000–5,100 ms |',
+    '',
+    'Run it with `npm run bench` (about 13 minutes, the history part 6–8 of them; `-- --help` lists the',
+    'options). A run with `--only` measures part of the bench and replaces only its own rows below; the',
+    'other rows stay, marked with the earlier run that measured them. The raw results of the last full run',
+    'are in `bench/results/latest.json` (not committed).',
+    '',
+    '## Latest results',
+    '',
+  ];
+  if (!stored.rows.length) {
+    out.push('No run has written results yet.', '');
+  } else {
+    if (earlier) out.push('Rows marked *earlier* come from an earlier run than the latest one (a `--only` run measured the rest).', '');
+    if (checks.length) {
+      out.push('| measure | value | target | verdict | run |', '|---|---:|---|---|---|');
+      for (const r of checks) {
+        const target = `${r.kind === 'max' ? '<' : '≥'} ${num(r.target!)}${r.unit ? ` ${r.unit}` : ''}`;
+        out.push(`| ${cell(r.name)} | ${num(r.value)}${r.unit ? ` ${r.unit}` : ''} | ${target} | ${r.pass ? 'pass' : '**miss**'} | ${runLabel(stored, r.run)} |`);
+      }
+      out.push('');
+    }
+    if (figures.length) {
+      out.push('Figures behind the ratios (no target of their own):', '', '| figure | value | run |', '|---|---:|---|');
+      for (const r of figures) out.push(`| ${cell(r.name)} | ${num(r.value)}${r.unit ? ` ${r.unit}` : ''} | ${runLabel(stored, r.run)} |`);
+      out.push('');
+    }
+    out.push('## The runs', '', '| run | started (UTC) | command | machine | load average (1/5/15 min) at start → end |', '|---|---|---|---|---|');
+    for (const run of stored.runs) {
+      const load = (l: number[]) => l.map((x) => x.toFixed(2)).join('/');
+      out.push(
+        `| ${runLabel(stored, run.at)} | ${run.at.slice(0, 16).replace('T', ' ')} | \`${cell(run.command)}\` | ${run.cores} cores${run.cpuModel ? ` (${cell(run.cpuModel)})` : ''}, Node ${run.node}, ${run.platform} | ${load(run.loadStart)} → ${load(run.loadEnd)} |`,
+      );
+    }
+    out.push('', 'A load average near or above the number of cores means other work shared the machine during the run.', '');
+  }
+  out.push(DATA_START, JSON.stringify(stored, null, 1), DATA_END, '');
+  return out.join('\n');
+}
+
+/** Merges this run's rows into the file and writes it; answers how many rows were kept from earlier runs. */
+export function writePerformanceDoc(file: string, run: BenchRun, rows: readonly DocRow[]): { kept: number } {
+  const previous = readStored(existsSync(file) ? readFileSync(file, 'utf8') : null);
+  const stored = mergeRows(previous, run, rows);
+  writeFileSync(file, renderPerformanceDoc(stored));
+  return { kept: stored.rows.length - rows.length };
+}
