@@ -20,6 +20,8 @@ import { applyIntegrityReport, checksInBackground, corruptionError, isCorruption
 import type { SecretCodec } from '../store/secretCodec.js';
 import { Store, type NewIngestRefusal } from '../store/store.js';
 import { CAUGHT_UP } from '../store/walCheckpoint.js';
+import { CheckService } from '../check/checkService.js';
+import type { CheckTiming } from '../check/sender.js';
 import { AudienceService } from './audienceService.js';
 import { createClock, type Clock } from './clock.js';
 import { Control, SETTINGS } from './control.js';
@@ -65,6 +67,8 @@ export interface CoreOptions {
   secretCodec?: SecretCodec;
   /** The mock receiver's options beyond the core's own (the standalone `hookbench receive` answers every path). */
   receiver?: Pick<ReceiverServiceOptions, 'fallbackReceiver' | 'maxCaptures'>;
+  /** The endpoint check's timeout and "slow" threshold (default: the destination's 5 s, and 1 s); tests shorten them. */
+  checkTiming?: Partial<CheckTiming>;
 }
 
 /** What ingestion (engine/ingest.ts, the HTTP server's /v1 routes) needs of the core, and no more. */
@@ -91,6 +95,8 @@ export type Core = CoreCommands & {
   readonly audiences: AudienceService;
   /** The mock receiver: endpoints, scripts, captures (its listeners start with `receivers.start`). */
   readonly receivers: ReceiverService;
+  /** Checking the user's own receiver: runCheck, getCheckRun, listCheckRuns (main/check/). */
+  readonly checks: CheckService;
   /** Ingestion's view of the core. */
   readonly ingestion: IngestionPort;
   /** Whether the database can still keep writes: deleted, replaced or damaged files are found here. */
@@ -172,6 +178,7 @@ class CoreImpl implements Core {
   readonly clock: Clock;
   readonly audiences: AudienceService;
   readonly receivers: ReceiverService;
+  readonly checks: CheckService;
   readonly ingestion: IngestionPort;
   readonly health: DbHealth;
   private readonly bus: EventBus;
@@ -325,6 +332,7 @@ class CoreImpl implements Core {
         return overview.value;
       },
     });
+    this.checks = new CheckService({ runs: store.checkRuns, emit: (event) => bus.emit(event), timing: options.checkTiming, dispatcher: options.dispatcher });
     this.deletions = new DeletionRequests({ store, clock, registry, intake, rolledBack: () => this.rolledBack() });
     this.ingestion = {
       clock,
@@ -383,6 +391,7 @@ class CoreImpl implements Core {
     this.closed = true;
     this.historyIndexer.stop();
     this.retention.stop();
+    await this.checks.close();
     this.bus.close();
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();

@@ -10,6 +10,7 @@
  * - deletions (deletionStore.ts); the mock receiver's endpoints and captures are receiverStore.ts,
  *   audiences' rows are the audience service's own.
  */
+import { CheckRunStore } from './checkRunStore.js';
 import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
@@ -41,6 +42,8 @@ export class Store {
   readonly destinationStats: DestinationStatsQueries;
   readonly retention: RetentionStore;
   readonly diagnostics: DiagnosticsQueries;
+  /** Runs of the endpoint check (checkRunStore.ts). */
+  readonly checkRuns: CheckRunStore;
 
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
@@ -59,6 +62,7 @@ export class Store {
     this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
     this.retention = new RetentionStore(this.db);
     this.diagnostics = new DiagnosticsQueries(this.db);
+    this.checkRuns = new CheckRunStore(this.db);
   }
 
   /** The database file's path. */
