@@ -27,6 +27,9 @@ import { BATTERY, PREFLIGHT_ID } from './battery.js';
 import { runOne, scenarioCheck, ScenarioError, type Check, type CheckContext } from './runner.js';
 import { createCheckSender, DEFAULT_CHECK_TIMING, type CheckSender, type CheckTiming } from './sender.js';
 
+/** Network errors that mean no connection could be made at all (a reset or a closed socket had one). */
+const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ENOTCONN|ECONNABORTED|connect ETIMEDOUT/;
+
 export interface CheckServiceOptions {
   runs: CheckRunStore;
   emit: (event: EngineEvent) => void;
@@ -143,11 +146,14 @@ export class CheckService {
           ctx.exchanges.push(...exchanges);
           if (check.id === PREFLIGHT_ID || (results.length === 0 && exchanges.length > 0)) {
             const first = exchanges[0];
-            if (first?.outcome === 'network_error') {
+            if (first?.outcome === 'network_error' && UNREACHABLE.test(first.error ?? '')) {
               unreachable = `cannot reach ${ctx.url}: ${first.error ?? 'network error'}`;
               break;
             }
-            if (first?.outcome === 'tls_error') tlsRefused = true;
+            if (first?.outcome === 'tls_error') {
+              tlsRefused = true;
+              if (check.area !== 'transport' && ordered.some((c) => c.area === 'transport')) continue;
+            }
           }
           result = { id: check.id, title: check.title, area: check.area, verdict: judgement.verdict, detail: judgement.detail, evidence: trimEvidence(check, exchanges, judgement.verdict), fix: judgement.verdict === 'pass' ? null : (judgement.fix ?? null), change: null };
         } catch (e) {
@@ -159,9 +165,9 @@ export class CheckService {
         runs.setChecks(id, results);
         this.options.emit({ type: 'checkFinished', runId: id, check: result, summary: summarise(results) });
       }
-      runs.finish(id, unreachable ? 'unreachable' : 'finished', unreachable ?? (this.closed ? 'interrupted: Hookbench stopped during the run' : null), this.now());
+      runs.finish(id, unreachable ? 'unreachable' : 'finished', unreachable ?? (this.closed ? 'interrupted: Hookbench stopped during the run' : null), this.now(), results.length);
     } catch (e) {
-      runs.finish(id, 'finished', `internal error: ${e instanceof Error ? e.message : String(e)}`, this.now());
+      runs.finish(id, 'finished', `internal error: ${e instanceof Error ? e.message : String(e)}`, this.now(), results.length);
       console.error('hookbench: a check run failed', e);
     }
     this.options.emit({ type: 'checkRunFinished', run: summaryOf(runs.get(id)!) });

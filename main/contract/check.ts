@@ -193,7 +193,7 @@ export interface CheckRunSummary {
   startedAt: string;
   finishedAt: string | null;
   summary: CheckSummary;
-  /** Checks planned for this run (the report is complete when summary adds up to it). */
+  /** Checks planned for this run while it runs (the report is complete when summary adds up to it); once finished, the checks it has. */
   total: number;
   /** The previous run of the same URL, which `change` compares with. */
   previousRunId: number | null;

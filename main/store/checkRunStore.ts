@@ -40,7 +40,7 @@ export class CheckRunStore {
       previous: db.prepare<[string, number], { id: number }>("SELECT id FROM check_runs WHERE url = ? AND id < ? AND status = 'finished' ORDER BY id DESC LIMIT 1"),
       setPrevious: db.prepare<[number, number], never>('UPDATE check_runs SET previous_run_id = ? WHERE id = ?'),
       setChecks: db.prepare<[string, number], never>('UPDATE check_runs SET checks = ? WHERE id = ?'),
-      finish: db.prepare<[string, string | null, number, number], never>('UPDATE check_runs SET status = ?, error = ?, finished_at = ? WHERE id = ?'),
+      finish: db.prepare<[string, string | null, number, number, number], never>('UPDATE check_runs SET status = ?, error = ?, finished_at = ?, total = ? WHERE id = ?'),
       get: db.prepare<[number], Row>('SELECT * FROM check_runs WHERE id = ?'),
       list: db.prepare<[number, number], Row>('SELECT * FROM check_runs WHERE id < ? ORDER BY id DESC LIMIT ?'),
       listOfUrl: db.prepare<[string, number, number], Row>('SELECT * FROM check_runs WHERE url = ? AND id < ? ORDER BY id DESC LIMIT ?'),
@@ -64,8 +64,9 @@ export class CheckRunStore {
     this.s.setChecks.run(JSON.stringify(checks), id);
   }
 
-  finish(id: number, status: Exclude<CheckRunStatus, 'running'>, error: string | null, finishedAt: number): void {
-    this.s.finish.run(status, error, finishedAt, id);
+  /** `total`: the checks the run ended with (fewer than planned when the URL was unreachable or refused by TLS). */
+  finish(id: number, status: Exclude<CheckRunStatus, 'running'>, error: string | null, finishedAt: number, total: number): void {
+    this.s.finish.run(status, error, finishedAt, total, id);
   }
 
   abandonRunning(now: number): void {
