@@ -84,7 +84,7 @@ function forgery(id: string, title: string, sign: 'wrong-secret' | 'none' | 'tam
     area: 'signature',
     scenario: s,
     applies: (ctx) => ctx.secret !== null,
-    requests: () => scenarioRequests(s),
+    requests: () => [{ ...scenarioRequests(s)[0]!, label: `forged: ${what}` }],
     judge: (exchanges, ctx) => judgeForgery(what, exchanges[0]!, ctx),
   };
 }
