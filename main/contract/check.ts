@@ -253,3 +253,13 @@ export function checkReport(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedA
 export function summaryLine(summary: CheckSummary): string {
   return `${summary.passed} passed, ${summary.failed} failed, ${summary.warnings} warnings`;
 }
+
+/** The JSON Schema of a `--scenarios` file (schema/check-scenarios.schema.json is generated from it: `npm run schema`). */
+export function checkScenariosJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(checkScenarioFileSchema, { io: 'input', unrepresentable: 'any' }),
+    title: 'Hookbench check scenarios',
+    description:
+      'User-defined cases for `hookbench check <url> --scenarios FILE` (and runCheck\'s `scenarios`): each sends a message built as the Webhooks destination builds it (or an exact body), signed or forged, and checks the answer. IDs must not repeat nor reuse a built-in check\'s.',
+  };
+}
