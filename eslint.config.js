@@ -85,6 +85,13 @@ export default tseslint.config(
     ]),
   },
   {
+    // A feature folder beside the engine (the endpoint check): it builds on the core, never on a face.
+    files: ['main/check/**/*.ts'],
+    rules: restrict('main/check is part of the core every face builds: it may not import a face (server, cli, desktop) or the client library.', ['electron', 'commander'], [
+      { group: ['../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*'] },
+    ]),
+  },
+  {
     files: ['main/server/**/*.ts'],
     rules: restrict('main/server is the HTTP face: it may not import the CLI or the desktop shell.', ['electron', 'commander'], [{ group: ['../cli/*', '../cli.js', '../desktop/*', '../client/*'] }]),
   },
