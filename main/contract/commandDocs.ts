@@ -89,7 +89,7 @@ export const COMMAND_DOCS = {
     summary:
       'Runs the conformance battery (docs/check.md) and any user `scenarios` against `url`, signing with `secret` as the Webhooks destination does. Answers the run as it starts (`status: "running"`), or as it ended with `wait: true`; `checkRunStarted`, `checkFinished` and `checkRunFinished` follow. `status: "unreachable"` when nothing could be sent to the URL at all. The run is kept with the history (never its secret).',
     output: 'CheckRun',
-    errors: ['not_found'],
+    errors: ['conflict'],
   },
   getCheckRun: { group: 'Check endpoint', summary: "One run: every check's verdict, detail, fix and evidence (requests and responses, with the attempt they were when sent through the engine), each check's `change` since the previous run of the same URL and `fixedSinceLastRun`.", output: 'CheckRun', errors: ['not_found'] },
   listCheckRuns: { group: 'Check endpoint', summary: 'Check runs newest first, optionally of one `url`, without their checks.', output: 'Page<CheckRunSummary>' },

@@ -57,6 +57,14 @@ describe('the scenarios file', () => {
     expect(shipped).toEqual(checkScenariosJsonSchema());
   });
 
+  it('the example in docs/check.md is a valid scenarios file', () => {
+    const doc = readFileSync(new URL('../../docs/check.md', import.meta.url), 'utf8');
+    const example = /## Scenarios[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    const parsed = checkScenarioFileSchema.safeParse(JSON.parse(example ?? 'null'));
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    expect(parsed.data?.scenarios.map((s) => s.id)).toEqual(['acme.order-completed', 'acme.raw-forgery']);
+  });
+
   it('refuses a scenario with neither message nor body, or both, naming the field', () => {
     const r = checkScenarioFileSchema.safeParse({ scenarios: [{ id: 'a', title: 't' }, { id: 'b', title: 't', body: {}, message: { type: 'track' } }] });
     expect(r.success).toBe(false);
