@@ -20,7 +20,7 @@ import {
 import type { EngineEvent } from '../contract/events.js';
 import type { Page } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
-import { maskHeaders } from '../core/secrets.js';
+import { maskHeaders, maskUrl } from '../core/secrets.js';
 import type { CheckRunStore } from '../store/checkRunStore.js';
 import { notFound, pageArgs, toPage } from '../engine/paging.js';
 import { BATTERY, PREFLIGHT_ID } from './battery.js';
@@ -104,7 +104,8 @@ export class CheckService {
       caFile: input.caFile ?? null,
     };
     const runs = this.options.runs;
-    const id = runs.insert({ url: input.url, startedAt: this.now(), total: checks.length, options });
+    // A URL's password is a secret: the run keeps (and compares by) the URL with it masked.
+    const id = runs.insert({ url: maskUrl(input.url), startedAt: this.now(), total: checks.length, options });
     const started = runs.get(id)!;
     this.options.emit({ type: 'checkRunStarted', run: summaryOf(started) });
     const previous = started.previousRunId !== null ? runs.get(started.previousRunId) : null;
@@ -147,7 +148,7 @@ export class CheckService {
           if (check.id === PREFLIGHT_ID || (results.length === 0 && exchanges.length > 0)) {
             const first = exchanges[0];
             if (first?.outcome === 'network_error' && UNREACHABLE.test(first.error ?? '')) {
-              unreachable = `cannot reach ${ctx.url}: ${first.error ?? 'network error'}`;
+              unreachable = `cannot reach ${maskUrl(ctx.url)}: ${first.error ?? 'network error'}`;
               break;
             }
             if (first?.outcome === 'tls_error') {

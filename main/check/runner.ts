@@ -8,7 +8,7 @@ import { CHECK_LIMITS, type CheckArea, type CheckExchange, type CheckScenario, t
 import { LIMITS, type MessageType } from '../contract/messageShapes.js';
 import type { Webhook } from '../contract/models.js';
 import { buildMessage } from '../core/messages.js';
-import { maskHeaders } from '../core/secrets.js';
+import { maskHeaders, maskUrl } from '../core/secrets.js';
 import { signBody } from '../core/signature.js';
 import { diagnoseSignature } from '../core/signatureDiagnosis.js';
 import { prepareRequest } from '../engine/forwarder.js';
@@ -142,7 +142,7 @@ export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckConte
       : null;
   return {
     label: p.label,
-    request: { method: 'POST', url: ctx.url, headers: maskHeaders(result.requestHeaders), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
+    request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(result.requestHeaders), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
     outcome: result.outcome,
     statusCode: result.statusCode,
     error: result.error,

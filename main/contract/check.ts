@@ -186,6 +186,7 @@ export interface CheckReport {
 /** A run as listCheckRuns lists it. */
 export interface CheckRunSummary {
   id: number;
+  /** As given, with a password in it masked (`https://ada:••••@host/hook`); listCheckRuns' `url` filter uses this form. */
   url: string;
   status: CheckRunStatus;
   /** Why the URL could not be reached, when status is `unreachable`. */

@@ -250,6 +250,16 @@ describe('runs: events, history and comparison', () => {
     expect(JSON.stringify(listed)).not.toContain(SECRET);
   });
 
+  it('a password in the URL is sent (Basic auth, as the destination does) but never kept or shown', async () => {
+    receiver.respond = checkReceiver();
+    const url = receiver.url.replace('http://', 'http://ada:pa55word@');
+    const r = await core.checks.runCheck({ url, secret: SECRET, only: ['shapes.track'], wait: true });
+    expect(receiver.captured.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('ada:pa55word').toString('base64')}`);
+    expect(r.ok && r.value.url).toBe(receiver.url.replace('http://', 'http://ada:••••@'));
+    expect(JSON.stringify(r)).not.toContain('pa55word');
+    expect(JSON.stringify(core.checks.listCheckRuns({}))).not.toContain('pa55word');
+  });
+
   it('refuses an unknown ID in only, and a scenario that reuses a built-in ID, naming the field', async () => {
     expect(await core.checks.runCheck({ url: receiver.url, only: ['shapes.track', 'shapes.nope'] })).toMatchObject({
       ok: false,
