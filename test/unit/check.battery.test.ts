@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BATTERY } from '../../main/check/battery.js';
 import { listChecks, planChecks } from '../../main/check/checkService.js';
 import type { CheckContext } from '../../main/check/runner.js';
+import { FIX_LANGUAGES, fixSnippetsFor } from '../../main/contract/checkFixes.js';
 import { CHECK_ID, checkScenarioFileSchema, checkScenarioSchema, checkScenariosJsonSchema, type CheckExchange } from '../../main/contract/check.js';
 
 const exchange = (over: Partial<CheckExchange> = {}): CheckExchange => ({
@@ -72,5 +73,24 @@ describe('the scenarios file', () => {
       ['scenarios.0.message', 'give a message ({type, call}) or a body'],
       ['scenarios.1.body', 'give either message or body, not both'],
     ]);
+  });
+});
+
+describe('how to fix, with code', () => {
+  it('every signature check, redelivery and the time/burst checks have code in Node, Python, Go, Ruby and PHP', () => {
+    for (const c of BATTERY) {
+      const snippets = fixSnippetsFor(c.id);
+      const expected = c.area === 'signature' || c.id === 'redelivery.same-message' || c.id === 'time.latency' || c.id === 'burst.concurrent';
+      expect(snippets?.map((s) => s.language) ?? null, c.id).toEqual(expected ? [...FIX_LANGUAGES] : null);
+    }
+  });
+
+  it('the signature code hashes the raw body with HMAC-SHA1 and compares in constant time in every language', () => {
+    const constantTime = { Node: 'timingSafeEqual', Python: 'compare_digest', Go: 'hmac.Equal', Ruby: 'secure_compare', PHP: 'hash_equals' };
+    for (const s of fixSnippetsFor('signature.missing')!) {
+      expect(s.code, s.language).toMatch(/sha1|SHA1/);
+      expect(s.code, s.language).toContain(constantTime[s.language]);
+      expect(s.code, s.language).toMatch(/401|StatusUnauthorized/);
+    }
   });
 });
