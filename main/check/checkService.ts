@@ -24,7 +24,8 @@ import { maskHeaders, maskUrl } from '../core/secrets.js';
 import type { CheckRunStore } from '../store/checkRunStore.js';
 import { notFound, pageArgs, toPage } from '../engine/paging.js';
 import { BATTERY, PREFLIGHT_ID } from './battery.js';
-import { runOne, scenarioCheck, ScenarioError, type Check, type CheckContext } from './runner.js';
+import { EngineRoute, type EnginePort } from './engineRoute.js';
+import { otherSecret, runOne, scenarioCheck, ScenarioError, type Check, type CheckContext } from './runner.js';
 import { createCheckSender, DEFAULT_CHECK_TIMING, type CheckSender, type CheckTiming } from './sender.js';
 
 /** Network errors that mean no connection could be made at all (a reset or a closed socket had one). */
@@ -39,6 +40,8 @@ export interface CheckServiceOptions {
   dispatcher?: Dispatcher | undefined;
   /** Real time (ms since the epoch): a check measures the network now, whatever the engine clock says. */
   now?: () => number;
+  /** The core, to send what the destination can send through the engine (attempt records to link). */
+  engine?: EnginePort | undefined;
 }
 
 /** The checks of a run, in order, after `only` and the scenarios. */
@@ -80,6 +83,8 @@ export class CheckService {
   private readonly running = new Set<Promise<void>>();
   private readonly now: () => number;
   private closed = false;
+  /** One run at a time uses the engine's check destinations; a run beside it sends directly. */
+  private engineInUse = false;
 
   constructor(private readonly options: CheckServiceOptions) {
     this.timing = { ...DEFAULT_CHECK_TIMING, ...options.timing };
@@ -117,8 +122,25 @@ export class CheckService {
       burst: options.burst,
       timing: this.timing,
       exchanges: [],
+      engine: null,
     };
-    const done = this.play(id, checks, ctx, previous);
+    if (this.options.engine && !this.engineInUse) {
+      this.engineInUse = true;
+      ctx.engine = new EngineRoute(this.options.engine, {
+        url: input.url,
+        headers: input.headers ?? {},
+        secret,
+        otherSecret: secret === null ? null : otherSecret(secret),
+        caFile: input.caFile ?? null,
+        timeoutMs: this.timing.timeoutMs,
+      });
+    }
+    const done = this.play(id, checks, ctx, previous).finally(() => {
+      if (ctx.engine) {
+        ctx.engine.end();
+        this.engineInUse = false;
+      }
+    });
     this.running.add(done);
     void done.finally(() => this.running.delete(done));
     if (!input.wait) return ok(started);

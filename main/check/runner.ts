@@ -12,6 +12,7 @@ import { maskHeaders, maskUrl } from '../core/secrets.js';
 import { signBody } from '../core/signature.js';
 import { diagnoseSignature } from '../core/signatureDiagnosis.js';
 import { prepareRequest } from '../engine/forwarder.js';
+import type { EngineRoute, EngineSigning } from './engineRoute.js';
 import type { CheckSender, CheckTiming } from './sender.js';
 
 /** What every check of a run shares. */
@@ -24,6 +25,8 @@ export interface CheckContext {
   timing: CheckTiming;
   /** Every exchange of the run so far (the time checks read them). */
   readonly exchanges: readonly CheckExchange[];
+  /** Sends what the destination itself can send through the engine (attempt records); null: all direct. */
+  engine?: EngineRoute | null;
 }
 
 /** One request a check wants sent. */
@@ -72,7 +75,7 @@ interface Prepared {
 }
 
 /** Another secret, for the forgery that signs with the wrong one. */
-const otherSecret = (secret: string): string => `${secret}-but-not-the-shared-secret`;
+export const otherSecret = (secret: string): string => `${secret}-but-not-the-shared-secret`;
 
 /** A body changed after signing: one more property the signer never saw. */
 function tamper(body: Record<string, unknown>): Uint8Array {
@@ -126,20 +129,36 @@ export function prepare(spec: RequestSpec, ctx: CheckContext): Prepared {
 const clip = (text: string): { text: string; truncated: boolean } =>
   text.length > CHECK_LIMITS.evidenceBodyChars ? { text: text.slice(0, CHECK_LIMITS.evidenceBodyChars), truncated: true } : { text, truncated: false };
 
+/** What the signature diagnosis makes of the X-Signature sent (null without a secret to check it against). */
+function signatureEvidence(secret: string | null, bytes: Uint8Array, sent: string | null): CheckExchange['signature'] {
+  if (secret === null) return null;
+  if (sent === null) return { sent: null, expected: signBody(secret, bytes), explanation: 'no X-Signature header was sent' };
+  const d = diagnoseSignature({ secret, body: bytes, signature: sent });
+  return { sent, expected: d.expected, explanation: d.explanation };
+}
+
+/** The destination itself can send it: a built message, its own headers and Content-Type, signed right, wrong or not at all. */
+function engineSigning(spec: RequestSpec, ctx: CheckContext): EngineSigning | null {
+  if (!spec.message || (spec.repeat ?? 1) !== 1 || spec.contentType !== undefined || (spec.headers && Object.keys(spec.headers).length > 0)) return null;
+  if (spec.sign === 'none' || ctx.secret === null) return 'none';
+  return spec.sign === 'valid' || spec.sign === 'wrong-secret' ? spec.sign : null;
+}
+
+/** Through the engine when it can (an attempt record to link), else null. */
+async function viaEngine(spec: RequestSpec, ctx: CheckContext): Promise<CheckExchange | null> {
+  const signing = ctx.engine ? engineSigning(spec, ctx) : null;
+  if (!signing || !spec.message) return null;
+  const ex = await ctx.engine!.deliver(spec.label, spec.message, signing);
+  if (!ex) return null;
+  return { ...ex, signature: signatureEvidence(ctx.secret, Buffer.from(ex.request.body, 'utf8'), ex.request.headers['x-signature'] ?? null) };
+}
+
 /** Sends one prepared request and keeps what happened as evidence. */
 export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckContext): Promise<CheckExchange> {
   const result = await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile });
   const body = clip(Buffer.from(p.bytes).toString('utf8'));
   const responseBody = result.responseBody === null ? null : clip(result.responseBody);
-  const signature =
-    ctx.secret !== null && (p.signatureSent !== null || p.headers['x-signature'] === undefined)
-      ? p.signatureSent === null
-        ? { sent: null, expected: signBody(ctx.secret, p.bytes), explanation: 'no X-Signature header was sent' }
-        : (() => {
-            const d = diagnoseSignature({ secret: ctx.secret!, body: p.bytes, signature: p.signatureSent! });
-            return { sent: p.signatureSent, expected: d.expected, explanation: d.explanation };
-          })()
-      : null;
+  const signature = signatureEvidence(ctx.secret, p.bytes, p.signatureSent);
   return {
     label: p.label,
     request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(result.requestHeaders), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
@@ -166,6 +185,11 @@ export async function runOne(check: Check, sender: CheckSender, ctx: CheckContex
     exchanges.push(...(await Promise.all(prepared.map((p) => exchange(sender, p, ctx)))));
   } else {
     for (const spec of specs) {
+      const routed = await viaEngine(spec, ctx);
+      if (routed) {
+        exchanges.push(routed);
+        continue;
+      }
       const p = prepare(spec, ctx);
       for (let i = 0; i < (spec.repeat ?? 1); i++) {
         const ex = await exchange(sender, p, ctx);

@@ -140,7 +140,10 @@ export interface CheckExchange {
   /** Real milliseconds from sending to the response headers (or the failure). */
   durationMs: number;
   response: { headers: Record<string, string>; body: string; bodyTruncated: boolean } | null;
-  /** The engine's attempt record this request is, when it went through the engine (getMessage → attempts). */
+  /**
+   * The engine's attempt record this request is, when it went through the engine (getMessage → attempts):
+   * what the destination itself can send, in a workbench whose forwarding runs. Null when sent directly.
+   */
   attempt: { messageId: number; attemptId: number } | null;
   /** For a signed or forged request: what the signature diagnosis makes of the X-Signature sent. */
   signature: { sent: string | null; expected: string; explanation: string } | null;

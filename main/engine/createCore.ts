@@ -332,7 +332,24 @@ class CoreImpl implements Core {
         return overview.value;
       },
     });
-    this.checks = new CheckService({ runs: store.checkRuns, emit: (event) => bus.emit(event), timing: options.checkTiming, dispatcher: options.dispatcher });
+    this.checks = new CheckService({
+      runs: store.checkRuns,
+      emit: (event) => bus.emit(event),
+      timing: options.checkTiming,
+      dispatcher: options.dispatcher,
+      engine: {
+        forwarding: () => {
+          const overview = this.control.getOverview();
+          return overview.ok && !overview.value.paused;
+        },
+        findDestination: (ref) => registry.findDestination(ref),
+        createDestination: (input) => registry.createDestination(input),
+        updateDestination: (input) => registry.updateDestination(input),
+        sendMessage: (input) => intake.sendMessage(input),
+        getMessage: (input) => this.history.getMessage(input),
+        onEvent: (listener) => bus.on(listener),
+      },
+    });
     this.deletions = new DeletionRequests({ store, clock, registry, intake, rolledBack: () => this.rolledBack() });
     this.ingestion = {
       clock,

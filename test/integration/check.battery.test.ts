@@ -213,6 +213,40 @@ describe('the mock receiver as the endpoint under check', () => {
   });
 });
 
+describe('through the engine: attempt records to link', () => {
+  it('what the destination itself can send becomes a message with an attempt; byte forgeries go directly; its destinations are disabled after', async () => {
+    const { dir, cleanup } = tempDir('hookbench-check-engine-');
+    const started = createCore({ dataDir: dir, forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
+    cleanups.push(async () => {
+      await started.close();
+      cleanup();
+    });
+    receiver.respond = checkReceiver({ acceptsAnySignature: true });
+    const r = await started.checks.runCheck({ url: receiver.url, secret: SECRET, only: ['shapes.alias', 'signature.wrong-secret', 'signature.missing', 'signature.tampered'], wait: true });
+    if (!r.ok) throw new Error(r.error.message);
+    const links = r.value.checks.map((c) => [c.id, c.verdict, c.evidence[0]!.attempt === null ? 'direct' : 'attempt']);
+    expect(links).toEqual([
+      ['shapes.alias', 'pass', 'attempt'],
+      ['signature.wrong-secret', 'fail', 'attempt'],
+      ['signature.missing', 'fail', 'attempt'],
+      ['signature.tampered', 'fail', 'direct'],
+    ]);
+    const forged = r.value.checks[1]!.evidence[0]!;
+    const message = started.getMessage({ id: forged.attempt!.messageId });
+    expect(message.ok && message.value.attempts.map((a) => [a.id, a.statusCode, a.signature])).toEqual([[forged.attempt!.attemptId, 200, forged.request.headers['x-signature']]]);
+    expect(forged.signature?.explanation).toBe('no known mistake explains it: check the shared secret');
+    expect(r.value.checks[2]!.evidence[0]!.request.headers).not.toHaveProperty('x-signature');
+    const destinations = started.listDestinations({});
+    expect(destinations.ok && destinations.value.items.map((d) => [d.name, d.enabled, d.sourceIds])).toEqual(
+      expect.arrayContaining([
+        ['hookbench check', false, []],
+        ['hookbench check (another secret)', false, []],
+        ['hookbench check (unsigned)', false, []],
+      ]),
+    );
+  });
+});
+
 describe('runs: events, history and comparison', () => {
   it('announces the run, each check and the end; keeps it; says what was fixed since the last run of the URL', async () => {
     const events: EngineEvent[] = [];
