@@ -12,6 +12,7 @@ import {
   checkScenarioFileSchema,
   runCheckInputSchema,
   summaryLine,
+  type CheckResult,
   type CheckRun,
   type CheckScenarioFile,
   type RunCheckInput,
@@ -20,6 +21,7 @@ import { err, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
 import { listChecks } from '../check/checkService.js';
 import { junitXml } from '../check/junit.js';
+import { maskUrl } from '../core/secrets.js';
 import type { CheckTiming } from '../check/sender.js';
 import { createCore } from '../engine/createCore.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
@@ -94,9 +96,18 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
     };
     const valid = parseWith(runCheckInputSchema, input);
     if (!valid.ok) throw new UsageError(withFlag(valid.error.message, valid.error.field));
-    const run = await execute(input, options.dataDir, deps);
+    // A human report prints each check as it finishes (a late answer takes seconds); JSON waits for the end.
+    const printed = new Set<string>();
+    const live = options.json
+      ? undefined
+      : (c: CheckResult) => {
+          if (printed.size === 0) io.stdout(`Checking ${maskUrl(url)}\n`);
+          printed.add(c.id);
+          printCheck(c, io);
+        };
+    const run = await execute(input, options.dataDir, deps, live);
     if (!run.ok) throw new UsageError(withFlag(run.error.message, run.error.field));
-    return report(run.value, options, io);
+    return report(run.value, options, io, printed);
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`hookbench check: ${e.message}\n`);
@@ -113,15 +124,17 @@ function withFlag(message: string, field: string | undefined): string {
 }
 
 /** Through the serve on the data dir when one runs, else in-process on a throw-away data dir. */
-async function execute(input: RunCheckInput, dataDirFlag: string | undefined, deps: CheckDeps): Promise<Result<CheckRun>> {
+async function execute(input: RunCheckInput, dataDirFlag: string | undefined, deps: CheckDeps, onCheck?: (check: CheckResult) => void): Promise<Result<CheckRun>> {
   const live = findLiveServe(dataDirFlag);
   if (live) return callApi<CheckRun>(live.info, 'runCheck', input);
   const dataDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-check-'));
   try {
     const core = createCore({ dataDir, autoStart: false, forwarder: 'inline', ...(deps.timing ? { checkTiming: deps.timing } : {}) });
+    const off = onCheck ? core.onEvent((e) => e.type === 'checkFinished' && onCheck(e.check)) : () => undefined;
     try {
       return await core.checks.runCheck(input);
     } finally {
+      off();
       await core.close();
     }
   } catch (e) {
@@ -133,7 +146,25 @@ async function execute(input: RunCheckInput, dataDirFlag: string | undefined, de
 
 const MARK = { pass: '✓', fail: '✗', warn: '!' } as const;
 
-function report(run: CheckRun, options: CheckOptions, io: CliIO): number {
+function printCheck(c: CheckResult, io: CliIO): void {
+  const change = c.change === 'fixed' ? ' (fixed since last run)' : c.change === 'broken' ? ' (passed last run)' : '';
+  io.stdout(`${c.verdict === 'warn' ? '! warn' : MARK[c.verdict]} ${c.id}: ${c.title}${change}\n`);
+  if (c.verdict === 'pass') return;
+  io.stdout(`    ${c.detail}\n`);
+  if (c.verdict === 'fail') {
+    for (const ex of c.evidence.slice(0, 3)) {
+      const answer = ex.statusCode !== null ? `HTTP ${ex.statusCode}` : (ex.error ?? ex.outcome);
+      io.stdout(`    ${ex.label}: POST ${ex.request.url} → ${answer} in ${Math.round(ex.durationMs)} ms${ex.attempt ? ` (message #${ex.attempt.messageId})` : ''}\n`);
+      if (ex.signature) io.stdout(`      X-Signature ${ex.signature.sent ?? '(none)'}: ${ex.signature.explanation}\n`);
+      const body = ex.response?.body.trim();
+      if (body) io.stdout(`      response: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}\n`);
+    }
+  }
+  if (c.fix) io.stdout(`    fix: ${c.fix}\n`);
+}
+
+/** `printed`: the checks already printed as they finished (a standalone run). */
+function report(run: CheckRun, options: CheckOptions, io: CliIO, printed: ReadonlySet<string>): number {
   if (run.status === 'unreachable') {
     io.stderr(`hookbench check: ${run.error ?? `cannot reach ${run.url}`} (nothing was checked)\n`);
     if (options.json) io.stdout(`${JSON.stringify(checkReport(run), null, 2)}\n`);
@@ -151,23 +182,8 @@ function report(run: CheckRun, options: CheckOptions, io: CliIO): number {
   if (options.json) {
     io.stdout(`${JSON.stringify(checkReport(run), null, 2)}\n`);
   } else {
-    io.stdout(`Checking ${run.url}\n`);
-    for (const c of run.checks) {
-      const change = c.change === 'fixed' ? ' (fixed since last run)' : c.change === 'broken' ? ' (passed last run)' : '';
-      io.stdout(`${c.verdict === 'warn' ? '! warn' : MARK[c.verdict]} ${c.id}: ${c.title}${change}\n`);
-      if (c.verdict === 'pass') continue;
-      io.stdout(`    ${c.detail}\n`);
-      if (c.verdict === 'fail') {
-        for (const ex of c.evidence.slice(0, 3)) {
-          const answer = ex.statusCode !== null ? `HTTP ${ex.statusCode}` : (ex.error ?? ex.outcome);
-          io.stdout(`    ${ex.label}: POST ${ex.request.url} → ${answer} in ${Math.round(ex.durationMs)} ms\n`);
-          if (ex.signature) io.stdout(`      X-Signature ${ex.signature.sent ?? '(none)'}: ${ex.signature.explanation}\n`);
-          const body = ex.response?.body.trim();
-          if (body) io.stdout(`      response: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}\n`);
-        }
-      }
-      if (c.fix) io.stdout(`    fix: ${c.fix}\n`);
-    }
+    if (printed.size === 0) io.stdout(`Checking ${run.url}\n`);
+    for (const c of run.checks) if (!printed.has(c.id)) printCheck(c, io);
     if (run.error) io.stdout(`${run.error}\n`);
     io.stdout(`${summaryLine(run.summary)}\n`);
   }

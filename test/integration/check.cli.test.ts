@@ -36,6 +36,23 @@ describe('hookbench check', () => {
     expect(lines.at(-1)).toBe(`${BATTERY.length - 1} passed, 0 failed, 0 warnings`);
   });
 
+  it('prints each check as it finishes: a line is out while a later request still waits for its answer', async () => {
+    const held: (() => void)[] = [];
+    const good = checkReceiver();
+    const r = await newReceiver((req, res) => {
+      if ((JSON.parse(req.body.toString('utf8')) as { type: string }).type === 'screen') held.push(() => good(req, res));
+      else good(req, res);
+    });
+    const c = captureIO();
+    const run = runCli(['check', r.url, '--secret', SECRET, '--only', 'shapes.track,shapes.screen', '--data-dir', newDataDir()], c.io, DEPS);
+    await c.waitForOut('✓ shapes.track: a track call gets a 2xx\n');
+    await r.waitFor(2);
+    expect(c.out()).not.toContain('shapes.screen');
+    held.forEach((release) => release());
+    expect(await run).toBe(0);
+    expect(c.out()).toBe(`Checking ${r.url}\n✓ shapes.track: a track call gets a 2xx\n✓ shapes.screen: a screen call gets a 2xx\n2 passed, 0 failed, 0 warnings\n`);
+  });
+
   it('exit 1 with ✗ lines, the evidence and the fix of each failure', async () => {
     const r = await newReceiver(checkReceiver({ acceptsAnySignature: true }));
     const { code, out } = await check([r.url, '--secret', SECRET, '--only', 'shapes.track,signature.wrong-secret']);
