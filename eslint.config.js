@@ -12,7 +12,7 @@ const uiPackages = ['react', 'react-dom', 'zustand'];
  * "Layers"): a folder may import the floors below its own, never one above, and never a folder beside it on its
  * floor (features stay apart; what two of them share lives lower). main/app, the wiring, is the top floor.
  */
-const ENGINE_FLOORS = [['platform'], ['registry'], ['ingestion'], ['delivery', 'receiver', 'audiences', 'history', 'diagnostics'], ['control'], ['app']];
+const ENGINE_FLOORS = [['platform'], ['registry'], ['ingestion'], ['delivery', 'receiver', 'audiences', 'history', 'diagnostics'], ['check'], ['control'], ['app']];
 const ENGINE_FOLDERS = ENGINE_FLOORS.flat();
 /** The engine folders that `folder` may not import: those above its floor and those beside it. */
 const notBelow = (folder) => {

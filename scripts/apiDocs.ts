@@ -7,7 +7,7 @@ import type { CommandName } from '../main/contract/api.js';
 import { COMMAND_DOCS, type CommandDoc } from '../main/contract/commandDocs.js';
 import { commandSchemas, COMMAND_NAMES } from '../main/contract/commands.js';
 
-const GROUPS: CommandDoc['group'][] = ['Messages', 'Clock and forwarding', 'Workbench', 'Destinations', 'Sources and ingestion', 'Deletion', 'Audiences', 'Mock receiver'];
+const GROUPS: CommandDoc['group'][] = ['Messages', 'Clock and forwarding', 'Workbench', 'Destinations', 'Sources and ingestion', 'Deletion', 'Audiences', 'Mock receiver', 'Check endpoint'];
 
 function inputSchema(name: CommandName): string {
   const schema = z.toJSONSchema(commandSchemas[name] as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -30,12 +30,13 @@ export function renderApiDocs(): string {
     'handler runs; an error names the field (`webhooks[2].headers.Host`) and the limit it broke. Lists',
     'answer pages, `{"items": [...], "nextCursor": string | null}`: pass `nextCursor` back as `cursor`.',
     'Secrets are masked (`s3••••`) in every answer; `revealSecret` shows one. The types named under',
-    '"Answers" are in `main/contract/models.ts`, `audiences.ts` and `receiver.ts`.',
+    '"Answers" are in `main/contract/models.ts`, `audiences.ts`, `receiver.ts` and `check.ts`.',
     '',
     'Pushed events (WebSocket `/api/events?token=…`, or `window.hookbench.onEvents`) come in batches',
     '`{"events": [...], "dropped"?: n}`: `messageAccepted`, `messageUpdated`, `attemptStarted`,',
     '`attemptFinished`, `deliveryUpdated`, `clockAdvanced`, `clockJumpUpdated`, `forwardingChanged`, `requestCaptured`,',
-    '`ingestRefused` (`main/contract/events.ts`).',
+    '`ingestRefused`, and while a check runs `checkRunStarted`, `checkFinished`, `checkRunFinished`',
+    '(`main/contract/events.ts`).',
     '',
   ];
   for (const group of GROUPS) {

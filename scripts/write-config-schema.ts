@@ -1,7 +1,14 @@
-// Regenerates schema/hookbench.config.schema.json from the zod definition (a test checks it is current).
+// Regenerates schema/hookbench.config.schema.json and schema/check-scenarios.schema.json from their zod
+// definitions (tests check both are current).
 import { writeFileSync } from 'node:fs';
+import { checkScenariosJsonSchema } from '../main/contract/check.js';
 import { configJsonSchema } from '../main/contract/config.js';
 
-const file = new URL('../schema/hookbench.config.schema.json', import.meta.url);
-writeFileSync(file, `${JSON.stringify(configJsonSchema(), null, 2)}\n`);
-console.log(`wrote ${file.pathname}`);
+for (const [name, schema] of [
+  ['hookbench.config.schema.json', configJsonSchema()],
+  ['check-scenarios.schema.json', checkScenariosJsonSchema()],
+] as const) {
+  const file = new URL(`../schema/${name}`, import.meta.url);
+  writeFileSync(file, `${JSON.stringify(schema, null, 2)}\n`);
+  console.log(`wrote ${file.pathname}`);
+}

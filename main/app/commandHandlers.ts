@@ -35,7 +35,7 @@ function maskedRefused(field: string): Result<never> {
 }
 
 export function createCommandHandlers(core: Core, face: FaceHandlers = {}): CommandHandlers {
-  const { audiences, receivers } = core;
+  const { audiences, receivers, checks } = core;
   const handlers: CommandHandlers = {
     sendMessage: (input) => core.sendMessage(input),
     sendMessages: (input) => core.sendMessages(input),
@@ -125,6 +125,9 @@ export function createCommandHandlers(core: Core, face: FaceHandlers = {}): Comm
     listCaptures: (input) => mapPage(receivers.listCaptures(input), maskCapture),
     getCapture: (input) => mapValue(receivers.getCapture(input), maskCapture),
     clearCaptures: (input) => receivers.clearCaptures(input),
+    runCheck: (input) => checks.runCheck(input),
+    getCheckRun: (input) => checks.getCheckRun(input),
+    listCheckRuns: (input) => checks.listCheckRuns(input),
   };
   return { ...handlers, ...face };
 }

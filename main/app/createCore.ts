@@ -22,6 +22,8 @@ import { Store } from '../store/store.js';
 import { AudienceService } from '../audiences/audienceService.js';
 import { createClock, type Clock } from '../platform/clock.js';
 import { Control, retrySeed, SETTINGS } from '../control/control.js';
+import { CheckService } from '../check/checkService.js';
+import type { CheckTiming } from '../check/sender.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
 import { DeletionRequests } from '../audiences/deletions.js';
 import { DeliveryCommands } from '../delivery/deliveryCommands.js';
@@ -67,6 +69,8 @@ export interface CoreOptions {
     /** The newest captures kept (default 10,000). */
     maxCaptures?: number;
   };
+  /** The endpoint check's timeout and "slow" threshold (default: the destination's 5 s, and 1 s); tests shorten them. */
+  checkTiming?: Partial<CheckTiming>;
 }
 
 export type Core = CoreCommands & {
@@ -74,6 +78,8 @@ export type Core = CoreCommands & {
   readonly audiences: AudienceService;
   /** The mock receiver: endpoints, scripts, captures (its listeners start with `receivers.start`). */
   readonly receivers: ReceiverService;
+  /** Checking the user's own receiver: runCheck, getCheckRun, listCheckRuns (main/check/). */
+  readonly checks: CheckService;
   /** Ingestion's view of the core. */
   readonly ingestion: IngestionPort;
   /** Whether the database can still keep writes: deleted, replaced or damaged files are found here. */
@@ -155,6 +161,7 @@ class CoreImpl implements Core {
   readonly clock: Clock;
   readonly audiences: AudienceService;
   readonly receivers: ReceiverService;
+  readonly checks: CheckService;
   readonly ingestion: IngestionPort;
   readonly health: DbHealth;
   private readonly bus: EventBus;
@@ -282,6 +289,24 @@ class CoreImpl implements Core {
         return overview.value;
       },
     });
+    this.checks = new CheckService({
+      runs: store.checkRuns,
+      emit: (event) => bus.emit(event),
+      timing: options.checkTiming,
+      dispatcher: options.dispatcher,
+      engine: {
+        forwarding: () => {
+          const overview = this.control.getOverview();
+          return overview.ok && !overview.value.paused;
+        },
+        findDestination: (ref) => registry.findDestination(ref),
+        createDestination: (input) => registry.createDestination(input),
+        updateDestination: (input) => registry.updateDestination(input),
+        sendMessage: (input) => intake.sendMessage(input),
+        getMessage: (input) => this.history.getMessage(input),
+        onEvent: (listener) => bus.on(listener),
+      },
+    });
     this.deletions = new DeletionRequests({ store, clock, registry, intake, rolledBack: () => this.rolledBack() });
     this.ingestion = ingestionPort({ store, clock, bus, registry, intake, refusalListeners: this.refusalListeners });
     // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.
@@ -322,6 +347,7 @@ class CoreImpl implements Core {
     this.closed = true;
     this.historyIndexer.stop();
     this.retention.stop();
+    await this.checks.close();
     this.bus.close();
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();

@@ -8,6 +8,7 @@ import { MESSAGE_TYPES } from '../contract/messageShapes.js';
 import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
 import { runSend, type SendDeps, type SendOptions } from './send.js';
+import { runCheckCommand, type CheckDeps, type CheckOptions } from './check.js';
 import { runDeleteUser } from './deleteUser.js';
 import { INFO_FIELDS, runInfo } from './info.js';
 import { runDoctor } from './doctor.js';
@@ -173,6 +174,21 @@ Through a running serve the messages are delivered at once; without one they wai
 dir until hookbench serve starts there.
 Exit status: 0 imported, 1 the workbench could not take them, 2 bad input or usage.`;
 
+const CHECK_HELP = `
+Examples:
+  hookbench check http://localhost:3000/webhooks --secret "$WEBHOOK_SECRET"
+  hookbench check https://staging.example.com/hook --secret s3cret --junit check.xml
+  hookbench check http://localhost:3000/hook --secret s3cret --only signature.wrong-secret,redelivery.same-message --json
+  hookbench check --list
+
+Sends the battery (shapes, signature, time, redelivery, burst, status, transport, content type; docs/check.md)
+and the --scenarios file's cases, built and signed exactly as the Webhooks destination does, and prints one
+line per check (✓ pass, ✗ fail, ! warn), the evidence of each failure, and "N passed, M failed, K warnings".
+Runs through the hookbench serve of the data dir when one runs (the run is kept and compared with the
+previous run of the URL), else in-process with a throw-away data dir.
+Exit status: 0 no check failed (warnings allowed), 1 a check failed, 2 bad input or usage, or the URL
+cannot be reached at all.`;
+
 const DOCTOR_HELP = `
 Runs SQLite's full integrity check on <data dir>/hookbench.db, read-only (a running serve may keep running),
 and, when it finds damage, lists it and says how to recover. Hookbench itself refuses to start on a damaged
@@ -191,6 +207,8 @@ export interface CliDeps {
   receive?: ReceiveDeps;
   /** Passed to `tail` (tests: reconnection waits, time zone). */
   tail?: TailDeps;
+  /** Passed to `check` (tests: temp root, timeout and "slow" threshold). */
+  check?: CheckDeps;
 }
 
 export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}): Command {
@@ -347,6 +365,25 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addHelpText('after', INFO_HELP)
     .action((field: string | undefined, opts: { dataDir?: string; json?: boolean }) => {
       setExit(runInfo(field, opts, io));
+    });
+
+  program
+    .command('check')
+    .description("check your own webhook receiver: does it accept every shape, refuse forgeries, answer in time, survive redelivery and a burst?")
+    .argument('[url]', 'the receiver URL to check (http:// or https://)')
+    .option('--secret <secret>', "the destination's shared secret: requests are signed with it, forgeries are made against it")
+    .option('--header <header>', 'static header "Name: value" sent with every request (repeatable, at most 5)', collect)
+    .option('--json', 'print the report as JSON: {url, startedAt, finishedAt, summary, checks}')
+    .option('--junit <file>', 'also write the report as JUnit XML (one testcase per check) to this file')
+    .option('--only <ids>', 'run only these check IDs, comma-separated (see --list)')
+    .addOption(new Option('--burst <n>', 'concurrent deliveries of the burst check (default 50)').argParser(positiveInt))
+    .option('--scenarios <file>', 'a JSON file of your own scenarios (schema/check-scenarios.schema.json), run after the battery')
+    .option('--list', 'print the check IDs (with the scenarios file\'s) and exit')
+    .option('--data-dir <dir>', 'run through the hookbench serve of this data dir when one runs (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText('after', CHECK_HELP)
+    .action(async (url: string | undefined, opts: CheckOptions) => {
+      setExit(await runCheckCommand(url, opts, io, deps.check));
     });
 
   program

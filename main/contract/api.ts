@@ -37,6 +37,7 @@ import type {
   UpdateAudienceInput,
   UpdateComputedTraitInput,
 } from './audiences.js';
+import type { CheckRun, CheckRunSummary, ListCheckRunsInput, RunCheckInput } from './check.js';
 import type { Diagnostics, MessageExplanation } from './diagnostics.js';
 import type { ImportMessagesInput, ImportMessagesOutput } from './importMessages.js';
 import type { RetentionState, SetRetentionInput } from './retention.js';
@@ -216,8 +217,21 @@ export interface ReceiverCommands {
   clearCaptures(input: { receiver?: string | undefined }): Result<{ deleted: number }>;
 }
 
+/** Checking the user's own receiver (docs/check.md): the battery and user scenarios, runs kept with the history. */
+export interface CheckCommands {
+  /**
+   * Starts a run against `url` and answers the run as it starts (`status: 'running'`), or, with `wait`, as it
+   * ended; checkRunStarted, checkFinished (one per check) and checkRunFinished follow as it goes.
+   */
+  runCheck(input: RunCheckInput): Promise<Result<CheckRun>>;
+  /** One run with every check, its evidence, and each check's change since the previous run of the same URL. */
+  getCheckRun(input: { id: number }): Result<CheckRun>;
+  /** Runs newest first (optionally of one URL), without their checks. */
+  listCheckRuns(input: ListCheckRunsInput): Result<Page<CheckRunSummary>>;
+}
+
 /** The whole typed API: every transport derives its call types from this one interface. */
-export type Commands = CoreCommands & AudienceCommands & ReceiverCommands;
+export type Commands = CoreCommands & AudienceCommands & ReceiverCommands & CheckCommands;
 
 export type CommandName = keyof Commands;
 export type CommandInput<K extends CommandName> = Parameters<Commands[K]>[0];

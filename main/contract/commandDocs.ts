@@ -7,7 +7,7 @@ import type { CommandName } from './api.js';
 import type { ErrorCode } from './result.js';
 
 export interface CommandDoc {
-  group: 'Messages' | 'Clock and forwarding' | 'Workbench' | 'Destinations' | 'Sources and ingestion' | 'Deletion' | 'Audiences' | 'Mock receiver';
+  group: 'Messages' | 'Clock and forwarding' | 'Workbench' | 'Destinations' | 'Sources and ingestion' | 'Deletion' | 'Audiences' | 'Mock receiver' | 'Check endpoint';
   summary: string;
   output: string;
   errors?: readonly ErrorCode[];
@@ -84,4 +84,13 @@ export const COMMAND_DOCS = {
   listCaptures: { group: 'Mock receiver', summary: 'Captured requests newest first, with the exact body, the step that answered and the signature verdict. Only the newest `limit` (10,000) are kept; `pruned` counts the older ones removed.', output: 'Page<CaptureRecord> & { limit: number; pruned: number }' },
   getCapture: { group: 'Mock receiver', summary: 'One captured request.', output: 'CaptureRecord', errors: ['not_found'] },
   clearCaptures: { group: 'Mock receiver', summary: "Deletes captures (all, or one endpoint's).", output: '{ deleted: number }' },
+  runCheck: {
+    group: 'Check endpoint',
+    summary:
+      'Runs the conformance battery (docs/check.md) and any user `scenarios` against `url`, signing with `secret` as the Webhooks destination does. Answers the run as it starts (`status: "running"`), or as it ended with `wait: true`; `checkRunStarted`, `checkFinished` and `checkRunFinished` follow. `status: "unreachable"` when nothing could be sent to the URL at all. The run is kept with the history (never its secret).',
+    output: 'CheckRun',
+    errors: ['conflict'],
+  },
+  getCheckRun: { group: 'Check endpoint', summary: "One run: every check's verdict, detail, fix and evidence (requests and responses, with the attempt they were when sent through the engine), each check's `change` since the previous run of the same URL and `fixedSinceLastRun`.", output: 'CheckRun', errors: ['not_found'] },
+  listCheckRuns: { group: 'Check endpoint', summary: 'Check runs newest first, optionally of one `url`, without their checks.', output: 'Page<CheckRunSummary>' },
 } as const satisfies Record<CommandName, CommandDoc>;

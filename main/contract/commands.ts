@@ -16,6 +16,7 @@ import {
   updateAudienceInputSchema,
   updateComputedTraitInputSchema,
 } from './audiences.js';
+import { getCheckRunInputSchema, listCheckRunsInputSchema, runCheckInputSchema } from './check.js';
 import { importMessagesInputSchema } from './importMessages.js';
 import { MESSAGE_TYPES } from './messageShapes.js';
 import { DELIVERY_STATUSES, MESSAGE_STATUSES, SECRET_KINDS, SOURCE_KINDS } from './models.js';
@@ -156,6 +157,10 @@ export const commandSchemas = {
   listCaptures: z.strictObject({ receiver: receiverName.optional(), messageId: z.string().min(1).max(200).optional(), ...paging }),
   getCapture: z.strictObject({ id: rowId }),
   clearCaptures: z.strictObject({ receiver: receiverName.optional() }),
+  // checking the user's receiver
+  runCheck: runCheckInputSchema,
+  getCheckRun: getCheckRunInputSchema,
+  listCheckRuns: listCheckRunsInputSchema,
 } satisfies { [K in CommandName]: z.ZodType<CommandInput<K>, unknown> };
 
 /** Every command name, in the table's order (for docs, tests and the CLI). */

@@ -1,4 +1,5 @@
 import type { AttemptRecord, ClockJump, ClockState, DeliveryRecord, IngestRefusal, MessageStatus, MessageSummary } from './models.js';
+import type { CheckResult, CheckRunSummary, CheckSummary } from './check.js';
 import type { CaptureRecord } from './receiver.js';
 
 /** Pushed events, past tense (docs/behaviour.md §10). A discriminated union on `type`. */
@@ -24,7 +25,13 @@ export type EngineEvent =
   | { type: 'forwardingChanged'; paused: boolean }
   | { type: 'requestCaptured'; capture: CaptureRecord }
   /** An ingestion request was refused (unknown write key, wrong route, a limit...): its ingest log entry, without the body preview. */
-  | { type: 'ingestRefused'; refusal: IngestRefusal };
+  | { type: 'ingestRefused'; refusal: IngestRefusal }
+  /** A check run began (runCheck): its planned checks count in `run.total`. */
+  | { type: 'checkRunStarted'; run: CheckRunSummary }
+  /** One check of a run has its verdict; `summary` is the run's so far. */
+  | { type: 'checkFinished'; runId: number; check: CheckResult; summary: CheckSummary }
+  /** A check run ended (finished, or the URL was unreachable). */
+  | { type: 'checkRunFinished'; run: CheckRunSummary };
 
 export type EngineEventType = EngineEvent['type'];
 export type EventOf<K extends EngineEventType> = Extract<EngineEvent, { type: K }>;

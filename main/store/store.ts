@@ -11,6 +11,7 @@
  * The mock receiver's endpoints and captures are receiverStore.ts, which the core builds with its limits.
  */
 import { AudienceStore } from './audienceStore.js';
+import { CheckRunStore } from './checkRunStore.js';
 import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
@@ -43,6 +44,8 @@ export class Store {
   readonly retention: RetentionStore;
   readonly diagnostics: DiagnosticsQueries;
   readonly audiences: AudienceStore;
+  /** Runs of the endpoint check (checkRunStore.ts). */
+  readonly checkRuns: CheckRunStore;
 
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
@@ -62,6 +65,7 @@ export class Store {
     this.retention = new RetentionStore(this.db);
     this.diagnostics = new DiagnosticsQueries(this.db);
     this.audiences = new AudienceStore(this.db);
+    this.checkRuns = new CheckRunStore(this.db);
   }
 
   /** The database file's path. */

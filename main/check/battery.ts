@@ -1,0 +1,283 @@
+/**
+ * The built-in battery (docs/check.md lists each ID and why it matters). Each check is written as a
+ * scenario (the format of `--scenarios FILE`), plus, where the battery knows more than "expect 2xx", its own
+ * judgement of what the Webhooks destination would do with the answer. IDs are contracts: CI filters and
+ * compares by them.
+ */
+import { checkScenarioSchema, type CheckArea, type CheckExchange, type CheckScenarioInput } from '../contract/check.js';
+import { LIMITS, type MessageType } from '../contract/messageShapes.js';
+import { callOfSize, judgeAccepted, scenarioRequests, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
+
+const USER = 'hookbench-check-user';
+
+/** A scenario of the battery, parsed with the user scenarios' own schema (so the two formats cannot drift). */
+function scenario(input: CheckScenarioInput) {
+  return checkScenarioSchema.parse(input);
+}
+
+/** A check that sends one valid, signed request and expects the destination to count it delivered. */
+function accepted(id: string, title: string, area: CheckArea, message: { type: MessageType; call: Record<string, unknown> }): Check {
+  const s = scenario({ id, title, area, message, sign: 'valid', expect: { status: '2xx' } });
+  return {
+    id,
+    title,
+    area,
+    scenario: s,
+    requests: () => scenarioRequests(s),
+    judge: (exchanges, ctx) => worst(exchanges.map((ex) => judgeAccepted(ex, ctx.timing))),
+  };
+}
+
+/** The least good of several judgements (fail over warn over pass); the first of its kind. */
+function worst(judgements: Judgement[]): Judgement {
+  return judgements.find((j) => j.verdict === 'fail') ?? judgements.find((j) => j.verdict === 'warn') ?? judgements[0]!;
+}
+
+const track = (extra: Record<string, unknown> = {}) => ({ userId: USER, event: 'Hookbench Check', properties: { plan: 'pro', amount: 42 }, ...extra });
+
+const SHAPES: Check[] = [
+  accepted('shapes.track', 'a track call gets a 2xx', 'shapes', { type: 'track', call: track() }),
+  accepted('shapes.page', 'a page call gets a 2xx', 'shapes', { type: 'page', call: { userId: USER, properties: { path: '/pricing' } } }),
+  accepted('shapes.screen', 'a screen call gets a 2xx', 'shapes', { type: 'screen', call: { userId: USER, name: 'Home', context: { app: { name: 'Hookbench Check' } } } }),
+  accepted('shapes.identify', 'an identify call gets a 2xx', 'shapes', { type: 'identify', call: { userId: USER, traits: { email: 'check@example.com', plan: 'pro' } } }),
+  accepted('shapes.group', 'a group call gets a 2xx', 'shapes', { type: 'group', call: { userId: USER, groupId: 'hookbench-check-group', traits: { name: 'Check Inc.' } } }),
+  accepted('shapes.alias', 'an alias call (keys "Previous ID" and "User ID", with spaces) gets a 2xx', 'shapes', { type: 'alias', call: { previousId: 'anon-hookbench-check', userId: USER } }),
+  accepted('shapes.delete', 'a delete call (no version key) gets a 2xx', 'shapes', { type: 'delete', call: { userId: USER } }),
+  accepted('shapes.page-name-category', 'a page call with name and category gets a 2xx', 'shapes', { type: 'page', call: { userId: USER, name: 'Pricing', category: 'Docs', properties: { path: '/pricing' } } }),
+  accepted('shapes.anonymous-only', 'an anonymous-only call (anonymousId, no userId key) gets a 2xx', 'shapes', { type: 'track', call: { anonymousId: 'anon-hookbench-check', event: 'Hookbench Check', properties: {} } }),
+  accepted('shapes.empty-objects', 'empty properties and traits ({}) get a 2xx', 'shapes', { type: 'identify', call: { userId: USER, traits: {} } }),
+  accepted('shapes.unicode', 'non-ASCII text and emoji get a 2xx', 'shapes', { type: 'track', call: track({ event: 'Commande passée ✓', properties: { name: 'Zoë Ünal', city: '東京', mood: '🎉👍🏽' } }) }),
+  accepted('shapes.number-edges', 'numbers at the edge of double precision get a 2xx', 'shapes', {
+    type: 'track',
+    call: track({ properties: { maxSafe: Number.MAX_SAFE_INTEGER, minSafe: Number.MIN_SAFE_INTEGER, max: Number.MAX_VALUE, tiny: Number.MIN_VALUE, fraction: 0.1 + 0.2 } }),
+  }),
+  accepted('shapes.historical-timestamp', 'a call with a historical timestamp (2015) gets a 2xx', 'shapes', { type: 'track', call: track({ timestamp: '2015-03-01T12:00:00.000Z' }) }),
+  accepted('shapes.max-size', `a call at the ${LIMITS.messageBytes.toLocaleString('en-US')}-byte limit gets a 2xx`, 'shapes', { type: 'track', call: callOfSize(track()) }),
+];
+
+const FORGERY_FIX =
+  'Compute HMAC-SHA1 of the raw request body bytes (before any JSON parsing) with the shared secret, compare it with X-Signature in constant time (hex, case-insensitive), and answer 401 when it is missing or does not match.';
+
+/** A forged request must be refused with a 4xx (SPEC §10): a 2xx lets it in, a 5xx makes the destination retry it. */
+function judgeForgery(what: string, ex: CheckExchange, ctx: CheckContext): Judgement {
+  const status = ex.statusCode;
+  if (status !== null && status >= 400 && status < 500) return { verdict: 'pass', detail: `${what}: refused with HTTP ${status}` };
+  if (status !== null && status >= 200 && status < 300) {
+    return { verdict: 'fail', detail: `${what}: accepted with HTTP ${status}; forged requests get in`, fix: FORGERY_FIX };
+  }
+  if (status !== null && status >= 500) {
+    return {
+      verdict: 'fail',
+      detail: `${what}: answered HTTP ${status}; the real destination would retry this forged request for 4 hours. Refuse it with 401 instead`,
+      fix: `${FORGERY_FIX} A 4xx ends the delivery; a 5xx asks for retries.`,
+    };
+  }
+  if (status !== null) return { verdict: 'fail', detail: `${what}: answered HTTP ${status}, not a refusal (4xx)`, fix: FORGERY_FIX };
+  return { verdict: 'fail', detail: `${what}: ${ex.error ?? ex.outcome}, not a refusal (4xx)`, fix: ex.outcome === 'timeout' ? judgeAccepted(ex, ctx.timing).fix : FORGERY_FIX };
+}
+
+function forgery(id: string, title: string, sign: 'wrong-secret' | 'none' | 'tampered' | 'pretty-printed', what: string): Check {
+  const s = scenario({ id, title, area: 'signature', message: { type: 'track', call: track() }, sign, expect: { status: '4xx' } });
+  return {
+    id,
+    title,
+    area: 'signature',
+    scenario: s,
+    applies: (ctx) => ctx.secret !== null,
+    requests: () => [{ ...scenarioRequests(s)[0]!, label: `forged: ${what}` }],
+    judge: (exchanges, ctx) => judgeForgery(what, exchanges[0]!, ctx),
+  };
+}
+
+const SIGNATURE: Check[] = [
+  forgery('signature.wrong-secret', 'a request signed with another secret is refused with a 4xx', 'wrong-secret', 'signed with another secret'),
+  forgery('signature.missing', 'a request without X-Signature is refused with a 4xx', 'none', 'no X-Signature'),
+  forgery('signature.tampered', 'a body changed after signing is refused with a 4xx', 'tampered', 'body changed after signing'),
+  forgery('signature.pretty-printed', 'a signature of the pretty-printed body is refused with a 4xx', 'pretty-printed', 'signature of the pretty-printed body'),
+  {
+    id: 'signature.unverified',
+    title: 'requests are verified (a shared secret was given)',
+    area: 'signature',
+    scenario: null,
+    applies: (ctx) => ctx.secret === null,
+    requests: () => [],
+    judge: () => ({
+      verdict: 'warn',
+      detail: 'no shared secret was given, so the forged-request checks did not run: requests to this receiver are not being verified',
+      fix: 'Give the destination a shared secret, verify X-Signature in the receiver, and run the check with --secret.',
+    }),
+  },
+];
+
+const stalled = (ex: CheckExchange): boolean => ex.response !== null && ex.response.bodyTruncated && ex.response.body.length < LIMITS.responseBodyBytes;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+const TIME: Check[] = [
+  {
+    id: 'time.latency',
+    title: 'answers within 1 s (the destination gives up after 5 s)',
+    area: 'time',
+    scenario: null,
+    requests: () => [],
+    judge: (_own, ctx) => {
+      const answered = ctx.exchanges.filter((ex) => ex.outcome !== 'tls_error' && ex.outcome !== 'network_error');
+      if (answered.length === 0) return { verdict: 'pass', detail: 'no request was answered, so there is no latency to measure' };
+      const sorted = answered.map((ex) => ex.durationMs).sort((a, b) => a - b);
+      const ms = (v: number) => `${Math.round(v)} ms`;
+      const stats = `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(percentile(sorted, 95))}, max ${ms(sorted.at(-1)!)} over ${sorted.length} requests`;
+      const late = answered.filter((ex) => ex.outcome === 'timeout');
+      const fix = 'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job).';
+      if (late.length > 0) {
+        return {
+          verdict: 'fail',
+          detail: `${stats}; ${late.length} got no response headers within ${ctx.timing.timeoutMs} ms (first: ${late[0]!.label}): the destination times out and retries`,
+          fix,
+        };
+      }
+      const slow = answered.filter((ex) => ex.durationMs > ctx.timing.slowMs);
+      if (slow.length > 0) return { verdict: 'warn', detail: `${stats}; ${slow.length} took more than ${ctx.timing.slowMs} ms (slowest: ${slow.sort((a, b) => b.durationMs - a.durationMs)[0]!.label})`, fix };
+      return { verdict: 'pass', detail: stats };
+    },
+  },
+  {
+    id: 'time.body-stall',
+    title: 'the response body arrives after its headers (no stall)',
+    area: 'time',
+    scenario: null,
+    requests: () => [],
+    judge: (_own, ctx) => {
+      const stalls = ctx.exchanges.filter(stalled);
+      if (stalls.length === 0) return { verdict: 'pass', detail: 'every response body arrived in full' };
+      return {
+        verdict: 'warn',
+        detail: `${stalls.length} response(s) sent headers, then stalled the body (first: ${stalls[0]!.label}); the destination records the status and cuts the body after ${ctx.timing.timeoutMs} ms, holding a connection meanwhile`,
+        fix: 'End the response (res.end()) right after writing the status; stream nothing after it.',
+      };
+    },
+  },
+];
+
+const redeliveryScenario = scenario({
+  id: 'redelivery.same-message',
+  title: 'the same message (same messageId, same bytes) delivered twice gets a 2xx both times',
+  area: 'redelivery',
+  message: { type: 'track', call: track({ messageId: 'hookbench-check-redelivery' }) },
+  sign: 'valid',
+  repeat: 2,
+});
+
+const REDELIVERY: Check[] = [
+  {
+    id: redeliveryScenario.id,
+    title: redeliveryScenario.title,
+    area: 'redelivery',
+    scenario: redeliveryScenario,
+    requests: () => [{ ...scenarioRequests(redeliveryScenario)[0]!, label: 'delivery' }],
+    judge: (exchanges, ctx) => {
+      const [first, second] = exchanges as [CheckExchange, CheckExchange];
+      const firstJudged = judgeAccepted(first, ctx.timing);
+      if (firstJudged.verdict !== 'pass') return { ...firstJudged, detail: `first delivery: ${firstJudged.detail}` };
+      const status = second.statusCode;
+      if (status !== null && status >= 200 && status < 300) return { verdict: 'pass', detail: `HTTP ${first.statusCode}, then HTTP ${status} for the duplicate` };
+      const fix = 'De-duplicate by messageId: when it was seen already, answer 2xx again (the same answer as the first time) without doing the work twice.';
+      if (status === 409) {
+        return { verdict: 'fail', detail: 'the duplicate got HTTP 409: the destination counts the redelivery as failed (permanent: HTTP 409), though the message was handled', fix };
+      }
+      if (status !== null && status >= 500) return { verdict: 'fail', detail: `the duplicate got HTTP ${status}: the destination retries it for up to 4 hours`, fix };
+      return { ...judgeAccepted(second, ctx.timing), detail: `the duplicate: ${judgeAccepted(second, ctx.timing).detail}`, fix };
+    },
+  },
+];
+
+const BURST: Check[] = [
+  {
+    id: 'burst.concurrent',
+    title: 'a burst of concurrent deliveries gets no 5xx, reset or timeout',
+    area: 'burst',
+    scenario: scenario({ id: 'burst.concurrent', title: 'a burst of concurrent deliveries', area: 'burst', message: { type: 'track', call: track() }, sign: 'valid' }),
+    concurrent: true,
+    requests: (ctx) => Array.from({ length: ctx.burst }, (_, i) => ({ label: `burst ${i + 1}/${ctx.burst}`, message: { type: 'track' as const, call: track({ properties: { n: i + 1 } }) }, sign: 'valid' as const })),
+    judge: (exchanges, _ctx, elapsedMs) => {
+      const rate = `${exchanges.length} deliveries in ${Math.round(elapsedMs)} ms (${(exchanges.length / Math.max(elapsedMs / 1000, 0.001)).toFixed(1)}/s, at most 16 at once per origin, as the destination sends)`;
+      const broken = exchanges.filter((ex) => ex.outcome === 'timeout' || ex.outcome === 'network_error' || (ex.statusCode !== null && ex.statusCode >= 500));
+      if (broken.length > 0) {
+        const kinds = [...new Set(broken.map((ex) => (ex.statusCode !== null ? `HTTP ${ex.statusCode}` : ex.outcome === 'timeout' ? 'timeout' : (ex.error ?? ex.outcome))))].join(', ');
+        return { verdict: 'fail', detail: `${broken.length} of ${rate} failed (${kinds}): the destination retries each for up to 4 hours`, fix: 'Accept bursts: queue the work and answer 2xx at once, and size the server for at least 16 concurrent requests per sender.' };
+      }
+      const limited = exchanges.filter((ex) => ex.statusCode === 429);
+      if (limited.length > 0) return { verdict: 'warn', detail: `${limited.length} of ${rate} got HTTP 429: retried later by the destination` };
+      const refused = exchanges.filter((ex) => ex.statusCode !== null && (ex.statusCode < 200 || ex.statusCode >= 300));
+      if (refused.length > 0) return { verdict: 'fail', detail: `${refused.length} of ${rate} were refused (HTTP ${refused[0]!.statusCode})` };
+      return { verdict: 'pass', detail: rate };
+    },
+  },
+];
+
+const statusScenario = scenario({ id: 'status.valid-request', title: 'a valid, signed request gets a 2xx (not a redirect, 429 or other 4xx)', area: 'status', message: { type: 'track', call: track() }, sign: 'valid' });
+
+const STATUS: Check[] = [
+  {
+    id: statusScenario.id,
+    title: statusScenario.title,
+    area: 'status',
+    scenario: statusScenario,
+    requests: () => scenarioRequests(statusScenario),
+    judge: (exchanges, ctx) => judgeAccepted(exchanges[0]!, ctx.timing),
+  },
+];
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
+
+const TRANSPORT: Check[] = [
+  {
+    id: 'transport.https',
+    title: 'https with a certificate the destination accepts (http only to this machine)',
+    area: 'transport',
+    scenario: scenario({ id: 'transport.https', title: 'transport', area: 'transport', message: { type: 'track', call: track() }, sign: 'valid' }),
+    requests: () => [{ label: 'connection', message: { type: 'track', call: track() }, sign: 'valid' }],
+    judge: (exchanges, ctx) => {
+      const ex = exchanges[0]!;
+      if (ex.outcome === 'tls_error') return { verdict: 'fail', detail: `${ex.error}: the destination refuses it and sends nothing`, fix: TLS_FIX };
+      const url = new URL(ctx.url);
+      if (url.protocol === 'https:') return { verdict: 'pass', detail: `https; the certificate is trusted${ctx.caFile ? ` (with caFile ${ctx.caFile})` : ''}` };
+      if (LOOPBACK.test(url.hostname)) return { verdict: 'pass', detail: 'http to this machine (loopback): nothing crosses a network' };
+      return { verdict: 'warn', detail: `http to ${url.hostname}: message bodies (user data) cross the network in clear`, fix: 'Serve the receiver over https.' };
+    },
+  },
+];
+
+const CONTENT_TYPE: Check[] = [
+  {
+    id: 'content-type.no-charset',
+    title: 'Content-Type: application/json without a charset parameter is accepted',
+    area: 'content-type',
+    scenario: scenario({ id: 'content-type.no-charset', title: 'application/json without charset', area: 'content-type', message: { type: 'track', call: track() }, sign: 'valid', contentType: 'application/json' }),
+    requests: () => [
+      { label: 'application/json (as the destination sends)', message: { type: 'track', call: track() }, sign: 'valid', contentType: 'application/json' },
+      { label: 'application/json; charset=utf-8 (for comparison)', message: { type: 'track', call: track() }, sign: 'valid', contentType: 'application/json; charset=utf-8' },
+    ],
+    judge: (exchanges, ctx) => {
+      const [plain, charset] = exchanges as [CheckExchange, CheckExchange];
+      const plainJudged = judgeAccepted(plain, ctx.timing);
+      if (plainJudged.verdict === 'pass') return { verdict: 'pass', detail: `application/json: HTTP ${plain.statusCode}` };
+      const charsetOk = charset.statusCode !== null && charset.statusCode >= 200 && charset.statusCode < 300;
+      if (charsetOk) {
+        return {
+          verdict: 'fail',
+          detail: `application/json got ${plain.statusCode === null ? plain.error : `HTTP ${plain.statusCode}`}, but application/json; charset=utf-8 got HTTP ${charset.statusCode}: the receiver requires a charset the destination never sends`,
+          fix: 'Parse the body as JSON (UTF-8) whatever the Content-Type parameters; JSON is UTF-8 by definition (RFC 8259).',
+        };
+      }
+      return { ...plainJudged, detail: `application/json: ${plainJudged.detail}`, fix: plainJudged.fix ?? 'Accept application/json bodies (not only form encoding).' };
+    },
+  },
+];
+
+/** The battery in run order: the time checks come last, since they read every exchange of the run. */
+export const BATTERY: readonly Check[] = [...STATUS, ...SHAPES, ...SIGNATURE, ...REDELIVERY, ...CONTENT_TYPE, ...TRANSPORT, ...BURST, ...TIME];
+
+/** The check a run starts with: a URL that cannot be reached at all ends the run there (CLI exit 2). */
+export const PREFLIGHT_ID = 'status.valid-request';

@@ -1,0 +1,229 @@
+/**
+ * runCheck / getCheckRun / listCheckRuns: runs the battery and user scenarios against a URL, one check at a
+ * time, announcing each verdict as it comes (checkRunStarted, checkFinished, checkRunFinished) and keeping
+ * the run in the history database, compared check by check with the previous run of the same URL.
+ */
+import type { Dispatcher } from 'undici';
+import {
+  runCheckInputSchema,
+  summarise,
+  CHECK_LIMITS,
+  type CheckChange,
+  type CheckListing,
+  type CheckResult,
+  type CheckRun,
+  type CheckRunSummary,
+  type CheckVerdict,
+  type ListCheckRunsInput,
+  type RunCheckInput,
+} from '../contract/check.js';
+import type { EngineEvent } from '../contract/events.js';
+import type { Page } from '../contract/models.js';
+import { err, ok, type Result } from '../contract/result.js';
+import { maskHeaders, maskUrl } from '../domain/secrets.js';
+import type { CheckRunStore } from '../store/checkRunStore.js';
+import { notFound, pageArgs, toPage } from '../platform/paging.js';
+import { BATTERY, PREFLIGHT_ID } from './battery.js';
+import { EngineRoute, type EnginePort } from './engineRoute.js';
+import { otherSecret, runOne, scenarioCheck, ScenarioError, type Check, type CheckContext } from './runner.js';
+import { createCheckSender, DEFAULT_CHECK_TIMING, type CheckSender, type CheckTiming } from './sender.js';
+
+/** Network errors that mean no connection could be made at all (a reset or a closed socket had one). */
+const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ENOTCONN|ECONNABORTED|connect ETIMEDOUT/;
+
+export interface CheckServiceOptions {
+  runs: CheckRunStore;
+  emit: (event: EngineEvent) => void;
+  /** The destination's timeout and the "slow" threshold; tests shorten them. */
+  timing?: Partial<CheckTiming> | undefined;
+  /** Replaces the connection pools (tests, proxies), as the core's own option does. */
+  dispatcher?: Dispatcher | undefined;
+  /** Real time (ms since the epoch): a check measures the network now, whatever the engine clock says. */
+  now?: () => number;
+  /** The core, to send what the destination can send through the engine (attempt records to link). */
+  engine?: EnginePort | undefined;
+}
+
+/** The checks of a run, in order, after `only` and the scenarios. */
+export function planChecks(input: { secret: string | null; only?: readonly string[] | undefined; scenarios?: { scenarios: Parameters<typeof scenarioCheck>[0][] } | undefined }): Result<Check[]> {
+  const ctx = { secret: input.secret } as CheckContext;
+  const user = (input.scenarios?.scenarios ?? []).map(scenarioCheck);
+  const builtinIds = new Set(BATTERY.map((c) => c.id));
+  for (const [i, c] of user.entries()) {
+    if (builtinIds.has(c.id)) return err({ code: 'invalid_input', field: `scenarios.scenarios[${i}].id`, message: `scenarios.scenarios[${i}].id: "${c.id}" is a built-in check's ID; choose another` });
+  }
+  const all = [...BATTERY.filter((c) => !c.applies || c.applies(ctx)), ...user];
+  // The time checks read every exchange of the run: they stay last.
+  all.sort((a, b) => Number(a.area === 'time') - Number(b.area === 'time'));
+  if (!input.only) return ok(all);
+  const known = new Set([...BATTERY.map((c) => c.id), ...user.map((c) => c.id)]);
+  for (const [i, id] of input.only.entries()) {
+    if (!known.has(id)) return err({ code: 'invalid_input', field: `only[${i}]`, message: `only[${i}]: no check has the ID "${id}" (hookbench check --list prints them)` });
+  }
+  const wanted = new Set(input.only);
+  return ok(all.filter((c) => wanted.has(c.id)));
+}
+
+/** Every check ID the battery has, with the scenarios' (hookbench check --list). */
+export function listChecks(scenarios?: { scenarios: Parameters<typeof scenarioCheck>[0][] }): CheckListing[] {
+  return [...BATTERY, ...(scenarios?.scenarios ?? []).map(scenarioCheck)].map((c) => ({ id: c.id, title: c.title, area: c.area }));
+}
+
+function changeOf(previous: CheckVerdict | undefined, now: CheckVerdict): CheckChange | null {
+  if (previous === undefined) return null;
+  if (previous === now) return 'same';
+  if (now === 'pass') return 'fixed';
+  if (previous === 'pass') return 'broken';
+  return 'changed';
+}
+
+export class CheckService {
+  private sender: CheckSender | null = null;
+  private readonly timing: CheckTiming;
+  private readonly running = new Set<Promise<void>>();
+  private readonly now: () => number;
+  private closed = false;
+  /** One run at a time uses the engine's check destinations; a run beside it sends directly. */
+  private engineInUse = false;
+
+  constructor(private readonly options: CheckServiceOptions) {
+    this.timing = { ...DEFAULT_CHECK_TIMING, ...options.timing };
+    this.now = options.now ?? Date.now;
+    // A run cut short by a stop never finishes by itself.
+    options.runs.abandonRunning(this.now());
+  }
+
+  async runCheck(raw: RunCheckInput): Promise<Result<CheckRun>> {
+    if (this.closed) return err({ code: 'conflict', message: 'runCheck: Hookbench is stopping' });
+    const input = runCheckInputSchema.parse(raw);
+    const secret = input.secret ?? null;
+    const planned = planChecks({ secret, only: input.only, scenarios: input.scenarios });
+    if (!planned.ok) return planned;
+    const checks = planned.value;
+    const options: CheckRunSummary['options'] = {
+      secretGiven: secret !== null,
+      headers: maskHeaders(input.headers ?? {}),
+      only: input.only ?? null,
+      burst: input.burst ?? CHECK_LIMITS.defaultBurst,
+      scenarios: input.scenarios?.scenarios.length ?? 0,
+      caFile: input.caFile ?? null,
+    };
+    const runs = this.options.runs;
+    // A URL's password is a secret: the run keeps (and compares by) the URL with it masked.
+    const id = runs.insert({ url: maskUrl(input.url), startedAt: this.now(), total: checks.length, options });
+    const started = runs.get(id)!;
+    this.options.emit({ type: 'checkRunStarted', run: summaryOf(started) });
+    const previous = started.previousRunId !== null ? runs.get(started.previousRunId) : null;
+    const ctx: CheckContext & { exchanges: CheckContext['exchanges'][number][] } = {
+      url: input.url,
+      secret,
+      headers: input.headers ?? {},
+      caFile: input.caFile ?? null,
+      burst: options.burst,
+      timing: this.timing,
+      exchanges: [],
+      engine: null,
+    };
+    if (this.options.engine && !this.engineInUse) {
+      this.engineInUse = true;
+      ctx.engine = new EngineRoute(this.options.engine, {
+        url: input.url,
+        headers: input.headers ?? {},
+        secret,
+        otherSecret: secret === null ? null : otherSecret(secret),
+        caFile: input.caFile ?? null,
+        timeoutMs: this.timing.timeoutMs,
+      });
+    }
+    const done = this.play(id, checks, ctx, previous).finally(() => {
+      if (ctx.engine) {
+        ctx.engine.end();
+        this.engineInUse = false;
+      }
+    });
+    this.running.add(done);
+    void done.finally(() => this.running.delete(done));
+    if (!input.wait) return ok(started);
+    await done;
+    return ok(runs.get(id)!);
+  }
+
+  private async play(id: number, checks: Check[], ctx: CheckContext & { exchanges: CheckContext['exchanges'][number][] }, previous: CheckRun | null): Promise<void> {
+    const runs = this.options.runs;
+    const results: CheckResult[] = [];
+    const before = new Map(previous?.checks.map((c) => [c.id, c.verdict]) ?? []);
+    this.sender ??= createCheckSender({ timeoutMs: this.timing.timeoutMs, dispatcher: this.options.dispatcher });
+    const sender = this.sender;
+    // Nothing else is worth sending when the first valid request cannot reach the URL at all.
+    const ordered = [...checks.filter((c) => c.id === PREFLIGHT_ID), ...checks.filter((c) => c.id !== PREFLIGHT_ID)];
+    let unreachable: string | null = null;
+    let tlsRefused = false;
+    try {
+      for (const check of ordered) {
+        if (this.closed) break;
+        // A refused certificate fails every request the same way: only the transport check says it, with the fix.
+        if (tlsRefused && check.area !== 'transport') continue;
+        let result: CheckResult;
+        try {
+          const { exchanges, judgement } = await runOne(check, sender, ctx);
+          ctx.exchanges.push(...exchanges);
+          if (check.id === PREFLIGHT_ID || (results.length === 0 && exchanges.length > 0)) {
+            const first = exchanges[0];
+            if (first?.outcome === 'network_error' && UNREACHABLE.test(first.error ?? '')) {
+              unreachable = `cannot reach ${maskUrl(ctx.url)}: ${first.error ?? 'network error'}`;
+              break;
+            }
+            if (first?.outcome === 'tls_error') {
+              tlsRefused = true;
+              if (check.area !== 'transport' && ordered.some((c) => c.area === 'transport')) continue;
+            }
+          }
+          result = { id: check.id, title: check.title, area: check.area, verdict: judgement.verdict, detail: judgement.detail, evidence: trimEvidence(check, exchanges, judgement.verdict), fix: judgement.verdict === 'pass' ? null : (judgement.fix ?? null), change: null };
+        } catch (e) {
+          if (!(e instanceof ScenarioError)) throw e;
+          result = { id: check.id, title: check.title, area: check.area, verdict: 'fail', detail: e.message, evidence: [], fix: null, change: null };
+        }
+        result.change = changeOf(before.get(result.id), result.verdict);
+        results.push(result);
+        runs.setChecks(id, results);
+        this.options.emit({ type: 'checkFinished', runId: id, check: result, summary: summarise(results) });
+      }
+      runs.finish(id, unreachable ? 'unreachable' : 'finished', unreachable ?? (this.closed ? 'interrupted: Hookbench stopped during the run' : null), this.now(), results.length);
+    } catch (e) {
+      runs.finish(id, 'finished', `internal error: ${e instanceof Error ? e.message : String(e)}`, this.now(), results.length);
+      console.error('hookbench: a check run failed', e);
+    }
+    this.options.emit({ type: 'checkRunFinished', run: summaryOf(runs.get(id)!) });
+  }
+
+  getCheckRun(input: { id: number }): Result<CheckRun> {
+    const run = this.options.runs.get(input.id);
+    return run ? ok(run) : notFound('check run', input.id);
+  }
+
+  listCheckRuns(input: ListCheckRunsInput): Result<Page<CheckRunSummary>> {
+    const args = pageArgs(input);
+    if (!args.ok) return args;
+    return ok(toPage(this.options.runs.list({ url: input.url, beforeId: args.value.beforeId, limit: args.value.limit }), args.value.limit));
+  }
+
+  /** Stops after the check in progress; runs end marked interrupted. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.running]);
+    await this.sender?.close();
+    this.sender = null;
+  }
+}
+
+/** A burst keeps the evidence that matters: its failures (a few) or its first exchange. */
+function trimEvidence(check: Check, exchanges: CheckResult['evidence'], verdict: CheckVerdict): CheckResult['evidence'] {
+  if (!check.concurrent) return exchanges;
+  const notOk = exchanges.filter((ex) => ex.outcome !== 'success');
+  return (verdict === 'pass' || notOk.length === 0 ? exchanges.slice(0, 1) : notOk).slice(0, 5);
+}
+
+function summaryOf(run: CheckRun): CheckRunSummary {
+  const { checks: _checks, fixedSinceLastRun: _fixed, ...summary } = run;
+  return summary;
+}

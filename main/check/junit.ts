@@ -1,0 +1,58 @@
+/**
+ * A check run as JUnit XML, the format CI servers read (Jenkins, GitLab, GitHub test reporters): one
+ * testsuite, one testcase per check. A `fail` is a testcase with a <failure>; a `warn` passes, with its
+ * note in the testcase's <system-out> (SPEC §10). The shape follows Jenkins' JUnit schema (xunit-plugin's
+ * junit-10.xsd), which allows system-out inside a testcase; test/unit/check.junit.test.ts checks it.
+ */
+import type { CheckExchange, CheckResult, CheckRun } from '../contract/check.js';
+
+/** XML 1.0 forbids most control characters even escaped: they are written as U+FFFD. */
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+export function xmlEscape(text: string): string {
+  return text.replace(NOT_XML, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+/** `2026-11-26T23:47:25` (no zone: the form both common JUnit schemas accept). */
+const timestamp = (iso: string): string => iso.slice(0, 19);
+
+const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
+
+export function evidenceText(evidence: readonly CheckExchange[]): string {
+  return evidence
+    .map((ex) => {
+      const answer = ex.statusCode !== null ? `HTTP ${ex.statusCode}` : (ex.error ?? ex.outcome);
+      const lines = [`${ex.label}: POST ${ex.request.url} → ${answer} (${Math.round(ex.durationMs)} ms)`];
+      if (ex.signature) lines.push(`  X-Signature: ${ex.signature.sent ?? '(none)'} — ${ex.signature.explanation}`);
+      if (ex.response?.body) lines.push(`  response body: ${ex.response.body.slice(0, 500)}`);
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
+function testcase(c: CheckResult): string {
+  const time = c.evidence.reduce((sum, ex) => sum + ex.durationMs, 0);
+  const open = `    <testcase name="${xmlEscape(`${c.id}: ${c.title}`)}" classname="hookbench.check.${xmlEscape(c.area)}" time="${seconds(time)}"`;
+  if (c.verdict === 'pass') return `${open}/>`;
+  const body = [c.detail, c.fix ? `How to fix: ${c.fix}` : '', evidenceText(c.evidence)].filter(Boolean).join('\n');
+  if (c.verdict === 'warn') return `${open}>\n      <system-out>${xmlEscape(`warning: ${body}`)}</system-out>\n    </testcase>`;
+  return `${open}>\n      <failure message="${xmlEscape(c.detail)}" type="${xmlEscape(c.id)}">${xmlEscape(body)}</failure>\n    </testcase>`;
+}
+
+export function junitXml(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedAt' | 'summary' | 'checks'>, hostname = 'localhost'): string {
+  const elapsed = run.finishedAt ? Date.parse(run.finishedAt) - Date.parse(run.startedAt) : 0;
+  const counts = `tests="${run.checks.length}" failures="${run.summary.failed}" errors="0"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="hookbench check" ${counts} time="${seconds(elapsed)}">`,
+    `  <testsuite name="${xmlEscape(`hookbench check ${run.url}`)}" ${counts} skipped="0" time="${seconds(elapsed)}" timestamp="${timestamp(run.startedAt)}" hostname="${xmlEscape(hostname)}">`,
+    '    <properties>',
+    `      <property name="url" value="${xmlEscape(run.url)}"/>`,
+    `      <property name="warnings" value="${run.summary.warnings}"/>`,
+    '    </properties>',
+    ...run.checks.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

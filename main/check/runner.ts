@@ -1,0 +1,300 @@
+/**
+ * The one runner of the built-in battery and of user scenarios: a check plans its requests (a message built
+ * by the engine's own body builder, signed, or forged), the runner sends them through the forwarder's code
+ * and keeps each exchange as evidence, then the check judges them.
+ */
+import { randomUUID } from 'node:crypto';
+import { CHECK_LIMITS, type CheckArea, type CheckExchange, type CheckScenario, type CheckVerdict, type SignMode } from '../contract/check.js';
+import { LIMITS, type MessageType } from '../contract/messageShapes.js';
+import type { Webhook } from '../contract/models.js';
+import { buildMessage } from '../domain/messages.js';
+import { maskHeaders, maskUrl } from '../domain/secrets.js';
+import { signBody } from '../domain/signature.js';
+import { diagnoseSignature } from '../domain/signatureDiagnosis.js';
+import { prepareRequest } from '../delivery/webhookRequests.js';
+import type { EngineRoute, EngineSigning } from './engineRoute.js';
+import type { CheckSender, CheckTiming } from './sender.js';
+
+/** What every check of a run shares. */
+export interface CheckContext {
+  url: string;
+  secret: string | null;
+  headers: Record<string, string>;
+  caFile: string | null;
+  burst: number;
+  timing: CheckTiming;
+  /** Every exchange of the run so far (the time checks read them). */
+  readonly exchanges: readonly CheckExchange[];
+  /** Sends what the destination itself can send through the engine (attempt records); null: all direct. */
+  engine?: EngineRoute | null;
+}
+
+/** One request a check wants sent. */
+export interface RequestSpec {
+  label: string;
+  /** A message as the destination builds it… */
+  message?: { type: MessageType; call: Record<string, unknown> } | undefined;
+  /** …or the exact body (a JSON value serialised once, or a string's UTF-8 bytes). */
+  body?: string | Record<string, unknown> | undefined;
+  headers?: Record<string, string> | undefined;
+  contentType?: string | undefined;
+  sign: SignMode;
+  /** Send the very same bytes this many times, one after another. */
+  repeat?: number | undefined;
+}
+
+export interface Judgement {
+  verdict: CheckVerdict;
+  detail: string;
+  fix?: string | null | undefined;
+}
+
+export interface Check {
+  id: string;
+  title: string;
+  area: CheckArea;
+  /** What a user scenario would say to make this request (the built-in battery is written as scenarios). */
+  scenario: CheckScenario | null;
+  /** Whether it is run for this context (the forgeries need a secret; their warning needs none). */
+  applies?: (ctx: CheckContext) => boolean;
+  /** Requests sent one after another (repeat), or all at once when `concurrent`. */
+  requests(ctx: CheckContext): RequestSpec[];
+  concurrent?: boolean;
+  judge(exchanges: CheckExchange[], ctx: CheckContext, elapsedMs: number): Judgement;
+}
+
+/** A call the builder refused is a mistake in the battery or the scenario: named, never sent. */
+export class ScenarioError extends Error {}
+
+interface Prepared {
+  label: string;
+  headers: Record<string, string>;
+  bytes: Uint8Array;
+  /** What the signature diagnosis is asked about (the bytes that were signed may differ: tampered). */
+  signatureSent: string | null;
+}
+
+/** Another secret, for the forgery that signs with the wrong one. */
+export const otherSecret = (secret: string): string => `${secret}-but-not-the-shared-secret`;
+
+/** A body changed after signing: one more property the signer never saw. */
+function tamper(body: Record<string, unknown>): Uint8Array {
+  const props = (body['properties'] ?? body['traits']) as Record<string, unknown> | undefined;
+  const changed = props ? { ...body, [body['properties'] ? 'properties' : 'traits']: { ...props, amount: 1_000_000 } } : { ...body, tampered: true };
+  return Buffer.from(JSON.stringify(changed), 'utf8');
+}
+
+export function prepare(spec: RequestSpec, ctx: CheckContext): Prepared {
+  let bytes: Uint8Array;
+  let object: Record<string, unknown> | null = null;
+  if (spec.message) {
+    const built = buildMessage(spec.message.type, spec.message.call, { receivedAt: Date.now(), newMessageId: randomUUID });
+    if (!built.ok) throw new ScenarioError(`${spec.label}: the message cannot be built: ${built.error.field ? `${built.error.field}: ` : ''}${built.error.message}`);
+    bytes = built.value.bytes;
+    object = built.value.body;
+  } else if (typeof spec.body === 'string') {
+    bytes = Buffer.from(spec.body, 'utf8');
+  } else {
+    object = spec.body ?? {};
+    bytes = Buffer.from(JSON.stringify(object), 'utf8');
+  }
+  const webhook: Webhook = { url: ctx.url, headers: { ...ctx.headers, ...spec.headers } };
+  // The destination's own headers, signed as it signs; a forgery replaces what a forger would get wrong.
+  const signing = spec.sign === 'none' ? null : ctx.secret;
+  let sent = bytes;
+  const headers = prepareRequest(webhook, signing, bytes).headers;
+  if (signing) {
+    switch (spec.sign) {
+      case 'wrong-secret':
+        headers['x-signature'] = signBody(otherSecret(signing), bytes);
+        break;
+      case 'tampered':
+        sent = object ? tamper(object) : Buffer.concat([bytes, Buffer.from(' ')]);
+        headers['content-length'] = String(sent.byteLength);
+        break;
+      case 'pretty-printed':
+        headers['x-signature'] = signBody(signing, Buffer.from(JSON.stringify(object ?? JSON.parse(Buffer.from(bytes).toString('utf8')), null, 2), 'utf8'));
+        break;
+      case 'uppercase-hex':
+        headers['x-signature'] = headers['x-signature']!.toUpperCase();
+        break;
+      default:
+        break;
+    }
+  }
+  if (spec.contentType !== undefined) headers['content-type'] = spec.contentType;
+  return { label: spec.label, headers, bytes: sent, signatureSent: headers['x-signature'] ?? null };
+}
+
+const clip = (text: string): { text: string; truncated: boolean } =>
+  text.length > CHECK_LIMITS.evidenceBodyChars ? { text: text.slice(0, CHECK_LIMITS.evidenceBodyChars), truncated: true } : { text, truncated: false };
+
+/** What the signature diagnosis makes of the X-Signature sent (null without a secret to check it against). */
+function signatureEvidence(secret: string | null, bytes: Uint8Array, sent: string | null): CheckExchange['signature'] {
+  if (secret === null) return null;
+  if (sent === null) return { sent: null, expected: signBody(secret, bytes), explanation: 'no X-Signature header was sent' };
+  const d = diagnoseSignature({ secret, body: bytes, signature: sent });
+  return { sent, expected: d.expected, explanation: d.explanation };
+}
+
+/** The destination itself can send it: a built message, its own headers and Content-Type, signed right, wrong or not at all. */
+function engineSigning(spec: RequestSpec, ctx: CheckContext): EngineSigning | null {
+  if (!spec.message || (spec.repeat ?? 1) !== 1 || spec.contentType !== undefined || (spec.headers && Object.keys(spec.headers).length > 0)) return null;
+  if (spec.sign === 'none' || ctx.secret === null) return 'none';
+  return spec.sign === 'valid' || spec.sign === 'wrong-secret' ? spec.sign : null;
+}
+
+/** Through the engine when it can (an attempt record to link), else null. */
+async function viaEngine(spec: RequestSpec, ctx: CheckContext): Promise<CheckExchange | null> {
+  const signing = ctx.engine ? engineSigning(spec, ctx) : null;
+  if (!signing || !spec.message) return null;
+  const ex = await ctx.engine!.deliver(spec.label, spec.message, signing);
+  if (!ex) return null;
+  return { ...ex, signature: signatureEvidence(ctx.secret, Buffer.from(ex.request.body, 'utf8'), ex.request.headers['x-signature'] ?? null) };
+}
+
+/** Sends one prepared request and keeps what happened as evidence. */
+export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckContext): Promise<CheckExchange> {
+  const result = await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile });
+  const body = clip(Buffer.from(p.bytes).toString('utf8'));
+  const responseBody = result.responseBody === null ? null : clip(result.responseBody);
+  const signature = signatureEvidence(ctx.secret, p.bytes, p.signatureSent);
+  return {
+    label: p.label,
+    request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(result.requestHeaders), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
+    outcome: result.outcome,
+    statusCode: result.statusCode,
+    error: result.error,
+    durationMs: result.durationMs,
+    response:
+      result.responseHeaders === null
+        ? null
+        : { headers: result.responseHeaders, body: responseBody?.text ?? '', bodyTruncated: result.responseTruncated || (responseBody?.truncated ?? false) },
+    attempt: null,
+    signature,
+  };
+}
+
+/** Runs one check: its requests, in order or at once, then its judgement. */
+export async function runOne(check: Check, sender: CheckSender, ctx: CheckContext): Promise<{ exchanges: CheckExchange[]; judgement: Judgement }> {
+  const specs = check.requests(ctx);
+  const started = performance.now();
+  const exchanges: CheckExchange[] = [];
+  if (check.concurrent) {
+    const prepared = specs.map((s) => prepare(s, ctx));
+    exchanges.push(...(await Promise.all(prepared.map((p) => exchange(sender, p, ctx)))));
+  } else {
+    for (const spec of specs) {
+      const routed = await viaEngine(spec, ctx);
+      if (routed) {
+        exchanges.push(routed);
+        continue;
+      }
+      const p = prepare(spec, ctx);
+      for (let i = 0; i < (spec.repeat ?? 1); i++) {
+        const ex = await exchange(sender, p, ctx);
+        exchanges.push(spec.repeat && spec.repeat > 1 ? { ...ex, label: `${p.label} (${ordinal(i + 1)} time)` } : ex);
+      }
+    }
+  }
+  const elapsedMs = performance.now() - started;
+  return { exchanges, judgement: check.judge(exchanges, ctx, elapsedMs) };
+}
+
+const ordinal = (n: number): string => (n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`);
+
+// ---------------------------------------------------------------- judging a valid request's answer
+
+const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+function bodyShown(ex: CheckExchange): string {
+  const text = ex.response?.body.trim() ?? '';
+  return text ? `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}` : '';
+}
+
+/**
+ * What the Webhooks destination makes of the answer to a valid, signed request (SPEC §3): a 2xx passes;
+ * a 3xx (never followed) and a 429 (retried) warn; anything else fails, saying what the destination does.
+ */
+export function judgeAccepted(ex: CheckExchange, timing: CheckTiming): Judgement {
+  const status = ex.statusCode;
+  if (ex.outcome === 'timeout') {
+    return {
+      verdict: 'fail',
+      detail: `no response headers within ${seconds(timing.timeoutMs)}: the destination times out and retries for up to 4 hours`,
+      fix: 'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job).',
+    };
+  }
+  if (ex.outcome === 'tls_error') return { verdict: 'fail', detail: `${ex.error}: the destination sends nothing to this URL`, fix: TLS_FIX };
+  if (status === null) return { verdict: 'fail', detail: `${ex.error ?? 'no answer'}: the destination retries for up to 4 hours`, fix: null };
+  if (status >= 200 && status < 300) return { verdict: 'pass', detail: `HTTP ${status} in ${Math.round(ex.durationMs)} ms`, fix: null };
+  if (status >= 300 && status < 400) {
+    const location = ex.response?.headers['location'];
+    return {
+      verdict: 'warn',
+      detail: `HTTP ${status}${location ? ` to ${location}` : ''}: redirects are not followed, so the message counts as failed (redirect not followed (${status}))`,
+      fix: 'Point the destination at the final URL (the one the redirect names), or answer 2xx at this one.',
+    };
+  }
+  if (status === 429) {
+    const retryAfter = ex.response?.headers['retry-after'];
+    return {
+      verdict: 'warn',
+      detail: retryAfter
+        ? `HTTP 429 with Retry-After: ${retryAfter}: the destination waits that long (when longer than its next delay) and retries, within the 4-hour window`
+        : 'HTTP 429 without Retry-After: the destination retries on its schedule (5 s, 30 s, 2 min, …) within the 4-hour window',
+      fix: 'Rate-limit with Retry-After so retries come when you can take them, or raise the limit for webhook traffic.',
+    };
+  }
+  if (status >= 500) return { verdict: 'fail', detail: `HTTP ${status}${bodyShown(ex)}: the destination retries this message for up to 4 hours`, fix: null };
+  return { verdict: 'fail', detail: `HTTP ${status}${bodyShown(ex)}: a valid request refused; the destination fails the message for good (permanent: HTTP ${status})`, fix: null };
+}
+
+export const TLS_FIX =
+  "Use a certificate from a public CA; for a local one (mkcert, a company CA) give the destination caFile naming the root CA's PEM file (mkcert -CAROOT shows where it is), and runCheck the same caFile.";
+
+/** A user scenario's expectations, judged on each of its exchanges. */
+export function judgeExpectations(scenario: CheckScenario, exchanges: CheckExchange[]): Judgement {
+  const expect = scenario.expect;
+  for (const ex of exchanges) {
+    const status = ex.statusCode;
+    if (expect.status !== undefined) {
+      const wanted = expect.status;
+      const ok = status !== null && (typeof wanted === 'number' ? status === wanted : Math.floor(status / 100) === Number(wanted[0]));
+      if (!ok) return { verdict: 'fail', detail: `${ex.label}: expected ${typeof wanted === 'number' ? `HTTP ${wanted}` : wanted}, got ${status === null ? (ex.error ?? ex.outcome) : `HTTP ${status}`}${bodyShown(ex)}` };
+    }
+    if (expect.maxLatencyMs !== undefined && ex.durationMs > expect.maxLatencyMs) {
+      return { verdict: 'fail', detail: `${ex.label}: answered in ${Math.round(ex.durationMs)} ms, more than maxLatencyMs ${expect.maxLatencyMs}` };
+    }
+    if (expect.header) {
+      const name = expect.header.name.toLowerCase();
+      const value = ex.response?.headers[name];
+      if (value === undefined) return { verdict: 'fail', detail: `${ex.label}: the response has no ${expect.header.name} header` };
+      if (expect.header.contains !== undefined && !value.includes(expect.header.contains)) {
+        return { verdict: 'fail', detail: `${ex.label}: ${expect.header.name} is "${value}", which does not contain "${expect.header.contains}"` };
+      }
+    }
+    if (expect.bodyContains !== undefined && !(ex.response?.body ?? '').includes(expect.bodyContains)) {
+      return { verdict: 'fail', detail: `${ex.label}: the response body does not contain "${expect.bodyContains}"${bodyShown(ex)}` };
+    }
+  }
+  const last = exchanges.at(-1);
+  return { verdict: 'pass', detail: last ? `${exchanges.length === 1 ? '' : `${exchanges.length} requests; `}${last.statusCode === null ? (last.error ?? last.outcome) : `HTTP ${last.statusCode}`} as expected` : 'nothing to send' };
+}
+
+/** The requests a scenario makes (built-in or the user's): one spec, sent `repeat` times. */
+export function scenarioRequests(s: CheckScenario): RequestSpec[] {
+  return [{ label: s.title, message: s.message, body: s.body, headers: s.headers, contentType: s.contentType, sign: s.sign, repeat: s.repeat }];
+}
+
+/** A user scenario as a check of the runner. */
+export function scenarioCheck(s: CheckScenario): Check {
+  return { id: s.id, title: s.title, area: s.area, scenario: s, requests: () => scenarioRequests(s), judge: (exchanges) => judgeExpectations(s, exchanges) };
+}
+
+/** A call whose JSON is exactly `bytes` long (the 32 KiB limit is on the call as received). */
+export function callOfSize(base: Record<string, unknown>, bytes: number = LIMITS.messageBytes): Record<string, unknown> {
+  const probe = { ...base, properties: { ...(base['properties'] as object), padding: '' } };
+  const missing = bytes - Buffer.byteLength(JSON.stringify(probe), 'utf8');
+  return { ...probe, properties: { ...(probe.properties as object), padding: 'x'.repeat(Math.max(0, missing)) } };
+}

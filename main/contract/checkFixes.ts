@@ -1,0 +1,138 @@
+/**
+ * "How to fix" code for the checks whose fix is the same few lines in every receiver: verifying X-Signature
+ * (HMAC-SHA1 of the raw body bytes, lowercase hex, compared in constant time), answering a duplicate
+ * messageId with 2xx again, and answering before the slow work. Pure data: the Check screen shows it beside
+ * a check that did not pass; docs/check.md points here.
+ */
+
+export const FIX_LANGUAGES = ['Node', 'Python', 'Go', 'Ruby', 'PHP'] as const;
+export type FixLanguage = (typeof FIX_LANGUAGES)[number];
+
+export interface FixSnippet {
+  language: FixLanguage;
+  code: string;
+}
+
+const VERIFY: Record<FixLanguage, string> = {
+  Node: `// Express: read the raw bytes (express.raw), verify, then parse.
+const crypto = require('node:crypto');
+app.post('/webhooks', express.raw({ type: '*/*' }), (req, res) => {
+  const expected = crypto.createHmac('sha1', process.env.WEBHOOK_SECRET).update(req.body).digest();
+  const given = Buffer.from(String(req.get('X-Signature') ?? ''), 'hex');
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return res.sendStatus(401);
+  const message = JSON.parse(req.body.toString('utf8'));
+  res.sendStatus(200);
+});`,
+  Python: `# Flask: request.get_data() is the raw body; verify before parsing.
+import hashlib, hmac, os
+from flask import request, abort
+
+@app.post("/webhooks")
+def webhooks():
+    body = request.get_data()
+    expected = hmac.new(os.environ["WEBHOOK_SECRET"].encode(), body, hashlib.sha1).hexdigest()
+    if not hmac.compare_digest(expected, request.headers.get("X-Signature", "").lower()):
+        abort(401)
+    message = request.get_json(force=True)
+    return "", 200`,
+  Go: `func webhooks(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "bad body", http.StatusBadRequest)
+		return
+	}
+	mac := hmac.New(sha1.New, []byte(os.Getenv("WEBHOOK_SECRET")))
+	mac.Write(body)
+	given, err := hex.DecodeString(r.Header.Get("X-Signature"))
+	if err != nil || !hmac.Equal(given, mac.Sum(nil)) {
+		http.Error(w, "invalid signature", http.StatusUnauthorized)
+		return
+	}
+	// json.Unmarshal(body, &message) ...
+	w.WriteHeader(http.StatusOK)
+}`,
+  Ruby: `# Sinatra: read the raw body once, verify, then parse.
+require 'openssl'
+require 'json'
+
+post '/webhooks' do
+  body = request.body.read
+  expected = OpenSSL::HMAC.hexdigest('SHA1', ENV.fetch('WEBHOOK_SECRET'), body)
+  given = request.env['HTTP_X_SIGNATURE'].to_s.downcase
+  halt 401 unless Rack::Utils.secure_compare(expected, given)
+  message = JSON.parse(body)
+  status 200
+end`,
+  PHP: `<?php
+$body = file_get_contents('php://input');
+$expected = hash_hmac('sha1', $body, getenv('WEBHOOK_SECRET'));
+$given = strtolower($_SERVER['HTTP_X_SIGNATURE'] ?? '');
+if (!hash_equals($expected, $given)) {
+    http_response_code(401);
+    exit;
+}
+$message = json_decode($body, true);
+http_response_code(200);`,
+};
+
+const DEDUPE: Record<FixLanguage, string> = {
+  Node: `// A duplicate is a success: answer 2xx again, do the work once.
+if (await seen.has(message.messageId)) return res.sendStatus(200);
+await handle(message);
+await seen.add(message.messageId); // e.g. a unique index, kept at least 24 h
+res.sendStatus(200);`,
+  Python: `# A duplicate is a success: answer 2xx again, do the work once.
+if seen.exists(message["messageId"]):
+    return "", 200
+handle(message)
+seen.add(message["messageId"])  # e.g. a unique index, kept at least 24 h
+return "", 200`,
+  Go: `// A duplicate is a success: answer 2xx again, do the work once.
+if seen.Has(message.MessageID) {
+	w.WriteHeader(http.StatusOK)
+	return
+}
+handle(message)
+seen.Add(message.MessageID) // e.g. a unique index, kept at least 24 h
+w.WriteHeader(http.StatusOK)`,
+  Ruby: `# A duplicate is a success: answer 2xx again, do the work once.
+halt 200 if seen.include?(message['messageId'])
+handle(message)
+seen.add(message['messageId']) # e.g. a unique index, kept at least 24 h
+status 200`,
+  PHP: `<?php
+// A duplicate is a success: answer 2xx again, do the work once.
+if ($seen->has($message['messageId'])) { http_response_code(200); exit; }
+handle($message);
+$seen->add($message['messageId']); // e.g. a unique index, kept at least 24 h
+http_response_code(200);`,
+};
+
+const RESPOND_FIRST: Record<FixLanguage, string> = {
+  Node: `// Verify and store, answer, then work.
+await queue.push(message);
+res.sendStatus(202);`,
+  Python: `# Verify and store, answer, then work (a task queue: Celery, RQ, ...).
+queue.enqueue(handle, message)
+return "", 202`,
+  Go: `// Verify and store, answer, then work.
+jobs <- message
+w.WriteHeader(http.StatusAccepted)`,
+  Ruby: `# Verify and store, answer, then work (Sidekiq, ActiveJob, ...).
+HandleMessageJob.perform_later(message)
+status 202`,
+  PHP: `<?php
+// Verify and store, answer, then work (a queue: Laravel jobs, Symfony Messenger, ...).
+$queue->push($message);
+http_response_code(202);`,
+};
+
+const snippets = (table: Record<FixLanguage, string>): FixSnippet[] => FIX_LANGUAGES.map((language) => ({ language, code: table[language] }));
+
+/** Code that fixes a check that did not pass, in every FIX_LANGUAGES language; null where no code applies. */
+export function fixSnippetsFor(checkId: string): FixSnippet[] | null {
+  if (checkId.startsWith('signature.')) return snippets(VERIFY);
+  if (checkId === 'redelivery.same-message') return snippets(DEDUPE);
+  if (checkId === 'time.latency' || checkId === 'burst.concurrent') return snippets(RESPOND_FIRST);
+  return null;
+}
