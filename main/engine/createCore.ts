@@ -21,7 +21,7 @@ import type { SecretCodec } from '../store/secretCodec.js';
 import { Store, type NewIngestRefusal } from '../store/store.js';
 import { CAUGHT_UP } from '../store/walCheckpoint.js';
 import { AudienceService } from './audienceService.js';
-import { createClock, type Clock } from './clock.js';
+import { createClock, type Clock, type MonotonicTime } from './clock.js';
 import { Control, SETTINGS } from './control.js';
 import { ensureDataDir, lockDataDir, type DataDirLock } from './dataDir.js';
 import { DeletionRequests } from './deletions.js';
@@ -59,6 +59,8 @@ export interface CoreOptions {
    */
   minInFlight?: number;
   maxInFlight?: number;
+  /** The engine's pacing time (engine/clock.ts MonotonicTime): real by default; tests make the window's decisions deterministic. */
+  monotonicTime?: MonotonicTime;
   /** Start the scheduler at once (default true). */
   autoStart?: boolean;
   /** How secrets are kept at rest (store/secretCodec): as given by default; the desktop app encrypts them. */
@@ -256,6 +258,7 @@ class CoreImpl implements Core {
       onJump: (jump) => bus.emit({ type: 'clockJumpUpdated', jump }),
       ...(options.minInFlight !== undefined ? { minInFlight: options.minInFlight } : {}),
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
+      ...(options.monotonicTime !== undefined ? { time: options.monotonicTime } : {}),
     });
     // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts).
     this.historyIndexer = new HistoryIndexer({
