@@ -244,12 +244,15 @@ export function maskReceiver(r: ReceiverEndpoint): ReceiverEndpoint {
 
 /**
  * A captured request as answers and events show it: credential-like header values masked, in `headers` and
- * in `rawHeaders` alike. The body is shown as received (it is what the receiver is for).
+ * in `rawHeaders` alike, and credential query parameters in its path. The body is shown as received (it is
+ * what the receiver is for).
  */
 export function maskCapture(c: CaptureRecord): CaptureRecord {
-  if (!c.rawHeaders.some(([name]) => isSensitiveHeader(name))) return c;
+  const path = maskUrl(c.path);
+  if (path === c.path && !c.rawHeaders.some(([name]) => isSensitiveHeader(name))) return c;
   return {
     ...c,
+    path,
     headers: maskHeaders(c.headers),
     rawHeaders: c.rawHeaders.map(([name, value]) => (isSensitiveHeader(name) ? [name, maskSecret(value)] : [name, value])),
   };

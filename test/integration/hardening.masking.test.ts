@@ -42,6 +42,7 @@ const S = {
   newQuery: 'SECRET_NEW_QUERY_15',
   newReceiver: 'SECRET_NEW_RECEIVER_16',
   flakyQuery: 'SECRET_FLAKY_QUERY_17',
+  receiverQuery: 'SECRET_RECEIVER_QUERY_18',
 } as const;
 const SECRETS = Object.values(S);
 
@@ -107,6 +108,8 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
     onCleanup(() => running.stop());
     const { url } = running.info;
     let token = running.info.token;
+    // The mock receiver's own URL with a credential in its query: the capture's path holds it.
+    must(running.core.createDestination({ name: 'rxq', enabled: true, sources: ['web'], url: `${running.info.receiverUrl}/r/rx?api_key=${S.receiverQuery}` }));
 
     // Every frame of the event stream, from before the first call.
     const frames: string[] = [];
@@ -131,6 +134,7 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
     const [escapedId, firstId] = ids;
     for (const id of ids) await settled(running.core, id!);
     await rx.waitFor(4);
+    await expect.poll(() => must(running.core.receivers.listCaptures({})).items.length).toBeGreaterThanOrEqual(4);
 
     const api = async (command: string, input: unknown) => {
       const res = await request(`${url}/api/${command}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(input) });
