@@ -5,6 +5,7 @@
  * (main/domain/secrets.ts); `revealSecret` is the one way to see one.
  */
 import type { CommandHandlers } from '../contract/dispatch.js';
+import type { SendMessageOutput } from '../contract/api.js';
 import type { Page } from '../contract/models.js';
 import { err, type Result } from '../contract/result.js';
 import {
@@ -13,6 +14,7 @@ import {
   maskDelivery,
   maskDestination,
   maskMessageDetail,
+  maskMessageRecord,
   maskReceiver,
   maskSource,
   unmaskSecret,
@@ -28,6 +30,9 @@ const mapValue = <T, U>(result: Result<T>, fn: (value: T) => U): Result<U> => (r
 const mapPage = <P extends Page<unknown>>(result: Result<P>, fn: (item: P['items'][number]) => P['items'][number]): Result<P> =>
   mapValue(result, (page) => ({ ...page, items: page.items.map(fn) }));
 
+/** A message just sent, as every answer shows one: its call's credential members and its URLs masked. */
+const maskSent = (v: SendMessageOutput): SendMessageOutput => ({ message: maskMessageRecord(v.message), deliveries: v.deliveries.map(maskDelivery) });
+
 /** A masked value that is not the mask of the stored one cannot be meant as a secret. */
 function maskedRefused(field: string): Result<never> {
   const name = field.slice(field.lastIndexOf('.') + 1);
@@ -37,13 +42,13 @@ function maskedRefused(field: string): Result<never> {
 export function createCommandHandlers(core: Core, face: FaceHandlers = {}): CommandHandlers {
   const { audiences, receivers, checks } = core;
   const handlers: CommandHandlers = {
-    sendMessage: (input) => core.sendMessage(input),
-    sendMessages: (input) => core.sendMessages(input),
+    sendMessage: (input) => mapValue(core.sendMessage(input), maskSent),
+    sendMessages: (input) => mapValue(core.sendMessages(input), (v) => v.map(maskSent)),
     listMessages: (input) => core.listMessages(input),
     getMessage: (input) => mapValue(core.getMessage(input), maskMessageDetail),
     retryNow: (input) => mapValue(core.retryNow(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
     cancelMessage: (input) => mapValue(core.cancelMessage(input), (v) => ({ deliveries: v.deliveries.map(maskDelivery) })),
-    replayMessage: (input) => core.replayMessage(input),
+    replayMessage: (input) => mapValue(core.replayMessage(input), maskSent),
     exportMessages: (input) => core.exportMessages(input),
     importMessages: (input) => core.importMessages(input),
     getRetention: (input) => core.getRetention(input),

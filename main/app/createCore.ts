@@ -20,7 +20,7 @@ import type { SecretCodec } from '../store/secretCodec.js';
 import { ReceiverStore } from '../store/receiverStore.js';
 import { Store } from '../store/store.js';
 import { AudienceService } from '../audiences/audienceService.js';
-import { createClock, type Clock } from '../platform/clock.js';
+import { createClock, type Clock, type MonotonicTime } from '../platform/clock.js';
 import { Control, retrySeed, SETTINGS } from '../control/control.js';
 import { CheckService } from '../check/checkService.js';
 import type { CheckTiming } from '../check/sender.js';
@@ -60,6 +60,8 @@ export interface CoreOptions {
    */
   minInFlight?: number;
   maxInFlight?: number;
+  /** The engine's pacing time (engine/clock.ts MonotonicTime): real by default; tests make the window's decisions deterministic. */
+  monotonicTime?: MonotonicTime;
   /** Start the scheduler at once (default true). */
   autoStart?: boolean;
   /** How secrets are kept at rest (store/secretCodec): as given by default; the desktop app encrypts them. */
@@ -226,6 +228,7 @@ class CoreImpl implements Core {
       onJump: (jump) => bus.emit({ type: 'clockJumpUpdated', jump }),
       ...(options.minInFlight !== undefined ? { minInFlight: options.minInFlight } : {}),
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
+      ...(options.monotonicTime !== undefined ? { time: options.monotonicTime } : {}),
     });
     // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts).
     this.historyIndexer = new HistoryIndexer({

@@ -34,4 +34,24 @@ export type EngineEvent =
   | { type: 'checkRunFinished'; run: CheckRunSummary };
 
 export type EngineEventType = EngineEvent['type'];
+
+/** Every event type, for code that must handle or test each one (the check below keeps it complete). */
+export const ENGINE_EVENT_TYPES = [
+  'messageAccepted',
+  'messageUpdated',
+  'attemptStarted',
+  'attemptFinished',
+  'deliveryUpdated',
+  'clockAdvanced',
+  'clockJumpUpdated',
+  'forwardingChanged',
+  'requestCaptured',
+  'ingestRefused',
+  'checkRunStarted',
+  'checkFinished',
+  'checkRunFinished',
+] as const satisfies readonly EngineEventType[];
+// A type added to EngineEvent but not to the list above makes this line a compile error.
+const everyEventType: Exclude<EngineEventType, (typeof ENGINE_EVENT_TYPES)[number]> extends never ? true : never = true;
+void everyEventType;
 export type EventOf<K extends EngineEventType> = Extract<EngineEvent, { type: K }>;

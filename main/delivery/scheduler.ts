@@ -9,7 +9,7 @@ import { decideAfterRound, type WebhookResult } from '../domain/deliveryDecision
 import { jitterUnit, retryDelay } from '../domain/retryPolicy.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { ClaimedDelivery, RoundResult, Store, StoredRound } from '../store/store.js';
-import type { Clock } from '../platform/clock.js';
+import { realMonotonicTime, type Clock, type MonotonicTime } from '../platform/clock.js';
 import type { Result } from '../contract/result.js';
 import type { SendResult } from './webhookRequests.js';
 import type { Forwarder } from './forwarders.js';
@@ -59,6 +59,8 @@ export interface EngineOptions {
   maxInFlight?: number;
   /** A clock jump began, progressed or ended (null); called at most every JUMP_REPORT_MS. */
   onJump?: (jump: ClockJump | null) => void;
+  /** Pacing time and its timers: tick spacing, round times for the window, the wake-up at the next due row, jump reports (default: performance.now and real timers). */
+  time?: MonotonicTime;
 }
 
 /** During a jump with Fast-forward unanswered attempts on: no response headers after this long ends an attempt. */
@@ -89,7 +91,7 @@ interface Jump {
   /** Resolves the advance's wait: the jump is over, finished or interrupted. */
   finish: () => void;
   lastReport: number;
-  reportTimer: NodeJS.Timeout | null;
+  reportTimer: unknown;
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -141,7 +143,7 @@ export class Engine {
   private lastTick = 0;
   /** Rounds recorded plus deliveries claimed by the last tick. */
   private lastTickRows = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: unknown = null;
   private timerDue: number | null = null;
   private writes: PendingWrite[] = [];
   private idleWaiters: (() => void)[] = [];
@@ -163,9 +165,11 @@ export class Engine {
    * these before that round is back, so rounds start in time order while many wait on the network at once.
    */
   private readonly bounds = new Map<number, number>();
+  private readonly time: MonotonicTime;
 
   constructor(options: EngineOptions) {
     this.options = options;
+    this.time = options.time ?? realMonotonicTime;
     this.minInFlight = Math.max(1, options.minInFlight ?? Math.min(MIN_IN_FLIGHT, options.maxInFlight ?? MIN_IN_FLIGHT));
     this.maxInFlight = Math.max(this.minInFlight, options.maxInFlight ?? MAX_IN_FLIGHT);
     this.window = this.minInFlight;
@@ -203,9 +207,9 @@ export class Engine {
     // still recorded.
     if (this.tickQueued || (!this.started && this.writes.length === 0)) return;
     this.tickQueued = true;
-    const wait = this.lastTickRows < BUSY_TICK_ROWS ? 0 : this.lastTick + TICK_INTERVAL_MS - performance.now();
+    const wait = this.lastTickRows < BUSY_TICK_ROWS ? 0 : this.lastTick + TICK_INTERVAL_MS - this.time.now();
     if (wait <= 0) setImmediate(() => this.tick());
-    else setTimeout(() => this.tick(), wait);
+    else this.time.setTimeout(() => this.tick(), wait);
   }
 
   /** Stops claiming new rounds and waits for the ones in flight to be recorded. */
@@ -239,7 +243,7 @@ export class Engine {
   private tick(): void {
     this.tickQueued = false;
     const previousTick = this.lastTick;
-    this.lastTick = performance.now();
+    this.lastTick = this.time.now();
     this.stats.ticks++;
     const batch = this.writes;
     this.writes = [];
@@ -274,7 +278,7 @@ export class Engine {
     this.lastTickRows = batch.length + claimed.length;
     this.stats.roundsRecorded += batch.length;
     this.stats.deliveriesClaimed += claimed.length;
-    this.stats.tickMs += performance.now() - this.lastTick;
+    this.stats.tickMs += this.time.now() - this.lastTick;
     this.adapt(outstanding, room, claimed.length, this.lastTick - previousTick);
     if (this.options.listening()) stored.forEach((s, i) => this.emitRound(s, batch[i]!.destination));
     if (jump && claimed.length > 0) {
@@ -363,13 +367,13 @@ export class Engine {
   /** Reports the jump's progress now, or once JUMP_REPORT_MS after the last report (the last word is never lost). */
   private reportJump(jump: Jump): void {
     if (!this.options.onJump || jump.reportTimer) return;
-    const wait = jump.lastReport + JUMP_REPORT_MS - performance.now();
+    const wait = jump.lastReport + JUMP_REPORT_MS - this.time.now();
     if (wait <= 0) {
-      jump.lastReport = performance.now();
+      jump.lastReport = this.time.now();
       this.options.onJump(this.jumpProgress(jump));
       return;
     }
-    jump.reportTimer = setTimeout(() => {
+    jump.reportTimer = this.time.setTimeout(() => {
       jump.reportTimer = null;
       if (this.jump === jump) this.reportJump(jump);
     }, wait);
@@ -427,7 +431,7 @@ export class Engine {
   }
 
   private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.time.clearTimeout(this.timer);
     this.timer = null;
     this.timerDue = null;
   }
@@ -475,7 +479,8 @@ export class Engine {
     this.clearTimer();
     const delay = Math.min(Math.max(0, due - this.options.clock.now()), MAX_TIMER_MS);
     this.timerDue = due;
-    this.timer = setTimeout(() => {
+    // On the pacing timer too: engine time runs at its rate, and a test's manual time then decides when it fires.
+    this.timer = this.time.setTimeout(() => {
       this.timer = null;
       this.timerDue = null;
       this.wake();
@@ -552,7 +557,7 @@ export class Engine {
       const done = this.options.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: targets[i]!.index });
       if (done) expecting.push(done);
     });
-    const sentAt = performance.now();
+    const sentAt = this.time.now();
     const realStart = clock.realNow();
     this.attemptsOut += targets.length;
     let replies: SendResult[];
@@ -575,7 +580,7 @@ export class Engine {
       // For the window (adapt): the round's time from hand-over to result, and its slowest request's own time.
       let slowest = 0;
       for (const reply of replies) if (reply.durationMs > slowest) slowest = reply.durationMs;
-      this.roundMs += performance.now() - sentAt;
+      this.roundMs += this.time.now() - sentAt;
       this.requestMs += slowest;
       this.timedRounds++;
     }
@@ -741,7 +746,7 @@ export class Engine {
         this.reportJump(jump);
         this.wake();
         await over;
-        if (jump.reportTimer) clearTimeout(jump.reportTimer);
+        if (jump.reportTimer) this.time.clearTimeout(jump.reportTimer);
         this.jump = null;
       }
       if (!jump.cancelled) clock.setOffset(startOffset + ms);

@@ -1,11 +1,12 @@
 /**
- * Secrets in answers (docs/behaviour.md §9): every list and get shows shared secrets, write keys,
- * receiver secrets, credential-like static header values and URL passwords masked (`s3••••`); only
- * `revealSecret` shows one in clear. A masked value sent back unchanged in an update keeps the stored one,
- * so a form can round-trip what it was given.
+ * The one masking rule (docs/behaviour.md §9): what is a secret, and how each face shows one. Every list,
+ * get, create and update answer, every pushed event, `show`, `tail`, `send` and the ingest log show secrets
+ * masked (`s3••••`, logs `wk_…nd`); exports redact the same things as `<redacted>` (./export/redaction.ts
+ * uses the rule below); only `revealSecret` shows one in clear. A masked value sent back unchanged in an
+ * update keeps the stored one, so a form can round-trip what it was given.
  */
 import { createHash } from 'node:crypto';
-import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, Source, Webhook } from '../contract/models.js';
+import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, MessageRecord, Source, Webhook } from '../contract/models.js';
 import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
 import { SECRET_MASK } from '../contract/schemas.js';
@@ -13,12 +14,24 @@ import { urlAuthority } from '../contract/urls.js';
 
 export const MASK = SECRET_MASK;
 
-/** Header names whose values are credentials. */
-const SENSITIVE_HEADER = /authorization|cookie|token|secret|password|passwd|api[-_]?key|^x-auth/i;
+/**
+ * Header and query parameter names whose values are credentials: Authorization, Cookie, X-Api-Key,
+ * X-Session-Id, access_key, write_key, ... (any case, matched anywhere in the name).
+ */
+const CREDENTIAL_NAME = /authorization|cookie|token|secret|passw|api[-_]?key|access[-_]?key|write[-_]?key|session|credential|^x-auth/i;
+/** Query parameters that are credentials by these exact names: Google's `key`, Azure Functions' `code`, an Azure SAS `sig`. */
+const CREDENTIAL_PARAM = /^(key|code|sig)$/i;
 
-export function isSensitiveHeader(name: string): boolean {
-  return SENSITIVE_HEADER.test(name);
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME.test(name);
 }
+
+export function isCredentialParam(name: string): boolean {
+  return CREDENTIAL_NAME.test(name) || CREDENTIAL_PARAM.test(name);
+}
+
+/** The header rule has always been this one; the old name stays for the call sites that use it. */
+export const isSensitiveHeader = isCredentialName;
 
 /** `s3cret` → `s3••••`; short values show nothing of themselves. */
 export function maskSecret(value: string): string;
@@ -46,35 +59,161 @@ export function maskKeyEdges(key: string): string {
 }
 
 /**
- * A string member named `writeKey` or `authorization` (any case) in JSON text, its value up to the closing
- * quote or the end of the text (a preview may stop inside it). Keys are matched as written, unescaped.
+ * Members of a call that hold credentials: a write key however it is spelled (`writeKey`, `WriteKey`,
+ * `write_key`, `write-key`) and `authorization`, compared without case, `-` and `_`. Other members of a
+ * call are the user's data and are shown as received.
  */
-const CREDENTIAL_MEMBER = /("(?:writekey|authorization)"\s*:\s*")((?:[^"\\]|\\.)*\\?)("|$)/gi;
+export function isCredentialMember(name: string): boolean {
+  const plain = name.toLowerCase().replace(/[-_]/g, '');
+  return plain === 'writekey' || plain === 'authorization';
+}
 
 /**
- * JSON text (possibly cut short, possibly not JSON at all) with the values of its `writeKey` and
- * `authorization` members shown as their edges (`wk_…nd`): the ingest log's body preview.
+ * A string member in JSON text: its name as written (escapes and all), then its value up to the closing quote
+ * or the end of the text (a preview may stop inside it).
+ */
+const STRING_MEMBER = /("((?:[^"\\]|\\.)*)"\s*:\s*")((?:[^"\\]|\\.)*\\?)("|$)/g;
+
+/** A member name as JSON text spells it, decoded (`"write\u004bey"` is `writeKey`); as written if it is not valid. */
+function decodeName(written: string): string {
+  if (!written.includes('\\')) return written;
+  try {
+    return JSON.parse(`"${written}"`) as string;
+  } catch {
+    return written;
+  }
+}
+
+/**
+ * JSON text (possibly cut short, possibly not JSON at all) with the values of its credential members
+ * (`isCredentialMember`, however the name is escaped) shown as their edges (`wk_…nd`): the ingest log's body preview.
  */
 export function redactJsonCredentials(text: string): string {
-  return text.replace(CREDENTIAL_MEMBER, (_all, head: string, value: string, tail: string) => `${head}${maskKeyEdges(value)}${tail}`);
+  return text.replace(STRING_MEMBER, (all, head: string, name: string, value: string, tail: string) =>
+    isCredentialMember(decodeName(name)) ? `${head}${maskKeyEdges(value)}${tail}` : all,
+  );
+}
+
+/** A call (any depth) with the string values of its credential members masked: `getMessage`'s `call`. */
+export function maskCall<T>(value: T): T {
+  if (Array.isArray(value)) {
+    const items = value.map(maskCall);
+    return (items.some((v, i) => v !== value[i]) ? items : value) as T;
+  }
+  if (!value || typeof value !== 'object') return value;
+  let out: Record<string, unknown> | null = null;
+  for (const [name, v] of Object.entries(value)) {
+    const masked = typeof v === 'string' ? (isCredentialMember(name) ? maskSecret(v) : v) : maskCall(v);
+    if (masked === v) continue;
+    out ??= { ...(value as Record<string, unknown>) };
+    out[name] = masked;
+  }
+  return (out ?? value) as T;
 }
 
 export function isMasked(value: string): boolean {
   return value.includes(MASK);
 }
 
+/** How a URL's credentials are shown: its password, a user name without password, a credential parameter's value. */
+export interface UrlMaskForm {
+  password(value: string): string;
+  user(value: string): string;
+  param(value: string): string;
+}
+
+/** Answers' form: `user:••••`, `to••••@`, `api_key=ab••••`. */
+const ANSWER_FORM: UrlMaskForm = { password: () => MASK, user: (v) => maskSecret(v), param: (v) => maskSecret(v) };
+
 /**
- * `https://user:pass@host/x` → `https://user:••••@host/x`; a user name alone is a credential too (it is sent
- * as Basic auth, docs/behaviour.md §2): `https://tok_123@host/` → `https://to••••@host/`. Anything else as it is.
+ * A URL with its credentials hidden, the rest as written: the password of its user info, or the user name
+ * when there is no password (it is sent as Basic auth, docs/behaviour.md §2), and the value of every query
+ * parameter whose name is a credential (`isCredentialParam`, the name percent-decoded).
+ * `https://user:pass@host/x?api_key=abcdef&page=2` → `https://user:••••@host/x?api_key=ab••••&page=2`.
  */
 export function maskUrl(url: string): string {
-  const authority = urlAuthority(url);
-  if (!authority || authority.userinfo === null) return url;
-  const start = url.indexOf('://') + 3;
-  const { userinfo } = authority;
+  return hideUrlCredentials(url, ANSWER_FORM);
+}
+
+function hideUserinfo(userinfo: string, form: UrlMaskForm): string {
   const colon = userinfo.indexOf(':');
-  const masked = colon < 0 ? maskSecret(userinfo) : `${userinfo.slice(0, colon)}:${MASK}`;
-  return `${url.slice(0, start)}${masked}${url.slice(start + userinfo.length)}`;
+  return colon < 0 ? form.user(userinfo) : `${userinfo.slice(0, colon)}:${form.password(userinfo.slice(colon + 1))}`;
+}
+
+/** `maskUrl` in a face's own form (exports: `<redacted>`). */
+export function hideUrlCredentials(url: string, form: UrlMaskForm): string {
+  let out = url;
+  const authority = urlAuthority(url);
+  if (authority && authority.userinfo !== null) {
+    const start = url.indexOf('://') + 3;
+    out = `${url.slice(0, start)}${hideUserinfo(authority.userinfo, form)}${url.slice(start + authority.userinfo.length)}`;
+  }
+  const q = out.indexOf('?');
+  if (q < 0) return out;
+  const hash = out.indexOf('#', q);
+  const query = out.slice(q + 1, hash < 0 ? undefined : hash);
+  const params = query.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    return eq > 0 && isCredentialParam(decodeParam(pair.slice(0, eq))) ? `${pair.slice(0, eq + 1)}${form.param(pair.slice(eq + 1))}` : pair;
+  });
+  return `${out.slice(0, q + 1)}${params.join('&')}${hash < 0 ? '' : out.slice(hash)}`;
+}
+
+function decodeParam(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * In an update, a URL sent back with parts still masked: each masked part that is exactly the mask of the
+ * stored URL's same part (the password or user name; a parameter of the same name, in order) gets the stored
+ * value back, so a user may edit the path and keep `api_key=ab••••`. What is still masked after this is refused
+ * by the caller.
+ */
+export function unmaskUrl(given: string, stored: string): string {
+  if (given === maskUrl(stored)) return stored;
+  if (!isMasked(given)) return given;
+  let out = given;
+  const was = urlAuthority(stored);
+  const now = urlAuthority(given);
+  if (was?.userinfo != null && now?.userinfo != null && isMasked(now.userinfo) && now.userinfo === hideUserinfo(was.userinfo, ANSWER_FORM)) {
+    const start = given.indexOf('://') + 3;
+    out = `${given.slice(0, start)}${was.userinfo}${given.slice(start + now.userinfo.length)}`;
+  }
+  const storedParams = paramsOf(stored);
+  const q = out.indexOf('?');
+  if (q < 0) return out;
+  const hash = out.indexOf('#', q);
+  const seen = new Map<string, number>();
+  const params = out
+    .slice(q + 1, hash < 0 ? undefined : hash)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) return pair;
+      const name = pair.slice(0, eq);
+      const nth = seen.get(name) ?? 0;
+      seen.set(name, nth + 1);
+      const value = pair.slice(eq + 1);
+      const before = storedParams.filter(([n]) => n === name)[nth]?.[1];
+      return before !== undefined && isMasked(value) && value === maskSecret(before) ? `${name}=${before}` : pair;
+    });
+  return `${out.slice(0, q + 1)}${params.join('&')}${hash < 0 ? '' : out.slice(hash)}`;
+}
+
+/** A URL's query parameters as written: [name, value] pairs in order. */
+function paramsOf(url: string): [string, string][] {
+  const q = url.indexOf('?');
+  if (q < 0) return [];
+  const hash = url.indexOf('#', q);
+  return url
+    .slice(q + 1, hash < 0 ? undefined : hash)
+    .split('&')
+    .filter((pair) => pair.indexOf('=') > 0)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]);
 }
 
 export function maskHeaders(headers: Record<string, string>): Record<string, string> {
@@ -105,12 +244,15 @@ export function maskReceiver(r: ReceiverEndpoint): ReceiverEndpoint {
 
 /**
  * A captured request as answers and events show it: credential-like header values masked, in `headers` and
- * in `rawHeaders` alike. The body is shown as received (it is what the receiver is for).
+ * in `rawHeaders` alike, and credential query parameters in its path. The body is shown as received (it is
+ * what the receiver is for).
  */
 export function maskCapture(c: CaptureRecord): CaptureRecord {
-  if (!c.rawHeaders.some(([name]) => isSensitiveHeader(name))) return c;
+  const path = maskUrl(c.path);
+  if (path === c.path && !c.rawHeaders.some(([name]) => isSensitiveHeader(name))) return c;
   return {
     ...c,
+    path,
     headers: maskHeaders(c.headers),
     rawHeaders: c.rawHeaders.map(([name, value]) => (isSensitiveHeader(name) ? [name, maskSecret(value)] : [name, value])),
   };
@@ -121,11 +263,17 @@ export function maskAttempt(a: AttemptRecord): AttemptRecord {
 }
 
 export function maskDelivery(d: DeliveryRecord): DeliveryRecord {
-  return d.pendingUrls.some((u) => u.includes('@')) ? { ...d, pendingUrls: d.pendingUrls.map(maskUrl) } : d;
+  return d.pendingUrls.length > 0 ? { ...d, pendingUrls: d.pendingUrls.map((u) => maskUrl(u)) } : d;
+}
+
+/** A message record with its call's credential members masked (the body is the exact bytes delivered). */
+export function maskMessageRecord<M extends Pick<MessageRecord, 'call'>>(m: M): M {
+  const call = maskCall(m.call);
+  return call === m.call ? m : { ...m, call };
 }
 
 export function maskMessageDetail(m: MessageDetail): MessageDetail {
-  return { ...m, deliveries: m.deliveries.map(maskDelivery), attempts: m.attempts.map(maskAttempt) };
+  return { ...m, message: maskMessageRecord(m.message), deliveries: m.deliveries.map(maskDelivery), attempts: m.attempts.map(maskAttempt) };
 }
 
 /**
@@ -142,7 +290,7 @@ export function unmaskWebhooks(given: readonly Webhook[], current: readonly Webh
   return given.map((w, i) => {
     const before = current[i];
     if (!before) return w;
-    const url = w.url === maskUrl(before.url) ? before.url : w.url;
+    const url = unmaskUrl(w.url, before.url);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(w.headers)) {
       const old = Object.entries(before.headers).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
@@ -158,7 +306,7 @@ export function maskEvent(event: EngineEvent): EngineEvent {
     case 'attemptFinished':
       return { ...event, attempt: maskAttempt(event.attempt) };
     case 'attemptStarted':
-      return event.url.includes('@') ? { ...event, url: maskUrl(event.url) } : event;
+      return { ...event, url: maskUrl(event.url) };
     case 'deliveryUpdated':
       return { ...event, delivery: maskDelivery(event.delivery) };
     case 'requestCaptured':

@@ -29,3 +29,20 @@ export function createClock(options: { offsetMs?: number; realNow?: () => number
     },
   };
 }
+
+/**
+ * Monotonic time for pacing, in ms from any origin, with its timer: the engine's tick spacing and in-flight
+ * window (engine.ts) read it. Real by default; a test passes its own so that the engine's decisions do not
+ * depend on how busy the machine is.
+ */
+export interface MonotonicTime {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realMonotonicTime: MonotonicTime = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};

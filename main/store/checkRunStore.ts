@@ -30,10 +30,10 @@ export interface NewCheckRun {
 export const CHECK_RUNS_KEPT = 500;
 
 export class CheckRunStore {
-  private readonly s;
+  private readonly statements;
 
   constructor(db: Db) {
-    this.s = {
+    this.statements = {
       insert: db.prepare<[string, number, number, number | null, string], never>(
         "INSERT INTO check_runs (url, status, started_at, total, previous_run_id, options) VALUES (?, 'running', ?, ?, ?, ?)",
       ),
@@ -52,36 +52,36 @@ export class CheckRunStore {
 
   /** A new run (status running), compared with the newest finished run of the same URL. */
   insert(run: NewCheckRun): number {
-    const info = this.s.insert.run(run.url, run.startedAt, run.total, null, JSON.stringify(run.options));
+    const info = this.statements.insert.run(run.url, run.startedAt, run.total, null, JSON.stringify(run.options));
     const id = Number(info.lastInsertRowid);
-    const previous = this.s.previous.get(run.url, id);
-    if (previous) this.s.setPrevious.run(previous.id, id);
-    this.s.prune.run(CHECK_RUNS_KEPT);
+    const previous = this.statements.previous.get(run.url, id);
+    if (previous) this.statements.setPrevious.run(previous.id, id);
+    this.statements.prune.run(CHECK_RUNS_KEPT);
     return id;
   }
 
   setChecks(id: number, checks: readonly CheckResult[]): void {
-    this.s.setChecks.run(JSON.stringify(checks), id);
+    this.statements.setChecks.run(JSON.stringify(checks), id);
   }
 
   /** `total`: the checks the run ended with (fewer than planned when the URL was unreachable or refused by TLS). */
   finish(id: number, status: Exclude<CheckRunStatus, 'running'>, error: string | null, finishedAt: number, total: number): void {
-    this.s.finish.run(status, error, finishedAt, total, id);
+    this.statements.finish.run(status, error, finishedAt, total, id);
   }
 
   abandonRunning(now: number): void {
-    this.s.abandon.run(now);
+    this.statements.abandon.run(now);
   }
 
   get(id: number): CheckRun | null {
-    const row = this.s.get.get(id);
+    const row = this.statements.get.get(id);
     return row ? toRun(row) : null;
   }
 
   /** Newest first, before `beforeId`; limit + 1 rows (paging.toPage). */
   list(input: { url?: string | undefined; beforeId: number | undefined; limit: number }): CheckRunSummary[] {
     const before = input.beforeId ?? Number.MAX_SAFE_INTEGER;
-    const rows = input.url !== undefined ? this.s.listOfUrl.all(input.url, before, input.limit + 1) : this.s.list.all(before, input.limit + 1);
+    const rows = input.url !== undefined ? this.statements.listOfUrl.all(input.url, before, input.limit + 1) : this.statements.list.all(before, input.limit + 1);
     return rows.map((r) => summaryOf(r, JSON.parse(r.checks) as CheckResult[]));
   }
 }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageSummary, Page as ListPage } from '../../main/contract/models.js';
 import type { CaptureRecord } from '../../main/contract/receiver.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';
 
@@ -181,6 +182,29 @@ describe.skipIf(chromiumMissing)('Destinations', () => {
     await details.getByText('Body delivered').first().waitFor();
     await page.locator('body').press('Escape');
     await expect.poll(() => page.url()).toMatch(/#\/live$/);
+  });
+
+  it('editing a destination whose URL carries an api_key: the form shows it masked, and saving a new name keeps the key, the password and the header', async () => {
+    const rx = await startReceiver();
+    try {
+      const hook = new URL(rx.url);
+      const r = await serve({ destinations: [{ name: 'Keyed', enabled: true, webhooks: [{ url: `http://ada:pass_1234567@${hook.host}/hook?api_key=KEY_1234567&v=1`, headers: { 'X-Api-Key': 'HDR_1234567' } }] }] });
+      const page = await open(r, '#/destinations');
+      await page.getByRole('link', { name: 'Keyed', exact: true }).click();
+      const form = page.getByRole('form', { name: 'Destination Keyed' });
+      expect(await form.getByLabel('Webhook 1 URL').inputValue()).toBe(`http://ada:••••@${hook.host}/hook?api_key=KE••••&v=1`);
+      expect(await form.getByLabel('Webhook 1 header 1 value').inputValue()).toBe('HD••••');
+      await form.getByLabel('Name', { exact: true }).fill('Keyed renamed');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Keyed renamed saved').waitFor();
+      await r.call('sendMessage', { type: 'track', call: { userId: 'u1', event: 'After edit' }, destinations: ['Keyed renamed'] });
+      await rx.waitFor(1);
+      expect(rx.captured[0]!.path).toBe('/hook?api_key=KEY_1234567&v=1');
+      expect(rx.captured[0]!.headers['x-api-key']).toBe('HDR_1234567');
+      expect(rx.captured[0]!.headers['authorization']).toBe(`Basic ${Buffer.from('ada:pass_1234567').toString('base64')}`);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('Cancel with edits asks before discarding; without edits it just leaves', async () => {

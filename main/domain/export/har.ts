@@ -109,7 +109,7 @@ function queryString(url: string, redactor: Redactor): QueryString[] {
   } catch {
     return [];
   }
-  return [...params].map(([name, value]) => ({ name: redactor.text(name), value: redactor.header(name, value) }));
+  return [...params].map(([name, value]) => ({ name: redactor.text(name), value: redactor.param(name, value) }));
 }
 
 const encoder = new TextEncoder();

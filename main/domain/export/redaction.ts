@@ -5,27 +5,28 @@
  * of the body, not a secret.
  */
 import type { Destination } from '../../contract/models.js';
+import { hideUrlCredentials, isCredentialName, isCredentialParam, type UrlMaskForm } from '../secrets.js';
 
 export const REDACTED = '<redacted>';
 
-/** Header and query parameter names whose values are credentials (Authorization, Cookie, X-Api-Key, ...). */
-const CREDENTIAL_NAME = /authorization|cookie|api[-_]?key|access[-_]?key|token|secret|passw|session|credential|^x-auth/i;
+/** What is a credential is the answers' rule (../secrets.ts); an export only shows it as `<redacted>`. */
+export { isCredentialName };
 
-export function isCredentialName(name: string): boolean {
-  return CREDENTIAL_NAME.test(name);
-}
+const REDACTED_FORM: UrlMaskForm = { password: () => REDACTED, user: () => REDACTED, param: () => REDACTED };
 
 export interface Redactor {
   /** False when secrets are kept: every method is then the identity. */
   readonly active: boolean;
   text(value: string): string;
   header(name: string, value: string): string;
+  /** A query parameter's decoded value (a HAR's queryString). */
+  param(name: string, value: string): string;
   url(url: string): string;
   /** Every string (keys too) of a JSON value. */
   json<T>(value: T): T;
 }
 
-const keep: Redactor = { active: false, text: (v) => v, header: (_n, v) => v, url: (u) => u, json: (v) => v };
+const keep: Redactor = { active: false, text: (v) => v, header: (_n, v) => v, param: (_n, v) => v, url: (u) => u, json: (v) => v };
 
 /**
  * The secrets are the given values plus, from the destinations, each shared secret and each static header
@@ -61,6 +62,7 @@ export function createRedactor(options: { includeSecrets: boolean; secrets: read
     active: true,
     text,
     header: (name, value) => (name.toLowerCase() === 'x-signature' ? value : isCredentialName(name) ? REDACTED : text(value)),
+    param: (name, value) => (isCredentialParam(name) ? REDACTED : text(value)),
     url: (url) => text(redactUrlCredentials(url)),
     json,
   };
@@ -68,31 +70,7 @@ export function createRedactor(options: { includeSecrets: boolean; secrets: read
 
 /** `https://user:pass@host/p?token=t#f` → `https://user:<redacted>@host/p?token=<redacted>#f` (the rest kept as written). */
 export function redactUrlCredentials(url: string): string {
-  const authority = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i.exec(url);
-  let out = url;
-  if (authority) {
-    const userinfo = authority[2]!;
-    const colon = userinfo.indexOf(':');
-    const redacted = colon >= 0 ? `${userinfo.slice(0, colon)}:${REDACTED}` : REDACTED;
-    out = `${authority[1]}${redacted}@${url.slice(authority[0].length)}`;
-  }
-  const q = out.indexOf('?');
-  if (q < 0) return out;
-  const hash = out.indexOf('#', q);
-  const query = out.slice(q + 1, hash < 0 ? undefined : hash);
-  const params = query.split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    return eq >= 0 && isCredentialName(safeDecode(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
-  });
-  return `${out.slice(0, q + 1)}${params.join('&')}${hash < 0 ? '' : out.slice(hash)}`;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
+  return hideUrlCredentials(url, REDACTED_FORM);
 }
 
 function escapeRegExp(s: string): string {
