@@ -62,10 +62,18 @@ parentPort!.on('message', (msg: 'close' | 'check') => {
     // writing the file) is found while running, not at the next start.
     if (!db) return;
     let problems: string[] = [];
+    let fresh: Database.Database | null = null;
     try {
-      problems = checkProblems(() => quickCheck(db!));
+      // On a connection of its own, opened for this check: FTS5's check on a long-lived second connection
+      // reads a search index structure cached from before the engine changed it, and reports sound pages
+      // as corrupt ("fts5: corruption found reading blob …"), while a connection opened now reads it whole.
+      fresh = new Database(file, { readonly: true, fileMustExist: true });
+      fresh.pragma('busy_timeout = 1000');
+      problems = checkProblems(() => quickCheck(fresh!));
     } catch {
-      // not damage (a busy database): the next check tries again
+      // not damage (a busy database, or the file gone: the engine's own checks say so): the next check tries again
+    } finally {
+      fresh?.close();
     }
     parentPort!.postMessage({ type: 'integrity', problems } satisfies IntegrityReport);
     return;

@@ -177,4 +177,42 @@ describe('damage while running', () => {
     expect(refused).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringContaining(`database file ${file} is damaged (integrity check: `) } });
     if (!refused.ok) expect(refused.error.message).toContain(`hookbench doctor --data-dir ${dataDir}`);
   });
+
+  it('the check while running reads the file as it is now: a search index the engine changed since the last check is not taken for damage', async () => {
+    const { createCore, internalsOf } = await import('../../main/app/createCore.js');
+    const { startEngineWorker, isType } = await import('../../main/platform/workers.js');
+    const dataDir = join(newDataDir(), 'data');
+    const core = createCore({ dataDir, autoStart: false });
+    onCleanup(() => core.close());
+    const db = internalsOf(core).store.db;
+    const file = join(dataDir, 'hookbench.db');
+    // A checkpoint thread of its own, asked to check after each change of the search index.
+    const worker = startEngineWorker('app/checkpointWorker', { workerData: { file, intervalMs: 3_600_000 } });
+    const reports: string[][] = [];
+    let answered: (() => void) | null = null;
+    worker.on('message', (m: { type?: string; problems?: string[] }) => {
+      if (m.type !== 'integrity') return;
+      reports.push(m.problems ?? []);
+      answered?.();
+    });
+    await new Promise<void>((resolve) => worker.once('message', (m) => isType(m, 'ready') && resolve()));
+    onCleanup(() => worker.terminate());
+    const index = db.prepare('INSERT INTO message_search(rowid, body) VALUES (?, ?)');
+    let rowid = 0;
+    for (let round = 0; round < 40; round++) {
+      db.transaction(() => {
+        for (let i = 0; i < 50; i++) {
+          rowid++;
+          index.run(rowid, `{"event":"Order ${rowid}","userId":"user-${rowid % 97}","note":"${'abc'.repeat(rowid % 20)}"}`);
+        }
+      })();
+      if (round % 3 === 0) db.prepare('DELETE FROM message_search WHERE rowid % 7 = ? AND rowid > ?').run(round % 7, rowid - 500);
+      const reported = new Promise<void>((resolve) => (answered = resolve));
+      worker.postMessage('check');
+      await reported;
+    }
+    expect(reports).toHaveLength(40);
+    expect(reports.flat()).toEqual([]);
+  });
 });
+
