@@ -17,6 +17,7 @@ export type SignatureMistake =
   | 'reserialised'
   | 'pretty-printed-2'
   | 'pretty-printed-4'
+  | 'python-json-dumps'
   | 'trailing-newline-added'
   | 'trailing-newline-stripped'
   | 'secret-whitespace'
@@ -70,7 +71,7 @@ export const NO_KNOWN_MISTAKE = 'no known mistake explains it: check the shared 
  */
 export const RESERIALISE_MAX_DEPTH = 512;
 
-type BodyMistake = 'reserialised' | 'pretty-printed-2' | 'pretty-printed-4' | 'trailing-newline-added' | 'trailing-newline-stripped';
+type BodyMistake = 'reserialised' | 'pretty-printed-2' | 'pretty-printed-4' | 'python-json-dumps' | 'trailing-newline-added' | 'trailing-newline-stripped';
 
 interface BodyVariant {
   mistake: BodyMistake | null;
@@ -98,6 +99,8 @@ const EXPLAIN: Record<SignatureMistake, string> = {
     'matches the body re-serialised pretty-printed with 2 spaces (JSON.stringify(body, null, 2)): something parsed and re-encoded the JSON; verify the raw bytes',
   'pretty-printed-4':
     'matches the body re-serialised pretty-printed with 4 spaces (JSON.stringify(body, null, 4)): something parsed and re-encoded the JSON; verify the raw bytes',
+  'python-json-dumps':
+    "matches the body re-serialised by Python's json.dumps (a space after each , and :): something parsed and re-encoded the JSON (request.json, json.loads); sign the raw bytes (request.get_data())",
   'trailing-newline-added':
     'matches the body with a trailing newline added: the signed bytes end with a newline your copy lacks (trimmed by your code or lost in copy and paste); verify the exact bytes',
   'trailing-newline-stripped':
@@ -173,8 +176,32 @@ function bodyVariants(body: Uint8Array, utf8: Utf8): BodyVariant[] {
     add('reserialised', JSON.stringify(parsed.value));
     add('pretty-printed-2', JSON.stringify(parsed.value, null, 2));
     add('pretty-printed-4', JSON.stringify(parsed.value, null, 4));
+    const python = pythonSeparators(JSON.stringify(parsed.value));
+    add('python-json-dumps', asciiEscaped(python));
+    add('python-json-dumps', python);
   }
   return variants;
+}
+
+/** Compact JSON with Python json.dumps' default separators: ", " and ": " outside strings. */
+function pythonSeparators(compact: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < compact.length; i++) {
+    const c = compact[i]!;
+    out += c;
+    if (inString) {
+      if (c === '\\') out += compact[++i] ?? '';
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === ',' || c === ':') out += ' ';
+  }
+  return out;
+}
+
+/** Non-ASCII as \uXXXX escapes (UTF-16 units, lowercase hex), as json.dumps' default ensure_ascii writes it. */
+function asciiEscaped(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

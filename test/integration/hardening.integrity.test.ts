@@ -196,7 +196,7 @@ describe('damage while running', () => {
       answered?.();
     });
     await new Promise<void>((resolve) => worker.once('message', (m) => isType(m, 'ready') && resolve()));
-    onCleanup(() => worker.terminate());
+    onCleanup(async () => void (await worker.terminate()));
     const index = db.prepare('INSERT INTO message_search(rowid, body) VALUES (?, ?)');
     let rowid = 0;
     for (let round = 0; round < 40; round++) {

@@ -39,6 +39,18 @@ describe('diagnoseSignature', () => {
     expect(d.explanation).toContain(`pretty-printed with ${spaces} spaces`);
   });
 
+  it("names Python's json.dumps re-serialisation (a space after each , and :, non-ASCII escaped or not)", () => {
+    const body = JSON.stringify({ event: 'Café ordered 😀', properties: { note: 'a,b:c "q"', n: [1, 2] } });
+    // Exactly what python3 -c 'import json; print(json.dumps(json.loads(body)))' writes, with and without ensure_ascii.
+    const dumped = '{"event": "Caf\\u00e9 ordered \\ud83d\\ude00", "properties": {"note": "a,b:c \\"q\\"", "n": [1, 2]}}';
+    const dumpedUnicode = '{"event": "Café ordered 😀", "properties": {"note": "a,b:c \\"q\\"", "n": [1, 2]}}';
+    for (const signed of [dumped, dumpedUnicode]) {
+      const d = diagnoseSignature({ secret: SECRET, body: bytes(body), signature: sign(signed) });
+      expect(d.mistakes).toEqual(['python-json-dumps']);
+      expect(d.explanation).toContain("Python's json.dumps");
+    }
+  });
+
   it('names a trailing newline in the body given that was not signed (echo), before any re-serialisation story', () => {
     const d = diagnoseSignature({ secret: SECRET, body: bytes(`${RAW}\n`), signature: sign(RAW) });
     expect(d.mistakes).toEqual(['trailing-newline-stripped']);
