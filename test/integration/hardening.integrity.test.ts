@@ -180,7 +180,7 @@ describe('damage while running', () => {
 
   it('the check while running reads the file as it is now: a search index the engine changed since the last check is not taken for damage', async () => {
     const { createCore, internalsOf } = await import('../../main/app/createCore.js');
-    const { startEngineWorker, isType } = await import('../../main/platform/workers.js');
+    const { startEngineWorker, stoppableOnceReady } = await import('../../main/platform/workers.js');
     const dataDir = join(newDataDir(), 'data');
     const core = createCore({ dataDir, autoStart: false });
     onCleanup(() => core.close());
@@ -195,8 +195,9 @@ describe('damage while running', () => {
       reports.push(m.problems ?? []);
       answered?.();
     });
-    await new Promise<void>((resolve) => worker.once('message', (m) => isType(m, 'ready') && resolve()));
-    onCleanup(async () => void (await worker.terminate()));
+    // Closed, not terminated: it holds a connection to the database.
+    const thread = stoppableOnceReady(worker, 'close');
+    onCleanup(() => thread.stop());
     const index = db.prepare('INSERT INTO message_search(rowid, body) VALUES (?, ?)');
     let rowid = 0;
     for (let round = 0; round < 40; round++) {
