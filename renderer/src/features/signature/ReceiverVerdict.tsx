@@ -8,7 +8,6 @@ import { formatHash, parseHash } from '../../stores/router';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { VerdictBadge } from '../../ui/VerdictBadge';
 
 /** `destination 'X' …` as a sentence. */
 function sentence(text: string): string {
@@ -53,8 +52,8 @@ export function ReceiverVerdict({ check }: { check: ReceiverCheck }) {
       {icon}
       <div className="flex min-w-0 flex-1 flex-col gap-1.5">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          {/* The headline says the verdict; a badge beside it only repeated the word. */}
           <span className="font-medium text-fg">{headline}</span>
-          {check.verdict !== null && <VerdictBadge verdict={check.verdict} />}
           <a href={captureHash(check)} className="ml-auto inline-flex items-center gap-1 text-accent hover:underline">
             Open capture {check.captureId}
             <ArrowRight aria-hidden className="size-3" />
