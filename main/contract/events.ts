@@ -11,6 +11,8 @@ export type EngineEvent =
       type: 'attemptStarted';
       deliveryId: number;
       messageId: number;
+      /** Whose delivery: a live list marks that destination's chip as delivering. */
+      destinationId: string;
       attemptNumber: number;
       webhookIndex: number;
       url: string;

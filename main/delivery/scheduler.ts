@@ -538,6 +538,7 @@ export class Engine {
           type: 'attemptStarted',
           deliveryId: claimed.id,
           messageId: claimed.messageId,
+          destinationId: destination.id,
           attemptNumber,
           webhookIndex: t.index,
           url: t.webhook.url,
@@ -611,6 +612,7 @@ export class Engine {
         attempts: sent.map((s, i) => ({
           deliveryId: claimed.id,
           messageId: claimed.messageId,
+          destinationId: destination.id,
           attemptNumber,
           webhookIndex: targets[i]!.index,
           url: resolved[i]!.ok ? resolved[i]!.value : targets[i]!.webhook.url,

@@ -61,6 +61,41 @@ export function applyUpdates(rows: MessageSummary[], updates: Map<number, Messag
   return changed ? out : rows;
 }
 
+/**
+ * A message with an attempt in flight to these destinations: the row says `delivering` (any delivery in flight
+ * makes the message's status delivering) and so do those destinations' chips, until its next update.
+ */
+export function withInFlight(row: MessageSummary, started: ReadonlyMap<number, ReadonlySet<string>>): MessageSummary {
+  const destinations = started.get(row.id);
+  if (!destinations) return row;
+  return {
+    ...row,
+    status: 'delivering',
+    deliveries: row.deliveries.map((d) => (destinations.has(d.destinationId) ? { ...d, status: 'delivering', nextAttemptAt: null } : d)),
+  };
+}
+
+/** Rows (newest first, so found by binary search) with attempts started; the same array when none is listed. */
+export function markInFlight(rows: MessageSummary[], started: ReadonlyMap<number, ReadonlySet<string>>): MessageSummary[] {
+  let out = rows;
+  for (const id of started.keys()) {
+    let lo = 0;
+    let hi = rows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = rows[mid]!.id;
+      if (at === id) {
+        if (out === rows) out = rows.slice();
+        out[mid] = withInFlight(rows[mid]!, started);
+        break;
+      }
+      if (at > id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  return out;
+}
+
 export const useLive = create<LiveState>((set, get) => ({
   rows: [],
   loaded: false,
@@ -76,19 +111,26 @@ export const useLive = create<LiveState>((set, get) => ({
   apply(events) {
     const accepted: MessageSummary[] = [];
     const updates = new Map<number, MessageSummary>();
+    // Attempts started since a message's last update: the engine announces the start, not a new summary.
+    const started = new Map<number, Set<string>>();
     for (const event of events) {
       if (event.type === 'messageAccepted') accepted.push(event.message);
-      else if (event.type === 'messageUpdated') updates.set(event.message.id, event.message);
+      else if (event.type === 'messageUpdated') {
+        updates.set(event.message.id, event.message);
+        started.delete(event.message.id);
+      } else if (event.type === 'attemptStarted') {
+        const destinations = started.get(event.messageId) ?? new Set<string>();
+        started.set(event.messageId, destinations.add(event.destinationId));
+      }
     }
-    if (!accepted.length && !updates.size) return;
+    if (!accepted.length && !updates.size && !started.size) return;
     const { streamPaused } = get();
     set((s) => {
       // An update may concern a message accepted in the same batch.
       const fresh = accepted.map((m) => updates.get(m.id) ?? m);
-      if (streamPaused) {
-        return { held: mergeNewest(fresh, applyUpdates(s.held, updates)), rows: applyUpdates(s.rows, updates) };
-      }
-      return { rows: mergeNewest(fresh, applyUpdates(s.rows, updates)) };
+      const rows = markInFlight(applyUpdates(s.rows, updates), started);
+      if (streamPaused) return { held: mergeNewest(fresh.map((m) => withInFlight(m, started)), applyUpdates(s.held, updates)), rows };
+      return { rows: mergeNewest(fresh.map((m) => withInFlight(m, started)), rows) };
     });
   },
   setStreamPaused(paused) {

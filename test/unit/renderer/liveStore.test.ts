@@ -37,6 +37,39 @@ describe('the Live store', () => {
     expect(merged[0]!.id).toBe(LIVE_CAP + 1);
   });
 
+  it('marks a row and its destination\'s chip delivering when an attempt starts, until the message\'s next update', () => {
+    const delivery = (destinationId: string, status: 'retrying' | 'delivered') => ({
+      destinationId,
+      destinationName: destinationId,
+      status,
+      reason: null,
+      attempts: 1,
+      nextAttemptAt: status === 'retrying' ? 5_000 : null,
+      lastOutcome: status === 'retrying' ? ('http_error' as const) : ('success' as const),
+      lastStatusCode: status === 'retrying' ? 503 : 200,
+    });
+    const waiting = row(7, { status: 'retrying', nextAttemptAt: 5_000, deliveries: [delivery('billing', 'retrying'), delivery('orders', 'delivered')] });
+    useLive.setState({ rows: [row(9), row(8), waiting, row(6)], held: [], streamPaused: false });
+    const started = { type: 'attemptStarted' as const, deliveryId: 70, messageId: 7, destinationId: 'billing', attemptNumber: 2, webhookIndex: 0, url: 'http://h/x', startedAt: 5_000 };
+    useLive.getState().apply([started]);
+    const shown = useLive.getState().rows.find((r) => r.id === 7)!;
+    expect(shown.status).toBe('delivering');
+    expect(shown.deliveries.map((d) => [d.destinationId, d.status, d.nextAttemptAt])).toEqual([
+      ['billing', 'delivering', null],
+      ['orders', 'delivered', null],
+    ]);
+    // The update that follows the attempt wins; an attempt started after an update marks it again.
+    const finished = { type: 'messageUpdated' as const, message: row(7, { status: 'delivered', deliveries: [delivery('billing', 'delivered'), delivery('orders', 'delivered')] }) };
+    useLive.getState().apply([started, finished]);
+    expect(useLive.getState().rows.find((r) => r.id === 7)!.status).toBe('delivered');
+    useLive.getState().apply([finished, started]);
+    expect(useLive.getState().rows.find((r) => r.id === 7)!.status).toBe('delivering');
+    // A message not listed is left alone, and the other rows keep their identity.
+    const before = useLive.getState().rows;
+    useLive.getState().apply([{ ...started, messageId: 42 }]);
+    expect(useLive.getState().rows).toEqual(before);
+  });
+
   it('applies updates in place and returns the same array when none matches', () => {
     const rows = [row(2), row(1)];
     expect(applyUpdates(rows, new Map([[9, row(9)]]))).toBe(rows);
