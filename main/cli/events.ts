@@ -4,15 +4,11 @@
  * restarted), the serve is looked up again through `<data>/server.json` (its port and token may have changed)
  * and the stream reconnects, until stopped.
  */
-import type { EngineEvent } from '../contract/events.js';
+import type { EventFrame } from '../contract/events.js';
+
+export type { EventFrame };
 import { findLiveServe } from './remote.js';
 import type { ServerInfo } from './serve.js';
-
-export interface EventFrame {
-  events: EngineEvent[];
-  /** Events the server left out because this client fell behind. */
-  dropped?: number;
-}
 
 export type StreamStatus =
   /** `again`: a reconnection (events sent while disconnected were missed). */

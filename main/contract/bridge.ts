@@ -3,15 +3,9 @@
  * Capabilities only, never `ipcRenderer` itself (HTTP Toolkit's lesson). In a browser it is absent and the
  * renderer talks HTTP + WebSocket to `hookbench serve` instead.
  */
-import type { EngineEvent } from './events.js';
+import type { EventFrame } from './events.js';
 import type { Result } from './result.js';
 
-/** One batch of pushed events, the same frame the HTTP server's WebSocket sends. */
-export interface EventBatch {
-  events: EngineEvent[];
-  /** Events left out of this batch (the oldest of a burst): refetch instead of trusting incremental state. */
-  dropped?: number;
-}
 
 export type OpenFilePurpose = 'config' | 'caFile' | 'import';
 
@@ -19,7 +13,7 @@ export interface HookbenchBridge {
   /** Calls a command through the main process' dispatch. Never throws: errors are values. */
   call(name: string, input: unknown): Promise<Result<unknown>>;
   /** Batches of pushed events, as the HTTP WebSocket sends them ({events, dropped?}). Returns the unsubscribe. */
-  onEvents(listener: (batch: EventBatch) => void): () => void;
+  onEvents(listener: (batch: EventFrame) => void): () => void;
   /** Native capabilities (desktop only). Null when the user cancels the dialog. */
   openFile(options: { purpose: OpenFilePurpose; title?: string }): Promise<{ path: string; text?: string } | null>;
   saveFile(options: { defaultName: string; content: string }): Promise<{ path: string } | null>;

@@ -37,6 +37,19 @@ export type EngineEvent =
 
 export type EngineEventType = EngineEvent['type'];
 
+/**
+ * One batch of pushed events: the frame the HTTP server's WebSocket sends, the desktop's IPC delivers and the
+ * CLI reads (`{"events": [...], "dropped"?: n}`).
+ */
+export interface EventFrame {
+  events: EngineEvent[];
+  /** Events left out of this frame (the oldest of a burst): refetch instead of trusting incremental state. */
+  dropped?: number;
+}
+
+/** How both transports batch events: a frame goes out this long after its first event, with at most this many. */
+export const EVENT_BATCHING = { flushMs: 150, maxPerFlush: 2000 } as const;
+
 /** Every event type, for code that must handle or test each one (the check below keeps it complete). */
 export const ENGINE_EVENT_TYPES = [
   'messageAccepted',

@@ -6,7 +6,7 @@
 export const CHANNELS = {
   /** invoke: (name, input) → Result, through dispatch. */
   call: 'hookbench:call',
-  /** main → renderer: one EventBatch. */
+  /** main → renderer: one EventFrame. */
   events: 'hookbench:events',
   openFile: 'hookbench:openFile',
   saveFile: 'hookbench:saveFile',

@@ -6,7 +6,7 @@
  */
 import type { IpcMain, WebContents } from 'electron';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
-import type { EngineEvent } from '../contract/events.js';
+import { EVENT_BATCHING, type EngineEvent } from '../contract/events.js';
 import type { Result } from '../contract/result.js';
 import { maskEvent } from '../domain/secrets.js';
 import { createEventBatcher } from '../server/eventBatcher.js';
@@ -81,8 +81,8 @@ export interface EventPushOptions {
 export function pushEvents(options: EventPushOptions): () => void {
   const { contents } = options;
   const batcher = createEventBatcher({
-    flushMs: options.flushMs ?? 150,
-    maxPerFlush: options.maxPerFlush ?? 2000,
+    flushMs: options.flushMs ?? EVENT_BATCHING.flushMs,
+    maxPerFlush: options.maxPerFlush ?? EVENT_BATCHING.maxPerFlush,
     send(frame) {
       if (!contents.isDestroyed()) contents.send(CHANNELS.events, frame);
     },

@@ -4,7 +4,8 @@
  * names spelled out (main/desktop/channels.ts; test/unit/desktop/preload.test.ts keeps them equal). No logic.
  */
 import electron = require('electron');
-import type { EventBatch, HookbenchBridge } from '../contract/bridge.js';
+import type { HookbenchBridge } from '../contract/bridge.js';
+import type { EventFrame } from '../contract/events.js';
 
 const { contextBridge, ipcRenderer } = electron;
 
@@ -13,7 +14,7 @@ const bridge: HookbenchBridge = {
   call: (name, input) =>
     ipcRenderer.invoke('hookbench:call', name, input).catch((e: unknown) => ({ ok: false, error: { code: 'internal', message: String(e) } })),
   onEvents(listener) {
-    const forward = (_event: unknown, batch: EventBatch) => listener(batch);
+    const forward = (_event: unknown, batch: EventFrame) => listener(batch);
     ipcRenderer.on('hookbench:events', forward);
     return () => void ipcRenderer.removeListener('hookbench:events', forward);
   },

@@ -6,13 +6,7 @@
  * most `maxPerFlush` events: the newest ones. Older ones are dropped and counted, so a receiver knows to
  * refetch instead of trusting its incremental state.
  */
-import type { EngineEvent } from '../contract/events.js';
-
-export interface EventFrame {
-  events: EngineEvent[];
-  /** Events left out of this frame (the oldest ones of the burst); absent when none were. */
-  dropped?: number;
-}
+import type { EngineEvent, EventFrame } from '../contract/events.js';
 
 export interface EventBatcherOptions {
   flushMs: number;

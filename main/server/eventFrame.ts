@@ -5,7 +5,7 @@
  * everything below WIRE_MAX_DEPTH replaced by a marker string (docs/behaviour.md §7), and one that
  * still cannot be encoded is left out and counted in `dropped`. The first time, it is logged.
  */
-import type { EngineEvent } from '../contract/events.js';
+import type { EngineEvent, EventFrame } from '../contract/events.js';
 import { LIMITS } from '../contract/messageShapes.js';
 import { boundDepth, tooDeepMarker } from '../domain/jsonDepth.js';
 
@@ -26,11 +26,6 @@ export function encodeBounded(value: unknown, onProblem: (e: unknown) => void): 
     onProblem(e);
     return JSON.stringify(boundDepth(value, WIRE_MAX_DEPTH));
   }
-}
-
-export interface EventFrame {
-  events: readonly EngineEvent[];
-  dropped?: number;
 }
 
 /** An encoder for one stream (it logs its first problem only). */

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { EVENT_BATCHING } from '../contract/events.js';
 import { LIMITS } from '../contract/messageShapes.js';
 import type { ApiError, ErrorCode } from '../contract/result.js';
 import { isCommandName } from '../contract/commands.js';
@@ -55,8 +56,6 @@ export interface RunningServer {
 }
 
 const API_BODY_LIMIT = 4 * 1024 * 1024;
-/** Events sent per socket flush at most; past that the client is told how many it missed. */
-const MAX_EVENTS_PER_FLUSH = 2000;
 
 const STATUS_OF: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -225,8 +224,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // An event that cannot be encoded whole never stops the stream (server/eventFrame).
   const encodeFrame = createFrameEncoder();
   const batcher = createEventBatcher({
-    flushMs: options.eventFlushMs ?? 150,
-    maxPerFlush: MAX_EVENTS_PER_FLUSH,
+    flushMs: options.eventFlushMs ?? EVENT_BATCHING.flushMs,
+    maxPerFlush: EVENT_BATCHING.maxPerFlush,
     send(frame) {
       const text = encodeFrame(frame);
       for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);

@@ -4,7 +4,7 @@
  */
 import type { CommandInput, CommandName, CommandOutput } from '../../../main/contract/api';
 import type { ApiError, Result } from '../../../main/contract/result';
-import type { EventBatch, Transport } from './transport';
+import type { EventFrame, Transport } from './transport';
 
 /** The value of a command's successful answer. */
 export type CommandValue<K extends CommandName> = Extract<CommandOutput<K>, { ok: true }>['value'];
@@ -17,7 +17,7 @@ export interface CallOptions {
 export interface ApiClient {
   readonly transport: Transport;
   call<K extends CommandName>(name: K, input: NonNullable<CommandInput<K>>, options?: CallOptions): Promise<Result<CommandValue<K>>>;
-  subscribe(listener: (batch: EventBatch) => void): () => void;
+  subscribe(listener: (batch: EventFrame) => void): () => void;
 }
 
 export function createApiClient(transport: Transport, onError: (command: string, error: ApiError) => void): ApiClient {

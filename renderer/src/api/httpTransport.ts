@@ -4,7 +4,7 @@
  */
 import type { ApiError, Result } from '../../../main/contract/result';
 import { reconnectDelay } from './backoff';
-import { Listeners, type ConnectionState, type EventBatch, type Transport } from './transport';
+import { Listeners, type ConnectionState, type EventFrame, type Transport } from './transport';
 
 export interface HttpTransportOptions {
   /** Where the server is, e.g. `http://127.0.0.1:4400` (the page's own origin by default). */
@@ -18,7 +18,7 @@ export interface HttpTransportOptions {
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const fetchImpl = options.fetchImpl ?? fetch.bind(globalThis);
   const WebSocketImpl = options.WebSocketImpl ?? WebSocket;
-  const batches = new Listeners<EventBatch>();
+  const batches = new Listeners<EventFrame>();
   const states = new Listeners<ConnectionState>();
   let state: ConnectionState = 'connecting';
   let socket: WebSocket | null = null;
@@ -113,12 +113,12 @@ function isResult(value: unknown): value is Result<unknown> {
   return value.ok === false && 'error' in value && typeof value.error === 'object' && value.error !== null;
 }
 
-export function parseBatch(text: string): EventBatch | null {
+export function parseBatch(text: string): EventFrame | null {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null || !('events' in parsed) || !Array.isArray(parsed.events)) return null;
     const dropped = 'dropped' in parsed && typeof parsed.dropped === 'number' ? parsed.dropped : undefined;
-    return dropped ? { events: parsed.events as EventBatch['events'], dropped } : { events: parsed.events as EventBatch['events'] };
+    return dropped ? { events: parsed.events as EventFrame['events'], dropped } : { events: parsed.events as EventFrame['events'] };
   } catch {
     return null;
   }

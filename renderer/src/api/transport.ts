@@ -2,10 +2,10 @@
  * How the renderer reaches the core: one call verb (command → Result) and one event stream (batches).
  * Two implementations: HTTP + WebSocket in a browser, the preload bridge in the desktop app.
  */
-import type { EventBatch } from '../../../main/contract/bridge';
+import type { EventFrame } from '../../../main/contract/events';
 import type { Result } from '../../../main/contract/result';
 
-export type { EventBatch };
+export type { EventFrame };
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
@@ -13,7 +13,7 @@ export interface Transport {
   readonly kind: 'http' | 'ipc';
   /** Never throws: a failure to reach the server is an error value too. */
   call(name: string, input: unknown): Promise<Result<unknown>>;
-  subscribe(listener: (batch: EventBatch) => void): () => void;
+  subscribe(listener: (batch: EventFrame) => void): () => void;
   connectionState(): ConnectionState;
   /** Called on every state change; a reconnect after `open` means events were missed (resync). */
   onConnectionChange(listener: (state: ConnectionState) => void): () => void;

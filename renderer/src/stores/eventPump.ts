@@ -3,12 +3,12 @@
  * store updates (and renders), never one per event.
  */
 import type { EngineEvent } from '../../../main/contract/events';
-import type { EventBatch } from '../api/transport';
+import type { EventFrame } from '../api/transport';
 
 export const APPLY_EVERY_MS = 100;
 
 export interface EventPump {
-  push(batch: EventBatch): void;
+  push(batch: EventFrame): void;
   /** Applies what is buffered now (tests, and before a resync). */
   flush(): void;
   close(): void;

@@ -7,7 +7,8 @@ import { internalsOf } from '../../../main/app/createCore.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EventBatch, HookbenchBridge } from '../../../main/contract/bridge.js';
+import type { HookbenchBridge } from '../../../main/contract/bridge.js';
+import type { EventFrame } from '../../../main/contract/events.js';
 import type { EngineEvent } from '../../../main/contract/events.js';
 import { filePage } from '../../../main/desktop/appPage.js';
 import { pushEvents, registerIpc } from '../../../main/desktop/ipc.js';
@@ -49,8 +50,8 @@ async function desktop(frameUrl = filePage(INDEX).url): Promise<{ workbench: Run
 }
 
 /** Resolves with the first pushed event that matches (waits on batches, never sleeps). */
-function nextEvent<T extends EngineEvent>(bridge: HookbenchBridge, match: (e: EngineEvent) => e is T): Promise<{ event: T; batches: EventBatch[] }> {
-  const batches: EventBatch[] = [];
+function nextEvent<T extends EngineEvent>(bridge: HookbenchBridge, match: (e: EngineEvent) => e is T): Promise<{ event: T; batches: EventFrame[] }> {
+  const batches: EventFrame[] = [];
   return new Promise((resolve) => {
     const off = bridge.onEvents((batch) => {
       batches.push(batch);

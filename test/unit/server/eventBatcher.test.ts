@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../../main/contract/events.js';
-import { createEventBatcher, type EventFrame } from '../../../main/server/eventBatcher.js';
+import { createEventBatcher } from '../../../main/server/eventBatcher.js';
+import type { EventFrame } from '../../../main/contract/events.js';
 
 const clockEvent = (i: number): EngineEvent => ({ type: 'clockAdvanced', clock: { now: i, offsetMs: 0 }, byMs: i });
 
