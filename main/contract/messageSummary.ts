@@ -3,7 +3,7 @@
  * `nextAttemptAt`, `destinationIds` and `deliveries`). The store's lists, intake's `messageAccepted` and the
  * renderer's rows for a message it just sent all build it here, so the three never disagree.
  */
-import type { DeliveryStatus, DeliverySummary, MessageSummary } from './models.js';
+import type { DeliveryRecord, DeliveryStatus, DeliverySummary, MessageSummary } from './models.js';
 
 export type DeliveryFields = Pick<MessageSummary, 'attempts' | 'nextAttemptAt' | 'destinationIds' | 'deliveries'>;
 
@@ -33,6 +33,15 @@ export function deliverySummary(d: Omit<DeliverySummary, 'nextAttemptAt' | 'last
     lastOutcome: d.lastOutcome ?? null,
     lastStatusCode: d.lastStatusCode ?? null,
   };
+}
+
+/**
+ * The one builder of a DeliveryRecord (the store's rows and the engine's deliveryUpdated events): a next
+ * attempt only counts while the delivery waits, and `pastWindow` is there only when known.
+ */
+export function deliveryRecord(d: Omit<DeliveryRecord, 'pastWindow'> & { pastWindow?: DeliveryRecord['pastWindow'] | null }): DeliveryRecord {
+  const { pastWindow, ...rest } = d;
+  return { ...rest, nextAttemptAt: WAITING.includes(d.status) ? d.nextAttemptAt : null, ...(pastWindow ? { pastWindow } : {}) };
 }
 
 /** Messages with at least one delivery in `status` (the status filter's "any delivery failed"). */

@@ -4,7 +4,8 @@
  * the engine at the earliest due row, and a restart resumes from the rows.
  */
 import type { EngineEvent } from '../contract/events.js';
-import type { AttemptRecord, ClockJump, DeliveryRecord, Destination, Webhook } from '../contract/models.js';
+import type { AttemptRecord, ClockJump, Destination, Webhook } from '../contract/models.js';
+import { deliveryRecord } from '../contract/messageSummary.js';
 import { decideAfterRound, type WebhookResult } from '../domain/deliveryDecision.js';
 import { jitterUnit, retryDelay } from '../domain/retryPolicy.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
@@ -655,7 +656,7 @@ export class Engine {
       const attempt: AttemptRecord = { ...a, id: attemptIds[i]! };
       this.options.emit({ type: 'attemptFinished', attempt });
     });
-    const delivery: DeliveryRecord = {
+    const delivery = deliveryRecord({
       id: round.deliveryId,
       messageId: round.messageId,
       destinationId: destination.id,
@@ -667,8 +668,8 @@ export class Engine {
       nextAttemptAt: round.nextAttemptAt,
       pendingUrls: round.pendingUrls ?? [],
       updatedAt: round.updatedAt,
-      ...(round.pastWindow ? { pastWindow: round.pastWindow } : {}),
-    };
+      pastWindow: round.pastWindow ?? null,
+    });
     this.options.emit({ type: 'deliveryUpdated', delivery, messageStatus });
   }
 

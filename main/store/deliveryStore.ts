@@ -4,6 +4,7 @@
  * (docs/behaviour.md §3). claimDue and recordRounds are the scheduler's hot path: positional binds.
  */
 import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageStatus } from '../contract/models.js';
+import { deliveryRecord } from '../contract/messageSummary.js';
 import { deriveMessageStatus } from '../domain/deliveryDecision.js';
 import type { Db } from './openDb.js';
 
@@ -356,7 +357,7 @@ export class DeliveryStore {
 }
 
 function toDelivery(r: DeliveryRow): DeliveryRecord {
-  return {
+  return deliveryRecord({
     id: r.id,
     messageId: r.message_id,
     destinationId: r.destination_id,
@@ -365,11 +366,11 @@ function toDelivery(r: DeliveryRow): DeliveryRecord {
     reason: r.reason,
     attempts: r.attempts,
     firstAttemptAt: r.first_attempt_at,
-    nextAttemptAt: r.status === 'queued' || r.status === 'retrying' ? r.next_attempt_at : null,
+    nextAttemptAt: r.next_attempt_at,
     pendingUrls: r.pending_urls ? (JSON.parse(r.pending_urls) as string[]) : [],
     updatedAt: r.updated_at,
-    ...(r.status === 'failed' && r.window_ends_at !== null && r.next_attempt_at !== null ? { pastWindow: { dueAt: r.next_attempt_at, windowEndsAt: r.window_ends_at } } : {}),
-  };
+    pastWindow: r.status === 'failed' && r.window_ends_at !== null && r.next_attempt_at !== null ? { dueAt: r.next_attempt_at, windowEndsAt: r.window_ends_at } : null,
+  });
 }
 
 function toAttempt(r: AttemptRow): AttemptRecord {
