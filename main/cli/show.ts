@@ -3,16 +3,14 @@
  * exact body bytes. Asked of the running serve (typed API `getMessage`); when none runs on the data dir, the
  * data dir is opened directly (nothing is forwarded from here).
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../contract/models.js';
 import { pastWindowWords } from '../contract/deliveryWords.js';
-import { HookbenchError, type Result } from '../contract/result.js';
+import type { Result } from '../contract/result.js';
 import { isoFromMs } from '../contract/timestamp.js';
 import { maskMessageDetail } from '../domain/secrets.js';
-import { resolveDataDir } from '../app/dataDir.js';
 import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
 import { callApi, findLiveServe, listAll, sourceNamesOf } from './remote.js';
+import { openDataDirCore } from './workbench.js';
 
 export interface ShowOptions {
   dataDir?: string | undefined;
@@ -60,18 +58,7 @@ async function fetchMessage(id: number, dataDirFlag: string | undefined): Promis
     return { detail, sourceName: detail.ok ? await sourceNamesOf(live.info) : (s) => s, where: `the serve at ${live.info.url}` };
   }
   // No serve: read the data dir itself, if it is one.
-  const dataDir = resolveDataDir(dataDirFlag);
-  if (!existsSync(join(dataDir, 'hookbench.db'))) {
-    throw new UsageError(`no Hookbench data in ${dataDir} and no serve runs there: pass --data-dir DIR of the one you mean (or start hookbench serve)`);
-  }
-  const { createCore } = await import('../app/createCore.js'); // loaded only when there is no serve to ask
-  let core;
-  try {
-    core = createCore({ dataDir, autoStart: false });
-  } catch (e) {
-    if (e instanceof HookbenchError) throw new UsageError(e.message);
-    throw e;
-  }
+  const { core, dataDir } = await openDataDirCore(dataDirFlag);
   try {
     // Masked as the serve's getMessage answers it (docs/behaviour.md §9): the same output either way.
     const read = core.getMessage({ id });

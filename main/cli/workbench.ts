@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { HookbenchError, type Result } from '../contract/result.js';
 import { resolveDataDir } from '../app/dataDir.js';
+import type { Core } from '../app/createCore.js';
 import { UsageError } from './io.js';
 import { callApi, findLiveServe } from './remote.js';
 
@@ -20,24 +21,31 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
+/**
+ * A core on the data dir itself, for a command that found no serve to ask (not started: nothing is
+ * delivered). No data there, or a database it cannot open, is a usage error naming the data dir.
+ */
+export async function openDataDirCore(dataDirFlag: string | undefined): Promise<{ core: Core; dataDir: string }> {
+  const dataDir = resolveDataDir(dataDirFlag);
+  if (!existsSync(join(dataDir, 'hookbench.db'))) {
+    throw new UsageError(`no Hookbench data in ${dataDir} and no serve runs there: pass --data-dir DIR of the one you mean (or start hookbench serve)`);
+  }
+  const { createCore } = await import('../app/createCore.js'); // loaded only when there is no serve to ask
+  try {
+    return { core: createCore({ dataDir, autoStart: false }), dataDir };
+  } catch (e) {
+    if (e instanceof HookbenchError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 export async function openWorkbench(dataDirFlag: string | undefined): Promise<Workbench> {
   const live = findLiveServe(dataDirFlag);
   if (live) {
     return { call: (command, input) => callApi(live.info, command, input), where: `the serve at ${live.info.url}`, live: true, dataDir: live.dataDir, close: async () => undefined };
   }
-  const dataDir = resolveDataDir(dataDirFlag);
-  if (!existsSync(join(dataDir, 'hookbench.db'))) {
-    throw new UsageError(`no Hookbench data in ${dataDir} and no serve runs there: pass --data-dir DIR of the one you mean (or start hookbench serve)`);
-  }
-  // Loaded only when there is no serve to ask.
-  const [{ createCore }, { createCommandHandlers }, { dispatch }] = await Promise.all([import('../app/createCore.js'), import('../app/commandHandlers.js'), import('../contract/dispatch.js')]);
-  let core;
-  try {
-    core = createCore({ dataDir, autoStart: false });
-  } catch (e) {
-    if (e instanceof HookbenchError) throw new UsageError(e.message);
-    throw e;
-  }
+  const { core, dataDir } = await openDataDirCore(dataDirFlag);
+  const [{ createCommandHandlers }, { dispatch }] = await Promise.all([import('../app/commandHandlers.js'), import('../contract/dispatch.js')]);
   const handlers = createCommandHandlers(core);
   return {
     call: async <T>(command: string, input: unknown) => (await dispatch(handlers, command, input)) as Result<T>,

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../main/contract/events.js';
 import { runCli, type CliDeps } from '../../main/cli/program.js';
 import { startServe, type RunningServe } from '../../main/cli/serve.js';
-import { captureIO, type CapturedIO } from '../helpers/cliIO.js';
+import { captureIO } from '../helpers/cliIO.js';
+import { startCommand } from '../helpers/cliRun.js';
 import { must, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';
 import { status, type Respond } from '../helpers/receiver.js';
 
@@ -28,16 +29,7 @@ function sequence(...codes: number[]): Respond {
   return (req, res) => status(codes[Math.min(i++, codes.length - 1)]!)(req, res);
 }
 
-/** Runs a command that waits for Ctrl-C; the cleanup presses it. */
-function start(argv: string[]): { c: CapturedIO; run: Promise<number> } {
-  const c = captureIO();
-  const run = runCli(argv, c.io, DEPS);
-  onCleanup(async () => {
-    c.abort();
-    await run;
-  });
-  return { c, run };
-}
+const start = (argv: string[]) => startCommand(argv, DEPS);
 
 
 /** The printed lines of a human tail, without the date separators. */

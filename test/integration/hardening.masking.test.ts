@@ -21,6 +21,7 @@ import { startServe, type RunningServe } from '../../main/cli/serve.js';
 import { dispatch } from '../../main/contract/dispatch.js';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { captureIO } from '../helpers/cliIO.js';
+import { startCommand } from '../helpers/cliRun.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 
@@ -56,16 +57,7 @@ function expectNoSecret(text: string, where: string): void {
   for (const secret of SECRETS) expect.soft(text, `${where} shows ${secret}`).not.toContain(secret);
 }
 
-/** Runs a CLI command that waits for Ctrl-C; the cleanup presses it. */
-function startCli(argv: string[]) {
-  const c = captureIO();
-  const run = runCli(argv, c.io, DEPS);
-  onCleanup(async () => {
-    c.abort();
-    await run;
-  });
-  return { c, run };
-}
+const startCli = (argv: string[]) => startCommand(argv, DEPS);
 
 async function post(url: string, path: string, body: string, headers: Record<string, string> = {}): Promise<number> {
   const res = await request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
