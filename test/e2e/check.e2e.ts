@@ -63,4 +63,17 @@ describe.skipIf(chromiumMissing)('Check', () => {
     expect(await form.getByLabel('URL', { exact: true }).inputValue()).toBe(`${r.info.receiverUrl}/r/signed`);
     expect(await form.getByLabel('Secret', { exact: true }).inputValue()).toBe(SECRET);
   });
+
+  it('a destination URL that answers masked cannot be checked until it is typed in full', async () => {
+    const r = await serve({ destinations: [{ name: 'Partner', enabled: true, url: 'https://hooks.example.com/in?api_key=abcdef123456' }] });
+    const page = await open(r, '#/destinations/Partner');
+    await page.getByRole('button', { name: 'Check endpoint' }).click();
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    const url = form.getByLabel('URL', { exact: true });
+    await form.getByText('This URL is shown masked (••••): type it in full to check it.').waitFor();
+    expect(await url.inputValue()).toContain('••••');
+    expect(await form.getByRole('button', { name: 'Run checks' }).isDisabled()).toBe(true);
+    await url.fill('https://hooks.example.com/in?api_key=abcdef123456');
+    expect(await form.getByRole('button', { name: 'Run checks' }).isEnabled()).toBe(true);
+  });
 });

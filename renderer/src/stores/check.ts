@@ -130,6 +130,3 @@ export function openCheck(form: Omit<CheckForm, 'only'>): void {
   useCheck.getState().prefill(form);
   useRouter.getState().navigate({ view: 'check', sub: [] });
 }
-
-/** A URL as an answer shows it can carry `••••` where a credential was: it cannot be checked as is. */
-export const isMaskedUrl = (url: string): boolean => url.includes('••••');

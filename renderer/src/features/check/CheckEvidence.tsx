@@ -30,6 +30,9 @@ export function CheckEvidence({ evidence }: { evidence: CheckExchange[] }) {
   );
 }
 
+/** Real milliseconds, which can be fractional: whole ones, and "<1 ms" below one. */
+const formatMs = (ms: number) => (ms < 1 ? '<1 ms' : `${Math.round(ms).toLocaleString()} ms`);
+
 function Exchange({ exchange: x, defaultOpen }: { exchange: CheckExchange; defaultOpen: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   const status = x.statusCode !== null ? `HTTP ${x.statusCode}` : (x.error ?? 'no response');
@@ -44,7 +47,7 @@ function Exchange({ exchange: x, defaultOpen }: { exchange: CheckExchange; defau
           {x.request.method} {x.request.url}
         </span>
         <span className="font-mono text-[11px]">→ {status}</span>
-        <span className="tabular text-[11px] text-faint">{x.durationMs} ms</span>
+        <span className="tabular text-[11px] text-faint">{formatMs(x.durationMs)}</span>
         <OutcomeBadge outcome={x.outcome} />
         {x.attempt && (
           <a href={`#/live/${x.attempt.messageId}/attempt/${x.attempt.attemptId}`} className="ml-auto text-[11px] text-accent hover:underline">

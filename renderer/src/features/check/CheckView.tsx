@@ -121,7 +121,7 @@ function CheckForm({ onStarted }: { onStarted(id: number): void }) {
           label="Only these checks"
           value={form.only}
           onChange={(only) => setForm({ only })}
-          placeholder="every check (or IDs: signature.wrong-secret, shapes.track)"
+          placeholder="all (or IDs: signature.wrong-secret, shapes.track)"
         />
         <Button type="submit" variant="primary" size="md" busy={starting} disabled={masked || form.url.trim() === ''} icon={<Play aria-hidden className="size-3.5" />}>
           Run checks
@@ -169,23 +169,32 @@ function Report({ run }: { run: CheckRun }) {
   );
 }
 
+/** An area where everything passed starts folded, so what failed is on the first screen; one click opens it. */
 function AreaCard({ area, checks, fixed }: { area: CheckArea; checks: CheckResult[]; fixed: Set<string> }) {
   const failed = checks.filter((c) => c.verdict === 'fail').length;
   const warned = checks.filter((c) => c.verdict === 'warn').length;
+  const [toggled, setToggled] = useState<boolean | null>(null);
+  const open = toggled ?? failed + warned > 0;
+  const title = AREA_TITLES[area];
   return (
-    <section aria-label={AREA_TITLES[area]} className="rounded-lg border border-line bg-panel">
-      <div className="flex items-baseline gap-3 border-b border-line px-3 py-2">
-        <h3 className="shrink-0 text-[13px] font-semibold">{AREA_TITLES[area]}</h3>
-        <p className="min-w-0 flex-1 truncate text-xs text-faint" title={AREA_HELP[area]}>
+    <section aria-label={title} className="rounded-lg border border-line bg-panel">
+      <button type="button" aria-expanded={open} onClick={() => setToggled(!open)} className={`flex w-full items-baseline gap-2 px-3 py-2 text-left hover:bg-hover ${open ? 'border-b border-line' : ''}`}>
+        <span className="self-center text-faint">{open ? <ChevronDown aria-hidden className="size-3.5" /> : <ChevronRight aria-hidden className="size-3.5" />}</span>
+        <h3 className="shrink-0 text-[13px] font-semibold">{title}</h3>
+        <span className="min-w-0 flex-1 truncate text-xs text-faint" title={AREA_HELP[area]}>
           {AREA_HELP[area]}
-        </p>
-        <span className={`shrink-0 text-xs ${failed ? 'text-err' : warned ? 'text-warn' : 'text-ok'}`}>{failed ? `${failed} failed` : warned ? `${warned} ${warned === 1 ? 'warning' : 'warnings'}` : 'all passed'}</span>
-      </div>
-      <ul aria-label={AREA_TITLES[area]} className="divide-y divide-line">
-        {checks.map((c) => (
-          <CheckItem key={c.id} check={c} fixed={fixed.has(c.id) || c.change === 'fixed'} />
-        ))}
-      </ul>
+        </span>
+        <span className={`shrink-0 text-xs ${failed ? 'text-err' : warned ? 'text-warn' : 'text-ok'}`}>
+          {failed ? `${failed} failed` : warned ? `${warned} ${warned === 1 ? 'warning' : 'warnings'}` : checks.length === 1 ? 'passed' : `all ${checks.length} passed`}
+        </span>
+      </button>
+      {open && (
+        <ul aria-label={title} className="divide-y divide-line">
+          {checks.map((c) => (
+            <CheckItem key={c.id} check={c} fixed={fixed.has(c.id) || c.change === 'fixed'} />
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { formatDurationInput, parseDuration, parseDurationList } from '../../lib
 import { formatAgo } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
-import { isMaskedUrl, openCheck } from '../../stores/check';
+import { openCheck } from '../../stores/check';
 import { engineNow, useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
 import { useSecrets } from '../../stores/secrets';
@@ -97,7 +97,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
     setSecretShown(true);
   };
 
-  /** Check opens with the saved first webhook URL (a receiver ref as its URL) and the secret in clear. */
+  /** Check opens with the saved first webhook URL (a receiver ref as its URL) and the secret in clear; a masked URL is flagged there. */
   const checkEndpoint = async () => {
     const first = d.webhooks[0]?.url ?? '';
     const ref = parseReceiverRef(first);
@@ -105,7 +105,6 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
     const url = ref ? ((ref.tls ? endpoint?.tlsUrl : endpoint?.url) ?? '') : first;
     const clear = d.sharedSecret === null ? null : await reveal('destination', d.id);
     const notes = [`From destination ${d.name}${d.webhooks.length > 1 ? `: the first of its ${d.webhooks.length} webhook URLs` : ''}.`];
-    if (isMaskedUrl(url)) notes.push('Its URL holds a credential shown masked (••••): type the URL in full.');
     if (ref && url === '') notes.push(`receiver:${ref.name} is not listening: give a URL.`);
     if (clear === undefined) notes.push('Its secret could not be fetched: type it.');
     openCheck({ url, secret: clear ?? '', note: notes.join(' ') });
