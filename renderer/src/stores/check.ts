@@ -98,7 +98,9 @@ export const useCheck = create<CheckState>((set, get) => ({
     const run = result.value;
     set((s) => {
       const live = s.run?.id === id && run.status === 'running' ? s.run.checks : [];
-      return { run: { ...run, checks: mergeChecks(live, run.checks) }, error: null };
+      // A run opened from the list fills an empty form, so it can be run again (its secret is never kept).
+      const form = s.form.url === '' ? { ...s.form, url: run.url, only: run.options.only?.join(', ') ?? '' } : s.form;
+      return { run: { ...run, checks: mergeChecks(live, run.checks) }, error: null, form };
     });
   },
   async loadRuns() {

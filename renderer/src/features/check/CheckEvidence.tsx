@@ -8,7 +8,7 @@ import { OutcomeBadge } from '../../ui/StatusBadge';
 /** Evidence lists can be long (a burst): the rest is one click away. */
 const FIRST_SHOWN = 6;
 
-/** The requests of a check and what came back, each openable to its headers and bodies. */
+/** The requests of a check and what came back, one line each (status, time, attempt), each openable to its headers and bodies. */
 export function CheckEvidence({ evidence }: { evidence: CheckExchange[] }) {
   const [all, setAll] = useState(false);
   if (evidence.length === 0) return <p className="text-xs text-faint">No request was sent for this check.</p>;
@@ -18,7 +18,7 @@ export function CheckEvidence({ evidence }: { evidence: CheckExchange[] }) {
       <h4 className="text-xs font-semibold">{evidence.length === 1 ? 'Request and response' : `Requests and responses (${evidence.length})`}</h4>
       <ol className="flex flex-col gap-1.5">
         {shown.map((x, i) => (
-          <Exchange key={i} exchange={x} defaultOpen={i === 0} />
+          <Exchange key={i} exchange={x} />
         ))}
       </ol>
       {!all && evidence.length > FIRST_SHOWN && (
@@ -33,8 +33,8 @@ export function CheckEvidence({ evidence }: { evidence: CheckExchange[] }) {
 /** Real milliseconds, which can be fractional: whole ones, and "<1 ms" below one. */
 const formatMs = (ms: number) => (ms < 1 ? '<1 ms' : `${Math.round(ms).toLocaleString()} ms`);
 
-function Exchange({ exchange: x, defaultOpen }: { exchange: CheckExchange; defaultOpen: boolean }) {
-  const [open, setOpen] = useState(defaultOpen);
+function Exchange({ exchange: x }: { exchange: CheckExchange }) {
+  const [open, setOpen] = useState(false);
   const status = x.statusCode !== null ? `HTTP ${x.statusCode}` : (x.error ?? 'no response');
   return (
     <li aria-label={x.label} className="rounded-md border border-line bg-panel">

@@ -65,7 +65,7 @@ export function CheckView() {
         <span className="truncate text-xs text-faint">Your webhook receiver against what the Webhooks destination sends</span>
       </header>
       <div className="min-h-0 flex-1 overflow-y-auto">
-        <div className="mx-auto grid max-w-6xl items-start gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_15rem]">
+        <div className="mx-auto grid max-w-6xl items-start gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_13rem] xl:grid-cols-[minmax(0,1fr)_15rem]">
           <div className="flex min-w-0 flex-col gap-4">
             <CheckForm onStarted={(id) => navigate({ view: 'check', sub: [String(id)] })} />
             {error && (
@@ -102,14 +102,14 @@ function CheckForm({ onStarted }: { onStarted(id: number): void }) {
   return (
     <form aria-label="Check an endpoint" onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 rounded-lg border border-line bg-panel p-3">
       {form.note && <p className="text-xs text-muted">{form.note}</p>}
-      <div className="grid gap-3 md:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+      <div className="grid gap-3 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <TextField label="URL" value={form.url} onChange={(url) => setForm({ url })} placeholder="http://localhost:3000/webhooks" error={urlError} />
         <TextField
           label="Secret"
           type={secretShown ? 'text' : 'password'}
           value={form.secret}
           onChange={(secret) => setForm({ secret })}
-          placeholder="none: requests go unsigned"
+          placeholder="none (requests go unsigned)"
           after={
             <Button variant="ghost" aria-label={secretShown ? 'Hide secret' : 'Show secret'} title={secretShown ? 'Hide secret' : 'Show secret'} onClick={() => setSecretShown(!secretShown)} icon={secretShown ? <EyeOff aria-hidden className="size-3.5" /> : <Eye aria-hidden className="size-3.5" />} />
           }
@@ -222,6 +222,7 @@ function CheckItem({ check, fixed }: { check: CheckResult; fixed: boolean }) {
       {open && (
         <div className="flex flex-col gap-3 border-t border-line bg-bg px-3 py-3 pl-9">
           {check.verdict === 'pass' && <p className="text-xs text-muted">{check.detail}</p>}
+          <CheckEvidence evidence={check.evidence} />
           {check.fix && (
             <div className="flex flex-col gap-2 rounded-md border border-line bg-panel">
               <div className="px-3 pt-2">
@@ -231,7 +232,6 @@ function CheckItem({ check, fixed }: { check: CheckResult; fixed: boolean }) {
               <FixSnippets checkId={check.id} />
             </div>
           )}
-          <CheckEvidence evidence={check.evidence} />
         </div>
       )}
     </li>
