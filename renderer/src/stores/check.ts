@@ -99,7 +99,8 @@ export const useCheck = create<CheckState>((set, get) => ({
     set((s) => {
       const live = s.run?.id === id && run.status === 'running' ? s.run.checks : [];
       // A run opened from the list fills an empty form, so it can be run again (its secret is never kept).
-      const form = s.form.url === '' ? { ...s.form, url: run.url, only: run.options.only?.join(', ') ?? '' } : s.form;
+      const note = run.options.secretGiven ? `Run #${run.id} was signed with a secret, which is never stored: type it to run again.` : null;
+      const form = s.form.url === '' ? { ...s.form, url: run.url, only: run.options.only?.join(', ') ?? '', note } : s.form;
       return { run: { ...run, checks: mergeChecks(live, run.checks) }, error: null, form };
     });
   },

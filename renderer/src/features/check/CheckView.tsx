@@ -109,7 +109,7 @@ function CheckForm({ onStarted }: { onStarted(id: number): void }) {
           type={secretShown ? 'text' : 'password'}
           value={form.secret}
           onChange={(secret) => setForm({ secret })}
-          placeholder="none (requests go unsigned)"
+          placeholder="none (unsigned)"
           after={
             <Button variant="ghost" aria-label={secretShown ? 'Hide secret' : 'Show secret'} title={secretShown ? 'Hide secret' : 'Show secret'} onClick={() => setSecretShown(!secretShown)} icon={secretShown ? <EyeOff aria-hidden className="size-3.5" /> : <Eye aria-hidden className="size-3.5" />} />
           }
