@@ -8,7 +8,7 @@
  * `--only` takes shots whose names start with one of the given prefixes.
  *
  * `--docs` also writes the README's pictures (Live, Compose, attempt detail, Signature panel, Receiver,
- * Destinations and its editor, History, Troubleshoot) to docs/screenshots/.
+ * Destinations and its editor, History, Troubleshoot, Check) to docs/screenshots/.
  */
 import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -158,6 +158,8 @@ async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const full = await startServe(CONFIG);
   const empty = await startServe({});
+  // Check sends its own messages through the engine: a serve of its own keeps them out of the other screens.
+  const checked = await startServe({ receivers: [{ name: 'any', script: 200 }] });
   const browser = await launchBrowser();
   try {
     await seed(full);
@@ -168,6 +170,10 @@ async function main(): Promise<void> {
     const audience = listed.items.find((a) => a.name === 'Big Spenders (EU) 2026')!;
     const trait = listed.items.find((a) => a.name === 'Lifetime Value')!;
     const deletion = (await full.call<ListPage<{ id: number }>>('listDeletionRequests', {})).items[0]!;
+    const checkUrl = `${checked.info.receiverUrl}/r/any`;
+    // Two runs: the second is compared with the first, and both are listed under Previous runs.
+    await checked.call('runCheck', { url: checkUrl, secret: 's3cret', burst: 20, wait: true });
+    const checkRun = await checked.call<{ id: number }>('runCheck', { url: checkUrl, secret: 's3cret', burst: 20, wait: true });
     const spends: Record<string, number> = { 'user-12': 610, 'user-7': 980 };
     /** Moves a user's spend across the audience's 500 line: they join or leave at the next sync. */
     const flipSpend = async (userId: string) => {
@@ -385,6 +391,17 @@ async function main(): Promise<void> {
       { serve: empty, name: 'history-empty', hash: '#/history' },
       { serve: full, name: 'troubleshoot', hash: '#/troubleshoot' },
       { serve: empty, name: 'troubleshoot-empty', hash: '#/troubleshoot' },
+      {
+        serve: checked,
+        name: 'check',
+        hash: `#/check/${checkRun.id}`,
+        async prepare(page) {
+          const item = page.getByRole('listitem', { name: /^Failed: a request signed with another secret/ });
+          await item.getByRole('button', { expanded: false }).first().click();
+          await item.getByRole('heading', { name: 'How to fix' }).waitFor();
+        },
+      },
+      { serve: empty, name: 'check-empty', hash: '#/check', prepare: (page) => page.getByText('No report yet').waitFor() },
       { serve: full, name: 'sources', hash: '#/sources/backend' },
       {
         serve: full,
@@ -494,6 +511,7 @@ async function main(): Promise<void> {
         ['receiver-capture-light-1280x800.png', 'receiver.png'],
         ['history-light-1280x800.png', 'history.png'],
         ['troubleshoot-light-1280x800.png', 'troubleshoot.png'],
+        ['check-light-1280x800.png', 'check.png'],
         ['destinations-light-1280x800.png', 'destinations.png'],
         ['destination-edit-filters-light-1280x800.png', 'destination-edit.png'],
       ] as const) {
@@ -505,6 +523,7 @@ async function main(): Promise<void> {
     await browser.close();
     await full.stop();
     await empty.stop();
+    await checked.stop();
   }
 }
 

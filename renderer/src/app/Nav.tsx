@@ -1,4 +1,4 @@
-import { Activity, BookUser, Command, Inbox, Plug, Search, Send, Settings, Stethoscope, Waypoints, Webhook, type LucideIcon } from 'lucide-react';
+import { Activity, BookUser, Command, Inbox, Plug, Search, Send, Settings, ShieldCheck, Stethoscope, Waypoints, Webhook, type LucideIcon } from 'lucide-react';
 import { usePalette } from './CommandPalette';
 import { useRouter, type View } from '../stores/router';
 import { ThemeSwitch } from './ThemeSwitch';
@@ -12,6 +12,7 @@ const LINKS: { view: View; label: string; icon: LucideIcon }[] = [
   { view: 'receiver', label: 'Receiver', icon: Inbox },
   { view: 'history', label: 'History', icon: Search },
   { view: 'troubleshoot', label: 'Troubleshoot', icon: Stethoscope },
+  { view: 'check', label: 'Check', icon: ShieldCheck },
   { view: 'audiences', label: 'Audiences', icon: BookUser },
 ];
 

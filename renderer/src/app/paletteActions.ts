@@ -33,6 +33,7 @@ export const VIEW_LABELS: Record<View, string> = {
   receiver: 'Receiver',
   history: 'History',
   troubleshoot: 'Troubleshoot',
+  check: 'Check',
   audiences: 'Audiences',
   settings: 'Settings',
 };

@@ -4,6 +4,7 @@
  */
 import type { ApiClient } from '../api/client';
 import { setApi } from '../api/instance';
+import { useCheck } from '../stores/check';
 import { useCatalog } from '../stores/catalog';
 import { useConnection } from '../stores/connection';
 import { useDetail } from '../stores/detail';
@@ -24,12 +25,16 @@ export function startSession(client: ApiClient): () => void {
     void useCatalog.getState().load();
     void useDetail.getState().reload();
     if (useReceiver.getState().loaded) void useReceiver.getState().load();
+    if (useCheck.getState().runsLoaded) void useCheck.getState().loadRuns();
+    const shownRun = useCheck.getState().run;
+    if (shownRun) void useCheck.getState().open(shownRun.id);
   };
   const pump = createEventPump((events) => {
     useLive.getState().apply(events);
     useEngine.getState().apply(events);
     useDetail.getState().apply(events);
     useReceiver.getState().apply(events);
+    useCheck.getState().apply(events);
   }, resync);
   const offEvents = client.subscribe((batch) => pump.push(batch));
 

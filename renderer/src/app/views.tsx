@@ -15,6 +15,7 @@ export const SCREENS: Record<View, Screen> = {
   receiver: lazy(async () => ({ default: (await import('../features/receiver/ReceiverView')).ReceiverView })),
   history: lazy(async () => ({ default: (await import('../features/history/HistoryView')).HistoryView })),
   troubleshoot: lazy(async () => ({ default: (await import('../features/troubleshoot/TroubleshootView')).TroubleshootView })),
+  check: lazy(async () => ({ default: (await import('../features/check/CheckView')).CheckView })),
   audiences: lazy(async () => ({ default: (await import('../features/audiences/AudiencesView')).AudiencesView })),
   settings: lazy(async () => ({ default: (await import('../features/settings/SettingsView')).SettingsView })),
 };

@@ -10,7 +10,7 @@
  */
 import { create } from 'zustand';
 
-export const VIEWS = ['live', 'compose', 'destinations', 'sources', 'receiver', 'history', 'troubleshoot', 'audiences', 'settings'] as const;
+export const VIEWS = ['live', 'compose', 'destinations', 'sources', 'receiver', 'history', 'troubleshoot', 'check', 'audiences', 'settings'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Route {

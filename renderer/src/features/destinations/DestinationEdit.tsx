@@ -1,12 +1,14 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { FolderOpen, RotateCcw, Save, Send, Trash2 } from 'lucide-react';
+import { FolderOpen, RotateCcw, Save, Send, ShieldCheck, Trash2 } from 'lucide-react';
 import type { Destination, EventFilters, RetryPolicy } from '../../../../main/contract/models';
+import { parseReceiverRef } from '../../../../main/contract/receiver';
 import type { DestinationPatch } from '../../../../main/contract/schemas';
 import { api } from '../../api/instance';
 import { formatDurationInput, parseDuration, parseDurationList } from '../../lib/duration';
 import { formatAgo } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
+import { openCheck } from '../../stores/check';
 import { engineNow, useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
 import { useSecrets } from '../../stores/secrets';
@@ -95,6 +97,19 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
     setSecretShown(true);
   };
 
+  /** Check opens with the saved first webhook URL (a receiver ref as its URL) and the secret in clear; a masked URL is flagged there. */
+  const checkEndpoint = async () => {
+    const first = d.webhooks[0]?.url ?? '';
+    const ref = parseReceiverRef(first);
+    const endpoint = ref ? receivers.find((r) => r.name === ref.name) : undefined;
+    const url = ref ? ((ref.tls ? endpoint?.tlsUrl : endpoint?.url) ?? '') : first;
+    const clear = d.sharedSecret === null ? null : await reveal('destination', d.id);
+    const notes = [`From destination ${d.name}${d.webhooks.length > 1 ? `: the first of its ${d.webhooks.length} webhook URLs` : ''}.`];
+    if (ref && url === '') notes.push(`receiver:${ref.name} is not listening: give a URL.`);
+    if (clear === undefined) notes.push('Its secret could not be fetched: type it.');
+    openCheck({ url, secret: clear ?? '', note: notes.join(' ') });
+  };
+
   const save = async () => {
     if (!parsed.ok) return setErrors(parsed.errors);
     setErrors({});
@@ -153,6 +168,9 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
         <div className="ml-auto flex items-center gap-1.5">
           <Button icon={<Send aria-hidden className="size-3.5" />} onClick={() => void sendTestEvent(d)} title="A test track to this destination, opened in Live">
             Send test event
+          </Button>
+          <Button icon={<ShieldCheck aria-hidden className="size-3.5" />} onClick={() => void checkEndpoint()} title="Run the conformance checks against this destination's first webhook URL, signed with its secret">
+            Check endpoint
           </Button>
           <Button variant="danger" icon={<Trash2 aria-hidden className="size-3.5" />} onClick={() => setConfirming(true)}>
             Delete

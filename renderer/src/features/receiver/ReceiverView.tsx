@@ -1,12 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import { Inbox, Trash2 } from 'lucide-react';
+import { Inbox, ShieldCheck, Trash2 } from 'lucide-react';
 import { plural } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
+import { openCheck } from '../../stores/check';
 import { engineNow, useEngine } from '../../stores/engine';
 import { useReceiver } from '../../stores/receiver';
 import { useRouter } from '../../stores/router';
+import { useSecrets } from '../../stores/secrets';
+import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { Segmented } from '../../ui/Segmented';
@@ -28,6 +31,7 @@ export function ReceiverView() {
   const { captures, loaded, load, clear } = useReceiver();
   const { receiver: routeReceiver, captureId } = useRouter((s) => s.route);
   const navigate = useRouter((s) => s.navigate);
+  const reveal = useSecrets((s) => s.reveal);
   const clock = useEngine((s) => s.clock);
   const now = engineNow(clock, useNow(1000));
   const [creating, setCreating] = useState(false);
@@ -44,6 +48,13 @@ export function ReceiverView() {
     navigate({ view: 'receiver', receiver: name });
   };
   const openCapture = (id: number | null) => navigate({ view: 'receiver', receiver: selected?.name ?? routeReceiver, captureId: id });
+
+  /** Check opens with the endpoint's URL and its secret in clear (none: the signature area warns). */
+  const checkReceiver = async (endpoint: ReceiverEndpoint) => {
+    const clear = endpoint.secret === null ? null : await reveal('receiver', endpoint.name);
+    const note = `From receiver endpoint ${endpoint.name}${endpoint.secret === null ? ' (no secret: it accepts any signature)' : ''}.${clear === undefined ? ' Its secret could not be fetched: type it.' : ''}`;
+    openCheck({ url: endpoint.url ?? '', secret: clear ?? '', note });
+  };
 
   return (
     <Group orientation="horizontal" className="h-full">
@@ -70,7 +81,12 @@ export function ReceiverView() {
           )}
           {selected && !creating && (
             <div className="border-t border-line p-3">
-              <h3 className="mb-2 font-mono text-[13px] font-semibold">{selected.name}</h3>
+              <div className="mb-2 flex items-center gap-2">
+                <h3 className="min-w-0 truncate font-mono text-[13px] font-semibold">{selected.name}</h3>
+                <Button className="ml-auto" icon={<ShieldCheck aria-hidden className="size-3.5" />} disabled={selected.url === null} onClick={() => void checkReceiver(selected)} title={selected.url === null ? 'The receiver is not listening' : `Run the conformance checks against ${selected.url}`}>
+                  Check endpoint
+                </Button>
+              </div>
               <EndpointEditor key={`${selected.name}:${selected.updatedAt}`} endpoint={selected} />
             </div>
           )}

@@ -1,0 +1,276 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { ChevronDown, ChevronRight, CircleCheck, CircleX, Eye, EyeOff, History, LoaderCircle, Play, ShieldCheck, TriangleAlert } from 'lucide-react';
+import { CHECK_AREAS, summaryLine, type CheckArea, type CheckResult, type CheckRun, type CheckRunSummary, type CheckVerdict } from '../../../../main/contract/check';
+import { useCheck } from '../../stores/check';
+import { useRouter } from '../../stores/router';
+import { Button } from '../../ui/Button';
+import { EmptyState } from '../../ui/EmptyState';
+import { TextField } from '../../ui/TextField';
+import { CheckEvidence } from './CheckEvidence';
+import { FixSnippets } from './FixSnippets';
+
+export const AREA_TITLES: Record<CheckArea, string> = {
+  shapes: 'Shapes',
+  signature: 'Signature',
+  time: 'Time',
+  redelivery: 'Redelivery',
+  burst: 'Burst',
+  status: 'Status semantics',
+  transport: 'Transport',
+  'content-type': 'Content type',
+  custom: 'Your scenarios',
+};
+
+const AREA_HELP: Record<CheckArea, string> = {
+  shapes: 'Every message shape the Webhooks destination sends gets a 2xx.',
+  signature: 'Forged requests (wrong, missing or tampered X-Signature) are refused with a 4xx.',
+  time: 'Answers within 1 s; the destination gives up after 5 s and retries.',
+  redelivery: 'The same message delivered twice gets a 2xx both times.',
+  burst: 'Concurrent deliveries get no 5xx, reset or timeout.',
+  status: 'How the destination treats your status codes.',
+  transport: 'https the destination trusts, or http on this machine.',
+  'content-type': 'application/json without a charset is accepted.',
+  custom: 'Your own scenarios.',
+};
+
+export const VERDICT: Record<CheckVerdict, { word: string; icon: React.ReactNode; className: string }> = {
+  pass: { word: 'Passed', icon: <CircleCheck aria-hidden className="size-4" />, className: 'text-ok' },
+  warn: { word: 'Warning', icon: <TriangleAlert aria-hidden className="size-4" />, className: 'text-warn' },
+  fail: { word: 'Failed', icon: <CircleX aria-hidden className="size-4" />, className: 'text-err' },
+};
+
+const MASK = '••••';
+
+/**
+ * Check: the conformance battery against the user's own receiver (runCheck). The form starts a run; the
+ * report fills in as each check's verdict arrives, grouped by area; previous runs can be opened again.
+ */
+export function CheckView() {
+  const sub = useRouter((s) => s.route.sub);
+  const navigate = useRouter((s) => s.navigate);
+  const { run, runs, runsLoaded, loadRuns, open, error } = useCheck();
+  const routeRun = sub[0] && /^\d+$/.test(sub[0]) ? Number(sub[0]) : null;
+
+  useEffect(() => {
+    if (!runsLoaded) void loadRuns();
+  }, [runsLoaded, loadRuns]);
+  useEffect(() => {
+    if (routeRun !== null && useCheck.getState().run?.id !== routeRun) void open(routeRun);
+  }, [routeRun, open]);
+
+  return (
+    <div className="flex h-full flex-col">
+      <header className="flex h-10 shrink-0 items-center gap-3 border-b border-line bg-panel px-4 whitespace-nowrap">
+        <h1 className="text-[13px] font-semibold">Check</h1>
+        <span className="truncate text-xs text-faint">Your webhook receiver against what the Webhooks destination sends</span>
+      </header>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        <div className="mx-auto grid max-w-6xl items-start gap-4 p-4 lg:grid-cols-[minmax(0,1fr)_13rem] xl:grid-cols-[minmax(0,1fr)_15rem]">
+          <div className="flex min-w-0 flex-col gap-4">
+            <CheckForm onStarted={(id) => navigate({ view: 'check', sub: [String(id)] })} />
+            {error && (
+              <p role="alert" className="rounded-md border border-err/30 bg-err-soft px-3 py-2 text-xs text-err">
+                {error}
+              </p>
+            )}
+            {run ? (
+              <Report run={run} />
+            ) : (
+              <EmptyState icon={<ShieldCheck />} title="No report yet">
+                Give your receiver's URL and the destination's secret, then <strong>Run checks</strong>: every shape the destination sends, forged signatures, timing, a redelivery and a burst, each with its requests and responses.
+              </EmptyState>
+            )}
+          </div>
+          <PreviousRuns runs={runs} shown={run?.id ?? null} onOpen={(id) => navigate({ view: 'check', sub: [String(id)] })} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function CheckForm({ onStarted }: { onStarted(id: number): void }) {
+  const { form, setForm, start, starting } = useCheck();
+  const [secretShown, setSecretShown] = useState(false);
+  const masked = form.url.includes(MASK);
+  const urlError = masked ? `This URL is shown masked (${MASK}): type it in full to check it.` : null;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (masked || form.url.trim() === '') return;
+    const id = await start();
+    if (id !== null) onStarted(id);
+  };
+  return (
+    <form aria-label="Check an endpoint" onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 rounded-lg border border-line bg-panel p-3">
+      {form.note && <p className="text-xs text-muted">{form.note}</p>}
+      <div className="grid gap-3 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <TextField label="URL" value={form.url} onChange={(url) => setForm({ url })} placeholder="http://localhost:3000/webhooks" error={urlError} />
+        <TextField
+          label="Secret"
+          type={secretShown ? 'text' : 'password'}
+          value={form.secret}
+          onChange={(secret) => setForm({ secret })}
+          placeholder="none (unsigned)"
+          after={
+            <Button variant="ghost" aria-label={secretShown ? 'Hide secret' : 'Show secret'} title={secretShown ? 'Hide secret' : 'Show secret'} onClick={() => setSecretShown(!secretShown)} icon={secretShown ? <EyeOff aria-hidden className="size-3.5" /> : <Eye aria-hidden className="size-3.5" />} />
+          }
+        />
+      </div>
+      <div className="flex flex-wrap items-end gap-3">
+        <TextField
+          className="min-w-64 flex-1"
+          label="Only these checks"
+          value={form.only}
+          onChange={(only) => setForm({ only })}
+          placeholder="all (or IDs: signature.wrong-secret, shapes.track)"
+        />
+        <Button type="submit" variant="primary" size="md" busy={starting} disabled={masked || form.url.trim() === ''} icon={<Play aria-hidden className="size-3.5" />}>
+          Run checks
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Report({ run }: { run: CheckRun }) {
+  const running = run.status === 'running';
+  const done = run.summary.passed + run.summary.failed + run.summary.warnings;
+  const fixed = new Set(run.fixedSinceLastRun);
+  const areas = CHECK_AREAS.filter((a) => run.checks.some((c) => c.area === a));
+  return (
+    <section aria-label="Report" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-line bg-panel px-3 py-2.5">
+        <h2 className="min-w-0 truncate font-mono text-[13px] font-semibold" title={run.url}>
+          {run.url}
+        </h2>
+        <span className="text-[11px] text-faint">
+          Run #{run.id} · {new Date(run.startedAt).toLocaleString()}
+        </span>
+        <p aria-label="Summary" aria-live="polite" className="ml-auto flex items-center gap-2 text-xs font-medium">
+          {running && <LoaderCircle aria-hidden className="size-3.5 animate-spin text-muted" />}
+          {running && <span className="text-muted">{done} of {run.total} checks ·</span>}
+          <span className={run.summary.failed ? 'text-err' : run.summary.warnings ? 'text-warn' : 'text-ok'}>{summaryLine(run.summary)}</span>
+        </p>
+        {run.status === 'unreachable' && <p className="w-full text-xs text-err">Nothing was checked: {run.error ?? 'the URL cannot be reached'}</p>}
+        {run.fixedSinceLastRun.length > 0 && (
+          <p className="w-full text-xs text-ok">
+            Fixed since last run: <span className="font-mono">{run.fixedSinceLastRun.join(', ')}</span>
+          </p>
+        )}
+      </div>
+      {areas.map((area) => (
+        <AreaCard key={area} area={area} checks={run.checks.filter((c) => c.area === area)} fixed={fixed} />
+      ))}
+      {running && areas.length === 0 && (
+        <div className="flex h-20 items-center justify-center gap-2 text-xs text-faint" role="status">
+          <LoaderCircle aria-hidden className="size-4 animate-spin" /> Sending the first requests…
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** An area where everything passed starts folded, so what failed is on the first screen; one click opens it. */
+function AreaCard({ area, checks, fixed }: { area: CheckArea; checks: CheckResult[]; fixed: Set<string> }) {
+  const failed = checks.filter((c) => c.verdict === 'fail').length;
+  const warned = checks.filter((c) => c.verdict === 'warn').length;
+  const [toggled, setToggled] = useState<boolean | null>(null);
+  const open = toggled ?? failed + warned > 0;
+  const title = AREA_TITLES[area];
+  return (
+    <section aria-label={title} className="rounded-lg border border-line bg-panel">
+      <button type="button" aria-expanded={open} onClick={() => setToggled(!open)} className={`flex w-full items-baseline gap-2 px-3 py-2 text-left hover:bg-hover ${open ? 'border-b border-line' : ''}`}>
+        <span className="self-center text-faint">{open ? <ChevronDown aria-hidden className="size-3.5" /> : <ChevronRight aria-hidden className="size-3.5" />}</span>
+        <h3 className="shrink-0 text-[13px] font-semibold">{title}</h3>
+        <span className="min-w-0 flex-1 truncate text-xs text-faint" title={AREA_HELP[area]}>
+          {AREA_HELP[area]}
+        </span>
+        <span className={`shrink-0 text-xs ${failed ? 'text-err' : warned ? 'text-warn' : 'text-ok'}`}>
+          {failed ? `${failed} failed` : warned ? `${warned} ${warned === 1 ? 'warning' : 'warnings'}` : checks.length === 1 ? 'passed' : `all ${checks.length} passed`}
+        </span>
+      </button>
+      {open && (
+        <ul aria-label={title} className="divide-y divide-line">
+          {checks.map((c) => (
+            <CheckItem key={c.id} check={c} fixed={fixed.has(c.id) || c.change === 'fixed'} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function CheckItem({ check, fixed }: { check: CheckResult; fixed: boolean }) {
+  const [open, setOpen] = useState(false);
+  const v = VERDICT[check.verdict];
+  return (
+    <li aria-label={`${v.word}: ${check.title}`}>
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="flex w-full items-start gap-2 px-3 py-2 text-left hover:bg-hover">
+        {open ? <ChevronDown aria-hidden className="mt-0.5 size-3.5 shrink-0 text-faint" /> : <ChevronRight aria-hidden className="mt-0.5 size-3.5 shrink-0 text-faint" />}
+        <span className={`shrink-0 ${v.className}`} title={v.word}>
+          {v.icon}
+        </span>
+        <span className="flex min-w-0 flex-1 flex-col gap-0.5">
+          <span className="flex flex-wrap items-baseline gap-x-2">
+            <span className="text-[13px]">{check.title}</span>
+            <code className="font-mono text-[11px] text-faint">{check.id}</code>
+            {fixed && <span className="rounded bg-ok-soft px-1.5 text-[11px] font-medium text-ok">fixed since last run</span>}
+            {check.change === 'broken' && <span className="rounded bg-err-soft px-1.5 text-[11px] font-medium text-err">broken since last run</span>}
+          </span>
+          {check.verdict !== 'pass' && <span className="text-xs text-muted">{check.detail}</span>}
+        </span>
+      </button>
+      {open && (
+        <div className="flex flex-col gap-3 border-t border-line bg-bg px-3 py-3 pl-9">
+          {check.verdict === 'pass' && <p className="text-xs text-muted">{check.detail}</p>}
+          <CheckEvidence evidence={check.evidence} />
+          {check.fix && (
+            <div className="flex flex-col gap-2 rounded-md border border-line bg-panel">
+              <div className="px-3 pt-2">
+                <h4 className="text-xs font-semibold">How to fix</h4>
+                <p className="mt-1 text-xs">{check.fix}</p>
+              </div>
+              <FixSnippets checkId={check.id} />
+            </div>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function PreviousRuns({ runs, shown, onOpen }: { runs: CheckRunSummary[]; shown: number | null; onOpen(id: number): void }) {
+  return (
+    <section aria-label="Previous runs" className="rounded-lg border border-line bg-panel">
+      <h2 className="flex items-center gap-1.5 border-b border-line px-3 py-2 text-xs font-semibold tracking-wide text-muted uppercase">
+        <History aria-hidden className="size-3.5" /> Previous runs
+      </h2>
+      {runs.length === 0 ? (
+        <p className="px-3 py-2 text-xs text-faint">No runs yet.</p>
+      ) : (
+        <ul className="flex max-h-[32rem] flex-col overflow-y-auto p-1">
+          {runs.map((r) => (
+            <li key={r.id}>
+              <button
+                type="button"
+                aria-current={r.id === shown ? 'true' : undefined}
+                aria-label={`Run #${r.id}: ${r.url}`}
+                onClick={() => onOpen(r.id)}
+                className={`flex w-full flex-col gap-0.5 rounded-md px-2 py-1.5 text-left ${r.id === shown ? 'bg-selected' : 'hover:bg-hover'}`}
+              >
+                <span className="truncate font-mono text-[11px]" title={r.url}>
+                  {r.url}
+                </span>
+                <span className="flex items-center gap-1.5 text-[11px] text-faint">
+                  #{r.id} · {new Date(r.startedAt).toLocaleTimeString()}
+                </span>
+                <span className={`text-[11px] ${r.status === 'unreachable' || r.summary.failed ? 'text-err' : r.summary.warnings ? 'text-warn' : r.status === 'running' ? 'text-muted' : 'text-ok'}`}>
+                  {r.status === 'unreachable' ? 'unreachable' : r.status === 'running' ? `running · ${summaryLine(r.summary)}` : summaryLine(r.summary)}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

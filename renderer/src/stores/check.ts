@@ -1,0 +1,135 @@
+/**
+ * The Check screen's state: the form (prefilled when opened from a destination or a receiver endpoint), the
+ * run shown (filled in live from checkFinished events), and the previous runs. The secret stays in memory
+ * only: it is never put in the URL.
+ */
+import { create } from 'zustand';
+import type { CheckResult, CheckRun, CheckRunSummary } from '../../../main/contract/check';
+import type { EngineEvent } from '../../../main/contract/events';
+import { api } from '../api/instance';
+import { useRouter } from './router';
+
+export interface CheckForm {
+  url: string;
+  secret: string;
+  /** Check IDs, comma-separated (empty: the whole battery). */
+  only: string;
+  /** Where the form was filled from, and what the user must still do (a masked URL to type in clear). */
+  note: string | null;
+}
+
+interface CheckState {
+  form: CheckForm;
+  run: CheckRun | null;
+  runs: CheckRunSummary[];
+  runsLoaded: boolean;
+  starting: boolean;
+  error: string | null;
+  setForm(patch: Partial<CheckForm>): void;
+  /** Fills the form (from a destination or a receiver endpoint) and closes the report of another URL. */
+  prefill(form: Omit<CheckForm, 'only'>): void;
+  /** Starts a run with the form; answers its id (null when the input was refused: see `error`). */
+  start(): Promise<number | null>;
+  open(id: number): Promise<void>;
+  loadRuns(): Promise<void>;
+  apply(events: EngineEvent[]): void;
+}
+
+/** `signature.wrong-secret, shapes.track` → the IDs; empty → undefined (the whole battery). */
+export function parseOnly(text: string): string[] | undefined {
+  const ids = text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return ids.length ? ids : undefined;
+}
+
+/** Checks merged by ID, the later one winning, in the order they first arrived. */
+function mergeChecks(a: CheckResult[], b: CheckResult[]): CheckResult[] {
+  const byId = new Map(a.map((c) => [c.id, c]));
+  for (const c of b) byId.set(c.id, c);
+  return [...byId.values()];
+}
+
+function upsertSummary(runs: CheckRunSummary[], run: CheckRunSummary): CheckRunSummary[] {
+  const rest = runs.filter((r) => r.id !== run.id);
+  return [run, ...rest].sort((x, y) => y.id - x.id);
+}
+
+const summaryOf = (run: CheckRun): CheckRunSummary => {
+  const { checks: _checks, fixedSinceLastRun: _fixed, ...summary } = run;
+  return summary;
+};
+
+export const useCheck = create<CheckState>((set, get) => ({
+  form: { url: '', secret: '', only: '', note: null },
+  run: null,
+  runs: [],
+  runsLoaded: false,
+  starting: false,
+  error: null,
+  setForm(patch) {
+    set((s) => ({ form: { ...s.form, ...patch } }));
+  },
+  prefill(form) {
+    set((s) => ({ form: { ...s.form, ...form, only: '' }, error: null, run: s.run?.url === form.url ? s.run : null }));
+  },
+  async start() {
+    const { url, secret, only } = get().form;
+    set({ starting: true, error: null });
+    const ids = parseOnly(only);
+    const result = await api().call('runCheck', { url: url.trim(), ...(secret !== '' ? { secret } : {}), ...(ids ? { only: ids } : {}) }, { quiet: true });
+    if (!result.ok) {
+      set({ starting: false, error: result.error.message });
+      return null;
+    }
+    const run = result.value;
+    // Events of this run may have arrived before its id was known: keep what the events brought too.
+    set((s) => ({ starting: false, run: { ...run, checks: mergeChecks(run.checks, s.run?.id === run.id ? s.run.checks : []) }, runs: upsertSummary(s.runs, summaryOf(run)) }));
+    if (run.status === 'running') void get().open(run.id);
+    return run.id;
+  },
+  async open(id) {
+    const result = await api().call('getCheckRun', { id }, { quiet: true });
+    if (!result.ok) {
+      set({ error: result.error.message });
+      return;
+    }
+    const run = result.value;
+    set((s) => {
+      const live = s.run?.id === id && run.status === 'running' ? s.run.checks : [];
+      // A run opened from the list fills an empty form, so it can be run again (its secret is never kept).
+      const note = run.options.secretGiven ? `Run #${run.id} was signed with a secret, which is never stored: type it to run again.` : null;
+      const form = s.form.url === '' ? { ...s.form, url: run.url, only: run.options.only?.join(', ') ?? '', note } : s.form;
+      return { run: { ...run, checks: mergeChecks(live, run.checks) }, error: null, form };
+    });
+  },
+  async loadRuns() {
+    const result = await api().call('listCheckRuns', { limit: 50 }, { quiet: true });
+    if (result.ok) set({ runs: result.value.items, runsLoaded: true });
+  },
+  apply(events) {
+    let refetch: number | null = null;
+    for (const event of events) {
+      if (event.type === 'checkRunStarted') set((s) => ({ runs: upsertSummary(s.runs, event.run) }));
+      else if (event.type === 'checkFinished') {
+        set((s) => {
+          const runs = s.runs.map((r) => (r.id === event.runId ? { ...r, summary: event.summary } : r));
+          if (s.run?.id !== event.runId) return { runs };
+          return { runs, run: { ...s.run, summary: event.summary, checks: mergeChecks(s.run.checks, [event.check]) } };
+        });
+      } else if (event.type === 'checkRunFinished') {
+        set((s) => ({ runs: upsertSummary(s.runs, event.run) }));
+        if (get().run?.id === event.run.id) refetch = event.run.id;
+      }
+    }
+    // The finished run's own record adds what events do not carry (fixed since last run).
+    if (refetch !== null) void get().open(refetch);
+  },
+}));
+
+/** Opens the Check screen with the form filled in (from a destination or a receiver endpoint). */
+export function openCheck(form: Omit<CheckForm, 'only'>): void {
+  useCheck.getState().prefill(form);
+  useRouter.getState().navigate({ view: 'check', sub: [] });
+}

@@ -1,0 +1,79 @@
+/**
+ * The Check screen against a real `hookbench serve`: a receiver endpoint without a secret accepts any
+ * signature, so the signature check fails, and its forged request links to the engine attempt that sent it.
+ * The Check endpoint buttons open the screen with the URL and the secret filled in. Driven by accessible
+ * names; every wait is on UI state.
+ */
+import { describe, expect, it } from 'vitest';
+import { chromiumMissing } from './browser.js';
+import { useWorkbench } from './workbench.js';
+
+const SECRET = 'whsec_check_e2e_secret';
+
+describe.skipIf(chromiumMissing)('Check', () => {
+  const { serve, open } = useWorkbench();
+
+  it('reports a failing signature check for a receiver that accepts anything, linked to its attempt', async () => {
+    const r = await serve({ receivers: [{ name: 'any', script: 200 }] });
+    const url = `${r.info.receiverUrl}/r/any`;
+    const page = await open(r, '#/live');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Check' }).click();
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    await form.getByLabel('URL', { exact: true }).fill(url);
+    await form.getByLabel('Secret', { exact: true }).fill(SECRET);
+    await form.getByLabel('Only these checks').fill('signature.wrong-secret');
+    await form.getByRole('button', { name: 'Run checks' }).click();
+
+    const report = page.getByRole('region', { name: 'Report' });
+    await report.getByLabel('Summary').getByText('0 passed, 1 failed, 0 warnings').waitFor();
+    const signature = report.getByRole('region', { name: 'Signature' });
+    const item = signature.getByRole('listitem', { name: /^Failed: a request signed with another secret/ });
+    expect(await item.innerText()).toMatch(/forged requests get in/);
+    await item.getByRole('button', { expanded: false }).first().click();
+    await item.getByRole('heading', { name: 'How to fix' }).waitFor();
+    // The code that fixes it, in each of the five languages.
+    const languages = item.getByRole('radiogroup', { name: 'Fix language' });
+    expect(await languages.getByRole('radio').allInnerTexts()).toEqual(['Node', 'Python', 'Go', 'Ruby', 'PHP']);
+    const link = item.getByRole('link', { name: /^Attempt #\d+ of message #\d+$/ });
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/^#\/live\/\d+\/attempt\/\d+$/);
+    await link.click();
+    await page.getByRole('region', { name: 'Message details' }).waitFor();
+    expect(new URL(page.url()).hash).toBe(href);
+    // The run is kept: it is listed among the previous runs and opens again.
+    await page.goBack();
+    await page.getByRole('region', { name: 'Previous runs' }).getByRole('button', { name: `Run #1: ${url}` }).waitFor();
+  });
+
+  it('Check endpoint on a receiver endpoint and on a destination fills in the URL and the secret in clear', async () => {
+    const r = await serve({
+      receivers: [{ name: 'signed', script: 200, secret: SECRET }],
+      destinations: [{ name: 'Orders', enabled: true, url: 'receiver:signed', sharedSecret: SECRET }],
+    });
+    const page = await open(r, '#/receiver/signed');
+    await page.getByRole('button', { name: 'Check endpoint' }).click();
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    await form.getByText('From receiver endpoint signed.').waitFor();
+    expect(await form.getByLabel('URL', { exact: true }).inputValue()).toBe(`${r.info.receiverUrl}/r/signed`);
+    expect(await form.getByLabel('Secret', { exact: true }).inputValue()).toBe(SECRET);
+
+    await page.goto(`${r.info.uiUrl}#/destinations/Orders`);
+    await page.getByRole('button', { name: 'Check endpoint' }).click();
+    await form.getByText('From destination Orders.').waitFor();
+    expect(await form.getByLabel('URL', { exact: true }).inputValue()).toBe(`${r.info.receiverUrl}/r/signed`);
+    expect(await form.getByLabel('Secret', { exact: true }).inputValue()).toBe(SECRET);
+  });
+
+  it('a destination URL that answers masked cannot be checked until it is typed in full', async () => {
+    const r = await serve({ destinations: [{ name: 'Partner', enabled: true, url: 'https://hooks.example.com/in?api_key=abcdef123456' }] });
+    const page = await open(r, '#/destinations/Partner');
+    await page.getByRole('button', { name: 'Check endpoint' }).click();
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    const url = form.getByLabel('URL', { exact: true });
+    await form.getByText('This URL is shown masked (••••): type it in full to check it.').waitFor();
+    expect(await url.inputValue()).toContain('••••');
+    expect(await form.getByRole('button', { name: 'Run checks' }).isDisabled()).toBe(true);
+    await url.fill('https://hooks.example.com/in?api_key=abcdef123456');
+    expect(await form.getByRole('button', { name: 'Run checks' }).isEnabled()).toBe(true);
+  });
+});

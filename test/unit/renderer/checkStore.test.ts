@@ -1,0 +1,86 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { CheckResult, CheckRun } from '../../../main/contract/check';
+import type { ApiClient } from '../../../renderer/src/api/client';
+import { setApi } from '../../../renderer/src/api/instance';
+import { parseOnly, useCheck } from '../../../renderer/src/stores/check';
+
+const check = (id: string, verdict: CheckResult['verdict'] = 'pass'): CheckResult => ({ id, title: id, area: 'signature', verdict, detail: '', evidence: [], fix: null, change: null });
+
+const run = (patch: Partial<CheckRun> = {}): CheckRun => ({
+  id: 7,
+  url: 'http://127.0.0.1:3000/hook',
+  status: 'running',
+  error: null,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null,
+  summary: { passed: 0, failed: 0, warnings: 0 },
+  total: 3,
+  previousRunId: null,
+  options: { secretGiven: true, headers: {}, only: null, burst: 50, scenarios: 0, caFile: null },
+  checks: [],
+  fixedSinceLastRun: [],
+  ...patch,
+});
+
+/** A client whose answers the test sets; it records the commands called. */
+function fakeApi(answers: Record<string, () => unknown>) {
+  const calls: { name: string; input: unknown }[] = [];
+  const client = {
+    call: async (name: string, input: unknown) => {
+      calls.push({ name, input });
+      return { ok: true, value: answers[name]!() };
+    },
+    subscribe: () => () => {},
+  } as unknown as ApiClient;
+  setApi(client);
+  return calls;
+}
+
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the Check store', () => {
+  beforeEach(() => useCheck.setState({ form: { url: '', secret: '', only: '', note: null }, run: null, runs: [], runsLoaded: false, starting: false, error: null }));
+
+  it('reads "only" as IDs separated by commas or spaces, and empty as the whole battery', () => {
+    expect(parseOnly(' signature.wrong-secret, shapes.track  time.latency,')).toEqual(['signature.wrong-secret', 'shapes.track', 'time.latency']);
+    expect(parseOnly('  ')).toBeUndefined();
+  });
+
+  it('sends the form (no secret key when empty), keeps what finished before the answer, and fills in from checkFinished', async () => {
+    // The run's record already holds a check whose event came before runCheck answered.
+    let stored = run({ checks: [check('signature.missing', 'fail')], summary: { passed: 0, failed: 1, warnings: 0 } });
+    const calls = fakeApi({ runCheck: () => run(), getCheckRun: () => stored });
+    useCheck.getState().setForm({ url: ' http://127.0.0.1:3000/hook ', only: 'signature.missing, signature.tampered' });
+    expect(await useCheck.getState().start()).toBe(7);
+    await settled();
+    expect(calls[0]).toEqual({ name: 'runCheck', input: { url: 'http://127.0.0.1:3000/hook', only: ['signature.missing', 'signature.tampered'] } });
+    expect(useCheck.getState().run!.checks.map((c) => c.id)).toEqual(['signature.missing']);
+
+    useCheck.getState().apply([
+      { type: 'checkFinished', runId: 7, check: check('signature.tampered', 'fail'), summary: { passed: 0, failed: 2, warnings: 0 } },
+      // Another run's verdicts do not land in the shown report.
+      { type: 'checkFinished', runId: 8, check: check('shapes.track'), summary: { passed: 1, failed: 0, warnings: 0 } },
+    ]);
+    expect(useCheck.getState().run!.checks.map((c) => c.id)).toEqual(['signature.missing', 'signature.tampered']);
+    expect(useCheck.getState().run!.summary).toEqual({ passed: 0, failed: 2, warnings: 0 });
+
+    // When it ends, the run's own record (with what events do not carry) replaces the live one.
+    stored = run({ status: 'finished', checks: [check('signature.missing', 'fail'), check('signature.tampered', 'fail'), check('status.valid-request')], summary: { passed: 1, failed: 2, warnings: 0 }, fixedSinceLastRun: ['status.valid-request'] });
+    const { checks: _c, fixedSinceLastRun: _f, ...summary } = stored;
+    useCheck.getState().apply([{ type: 'checkRunFinished', run: summary }]);
+    await settled();
+    expect(useCheck.getState().run!.status).toBe('finished');
+    expect(useCheck.getState().run!.checks).toHaveLength(3);
+    expect(useCheck.getState().run!.fixedSinceLastRun).toEqual(['status.valid-request']);
+    expect(useCheck.getState().runs.map((r) => [r.id, r.status])).toEqual([[7, 'finished']]);
+  });
+
+  it('a refused run says why and shows no report', async () => {
+    const client = { call: async () => ({ ok: false, error: { code: 'invalid_input', message: 'url: must be http or https' } }), subscribe: () => () => {} } as unknown as ApiClient;
+    setApi(client);
+    useCheck.getState().setForm({ url: 'ftp://x' });
+    expect(await useCheck.getState().start()).toBeNull();
+    expect(useCheck.getState().error).toBe('url: must be http or https');
+    expect(useCheck.getState().run).toBeNull();
+  });
+});
