@@ -3,7 +3,6 @@ import { ChevronDown, ChevronRight } from 'lucide-react';
 import type { CheckExchange } from '../../../../main/contract/check';
 import { formatBytes } from '../../lib/format';
 import { CodeView } from '../../ui/CodeView';
-import { OutcomeBadge } from '../../ui/StatusBadge';
 
 /** Evidence lists can be long (a burst): the rest is one click away. */
 const FIRST_SHOWN = 6;
@@ -48,7 +47,10 @@ function Exchange({ exchange: x }: { exchange: CheckExchange }) {
         </span>
         <span className="font-mono text-[11px]">→ {status}</span>
         <span className="tabular text-[11px] text-faint">{formatMs(x.durationMs)}</span>
-        <OutcomeBadge outcome={x.outcome} />
+        {/* What happened on the wire, in neutral: a green "success" beside a forgery the receiver let in would read as a pass. */}
+        <span title="The HTTP exchange's outcome; the check's verdict is above" className="rounded border border-line px-1.5 font-mono text-[11px] text-muted">
+          {x.outcome}
+        </span>
         {x.attempt && (
           <a href={`#/live/${x.attempt.messageId}/attempt/${x.attempt.attemptId}`} className="ml-auto text-[11px] text-accent hover:underline">
             Attempt #{x.attempt.attemptId} of message #{x.attempt.messageId}
@@ -57,7 +59,9 @@ function Exchange({ exchange: x }: { exchange: CheckExchange }) {
       </div>
       {x.signature && (
         <p className="border-t border-line px-2 py-1.5 text-[11px] text-muted">
-          X-Signature <code className="font-mono">{x.signature.sent ?? 'not sent'}</code>: {x.signature.explanation}
+          X-Signature <code className="font-mono">{x.signature.sent ?? 'not sent'}</code>
+          {/* A forgery is wrong on purpose: its diagnosis ("check the shared secret") would only mislead. */}
+          {x.label.startsWith('forged') ? ' (forged on purpose)' : `: ${x.signature.explanation}`}
         </p>
       )}
       {open && (
