@@ -163,7 +163,7 @@ export class DiagnosticsService {
           state: 'warning',
           text:
             delivery.nextAttemptAt !== null
-              ? `${delivery.status}: ${dueWords(delivery.nextAttemptAt, this.options.clock.now())}`
+              ? `${delivery.status}: the next attempt ${dueWords(delivery.nextAttemptAt, this.options.clock.now())}`
               : delivery.status === 'delivering'
                 ? 'an attempt is in flight'
                 : `${delivery.status}`,
@@ -519,7 +519,7 @@ export class DiagnosticsService {
             : 'No retry backlog',
         detail:
           overview.retrying > 0
-            ? `${overview.nextDueAt === null ? 'The next retry has no set time.' : `The next retry ${dueWords(overview.nextDueAt, this.options.clock.now()).replace(/^the next attempt /, '')}.`} ${overview.failedLastHour ? `${plural(overview.failedLastHour, 'delivery', 'deliveries')} failed for good in the last hour.` : ''}`.trim()
+            ? `${overview.nextDueAt === null ? 'The next retry has no set time.' : `The next retry ${dueWords(overview.nextDueAt, this.options.clock.now())}.`} ${overview.failedLastHour ? `${plural(overview.failedLastHour, 'delivery', 'deliveries')} failed for good in the last hour.` : ''}`.trim()
             : 'Every delivery is settled or on its first attempt.',
         evidence: overview.retrying > 0 ? [{ kind: 'history', label: 'Retrying messages', filter: { status: 'retrying' } }] : [],
       },
@@ -615,7 +615,7 @@ function refusalLink(r: IngestRefusal): Evidence {
   return { kind: 'ingestLog', label: `Refused #${r.id}: HTTP ${r.httpStatus} ${r.code}${r.field ? ` (${r.field})` : ''}`, refusalId: r.id };
 }
 
-/** When an attempt falls due, in words relative to engine time: "the next attempt falls due in 4 min 12 s". */
+/** When an attempt falls due, in words relative to engine time: "falls due in 4 min 12 s (engine time)". */
 function dueWords(at: number, now: number): string {
-  return at - now <= 500 ? 'the next attempt is due now' : `the next attempt falls due in ${spanWords(at - now)} (engine time)`;
+  return at - now <= 500 ? 'is due now' : `falls due in ${spanWords(at - now)} (engine time)`;
 }
