@@ -7,8 +7,7 @@
  * cost nothing and only the jump is timed. An honest jump costs one real wait per round of one delivery's
  * schedule (about 7 for +4 h): N messages should take about the time one does.
  */
-import { once } from 'node:events';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { blackHole } from './blackHole.js';
 import { createCore } from '../main/app/createCore.js';
 
 export const JUMP_MS = 4 * 3_600_000;
@@ -37,48 +36,6 @@ export interface TimeTravelResult {
   fastForwardSeconds: number;
 }
 
-/** A TCP endpoint that answers the first `answerFirst` requests 503 and holds every later one open. */
-async function blackHole(answerFirst: number): Promise<{ url: string; stats: { maxOpen: number }; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let requests = 0;
-  let open = 0;
-  const stats = { maxOpen: 0 };
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-    let seen = '';
-    let held = false;
-    socket.on('close', () => {
-      sockets.delete(socket);
-      if (held) open--;
-    });
-    socket.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('latin1');
-      const head = seen.indexOf('\r\n\r\n');
-      const length = Number(/content-length: (\d+)/i.exec(seen)?.[1] ?? 0);
-      if (head < 0 || seen.length < head + 4 + length) return;
-      seen = '';
-      if (++requests <= answerFirst) {
-        socket.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
-        return;
-      }
-      held = true;
-      if (++open > stats.maxOpen) stats.maxOpen = open;
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/never`,
-    stats,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      server.close();
-      await once(server, 'close').catch(() => undefined);
-    },
-  };
-}
-
 async function jumpOnce(dataDir: string, messages: number, fastForward: boolean): Promise<JumpRun> {
   const hole = await blackHole(messages);
   const core = createCore({ dataDir, seed: 1 });
@@ -101,7 +58,7 @@ async function jumpOnce(dataDir: string, messages: number, fastForward: boolean)
     if (!jump.ok) throw new Error(jump.error.message);
     const counts = core.getOverview();
     if (!counts.ok) throw new Error(counts.error.message);
-    return { messages, fastForward, wallSeconds, rounds: jump.value.rounds, attemptsPlayed: jump.value.attemptsPlayed, failed: counts.value.counts.failed, maxOpen: hole.stats.maxOpen };
+    return { messages, fastForward, wallSeconds, rounds: jump.value.rounds, attemptsPlayed: jump.value.attemptsPlayed, failed: counts.value.counts.failed, maxOpen: hole.maxOpen };
   } finally {
     await core.close();
     await hole.close();
