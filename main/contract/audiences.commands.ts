@@ -44,7 +44,6 @@ export const AUDIENCES_COMMANDS = {
     summary: 'Audiences and computed traits, by name; optionally of one source or kind.',
     errors: ['not_found'],
   }),
-  /** One audience or computed trait: the values its last sync left each user with, and what a sync now would send. */
   getAudience: command({
     input: idInputSchema,
     answers: returns<AudienceDetail>('AudienceDetail'),
@@ -52,7 +51,6 @@ export const AUDIENCES_COMMANDS = {
     summary: 'One audience or computed trait: the value its last sync left each user with, and the identify calls a sync now would send (nothing is sent).',
     errors: ['not_found'],
   }),
-  /** Who a definition (not saved) would hold now among the source's users, and the trait names they have. */
   previewAudience: command({
     input: previewAudienceInputSchema,
     takes: takes<PreviewAudienceInput>(),
@@ -91,7 +89,6 @@ export const AUDIENCES_COMMANDS = {
     summary: 'Deletes a computed trait.',
     errors: ['not_found'],
   }),
-  /** Sends one `delete` message per affected source (those that saw the user, or those named). */
   createDeletionRequest: command({
     input: z.strictObject({
       userId: z.string({ error: 'must be a string (the user whose data is deleted)' }).trim().min(1, 'is required (the user whose data is deleted)').max(API_LIMITS.filterChars),

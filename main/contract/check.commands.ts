@@ -4,10 +4,6 @@ import { type CheckRun, type CheckRunSummary, getCheckRunInputSchema, listCheckR
 import type { Page } from './models.js';
 
 export const CHECK_COMMANDS = {
-  /**
-   * Starts a run against `url` and answers the run as it starts (`status: 'running'`), or, with `wait`, as it
-   * ended; checkRunStarted, checkFinished (one per check) and checkRunFinished follow as it goes.
-   */
   runCheck: command({
     input: runCheckInputSchema,
     answers: returnsLater<CheckRun>('CheckRun'),
@@ -15,7 +11,6 @@ export const CHECK_COMMANDS = {
     summary: 'Runs the conformance battery (docs/check.md) and any user `scenarios` against `url`, signing with `secret` as the Webhooks destination does. Answers the run as it starts (`status: "running"`), or as it ended with `wait: true`; `checkRunStarted`, `checkFinished` and `checkRunFinished` follow. `status: "unreachable"` when nothing could be sent to the URL at all. The run is kept with the history (never its secret).',
     errors: ['conflict'],
   }),
-  /** One run with every check, its evidence, and each check's change since the previous run of the same URL. */
   getCheckRun: command({
     input: getCheckRunInputSchema,
     answers: returns<CheckRun>('CheckRun'),
@@ -23,7 +18,6 @@ export const CHECK_COMMANDS = {
     summary: "One run: every check's verdict, detail, fix and evidence (requests and responses, with the attempt they were when sent through the engine), each check's `change` since the previous run of the same URL and `fixedSinceLastRun`.",
     errors: ['not_found'],
   }),
-  /** Runs newest first (optionally of one URL), without their checks. */
   listCheckRuns: command({
     input: listCheckRunsInputSchema,
     answers: returns<Page<CheckRunSummary>>('Page<CheckRunSummary>'),

@@ -5,10 +5,6 @@ import { API_LIMITS, noInput } from './commandInputs.js';
 import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from './models.js';
 
 export const CONTROL_COMMANDS = {
-  /**
-   * Resolves once the attempts the advance triggered have finished, or at once when cancelClockAdvance or
-   * resetClock interrupts it. `fastForward` overrides the persisted setting for this jump.
-   */
   advanceClock: command({
     input: z.strictObject({
       ms: z
@@ -22,7 +18,6 @@ export const CONTROL_COMMANDS = {
     group: 'Clock and forwarding',
     summary: 'Moves engine time forward and plays every attempt that falls due on the way, in time order; answers when they have finished, or at once when cancelClockAdvance or resetClock interrupts it (`cancelled: true`). `fastForward` (default: the setFastForward setting) ends a jump\'s attempts that have no response headers after 1 s of real time as `timeout`, marked fast-forwarded.',
   }),
-  /** Moves the clock to the next waiting attempt's due time (if it is in the future) and plays it. */
   advanceToNextRetry: command({
     input: noInput,
     answers: returnsLater<ClockAdvance>('ClockAdvance'),
@@ -30,14 +25,12 @@ export const CONTROL_COMMANDS = {
     summary: 'Moves engine time to the next waiting attempt and plays it.',
     errors: ['conflict'],
   }),
-  /** Stops the jump in progress (and any queued behind it) where it got to; attempts in flight finish. */
   cancelClockAdvance: command({
     input: noInput,
     answers: returns<ClockStatus>('ClockStatus'),
     group: 'Clock and forwarding',
     summary: 'Stops the clock jump in progress (and any queued behind it) where it got to; its attempts in flight finish and are recorded. Answers at once; nothing to stop is not an error.',
   }),
-  /** Back to real time (offset 0), interrupting any jump; work that fell due stays due. */
   resetClock: command({
     input: noInput,
     answers: returnsLater<ClockState>('ClockState'),
@@ -50,21 +43,18 @@ export const CONTROL_COMMANDS = {
     group: 'Clock and forwarding',
     summary: 'Engine time, its offset from real time, the Fast-forward unanswered attempts setting and the jump in progress.',
   }),
-  /** The persisted **Fast-forward unanswered attempts** setting. */
   setFastForward: command({
     input: z.strictObject({ enabled: z.boolean({ error: 'must be true or false' }) }),
     answers: returns<ClockStatus>('ClockStatus'),
     group: 'Clock and forwarding',
     summary: 'Turns **Fast-forward unanswered attempts** on or off (kept in the data dir; off by default): during a jump, an attempt with no response headers after 1 s of real time ends as `timeout`, its error saying it was fast-forwarded.',
   }),
-  /** Counts per status, the retry backlog, the clock and whether forwarding is paused. */
   getOverview: command({
     input: noInput,
     answers: returns<Overview>('Overview'),
     group: 'Clock and forwarding',
     summary: 'Messages per status and in all, deliveries in flight, the retry backlog, the clock and whether forwarding is paused. `messageCounters` are the top bar\'s counters, in messages (in flight, retrying, with a delivery failed in the last hour), each with the listMessages filter that lists exactly the messages it counted.',
   }),
-  /** Hold forwarding: accepted messages wait, queued; rounds in flight finish. Persisted in the data dir. */
   pauseForwarding: command({
     input: noInput,
     answers: returns<{ paused: boolean }>('{ paused: true }'),
@@ -77,17 +67,12 @@ export const CONTROL_COMMANDS = {
     group: 'Clock and forwarding',
     summary: 'Forwarding runs again.',
   }),
-  /** Where this workbench lives: data dir, database size, versions and (under serve) its URLs. */
   getSettings: command({
     input: noInput,
     answers: returns<Settings>('Settings'),
     group: 'Workbench',
     summary: 'The data dir, the database file and its size, versions, and (under serve) the URLs to use.',
   }),
-  /**
-   * A new API token for this data dir (the old one stops working at once; open UIs must reload with the
-   * new uiUrl). The token otherwise stays the same across restarts, so a bookmarked UI URL keeps working.
-   */
   rotateToken: command({
     input: noInput,
     answers: returns<{ token: string; uiUrl: string | null }>('{ token: string; uiUrl: string | null }'),

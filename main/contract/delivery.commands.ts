@@ -6,10 +6,6 @@ import type { SendMessageOutput } from './api.js';
 import type { DeliveryRecord } from './models.js';
 
 export const DELIVERY_COMMANDS = {
-  /**
-   * Pull a waiting or failed delivery's next attempt to now (a failed one gets a fresh window): every
-   * delivery of message `id`, or the one delivery `deliveryId` (give exactly one of the two).
-   */
   retryNow: command({
     input: z
       .strictObject({ id: rowId.optional(), deliveryId: rowId.optional() })

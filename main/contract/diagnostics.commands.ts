@@ -5,14 +5,12 @@ import { noInput, rowId } from './commandInputs.js';
 import type { Diagnostics, MessageExplanation } from './diagnostics.js';
 
 export const DIAGNOSTICS_COMMANDS = {
-  /** The troubleshooting checklist (docs/behaviour.md §13), computed from the newest data, with evidence. */
   getDiagnostics: command({
     input: noInput,
     answers: returns<Diagnostics>('Diagnostics'),
     group: 'Workbench',
     summary: 'The troubleshooting checklist: no events from a source, received but not delivered, deliveries slow; each check computed from the newest messages, attempts, refusals and captures, with links to its evidence.',
   }),
-  /** Why one message was or was not delivered, per destination, from the checklist's rules (the detail's Why?). */
   explainMessage: command({
     input: z.strictObject({ id: rowId }),
     answers: returns<MessageExplanation>('MessageExplanation'),

@@ -21,10 +21,6 @@ export const HISTORY_COMMANDS = {
     summary: 'One message with its exact body, the call as received, its deliveries and every attempt (secrets masked).',
     errors: ['not_found'],
   }),
-  /**
-   * Messages with their deliveries and attempts as JSON lines, HAR 1.2 (one entry per attempt) or cURL
-   * commands that replay each attempt byte for byte; secrets redacted unless includeSecrets.
-   */
   exportMessages: command({
     input: z
       .strictObject({
@@ -39,10 +35,6 @@ export const HISTORY_COMMANDS = {
     summary: 'Messages (by filter, or a selection of ids; at most 10,000, newest first) with their deliveries and attempts as JSON lines, HAR 1.2 (one entry per attempt) or cURL commands replaying each attempt byte for byte; secrets redacted unless `includeSecrets`. The CLI: `hookbench export`.',
     errors: ['not_found'],
   }),
-  /**
-   * Reads an export back (JSON lines or HAR, as exportMessages writes them) and sends its messages again
-   * through intake, in one transaction: one bad entry refuses the import, naming where it is in the text.
-   */
   importMessages: command({
     input: importMessagesInputSchema,
     answers: returns<ImportMessagesOutput>("{ format: 'json' | 'har'; imported: { id: number; importedFrom: number | null; status: MessageStatus; deliveries: number }[] }"),
@@ -50,38 +42,30 @@ export const HISTORY_COMMANDS = {
     summary: 'Reads an export back and sends its messages again as new messages (new messageIds unless `keepMessageIds`). `text` is the export\'s text: JSON lines as exportMessages writes them (one MessageDetail a line; a JSON array of them is read too) or its HAR 1.2 (entries grouped back into messages by `_messageId`); a cURL script cannot be read back. Each message goes through `source` (a name or id), else its original source, else its original destinations (by id, then name), where they exist here; one that has none of these refuses the import (`not_found`, field `source`). Each body is built again from the exported call (docs/behaviour.md §1), so what is refused at sendMessage is refused here. One transaction: the first bad entry refuses the whole import, named by where it is (`text: line 3: …`, `text: log.entries[5].request.postData.text: …`). At most 1,000 messages and 2,097,152 characters of text. `imported` lists the new messages in the export\'s order, with `importedFrom`, the id each had where it was exported (null when the export does not say). The CLI: `hookbench import <file>`.',
     errors: ['not_found', 'missing_field', 'missing_identity', 'unknown_field', 'invalid_timestamp', 'message_too_large'],
   }),
-  /** How long messages are kept (days and/or count), the database size and what retention removed. */
   getRetention: command({
     input: noInput,
     answers: returns<RetentionState>('RetentionState'),
     group: 'Workbench',
     summary: 'The retention policy (keep the last `maxAgeDays` days and/or the newest `maxMessages` messages), the database size, the messages stored and how many retention removed.',
   }),
-  /** Sets the retention policy (a field left out is kept, null turns it off); applied in the background. */
   setRetention: command({
     input: setRetentionInputSchema,
     answers: returns<RetentionState>('RetentionState'),
     group: 'Workbench',
     summary: 'Sets the retention policy (a field left out is kept; null turns that limit off). Settled messages past it are removed in the background while the workbench is quiet; waiting ones are kept.',
   }),
-  /**
-   * Per destination: deliveries pending (what deleting it cancels), and among its newest deliveries (at
-   * most DESTINATION_STATS_WINDOW) how many were delivered or failed, and the newest one's outcome.
-   */
   listDestinationStats: command({
     input: noInput,
     answers: returns<Page<DestinationStats>>('Page<DestinationStats>'),
     group: 'Destinations',
     summary: "Per destination: deliveries pending (what deleting it would cancel), and among its newest 100 deliveries how many were delivered or failed (the failure rate) and the newest one's status.",
   }),
-  /** Per-source counters: calls received, accepted, refused, filtered. */
   listSourceUsage: command({
     input: noInput,
     answers: returns<Page<SourceUsage>>('Page<SourceUsage>'),
     group: 'Sources and ingestion',
     summary: 'Per source: calls received, accepted, refused and filtered.',
   }),
-  /** Refused ingestion requests, newest first, with their reasons. */
   listIngestLog: command({
     input: z.strictObject(paging),
     answers: returns<Page<IngestRefusal>>('Page<IngestRefusal>'),

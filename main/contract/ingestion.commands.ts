@@ -13,7 +13,6 @@ export const INGESTION_COMMANDS = {
     summary: 'Accepts one call as if a source had sent it (or straight to named destinations), routes it and queues its deliveries.',
     errors: ['not_found', 'missing_field', 'missing_identity', 'unknown_field', 'invalid_timestamp', 'message_too_large'],
   }),
-  /** A batch in one transaction; one invalid message refuses the whole batch (errors name `messages[i]`). */
   sendMessages: command({
     input: z.strictObject({ messages: z.array(sendMessageInputSchema, { error: 'must be an array of sendMessage inputs' }).min(1).max(API_LIMITS.sendMessagesBatch) }),
     answers: returns<SendMessageOutput[]>('{ message: MessageRecord; deliveries: DeliveryRecord[] }[]'),

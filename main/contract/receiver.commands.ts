@@ -60,7 +60,6 @@ export const RECEIVER_COMMANDS = {
     group: 'Mock receiver',
     summary: "Deletes captures (all, or one endpoint's).",
   }),
-  /** The one way to see a secret in clear: a destination's shared secret, a source's write key, a receiver's secret. */
   revealSecret: command({
     input: z.strictObject({ kind: z.enum(SECRET_KINDS, { error: `must be one of ${SECRET_KINDS.join(', ')}` }), id: ref }),
     answers: returns<{ secret: string | null }>('{ secret: string | null }'),
@@ -68,11 +67,6 @@ export const RECEIVER_COMMANDS = {
     summary: "The one way to see a secret in clear: a destination's shared secret, a source's write key or a receiver's secret.",
     errors: ['not_found'],
   }),
-  /**
-   * Makes a destination and a mock-receiver endpoint use one secret: the endpoint takes the destination's
-   * shared secret, or, when the destination has none, the destination takes the endpoint's. Neither secret
-   * is shown: the answer names what changed and the fingerprint both now share.
-   */
   useOneSecret: command({
     input: z.strictObject({ destinationId: ref, receiver: receiverName }),
     answers: returns<UseOneSecretOutput>('UseOneSecretOutput'),

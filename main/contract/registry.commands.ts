@@ -50,10 +50,6 @@ export const REGISTRY_COMMANDS = {
     summary: "Changes a source's kind or write key.",
     errors: ['not_found', 'conflict'],
   }),
-  /**
-   * Deletes a source: its write key stops working (401) and every destination connected to it is
-   * disconnected from it (named in the answer). Its messages stay in the history.
-   */
   deleteSource: command({
     input: z.strictObject({ id: ref }),
     answers: returns<{ id: string; disconnectedDestinations: string[] }>('{ id: string; disconnectedDestinations: string[] }'),
