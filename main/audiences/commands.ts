@@ -1,5 +1,5 @@
-/** The handlers of the commands main/contract/audiences.commands.ts declares (how: main/platform/commandTable.ts). */
-import type { AUDIENCES_COMMANDS } from '../contract/audiences.commands.js';
+/** The handlers of the commands main/contract/commands/audiences.ts declares (how: main/platform/commandTable.ts). */
+import type { AUDIENCES_COMMANDS } from '../contract/commands/audiences.js';
 import { maskSent } from '../ingestion/commands.js';
 import type { CommandImpls } from '../platform/commandTable.js';
 import type { AudienceService } from './audienceService.js';

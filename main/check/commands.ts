@@ -1,5 +1,5 @@
-/** The handlers of the commands main/contract/check.commands.ts declares (how: main/platform/commandTable.ts). */
-import type { CHECK_COMMANDS } from '../contract/check.commands.js';
+/** The handlers of the commands main/contract/commands/check.ts declares (how: main/platform/commandTable.ts). */
+import type { CHECK_COMMANDS } from '../contract/commands/check.js';
 import type { CommandImpls } from '../platform/commandTable.js';
 import type { CheckService } from './checkService.js';
 

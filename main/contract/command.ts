@@ -1,5 +1,5 @@
 /**
- * How a command of the typed API is declared: once, in its feature's table (`main/contract/<feature>.commands.ts`),
+ * How a command of the typed API is declared: once, in its feature's table (`main/contract/commands/<feature>.ts`),
  * with its input schema, its answer's type, and what docs/api.md says of it. Everything else about the command
  * is derived from the declaration (./commands.ts gathers the tables): the `Commands` type (./api.ts), the
  * validation table `dispatch` uses, the command names, docs/api.md, and the handler table each feature folder

@@ -1,19 +1,19 @@
 /**
  * The command table: every command of the typed API, gathered from the features' declarations
- * (`./<feature>.commands.ts`, one line each below; how to declare one: ./command.ts). Everything else is
+ * (`./commands/<feature>.ts`, one line each below; how to declare one: ./command.ts). Everything else is
  * derived from it: the `Commands` type (./api.ts), the input schemas `dispatch` (./dispatch.ts) validates with
  * whatever carried the call (HTTP, Electron IPC, the CLI's calls to a running serve, tests), so a handler only
  * ever sees input of its declared type, the command names, and docs/api.md (scripts/apiDocs.ts).
  */
-import { AUDIENCES_COMMANDS } from './audiences.commands.js';
-import { CHECK_COMMANDS } from './check.commands.js';
-import { CONTROL_COMMANDS } from './control.commands.js';
-import { DELIVERY_COMMANDS } from './delivery.commands.js';
-import { DIAGNOSTICS_COMMANDS } from './diagnostics.commands.js';
-import { HISTORY_COMMANDS } from './history.commands.js';
-import { INGESTION_COMMANDS } from './ingestion.commands.js';
-import { RECEIVER_COMMANDS } from './receiver.commands.js';
-import { REGISTRY_COMMANDS } from './registry.commands.js';
+import { AUDIENCES_COMMANDS } from './commands/audiences.js';
+import { CHECK_COMMANDS } from './commands/check.js';
+import { CONTROL_COMMANDS } from './commands/control.js';
+import { DELIVERY_COMMANDS } from './commands/delivery.js';
+import { DIAGNOSTICS_COMMANDS } from './commands/diagnostics.js';
+import { HISTORY_COMMANDS } from './commands/history.js';
+import { INGESTION_COMMANDS } from './commands/ingestion.js';
+import { RECEIVER_COMMANDS } from './commands/receiver.js';
+import { REGISTRY_COMMANDS } from './commands/registry.js';
 
 export { API_LIMITS, EXPORT_LIMIT, listMessagesInputSchema } from './commandInputs.js';
 

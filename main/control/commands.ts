@@ -1,5 +1,5 @@
-/** The handlers of the commands main/contract/control.commands.ts declares (how: main/platform/commandTable.ts). */
-import type { CONTROL_COMMANDS } from '../contract/control.commands.js';
+/** The handlers of the commands main/contract/commands/control.ts declares (how: main/platform/commandTable.ts). */
+import type { CONTROL_COMMANDS } from '../contract/commands/control.js';
 import { ok } from '../contract/result.js';
 import type { CommandImpls } from '../platform/commandTable.js';
 import type { Control } from './control.js';

@@ -1,5 +1,5 @@
-/** The handlers of the commands main/contract/delivery.commands.ts declares (how: main/platform/commandTable.ts). */
-import type { DELIVERY_COMMANDS } from '../contract/delivery.commands.js';
+/** The handlers of the commands main/contract/commands/delivery.ts declares (how: main/platform/commandTable.ts). */
+import type { DELIVERY_COMMANDS } from '../contract/commands/delivery.js';
 import type { DeliveryRecord } from '../contract/models.js';
 import { ok } from '../contract/result.js';
 import { maskDelivery } from '../domain/secrets.js';

@@ -1,5 +1,5 @@
-/** The handlers of the commands main/contract/diagnostics.commands.ts declares (how: main/platform/commandTable.ts). */
-import type { DIAGNOSTICS_COMMANDS } from '../contract/diagnostics.commands.js';
+/** The handlers of the commands main/contract/commands/diagnostics.ts declares (how: main/platform/commandTable.ts). */
+import type { DIAGNOSTICS_COMMANDS } from '../contract/commands/diagnostics.js';
 import type { CommandImpls } from '../platform/commandTable.js';
 import type { DiagnosticsService } from './diagnostics.js';
 

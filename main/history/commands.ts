@@ -1,5 +1,5 @@
-/** The handlers of the commands main/contract/history.commands.ts declares (how: main/platform/commandTable.ts). */
-import type { HISTORY_COMMANDS } from '../contract/history.commands.js';
+/** The handlers of the commands main/contract/commands/history.ts declares (how: main/platform/commandTable.ts). */
+import type { HISTORY_COMMANDS } from '../contract/commands/history.js';
 import { maskMessageDetail } from '../domain/secrets.js';
 import type { Intake } from '../ingestion/intake.js';
 import type { CommandImpls } from '../platform/commandTable.js';

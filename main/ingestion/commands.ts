@@ -1,6 +1,6 @@
-/** The handlers of the commands main/contract/ingestion.commands.ts declares (how: main/platform/commandTable.ts). */
+/** The handlers of the commands main/contract/commands/ingestion.ts declares (how: main/platform/commandTable.ts). */
 import type { SendMessageOutput } from '../contract/api.js';
-import type { INGESTION_COMMANDS } from '../contract/ingestion.commands.js';
+import type { INGESTION_COMMANDS } from '../contract/commands/ingestion.js';
 import { maskDelivery, maskMessageRecord } from '../domain/secrets.js';
 import type { CommandImpls } from '../platform/commandTable.js';
 import type { Intake } from './intake.js';

@@ -1,6 +1,6 @@
 /**
  * The engine's half of a command: each feature folder's `commands.ts` fills a table of these for the
- * commands its contract table declares (main/contract/<feature>.commands.ts); a missing or extra command does
+ * commands its contract table declares (main/contract/commands/<feature>.ts); a missing or extra command does
  * not compile. main/app/commands.ts gathers the tables, and main/app/commandHandlers.ts derives both faces
  * from them: the core's methods (`core.<name>(input)`: `run`, unmasked) and the typed API's handlers (`viaApi`,
  * or `run` with its answer masked).

@@ -1,5 +1,5 @@
-/** The handlers of the commands main/contract/receiver.commands.ts declares (how: main/platform/commandTable.ts). */
-import type { RECEIVER_COMMANDS } from '../contract/receiver.commands.js';
+/** The handlers of the commands main/contract/commands/receiver.ts declares (how: main/platform/commandTable.ts). */
+import type { RECEIVER_COMMANDS } from '../contract/commands/receiver.js';
 import { err, ok } from '../contract/result.js';
 import { isMasked, maskCapture, maskReceiver, secretFingerprint, unmaskSecret } from '../domain/secrets.js';
 import { maskedValueRefused, maskItems, type CommandImpls } from '../platform/commandTable.js';

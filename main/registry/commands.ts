@@ -1,5 +1,5 @@
-/** The handlers of the commands main/contract/registry.commands.ts declares (how: main/platform/commandTable.ts). */
-import type { REGISTRY_COMMANDS } from '../contract/registry.commands.js';
+/** The handlers of the commands main/contract/commands/registry.ts declares (how: main/platform/commandTable.ts). */
+import type { REGISTRY_COMMANDS } from '../contract/commands/registry.js';
 import { ok } from '../contract/result.js';
 import { isMasked, maskDestination, maskSource, unmaskSecret, unmaskWebhooks } from '../domain/secrets.js';
 import { maskedValueRefused, maskItems, type CommandImpls } from '../platform/commandTable.js';

@@ -1,6 +1,6 @@
 /**
  * The command table is declared in halves, one table per feature in each (docs/architecture.md, "Where to
- * add… A command"): the public half in main/contract/<feature>.commands.ts, the engine's half in
+ * add… A command"): the public half in main/contract/commands/<feature>.ts, the engine's half in
  * main/<feature>/commands.ts. These prove the halves pair up one for one, that no two features declare the
  * same name (the registries' spreads would silently keep the last), and that every answer that can carry a
  * secret or a credential URL is masked on its way out of the typed API.
@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { COMMAND_IMPLS } from '../../main/app/commands.js';
 import { COMMAND_NAMES, COMMANDS } from '../../main/contract/commands.js';
 
-const CONTRACT = new URL('../../main/contract/', import.meta.url);
+const CONTRACT = new URL('../../main/contract/commands/', import.meta.url);
 const features = readdirSync(CONTRACT)
-  .filter((f) => f.endsWith('.commands.ts'))
-  .map((f) => f.slice(0, -'.commands.ts'.length));
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -'.ts'.length));
 
 /** The one table a commands module exports. */
 async function tableOf(url: URL): Promise<Record<string, unknown>> {
@@ -33,7 +33,7 @@ describe('the command table', () => {
     expect(features.length).toBeGreaterThan(0);
     const seen: string[] = [];
     for (const feature of features) {
-      const declared = Object.keys(await tableOf(new URL(`${feature}.commands.ts`, CONTRACT)));
+      const declared = Object.keys(await tableOf(new URL(`${feature}.ts`, CONTRACT)));
       const handled = Object.keys(await tableOf(new URL(`../../main/${feature}/commands.ts`, import.meta.url)));
       expect(handled.sort(), feature).toEqual([...declared].sort());
       seen.push(...declared);

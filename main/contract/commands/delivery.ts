@@ -1,9 +1,9 @@
 /** The typed API's commands that main/delivery/ answers (its handlers: main/delivery/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
-import { command, returns } from './command.js';
-import { rowId, ref } from './commandInputs.js';
-import type { SendMessageOutput } from './api.js';
-import type { DeliveryRecord } from './models.js';
+import { command, returns } from '../command.js';
+import { rowId, ref } from '../commandInputs.js';
+import type { SendMessageOutput } from '../api.js';
+import type { DeliveryRecord } from '../models.js';
 
 export const DELIVERY_COMMANDS = {
   retryNow: command({

@@ -1,10 +1,10 @@
 /** The typed API's commands that main/receiver/ answers (its handlers: main/receiver/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
-import { command, returns } from './command.js';
-import { noInput, paging, rowId, ref, receiverName } from './commandInputs.js';
-import type { UseOneSecretOutput } from './api.js';
-import { type CapturePage, type CaptureRecord, type ReceiverEndpoint, receiverInputSchema, receiverPatchSchema } from './receiver.js';
-import { type Page, SECRET_KINDS } from './models.js';
+import { command, returns } from '../command.js';
+import { noInput, paging, rowId, ref, receiverName } from '../commandInputs.js';
+import type { UseOneSecretOutput } from '../api.js';
+import { type CapturePage, type CaptureRecord, type ReceiverEndpoint, receiverInputSchema, receiverPatchSchema } from '../receiver.js';
+import { type Page, SECRET_KINDS } from '../models.js';
 
 export const RECEIVER_COMMANDS = {
   listReceivers: command({

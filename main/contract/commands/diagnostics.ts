@@ -1,8 +1,8 @@
 /** The typed API's commands that main/diagnostics/ answers (its handlers: main/diagnostics/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
-import { command, returns } from './command.js';
-import { noInput, rowId } from './commandInputs.js';
-import type { Diagnostics, MessageExplanation } from './diagnostics.js';
+import { command, returns } from '../command.js';
+import { noInput, rowId } from '../commandInputs.js';
+import type { Diagnostics, MessageExplanation } from '../diagnostics.js';
 
 export const DIAGNOSTICS_COMMANDS = {
   getDiagnostics: command({

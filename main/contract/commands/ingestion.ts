@@ -1,9 +1,9 @@
 /** The typed API's commands that main/ingestion/ answers (its handlers: main/ingestion/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
-import { command, returns } from './command.js';
-import { API_LIMITS } from './commandInputs.js';
-import type { SendMessageOutput } from './api.js';
-import { sendMessageInputSchema } from './schemas.js';
+import { command, returns } from '../command.js';
+import { API_LIMITS } from '../commandInputs.js';
+import type { SendMessageOutput } from '../api.js';
+import { sendMessageInputSchema } from '../schemas.js';
 
 export const INGESTION_COMMANDS = {
   sendMessage: command({

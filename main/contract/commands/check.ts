@@ -1,7 +1,7 @@
 /** The typed API's commands that main/check/ answers (its handlers: main/check/commands.ts). How to declare one: ./command.ts. */
-import { command, returns, returnsLater } from './command.js';
-import { type CheckRun, type CheckRunSummary, getCheckRunInputSchema, listCheckRunsInputSchema, runCheckInputSchema } from './check.js';
-import type { Page } from './models.js';
+import { command, returns, returnsLater } from '../command.js';
+import { type CheckRun, type CheckRunSummary, getCheckRunInputSchema, listCheckRunsInputSchema, runCheckInputSchema } from '../check.js';
+import type { Page } from '../models.js';
 
 export const CHECK_COMMANDS = {
   runCheck: command({

@@ -1,8 +1,8 @@
 /** The typed API's commands that main/control/ answers (its handlers: main/control/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
-import { command, returns, returnsLater } from './command.js';
-import { API_LIMITS, noInput } from './commandInputs.js';
-import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from './models.js';
+import { command, returns, returnsLater } from '../command.js';
+import { API_LIMITS, noInput } from '../commandInputs.js';
+import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../models.js';
 
 export const CONTROL_COMMANDS = {
   advanceClock: command({

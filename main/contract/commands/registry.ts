@@ -1,9 +1,9 @@
 /** The typed API's commands that main/registry/ answers (its handlers: main/registry/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
-import { command, returns } from './command.js';
-import { noInput, ref } from './commandInputs.js';
-import { type Destination, type Page, type Source, SOURCE_KINDS } from './models.js';
-import { destinationInputSchema, destinationPatchSchema, sourceInputSchema } from './schemas.js';
+import { command, returns } from '../command.js';
+import { noInput, ref } from '../commandInputs.js';
+import { type Destination, type Page, type Source, SOURCE_KINDS } from '../models.js';
+import { destinationInputSchema, destinationPatchSchema, sourceInputSchema } from '../schemas.js';
 
 export const REGISTRY_COMMANDS = {
   listDestinations: command({

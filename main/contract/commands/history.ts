@@ -1,11 +1,11 @@
 /** The typed API's commands that main/history/ answers (its handlers: main/history/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
-import { command, returns } from './command.js';
-import { EXPORT_LIMIT, noInput, rowId, paging, listMessagesInputSchema } from './commandInputs.js';
-import { EXPORT_FORMATS, type ExportMessagesOutput } from './api.js';
-import { type ImportMessagesOutput, importMessagesInputSchema } from './importMessages.js';
-import { type RetentionState, setRetentionInputSchema } from './retention.js';
-import type { DeletionRequest, DestinationStats, IngestRefusal, SourceUsage, MessageDetail, MessageSummary, Page } from './models.js';
+import { command, returns } from '../command.js';
+import { EXPORT_LIMIT, noInput, rowId, paging, listMessagesInputSchema } from '../commandInputs.js';
+import { EXPORT_FORMATS, type ExportMessagesOutput } from '../api.js';
+import { type ImportMessagesOutput, importMessagesInputSchema } from '../importMessages.js';
+import { type RetentionState, setRetentionInputSchema } from '../retention.js';
+import type { DeletionRequest, DestinationStats, IngestRefusal, SourceUsage, MessageDetail, MessageSummary, Page } from '../models.js';
 
 export const HISTORY_COMMANDS = {
   listMessages: command({
