@@ -15,7 +15,7 @@ import { destinationInputSchema, parseWith } from '../contract/schemas.js';
 import { buildMessage } from '../domain/messages.js';
 import { newMessageId } from '../ingestion/messageIds.js';
 import { createCore, type Core } from '../app/createCore.js';
-import { EXIT, UsageError, type CliIO } from './io.js';
+import { EXIT, runCommand, type CliIO } from './io.js';
 import { findLiveServe, listAll } from './remote.js';
 import { flagHint, parseCall, parseHeaders } from './sendInput.js';
 import { isFinal, Reporter, span } from './sendReport.js';
@@ -56,15 +56,14 @@ export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = 
     return report.usage(`unknown message type "${options.type}": must be one of ${MESSAGE_TYPES.join(', ')}`);
   }
   const type: MessageType = options.type;
-  let call: Record<string, unknown>;
-  let headers: Record<string, string>;
-  try {
-    headers = parseHeaders(options.header ?? []);
-    call = await parseCall(options.data, io);
-  } catch (e) {
-    if (e instanceof UsageError) return report.usage(e.message);
-    throw e;
-  }
+  return runCommand(io, 'send', () => send(type, options, io, deps, report), (message) => report.usage(message));
+}
+
+/** runSend once the message type is known; a UsageError it throws is reported by runSend. */
+async function send(type: MessageType, options: SendOptions, io: CliIO, deps: SendDeps, report: Reporter): Promise<number> {
+  const fast = options.fast === true;
+  const headers = parseHeaders(options.header ?? []);
+  const call = await parseCall(options.data, io);
   const destination: SendDestinationSettings = {
     webhooks: options.to.map((url) => ({ url, headers: { ...headers } })),
     ...(options.secret !== undefined ? { sharedSecret: options.secret } : {}),
