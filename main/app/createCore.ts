@@ -17,8 +17,11 @@ import { err, ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
 import { corruptionError, isCorruptionError, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
-import { ReceiverStore } from '../store/receiverStore.js';
 import { Store } from '../store/store.js';
+import { AudienceStore } from '../audiences/audienceStore.js';
+import { CheckRunStore } from '../check/checkRunStore.js';
+import { DiagnosticsQueries } from '../diagnostics/diagnosticsQueries.js';
+import { ReceiverStore } from '../receiver/receiverStore.js';
 import { AudienceService } from '../audiences/audienceService.js';
 import { createClock, type Clock, type MonotonicTime } from '../platform/clock.js';
 import { Control, retrySeed, SETTINGS } from '../control/control.js';
@@ -255,7 +258,7 @@ class CoreImpl implements Core {
       wake: () => this.engine.wake(),
     }));
     this.audiences = new AudienceService({
-      store: store.audiences,
+      store: new AudienceStore(store.db),
       transaction: (fn) => store.transaction(fn),
       clock,
       // What an audience sends is not traits a source reported: it never feeds back into user_traits.
@@ -273,7 +276,7 @@ class CoreImpl implements Core {
     });
     this.deliveries = new DeliveryCommands({ store, clock, registry, intake, bus, reschedule: () => this.engine.reschedule() });
     this.diagnostics = new DiagnosticsService({
-      store,
+      store: { diagnostics: new DiagnosticsQueries(store.db), deliveries: store.deliveries, ingestLog: store.ingestLog },
       clock,
       sources: () => registry.allSources(),
       destinations: () => registry.allDestinations(),
@@ -293,7 +296,7 @@ class CoreImpl implements Core {
       },
     });
     this.checks = new CheckService({
-      runs: store.checkRuns,
+      runs: new CheckRunStore(store.db),
       emit: (event) => bus.emit(event),
       timing: options.checkTiming,
       dispatcher: options.dispatcher,

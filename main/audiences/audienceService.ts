@@ -43,7 +43,7 @@ import { parseWith, type SendMessageInput } from '../contract/schemas.js';
 import type { Page } from '../contract/models.js';
 import { diffState, evaluateMembership, membershipState, snakeCase } from '../domain/audiences.js';
 import { atomically } from '../store/atomically.js';
-import type { AudienceRow, AudienceStore } from '../store/audienceStore.js';
+import type { AudienceRow, AudienceStore } from './audienceStore.js';
 import {
   audienceSyncResult,
   compareIds,

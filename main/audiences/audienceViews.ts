@@ -4,7 +4,7 @@
  */
 import type { Audience, AudienceSyncResult, ComputedTrait, ComputedTraitSyncResult, JsonValue, Rule, SyncCall, Traits } from '../contract/audiences.js';
 import type { StateChange } from '../domain/audiences.js';
-import type { AudienceRow } from '../store/audienceStore.js';
+import type { AudienceRow } from './audienceStore.js';
 
 /** An audience's stored definition (the row's `definition` JSON). */
 export interface AudienceDefinition {

@@ -9,6 +9,7 @@ import { isSendDestination, type Destination, type MessageDetail, type Overview,
 import type { CaptureRecord } from '../contract/receiver.js';
 import { ok, type Result } from '../contract/result.js';
 import type { Store } from '../store/store.js';
+import type { DiagnosticsQueries } from './diagnosticsQueries.js';
 import { explainMessage } from './explainMessage.js';
 import { noEvents } from './noEvents.js';
 import { notDelivered } from './notDelivered.js';
@@ -19,7 +20,8 @@ export { refusalAdvice, tlsCause } from './words.js';
 export const RECENT = { messages: 1000, attempts: 1000, refusals: 200, captures: 200 } as const;
 
 export interface DiagnosticsOptions {
-  store: Pick<Store, 'diagnostics' | 'deliveries' | 'ingestLog'>;
+  /** The checklist's reads: the newest messages (diagnosticsQueries.ts), attempts and refused requests. */
+  store: { diagnostics: DiagnosticsQueries } & Pick<Store, 'deliveries' | 'ingestLog'>;
   clock: { now(): number };
   sources: () => Source[];
   destinations: () => Destination[];

@@ -7,7 +7,7 @@ import type { Destination, Source } from '../contract/models.js';
 import { parseReceiverRef, type CaptureRecord } from '../contract/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/routing.js';
 import { receiverChecks } from '../domain/receiverVerdict.js';
-import type { RecentMessage } from '../store/diagnosticsQueries.js';
+import type { RecentMessage } from './diagnosticsQueries.js';
 import { attemptLink, MAX_EVIDENCE, outcomeOf, plural, sentence, tlsCause, type Attempt } from './words.js';
 
 export function notDelivered(

@@ -27,7 +27,7 @@ import {
 import { err, HookbenchError, ok, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
 import { unknownEndpointBody } from '../domain/receiverScript.js';
-import { captureRecord, type ReceiverStore, type NewCapture, type StoredReceiver } from '../store/receiverStore.js';
+import { captureRecord, type ReceiverStore, type NewCapture, type StoredReceiver } from './receiverStore.js';
 import { isWriteFailure } from '../store/integrity.js';
 import { ExpectedRequests } from './expectedRequests.js';
 import { listenOn, urlHost, type Listener, type ReceiverAddresses, type ReceiverListenOptions } from './listeners.js';

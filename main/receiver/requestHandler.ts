@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RECEIVER_LIMITS, type CaptureAttempt, type ScriptStep } from '../contract/receiver.js';
 import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unmatchedStep } from '../domain/receiverScript.js';
 import { signBody } from '../domain/signature.js';
-import type { NewCapture, StoredReceiver } from '../store/receiverStore.js';
+import type { NewCapture, StoredReceiver } from './receiverStore.js';
 
 /** What answering a request asks of the receiver. */
 export interface RequestHandlerDeps {
