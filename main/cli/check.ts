@@ -27,7 +27,7 @@ import { createCore } from '../app/createCore.js';
 import { EXIT, runCommand, UsageError, type CliIO } from './io.js';
 import { caretSnippet, parseJsonText } from '../domain/jsonText.js';
 import { callApi, findLiveServe } from './remote.js';
-import { parseHeaderArg } from './sendInput.js';
+import { parseHeaderArg } from './send/sendInput.js';
 
 export interface CheckOptions {
   secret?: string | undefined;

@@ -9,7 +9,7 @@ import { EXIT, type CliIO } from './io.js';
 import { CHECK_HELP, DATA_ALIAS_HELP, DATA_DIR_OF_SERVE, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
 import { collect, dataAlias, dataDirFrom, ms, portNumber, positiveInt, seconds } from './options.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
-import { runSend, type SendDeps, type SendOptions } from './send.js';
+import { runSend, type SendDeps, type SendOptions } from './send/send.js';
 import { runCheckCommand, type CheckDeps, type CheckOptions } from './check.js';
 import { runDeleteUser } from './deleteUser.js';
 import { INFO_FIELDS, runInfo } from './info.js';
