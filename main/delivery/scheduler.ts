@@ -5,7 +5,6 @@
  */
 import type { EngineEvent } from '../contract/events.js';
 import type { ClockJump, Destination } from '../contract/models.js';
-import { jitterUnit, retryDelay } from '../domain/retryPolicy.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { ClaimedDelivery, Store, StoredRound } from '../store/store.js';
 import { realMonotonicTime, type Clock, type MonotonicTime } from '../platform/clock.js';
@@ -13,6 +12,7 @@ import type { Result } from '../contract/result.js';
 import { estimateRounds, jumpProgress, jumpStartedRound, JUMP_REPORT_MS, newJump, type AdvanceOutcome, type Jump } from './clockJump.js';
 import type { Forwarder } from './forwarders.js';
 import { InFlightWindow } from './inFlightWindow.js';
+import { RetryHorizon } from './retryHorizon.js';
 import { playRound, requeuedRound, roundEvents, type PlayedRound, type RoundContext } from './round.js';
 
 export { FAST_FORWARD_AFTER_MS, type AdvanceOutcome } from './clockJump.js';
@@ -91,12 +91,8 @@ export class Engine {
   private generation = 0;
   /** All resets together (ms): a round in flight across a reset moves its next due time back by what it missed. */
   private shifted = 0;
-  /**
-   * Per round in flight (by delivery id): the earliest engine time its result could make a retry due (its
-   * start plus its next delay; Retry-After only lengthens it). A jump plays nothing beyond the earliest of
-   * these before that round is back, so rounds start in time order while many wait on the network at once.
-   */
-  private readonly bounds = new Map<number, number>();
+  /** How far a jump may play ahead of the rounds in flight (retryHorizon.ts). */
+  private readonly horizon: RetryHorizon;
   private readonly time: MonotonicTime;
   /** What each round asks of the engine (round.ts). */
   private readonly rounds: RoundContext;
@@ -105,6 +101,7 @@ export class Engine {
     this.options = options;
     this.time = options.time ?? realMonotonicTime;
     this.window = new InFlightWindow(options);
+    this.horizon = new RetryHorizon((id) => options.destination(id)?.retry, options.seed);
     this.rounds = {
       ...options,
       time: this.time,
@@ -196,8 +193,8 @@ export class Engine {
       this.options.store.transaction(() => {
         if (batch.length) stored = this.options.store.deliveries.recordRounds(batch.map((w) => w.round));
         // A jump claims ahead of now, up to its target, but never past the earliest time a round still out
-        // could make a retry due (jumpDueBy); after recording, so the retries just scheduled count.
-        if (room > 0) claimed = this.options.store.deliveries.claimDue(now, room, jump ? this.jumpDueBy(jump, now, room) : now);
+        // could make a retry due (RetryHorizon.dueBy); after recording, so the retries just scheduled count.
+        if (room > 0) claimed = this.options.store.deliveries.claimDue(now, room, jump ? this.horizon.dueBy(jump.target, now, room, (dueBy, limit) => this.options.store.deliveries.dueAhead(dueBy, limit)) : now);
       });
     } catch (e) {
       // Nothing is reported as done that is not stored. A damaged database is said once (its health
@@ -230,7 +227,7 @@ export class Engine {
     for (const delivery of claimed) {
       this.inFlight++;
       const startedAt = Math.max(delivery.dueAt, now);
-      this.bounds.set(delivery.id, startedAt + this.nextDelayAtLeast(delivery));
+      this.horizon.started(delivery, startedAt);
       if (jump) jumpStartedRound(jump, delivery.id);
       this.runRound(delivery, startedAt, jump).catch((e: unknown) => {
         // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
@@ -246,37 +243,6 @@ export class Engine {
     this.armTimer();
     if (jump) this.jumpTicked(jump);
     this.checkIdle();
-  }
-
-  /** The earliest engine time a round in flight could make a retry due (Infinity with none in flight). */
-  private horizon(): number {
-    let earliest = Infinity;
-    for (const bound of this.bounds.values()) if (bound < earliest) earliest = bound;
-    return earliest;
-  }
-
-  /**
-   * How far ahead of now a jump's tick may claim: its target, the horizon of the rounds in flight, and the
-   * horizon of the rounds this tick starts (in due order, each one's start plus its next delay bounds the rest).
-   */
-  private jumpDueBy(jump: Jump, now: number, room: number): number {
-    let horizon = Math.min(jump.target, this.horizon());
-    let dueBy = now;
-    for (const d of this.options.store.deliveries.dueAhead(horizon, room)) {
-      if (d.dueAt > horizon) break;
-      dueBy = Math.max(dueBy, d.dueAt);
-      horizon = Math.min(horizon, Math.max(d.dueAt, now) + this.nextDelayAtLeast(d));
-    }
-    return dueBy;
-  }
-
-  /** The shortest delay the delivery's next retry can have after this round (Infinity: there is none). */
-  private nextDelayAtLeast(delivery: Pick<ClaimedDelivery, 'id' | 'destinationId' | 'attempts'>): number {
-    const policy = this.options.destination(delivery.destinationId)?.retry;
-    if (!policy) return Infinity;
-    const attemptNumber = delivery.attempts + 1;
-    if (policy.maxAttempts !== undefined && attemptNumber >= policy.maxAttempts) return Infinity;
-    return retryDelay(policy, attemptNumber, jitterUnit(this.options.seed, delivery.id, attemptNumber));
   }
 
   /** After a tick of a jump: over when nothing is in flight and nothing more falls due by its target. */
@@ -353,7 +319,7 @@ export class Engine {
 
   /** Queue a finished round for the next tick's transaction. */
   private record(played: PlayedRound): void {
-    this.bounds.delete(played.round.deliveryId);
+    this.horizon.finished(played.round.deliveryId);
     this.writes.push(played);
     this.wake();
   }
@@ -392,7 +358,7 @@ export class Engine {
       persist(by);
     });
     this.shifted += by;
-    for (const [id, bound] of this.bounds) this.bounds.set(id, bound - by);
+    this.horizon.shift(by);
     this.reschedule();
     return by;
   }
