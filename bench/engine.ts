@@ -15,7 +15,7 @@ import { ENGINE_IN_FLIGHT, SHARED_SECRET, trackCall } from './workload.js';
 
 /**
  * `adaptive`: the engine's own window (256 rounds in flight, growing to 2,048 as the webhooks allow: see
- * Engine.adapt). `fixed`: 256 always, as before the window adapted (`--fixed-window`, to compare).
+ * delivery/inFlightWindow.ts). `fixed`: 256 always, as before the window adapted (`--fixed-window`, to compare).
  */
 export type WindowMode = 'adaptive' | 'fixed';
 

@@ -7,13 +7,16 @@ import type { EngineEvent } from '../contract/events.js';
 import type { IngestRefusal, MessageDetail } from '../contract/models.js';
 import type { ReceiverCheck } from '../contract/receiver.js';
 import { AudienceService } from '../audiences/audienceService.js';
+import { AudienceStore } from '../audiences/audienceStore.js';
 import { DeletionRequests } from '../audiences/deletions.js';
+import { CheckRunStore } from '../check/checkRunStore.js';
 import { CheckService } from '../check/checkService.js';
 import { Control, retrySeed, SETTINGS } from '../control/control.js';
 import { DeliveryCommands } from '../delivery/deliveryCommands.js';
 import { chooseForwarder, type Forwarder } from '../delivery/forwarders.js';
 import { Engine } from '../delivery/scheduler.js';
 import { DiagnosticsService } from '../diagnostics/diagnostics.js';
+import { DiagnosticsQueries } from '../diagnostics/diagnosticsQueries.js';
 import { receiverChecks } from '../domain/receiverVerdict.js';
 import { History } from '../history/history.js';
 import { HistoryIndexer } from '../history/historyIndexer.js';
@@ -23,9 +26,9 @@ import { Intake } from '../ingestion/intake.js';
 import { createClock, type Clock } from '../platform/clock.js';
 import { EventBus } from '../platform/eventBus.js';
 import { ReceiverService } from '../receiver/receiverService.js';
+import { ReceiverStore } from '../receiver/receiverStore.js';
 import { Registry } from '../registry/registry.js';
 import { corruptionError, isCorruptionError } from '../store/integrity.js';
-import { ReceiverStore } from '../store/receiverStore.js';
 import type { Store } from '../store/store.js';
 import { startCheckpointer } from './checkpointer.js';
 import type { CoreOptions } from './createCore.js';
@@ -126,7 +129,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     wake: () => engine.wake(),
   });
   const audiences: AudienceService = new AudienceService({
-    store: store.audiences,
+    store: new AudienceStore(store.db),
     transaction: (fn) => store.transaction(fn),
     clock,
     // What an audience sends is not traits a source reported: it never feeds back into user_traits.
@@ -164,7 +167,7 @@ type Built = Omit<Services, 'diagnostics' | 'checks' | 'deletions' | 'ingestion'
 /** The troubleshooting checklist reads every other feature's newest data (docs/behaviour.md §13). */
 function diagnosticsOver({ store, clock, registry, receivers, history, control }: Built): DiagnosticsService {
   return new DiagnosticsService({
-    store,
+    store: { diagnostics: new DiagnosticsQueries(store.db), deliveries: store.deliveries, ingestLog: store.ingestLog },
     clock,
     sources: () => registry.allSources(),
     destinations: () => registry.allDestinations(),
@@ -188,7 +191,7 @@ function diagnosticsOver({ store, clock, registry, receivers, history, control }
 /** The endpoint check sends through the engine when a check asks for it (check/engineRoute.ts). */
 function checksOver({ store, bus, registry, intake, history, control }: Built, options: CoreOptions): CheckService {
   return new CheckService({
-    runs: store.checkRuns,
+    runs: new CheckRunStore(store.db),
     emit: (event) => bus.emit(event),
     timing: options.checkTiming,
     dispatcher: options.dispatcher,

@@ -33,8 +33,6 @@ import {
   type JsonValue,
   type ListAudiencesInput,
   type PreviewAudienceInput,
-  type Rule,
-  type SyncCall,
   type Traits,
   type UpdateAudienceInput,
   type UpdateComputedTraitInput,
@@ -43,9 +41,20 @@ import type { Source } from '../contract/models.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith, type SendMessageInput } from '../contract/schemas.js';
 import type { Page } from '../contract/models.js';
-import { diffState, evaluateMembership, membershipState, snakeCase, type StateChange } from '../domain/audiences.js';
+import { diffState, evaluateMembership, membershipState, snakeCase } from '../domain/audiences.js';
 import { atomically } from '../store/atomically.js';
-import type { AudienceRow, AudienceStore } from '../store/audienceStore.js';
+import type { AudienceRow, AudienceStore } from './audienceStore.js';
+import {
+  audienceSyncResult,
+  compareIds,
+  computedSyncResult,
+  toAudience,
+  toComputedTrait,
+  traitNames,
+  type AudienceDefinition,
+  type ComputedDefinition,
+  type SyncOutcome,
+} from './audienceViews.js';
 
 export interface AudienceServiceOptions {
   /** The audiences' rows, in the core's database: `send` must write through the same connection, so that a
@@ -60,19 +69,6 @@ export interface AudienceServiceOptions {
   send: (messages: SendMessageInput[]) => Result<SendMessageOutput[]>;
   /** A source by id or name. */
   findSource: (ref: string) => Source | null;
-}
-
-interface AudienceDefinition {
-  members: string[];
-  rule: Rule | null;
-}
-interface ComputedDefinition {
-  values: Record<string, JsonValue>;
-}
-
-interface SyncOutcome {
-  changes: StateChange[];
-  messageIds: number[];
 }
 
 const KIND_WORD: Record<AudienceKind, string> = { audience: 'audience', computed_trait: 'computed trait' };
@@ -350,75 +346,4 @@ export class AudienceService {
 
 function sourceNotFound(ref: string): { ok: false; error: ApiError } {
   return err({ code: 'not_found', field: 'source', message: `source: no source named or with id ${JSON.stringify(ref)}` });
-}
-
-function toAudience(r: AudienceRow): Audience {
-  const d = JSON.parse(r.definition) as AudienceDefinition;
-  return {
-    id: r.id,
-    kind: 'audience',
-    sourceId: r.source_id,
-    name: r.name,
-    traitKey: r.trait_key,
-    members: d.members,
-    rule: d.rule,
-    createdAt: r.created_at,
-    syncedAt: r.synced_at,
-  };
-}
-
-function toComputedTrait(r: AudienceRow): ComputedTrait {
-  const d = JSON.parse(r.definition) as ComputedDefinition;
-  return {
-    id: r.id,
-    kind: 'computed_trait',
-    sourceId: r.source_id,
-    name: r.name,
-    traitKey: r.trait_key,
-    values: d.values,
-    createdAt: r.created_at,
-    syncedAt: r.synced_at,
-  };
-}
-
-/** The identify calls of a sync: `send` answers one message per call, in order. */
-function callsOf(s: SyncOutcome): SyncCall[] {
-  return s.changes.map((c, i) => ({ userId: c.userId, value: c.value, change: c.change, messageId: s.messageIds[i]! }));
-}
-
-function audienceSyncResult(s: SyncOutcome): AudienceSyncResult {
-  return {
-    sent: s.messageIds.length,
-    joined: s.changes.filter((c) => c.value === true).map((c) => c.userId),
-    left: s.changes.filter((c) => c.value === false).map((c) => c.userId),
-    messageIds: s.messageIds,
-    calls: callsOf(s),
-  };
-}
-
-function computedSyncResult(s: SyncOutcome): ComputedTraitSyncResult {
-  return {
-    sent: s.messageIds.length,
-    changed: s.changes.filter((c) => c.change !== 'removed').map((c) => c.userId),
-    removed: s.changes.filter((c) => c.change === 'removed').map((c) => c.userId),
-    messageIds: s.messageIds,
-    calls: callsOf(s),
-  };
-}
-
-const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * The trait names users have, for a rule editor to offer: top-level keys and, one level down, dotted paths
- * into objects (`address.city`), as rules name them. Sorted; at most `limit`.
- */
-function traitNames(users: Iterable<Traits>, limit: number): string[] {
-  const names = new Set<string>();
-  for (const traits of users) {
-    for (const [key, value] of Object.entries(traits)) {
-      names.add(key);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) for (const inner of Object.keys(value)) names.add(`${key}.${inner}`);
-    }
-  }
-  return [...names].sort(compareIds).slice(0, limit);
 }

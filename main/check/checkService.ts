@@ -21,7 +21,7 @@ import type { EngineEvent } from '../contract/events.js';
 import type { Page } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';
-import type { CheckRunStore } from '../store/checkRunStore.js';
+import type { CheckRunStore } from './checkRunStore.js';
 import { notFound, pageArgs, toPage } from '../platform/paging.js';
 import { BATTERY, PREFLIGHT_ID } from './battery.js';
 import { EngineRoute, type EnginePort } from './engineRoute.js';

@@ -24,10 +24,10 @@ import { junitXml } from '../check/junit.js';
 import { maskUrl } from '../domain/secrets.js';
 import type { CheckTiming } from '../check/sender.js';
 import { createCore } from '../app/createCore.js';
-import { EXIT, UsageError, type CliIO } from './io.js';
+import { EXIT, runCommand, UsageError, type CliIO } from './io.js';
 import { caretSnippet, parseJsonText } from '../domain/jsonText.js';
 import { callApi, findLiveServe } from './remote.js';
-import { parseHeaderArg } from './send.js';
+import { parseHeaderArg } from './send/sendInput.js';
 
 export interface CheckOptions {
   secret?: string | undefined;
@@ -78,7 +78,7 @@ function headersOf(raws: readonly string[]): Record<string, string> {
 }
 
 export async function runCheckCommand(url: string | undefined, options: CheckOptions, io: CliIO, deps: CheckDeps = {}): Promise<number> {
-  try {
+  return runCommand(io, 'check', async () => {
     const scenarios = options.scenarios !== undefined ? readScenarios(options.scenarios) : undefined;
     if (options.list) {
       for (const c of listChecks(scenarios)) io.stdout(`${c.id.padEnd(32)} ${c.area.padEnd(13)} ${c.title}\n`);
@@ -108,13 +108,7 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
     const run = await execute(input, options.dataDir, deps, live);
     if (!run.ok) throw new UsageError(withFlag(run.error.message, run.error.field));
     return report(run.value, options, io, printed);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`hookbench check: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    throw e;
-  }
+  });
 }
 
 function withFlag(message: string, field: string | undefined): string {

@@ -1,7 +1,7 @@
 /** `hookbench delete-user <userId>`: a deletion request against a running serve (docs/behaviour.md §8, §9). */
 import type { DeletionRequest } from '../contract/models.js';
 import type { SendMessageOutput } from '../contract/api.js';
-import { EXIT, UsageError, type CliIO } from './io.js';
+import { EXIT, runCommand, type CliIO } from './io.js';
 import { callApi, findRunningServe, sourceNamesOf } from './remote.js';
 
 export async function runDeleteUser(
@@ -9,7 +9,7 @@ export async function runDeleteUser(
   opts: { source?: string[] | undefined; dataDir?: string | undefined; json?: boolean | undefined },
   io: CliIO,
 ): Promise<number> {
-  try {
+  return runCommand(io, 'delete-user', async () => {
     const { info } = findRunningServe(opts.dataDir);
     const result = await callApi<{ request: DeletionRequest; messages: SendMessageOutput[] }>(info, 'createDeletionRequest', {
       userId,
@@ -36,11 +36,5 @@ export async function runDeleteUser(
       io.stdout(`  message #${m.message.id}${from}: ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}\n`);
     }
     return EXIT.ok;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`hookbench delete-user: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    throw e;
-  }
+  });
 }

@@ -9,7 +9,7 @@ import type { ExportFormat, ExportMessagesOutput } from '../contract/api.js';
 import { EXPORT_LIMIT } from '../contract/commands.js';
 import type { MessageType } from '../contract/messageShapes.js';
 import type { Destination, DeliveryStatus, MessageFilter, MessageStatus, Source } from '../contract/models.js';
-import { EXIT, UsageError, type CliIO } from './io.js';
+import { EXIT, runCommand, UsageError, type CliIO } from './io.js';
 import { listAll } from './remote.js';
 import { parseMessageId } from './show.js';
 import { openWorkbench, type Workbench } from './workbench.js';
@@ -56,64 +56,60 @@ export function parseTimeOption(value: string, flag: string): number {
 
 export async function runExport(options: ExportOptions, io: CliIO): Promise<number> {
   let wb: Workbench | null = null;
-  try {
-    const out = options.out === undefined || options.out === '-' ? null : options.out;
-    const format = options.format ?? (out ? formatOfFile(out) : null) ?? 'har';
-    if (out && existsSync(out) && !options.force) throw new UsageError(`--out: ${out} already exists; give --force to replace it (or another file name)`);
-    if (options.id?.length && hasFilter(options)) throw new UsageError('give --id or filters (--status, --type, --source, ...), not both');
-    const ids = options.id?.map((v) => {
-      try {
-        return parseMessageId(v);
-      } catch {
-        throw new UsageError(`--id: expected a message's number (#42 or 42), got ${JSON.stringify(v)}`);
-      }
-    });
-    const times = {
-      from: options.from === undefined ? undefined : parseTimeOption(options.from, '--from'),
-      to: options.to === undefined ? undefined : parseTimeOption(options.to, '--to'),
-      deliverySince: options.deliverySince === undefined ? undefined : parseTimeOption(options.deliverySince, '--delivery-since'),
-    };
-    if (times.deliverySince !== undefined && options.delivery === undefined) throw new UsageError('--delivery-since: give --delivery too (the delivery status it is about, e.g. failed)');
+  return runCommand(io, 'export', async () => {
+    try {
+      const out = options.out === undefined || options.out === '-' ? null : options.out;
+      const format = options.format ?? (out ? formatOfFile(out) : null) ?? 'har';
+      if (out && existsSync(out) && !options.force) throw new UsageError(`--out: ${out} already exists; give --force to replace it (or another file name)`);
+      if (options.id?.length && hasFilter(options)) throw new UsageError('give --id or filters (--status, --type, --source, ...), not both');
+      const ids = options.id?.map((v) => {
+        try {
+          return parseMessageId(v);
+        } catch {
+          throw new UsageError(`--id: expected a message's number (#42 or 42), got ${JSON.stringify(v)}`);
+        }
+      });
+      const times = {
+        from: options.from === undefined ? undefined : parseTimeOption(options.from, '--from'),
+        to: options.to === undefined ? undefined : parseTimeOption(options.to, '--to'),
+        deliverySince: options.deliverySince === undefined ? undefined : parseTimeOption(options.deliverySince, '--delivery-since'),
+      };
+      if (times.deliverySince !== undefined && options.delivery === undefined) throw new UsageError('--delivery-since: give --delivery too (the delivery status it is about, e.g. failed)');
 
-    wb = await openWorkbench(options.dataDir);
-    const filter: MessageFilter = {
-      ...(options.status ? { status: options.status } : {}),
-      ...(options.type ? { type: options.type } : {}),
-      ...(options.source !== undefined ? { sourceId: await idOf(wb, 'source', options.source) } : {}),
-      ...(options.destination !== undefined ? { destinationId: await idOf(wb, 'destination', options.destination) } : {}),
-      ...(options.user !== undefined ? { userId: options.user } : {}),
-      ...(options.event !== undefined ? { event: options.event } : {}),
-      ...(options.search !== undefined ? { text: options.search } : {}),
-      ...(times.from !== undefined ? { from: times.from } : {}),
-      ...(times.to !== undefined ? { to: times.to } : {}),
-      ...(options.delivery ? { delivery: options.delivery } : {}),
-      ...(times.deliverySince !== undefined ? { deliverySince: times.deliverySince } : {}),
-    };
-    const answer = await wb.call<ExportMessagesOutput>('exportMessages', { ...(ids?.length ? { ids } : { filter }), format, includeSecrets: options.includeSecrets ?? false });
-    if (!answer.ok) {
-      io.stderr(`hookbench export: ${flagWords(answer.error.message)}\n`);
-      return answer.error.code === 'not_found' || answer.error.code === 'invalid_input' ? EXIT.usage : EXIT.failed;
+      wb = await openWorkbench(options.dataDir);
+      const filter: MessageFilter = {
+        ...(options.status ? { status: options.status } : {}),
+        ...(options.type ? { type: options.type } : {}),
+        ...(options.source !== undefined ? { sourceId: await idOf(wb, 'source', options.source) } : {}),
+        ...(options.destination !== undefined ? { destinationId: await idOf(wb, 'destination', options.destination) } : {}),
+        ...(options.user !== undefined ? { userId: options.user } : {}),
+        ...(options.event !== undefined ? { event: options.event } : {}),
+        ...(options.search !== undefined ? { text: options.search } : {}),
+        ...(times.from !== undefined ? { from: times.from } : {}),
+        ...(times.to !== undefined ? { to: times.to } : {}),
+        ...(options.delivery ? { delivery: options.delivery } : {}),
+        ...(times.deliverySince !== undefined ? { deliverySince: times.deliverySince } : {}),
+      };
+      const answer = await wb.call<ExportMessagesOutput>('exportMessages', { ...(ids?.length ? { ids } : { filter }), format, includeSecrets: options.includeSecrets ?? false });
+      if (!answer.ok) {
+        io.stderr(`hookbench export: ${flagWords(answer.error.message)}\n`);
+        return answer.error.code === 'not_found' || answer.error.code === 'invalid_input' ? EXIT.usage : EXIT.failed;
+      }
+      const { text, messages, truncated } = answer.value;
+      if (messages === 0) {
+        io.stderr(`hookbench export: no message in ${wb.where} matches these filters; nothing written\n`);
+        return EXIT.failed;
+      }
+      if (out) writeFileAtomically(out, text, options.includeSecrets ? 0o600 : 0o644);
+      else io.stdout(text);
+      const what = `${messages} message${messages === 1 ? '' : 's'} as ${FORMAT_WORDS[format]}${options.includeSecrets ? ' (with secrets)' : ', secrets redacted'}`;
+      io.stderr(`exported ${what}${out ? ` to ${out}` : ''}\n`);
+      if (truncated) io.stderr(`more messages matched: only the newest ${EXPORT_LIMIT.toLocaleString('en-US')} are in it (narrow the filters, e.g. --from, --to)\n`);
+      return EXIT.ok;
+    } finally {
+      await wb?.close();
     }
-    const { text, messages, truncated } = answer.value;
-    if (messages === 0) {
-      io.stderr(`hookbench export: no message in ${wb.where} matches these filters; nothing written\n`);
-      return EXIT.failed;
-    }
-    if (out) writeFileAtomically(out, text, options.includeSecrets ? 0o600 : 0o644);
-    else io.stdout(text);
-    const what = `${messages} message${messages === 1 ? '' : 's'} as ${FORMAT_WORDS[format]}${options.includeSecrets ? ' (with secrets)' : ', secrets redacted'}`;
-    io.stderr(`exported ${what}${out ? ` to ${out}` : ''}\n`);
-    if (truncated) io.stderr(`more messages matched: only the newest ${EXPORT_LIMIT.toLocaleString('en-US')} are in it (narrow the filters, e.g. --from, --to)\n`);
-    return EXIT.ok;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`hookbench export: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    throw e;
-  } finally {
-    await wb?.close();
-  }
+  });
 }
 
 function hasFilter(o: ExportOptions): boolean {

@@ -4,7 +4,7 @@
  */
 import { IMPORT_LIMITS, type ImportMessagesOutput } from '../contract/importMessages.js';
 import { FileReadError, readBoundedText } from '../platform/boundedFile.js';
-import { EXIT, readStdin, UsageError, type CliIO } from './io.js';
+import { EXIT, readStdin, runCommand, UsageError, type CliIO } from './io.js';
 import { openWorkbench, type Workbench } from './workbench.js';
 
 export interface ImportOptions {
@@ -19,45 +19,41 @@ const limit = IMPORT_LIMITS.textChars.toLocaleString('en-US');
 export async function runImport(file: string, options: ImportOptions, io: CliIO): Promise<number> {
   let wb: Workbench | null = null;
   const name = file === '-' ? 'stdin' : file;
-  try {
-    const text = await readExport(file, io);
-    if (text.trim() === '') throw new UsageError(`${name}: empty; give a JSON lines or HAR export`);
-    if (text.length > IMPORT_LIMITS.textChars) {
-      throw new UsageError(`${name}: ${text.length.toLocaleString('en-US')} characters, over the limit of ${limit} one import takes; export fewer messages (or split the file)`);
-    }
-    wb = await openWorkbench(options.dataDir);
-    const answer = await wb.call<ImportMessagesOutput>('importMessages', {
-      text,
-      ...(options.source !== undefined ? { source: options.source } : {}),
-      ...(options.keepMessageIds ? { keepMessageIds: true } : {}),
-    });
-    if (!answer.ok) {
-      // The API names the export's text `text`; here it is the file.
-      const message = answer.error.message.replace(/^text: /, `${name}: `).replace(/^source: /, '--source: ');
-      io.stderr(`hookbench import: ${message}; nothing was imported\n`);
-      return ['internal', 'unavailable', 'conflict'].includes(answer.error.code) ? EXIT.failed : EXIT.usage;
-    }
-    const { format, imported } = answer.value;
-    if (options.json) {
-      io.stdout(`${JSON.stringify(answer.value)}\n`);
+  return runCommand(io, 'import', async () => {
+    try {
+      const text = await readExport(file, io);
+      if (text.trim() === '') throw new UsageError(`${name}: empty; give a JSON lines or HAR export`);
+      if (text.length > IMPORT_LIMITS.textChars) {
+        throw new UsageError(`${name}: ${text.length.toLocaleString('en-US')} characters, over the limit of ${limit} one import takes; export fewer messages (or split the file)`);
+      }
+      wb = await openWorkbench(options.dataDir);
+      const answer = await wb.call<ImportMessagesOutput>('importMessages', {
+        text,
+        ...(options.source !== undefined ? { source: options.source } : {}),
+        ...(options.keepMessageIds ? { keepMessageIds: true } : {}),
+      });
+      if (!answer.ok) {
+        // The API names the export's text `text`; here it is the file.
+        const message = answer.error.message.replace(/^text: /, `${name}: `).replace(/^source: /, '--source: ');
+        io.stderr(`hookbench import: ${message}; nothing was imported\n`);
+        return ['internal', 'unavailable', 'conflict'].includes(answer.error.code) ? EXIT.failed : EXIT.usage;
+      }
+      const { format, imported } = answer.value;
+      if (options.json) {
+        io.stdout(`${JSON.stringify(answer.value)}\n`);
+        return EXIT.ok;
+      }
+      const n = imported.length;
+      io.stdout(`imported ${n} message${n === 1 ? '' : 's'} from ${name} (${format === 'har' ? 'HAR' : 'JSON lines'}) into ${wb.where}\n`);
+      for (const m of imported) {
+        io.stdout(`  #${m.id}${m.importedFrom !== null ? ` (was #${m.importedFrom})` : ''}  ${m.status}, ${m.deliveries} deliver${m.deliveries === 1 ? 'y' : 'ies'}\n`);
+      }
+      if (!wb.live && imported.some((m) => m.deliveries > 0)) io.stdout(`no serve runs there: the deliveries wait, queued, until hookbench serve --data-dir ${wb.dataDir} starts\n`);
       return EXIT.ok;
+    } finally {
+      await wb?.close();
     }
-    const n = imported.length;
-    io.stdout(`imported ${n} message${n === 1 ? '' : 's'} from ${name} (${format === 'har' ? 'HAR' : 'JSON lines'}) into ${wb.where}\n`);
-    for (const m of imported) {
-      io.stdout(`  #${m.id}${m.importedFrom !== null ? ` (was #${m.importedFrom})` : ''}  ${m.status}, ${m.deliveries} deliver${m.deliveries === 1 ? 'y' : 'ies'}\n`);
-    }
-    if (!wb.live && imported.some((m) => m.deliveries > 0)) io.stdout(`no serve runs there: the deliveries wait, queued, until hookbench serve --data-dir ${wb.dataDir} starts\n`);
-    return EXIT.ok;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`hookbench import: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    throw e;
-  } finally {
-    await wb?.close();
-  }
+  });
 }
 
 /** The file's text (or stdin's with `-`), refused past what one import can take before it is all read. */

@@ -3,7 +3,7 @@
  * token. With a field name it prints that value alone, for scripts: `TOKEN=$(hookbench info token)`.
  */
 import type { ServerInfo } from './serve.js';
-import { EXIT, UsageError, type CliIO } from './io.js';
+import { EXIT, runCommand, UsageError, type CliIO } from './io.js';
 import { findRunningServe } from './remote.js';
 import { resolveDataDir } from '../app/dataDir.js';
 
@@ -12,7 +12,7 @@ export const INFO_FIELDS = ['url', 'uiUrl', 'token', 'port', 'pid', 'version', '
 export type InfoField = (typeof INFO_FIELDS)[number];
 
 export function runInfo(field: string | undefined, opts: { dataDir?: string | undefined; json?: boolean | undefined }, io: CliIO): number {
-  try {
+  return runCommand(io, 'info', () => {
     if (field !== undefined && !(INFO_FIELDS as readonly string[]).includes(field)) {
       throw new UsageError(`unknown field "${field}": one of ${INFO_FIELDS.join(', ')}`);
     }
@@ -40,11 +40,5 @@ export function runInfo(field: string | undefined, opts: { dataDir?: string | un
       ].join('\n'),
     );
     return EXIT.ok;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`hookbench info: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    throw e;
-  }
+  });
 }

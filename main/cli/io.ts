@@ -41,6 +41,28 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * Runs one command's body. A UsageError it throws is said as `hookbench <name>: <message>` on stderr (or by
+ * `say`, for a command that reports in JSON lines) and exits EXIT.usage; anything else goes on to runCli,
+ * which reports it as an internal error.
+ */
+export function runCommand(io: CliIO, name: string, body: () => number, say?: (message: string) => number): number;
+export function runCommand(io: CliIO, name: string, body: () => Promise<number>, say?: (message: string) => number): Promise<number>;
+export function runCommand(io: CliIO, name: string, body: () => number | Promise<number>, say?: (message: string) => number): number | Promise<number> {
+  const usage = (e: unknown): number => {
+    if (!(e instanceof UsageError)) throw e;
+    if (say) return say(e.message);
+    io.stderr(`hookbench ${name}: ${e.message}\n`);
+    return EXIT.usage;
+  };
+  try {
+    const result = body();
+    return typeof result === 'number' ? result : result.catch(usage);
+  } catch (e) {
+    return usage(e);
+  }
+}
+
 /** All of stdin as bytes; rejects with a UsageError when aborted (Ctrl-C) or when there is no stdin. */
 export async function readStdin(io: CliIO, what: string): Promise<Buffer> {
   const stdin = io.stdin;

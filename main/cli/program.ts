@@ -3,11 +3,13 @@
  * command against an injectable CliIO and returns the exit code: tests call it in-process, and
  * `main/cli.ts` only wires it to the real process.
  */
-import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { MESSAGE_TYPES } from '../contract/messageShapes.js';
-import { EXIT, parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
+import { EXIT, type CliIO } from './io.js';
+import { CHECK_HELP, DATA_ALIAS_HELP, DATA_DIR_OF_SERVE, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
+import { collect, dataAlias, dataDirFrom, ms, portNumber, positiveInt, seconds } from './options.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './receive.js';
-import { runSend, type SendDeps, type SendOptions } from './send.js';
+import { runSend, type SendDeps, type SendOptions } from './send/send.js';
 import { runCheckCommand, type CheckDeps, type CheckOptions } from './check.js';
 import { runDeleteUser } from './deleteUser.js';
 import { INFO_FIELDS, runInfo } from './info.js';
@@ -21,184 +23,6 @@ import { runImport, type ImportOptions } from './import.js';
 import { EXPORT_FORMATS } from '../contract/api.js';
 import { DELIVERY_STATUSES, MESSAGE_STATUSES } from '../contract/models.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
-import { EXPORT_LIMIT } from '../contract/commands.js';
-import { IMPORT_LIMITS } from '../contract/importMessages.js';
-
-const ms = (value: string): number => {
-  const n = parseDurationMs(value);
-  if (n === null) throw new InvalidArgumentError('expected milliseconds (5000) or a whole number with a unit: 5s, 30m, 4h');
-  return n;
-};
-
-const positiveInt = (value: string): number => {
-  const n = parsePositiveInt(value);
-  if (n === null) throw new InvalidArgumentError('expected a whole number of at least 1');
-  return n;
-};
-
-const portNumber = (value: string): number => {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free one)');
-  return n;
-};
-
-const SERVE_HELP = `
-Prints "Hookbench ready: <uiUrl>" when it listens, and writes <data>/server.json
-({version, pid, url, uiUrl, port, token, receiverUrl, receiverTlsUrl}) for other commands;
-the file is removed on a clean stop (Ctrl-C or SIGTERM: in-flight work is finished first, exit 0).
-
-Examples:
-  hookbench serve
-  hookbench serve --config hookbench.config.json --port 0 --data-dir ./.hookbench
-
---data DIR is accepted as an older spelling of --data-dir DIR.`;
-
-const seconds = (value: string): number => {
-  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number of seconds');
-  return n;
-};
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-const DATA_DIR_OF_SERVE = 'data dir of the running hookbench serve (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)';
-const DATA_ALIAS_HELP = '\n--data DIR is accepted as an older spelling of --data-dir DIR.';
-
-/** `--data DIR`: the older spelling of `--data-dir DIR` on serve and delete-user, still accepted, not listed. */
-const dataAlias = () => new Option('--data <dir>', 'alias of --data-dir').hideHelp();
-
-/** The data dir from `--data-dir` or its alias `--data`; false (after saying why) when both disagree. */
-function dataDirFrom(opts: { data?: string | undefined; dataDir?: string | undefined }, command: string, io: CliIO): string | undefined | false {
-  if (opts.data !== undefined && opts.dataDir !== undefined && opts.data !== opts.dataDir) {
-    io.stderr(`hookbench ${command}: --data ${opts.data} and --data-dir ${opts.dataDir} name different data dirs; give one (--data is an alias of --data-dir)\n`);
-    return false;
-  }
-  return opts.dataDir ?? opts.data;
-}
-
-const SEND_HELP = `
-Examples:
-  hookbench send track --to http://localhost:3000/hook --secret s3cret \\
-    --data '{"userId":"u1","event":"Signed Up","properties":{"plan":"pro"}}'
-  hookbench send identify --to https://example.test/hook --data @call.json --header "X-Env: dev"
-  hookbench send track --to http://localhost:3000/hook --data '{"userId":"u1","event":"E"}' --fast --json
-
-Give <type> before --to: --to takes one or more URLs (or repeat it).
-With --data-dir DIR, the message goes to a destination named "hookbench send" there (created or updated with
-these flags, enabled while the send runs, then disabled). If a hookbench serve runs on DIR, the message is
-sent through that serve (its typed API and event socket) instead of failing on its lock; --fast then moves
-that serve's engine clock forward, and Ctrl-C cancels the message there.
-Exit status: 0 delivered, 1 not delivered (failed, cancelled, filtered, interrupted), 2 bad input or usage.`;
-
-const VERIFY_HELP = `
-Examples:
-  hookbench verify --secret s3cret --signature 8f0e... --body @request-body.json
-  curl -s https://example.test/last-body | hookbench verify --secret s3cret --signature 8f0e...
-
-The body must be the exact bytes received; --body TEXT is taken as UTF-8.
-Exit status: 0 the signature matches, 1 it does not (with a diagnosis), 2 bad input or usage.`;
-
-const RECEIVE_HELP = `
-Examples:
-  hookbench receive --secret s3cret       # http://127.0.0.1:4411; point send --to (or a destination) there
-  hookbench receive --port 0 --respond 500,500,200 --json
-  hookbench receive --respond 503,200 --retry-after 30
-  hookbench receive --delay 6000          # Hookbench's 5 s timeout fires
-  hookbench receive --tls                 # Hookbench refuses the self-signed certificate (tls_error)
-
---respond lists one answer per request, the last repeating: status codes (200-599), never (keep the
-connection open without answering), reset (TCP reset) or close (close without a response).
-It listens on 4411 by default: hookbench serve's own mock receiver has 4410, so both run side by side.
-Every path is answered. Each request is printed as it arrives: method, path, headers, the script step
-that answered, the X-Signature verdict with --secret (and a diagnosis when it is wrong), and the body.
-Exit status: 0 stopped with Ctrl-C, 1 could not listen, 2 bad input or usage.`;
-
-const INFO_HELP = `
-Examples:
-  hookbench info                          # URLs, pid, data dir and API token of the running serve
-  hookbench info token --data-dir ./data  # one value alone, for scripts
-  TOKEN=$(hookbench info token); URL=$(hookbench info url)
-  curl -s -X POST "$URL/api/getClock" -H "Authorization: Bearer $TOKEN" -d '{}'
-
-It reads <data>/server.json, which a running hookbench serve writes.
-Exit status: 0 printed, 2 no serve runs on that data dir, or bad input or usage.`;
-
-const TAIL_HELP = `
-Examples:
-  hookbench tail                          # the serve on $HOOKBENCH_DATA, else the per-user folder
-  hookbench tail --data-dir ./data --json
-
-One line per message accepted, per attempt finished (outcome, status, duration, URL, next retry) and
-per delivery status change (delivered, failed, cancelled, ...). Times are engine times, in local time.
---json prints the events as the serve pushes them, one JSON object per line (plus {"type":"dropped",
-"count":N} when the serve had to leave some out). When the serve stops or restarts, tail reconnects
-(found again through <data>/server.json); events while disconnected are not shown.
-Exit status: 0 stopped with Ctrl-C, 2 no serve runs on that data dir, or bad input or usage.`;
-
-const SHOW_HELP = `
-Examples:
-  hookbench show 42
-  hookbench show 42 --json --data-dir ./data
-  hookbench show 42 --body | hookbench verify --secret s3cret --signature 8f0e...
-
-<id> is the message's number, as tail, send and delete-user print it (#42).
-It asks the running serve; when none runs on the data dir, it reads the data dir itself.
-Exit status: 0 shown, 1 no such message, 2 bad input or usage (or no data in that data dir).`;
-const EXPORT_HELP = `
-Examples:
-  hookbench export --out failed.har --status failed
-  hookbench export --format json --source backend --from 2026-11-26 > today.jsonl
-  hookbench export --id 41 --id 42 --format curl --out replay.sh --data-dir ./data
-
-The same export as the UI's History > Export: HAR 1.2 (one entry per attempt), JSON lines (one message
-a line, as the API answers it) or a shell script of curl commands sending each attempt's bytes again.
-Without --format, the --out file's extension decides (.har, .jsonl or .ndjson, .sh), else HAR.
-The newest ${EXPORT_LIMIT.toLocaleString('en-US')} matching messages at most (it says when more matched). Filters combine with AND;
-times are engine times. Secrets (shared secrets, write keys, credential headers) are <redacted> unless
---include-secrets. An existing --out file is kept unless --force; the file is written whole or not at all.
-It asks the running serve; when none runs on the data dir, it reads the data dir itself.
-Exit status: 0 written, 1 no message matched (nothing written), 2 bad input or usage.`;
-
-const IMPORT_HELP = `
-Examples:
-  hookbench import failed.har
-  hookbench import today.jsonl --source backend --keep-message-ids --data-dir ./data
-  hookbench export --format json --status failed | hookbench import - --data-dir ./other
-
-Reads a HAR or JSON lines export (hookbench export, the UI's Export) and sends its messages again as new
-messages: through --source, else each one's original source, else its original destinations, where they
-exist in this workbench. Each gets a new messageId unless --keep-message-ids (receivers that de-duplicate
-drop them). At most ${IMPORT_LIMITS.messages.toLocaleString('en-US')} messages and ${IMPORT_LIMITS.textChars.toLocaleString('en-US')} characters; a cURL script cannot be imported.
-All or nothing: the first bad entry is named (line 3, log.entries[5]) and nothing is imported.
-Through a running serve the messages are delivered at once; without one they wait, queued, in the data
-dir until hookbench serve starts there.
-Exit status: 0 imported, 1 the workbench could not take them, 2 bad input or usage.`;
-
-const CHECK_HELP = `
-Examples:
-  hookbench check http://localhost:3000/webhooks --secret "$WEBHOOK_SECRET"
-  hookbench check https://staging.example.com/hook --secret s3cret --junit check.xml
-  hookbench check http://localhost:3000/hook --secret s3cret --only signature.wrong-secret,redelivery.same-message --json
-  hookbench check --list
-
-Sends the battery (shapes, signature, time, redelivery, burst, status, transport, content type; docs/check.md)
-and the --scenarios file's cases, built and signed exactly as the Webhooks destination does, and prints one
-line per check (✓ pass, ✗ fail, ! warn), the evidence of each failure, and "N passed, M failed, K warnings".
-Runs through the hookbench serve of the data dir when one runs (the run is kept and compared with the
-previous run of the URL), else in-process with a throw-away data dir.
-Exit status: 0 no check failed (warnings allowed), 1 a check failed, 2 bad input or usage, or the URL
-cannot be reached at all.`;
-
-const DOCTOR_HELP = `
-Runs SQLite's full integrity check on <data dir>/hookbench.db, read-only (a running serve may keep running),
-and, when it finds damage, lists it and says how to recover. Hookbench itself refuses to start on a damaged
-database, and refuses writes (503) if damage or a deleted database file is found while it runs.
-
-Examples:
-  hookbench doctor --data-dir ./.hookbench
-  hookbench doctor --data-dir ./.hookbench --move-aside   # Hookbench must be stopped
-
-Exit status: 0 the database is sound (or was moved aside), 1 it is damaged, missing or in use.`;
 
 export interface CliDeps {
   /** Passed to `send` (tests: temp root, jitter seed). */

@@ -8,7 +8,7 @@ import { pastWindowWords } from '../contract/deliveryWords.js';
 import type { Result } from '../contract/result.js';
 import { isoFromMs } from '../contract/timestamp.js';
 import { maskMessageDetail } from '../domain/secrets.js';
-import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
+import { EXIT, formatDuration, runCommand, UsageError, type CliIO } from './io.js';
 import { callApi, findLiveServe, listAll, sourceNamesOf } from './remote.js';
 import { openDataDirCore } from './workbench.js';
 
@@ -29,7 +29,7 @@ export function parseMessageId(value: string): number {
 }
 
 export async function runShow(idArg: string, options: ShowOptions, io: CliIO): Promise<number> {
-  try {
+  return runCommand(io, 'show', async () => {
     if (options.json && options.body) throw new UsageError('give --json or --body, not both');
     const id = parseMessageId(idArg);
     const found = await fetchMessage(id, options.dataDir);
@@ -42,13 +42,7 @@ export async function runShow(idArg: string, options: ShowOptions, io: CliIO): P
     else if (options.json) io.stdout(`${JSON.stringify(detail)}\n`);
     else io.stdout(describe(detail, found.sourceName));
     return EXIT.ok;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`hookbench show: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    throw e;
-  }
+  });
 }
 
 async function fetchMessage(id: number, dataDirFlag: string | undefined): Promise<{ detail: Result<MessageDetail>; sourceName: (id: string) => string; where: string }> {

@@ -8,7 +8,7 @@ import type { EngineEvent } from '../contract/events.js';
 import type { AttemptRecord, DeliveryRecord, MessageDetail } from '../contract/models.js';
 import { resolveDataDir } from '../app/dataDir.js';
 import { EventStream, untilAborted, type EventFrame, type StreamStatus } from './events.js';
-import { EXIT, formatDuration, UsageError, type CliIO } from './io.js';
+import { EXIT, formatDuration, runCommand, type CliIO } from './io.js';
 import { callApi, findRunningServe, sourceNamesOf } from './remote.js';
 import type { ServerInfo } from './serve.js';
 
@@ -199,38 +199,33 @@ export class TailPrinter {
 }
 
 export async function runTail(options: TailOptions, io: CliIO, deps: TailDeps = {}): Promise<number> {
-  let info: ServerInfo;
-  try {
-    info = findRunningServe(options.dataDir).info;
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr(`hookbench tail: ${e.message}\n`);
-    return EXIT.usage;
-  }
-  const dataDir = resolveDataDir(options.dataDir);
-  const printer = options.json ? null : new TailPrinter(io, info, deps.timeZone);
-  const onFrame = (frame: EventFrame) => {
-    if (!printer) {
-      for (const event of frame.events) io.stdout(`${JSON.stringify(event satisfies EngineEvent)}\n`);
-      if (frame.dropped) io.stdout(`${JSON.stringify({ type: 'dropped', count: frame.dropped })}\n`);
-      return;
-    }
-    return printer.frame(frame);
-  };
-  const onStatus = (s: StreamStatus) => {
-    if (s.kind === 'connected') {
-      printer?.setServer(s.info);
-      io.stderr(
-        s.again
-          ? `reconnected to Hookbench at ${s.info.url} (pid ${s.info.pid}); events while disconnected are not shown\n`
-          : `tailing Hookbench at ${s.info.url} (pid ${s.info.pid}, data dir ${dataDir}): messages, attempts, deliveries and refused requests as they happen; Ctrl-C to stop\n`,
-      );
-    } else if (s.kind === 'lost') io.stderr(`lost the connection to Hookbench at ${s.info.url} (${s.reason}); reconnecting...\n`);
-    else io.stderr(`waiting: ${s.reason}; trying again...\n`);
-  };
-  const stream = new EventStream({ dataDir, info, onFrame, onStatus, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}) });
-  await untilAborted(io.signal);
-  stream.stop();
-  await stream.done;
-  return EXIT.ok;
+  return runCommand(io, 'tail', async () => {
+    const info = findRunningServe(options.dataDir).info;
+    const dataDir = resolveDataDir(options.dataDir);
+    const printer = options.json ? null : new TailPrinter(io, info, deps.timeZone);
+    const onFrame = (frame: EventFrame) => {
+      if (!printer) {
+        for (const event of frame.events) io.stdout(`${JSON.stringify(event satisfies EngineEvent)}\n`);
+        if (frame.dropped) io.stdout(`${JSON.stringify({ type: 'dropped', count: frame.dropped })}\n`);
+        return;
+      }
+      return printer.frame(frame);
+    };
+    const onStatus = (s: StreamStatus) => {
+      if (s.kind === 'connected') {
+        printer?.setServer(s.info);
+        io.stderr(
+          s.again
+            ? `reconnected to Hookbench at ${s.info.url} (pid ${s.info.pid}); events while disconnected are not shown\n`
+            : `tailing Hookbench at ${s.info.url} (pid ${s.info.pid}, data dir ${dataDir}): messages, attempts, deliveries and refused requests as they happen; Ctrl-C to stop\n`,
+        );
+      } else if (s.kind === 'lost') io.stderr(`lost the connection to Hookbench at ${s.info.url} (${s.reason}); reconnecting...\n`);
+      else io.stderr(`waiting: ${s.reason}; trying again...\n`);
+    };
+    const stream = new EventStream({ dataDir, info, onFrame, onStatus, ...(deps.retryMs ? { retryMs: deps.retryMs } : {}) });
+    await untilAborted(io.signal);
+    stream.stop();
+    await stream.done;
+    return EXIT.ok;
+  });
 }

@@ -3,7 +3,7 @@
  * against the exact body bytes and, when it does not match, names the receiver mistake that explains it.
  */
 import { diagnoseSignature } from '../domain/signatureDiagnosis.js';
-import { EXIT, readStdin, readTextOrFile, UsageError, type CliIO } from './io.js';
+import { EXIT, readStdin, readTextOrFile, runCommand, type CliIO } from './io.js';
 
 export interface VerifyOptions {
   secret: string;
@@ -13,29 +13,22 @@ export interface VerifyOptions {
 }
 
 export async function runVerify(options: VerifyOptions, io: CliIO): Promise<number> {
-  let body: Buffer;
-  try {
-    body = options.body === undefined ? await readStdin(io, 'the body') : await readTextOrFile(options.body, io, '--body');
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`hookbench verify: ${e.message}\n`);
-      return EXIT.usage;
+  return runCommand(io, 'verify', async () => {
+    const body = options.body === undefined ? await readStdin(io, 'the body') : await readTextOrFile(options.body, io, '--body');
+    const d = diagnoseSignature({ secret: options.secret, body, signature: options.signature });
+    if (d.matches) {
+      io.stdout(`signature matches (HMAC-SHA1 over ${body.byteLength} bytes)\n`);
+      return EXIT.ok;
     }
-    throw e;
-  }
-  const d = diagnoseSignature({ secret: options.secret, body, signature: options.signature });
-  if (d.matches) {
-    io.stdout(`signature matches (HMAC-SHA1 over ${body.byteLength} bytes)\n`);
-    return EXIT.ok;
-  }
-  io.stdout(
-    [
-      'signature does not match',
-      `  given:     ${options.signature.trim()}`,
-      `  expected:  ${d.expected}  (lowercase hex HMAC-SHA1 of the ${body.byteLength} body bytes)`,
-      `  diagnosis: ${d.explanation}`,
-      '',
-    ].join('\n'),
-  );
-  return EXIT.failed;
+    io.stdout(
+      [
+        'signature does not match',
+        `  given:     ${options.signature.trim()}`,
+        `  expected:  ${d.expected}  (lowercase hex HMAC-SHA1 of the ${body.byteLength} body bytes)`,
+        `  diagnosis: ${d.explanation}`,
+        '',
+      ].join('\n'),
+    );
+    return EXIT.failed;
+  });
 }

@@ -11,7 +11,10 @@ import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { batchBody, requestBytes, splitIntoRequests } from './batching.js';
 import { buildMessage, errorText, type Built } from './build.js';
 import { debugEnabled, stderrLogger } from './debug.js';
+import { isTimeout, parseBody, serverErrorOf } from './answers.js';
 import { ClientError, type ServerError } from './errors.js';
+import { DEFAULTS, endpointOf, fetchOf, flushAtOf, numberOption } from './options.js';
+import { backoffDelay, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
 import type {
   AliasMessage,
   BatchMessage,
@@ -32,18 +35,9 @@ import type {
 
 export const LIBRARY_NAME = 'hookbench-client';
 
-export const DEFAULTS = {
-  endpoint: 'http://127.0.0.1:4400',
-  flushAt: 20,
-  flushAfter: 5000,
-  maxRetries: 3,
-  backoffInitialMs: 100,
-  backoffMaxMs: 10_000,
-  timeoutMs: 15_000,
-} as const;
+export { DEFAULTS } from './options.js';
+export { backoffDelay, parseRetryAfter } from './retry.js';
 
-/** A `Retry-After` longer than the backoff is honoured, up to this. */
-const MAX_RETRY_AFTER_MS = 60_000;
 /** Node's timers take at most 2^31-1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -319,114 +313,6 @@ export class Client {
   #log(message: string): void {
     if (this.debug) this.#logger.debug(message);
   }
-}
-
-/** Delay before retry number `retry` (1-based): initialMs doubling, capped at maxMs, then ±25 % jitter. */
-export function backoffDelay(retry: number, initialMs: number, maxMs: number, random: () => number): number {
-  const base = Math.min(maxMs, initialMs * 2 ** (retry - 1));
-  return Math.round(base * (0.75 + 0.5 * random()));
-}
-
-/** `Retry-After` in seconds or as an HTTP date, in ms from `now`; undefined when absent or unreadable. */
-export function parseRetryAfter(header: string | null, now: number): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function endpointOf(endpoint: string): string {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw new ClientError(`Client: endpoint must be an http(s) URL (got ${JSON.stringify(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ClientError(`Client: endpoint must be an http(s) URL (got ${JSON.stringify(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
-  }
-  if (url.search || url.hash) {
-    throw new ClientError(`Client: endpoint must not carry a query or fragment (got ${JSON.stringify(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
-  }
-  return url.href.replace(/\/+$/, '');
-}
-
-function flushAtOf(options: ClientOptions): number {
-  const { flushAt, size } = options;
-  if (flushAt !== undefined && size !== undefined && flushAt !== size) {
-    throw new ClientError(`Client: size is an alias of flushAt; give one (got flushAt ${flushAt}, size ${size})`, {
-      code: 'invalid_option',
-      field: 'size',
-    });
-  }
-  const field = flushAt === undefined && size !== undefined ? 'size' : 'flushAt';
-  return numberOption(field, flushAt ?? size, DEFAULTS.flushAt, { min: 1, integer: true });
-}
-
-function numberOption(
-  field: string,
-  value: number | undefined,
-  fallback: number,
-  rule: { min: number; integer?: boolean; allowInfinity?: boolean },
-): number {
-  if (value === undefined) return fallback;
-  const ok =
-    typeof value === 'number' &&
-    !Number.isNaN(value) &&
-    value >= rule.min &&
-    (Number.isFinite(value) ? !rule.integer || Number.isInteger(value) : rule.allowInfinity === true && value > 0);
-  if (!ok) {
-    const what = rule.integer ? `an integer ≥ ${rule.min}` : `a number ≥ ${rule.min}`;
-    throw new ClientError(`Client: ${field} must be ${what} (got ${String(value)})`, { code: 'invalid_option', field });
-  }
-  return value;
-}
-
-function fetchOf(options: ClientOptions): FetchLike {
-  const { dispatcher } = options;
-  if (options.fetch) {
-    const f = options.fetch;
-    if (dispatcher === undefined) return f;
-    // A custom fetch with a dispatcher: hand the dispatcher on (undici's fetch reads it from the init).
-    return (url, init) => (f as (url: string, init: object) => Promise<FetchResponse>)(url, { ...init, dispatcher });
-  }
-  if (dispatcher !== undefined) {
-    let undiciFetch: Promise<(typeof import('undici'))['fetch']> | undefined;
-    return async (url, init) => {
-      undiciFetch ??= import('undici').then((m) => m.fetch);
-      const f = await undiciFetch;
-      return f(url, { ...init, dispatcher });
-    };
-  }
-  return (url, init) => fetch(url, init);
-}
-
-function parseBody(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-function serverErrorOf(body: unknown): ServerError | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const e = (body as { error?: unknown }).error;
-  if (typeof e !== 'object' || e === null) return undefined;
-  const r = e as Record<string, unknown>;
-  const out: ServerError = {};
-  if (typeof r['code'] === 'string') out.code = r['code'];
-  if (typeof r['message'] === 'string') out.message = r['message'];
-  if (typeof r['index'] === 'number') out.index = r['index'];
-  if (typeof r['field'] === 'string') out.field = r['field'];
-  if (typeof r['limit'] === 'number') out.limit = r['limit'];
-  return out;
-}
-
-function isTimeout(e: unknown): boolean {
-  return e instanceof Error && e.name === 'TimeoutError';
 }
 
 function plural(n: number, word: string): string {

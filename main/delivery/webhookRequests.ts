@@ -2,36 +2,18 @@
  * One HTTP POST of a message's exact bytes to one webhook, with a hard timeout to response headers.
  * undici's own timers tick coarsely (~0.5 s), so they are off and the deadline is our own timer.
  */
-import { subscribe } from 'node:diagnostics_channel';
-import { createRequire } from 'node:module';
-import { rootCertificates } from 'node:tls';
-import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { LIMITS } from '../contract/messageShapes.js';
-import { urlCredentials } from '../contract/urls.js';
-import type { AttemptOutcome, Destination, Webhook } from '../contract/models.js';
+import type { AttemptOutcome } from '../contract/models.js';
 import { classifyNetworkError, classifyStatus, fastForwardedOutcome, timeoutOutcome } from '../domain/outcome.js';
 import { parseRetryAfter } from '../domain/retryPolicy.js';
-import { signBody } from '../domain/signature.js';
-import { FILE_LIMITS, readBoundedText } from '../platform/boundedFile.js';
+import { partsOf, type OriginGate } from './connectionPools.js';
+import type { PreparedRequest } from './preparedRequest.js';
+import { doneWriting, willWrite, wireHeaders, type WireWatcher } from './wireHeaders.js';
 
-export const USER_AGENT = 'Hookbench/1.0';
-
-/**
- * undici (slow to load) is loaded with the first pool, on the thread that sends: the engine's own thread
- * only signs rounds (prepareRequest), and a CLI command that sends nothing never loads it.
- */
-let undici: typeof Undici | null = null;
-const loadUndici = (): typeof Undici => (undici ??= createRequire(import.meta.url)('undici') as typeof Undici);
-
-/** docs/behaviour.md §2: at most 16 concurrent connections per origin. */
-export const CONNECTIONS_PER_ORIGIN = 16;
-/**
- * The cap for a clock jump's attempts (docs/behaviour.md §5): they fell due over hours of engine time and
- * are played at once, so queueing them behind the live cap would make a jump as slow as its message count.
- * As many as the engine ever has in flight.
- */
-export const JUMP_CONNECTIONS_PER_ORIGIN = 2_048;
+export { CONNECTIONS_PER_ORIGIN, Dispatchers, JUMP_CONNECTIONS_PER_ORIGIN, OriginGate } from './connectionPools.js';
+export { prepareRequest, USER_AGENT, type PreparedRequest } from './preparedRequest.js';
+export { wireHeaders } from './wireHeaders.js';
 
 export interface SendResult {
   outcome: AttemptOutcome;
@@ -52,207 +34,6 @@ export interface SendResult {
   responseHeaders: Record<string, string> | null;
   responseBody: string | null;
   responseTruncated: boolean;
-}
-
-/** One webhook's request, ready to send: its URL and exact headers (signature included). */
-export interface PreparedRequest {
-  url: string;
-  headers: Record<string, string>;
-  signature: string | null;
-}
-
-/**
- * The request headers for one webhook: ours, then its static ones (which can never override ours). A URL's
- * `user:password@` goes out as `Authorization: Basic` (docs/behaviour.md §2), unless a static Authorization
- * header is configured, which wins, as `curl -H` does over a URL's credentials.
- */
-export function prepareRequest(webhook: Webhook, secret: string | null, body: Uint8Array): PreparedRequest {
-  const signature = secret ? signBody(secret, body) : null;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'content-length': String(body.byteLength),
-    'user-agent': USER_AGENT,
-  };
-  if (signature) headers['x-signature'] = signature;
-  if (webhook.url.includes('@')) {
-    const basic = basicAuthOf(webhook.url);
-    if (basic && !Object.keys(webhook.headers).some((name) => name.toLowerCase() === 'authorization')) headers['authorization'] = basic;
-  }
-  for (const [name, value] of Object.entries(webhook.headers)) headers[name] = value;
-  return { url: webhook.url, headers, signature };
-}
-
-/** `http://ada:p%40ss@host/` → `Basic base64("ada:p@ss")`; null without credentials. */
-const basicAuths = new Map<string, string | null>();
-function basicAuthOf(url: string): string | null {
-  let basic = basicAuths.get(url);
-  if (basic === undefined) {
-    const credentials = urlCredentials(url);
-    basic = credentials ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`, 'utf8').toString('base64')}` : null;
-    if (basicAuths.size > 1_000) basicAuths.clear();
-    basicAuths.set(url, basic);
-  }
-  return basic;
-}
-
-/** `http://host:port/path?q` → the parts undici's dispatch takes, parsed once per URL. */
-const urlParts = new Map<string, { origin: string; path: string }>();
-function partsOf(url: string): { origin: string; path: string } {
-  let parts = urlParts.get(url);
-  if (!parts) {
-    const u = new URL(url);
-    parts = { origin: u.origin, path: `${u.pathname}${u.search}` };
-    if (urlParts.size > 10_000) urlParts.clear();
-    urlParts.set(url, parts);
-  }
-  return parts;
-}
-
-const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
-
-/**
- * What the socket carried. undici announces each request's header block on a diagnostics channel just
- * after it calls the request's handler (onRequestStart), in the same synchronous step and before any other
- * request is written: the exchange that started last is the one whose block this is. undici appends
- * `content-length` to that block as it writes a buffer body, so the record adds it last, as the wire has it.
- * Subscribed on the thread that sends (each worker has its own channels).
- */
-let writing: Exchange | null = null;
-let observing = false;
-
-function willWrite(exchange: Exchange): void {
-  writing = exchange;
-}
-
-function observeWire(): void {
-  if (observing) return;
-  observing = true;
-  subscribe('undici:client:sendHeaders', (message) => {
-    const exchange = writing;
-    writing = null;
-    const m = message as { request: { method?: string }; headers: string };
-    if (exchange && m.request.method === 'POST') exchange.wroteHeaders(m.headers);
-  });
-}
-
-/** `POST /p HTTP/1.1\r\nhost: h\r\n...` (a header block without its blank line) → the headers in order, content-length last. */
-export function wireHeaders(block: string, contentLength: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  let start = block.indexOf('\r\n') + 2;
-  while (start > 1 && start < block.length) {
-    const end = block.indexOf('\r\n', start);
-    if (end < 0) break;
-    const colon = block.indexOf(':', start);
-    if (colon > start && colon < end) out[block.slice(start, colon)] = block.slice(block.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1, end);
-    start = end + 2;
-  }
-  out['content-length'] = String(contentLength);
-  return out;
-}
-
-/**
- * At most `limit` requests in flight per origin. Requests wait here, not in undici's queue, so that the
- * timeout measures the request itself ("from send to response headers"), never time spent waiting for a
- * pooled connection.
- */
-export class OriginGate {
-  private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
-
-  constructor(private readonly limit: number) {}
-
-  /** Resolves with a release function once a slot for the URL's origin is free. */
-  acquire(url: string): Promise<() => void> | (() => void) {
-    const { origin } = partsOf(url);
-    let slot = this.slots.get(origin);
-    if (!slot) {
-      slot = { active: 0, waiting: [] };
-      this.slots.set(origin, slot);
-    }
-    const s = slot;
-    const release = () => {
-      const next = s.waiting.shift();
-      if (next) next();
-      else if (--s.active === 0) this.slots.delete(origin);
-    };
-    if (s.active < this.limit) {
-      s.active++;
-      return release;
-    }
-    return new Promise((resolve) => s.waiting.push(() => resolve(release)));
-  }
-}
-
-/**
- * Dispatchers per trust configuration: destinations without a caFile share one pool (16 connections per
- * origin across all of them); a caFile gets its own, trusting the system roots plus that file. A clock
- * jump's attempts have pools and a gate of their own, with the larger JUMP_CONNECTIONS_PER_ORIGIN.
- */
-export class Dispatchers {
-  private readonly pools = new Map<string, Dispatcher>();
-  readonly gate = new OriginGate(CONNECTIONS_PER_ORIGIN);
-  readonly jumpGate = new OriginGate(JUMP_CONNECTIONS_PER_ORIGIN);
-
-  constructor(
-    private readonly injected: Dispatcher | undefined,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {
-    observeWire();
-  }
-
-  for(destination: Pick<Destination, 'caFile'>, jump = false): Dispatcher {
-    if (this.injected) return this.injected;
-    const key = `${jump ? 'jump:' : ''}${destination.caFile ?? ''}`;
-    let pool = this.pools.get(key);
-    if (!pool) {
-      const connect = destination.caFile
-        ? { ca: [...rootCertificates, readBoundedText(destination.caFile, FILE_LIMITS.caFile)], rejectUnauthorized: true }
-        : { rejectUnauthorized: true };
-      const options = {
-        connections: jump ? JUMP_CONNECTIONS_PER_ORIGIN : CONNECTIONS_PER_ORIGIN,
-        pipelining: 1,
-        // Disabled: the deadline is the per-attempt timer in sendToWebhook (undici's timers tick coarsely).
-        headersTimeout: 0,
-        bodyTimeout: 0,
-        connect,
-      };
-      const env = this.env;
-      const httpProxy = env['HTTP_PROXY'] ?? env['http_proxy'];
-      const httpsProxy = env['HTTPS_PROXY'] ?? env['https_proxy'];
-      const noProxy = env['NO_PROXY'] ?? env['no_proxy'];
-      const { Agent, EnvHttpProxyAgent } = loadUndici();
-      pool = PROXY_VARS.some((v) => env[v])
-        ? new EnvHttpProxyAgent({
-            ...options,
-            ...(httpProxy ? { httpProxy } : {}),
-            ...(httpsProxy ? { httpsProxy } : {}),
-            ...(noProxy ? { noProxy } : {}),
-            requestTls: connect,
-            proxyTls: { rejectUnauthorized: true },
-            // As curl does: http:// targets in absolute form through the proxy, https:// through a CONNECT tunnel.
-            proxyTunnel: false,
-          })
-        : new Agent(options);
-      this.pools.set(key, pool);
-    }
-    return pool;
-  }
-
-  /** Forget a trust configuration (its caFile changed). */
-  invalidate(caFile: string | null): void {
-    for (const key of [caFile ?? '', `jump:${caFile ?? ''}`]) {
-      const pool = this.pools.get(key);
-      if (pool) {
-        this.pools.delete(key);
-        void pool.close().catch(() => undefined);
-      }
-    }
-  }
-
-  async close(): Promise<void> {
-    const pools = [...this.pools.values()];
-    this.pools.clear();
-    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
-  }
 }
 
 export async function sendToWebhook(args: {
@@ -300,7 +81,7 @@ function sendNow(args: {
  * prototype, and one timer re-armed for the body: this runs for every attempt, and allocations here are
  * what the forwarder's thread spends its time collecting.
  */
-class Exchange implements Dispatcher.DispatchHandler {
+class Exchange implements Dispatcher.DispatchHandler, WireWatcher {
   private controller: Dispatcher.DispatchController | null = null;
   private finished = false;
   private timedOut = false;
@@ -363,7 +144,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private finish(result: SendResult): void {
     if (this.finished) return;
     this.finished = true;
-    if (writing === this) writing = null;
+    doneWriting(this);
     clearTimeout(this.timer);
     this.resolve(this.sentHeaders(result));
   }

@@ -4,16 +4,13 @@
  * core's own database) with its exact body bytes, the step that answered it and, for an endpoint with a
  * secret, its X-Signature verdict; each capture is pushed as a `requestCaptured` event.
  */
-import { createHmac, type Hmac } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { isIPv6, type AddressInfo } from 'node:net';
 import type { NoInput } from '../contract/api.js';
 import type { EventOf } from '../contract/events.js';
 import type { Page } from '../contract/models.js';
 import {
   parseReceiverRef,
-  RECEIVER_LIMITS,
   receiverInputSchema,
   receiverPatchSchema,
   receiversConfigSchema,
@@ -26,14 +23,15 @@ import {
   type ReceiverEndpoint,
   type ReceiverInput,
   type ReceiverPatch,
-  type ScriptStep,
 } from '../contract/receiver.js';
-import { err, HookbenchError, ok, type ApiError, type Result } from '../contract/result.js';
+import { err, HookbenchError, ok, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
-import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unknownEndpointBody, unmatchedStep } from '../domain/receiverScript.js';
-import { captureRecord, type ReceiverStore, type NewCapture, type StoredReceiver } from '../store/receiverStore.js';
+import { unknownEndpointBody } from '../domain/receiverScript.js';
+import { captureRecord, type ReceiverStore, type NewCapture, type StoredReceiver } from './receiverStore.js';
 import { isWriteFailure } from '../store/integrity.js';
-import { signBody } from '../domain/signature.js';
+import { ExpectedRequests } from './expectedRequests.js';
+import { listenOn, urlHost, type Listener, type ReceiverAddresses, type ReceiverListenOptions } from './listeners.js';
+import { RequestHandler } from './requestHandler.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
 export interface ReceiverServiceOptions {
@@ -54,32 +52,7 @@ export interface ReceiverServiceOptions {
   fallbackReceiver?: string;
 }
 
-export interface ReceiverListenOptions {
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** HTTP port (default 4410; 0 picks a free one; null: no HTTP listener). */
-  port?: number | null;
-  /** HTTPS port (default 4443; 0 picks a free one; null: no HTTPS listener). */
-  tlsPort?: number | null;
-}
-
-export interface ReceiverAddresses {
-  /** `http://127.0.0.1:4410`, the receiverUrl; null without an HTTP listener. */
-  url: string | null;
-  /** `https://127.0.0.1:4443`; null without an HTTPS listener. */
-  tlsUrl: string | null;
-}
-
-interface Listener {
-  kind: 'http' | 'https';
-  server: Server;
-}
-
-/** A request the engine is sending to one of this receiver's URLs right now. */
-interface Expected {
-  body: Buffer;
-  attempt: CaptureAttempt;
-}
+export type { ReceiverAddresses, ReceiverListenOptions } from './listeners.js';
 
 export class ReceiverService {
   private readonly options: ReceiverServiceOptions;
@@ -88,15 +61,23 @@ export class ReceiverService {
   private listeners: Listener[] = [];
   private addresses: ReceiverAddresses = { url: null, tlsUrl: null };
   private tls: ReceiverTls | null = null;
-  private readonly timers = new Set<NodeJS.Timeout>();
   private starting: Promise<ReceiverAddresses> | null = null;
-  /** By full URL: the rounds in flight to it (engine → expectRequest), matched to requests by their exact bytes. */
-  private readonly expected = new Map<string, Expected[]>();
+  /** The rounds in flight to this receiver's URLs (engine → expectRequest). */
+  private readonly expected = new ExpectedRequests();
+  private readonly requests: RequestHandler;
 
   constructor(options: ReceiverServiceOptions) {
     this.options = options;
     this.store = options.store;
     for (const r of this.store.listReceivers()) this.endpoints.set(r.name, r);
+    this.requests = new RequestHandler({
+      clock: options.clock,
+      fallbackReceiver: options.fallbackReceiver,
+      endpoint: (name) => this.endpoints.get(name),
+      attemptFor: (listener, path, body, size, truncated) => this.attemptFor(listener, path, body, size, truncated),
+      record: (capture, position) => this.record(capture, position),
+      unknownEndpoint: (path) => unknownEndpointBody(path, [...this.endpoints.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => this.view(r))),
+    });
   }
 
   /**
@@ -131,13 +112,13 @@ export class ReceiverService {
     const port = options.port === undefined ? DEFAULT_RECEIVER_PORT : options.port;
     const tlsPort = options.tlsPort === undefined ? DEFAULT_RECEIVER_TLS_PORT : options.tlsPort;
     if (port !== null) {
-      const server = createHttpServer((req, res) => this.onRequest('http', req, res));
+      const server = createHttpServer((req, res) => this.requests.handle('http', req, res));
       this.listeners.push({ kind: 'http', server });
       this.addresses.url = `http://${urlHost(host)}:${await listenOn(server, host, port, 'port')}`;
     }
     if (tlsPort !== null) {
       this.tls = await ensureReceiverTls(this.options.dataDir);
-      const server = createHttpsServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => this.onRequest('https', req, res));
+      const server = createHttpsServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => this.requests.handle('https', req, res));
       this.listeners.push({ kind: 'https', server });
       this.addresses.tlsUrl = `https://${urlHost(host)}:${await listenOn(server, host, tlsPort, 'tlsPort')}`;
     }
@@ -146,8 +127,7 @@ export class ReceiverService {
 
   /** Closes both listeners and every open connection (requests waiting on a delay or never answered). */
   async stop(): Promise<void> {
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.requests.clearTimers();
     const listeners = this.listeners;
     this.listeners = [];
     this.addresses = { url: null, tlsUrl: null };
@@ -183,30 +163,13 @@ export class ReceiverService {
     const { url: http, tlsUrl } = this.addresses;
     const ours = (http !== null && url.startsWith(`${http}/r/`)) || (tlsUrl !== null && url.startsWith(`${tlsUrl}/r/`));
     if (!ours) return null;
-    const entry: Expected = { body, attempt };
-    const list = this.expected.get(url);
-    if (list) list.push(entry);
-    else this.expected.set(url, [entry]);
-    return () => this.forget(url, entry);
-  }
-
-  private forget(url: string, entry: Expected): void {
-    const list = this.expected.get(url);
-    if (!list) return;
-    const i = list.indexOf(entry);
-    if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.expected.delete(url);
+    return this.expected.expect(url, body, attempt);
   }
 
   /** The attempt that sent these bytes to this path, taken off the list (each attempt sends one request). */
   private attemptFor(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean): CaptureAttempt | null {
     const base = listener === 'http' ? this.addresses.url : this.addresses.tlsUrl;
-    if (base === null || this.expected.size === 0) return null;
-    const url = `${base}${path}`;
-    const entry = this.expected.get(url)?.find((e) => (truncated ? e.body.length === size && e.body.subarray(0, body.length).equals(body) : e.body.equals(body)));
-    if (!entry) return null;
-    this.forget(url, entry);
-    return entry.attempt;
+    return base === null ? null : this.expected.take(`${base}${path}`, body, size, truncated);
   }
 
   // ---------------------------------------------------------------- endpoints
@@ -399,93 +362,7 @@ export class ReceiverService {
     return ok({ deleted: this.store.clearCaptures(receiver) });
   }
 
-  // ---------------------------------------------------------------- requests
-
-  private onRequest(listener: 'http' | 'https', req: IncomingMessage, res: ServerResponse): void {
-    const arrivedAt = this.options.clock.now();
-    const path = req.url ?? '/';
-    const named = receiverNameOf(path);
-    const endpointName = named !== null && this.endpoints.has(named) ? named : this.options.fallbackReceiver && this.endpoints.has(this.options.fallbackReceiver) ? this.options.fallbackReceiver : null;
-    const secretAtArrival = endpointName === null ? null : (this.endpoints.get(endpointName)?.secret ?? null);
-    // The whole body is signed over even when only its first MiB is kept.
-    const hmac = secretAtArrival === null ? null : createHmac('sha1', secretAtArrival);
-    const cap = RECEIVER_LIMITS.captureBodyBytes;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let kept = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      hmac?.update(chunk);
-      if (kept < cap) {
-        const part = chunk.length > cap - kept ? chunk.subarray(0, cap - kept) : chunk;
-        chunks.push(part);
-        kept += part.length;
-      }
-    });
-    req.on('error', () => res.destroy()); // the client went away mid-body: nothing complete to capture
-    req.on('end', () => {
-      // One request must never take the process down: whatever goes wrong is logged, and the
-      // request is answered 500 if its script could not answer it.
-      try {
-        this.onBody(listener, req, res, { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body: Buffer.concat(chunks, kept), size });
-      } catch (e) {
-        // The path without its query string: a query may carry a credential (docs/behaviour.md §9 Logs).
-        console.error(`hookbench receiver: handling ${req.method ?? ''} ${path.split('?')[0]} failed`, e);
-        if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('hookbench receiver: internal error; see its log\n');
-      }
-    });
-  }
-
-  private onBody(
-    listener: 'http' | 'https',
-    req: IncomingMessage,
-    res: ServerResponse,
-    r: { path: string; named: string | null; endpointName: string | null; secretAtArrival: string | null; hmac: Hmac | null; arrivedAt: number; body: Buffer; size: number },
-  ): void {
-    const { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body, size } = r;
-    const truncated = size > body.length;
-    const endpoint = endpointName === null ? undefined : this.endpoints.get(endpointName);
-    let step: ScriptStep | null = null;
-    let position: { name: string; answered: number } | null = null;
-    let captureStep = unmatchedStep();
-    if (endpoint) {
-      const chosen = chooseStep(endpoint.script, endpoint.answered);
-      endpoint.answered += 1;
-      position = { name: endpoint.name, answered: endpoint.answered };
-      step = chosen.step;
-      captureStep = chosen.capture;
-    }
-    const given = req.headers['x-signature'];
-    const signature =
-      endpoint?.secret != null
-        ? guardedSignatureCheck({
-            secret: endpoint.secret,
-            body,
-            given: Array.isArray(given) ? given[0] : given,
-            ...(truncated && hmac && endpoint.secret === secretAtArrival ? { fullBodyDigest: hmac.digest('hex') } : {}),
-          })
-        : null;
-    const capture: NewCapture = {
-      receiver: endpoint?.name ?? named,
-      matched: endpoint !== undefined,
-      listener,
-      method: req.method ?? '',
-      path,
-      rawHeaders: pairs(req.rawHeaders),
-      body,
-      bodySize: size,
-      bodyTruncated: truncated,
-      arrivedAt,
-      remoteAddress: req.socket.remoteAddress ?? null,
-      step: captureStep,
-      signature,
-      messageId: truncated ? null : messageIdOf(body),
-      attempt: this.attemptFor(listener, path, body, size, truncated),
-    };
-    this.record(capture, position);
-    if (step) this.perform(step, req, res);
-    else this.answerUnknown(path, res);
-  }
+  // ---------------------------------------------------------------- requests (requestHandler.ts)
 
   private record(capture: NewCapture, position: { name: string; answered: number } | null): void {
     let id: number;
@@ -505,113 +382,7 @@ export class ReceiverService {
     }
   }
 
-  private answerUnknown(path: string, res: ServerResponse): void {
-    const endpoints = [...this.endpoints.values()].sort((a, b) => a.name.localeCompare(b.name)).map((r) => this.view(r));
-    res.writeHead(404, { 'Content-Type': 'application/json' }).end(unknownEndpointBody(path, endpoints));
-  }
 
-  private perform(step: ScriptStep, req: IncomingMessage, res: ServerResponse): void {
-    if (step.action === 'never') return; // the connection stays open until the client gives up or stop()
-    const act = () => {
-      if (res.destroyed) return;
-      switch (step.action) {
-        case 'respond':
-          res.writeHead(step.status, responseHeaders(step)).end(step.body);
-          return;
-        case 'reset':
-          // TCP RST: the client sees ECONNRESET.
-          try {
-            req.socket.resetAndDestroy();
-          } catch {
-            req.socket.destroy();
-          }
-          return;
-        case 'close':
-          req.socket.destroy(); // FIN without a response
-          return;
-      }
-    };
-    const guardedAct = () => {
-      try {
-        act();
-      } catch (e) {
-        console.error('hookbench receiver: answering a request failed', e);
-        res.destroy();
-      }
-    };
-    if (step.delayMs <= 0) return guardedAct();
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      guardedAct();
-    }, step.delayMs);
-    this.timers.add(timer);
-    res.on('close', () => {
-      // The client gave up (its timeout) or the receiver stopped: nothing left to answer.
-      clearTimeout(timer);
-      this.timers.delete(timer);
-    });
-  }
-}
-
-/**
- * The X-Signature verdict, isolated: should the diagnosis fail on some body, the verdict still stands (a
- * plain comparison) and the capture says that the diagnosis failed.
- */
-function guardedSignatureCheck(args: Parameters<typeof checkSignature>[0]): ReturnType<typeof checkSignature> {
-  try {
-    return checkSignature(args);
-  } catch (e) {
-    console.error('hookbench receiver: the signature diagnosis failed', e);
-    const expected = args.fullBodyDigest ?? signBody(args.secret, args.body);
-    if (args.given === undefined) return { verdict: 'missing', given: null, expected, diagnosis: null };
-    const matches = args.given.trim().toLowerCase() === expected;
-    return {
-      verdict: matches ? 'valid' : 'invalid',
-      given: args.given,
-      expected,
-      diagnosis: matches ? null : { mistakes: ['unknown'], explanation: `does not match; the diagnosis failed (${e instanceof Error ? e.message : String(e)})` },
-    };
-  }
-}
-
-function pairs(raw: readonly string[]): [string, string][] {
-  const out: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
-  return out;
-}
-
-/** The host to put in a URL: a wildcard address is reached on loopback; IPv6 literals go in brackets. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return isIPv6(host) ? `[${host}]` : host;
-}
-
-function listenOn(server: Server, host: string, port: number, field: 'port' | 'tlsPort'): Promise<number> {
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    return Promise.reject(new HookbenchError({ code: 'invalid_input', field, message: `${field}: must be a port from 0 to 65535 (got ${port})`, value: port }));
-  }
-  return new Promise((resolve, reject) => {
-    const onError = (e: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      reject(new HookbenchError(listenError(e, host, port, field)));
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
-}
-
-function listenError(e: NodeJS.ErrnoException, host: string, port: number, field: string): ApiError {
-  const where = `${host}:${port}`;
-  if (e.code === 'EADDRINUSE') return { code: 'conflict', field, value: port, message: `${field}: ${where} is already in use (another Hookbench or program listens there); choose another port, or 0 for a free one` };
-  if (e.code === 'EACCES') return { code: 'conflict', field, value: port, message: `${field}: not allowed to listen on ${where} (ports below 1024 need privileges); choose another port` };
-  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return { code: 'invalid_input', field: 'host', value: host, message: `host: ${host} is not an address of this machine` };
-  return { code: 'internal', field, message: `${field}: cannot listen on ${where} (${e.code ?? e.message})` };
 }
 
 function pathOf(prefix: readonly PropertyKey[]): string {

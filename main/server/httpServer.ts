@@ -4,15 +4,12 @@
  * UI at /. The API only answers requests addressed to this machine's loopback names (DNS-rebinding guard).
  */
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENT_BATCHING } from '../contract/events.js';
 import { LIMITS } from '../contract/messageShapes.js';
-import type { ApiError, ErrorCode } from '../contract/result.js';
 import { isCommandName } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { overflowingNumber } from '../domain/jsonNumbers.js';
@@ -22,8 +19,12 @@ import type { Core } from '../app/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/ingest.js';
 import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
 import { createEventBatcher } from './eventBatcher.js';
-import { createFrameEncoder, encodeBounded, WIRE_MAX_DEPTH } from './eventFrame.js';
+import { createFrameEncoder } from './eventFrame.js';
+import { clientAbortLog, clientIp, httpStatusOf, isClientAbort, readBody, sendJson, sendText } from './responses.js';
+import { serveUi } from './uiFiles.js';
 
+export { httpStatusOf } from './responses.js';
+export { acceptsEncoding } from './uiFiles.js';
 
 export interface ServerOptions {
   core: Core;
@@ -56,30 +57,6 @@ export interface RunningServer {
 }
 
 const API_BODY_LIMIT = 4 * 1024 * 1024;
-
-const STATUS_OF: Record<ErrorCode, number> = {
-  invalid_input: 400,
-  invalid_json: 400,
-  invalid_timestamp: 400,
-  missing_field: 400,
-  missing_identity: 400,
-  unknown_type: 400,
-  unknown_field: 400,
-  message_too_large: 400,
-  request_too_large: 400,
-  nesting_too_deep: 400,
-  invalid_config: 400,
-  not_found: 404,
-  conflict: 409,
-  unauthorized: 401,
-  data_dir_locked: 409,
-  unavailable: 503,
-  internal: 500,
-};
-
-export function httpStatusOf(error: ApiError): number {
-  return STATUS_OF[error.code] ?? 500;
-}
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { core } = options;
@@ -281,35 +258,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-/** A request whose client went away before sending all of its body: no fault of ours, and no stack trace. */
-function isClientAbort(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  return code === 'ECONNRESET' || code === 'ECONNABORTED' || (e instanceof Error && e.message === 'aborted');
-}
-
-/**
- * Says that clients abort in one line, then at most one line a minute with the count since: a client that
- * retries in a loop must not flood the log.
- */
-function clientAbortLog(now: () => number = Date.now, log: (line: string) => void = (line) => console.warn(line)) {
-  let count = 0;
-  let unsaid = 0;
-  let saidAt = -Infinity;
-  return {
-    get count() {
-      return count;
-    },
-    add(): void {
-      count++;
-      unsaid++;
-      if (now() - saidAt < 60_000) return;
-      log(count === 1 ? 'hookbench: a client closed its connection before sending the whole request (counted from now on, one line a minute at most)' : `hookbench: ${unsaid} more client${unsaid === 1 ? '' : 's'} closed the connection before sending the whole request (${count} in all)`);
-      unsaid = 0;
-      saidAt = now();
-    },
-  };
-}
-
 /** Ingestion bodies held in memory at once, across all requests; past it a request gets 503 with Retry-After. */
 const INGEST_BUFFER_BYTES = 64 * 1024 * 1024;
 /** Connections held open at once. */
@@ -323,160 +271,3 @@ function portError(e: NodeJS.ErrnoException, host: string, port: number): Error 
   if (e.code === 'EACCES') return new Error(`not allowed to listen on ${host}:${port}; use a port above 1024 or --port 0`);
   return e;
 }
-
-function clientIp(req: IncomingMessage): string | null {
-  const ip = req.socket?.remoteAddress ?? null;
-  return ip?.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
-
-/**
- * Reads the body up to `limit` bytes; past that, stops keeping it and answers 'too_large' (the rest is drained
- * and discarded; the answer closes the connection). The body is a copy in a buffer of its own; `chunks`, when
- * given, keeps what was read. Listeners, not `for await`: leaving that loop early destroys the request, and with
- * it the socket the answer must go out on.
- */
-function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = [], shared?: { bytes: number; limit: number }): Promise<Buffer | 'too_large' | 'busy'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.resolve('too_large');
-  }
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const stop = (): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (shared) shared.bytes -= size;
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (shared) shared.bytes += chunk.length;
-      if (size > limit) {
-        stop();
-        req.resume();
-        resolve('too_large');
-        return;
-      }
-      if (shared && shared.bytes > shared.limit) {
-        stop();
-        req.resume();
-        resolve('busy');
-        return;
-      }
-      chunks.push(chunk);
-    };
-    // A request torn down mid-body ends with 'close' (and maybe 'error'): its bytes are no longer held.
-    const onClose = (): void => {
-      if (req.complete) return;
-      stop();
-      reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-    };
-    const onEnd = (): void => {
-      stop();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (e: Error): void => {
-      stop();
-      reject(e);
-    };
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (status === 204) {
-    res.writeHead(204, headers).end();
-    return;
-  }
-  // An answer that cannot be serialised whole (JSON nested too deep) goes out with its deep part replaced.
-  const text = encodeBounded(body, (e) => console.warn(`hookbench: an answer had to be cut to ${WIRE_MAX_DEPTH} levels to be sent (${String(e)})`));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers }).end(text);
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
-}
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
-
-const CSP = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'";
-
-async function serveUi(req: IncomingMessage, res: ServerResponse, path: string, uiDir: string | null): Promise<void> {
-  if (!uiDir) {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP }).end(PLACEHOLDER);
-    return;
-  }
-  let decoded: string;
-  try {
-    decoded = path === '/' ? '/index.html' : decodeURIComponent(path);
-  } catch {
-    return sendText(res, 400, 'Bad request: the path has a malformed %-escape.'); // was an uncaught URIError: 500
-  }
-  const relative = normalize(decoded).replace(/^(\.\.[/\\])+/, '');
-  const file = join(uiDir, relative);
-  if (!file.startsWith(uiDir)) return sendText(res, 404, 'Not found');
-  // Client-side routes fall back to the app.
-  if (!(await sendUiFile(req, res, file)) && !(await sendUiFile(req, res, join(uiDir, 'index.html')))) sendText(res, 404, 'Not found');
-}
-
-/** Encodings the build holds beside each text asset (renderer/vite.config.ts), best first. */
-const PRECOMPRESSED = [
-  { encoding: 'br', suffix: '.br' },
-  { encoding: 'gzip', suffix: '.gz' },
-] as const;
-
-/** Whether an Accept-Encoding header accepts `encoding` (a q=0 refuses it). */
-export function acceptsEncoding(header: string | undefined, encoding: string): boolean {
-  if (!header) return false;
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (name !== encoding && name !== '*') continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    return q === undefined || Number(q) > 0;
-  }
-  return false;
-}
-
-/**
- * Sends one file of the UI, pre-compressed when the browser accepts it. Files under assets/ carry a content hash
- * in their names, so they never change: cached for a year. index.html names them, so it is always revalidated.
- */
-async function sendUiFile(req: IncomingMessage, res: ServerResponse, file: string): Promise<boolean> {
-  const type = MIME[extname(file)] ?? 'application/octet-stream';
-  const cache = /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
-  const headers: Record<string, string> = { 'content-type': type, 'content-security-policy': CSP, 'cache-control': cache, vary: 'accept-encoding' };
-  for (const { encoding, suffix } of PRECOMPRESSED) {
-    if (!acceptsEncoding(req.headers['accept-encoding'], encoding)) continue;
-    const content = await readFile(`${file}${suffix}`).catch(() => null);
-    if (content) {
-      res.writeHead(200, { ...headers, 'content-encoding': encoding, 'content-length': String(content.length) }).end(content);
-      return true;
-    }
-  }
-  const content = await readFile(file).catch(() => null);
-  if (!content) return false;
-  res.writeHead(200, { ...headers, 'content-length': String(content.length) }).end(content);
-  return true;
-}
-
-const PLACEHOLDER = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Hookbench</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;color:#1d2330}code{background:#eef1f6;padding:.1rem .3rem;border-radius:4px}li{margin:.3rem 0}</style>
-</head><body>
-<h1>Hookbench is running</h1>
-<p>The graphical interface is not part of this version yet. Everything it will show is already here:</p>
-<ul>
-<li>Point your SDKs at the ingestion API: <code>POST /v1/batch</code> with your source's write key.</li>
-<li>Use the typed API, <code>POST /api/&lt;command&gt;</code> with the token from <code>server.json</code>, e.g. <code>listMessages</code>, <code>getMessage</code>, <code>retryNow</code>, <code>advanceClock</code>. Live events are on the WebSocket <code>/api/events</code>.</li>
-<li>Or use the command line: <code>npx hookbench --help</code>.</li>
-</ul>
-<p>The README describes every command.</p>
-</body></html>`;

@@ -1,22 +1,20 @@
 /**
- * The store: one SQLite connection (WAL), its health, the one transaction helper, and a repository per
- * feature, each preparing its own statements once (docs/architecture.md, "Store"):
+ * The store: one SQLite connection (WAL), its health, the one transaction helper, and the shared
+ * repositories, each preparing its own statements once (docs/architecture.md, "Store"):
  * - messages (messageStore.ts) and message lists (messageQueries.ts)
  * - deliveries and attempts (deliveryStore.ts)
  * - config: settings, sources, destinations (configStore.ts)
  * - ingestLog: refused requests and usage counters (ingestLogStore.ts)
  * - destinationStats: pending deliveries and recent outcomes per destination (destinationStats.ts)
- * - retention: removing old messages (retentionStore.ts); diagnostics: the checklist's reads (diagnosticsQueries.ts)
- * - deletions (deletionStore.ts); audiences, their last sync and users' traits (audienceStore.ts)
- * The mock receiver's endpoints and captures are receiverStore.ts, which the core builds with its limits.
+ * - retention: removing old messages (retentionStore.ts); deletions (deletionStore.ts)
+ * A repository that one feature alone uses lives in that feature's folder (the mock receiver's, the
+ * audiences', the check runs', the checklist's reads): the store may not import the features, so
+ * app/createCore.ts builds those over this connection.
  */
-import { AudienceStore } from './audienceStore.js';
-import { CheckRunStore } from './checkRunStore.js';
 import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
 import { DestinationStatsQueries } from './destinationStats.js';
-import { DiagnosticsQueries } from './diagnosticsQueries.js';
 import { IngestLogStore } from './ingestLogStore.js';
 import { DbHealth } from './integrity.js';
 import { MessageQueries } from './messageQueries.js';
@@ -42,10 +40,6 @@ export class Store {
   /** The Destinations list's numbers: pending deliveries, the newest ones' outcomes (destinationStats.ts). */
   readonly destinationStats: DestinationStatsQueries;
   readonly retention: RetentionStore;
-  readonly diagnostics: DiagnosticsQueries;
-  readonly audiences: AudienceStore;
-  /** Runs of the endpoint check (checkRunStore.ts). */
-  readonly checkRuns: CheckRunStore;
 
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
@@ -63,9 +57,6 @@ export class Store {
     this.deletions = new DeletionStore(this.db);
     this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
     this.retention = new RetentionStore(this.db);
-    this.diagnostics = new DiagnosticsQueries(this.db);
-    this.audiences = new AudienceStore(this.db);
-    this.checkRuns = new CheckRunStore(this.db);
   }
 
   /** The database file's path. */

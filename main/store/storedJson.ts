@@ -26,7 +26,7 @@ export function storedTooDeep(json: string): TooDeep | null {
 }
 
 /**
- * Keys whose value SQL reads from the stored call (store/diagnosticsQueries.ts reads `integrations`): always
+ * Keys whose value SQL reads from the stored call (diagnostics/diagnosticsQueries.ts reads `integrations`): always
  * kept in `own`, so that one JSON path finds them in either form.
  */
 const ALWAYS_OWN = new Set(['integrations']);

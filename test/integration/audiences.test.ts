@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Source } from '../../main/contract/models.js';
 import { err } from '../../main/contract/result.js';
 import { AudienceService, type AudienceServiceOptions } from '../../main/audiences/audienceService.js';
+import { AudienceStore } from '../../main/audiences/audienceStore.js';
 import { internalsOf, type Core } from '../../main/app/createCore.js';
 import { must, newCore, newReceiver, settled } from '../helpers/harness.js';
 import type { TestReceiver } from '../helpers/receiver.js';
@@ -20,7 +21,7 @@ interface IdentifyBody {
 /** The core's own service; with `send`, a service whose sends go through that function (failure tests). */
 function serviceFor(core: Core, send?: AudienceServiceOptions['send']): AudienceService {
   if (!send) return core.audiences;
-  return new AudienceService({ store: internalsOf(core).store.audiences, transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
+  return new AudienceService({ store: new AudienceStore(internalsOf(core).store.db), transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
 }
 
 async function setup(): Promise<{ core: Core; rx: TestReceiver; source: Source; service: AudienceService; delivered: (ids: number[]) => Promise<IdentifyBody[]> }> {

@@ -16,7 +16,7 @@ import { internalsOf, type Core } from '../../main/app/createCore.js';
 import { ReceiverService, type ReceiverListenOptions } from '../../main/receiver/receiverService.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { openDb } from '../../main/store/openDb.js';
-import { ReceiverStore } from '../../main/store/receiverStore.js';
+import { ReceiverStore } from '../../main/receiver/receiverStore.js';
 import { must, newCore, newDataDir, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 
 const fastRetry = { schedule: [1000], windowMs: 60_000, jitter: 0 };

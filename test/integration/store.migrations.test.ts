@@ -5,7 +5,7 @@ import { HistoryIndex } from '../../main/store/historyIndex.js';
 import { IngestLogStore } from '../../main/store/ingestLogStore.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { migrate, openDb, schemaVersion } from '../../main/store/openDb.js';
-import { ReceiverStore } from '../../main/store/receiverStore.js';
+import { ReceiverStore } from '../../main/receiver/receiverStore.js';
 import { Store } from '../../main/store/store.js';
 import { newDataDir } from '../helpers/harness.js';
 

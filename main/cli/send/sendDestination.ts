@@ -6,9 +6,9 @@
  *
  * A send that runs at the same time finds it enabled (in use) and takes `hookbench send 2`, and so on.
  */
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SEND_DESTINATION, type Destination } from '../contract/models.js';
-import type { Result } from '../contract/result.js';
-import type { DestinationInput, DestinationPatch } from '../contract/schemas.js';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SEND_DESTINATION, type Destination } from '../../contract/models.js';
+import { HookbenchError, type Result } from '../../contract/result.js';
+import type { DestinationInput, DestinationPatch } from '../../contract/schemas.js';
 
 export { SEND_DESTINATION };
 const MAX_CONCURRENT_SENDS = 20;
@@ -58,4 +58,10 @@ export async function takeSendDestination(api: DestinationApi, settings: SendDes
       message: `destinations "${SEND_DESTINATION}" to "${SEND_DESTINATION} ${MAX_CONCURRENT_SENDS}" are all enabled (in use by other sends, or left so by a send that was killed): disable or delete some`,
     },
   };
+}
+
+/** A whole list, or the error it answered thrown (the destination commands' lists). */
+export function listResult<T>(result: Result<T[]>): T[] {
+  if (!result.ok) throw new HookbenchError(result.error);
+  return result.value;
 }

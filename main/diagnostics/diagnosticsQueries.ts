@@ -5,7 +5,7 @@
  */
 import type { MessageType } from '../contract/messageShapes.js';
 import type { MessageStatus } from '../contract/models.js';
-import type { Db } from './openDb.js';
+import type { Db } from '../store/openDb.js';
 
 export interface RecentMessage {
   id: number;

@@ -4,8 +4,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { CaptureAttempt, CaptureRecord, CaptureStep, ResponseScript, SignatureCheck, SignatureVerdict } from '../contract/receiver.js';
-import type { Db } from './openDb.js';
-import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from './secretCodec.js';
+import type { Db } from '../store/openDb.js';
+import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from '../store/secretCodec.js';
 
 export interface StoredReceiver {
   name: string;

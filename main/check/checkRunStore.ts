@@ -4,7 +4,7 @@
  */
 import type { CheckResult, CheckRun, CheckRunStatus, CheckRunSummary } from '../contract/check.js';
 import { summarise } from '../contract/check.js';
-import type { Db } from './openDb.js';
+import type { Db } from '../store/openDb.js';
 
 interface Row {
   id: number;

@@ -4,7 +4,7 @@
  * repository: each statement prepared once.
  */
 import type { AudienceKind } from '../contract/audiences.js';
-import type { Db } from './openDb.js';
+import type { Db } from '../store/openDb.js';
 
 export interface AudienceRow {
   id: string;

@@ -1,0 +1,41 @@
+/** The `hookbench` flags' value parsers (a bad value is a usage error naming the expected form), and `--data`, the older spelling of `--data-dir`. */
+import { InvalidArgumentError, Option } from 'commander';
+import { parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
+
+export const ms = (value: string): number => {
+  const n = parseDurationMs(value);
+  if (n === null) throw new InvalidArgumentError('expected milliseconds (5000) or a whole number with a unit: 5s, 30m, 4h');
+  return n;
+};
+
+export const positiveInt = (value: string): number => {
+  const n = parsePositiveInt(value);
+  if (n === null) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+};
+
+export const portNumber = (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0 picks a free one)');
+  return n;
+};
+
+export const seconds = (value: string): number => {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number of seconds');
+  return n;
+};
+
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** `--data DIR`: the older spelling of `--data-dir DIR` on serve and delete-user, still accepted, not listed. */
+export const dataAlias = () => new Option('--data <dir>', 'alias of --data-dir').hideHelp();
+
+/** The data dir from `--data-dir` or its alias `--data`; false (after saying why) when both disagree. */
+export function dataDirFrom(opts: { data?: string | undefined; dataDir?: string | undefined }, command: string, io: CliIO): string | undefined | false {
+  if (opts.data !== undefined && opts.dataDir !== undefined && opts.data !== opts.dataDir) {
+    io.stderr(`hookbench ${command}: --data ${opts.data} and --data-dir ${opts.dataDir} name different data dirs; give one (--data is an alias of --data-dir)\n`);
+    return false;
+  }
+  return opts.dataDir ?? opts.data;
+}

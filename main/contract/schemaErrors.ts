@@ -1,0 +1,191 @@
+/**
+ * A schema's failure as an ApiError: the field path (`webhooks[0].headers.X-Env`), the rule, the limit, and
+ * for an unknown key a "did you mean" the schema knows at that place.
+ */
+import type { z } from 'zod';
+import type { ApiError, Result } from './result.js';
+
+/** `webhooks[0].headers.X-Env` */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    // A key a dotted path cannot show (empty, or with dots, brackets or quotes) is written quoted: `[""]`.
+    else if (typeof key === 'string' && !/^[^.[\]"]+$/.test(key)) out += `[${JSON.stringify(key)}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+/** Validate `input` with `schema`; on failure the first issue becomes an ApiError naming its field. */
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix: readonly PropertyKey[] = [],
+): Result<z.infer<S>> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, error: issueToError(parsed.error.issues, prefix, schema) };
+}
+
+/**
+ * The first issue as an ApiError naming its field. An unknown key is named itself (`destinations[0].secret`),
+ * with a "did you mean" when `schema` is given and knows a close key at that place.
+ */
+export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = [], schema?: z.core.$ZodType): ApiError {
+  const issue = issues[0];
+  if (!issue) return { code: 'invalid_input', message: 'invalid input' };
+  let message: string | undefined;
+  let path: readonly PropertyKey[] = issue.path;
+  if (issue.code === 'unrecognized_keys') {
+    const [first, ...others] = issue.keys;
+    if (first !== undefined) path = [...issue.path, first];
+    message = `${unknownKeyWords(first, issue.path, schema)}${others.length ? `; also unknown: ${others.join(', ')}` : ''}`;
+  }
+  const error = errorAt(issue, path, prefix, message);
+  const more = issues.length - 1;
+  if (more > 0) error.message += ` (and ${more} more problem${more > 1 ? 's' : ''})`;
+  return error;
+}
+
+/**
+ * Every issue as an ApiError naming its field, each unknown key on its own: what a file a person edits
+ * (a config file) answers, so that one run shows every problem to fix.
+ */
+export function issuesToErrors(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = [], schema?: z.core.$ZodType): ApiError[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => errorAt(issue, [...issue.path, key], prefix, unknownKeyWords(key, issue.path, schema))) : [errorAt(issue, issue.path, prefix)],
+  );
+}
+
+/** Several problems as one error: the first's field and code, and a message listing them all, one a line. */
+export function combineErrors(errors: readonly ApiError[]): ApiError {
+  const first = errors[0];
+  if (!first) return { code: 'invalid_input', message: 'invalid input' };
+  if (errors.length === 1) return first;
+  return { ...first, message: `${errors.length} problems:\n${errors.map((e) => `  ${e.message}`).join('\n')}` };
+}
+
+function unknownKeyWords(key: string | undefined, at: readonly PropertyKey[], schema?: z.core.$ZodType): string {
+  const hint = key !== undefined && schema ? suggestKey(key, keysAt(schema, at)) : null;
+  return `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}`;
+}
+
+function errorAt(issue: z.core.$ZodIssue, path: readonly PropertyKey[], prefix: readonly PropertyKey[], message = issue.message): ApiError {
+  const field = formatPath([...prefix, ...path]);
+  const error: ApiError = {
+    code: 'invalid_input',
+    message: field ? `${field}: ${message}` : message,
+  };
+  if (field) error.field = field;
+  const limit = limitOf(issue);
+  if (limit !== undefined) error.limit = limit;
+  return error;
+}
+
+function limitOf(issue: z.core.$ZodIssue): number | undefined {
+  if (issue.code === 'too_big' || issue.code === 'too_small') {
+    const bound = issue.code === 'too_big' ? issue.maximum : issue.minimum;
+    return typeof bound === 'number' ? bound : Number(bound);
+  }
+  if (issue.code === 'custom' && issue.params && typeof issue.params['limit'] === 'number') return issue.params['limit'];
+  return undefined;
+}
+
+/** What `_zod.def` holds for the schema kinds keysAt walks through. */
+interface WalkDef {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  element?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+  out?: z.core.$ZodType;
+  left?: z.core.$ZodType;
+  right?: z.core.$ZodType;
+  options?: readonly z.core.$ZodType[];
+  getter?: () => z.core.$ZodType;
+}
+
+/** The keys an object schema knows at `path` inside `schema` (every object a union or intersection may reach). */
+export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  const keys = new Set<string>();
+  const visit = (s: z.core.$ZodType | undefined, i: number, depth: number): void => {
+    if (!s || depth > 100) return;
+    const def = s._zod.def as unknown as WalkDef;
+    const next = path[i];
+    switch (def.type) {
+      case 'object':
+        if (i === path.length) for (const k of Object.keys(def.shape ?? {})) keys.add(k);
+        else if (typeof next === 'string' && def.shape && Object.hasOwn(def.shape, next)) visit(def.shape[next], i + 1, depth + 1);
+        return;
+      case 'array':
+        if (typeof next === 'number') visit(def.element, i + 1, depth + 1);
+        return;
+      case 'record':
+        if (i < path.length) visit(def.valueType, i + 1, depth + 1);
+        return;
+      case 'optional':
+      case 'nullable':
+      case 'default':
+      case 'prefault':
+      case 'readonly':
+      case 'catch':
+      case 'nonoptional':
+        visit(def.innerType, i, depth + 1);
+        return;
+      case 'pipe':
+        visit(def.in, i, depth + 1);
+        visit(def.out, i, depth + 1);
+        return;
+      case 'intersection':
+        visit(def.left, i, depth + 1);
+        visit(def.right, i, depth + 1);
+        return;
+      case 'union':
+        for (const option of def.options ?? []) visit(option, i, depth + 1);
+        return;
+      case 'lazy':
+        visit(def.getter?.(), i, depth + 1);
+        return;
+      default:
+        return;
+    }
+  };
+  visit(schema, 0, 0);
+  return [...keys];
+}
+
+/**
+ * The known key a misspelt one most likely meant: the same but for case (`timeoutms`), a few letters off
+ * (`header`), or a part of it (`secret` for `sharedSecret`); null when none is close.
+ */
+export function suggestKey(unknown: string, known: readonly string[]): string | null {
+  const u = unknown.toLowerCase();
+  let best: { key: string; score: number } | null = null;
+  for (const key of known) {
+    const k = key.toLowerCase();
+    let score: number | null = null;
+    if (k === u) score = 0;
+    else {
+      const d = editDistance(u, k);
+      if (d <= Math.max(1, Math.floor(Math.min(u.length, k.length) / 3))) score = d;
+      else if (Math.min(u.length, k.length) >= 4 && (k.includes(u) || u.includes(k))) score = 10 + Math.abs(k.length - u.length);
+    }
+    if (score !== null && (!best || score < best.score)) best = { key, score };
+  }
+  return best?.key ?? null;
+}
+
+/** Levenshtein distance (keys are short). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

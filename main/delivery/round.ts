@@ -1,0 +1,249 @@
+/**
+ * One round of one delivery: its webhooks resolved, its request sent to each through the forwarder, the
+ * decision on what comes next, and the RoundResult the scheduler records; and the events a recorded round
+ * announces.
+ */
+import type { EngineEvent } from '../contract/events.js';
+import type { AttemptRecord, Destination, Webhook } from '../contract/models.js';
+import { deliveryRecord } from '../contract/messageSummary.js';
+import type { Result } from '../contract/result.js';
+import { decideAfterRound, type WebhookResult } from '../domain/deliveryDecision.js';
+import { jitterUnit } from '../domain/retryPolicy.js';
+import type { ClaimedDelivery, RoundResult, StoredRound } from '../store/store.js';
+import type { Clock, MonotonicTime } from '../platform/clock.js';
+import { FAST_FORWARD_AFTER_MS, type Jump } from './clockJump.js';
+import type { Forwarder } from './forwarders.js';
+import type { InFlightWindow } from './inFlightWindow.js';
+import type { SendResult } from './webhookRequests.js';
+
+/** What a round asks of the engine that plays it. */
+export interface RoundContext {
+  clock: Clock;
+  /** Pacing time: the round's time from hand-over to result, for the window. */
+  time: MonotonicTime;
+  forwarder: Forwarder;
+  seed: number;
+  destination: (id: string) => Destination | undefined;
+  resolveUrl: (url: string) => Result<string>;
+  expectRequest?: ((url: string, body: Buffer, attempt: { messageRef: number; deliveryId: number; attemptNumber: number; webhookIndex: number }) => (() => void) | null) | undefined;
+  emit: (event: EngineEvent) => void;
+  listening: () => boolean;
+  window: InFlightWindow;
+  /** Attempts out on the network now: `by` more, or fewer when negative. */
+  attemptsOut: (by: number) => void;
+  /** All clock resets together (ms): a round out across a reset moves its next due time back by what it missed. */
+  shifted: () => number;
+}
+
+/** A round and the destination it went to, as the scheduler records it. */
+export interface PlayedRound {
+  round: RoundResult;
+  destination: Pick<Destination, 'id' | 'name'>;
+}
+
+/** The result of a round to a webhook that could not be resolved to an address. */
+function unresolvable(why: string): SendResult {
+  return {
+    outcome: 'network_error',
+    retryable: true,
+    permanentReason: null,
+    statusCode: null,
+    error: why,
+    retryAfterMs: null,
+    durationMs: 0,
+    requestHeaders: {},
+    headersOnWire: false,
+    signature: null,
+    responseHeaders: null,
+    responseBody: null,
+    responseTruncated: false,
+  };
+}
+
+/** A round that could not run (not a failed attempt): nothing was attempted, and the delivery runs again at `dueAt`. */
+export function requeuedRound(delivery: ClaimedDelivery, now: number, dueAt: number): RoundResult {
+  return {
+    deliveryId: delivery.id,
+    messageId: delivery.messageId,
+    attempts: [],
+    status: delivery.attempts === 0 ? 'queued' : 'retrying',
+    reason: null,
+    attemptsMade: delivery.attempts,
+    firstAttemptAt: delivery.firstAttemptAt,
+    nextAttemptAt: dueAt,
+    pendingUrls: delivery.pendingUrls,
+    updatedAt: now,
+    siblings: delivery.siblings,
+  };
+}
+
+/**
+ * Plays one round, started at `startedAt` (engine time: now, or its due time when a jump plays it). It
+ * finishes at its start plus the real time it took, so a round a jump played keeps its own place in engine time.
+ */
+export async function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<PlayedRound> {
+  const { clock } = ctx;
+  const destination = ctx.destination(claimed.destinationId);
+  const attemptNumber = claimed.attempts + 1;
+  const firstAttemptAt = claimed.firstAttemptAt ?? startedAt;
+  const shiftedAtStart = ctx.shifted();
+  if (!destination || destination.webhooks.length === 0) {
+    return {
+      round: {
+        deliveryId: claimed.id,
+        messageId: claimed.messageId,
+        attempts: [],
+        status: destination ? 'failed' : 'cancelled',
+        reason: destination ? 'no webhooks configured' : 'destination deleted',
+        attemptsMade: claimed.attempts,
+        firstAttemptAt: claimed.firstAttemptAt,
+        nextAttemptAt: null,
+        pendingUrls: null,
+        updatedAt: startedAt,
+        siblings: claimed.siblings,
+      },
+      destination: { id: claimed.destinationId, name: destination?.name ?? '' },
+    };
+  }
+
+  // Retry only the webhooks that failed retryably, as they are configured now; if the configuration no
+  // longer has any of them, the round goes to every current webhook.
+  let targets = destination.webhooks.map((webhook, index) => ({ webhook, index }));
+  if (claimed.pendingUrls) {
+    const pending = new Set(claimed.pendingUrls);
+    const still = targets.filter((t) => pending.has(t.webhook.url));
+    if (still.length) targets = still;
+  }
+
+  if (ctx.listening()) {
+    for (const t of targets) {
+      ctx.emit({
+        type: 'attemptStarted',
+        deliveryId: claimed.id,
+        messageId: claimed.messageId,
+        destinationId: destination.id,
+        attemptNumber,
+        webhookIndex: t.index,
+        url: t.webhook.url,
+        startedAt,
+      });
+    }
+  }
+
+  // Receiver references resolve now; one that cannot (the receiver is gone or not listening) fails like an
+  // unreachable host, without a request.
+  const resolved = targets.map((t) => ctx.resolveUrl(t.webhook.url));
+  const reachable: Webhook[] = [];
+  const expecting: (() => void)[] = [];
+  resolved.forEach((r, i) => {
+    if (!r.ok) return;
+    reachable.push({ ...targets[i]!.webhook, url: r.value });
+    const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: targets[i]!.index });
+    if (done) expecting.push(done);
+  });
+  const sentAt = ctx.time.now();
+  const realStart = clock.realNow();
+  ctx.attemptsOut(targets.length);
+  let replies: SendResult[];
+  try {
+    replies = await ctx.forwarder.sendRound({
+      webhooks: reachable,
+      body: claimed.body,
+      secret: destination.sharedSecret,
+      timeoutMs: destination.timeoutMs,
+      caFile: destination.caFile,
+      jump: jump !== null,
+      fastForwardMs: jump?.fastForward ? FAST_FORWARD_AFTER_MS : null,
+    });
+  } finally {
+    ctx.attemptsOut(-targets.length);
+    for (const done of expecting) done();
+  }
+  if (jump) jump.attemptsPlayed += targets.length;
+  if (replies.length > 0) {
+    // For the window: the round's time from hand-over to result, and its slowest request's own time.
+    let slowest = 0;
+    for (const reply of replies) if (reply.durationMs > slowest) slowest = reply.durationMs;
+    ctx.window.timed(ctx.time.now() - sentAt, slowest);
+  }
+  let next = 0;
+  const sent = resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
+  const finishedAt = startedAt + Math.max(0, clock.realNow() - realStart);
+  const results: WebhookResult[] = sent.map((s, i) => ({
+    url: targets[i]!.webhook.url,
+    outcome: s.outcome,
+    retryable: s.retryable,
+    permanentReason: s.permanentReason,
+    retryAfterMs: s.retryAfterMs,
+  }));
+  const decision = decideAfterRound({
+    results,
+    policy: destination.retry,
+    attemptsMade: attemptNumber,
+    firstAttemptAt,
+    finishedAt,
+    unit: jitterUnit(ctx.seed, claimed.id, attemptNumber),
+  });
+  // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
+  const shift = ctx.shifted() - shiftedAtStart;
+  return {
+    round: {
+      deliveryId: claimed.id,
+      messageId: claimed.messageId,
+      attempts: sent.map((s, i) => ({
+        deliveryId: claimed.id,
+        messageId: claimed.messageId,
+        destinationId: destination.id,
+        attemptNumber,
+        webhookIndex: targets[i]!.index,
+        url: resolved[i]!.ok ? resolved[i]!.value : targets[i]!.webhook.url,
+        outcome: s.outcome,
+        retryable: s.retryable,
+        statusCode: s.statusCode,
+        error: s.error,
+        startedAt,
+        finishedAt,
+        durationMs: s.durationMs,
+        requestHeaders: s.requestHeaders,
+        signature: s.signature,
+        responseHeaders: s.responseHeaders,
+        responseBody: s.responseBody,
+        responseTruncated: s.responseTruncated,
+      })),
+      status: decision.status,
+      reason: decision.reason,
+      attemptsMade: attemptNumber,
+      firstAttemptAt: firstAttemptAt - shift,
+      nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt - shift : null,
+      pendingUrls: decision.status === 'retrying' ? decision.pendingUrls : null,
+      pastWindow: decision.status === 'failed' ? decision.pastWindow : undefined,
+      updatedAt: finishedAt,
+      siblings: claimed.siblings,
+    },
+    destination,
+  };
+}
+
+/** What a recorded round announces: each attempt finished, then the delivery as it now stands. */
+export function roundEvents({ round, attemptIds, messageStatus }: StoredRound, destination: Pick<Destination, 'id' | 'name'>): EngineEvent[] {
+  const events: EngineEvent[] = round.attempts.map((a, i) => {
+    const attempt: AttemptRecord = { ...a, id: attemptIds[i]! };
+    return { type: 'attemptFinished', attempt };
+  });
+  const delivery = deliveryRecord({
+    id: round.deliveryId,
+    messageId: round.messageId,
+    destinationId: destination.id,
+    destinationName: destination.name,
+    status: round.status,
+    reason: round.reason,
+    attempts: round.attemptsMade,
+    firstAttemptAt: round.firstAttemptAt,
+    nextAttemptAt: round.nextAttemptAt,
+    pendingUrls: round.pendingUrls ?? [],
+    updatedAt: round.updatedAt,
+    pastWindow: round.pastWindow ?? null,
+  });
+  events.push({ type: 'deliveryUpdated', delivery, messageStatus });
+  return events;
+}

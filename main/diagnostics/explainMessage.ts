@@ -1,0 +1,124 @@
+/**
+ * Why? (explainMessage): the checklist's rules applied to one message, per destination: the destinations it
+ * was routed to with what their delivery met, then every other destination with the routing rule that kept
+ * the message from it (judged by the destinations as they are now).
+ */
+import type { DestinationExplanation, Evidence, MessageExplanation, WhyReason } from '../contract/diagnostics.js';
+import { pastWindowWords } from '../contract/deliveryWords.js';
+import { isSendDestination, REASONS, type AttemptRecord, type DeliveryRecord, type Destination, type MessageDetail } from '../contract/models.js';
+import type { ReceiverCheck } from '../contract/receiver.js';
+import { eventFilterAllows, integrationsAllow } from '../contract/routing.js';
+import { attemptLink, dueWords, outcomeOf, plural, tlsCause } from './words.js';
+
+/**
+ * Why one message was or was not delivered, per destination: the destinations it was routed to with what
+ * their delivery met, then every other destination with the routing rule that kept the message from it
+ * (judged by the destinations as they are now).
+ */
+export function explainMessage(detail: MessageDetail, sources: Map<string, string>, destinations: Destination[], now: number): MessageExplanation {
+  const m = detail.message;
+  const out: DestinationExplanation[] = [];
+  for (const delivery of detail.deliveries) {
+    const d = destinations.find((x) => x.id === delivery.destinationId);
+    out.push(explainDelivery(detail, delivery, d, now));
+  }
+  const routed = new Set(detail.deliveries.map((d) => d.destinationId));
+  for (const d of destinations) {
+    if (routed.has(d.id) || isSendDestination(d.name)) continue;
+    const reasons: WhyReason[] = [];
+    const link: Evidence = { kind: 'destination', label: d.name, destinationId: d.id };
+    const source = m.sourceId === null ? null : (sources.get(m.sourceId) ?? m.sourceId);
+    if (m.statusReason === REASONS.duplicateMessageId) {
+      reasons.push({ rule: 'message.duplicate', state: 'problem', text: `the message was a duplicate (its messageId was seen within 24 h), so it went nowhere`, evidence: [] });
+    } else if (m.sourceId === null) {
+      reasons.push({ rule: 'destination.sources', state: 'problem', text: `the message was sent to named destinations only, and ${d.name} was not among them`, evidence: [link] });
+    } else {
+      if (!d.enabled) reasons.push({ rule: 'destination.enabled', state: 'problem', text: `${d.name} is disabled: a disabled destination receives nothing`, evidence: [link] });
+      if (!d.sourceIds.includes(m.sourceId)) reasons.push({ rule: 'destination.sources', state: 'problem', text: `${d.name} is not connected to source ${source}`, evidence: [link] });
+      const integrations = integrationsAllow(m.call['integrations'], d.name);
+      if (integrations) reasons.push({ rule: 'destination.filtered', state: 'problem', text: `the call's integrations keep it from ${d.name}: ${integrations}`, evidence: [] });
+      const filter = eventFilterAllows(d, m.type, m.event);
+      if (filter) reasons.push({ rule: 'destination.filtered', state: 'problem', text: `the event filter of ${d.name}: ${filter}`, evidence: [link] });
+      if (d.createdAt > m.receivedAt) reasons.push({ rule: 'destination.created', state: 'problem', text: `${d.name} was created after this message arrived`, evidence: [] });
+      if (reasons.length === 0) reasons.push({ rule: 'destination.changed', state: 'problem', text: `not routed to ${d.name} when it arrived${m.statusReason ? ` (${m.statusReason})` : ''}; its configuration has changed since`, evidence: [link] });
+    }
+    out.push({ destinationId: d.id, destinationName: d.name, outcome: 'not delivered', status: null, reasons });
+  }
+  return { messageId: m.id, destinations: out };
+}
+
+function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Destination | undefined, now: number): DestinationExplanation {
+  const attempts = detail.attempts.filter((a) => a.deliveryId === delivery.id).sort((a, b) => b.id - a.id);
+  const last = attempts[0];
+  const reasons: WhyReason[] = [];
+  const name = delivery.destinationName;
+  const link = (a: AttemptRecord) => attemptLink(a);
+  const checks = (detail.receiverChecks ?? []).filter((c) => attempts.some((a) => a.id === c.attemptId));
+  const refused = checks.filter((c) => c.verdict === 'invalid' || c.verdict === 'missing').sort((a, b) => b.captureId - a.captureId)[0];
+  const signatureReason = (c: ReceiverCheck, state: WhyReason['state']): WhyReason => ({
+    rule: 'destination.signature',
+    state,
+    text: `receiver endpoint '${c.receiver ?? 'receiver'}' found the signature ${c.verdict}${c.explanation ? `: ${c.explanation}` : ''}`,
+    evidence: [
+      { kind: 'signature', label: `Attempt ${detail.attempts.find((a) => a.id === c.attemptId)?.attemptNumber ?? ''}: Receiver’s verdict`, messageId: detail.message.id, attemptId: c.attemptId },
+      { kind: 'capture', label: `Capture ${c.captureId}`, receiver: c.receiver, captureId: c.captureId },
+    ],
+  });
+  const base = { destinationId: delivery.destinationId, destinationName: name, status: delivery.status };
+  switch (delivery.status) {
+    case 'delivered': {
+      const ok = attempts.find((a) => a.outcome === 'success');
+      reasons.push({ rule: 'delivery.delivered', state: 'ok', text: `delivered after ${plural(delivery.attempts, 'attempt')}${ok ? ` (${outcomeOf(ok)})` : ''}`, evidence: ok ? [link(ok)] : [] });
+      if (refused) reasons.unshift(signatureReason(refused, 'warning'));
+      return { ...base, outcome: 'delivered', reasons };
+    }
+    case 'failed': {
+      const why = delivery.reason ?? 'failed';
+      if (why === REASONS.windowExhausted) {
+        const past = pastWindowWords(delivery);
+        reasons.push({ rule: 'retry.window', state: 'problem', text: `retry window exhausted after ${plural(delivery.attempts, 'attempt')}${past ? `: ${past}` : ''}`, evidence: [] });
+        if (last) reasons.push(lastFailure(name, last));
+      } else if (last?.outcome === 'tls_error') {
+        reasons.push({ rule: 'destination.tls', state: 'problem', text: `TLS refused by ${name}: ${tlsCause(last.error)}; no request was sent`, evidence: [link(last)] });
+      } else if (last) {
+        reasons.push({ ...lastFailure(name, last), text: `${why}: ${lastFailure(name, last).text}` });
+      } else {
+        reasons.push({ rule: 'destination.failing', state: 'problem', text: why, evidence: [] });
+      }
+      if (refused) reasons.push(signatureReason(refused, 'problem'));
+      return { ...base, outcome: 'not delivered', reasons };
+    }
+    case 'cancelled':
+      reasons.push({ rule: 'delivery.cancelled', state: 'problem', text: delivery.reason ?? 'cancelled', evidence: [] });
+      return { ...base, outcome: 'not delivered', reasons };
+    default: {
+      if (d && !d.enabled) reasons.push({ rule: 'destination.enabled', state: 'problem', text: `${name} is disabled: its retries are held until it is enabled`, evidence: [{ kind: 'destination', label: name, destinationId: d.id }] });
+      if (last && last.outcome !== 'success') reasons.push(lastFailure(name, last));
+      if (refused) reasons.push(signatureReason(refused, 'problem'));
+      reasons.push({
+        rule: 'delivery.waiting',
+        state: 'warning',
+        text:
+          delivery.nextAttemptAt !== null
+            ? `${delivery.status}: the next attempt ${dueWords(delivery.nextAttemptAt, now)}`
+            : delivery.status === 'delivering'
+              ? 'an attempt is in flight'
+              : `${delivery.status}`,
+        evidence: [],
+      });
+      return { ...base, outcome: 'waiting', reasons };
+    }
+  }
+}
+
+function lastFailure(name: string, a: AttemptRecord): WhyReason {
+  const what =
+    a.outcome === 'timeout'
+      ? `no response headers within the timeout (attempt ${a.attemptNumber})`
+      : a.outcome === 'tls_error'
+        ? `TLS refused: ${tlsCause(a.error)}`
+        : a.outcome === 'network_error'
+          ? `${name}’s receiver could not be reached: ${a.error ?? 'network error'} (attempt ${a.attemptNumber})`
+          : `${name}’s receiver answered ${outcomeOf(a)} (attempt ${a.attemptNumber})`;
+  return { rule: a.outcome === 'tls_error' ? 'destination.tls' : a.outcome === 'timeout' ? 'deliveries.timeouts' : 'destination.failing', state: 'problem', text: what, evidence: [attemptLink(a)] };
+}
