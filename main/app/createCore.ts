@@ -41,7 +41,7 @@ export interface CoreOptions {
   seed?: number;
   /**
    * Rounds in flight at once: the window starts at `minInFlight` (256) and adapts up to `maxInFlight`
-   * (2,048) to what the webhooks take (delivery/scheduler.ts, Engine.adapt). `maxInFlight` alone below 256 fixes it.
+   * (2,048) to what the webhooks take (delivery/inFlightWindow.ts, InFlightWindow.adapt). `maxInFlight` alone below 256 fixes it.
    */
   minInFlight?: number;
   maxInFlight?: number;

@@ -1,5 +1,5 @@
 /**
- * The engine's in-flight window (delivery/scheduler.ts, Engine.adapt): it starts at 256 rounds and grows, up to its
+ * The engine's in-flight window (delivery/inFlightWindow.ts, InFlightWindow.adapt): it starts at 256 rounds and grows, up to its
  * bound, when the webhooks could take more (rounds done before the next tick, or rounds sending rather
  * than waiting); it stays when rounds mostly wait for a connection. Forwarders here are fakes whose requests
  * take a set time on a manual monotonic clock, the one the engine paces its ticks and times its rounds by
