@@ -32,7 +32,7 @@ import { Engine } from '../delivery/scheduler.js';
 import { EventBus } from '../platform/eventBus.js';
 import { chooseForwarder, type Forwarder } from '../delivery/forwarders.js';
 import { History } from '../history/history.js';
-import { HistoryIndexer } from '../history/historyIndexer.js';
+import { startHistoryIndexThread } from '../history/historyIndexThread.js';
 import { ingestionPort, type IngestionPort } from '../ingestion/ingestionPort.js';
 import { importMessages } from '../history/importer.js';
 import { Intake } from '../ingestion/intake.js';
@@ -178,7 +178,7 @@ class CoreImpl implements Core {
   private readonly engine: Engine;
   private readonly forwarder: Forwarder;
   private readonly checkpointer: { stop(): Promise<void> };
-  private readonly historyIndexer: HistoryIndexer;
+  private readonly historyIndexer: { stop(): Promise<void> };
   private readonly retention: Retention;
   private readonly diagnostics: DiagnosticsService;
   private closed = false;
@@ -230,9 +230,10 @@ class CoreImpl implements Core {
       ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
       ...(options.monotonicTime !== undefined ? { time: options.monotonicTime } : {}),
     });
-    // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts).
-    this.historyIndexer = new HistoryIndexer({
-      index: queries.index,
+    // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts), on a
+    // thread of its own (history/historyIndexThread.ts).
+    this.historyIndexer = startHistoryIndexThread({
+      file: store.file,
       roundsInFlight: () => this.engine.roundsInFlight,
       roundsRecorded: () => this.engine.stats.roundsRecorded,
       writable: () => store.health.problem === null,
@@ -313,7 +314,6 @@ class CoreImpl implements Core {
     this.deletions = new DeletionRequests({ store, clock, registry, intake, rolledBack: () => this.rolledBack() });
     this.ingestion = ingestionPort({ store, clock, bus, registry, intake, refusalListeners: this.refusalListeners });
     // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.
-    this.historyIndexer.start();
     this.retention.start();
     if (options.autoStart !== false && !this.control.pausedByUser) this.start();
   }
@@ -348,13 +348,15 @@ class CoreImpl implements Core {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.historyIndexer.stop();
+    // Asked first so that it starts no new chunk while the rest closes; it has closed its connection once awaited.
+    const indexerStopped = this.historyIndexer.stop();
     this.retention.stop();
     await this.checks.close();
     this.bus.close();
     await this.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await this.engine.close();
     await this.forwarder.close();
+    await indexerStopped;
     await this.checkpointer.stop();
     this.store.close();
     this.lock.release();

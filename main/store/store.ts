@@ -96,13 +96,17 @@ export class Store {
     }
   }
 
-  /** Runs `fn` in a transaction; inside an open one it simply runs (no savepoint per nested call). */
+  /**
+   * Runs `fn` in a transaction; inside an open one it simply runs (no savepoint per nested call). IMMEDIATE:
+   * the history index thread writes the same file, and a transaction that read before it wrote would fail
+   * (SQLITE_BUSY) if that thread committed in between, where taking the write lock first waits its turn.
+   */
   transaction<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
     let result: T;
     this.owning = true;
     try {
-      result = this.db.transaction(fn)();
+      result = this.db.transaction(fn).immediate();
     } catch (e) {
       this.committed = [];
       throw e;
