@@ -40,6 +40,7 @@ if (db) {
   const index = new HistoryIndex(db);
   indexer = new HistoryIndexer({
     ...options,
+    ownThread: true,
     index: {
       lag: () => index.lag(),
       merge: (pages) => index.merge(pages),

@@ -30,12 +30,14 @@ export interface HistoryIndexerOptions {
   busyMessagesPerSecond?: number;
   busyRoundsPerSecond?: number;
   busyRounds?: number;
+  /** On a thread of its own: its turns keep the thread's event loop turning (BackgroundTurns' holdOpen). */
+  ownThread?: boolean;
 }
 
 export const HISTORY_INDEX_CHUNK = 100;
 
 export class HistoryIndexer {
-  private readonly turns = new BackgroundTurns(() => this.turn());
+  private readonly turns: BackgroundTurns;
   /** lag() when last looked, and when. */
   private lastLag = 0;
   private lastLookedAt = 0;
@@ -56,8 +58,10 @@ export class HistoryIndexer {
       writable: () => true,
       onError: (e) => console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e),
       retryAfterErrorMs: 30_000,
+      ownThread: false,
       ...options,
     };
+    this.turns = new BackgroundTurns(() => this.turn(), this.options.ownThread);
   }
 
   start(): void {
