@@ -219,7 +219,9 @@ export async function runHistoryFill(options: FillOptions, progress: (line: stri
       }
     }, 200);
     try {
-      const filled = await fill(serve, { webKey: 'wk_fill_web_0123456789', iosKey: 'wk_fill_ios_0123456789' }, options.messages, progress);
+      const filled = await fill(serve, { webKey: 'wk_fill_web_0123456789', iosKey: 'wk_fill_ios_0123456789' }, options.messages, progress).catch((e: unknown) => {
+        throw new Error(`${e instanceof Error ? e.message : String(e)}; serve said: ${serve.stderr().slice(-3000) || 'nothing'}`);
+      });
       const rssAfterFill = rssOf(serve.pid, 'VmRSS');
       const loadAfterFill = loadavg();
       const filledAt = performance.now();

@@ -234,6 +234,7 @@ class CoreImpl implements Core {
     // thread of its own (history/historyIndexThread.ts).
     this.historyIndexer = startHistoryIndexThread({
       file: store.file,
+      writing: store.writing,
       roundsInFlight: () => this.engine.roundsInFlight,
       roundsRecorded: () => this.engine.stats.roundsRecorded,
       writable: () => store.health.problem === null,

@@ -22,17 +22,21 @@ export interface IndexerError {
   code: string | null;
 }
 
-export interface HistoryIndexThreadOptions extends Omit<HistoryIndexerOptions, 'index' | 'onError'> {
+export interface HistoryIndexThreadOptions extends Omit<HistoryIndexerOptions, 'index' | 'onError' | 'engineWriting'> {
   file: string;
+  /** Above 0 while the engine's thread is in a write transaction or waiting for the lock (Store.writing). */
+  writing: Int32Array;
   onError: (error: unknown) => void;
   /** After each chunk the thread indexed, with the new watermark. */
   onProgress?: (covered: number) => void;
   /** How often the engine's load is copied to the thread. */
   signalEveryMs?: number;
+  /** A thread that ended on its own is started again after this long. */
+  restartAfterMs?: number;
 }
 
 export function startHistoryIndexThread(options: HistoryIndexThreadOptions): { stop(): Promise<void> } {
-  const { file, roundsInFlight, roundsRecorded = () => 0, writable = () => true, onError, onProgress, signalEveryMs = 50, ...indexerOptions } = options;
+  const { file, writing, roundsInFlight, roundsRecorded = () => 0, writable = () => true, onError, onProgress, signalEveryMs = 50, restartAfterMs = 30_000, ...indexerOptions } = options;
   const signals = new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT);
   const load = new Float64Array(signals);
   const signal = (): void => {
@@ -43,20 +47,37 @@ export function startHistoryIndexThread(options: HistoryIndexThreadOptions): { s
   signal();
   const timer = setInterval(signal, signalEveryMs);
   timer.unref();
-  const worker = startEngineWorker('history/historyIndexWorker', { workerData: { file, signals, options: indexerOptions } });
-  worker.on('message', (m: unknown) => {
-    if (isType(m, 'progress')) onProgress?.((m as IndexerProgress).covered);
-    else if (isType(m, 'error')) {
-      const { message, code } = m as IndexerError;
-      onError(Object.assign(new Error(message), code ? { code } : {}));
-    }
-  });
-  worker.on('error', (e) => onError(e));
-  worker.unref();
-  const thread = stoppableOnceReady(worker, 'close');
+  let stopping = false;
+  let restart: NodeJS.Timeout | null = null;
+  const start = (): { stop(): Promise<void> } => {
+    const worker = startEngineWorker('history/historyIndexWorker', { workerData: { file, signals, writing, options: indexerOptions } });
+    worker.on('message', (m: unknown) => {
+      if (isType(m, 'progress')) onProgress?.((m as IndexerProgress).covered);
+      else if (isType(m, 'error')) {
+        const { message, code } = m as IndexerError;
+        onError(Object.assign(new Error(message), code ? { code } : {}));
+      }
+    });
+    worker.on('error', (e) => onError(e));
+    // Like the engine's other threads, one that ends on its own is replaced; the watermark says where it was.
+    worker.once('exit', (code) => {
+      if (stopping) return;
+      onError(new Error(`the history index thread ended (exit code ${code}); it starts again in ${restartAfterMs / 1000} s`));
+      restart = setTimeout(() => {
+        restart = null;
+        if (!stopping) thread = start();
+      }, restartAfterMs);
+      restart.unref();
+    });
+    worker.unref();
+    return stoppableOnceReady(worker, 'close');
+  };
+  let thread = start();
   return {
     stop: () => {
+      stopping = true;
       clearInterval(timer);
+      if (restart) clearTimeout(restart);
       return thread.stop();
     },
   };

@@ -13,10 +13,12 @@ import { WORKER_CLOSED, WORKER_READY } from '../platform/workers.js';
 import { HistoryIndexer, type HistoryIndexerOptions } from './historyIndexer.js';
 import { SIGNAL, type IndexerError, type IndexerProgress } from './historyIndexThread.js';
 
-const { file, signals, options } = workerData as {
+const { file, signals, writing, options } = workerData as {
   file: string;
   signals: SharedArrayBuffer;
-  options: Omit<HistoryIndexerOptions, 'index' | 'roundsInFlight' | 'roundsRecorded' | 'writable' | 'onError'>;
+  /** Store.writing of the engine's store. */
+  writing: Int32Array;
+  options: Omit<HistoryIndexerOptions, 'index' | 'roundsInFlight' | 'roundsRecorded' | 'writable' | 'engineWriting' | 'onError'>;
 };
 const load = new Float64Array(signals);
 
@@ -53,6 +55,7 @@ if (db) {
     roundsInFlight: () => load[SIGNAL.roundsInFlight]!,
     roundsRecorded: () => load[SIGNAL.roundsRecorded]!,
     writable: () => load[SIGNAL.writable] === 1,
+    engineWriting: () => Atomics.load(writing, 0) > 0,
     onError: (e) => {
       const { message, code } = e as { message?: unknown; code?: unknown };
       parentPort!.postMessage({ type: 'error', message: String(message ?? e), code: typeof code === 'string' ? code : null } satisfies IndexerError);

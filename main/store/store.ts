@@ -47,6 +47,13 @@ export class Store {
   /** Runs of the endpoint check (checkRunStore.ts). */
   readonly checkRuns: CheckRunStore;
 
+  /**
+   * Above 0 while `transaction()` runs, waiting for the write lock included: the history index thread, which
+   * writes the same file, reads it and leaves the lock to this thread (SQLite's busy wait is sleep and retry,
+   * and a writer that takes the lock back at once could keep the other waiting past its timeout).
+   */
+  readonly writing = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
   private committed: (() => void)[] = [];
@@ -105,6 +112,7 @@ export class Store {
     if (this.db.inTransaction) return fn();
     let result: T;
     this.owning = true;
+    Atomics.add(this.writing, 0, 1);
     try {
       result = this.db.transaction(fn).immediate();
     } catch (e) {
@@ -112,6 +120,7 @@ export class Store {
       throw e;
     } finally {
       this.owning = false;
+      Atomics.sub(this.writing, 0, 1);
     }
     const callbacks = this.committed;
     this.committed = [];

@@ -73,7 +73,7 @@ describe('the history index thread', () => {
     const errors: unknown[] = [];
     // One small chunk a turn, and a second between looks when there is nothing to do: caught up in time only
     // if each next turn follows at once on the thread's own event loop, with nothing else waking it.
-    const thread = startHistoryIndexThread({ file: store.file, roundsInFlight: () => 0, onError: (e) => errors.push(e), intervalMs: 1000, sliceMs: 1, chunk: 25 });
+    const thread = startHistoryIndexThread({ file: store.file, writing: store.writing, roundsInFlight: () => 0, onError: (e) => errors.push(e), intervalMs: 1000, sliceMs: 1, chunk: 25 });
     onCleanup(() => thread.stop());
     // A loop that never gives the event loop a turn: only another thread can move the watermark.
     const seen = new Set<number>();
@@ -147,5 +147,24 @@ describe('the history index thread', () => {
       expect(moved).toBe(true);
       expect(store.queries.list(filter, undefined, 51).map((m) => m.id)).toEqual(before);
     }
+  });
+
+  it('leaves the write lock to the engine: its transactions get in between chunks while the thread is still far behind', () => {
+    const total = MESSAGES * 10;
+    const store = storeWithMessages(total);
+    // A thread that took the lock back as soon as it let go would keep this connection retrying until it
+    // had caught up, or past this.
+    store.db.pragma('busy_timeout = 1000');
+    const errors: unknown[] = [];
+    const thread = startHistoryIndexThread({ file: store.file, writing: store.writing, roundsInFlight: () => 0, onError: (e) => errors.push(e), intervalMs: 10, chunk: 100 });
+    onCleanup(() => thread.stop());
+    const index = store.queries.index;
+    const deadline = Date.now() + 60_000;
+    while (index.covered() === 0) if (Date.now() > deadline) throw new Error(`the index thread did not start indexing (errors: ${errors.map(String).join('; ')})`);
+    const update = store.db.prepare<[number]>(`UPDATE messages SET status = 'failed' WHERE id = ?`);
+    // Status changes are not new messages: the thread goes on indexing between them.
+    for (let writes = 0; writes < 50; writes++) store.transaction(() => update.run(1 + writes));
+    expect(index.covered()).toBeLessThan(total);
+    expect(errors).toEqual([]);
   });
 });
