@@ -61,6 +61,15 @@ export default tseslint.config(
     ),
   },
   {
+    // The features' command declarations sit one folder down: `../` is still main/contract.
+    files: ['main/contract/commands/*.ts'],
+    rules: restrict(
+      'main/contract is shared with the renderer: no Node, Electron, I/O or UI imports (zod and main/contract files only).',
+      [...nodeBuiltins, ...ioPackages, ...uiPackages],
+      [{ group: ['../../*'], message: 'main/contract may import only from itself (and zod).' }],
+    ),
+  },
+  {
     files: ['main/domain/**/*.ts'],
     rules: restrict(
       'main/domain is the pure domain: no I/O. Put sockets, files and databases in a feature folder or main/store.',

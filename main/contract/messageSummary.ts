@@ -1,9 +1,41 @@
 /**
- * The one builder of what a list row says about a message's deliveries (MessageSummary's `attempts`,
- * `nextAttemptAt`, `destinationIds` and `deliveries`). The store's lists, intake's `messageAccepted` and the
- * renderer's rows for a message it just sent all build it here, so the three never disagree.
+ * The one builder of a list row (MessageSummary) and of what it says about a message's deliveries
+ * (`attempts`, `nextAttemptAt`, `destinationIds`, `deliveries`). The store's lists, intake's
+ * `messageAccepted` and the renderer's rows for a message it just sent all build it here, so the three
+ * never disagree.
  */
-import type { DeliveryRecord, DeliveryStatus, DeliverySummary, MessageSummary } from './models.js';
+import type { DeliveryRecord, DeliveryStatus, DeliverySummary, MessageRecord, MessageSummary } from './models.js';
+import type { SignatureVerdict } from './receiver.js';
+
+/** A message's own columns, as a MessageRecord has them (its body and call are not part of a row). */
+export type MessageColumns = Omit<MessageRecord, 'body' | 'call'>;
+
+/** What a row says beyond the message's columns: read from the call and the body, or from the captures. */
+export interface SummaryExtras {
+  anonymousId: string | null;
+  /** The delivered body's size in bytes. */
+  bytes: number;
+  receiverVerdict?: SignatureVerdict | null | undefined;
+}
+
+export function messageSummary(m: MessageColumns, extras: SummaryExtras, deliveries: DeliverySummary[]): MessageSummary {
+  return {
+    id: m.id,
+    messageId: m.messageId,
+    type: m.type,
+    sourceId: m.sourceId,
+    userId: m.userId,
+    anonymousId: extras.anonymousId,
+    event: m.event,
+    status: m.status,
+    statusReason: m.statusReason,
+    receivedAt: m.receivedAt,
+    replayOf: m.replayOf,
+    bytes: extras.bytes,
+    ...deliveryFields(deliveries),
+    ...(extras.receiverVerdict ? { receiverVerdict: extras.receiverVerdict } : {}),
+  };
+}
 
 export type DeliveryFields = Pick<MessageSummary, 'attempts' | 'nextAttemptAt' | 'destinationIds' | 'deliveries'>;
 

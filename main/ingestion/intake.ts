@@ -8,8 +8,8 @@
  */
 import type { SendMessageOutput } from '../contract/api.js';
 import type { MessageType } from '../contract/messageShapes.js';
-import { deliveryFields, deliverySummary } from '../contract/messageSummary.js';
-import { REASONS, type Destination, type MessageSummary, type Source } from '../contract/models.js';
+import { deliverySummary, messageSummary } from '../contract/messageSummary.js';
+import { REASONS, type Destination, type Source } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { parseWith, sendMessageInputSchema, type SendMessageInput } from '../contract/schemas.js';
 import { callNestingError } from '../domain/jsonDepth.js';
@@ -300,23 +300,13 @@ export class Intake {
     if (pending.some((p) => p.route.targets.length > 0)) this.options.store.afterCommit(() => this.options.wake());
     if (this.options.bus.listening) {
       // Ingestion asks for no records: the summaries are built from the rows (no body decoded, no call parsed).
-      const summaries = rows.map(({ message: m, deliveries }, i): MessageSummary => ({
-        id: ids[i]!.id,
-        messageId: m.messageId,
-        type: m.type,
-        sourceId: m.sourceId,
-        userId: m.userId,
-        anonymousId: m.anonymousId,
-        event: m.event,
-        status: m.status,
-        statusReason: m.statusReason,
-        receivedAt: now,
-        replayOf: m.replayOf,
-        bytes: m.body.length,
-        ...deliveryFields(
+      const summaries = rows.map(({ message: m, deliveries }, i) =>
+        messageSummary(
+          { ...m, id: ids[i]!.id, receivedAt: now },
+          { anonymousId: m.anonymousId, bytes: m.body.length },
           deliveries.map((d) => deliverySummary({ destinationId: d.destinationId, destinationName: d.destinationName, status: 'queued', reason: null, attempts: 0, nextAttemptAt: d.nextAttemptAt })),
         ),
-      }));
+      );
       this.options.store.afterCommit(() => summaries.forEach((message) => this.options.bus.emit({ type: 'messageAccepted', message })));
     }
     if (!outputs) return null;

@@ -13,7 +13,7 @@
  * smallest leads. Statements are prepared once per shape and kept.
  */
 import type { ListMessagesInput } from '../contract/api.js';
-import { deliveryFields, deliverySummary } from '../contract/messageSummary.js';
+import { deliverySummary, messageSummary } from '../contract/messageSummary.js';
 import { MESSAGE_STATUSES, type AttemptOutcome, type DeliveryStatus, type MessageStatus, type MessageSummary } from '../contract/models.js';
 import type { SignatureVerdict } from '../contract/receiver.js';
 import type Database from 'better-sqlite3';
@@ -398,15 +398,11 @@ export class MessageQueries {
 
 function toSummary(r: SummaryRow): MessageSummary {
   const cells = r.deliveries ? (JSON.parse(r.deliveries) as DeliveryCells[]) : [];
-  return {
-    ...messageFields(r),
-    anonymousId: r.anonymous_id,
-    bytes: r.bytes,
-    ...deliveryFields(
-      cells.map(([destinationId, destinationName, status, reason, attempts, nextAttemptAt, last]) =>
-          deliverySummary({ destinationId, destinationName, status, reason, attempts, nextAttemptAt, lastOutcome: last?.[0] ?? null, lastStatusCode: last?.[1] ?? null }),
-        ),
+  return messageSummary(
+    messageFields(r),
+    { anonymousId: r.anonymous_id, bytes: r.bytes, receiverVerdict: r.receiver_verdict },
+    cells.map(([destinationId, destinationName, status, reason, attempts, nextAttemptAt, last]) =>
+      deliverySummary({ destinationId, destinationName, status, reason, attempts, nextAttemptAt, lastOutcome: last?.[0] ?? null, lastStatusCode: last?.[1] ?? null }),
     ),
-    ...(r.receiver_verdict ? { receiverVerdict: r.receiver_verdict } : {}),
-  };
+  );
 }

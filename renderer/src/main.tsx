@@ -6,8 +6,8 @@ import { createApiClient } from './api/client';
 import { App } from './app/App';
 import { NoToken } from './app/NoToken';
 import { startSession } from './app/session';
-import { initDensity } from './app/density';
-import { initTheme } from './app/theme';
+import { initDensity } from './stores/density';
+import { initTheme } from './stores/theme';
 import { toastApiError } from './stores/toasts';
 
 initTheme();

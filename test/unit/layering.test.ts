@@ -15,6 +15,10 @@ describe('layering lint rules', () => {
     expect(await lint('main/contract/probe.ts', "import { request } from 'undici';\nexport const x = request;\n")).toHaveLength(1);
     expect(await lint('main/contract/probe.ts', "import { Store } from '../store/store.js';\nexport const x = Store;\n")).toHaveLength(1);
     expect(await lint('main/contract/probe.ts', "import { z } from 'zod';\nexport const x = z;\n")).toHaveLength(0);
+    // The command declarations one folder down reach the rest of the contract, and nothing past it.
+    expect(await lint('main/contract/commands/probe.ts', "import { LIMITS } from '../messageShapes.js';\nexport const x = LIMITS;\n")).toHaveLength(0);
+    expect(await lint('main/contract/commands/probe.ts', "import { Store } from '../../store/store.js';\nexport const x = Store;\n")).toHaveLength(1);
+    expect(await lint('main/contract/commands/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toHaveLength(1);
   });
 
   it('main/domain may not do I/O or reach into outer layers', async () => {

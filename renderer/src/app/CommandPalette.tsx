@@ -8,16 +8,13 @@ import { summarize } from '../api/summaries';
 import { useCompose } from '../stores/compose';
 import { useEngine } from '../stores/engine';
 import { useLive } from '../stores/live';
+import { usePalette } from '../stores/palette';
 import { opensMessages, useRouter, type View } from '../stores/router';
 import { useToasts } from '../stores/toasts';
-import { useDensity, type Density } from './density';
+import { useDensity, type Density } from '../stores/density';
 import { TIME_STEPS } from '../lib/timeSteps';
 import { messageIdIn, paletteActions, type PaletteAction } from './paletteActions';
-import { useTheme, type ThemeChoice } from './theme';
-import { create } from 'zustand';
-
-/** Whether the palette is open; the nav's button and Ctrl/⌘+K open it. */
-export const usePalette = create<{ open: boolean; setOpen(open: boolean): void }>((set) => ({ open: false, setOpen: (open) => set({ open }) }));
+import { useTheme, type ThemeChoice } from '../stores/theme';
 
 async function copySetting(key: 'uiUrl' | 'ingestUrl', what: string): Promise<void> {
   const result = await api().call('getSettings', {});

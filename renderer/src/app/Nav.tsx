@@ -1,5 +1,5 @@
 import { Activity, BookUser, Command, Inbox, Plug, Search, Send, Settings, ShieldCheck, Stethoscope, Waypoints, Webhook, type LucideIcon } from 'lucide-react';
-import { usePalette } from './CommandPalette';
+import { usePalette } from '../stores/palette';
 import { useRouter, type View } from '../stores/router';
 import { ThemeSwitch } from './ThemeSwitch';
 import { withModifier } from '../lib/platform';

@@ -1,5 +1,5 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
-import { useTheme, type ThemeChoice } from './theme';
+import { useTheme, type ThemeChoice } from '../stores/theme';
 
 const CHOICES: { choice: ThemeChoice; label: string; icon: typeof Sun }[] = [
   { choice: 'system', label: 'System theme', icon: Monitor },

@@ -129,7 +129,7 @@ export const useLive = create<LiveState>((set, get) => ({
       // An update may concern a message accepted in the same batch.
       const fresh = accepted.map((m) => updates.get(m.id) ?? m);
       const rows = markInFlight(applyUpdates(s.rows, updates), started);
-      if (streamPaused) return { held: mergeNewest(fresh.map((m) => withInFlight(m, started)), applyUpdates(s.held, updates)), rows };
+      if (streamPaused) return { held: mergeNewest(fresh.map((m) => withInFlight(m, started)), markInFlight(applyUpdates(s.held, updates), started)), rows };
       return { rows: mergeNewest(fresh.map((m) => withInFlight(m, started)), rows) };
     });
   },

@@ -2,7 +2,7 @@ import CodeMirror from '@uiw/react-codemirror';
 import { unifiedMergeView } from '@codemirror/merge';
 import { EditorView, highlightWhitespace } from '@codemirror/view';
 import { useMemo } from 'react';
-import { useTheme } from '../app/theme';
+import { useTheme } from '../stores/theme';
 
 /**
  * `changed` against `original` as one unified diff (@codemirror/merge): what was removed shows struck

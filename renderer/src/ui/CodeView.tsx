@@ -2,7 +2,7 @@ import CodeMirror from '@uiw/react-codemirror';
 import { json } from '@codemirror/lang-json';
 import { EditorView } from '@codemirror/view';
 import { useMemo } from 'react';
-import { useTheme } from '../app/theme';
+import { useTheme } from '../stores/theme';
 
 /** Read-only code (JSON highlighted) in CodeMirror; long lines wrap. */
 export function CodeView({ value, label, language = 'json', maxHeight = '24rem' }: { value: string; label: string; language?: 'json' | 'text'; maxHeight?: string }) {

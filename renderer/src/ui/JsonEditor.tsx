@@ -2,7 +2,7 @@ import CodeMirror from '@uiw/react-codemirror';
 import { json } from '@codemirror/lang-json';
 import { EditorView } from '@codemirror/view';
 import { useMemo } from 'react';
-import { useTheme } from '../app/theme';
+import { useTheme } from '../stores/theme';
 
 /** An editable JSON text (CodeMirror); its accessible name is `label`. */
 export function JsonEditor({ value, onChange, label, minHeight = '4.5rem', maxHeight = '14rem', invalid = false, describedBy, placeholder, fill = false }: { value: string; onChange(text: string): void; label: string; minHeight?: string; maxHeight?: string; invalid?: boolean; describedBy?: string; placeholder?: string; /** Take the parent's whole height. */ fill?: boolean }) {

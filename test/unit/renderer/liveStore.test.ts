@@ -88,6 +88,21 @@ describe('the Live store', () => {
     useLive.getState().setStreamPaused(false);
     expect(useLive.getState().rows.map((r) => r.id)).toEqual([2, 1]);
   });
+
+  it('marks a held row delivering when an attempt starts while the stream is paused, as it marks a shown one', () => {
+    const waiting = (id: number) => row(id, { status: 'retrying', deliveries: [{ destinationId: 'd1', destinationName: 'one', status: 'retrying', reason: null, attempts: 1, nextAttemptAt: 5, lastOutcome: null, lastStatusCode: null }] });
+    useLive.setState({ rows: [waiting(1)], held: [], streamPaused: true });
+    useLive.getState().apply([{ type: 'messageAccepted', message: waiting(2) }]);
+    useLive.getState().apply([
+      { type: 'attemptStarted', deliveryId: 2, messageId: 2, destinationId: 'd1', attemptNumber: 2, webhookIndex: 0, url: 'http://x/h', startedAt: 6 },
+      { type: 'attemptStarted', deliveryId: 1, messageId: 1, destinationId: 'd1', attemptNumber: 2, webhookIndex: 0, url: 'http://x/h', startedAt: 6 },
+    ]);
+    const { rows, held } = useLive.getState();
+    expect(rows.map((r) => [r.id, r.status, r.deliveries[0]!.status])).toEqual([[1, 'delivering', 'delivering']]);
+    expect(held.map((r) => [r.id, r.status, r.deliveries[0]!.status])).toEqual([[2, 'delivering', 'delivering']]);
+    useLive.getState().setStreamPaused(false);
+    expect(useLive.getState().rows.map((r) => [r.id, r.status])).toEqual([[2, 'delivering'], [1, 'delivering']]);
+  });
 });
 
 describe('the event pump', () => {

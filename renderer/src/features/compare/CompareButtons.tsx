@@ -1,7 +1,7 @@
 import { GitCompareArrows } from 'lucide-react';
 import type { MessageDetail } from '../../../../main/contract/models';
 import { attemptLabel, comparableAttempts, latestPerWebhook, type ComparedAttempt } from '../../lib/compare';
-import { useCompare } from '../../stores/compare';
+import { useCompare } from './compareStore';
 import { Button } from '../../ui/Button';
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { GitCompareArrows, X } from 'lucide-react';
 import { attemptLabel, comparableBodies, diffFacts, diffHeaders, latencyDelta, type ComparedAttempt } from '../../lib/compare';
 import { formatDuration } from '../../lib/format';
-import { useCompare } from '../../stores/compare';
+import { useCompare } from './compareStore';
 import { Card } from '../../ui/Card';
 import { Select } from '../../ui/Select';
 import { OutcomeBadge } from '../../ui/StatusBadge';

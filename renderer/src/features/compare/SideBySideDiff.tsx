@@ -2,7 +2,7 @@ import { MergeView } from '@codemirror/merge';
 import { EditorState, EditorView, getDefaultExtensions } from '@uiw/react-codemirror';
 import { json } from '@codemirror/lang-json';
 import { useEffect, useRef } from 'react';
-import { useTheme } from '../../app/theme';
+import { useTheme } from '../../stores/theme';
 
 /**
  * Two texts side by side (@codemirror/merge's MergeView): changed lines marked, the changed characters

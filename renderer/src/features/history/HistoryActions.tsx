@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Ban, Download, RotateCcw, Send, Upload } from 'lucide-react';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../../main/contract/api';
-import { EXPORT_LIMIT } from '../../../../main/contract/commands';
+import { EXPORT_LIMIT } from '../../../../main/contract/commandInputs';
 import { api } from '../../api/instance';
 import { exportFileName, saveText } from '../../lib/download';
 import { plural } from '../../lib/format';

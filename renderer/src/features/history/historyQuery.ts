@@ -4,7 +4,7 @@
  * datetime-local input writes them (`2026-11-22T09:30`). Pure: unit-tested in test/unit/renderer/.
  */
 import type { ListMessagesInput } from '../../../../main/contract/api';
-import { API_LIMITS } from '../../../../main/contract/commands';
+import { API_LIMITS } from '../../../../main/contract/commandInputs';
 import { MESSAGE_TYPES, type MessageType } from '../../../../main/contract/messageShapes';
 import { DELIVERY_STATUSES, MESSAGE_STATUSES, type DeliveryStatus, type MessageStatus } from '../../../../main/contract/models';
 

@@ -8,7 +8,7 @@ import { sourceName } from '../../stores/catalog';
 import { engineNow as toEngineNow } from '../../stores/engine';
 import type { Source } from '../../../../main/contract/models';
 import type { ClockState } from '../../../../main/contract/models';
-import { useRowHeight } from '../../app/density';
+import { useRowHeight } from '../../stores/density';
 import { COLUMNS, columnClass } from './columns';
 import { MessageRow } from './MessageRow';
 

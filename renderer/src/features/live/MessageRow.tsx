@@ -4,7 +4,7 @@ import { formatClock, formatCountdown, formatDay, formatShortCountdown, formatTi
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { ReceiverVerdictMarker } from '../../ui/ReceiverVerdictMarker';
 import { StatusBadge } from '../../ui/StatusBadge';
-import { useRowHeight } from '../../app/density';
+import { useRowHeight } from '../../stores/density';
 import { COLUMNS, columnClass } from './columns';
 import { DeliveryChips } from './DeliveryChips';
 import { VisibleText } from '../../ui/VisibleText';

@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef } from 'react';
-import { useRowHeight } from '../../app/density';
+import { useRowHeight } from '../../stores/density';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CaptureRecord } from '../../../../main/contract/receiver';
 import { formatRowTime } from '../../lib/format';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { api } from '../../api/instance';
-import { useDensity, type Density } from '../../app/density';
-import { useTheme, type ThemeChoice } from '../../app/theme';
+import { useDensity, type Density } from '../../stores/density';
+import { useTheme, type ThemeChoice } from '../../stores/theme';
 import { formatBytes } from '../../lib/format';
 import { useAsyncValue } from '../../lib/useAsyncValue';
 import { CopyButton } from '../../ui/CopyButton';

@@ -3,7 +3,7 @@
  * or a message's webhooks side by side in one click. The pair is shown by features/compare.
  */
 import { create } from 'zustand';
-import type { ComparedAttempt } from '../lib/compare';
+import type { ComparedAttempt } from '../../lib/compare';
 
 interface CompareState {
   /** The attempt picked first, kept while the user goes to find the other one. */

@@ -1,0 +1,243 @@
+/**
+ * What a core is made of: builds every service of the engine over narrow views of the store, and hands each
+ * what it needs of the others as functions (a feature never imports one beside or above it). The commands'
+ * handlers (main/<feature>/commands.ts) receive the services this returns; createCore.ts runs their lifecycle.
+ */
+import type { EngineEvent } from '../contract/events.js';
+import type { IngestRefusal, MessageDetail } from '../contract/models.js';
+import type { ReceiverCheck } from '../contract/receiver.js';
+import { AudienceService } from '../audiences/audienceService.js';
+import { DeletionRequests } from '../audiences/deletions.js';
+import { CheckService } from '../check/checkService.js';
+import { Control, retrySeed, SETTINGS } from '../control/control.js';
+import { DeliveryCommands } from '../delivery/deliveryCommands.js';
+import { chooseForwarder, type Forwarder } from '../delivery/forwarders.js';
+import { Engine } from '../delivery/scheduler.js';
+import { DiagnosticsService } from '../diagnostics/diagnostics.js';
+import { receiverChecks } from '../domain/receiverVerdict.js';
+import { History } from '../history/history.js';
+import { startHistoryIndexThread } from '../history/historyIndexThread.js';
+import { Retention } from '../history/retention.js';
+import { ingestionPort, type IngestionPort } from '../ingestion/ingestionPort.js';
+import { Intake } from '../ingestion/intake.js';
+import { createClock, type Clock } from '../platform/clock.js';
+import { EventBus } from '../platform/eventBus.js';
+import { ReceiverService } from '../receiver/receiverService.js';
+import { Registry } from '../registry/registry.js';
+import { corruptionError, isCorruptionError } from '../store/integrity.js';
+import { ReceiverStore } from '../store/receiverStore.js';
+import type { Store } from '../store/store.js';
+import { startCheckpointer } from './checkpointer.js';
+import type { CoreOptions } from './createCore.js';
+
+/** A running core checks its whole database this often, when no round is out (store/integrity.ts). */
+const RUNNING_INTEGRITY_CHECK_MS = 60_000;
+
+export interface Services {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly bus: EventBus;
+  /** Listeners of refused ingestion requests alone (serve's log): they do not make the core build every event. */
+  readonly refusalListeners: Set<(refusal: IngestRefusal) => void>;
+  readonly receivers: ReceiverService;
+  readonly registry: Registry;
+  readonly checkpointer: { stop(): Promise<void> };
+  readonly forwarder: Forwarder;
+  readonly engine: Engine;
+  /** The history index thread (history/historyIndexThread.ts), started with the core. */
+  readonly historyIndexer: { start(): void; stop(): Promise<void> };
+  readonly retention: Retention;
+  readonly intake: Intake;
+  readonly audiences: AudienceService;
+  readonly control: Control;
+  readonly history: History;
+  readonly deliveries: DeliveryCommands;
+  readonly diagnostics: DiagnosticsService;
+  readonly checks: CheckService;
+  readonly deletions: DeletionRequests;
+  readonly ingestion: IngestionPort;
+  /** A transaction rolled back: the in-memory copies are read again, and the scheduler looks again. */
+  rolledBack(): void;
+}
+
+/** Builds the services in dependency order; a service reaches one built after it only through a function called later. */
+export function buildServices(options: CoreOptions, store: Store): Services {
+  const queries = store.queries;
+  const bus = new EventBus((id) => queries.summary(id));
+  const emit = (event: EngineEvent) => bus.emit(event);
+  const clock = options.clock ?? createClock({ offsetMs: Number(store.config.getSetting(SETTINGS.clockOffset) ?? '0') });
+  const writable = () => store.health.problem === null;
+  // Read first: what cannot be read (secrets the codec cannot decrypt) fails before any thread starts.
+  const receivers = new ReceiverService({
+    store: new ReceiverStore(store.db, options.receiver?.maxCaptures, options.secretCodec),
+    clock,
+    dataDir: options.dataDir,
+    emit,
+    fallbackReceiver: options.receiver?.fallbackReceiver,
+  });
+  const registry = new Registry({
+    store,
+    clock,
+    receiverExists: (name) => receivers.getReceiver({ name }).ok,
+    destinationSaved: () => engine.reschedule(),
+    caFileDropped: (caFile) => forwarder.invalidate(caFile),
+  });
+  const checkpointer = startCheckpointer(store, {
+    integrityCheckIntervalMs: options.integrityCheckIntervalMs ?? RUNNING_INTEGRITY_CHECK_MS,
+    quiet: () => engine.roundsInFlight === 0,
+  });
+  const forwarder = chooseForwarder(options.forwarder, options.dispatcher);
+  const engine = new Engine({
+    store,
+    clock,
+    forwarder,
+    seed: options.seed ?? retrySeed(store.config),
+    destination: (id) => registry.destination(id),
+    resolveUrl: (url) => receivers.resolveWebhookUrl(url),
+    expectRequest: (url, body, attempt) => receivers.expectRequest(url, body, attempt),
+    emit,
+    listening: () => bus.listening,
+    onJump: (jump) => bus.emit({ type: 'clockJumpUpdated', jump }),
+    ...(options.minInFlight !== undefined ? { minInFlight: options.minInFlight } : {}),
+    ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
+    ...(options.monotonicTime !== undefined ? { time: options.monotonicTime } : {}),
+  });
+  // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts), on a
+  // thread of its own with its own connection (history/historyIndexThread.ts).
+  let indexThread: { stop(): Promise<void> } | null = null;
+  const historyIndexer = {
+    start: (): void => {
+      indexThread ??= startHistoryIndexThread({
+        file: store.file,
+        writing: store.writing,
+        roundsInFlight: () => engine.roundsInFlight,
+        roundsRecorded: () => engine.stats.roundsRecorded,
+        writable,
+        onError: backgroundFailure(store, 'the history index could not be updated; listMessages reads the newest messages in id order meanwhile'),
+      });
+    },
+    stop: (): Promise<void> => indexThread?.stop() ?? Promise.resolve(),
+  };
+  // Removes settled messages past the retention policy while the core is quiet (history/retention.ts).
+  const retention = new Retention({
+    store,
+    clock,
+    roundsInFlight: () => engine.roundsInFlight,
+    writable,
+    onError: backgroundFailure(store, 'retention could not remove old messages; it tries again later'),
+  });
+  const intake: Intake = new Intake({
+    store,
+    clock,
+    registry,
+    bus,
+    recordIdentify: (sourceId, userId, traits) => audiences.recordIdentify(sourceId, userId, traits),
+    wake: () => engine.wake(),
+  });
+  const audiences: AudienceService = new AudienceService({
+    store: store.audiences,
+    transaction: (fn) => store.transaction(fn),
+    clock,
+    // What an audience sends is not traits a source reported: it never feeds back into user_traits.
+    send: (messages) => intake.acceptMessages(messages, 'messages', { recordsTraits: false }),
+    findSource: (ref) => registry.findSource(ref),
+  });
+  const control = new Control({ store, clock, engine, bus, queries, rate: intake.rate, dataDir: options.dataDir });
+  const history = new History({
+    store,
+    queries,
+    registry,
+    usage: { minutes: intake.usage, now: () => clock.now() },
+    otherSecrets: () => [control.apiToken(), ...receivers.allSecrets()],
+    receiverChecks: (detail) => receiverChecksOf(detail, receivers, registry),
+  });
+  const deliveries = new DeliveryCommands({ store, clock, registry, intake, bus, reschedule: () => engine.reschedule() });
+  const rolledBack = () => {
+    registry.reload();
+    receivers.reload();
+    engine.reschedule();
+  };
+  const refusalListeners = new Set<(refusal: IngestRefusal) => void>();
+  const built = { store, clock, bus, refusalListeners, receivers, registry, checkpointer, forwarder, engine, historyIndexer, retention, intake, audiences, control, history, deliveries, rolledBack };
+  return {
+    ...built,
+    diagnostics: diagnosticsOver(built),
+    checks: checksOver(built, options),
+    deletions: new DeletionRequests({ store, clock, registry, intake, rolledBack }),
+    ingestion: ingestionPort({ store, clock, bus, registry, intake, refusalListeners }),
+  };
+}
+
+type Built = Omit<Services, 'diagnostics' | 'checks' | 'deletions' | 'ingestion'>;
+
+/** The troubleshooting checklist reads every other feature's newest data (docs/behaviour.md §13). */
+function diagnosticsOver({ store, clock, registry, receivers, history, control }: Built): DiagnosticsService {
+  return new DiagnosticsService({
+    store,
+    clock,
+    sources: () => registry.allSources(),
+    destinations: () => registry.allDestinations(),
+    captures: (limit) => {
+      const page = receivers.listCaptures({ limit });
+      return page.ok ? page.value.items : [];
+    },
+    receiverSecret: (name) => {
+      const r = receivers.receiverSecret(name);
+      return r.ok ? r.value : undefined;
+    },
+    message: (id) => history.getMessage({ id }),
+    overview: () => {
+      const overview = control.getOverview();
+      if (!overview.ok) throw new Error(overview.error.message);
+      return overview.value;
+    },
+  });
+}
+
+/** The endpoint check sends through the engine when a check asks for it (check/engineRoute.ts). */
+function checksOver({ store, bus, registry, intake, history, control }: Built, options: CoreOptions): CheckService {
+  return new CheckService({
+    runs: store.checkRuns,
+    emit: (event) => bus.emit(event),
+    timing: options.checkTiming,
+    dispatcher: options.dispatcher,
+    engine: {
+      forwarding: () => {
+        const overview = control.getOverview();
+        return overview.ok && !overview.value.paused;
+      },
+      findDestination: (ref) => registry.findDestination(ref),
+      createDestination: (input) => registry.createDestination(input),
+      updateDestination: (input) => registry.updateDestination(input),
+      sendMessage: (input) => intake.sendMessage(input),
+      getMessage: (input) => history.getMessage(input),
+      onEvent: (listener) => bus.on(listener),
+    },
+  });
+}
+
+/** Both sides of the message's attempts to the mock receiver (domain/receiverVerdict.ts). */
+function receiverChecksOf(detail: MessageDetail, receivers: ReceiverService, registry: Registry): ReceiverCheck[] {
+  const captures = receivers.capturesOfMessage(detail.message.id);
+  if (captures.length === 0) return [];
+  return receiverChecks(captures, {
+    attempts: detail.attempts,
+    deliveryOf: (id) => detail.deliveries.find((d) => d.id === id),
+    destination: (id) => registry.destination(id),
+    receiverSecret: (name) => {
+      const r = receivers.receiverSecret(name);
+      return r.ok ? r.value : undefined;
+    },
+  });
+}
+
+/**
+ * What background work (the history indexer, retention) does with its errors: a damaged database stops writes
+ * (store/integrity.ts); anything else is logged, and the work tries again on a later turn.
+ */
+function backgroundFailure(store: Store, what: string): (e: unknown) => void {
+  return (e) => {
+    if (isCorruptionError(e)) store.health.fail(corruptionError(store.file, (e as Error).message));
+    else console.error(`hookbench: ${what}`, e);
+  };
+}

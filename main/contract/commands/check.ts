@@ -1,0 +1,27 @@
+/** The typed API's commands that main/check/ answers (its handlers: main/check/commands.ts). How to declare one: ./command.ts. */
+import { command, returns, returnsLater } from '../command.js';
+import { type CheckRun, type CheckRunSummary, getCheckRunInputSchema, listCheckRunsInputSchema, runCheckInputSchema } from '../check.js';
+import type { Page } from '../models.js';
+
+export const CHECK_COMMANDS = {
+  runCheck: command({
+    input: runCheckInputSchema,
+    answers: returnsLater<CheckRun>('CheckRun'),
+    group: 'Check endpoint',
+    summary: 'Runs the conformance battery (docs/check.md) and any user `scenarios` against `url`, signing with `secret` as the Webhooks destination does. Answers the run as it starts (`status: "running"`), or as it ended with `wait: true`; `checkRunStarted`, `checkFinished` and `checkRunFinished` follow. `status: "unreachable"` when nothing could be sent to the URL at all. The run is kept with the history (never its secret).',
+    errors: ['conflict'],
+  }),
+  getCheckRun: command({
+    input: getCheckRunInputSchema,
+    answers: returns<CheckRun>('CheckRun'),
+    group: 'Check endpoint',
+    summary: "One run: every check's verdict, detail, fix and evidence (requests and responses, with the attempt they were when sent through the engine), each check's `change` since the previous run of the same URL and `fixedSinceLastRun`.",
+    errors: ['not_found'],
+  }),
+  listCheckRuns: command({
+    input: listCheckRunsInputSchema,
+    answers: returns<Page<CheckRunSummary>>('Page<CheckRunSummary>'),
+    group: 'Check endpoint',
+    summary: 'Check runs newest first, optionally of one `url`, without their checks.',
+  }),
+};

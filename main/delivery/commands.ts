@@ -1,0 +1,27 @@
+/** The handlers of the commands main/contract/commands/delivery.ts declares (how: main/platform/commandTable.ts). */
+import type { DELIVERY_COMMANDS } from '../contract/commands/delivery.js';
+import type { DeliveryRecord } from '../contract/models.js';
+import { ok } from '../contract/result.js';
+import { maskDelivery } from '../domain/secrets.js';
+import { maskSent } from '../ingestion/commands.js';
+import type { CommandImpls } from '../platform/commandTable.js';
+import { notFound } from '../platform/paging.js';
+import type { Registry } from '../registry/registry.js';
+import type { DeliveryCommands } from './deliveryCommands.js';
+
+const maskDeliveries = (v: { deliveries: DeliveryRecord[] }) => ({ deliveries: v.deliveries.map(maskDelivery) });
+
+export const deliveryCommands = {
+  retryNow: { run: (s, input) => s.deliveries.retryNow(input), mask: maskDeliveries },
+  cancelMessage: { run: (s, input) => s.deliveries.cancelMessage(input), mask: maskDeliveries },
+  replayMessage: { run: (s, input) => s.deliveries.replayMessage(input), mask: maskSent },
+  deleteDestination: {
+    run: (s, input) => {
+      const d = s.registry.findDestination(input.id);
+      if (!d) return notFound('destination', input.id);
+      const cancelledDeliveries = s.deliveries.cancelAllOf(d.id);
+      s.registry.removeDestination(d.id);
+      return ok({ cancelledDeliveries });
+    },
+  },
+} satisfies CommandImpls<keyof typeof DELIVERY_COMMANDS, { deliveries: DeliveryCommands; registry: Registry }>;
