@@ -121,20 +121,20 @@ const TYPES: readonly [MessageType, number][] = [
   ['alias', 0.025],
   ['delete', 0.0005],
 ];
-const HEAVY_USERS = 100;
-const HEAVY_SHARE = 0.2;
-const NORMAL_USERS = 49_700;
-const RARE_USERS = 200;
+export const HEAVY_USERS = 100;
+export const HEAVY_SHARE = 0.2;
+export const NORMAL_USERS = 49_700;
+export const RARE_USERS = 200;
 const RARE_USER_MESSAGES = 3;
-const RARE_EVENTS = 40;
+export const RARE_EVENTS = 40;
 const RARE_EVENT_MESSAGES = 5;
-const RARE_WORDS = 40;
+export const RARE_WORDS = 40;
 const RARE_WORD_BODIES = 5;
 
 const VERBS = ['Viewed', 'Clicked', 'Started', 'Completed', 'Added', 'Removed', 'Shared', 'Searched', 'Updated', 'Opened', 'Closed', 'Failed', 'Submitted', 'Downloaded', 'Played'];
 const NOUNS = ['Product', 'Order', 'Checkout', 'Cart', 'Coupon', 'Promotion', 'Video', 'Article', 'Form', 'Account'];
 /** 150 event names, the first the most common (Zipf). */
-const EVENTS = NOUNS.flatMap((noun) => VERBS.map((verb) => `${noun} ${verb}`));
+export const EVENTS = NOUNS.flatMap((noun) => VERBS.map((verb) => `${noun} ${verb}`));
 const PAGES = ['Home', 'Pricing', 'Docs', 'Blog', 'Checkout', 'Cart', 'Product', 'Search', 'Login', 'Signup', 'Account', 'Settings', 'Careers', 'About', 'Contact', 'Support', 'Status', 'Changelog', 'Legal', 'Partners', 'Integrations', 'Customers', 'Security', 'Enterprise', 'Webinars'];
 const SCREENS = ['Feed', 'Profile', 'Inbox', 'Player', 'Library', 'Discover', 'Onboarding', 'Paywall', 'Receipt', 'Map', 'Camera', 'Friends', 'Wallet', 'Rewards', 'Notifications', 'Preferences', 'Help', 'Share Sheet', 'Search Results', 'Order Tracking', 'Review', 'Chat', 'Calendar', 'Goals', 'Streaks'];
 const PRODUCTS = ['Espresso beans 1kg', 'Paper filters', 'Pour-over kettle', 'Burr grinder', 'Travel mug', 'Oat milk 1l', 'Chai syrup', 'Cold brew jar', 'Milk frother', 'Tea sampler'];
@@ -161,14 +161,14 @@ function zipf(n: number, r: () => number): number {
   return Math.min(n - 1, Math.max(0, Math.floor(Math.exp(target - 0.5772)) - 1));
 }
 
-interface Plant {
+export interface Plant {
   user?: string;
   event?: string;
   word?: string;
 }
 
 /** Where the rare users, events and words go: distinct random positions, none among the newest in-flight ones. */
-function plants(n: number, r: () => number): Map<number, Plant> {
+export function plants(n: number, r: () => number): Map<number, Plant> {
   const out = new Map<number, Plant>();
   const place = (p: Plant): void => {
     for (;;) {
@@ -184,7 +184,7 @@ function plants(n: number, r: () => number): Map<number, Plant> {
   return out;
 }
 
-function pickType(r: () => number): MessageType {
+export function pickType(r: () => number): MessageType {
   let x = r();
   for (const [type, share] of TYPES) {
     if (x < share) return type;
@@ -193,7 +193,7 @@ function pickType(r: () => number): MessageType {
   return 'track';
 }
 
-function callFor(type: MessageType, i: number, r: () => number, userId: string | null, anonymousId: string | null, plant: Plant | undefined): Record<string, unknown> {
+export function callFor(type: MessageType, i: number, r: () => number, userId: string | null, anonymousId: string | null, plant: Plant | undefined): Record<string, unknown> {
   const context = { library: { name: 'analytics.js', version: '5.2.1' }, ip: `203.0.113.${(r() * 250) | 0}`, userAgent: AGENTS[zipf(AGENTS.length, r)]!, locale: 'en-US' };
   const who: Record<string, unknown> = {};
   if (userId !== null) who['userId'] = userId;

@@ -98,16 +98,20 @@ function skipped(reason: string, options: LiveOptions): LiveResult {
   };
 }
 
-interface Serve {
+export interface Serve {
   url: string;
   uiUrl: string;
   token: string;
+  /** The serve process's pid (for its memory, read from /proc). */
+  pid: number;
+  /** What it has written to stderr so far. */
+  stderr(): string;
   call<T>(command: string, input: unknown): Promise<T>;
   stop(): Promise<void>;
 }
 
 /** `hookbench serve` from dist on port 0, found through its ready line and server.json. */
-async function startServe(dataDir: string): Promise<Serve> {
+export async function startServe(dataDir: string): Promise<Serve> {
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -130,6 +134,8 @@ async function startServe(dataDir: string): Promise<Serve> {
   const info = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { url: string; uiUrl: string; token: string };
   return {
     ...info,
+    pid: child.pid!,
+    stderr: () => stderr,
     async call<T>(command: string, input: unknown): Promise<T> {
       const res = await fetch(`${info.url}/api/${command}`, { method: 'POST', headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
       const result = (await res.json()) as { ok: true; value: T } | { ok: false; error: { message: string } };

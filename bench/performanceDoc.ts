@@ -103,6 +103,7 @@ export function renderPerformanceDoc(stored: Stored): string {
     '| `ingest` | `/v1/batch` (100 SDK events a request from a load-generator process) accepted and persisted with forwarding paused ÷ the server a user would write (`node:http`, `JSON.parse`, one better-sqlite3 row per call); and, with the engine draining, end to end (first request → last delivery logged) ÷ raw measured right before and after | ≥ 0.6; end to end ≥ 0.5 |',
     '| `live` | the Live view in Chromium while `serve` delivers 1,000 events/s: share of wall time in long tasks, the renderer\'s JS heap | < 10 %; < 150 MB |',
     '| `history` | listMessages and getOverview at 1,000,000 stored messages | every case < 50 ms p95 |',
+    '| `history-fill` | a first page of listMessages over HTTP (`serve`, 14 filters, common and rare values) right after 1,000,000 calls through `/v1/batch`, every 2 s while the history index catches up (on its own thread), and once it has; each first page the same in every phase; `serve`\'s peak RSS | every case < 50 ms p95 in every phase; < 200 MiB |',
     '| `time-travel` | a +4 h clock jump over 1 and over N messages to an endpoint that never answers: the honest jump is not slower for more messages, Fast-forward unanswered attempts finishes in seconds, every message fails | see the table |',
     '| (full run only) | the 5 s timeout against a server that never answers | fires within 5,000–5,100 ms |',
     '',

@@ -16,6 +16,8 @@
  *                         logged) ÷ raw
  *   live                  the Live view in Chromium while the engine delivers 1,000 messages/s (bench/live.ts)
  *   history               listMessages and getOverview at 1,000,000 stored messages (bench/history.ts)
+ *   history-fill          listMessages over HTTP right after 1,000,000 calls through /v1/batch, while the
+ *                         history index catches up and after; serve's RSS (bench/historyFill.ts)
  *   time-travel           a +4 h clock jump over 1 and over N messages to an endpoint that never answers,
  *                         wall seconds, honest and with Fast-forward unanswered attempts (bench/timeTravel.ts)
  *
@@ -39,6 +41,8 @@
  *   npm run bench -- --only live       --live-seconds N (default 10), --live-rate N (deliveries/s, 1,000)
  *   npm run bench -- --only history    --history-messages N, --history-runs N (default 30),
  *                                      --history-db DIR keeps the database there for later runs
+ *   npm run bench -- --only history-fill --history-fill-messages N (default 1,000,000),
+ *                                      --history-fill-runs N (rounds right after and caught up, default 10)
  *   npm run bench -- --only time-travel --time-travel-messages N (default 100)
  */
 import { startReceiver, type Receiver } from './child.js';
@@ -50,6 +54,7 @@ import { fileURLToPath } from 'node:url';
 import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js';
 import { runEngine, type WindowMode } from './engine.js';
 import { printHistory, runHistory, type HistoryResult } from './history.js';
+import { FILL_TARGETS, printHistoryFill, runHistoryFill, type FillResult } from './historyFill.js';
 import { ingestWarmUpEvents, runIngest, type DrainFacts, type IngestMode, type IngestOutput } from './ingest.js';
 import { runIngestBaseline } from './ingestBaseline.js';
 import { LIVE_TARGETS, printLive, runLive, type LiveResult } from './live.js';
@@ -75,6 +80,12 @@ const HARD_CAP_MS = 300_000;
 /** Added to the cap when the history benchmark runs: building 1,000,000 messages takes a minute or two. */
 const HISTORY_CAP_MS = 1_200_000;
 const DEFAULT_HISTORY_MESSAGES = 1_000_000;
+/** Added to the cap when history-fill runs: a slow fill of 1,000,000 calls, and the index catching up. */
+const HISTORY_FILL_CAP_MS = 2_700_000;
+const DEFAULT_FILL_MESSAGES = 1_000_000;
+const QUICK_FILL_MESSAGES = 20_000;
+const DEFAULT_FILL_RUNS = 10;
+const QUICK_FILL_RUNS = 5;
 /** Added to the cap when time travel runs: four jumps, two of them ~7 real 5 s waits each. */
 const TIME_TRAVEL_CAP_MS = 180_000;
 const DEFAULT_TIME_TRAVEL_MESSAGES = 100;
@@ -95,7 +106,7 @@ const DEFAULT_LIVE_RATE = 1_000;
 /** `engine-drain` is a diagnostic (delivery pipeline alone); it takes no part in the targets. */
 const FORWARDING = ['raw', 'engine', 'naive', 'engine-drain', 'raw-latency', 'engine-latency', 'engine-latency-fixed'] as const;
 const INGESTION = ['ingest-baseline', 'ingest-paused', 'ingest-draining'] as const;
-const CONTENDERS = [...FORWARDING, ...INGESTION, 'live', 'history', 'time-travel'] as const;
+const CONTENDERS = [...FORWARDING, ...INGESTION, 'live', 'history', 'history-fill', 'time-travel'] as const;
 /** Names for several contenders at once in --only. */
 const ALIASES: Record<string, readonly ContenderName[]> = {
   latency: ['raw-latency', 'engine-latency', 'engine-latency-fixed'],
@@ -138,6 +149,7 @@ const label = (name: ContenderName, fixedWindow: boolean): string => {
     'ingest-draining': `/v1/batch ×${INGEST_BATCH}, engine draining`,
     live: 'the Live view in Chromium while the engine delivers',
     history: 'listMessages and getOverview over a stored history',
+    'history-fill': 'listMessages right after a big /v1/batch fill, while indexing, caught up',
     'time-travel': 'a +4 h jump over messages to an endpoint that never answers',
   };
   return labels[name];
@@ -159,6 +171,7 @@ interface Options {
   fixedWindow: boolean;
   live: { seconds: number; rate: number };
   history: { messages: number; runs: number; keepDir: string | null };
+  historyFill: { messages: number; runs: number };
   timeTravelMessages: number;
 }
 
@@ -219,6 +232,8 @@ function parseArgs(argv: readonly string[]): Options {
   let historyMessages: number | null = null;
   let historyRuns: number | null = null;
   let historyDb: string | null = null;
+  let fillMessages: number | null = null;
+  let fillRuns: number | null = null;
   let timeTravelMessages: number | null = null;
   let only: ContenderName[] = [...CONTENDERS];
   for (let i = 0; i < argv.length; i++) {
@@ -262,6 +277,10 @@ function parseArgs(argv: readonly string[]): Options {
       historyRuns = whole('--history-runs', 5, 1_000);
     } else if (flag === '--history-db') {
       historyDb = value();
+    } else if (flag === '--history-fill-messages') {
+      fillMessages = whole('--history-fill-messages', 10_000, 5_000_000);
+    } else if (flag === '--history-fill-runs') {
+      fillRuns = whole('--history-fill-runs', 3, 100);
     } else if (flag === '--time-travel-messages') {
       timeTravelMessages = whole('--time-travel-messages', 2, 2_000);
     } else if (flag === '--only') {
@@ -273,7 +292,7 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (flag === '--help' || flag === '-h') {
       console.log(
         `usage: ${RERUN} [-- --messages N] [--events N] [--ingest-warm-up N] [--ingest-in-flight N] [--rounds N] [--quick] [--fixed-window] [--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')}] ` +
-          '[--live-seconds N] [--live-rate N] [--history-messages N] [--history-runs N] [--history-db DIR] [--time-travel-messages N]',
+          '[--live-seconds N] [--live-rate N] [--history-messages N] [--history-runs N] [--history-db DIR] [--history-fill-messages N] [--history-fill-runs N] [--time-travel-messages N]',
       );
       process.exit(0);
     } else {
@@ -296,6 +315,7 @@ function parseArgs(argv: readonly string[]): Options {
       runs: historyRuns ?? (quick ? QUICK_HISTORY_RUNS : DEFAULT_HISTORY_RUNS),
       keepDir: historyDb,
     },
+    historyFill: { messages: fillMessages ?? (quick ? QUICK_FILL_MESSAGES : DEFAULT_FILL_MESSAGES), runs: fillRuns ?? (quick ? QUICK_FILL_RUNS : DEFAULT_FILL_RUNS) },
     timeTravelMessages: timeTravelMessages ?? (quick ? QUICK_TIME_TRAVEL_MESSAGES : DEFAULT_TIME_TRAVEL_MESSAGES),
   };
 }
@@ -511,6 +531,31 @@ function check(name: string, value: number, target: number, kind: 'min' | 'max' 
 }
 
 /** A jump is not slower for more messages (honest), and fast-forward finishes in seconds; every message fails. */
+/** history-fill in docs/performance.md: every case's p95 per phase (max: < 50 ms passes), RSS, catch-up time. */
+function fillChecks(fill: FillResult | null): Check[] {
+  if (!fill) return [];
+  const n = int(fill.messages);
+  const rows: Check[] = [];
+  for (const c of fill.cases) {
+    const phases = [['right after', c.after], ['while indexing', c.during], ['caught up', c.caughtUp]] as const;
+    for (const [phase, t] of phases) {
+      if (t === null) continue;
+      rows.push({ name: `history-fill ${n}: ${c.filter} (${c.variant}) first page p95 ms ${phase}`, value: Number(t.p95.toFixed(1)), target: FILL_TARGETS.p95Ms, kind: 'max', pass: t.p95 < FILL_TARGETS.p95Ms && c.mismatches === 0 });
+    }
+  }
+  rows.push({ name: `history-fill ${n}: serve peak RSS MiB`, value: Math.round(fill.rssPeakMiB), target: FILL_TARGETS.rssMiB, kind: 'max', pass: fill.rssPass });
+  return rows;
+}
+
+function fillFigures(fill: FillResult | null): DocRow[] {
+  if (!fill) return [];
+  const n = int(fill.messages);
+  return [
+    { name: `history-fill ${n}: fill calls/s`, value: Math.round(fill.eventsPerSecond) },
+    ...(fill.catchUpSeconds === null ? [] : [{ name: `history-fill ${n}: index caught up, s after the fill`, value: Math.round(fill.catchUpSeconds) }]),
+  ];
+}
+
 function timeTravelChecks(result: TimeTravelResult | null): Check[] {
   if (!result) return [];
   const failed = result.runs.filter((r) => r.failed === r.messages).length;
@@ -659,13 +704,14 @@ async function main(): Promise<number> {
   const withLive = options.only.includes('live');
   const withHistory = options.only.includes('history');
   const withTimeTravel = options.only.includes('time-travel');
+  const withFill = options.only.includes('history-fill');
   const started = Date.now();
   const loadStart = loadavg();
 
   const fast = forwarding.some((f) => !SLOW.has(f)) || ingestion.length ? await startReceiver() : null;
   const slow = forwarding.some((f) => SLOW.has(f)) ? await startReceiver({ origins: LATENCY_ORIGINS, delayMs: LATENCY_MS }) : null;
   const receiverOf = (name: ContenderName): Receiver => (SLOW.has(name as ForwardingName) ? slow! : fast!);
-  const capMs = HARD_CAP_MS + (withHistory ? HISTORY_CAP_MS : 0) + (withTimeTravel ? TIME_TRAVEL_CAP_MS : 0);
+  const capMs = HARD_CAP_MS + (withHistory ? HISTORY_CAP_MS : 0) + (withTimeTravel ? TIME_TRAVEL_CAP_MS : 0) + (withFill ? HISTORY_FILL_CAP_MS : 0);
   const cap = setTimeout(() => {
     console.error(`bench: hard cap of ${capMs / 1000} s reached; aborting`);
     fast?.kill();
@@ -692,6 +738,7 @@ async function main(): Promise<number> {
     }
     if (withLive) console.log(`  live: ${int(options.live.rate)} deliveries/s for ${options.live.seconds} s into the Live view`);
     if (withHistory) console.log(`  history: listMessages and getOverview at ${int(options.history.messages)} stored messages, ${options.history.runs} runs a case`);
+    if (withFill) console.log(`  history-fill: ${int(options.historyFill.messages)} calls through /v1/batch, then first pages right after, while indexing and caught up (${options.historyFill.runs} rounds)`);
     if (withTimeTravel) console.log(`  time travel: +4 h over 1 and ${int(options.timeTravelMessages)} messages to an endpoint that never answers, honest and fast-forward`);
     console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${process.platform} ${process.arch}\n`);
 
@@ -765,6 +812,11 @@ async function main(): Promise<number> {
       collectGarbage();
       history = await runHistory({ ...options.history, caseBudgetMs: 20_000 }, (line) => console.log(`  history: ${line}`));
     }
+    let fill: FillResult | null = null;
+    if (withFill) {
+      collectGarbage();
+      fill = await withTempDir('history-fill', (dir) => runHistoryFill({ ...options.historyFill, dir }, (line) => console.log(`  history-fill: ${line}`)));
+    }
     let timeTravel: TimeTravelResult | null = null;
     if (withTimeTravel) {
       collectGarbage();
@@ -794,10 +846,11 @@ async function main(): Promise<number> {
     }
     if (live) printLive(live);
     if (history) printHistory(history, formatTable);
+    if (fill) printHistoryFill(fill, formatTable);
     if (timeTravel) printTimeTravel(timeTravel, formatTable);
     printChecks(verdicts);
     const historyCheck = history ? [{ name: 'history cases within 50 ms p95', value: history.passed, target: history.total, pass: history.passed === history.total }] : [];
-    const docChecks: Check[] = [...verdicts, ...historyCheck];
+    const docChecks: Check[] = [...verdicts, ...historyCheck, ...fillChecks(fill)];
     if (options.only.length === CONTENDERS.length) {
       process.stdout.write(`\ntimeout precision: 16 attempts against a server that never answers (~5 s)... `);
       const timeout = await withTempDir('timeout', (dir) => measureTimeoutPrecision(dir, 16));
@@ -837,6 +890,7 @@ async function main(): Promise<number> {
       ...results.map((r) => ({ name: `${r.name}: deliveries/s`, value: r.deliveriesPerSecond })),
       ...ingest.map((r) => ({ name: `${r.name}: events/s`, value: r.eventsPerSecond })),
       ...(rawE2e && draining?.drain ? [{ name: 'ingest-draining: deliveries/s end to end', value: draining.drain.deliveriesPerSecond }] : []),
+      ...fillFigures(fill),
     ];
     const doc = fileURLToPath(new URL('../../docs/performance.md', import.meta.url));
     const { kept } = writePerformanceDoc(
@@ -857,7 +911,7 @@ async function main(): Promise<number> {
     console.log(
       `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --ingest-warm-up N | --ingest-in-flight N | --rounds N | --quick | --fixed-window | ` +
         `--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')} | --live-seconds N | --live-rate N | ` +
-        '--history-messages N | --history-runs N | --history-db DIR | --time-travel-messages N)',
+        '--history-messages N | --history-runs N | --history-db DIR | --history-fill-messages N | --history-fill-runs N | --time-travel-messages N)',
     );
     return 0;
   } finally {

@@ -199,13 +199,15 @@ class CoreLifecycle implements Omit<Core, keyof Commands> {
     if (this.closed) return;
     this.closed = true;
     const s = this.s;
-    s.historyIndexer.stop();
+    // Asked first so that it starts no new chunk while the rest closes; it has closed its connection once awaited.
+    const indexerStopped = s.historyIndexer.stop();
     s.retention.stop();
     await s.checks.close();
     s.bus.close();
     await s.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await s.engine.close();
     await s.forwarder.close();
+    await indexerStopped;
     await s.checkpointer.stop();
     s.store.close();
     this.lock.release();

@@ -19,7 +19,7 @@ import { DiagnosticsService } from '../diagnostics/diagnostics.js';
 import { DiagnosticsQueries } from '../diagnostics/diagnosticsQueries.js';
 import { receiverChecks } from '../domain/receiverVerdict.js';
 import { History } from '../history/history.js';
-import { HistoryIndexer } from '../history/historyIndexer.js';
+import { startHistoryIndexThread } from '../history/historyIndexThread.js';
 import { Retention } from '../history/retention.js';
 import { ingestionPort, type IngestionPort } from '../ingestion/ingestionPort.js';
 import { Intake } from '../ingestion/intake.js';
@@ -47,7 +47,8 @@ export interface Services {
   readonly checkpointer: { stop(): Promise<void> };
   readonly forwarder: Forwarder;
   readonly engine: Engine;
-  readonly historyIndexer: HistoryIndexer;
+  /** The history index thread (history/historyIndexThread.ts), started with the core. */
+  readonly historyIndexer: { start(): void; stop(): Promise<void> };
   readonly retention: Retention;
   readonly intake: Intake;
   readonly audiences: AudienceService;
@@ -104,14 +105,22 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     ...(options.monotonicTime !== undefined ? { time: options.monotonicTime } : {}),
   });
-  // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts).
-  const historyIndexer = new HistoryIndexer({
-    index: queries.index,
-    roundsInFlight: () => engine.roundsInFlight,
-    roundsRecorded: () => engine.stats.roundsRecorded,
-    writable,
-    onError: backgroundFailure(store, 'the history index could not be updated; listMessages reads the newest messages in id order meanwhile'),
-  });
+  // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts), on a
+  // thread of its own with its own connection (history/historyIndexThread.ts).
+  let indexThread: { stop(): Promise<void> } | null = null;
+  const historyIndexer = {
+    start: (): void => {
+      indexThread ??= startHistoryIndexThread({
+        file: store.file,
+        writing: store.writing,
+        roundsInFlight: () => engine.roundsInFlight,
+        roundsRecorded: () => engine.stats.roundsRecorded,
+        writable,
+        onError: backgroundFailure(store, 'the history index could not be updated; listMessages reads the newest messages in id order meanwhile'),
+      });
+    },
+    stop: (): Promise<void> => indexThread?.stop() ?? Promise.resolve(),
+  };
   // Removes settled messages past the retention policy while the core is quiet (history/retention.ts).
   const retention = new Retention({
     store,

@@ -20,6 +20,11 @@ export interface HistoryIndexerOptions {
   roundsRecorded?: () => number;
   /** False while the database must not be written (store/integrity.ts): the indexer waits. */
   writable?: () => boolean;
+  /**
+   * True while the engine's thread is in a transaction or waiting for the write lock: the indexer starts no
+   * chunk then (on its own thread it would otherwise take the lock back between the engine's retries).
+   */
+  engineWriting?: () => boolean;
   /** An error while indexing; the indexer tries again after `retryAfterErrorMs`. */
   onError?: (error: unknown) => void;
   retryAfterErrorMs?: number;
@@ -30,17 +35,23 @@ export interface HistoryIndexerOptions {
   busyMessagesPerSecond?: number;
   busyRoundsPerSecond?: number;
   busyRounds?: number;
+  /** On a thread of its own: its turns keep the thread's event loop turning (BackgroundTurns' holdOpen). */
+  ownThread?: boolean;
 }
 
 export const HISTORY_INDEX_CHUNK = 100;
 
 export class HistoryIndexer {
-  private readonly turns = new BackgroundTurns(() => this.turn());
+  private readonly turns: BackgroundTurns;
   /** lag() when last looked, and when. */
   private lastLag = 0;
   private lastLookedAt = 0;
   /** roundsRecorded() when last looked. */
   private lastRounds = 0;
+  /** What the last look found (busy until one has looked); quiet, the next look is an interval later. */
+  private busy = true;
+  /** Messages indexed since the last look. */
+  private indexedSinceLook = 0;
   private merged = true;
   private readonly options: Required<HistoryIndexerOptions>;
 
@@ -54,10 +65,13 @@ export class HistoryIndexer {
       busyRounds: 32,
       roundsRecorded: () => 0,
       writable: () => true,
+      engineWriting: () => false,
       onError: (e) => console.error('hookbench: the history index could not be updated; listMessages reads the newest messages in id order meanwhile', e),
       retryAfterErrorMs: 30_000,
+      ownThread: false,
       ...options,
     };
+    this.turns = new BackgroundTurns(() => this.turn(), this.options.ownThread);
   }
 
   start(): void {
@@ -65,6 +79,7 @@ export class HistoryIndexer {
     this.lastLag = this.options.index.lag();
     this.lastRounds = this.options.roundsRecorded();
     this.lastLookedAt = performance.now();
+    this.busy = true;
     this.turns.start(this.options.intervalMs);
   }
 
@@ -85,31 +100,38 @@ export class HistoryIndexer {
     if (!this.options.writable()) return this.turns.later(this.options.intervalMs);
     const now = performance.now();
     const lag = this.options.index.lag();
-    // New messages since the last look (lag grows by them; indexing shrinks it, so count only growth).
-    const elapsedMs = Math.max(1, now - this.lastLookedAt);
-    const arrivedPerSecond = (Math.max(0, lag - this.lastLag) * 1000) / elapsedMs;
-    const rounds = this.options.roundsRecorded();
-    const finishedPerSecond = ((rounds - this.lastRounds) * 1000) / elapsedMs;
-    this.lastRounds = rounds;
-    if (arrivedPerSecond >= this.options.busyMessagesPerSecond || finishedPerSecond >= this.options.busyRoundsPerSecond || this.options.roundsInFlight() > this.options.busyRounds) {
+    const elapsedMs = now - this.lastLookedAt;
+    if (this.busy || elapsedMs >= this.options.intervalMs) {
+      // A look over about one interval (a busy indexer waits that long before the next): turns between two
+      // chunks are too close together to say a rate.
+      // Lag grows by the messages that arrived and shrinks by those indexed since the last look.
+      const arrivedPerSecond = (Math.max(0, lag + this.indexedSinceLook - this.lastLag) * 1000) / elapsedMs;
+      const rounds = this.options.roundsRecorded();
+      const finishedPerSecond = ((rounds - this.lastRounds) * 1000) / elapsedMs;
+      this.busy = arrivedPerSecond >= this.options.busyMessagesPerSecond || finishedPerSecond >= this.options.busyRoundsPerSecond;
+      this.lastRounds = rounds;
       this.lastLag = lag;
       this.lastLookedAt = now;
-      return this.turns.later(this.options.intervalMs);
+      this.indexedSinceLook = 0;
     }
+    if (this.busy || this.options.roundsInFlight() > this.options.busyRounds) return this.turns.later(this.options.intervalMs);
+    if (this.options.engineWriting()) return this.turns.later(1);
     let more = lag > 0;
-    while (more && performance.now() - now < this.options.sliceMs) more = this.options.index.indexNext(this.options.chunk) > 0;
+    while (more && performance.now() - now < this.options.sliceMs && !this.options.engineWriting()) {
+      const n = this.options.index.indexNext(this.options.chunk);
+      this.indexedSinceLook += n;
+      more = n > 0;
+    }
     if (lag > 0) this.merged = false;
     if (!more && !this.merged) {
       // Caught up: fewer, larger segments make every search cheaper.
-      while (performance.now() - now < this.options.sliceMs) {
+      while (performance.now() - now < this.options.sliceMs && !this.options.engineWriting()) {
         if (!this.options.index.merge(100)) {
           this.merged = true;
           break;
         }
       }
     }
-    this.lastLag = this.options.index.lag();
-    this.lastLookedAt = performance.now();
     // Still behind and quiet: go on as soon as the event loop has had its turn.
     this.turns.later(more || !this.merged ? 0 : this.options.intervalMs);
   }

@@ -1,13 +1,20 @@
 /**
  * The schedule of a background task that works in short turns while the core is quiet (the history indexer,
  * retention): one pending turn at a time, on the next turn of the event loop (0 ms) or after a delay, never
- * holding the process open; once stopped it schedules nothing, and a turn already queued does not run.
+ * holding the process open (unless asked to); once stopped it schedules nothing, and a turn already queued does not run.
  */
 export class BackgroundTurns {
   private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private running = false;
 
-  constructor(private readonly turn: () => void) {}
+  /**
+   * `holdOpen`: on a worker thread of its own the turns are all there is to do. An unref'd immediate does not
+   * wake a thread's event loop there: it would run only when something else did, so they are kept ref'd.
+   */
+  constructor(
+    private readonly turn: () => void,
+    private readonly holdOpen = false,
+  ) {}
 
   get stopped(): boolean {
     return !this.running;
@@ -35,7 +42,7 @@ export class BackgroundTurns {
       if (this.running) this.turn();
     };
     this.timer = ms === 0 ? setImmediate(run) : setTimeout(run, ms);
-    this.timer.unref();
+    if (!this.holdOpen) this.timer.unref();
   }
 
   private clear(): void {

@@ -111,7 +111,7 @@ export class ReceiverStore {
   /** Runs `fn` in one transaction; inside an open one it simply runs. */
   transaction<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   listReceivers(): StoredReceiver[] {

@@ -62,7 +62,9 @@ export class HistoryIndex {
   /**
    * Indexes the next `max` messages after the watermark in one transaction and moves the watermark past
    * them. Returns how many were indexed (0: caught up). Not inside another transaction: it would hold
-   * that one's writes back for as long as it takes.
+   * that one's writes back for as long as it takes. IMMEDIATE: it runs on its own connection
+   * (history/historyIndexWorker.ts), and a transaction that read before it wrote could find the engine's
+   * commit in between and fail instead of waiting for the lock.
    */
   indexNext(max: number): number {
     if (this.db.inTransaction) return 0;
@@ -84,7 +86,7 @@ export class HistoryIndex {
       this.statements.addBodies.run(range);
       this.statements.setState.run(upTo, maxReceived);
       return n;
-    })();
+    }).immediate();
   }
 
   /**

@@ -118,9 +118,12 @@ export class MessageQueries {
   private largestStatus: MessageStatus = 'delivered';
   /** Set while explain() runs: every statement run is recorded with its query plan. */
   private explaining: Explained['statements'] | null = null;
+  /** Runs a function in a read transaction (one snapshot of the file). */
+  private readonly snapshot;
 
   constructor(private readonly db: Db) {
     this.index = new HistoryIndex(db);
+    this.snapshot = db.transaction((read: () => MessageSummary[]) => read());
     this.summaryById = db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id = ?`);
     this.countAll = db.prepare<[], number>('SELECT count(*) FROM messages').pluck();
     this.failedSince = db
@@ -129,8 +132,17 @@ export class MessageQueries {
     this.countStatus = db.prepare<[MessageStatus], number>('SELECT count(*) FROM messages INDEXED BY messages_status WHERE status = ?').pluck();
   }
 
-  /** A page of summaries, newest first, below `beforeId`; `limit` rows at most. */
+  /**
+   * A page of summaries, newest first, below `beforeId`; `limit` rows at most. Read in one snapshot: the
+   * history index thread moves the watermark whenever it commits, and a page whose plan was chosen below
+   * one watermark and read below another would miss the messages indexed in between.
+   */
   list(filter: MessageFilter, beforeId: number | undefined, limit: number): MessageSummary[] {
+    if (this.db.inTransaction) return this.readPage(filter, beforeId, limit);
+    return this.snapshot.deferred(() => this.readPage(filter, beforeId, limit));
+  }
+
+  private readPage(filter: MessageFilter, beforeId: number | undefined, limit: number): MessageSummary[] {
     const ids = this.pageIds(filter, beforeId ?? NO_CURSOR, limit);
     if (ids.length === 0) return [];
     const rows = this.all<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id IN (SELECT value FROM json_each(@ids)) ORDER BY m.id DESC`, {

@@ -69,6 +69,6 @@ export class RetentionStore {
       for (const id of ids) this.statements.remove.run(id);
       if (ids.size > 0) this.statements.addPruned.run({ n: ids.size });
       return ids.size;
-    })();
+    }).immediate();
   }
 }

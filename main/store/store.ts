@@ -41,6 +41,13 @@ export class Store {
   readonly destinationStats: DestinationStatsQueries;
   readonly retention: RetentionStore;
 
+  /**
+   * Above 0 while `transaction()` runs, waiting for the write lock included: the history index thread, which
+   * writes the same file, reads it and leaves the lock to this thread (SQLite's busy wait is sleep and retry,
+   * and a writer that takes the lock back at once could keep the other waiting past its timeout).
+   */
+  readonly writing = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+
   /** Whether the transaction in progress is one `transaction()` opened; callbacks waiting for its commit. */
   private owning = false;
   private committed: (() => void)[] = [];
@@ -87,18 +94,24 @@ export class Store {
     }
   }
 
-  /** Runs `fn` in a transaction; inside an open one it simply runs (no savepoint per nested call). */
+  /**
+   * Runs `fn` in a transaction; inside an open one it simply runs (no savepoint per nested call). IMMEDIATE:
+   * the history index thread writes the same file, and a transaction that read before it wrote would fail
+   * (SQLITE_BUSY) if that thread committed in between, where taking the write lock first waits its turn.
+   */
   transaction<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
     let result: T;
     this.owning = true;
+    Atomics.add(this.writing, 0, 1);
     try {
-      result = this.db.transaction(fn)();
+      result = this.db.transaction(fn).immediate();
     } catch (e) {
       this.committed = [];
       throw e;
     } finally {
       this.owning = false;
+      Atomics.sub(this.writing, 0, 1);
     }
     const callbacks = this.committed;
     this.committed = [];

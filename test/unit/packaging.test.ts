@@ -13,7 +13,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as { files: string[]; asarUnpack: string[]; asar: boolean; npmRebuild: boolean; extraMetadata: { main: string } };
 
 /** The scripts started as worker threads (startEngineWorker and JobWorker names). */
-const WORKERS = ['app/checkpointWorker', 'delivery/forwarderWorker', 'ingestion/ingestWorker'];
+const WORKERS = ['app/checkpointWorker', 'delivery/forwarderWorker', 'history/historyIndexWorker', 'ingestion/ingestWorker'];
 
 /** What a source file loads at run time: relative modules and packages (type-only imports load nothing). */
 function loads(source: string): string[] {
