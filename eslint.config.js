@@ -123,7 +123,7 @@ export default tseslint.config(
   },
   {
     files: ['main/cli/**/*.ts', 'main/cli.ts'],
-    rules: restrict('The CLI may not import the desktop shell.', ['electron'], [{ group: ['../desktop/*', './desktop/*', '../../desktop/*'] }]),
+    rules: restrict('The CLI may not import the desktop shell.', ['electron'], [{ group: ['../desktop/*', './desktop/*', '../../desktop/*', '../../../desktop/*'] }]),
   },
   {
     // The renderer talks to the core only through the typed contract (commands and events over a transport).

@@ -8,7 +8,7 @@ import type { EventFrame } from '../contract/events.js';
 
 export type { EventFrame };
 import { findLiveServe } from './remote.js';
-import type { ServerInfo } from './serve.js';
+import type { ServerInfo } from './commands/serve.js';
 
 export type StreamStatus =
   /** `again`: a reconnection (events sent while disconnected were missed). */

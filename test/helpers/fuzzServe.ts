@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 
 export const FUZZ_WRITE_KEY = 'wk_fuzz_0123456789';
 export const FUZZ_SOURCE = 'fuzzed';

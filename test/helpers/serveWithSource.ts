@@ -1,7 +1,7 @@
 /** A real `hookbench serve` (port 0, temp data dir) with one source, and the Basic auth its write key gives. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { newDataDir, onCleanup } from './harness.js';
 
 export const WRITE_KEY = 'wk_backend';

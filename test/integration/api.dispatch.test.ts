@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startServe } from '../../main/cli/serve.js';
+import { startServe } from '../../main/cli/commands/serve.js';
 import { dispatch } from '../../main/contract/dispatch.js';
 import type { Result } from '../../main/contract/result.js';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BATTERY } from '../../main/check/battery.js';
 import { runCli, type CliDeps } from '../../main/cli/program.js';
-import { startServe } from '../../main/cli/serve.js';
+import { startServe } from '../../main/cli/commands/serve.js';
 import type { CheckRun } from '../../main/contract/check.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { checkReceiver, SECRET } from '../helpers/checkReceivers.js';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../main/cli/program.js';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { IMPORT_LIMITS } from '../../main/contract/importMessages.js';
 import { createCore } from '../../main/app/createCore.js';
 import { captureIO } from '../helpers/cliIO.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../main/contract/events.js';
 import { runCli, type CliDeps } from '../../main/cli/program.js';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { startCommand } from '../helpers/cliRun.js';
 import { must, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';

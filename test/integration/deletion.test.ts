@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServe } from '../../main/cli/serve.js';
+import { startServe } from '../../main/cli/commands/serve.js';
 import { runCli } from '../../main/cli/program.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { must, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import type { DiagnosticCheck, Diagnostics } from '../../main/contract/diagnostics.js';
 import { dispatch } from '../../main/contract/dispatch.js';
 import { internalsOf } from '../../main/app/createCore.js';

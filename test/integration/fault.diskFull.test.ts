@@ -8,7 +8,7 @@
  */
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunningServe } from '../../main/cli/serve.js';
+import type { RunningServe } from '../../main/cli/commands/serve.js';
 import { internalsOf } from '../../main/app/createCore.js';
 import { checkIngestTotals } from '../fuzz/ingestFuzz.js';
 import { FUZZ_SOURCE, FUZZ_WRITE_KEY, startFuzzServe } from '../helpers/fuzzServe.js';

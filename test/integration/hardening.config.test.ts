@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../main/cli/program.js';
-import { startServe } from '../../main/cli/serve.js';
+import { startServe } from '../../main/cli/commands/serve.js';
 import type { HookbenchConfig } from '../../main/contract/config.js';
 import { dispatch } from '../../main/contract/dispatch.js';
 import type { MessageDetail } from '../../main/contract/models.js';

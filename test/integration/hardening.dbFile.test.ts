@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { closeEngineWorker, startEngineWorker } from '../../main/platform/workers.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';
 

@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { MessageSummary } from '../../main/contract/models.js';
-import { startServe } from '../../main/cli/serve.js';
+import { startServe } from '../../main/cli/commands/serve.js';
 import { tooDeepMarker } from '../../main/domain/jsonDepth.js';
 import { WIRE_MAX_DEPTH } from '../../main/server/eventFrame.js';
 import { deepTrackCallJson } from '../helpers/deepJson.js';

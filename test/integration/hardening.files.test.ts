@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServe } from '../../main/cli/serve.js';
+import { startServe } from '../../main/cli/commands/serve.js';
 import { TLS_DIR } from '../../main/receiver/tlsMaterial.js';
 import { newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 

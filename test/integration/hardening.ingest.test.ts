@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { RunningServe } from '../../main/cli/serve.js';
+import type { RunningServe } from '../../main/cli/commands/serve.js';
 import { must } from '../helpers/harness.js';
 import { basicAuth, serveWithSource } from '../helpers/serveWithSource.js';
 

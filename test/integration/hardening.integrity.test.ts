@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../main/cli/program.js';
-import { startServe } from '../../main/cli/serve.js';
+import { startServe } from '../../main/cli/commands/serve.js';
 import { HookbenchError } from '../../main/contract/result.js';
 import { createCore } from '../../main/app/createCore.js';
 import { captureIO } from '../helpers/cliIO.js';

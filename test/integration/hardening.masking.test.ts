@@ -17,7 +17,7 @@ import { COMMAND_NAMES } from '../../main/contract/commands.js';
 import { ENGINE_EVENT_TYPES } from '../../main/contract/events.js';
 import type { Destination, MessageDetail, Page } from '../../main/contract/models.js';
 import { runCli, type CliDeps } from '../../main/cli/program.js';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { dispatch } from '../../main/contract/dispatch.js';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { captureIO } from '../helpers/cliIO.js';

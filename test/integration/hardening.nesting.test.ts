@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../main/contract/messageShapes.js';
 import type { MessageDetail, MessageSummary, Page } from '../../main/contract/models.js';
 import { runCli } from '../../main/cli/program.js';
-import type { RunningServe } from '../../main/cli/serve.js';
+import type { RunningServe } from '../../main/cli/commands/serve.js';
 import { IngestService } from '../../main/ingestion/ingest.js';
 import { deepTrackBody, deepTrackCallJson, nestedArrays } from '../helpers/deepJson.js';
 import { captureIO } from '../helpers/cliIO.js';

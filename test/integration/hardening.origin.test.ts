@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';
 
 const silentIO = { stdout: () => undefined, stderr: () => undefined };

@@ -11,7 +11,7 @@ import type { EngineEvent } from '../../main/contract/events.js';
 import type { CaptureRecord } from '../../main/contract/receiver.js';
 import type { Page } from '../../main/contract/models.js';
 import { runCli } from '../../main/cli/program.js';
-import { runServe, startServe, type RunningServe } from '../../main/cli/serve.js';
+import { runServe, startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import type { TestReceiver } from '../helpers/receiver.js';

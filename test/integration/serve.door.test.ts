@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { IngestRefusal, Page } from '../../main/contract/models.js';
 import { runCli } from '../../main/cli/program.js';
-import { startServe, type RunningServe } from '../../main/cli/serve.js';
+import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import type { RefusalReportOptions } from '../../main/cli/refusalReport.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { must, newDataDir, onCleanup } from '../helpers/harness.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runServe } from '../../main/cli/serve.js';
+import { runServe } from '../../main/cli/commands/serve.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';
 
@@ -24,7 +24,7 @@ describe('hookbench serve at start', () => {
 describe('clients that close mid-body', () => {
   it('twenty aborts write one line to the log, no stack trace, and every other request still answers', async () => {
     const { vi } = await import('vitest');
-    const { startServe } = await import('../../main/cli/serve.js');
+    const { startServe } = await import('../../main/cli/commands/serve.js');
     const { connect } = await import('node:net');
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -59,6 +59,13 @@ describe('layering lint rules', () => {
     expect(await lint('main/client/probe.ts', "import { LIMITS } from '../contract/messageShapes.js';\nexport const x = LIMITS;\n")).toHaveLength(0);
   });
 
+  it('the CLI imports no desktop shell, from any depth of main/cli', async () => {
+    expect(await lint('main/cli/probe.ts', "import { main } from '../desktop/main.js';\nexport const x = main;\n")).toHaveLength(1);
+    expect(await lint('main/cli/commands/probe.ts', "import { main } from '../../desktop/main.js';\nexport const x = main;\n")).toHaveLength(1);
+    expect(await lint('main/cli/commands/send/probe.ts', "import { main } from '../../../desktop/main.js';\nexport const x = main;\n")).toHaveLength(1);
+    expect(await lint('main/cli/commands/send/probe.ts', "import { EXIT } from '../../io.js';\nexport const x = EXIT;\n")).toHaveLength(0);
+  });
+
   it('only main/desktop may import electron (values, types and subpaths alike)', async () => {
     const fixture = readFileSync(new URL('../fixtures/layering/electron-outside-desktop.ts.txt', import.meta.url), 'utf8');
     for (const elsewhere of ['main/delivery/probe.ts', 'main/server/probe.ts', 'main/cli/probe.ts', 'renderer/src/probe.tsx', 'scripts/probe.mjs', 'test/unit/probe.test.ts']) {

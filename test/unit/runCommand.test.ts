@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EXIT, runCommand, UsageError } from '../../main/cli/io.js';
-import { runVerify } from '../../main/cli/verify.js';
+import { runVerify } from '../../main/cli/commands/verify.js';
 import { captureIO } from '../helpers/cliIO.js';
 
 describe('runCommand', () => {

@@ -5,14 +5,14 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { ExportFormat, ExportMessagesOutput } from '../contract/api.js';
-import { EXPORT_LIMIT } from '../contract/commands.js';
-import type { MessageType } from '../contract/messageShapes.js';
-import type { Destination, DeliveryStatus, MessageFilter, MessageStatus, Source } from '../contract/models.js';
-import { EXIT, runCommand, UsageError, type CliIO } from './io.js';
-import { listAll } from './remote.js';
+import type { ExportFormat, ExportMessagesOutput } from '../../contract/api.js';
+import { EXPORT_LIMIT } from '../../contract/commands.js';
+import type { MessageType } from '../../contract/messageShapes.js';
+import type { Destination, DeliveryStatus, MessageFilter, MessageStatus, Source } from '../../contract/models.js';
+import { EXIT, runCommand, UsageError, type CliIO } from '../io.js';
+import { listAll } from '../remote.js';
 import { parseMessageId } from './show.js';
-import { openWorkbench, type Workbench } from './workbench.js';
+import { openWorkbench, type Workbench } from '../workbench.js';
 
 export interface ExportOptions {
   format?: ExportFormat | undefined;

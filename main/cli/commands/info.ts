@@ -3,9 +3,9 @@
  * token. With a field name it prints that value alone, for scripts: `TOKEN=$(hookbench info token)`.
  */
 import type { ServerInfo } from './serve.js';
-import { EXIT, runCommand, UsageError, type CliIO } from './io.js';
-import { findRunningServe } from './remote.js';
-import { resolveDataDir } from '../app/dataDir.js';
+import { EXIT, runCommand, UsageError, type CliIO } from '../io.js';
+import { findRunningServe } from '../remote.js';
+import { resolveDataDir } from '../../app/dataDir.js';
 
 /** What `info <field>` can print: server.json's keys, and the data dir it was found in. */
 export const INFO_FIELDS = ['url', 'uiUrl', 'token', 'port', 'pid', 'version', 'receiverUrl', 'receiverTlsUrl', 'dataDir'] as const;

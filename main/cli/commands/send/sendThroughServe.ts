@@ -2,14 +2,14 @@
  * `hookbench send --data-dir DIR` while a serve holds DIR: the message goes through that serve's typed API
  * and its attempts are followed on the serve's event socket.
  */
-import type { SendMessageOutput } from '../../contract/api.js';
-import type { EngineEvent } from '../../contract/events.js';
-import type { MessageType } from '../../contract/messageShapes.js';
-import type { AttemptRecord, ClockState, DeliveryRecord, Destination, MessageDetail } from '../../contract/models.js';
-import { HookbenchError, type Result } from '../../contract/result.js';
-import { EventStream, untilAborted } from '../events.js';
-import { EXIT, UsageError, type CliIO } from '../io.js';
-import { callApi, listAll } from '../remote.js';
+import type { SendMessageOutput } from '../../../contract/api.js';
+import type { EngineEvent } from '../../../contract/events.js';
+import type { MessageType } from '../../../contract/messageShapes.js';
+import type { AttemptRecord, ClockState, DeliveryRecord, Destination, MessageDetail } from '../../../contract/models.js';
+import { HookbenchError, type Result } from '../../../contract/result.js';
+import { EventStream, untilAborted } from '../../events.js';
+import { EXIT, UsageError, type CliIO } from '../../io.js';
+import { callApi, listAll } from '../../remote.js';
 import { flagHint } from './sendInput.js';
 import { isFinal, span, type Reporter } from './sendReport.js';
 import { listResult, takeSendDestination, type DestinationApi, type SendDestinationSettings } from './sendDestination.js';

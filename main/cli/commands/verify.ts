@@ -2,8 +2,8 @@
  * `hookbench verify --secret S --signature HEX [--body @file | --body TEXT | stdin]`: checks an X-Signature
  * against the exact body bytes and, when it does not match, names the receiver mistake that explains it.
  */
-import { diagnoseSignature } from '../domain/signatureDiagnosis.js';
-import { EXIT, readStdin, readTextOrFile, runCommand, type CliIO } from './io.js';
+import { diagnoseSignature } from '../../domain/signatureDiagnosis.js';
+import { EXIT, readStdin, readTextOrFile, runCommand, type CliIO } from '../io.js';
 
 export interface VerifyOptions {
   secret: string;

@@ -2,10 +2,10 @@
  * `hookbench import <file>`: a JSON lines or HAR export (as `hookbench export` and the UI write them) sent
  * again through the typed API's `importMessages`: all of it or, on the first bad entry, nothing.
  */
-import { IMPORT_LIMITS, type ImportMessagesOutput } from '../contract/importMessages.js';
-import { FileReadError, readBoundedText } from '../platform/boundedFile.js';
-import { EXIT, readStdin, runCommand, UsageError, type CliIO } from './io.js';
-import { openWorkbench, type Workbench } from './workbench.js';
+import { IMPORT_LIMITS, type ImportMessagesOutput } from '../../contract/importMessages.js';
+import { FileReadError, readBoundedText } from '../../platform/boundedFile.js';
+import { EXIT, readStdin, runCommand, UsageError, type CliIO } from '../io.js';
+import { openWorkbench, type Workbench } from '../workbench.js';
 
 export interface ImportOptions {
   source?: string | undefined;

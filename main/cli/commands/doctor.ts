@@ -7,10 +7,10 @@
 import Database from 'better-sqlite3';
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { HookbenchError } from '../contract/result.js';
-import { lockDataDir, resolveDataDir } from '../app/dataDir.js';
-import { headerProblem } from '../store/integrity.js';
-import { EXIT, type CliIO } from './io.js';
+import { HookbenchError } from '../../contract/result.js';
+import { lockDataDir, resolveDataDir } from '../../app/dataDir.js';
+import { headerProblem } from '../../store/integrity.js';
+import { EXIT, type CliIO } from '../io.js';
 
 export interface DoctorOptions {
   dataDir?: string | undefined;

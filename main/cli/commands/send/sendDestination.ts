@@ -6,9 +6,9 @@
  *
  * A send that runs at the same time finds it enabled (in use) and takes `hookbench send 2`, and so on.
  */
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SEND_DESTINATION, type Destination } from '../../contract/models.js';
-import { HookbenchError, type Result } from '../../contract/result.js';
-import type { DestinationInput, DestinationPatch } from '../../contract/schemas.js';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SEND_DESTINATION, type Destination } from '../../../contract/models.js';
+import { HookbenchError, type Result } from '../../../contract/result.js';
+import type { DestinationInput, DestinationPatch } from '../../../contract/schemas.js';
 
 export { SEND_DESTINATION };
 const MAX_CONCURRENT_SENDS = 20;

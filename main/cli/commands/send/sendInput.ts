@@ -2,8 +2,8 @@
  * `hookbench send`'s flags read before anything runs: `--header "Name: value"`, `--data` (the call as JSON
  * text, `@file` or `@-`), and the flag to name when the destination the flags make is refused.
  */
-import { caretSnippet, parseJsonText } from '../../domain/jsonText.js';
-import { readTextOrFile, UsageError, type CliIO } from '../io.js';
+import { caretSnippet, parseJsonText } from '../../../domain/jsonText.js';
+import { readTextOrFile, UsageError, type CliIO } from '../../io.js';
 
 /** The CLI flag behind a destination field, to add to schema errors (`timeoutMs: ...` came from --timeout). */
 const FLAG_OF: Record<string, string> = {

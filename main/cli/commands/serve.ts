@@ -2,13 +2,13 @@
  * `hookbench serve` (docs/behaviour.md §10): the engine, the ingestion API, the typed API and the UI in one
  * process, found by other commands through `<data>/server.json`.
  */
-import { HookbenchError, type ApiError } from '../contract/result.js';
-import { resolveDataDir } from '../app/dataDir.js';
-import { startWorkbench, type RunningWorkbench } from '../server/workbench.js';
-import { EXIT, type CliIO } from './io.js';
-import { RefusalReport, type RefusalReportOptions } from './refusalReport.js';
+import { HookbenchError, type ApiError } from '../../contract/result.js';
+import { resolveDataDir } from '../../app/dataDir.js';
+import { startWorkbench, type RunningWorkbench } from '../../server/workbench.js';
+import { EXIT, type CliIO } from '../io.js';
+import { RefusalReport, type RefusalReportOptions } from '../refusalReport.js';
 
-export type { ServerInfo } from '../server/workbench.js';
+export type { ServerInfo } from '../../server/workbench.js';
 
 export interface ServeOptions {
   config?: string | undefined;

@@ -3,14 +3,14 @@
  * exact body bytes. Asked of the running serve (typed API `getMessage`); when none runs on the data dir, the
  * data dir is opened directly (nothing is forwarded from here).
  */
-import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../contract/models.js';
-import { pastWindowWords } from '../contract/deliveryWords.js';
-import type { Result } from '../contract/result.js';
-import { isoFromMs } from '../contract/timestamp.js';
-import { maskMessageDetail } from '../domain/secrets.js';
-import { EXIT, formatDuration, runCommand, UsageError, type CliIO } from './io.js';
-import { callApi, findLiveServe, listAll, sourceNamesOf } from './remote.js';
-import { openDataDirCore } from './workbench.js';
+import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../../contract/models.js';
+import { pastWindowWords } from '../../contract/deliveryWords.js';
+import type { Result } from '../../contract/result.js';
+import { isoFromMs } from '../../contract/timestamp.js';
+import { maskMessageDetail } from '../../domain/secrets.js';
+import { EXIT, formatDuration, runCommand, UsageError, type CliIO } from '../io.js';
+import { callApi, findLiveServe, listAll, sourceNamesOf } from '../remote.js';
+import { openDataDirCore } from '../workbench.js';
 
 export interface ShowOptions {
   dataDir?: string | undefined;

@@ -4,12 +4,12 @@
  * ingestion request refused;
  * `--json` prints the raw events, one per line. Reconnects when the serve restarts; Ctrl-C exits 0.
  */
-import type { EngineEvent } from '../contract/events.js';
-import type { AttemptRecord, DeliveryRecord, MessageDetail } from '../contract/models.js';
-import { resolveDataDir } from '../app/dataDir.js';
-import { EventStream, untilAborted, type EventFrame, type StreamStatus } from './events.js';
-import { EXIT, formatDuration, runCommand, type CliIO } from './io.js';
-import { callApi, findRunningServe, sourceNamesOf } from './remote.js';
+import type { EngineEvent } from '../../contract/events.js';
+import type { AttemptRecord, DeliveryRecord, MessageDetail } from '../../contract/models.js';
+import { resolveDataDir } from '../../app/dataDir.js';
+import { EventStream, untilAborted, type EventFrame, type StreamStatus } from '../events.js';
+import { EXIT, formatDuration, runCommand, type CliIO } from '../io.js';
+import { callApi, findRunningServe, sourceNamesOf } from '../remote.js';
 import type { ServerInfo } from './serve.js';
 
 export interface TailOptions {

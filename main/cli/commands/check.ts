@@ -16,17 +16,17 @@ import {
   type CheckRun,
   type CheckScenarioFile,
   type RunCheckInput,
-} from '../contract/check.js';
-import { err, type Result } from '../contract/result.js';
-import { parseWith } from '../contract/schemas.js';
-import { listChecks } from '../check/checkService.js';
-import { junitXml } from '../check/junit.js';
-import { maskUrl } from '../domain/secrets.js';
-import type { CheckTiming } from '../check/sender.js';
-import { createCore } from '../app/createCore.js';
-import { EXIT, runCommand, UsageError, type CliIO } from './io.js';
-import { caretSnippet, parseJsonText } from '../domain/jsonText.js';
-import { callApi, findLiveServe } from './remote.js';
+} from '../../contract/check.js';
+import { err, type Result } from '../../contract/result.js';
+import { parseWith } from '../../contract/schemas.js';
+import { listChecks } from '../../check/checkService.js';
+import { junitXml } from '../../check/junit.js';
+import { maskUrl } from '../../domain/secrets.js';
+import type { CheckTiming } from '../../check/sender.js';
+import { createCore } from '../../app/createCore.js';
+import { EXIT, runCommand, UsageError, type CliIO } from '../io.js';
+import { caretSnippet, parseJsonText } from '../../domain/jsonText.js';
+import { callApi, findLiveServe } from '../remote.js';
 import { parseHeaderArg } from './send/sendInput.js';
 
 export interface CheckOptions {
