@@ -61,8 +61,8 @@ export default tseslint.config(
     ),
   },
   {
-    // The features' command declarations sit one folder down: `../` is still main/contract.
-    files: ['main/contract/commands/*.ts'],
+    // The contract's subfolders (command declarations, the message, the receiver, the check): `../` is still main/contract.
+    files: ['main/contract/*/*.ts'],
     rules: restrict(
       'main/contract is shared with the renderer: no Node, Electron, I/O or UI imports (zod and main/contract files only).',
       [...nodeBuiltins, ...ioPackages, ...uiPackages],

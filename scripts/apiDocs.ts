@@ -29,7 +29,7 @@ export function renderApiDocs(): string {
     'handler runs; an error names the field (`webhooks[2].headers.Host`) and the limit it broke. Lists',
     'answer pages, `{"items": [...], "nextCursor": string | null}`: pass `nextCursor` back as `cursor`.',
     'Secrets are masked (`s3••••`) in every answer; `revealSecret` shows one. The types named under',
-    '"Answers" are in `main/contract/models.ts`, `audiences.ts`, `receiver.ts` and `check.ts`.',
+    '"Answers" are in `main/contract/models.ts`, `audiences.ts`, `receiver/models.ts` and `check/check.ts`.',
     '',
     'Pushed events (WebSocket `/api/events?token=…`, or `window.hookbench.onEvents`) come in batches',
     '`{"events": [...], "dropped"?: n}`: `messageAccepted`, `messageUpdated`, `attemptStarted`,',

@@ -15,7 +15,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { MessageDetail, MessageSummary, Page as ListPage } from '../main/contract/models.js';
-import type { CaptureRecord } from '../main/contract/receiver.js';
+import type { CaptureRecord } from '../main/contract/receiver/receiver.js';
 import { launchBrowser, newPage } from '../test/e2e/browser.js';
 import { ROOT, startServe, type RunningServe } from '../test/e2e/serve.js';
 

@@ -5,7 +5,7 @@
  */
 import type { EngineEvent } from '../contract/events.js';
 import type { IngestRefusal, MessageDetail } from '../contract/models.js';
-import type { ReceiverCheck } from '../contract/receiver.js';
+import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { AudienceService } from '../audiences/audienceService.js';
 import { AudienceStore } from '../audiences/audienceStore.js';
 import { DeletionRequests } from '../audiences/deletions.js';

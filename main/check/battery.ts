@@ -4,8 +4,8 @@
  * judgement of what the Webhooks destination would do with the answer. IDs are contracts: CI filters and
  * compares by them.
  */
-import { checkScenarioSchema, type CheckArea, type CheckExchange, type CheckScenarioInput } from '../contract/check.js';
-import { LIMITS, type MessageType } from '../contract/messageShapes.js';
+import { checkScenarioSchema, type CheckArea, type CheckExchange, type CheckScenarioInput } from '../contract/check/check.js';
+import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import { callOfSize, judgeAccepted, scenarioRequests, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
 
 const USER = 'hookbench-check-user';

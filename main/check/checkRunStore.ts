@@ -2,8 +2,8 @@
  * Check runs (migration 011): one row per run, its checks as one JSON array rewritten as each check
  * finishes. Times are stored as ms since the epoch (real time) and answered as ISO 8601.
  */
-import type { CheckResult, CheckRun, CheckRunStatus, CheckRunSummary } from '../contract/check.js';
-import { summarise } from '../contract/check.js';
+import type { CheckResult, CheckRun, CheckRunStatus, CheckRunSummary } from '../contract/check/check.js';
+import { summarise } from '../contract/check/check.js';
 import type { Db } from '../store/openDb.js';
 
 interface Row {

@@ -16,7 +16,7 @@ import {
   type CheckVerdict,
   type ListCheckRunsInput,
   type RunCheckInput,
-} from '../contract/check.js';
+} from '../contract/check/check.js';
 import type { EngineEvent } from '../contract/events.js';
 import type { Page } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';

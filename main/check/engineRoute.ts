@@ -8,7 +8,7 @@
  * As `hookbench send` does, it uses destinations of its own, connected to no source, enabled only while a
  * run uses them: `hookbench check`, `hookbench check (another secret)`, `hookbench check (unsigned)`.
  */
-import type { CheckExchange } from '../contract/check.js';
+import type { CheckExchange } from '../contract/check/check.js';
 import type { EngineEvent } from '../contract/events.js';
 import type { Destination, MessageDetail } from '../contract/models.js';
 import type { Result } from '../contract/result.js';

@@ -4,7 +4,7 @@
  * note in the testcase's <system-out> (SPEC §10). The shape follows Jenkins' JUnit schema (xunit-plugin's
  * junit-10.xsd), which allows system-out inside a testcase; test/unit/check.junit.test.ts checks it.
  */
-import type { CheckExchange, CheckResult, CheckRun } from '../contract/check.js';
+import type { CheckExchange, CheckResult, CheckRun } from '../contract/check/check.js';
 
 /** XML 1.0 forbids most control characters even escaped: they are written as U+FFFD. */
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -4,8 +4,8 @@
  * and keeps each exchange as evidence, then the check judges them.
  */
 import { randomUUID } from 'node:crypto';
-import { CHECK_LIMITS, type CheckArea, type CheckExchange, type CheckScenario, type CheckVerdict, type SignMode } from '../contract/check.js';
-import { LIMITS, type MessageType } from '../contract/messageShapes.js';
+import { CHECK_LIMITS, type CheckArea, type CheckExchange, type CheckScenario, type CheckVerdict, type SignMode } from '../contract/check/check.js';
+import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import type { Webhook } from '../contract/models.js';
 import { buildMessage } from '../domain/messages.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';

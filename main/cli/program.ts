@@ -4,7 +4,7 @@
  * `main/cli.ts` only wires it to the real process.
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { MESSAGE_TYPES } from '../contract/messageShapes.js';
+import { MESSAGE_TYPES } from '../contract/message/messageShapes.js';
 import { EXIT, type CliIO } from './io.js';
 import { CHECK_HELP, DATA_ALIAS_HELP, DATA_DIR_OF_SERVE, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
 import { collect, dataAlias, dataDirFrom, ms, portNumber, positiveInt, seconds } from './options.js';

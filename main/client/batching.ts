@@ -2,7 +2,7 @@
  * Request bodies: `{"batch":[...],"sentAt":"..."}` assembled from the messages' JSON as serialised at the
  * call (never re-serialised), and the split that keeps every body within the 500 KiB request limit.
  */
-import { LIMITS } from '../contract/messageShapes.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
 
 /** `{"batch":[],"sentAt":""}`: the body without messages and without the sentAt string's characters. */
 const ENVELOPE_BYTES = Buffer.byteLength('{"batch":[],"sentAt":""}', 'utf8');

@@ -3,8 +3,8 @@
  * refuse (docs/behaviour.md §7): a refused item makes the server refuse its whole request, so one bad call must not
  * reach a batch. The message is serialised once here; those bytes are what is measured and sent.
  */
-import { LIMITS } from '../contract/messageShapes.js';
-import { normaliseTimestamp } from '../contract/timestamp.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
+import { normaliseTimestamp } from '../contract/message/timestamp.js';
 import { ClientError } from './errors.js';
 import type { BatchMessage, CallType, LibraryInfo, Properties } from './types.js';
 

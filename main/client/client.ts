@@ -6,7 +6,7 @@
  * finally dropped is reported through `onError` (or the logger): nothing is lost silently.
  */
 import { randomUUID } from 'node:crypto';
-import { LIMITS } from '../contract/messageShapes.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { batchBody, requestBytes, splitIntoRequests } from './batching.js';
 import { buildMessage, errorText, type Built } from './build.js';

@@ -3,7 +3,7 @@
  * paging, filters) and the bounds on what one call may ask for.
  */
 import { z } from 'zod';
-import { MESSAGE_TYPES } from './messageShapes.js';
+import { MESSAGE_TYPES } from './message/messageShapes.js';
 import { DELIVERY_STATUSES, MESSAGE_STATUSES } from './models.js';
 
 /** Bounds on what one API call may ask for. */

@@ -1,6 +1,6 @@
 import type { AttemptRecord, ClockJump, ClockState, DeliveryRecord, IngestRefusal, MessageStatus, MessageSummary } from './models.js';
-import type { CheckResult, CheckRunSummary, CheckSummary } from './check.js';
-import type { CaptureRecord } from './receiver.js';
+import type { CheckResult, CheckRunSummary, CheckSummary } from './check/check.js';
+import type { CaptureRecord } from './receiver/receiver.js';
 
 /** Pushed events, past tense (docs/behaviour.md §10). A discriminated union on `type`. */
 export type EngineEvent =

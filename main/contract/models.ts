@@ -1,5 +1,5 @@
-import type { MessageType } from './messageShapes.js';
-import type { ReceiverCheck, SignatureVerdict } from './receiver.js';
+import type { MessageType } from './message/messageShapes.js';
+import type { ReceiverCheck, SignatureVerdict } from './receiver/receiver.js';
 
 /** docs/behaviour.md §3: these names are contracts (store, API, UI, docs). */
 export const DELIVERY_STATUSES = ['queued', 'delivering', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
@@ -342,7 +342,7 @@ export interface MessageSummary {
   deliveries: DeliverySummary[];
 }
 
-/** One delivery as a list row shows it (built by contract/messageSummary.ts, the one builder). */
+/** One delivery as a list row shows it (built by contract/message/messageSummary.ts, the one builder). */
 export interface DeliverySummary {
   destinationId: string;
   destinationName: string;

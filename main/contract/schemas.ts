@@ -3,9 +3,9 @@
  * the rule and, where one applies, the limit.
  */
 import { z } from 'zod';
-import { CONFIG_LIMITS, LIMITS, MESSAGE_TYPES } from './messageShapes.js';
+import { CONFIG_LIMITS, LIMITS, MESSAGE_TYPES } from './message/messageShapes.js';
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SOURCE_KINDS } from './models.js';
-import { urlAuthority } from './urls.js';
+import { urlAuthority } from './message/urls.js';
 
 export { combineErrors, formatPath, issueToError, issuesToErrors, keysAt, parseWith, suggestKey } from './schemaErrors.js';
 

@@ -3,7 +3,7 @@
  * transaction, recomputes the message's status, wakes the scheduler and is announced (deliveryUpdated).
  */
 import type { SendMessageOutput } from '../contract/api.js';
-import { LIMITS } from '../contract/messageShapes.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
 import { REASONS, type DeliveryRecord, type Destination } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { tooDeepError } from '../domain/jsonDepth.js';

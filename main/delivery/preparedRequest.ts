@@ -2,7 +2,7 @@
  * One webhook's request prepared on the engine's thread: its exact headers, `X-Signature` over the exact
  * bytes it is given, and a URL's credentials as `Authorization: Basic`.
  */
-import { urlCredentials } from '../contract/urls.js';
+import { urlCredentials } from '../contract/message/urls.js';
 import type { Webhook } from '../contract/models.js';
 import { signBody } from '../domain/signature.js';
 

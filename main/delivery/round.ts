@@ -5,7 +5,7 @@
  */
 import type { EngineEvent } from '../contract/events.js';
 import type { AttemptRecord, Destination, Webhook } from '../contract/models.js';
-import { deliveryRecord } from '../contract/messageSummary.js';
+import { deliveryRecord } from '../contract/message/messageSummary.js';
 import type { Result } from '../contract/result.js';
 import { decideAfterRound, type WebhookResult } from '../domain/deliveryDecision.js';
 import { jitterUnit } from '../domain/retryPolicy.js';

@@ -3,7 +3,7 @@
  * undici's own timers tick coarsely (~0.5 s), so they are off and the deadline is our own timer.
  */
 import type { Dispatcher } from 'undici';
-import { LIMITS } from '../contract/messageShapes.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
 import type { AttemptOutcome } from '../contract/models.js';
 import { classifyNetworkError, classifyStatus, fastForwardedOutcome, timeoutOutcome } from '../domain/outcome.js';
 import { parseRetryAfter } from '../domain/retryPolicy.js';

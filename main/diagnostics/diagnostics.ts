@@ -6,7 +6,7 @@
  */
 import type { DiagnosticCheck, Diagnostics, MessageExplanation } from '../contract/diagnostics.js';
 import { isSendDestination, type Destination, type MessageDetail, type Overview, type Source } from '../contract/models.js';
-import type { CaptureRecord } from '../contract/receiver.js';
+import type { CaptureRecord } from '../contract/receiver/receiver.js';
 import { ok, type Result } from '../contract/result.js';
 import type { Store } from '../store/store.js';
 import type { DiagnosticsQueries } from './diagnosticsQueries.js';

@@ -3,7 +3,7 @@
  * summary: the call's `integrations` (routing's input) and the destinations that got a delivery. Bounded
  * reads of the newest rows only, by primary key.
  */
-import type { MessageType } from '../contract/messageShapes.js';
+import type { MessageType } from '../contract/message/messageShapes.js';
 import type { MessageStatus } from '../contract/models.js';
 import type { Db } from '../store/openDb.js';
 

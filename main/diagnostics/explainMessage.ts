@@ -4,10 +4,10 @@
  * the message from it (judged by the destinations as they are now).
  */
 import type { DestinationExplanation, Evidence, MessageExplanation, WhyReason } from '../contract/diagnostics.js';
-import { pastWindowWords } from '../contract/deliveryWords.js';
+import { pastWindowWords } from '../contract/message/deliveryWords.js';
 import { isSendDestination, REASONS, type AttemptRecord, type DeliveryRecord, type Destination, type MessageDetail } from '../contract/models.js';
-import type { ReceiverCheck } from '../contract/receiver.js';
-import { eventFilterAllows, integrationsAllow } from '../contract/routing.js';
+import type { ReceiverCheck } from '../contract/receiver/receiver.js';
+import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
 import { attemptLink, dueWords, outcomeOf, plural, tlsCause } from './words.js';
 
 /**

@@ -4,8 +4,8 @@
  */
 import type { DiagnosticCheck, DiagnosticSection, Evidence } from '../contract/diagnostics.js';
 import type { Destination, Source } from '../contract/models.js';
-import { parseReceiverRef, type CaptureRecord } from '../contract/receiver.js';
-import { eventFilterAllows, integrationsAllow } from '../contract/routing.js';
+import { parseReceiverRef, type CaptureRecord } from '../contract/receiver/receiver.js';
+import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
 import { receiverChecks } from '../domain/receiverVerdict.js';
 import type { RecentMessage } from './diagnosticsQueries.js';
 import { attemptLink, MAX_EVIDENCE, outcomeOf, plural, sentence, tlsCause, type Attempt } from './words.js';
@@ -103,7 +103,7 @@ function sourcesCheck(d: Destination, messages: RecentMessage[], sourceName: Map
 }
 
 function filteredCheck(d: Destination, missed: RecentMessage[]): DiagnosticCheck {
-  // Why routing (main/contract/routing.ts) kept each missed message from this destination. The allow
+  // Why routing (main/contract/message/routing.ts) kept each missed message from this destination. The allow
   // list's refusals are one rule (its events are listed), the others one rule each.
   const byRule = new Map<string, { messages: RecentMessage[]; events: Map<string, number> }>();
   const allowRule = `not in the allow list of ${d.name} (${d.filters.allowEvents.join(', ')})`;

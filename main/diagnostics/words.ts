@@ -3,7 +3,7 @@
  * an attempt's outcome, links to the evidence, advice on a refused request.
  */
 import type { Evidence } from '../contract/diagnostics.js';
-import { spanWords } from '../contract/deliveryWords.js';
+import { spanWords } from '../contract/message/deliveryWords.js';
 import type { AttemptRecord, IngestRefusal } from '../contract/models.js';
 
 /** Links per check: enough to open the evidence, few enough to read. */

@@ -5,7 +5,7 @@
  * reported as `line 3: …` or `log.entries[5].request.postData.text: …`.
  */
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
-import { MESSAGE_TYPES, type MessageType } from '../contract/messageShapes.js';
+import { MESSAGE_TYPES, type MessageType } from '../contract/message/messageShapes.js';
 import { err, ok, type Result } from '../contract/result.js';
 
 export interface ImportedCall {

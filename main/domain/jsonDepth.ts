@@ -11,9 +11,9 @@
  * as fields.
  */
 
-import { JSON_BYTES, jsonDepth, valueDepth, type TooDeep } from '../contract/jsonDepth.js';
+import { JSON_BYTES, jsonDepth, valueDepth, type TooDeep } from '../contract/message/jsonDepth.js';
 
-export { callNestingError, jsonDepth, tooDeepError, tooDeepField, valueDepth, type TooDeep } from '../contract/jsonDepth.js';
+export { callNestingError, jsonDepth, tooDeepError, tooDeepField, valueDepth, type TooDeep } from '../contract/message/jsonDepth.js';
 
 const { QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET } = JSON_BYTES;
 const COMMA = 0x2c;

@@ -1,12 +1,12 @@
 /**
- * The engine's message builder: main/contract/messageBody.ts (shared with the renderer's preview), with the
+ * The engine's message builder: main/contract/message/messageBody.ts (shared with the renderer's preview), with the
  * body's bytes as a Buffer and sizes measured by Buffer.byteLength.
  */
-import { buildMessageBody, type BuildOptions, type BuiltBody } from '../contract/messageBody.js';
-import type { MessageType } from '../contract/messageShapes.js';
+import { buildMessageBody, type BuildOptions, type BuiltBody } from '../contract/message/messageBody.js';
+import type { MessageType } from '../contract/message/messageShapes.js';
 import type { Result } from '../contract/result.js';
 
-export type { BuildOptions } from '../contract/messageBody.js';
+export type { BuildOptions } from '../contract/message/messageBody.js';
 
 export interface BuiltMessage extends Omit<BuiltBody, 'json'> {
   /** `JSON.stringify(body)` as UTF-8: the one serialisation. */

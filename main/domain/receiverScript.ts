@@ -3,10 +3,10 @@
  * what it is called, which headers it sends, what a request's X-Signature verdict is, and which engine
  * message a body belongs to. The sockets live in main/receiver.
  */
-import { describeStep, type CaptureStep, type ResponseScript, type ScriptStep, type SignatureCheck } from '../contract/receiver.js';
+import { describeStep, type CaptureStep, type ResponseScript, type ScriptStep, type SignatureCheck } from '../contract/receiver/receiver.js';
 import { signBody } from './signature.js';
 
-export { describeScript, describeStep } from '../contract/receiver.js';
+export { describeScript, describeStep } from '../contract/receiver/receiver.js';
 import { diagnoseSignature } from './signatureDiagnosis.js';
 
 export interface ChosenStep {

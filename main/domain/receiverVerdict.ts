@@ -4,7 +4,7 @@
  * secret's fingerprint (never the secret) and whether making them one would fix it.
  */
 import type { AttemptRecord, Destination } from '../contract/models.js';
-import type { CaptureRecord, ReceiverCheck, SecretMismatch } from '../contract/receiver.js';
+import type { CaptureRecord, ReceiverCheck, SecretMismatch } from '../contract/receiver/receiver.js';
 import { secretFingerprint } from './secrets.js';
 import { signBody } from './signature.js';
 

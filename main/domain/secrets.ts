@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, MessageRecord, Source, Webhook } from '../contract/models.js';
-import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver.js';
+import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
 import { SECRET_MASK } from '../contract/schemas.js';
-import { urlAuthority } from '../contract/urls.js';
+import { urlAuthority } from '../contract/message/urls.js';
 
 export const MASK = SECRET_MASK;
 

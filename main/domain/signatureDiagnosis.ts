@@ -1,12 +1,12 @@
 /**
- * The signature diagnosis (main/contract/signatureDiagnosis.ts, shared with the renderer) driven by
+ * The signature diagnosis (main/contract/receiver/signatureDiagnosis.ts, shared with the renderer) driven by
  * node:crypto, synchronously: what `hookbench verify` and the mock receiver's verdicts run.
  */
 import { createHmac } from 'node:crypto';
-import { diagnoseSignatureWith, type HmacRequest, type SignatureDiagnosis, type SignatureInput, type Utf8 } from '../contract/signatureDiagnosis.js';
+import { diagnoseSignatureWith, type HmacRequest, type SignatureDiagnosis, type SignatureInput, type Utf8 } from '../contract/receiver/signatureDiagnosis.js';
 
-export { NO_KNOWN_MISTAKE, RESERIALISE_MAX_DEPTH } from '../contract/signatureDiagnosis.js';
-export type { SignatureDiagnosis, SignatureMistake } from '../contract/signatureDiagnosis.js';
+export { NO_KNOWN_MISTAKE, RESERIALISE_MAX_DEPTH } from '../contract/receiver/signatureDiagnosis.js';
+export type { SignatureDiagnosis, SignatureMistake } from '../contract/receiver/signatureDiagnosis.js';
 
 const utf8: Utf8 = {
   encode: (text) => Buffer.from(text, 'utf8'),

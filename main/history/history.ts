@@ -5,7 +5,7 @@
 import type { ExportMessagesInput, ExportMessagesOutput, ListMessagesInput } from '../contract/api.js';
 import { EXPORT_LIMIT } from '../contract/commands.js';
 import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, MessageFilter, MessageSummary, Page, SourceUsage } from '../contract/models.js';
-import type { ReceiverCheck } from '../contract/receiver.js';
+import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { exportMessages as exportMessageDetails } from '../domain/export.js';

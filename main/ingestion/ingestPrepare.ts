@@ -5,13 +5,13 @@
  * commit, the refusal log) is done afterwards on the engine's thread, by ingestion/ingest.ts.
  */
 import { gunzipSync } from 'node:zlib';
-import { isMessageType, LIMITS, type MessageType } from '../contract/messageShapes.js';
+import { isMessageType, LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import type { ApiError } from '../contract/result.js';
-import { routedIntegrations } from '../contract/routing.js';
+import { routedIntegrations } from '../contract/message/routing.js';
 import { scanJson, tooDeepError } from '../domain/jsonDepth.js';
 import { overflowingNumber } from '../domain/jsonNumbers.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
-import { buildMessageBody, describeValue } from '../contract/messageBody.js';
+import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
 import { compactCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 
@@ -44,7 +44,7 @@ export interface PreparedCalls {
   anonymousId: (string | null)[];
   event: (string | null)[];
   /**
-   * The call's integrations object, for routing (contract/routing.ts), or null when routing reads nothing in it
+   * The call's integrations object, for routing (contract/message/routing.ts), or null when routing reads nothing in it
    * (no object, or one without keys, as most SDK calls send): fewer objects to copy between threads.
    */
   integrations: unknown[];

@@ -7,14 +7,14 @@
  * transaction has committed.
  */
 import type { SendMessageOutput } from '../contract/api.js';
-import type { MessageType } from '../contract/messageShapes.js';
-import { deliverySummary, messageSummary } from '../contract/messageSummary.js';
+import type { MessageType } from '../contract/message/messageShapes.js';
+import { deliverySummary, messageSummary } from '../contract/message/messageSummary.js';
 import { REASONS, type Destination, type Source } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { parseWith, sendMessageInputSchema, type SendMessageInput } from '../contract/schemas.js';
 import { callNestingError } from '../domain/jsonDepth.js';
 import { buildMessage, type BuiltMessage } from '../domain/messages.js';
-import { routeMessage } from '../domain/routing.js';
+import { routeMessage } from '../contract/message/routing.js';
 import type { Store } from '../store/store.js';
 import { AcceptedRate } from './acceptedRate.js';
 import { UsageMinutes } from './usageMinutes.js';

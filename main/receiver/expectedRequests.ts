@@ -2,7 +2,7 @@
  * The requests the engine is sending to the mock receiver's URLs right now (Engine → expectRequest), so that
  * the request that arrives with exactly those bytes is recorded as that attempt's capture.
  */
-import type { CaptureAttempt } from '../contract/receiver.js';
+import type { CaptureAttempt } from '../contract/receiver/receiver.js';
 
 /** A request the engine is sending to one of this receiver's URLs right now. */
 interface Expected {

@@ -23,7 +23,7 @@ import {
   type ReceiverEndpoint,
   type ReceiverInput,
   type ReceiverPatch,
-} from '../contract/receiver.js';
+} from '../contract/receiver/receiver.js';
 import { err, HookbenchError, ok, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
 import { unknownEndpointBody } from '../domain/receiverScript.js';

@@ -3,7 +3,7 @@
  * prepared once, here, on the same database the core uses.
  */
 import { isUtf8 } from 'node:buffer';
-import type { CaptureAttempt, CaptureRecord, CaptureStep, ResponseScript, SignatureCheck, SignatureVerdict } from '../contract/receiver.js';
+import type { CaptureAttempt, CaptureRecord, CaptureStep, ResponseScript, SignatureCheck, SignatureVerdict } from '../contract/receiver/receiver.js';
 import type { Db } from '../store/openDb.js';
 import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from '../store/secretCodec.js';
 

@@ -5,7 +5,7 @@
  */
 import { createHmac, type Hmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RECEIVER_LIMITS, type CaptureAttempt, type ScriptStep } from '../contract/receiver.js';
+import { RECEIVER_LIMITS, type CaptureAttempt, type ScriptStep } from '../contract/receiver/receiver.js';
 import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unmatchedStep } from '../domain/receiverScript.js';
 import { signBody } from '../domain/signature.js';
 import type { NewCapture, StoredReceiver } from './receiverStore.js';

@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { UpdateSourceInput } from '../contract/api.js';
 import type { Destination, Source } from '../contract/models.js';
-import { parseReceiverRef } from '../contract/receiver.js';
+import { parseReceiverRef } from '../contract/receiver/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import {
   destinationInputSchema,

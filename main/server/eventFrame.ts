@@ -6,7 +6,7 @@
  * still cannot be encoded is left out and counted in `dropped`. The first time, it is logged.
  */
 import type { EngineEvent, EventFrame } from '../contract/events.js';
-import { LIMITS } from '../contract/messageShapes.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
 import { boundDepth, tooDeepMarker } from '../domain/jsonDepth.js';
 
 /**

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENT_BATCHING } from '../contract/events.js';
-import { LIMITS } from '../contract/messageShapes.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
 import { isCommandName } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { overflowingNumber } from '../domain/jsonNumbers.js';

@@ -4,7 +4,7 @@
  * (docs/behaviour.md §3). claimDue and recordRounds are the scheduler's hot path: positional binds.
  */
 import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageStatus } from '../contract/models.js';
-import { deliveryRecord } from '../contract/messageSummary.js';
+import { deliveryRecord } from '../contract/message/messageSummary.js';
 import { deriveMessageStatus } from '../domain/deliveryDecision.js';
 import type { Db } from './openDb.js';
 

@@ -13,9 +13,9 @@
  * smallest leads. Statements are prepared once per shape and kept.
  */
 import type { ListMessagesInput } from '../contract/api.js';
-import { deliverySummary, messageSummary } from '../contract/messageSummary.js';
+import { deliverySummary, messageSummary } from '../contract/message/messageSummary.js';
 import { MESSAGE_STATUSES, type AttemptOutcome, type DeliveryStatus, type MessageStatus, type MessageSummary } from '../contract/models.js';
-import type { SignatureVerdict } from '../contract/receiver.js';
+import type { SignatureVerdict } from '../contract/receiver/receiver.js';
 import type Database from 'better-sqlite3';
 import { HistoryIndex, type FacetName } from './historyIndex.js';
 import { messageFields, type MessageRow } from './messageStore.js';

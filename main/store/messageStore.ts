@@ -4,7 +4,7 @@
  * Lists and counts are in messageQueries.ts. The insert is the hot path: positional binds.
  */
 import type { MessageRecord, MessageStatus } from '../contract/models.js';
-import type { MessageType } from '../contract/messageShapes.js';
+import type { MessageType } from '../contract/message/messageShapes.js';
 import type { Db } from './openDb.js';
 import { parseStoredCall } from './storedJson.js';
 

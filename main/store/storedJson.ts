@@ -11,7 +11,7 @@
  * keys in the order received and the values that are not its body's. A stored call is always a JSON object
  * or this array, so the first character tells them apart; rows of every earlier version are objects.
  */
-import { LIMITS } from '../contract/messageShapes.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
 import { scanJsonText, type TooDeep } from '../domain/jsonDepth.js';
 
 /** The key of the object that stands in for a stored call too deep to show. */

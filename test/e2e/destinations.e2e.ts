@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { MessageSummary, Page as ListPage } from '../../main/contract/models.js';
-import type { CaptureRecord } from '../../main/contract/receiver.js';
+import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Page as ListPage, MessageSummary } from '../../main/contract/models.js';
-import type { CapturePage } from '../../main/contract/receiver.js';
+import type { CapturePage } from '../../main/contract/receiver/receiver.js';
 import { har12Schema } from '../helpers/har12.js';
 import { chromiumMissing } from './browser.js';
 import type { RunningServe } from './serve.js';

@@ -1,6 +1,6 @@
 /** The Receiver screen's endpoint management, by accessible names against a real serve. */
 import { describe, expect, it } from 'vitest';
-import type { ReceiverEndpoint } from '../../main/contract/receiver.js';
+import type { ReceiverEndpoint } from '../../main/contract/receiver/receiver.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';
 

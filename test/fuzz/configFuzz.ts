@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { HookbenchError } from '../../main/contract/result.js';
 import { keysAt } from '../../main/contract/schemas.js';
 import { configSchema } from '../../main/contract/config.js';
-import { receiverInputSchema } from '../../main/contract/receiver.js';
+import { receiverInputSchema } from '../../main/contract/receiver/receiver.js';
 import type { Core } from '../../main/app/createCore.js';
 import { applyConfigFile } from '../../main/server/workbench.js';
 import { Violation } from './ingestFuzz.js';

@@ -4,7 +4,7 @@
  * the check's injected timeout (milliseconds here, the destination's 5 s by default).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckResult, CheckRun } from '../../main/contract/check.js';
+import type { CheckResult, CheckRun } from '../../main/contract/check/check.js';
 import type { EngineEvent } from '../../main/contract/events.js';
 import { BATTERY } from '../../main/check/battery.js';
 import { createCore, type Core } from '../../main/app/createCore.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BATTERY } from '../../main/check/battery.js';
 import { runCli, type CliDeps } from '../../main/cli/program.js';
 import { startServe } from '../../main/cli/commands/serve.js';
-import type { CheckRun } from '../../main/contract/check.js';
+import type { CheckRun } from '../../main/contract/check/check.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { checkReceiver, SECRET } from '../helpers/checkReceivers.js';
 import { newDataDir, newReceiver, onCleanup } from '../helpers/harness.js';

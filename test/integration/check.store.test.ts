@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../main/contract/check.js';
+import type { CheckResult } from '../../main/contract/check/check.js';
 import { CHECK_RUNS_KEPT, CheckRunStore } from '../../main/check/checkRunStore.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { openDb, schemaVersion } from '../../main/store/openDb.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { previewBody, previewRoutes } from '../../renderer/src/features/compose/preview.js';
-import type { MessageType } from '../../main/contract/messageShapes.js';
+import type { MessageType } from '../../main/contract/message/messageShapes.js';
 import { must, newCore } from '../helpers/harness.js';
 
 function setup() {

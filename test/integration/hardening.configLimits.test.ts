@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServe } from '../../main/cli/commands/serve.js';
-import { CONFIG_LIMITS } from '../../main/contract/messageShapes.js';
+import { CONFIG_LIMITS } from '../../main/contract/message/messageShapes.js';
 import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 
 const silentIO = { stdout: () => undefined, stderr: () => undefined };

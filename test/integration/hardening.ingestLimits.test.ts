@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningServe } from '../../main/cli/commands/serve.js';
-import { LIMITS } from '../../main/contract/messageShapes.js';
+import { LIMITS } from '../../main/contract/message/messageShapes.js';
 import { must, newDataDir, onCleanup } from '../helpers/harness.js';
 import { serveWithSource, WRITE_KEY } from '../helpers/serveWithSource.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../main/contract/messageShapes.js';
+import { LIMITS } from '../../main/contract/message/messageShapes.js';
 import type { MessageDetail, MessageSummary, Page } from '../../main/contract/models.js';
 import { runCli } from '../../main/cli/program.js';
 import type { RunningServe } from '../../main/cli/commands/serve.js';

@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
-import type { CaptureRecord } from '../../main/contract/receiver.js';
+import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
 import type { Page } from '../../main/contract/models.js';
 import { runCli } from '../../main/cli/program.js';
 import { runServe, startServe, type RunningServe } from '../../main/cli/commands/serve.js';

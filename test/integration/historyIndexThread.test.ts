@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MessageType } from '../../main/contract/messageShapes.js';
+import type { MessageType } from '../../main/contract/message/messageShapes.js';
 import { startHistoryIndexThread } from '../../main/history/historyIndexThread.js';
 import { HistoryIndex } from '../../main/store/historyIndex.js';
 import type { MessageFilter } from '../../main/store/messageQueries.js';

@@ -12,7 +12,7 @@ import type { CliIO } from '../../main/cli/io.js';
 import { runCli } from '../../main/cli/program.js';
 import { DEFAULT_RECEIVE_PORT, listenFailure } from '../../main/cli/commands/receive.js';
 import { startServe } from '../../main/cli/commands/serve.js';
-import { DEFAULT_RECEIVER_PORT } from '../../main/contract/receiver.js';
+import { DEFAULT_RECEIVER_PORT } from '../../main/contract/receiver/receiver.js';
 import { createCore } from '../../main/app/createCore.js';
 import { must, newCore, newDataDir, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 import { tempDir } from '../helpers/tempDir.js';

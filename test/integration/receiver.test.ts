@@ -10,7 +10,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { CaptureRecord, ReceiverInput } from '../../main/contract/receiver.js';
+import type { CaptureRecord, ReceiverInput } from '../../main/contract/receiver/receiver.js';
 import type { Result } from '../../main/contract/result.js';
 import { internalsOf, type Core } from '../../main/app/createCore.js';
 import { ReceiverService, type ReceiverListenOptions } from '../../main/receiver/receiverService.js';

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_STATUSES, type MessageStatus } from '../../main/contract/models.js';
-import type { MessageType } from '../../main/contract/messageShapes.js';
+import type { MessageType } from '../../main/contract/message/messageShapes.js';
 import { MessageQueries, trigramQuery, type MessageFilter } from '../../main/store/messageQueries.js';
 import { Store } from '../../main/store/store.js';
 import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';

@@ -7,7 +7,7 @@ import { seededRandom } from '../../bench/seededRandom.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildMessage } from '../../main/domain/messages.js';
-import type { MessageType } from '../../main/contract/messageShapes.js';
+import type { MessageType } from '../../main/contract/message/messageShapes.js';
 import { HistoryIndex } from '../../main/store/historyIndex.js';
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { openDb, schemaVersion } from '../../main/store/openDb.js';

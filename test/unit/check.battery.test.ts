@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { BATTERY } from '../../main/check/battery.js';
 import { listChecks, planChecks } from '../../main/check/checkService.js';
 import type { CheckContext } from '../../main/check/runner.js';
-import { FIX_LANGUAGES, fixSnippetsFor } from '../../main/contract/checkFixes.js';
-import { CHECK_ID, checkScenarioFileSchema, checkScenarioSchema, checkScenariosJsonSchema, type CheckExchange } from '../../main/contract/check.js';
+import { FIX_LANGUAGES, fixSnippetsFor } from '../../main/contract/check/checkFixes.js';
+import { CHECK_ID, checkScenarioFileSchema, checkScenarioSchema, checkScenariosJsonSchema, type CheckExchange } from '../../main/contract/check/check.js';
 
 const exchange = (over: Partial<CheckExchange> = {}): CheckExchange => ({
   label: 'connection',

@@ -9,8 +9,8 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { junitXml } from '../../main/check/junit.js';
-import type { CheckExchange, CheckResult } from '../../main/contract/check.js';
-import { summarise } from '../../main/contract/check.js';
+import type { CheckExchange, CheckResult } from '../../main/contract/check/check.js';
+import { summarise } from '../../main/contract/check/check.js';
 
 interface Node {
   name: string;

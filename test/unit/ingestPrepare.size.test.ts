@@ -4,7 +4,7 @@
  * (ingestion/ingestPrepare.ts): the answers must be exactly those of measuring every call.
  */
 import { describe, expect, it } from 'vitest';
-import { LIMITS, type MessageType } from '../../main/contract/messageShapes.js';
+import { LIMITS, type MessageType } from '../../main/contract/message/messageShapes.js';
 import { buildMessage } from '../../main/domain/messages.js';
 import { prepareIngest, type Prepared } from '../../main/ingestion/ingestPrepare.js';
 import { parseStoredCall } from '../../main/store/storedJson.js';

@@ -16,7 +16,7 @@ import {
   type CheckRun,
   type CheckScenarioFile,
   type RunCheckInput,
-} from '../../contract/check.js';
+} from '../../contract/check/check.js';
 import { err, type Result } from '../../contract/result.js';
 import { parseWith } from '../../contract/schemas.js';
 import { listChecks } from '../../check/checkService.js';

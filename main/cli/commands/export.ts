@@ -7,7 +7,7 @@ import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeFi
 import { basename, dirname, join } from 'node:path';
 import type { ExportFormat, ExportMessagesOutput } from '../../contract/api.js';
 import { EXPORT_LIMIT } from '../../contract/commands.js';
-import type { MessageType } from '../../contract/messageShapes.js';
+import type { MessageType } from '../../contract/message/messageShapes.js';
 import type { Destination, DeliveryStatus, MessageFilter, MessageStatus, Source } from '../../contract/models.js';
 import { EXIT, runCommand, UsageError, type CliIO } from '../io.js';
 import { listAll } from '../remote.js';

@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_RECEIVER_PORT, receiverInputSchema, type CaptureRecord, type ScriptStep } from '../../contract/receiver.js';
+import { DEFAULT_RECEIVER_PORT, receiverInputSchema, type CaptureRecord, type ScriptStep } from '../../contract/receiver/receiver.js';
 import { HookbenchError, type ApiError } from '../../contract/result.js';
 import { parseWith } from '../../contract/schemas.js';
 import { describeScript } from '../../domain/receiverScript.js';
-import { isoFromMs } from '../../contract/timestamp.js';
+import { isoFromMs } from '../../contract/message/timestamp.js';
 import { maskCapture } from '../../domain/secrets.js';
 import { createCore, type Core } from '../../app/createCore.js';
 import { EXIT, type CliIO } from '../io.js';

@@ -4,9 +4,9 @@
  * data dir is opened directly (nothing is forwarded from here).
  */
 import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../../contract/models.js';
-import { pastWindowWords } from '../../contract/deliveryWords.js';
+import { pastWindowWords } from '../../contract/message/deliveryWords.js';
 import type { Result } from '../../contract/result.js';
-import { isoFromMs } from '../../contract/timestamp.js';
+import { isoFromMs } from '../../contract/message/timestamp.js';
 import { maskMessageDetail } from '../../domain/secrets.js';
 import { EXIT, formatDuration, runCommand, UsageError, type CliIO } from '../io.js';
 import { callApi, findLiveServe, listAll, sourceNamesOf } from '../remote.js';

@@ -1,6 +1,6 @@
 /** The typed API's commands that main/check/ answers (its handlers: main/check/commands.ts). How to declare one: ./command.ts. */
 import { command, returns, returnsLater } from '../command.js';
-import { type CheckRun, type CheckRunSummary, getCheckRunInputSchema, listCheckRunsInputSchema, runCheckInputSchema } from '../check.js';
+import { type CheckRun, type CheckRunSummary, getCheckRunInputSchema, listCheckRunsInputSchema, runCheckInputSchema } from '../check/check.js';
 import type { Page } from '../models.js';
 
 export const CHECK_COMMANDS = {

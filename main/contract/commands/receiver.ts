@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { command, returns } from '../command.js';
 import { noInput, paging, rowId, ref, receiverName } from '../commandInputs.js';
 import type { UseOneSecretOutput } from '../api.js';
-import { type CapturePage, type CaptureRecord, type ReceiverEndpoint, receiverInputSchema, receiverPatchSchema } from '../receiver.js';
+import { type CapturePage, type CaptureRecord, type ReceiverEndpoint, receiverInputSchema, receiverPatchSchema } from '../receiver/receiver.js';
 import { type Page, SECRET_KINDS } from '../models.js';
 
 export const RECEIVER_COMMANDS = {

@@ -1,5 +1,5 @@
 /** A list row (MessageSummary) from a full message record, as sendMessage and replayMessage return. */
-import { deliverySummary, messageSummary } from '../../../main/contract/messageSummary';
+import { deliverySummary, messageSummary } from '../../../main/contract/message/messageSummary';
 import type { DeliveryRecord, MessageRecord, MessageSummary } from '../../../main/contract/models';
 
 const encoder = new TextEncoder();

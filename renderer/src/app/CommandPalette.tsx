@@ -2,7 +2,7 @@ import { Command } from 'cmdk';
 import { useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { CornerDownLeft } from 'lucide-react';
-import type { MessageType } from '../../../main/contract/messageShapes';
+import type { MessageType } from '../../../main/contract/message/messageShapes';
 import { api } from '../api/instance';
 import { summarize } from '../api/summaries';
 import { useCompose } from '../stores/compose';

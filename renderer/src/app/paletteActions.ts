@@ -2,7 +2,7 @@
  * Everything the ⌘K palette offers: every screen, every engine action, composing each message type, the
  * open message's actions, appearance and addresses. One table, so the palette and its test agree.
  */
-import { MESSAGE_TYPES, type MessageType } from '../../../main/contract/messageShapes';
+import { MESSAGE_TYPES, type MessageType } from '../../../main/contract/message/messageShapes';
 import { TIME_STEPS } from '../lib/timeSteps';
 import type { View } from '../stores/router';
 

@@ -2,7 +2,7 @@
  * X-Signature in the renderer: HMAC with Web Crypto (crypto.subtle), and the one signature diagnosis of
  * main/contract driven by it. Nothing here sends a secret anywhere.
  */
-import { diagnoseSignatureAsync, toHex, type HmacRequest, type SignatureDiagnosis, type Utf8 } from '../../../main/contract/signatureDiagnosis';
+import { diagnoseSignatureAsync, toHex, type HmacRequest, type SignatureDiagnosis, type Utf8 } from '../../../main/contract/receiver/signatureDiagnosis';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

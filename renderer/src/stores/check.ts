@@ -4,7 +4,7 @@
  * only: it is never put in the URL.
  */
 import { create } from 'zustand';
-import type { CheckResult, CheckRun, CheckRunSummary } from '../../../main/contract/check';
+import type { CheckResult, CheckRun, CheckRunSummary } from '../../../main/contract/check/check';
 import type { EngineEvent } from '../../../main/contract/events';
 import { api } from '../api/instance';
 import { useRouter } from './router';

@@ -4,7 +4,7 @@
  * call when the other side edits it.
  */
 import { create } from 'zustand';
-import type { MessageType } from '../../../main/contract/messageShapes';
+import type { MessageType } from '../../../main/contract/message/messageShapes';
 import { EXAMPLES } from '../features/compose/examples';
 import { formFields, keepsAcrossTypes, parseRaw, rawOf, withString } from '../features/compose/composeModel';
 

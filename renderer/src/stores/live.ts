@@ -3,9 +3,9 @@
  * event batches. Bodies are not kept here: the detail pane fetches one message at a time.
  */
 import { create } from 'zustand';
-import type { MessageType } from '../../../main/contract/messageShapes';
+import type { MessageType } from '../../../main/contract/message/messageShapes';
 import type { DeliveryStatus, MessageStatus } from '../../../main/contract/models';
-import { hasDelivery } from '../../../main/contract/messageSummary';
+import { hasDelivery } from '../../../main/contract/message/messageSummary';
 import { parseStatusChoice } from '../lib/statusFilter';
 import { api } from '../api/instance';
 import type { EngineEvent } from '../../../main/contract/events';

@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { EngineEvent } from '../../../main/contract/events';
-import type { CaptureRecord } from '../../../main/contract/receiver';
+import type { CaptureRecord } from '../../../main/contract/receiver/receiver';
 import { api } from '../api/instance';
 import { useCatalog } from './catalog';
 

@@ -1,5 +1,5 @@
 import { ShieldAlert, ShieldX } from 'lucide-react';
-import type { SignatureVerdict } from '../../../main/contract/receiver';
+import type { SignatureVerdict } from '../../../main/contract/receiver/receiver';
 import { TONE_CLASS } from '../lib/status';
 
 /**

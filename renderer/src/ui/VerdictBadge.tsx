@@ -1,4 +1,4 @@
-import type { SignatureVerdict } from '../../../main/contract/receiver';
+import type { SignatureVerdict } from '../../../main/contract/receiver/receiver';
 import { TONE_CLASS, type Tone } from '../lib/status';
 
 const VERDICT_TONE: Record<SignatureVerdict, Tone> = { valid: 'ok', invalid: 'err', missing: 'warn' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ordinal, pastWindowWords, spanWords } from '../../../main/contract/deliveryWords.js';
+import { ordinal, pastWindowWords, spanWords } from '../../../main/contract/message/deliveryWords.js';
 
 const HOUR = 3_600_000;
 

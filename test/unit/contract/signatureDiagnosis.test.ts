@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diagnoseSignatureAsync, toBase64, toHex, type HmacRequest, type Utf8 } from '../../../main/contract/signatureDiagnosis.js';
+import { diagnoseSignatureAsync, toBase64, toHex, type HmacRequest, type Utf8 } from '../../../main/contract/receiver/signatureDiagnosis.js';
 import { diagnoseSignature } from '../../../main/domain/signatureDiagnosis.js';
 
 const utf8: Utf8 = { encode: (t) => new TextEncoder().encode(t), decode: (b) => new TextDecoder().decode(b) };

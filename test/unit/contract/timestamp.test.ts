@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normaliseTimestamp } from '../../../main/contract/timestamp.js';
+import { normaliseTimestamp } from '../../../main/contract/message/timestamp.js';
 
 describe('normaliseTimestamp', () => {
   it.each([

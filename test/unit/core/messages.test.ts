@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_SHAPES, MESSAGE_TYPES } from '../../../main/contract/messageShapes.js';
+import { MESSAGE_SHAPES, MESSAGE_TYPES } from '../../../main/contract/message/messageShapes.js';
 import { buildMessage } from '../../../main/domain/messages.js';
 
 const receivedAt = Date.UTC(2026, 10, 22, 6, 22, 2, 954);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseReceiverRef, receiverInputSchema, respondStep, type ResponseScript, type ScriptStep } from '../../../main/contract/receiver.js';
+import { parseReceiverRef, receiverInputSchema, respondStep, type ResponseScript, type ScriptStep } from '../../../main/contract/receiver/receiver.js';
 import { parseWith } from '../../../main/contract/schemas.js';
 import {
   checkSignature,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Destination } from '../../../main/contract/models.js';
 import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models.js';
-import { routeMessage } from '../../../main/domain/routing.js';
+import { routeMessage } from '../../../main/contract/message/routing.js';
 
 const dest = (name: string, filters: Partial<Destination['filters']> = {}): Destination => ({
   id: name,

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CheckResult, CheckRun } from '../../../main/contract/check';
+import type { CheckResult, CheckRun } from '../../../main/contract/check/check';
 import type { ApiClient } from '../../../renderer/src/api/client';
 import { setApi } from '../../../renderer/src/api/instance';
 import { parseOnly, useCheck } from '../../../renderer/src/stores/check';

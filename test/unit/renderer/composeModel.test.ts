@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_TYPES } from '../../../main/contract/messageShapes';
+import { MESSAGE_TYPES } from '../../../main/contract/message/messageShapes';
 import { callBytes, formFields, formKeyOfServerField, keepsAcrossTypes, parseRaw, validateCall } from '../../../renderer/src/features/compose/composeModel';
 import { EXAMPLES } from '../../../renderer/src/features/compose/examples';
 

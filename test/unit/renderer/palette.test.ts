@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageIdIn, paletteActions, VIEW_LABELS } from '../../../renderer/src/app/paletteActions';
-import { MESSAGE_TYPES } from '../../../main/contract/messageShapes';
+import { MESSAGE_TYPES } from '../../../main/contract/message/messageShapes';
 import { VIEWS } from '../../../renderer/src/stores/router';
 
 const base = { openMessageId: null, forwardingPaused: false, clockMoved: false, hasIngestUrl: true };

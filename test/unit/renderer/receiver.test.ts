@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScript, responseScriptSchema, type CaptureRecord } from '../../../main/contract/receiver';
+import { defaultScript, responseScriptSchema, type CaptureRecord } from '../../../main/contract/receiver/receiver';
 import { describeForm, formOfScript, scriptOfForm, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
 import { pickSender } from '../../../renderer/src/lib/messageLink';
 import { mergeCaptures } from '../../../renderer/src/stores/receiver';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineEvent } from '../../../contract/events.js';
-import { isMessageType, MESSAGE_TYPES, type MessageType } from '../../../contract/messageShapes.js';
+import { isMessageType, MESSAGE_TYPES, type MessageType } from '../../../contract/message/messageShapes.js';
 import type { DeliveryRecord, Destination } from '../../../contract/models.js';
 import { HookbenchError } from '../../../contract/result.js';
 import { destinationInputSchema, parseWith } from '../../../contract/schemas.js';

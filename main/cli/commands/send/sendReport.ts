@@ -2,10 +2,10 @@
  * What `hookbench send` prints as a message goes out: the message, each attempt, the next retry and the
  * result, as human lines or as JSON lines (--json).
  */
-import { pastWindowWords } from '../../../contract/deliveryWords.js';
+import { pastWindowWords } from '../../../contract/message/deliveryWords.js';
 import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageRecord } from '../../../contract/models.js';
 import type { ApiError } from '../../../contract/result.js';
-import { isoFromMs } from '../../../contract/timestamp.js';
+import { isoFromMs } from '../../../contract/message/timestamp.js';
 import { maskUrl } from '../../../domain/secrets.js';
 import { EXIT, formatDuration, type CliIO } from '../../io.js';
 import type { ServerInfo } from '../serve.js';

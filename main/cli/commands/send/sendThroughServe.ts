@@ -4,7 +4,7 @@
  */
 import type { SendMessageOutput } from '../../../contract/api.js';
 import type { EngineEvent } from '../../../contract/events.js';
-import type { MessageType } from '../../../contract/messageShapes.js';
+import type { MessageType } from '../../../contract/message/messageShapes.js';
 import type { AttemptRecord, ClockState, DeliveryRecord, Destination, MessageDetail } from '../../../contract/models.js';
 import { HookbenchError, type Result } from '../../../contract/result.js';
 import { EventStream, untilAborted } from '../../events.js';

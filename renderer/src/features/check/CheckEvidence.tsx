@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
-import type { CheckExchange } from '../../../../main/contract/check';
+import type { CheckExchange } from '../../../../main/contract/check/check';
 import { formatBytes } from '../../lib/format';
 import { CodeView } from '../../ui/CodeView';
 

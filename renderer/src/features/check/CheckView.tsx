@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ChevronDown, ChevronRight, CircleCheck, CircleX, Eye, EyeOff, History, LoaderCircle, Play, ShieldCheck, TriangleAlert } from 'lucide-react';
-import { CHECK_AREAS, summaryLine, type CheckArea, type CheckResult, type CheckRun, type CheckRunSummary, type CheckVerdict } from '../../../../main/contract/check';
+import { CHECK_AREAS, summaryLine, type CheckArea, type CheckResult, type CheckRun, type CheckRunSummary, type CheckVerdict } from '../../../../main/contract/check/check';
 import { useCheck } from '../../stores/check';
 import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { FIX_LANGUAGES, fixSnippetsFor, type FixLanguage } from '../../../../main/contract/checkFixes';
+import { FIX_LANGUAGES, fixSnippetsFor, type FixLanguage } from '../../../../main/contract/check/checkFixes';
 import { CodeView } from '../../ui/CodeView';
 import { CopyButton } from '../../ui/CopyButton';
 import { Segmented } from '../../ui/Segmented';

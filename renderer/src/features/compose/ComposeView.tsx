@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { FlaskConical, Send } from 'lucide-react';
-import { MESSAGE_SHAPES, MESSAGE_TYPES, type MessageType } from '../../../../main/contract/messageShapes';
+import { MESSAGE_SHAPES, MESSAGE_TYPES, type MessageType } from '../../../../main/contract/message/messageShapes';
 import { api } from '../../api/instance';
 import { summarize } from '../../api/summaries';
 import { useCompose } from '../../stores/compose';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { MessageType } from '../../../../main/contract/messageShapes';
+import type { MessageType } from '../../../../main/contract/message/messageShapes';
 import { useCompose } from '../../stores/compose';
 import { JsonEditor } from '../../ui/JsonEditor';
 import { formFields, type FieldProblem, type FormField } from './composeModel';

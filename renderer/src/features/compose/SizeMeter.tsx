@@ -1,4 +1,4 @@
-import { LIMITS } from '../../../../main/contract/messageShapes';
+import { LIMITS } from '../../../../main/contract/message/messageShapes';
 import { formatBytes } from '../../lib/format';
 
 /** The call's size against the 32 KiB limit: the call as received, not the body sent (the preview says that one's size). */

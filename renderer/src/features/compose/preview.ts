@@ -1,16 +1,16 @@
 /**
  * What Send would do with the current form, computed here: the exact body bytes (the engine's own builder,
- * main/contract/messageBody.ts) and, per destination, whether it would receive the call and why not
- * (docs/behaviour.md §6, with main/contract/routing.ts's checks). The engine fills in messageId and timestamp
+ * main/contract/message/messageBody.ts) and, per destination, whether it would receive the call and why not
+ * (docs/behaviour.md §6, with main/contract/message/routing.ts's checks). The engine fills in messageId and timestamp
  * when the call arrives, so those two values differ in the bytes actually sent.
  *
  * Imports say `.js`: test/integration/composePreview.test.ts checks this file against the engine under NodeNext.
  */
-import { buildMessageBody } from '../../../../main/contract/messageBody.js';
-import type { MessageType } from '../../../../main/contract/messageShapes.js';
+import { buildMessageBody } from '../../../../main/contract/message/messageBody.js';
+import type { MessageType } from '../../../../main/contract/message/messageShapes.js';
 import type { Destination, Source } from '../../../../main/contract/models.js';
 import type { ApiError } from '../../../../main/contract/result.js';
-import { eventFilterAllows, integrationsAllow } from '../../../../main/contract/routing.js';
+import { eventFilterAllows, integrationsAllow } from '../../../../main/contract/message/routing.js';
 
 /** A UUID version 7 like the engine's (main/ingestion/messageIds.ts): 48 bits of time, then random. */
 export function previewMessageId(nowMs: number): string {

@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { FolderOpen, RotateCcw, Save, Send, ShieldCheck, Trash2 } from 'lucide-react';
 import type { Destination, EventFilters, RetryPolicy } from '../../../../main/contract/models';
-import { parseReceiverRef } from '../../../../main/contract/receiver';
+import { parseReceiverRef } from '../../../../main/contract/receiver/receiver';
 import type { DestinationPatch } from '../../../../main/contract/schemas';
 import { api } from '../../api/instance';
 import { formatDurationInput, parseDuration, parseDurationList } from '../../lib/duration';

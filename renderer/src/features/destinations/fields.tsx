@@ -2,7 +2,7 @@
 import { useId, type ReactNode } from 'react';
 import { Eye, EyeOff, Inbox, KeyRound, Plus, X } from 'lucide-react';
 import type { Source } from '../../../../main/contract/models';
-import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
+import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { generateSecret } from '../../lib/randomSecret';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';

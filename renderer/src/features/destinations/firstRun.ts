@@ -5,7 +5,7 @@
  * shows it. Every step is a typed command; the first error stops it (and is shown as a notice).
  */
 import type { Destination } from '../../../../main/contract/models';
-import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
+import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
 import { generateSecret } from '../../lib/randomSecret';
 import { useCatalog } from '../../stores/catalog';

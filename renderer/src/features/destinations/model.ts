@@ -1,12 +1,12 @@
 /**
  * The Destinations screens' pure parts: the form a destination is edited in and the input it becomes,
  * where a server error belongs in the form, and the event filters' preview over recent messages (with the
- * engine's own rule from main/contract/routing.ts).
+ * engine's own rule from main/contract/message/routing.ts).
  */
-import { LIMITS } from '../../../../main/contract/messageShapes';
+import { LIMITS } from '../../../../main/contract/message/messageShapes';
 import type { Destination, EventFilters, MessageSummary } from '../../../../main/contract/models';
 import type { ApiError } from '../../../../main/contract/result';
-import { eventFilterAllows } from '../../../../main/contract/routing';
+import { eventFilterAllows } from '../../../../main/contract/message/routing';
 import { destinationInputSchema, formatPath, webhookInputSchema, type DestinationInput } from '../../../../main/contract/schemas';
 
 export const MAX_WEBHOOKS = LIMITS.webhooksPerDestination;

@@ -1,6 +1,6 @@
-import { pastWindowWords } from '../../../../main/contract/deliveryWords';
+import { pastWindowWords } from '../../../../main/contract/message/deliveryWords';
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/models';
-import type { SignatureVerdict } from '../../../../main/contract/receiver';
+import type { SignatureVerdict } from '../../../../main/contract/receiver/receiver';
 import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/models';
 import { formatCountdown, formatSpan, plural } from '../../lib/format';
 import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';

@@ -6,7 +6,7 @@ import type { GhostAttempt } from '../../lib/retryLadder';
 import { OUTCOME_TONE, TONE_CLASS } from '../../lib/status';
 import { useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
-import type { SignatureVerdict } from '../../../../main/contract/receiver';
+import type { SignatureVerdict } from '../../../../main/contract/receiver/receiver';
 import { ReceiverVerdictMarker } from '../../ui/ReceiverVerdictMarker';
 import { FastForwardedBadge, OutcomeBadge } from '../../ui/StatusBadge';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Search, SlidersHorizontal, X } from 'lucide-react';
-import { MESSAGE_TYPES } from '../../../../main/contract/messageShapes';
+import { MESSAGE_TYPES } from '../../../../main/contract/message/messageShapes';
 import { formatRowTime, formatTimestamp } from '../../lib/format';
 import { parseStatusChoice, statusChoiceOptions, statusChoiceValue } from '../../lib/statusFilter';
 import { useCatalog } from '../../stores/catalog';

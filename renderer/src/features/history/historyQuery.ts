@@ -5,7 +5,7 @@
  */
 import type { ListMessagesInput } from '../../../../main/contract/api';
 import { API_LIMITS } from '../../../../main/contract/commandInputs';
-import { MESSAGE_TYPES, type MessageType } from '../../../../main/contract/messageShapes';
+import { MESSAGE_TYPES, type MessageType } from '../../../../main/contract/message/messageShapes';
 import { DELIVERY_STATUSES, MESSAGE_STATUSES, type DeliveryStatus, type MessageStatus } from '../../../../main/contract/models';
 
 export type HistoryFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;

@@ -1,5 +1,5 @@
 import { ArrowRight, Pause, Play } from 'lucide-react';
-import { MESSAGE_TYPES } from '../../../../main/contract/messageShapes';
+import { MESSAGE_TYPES } from '../../../../main/contract/message/messageShapes';
 import { plural } from '../../lib/format';
 import { parseStatusChoice, statusChoiceOptions } from '../../lib/statusFilter';
 import { useEngine } from '../../stores/engine';

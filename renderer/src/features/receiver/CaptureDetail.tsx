@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { X } from 'lucide-react';
 import type { AttemptRecord } from '../../../../main/contract/models';
-import type { CaptureRecord } from '../../../../main/contract/receiver';
+import type { CaptureRecord } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
 import { formatTimestamp } from '../../lib/format';
 import { findSender } from '../../lib/messageLink';

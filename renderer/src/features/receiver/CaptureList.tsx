@@ -1,7 +1,7 @@
 import { memo, useEffect, useRef } from 'react';
 import { useRowHeight } from '../../stores/density';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { CaptureRecord } from '../../../../main/contract/receiver';
+import type { CaptureRecord } from '../../../../main/contract/receiver/receiver';
 import { formatRowTime } from '../../lib/format';
 import { pickSender } from '../../lib/messageLink';
 import { useLive } from '../../stores/live';

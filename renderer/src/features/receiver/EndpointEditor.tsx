@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Eye, EyeOff, RotateCcw, Save, Trash2 } from 'lucide-react';
-import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
-import { defaultScript } from '../../../../main/contract/receiver';
+import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
+import { defaultScript } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
 import { plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';

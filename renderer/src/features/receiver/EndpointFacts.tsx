@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
-import { parseReceiverRef } from '../../../../main/contract/receiver';
+import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
+import { parseReceiverRef } from '../../../../main/contract/receiver/receiver';
 import { useCatalog } from '../../stores/catalog';
 import { CopyButton } from '../../ui/CopyButton';
 import { FactRow } from '../../ui/FactRow';

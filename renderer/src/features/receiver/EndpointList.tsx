@@ -1,6 +1,6 @@
 import { KeyRound } from 'lucide-react';
-import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
-import { describeScript } from '../../../../main/contract/receiver';
+import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
+import { describeScript } from '../../../../main/contract/receiver/receiver';
 import { PickButton } from '../../ui/PickButton';
 import { VisibleText } from '../../ui/VisibleText';
 

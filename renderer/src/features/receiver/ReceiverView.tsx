@@ -9,7 +9,7 @@ import { engineNow, useEngine } from '../../stores/engine';
 import { useReceiver } from '../../stores/receiver';
 import { useRouter } from '../../stores/router';
 import { useSecrets } from '../../stores/secrets';
-import type { ReceiverEndpoint } from '../../../../main/contract/receiver';
+import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { Segmented } from '../../ui/Segmented';

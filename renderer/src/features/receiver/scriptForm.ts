@@ -1,10 +1,10 @@
 /**
- * The Receiver screen's script form: a response script (main/contract/receiver.ts) as a few fields and
+ * The Receiver screen's script form: a response script (main/contract/receiver/receiver.ts) as a few fields and
  * back. The form covers what most tests need (statuses and never/reset/close in order, one delay, a seeded
  * failure rate); a script with more (headers, bodies, Retry-After, per-step delays) is shown as such and
  * replaced only when the user saves the form.
  */
-import { describeScript, responseScriptSchema, STEP_ACTIONS, type ResponseScript, type ResponseScriptInput, type ScriptStep } from '../../../../main/contract/receiver';
+import { describeScript, responseScriptSchema, STEP_ACTIONS, type ResponseScript, type ResponseScriptInput, type ScriptStep } from '../../../../main/contract/receiver/receiver';
 
 export interface ScriptForm {
   mode: 'sequence' | 'failureRate';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ArrowRight, CircleCheck, CircleX, KeyRound, TriangleAlert } from 'lucide-react';
-import type { ReceiverCheck, SecretMismatch } from '../../../../main/contract/receiver';
+import type { ReceiverCheck, SecretMismatch } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
 import { useCatalog } from '../../stores/catalog';
 import { useDetail } from '../../stores/detail';

@@ -1,6 +1,6 @@
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { ReceiverCheck } from '../../../../main/contract/receiver';
+import type { ReceiverCheck } from '../../../../main/contract/receiver/receiver';
 import { formatBytes } from '../../lib/format';
 import type { AsyncValue } from '../../lib/useAsyncValue';
 import { Button } from '../../ui/Button';

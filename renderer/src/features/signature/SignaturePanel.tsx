@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type { AttemptRecord } from '../../../../main/contract/models';
-import type { ReceiverCheck } from '../../../../main/contract/receiver';
+import type { ReceiverCheck } from '../../../../main/contract/receiver/receiver';
 import { signBody, utf8, webCryptoMissing } from '../../lib/signature';
 import { useAsyncValue } from '../../lib/useAsyncValue';
 import { useCatalog } from '../../stores/catalog';

@@ -1,8 +1,8 @@
 /**
- * "Your server's signature": the shared diagnosis (main/contract/signatureDiagnosis.ts) over the bytes that
+ * "Your server's signature": the shared diagnosis (main/contract/receiver/signatureDiagnosis.ts) over the bytes that
  * were signed and sent, and, when the user pastes the body their server saw, what that body changes.
  */
-import type { SignatureDiagnosis } from '../../../../main/contract/signatureDiagnosis';
+import type { SignatureDiagnosis } from '../../../../main/contract/receiver/signatureDiagnosis';
 import { diagnose, firstDifference, signBody } from '../../lib/signature';
 
 export interface SawCheck {

@@ -4,7 +4,7 @@
  * diagnosis and the composer's body preview use it); the scanners built on it are in main/domain/jsonDepth.ts.
  */
 import { LIMITS } from './messageShapes.js';
-import type { ApiError } from './result.js';
+import type { ApiError } from '../result.js';
 
 /** The bytes of JSON's structure, for the scanners here and in main/domain/jsonDepth.ts. */
 export const JSON_BYTES = { QUOTE: 0x22, BACKSLASH: 0x5c, LBRACE: 0x7b, RBRACE: 0x7d, LBRACKET: 0x5b, RBRACKET: 0x5d } as const;

@@ -5,9 +5,9 @@
  * are written as.
  */
 import { z } from 'zod';
-import { MESSAGE_TYPES } from './messageShapes.js';
-import type { AttemptOutcome } from './models.js';
-import { webhookInputSchema } from './schemas.js';
+import { MESSAGE_TYPES } from '../message/messageShapes.js';
+import type { AttemptOutcome } from '../models.js';
+import { webhookInputSchema } from '../schemas.js';
 
 /** The areas of the battery, in the order a report lists them; `custom` holds user scenarios that name none. */
 export const CHECK_AREAS = ['shapes', 'signature', 'time', 'redelivery', 'burst', 'status', 'transport', 'content-type', 'custom'] as const;

@@ -1,8 +1,8 @@
 /** The mock receiver's input schemas: endpoint names, secrets and response scripts, as the API and config files give them. */
 import { z } from 'zod';
-import { utf8Length } from './messageBody.js';
-import { RECEIVER_LIMITS, type ResponseScript, type ScriptStep, STEP_ACTIONS } from './receiverModels.js';
-import { httpHeadersSchema } from './schemas.js';
+import { utf8Length } from '../message/messageBody.js';
+import { RECEIVER_LIMITS, type ResponseScript, type ScriptStep, STEP_ACTIONS } from './models.js';
+import { httpHeadersSchema } from '../schemas.js';
 
 /** Framing headers Node computes for every response: a script may not set them. */
 const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'];

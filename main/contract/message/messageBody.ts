@@ -6,7 +6,7 @@
  */
 import { callNestingError } from './jsonDepth.js';
 import { knownCallKeys, LIMITS, MESSAGE_SHAPES, type FieldDef, type MessageType } from './messageShapes.js';
-import type { ApiError, Result } from './result.js';
+import type { ApiError, Result } from '../result.js';
 import { normaliseTimestamp, isoFromMs } from './timestamp.js';
 
 export interface BuildOptions {

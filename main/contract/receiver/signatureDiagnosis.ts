@@ -10,7 +10,7 @@
  * (`diagnoseSignatureAsync`, Web Crypto in the renderer). The steps are a generator that asks for each digest
  * it needs, so both drivers run the very same logic.
  */
-import { jsonDepth } from './jsonDepth.js';
+import { jsonDepth } from '../message/jsonDepth.js';
 
 export type SignatureMistake =
   | 'sha1-prefix'
