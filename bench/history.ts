@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildMessage } from '../main/domain/messages.js';
 import { HISTORY_INDEX_CHUNK } from '../main/history/historyIndexer.js';
-import type { MessageType } from '../main/contract/messageShapes.js';
+import type { MessageType } from '../main/contract/message/messageShapes.js';
 import type { MessageStatus } from '../main/contract/models.js';
 import { MessageQueries, type MessageFilter } from '../main/store/messageQueries.js';
 import { openDb, schemaVersion } from '../main/store/openDb.js';
