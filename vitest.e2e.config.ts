@@ -6,8 +6,8 @@ export default defineConfig({
     include: ['test/e2e/**/*.e2e.ts'],
     globalSetup: ['test/e2e/globalSetup.ts'],
     pool: 'forks',
-    // Two shared cores: one browser at a time.
-    fileParallelism: false,
+    // Two files at once (each its own serve and browser): most of an end-to-end test waits on one of them.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', ['./test/helpers/closingLineReporter.ts', { addFrom: 'test-results/unit-counts.json', label: 'e2e' }]],
