@@ -3,7 +3,7 @@
  * them. The indexer waits while the core is busy, so after a burst the unindexed messages can be a million;
  * reading them in id order for a rare filter value took longer than a page may. This keeps, for each message
  * this connection stored, its type, source, user, event, destinations and received_at as numbers in columns
- * (about 28 bytes a message), so the unindexed messages of a page are found by scanning arrays, and only
+ * (19 bytes a message), so the unindexed messages of a page are found by scanning arrays, and only
  * the candidates are read from SQLite (where every filter is checked again on the row).
  *
  * It knows a contiguous range of ids, (from, to]: every message stored with an id in it came through add(),
@@ -16,11 +16,15 @@ const CHUNK = 65_536;
 /** A column value for null (no user, no event, no source, no destination). */
 const NONE = 0;
 /**
- * A column value for "one of the values past MAX_DISTINCT": it matches every filter value, so the rows that
- * carry it become candidates and SQLite decides (a million distinct users would otherwise cost more memory
- * than the rows they stand for).
+ * A column value for "one of the values past its column's limit": it matches every filter value, so the rows
+ * that carry it become candidates and SQLite decides (a million distinct users would otherwise cost more
+ * memory than the rows they stand for). Per column type: the largest value it holds, or -1 in Int32Array.
  */
 const ANY = -1;
+const ANY_8 = 0xff;
+const ANY_16 = 0xffff;
+/** received_at is held in whole seconds (a superset of a range's candidates); this one matches every range. */
+const ANY_SECOND = 0xffffffff;
 /** Distinct values a column interns before the rest become ANY. */
 const MAX_DISTINCT = 100_000;
 /** The wanted value of a filter no interned value has, when some values became ANY: only ANY rows match. */
@@ -45,18 +49,22 @@ export interface TailFilter {
 }
 
 interface Chunk {
-  type: Int32Array;
-  source: Int32Array;
+  type: Uint8Array;
+  source: Uint16Array;
   user: Int32Array;
   event: Int32Array;
   routes: Int32Array;
-  received: Float64Array;
+  /** Seconds since the epoch, rounded down. */
+  received: Uint32Array;
 }
 
-/** Strings as small numbers (1, 2, …; 0 is null; ANY past MAX_DISTINCT values). */
+/** Strings as small numbers (1, 2, …; 0 is null; `any` past `max` values). */
 class Interned {
   private readonly numbers = new Map<string, number>();
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly any = ANY,
+  ) {}
   /** Whether some value was stored as ANY. */
   overflowed = false;
   of(value: string | null): number {
@@ -65,7 +73,7 @@ class Interned {
     if (n === undefined) {
       if (this.numbers.size >= this.max) {
         this.overflowed = true;
-        return ANY;
+        return this.any;
       }
       this.numbers.set(value, (n = this.numbers.size + 1));
     }
@@ -102,7 +110,9 @@ export class HistoryTail {
     this.restart(0);
   }
 
-  private interned(): Interned {
+  private interned(column: 'small' | 'medium' | 'large' = 'large'): Interned {
+    if (column === 'small') return new Interned(Math.min(this.maxDistinct, ANY_8 - 1), ANY_8);
+    if (column === 'medium') return new Interned(Math.min(this.maxDistinct, ANY_16 - 1), ANY_16);
     return new Interned(this.maxDistinct);
   }
 
@@ -131,7 +141,8 @@ export class HistoryTail {
       chunk.user[row] = this.users.of(m.userId);
       chunk.event[row] = this.events.of(m.event);
       chunk.routes[row] = this.route(deliveries);
-      chunk.received[row] = m.receivedAt;
+      const second = Math.floor(m.receivedAt / 1000);
+      chunk.received[row] = second >= 0 && second < ANY_SECOND ? second : ANY_SECOND;
       this.to = id++;
     }
   }
@@ -186,8 +197,9 @@ export class HistoryTail {
       // A route holding an ANY destination may be the one asked for.
       this.routeDestinations.forEach((ds, r) => (routeOk![r] = ds.includes(d ?? ONLY_ANY) || ds.includes(ANY) ? 1 : 0));
     }
-    const from = filter.from ?? -Infinity;
-    const to = filter.to ?? Infinity;
+    // at >= from gives floor(at/1000) >= floor(from/1000); at < to gives floor(at/1000) < to/1000.
+    const from = filter.from === undefined ? -Infinity : Math.floor(filter.from / 1000);
+    const to = filter.to === undefined ? Infinity : Math.ceil(filter.to / 1000) - 1;
     // Chunk by chunk, each column a local typed array: a plain loop over numbers (~1-2 ms a million).
     for (let chunkAt = Math.floor((id - this.origin) / CHUNK); id > lo && ids.length < max; chunkAt--) {
       const c = this.chunks[chunkAt]!;
@@ -203,11 +215,11 @@ export class HistoryTail {
       for (; row > stop && ids.length < max; row--) {
         if (user !== null && users[row] !== user && users[row] !== ANY) continue;
         if (event !== null && events[row] !== event && events[row] !== ANY) continue;
-        if (type !== null && types[row] !== type && types[row] !== ANY) continue;
-        if (source !== null && sources[row] !== source && sources[row] !== ANY) continue;
+        if (type !== null && types[row] !== type && types[row] !== ANY_8) continue;
+        if (source !== null && sources[row] !== source && sources[row] !== ANY_16) continue;
         if (routeOk !== null && routes[row] !== ANY && routeOk[routes[row]!] !== 1) continue;
         const at = received[row]!;
-        if (at < from || at >= to) continue;
+        if ((at < from || at > to) && at !== ANY_SECOND) continue;
         ids.push(base + row);
       }
       id = base + row;
@@ -241,8 +253,8 @@ export class HistoryTail {
     this.to = at;
     this.origin = at + 1;
     this.chunks = [];
-    this.types = this.interned();
-    this.sources = this.interned();
+    this.types = this.interned('small');
+    this.sources = this.interned('medium');
     this.users = this.interned();
     this.events = this.interned();
     this.routes = this.interned();
@@ -254,11 +266,11 @@ export class HistoryTail {
 
 function newChunk(): Chunk {
   return {
-    type: new Int32Array(CHUNK),
-    source: new Int32Array(CHUNK),
+    type: new Uint8Array(CHUNK),
+    source: new Uint16Array(CHUNK),
     user: new Int32Array(CHUNK),
     event: new Int32Array(CHUNK),
     routes: new Int32Array(CHUNK),
-    received: new Float64Array(CHUNK),
+    received: new Uint32Array(CHUNK),
   };
 }

@@ -396,6 +396,11 @@ export class MessageQueries {
    * exactly the in-order messages with an id in [lo, hi]. lo > hi: none.
    */
   private idRange(from: number | undefined, to: number | undefined, covered: number): { lo: number; hi: number } {
+    // No indexed message in order was received after maxReceived: a `from` past it has none, and `to` is
+    // bounded by it, so the reads start among the indexed messages' entries, not those of the unindexed ones
+    // (after a burst, a million of them).
+    const maxReceived = this.index.maxReceived();
+    if (maxReceived === null || (from !== undefined && from > maxReceived)) return { lo: 1, hi: 0 };
     const first =
       from === undefined
         ? 1
@@ -410,7 +415,7 @@ export class MessageQueries {
         : this.one(
             `SELECT id FROM messages INDEXED BY messages_received
              WHERE received_at < @to AND id <= @covered AND id NOT IN (SELECT id FROM history_late) ORDER BY received_at DESC, id DESC LIMIT 1`,
-            { to, covered },
+            { to: Math.min(to, maxReceived + 1), covered },
           );
     if (first === null || last === null) return { lo: 1, hi: 0 };
     return { lo: first, hi: last };

@@ -14,10 +14,10 @@ describe('history tail', () => {
   it('gives the ids of every filter it holds, newest first, up to max, and where to go on', () => {
     const tail = new HistoryTail();
     tail.add(11, [
-      message({ userId: 'a', receivedAt: 100 }, ['d1']),
-      message({ userId: 'b', type: 'page', event: null, receivedAt: 200 }, ['d1', 'd2']),
-      message({ userId: null, sourceId: null, receivedAt: 300 }),
-      message({ userId: 'a', event: 'E2', receivedAt: 400 }, ['d2']),
+      message({ userId: 'a', receivedAt: 100_000 }, ['d1']),
+      message({ userId: 'b', type: 'page', event: null, receivedAt: 200_000 }, ['d1', 'd2']),
+      message({ userId: null, sourceId: null, receivedAt: 300_000 }),
+      message({ userId: 'a', event: 'E2', receivedAt: 400_000 }, ['d2']),
     ]);
     expect(tail.range).toEqual({ from: 10, to: 14 });
     const all = (filter: Parameters<HistoryTail['candidates']>[0]) => tail.candidates(filter, 0, 100, 100).ids;
@@ -27,7 +27,11 @@ describe('history tail', () => {
     expect(all({ sourceId: 's1' })).toEqual([14, 12, 11]);
     expect(all({ destinationId: 'd2' })).toEqual([14, 12]);
     expect(all({ destinationId: 'd1', userId: 'b' })).toEqual([12]);
-    expect(all({ from: 200, to: 400 })).toEqual([13, 12]);
+    expect(all({ from: 200_000, to: 400_000 })).toEqual([13, 12]);
+    // Times are held in whole seconds: a bound inside a second gives that second's messages too (SQLite decides).
+    expect(all({ from: 200_001, to: 399_999 })).toEqual([13, 12]);
+    expect(all({ from: 200_000, to: 400_001 })).toEqual([14, 13, 12]);
+    expect(all({ to: 99_999 })).toEqual([]);
     expect(all({ userId: 'nobody' })).toEqual([]);
     expect(all({ destinationId: 'd9' })).toEqual([]);
     // Below a cursor, above a floor, at most max: `next` is the highest id not looked at yet.
@@ -84,5 +88,20 @@ describe('history tail', () => {
     expect(all({ destinationId: 'd4' })).toEqual([5, 4]);
     expect(all({ event: 'E1' })).toEqual([5, 4, 3, 2, 1]);
     expect(all({ event: 'E2' })).toEqual([]); // events stayed under the limit: an unknown one has no candidates
+  });
+
+  it('a time it cannot hold in seconds (before 1970, past 2106) is a candidate for every range', () => {
+    const tail = new HistoryTail();
+    tail.add(1, [message({ receivedAt: -5_000 }), message({ receivedAt: 5_000_000 }), message({ receivedAt: 2 ** 53 })]);
+    expect(tail.candidates({ from: -10_000, to: -1_000 }, 0, 100, 10).ids).toEqual([3, 1]);
+    expect(tail.candidates({ from: 4_000_000 }, 0, 100, 10).ids).toEqual([3, 2, 1]);
+    expect(tail.candidates({ to: 0 }, 0, 100, 10).ids).toEqual([3, 1]);
+  });
+
+  it('types and sources, held in smaller columns, match every value past those columns\' limits', () => {
+    const tail = new HistoryTail(1_000_000);
+    tail.add(1, Array.from({ length: 300 }, (_, i) => message({ type: `t${i}`, sourceId: `s${i}` })));
+    expect(tail.candidates({ type: 't3' }, 0, 1000, 1000).ids).toEqual([...Array.from({ length: 46 }, (_, k) => 300 - k), 4]);
+    expect(tail.candidates({ sourceId: 's299' }, 0, 1000, 1000).ids).toEqual([300]);
   });
 });
