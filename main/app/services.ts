@@ -117,6 +117,8 @@ export function buildServices(options: CoreOptions, store: Store): Services {
         roundsRecorded: () => engine.stats.roundsRecorded,
         writable,
         onError: backgroundFailure(store, 'the history index could not be updated; listMessages reads the newest messages in id order meanwhile'),
+        // What the index now covers, the tail's columns need no longer hold (their memory goes as it goes).
+        onProgress: (covered) => queries.tail.forget(covered),
       });
     },
     stop: (): Promise<void> => indexThread?.stop() ?? Promise.resolve(),

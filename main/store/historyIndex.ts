@@ -49,6 +49,11 @@ export class HistoryIndex {
     return this.statements.state.get()?.covered ?? 0;
   }
 
+  /** The latest received_at among the indexed messages (null: none indexed). */
+  maxReceived(): number | null {
+    return this.statements.state.get()?.max_received ?? null;
+  }
+
   /** Messages stored but not indexed yet (an upper bound: ids may have gaps). */
   lag(): number {
     return Math.max(0, (this.statements.newest.get() ?? 0) - this.covered());

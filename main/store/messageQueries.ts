@@ -7,7 +7,8 @@
  * - `status`: the messages_status index (status changes, so it is indexed on the table itself);
  * - `type`, `sourceId`, `userId`, `event`, `destinationId`: history_facets, `text`: message_search (trigrams),
  *   `from`/`to`: an id range from messages_received. These cover the messages up to the history index's
- *   watermark (main/store/historyIndex.ts); the newer ones, not indexed yet, are read first, in id order;
+ *   watermark (main/store/historyIndex.ts). The newer ones, not indexed yet, come first: found in the history
+ *   tail's columns in memory (historyTail.ts) when a filter is one it holds, read in id order otherwise;
  * - no filter: the table in id order.
  * With more than one filter, each candidate index is asked how many rows it has (up to PROBE_CAP) and the
  * smallest leads. Statements are prepared once per shape and kept.
@@ -18,6 +19,7 @@ import { MESSAGE_STATUSES, type AttemptOutcome, type DeliveryStatus, type Messag
 import type { SignatureVerdict } from '../contract/receiver/receiver.js';
 import type Database from 'better-sqlite3';
 import { HistoryIndex, type FacetName } from './historyIndex.js';
+import { HistoryTail } from './historyTail.js';
 import { messageFields, type MessageRow } from './messageStore.js';
 import type { Db } from './openDb.js';
 
@@ -51,6 +53,9 @@ export const PROBE_CAP = 2000;
 /** At most this many trigrams of a search text go into the MATCH (LIKE checks the whole text anyway). */
 const MAX_TRIGRAMS = 12;
 const NO_CURSOR = Number.MAX_SAFE_INTEGER;
+/** Candidates the history tail is asked for first (the next asks grow fourfold, up to TAIL_BATCH_MAX). */
+const TAIL_BATCH = 64;
+const TAIL_BATCH_MAX = 16_384;
 
 /** `%text%` for LIKE, with the wildcard characters of the text itself escaped. */
 function likePattern(text: string): string {
@@ -112,6 +117,7 @@ export class MessageQueries {
   private readonly statements = new Map<string, Statement>();
   private readonly summaryById;
   private readonly countAll;
+  private readonly newest;
   private readonly countStatus;
   private readonly failedSince;
   /** The status with the most messages when last counted: its count is the total minus the others'. */
@@ -121,8 +127,13 @@ export class MessageQueries {
   /** Runs a function in a read transaction (one snapshot of the file). */
   private readonly snapshot;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** The filter values of the messages this connection stored that the index does not cover yet. */
+    readonly tail: HistoryTail = new HistoryTail(),
+  ) {
     this.index = new HistoryIndex(db);
+    this.newest = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM messages').pluck();
     this.snapshot = db.transaction((read: () => MessageSummary[]) => read());
     this.summaryById = db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id = ?`);
     this.countAll = db.prepare<[], number>('SELECT count(*) FROM messages').pluck();
@@ -214,7 +225,7 @@ export class MessageQueries {
       default: {
         // The messages not indexed yet are the newest: they come first.
         const covered = this.index.covered();
-        const tail = before > covered + 1 ? this.scan(conditions, covered, before, limit) : [];
+        const tail = before > covered + 1 ? this.unindexed(filter, conditions, covered, before, limit) : [];
         if (tail.length >= limit) return tail;
         return [...tail, ...this.indexed(plan, conditions, Math.min(before, covered + 1), limit - tail.length)];
       }
@@ -247,6 +258,34 @@ export class MessageQueries {
         return [...new Set([...inRange, ...late])].sort((a, b) => b - a).slice(0, limit);
       }
     }
+  }
+
+  /**
+   * Ids in (covered, before) (the messages not indexed yet), newest first. The history tail's candidates
+   * where it holds the ids and the filter is one it narrows by, each checked on its row with every filter;
+   * ids it does not hold (stored by another connection, before this one started, or in the write
+   * transaction in progress) read in id order.
+   */
+  private unindexed(filter: MessageFilter, conditions: Conditions, covered: number, before: number, limit: number): number[] {
+    this.tail.forget(covered);
+    if (!HistoryTail.narrows(filter)) return this.scan(conditions, covered, before, limit);
+    const held = this.tail.range;
+    const out: number[] = [];
+    const newer = Math.max(held.to, covered);
+    if (before > newer + 1 && this.newest.get()! > newer) out.push(...this.scan(conditions, newer, before, limit));
+    const lowest = Math.max(held.from, covered);
+    let upper = Math.min(before, held.to + 1);
+    for (let batch = TAIL_BATCH; out.length < limit && upper > lowest + 1; batch = Math.min(batch * 4, TAIL_BATCH_MAX)) {
+      const { ids, next } = this.tail.candidates(filter, lowest, upper, batch);
+      if (ids.length > 0) {
+        out.push(
+          ...this.ids(`FROM json_each(@candidates) j CROSS JOIN messages m`, `m.id = j.value`, 'm.id', conditions, { candidates: JSON.stringify(ids), limit: limit - out.length }),
+        );
+      }
+      upper = next + 1;
+    }
+    if (out.length < limit && held.from > covered) out.push(...this.scan(conditions, covered, Math.min(before, held.from + 1), limit - out.length));
+    return out;
   }
 
   /** Ids in (after, before) in id order, every filter checked on each row. */
@@ -357,6 +396,11 @@ export class MessageQueries {
    * exactly the in-order messages with an id in [lo, hi]. lo > hi: none.
    */
   private idRange(from: number | undefined, to: number | undefined, covered: number): { lo: number; hi: number } {
+    // No indexed message in order was received after maxReceived: a `from` past it has none, and `to` is
+    // bounded by it, so the reads start among the indexed messages' entries, not those of the unindexed ones
+    // (after a burst, a million of them).
+    const maxReceived = this.index.maxReceived();
+    if (maxReceived === null || (from !== undefined && from > maxReceived)) return { lo: 1, hi: 0 };
     const first =
       from === undefined
         ? 1
@@ -371,7 +415,7 @@ export class MessageQueries {
         : this.one(
             `SELECT id FROM messages INDEXED BY messages_received
              WHERE received_at < @to AND id <= @covered AND id NOT IN (SELECT id FROM history_late) ORDER BY received_at DESC, id DESC LIMIT 1`,
-            { to, covered },
+            { to: Math.min(to, maxReceived + 1), covered },
           );
     if (first === null || last === null) return { lo: 1, hi: 0 };
     return { lo: first, hi: last };

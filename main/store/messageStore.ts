@@ -5,6 +5,7 @@
  */
 import type { MessageRecord, MessageStatus } from '../contract/models.js';
 import type { MessageType } from '../contract/message/messageShapes.js';
+import type { StoredBatch } from './historyTail.js';
 import type { Db } from './openDb.js';
 import { parseStoredCall } from './storedJson.js';
 
@@ -55,6 +56,8 @@ export class MessageStore {
   constructor(
     db: Db,
     private readonly transaction: <T>(fn: () => T) => T,
+    /** Told of every insert, with the first id given (the history tail, historyTail.ts, learns from it). */
+    private readonly onStored: (first: number, batch: readonly StoredBatch[]) => void = () => {},
   ) {
     this.statements = {
       // json_each drives the join (CROSS JOIN keeps that order): one probe of the dedupe index an id, and no
@@ -106,6 +109,7 @@ export class MessageStore {
   insertMessages(batch: readonly { message: NewMessage; deliveries: readonly NewDelivery[] }[]): { id: number; deliveryIds: number[] }[] {
     return this.transaction(() => {
       let id = (this.statements.maxMessageId.get() ?? 0) + 1;
+      const first = id;
       let deliveryId = (this.statements.maxDeliveryId.get() ?? 0) + 1;
       const messages = this.bulk.messages.rows();
       const payloads = this.bulk.payloads.rows();
@@ -125,6 +129,7 @@ export class MessageStore {
       messages.flush();
       payloads.flush();
       deliveries.flush();
+      this.onStored(first, batch);
       return ids;
     });
   }

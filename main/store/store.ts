@@ -16,6 +16,7 @@ import { DeletionStore } from './deletionStore.js';
 import { DeliveryStore } from './deliveryStore.js';
 import { DestinationStatsQueries } from './destinationStats.js';
 import { IngestLogStore } from './ingestLogStore.js';
+import { HistoryTail } from './historyTail.js';
 import { DbHealth } from './integrity.js';
 import { MessageQueries } from './messageQueries.js';
 import { MessageStore } from './messageStore.js';
@@ -56,8 +57,10 @@ export class Store {
     this.db = openDb(file);
     this.health = new DbHealth(file);
     const transaction = <T>(fn: () => T): T => this.transaction(fn);
-    this.messages = new MessageStore(this.db, transaction);
-    this.queries = new MessageQueries(this.db);
+    const tail = new HistoryTail();
+    // Only once committed: a rolled-back insert leaves ids the tail must not vouch for.
+    this.messages = new MessageStore(this.db, transaction, (first, batch) => this.afterCommit(() => tail.add(first, batch)));
+    this.queries = new MessageQueries(this.db, tail);
     this.deliveries = new DeliveryStore(this.db, transaction);
     this.config = new ConfigStore(this.db, transaction, options.secretCodec ?? plainSecrets);
     this.ingestLog = new IngestLogStore(this.db);

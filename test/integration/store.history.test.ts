@@ -218,6 +218,8 @@ describe('listMessages over the history index', () => {
     const { store, queries } = newStore();
     addMessages(store, seededRandom(3), 300, { t: 1_000_000 });
     while (queries.index.covered() < 200) queries.index.indexNext(50);
+    // A `from` past every indexed message's time needs no read of messages_received: one before it does.
+    const from = Math.floor((1_000_000 + queries.index.maxReceived()!) / 2);
     const leads: [MessageFilter, string, RegExp][] = [
       [{}, 'scan', /SEARCH m USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/],
       [{ status: 'failed' }, 'status', /SEARCH m USING (COVERING )?INDEX messages_status \(status=\? AND rowid<\?\)/],
@@ -227,7 +229,7 @@ describe('listMessages over the history index', () => {
       [{ event: 'E2' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
       [{ destinationId: 'd2' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
       [{ text: 'espresso' }, 'search', /SCAN s VIRTUAL TABLE INDEX \d+:M/],
-      [{ from: 1_050_000 }, 'time', /messages_received \(received_at>\?\)/],
+      [{ from }, 'time', /messages_received \(received_at>\?\)/],
       [{ to: 1_050_000 }, 'time', /messages_received \(received_at<\?\)/],
       [{ type: 'track', userId: 'u3' }, 'facet', /SEARCH f USING PRIMARY KEY \(key=\? AND id<\?\)/],
       [{ status: 'failed', sourceId: 's1' }, 'status|facet', /SEARCH (m|f) USING/],
@@ -244,6 +246,48 @@ describe('listMessages over the history index', () => {
       // The tail (messages after the watermark) is an id range, never a full read.
       for (const l of lines.filter((x) => /^SEARCH m USING INTEGER PRIMARY KEY \(rowid>/.test(x))) expect(l).toContain('rowid<?');
     }
+    // Past the latest time the index covers, no indexed message in order can match: messages_received is not read.
+    const past = queries.explain({ from: queries.index.maxReceived()! + 1 }).statements.flatMap((s) => s.plan);
+    expect(past.filter((l) => l.includes('messages_received'))).toEqual([]);
+  });
+
+  it('a rare value past the watermark is found in the tail held in memory, not by reading rows, and stays right as the watermark moves', () => {
+    const { store, queries } = newStore();
+    const r = seededRandom(21);
+    const clock = { t: 2_000_000 };
+    addMessages(store, r, 400, clock);
+    const rare = (i: number) =>
+      store.messages.insertMessage(
+        { messageId: `rare-${i}`, sourceId: 's3', type: 'group', userId: 'u-rare', anonymousId: null, event: null, receivedAt: clock.t, body: Buffer.from('{}'), callJson: '{}', status: 'delivered', statusReason: null, replayOf: null },
+        [{ destinationId: 'd-rare', destinationName: 'd-rare', nextAttemptAt: clock.t }],
+      ).id;
+    const planted = [rare(1)];
+    addMessages(store, r, 300, clock);
+    planted.push(rare(2));
+    addMessages(store, r, 300, clock);
+    const filters: MessageFilter[] = [{ userId: 'u-rare' }, { destinationId: 'd-rare' }, { type: 'group', userId: 'u-rare' }, { userId: 'u-rare', from: clock.t - 1 }, { userId: 'nobody' }];
+    const tailScans = (filter: MessageFilter) =>
+      queries
+        .explain(filter)
+        .statements.flatMap((s) => s.plan)
+        .filter((l) => /^SEARCH m USING INTEGER PRIMARY KEY \(rowid>\?/.test(l) || /^SCAN m\b/.test(l));
+    for (const step of [0, 150, 450, 700, 1002]) {
+      while (queries.index.covered() < step && queries.index.indexNext(Math.min(50, step - queries.index.covered())) > 0);
+      for (const filter of filters) {
+        expect({ step, filter, ids: queries.list(filter, undefined, 10).map((m) => m.id) }).toEqual({ step, filter, ids: expected(store, filter, Number.MAX_SAFE_INTEGER, 10) });
+        // Past the watermark the tail's candidates lead (json_each, one row each); no id range is read row by row.
+        expect({ step, filter, scans: tailScans(filter) }).toEqual({ step, filter, scans: [] });
+      }
+      expect(queries.list({ userId: 'u-rare' }, undefined, 10).map((m) => m.id)).toEqual([...planted].reverse());
+      // What the index covers, the tail lets go of.
+      expect(queries.tail.range.from).toBe(Math.min(queries.index.covered(), queries.tail.range.to));
+    }
+    expect(queries.index.lag()).toBe(0);
+    // A restarted store (no tail yet) reads the unindexed messages in id order, with the same answers.
+    addMessages(store, r, 50, clock);
+    const reopened = new Store(store.file);
+    onCleanup(() => reopened.close());
+    for (const filter of filters) expect(reopened.queries.list(filter, undefined, 10).map((m) => m.id)).toEqual(expected(store, filter, Number.MAX_SAFE_INTEGER, 10));
   });
 
   it('counts per status: each status but the largest counted, the largest by difference, as statuses change', () => {
