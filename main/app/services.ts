@@ -186,10 +186,7 @@ function diagnosticsOver({ store, clock, registry, receivers, history, control }
       const page = receivers.listCaptures({ limit });
       return page.ok ? page.value.items : [];
     },
-    receiverSecret: (name) => {
-      const r = receivers.receiverSecret(name);
-      return r.ok ? r.value : undefined;
-    },
+    receiverSecret: receiverSecretOf(receivers),
     message: (id) => history.getMessage({ id }),
     overview: () => {
       const overview = control.getOverview();
@@ -229,11 +226,16 @@ function receiverChecksOf(detail: MessageDetail, receivers: ReceiverService, reg
     attempts: detail.attempts,
     deliveryOf: (id) => detail.deliveries.find((d) => d.id === id),
     destination: (id) => registry.destination(id),
-    receiverSecret: (name) => {
-      const r = receivers.receiverSecret(name);
-      return r.ok ? r.value : undefined;
-    },
+    receiverSecret: receiverSecretOf(receivers),
   });
+}
+
+/** An endpoint's secret as the checklist and the verdicts ask for it: undefined when there is no such endpoint. */
+function receiverSecretOf(receivers: ReceiverService): (name: string) => string | null | undefined {
+  return (name) => {
+    const r = receivers.receiverSecret(name);
+    return r.ok ? r.value : undefined;
+  };
 }
 
 /**
