@@ -95,10 +95,10 @@ export default tseslint.config(
   // The outer layers, innermost first (docs/architecture.md, "Layers"): each may import the layers inside it, never one outside.
   // main/store holds the connection and the repositories several features share. A repository one feature
   // alone uses lives in that feature's folder (receiver/receiverStore.ts, ...): the store could not build it
-  // without importing a feature, so app/createCore.ts builds it over the store's connection.
+  // without importing a feature, so app/services.ts builds it over the store's connection.
   {
     files: ['main/store/**/*.ts'],
-    rules: restrict('main/store is persistence: it may import main/contract and main/domain, never the engine, the faces or Electron (a repository only one feature uses goes in that feature\'s folder; app/createCore.ts builds it).', ['electron', 'undici', 'ws', 'commander'], [
+    rules: restrict('main/store is persistence: it may import main/contract and main/domain, never the engine, the faces or Electron (a repository only one feature uses goes in that feature\'s folder; app/services.ts builds it).', ['electron', 'undici', 'ws', 'commander'], [
       { group: [...ENGINE_FOLDERS.map((folder) => `../${folder}/*`), '../server/*', '../cli/*', '../cli.js', '../desktop/*', '../client/*', '../../renderer/*'] },
     ]),
   },

@@ -9,7 +9,7 @@
  * - retention: removing old messages (retentionStore.ts); deletions (deletionStore.ts)
  * A repository that one feature alone uses lives in that feature's folder (the mock receiver's, the
  * audiences', the check runs', the checklist's reads): the store may not import the features, so
- * app/createCore.ts builds those over this connection.
+ * app/services.ts builds those over this connection.
  */
 import { ConfigStore } from './configStore.js';
 import { DeletionStore } from './deletionStore.js';
