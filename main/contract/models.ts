@@ -198,6 +198,16 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** listMessages' page. */
+export interface MessagePage extends Page<MessageSummary> {
+  /**
+   * Present when the page stopped before `limit` items to answer quickly: a `text` filter searches the bodies
+   * of messages the history index does not cover yet one by one, a bounded number a page. About `left` of
+   * them are still to search below `nextCursor`; follow it (the page may even be empty).
+   */
+  searching?: { left: number };
+}
+
 export interface ClockState {
   /** Engine time, ms since the epoch. */
   now: number;

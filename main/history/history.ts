@@ -4,7 +4,7 @@
  */
 import type { ExportMessagesInput, ExportMessagesOutput, ListMessagesInput } from '../contract/api.js';
 import { EXPORT_LIMIT } from '../contract/commands.js';
-import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, MessageFilter, MessageSummary, Page, SourceUsage } from '../contract/models.js';
+import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, MessageFilter, MessagePage, Page, SourceUsage } from '../contract/models.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
@@ -40,13 +40,16 @@ function filterProblem(filter: MessageFilter, prefix = ''): Result<never> | null
 export class History {
   constructor(private readonly options: HistoryOptions) {}
 
-  listMessages(input: ListMessagesInput = {}): Result<Page<MessageSummary>> {
+  listMessages(input: ListMessagesInput = {}): Result<MessagePage> {
     const page = pageArgs(input);
     if (!page.ok) return page;
     const { cursor: _cursor, limit: _limit, ...filter } = input;
     const problem = filterProblem(filter);
     if (problem) return problem;
-    return ok(toPage(this.options.queries.list(filter, page.value.beforeId, page.value.limit + 1), page.value.limit));
+    const { rows, stopped } = this.options.queries.listWithin(filter, page.value.beforeId, page.value.limit + 1);
+    // A page that stopped early holds fewer than limit + 1 rows: every one is shown, and the next goes on below.
+    if (stopped) return ok({ items: rows, nextCursor: String(stopped.before), searching: { left: stopped.left } });
+    return ok(toPage(rows, page.value.limit));
   }
 
   getMessage(input: { id: number }): Result<MessageDetail> {

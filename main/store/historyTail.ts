@@ -3,7 +3,7 @@
  * them. The indexer waits while the core is busy, so after a burst the unindexed messages can be a million;
  * reading them in id order for a rare filter value took longer than a page may. This keeps, for each message
  * this connection stored, its type, source, user, event, destinations and received_at as numbers in columns
- * (19 bytes a message), so the unindexed messages of a page are found by scanning arrays, and only
+ * (23 bytes a message), so the unindexed messages of a page are found by scanning arrays, and only
  * the candidates are read from SQLite (where every filter is checked again on the row).
  *
  * It knows a contiguous range of ids, (from, to]: every message stored with an id in it came through add(),
@@ -23,8 +23,6 @@ const NONE = 0;
 const ANY = -1;
 const ANY_8 = 0xff;
 const ANY_16 = 0xffff;
-/** received_at is held in whole seconds (a superset of a range's candidates); this one matches every range. */
-const ANY_SECOND = 0xffffffff;
 /** Distinct values a column interns before the rest become ANY. */
 const MAX_DISTINCT = 100_000;
 /** The wanted value of a filter no interned value has, when some values became ANY: only ANY rows match. */
@@ -54,8 +52,8 @@ interface Chunk {
   user: Int32Array;
   event: Int32Array;
   routes: Int32Array;
-  /** Seconds since the epoch, rounded down. */
-  received: Uint32Array;
+  /** received_at, exact: a time range's candidates are its rows, not every row of its boundary seconds. */
+  received: Float64Array;
 }
 
 /** Strings as small numbers (1, 2, …; 0 is null; `any` past `max` values). */
@@ -141,8 +139,7 @@ export class HistoryTail {
       chunk.user[row] = this.users.of(m.userId);
       chunk.event[row] = this.events.of(m.event);
       chunk.routes[row] = this.route(deliveries);
-      const second = Math.floor(m.receivedAt / 1000);
-      chunk.received[row] = second >= 0 && second < ANY_SECOND ? second : ANY_SECOND;
+      chunk.received[row] = m.receivedAt;
       this.to = id++;
     }
   }
@@ -197,9 +194,8 @@ export class HistoryTail {
       // A route holding an ANY destination may be the one asked for.
       this.routeDestinations.forEach((ds, r) => (routeOk![r] = ds.includes(d ?? ONLY_ANY) || ds.includes(ANY) ? 1 : 0));
     }
-    // at >= from gives floor(at/1000) >= floor(from/1000); at < to gives floor(at/1000) < to/1000.
-    const from = filter.from === undefined ? -Infinity : Math.floor(filter.from / 1000);
-    const to = filter.to === undefined ? Infinity : Math.ceil(filter.to / 1000) - 1;
+    const from = filter.from ?? -Infinity;
+    const to = filter.to ?? Infinity;
     // Chunk by chunk, each column a local typed array: a plain loop over numbers (~1-2 ms a million).
     for (let chunkAt = Math.floor((id - this.origin) / CHUNK); id > lo && ids.length < max; chunkAt--) {
       const c = this.chunks[chunkAt]!;
@@ -219,7 +215,7 @@ export class HistoryTail {
         if (source !== null && sources[row] !== source && sources[row] !== ANY_16) continue;
         if (routeOk !== null && routes[row] !== ANY && routeOk[routes[row]!] !== 1) continue;
         const at = received[row]!;
-        if ((at < from || at > to) && at !== ANY_SECOND) continue;
+        if (at < from || at >= to) continue;
         ids.push(base + row);
       }
       id = base + row;
@@ -271,6 +267,6 @@ function newChunk(): Chunk {
     user: new Int32Array(CHUNK),
     event: new Int32Array(CHUNK),
     routes: new Int32Array(CHUNK),
-    received: new Uint32Array(CHUNK),
+    received: new Float64Array(CHUNK),
   };
 }

@@ -12,6 +12,10 @@
  * - no filter: the table in id order.
  * With more than one filter, each candidate index is asked how many rows it has (up to PROBE_CAP) and the
  * smallest leads. Statements are prepared once per shape and kept.
+ *
+ * A body-text filter is checked row by row on the messages not indexed yet (the tail holds no bodies), about
+ * 2 µs a row: after a burst of a million, one page would take seconds. listWithin() bounds a page to
+ * TEXT_SCAN_BUDGET of those rows and says where it stopped; the caller's next page goes on from there.
  */
 import type { ListMessagesInput } from '../contract/api.js';
 import { deliverySummary, messageSummary } from '../contract/message/messageSummary.js';
@@ -56,6 +60,29 @@ const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 /** Candidates the history tail is asked for first (the next asks grow fourfold, up to TAIL_BATCH_MAX). */
 const TAIL_BATCH = 64;
 const TAIL_BATCH_MAX = 16_384;
+/** Unindexed messages whose bodies one page with a text filter reads at most (listWithin). */
+export const TEXT_SCAN_BUDGET = 16_384;
+
+/** A page that stopped early: its ids end above `before`, and about `left` messages below it are still to search. */
+export interface Stopped {
+  before: number;
+  left: number;
+}
+
+/** Ids found, and where the search stopped when its row budget ran out first. */
+interface Found {
+  ids: number[];
+  stopped: Stopped | null;
+}
+
+/** A page's summaries, and where it stopped when it stopped early. */
+export interface PageRead {
+  rows: MessageSummary[];
+  stopped: Stopped | null;
+}
+
+/** Rows a page may still read one by one; null: no bound. */
+type Budget = { rows: number } | null;
 
 /** `%text%` for LIKE, with the wildcard characters of the text itself escaped. */
 function likePattern(text: string): string {
@@ -134,7 +161,7 @@ export class MessageQueries {
   ) {
     this.index = new HistoryIndex(db);
     this.newest = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM messages').pluck();
-    this.snapshot = db.transaction((read: () => MessageSummary[]) => read());
+    this.snapshot = db.transaction((read: () => PageRead) => read());
     this.summaryById = db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id = ?`);
     this.countAll = db.prepare<[], number>('SELECT count(*) FROM messages').pluck();
     this.failedSince = db
@@ -149,23 +176,37 @@ export class MessageQueries {
    * one watermark and read below another would miss the messages indexed in between.
    */
   list(filter: MessageFilter, beforeId: number | undefined, limit: number): MessageSummary[] {
-    if (this.db.inTransaction) return this.readPage(filter, beforeId, limit);
-    return this.snapshot.deferred(() => this.readPage(filter, beforeId, limit));
+    return this.read(filter, beforeId, limit, null).rows;
   }
 
-  private readPage(filter: MessageFilter, beforeId: number | undefined, limit: number): MessageSummary[] {
-    const ids = this.pageIds(filter, beforeId ?? NO_CURSOR, limit);
-    if (ids.length === 0) return [];
+  /**
+   * list(), except that a text filter reads the bodies of at most `textBudget` messages not indexed yet:
+   * when that runs out first, the page has fewer than `limit` rows and `stopped` says where the next one
+   * starts. Every other filter reads as list() does.
+   */
+  listWithin(filter: MessageFilter, beforeId: number | undefined, limit: number, textBudget = TEXT_SCAN_BUDGET): PageRead {
+    return this.read(filter, beforeId, limit, filter.text === undefined ? null : { rows: textBudget });
+  }
+
+  private read(filter: MessageFilter, beforeId: number | undefined, limit: number, budget: Budget): PageRead {
+    if (this.db.inTransaction) return this.readPage(filter, beforeId, limit, budget);
+    return this.snapshot.deferred(() => this.readPage(filter, beforeId, limit, budget));
+  }
+
+  private readPage(filter: MessageFilter, beforeId: number | undefined, limit: number, budget: Budget): PageRead {
+    const { ids, stopped } = this.pageIds(filter, beforeId ?? NO_CURSOR, limit, budget);
+    if (ids.length === 0) return { rows: [], stopped };
     const rows = this.all<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id IN (SELECT value FROM json_each(@ids)) ORDER BY m.id DESC`, {
       ids: JSON.stringify(ids),
     });
-    return rows.map(toSummary);
+    return { rows: rows.map(toSummary), stopped };
   }
 
   /** The plan list() takes for this filter and the statements it runs, each with SQLite's query plan. */
   explain(filter: MessageFilter, beforeId?: number, limit = 51): Explained {
     this.explaining = [];
     try {
+      // The plan of an unbounded page: what list() and exports run.
       const plan = this.choosePlan(filter, beforeId ?? NO_CURSOR).kind;
       this.list(filter, beforeId, limit);
       return { plan, statements: this.explaining };
@@ -204,30 +245,32 @@ export class MessageQueries {
 
   // ---------------------------------------------------------------- finding a page's ids
 
-  private pageIds(filter: MessageFilter, before: number, limit: number): number[] {
+  private pageIds(filter: MessageFilter, before: number, limit: number, budget: Budget): Found {
     const conditions = this.conditions(filter);
     const plan = this.choosePlan(filter, before);
     switch (plan.kind) {
       case 'scan':
-        return this.scan(conditions, 0, before, limit);
+        return this.scanWithin(conditions, 0, before, limit, budget);
       case 'status':
-        return this.ids(`FROM messages m INDEXED BY messages_status`, `m.status = @status AND m.id < @before`, 'm.id', conditions, { before, limit });
+        return whole(this.ids(`FROM messages m INDEXED BY messages_status`, `m.status = @status AND m.id < @before`, 'm.id', conditions, { before, limit }));
       case 'failed':
         // A message with two failed deliveries is met twice in this index: DISTINCT keeps one.
-        return this.ids(
-          `FROM deliveries fd INDEXED BY deliveries_failed_message CROSS JOIN messages m`,
-          `fd.status = 'failed' AND fd.message_id < @before AND m.id = fd.message_id`,
-          'fd.message_id',
-          conditions,
-          { before, limit },
-          true,
+        return whole(
+          this.ids(
+            `FROM deliveries fd INDEXED BY deliveries_failed_message CROSS JOIN messages m`,
+            `fd.status = 'failed' AND fd.message_id < @before AND m.id = fd.message_id`,
+            'fd.message_id',
+            conditions,
+            { before, limit },
+            true,
+          ),
         );
       default: {
         // The messages not indexed yet are the newest: they come first.
         const covered = this.index.covered();
-        const tail = before > covered + 1 ? this.unindexed(filter, conditions, covered, before, limit) : [];
-        if (tail.length >= limit) return tail;
-        return [...tail, ...this.indexed(plan, conditions, Math.min(before, covered + 1), limit - tail.length)];
+        const tail = before > covered + 1 ? this.unindexed(filter, conditions, covered, before, limit, budget) : whole([]);
+        if (tail.ids.length >= limit || tail.stopped) return tail;
+        return whole([...tail.ids, ...this.indexed(plan, conditions, Math.min(before, covered + 1), limit - tail.ids.length)]);
       }
     }
   }
@@ -266,26 +309,50 @@ export class MessageQueries {
    * ids it does not hold (stored by another connection, before this one started, or in the write
    * transaction in progress) read in id order.
    */
-  private unindexed(filter: MessageFilter, conditions: Conditions, covered: number, before: number, limit: number): number[] {
+  private unindexed(filter: MessageFilter, conditions: Conditions, covered: number, before: number, limit: number, budget: Budget): Found {
     this.tail.forget(covered);
-    if (!HistoryTail.narrows(filter)) return this.scan(conditions, covered, before, limit);
+    if (!HistoryTail.narrows(filter)) return this.scanWithin(conditions, covered, before, limit, budget, covered);
     const held = this.tail.range;
     const out: number[] = [];
     const newer = Math.max(held.to, covered);
-    if (before > newer + 1 && this.newest.get()! > newer) out.push(...this.scan(conditions, newer, before, limit));
+    if (before > newer + 1 && this.newest.get()! > newer) {
+      const found = this.scanWithin(conditions, newer, before, limit, budget, covered);
+      if (found.stopped) return found;
+      out.push(...found.ids);
+    }
     const lowest = Math.max(held.from, covered);
     let upper = Math.min(before, held.to + 1);
     for (let batch = TAIL_BATCH; out.length < limit && upper > lowest + 1; batch = Math.min(batch * 4, TAIL_BATCH_MAX)) {
-      const { ids, next } = this.tail.candidates(filter, lowest, upper, batch);
+      if (budget && budget.rows <= 0) return { ids: out, stopped: { before: upper, left: upper - 1 - covered } };
+      const { ids, next } = this.tail.candidates(filter, lowest, upper, budget ? Math.min(batch, budget.rows) : batch);
       if (ids.length > 0) {
+        if (budget) budget.rows -= ids.length;
         out.push(
           ...this.ids(`FROM json_each(@candidates) j CROSS JOIN messages m`, `m.id = j.value`, 'm.id', conditions, { candidates: JSON.stringify(ids), limit: limit - out.length }),
         );
       }
       upper = next + 1;
     }
-    if (out.length < limit && held.from > covered) out.push(...this.scan(conditions, covered, Math.min(before, held.from + 1), limit - out.length));
-    return out;
+    if (out.length < limit && held.from > covered) {
+      const found = this.scanWithin(conditions, covered, Math.min(upper, held.from + 1), limit - out.length, budget, covered);
+      return { ids: [...out, ...found.ids], stopped: found.stopped };
+    }
+    return whole(out);
+  }
+
+  /**
+   * scan(), reading at most `budget.rows` ids when there is a budget (ids are given one after another, so a
+   * window of ids holds at most as many rows). Stopped when the window ended above `after` with the page
+   * not full; `left` counts the ids still below it, down to `floor` (where reading row by row ends).
+   */
+  private scanWithin(conditions: Conditions, after: number, before: number, limit: number, budget: Budget, floor = 0): Found {
+    if (!budget) return whole(this.scan(conditions, after, before, limit));
+    // The window starts at the newest message, not at the cursor (the first page's is past every id).
+    const top = Math.min(before, this.newest.get()! + 1);
+    const lo = Math.max(after, top - 1 - Math.max(budget.rows, 0));
+    const ids = this.scan(conditions, lo, top, limit);
+    budget.rows -= top - 1 - lo;
+    return { ids, stopped: ids.length < limit && lo > after ? { before: lo + 1, left: lo - floor } : null };
   }
 
   /** Ids in (after, before) in id order, every filter checked on each row. */
@@ -438,6 +505,10 @@ export class MessageQueries {
     }
     return statement.all(params) as T[];
   }
+}
+
+function whole(ids: number[]): Found {
+  return { ids, stopped: null };
 }
 
 function toSummary(r: SummaryRow): MessageSummary {

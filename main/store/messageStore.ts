@@ -54,7 +54,7 @@ export class MessageStore {
   private readonly bulk;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly transaction: <T>(fn: () => T) => T,
     /** Told of every insert, with the first id given (the history tail, historyTail.ts, learns from it). */
     private readonly onStored: (first: number, batch: readonly StoredBatch[]) => void = () => {},
@@ -100,6 +100,35 @@ export class MessageStore {
         ['nextAttemptAt', 'updatedAt'],
       ),
     };
+  }
+
+  /**
+   * The filter values of the messages with ids above `after`, in id order, in runs of consecutive ids (each
+   * run in batches): what the history tail is told of messages stored before this process started.
+   */
+  *storedAfter(after: number, batchSize = 4096): Generator<{ first: number; batch: StoredBatch[] }> {
+    const rows = this.db
+      .prepare<[number], [number, string, string | null, string | null, string | null, number, string | null]>(
+        `SELECT m.id, m.type, m.source_id, m.user_id, m.event, m.received_at,
+           (SELECT group_concat(d.destination_id, char(31)) FROM deliveries d WHERE d.message_id = m.id)
+         FROM messages m WHERE m.id > ? ORDER BY m.id`,
+      )
+      .raw()
+      .iterate(after);
+    let first = 0;
+    let batch: StoredBatch[] = [];
+    for (const [id, type, sourceId, userId, event, receivedAt, destinations] of rows) {
+      if (batch.length === batchSize || (batch.length > 0 && id !== first + batch.length)) {
+        yield { first, batch };
+        batch = [];
+      }
+      if (batch.length === 0) first = id;
+      batch.push({
+        message: { type, sourceId, userId, event, receivedAt },
+        deliveries: destinations === null ? [] : destinations.split('\u001f').map((destinationId) => ({ destinationId })),
+      });
+    }
+    if (batch.length > 0) yield { first, batch };
   }
 
   /**

@@ -61,6 +61,14 @@ export class Store {
     // Only once committed: a rolled-back insert leaves ids the tail must not vouch for.
     this.messages = new MessageStore(this.db, transaction, (first, batch) => this.afterCommit(() => tail.add(first, batch)));
     this.queries = new MessageQueries(this.db, tail);
+    // Messages stored before this start that the index does not cover yet (a quit or crash mid-burst): told
+    // to the tail now, before anything new is stored, so a page past the watermark need not read them row by row.
+    // A file that cannot be read here is left to the reads that follow, which report it where they always do.
+    try {
+      for (const { first, batch } of this.messages.storedAfter(this.queries.index.covered())) tail.add(first, batch);
+    } catch {
+      tail.forget(Number.MAX_SAFE_INTEGER);
+    }
     this.deliveries = new DeliveryStore(this.db, transaction);
     this.config = new ConfigStore(this.db, transaction, options.secretCodec ?? plainSecrets);
     this.ingestLog = new IngestLogStore(this.db);

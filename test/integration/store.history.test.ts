@@ -283,11 +283,77 @@ describe('listMessages over the history index', () => {
       expect(queries.tail.range.from).toBe(Math.min(queries.index.covered(), queries.tail.range.to));
     }
     expect(queries.index.lag()).toBe(0);
-    // A restarted store (no tail yet) reads the unindexed messages in id order, with the same answers.
+    // A restarted store's tail starts with the messages the index does not cover yet: same answers, no rows read one by one.
     addMessages(store, r, 50, clock);
-    const reopened = new Store(store.file);
-    onCleanup(() => reopened.close());
-    for (const filter of filters) expect(reopened.queries.list(filter, undefined, 10).map((m) => m.id)).toEqual(expected(store, filter, Number.MAX_SAFE_INTEGER, 10));
+    const reopen = () => {
+      const reopened = new Store(store.file);
+      onCleanup(() => reopened.close());
+      return reopened.queries;
+    };
+    const restarted = reopen();
+    expect(restarted.tail.range).toEqual({ from: 1002, to: 1052 });
+    for (const filter of filters) {
+      expect({ filter, ids: restarted.list(filter, undefined, 10).map((m) => m.id) }).toEqual({ filter, ids: expected(store, filter, Number.MAX_SAFE_INTEGER, 10) });
+      const scans = restarted
+        .explain(filter)
+        .statements.flatMap((s) => s.plan)
+        .filter((l) => /^SEARCH m USING INTEGER PRIMARY KEY \(rowid>\?/.test(l) || /^SCAN m\b/.test(l));
+      expect({ filter, scans }).toEqual({ filter, scans: [] });
+    }
+    // A gap in the ids: the tail vouches for the run after it, and the ids before the gap are read in id order.
+    store.db.prepare('DELETE FROM messages WHERE id = ?').run(1030);
+    const gapped = reopen();
+    expect(gapped.tail.range).toEqual({ from: 1030, to: 1052 });
+    for (const filter of filters) expect({ filter, ids: gapped.list(filter, undefined, 10).map((m) => m.id) }).toEqual({ filter, ids: expected(store, filter, Number.MAX_SAFE_INTEGER, 10) });
+  });
+
+  it('a text search reads at most its budget of unindexed bodies a page, and its pages followed give exactly the plain reading', () => {
+    const { store, queries } = newStore();
+    const r = seededRandom(33);
+    const clock = { t: 3_000_000 };
+    addMessages(store, r, 600, clock);
+    const times = store.db.prepare('SELECT min(received_at) AS min, max(received_at) AS max FROM messages').get() as { min: number; max: number };
+    const budget = 37;
+    /** Every page of a filter, followed by its cursors; each page that stopped early moved on and read no more ids than its budget. */
+    const walk = (filter: MessageFilter, limit: number) => {
+      const walked: number[] = [];
+      let before: number | undefined;
+      let stops = 0;
+      for (;;) {
+        const { rows, stopped } = queries.listWithin(filter, before, limit, budget);
+        walked.push(...rows.map((m) => m.id));
+        if (stopped) {
+          stops++;
+          expect(rows.length).toBeLessThan(limit);
+          expect(stopped.before).toBeLessThan(before ?? Number.MAX_SAFE_INTEGER);
+          // A text filter alone reads unindexed ids in a window of at most `budget`.
+          if (Object.keys(filter).join() === 'text' && before !== undefined) expect(before - stopped.before).toBeLessThanOrEqual(budget);
+          expect(stopped.left).toBeGreaterThanOrEqual(0);
+          before = stopped.before;
+          continue;
+        }
+        if (rows.length < limit) break;
+        before = rows.at(-1)!.id;
+      }
+      expect({ filter, walked }).toEqual({ filter, walked: expected(store, filter, Number.MAX_SAFE_INTEGER, 1e9) });
+      return stops;
+    };
+    let stopsSeen = 0;
+    for (const covered of [0, 250, 600]) {
+      while (queries.index.covered() < covered && queries.index.indexNext(50) > 0);
+      for (let k = 0; k < 40; k++) {
+        const filter = { ...randomFilter(r, times), text: WORDS[k % WORDS.length]! };
+        stopsSeen += walk(filter, 1 + Math.floor(r() * 20));
+      }
+      // Without a text filter nothing is bounded: the page is list()'s.
+      expect(queries.listWithin({ userId: 'u3' }, undefined, 10, budget)).toEqual({ rows: queries.list({ userId: 'u3' }, undefined, 10), stopped: null });
+    }
+    expect(stopsSeen).toBeGreaterThan(0);
+    // Unindexed and rare: the first page stops after its budget with the rest of the unindexed messages still to search.
+    addMessages(store, r, 200, clock);
+    const first = queries.listWithin({ text: 'nothing-like-this' }, undefined, 10, budget);
+    expect(first.rows).toEqual([]);
+    expect(first.stopped).toEqual({ before: 801 - budget, left: 800 - budget - queries.index.covered() });
   });
 
   it('counts per status: each status but the largest counted, the largest by difference, as statuses change', () => {

@@ -28,8 +28,9 @@ describe('history tail', () => {
     expect(all({ destinationId: 'd2' })).toEqual([14, 12]);
     expect(all({ destinationId: 'd1', userId: 'b' })).toEqual([12]);
     expect(all({ from: 200_000, to: 400_000 })).toEqual([13, 12]);
-    // Times are held in whole seconds: a bound inside a second gives that second's messages too (SQLite decides).
-    expect(all({ from: 200_001, to: 399_999 })).toEqual([13, 12]);
+    // Times are held to the millisecond: a bound one ms past a message leaves it out.
+    expect(all({ from: 200_001, to: 399_999 })).toEqual([13]);
+    expect(all({ from: 300_000, to: 300_001 })).toEqual([13]);
     expect(all({ from: 200_000, to: 400_001 })).toEqual([14, 13, 12]);
     expect(all({ to: 99_999 })).toEqual([]);
     expect(all({ userId: 'nobody' })).toEqual([]);
@@ -90,12 +91,13 @@ describe('history tail', () => {
     expect(all({ event: 'E2' })).toEqual([]); // events stayed under the limit: an unknown one has no candidates
   });
 
-  it('a time it cannot hold in seconds (before 1970, past 2106) is a candidate for every range', () => {
+  it('holds any time exactly, before 1970 and far in the future too', () => {
     const tail = new HistoryTail();
     tail.add(1, [message({ receivedAt: -5_000 }), message({ receivedAt: 5_000_000 }), message({ receivedAt: 2 ** 53 })]);
-    expect(tail.candidates({ from: -10_000, to: -1_000 }, 0, 100, 10).ids).toEqual([3, 1]);
-    expect(tail.candidates({ from: 4_000_000 }, 0, 100, 10).ids).toEqual([3, 2, 1]);
-    expect(tail.candidates({ to: 0 }, 0, 100, 10).ids).toEqual([3, 1]);
+    expect(tail.candidates({ from: -10_000, to: -1_000 }, 0, 100, 10).ids).toEqual([1]);
+    expect(tail.candidates({ from: 4_000_000 }, 0, 100, 10).ids).toEqual([3, 2]);
+    expect(tail.candidates({ from: 4_000_000, to: 2 ** 53 }, 0, 100, 10).ids).toEqual([2]);
+    expect(tail.candidates({ to: 0 }, 0, 100, 10).ids).toEqual([1]);
   });
 
   it('types and sources, held in smaller columns, match every value past those columns\' limits', () => {

@@ -21,6 +21,13 @@ export function pickSender(candidates: readonly Pick<MessageSummary, 'id' | 'mes
 export async function findSender(messageId: string, arrivedAt: number): Promise<number | null> {
   const live = pickSender(useLive.getState().rows, messageId, arrivedAt);
   if (live !== null) return live;
-  const result = await api().call('listMessages', { text: messageId, limit: 50 }, { quiet: true });
-  return result.ok ? pickSender(result.value.items, messageId, arrivedAt) : null;
+  // A search over messages not indexed yet comes in short pages (`searching`): follow them to a full page.
+  let cursor: string | undefined;
+  for (;;) {
+    const result = await api().call('listMessages', { text: messageId, limit: 50, ...(cursor ? { cursor } : {}) }, { quiet: true });
+    if (!result.ok) return null;
+    const found = pickSender(result.value.items, messageId, arrivedAt);
+    if (found !== null || !result.value.searching || !result.value.nextCursor) return found;
+    cursor = result.value.nextCursor;
+  }
 }

@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { MessagePage, MessageSummary } from '../../../main/contract/models';
+import type { ApiClient } from '../../../renderer/src/api/client';
+import { setApi } from '../../../renderer/src/api/instance';
+import { findSender } from '../../../renderer/src/lib/messageLink';
 import type { DiagnosticCheck } from '../../../main/contract/diagnostics';
 import { summariseBulk } from '../../../renderer/src/features/history/bulk';
 import { filterKey, filterQueryOf, localDateTimeMs, parseFilterQuery, toLocalDateTime } from '../../../renderer/src/features/history/historyQuery';
-import { rangeOf } from '../../../renderer/src/features/history/historyStore';
+import { HISTORY_PAGE, rangeOf, useHistory } from '../../../renderer/src/features/history/historyStore';
 import { readSavedFilters, saveFilter, SAVED_FILTERS_KEY, writeSavedFilters } from '../../../renderer/src/features/history/savedFilters';
 import { byUrgency, evidenceHash, groupBySubject } from '../../../renderer/src/features/troubleshoot/evidence';
 
@@ -116,6 +120,57 @@ describe('Troubleshoot evidence', () => {
       [null, ['g']],
       ['A', ['a2', 'a']],
       ['B', ['b', 'b2']],
+    ]);
+  });
+});
+
+/** A client answering listMessages from a list of pages, one a call; it records each call's input. */
+function pagedApi(pages: MessagePage[]) {
+  const inputs: Record<string, unknown>[] = [];
+  setApi({
+    call: async (name: string, input: Record<string, unknown>) => {
+      if (name !== 'listMessages') throw new Error(`unexpected ${name}`);
+      inputs.push(input);
+      return { ok: true, value: pages.shift() ?? { items: [], nextCursor: null } };
+    },
+    subscribe: () => () => {},
+  } as unknown as ApiClient);
+  return inputs;
+}
+
+const summary = (id: number, messageId = `m-${id}`) => ({ id, messageId, receivedAt: id }) as MessageSummary;
+
+describe('a body search while the history index catches up', () => {
+  it('follows short pages by itself until a screenful is shown, then leaves the rest to scrolling', async () => {
+    const inputs = pagedApi([
+      { items: [], nextCursor: '900', searching: { left: 899 } },
+      { items: [summary(880)], nextCursor: '700', searching: { left: 699 } },
+      { items: Array.from({ length: HISTORY_PAGE }, (_, i) => summary(650 - i)), nextCursor: '400', searching: { left: 399 } },
+      { items: [summary(10)], nextCursor: null },
+    ]);
+    useHistory.getState().show({ text: 'zanzibar' });
+    await vi.waitFor(() => expect(useHistory.getState().rows.length).toBe(1 + HISTORY_PAGE));
+    const state = useHistory.getState();
+    expect(state.searching).toEqual({ left: 399 });
+    expect(state.nextCursor).toBe('400');
+    expect(inputs.map((i) => i['cursor'])).toEqual([undefined, '900', '700']);
+    // Scrolling asks for the rest; a whole page ends the search.
+    await state.loadMore();
+    expect(useHistory.getState()).toMatchObject({ searching: null, nextCursor: null });
+    expect(useHistory.getState().rows.at(-1)!.id).toBe(10);
+  });
+
+  it("finds a capture's message through pages that stopped early", async () => {
+    const inputs = pagedApi([
+      { items: [], nextCursor: '500', searching: { left: 499 } },
+      { items: [summary(7, 'other')], nextCursor: '300', searching: { left: 299 } },
+      { items: [summary(42, 'wanted')], nextCursor: null },
+    ]);
+    expect(await findSender('wanted', 1_000)).toBe(42);
+    expect(inputs.map((i) => [i['text'], i['cursor']])).toEqual([
+      ['wanted', undefined],
+      ['wanted', '500'],
+      ['wanted', '300'],
     ]);
   });
 });

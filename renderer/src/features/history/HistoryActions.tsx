@@ -20,7 +20,7 @@ const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON', har: 'HAR', c
 
 /** The bar over the list: what is loaded and selected, the actions on the selection, export, import, saved filters. */
 export function HistoryActions({ filter, query, onApplyQuery }: { filter: HistoryFilter; query: FilterQuery; onApplyQuery(query: FilterQuery): void }) {
-  const { rows, nextCursor, selected, selectAll, clearSelection, loaded } = useHistory();
+  const { rows, nextCursor, searching, selected, selectAll, clearSelection, loaded } = useHistory();
   const [busy, setBusy] = useState<BulkAction | null>(null);
   const ids = [...selected].sort((a, b) => b - a);
   const allLoaded = rows.length > 0 && rows.every((r) => selected.has(r.id));
@@ -50,7 +50,7 @@ export function HistoryActions({ filter, query, onApplyQuery }: { filter: Histor
         {selected.size > 0 ? (
           <span className="font-medium text-fg">{selected.size.toLocaleString()} selected</span>
         ) : loaded ? (
-          `${plural(rows.length, 'message')}${nextCursor ? ' loaded · scroll for more' : ''}`
+          `${plural(rows.length, 'message')}${searching ? ' found so far · searching' : nextCursor ? ' loaded · scroll for more' : ''}`
         ) : (
           'Loading…'
         )}

@@ -27,7 +27,7 @@ export function HistoryView() {
   const navigate = useRouter((s) => s.navigate);
   const query = useMemo(() => filterQueryOf(route.query), [route.query]);
   const parsed = useMemo(() => parseFilterQuery(route.query), [route.query]);
-  const { rows, loaded, loading, error, nextCursor, selected, arrived, show, loadMore, toggle } = useHistory();
+  const { rows, loaded, loading, error, nextCursor, searching, selected, arrived, show, loadMore, toggle } = useHistory();
   const sources = useCatalog((s) => s.sources);
   const clock = useEngine((s) => s.clock);
   const [refreshKey, setRefreshKey] = useState(0);
@@ -81,6 +81,12 @@ export function HistoryView() {
         {error.message}
       </EmptyState>
     );
+  } else if (loaded && rows.length === 0 && searching) {
+    body = (
+      <EmptyState icon={<LoaderCircle aria-hidden className="animate-spin" />} title="Searching messages not indexed yet">
+        About {searching.left.toLocaleString()} recent messages are not indexed yet, so their bodies are searched a slice at a time. Matches appear here as they are found.
+      </EmptyState>
+    );
   } else if (loaded && rows.length === 0) {
     body = isEmptyFilter(parsed.filter) ? (
       <EmptyState icon={<HistoryIcon />} title="No messages stored yet" action={<Button variant="primary" onClick={() => navigate({ view: 'compose' })}>Compose a message</Button>}>
@@ -112,7 +118,15 @@ export function HistoryView() {
         onEndReached={nextCursor ? onEndReached : undefined}
         footer={
           <div className="flex h-8 items-center justify-center text-[11px] text-faint">
-            {loading ? 'Loading more…' : nextCursor ? '' : error ? `Could not load more: ${error.message}` : `End of the history: ${rows.length.toLocaleString()} ${rows.length === 1 ? 'message' : 'messages'}`}
+            {searching
+              ? `Searching… about ${searching.left.toLocaleString()} messages not indexed yet still to search${loading ? '' : ' (scroll for more)'}`
+              : loading
+                ? 'Loading more…'
+                : nextCursor
+                  ? ''
+                  : error
+                    ? `Could not load more: ${error.message}`
+                    : `End of the history: ${rows.length.toLocaleString()} ${rows.length === 1 ? 'message' : 'messages'}`}
           </div>
         }
       />

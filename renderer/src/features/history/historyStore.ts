@@ -2,7 +2,8 @@
  * History's list: pages of listMessages for one filter (cursor paging, newest first), loaded as the list
  * scrolls; the selection (checkboxes, shift-click ranges); updates of the rows already loaded from pushed
  * events. New messages are counted, not inserted (whether they match a body-text filter is the server's
- * to say): a Refresh brings them in.
+ * to say): a Refresh brings them in. A body-text search over messages not indexed yet comes back in short
+ * pages (`searching`); the next ones are asked for at once until the first screenful is filled.
  */
 import { create } from 'zustand';
 import type { EngineEvent } from '../../../../main/contract/events';
@@ -18,6 +19,8 @@ interface HistoryState {
   filter: HistoryFilter;
   rows: MessageSummary[];
   nextCursor: string | null;
+  /** The last page stopped early: about `left` messages not indexed yet are still to search. */
+  searching: { left: number } | null;
   loading: boolean;
   /** The first page has answered for this filter. */
   loaded: boolean;
@@ -47,11 +50,18 @@ export function rangeOf(rows: readonly Pick<MessageSummary, 'id'>[], anchor: num
   return rows.slice(a, b + 1).map((r) => r.id);
 }
 
+/** A search still going over unindexed messages goes on by itself until the first screenful is filled. */
+function keepSearching(): void {
+  const { searching, nextCursor, rows, loadMore } = useHistory.getState();
+  if (searching && nextCursor && rows.length < HISTORY_PAGE) void loadMore();
+}
+
 export const useHistory = create<HistoryState>((set, get) => ({
   key: null,
   filter: {},
   rows: [],
   nextCursor: null,
+  searching: null,
   loading: false,
   loaded: false,
   error: null,
@@ -63,21 +73,23 @@ export const useHistory = create<HistoryState>((set, get) => ({
     if (key === get().key && !options?.force) return;
     const mine = ++generation;
     const sameFilter = key === get().key;
-    set({ key, filter, loading: true, error: null, arrived: 0, ...(sameFilter ? {} : { rows: [], nextCursor: null, loaded: false, selected: new Set(), anchor: null }) });
+    set({ key, filter, loading: true, error: null, arrived: 0, ...(sameFilter ? {} : { rows: [], nextCursor: null, searching: null, loaded: false, selected: new Set(), anchor: null }) });
     void api()
       .call('listMessages', { ...filter, limit: HISTORY_PAGE }, { quiet: true })
       .then((result) => {
         if (mine !== generation) return;
-        if (!result.ok) return set({ loading: false, loaded: true, error: result.error, rows: [], nextCursor: null });
+        if (!result.ok) return set({ loading: false, loaded: true, error: result.error, rows: [], nextCursor: null, searching: null });
         // A refresh keeps what is still loaded selected.
         const ids = new Set(result.value.items.map((m) => m.id));
         set((s) => ({
           rows: result.value.items,
           nextCursor: result.value.nextCursor,
+          searching: result.value.searching ?? null,
           loading: false,
           loaded: true,
           selected: sameFilter ? new Set([...s.selected].filter((id) => ids.has(id))) : s.selected,
         }));
+        keepSearching();
       });
   },
   async loadMore() {
@@ -88,7 +100,8 @@ export const useHistory = create<HistoryState>((set, get) => ({
     const result = await api().call('listMessages', { ...filter, cursor: nextCursor, limit: HISTORY_PAGE }, { quiet: true });
     if (mine !== generation) return;
     if (!result.ok) return set({ loading: false, error: result.error });
-    set((s) => ({ rows: s.rows.concat(result.value.items), nextCursor: result.value.nextCursor, loading: false }));
+    set((s) => ({ rows: s.rows.concat(result.value.items), nextCursor: result.value.nextCursor, searching: result.value.searching ?? null, loading: false }));
+    keepSearching();
   },
   apply(events) {
     const updates = new Map<number, MessageSummary>();
