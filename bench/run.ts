@@ -552,6 +552,8 @@ function fillFigures(fill: FillResult | null): DocRow[] {
   const n = int(fill.messages);
   return [
     { name: `history-fill ${n}: fill calls/s`, value: Math.round(fill.eventsPerSecond) },
+    // A text search right after the fill answers in short pages; this is how long 50 rows (or the end) took.
+    ...fill.cases.filter((c) => c.whole).map((c) => ({ name: `history-fill ${n}: ${c.filter} (${c.variant}) right after, 50 rows or the end p95 ms (pages followed)`, value: Number(c.whole!.p95.toFixed(0)) })),
     ...(fill.catchUpSeconds === null ? [] : [{ name: `history-fill ${n}: index caught up, s after the fill`, value: Math.round(fill.catchUpSeconds) }]),
   ];
 }

@@ -55,6 +55,19 @@ const CONFIG = {
 const users = ['user-7', 'user-12', 'ada', 'grace', 'linus', 'user-31'];
 const events = ['Order Completed', 'Product Viewed', 'Checkout Started', 'Signed Up', 'Cart Updated', 'Coupon Applied'];
 
+/** listMessages with a text filter answers its real first `keep` rows as a page that stopped early; later pages hang. */
+async function searchingPages(page: Page, keep: number): Promise<void> {
+  await page.route('**/api/listMessages', async (route) => {
+    const input = JSON.parse(route.request().postData() ?? '{}') as { text?: string; cursor?: string };
+    if (input.text === undefined) return route.continue();
+    if (input.cursor !== undefined) return; // still searching
+    const answer = (await (await route.fetch()).json()) as { ok: true; value: ListPage<MessageSummary> };
+    const items = answer.value.items.slice(0, keep);
+    const before = items.at(-1)?.id ?? answer.value.items[0]?.id ?? 1;
+    await route.fulfill({ json: { ok: true, value: { items, nextCursor: String(before), searching: { left: Math.max(before - 1, 0) } } } });
+  });
+}
+
 async function seed(r: RunningServe): Promise<void> {
   const send = (type: string, source: string, call: Record<string, unknown>, extra: Record<string, unknown> = {}) => r.call('sendMessage', { type, source, call, ...extra });
   for (let i = 0; i < 18; i++) {
@@ -125,6 +138,8 @@ interface Shot {
   hash: string;
   /** Brings the page into the state to capture (waits on UI state). */
   prepare?(page: Page): Promise<void>;
+  /** Before the page loads: e.g. answers of the API a real serve cannot be put into on demand. */
+  beforeLoad?(page: Page): Promise<void>;
 }
 
 /** A message with a long-waiting retry (Retry-After 120 s) next to a permanent failure, and its 503 attempt. */
@@ -388,6 +403,11 @@ async function main(): Promise<void> {
         },
       },
       { serve: full, name: 'history-no-match', hash: '#/history?text=no-such-words&userId=ada' },
+      // Right after a burst a body search comes in short pages while the index catches up; a real serve is
+      // only in that state for a moment, so the first page's answer is the real one with `searching` added,
+      // and the pages after it are left unanswered (still searching).
+      { serve: full, name: 'history-searching', hash: '#/history?text=Coupon', beforeLoad: (page) => searchingPages(page, 0) },
+      { serve: full, name: 'history-searching-found', hash: '#/history?text=Order', beforeLoad: (page) => searchingPages(page, 3) },
       { serve: empty, name: 'history-empty', hash: '#/history' },
       { serve: full, name: 'troubleshoot', hash: '#/troubleshoot' },
       { serve: empty, name: 'troubleshoot-empty', hash: '#/troubleshoot' },
@@ -472,6 +492,7 @@ async function main(): Promise<void> {
       ] as const) {
         for (const shot of chosen) {
           const page = await newPage(browser, { width, height, colorScheme });
+          await shot.beforeLoad?.(page);
           await page.goto(`${shot.serve.info.uiUrl}${shot.hash}`);
           await page.getByRole('status', { name: 'Event stream: Live' }).waitFor();
           if (shot.name === 'live' || shot.name === 'live-detail' || shot.name === 'attempt') await page.getByRole('row').nth(1).waitFor();

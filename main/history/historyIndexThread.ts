@@ -3,6 +3,7 @@
  * told of the engine's load: the indexer waits while the core is busy, and only this thread knows how busy.
  * The thread's errors land where the in-thread indexer's did (`onError`); a damaged file is the store's to say.
  */
+import type { Worker } from 'node:worker_threads';
 import { isType, startEngineWorker, stoppableOnceReady } from '../platform/workers.js';
 import type { HistoryIndexerOptions } from './historyIndexer.js';
 
@@ -33,10 +34,33 @@ export interface HistoryIndexThreadOptions extends Omit<HistoryIndexerOptions, '
   signalEveryMs?: number;
   /** A thread that ended on its own is started again after this long. */
   restartAfterMs?: number;
+  /** Starts the thread (historyIndexWorker.ts by default; tests give one that ends on its own). */
+  startWorker?: (workerData: HistoryIndexWorkerData) => Worker;
+}
+
+/** What the thread is started with. */
+export interface HistoryIndexWorkerData {
+  file: string;
+  signals: SharedArrayBuffer;
+  writing: Int32Array;
+  /** Store.writing of the engine's store is `writing`; the load figures come through `signals`. */
+  options: Omit<HistoryIndexerOptions, 'index' | 'roundsInFlight' | 'roundsRecorded' | 'writable' | 'engineWriting' | 'onError'>;
 }
 
 export function startHistoryIndexThread(options: HistoryIndexThreadOptions): { stop(): Promise<void> } {
-  const { file, writing, roundsInFlight, roundsRecorded = () => 0, writable = () => true, onError, onProgress, signalEveryMs = 50, restartAfterMs = 30_000, ...indexerOptions } = options;
+  const {
+    file,
+    writing,
+    roundsInFlight,
+    roundsRecorded = () => 0,
+    writable = () => true,
+    onError,
+    onProgress,
+    signalEveryMs = 50,
+    restartAfterMs = 30_000,
+    startWorker = (workerData) => startEngineWorker('history/historyIndexWorker', { workerData }),
+    ...indexerOptions
+  } = options;
   const signals = new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT);
   const load = new Float64Array(signals);
   const signal = (): void => {
@@ -50,7 +74,7 @@ export function startHistoryIndexThread(options: HistoryIndexThreadOptions): { s
   let stopping = false;
   let restart: NodeJS.Timeout | null = null;
   const start = (): { stop(): Promise<void> } => {
-    const worker = startEngineWorker('history/historyIndexWorker', { workerData: { file, signals, writing, options: indexerOptions } });
+    const worker = startWorker({ file, signals, writing, options: indexerOptions });
     worker.on('message', (m: unknown) => {
       if (isType(m, 'progress')) onProgress?.((m as IndexerProgress).covered);
       else if (isType(m, 'error')) {

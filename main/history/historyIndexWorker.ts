@@ -10,16 +10,10 @@ import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { HistoryIndex } from '../store/historyIndex.js';
 import { WORKER_CLOSED, WORKER_READY } from '../platform/workers.js';
-import { HistoryIndexer, type HistoryIndexerOptions } from './historyIndexer.js';
-import { SIGNAL, type IndexerError, type IndexerProgress } from './historyIndexThread.js';
+import { HistoryIndexer } from './historyIndexer.js';
+import { SIGNAL, type HistoryIndexWorkerData, type IndexerError, type IndexerProgress } from './historyIndexThread.js';
 
-const { file, signals, writing, options } = workerData as {
-  file: string;
-  signals: SharedArrayBuffer;
-  /** Store.writing of the engine's store. */
-  writing: Int32Array;
-  options: Omit<HistoryIndexerOptions, 'index' | 'roundsInFlight' | 'roundsRecorded' | 'writable' | 'engineWriting' | 'onError'>;
-};
+const { file, signals, writing, options } = workerData as HistoryIndexWorkerData;
 const load = new Float64Array(signals);
 
 /**

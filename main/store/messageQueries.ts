@@ -61,7 +61,7 @@ const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 const TAIL_BATCH = 64;
 const TAIL_BATCH_MAX = 16_384;
 /** Unindexed messages whose bodies one page with a text filter reads at most (listWithin). */
-export const TEXT_SCAN_BUDGET = 16_384;
+export const TEXT_SCAN_BUDGET = 8_192;
 
 /** A page that stopped early: its ids end above `before`, and about `left` messages below it are still to search. */
 export interface Stopped {

@@ -130,6 +130,31 @@ describe.skipIf(chromiumMissing)('History', () => {
     expect(found.items[0]!.messageId).not.toBe(found.items[1]!.messageId);
   });
 
+  it('says a body search is still going while the index catches up, then shows what the following pages found', async () => {
+    const r = await serve({});
+    await r.call('sendMessages', { messages: [{ type: 'track', call: { userId: 'kiri', event: 'Spotted', properties: { note: 'a quokka by the road' } }, destinations: [] }] });
+    const page = await open(r, '#/history');
+    await page.getByText('End of the history: 1 message').waitFor();
+    // Right after a burst a body search's first pages stop early; a serve is in that state only for moments, so
+    // here the first answer stops early and the page after it waits until the test lets it through.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/listMessages', async (route) => {
+      const input = JSON.parse(route.request().postData() ?? '{}') as { text?: string; cursor?: string };
+      if (input.text === undefined) return route.continue();
+      if (input.cursor === undefined) return route.fulfill({ json: { ok: true, value: { items: [], nextCursor: '1000', searching: { left: 999 } } } });
+      await held;
+      return route.continue();
+    });
+    await page.getByLabel('Search bodies').fill('quokka');
+    await page.getByRole('heading', { name: 'Searching messages not indexed yet' }).waitFor();
+    await page.getByText('About 999 recent messages are not indexed yet', { exact: false }).waitFor();
+    await page.getByText('0 messages found so far · searching').waitFor();
+    release();
+    await page.getByText('End of the history: 1 message').waitFor();
+    expect(await dataRows(page).filter({ hasText: 'Spotted' }).count()).toBe(1);
+  });
+
   it('selects a range with shift-click and every loaded row at once; a bad filter value is named, not applied', async () => {
     const r = await serve({});
     await r.call('sendMessages', { messages: Array.from({ length: 5 }, (_, i) => ({ type: 'track', call: { userId: `u${i}`, event: 'Picked' }, destinations: [] })) });

@@ -6,9 +6,10 @@
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it, vi } from 'vitest';
 import type { MessageType } from '../../main/contract/message/messageShapes.js';
-import { startHistoryIndexThread } from '../../main/history/historyIndexThread.js';
+import { startHistoryIndexThread, type HistoryIndexWorkerData } from '../../main/history/historyIndexThread.js';
 import { HistoryIndex } from '../../main/store/historyIndex.js';
 import type { MessageFilter } from '../../main/store/messageQueries.js';
 import { Store } from '../../main/store/store.js';
@@ -166,5 +167,47 @@ describe('the history index thread', () => {
     for (let writes = 0; writes < 50; writes++) store.transaction(() => update.run(1 + writes));
     expect(index.covered()).toBeLessThan(total);
     expect(errors).toEqual([]);
+  });
+
+  describe('a thread that ends on its own', () => {
+    /** Threads started so far; the first ends at once with exit code 3, later ones when told to close. */
+    function dyingThread(restartAfterMs: number) {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+      onCleanup(() => void vi.useRealTimers());
+      const started: HistoryIndexWorkerData[] = [];
+      let reported: (message: string) => void = () => {};
+      const errors = new Promise<string>((resolve) => (reported = resolve));
+      const thread = startHistoryIndexThread({
+        file: join(newDataDir(), 'hookbench.db'),
+        writing: new Int32Array(new SharedArrayBuffer(4)),
+        roundsInFlight: () => 0,
+        onError: (e) => reported(e instanceof Error ? e.message : String(e)),
+        restartAfterMs,
+        startWorker: (data) => {
+          started.push(data);
+          return new Worker(started.length === 1 ? 'process.exit(3)' : "require('node:worker_threads').parentPort.once('message', () => process.exit(0))", { eval: true });
+        },
+      });
+      onCleanup(() => thread.stop());
+      return { thread, started, errors };
+    }
+
+    it('is reported in one line and started again, with the same file and options, after restartAfterMs', async () => {
+      const { started, errors } = dyingThread(30_000);
+      expect(await errors).toBe('the history index thread ended (exit code 3); it starts again in 30 s');
+      vi.advanceTimersByTime(29_999);
+      expect(started).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(started).toHaveLength(2);
+      expect(started[1]).toEqual(started[0]);
+    });
+
+    it('is not started again once the indexer is stopped', async () => {
+      const { thread, started, errors } = dyingThread(30_000);
+      await errors;
+      await thread.stop();
+      vi.advanceTimersByTime(60_000);
+      expect(started).toHaveLength(1);
+    });
   });
 });

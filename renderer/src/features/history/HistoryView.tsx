@@ -118,9 +118,12 @@ export function HistoryView() {
         onEndReached={nextCursor ? onEndReached : undefined}
         footer={
           <div className="flex h-8 items-center justify-center text-[11px] text-faint">
-            {searching
-              ? `Searching… about ${searching.left.toLocaleString()} messages not indexed yet still to search${loading ? '' : ' (scroll for more)'}`
-              : loading
+            {searching ? (
+              <span className="inline-flex items-center gap-1.5">
+                {loading && <LoaderCircle aria-hidden className="size-3 animate-spin" />}
+                {`Searching… about ${searching.left.toLocaleString()} messages not indexed yet are left to search${loading ? '' : ' (scroll for more)'}`}
+              </span>
+            ) : loading
                 ? 'Loading more…'
                 : nextCursor
                   ? ''
