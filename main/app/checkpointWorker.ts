@@ -23,6 +23,9 @@ let db: Database.Database | null = null;
 try {
   db = new Database(file, { fileMustExist: true });
   db.pragma('busy_timeout = 1000');
+  // A checkpoint copies WAL frames without the page cache, and the background integrity check reads each page
+  // once: better-sqlite3's 16 MB cache would only hold pages this thread never reads again.
+  db.pragma('cache_size = -256');
 } catch (e) {
   if (existsSync(file)) console.warn(`hookbench: the checkpoint thread could not open ${file} (${e instanceof Error ? e.message : String(e)}); SQLite's own checkpoints still run`);
 }
