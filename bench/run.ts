@@ -555,6 +555,9 @@ function fillFigures(fill: FillResult | null): DocRow[] {
     // A text search right after the fill answers in short pages; this is how long 50 rows (or the end) took.
     ...fill.cases.filter((c) => c.whole).map((c) => ({ name: `history-fill ${n}: ${c.filter} (${c.variant}) right after, 50 rows or the end p95 ms (pages followed)`, value: Number(c.whole!.p95.toFixed(0)) })),
     ...(fill.catchUpSeconds === null ? [] : [{ name: `history-fill ${n}: index caught up, s after the fill`, value: Math.round(fill.catchUpSeconds) }]),
+    { name: `history-fill ${n}: serve RSS MiB after the fill`, value: Math.round(fill.rssAfterFillMiB) },
+    ...(fill.rssCaughtUpMiB === null ? [] : [{ name: `history-fill ${n}: serve RSS MiB once caught up`, value: Math.round(fill.rssCaughtUpMiB) }]),
+    { name: `history-fill ${n}: serve peak RssAnon MiB (without the Node binary's pages)`, value: Math.round(fill.anonPeakMiB) },
   ];
 }
 
