@@ -47,7 +47,7 @@ export interface Services {
   readonly checkpointer: { stop(): Promise<void> };
   readonly forwarder: Forwarder;
   readonly engine: Engine;
-  /** The history index thread (history/historyIndexThread.ts), started with the core. */
+  /** The history index thread (history/historyIndexThread.ts), and the loading of the history tail, started with the core. */
   readonly historyIndexer: { start(): void; stop(): Promise<void> };
   readonly retention: Retention;
   readonly intake: Intake;
@@ -108,8 +108,15 @@ export function buildServices(options: CoreOptions, store: Store): Services {
   // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts), on a
   // thread of its own with its own connection (history/historyIndexThread.ts).
   let indexThread: { stop(): Promise<void> } | null = null;
+  // The messages stored before this start that the index does not cover yet go into the history tail a
+  // slice at a time between the core's other work (Store.loadTail), so that a restart mid-burst answers at once.
+  let tailSlice: NodeJS.Immediate | null = null;
+  const loadTail = (): void => {
+    tailSlice = store.loadTail() ? setImmediate(loadTail) : null;
+  };
   const historyIndexer = {
     start: (): void => {
+      tailSlice ??= setImmediate(loadTail);
       indexThread ??= startHistoryIndexThread({
         file: store.file,
         writing: store.writing,
@@ -121,7 +128,11 @@ export function buildServices(options: CoreOptions, store: Store): Services {
         onProgress: (covered) => queries.tail.forget(covered),
       });
     },
-    stop: (): Promise<void> => indexThread?.stop() ?? Promise.resolve(),
+    stop: (): Promise<void> => {
+      if (tailSlice) clearImmediate(tailSlice);
+      tailSlice = null;
+      return indexThread?.stop() ?? Promise.resolve();
+    },
   };
   // Removes settled messages past the retention policy while the core is quiet (history/retention.ts).
   const retention = new Retention({

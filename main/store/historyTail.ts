@@ -7,8 +7,9 @@
  * the candidates are read from SQLite (where every filter is checked again on the row).
  *
  * It knows a contiguous range of ids, (from, to]: every message stored with an id in it came through add(),
- * in id order. Anything else (a message another process stored, ids given again after the newest were
- * deleted) starts the range over, so a page never trusts it for an id it did not see stored.
+ * in id order, or through prepend() (the messages stored before this process started, read back from the
+ * newest down while the core runs). Anything else (a message another process stored, ids given again after
+ * the newest were deleted) starts the range over, so a page never trusts it for an id it did not see stored.
  */
 
 /** Messages a column chunk holds. */
@@ -102,6 +103,8 @@ export class HistoryTail {
   private destinations!: Interned;
   /** The route of a message with one delivery, by its destination. */
   private singleRoutes = new Map<string, number>();
+  /** Ids from `origin` up to `from` are to be prepended: an empty range does not start over at the next add(). */
+  private reserved = false;
 
   /** @param maxDistinct Distinct values a column interns before the rest match every filter value. */
   constructor(private readonly maxDistinct = MAX_DISTINCT) {
@@ -125,7 +128,40 @@ export class HistoryTail {
    */
   add(first: number, stored: readonly StoredBatch[]): void {
     if (stored.length === 0) return;
-    if (first !== this.to + 1 || this.from === this.to) this.restart(first - 1);
+    if (first !== this.to + 1 || (this.from === this.to && !this.reserved)) this.restart(first - 1);
+    this.write(first, stored);
+    this.to = first + stored.length - 1;
+  }
+
+  /**
+   * Empty, holding (newest, newest], with room below for the ids (after, newest] that prepend() fills from
+   * the newest down: messages stored before this process started, which the index does not cover yet.
+   */
+  reserve(after: number, newest: number): void {
+    this.restart(newest);
+    this.origin = after + 1;
+    this.reserved = newest > after;
+  }
+
+  /** The ids the tail still waits to be told of by prepend(): (after, before]; null when none. */
+  get missing(): { after: number; before: number } | null {
+    return this.reserved && this.from >= this.origin ? { after: this.origin - 1, before: this.from } : null;
+  }
+
+  /** No more prepend(): the ids at or below `from` are read in id order until the index covers them. */
+  settle(): void {
+    this.reserved = false;
+  }
+
+  /** Messages stored with the ids `first` … `from`, just below the range: it then starts at `first - 1`. */
+  prepend(first: number, stored: readonly StoredBatch[]): void {
+    if (stored.length === 0) return;
+    if (!this.reserved || first + stored.length - 1 !== this.from || first < this.origin) throw new Error(`history tail: ids ${first}… do not end at ${this.from}`);
+    this.write(first, stored);
+    this.from = first - 1;
+  }
+
+  private write(first: number, stored: readonly StoredBatch[]): void {
     let id = first;
     for (let k = 0; k < stored.length; k++) {
       const { message: m, deliveries } = stored[k]!;
@@ -140,13 +176,14 @@ export class HistoryTail {
       chunk.event[row] = this.events.of(m.event);
       chunk.routes[row] = this.route(deliveries);
       chunk.received[row] = m.receivedAt;
-      this.to = id++;
+      id++;
     }
   }
 
   /** The history index now covers every id up to `covered`: what is at or below it is no longer needed. */
   forget(covered: number): void {
     if (covered <= this.from) return;
+    this.reserved = false;
     if (covered >= this.to) {
       this.restart(this.to);
       return;
@@ -245,6 +282,7 @@ export class HistoryTail {
 
   /** Empty, holding (at, at]. */
   private restart(at: number): void {
+    this.reserved = false;
     this.from = at;
     this.to = at;
     this.origin = at + 1;

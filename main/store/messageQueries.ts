@@ -215,6 +215,11 @@ export class MessageQueries {
     }
   }
 
+  /** The highest message id (0 when there is none). */
+  newestId(): number {
+    return this.newest.get()!;
+  }
+
   summary(id: number): MessageSummary | null {
     const row = this.summaryById.get(id);
     return row ? toSummary(row) : null;

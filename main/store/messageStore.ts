@@ -54,7 +54,7 @@ export class MessageStore {
   private readonly bulk;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly transaction: <T>(fn: () => T) => T,
     /** Told of every insert, with the first id given (the history tail, historyTail.ts, learns from it). */
     private readonly onStored: (first: number, batch: readonly StoredBatch[]) => void = () => {},
@@ -69,6 +69,14 @@ export class MessageStore {
         )
         .pluck(),
       getMessage: db.prepare<[number], MessageRow>(`SELECT ${MESSAGE_COLUMNS} WHERE m.id = ?`),
+      storedBetween: db
+        .prepare<[number, number], [number, string, string | null, string | null, string | null, number]>(
+          'SELECT id, type, source_id, user_id, event, received_at FROM messages WHERE id > ? AND id <= ? ORDER BY id',
+        )
+        .raw(),
+      deliveriesBetween: db
+        .prepare<[number, number], [number, string]>('SELECT message_id, destination_id FROM deliveries WHERE message_id > ? AND message_id <= ? ORDER BY message_id')
+        .raw(),
       maxMessageId: db.prepare<[], number | null>('SELECT max(id) FROM messages').pluck(),
       maxDeliveryId: db.prepare<[], number | null>('SELECT max(id) FROM deliveries').pluck(),
       // No index on user_id (migration 007): the history index's user facet up to its watermark, then the
@@ -103,32 +111,23 @@ export class MessageStore {
   }
 
   /**
-   * The filter values of the messages with ids above `after`, in id order, in runs of consecutive ids (each
-   * run in batches): what the history tail is told of messages stored before this process started.
+   * The filter values of the messages with ids in (after, upTo], in id order, in runs of consecutive ids:
+   * what the history tail is told of messages stored before this process started.
    */
-  *storedAfter(after: number, batchSize = 4096): Generator<{ first: number; batch: StoredBatch[] }> {
-    const rows = this.db
-      .prepare<[number], [number, string, string | null, string | null, string | null, number, string | null]>(
-        `SELECT m.id, m.type, m.source_id, m.user_id, m.event, m.received_at,
-           (SELECT group_concat(d.destination_id, char(31)) FROM deliveries d WHERE d.message_id = m.id)
-         FROM messages m WHERE m.id > ? ORDER BY m.id`,
-      )
-      .raw()
-      .iterate(after);
-    let first = 0;
-    let batch: StoredBatch[] = [];
-    for (const [id, type, sourceId, userId, event, receivedAt, destinations] of rows) {
-      if (batch.length === batchSize || (batch.length > 0 && id !== first + batch.length)) {
-        yield { first, batch };
-        batch = [];
-      }
-      if (batch.length === 0) first = id;
-      batch.push({
-        message: { type, sourceId, userId, event, receivedAt },
-        deliveries: destinations === null ? [] : destinations.split('\u001f').map((destinationId) => ({ destinationId })),
-      });
+  storedBetween(after: number, upTo: number): { first: number; batch: StoredBatch[] }[] {
+    const messages = this.statements.storedBetween.all(after, upTo);
+    const deliveries = this.statements.deliveriesBetween.all(after, upTo);
+    const runs: { first: number; batch: StoredBatch[] }[] = [];
+    let run: { first: number; batch: StoredBatch[] } | null = null;
+    let d = 0;
+    for (const [id, type, sourceId, userId, event, receivedAt] of messages) {
+      if (!run || id !== run.first + run.batch.length) runs.push((run = { first: id, batch: [] }));
+      while (d < deliveries.length && deliveries[d]![0] < id) d++;
+      const destinations: { destinationId: string }[] = [];
+      while (d < deliveries.length && deliveries[d]![0] === id) destinations.push({ destinationId: deliveries[d++]![1] });
+      run.batch.push({ message: { type, sourceId, userId, event, receivedAt }, deliveries: destinations });
     }
-    if (batch.length > 0) yield { first, batch };
+    return runs;
   }
 
   /**

@@ -28,6 +28,9 @@ export type { NewDelivery, NewMessage } from './messageStore.js';
 export type { ClaimedDelivery, NewAttempt, RoundResult, StoredRound } from './deliveryStore.js';
 export type { NewIngestRefusal } from './ingestLogStore.js';
 
+/** Messages loadTail() reads at a time: about 10 ms. */
+const TAIL_SLICE = 4096;
+
 export class Store {
   readonly db: Db;
   /** Whether the file can still keep writes (deleted, replaced or damaged: see integrity.ts). */
@@ -61,14 +64,9 @@ export class Store {
     // Only once committed: a rolled-back insert leaves ids the tail must not vouch for.
     this.messages = new MessageStore(this.db, transaction, (first, batch) => this.afterCommit(() => tail.add(first, batch)));
     this.queries = new MessageQueries(this.db, tail);
-    // Messages stored before this start that the index does not cover yet (a quit or crash mid-burst): told
-    // to the tail now, before anything new is stored, so a page past the watermark need not read them row by row.
-    // A file that cannot be read here is left to the reads that follow, which report it where they always do.
-    try {
-      for (const { first, batch } of this.messages.storedAfter(this.queries.index.covered())) tail.add(first, batch);
-    } catch {
-      tail.forget(Number.MAX_SAFE_INTEGER);
-    }
+    // Messages stored before this start that the index does not cover yet (a quit or crash mid-burst) have
+    // room kept below the newest in the tail; loadTail() tells it of them while the core runs.
+    tail.reserve(this.queries.index.covered(), this.queries.newestId());
     this.deliveries = new DeliveryStore(this.db, transaction);
     this.config = new ConfigStore(this.db, transaction, options.secretCodec ?? plainSecrets);
     this.ingestLog = new IngestLogStore(this.db);
@@ -84,6 +82,29 @@ export class Store {
 
   sqliteVersion(): string {
     return (this.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  }
+
+  /**
+   * Tells the history tail of up to `max` more of the messages stored before this start that the index does
+   * not cover yet, from the newest down (each slice about 2.5 µs a message). Returns whether some are left.
+   * Stops at a gap in the ids: the tail vouches for one run of them. A file that cannot be read here is left
+   * to the reads that follow, which report it where they always do.
+   */
+  loadTail(max = TAIL_SLICE): boolean {
+    const tail = this.queries.tail;
+    const missing = tail.missing;
+    if (!missing || !this.db.open || this.db.inTransaction) return missing !== null && this.db.open;
+    const lo = Math.max(missing.after, this.queries.index.covered(), missing.before - max);
+    try {
+      const runs = lo < missing.before ? this.messages.storedBetween(lo, missing.before) : [];
+      const top = runs.at(-1);
+      if (top && top.first + top.batch.length - 1 === missing.before) tail.prepend(top.first, top.batch);
+      // Done when the slice reached the index's watermark, or a gap stopped the run.
+      if (!top || runs.length > 1 || top.first !== lo + 1 || lo <= Math.max(missing.after, this.queries.index.covered())) tail.settle();
+    } catch {
+      tail.settle();
+    }
+    return tail.missing !== null;
   }
 
   close(): void {

@@ -283,28 +283,43 @@ describe('listMessages over the history index', () => {
       expect(queries.tail.range.from).toBe(Math.min(queries.index.covered(), queries.tail.range.to));
     }
     expect(queries.index.lag()).toBe(0);
-    // A restarted store's tail starts with the messages the index does not cover yet: same answers, no rows read one by one.
+    // A restarted store tells its tail, slice by slice from the newest down, of the messages the index does
+    // not cover yet; the answers are the same at every step, and once loaded no row is read one by one.
     addMessages(store, r, 50, clock);
     const reopen = () => {
       const reopened = new Store(store.file);
       onCleanup(() => reopened.close());
-      return reopened.queries;
+      return reopened;
     };
     const restarted = reopen();
-    expect(restarted.tail.range).toEqual({ from: 1002, to: 1052 });
+    expect(restarted.queries.tail.range).toEqual({ from: 1052, to: 1052 });
+    const same = (q: MessageQueries, step: string) => {
+      for (const filter of filters) expect({ step, filter, ids: q.list(filter, undefined, 10).map((m) => m.id) }).toEqual({ step, filter, ids: expected(store, filter, Number.MAX_SAFE_INTEGER, 10) });
+    };
+    same(restarted.queries, 'nothing loaded');
+    expect(restarted.loadTail(20)).toBe(true);
+    expect(restarted.queries.tail.range).toEqual({ from: 1032, to: 1052 });
+    same(restarted.queries, 'one slice loaded');
+    // New messages stored meanwhile follow the newest: the tail holds both ends.
+    addMessages(restarted, r, 5, clock);
+    expect(restarted.queries.tail.range).toEqual({ from: 1032, to: 1057 });
+    while (restarted.loadTail(20));
+    expect(restarted.queries.tail.range).toEqual({ from: 1002, to: 1057 });
+    same(restarted.queries, 'all loaded');
     for (const filter of filters) {
-      expect({ filter, ids: restarted.list(filter, undefined, 10).map((m) => m.id) }).toEqual({ filter, ids: expected(store, filter, Number.MAX_SAFE_INTEGER, 10) });
-      const scans = restarted
+      const scans = restarted.queries
         .explain(filter)
         .statements.flatMap((s) => s.plan)
         .filter((l) => /^SEARCH m USING INTEGER PRIMARY KEY \(rowid>\?/.test(l) || /^SCAN m\b/.test(l));
       expect({ filter, scans }).toEqual({ filter, scans: [] });
     }
-    // A gap in the ids: the tail vouches for the run after it, and the ids before the gap are read in id order.
+    // A gap in the ids: the tail vouches for the run above it, and the ids below the gap are read in id order.
+    restarted.close();
     store.db.prepare('DELETE FROM messages WHERE id = ?').run(1030);
     const gapped = reopen();
-    expect(gapped.tail.range).toEqual({ from: 1030, to: 1052 });
-    for (const filter of filters) expect({ filter, ids: gapped.list(filter, undefined, 10).map((m) => m.id) }).toEqual({ filter, ids: expected(store, filter, Number.MAX_SAFE_INTEGER, 10) });
+    while (gapped.loadTail(20));
+    expect(gapped.queries.tail.range).toEqual({ from: 1030, to: 1057 });
+    same(gapped.queries, 'a gap');
   });
 
   it('a text search reads at most its budget of unindexed bodies a page, and its pages followed give exactly the plain reading', () => {

@@ -91,6 +91,39 @@ describe('history tail', () => {
     expect(all({ event: 'E2' })).toEqual([]); // events stayed under the limit: an unknown one has no candidates
   });
 
+  it('keeps room below the newest for the messages stored before it started, filled from the newest down while new ones arrive', () => {
+    const tail = new HistoryTail();
+    tail.reserve(100, 200_000); // ids 101…200,000 stored before; the index covers up to 100
+    expect(tail.range).toEqual({ from: 200_000, to: 200_000 });
+    expect(tail.missing).toEqual({ after: 100, before: 200_000 });
+    tail.add(200_001, [message({ userId: 'new' })]);
+    expect(tail.range).toEqual({ from: 200_000, to: 200_001 });
+    tail.prepend(199_999, [message({ userId: 'old' }), message({ userId: 'newest-before-start' })]);
+    expect(tail.range).toEqual({ from: 199_998, to: 200_001 });
+    expect(tail.candidates({ userId: 'old' }, 0, Infinity, 10).ids).toEqual([199_999]);
+    // A slice that does not end where the range starts is refused: the tail never vouches for a gap.
+    expect(() => tail.prepend(150_000, [message()])).toThrow(/do not end at 199998/);
+    // Loaded down to the watermark: nothing is missing any more.
+    tail.prepend(101, Array.from({ length: 199_998 - 100 }, () => message()));
+    expect(tail.missing).toBeNull();
+    expect(tail.range).toEqual({ from: 100, to: 200_001 });
+    expect(tail.candidates({ userId: 'new' }, 0, Infinity, 10).ids).toEqual([200_001]);
+  });
+
+  it('stops waiting for older messages once settled, or once the index covers what was missing', () => {
+    const settled = new HistoryTail();
+    settled.reserve(0, 50);
+    settled.settle();
+    expect(settled.missing).toBeNull();
+    expect(() => settled.prepend(50, [message()])).toThrow();
+    const indexed = new HistoryTail();
+    indexed.reserve(0, 50);
+    indexed.prepend(41, Array.from({ length: 10 }, () => message()));
+    indexed.forget(45);
+    expect(indexed.missing).toBeNull();
+    expect(indexed.range).toEqual({ from: 45, to: 50 });
+  });
+
   it('holds any time exactly, before 1970 and far in the future too', () => {
     const tail = new HistoryTail();
     tail.add(1, [message({ receivedAt: -5_000 }), message({ receivedAt: 5_000_000 }), message({ receivedAt: 2 ** 53 })]);
