@@ -28,6 +28,9 @@ export function openDb(file: string, migrations: readonly Migration[] = MIGRATIO
     // Checkpoints run on a thread of their own (app/checkpointWorker); the engine's own automatic one is
     // only the backstop, rarely reached.
     db.pragma('wal_autocheckpoint = 20000');
+    // better-sqlite3's default page cache is 16 MB; the engine's hot pages (due deliveries, the newest
+    // messages) fit in 4 MB, and the OS caches the file besides (the benches measure no difference).
+    db.pragma('cache_size = -4096');
     checkAtOpen(db, file);
     migrate(db, migrations);
     return db;
