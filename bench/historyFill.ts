@@ -212,11 +212,11 @@ function timing(samples: Sample[], of: 'ms' | 'wholeMs' = 'ms'): FillTiming {
 
 /** Where a process's resident memory is: anonymous (heaps, SQLite's caches), file-backed (the binary), shared. */
 function rssParts(pid: number): string {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return ['RssAnon', 'RssFile', 'RssShmem'].map((f) => `${f} ${Math.round(Number(new RegExp(`^${f}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) / 1024)} MiB`).join(', ');
+  return (['RssAnon', 'RssFile', 'RssShmem'] as const).map((f) => `${f} ${Math.round(rssOf(pid, f))} MiB`).join(', ');
 }
 
-function rssOf(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number {
+/** One figure of /proc/<pid>/status, in MiB (0 when the kernel does not give it). */
+function rssOf(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile' | 'RssShmem'): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : 0;
 }

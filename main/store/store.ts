@@ -93,14 +93,17 @@ export class Store {
   loadTail(max = TAIL_SLICE): boolean {
     const tail = this.queries.tail;
     const missing = tail.missing;
-    if (!missing || !this.db.open || this.db.inTransaction) return missing !== null && this.db.open;
-    const lo = Math.max(missing.after, this.queries.index.covered(), missing.before - max);
+    if (!missing || !this.db.open) return false;
+    if (this.db.inTransaction) return true; // between transactions only: the next slice comes later
+    // Below the index's watermark nothing is missing any more.
+    const floor = Math.max(missing.after, this.queries.index.covered());
+    const lo = Math.max(floor, missing.before - max);
     try {
       const runs = lo < missing.before ? this.messages.storedBetween(lo, missing.before) : [];
       const top = runs.at(-1);
       if (top && top.first + top.batch.length - 1 === missing.before) tail.prepend(top.first, top.batch);
-      // Done when the slice reached the index's watermark, or a gap stopped the run.
-      if (!top || runs.length > 1 || top.first !== lo + 1 || lo <= Math.max(missing.after, this.queries.index.covered())) tail.settle();
+      // Done when the slice reached the floor, or a gap stopped the run (its top run does not start at lo + 1).
+      if (!top || top.first !== lo + 1 || lo === floor) tail.settle();
     } catch {
       tail.settle();
     }
