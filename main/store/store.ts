@@ -101,9 +101,11 @@ export class Store {
     try {
       const runs = lo < missing.before ? this.messages.storedBetween(lo, missing.before) : [];
       const top = runs.at(-1);
-      if (top && top.first + top.batch.length - 1 === missing.before) tail.prepend(top.first, top.batch);
+      // Only a run that ends just below the tail's range joins it (that message may have been deleted since).
+      const joins = top !== undefined && top.first + top.batch.length - 1 === missing.before;
+      if (joins) tail.prepend(top.first, top.batch);
       // Done when the slice reached the floor, or a gap stopped the run (its top run does not start at lo + 1).
-      if (!top || top.first !== lo + 1 || lo === floor) tail.settle();
+      if (!joins || top.first !== lo + 1 || lo === floor) tail.settle();
     } catch {
       tail.settle();
     }

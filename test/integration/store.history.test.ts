@@ -320,6 +320,17 @@ describe('listMessages over the history index', () => {
     while (gapped.loadTail(20));
     expect(gapped.queries.tail.range).toEqual({ from: 1030, to: 1057 });
     same(gapped.queries, 'a gap');
+    // The message just below the loaded run deleted while loading: the loading ends (it never spins), the
+    // tail keeps what it vouches for, and the answers stay the plain reading's.
+    gapped.close();
+    const deleting = reopen();
+    expect(deleting.loadTail(10)).toBe(true);
+    const below = deleting.queries.tail.range.from;
+    deleting.db.prepare('DELETE FROM messages WHERE id = ?').run(below);
+    let slices = 0;
+    while (deleting.loadTail(10)) expect(++slices).toBeLessThan(10);
+    expect(deleting.queries.tail.range).toEqual({ from: below, to: 1057 });
+    same(deleting.queries, 'deleted while loading');
   });
 
   it('a text search reads at most its budget of unindexed bodies a page, and its pages followed give exactly the plain reading', () => {
