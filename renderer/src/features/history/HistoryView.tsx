@@ -8,6 +8,7 @@ import { useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
+import type { ApiError } from '../../../../main/contract/result';
 import { LazyDetailPane } from '../detail/LazyDetailPane';
 import { LIST_KEY_OPTIONS, useListKeys } from '../live/useListKeys';
 import { MessageList } from '../live/MessageList';
@@ -116,22 +117,7 @@ export function HistoryView() {
         gridRef={gridRef}
         lead={lead}
         onEndReached={nextCursor ? onEndReached : undefined}
-        footer={
-          <div className="flex h-8 items-center justify-center text-[11px] text-faint">
-            {searching ? (
-              <span className="inline-flex items-center gap-1.5">
-                {loading && <LoaderCircle aria-hidden className="size-3 animate-spin" />}
-                {`Searching… about ${searching.left.toLocaleString()} messages not indexed yet are left to search${loading ? '' : ' (scroll for more)'}`}
-              </span>
-            ) : loading
-                ? 'Loading more…'
-                : nextCursor
-                  ? ''
-                  : error
-                    ? `Could not load more: ${error.message}`
-                    : `End of the history: ${rows.length.toLocaleString()} ${rows.length === 1 ? 'message' : 'messages'}`}
-          </div>
-        }
+        footer={<ListFooter searching={searching} loading={loading} more={Boolean(nextCursor)} error={error} count={rows.length} />}
       />
     );
   }
@@ -162,6 +148,23 @@ export function HistoryView() {
       )}
     </Group>
   );
+}
+
+/** Under the list: a search still going, more loading, a page that failed, or the end with its count. */
+function ListFooter({ searching, loading, more, error, count }: { searching: { left: number } | null; loading: boolean; more: boolean; error: ApiError | null; count: number }) {
+  let text: React.ReactNode;
+  if (searching) {
+    text = (
+      <span className="inline-flex items-center gap-1.5">
+        {loading && <LoaderCircle aria-hidden className="size-3 animate-spin" />}
+        {`Searching… about ${searching.left.toLocaleString()} messages not indexed yet are left to search${loading ? '' : ' (scroll for more)'}`}
+      </span>
+    );
+  } else if (loading) text = 'Loading more…';
+  else if (more) text = '';
+  else if (error) text = `Could not load more: ${error.message}`;
+  else text = `End of the history: ${count.toLocaleString()} ${count === 1 ? 'message' : 'messages'}`;
+  return <div className="flex h-8 items-center justify-center text-[11px] text-faint">{text}</div>;
 }
 
 function SelectAllBox() {
