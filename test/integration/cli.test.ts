@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../main/cli/program.js';
+import { SERVE_MALLOC_ARENA_MAX, SERVE_V8_FLAGS } from '../../main/cli/relaunch.js';
 import { createCore } from '../../main/app/createCore.js';
 import { startReceiver, status, type Respond, type TestReceiver } from '../helpers/receiver.js';
 import { captureIO, type CapturedIO } from '../helpers/cliIO.js';
@@ -354,7 +355,7 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     expect(failed.stdout.trimEnd().split('\n').at(-1)).toBe('failed: permanent: HTTP 404 after 1 attempt');
   });
 
-  it('serve prints the ready line, writes server.json, refuses a second serve on the same data dir, and stops cleanly on SIGTERM', async () => {
+  it('serve relaunches itself in place with its memory settings, prints the ready line, writes server.json, refuses a second serve on the same data dir, and stops cleanly on SIGTERM', async () => {
     const data = tmpRoot();
     const child = spawn(process.execPath, [CLI, 'serve', '--data-dir', data, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], {
       cwd: ROOT,
@@ -374,6 +375,13 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     const uiUrl = await ready;
     const info = JSON.parse(readFileSync(join(data, 'server.json'), 'utf8')) as { uiUrl: string; pid: number; token: string };
     expect(info).toMatchObject({ uiUrl, pid: child.pid });
+    if (process.platform === 'linux') {
+      // It started itself again in the same process, with serve's memory settings (cli/relaunch.ts).
+      const args = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      const env = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+      expect(args.slice(1, 1 + SERVE_V8_FLAGS.length)).toEqual(SERVE_V8_FLAGS);
+      expect(env).toContain(`MALLOC_ARENA_MAX=${SERVE_MALLOC_ARENA_MAX}`);
+    }
     expect(await cli(['info', 'token', '--data-dir', data])).toMatchObject({ code: 0, stdout: `${info.token}\n` });
 
     // send --data-dir of a running serve goes through it (another process) instead of failing on its lock.
