@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkProblems, quickCheck, type IntegrityReport } from '../store/integrity.js';
+import { checkProblems, ONE_PASS_CACHE_KIB, openForCheck, quickCheck, type IntegrityReport } from '../store/integrity.js';
 import { CAUGHT_UP, catchUp, type CheckpointResult } from '../store/walCheckpoint.js';
 import { WORKER_CLOSED, WORKER_READY } from '../platform/workers.js';
 
@@ -25,7 +25,7 @@ try {
   db.pragma('busy_timeout = 1000');
   // A checkpoint copies WAL frames without the page cache, and the background integrity check reads each page
   // once: better-sqlite3's 16 MB cache would only hold pages this thread never reads again.
-  db.pragma('cache_size = -256');
+  db.pragma(`cache_size = -${ONE_PASS_CACHE_KIB}`);
 } catch (e) {
   if (existsSync(file)) console.warn(`hookbench: the checkpoint thread could not open ${file} (${e instanceof Error ? e.message : String(e)}); SQLite's own checkpoints still run`);
 }
@@ -70,8 +70,7 @@ parentPort!.on('message', (msg: 'close' | 'check') => {
       // On a connection of its own, opened for this check: FTS5's check on a long-lived second connection
       // reads a search index structure cached from before the engine changed it, and reports sound pages
       // as corrupt ("fts5: corruption found reading blob …"), while a connection opened now reads it whole.
-      fresh = new Database(file, { readonly: true, fileMustExist: true });
-      fresh.pragma('busy_timeout = 1000');
+      fresh = openForCheck(file);
       problems = checkProblems(() => quickCheck(fresh!));
     } catch {
       // not damage (a busy database, or the file gone: the engine's own checks say so): the next check tries again

@@ -215,5 +215,17 @@ describe('damage while running', () => {
     expect(reports).toHaveLength(40);
     expect(reports.flat()).toEqual([]);
   });
-});
 
+  it("the check while running reads through a read-only connection of its own with a page cache of a few hundred KiB, not better-sqlite3's 16 MB", async () => {
+    const { openForCheck, ONE_PASS_CACHE_KIB, quickCheck } = await import('../../main/store/integrity.js');
+    const dataDir = join(newDataDir(), 'data');
+    const core = newCore({ dataDir, autoStart: false });
+    for (let i = 0; i < 5; i++) must(core.sendMessage({ type: 'track', call: { userId: `u${i}`, event: 'Checked' } }));
+    const check = openForCheck(join(dataDir, 'hookbench.db'));
+    onCleanup(() => void check.close());
+    expect(check.pragma('cache_size', { simple: true })).toBe(-ONE_PASS_CACHE_KIB);
+    expect(ONE_PASS_CACHE_KIB).toBeLessThanOrEqual(1024);
+    expect(check.readonly).toBe(true);
+    expect(quickCheck(check)).toEqual([]);
+  });
+});
