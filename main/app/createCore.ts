@@ -134,7 +134,7 @@ export function createCore(options: CoreOptions): Core {
     const lifecycle = new CoreLifecycle(options.dataDir, services, lock);
     const core: Core = Object.assign(lifecycle, bindCommands(lifecycle, services));
     internals.set(core, { store, emit: (event) => services.bus.emit(event) });
-    services.historyIndexer.start();
+    services.background.start();
     services.retention.start();
     // A pause said with pauseForwarding outlasts a restart; Core.pause() (tests, benchmarks) does not.
     if (options.autoStart !== false && !services.control.pausedByUser) core.start();
@@ -199,16 +199,15 @@ class CoreLifecycle implements Omit<Core, keyof Commands> {
     if (this.closed) return;
     this.closed = true;
     const s = this.s;
-    // Asked first so that it starts no new chunk while the rest closes; it has closed its connection once awaited.
-    const indexerStopped = s.historyIndexer.stop();
+    // Asked first so that the index starts no new chunk while the rest closes; its connections are closed once awaited.
+    const backgroundStopped = s.background.stop();
     s.retention.stop();
     await s.checks.close();
     s.bus.close();
     await s.receivers.stop(); // no more captures; then in-flight rounds are recorded
     await s.engine.close();
     await s.forwarder.close();
-    await indexerStopped;
-    await s.checkpointer.stop();
+    await backgroundStopped;
     s.store.close();
     this.lock.release();
   }

@@ -19,7 +19,7 @@ import { DiagnosticsService } from '../diagnostics/diagnostics.js';
 import { DiagnosticsQueries } from '../diagnostics/diagnosticsQueries.js';
 import { receiverChecks } from '../domain/receiverVerdict.js';
 import { History } from '../history/history.js';
-import { startHistoryIndexThread } from '../history/historyIndexThread.js';
+import { historyIndexPart } from '../history/historyIndexPart.js';
 import { Retention } from '../history/retention.js';
 import { ingestionPort, type IngestionPort } from '../ingestion/ingestionPort.js';
 import { Intake } from '../ingestion/intake.js';
@@ -30,7 +30,8 @@ import { ReceiverStore } from '../receiver/receiverStore.js';
 import { Registry } from '../registry/registry.js';
 import { corruptionError, isCorruptionError } from '../store/integrity.js';
 import type { Store } from '../store/store.js';
-import { startCheckpointer } from './checkpointer.js';
+import { startBackgroundThread } from './backgroundThread.js';
+import { checkpointPart } from './checkpointPart.js';
 import type { CoreOptions } from './createCore.js';
 
 /** A running core checks its whole database this often, when no round is out (store/integrity.ts). */
@@ -44,11 +45,10 @@ export interface Services {
   readonly refusalListeners: Set<(refusal: IngestRefusal) => void>;
   readonly receivers: ReceiverService;
   readonly registry: Registry;
-  readonly checkpointer: { stop(): Promise<void> };
   readonly forwarder: Forwarder;
   readonly engine: Engine;
-  /** The history index thread (history/historyIndexThread.ts), and the loading of the history tail, started with the core. */
-  readonly historyIndexer: { start(): void; stop(): Promise<void> };
+  /** The background thread (checkpoints, the history index: app/backgroundThread.ts) and the loading of the history tail, started with the core. */
+  readonly background: { start(): void; stop(): Promise<void> };
   readonly retention: Retention;
   readonly intake: Intake;
   readonly audiences: AudienceService;
@@ -85,10 +85,6 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     destinationSaved: () => engine.reschedule(),
     caFileDropped: (caFile) => forwarder.invalidate(caFile),
   });
-  const checkpointer = startCheckpointer(store, {
-    integrityCheckIntervalMs: options.integrityCheckIntervalMs ?? RUNNING_INTEGRITY_CHECK_MS,
-    quiet: () => engine.roundsInFlight === 0,
-  });
   const forwarder = chooseForwarder(options.forwarder, options.dispatcher);
   const engine = new Engine({
     store,
@@ -105,33 +101,40 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
     ...(options.monotonicTime !== undefined ? { time: options.monotonicTime } : {}),
   });
-  // Indexes messages for listMessages' filters while the core is quiet (main/store/historyIndex.ts), on a
-  // thread of its own with its own connection (history/historyIndexThread.ts).
-  let indexThread: { stop(): Promise<void> } | null = null;
+  // WAL checkpoints, integrity checks while running, and the history index that listMessages' filters read
+  // (main/store/historyIndex.ts, filled while the core is quiet), on a thread of their own.
+  let thread: { stop(): Promise<void> } | null = null;
   // The messages stored before this start that the index does not cover yet go into the history tail a
   // slice at a time between the core's other work (Store.loadTail), so that a restart mid-burst answers at once.
   let tailSlice: NodeJS.Immediate | null = null;
   const loadTail = (): void => {
     tailSlice = store.loadTail() ? setImmediate(loadTail) : null;
   };
-  const historyIndexer = {
+  const background = {
     start: (): void => {
       tailSlice ??= setImmediate(loadTail);
-      indexThread ??= startHistoryIndexThread({
+      thread ??= startBackgroundThread({
         file: store.file,
-        writing: store.writing,
-        roundsInFlight: () => engine.roundsInFlight,
-        roundsRecorded: () => engine.stats.roundsRecorded,
-        writable,
-        onError: backgroundFailure(store, 'the history index could not be updated; listMessages reads the newest messages in id order meanwhile'),
-        // What the index now covers, the tail's columns need no longer hold (their memory goes as it goes).
-        onProgress: (covered) => queries.tail.forget(covered),
+        checkpoints: checkpointPart(store, {
+          integrityCheckIntervalMs: options.integrityCheckIntervalMs ?? RUNNING_INTEGRITY_CHECK_MS,
+          quiet: () => engine.roundsInFlight === 0,
+        }),
+        index: historyIndexPart({
+          writing: store.writing,
+          roundsInFlight: () => engine.roundsInFlight,
+          roundsRecorded: () => engine.stats.roundsRecorded,
+          writable,
+          onError: backgroundFailure(store, 'the history index could not be updated; listMessages reads the newest messages in id order meanwhile'),
+          // What the index now covers, the tail's columns need no longer hold (their memory goes as it goes).
+          onProgress: (covered) => queries.tail.forget(covered),
+        }),
+        onError: backgroundFailure(store, 'the background thread failed; checkpoints wait and listMessages reads the newest messages in id order meanwhile'),
       });
     },
     stop: (): Promise<void> => {
       if (tailSlice) clearImmediate(tailSlice);
       tailSlice = null;
-      return indexThread?.stop() ?? Promise.resolve();
+      return thread?.stop() ?? Promise.resolve();
     },
   };
   // Removes settled messages past the retention policy while the core is quiet (history/retention.ts).
@@ -174,7 +177,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     engine.reschedule();
   };
   const refusalListeners = new Set<(refusal: IngestRefusal) => void>();
-  const built = { store, clock, bus, refusalListeners, receivers, registry, checkpointer, forwarder, engine, historyIndexer, retention, intake, audiences, control, history, deliveries, rolledBack };
+  const built = { store, clock, bus, refusalListeners, receivers, registry, forwarder, engine, background, retention, intake, audiences, control, history, deliveries, rolledBack };
   return {
     ...built,
     diagnostics: diagnosticsOver(built),
@@ -250,7 +253,7 @@ function receiverSecretOf(receivers: ReceiverService): (name: string) => string 
 }
 
 /**
- * What background work (the history indexer, retention) does with its errors: a damaged database stops writes
+ * What background work (the background thread, retention) does with its errors: a damaged database stops writes
  * (store/integrity.ts); anything else is logged, and the work tries again on a later turn.
  */
 function backgroundFailure(store: Store, what: string): (e: unknown) => void {

@@ -1,5 +1,5 @@
 /**
- * Worker threads of the engine (the forwarder, ingestion, the checkpointer). Each runs the compiled JavaScript
+ * Worker threads of the engine (the forwarder, ingestion, the background thread). Each runs the compiled JavaScript
  * of its feature folder under main/, or, when Hookbench runs from its TypeScript sources (tests, tsx), the
  * source through tsx.
  */

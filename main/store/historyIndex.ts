@@ -68,7 +68,7 @@ export class HistoryIndex {
    * Indexes the next `max` messages after the watermark in one transaction and moves the watermark past
    * them. Returns how many were indexed (0: caught up). Not inside another transaction: it would hold
    * that one's writes back for as long as it takes. IMMEDIATE: it runs on its own connection
-   * (history/historyIndexWorker.ts), and a transaction that read before it wrote could find the engine's
+   * (history/historyIndexing.ts, on the background thread), and a transaction that read before it wrote could find the engine's
    * commit in between and fail instead of waiting for the lock.
    */
   indexNext(max: number): number {

@@ -7,7 +7,7 @@
  *   with those the database was opened with: one stat() call, cheap, made once per ingestion
  *   commit and per typed-API write, and every second by `watch` when idle; never once per message.
  * - The file is damaged: checked at open (checkAtOpen; the full check of a large file runs on the
- *   checkpoint thread), by `hookbench doctor`, and by the corruption errors met while running.
+ *   background thread), by `hookbench doctor`, and by the corruption errors met while running.
  *
  * Once a problem is found it stays: writes are refused (`unavailable`, HTTP 503) with a message that names
  * the file and the way out, and listeners (serve's log) hear it once.
@@ -161,7 +161,7 @@ function dirOf(file: string): string {
 
 /**
  * Files up to this size get SQLite's whole quick_check when opened; larger ones get their configuration
- * tables checked at open and the whole check on the checkpoint thread, so that start stays fast: the check
+ * tables checked at open and the whole check on the background thread, so that start stays fast: the check
  * reads every page, and its cost grows with the file (quick_check(N) bounds the errors reported, not the
  * pages read). At this size it is short even with the file not in the OS page cache.
  */
@@ -248,13 +248,13 @@ export function checksInBackground(file: string): boolean {
   }
 }
 
-/** What the checkpoint thread posts after the background check. */
+/** What the background thread posts after the background check. */
 export interface IntegrityReport {
   type: 'integrity';
   problems: string[];
 }
 
-/** Applies a background check's report (any message of the checkpoint thread may come here). */
+/** Applies a background check's report (any message of the background thread may come here). */
 export function applyIntegrityReport(health: DbHealth, message: unknown): void {
   const m = message as Partial<IntegrityReport> | null;
   if (m?.type !== 'integrity' || !Array.isArray(m.problems) || m.problems.length === 0) return;

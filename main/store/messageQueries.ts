@@ -172,7 +172,7 @@ export class MessageQueries {
 
   /**
    * A page of summaries, newest first, below `beforeId`; `limit` rows at most. Read in one snapshot: the
-   * history index thread moves the watermark whenever it commits, and a page whose plan was chosen below
+   * background thread's history index moves the watermark whenever it commits, and a page whose plan was chosen below
    * one watermark and read below another would miss the messages indexed in between.
    */
   list(filter: MessageFilter, beforeId: number | undefined, limit: number): MessageSummary[] {

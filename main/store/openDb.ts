@@ -25,7 +25,7 @@ export function openDb(file: string, migrations: readonly Migration[] = MIGRATIO
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    // Checkpoints run on a thread of their own (app/checkpointWorker); the engine's own automatic one is
+    // Checkpoints run on the background thread (app/checkpoints.ts); the engine's own automatic one is
     // only the backstop, rarely reached.
     db.pragma('wal_autocheckpoint = 20000');
     // better-sqlite3's default page cache is 16 MB; the engine's hot pages (due deliveries, the newest

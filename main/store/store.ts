@@ -46,7 +46,7 @@ export class Store {
   readonly retention: RetentionStore;
 
   /**
-   * Above 0 while `transaction()` runs, waiting for the write lock included: the history index thread, which
+   * Above 0 while `transaction()` runs, waiting for the write lock included: the background thread's history index, which
    * writes the same file, reads it and leaves the lock to this thread (SQLite's busy wait is sleep and retry,
    * and a writer that takes the lock back at once could keep the other waiting past its timeout).
    */
@@ -117,7 +117,7 @@ export class Store {
   }
 
   /**
-   * The checkpoint thread has copied the WAL: copies what was committed since (a few frames), so that the next
+   * The background thread has copied the WAL: copies what was committed since (a few frames), so that the next
    * write starts the WAL over instead of growing it (store/walCheckpoint.ts). Between transactions only; not
    * once writes are refused. A failure here is no one's problem: the next round tries again, and SQLite's own
    * checkpoint is the backstop.
@@ -133,7 +133,7 @@ export class Store {
 
   /**
    * Runs `fn` in a transaction; inside an open one it simply runs (no savepoint per nested call). IMMEDIATE:
-   * the history index thread writes the same file, and a transaction that read before it wrote would fail
+   * the background thread's history index writes the same file, and a transaction that read before it wrote would fail
    * (SQLITE_BUSY) if that thread committed in between, where taking the write lock first waits its turn.
    */
   transaction<T>(fn: () => T): T {

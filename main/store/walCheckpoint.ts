@@ -3,18 +3,18 @@
  * "Checkpoints").
  *
  * SQLite starts the WAL over from its beginning only when a write transaction begins while every frame in it
- * has been copied into the database. The checkpoint thread copies what is there, but under sustained
+ * has been copied into the database. The background thread copies what is there, but under sustained
  * ingestion the main thread has committed again by the time it finishes, so that moment never came: the WAL
  * grew to `wal_autocheckpoint`'s 20,000 pages (~80 MB), and every commit wrote into new parts of the file,
  * which the kernel must first allocate and zero. So the two threads finish each round together:
  *
- * 1. the checkpoint thread repeats PASSIVE checkpoints until one finds few frames the one before it did not
+ * 1. the background thread repeats PASSIVE checkpoints until one finds few frames the one before it did not
  *    (each pass copies only what was committed during the previous one, so this converges within a few),
  *    then says so (CAUGHT_UP);
  * 2. the main thread, between two of its transactions, copies the few frames it committed since
  *    (`Store.finishCheckpoint`, short because the frames are few); its next write then starts the WAL over.
  *
- * The checkpoint thread alone (passing until one pass found no new frame) seldom got there under load, so
+ * The background thread alone (passing until one pass found no new frame) seldom got there under load, so
  * the main thread's small share is what keeps the WAL, and ingestion with it, from growing.
  */
 
@@ -25,7 +25,7 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
-/** What the checkpoint thread posts when it has caught up: every frame copied but the few of its last pass (catchUp). */
+/** What the background thread posts when it has caught up: every frame copied but the few of its last pass (catchUp). */
 export const CAUGHT_UP = { type: 'caughtUp' } as const;
 
 /**

@@ -7,7 +7,7 @@ describe('core lifecycle', () => {
     const dataDir = newDataDir();
     const rx = await newReceiver();
     for (let i = 0; i < 3; i++) {
-      // Its checkpoint thread has not even started: it is not waited for.
+      // Its background thread has not even started: it is not waited for.
       const core = createCore({ dataDir, seed: 1 });
       await core.close();
     }

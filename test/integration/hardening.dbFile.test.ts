@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { closeEngineWorker, startEngineWorker } from '../../main/platform/workers.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';
+import type { BackgroundWorkerData } from '../../main/app/backgroundThread.js';
 
 const WRITE_KEY = 'wk_backend';
 const basic = `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`;
@@ -78,10 +79,11 @@ describe('the database file changes under a running serve', () => {
     expect(refused.body.error!.message).toContain('replaced');
   });
 
-  it('the checkpoint thread, started after the file was deleted, does not make it again (that would read as a replacement)', async () => {
+  it('the background thread, started after the file was deleted, does not make it again (that would read as a replacement)', async () => {
     // On a busy machine the thread can start after the first requests; the deletion must still read as one.
     const dbFile = join(newDataDir(), 'hookbench.db');
-    const worker = startEngineWorker('app/checkpointWorker', { workerData: { file: dbFile, intervalMs: 10 } });
+    const index = { signals: new SharedArrayBuffer(3 * 8), writing: new Int32Array(new SharedArrayBuffer(4)), options: { intervalMs: 10 } };
+    const worker = startEngineWorker('app/backgroundWorker', { workerData: { file: dbFile, checkpoints: { intervalMs: 10 }, index } satisfies BackgroundWorkerData });
     await new Promise<void>((resolve) => worker.on('message', (m: { type?: string }) => m.type === 'ready' && resolve()));
     await closeEngineWorker(worker, 'close');
     expect(existsSync(dbFile)).toBe(false);

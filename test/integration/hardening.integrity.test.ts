@@ -15,6 +15,7 @@ import { createCore } from '../../main/app/createCore.js';
 import { captureIO } from '../helpers/cliIO.js';
 import { checkpointCutShort, damagedTable, notADatabase } from '../helpers/damage.js';
 import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
+import type { BackgroundWorkerData } from '../../main/app/backgroundThread.js';
 
 function startError(dataDir: string): HookbenchError {
   try {
@@ -186,8 +187,8 @@ describe('damage while running', () => {
     onCleanup(() => core.close());
     const db = internalsOf(core).store.db;
     const file = join(dataDir, 'hookbench.db');
-    // A checkpoint thread of its own, asked to check after each change of the search index.
-    const worker = startEngineWorker('app/checkpointWorker', { workerData: { file, intervalMs: 3_600_000 } });
+    // A background thread of its own (checkpoints alone), asked to check after each change of the search index.
+    const worker = startEngineWorker('app/backgroundWorker', { workerData: { file, checkpoints: { intervalMs: 3_600_000 }, index: null } satisfies BackgroundWorkerData });
     const reports: string[][] = [];
     let answered: (() => void) | null = null;
     worker.on('message', (m: { type?: string; problems?: string[] }) => {

@@ -1,6 +1,6 @@
 /**
  * The WAL starts over under sustained writes (store/walCheckpoint.ts, docs/architecture.md "Checkpoints"):
- * the checkpoint thread catches up, says so, and the main thread copies what it committed meanwhile, so
+ * the background thread's checkpoints catch up, says so, and the main thread copies what it committed meanwhile, so
  * that its next write begins the WAL again instead of growing the file.
  */
 import Database from 'better-sqlite3';
@@ -12,6 +12,7 @@ import { closeEngineWorker, isType, startEngineWorker } from '../../main/platfor
 import { Store } from '../../main/store/store.js';
 import { CAUGHT_UP, catchUp, type CheckpointResult } from '../../main/store/walCheckpoint.js';
 import { newCore, newDataDir, onCleanup } from '../helpers/harness.js';
+import type { BackgroundWorkerData } from '../../main/app/backgroundThread.js';
 
 /** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL starts over. */
 function walSequence(dbFile: string): number {
@@ -47,7 +48,7 @@ describe('the WAL starts over while writes go on', () => {
     write(store);
     const start = walSequence(dbFile);
 
-    // The checkpoint thread copies everything while the main thread is inside a transaction that then commits:
+    // The background thread copies everything while the main thread is inside a transaction that then commits:
     // as under sustained ingestion, there is always a commit the checkpoint did not see.
     store.db.exec('BEGIN');
     store.db.prepare('SELECT count(*) FROM settings').get();
@@ -104,10 +105,10 @@ describe('the WAL starts over while writes go on', () => {
     expect(catchUp(passes([{ busy: 0, log: 50, checkpointed: 20 }, { busy: 0, log: 50, checkpointed: 20 }]).checkpoint)).toBeNull();
   });
 
-  it('the checkpoint thread says when it has caught up, once for the same WAL', async () => {
+  it('the background thread says when its checkpoints have caught up, once for the same WAL', async () => {
     const { store, dbFile } = openStore();
     write(store);
-    const worker = startEngineWorker('app/checkpointWorker', { workerData: { file: dbFile, intervalMs: 5 } });
+    const worker = startEngineWorker('app/backgroundWorker', { workerData: { file: dbFile, checkpoints: { intervalMs: 5 }, index: null } satisfies BackgroundWorkerData });
     const caughtUp: number[] = [];
     const ready = new Promise<void>((resolve) =>
       worker.on('message', (m: { type?: string }) => {
@@ -122,7 +123,7 @@ describe('the WAL starts over while writes go on', () => {
     await vi.waitFor(() => expect(caughtUp.length).toBe(2), { timeout: 20_000, interval: 5 });
   });
 
-  it('a core finishes the checkpoint thread\'s rounds', async () => {
+  it('a core finishes the background thread\'s checkpoint rounds', async () => {
     const core = newCore();
     const store = internalsOf(core).store;
     const finish = vi.spyOn(store, 'finishCheckpoint');

@@ -13,7 +13,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as { files: string[]; asarUnpack: string[]; asar: boolean; npmRebuild: boolean; extraMetadata: { main: string } };
 
 /** The scripts started as worker threads (startEngineWorker and JobWorker names). */
-const WORKERS = ['app/checkpointWorker', 'delivery/forwarderWorker', 'history/historyIndexWorker', 'ingestion/ingestWorker'];
+const WORKERS = ['app/backgroundWorker', 'delivery/forwarderWorker', 'ingestion/ingestWorker'];
 
 /** What a source file loads at run time: relative modules and packages (type-only imports load nothing). */
 function loads(source: string): string[] {
@@ -98,6 +98,6 @@ describe('the packed desktop app (electron-builder.yml)', () => {
   it('a worker started from inside app.asar loads its script from app.asar.unpacked; elsewhere from its feature folder', () => {
     expect(workerScriptUrl('delivery/forwarderWorker', 'file:///opt/Hookbench/resources/app.asar/dist/main/platform/workers.js').href).toBe('file:///opt/Hookbench/resources/app.asar.unpacked/dist/main/delivery/forwarderWorker.js');
     expect(workerScriptUrl('ingestion/ingestWorker', 'file:///C:/Program%20Files/Hookbench/resources/app.asar/dist/main/platform/workers.js').href).toBe('file:///C:/Program%20Files/Hookbench/resources/app.asar.unpacked/dist/main/ingestion/ingestWorker.js');
-    expect(workerScriptUrl('app/checkpointWorker', 'file:///home/me/hookbench/dist/main/platform/workers.js').href).toBe('file:///home/me/hookbench/dist/main/app/checkpointWorker.js');
+    expect(workerScriptUrl('app/backgroundWorker', 'file:///home/me/hookbench/dist/main/platform/workers.js').href).toBe('file:///home/me/hookbench/dist/main/app/backgroundWorker.js');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The history index is built on a thread of its own (history/historyIndexThread.ts), on a second connection
- * to the file: it catches up while the engine's thread does not turn its event loop at all, every first page
+ * The history index is built on the background thread (app/backgroundThread.ts, history/historyIndexPart.ts),
+ * on a second connection to the file: it catches up while the engine's thread does not turn its event loop at all, every first page
  * read on the engine's connection meanwhile is the one the caught-up index gives, and the engine's own
  * transactions take the write lock first, so that the thread's commits never make them fail.
  */
@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import type { MessageType } from '../../main/contract/message/messageShapes.js';
-import { startHistoryIndexThread, type HistoryIndexWorkerData } from '../../main/history/historyIndexThread.js';
+import { startBackgroundThread, type BackgroundWorkerData } from '../../main/app/backgroundThread.js';
+import { checkpointPart } from '../../main/app/checkpointPart.js';
+import { startEngineWorker } from '../../main/platform/workers.js';
+import { historyIndexPart, type HistoryIndexPartOptions } from '../../main/history/historyIndexPart.js';
 import { HistoryIndex } from '../../main/store/historyIndex.js';
 import type { MessageFilter } from '../../main/store/messageQueries.js';
 import { Store } from '../../main/store/store.js';
@@ -63,9 +66,14 @@ const FILTERS: MessageFilter[] = [
   { type: 'track', userId: 'rare-user' },
 ];
 
+/** The background thread with the history index alone. */
+function indexThread(file: string, options: HistoryIndexPartOptions): { stop(): Promise<void> } {
+  return startBackgroundThread({ file, checkpoints: null, index: historyIndexPart(options), onError: options.onError });
+}
+
 const firstPages = (store: Store): string[] => FILTERS.map((f) => store.queries.list(f, undefined, 51).map((m) => m.id).join(','));
 
-describe('the history index thread', () => {
+describe('the history index on the background thread', () => {
   it('catches up while the engine thread is blocked, and every first page read meanwhile is the caught-up one', () => {
     const store = storeWithMessages(MESSAGES);
     const index = store.queries.index;
@@ -74,7 +82,7 @@ describe('the history index thread', () => {
     const errors: unknown[] = [];
     // One small chunk a turn, and a second between looks when there is nothing to do: caught up in time only
     // if each next turn follows at once on the thread's own event loop, with nothing else waking it.
-    const thread = startHistoryIndexThread({ file: store.file, writing: store.writing, roundsInFlight: () => 0, onError: (e) => errors.push(e), intervalMs: 1000, sliceMs: 1, chunk: 25 });
+    const thread = indexThread(store.file, { writing: store.writing, roundsInFlight: () => 0, onError: (e) => errors.push(e), intervalMs: 1000, sliceMs: 1, chunk: 25 });
     onCleanup(() => thread.stop());
     // A loop that never gives the event loop a turn: only another thread can move the watermark.
     const seen = new Set<number>();
@@ -157,7 +165,7 @@ describe('the history index thread', () => {
     // had caught up, or past this.
     store.db.pragma('busy_timeout = 1000');
     const errors: unknown[] = [];
-    const thread = startHistoryIndexThread({ file: store.file, writing: store.writing, roundsInFlight: () => 0, onError: (e) => errors.push(e), intervalMs: 10, chunk: 100 });
+    const thread = indexThread(store.file, { writing: store.writing, roundsInFlight: () => 0, onError: (e) => errors.push(e), intervalMs: 10, chunk: 100 });
     onCleanup(() => thread.stop());
     const index = store.queries.index;
     const deadline = Date.now() + 60_000;
@@ -169,18 +177,54 @@ describe('the history index thread', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shares one thread with the checkpoints and the integrity checks', async () => {
+    const store = storeWithMessages(MESSAGES);
+    const started: BackgroundWorkerData[] = [];
+    const checkpoints = checkpointPart(store, { integrityCheckIntervalMs: 20, quiet: () => true });
+    const seen = new Set<string>();
+    const onMessage = checkpoints.onMessage.bind(checkpoints);
+    checkpoints.onMessage = (m) => {
+      seen.add(String((m as { type?: unknown }).type));
+      onMessage(m);
+    };
+    const finished = vi.spyOn(store, 'finishCheckpoint');
+    const errors: unknown[] = [];
+    const thread = startBackgroundThread({
+      file: store.file,
+      checkpoints,
+      index: historyIndexPart({ writing: store.writing, roundsInFlight: () => 0, onError: (e) => errors.push(e), intervalMs: 10 }),
+      onError: (e) => errors.push(e),
+      startWorker: (data) => {
+        started.push(data);
+        return startEngineWorker('app/backgroundWorker', { workerData: data });
+      },
+    });
+    onCleanup(() => thread.stop());
+    await vi.waitFor(
+      () => {
+        expect(store.queries.index.covered()).toBe(MESSAGES);
+        expect([...seen]).toEqual(expect.arrayContaining(['caughtUp', 'integrity', 'progress']));
+      },
+      { timeout: 60_000, interval: 20 },
+    );
+    expect(finished).toHaveBeenCalled();
+    expect(store.health.problem).toBeNull();
+    expect(errors).toEqual([]);
+    expect(started).toHaveLength(1);
+  });
+
   describe('a thread that ends on its own', () => {
     /** Threads started so far; the first ends at once with exit code 3, later ones when told to close. */
     function dyingThread(restartAfterMs: number) {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
       onCleanup(() => void vi.useRealTimers());
-      const started: HistoryIndexWorkerData[] = [];
+      const started: BackgroundWorkerData[] = [];
       let reported: (message: string) => void = () => {};
       const errors = new Promise<string>((resolve) => (reported = resolve));
-      const thread = startHistoryIndexThread({
+      const thread = startBackgroundThread({
         file: join(newDataDir(), 'hookbench.db'),
-        writing: new Int32Array(new SharedArrayBuffer(4)),
-        roundsInFlight: () => 0,
+        checkpoints: null,
+        index: historyIndexPart({ writing: new Int32Array(new SharedArrayBuffer(4)), roundsInFlight: () => 0, onError: () => {} }),
         onError: (e) => reported(e instanceof Error ? e.message : String(e)),
         restartAfterMs,
         startWorker: (data) => {
@@ -194,7 +238,7 @@ describe('the history index thread', () => {
 
     it('is reported in one line and started again, with the same file and options, after restartAfterMs', async () => {
       const { started, errors } = dyingThread(30_000);
-      expect(await errors).toBe('the history index thread ended (exit code 3); it starts again in 30 s');
+      expect(await errors).toBe('the background thread (checkpoints, history index) ended (exit code 3); it starts again in 30 s');
       vi.advanceTimersByTime(29_999);
       expect(started).toHaveLength(1);
       vi.advanceTimersByTime(1);
@@ -202,7 +246,7 @@ describe('the history index thread', () => {
       expect(started[1]).toEqual(started[0]);
     });
 
-    it('is not started again once the indexer is stopped', async () => {
+    it('is not started again once stopped', async () => {
       const { thread, started, errors } = dyingThread(30_000);
       await errors;
       await thread.stop();

@@ -1,0 +1,24 @@
+/**
+ * The background thread (app/backgroundThread.ts starts it): the database's work that must not hold the engine's
+ * event loop, on connections of its own. Its parts are WAL checkpoints and the integrity checks
+ * (app/checkpoints.ts), and the history index (history/historyIndexing.ts). They share one thread because
+ * each is idle most of the time, and a thread is a V8 heap of its own (about 10 MiB).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { WORKER_CLOSED, WORKER_READY } from '../platform/workers.js';
+import { startIndexing } from '../history/historyIndexing.js';
+import { CLOSE, type BackgroundWorkerData } from './backgroundThread.js';
+import { startCheckpoints } from './checkpoints.js';
+
+const { file, checkpoints, index } = workerData as BackgroundWorkerData;
+const post = (message: unknown): void => parentPort!.postMessage(message);
+const indexing = index ? startIndexing(file, index, post) : null;
+const checkpointing = checkpoints ? startCheckpoints(file, checkpoints, post) : null;
+post(WORKER_READY);
+parentPort!.on('message', (message: unknown) => {
+  if (message !== CLOSE) return checkpointing?.onMessage(message);
+  indexing?.close();
+  checkpointing?.close();
+  post(WORKER_CLOSED);
+  parentPort!.close();
+});
