@@ -13,7 +13,8 @@ import { startCheckpoints } from './checkpoints.js';
 const { file, checkpoints, index } = workerData as BackgroundWorkerData;
 const post = (message: unknown): void => parentPort!.postMessage(message);
 const indexing = index ? startIndexing(file, index, post) : null;
-const checkpointing = checkpoints ? startCheckpoints(file, checkpoints, post) : null;
+// While the index catches up, checkpoints make way for it (checkpoints.ts, RELAXED_INTERVAL_MS).
+const checkpointing = checkpoints ? startCheckpoints(file, checkpoints, post, () => indexing?.working ?? false) : null;
 post(WORKER_READY);
 parentPort!.on('message', (message: unknown) => {
   if (message !== CLOSE) return checkpointing?.onMessage(message);

@@ -21,7 +21,15 @@ export interface CheckpointsData {
 /** The message that asks for a check of the whole file. */
 export const CHECK = 'check';
 
-export function startCheckpoints(file: string, data: CheckpointsData, post: (message: unknown) => void): { onMessage(message: unknown): void; close(): void } {
+/**
+ * How often a pass runs at most while `relaxed()`: the history index catching up on the same thread (a check of
+ * the whole file waits till then too). Each pass
+ * syncs the WAL and the file and copies every page written since the one before, and indexing rewrites the
+ * same pages many times a second; with the core quiet meanwhile, the WAL grows by one second of indexing.
+ */
+export const RELAXED_INTERVAL_MS = 1000;
+
+export function startCheckpoints(file: string, data: CheckpointsData, post: (message: unknown) => void, relaxed: () => boolean = () => false): { onMessage(message: unknown): void; close(): void } {
   /**
    * The engine's connection made the file before this thread started; opening it must not make it again. This
    * thread may start late (a busy machine, or the TypeScript loader in tests): a file deleted meanwhile would
@@ -56,8 +64,12 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
   const first = db && data.integrityCheck ? setImmediate(() => check(() => quickCheck(db!), true)) : null;
   /** The frames in the WAL when the main thread was last told that everything was copied (no news, no message). */
   let reported = -1;
+  let lastPass = -Infinity;
   const timer = setInterval(() => {
     if (!db) return;
+    const now = performance.now();
+    if (relaxed() && now - lastPass < RELAXED_INTERVAL_MS) return;
+    lastPass = now;
     const connection = db;
     try {
       // PASSIVE: copies what it can without waiting for, or blocking, the writer; repeated until it has caught
@@ -73,7 +85,8 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
   }, data.intervalMs);
   return {
     onMessage: (message) => {
-      if (message !== CHECK || !db) return;
+      // While the index catches up on this thread, the check (seconds on a large file) waits for a later ask.
+      if (message !== CHECK || !db || relaxed()) return;
       // Asked while the engine is quiet: damage to pages nothing has read since (a disk fault, another program
       // writing the file) is found while running, not at the next start. On a connection of its own, opened
       // for this check: FTS5's check on a long-lived second connection reads a search index structure cached

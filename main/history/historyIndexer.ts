@@ -53,6 +53,8 @@ export class HistoryIndexer {
   /** Messages indexed since the last look. */
   private indexedSinceLook = 0;
   private merged = true;
+  /** Whether its last turn left work for the next one at once (still behind, or merging, while the core is quiet). */
+  private workingNow = false;
   private readonly options: Required<HistoryIndexerOptions>;
 
   constructor(options: HistoryIndexerOptions) {
@@ -85,12 +87,20 @@ export class HistoryIndexer {
 
   stop(): void {
     this.turns.stop();
+    this.workingNow = false;
+  }
+
+  /** True while it indexes or merges turn after turn; false while it waits (busy core, caught up, an error). */
+  get working(): boolean {
+    return this.workingNow;
   }
 
   private turn(): void {
+    this.workingNow = false;
     try {
       this.work();
     } catch (e) {
+      this.workingNow = false;
       this.options.onError(e);
       this.turns.later(this.options.retryAfterErrorMs);
     }
@@ -133,6 +143,7 @@ export class HistoryIndexer {
       }
     }
     // Still behind and quiet: go on as soon as the event loop has had its turn.
-    this.turns.later(more || !this.merged ? 0 : this.options.intervalMs);
+    this.workingNow = more || !this.merged;
+    this.turns.later(this.workingNow ? 0 : this.options.intervalMs);
   }
 }

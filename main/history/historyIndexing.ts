@@ -39,7 +39,7 @@ export interface HistoryIndexData {
 /** The page cache of this connection, in KiB. */
 const INDEX_CACHE_KIB = 1024;
 
-export function startIndexing(file: string, data: HistoryIndexData, post: (message: unknown) => void): { close(): void } {
+export function startIndexing(file: string, data: HistoryIndexData, post: (message: unknown) => void): { readonly working: boolean; close(): void } {
   const load = new Float64Array(data.signals);
   /**
    * The engine's connection made the file and its schema before this thread started; opening must not make it
@@ -58,7 +58,7 @@ export function startIndexing(file: string, data: HistoryIndexData, post: (messa
     db.pragma(`cache_size = -${INDEX_CACHE_KIB}`);
   } catch (e) {
     if (existsSync(file)) console.warn(`hookbench: the background thread could not open ${file} for the history index (${e instanceof Error ? e.message : String(e)}); listMessages reads the newest messages in id order meanwhile`);
-    return { close: () => {} };
+    return { working: false, close: () => {} };
   }
   const index = new HistoryIndex(db);
   const indexer = new HistoryIndexer({
@@ -85,6 +85,9 @@ export function startIndexing(file: string, data: HistoryIndexData, post: (messa
   indexer.start();
   const connection = db;
   return {
+    get working() {
+      return indexer.working;
+    },
     close: () => {
       indexer.stop();
       connection.close();

@@ -13,6 +13,7 @@ import { Store } from '../../main/store/store.js';
 import { CAUGHT_UP, catchUp, type CheckpointResult } from '../../main/store/walCheckpoint.js';
 import { newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 import type { BackgroundWorkerData } from '../../main/app/backgroundThread.js';
+import { CHECK, RELAXED_INTERVAL_MS, startCheckpoints } from '../../main/app/checkpoints.js';
 
 /** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL starts over. */
 function walSequence(dbFile: string): number {
@@ -121,6 +122,35 @@ describe('the WAL starts over while writes go on', () => {
     await vi.waitFor(() => expect(caughtUp.length).toBe(1), { timeout: 20_000, interval: 5 });
     write(store);
     await vi.waitFor(() => expect(caughtUp.length).toBe(2), { timeout: 20_000, interval: 5 });
+  });
+
+  it('while the history index catches up on the same thread, a checkpoint pass runs at most once a second and a check of the whole file waits', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'performance'] });
+    onCleanup(() => void vi.useRealTimers());
+    const { store, dbFile } = openStore();
+    const posted: unknown[] = [];
+    let relaxed = true;
+    const checkpoints = startCheckpoints(dbFile, { intervalMs: 200 }, (m) => posted.push(m), () => relaxed);
+    onCleanup(() => checkpoints.close());
+    const caughtUp = (): number => posted.filter((m) => isType(m, CAUGHT_UP.type)).length;
+    write(store);
+    vi.advanceTimersByTime(200);
+    expect(caughtUp()).toBe(1);
+    write(store);
+    vi.advanceTimersByTime(RELAXED_INTERVAL_MS - 200);
+    expect(caughtUp()).toBe(1);
+    vi.advanceTimersByTime(200);
+    expect(caughtUp()).toBe(2);
+    const reports = (): unknown[] => posted.filter((m) => isType(m, 'integrity'));
+    checkpoints.onMessage(CHECK);
+    expect(reports()).toEqual([]);
+    // The index caught up: every interval again, and the check runs when asked.
+    relaxed = false;
+    write(store);
+    vi.advanceTimersByTime(200);
+    expect(caughtUp()).toBe(3);
+    checkpoints.onMessage(CHECK);
+    expect(reports()).toEqual([{ type: 'integrity', problems: [] }]);
   });
 
   it('a core finishes the background thread\'s checkpoint rounds', async () => {

@@ -42,6 +42,27 @@ describe('history indexer', () => {
     }
   });
 
+  it('says it is working while it indexes or merges turn after turn, and not while the core is busy or once it has caught up', async () => {
+    const index = fakeIndex(200_000);
+    let rounds = 100;
+    let looks = 0;
+    const indexer = new HistoryIndexer({ index, roundsInFlight: () => (looks++, rounds), intervalMs: 10, busyRounds: 32, chunk: 10, sliceMs: 1 });
+    expect(indexer.working).toBe(false);
+    indexer.start();
+    try {
+      await until(() => looks >= 3);
+      expect(index.indexed).toBe(0);
+      expect(indexer.working).toBe(false);
+      rounds = 0;
+      await until(() => indexer.working);
+      expect(index.behind).toBeGreaterThan(0);
+      await until(() => index.behind === 0 && index.merges >= 3 && !indexer.working);
+    } finally {
+      indexer.stop();
+    }
+    expect(indexer.working).toBe(false);
+  });
+
   it('waits while rounds are in flight or messages keep arriving, and goes on once they stop', async () => {
     const index = fakeIndex(1000);
     let rounds = 100;
