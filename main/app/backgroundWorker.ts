@@ -14,7 +14,7 @@ const { file, checkpoints, index } = workerData as BackgroundWorkerData;
 const post = (message: unknown): void => parentPort!.postMessage(message);
 const indexing = index ? startIndexing(file, index, post) : null;
 // While the index catches up, checkpoints make way for it (checkpoints.ts, RELAXED_INTERVAL_MS).
-const checkpointing = checkpoints ? startCheckpoints(file, checkpoints, post, () => indexing?.working ?? false) : null;
+const checkpointing = checkpoints ? startCheckpoints(file, checkpoints, post, { relaxed: () => indexing?.working ?? false }) : null;
 post(WORKER_READY);
 parentPort!.on('message', (message: unknown) => {
   if (message !== CLOSE) return checkpointing?.onMessage(message);

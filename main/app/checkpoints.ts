@@ -16,6 +16,8 @@ export interface CheckpointsData {
   intervalMs: number;
   /** Runs the full integrity check first (a file too large to check at open). */
   integrityCheck?: boolean;
+  /** The share of the time checks of the whole file may take; CHECK_SHARE by default (1: every ask). */
+  checkShare?: number;
 }
 
 /** The message that asks for a check of the whole file. */
@@ -29,7 +31,21 @@ export const CHECK = 'check';
  */
 export const RELAXED_INTERVAL_MS = 1000;
 
-export function startCheckpoints(file: string, data: CheckpointsData, post: (message: unknown) => void, relaxed: () => boolean = () => false): { onMessage(message: unknown): void; close(): void } {
+/**
+ * The share of the time that checks of the whole file may take: one that took 4 s waits 76 s more before the
+ * next runs, so that a large file's checks every minute do not keep a core busy while serve is idle.
+ */
+export const CHECK_SHARE = 1 / 20;
+
+export interface CheckpointsOptions {
+  /** True while the history index catches up on the same thread (RELAXED_INTERVAL_MS). */
+  relaxed?: () => boolean;
+  /** Milliseconds, monotonic (tests give their own). */
+  now?: () => number;
+}
+
+export function startCheckpoints(file: string, data: CheckpointsData, post: (message: unknown) => void, options: CheckpointsOptions = {}): { onMessage(message: unknown): void; close(): void } {
+  const { relaxed = () => false, now = () => performance.now() } = options;
   /**
    * The engine's connection made the file before this thread started; opening it must not make it again. This
    * thread may start late (a busy machine, or the TypeScript loader in tests): a file deleted meanwhile would
@@ -47,8 +63,11 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
   } catch (e) {
     if (existsSync(file)) console.warn(`hookbench: the background thread could not open ${file} for checkpoints (${e instanceof Error ? e.message : String(e)}); SQLite's own checkpoints still run`);
   }
+  /** When the last check of the whole file ended, and how long it took. */
+  let lastCheck = { endedAt: -Infinity, ms: 0 };
   /** `say`: whether a check that could not run is worth a line (the one at start; a running one tries again). */
   const check = (read: () => string[], say: boolean): void => {
+    const startedAt = now();
     let problems: string[];
     try {
       problems = checkProblems(read);
@@ -57,6 +76,8 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
       if (say) console.warn(`hookbench: the background integrity check could not run (${e instanceof Error ? e.message : String(e)})`);
     }
     post({ type: 'integrity', problems } satisfies IntegrityReport);
+    const endedAt = now();
+    lastCheck = { endedAt, ms: endedAt - startedAt };
   };
   // A large database's full quick_check runs here, off the engine's thread, so that start stays fast
   // (store/integrity.ts, FULL_CHECK_AT_OPEN_BYTES); after this turn, so that the thread says it is ready first.
@@ -67,9 +88,9 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
   let lastPass = -Infinity;
   const timer = setInterval(() => {
     if (!db) return;
-    const now = performance.now();
-    if (relaxed() && now - lastPass < RELAXED_INTERVAL_MS) return;
-    lastPass = now;
+    const at = now();
+    if (relaxed() && at - lastPass < RELAXED_INTERVAL_MS) return;
+    lastPass = at;
     const connection = db;
     try {
       // PASSIVE: copies what it can without waiting for, or blocking, the writer; repeated until it has caught
@@ -85,8 +106,10 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
   }, data.intervalMs);
   return {
     onMessage: (message) => {
-      // While the index catches up on this thread, the check (seconds on a large file) waits for a later ask.
+      // While the index catches up on this thread, the check (seconds on a large file) waits for a later ask;
+      // so does one asked before the last check's share of the time (CHECK_SHARE) has passed.
       if (message !== CHECK || !db || relaxed()) return;
+      if (now() - lastCheck.endedAt < lastCheck.ms * (1 / (data.checkShare ?? CHECK_SHARE) - 1)) return;
       // Asked while the engine is quiet: damage to pages nothing has read since (a disk fault, another program
       // writing the file) is found while running, not at the next start. On a connection of its own, opened
       // for this check: FTS5's check on a long-lived second connection reads a search index structure cached

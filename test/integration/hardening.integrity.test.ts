@@ -187,8 +187,8 @@ describe('damage while running', () => {
     onCleanup(() => core.close());
     const db = internalsOf(core).store.db;
     const file = join(dataDir, 'hookbench.db');
-    // A background thread of its own (checkpoints alone), asked to check after each change of the search index.
-    const worker = startEngineWorker('app/backgroundWorker', { workerData: { file, checkpoints: { intervalMs: 3_600_000 }, index: null } satisfies BackgroundWorkerData });
+    // A background thread of its own (checkpoints alone, every check asked runs), asked to check after each change of the search index.
+    const worker = startEngineWorker('app/backgroundWorker', { workerData: { file, checkpoints: { intervalMs: 3_600_000, checkShare: 1 }, index: null } satisfies BackgroundWorkerData });
     const reports: string[][] = [];
     let answered: (() => void) | null = null;
     worker.on('message', (m: { type?: string; problems?: string[] }) => {

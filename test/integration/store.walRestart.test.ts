@@ -13,7 +13,7 @@ import { Store } from '../../main/store/store.js';
 import { CAUGHT_UP, catchUp, type CheckpointResult } from '../../main/store/walCheckpoint.js';
 import { newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 import type { BackgroundWorkerData } from '../../main/app/backgroundThread.js';
-import { CHECK, RELAXED_INTERVAL_MS, startCheckpoints } from '../../main/app/checkpoints.js';
+import { CHECK, CHECK_SHARE, RELAXED_INTERVAL_MS, startCheckpoints } from '../../main/app/checkpoints.js';
 
 /** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL starts over. */
 function walSequence(dbFile: string): number {
@@ -130,7 +130,7 @@ describe('the WAL starts over while writes go on', () => {
     const { store, dbFile } = openStore();
     const posted: unknown[] = [];
     let relaxed = true;
-    const checkpoints = startCheckpoints(dbFile, { intervalMs: 200 }, (m) => posted.push(m), () => relaxed);
+    const checkpoints = startCheckpoints(dbFile, { intervalMs: 200 }, (m) => posted.push(m), { relaxed: () => relaxed });
     onCleanup(() => checkpoints.close());
     const caughtUp = (): number => posted.filter((m) => isType(m, CAUGHT_UP.type)).length;
     write(store);
@@ -151,6 +151,32 @@ describe('the WAL starts over while writes go on', () => {
     expect(caughtUp()).toBe(3);
     checkpoints.onMessage(CHECK);
     expect(reports()).toEqual([{ type: 'integrity', problems: [] }]);
+  });
+
+  it('a check of the whole file asked too soon after the last is put off: checks take at most their share of the time (CHECK_SHARE)', () => {
+    const { store, dbFile } = openStore();
+    write(store);
+    let t = 0;
+    const reports: unknown[] = [];
+    // Each check "takes" 1 s of the injected clock: the clock moves on when its report is posted.
+    const checkpoints = startCheckpoints(dbFile, { intervalMs: 3_600_000 }, (m) => {
+      if (!isType(m, 'integrity')) return;
+      reports.push(m);
+      t += 1000;
+    }, { now: () => t });
+    onCleanup(() => checkpoints.close());
+    checkpoints.onMessage(CHECK);
+    expect(reports).toHaveLength(1);
+    const wait = 1000 * (1 / CHECK_SHARE - 1);
+    t += wait - 1;
+    checkpoints.onMessage(CHECK);
+    expect(reports).toHaveLength(1);
+    t += 1;
+    checkpoints.onMessage(CHECK);
+    expect(reports).toEqual([
+      { type: 'integrity', problems: [] },
+      { type: 'integrity', problems: [] },
+    ]);
   });
 
   it('a core finishes the background thread\'s checkpoint rounds', async () => {
