@@ -12,7 +12,7 @@ import type { AcceptEntry, Intake } from '../ingestion/intake.js';
 import type { Registry } from '../registry/registry.js';
 
 export interface DeletionRequestsOptions {
-  store: Pick<Store, 'messages' | 'deletions' | 'transaction'>;
+  store: Pick<Store, 'queries' | 'deletions' | 'transaction'>;
   clock: { now(): number };
   registry: Registry;
   intake: Intake;
@@ -35,7 +35,7 @@ export class DeletionRequests {
         sources.push(src);
       }
     } else {
-      sources = store.messages.sourcesThatSaw(userId).flatMap((id) => registry.findSource(id) ?? []);
+      sources = store.queries.sourcesThatSaw(userId).flatMap((id) => registry.findSource(id) ?? []);
       if (sources.length === 0) {
         return err({ code: 'not_found', field: 'userId', message: `userId: no source has seen "${userId}"; name the sources to notify with sources: [...]` });
       }

@@ -161,7 +161,7 @@ export class MessageQueries {
   ) {
     this.index = new HistoryIndex(db);
     this.newest = db.prepare<[], number>('SELECT coalesce(max(id), 0) FROM messages').pluck();
-    this.snapshot = db.transaction((read: () => PageRead) => read());
+    this.snapshot = db.transaction((read: () => unknown) => read());
     this.summaryById = db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id = ?`);
     this.countAll = db.prepare<[], number>('SELECT count(*) FROM messages').pluck();
     this.failedSince = db
@@ -189,8 +189,34 @@ export class MessageQueries {
   }
 
   private read(filter: MessageFilter, beforeId: number | undefined, limit: number, budget: Budget): PageRead {
-    if (this.db.inTransaction) return this.readPage(filter, beforeId, limit, budget);
-    return this.snapshot.deferred(() => this.readPage(filter, beforeId, limit, budget));
+    return this.inSnapshot(() => this.readPage(filter, beforeId, limit, budget));
+  }
+
+  /** Runs `read` in one snapshot of the file (in the transaction in progress, when there is one). */
+  private inSnapshot<T>(read: () => T): T {
+    return this.db.inTransaction ? read() : (this.snapshot.deferred(read) as T);
+  }
+
+  /**
+   * The sources whose messages name this user, deletion requests aside (a deletion request without sources
+   * notifies them): the indexed messages through the history index, the newer ones found as a page's are
+   * (the history tail's candidates, each checked on its row), in one snapshot.
+   */
+  sourcesThatSaw(userId: string): string[] {
+    return this.inSnapshot(() => {
+      const filter = { userId };
+      const covered = this.index.covered();
+      const unindexed = this.unindexed(filter, this.conditions(filter), covered, NO_CURSOR, NO_CURSOR, null).ids;
+      return this.all<{ source_id: string }>(
+        `SELECT m.source_id FROM history_facets f CROSS JOIN messages m
+         WHERE f.key = (SELECT key FROM history_keys WHERE facet = 'user:' || @userId)
+           AND m.id = f.id AND m.source_id IS NOT NULL AND m.type != 'delete'
+         UNION
+         SELECT m.source_id FROM json_each(@unindexed) j CROSS JOIN messages m
+         WHERE m.id = j.value AND m.source_id IS NOT NULL AND m.type != 'delete'`,
+        { userId, unindexed: JSON.stringify(unindexed) },
+      ).map((r) => r.source_id);
+    });
   }
 
   private readPage(filter: MessageFilter, beforeId: number | undefined, limit: number, budget: Budget): PageRead {
@@ -204,12 +230,18 @@ export class MessageQueries {
 
   /** The plan list() takes for this filter and the statements it runs, each with SQLite's query plan. */
   explain(filter: MessageFilter, beforeId?: number, limit = 51): Explained {
-    this.explaining = [];
+    // The plan of an unbounded page: what list() and exports run.
+    const plan = this.choosePlan(filter, beforeId ?? NO_CURSOR).kind;
+    return { plan, statements: this.statementsOf(() => this.list(filter, beforeId, limit)) };
+  }
+
+  /** The statements `read` runs through this object, each with SQLite's query plan. */
+  statementsOf(read: () => unknown): Explained['statements'] {
+    const statements: Explained['statements'] = [];
+    this.explaining = statements;
     try {
-      // The plan of an unbounded page: what list() and exports run.
-      const plan = this.choosePlan(filter, beforeId ?? NO_CURSOR).kind;
-      this.list(filter, beforeId, limit);
-      return { plan, statements: this.explaining };
+      read();
+      return statements;
     } finally {
       this.explaining = null;
     }

@@ -79,17 +79,6 @@ export class MessageStore {
         .raw(),
       maxMessageId: db.prepare<[], number | null>('SELECT max(id) FROM messages').pluck(),
       maxDeliveryId: db.prepare<[], number | null>('SELECT max(id) FROM deliveries').pluck(),
-      // No index on user_id (migration 007): the history index's user facet up to its watermark, then the
-      // messages past it, read in id order.
-      sourcesThatSaw: db.prepare<[{ userId: string }], { source_id: string }>(
-        `SELECT m.source_id FROM history_facets f CROSS JOIN messages m
-         WHERE f.key = (SELECT key FROM history_keys WHERE facet = 'user:' || @userId)
-           AND m.id = f.id AND m.source_id IS NOT NULL AND m.type != 'delete'
-         UNION
-         SELECT source_id FROM messages NOT INDEXED
-         WHERE id > (SELECT covered FROM history_state WHERE id = 1)
-           AND user_id = @userId AND source_id IS NOT NULL AND type != 'delete'`,
-      ),
     };
     // Per row only what differs from row to row; what a whole request shares (its source, its time) is bound
     // once per statement (see BulkInsert).
@@ -173,10 +162,6 @@ export class MessageStore {
   getMessage(id: number): MessageRecord | null {
     const row = this.statements.getMessage.get(id);
     return row ? toMessage(row) : null;
-  }
-  /** Sources that have received a message for this user. */
-  sourcesThatSaw(userId: string): string[] {
-    return this.statements.sourcesThatSaw.all({ userId }).map((r) => r.source_id);
   }
 }
 

@@ -153,11 +153,51 @@ describe('which sources saw a user, without an index on user_id (migration 007)'
     expect(index.indexNext(100)).toBe(4);
     add('s3', 'u1'); // past the watermark
     add('s2', 'u1', 'delete');
-    expect(store.messages.sourcesThatSaw('u1').sort()).toEqual(['s1', 's3']);
-    expect(store.messages.sourcesThatSaw('u2')).toEqual(['s2']);
-    expect(store.messages.sourcesThatSaw('nobody')).toEqual([]);
+    expect(store.queries.sourcesThatSaw('u1').sort()).toEqual(['s1', 's3']);
+    expect(store.queries.sourcesThatSaw('u2')).toEqual(['s2']);
+    expect(store.queries.sourcesThatSaw('nobody')).toEqual([]);
     index.indexNext(100);
-    expect(store.messages.sourcesThatSaw('u1').sort()).toEqual(['s1', 's3']);
+    expect(store.queries.sourcesThatSaw('u1').sort()).toEqual(['s1', 's3']);
+  });
+
+  it('finds the messages past the watermark through the history tail, not by reading them in id order, and answers what the rows say', () => {
+    const store = new Store(join(newDataDir(), 'hookbench.db'));
+    onCleanup(() => store.close());
+    const sources = ['s1', 's2', 's3'];
+    for (const id of sources) store.config.insertSource({ id, name: id, kind: 'web', writeKey: `wk-${id}`, createdAt: 1 });
+    const batch = Array.from({ length: 3000 }, (_, i) => ({
+      message: {
+        messageId: `m-${i}`,
+        sourceId: i % 17 === 0 ? null : sources[(i * 7) % 3]!,
+        type: (i % 13 === 0 ? 'delete' : 'track') as MessageType,
+        userId: `u${(i * 31) % 97}`,
+        anonymousId: null,
+        event: null,
+        receivedAt: 1,
+        body: Buffer.from('{}'),
+        callJson: '{}',
+        status: 'queued' as const,
+        statusReason: null,
+        replayOf: null,
+      },
+      deliveries: [],
+    }));
+    store.transaction(() => {
+      for (let i = 0; i < batch.length; i += 500) store.messages.insertMessages(batch.slice(i, i + 500));
+    });
+    const plain = store.db.prepare<[string], string>(`SELECT DISTINCT source_id FROM messages WHERE user_id = ? AND source_id IS NOT NULL AND type != 'delete'`).pluck();
+    const index = new HistoryIndex(store.db);
+    for (const indexed of [0, 1000, 3000]) {
+      while (index.covered() < indexed) index.indexNext(indexed - index.covered());
+      for (const user of ['u0', 'u5', 'u96', 'nobody']) {
+        expect(store.queries.sourcesThatSaw(user).sort()).toEqual(plain.all(user).sort());
+        const rowByRow = store.queries
+          .statementsOf(() => store.queries.sourcesThatSaw(user))
+          .flatMap((s) => s.plan)
+          .filter((l) => /^SEARCH m USING INTEGER PRIMARY KEY \(rowid>\?/.test(l) || /^SCAN m\b/.test(l));
+        expect({ indexed, user, rowByRow }).toEqual({ indexed, user, rowByRow: [] });
+      }
+    }
   });
 
   it('008 upgrades a populated version-7 database: the dedupe index holds the messageId alone, and dedupe still tells sources and times apart', () => {
@@ -201,7 +241,7 @@ describe('which sources saw a user, without an index on user_id (migration 007)'
     db.close();
     const store = new Store(file);
     onCleanup(() => store.close());
-    expect(store.messages.sourcesThatSaw('u1')).toEqual(['s1']);
+    expect(store.queries.sourcesThatSaw('u1')).toEqual(['s1']);
     expect(store.messages.getMessage(1)?.call).toEqual({ userId: 'u1' }); // a call stored whole, as every earlier version did
   });
 });
