@@ -2,7 +2,7 @@
  * The background thread (app/backgroundThread.ts starts it): the database's work that must not hold the engine's
  * event loop, on connections of its own. Its parts are WAL checkpoints and the integrity checks
  * (app/checkpoints.ts), and the history index (history/historyIndexing.ts). They share one thread because
- * each is idle most of the time, and a thread is a V8 heap of its own (about 10 MiB).
+ * each is idle most of the time, and every thread is a V8 heap of its own.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { WORKER_CLOSED, WORKER_READY } from '../platform/workers.js';

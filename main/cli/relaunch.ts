@@ -1,10 +1,10 @@
 /**
- * `hookbench serve` runs for days and takes bursts of a million calls, and two of V8's and glibc's defaults
- * are made for short, busy programs: V8 sizes each thread's young generation from the machine's memory (it grew
- * to 128 MiB with 24 GB) and grows it under a high allocation rate, and glibc gives each thread that calls
- * malloc an arena of its own, kept once grown. Neither can be changed once the process runs, so serve starts itself again at once, in the same
- * process (`process.execve`: same pid, same stdio), with both set (docs/architecture.md, Memory). This file
- * imports nothing, so that the entry point can call it before loading the CLI.
+ * `hookbench serve` runs for days and takes bursts of a million calls, and two defaults are made for short,
+ * busy programs: V8 sizes each thread's young generation from the machine's memory and grows it while
+ * allocation is fast, and glibc gives each thread that calls malloc an arena of its own, kept once grown.
+ * Neither can be changed once the process runs, so serve starts itself again at once, in the same process
+ * (`process.execve`: same pid, same stdio), with both set (docs/architecture.md, Memory). This file imports
+ * nothing, so that the entry point can call it before loading the CLI.
  */
 
 /** V8 flags serve runs with: semi-spaces of at most 4 MiB (a young generation of 8), in every thread. */
