@@ -63,8 +63,8 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
   } catch (e) {
     if (existsSync(file)) console.warn(`hookbench: the background thread could not open ${file} for checkpoints (${e instanceof Error ? e.message : String(e)}); SQLite's own checkpoints still run`);
   }
-  /** When the last check of the whole file ended, and how long it took. */
-  let lastCheck = { endedAt: -Infinity, ms: 0 };
+  /** Before this, an ask for a check of the whole file is put off (CHECK_SHARE). */
+  let nextCheckAt = -Infinity;
   /** `say`: whether a check that could not run is worth a line (the one at start; a running one tries again). */
   const check = (read: () => string[], say: boolean): void => {
     const startedAt = now();
@@ -77,7 +77,7 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
     }
     post({ type: 'integrity', problems } satisfies IntegrityReport);
     const endedAt = now();
-    lastCheck = { endedAt, ms: endedAt - startedAt };
+    nextCheckAt = endedAt + (endedAt - startedAt) * (1 / (data.checkShare ?? CHECK_SHARE) - 1);
   };
   // A large database's full quick_check runs here, off the engine's thread, so that start stays fast
   // (store/integrity.ts, FULL_CHECK_AT_OPEN_BYTES); after this turn, so that the thread says it is ready first.
@@ -109,7 +109,7 @@ export function startCheckpoints(file: string, data: CheckpointsData, post: (mes
       // While the index catches up on this thread, the check (seconds on a large file) waits for a later ask;
       // so does one asked before the last check's share of the time (CHECK_SHARE) has passed.
       if (message !== CHECK || !db || relaxed()) return;
-      if (now() - lastCheck.endedAt < lastCheck.ms * (1 / (data.checkShare ?? CHECK_SHARE) - 1)) return;
+      if (now() < nextCheckAt) return;
       // Asked while the engine is quiet: damage to pages nothing has read since (a disk fault, another program
       // writing the file) is found while running, not at the next start. On a connection of its own, opened
       // for this check: FTS5's check on a long-lived second connection reads a search index structure cached

@@ -100,7 +100,6 @@ export class HistoryIndexer {
     try {
       this.work();
     } catch (e) {
-      this.workingNow = false;
       this.options.onError(e);
       this.turns.later(this.options.retryAfterErrorMs);
     }

@@ -46,7 +46,7 @@ export function startIndexing(file: string, data: HistoryIndexData, post: (messa
    * again (a file deleted meanwhile would come back empty under the same name). Without it there is nothing to
    * index: the part idles until closed, and the engine's own checks say what happened.
    */
-  let db: Database.Database | null = null;
+  let db: Database.Database | undefined;
   try {
     db = new Database(file, { fileMustExist: true });
     db.pragma('synchronous = NORMAL');
@@ -57,6 +57,7 @@ export function startIndexing(file: string, data: HistoryIndexData, post: (messa
     // segments in order, so 1 MB keeps its speed and the thread's memory far lower.
     db.pragma(`cache_size = -${INDEX_CACHE_KIB}`);
   } catch (e) {
+    db?.close();
     if (existsSync(file)) console.warn(`hookbench: the background thread could not open ${file} for the history index (${e instanceof Error ? e.message : String(e)}); listMessages reads the newest messages in id order meanwhile`);
     return { working: false, close: () => {} };
   }
@@ -83,14 +84,13 @@ export function startIndexing(file: string, data: HistoryIndexData, post: (messa
     },
   });
   indexer.start();
-  const connection = db;
   return {
     get working() {
       return indexer.working;
     },
     close: () => {
       indexer.stop();
-      connection.close();
+      db.close();
     },
   };
 }
