@@ -10,7 +10,17 @@ export const configSchema = z.strictObject({
   sources: z.array(sourceInputSchema).default([]),
   destinations: z.array(configDestinationSchema).default([]),
   /** Mock receiver endpoints; each is validated by the receiver when the file is applied. */
-  receivers: z.array(z.looseObject({ name: z.string().min(1) })).default([]),
+  receivers: z
+    .array(
+      z.looseObject({
+        name: z.string().min(1),
+        refuseInvalidSignatures: z
+          .boolean({ error: 'must be true or false' })
+          .optional()
+          .describe('Answer 401 with a JSON error to a request whose X-Signature is invalid or missing, before the script. Needs a secret. Default false.'),
+      }),
+    )
+    .default([]),
 }).superRefine((config, ctx) => {
   // Objects are matched by name: two with one name would be created, then silently overwritten by the second.
   for (const list of ['sources', 'destinations', 'receivers'] as const) {

@@ -59,6 +59,23 @@ export function unmatchedStep(): CaptureStep {
   return { index: null, request: null, label: 'unknown endpoint: 404', action: 'respond', status: 404, delayMs: 0 };
 }
 
+/** The answer to a request refused for its signature (Refuse invalid signatures): 401, before the script. */
+export function refusedStep(verdict: 'invalid' | 'missing'): CaptureStep {
+  return { index: null, request: null, label: `refused, signature ${verdict}: 401`, action: 'respond', status: 401, delayMs: 0 };
+}
+
+/**
+ * The 401's JSON body: which of the two it was, and what a sender must do. Never the expected signature nor
+ * the diagnosis: a receiver that told them would help a forger (the workbench shows both in the capture).
+ */
+export function refusedBody(verdict: 'invalid' | 'missing'): string {
+  const detail =
+    verdict === 'missing'
+      ? 'the request has no X-Signature header; this endpoint refuses requests that are not signed with its secret'
+      : "X-Signature does not match the body; this endpoint refuses requests not signed with its secret (HMAC-SHA1 of the exact body bytes, lowercase hex)";
+  return JSON.stringify({ error: `${verdict} signature`, verdict, detail });
+}
+
 export function unknownEndpointBody(path: string, endpoints: readonly { name: string; url: string | null }[]): string {
   const known = endpoints.length ? `known endpoints: ${endpoints.map((e) => `/r/${e.name}`).join(', ')}` : 'no endpoints are defined yet';
   return JSON.stringify({

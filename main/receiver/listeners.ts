@@ -34,6 +34,30 @@ export function urlHost(host: string): string {
   return isIPv6(host) ? `[${host}]` : host;
 }
 
+/**
+ * The host names, as a URL's `hostname` spells them, that reach a listener bound to `host` from this
+ * machine: a loopback or wildcard listener is reached as localhost and as its loopback address(es).
+ */
+export function hostnamesReaching(host: string): string[] {
+  const h = host.trim().toLowerCase();
+  const v4 = ['127.0.0.1', 'localhost'];
+  const v6 = ['[::1]', 'localhost'];
+  switch (h) {
+    case '127.0.0.1':
+    case '0.0.0.0':
+    case '':
+      return v4;
+    case '::1':
+      return v6;
+    case '::':
+    case 'localhost':
+      // Dual-stack (or whichever of the two localhost resolved to when it started listening).
+      return ['127.0.0.1', '[::1]', 'localhost'];
+    default:
+      return [urlHost(h)];
+  }
+}
+
 export function listenOn(server: Server, host: string, port: number, field: 'port' | 'tlsPort'): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     return Promise.reject(new HookbenchError({ code: 'invalid_input', field, message: `${field}: must be a port from 0 to 65535 (got ${port})`, value: port }));

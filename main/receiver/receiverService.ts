@@ -11,6 +11,7 @@ import type { EventOf } from '../contract/events.js';
 import type { Page } from '../contract/models.js';
 import {
   parseReceiverRef,
+  REFUSE_NEEDS_SECRET,
   receiverInputSchema,
   receiverPatchSchema,
   receiversConfigSchema,
@@ -26,11 +27,11 @@ import {
 } from '../contract/receiver/receiver.js';
 import { err, HookbenchError, ok, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
-import { unknownEndpointBody } from '../domain/receiverScript.js';
+import { receiverNameOf, unknownEndpointBody } from '../domain/receiverScript.js';
 import { captureRecord, type ReceiverStore, type NewCapture, type StoredReceiver } from './receiverStore.js';
 import { isWriteFailure } from '../store/integrity.js';
 import { ExpectedRequests } from './expectedRequests.js';
-import { listenOn, urlHost, type Listener, type ReceiverAddresses, type ReceiverListenOptions } from './listeners.js';
+import { hostnamesReaching, listenOn, urlHost, type Listener, type ReceiverAddresses, type ReceiverListenOptions } from './listeners.js';
 import { RequestHandler } from './requestHandler.js';
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
@@ -54,12 +55,23 @@ export interface ReceiverServiceOptions {
 
 export type { ReceiverAddresses, ReceiverListenOptions } from './listeners.js';
 
+/** What endpointForUrl says of a URL that one of the mock receiver's endpoints answers. */
+export interface MockEndpointMatch {
+  name: string;
+  /** It answers 401 to an invalid or missing X-Signature, before its script. */
+  refuseInvalidSignatures: boolean;
+  /** It checks X-Signature at all (without a secret it cannot refuse anything). */
+  hasSecret: boolean;
+}
+
 export class ReceiverService {
   private readonly options: ReceiverServiceOptions;
   private readonly store: ReceiverStore;
   private endpoints = new Map<string, StoredReceiver>();
   private listeners: Listener[] = [];
   private addresses: ReceiverAddresses = { url: null, tlsUrl: null };
+  /** The host the listeners are bound to (while listening). */
+  private host: string | null = null;
   private tls: ReceiverTls | null = null;
   private starting: Promise<ReceiverAddresses> | null = null;
   /** The rounds in flight to this receiver's URLs (engine → expectRequest). */
@@ -109,6 +121,7 @@ export class ReceiverService {
 
   private async listen(options: ReceiverListenOptions): Promise<ReceiverAddresses> {
     const host = options.host ?? '127.0.0.1';
+    this.host = host;
     const port = options.port === undefined ? DEFAULT_RECEIVER_PORT : options.port;
     const tlsPort = options.tlsPort === undefined ? DEFAULT_RECEIVER_TLS_PORT : options.tlsPort;
     if (port !== null) {
@@ -131,6 +144,7 @@ export class ReceiverService {
     const listeners = this.listeners;
     this.listeners = [];
     this.addresses = { url: null, tlsUrl: null };
+    this.host = null;
     await Promise.all(
       listeners.map(
         ({ server }) =>
@@ -200,7 +214,7 @@ export class ReceiverService {
     const v = parsed.value;
     if (this.endpoints.has(v.name)) return err({ code: 'conflict', field: 'name', message: `name: a receiver named "${v.name}" already exists`, value: v.name });
     const now = this.options.clock.now();
-    const r: StoredReceiver = { name: v.name, secret: v.secret, script: v.script, answered: 0, createdAt: now, updatedAt: now };
+    const r: StoredReceiver = { name: v.name, secret: v.secret, refuseInvalidSignatures: v.refuseInvalidSignatures, script: v.script, answered: 0, createdAt: now, updatedAt: now };
     this.store.insertReceiver(r);
     this.endpoints.set(r.name, r);
     return ok(this.view(r));
@@ -218,9 +232,21 @@ export class ReceiverService {
       return err({ code: 'conflict', field: 'patch.name', message: `patch.name: a receiver named "${p.name}" already exists`, value: p.name });
     }
     const scriptChanged = p.script !== undefined && JSON.stringify(p.script) !== JSON.stringify(old.script);
+    const secret = p.secret !== undefined ? p.secret : old.secret;
+    const refuseInvalidSignatures = p.refuseInvalidSignatures ?? old.refuseInvalidSignatures;
+    if (refuseInvalidSignatures && secret === null) {
+      // Name the field the patch changed: turning the option on, or taking the secret away from under it.
+      const field = p.refuseInvalidSignatures ? 'patch.refuseInvalidSignatures' : 'patch.secret';
+      const message =
+        field === 'patch.secret'
+          ? `${field}: "${old.name}" refuses invalid signatures, so it cannot be left without a secret: set refuseInvalidSignatures to false in the same patch`
+          : `${field}: ${REFUSE_NEEDS_SECRET}`;
+      return err({ code: 'invalid_input', field, message });
+    }
     const next: StoredReceiver = {
       name: p.name ?? old.name,
-      secret: p.secret !== undefined ? p.secret : old.secret,
+      secret,
+      refuseInvalidSignatures,
       script: p.script ?? old.script,
       answered: scriptChanged || p.rewind ? 0 : old.answered,
       createdAt: old.createdAt,
@@ -265,10 +291,10 @@ export class ReceiverService {
           const created = this.createReceiver(r);
           if (!created.ok) throw new HookbenchError(created.error); // validated above: cannot happen
           result.created.push(r.name);
-        } else if (old.secret === r.secret && JSON.stringify(old.script) === JSON.stringify(r.script)) {
+        } else if (old.secret === r.secret && old.refuseInvalidSignatures === r.refuseInvalidSignatures && JSON.stringify(old.script) === JSON.stringify(r.script)) {
           result.unchanged.push(r.name);
         } else {
-          const updated = this.updateReceiver({ name: r.name, patch: { secret: r.secret, script: r.script } });
+          const updated = this.updateReceiver({ name: r.name, patch: { secret: r.secret, refuseInvalidSignatures: r.refuseInvalidSignatures, script: r.script } });
           if (!updated.ok) throw new HookbenchError(updated.error);
           result.updated.push(r.name);
         }
@@ -295,6 +321,37 @@ export class ReceiverService {
     return ref ? this.urlFor(ref.name, { tls: ref.tls }) : ok(url);
   }
 
+  /**
+   * Is `url` one of this receiver's endpoints, and would it refuse a forged request? True for
+   * `receiver:<name>` / `receiver+tls:<name>`, and for an http(s) URL on this receiver's listener (its
+   * port, for that scheme, and a host name that reaches it: localhost, its loopback address) whose path
+   * names an endpoint as the receiver reads it (`/r/<name>`, anything after it too). Null otherwise,
+   * also when the receiver is not listening or the path names no endpoint.
+   */
+  endpointForUrl(url: string): MockEndpointMatch | null {
+    const ref = parseReceiverRef(url);
+    if (ref) return this.matchOf(this.endpoints.get(ref.name));
+    let parsed: URL;
+    try {
+      parsed = new URL(url.trim());
+    } catch {
+      return null;
+    }
+    const base = parsed.protocol === 'http:' ? this.addresses.url : parsed.protocol === 'https:' ? this.addresses.tlsUrl : null;
+    if (base === null || this.host === null) return null;
+    const portOf = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
+    if (portOf(parsed) !== portOf(new URL(base))) return null;
+    if (!hostnamesReaching(this.host).includes(parsed.hostname.toLowerCase())) return null;
+    const named = receiverNameOf(`${parsed.pathname}${parsed.search}`);
+    const fallback = this.options.fallbackReceiver;
+    // As the request handler picks the endpoint: the named one, else the fallback that answers every path.
+    return this.matchOf((named !== null ? this.endpoints.get(named) : undefined) ?? (fallback !== undefined ? this.endpoints.get(fallback) : undefined));
+  }
+
+  private matchOf(r: StoredReceiver | undefined): MockEndpointMatch | null {
+    return r ? { name: r.name, refuseInvalidSignatures: r.refuseInvalidSignatures, hasSecret: r.secret !== null } : null;
+  }
+
   private find(name: unknown): Result<StoredReceiver> {
     if (typeof name !== 'string' || name === '') return err({ code: 'invalid_input', field: 'name', message: 'name: give the receiver\'s name' });
     const r = this.endpoints.get(name);
@@ -313,6 +370,7 @@ export class ReceiverService {
     return {
       name: r.name,
       secret: r.secret,
+      refuseInvalidSignatures: r.refuseInvalidSignatures,
       script: r.script,
       answered: r.answered,
       url: this.addresses.url === null ? null : `${this.addresses.url}${path}`,

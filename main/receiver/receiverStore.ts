@@ -10,6 +10,7 @@ import { decryptNullable, encryptNullable, plainSecrets, type SecretCodec } from
 export interface StoredReceiver {
   name: string;
   secret: string | null;
+  refuseInvalidSignatures: boolean;
   script: ResponseScript;
   answered: number;
   createdAt: number;
@@ -30,6 +31,7 @@ export interface CaptureQuery {
 interface ReceiverRow {
   name: string;
   secret: string | null;
+  refuse_invalid_signatures: number;
   script: string;
   answered: number;
   created_at: number;
@@ -77,11 +79,12 @@ export class ReceiverStore {
     this.statements = {
       listReceivers: db.prepare<[], ReceiverRow>('SELECT * FROM receivers ORDER BY name'),
       insertReceiver: db.prepare(
-        `INSERT INTO receivers (name, secret, script, answered, created_at, updated_at)
-         VALUES (@name, @secret, @script, @answered, @createdAt, @updatedAt)`,
+        `INSERT INTO receivers (name, secret, refuse_invalid_signatures, script, answered, created_at, updated_at)
+         VALUES (@name, @secret, @refuse, @script, @answered, @createdAt, @updatedAt)`,
       ),
       updateReceiver: db.prepare(
-        `UPDATE receivers SET name = @name, secret = @secret, script = @script, answered = @answered, updated_at = @updatedAt
+        `UPDATE receivers SET name = @name, secret = @secret, refuse_invalid_signatures = @refuse, script = @script, answered = @answered,
+           updated_at = @updatedAt
          WHERE name = @oldName`,
       ),
       renameCaptures: db.prepare<[string, string]>('UPDATE captures SET receiver = ? WHERE receiver = ?'),
@@ -118,6 +121,7 @@ export class ReceiverStore {
     return this.statements.listReceivers.all().map((r) => ({
       name: r.name,
       secret: decryptNullable(this.secrets, r.secret),
+      refuseInvalidSignatures: r.refuse_invalid_signatures === 1,
       script: JSON.parse(r.script) as ResponseScript,
       answered: r.answered,
       createdAt: r.created_at,
@@ -126,13 +130,13 @@ export class ReceiverStore {
   }
 
   insertReceiver(r: StoredReceiver): void {
-    this.statements.insertReceiver.run({ ...r, secret: encryptNullable(this.secrets, r.secret), script: JSON.stringify(r.script) });
+    this.statements.insertReceiver.run(receiverParams(r, this.secrets));
   }
 
   /** Saves an endpoint under its (possibly new) name; a rename carries its captures along. */
   updateReceiver(oldName: string, r: StoredReceiver): void {
     this.transaction(() => {
-      this.statements.updateReceiver.run({ ...r, secret: encryptNullable(this.secrets, r.secret), oldName, script: JSON.stringify(r.script) });
+      this.statements.updateReceiver.run({ ...receiverParams(r, this.secrets), oldName });
       if (oldName !== r.name) this.statements.renameCaptures.run(r.name, oldName);
     });
   }
@@ -218,6 +222,12 @@ export class ReceiverStore {
   clearCaptures(receiver?: string): number {
     return receiver === undefined ? this.statements.clearAll.run().changes : this.statements.clearReceiver.run(receiver).changes;
   }
+}
+
+/** An endpoint as its row's statement parameters (SQLite has no booleans). */
+function receiverParams(r: StoredReceiver, secrets: SecretCodec) {
+  const { refuseInvalidSignatures, ...rest } = r;
+  return { ...rest, secret: encryptNullable(secrets, r.secret), refuse: refuseInvalidSignatures ? 1 : 0, script: JSON.stringify(r.script) };
 }
 
 function toCapture(r: CaptureRow): CaptureRecord {

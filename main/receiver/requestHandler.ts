@@ -1,12 +1,13 @@
 /**
  * One request to the mock receiver: its body read (the first MiB kept, the whole of it signed over), the
  * endpoint's script step chosen and performed (respond, reset, close, never, after a delay), the X-Signature
- * verdict, and the capture handed to be stored.
+ * verdict (an endpoint that refuses invalid signatures answers a bad one 401 instead of its script), and the
+ * capture handed to be stored.
  */
 import { createHmac, type Hmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RECEIVER_LIMITS, type CaptureAttempt, type ScriptStep } from '../contract/receiver/receiver.js';
-import { checkSignature, chooseStep, messageIdOf, receiverNameOf, responseHeaders, unmatchedStep } from '../domain/receiverScript.js';
+import { checkSignature, chooseStep, messageIdOf, receiverNameOf, refusedBody, refusedStep, responseHeaders, unmatchedStep } from '../domain/receiverScript.js';
 import { signBody } from '../domain/signature.js';
 import type { NewCapture, StoredReceiver } from './receiverStore.js';
 
@@ -84,16 +85,6 @@ export class RequestHandler {
     const { path, named, endpointName, secretAtArrival, hmac, arrivedAt, body, size } = r;
     const truncated = size > body.length;
     const endpoint = endpointName === null ? undefined : this.deps.endpoint(endpointName);
-    let step: ScriptStep | null = null;
-    let position: { name: string; answered: number } | null = null;
-    let captureStep = unmatchedStep();
-    if (endpoint) {
-      const chosen = chooseStep(endpoint.script, endpoint.answered);
-      endpoint.answered += 1;
-      position = { name: endpoint.name, answered: endpoint.answered };
-      step = chosen.step;
-      captureStep = chosen.capture;
-    }
     const given = req.headers['x-signature'];
     const signature =
       endpoint?.secret != null
@@ -104,6 +95,20 @@ export class RequestHandler {
             ...(truncated && hmac && endpoint.secret === secretAtArrival ? { fullBodyDigest: hmac.digest('hex') } : {}),
           })
         : null;
+    // A correct receiver turns a forgery away before doing anything else: the script neither answers it nor moves on.
+    const refused = endpoint?.refuseInvalidSignatures && signature && signature.verdict !== 'valid' ? signature.verdict : null;
+    let step: ScriptStep | null = null;
+    let position: { name: string; answered: number } | null = null;
+    let captureStep = unmatchedStep();
+    if (refused) {
+      captureStep = refusedStep(refused);
+    } else if (endpoint) {
+      const chosen = chooseStep(endpoint.script, endpoint.answered);
+      endpoint.answered += 1;
+      position = { name: endpoint.name, answered: endpoint.answered };
+      step = chosen.step;
+      captureStep = chosen.capture;
+    }
     const capture: NewCapture = {
       receiver: endpoint?.name ?? named,
       matched: endpoint !== undefined,
@@ -122,7 +127,8 @@ export class RequestHandler {
       attempt: this.deps.attemptFor(listener, path, body, size, truncated),
     };
     this.deps.record(capture, position);
-    if (step) this.perform(step, req, res);
+    if (refused) res.writeHead(401, { 'Content-Type': 'application/json' }).end(refusedBody(refused));
+    else if (step) this.perform(step, req, res);
     else res.writeHead(404, { 'Content-Type': 'application/json' }).end(this.deps.unknownEndpoint(path));
   }
 

@@ -28,4 +28,39 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     await expect.poll(async () => (await r.call<{ items: ReceiverEndpoint[] }>('listReceivers')).items.map((e) => e.name)).toEqual(['spare']);
     await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/receiver');
   });
+
+  it('Refuse invalid signatures: ticked and saved, the endpoint answers an unsigned request 401; without a secret it cannot be ticked', async () => {
+    const r = await serve({ receivers: [{ name: 'orders', secret: 's3cret', script: 200 }, { name: 'open', script: 200 }] });
+    const page = await open(r, '#/receiver/orders');
+    const endpoint = page.getByRole('form', { name: 'Endpoint orders' });
+    const refuse = endpoint.getByRole('checkbox', { name: 'Refuse invalid signatures', exact: true });
+    expect(await refuse.isChecked()).toBe(false);
+    expect(await refuse.isEnabled()).toBe(true);
+    await refuse.check();
+    await endpoint.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await r.call<ReceiverEndpoint>('getReceiver', { name: 'orders' })).refuseInvalidSignatures).toBe(true);
+    const unsigned = await fetch(`${r.info.receiverUrl}/r/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({ error: 'missing signature', verdict: 'missing' });
+    // The capture list says the endpoint refused it.
+    await page.getByRole('list', { name: 'Captured requests' }).getByText('refused: no X-Signature header').waitFor();
+
+    // The saved endpoint comes back ticked; clearing its secret under the ticked box says what to do and blocks Save.
+    await page.reload();
+    await refuse.waitFor();
+    expect(await refuse.isChecked()).toBe(true);
+    await endpoint.getByRole('textbox', { name: 'Secret' }).fill('');
+    await endpoint.getByRole('alert').filter({ hasText: 'Needs a secret' }).waitFor();
+    expect(await endpoint.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await refuse.uncheck();
+    await endpoint.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await r.call<ReceiverEndpoint>('getReceiver', { name: 'orders' })).refuseInvalidSignatures).toBe(false);
+    expect((await r.call<ReceiverEndpoint>('getReceiver', { name: 'orders' })).secret).toBeNull();
+
+    // An endpoint without a secret has nothing to check signatures against.
+    await page.getByRole('list', { name: 'Endpoints' }).getByRole('button', { name: 'open' }).click();
+    const other = page.getByRole('form', { name: 'Endpoint open' }).getByRole('checkbox', { name: 'Refuse invalid signatures', exact: true });
+    await other.waitFor();
+    expect(await other.isDisabled()).toBe(true);
+  });
 });

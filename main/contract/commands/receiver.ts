@@ -24,14 +24,15 @@ export const RECEIVER_COMMANDS = {
     input: receiverInputSchema,
     answers: returns<ReceiverEndpoint>('ReceiverEndpoint'),
     group: 'Mock receiver',
-    summary: 'A named endpoint at `<receiverUrl>/r/<name>` with a script (statuses, sequences, delays, resets, a seeded failure rate).',
+    summary:
+      'A named endpoint at `<receiverUrl>/r/<name>` with a script (statuses, sequences, delays, resets, a seeded failure rate). With a `secret` it checks X-Signature; `refuseInvalidSignatures: true` (it needs the secret) answers an invalid or missing one 401 with a JSON error before the script, as a correct receiver does.',
     errors: ['conflict'],
   }),
   updateReceiver: command({
     input: z.strictObject({ name: receiverName, patch: receiverPatchSchema }),
     answers: returns<ReceiverEndpoint>('ReceiverEndpoint'),
     group: 'Mock receiver',
-    summary: "Changes an endpoint's name, secret or script (a new script starts from its first step).",
+    summary: "Changes an endpoint's name, secret, refuseInvalidSignatures or script (a new script starts from its first step). An endpoint that refuses invalid signatures keeps a secret: removing it needs `refuseInvalidSignatures: false` in the same patch.",
     errors: ['not_found', 'conflict'],
   }),
   deleteReceiver: command({

@@ -53,6 +53,11 @@ export interface ReceiverEndpoint {
   name: string;
   /** When set, every request's X-Signature is checked (docs/behaviour.md §2). */
   secret: string | null;
+  /**
+   * Answer a request whose X-Signature is invalid or missing with 401 and a JSON error, before the script
+   * (which is then not moved on), as a correct receiver does. Needs a secret.
+   */
+  refuseInvalidSignatures: boolean;
   script: ResponseScript;
   /** Requests answered under the current script: the next request is number `answered + 1`. */
   answered: number;
@@ -78,11 +83,17 @@ export interface SignatureCheck {
 
 /** Which step of the script answered a request, and what it did. */
 export interface CaptureStep {
-  /** steps[index] of a sequence; 0 (success) or 1 (failure) of a failure rate; null for an unknown endpoint. */
+  /**
+   * steps[index] of a sequence; 0 (success) or 1 (failure) of a failure rate; null for an unknown endpoint
+   * and for a request refused for its signature (the script did not answer it).
+   */
   index: number | null;
-  /** The request's number under the current script, from 1; null for an unknown endpoint. */
+  /** The request's number under the current script, from 1; null when the script did not answer it. */
   request: number | null;
-  /** `step 2 of 3: 500`, `failure (rate 0.3): 503, Retry-After 30`, `unknown endpoint: 404`. */
+  /**
+   * `step 2 of 3: 500`, `failure (rate 0.3): 503, Retry-After 30`, `unknown endpoint: 404`,
+   * `refused, signature invalid: 401`.
+   */
   label: string;
   action: StepAction;
   /** The status answered, null when the step sends none. */

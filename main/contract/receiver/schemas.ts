@@ -156,16 +156,31 @@ const secretSchema = z
   .min(1, 'must not be empty (omit it or use null for no signature check)')
   .max(RECEIVER_LIMITS.secretLength);
 
-export const receiverInputSchema = z.strictObject({
-  name: nameSchema,
-  secret: secretSchema.nullable().default(null),
-  script: responseScriptSchema.default(defaultScript),
-});
+const refuseSchema = z.boolean({ error: 'must be true or false' });
 
-/** A patch: every field optional; `secret: null` turns the signature check off. */
+/** Without a secret there is nothing to check a signature against: the refusal would refuse every request. */
+export const REFUSE_NEEDS_SECRET = 'needs a secret to check signatures against: give the endpoint a secret, or leave refuseInvalidSignatures off';
+
+export const receiverInputSchema = z
+  .strictObject({
+    name: nameSchema,
+    secret: secretSchema.nullable().default(null),
+    /** 401 with a JSON error for an invalid or missing X-Signature, before the script answers. */
+    refuseInvalidSignatures: refuseSchema.default(false),
+    script: responseScriptSchema.default(defaultScript),
+  })
+  .superRefine((r, ctx) => {
+    if (r.refuseInvalidSignatures && r.secret === null) ctx.addIssue({ code: 'custom', path: ['refuseInvalidSignatures'], message: REFUSE_NEEDS_SECRET });
+  });
+
+/**
+ * A patch: every field optional; `secret: null` turns the signature check off. Whether the endpoint ends up
+ * refusing invalid signatures without a secret depends on its current state, so the service checks that.
+ */
 export const receiverPatchSchema = z.strictObject({
   name: nameSchema.optional(),
   secret: secretSchema.nullable().optional(),
+  refuseInvalidSignatures: refuseSchema.optional(),
   /** A new script starts at its first step. */
   script: responseScriptSchema.optional(),
   /** Start the current script over from its first step. */

@@ -9,7 +9,8 @@ import { migration008 } from './008_lean_dedupe_index.js';
 import { migration009 } from './009_failed_deliveries.js';
 import { migration010 } from './010_receiver_verdicts.js';
 import { migration011 } from './011_check_runs.js';
+import { migration012 } from './012_receiver_refuses_invalid_signatures.js';
 import type { Migration } from './types.js';
 
 /** In order; each number exactly once. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012];

@@ -18,8 +18,10 @@ export function answerOf(c: CaptureRecord): string {
 /** The row's second line: the diagnosis of a bad signature, else the script step when it says more than the answer. */
 function whyOf(c: CaptureRecord): string {
   const verdict = c.signature?.verdict;
-  if (verdict === 'invalid' && c.signature?.diagnosis) return c.signature.diagnosis.explanation;
-  if (verdict === 'missing') return 'no X-Signature header';
+  // An endpoint that refuses invalid signatures answered it itself, before its script: say so first.
+  const refused = c.matched && c.step.index === null ? 'refused: ' : '';
+  if (verdict === 'invalid' && c.signature?.diagnosis) return `${refused}${c.signature.diagnosis.explanation}`;
+  if (verdict === 'missing') return `${refused}no X-Signature header`;
   if (c.step.label && c.step.label !== answerOf(c)) return c.step.label;
   if (verdict === 'valid') return 'X-Signature matches the body';
   return c.signature ? '' : 'no secret on this endpoint: signatures are not checked';

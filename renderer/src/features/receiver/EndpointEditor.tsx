@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Eye, EyeOff, RotateCcw, Save, Trash2 } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { defaultScript } from '../../../../main/contract/receiver/receiver';
@@ -21,8 +21,9 @@ function remember(endpoint: ReceiverEndpoint): void {
 }
 
 /**
- * One endpoint's settings (or a new one's, `endpoint` null): its secret and its script, saved with
- * createReceiver/updateReceiver. The secret starts masked; it is sent only when changed.
+ * One endpoint's settings (or a new one's, `endpoint` null): its secret, whether it refuses invalid
+ * signatures, and its script, saved with createReceiver/updateReceiver. The secret starts masked; it is sent
+ * only when changed.
  */
 export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoint | null; onDone?(): void }) {
   const initial = formOfScript(endpoint?.script ?? defaultScript());
@@ -31,6 +32,8 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
   const [secret, setSecret] = useState(endpoint?.secret ?? '');
   const [secretDirty, setSecretDirty] = useState(false);
   const [secretShown, setSecretShown] = useState(false);
+  const [refuse, setRefuse] = useState(endpoint?.refuseInvalidSignatures ?? false);
+  const refuseId = useId();
   const [error, setError] = useState<{ field: FormField; message: string } | null>(null);
   const [busy, setBusy] = useState<'save' | 'rewind' | 'delete' | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -50,20 +53,25 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
     setSecretShown(true);
   };
 
+  const hasSecret = secret.trim() !== '';
+  // Shown at once rather than on Save: clearing the secret of a ticked box is the only way to get here.
+  const refuseError = refuse && !hasSecret ? 'Needs a secret to check signatures against: give one above, or untick this.' : null;
+
   const save = async () => {
     const script = scriptOfForm(form);
     if (!script.ok) return setError({ field: script.field, message: script.message });
+    if (refuseError) return;
     setError(null);
     setBusy('save');
     try {
-      const secretValue = secret.trim() === '' ? null : secret;
+      const secretValue = hasSecret ? secret : null;
       if (endpoint) {
-        const result = await api().call('updateReceiver', { name: endpoint.name, patch: { script: script.script, ...(secretDirty ? { secret: secretValue } : {}) } });
+        const result = await api().call('updateReceiver', { name: endpoint.name, patch: { script: script.script, refuseInvalidSignatures: refuse, ...(secretDirty ? { secret: secretValue } : {}) } });
         if (!result.ok) return;
         remember(result.value);
         useToasts.getState().push({ tone: 'success', title: `${endpoint.name} saved`, message: 'The new script starts at its first step.' });
       } else {
-        const result = await api().call('createReceiver', { name: name.trim(), secret: secretValue, script: script.script });
+        const result = await api().call('createReceiver', { name: name.trim(), secret: secretValue, refuseInvalidSignatures: refuse, script: script.script });
         if (!result.ok) return;
         remember(result.value);
         navigate({ view: 'receiver', receiver: result.value.name });
@@ -121,10 +129,34 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
           ) : undefined
         }
       />
+      <div className="flex flex-col gap-1">
+        <label htmlFor={refuseId} className={`flex items-center gap-2 self-start text-xs ${!refuse && !hasSecret ? 'text-faint' : 'text-fg'}`}>
+          <input
+            id={refuseId}
+            type="checkbox"
+            checked={refuse}
+            // Off and without a secret it cannot be turned on; on, it can always be turned off.
+            disabled={!refuse && !hasSecret}
+            onChange={(e) => setRefuse(e.target.checked)}
+            aria-invalid={refuseError ? true : undefined}
+            aria-describedby={`${refuseId}-help${refuseError ? ` ${refuseId}-error` : ''}`}
+            className="size-3.5 shrink-0 accent-(--accent) disabled:cursor-not-allowed"
+          />
+          Refuse invalid signatures
+        </label>
+        <p id={`${refuseId}-help`} className="pl-5.5 text-[11px] text-faint">
+          Answer 401 to an invalid or missing X-Signature instead of the script{!refuse && !hasSecret ? '; needs a secret.' : '.'}
+        </p>
+        {refuseError && (
+          <p id={`${refuseId}-error`} role="alert" className="pl-5.5 text-[11px] text-err">
+            {refuseError}
+          </p>
+        )}
+      </div>
       {initial.beyond && <p className="rounded-md border border-warn/40 bg-warn-soft px-2 py-1.5 text-[11px] text-fg">{initial.beyond}</p>}
       <ScriptFields form={form} onChange={(patch) => setForm((f) => ({ ...f, ...patch }))} error={error} />
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="submit" variant="primary" icon={<Save aria-hidden className="size-3.5" />} busy={busy === 'save'} disabled={busy !== null}>
+        <Button type="submit" variant="primary" icon={<Save aria-hidden className="size-3.5" />} busy={busy === 'save'} disabled={busy !== null || refuseError !== null}>
           {endpoint ? 'Save' : 'Create endpoint'}
         </Button>
         {endpoint ? (
