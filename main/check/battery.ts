@@ -4,9 +4,13 @@
  * judgement of what the Webhooks destination would do with the answer. IDs are contracts: CI filters and
  * compares by them.
  */
+import { randomUUID } from 'node:crypto';
 import { checkScenarioSchema, type CheckArea, type CheckExchange, type CheckScenarioInput } from '../contract/check/check.js';
+import { CONCURRENCY_FIX } from '../contract/check/checkFixes.js';
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
-import { callOfSize, judgeAccepted, scenarioRequests, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
+import { buildMessage } from '../domain/messages.js';
+import { RAW_BYTES_ID, refused } from './diagnosis.js';
+import { callOfSize, judgeAccepted, scenarioRequests, signedValidly, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
 
 const USER = 'hookbench-check-user';
 
@@ -109,10 +113,74 @@ const SIGNATURE: Check[] = [
   },
 ];
 
+/**
+ * JSON as another encoder writes it: `<`, `>` and `&` in strings as \u003c, \u003e and \u0026 (Go's
+ * encoding/json), `/` as \/ (PHP's json_encode, many others). Valid JSON with the same value, but
+ * JSON.parse + JSON.stringify gives other bytes. Compact JSON has these characters only inside strings.
+ */
+export function escapedSerialisation(json: string): string {
+  return json.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\//g, '\\/');
+}
+
+const rawBytesCall = () => track({ properties: { plan: 'pro', amount: 42, page: 'https://example.com/pricing?plan=pro&seats=5', note: '<b>Pro</b> & more' } });
+
+/** A track call serialised with those escapes: a fresh messageId each time (a receiver may remember ids). */
+export function rawBytesBody(): string {
+  const built = buildMessage('track', rawBytesCall(), { receivedAt: Date.now(), newMessageId: randomUUID });
+  if (!built.ok) throw new Error(`the raw-bytes call cannot be built: ${built.error.message}`);
+  return escapedSerialisation(Buffer.from(built.value.bytes).toString('utf8'));
+}
+
+const RAW_BYTES_FIX =
+  'Verify X-Signature over the raw request body bytes, before any JSON parsing (express.raw, request.get_data(), io.ReadAll): a destination may serialise JSON otherwise than your parser would re-serialise it (\\u003c, \\/), and then the re-serialised bytes are not the signed ones.';
+
+const RAW_BYTES: Check = {
+  id: RAW_BYTES_ID,
+  title: 'a valid signature over bytes that JSON.parse and JSON.stringify would change (\\u003c, \\/ escapes) gets a 2xx',
+  area: 'signature',
+  scenario: scenario({
+    id: RAW_BYTES_ID,
+    title: 'a valid signature over bytes that do not survive re-serialisation',
+    area: 'signature',
+    body: escapedSerialisation(JSON.stringify({ type: 'track', userId: USER, event: 'Hookbench Check', properties: { page: 'https://example.com/pricing?plan=pro&seats=5', note: '<b>Pro</b> & more' } })),
+    sign: 'valid',
+  }),
+  applies: (ctx) => ctx.secret !== null,
+  requests: () => [{ label: 'signed over its exact bytes (\\u003c, \\u0026, \\/ escapes)', body: rawBytesBody(), sign: 'valid' }],
+  judge: (exchanges, ctx) => {
+    const ex = exchanges[0]!;
+    const judged = judgeAccepted(ex, ctx.timing);
+    if (judged.verdict === 'pass') return { verdict: 'pass', detail: `HTTP ${ex.statusCode}: the signature is verified over the bytes received` };
+    // Only beside valid requests that got in is the refusal about these bytes; otherwise it is the refusal every valid request gets.
+    const othersIn = ctx.exchanges.some((other) => signedValidly(other) && other.statusCode !== null && other.statusCode >= 200 && other.statusCode < 300);
+    if (!refused(ex) || !othersIn) return judged;
+    return {
+      verdict: 'fail',
+      detail: `HTTP ${ex.statusCode}: a valid signature over bytes that JSON.parse and JSON.stringify would change was refused; the destination fails such a message for good (permanent: HTTP ${ex.statusCode})`,
+      fix: RAW_BYTES_FIX,
+    };
+  },
+};
+
 const stalled = (ex: CheckExchange): boolean => ex.response !== null && ex.response.bodyTruncated && ex.response.body.length < LIMITS.responseBodyBytes;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/**
+ * When every slow answer is the burst's while the requests sent one at a time were fast, the time went in
+ * waiting: the burst queued behind a receiver that handles one request (or a few) at a time. Answering
+ * before the work would not help it; handling requests concurrently would. Null when that is not the story.
+ */
+function queueing(slow: readonly CheckExchange[], answered: readonly CheckExchange[], ctx: CheckContext): string | null {
+  const concurrent = ctx.concurrentExchanges;
+  if (!concurrent || slow.length === 0 || !slow.every((ex) => concurrent.has(ex))) return null;
+  const single = answered.filter((ex) => !concurrent.has(ex));
+  if (single.length === 0) return null;
+  const fastest = Math.max(...single.map((ex) => ex.durationMs));
+  if (fastest > ctx.timing.slowMs) return null;
+  return `, all of them in the burst while requests sent one at a time took at most ${Math.round(fastest)} ms: the burst queued, so the receiver handles (or accepts connections for) only one request or a few at a time`;
 }
 
 const TIME: Check[] = [
@@ -129,16 +197,19 @@ const TIME: Check[] = [
       const ms = (v: number) => `${Math.round(v)} ms`;
       const stats = `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(percentile(sorted, 95))}, max ${ms(sorted.at(-1)!)} over ${sorted.length} requests`;
       const late = answered.filter((ex) => ex.outcome === 'timeout');
-      const fix = 'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job).';
+      const slow = answered.filter((ex) => ex.durationMs > ctx.timing.slowMs);
+      const queued = queueing(late.length > 0 ? late : slow, answered, ctx);
+      const fix = queued
+        ? CONCURRENCY_FIX
+        : 'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job).';
       if (late.length > 0) {
         return {
           verdict: 'fail',
-          detail: `${stats}; ${late.length} got no response headers within ${ctx.timing.timeoutMs} ms (first: ${late[0]!.label}): the destination times out and retries`,
+          detail: `${stats}; ${late.length} got no response headers within ${ctx.timing.timeoutMs} ms (first: ${late[0]!.label})${queued ?? ''}: the destination times out and retries`,
           fix,
         };
       }
-      const slow = answered.filter((ex) => ex.durationMs > ctx.timing.slowMs);
-      if (slow.length > 0) return { verdict: 'warn', detail: `${stats}; ${slow.length} took more than ${ctx.timing.slowMs} ms (slowest: ${slow.sort((a, b) => b.durationMs - a.durationMs)[0]!.label})`, fix };
+      if (slow.length > 0) return { verdict: 'warn', detail: `${stats}; ${slow.length} took more than ${ctx.timing.slowMs} ms (slowest: ${[...slow].sort((a, b) => b.durationMs - a.durationMs)[0]!.label})${queued ?? ''}`, fix };
       return { verdict: 'pass', detail: stats };
     },
   },
@@ -175,7 +246,8 @@ const REDELIVERY: Check[] = [
     title: redeliveryScenario.title,
     area: 'redelivery',
     scenario: redeliveryScenario,
-    requests: () => [{ ...scenarioRequests(redeliveryScenario)[0]!, label: 'delivery' }],
+    // A messageId of its own each run: a receiver that remembers ids across runs would answer the "first" delivery as a duplicate.
+    requests: () => [{ ...scenarioRequests(redeliveryScenario)[0]!, message: { type: 'track', call: track({ messageId: `hookbench-check-redelivery-${randomUUID()}` }) }, label: 'delivery' }],
     judge: (exchanges, ctx) => {
       const [first, second] = exchanges as [CheckExchange, CheckExchange];
       const firstJudged = judgeAccepted(first, ctx.timing);
@@ -271,13 +343,19 @@ const CONTENT_TYPE: Check[] = [
           fix: 'Parse the body as JSON (UTF-8) whatever the Content-Type parameters; JSON is UTF-8 by definition (RFC 8259).',
         };
       }
-      return { ...plainJudged, detail: `application/json: ${plainJudged.detail}`, fix: plainJudged.fix ?? 'Accept application/json bodies (not only form encoding).' };
+      // Only a 415 to both says the receiver wants another media type; any other answer to both is not about the Content-Type.
+      const mediaType = plain.statusCode === 415 && charset.statusCode === 415;
+      return { ...plainJudged, detail: `application/json: ${plainJudged.detail}`, fix: plainJudged.fix ?? (mediaType ? 'Accept application/json bodies (not only form encoding).' : null) };
     },
   },
 ];
 
-/** The battery in run order: the time checks come last, since they read every exchange of the run. */
-export const BATTERY: readonly Check[] = [...STATUS, ...SHAPES, ...SIGNATURE, ...REDELIVERY, ...CONTENT_TYPE, ...TRANSPORT, ...BURST, ...TIME];
+/**
+ * The battery in run order: signature.raw-bytes comes right after the valid request, so that a diagnosis
+ * (which either of them may set off) is known before the rest is reported; the time checks come last, since
+ * they read every exchange of the run.
+ */
+export const BATTERY: readonly Check[] = [...STATUS, RAW_BYTES, ...SHAPES, ...SIGNATURE, ...REDELIVERY, ...CONTENT_TYPE, ...TRANSPORT, ...BURST, ...TIME];
 
 /** The check a run starts with: a URL that cannot be reached at all ends the run there (CLI exit 2). */
 export const PREFLIGHT_ID = 'status.valid-request';

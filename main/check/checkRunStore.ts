@@ -1,8 +1,10 @@
 /**
  * Check runs (migration 011): one row per run, its checks as one JSON array rewritten as each check
- * finishes. Times are stored as ms since the epoch (real time) and answered as ISO 8601.
+ * finishes. Times are stored as ms since the epoch (real time) and answered as ISO 8601. The run's
+ * diagnosis is one more member of its `options` JSON (a run written before diagnoses has none: null), so
+ * it needs no column of its own.
  */
-import type { CheckResult, CheckRun, CheckRunStatus, CheckRunSummary } from '../contract/check/check.js';
+import type { CheckDiagnosis, CheckResult, CheckRun, CheckRunStatus, CheckRunSummary } from '../contract/check/check.js';
 import { summarise } from '../contract/check/check.js';
 import type { Db } from '../store/openDb.js';
 
@@ -40,6 +42,7 @@ export class CheckRunStore {
       previous: db.prepare<[string, number], { id: number }>("SELECT id FROM check_runs WHERE url = ? AND id < ? AND status = 'finished' ORDER BY id DESC LIMIT 1"),
       setPrevious: db.prepare<[number, number], never>('UPDATE check_runs SET previous_run_id = ? WHERE id = ?'),
       setChecks: db.prepare<[string, number], never>('UPDATE check_runs SET checks = ? WHERE id = ?'),
+      setDiagnosis: db.prepare<[string, number], never>("UPDATE check_runs SET options = json_set(options, '$.diagnosis', json(?)) WHERE id = ?"),
       finish: db.prepare<[string, string | null, number, number, number], never>('UPDATE check_runs SET status = ?, error = ?, finished_at = ?, total = ? WHERE id = ?'),
       get: db.prepare<[number], Row>('SELECT * FROM check_runs WHERE id = ?'),
       list: db.prepare<[number, number], Row>('SELECT * FROM check_runs WHERE id < ? ORDER BY id DESC LIMIT ?'),
@@ -62,6 +65,10 @@ export class CheckRunStore {
 
   setChecks(id: number, checks: readonly CheckResult[]): void {
     this.statements.setChecks.run(JSON.stringify(checks), id);
+  }
+
+  setDiagnosis(id: number, diagnosis: CheckDiagnosis | null): void {
+    this.statements.setDiagnosis.run(JSON.stringify(diagnosis), id);
   }
 
   /** `total`: the checks the run ended with (fewer than planned when the URL was unreachable or refused by TLS). */
@@ -88,7 +95,10 @@ export class CheckRunStore {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+type StoredOptions = CheckRunSummary['options'] & { diagnosis?: CheckDiagnosis | null };
+
 function summaryOf(row: Row, checks: readonly CheckResult[]): CheckRunSummary {
+  const { diagnosis: _diagnosis, ...options } = JSON.parse(row.options) as StoredOptions;
   return {
     id: row.id,
     url: row.url,
@@ -99,11 +109,12 @@ function summaryOf(row: Row, checks: readonly CheckResult[]): CheckRunSummary {
     summary: summarise(checks),
     total: row.total,
     previousRunId: row.previous_run_id,
-    options: JSON.parse(row.options) as CheckRunSummary['options'],
+    options,
   };
 }
 
 function toRun(row: Row): CheckRun {
   const checks = JSON.parse(row.checks) as CheckResult[];
-  return { ...summaryOf(row, checks), checks, fixedSinceLastRun: checks.filter((c) => c.change === 'fixed').map((c) => c.id) };
+  const diagnosis = (JSON.parse(row.options) as StoredOptions).diagnosis ?? null;
+  return { ...summaryOf(row, checks), checks, diagnosis, fixedSinceLastRun: checks.filter((c) => c.change === 'fixed').map((c) => c.id) };
 }

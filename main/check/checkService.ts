@@ -23,7 +23,8 @@ import { err, ok, type Result } from '../contract/result.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';
 import type { CheckRunStore } from './checkRunStore.js';
 import { notFound, pageArgs, toPage } from '../platform/paging.js';
-import { BATTERY, PREFLIGHT_ID } from './battery.js';
+import { BATTERY, PREFLIGHT_ID, rawBytesBody } from './battery.js';
+import { Diagnoser } from './diagnosis.js';
 import { EngineRoute, type EnginePort } from './engineRoute.js';
 import { otherSecret, runOne, scenarioCheck, ScenarioError, type Check, type CheckContext } from './runner.js';
 import { createCheckSender, DEFAULT_CHECK_TIMING, type CheckSender, type CheckTiming } from './sender.js';
@@ -114,7 +115,7 @@ export class CheckService {
     const started = runs.get(id)!;
     this.options.emit({ type: 'checkRunStarted', run: summaryOf(started) });
     const previous = started.previousRunId !== null ? runs.get(started.previousRunId) : null;
-    const ctx: CheckContext & { exchanges: CheckContext['exchanges'][number][] } = {
+    const ctx: RunContext = {
       url: input.url,
       secret,
       headers: input.headers ?? {},
@@ -122,6 +123,7 @@ export class CheckService {
       burst: options.burst,
       timing: this.timing,
       exchanges: [],
+      concurrentExchanges: new Set(),
       engine: null,
     };
     if (this.options.engine && !this.engineInUse) {
@@ -148,12 +150,13 @@ export class CheckService {
     return ok(runs.get(id)!);
   }
 
-  private async play(id: number, checks: Check[], ctx: CheckContext & { exchanges: CheckContext['exchanges'][number][] }, previous: CheckRun | null): Promise<void> {
+  private async play(id: number, checks: Check[], ctx: RunContext, previous: CheckRun | null): Promise<void> {
     const runs = this.options.runs;
     const results: CheckResult[] = [];
     const before = new Map(previous?.checks.map((c) => [c.id, c.verdict]) ?? []);
     this.sender ??= createCheckSender({ timeoutMs: this.timing.timeoutMs, dispatcher: this.options.dispatcher });
     const sender = this.sender;
+    const diagnoser = new Diagnoser(ctx, sender, () => Buffer.from(rawBytesBody(), 'utf8'));
     // Nothing else is worth sending when the first valid request cannot reach the URL at all.
     const ordered = [...checks.filter((c) => c.id === PREFLIGHT_ID), ...checks.filter((c) => c.id !== PREFLIGHT_ID)];
     let unreachable: string | null = null;
@@ -165,8 +168,9 @@ export class CheckService {
         if (tlsRefused && check.area !== 'transport') continue;
         let result: CheckResult;
         try {
-          const { exchanges, judgement } = await runOne(check, sender, ctx);
+          const { exchanges, judgement: own } = await runOne(check, sender, ctx);
           ctx.exchanges.push(...exchanges);
+          if (check.concurrent) for (const ex of exchanges) ctx.concurrentExchanges.add(ex);
           if (check.id === PREFLIGHT_ID || (results.length === 0 && exchanges.length > 0)) {
             const first = exchanges[0];
             if (first?.outcome === 'network_error' && UNREACHABLE.test(first.error ?? '')) {
@@ -178,7 +182,20 @@ export class CheckService {
               if (check.area !== 'transport' && ordered.some((c) => c.area === 'transport')) continue;
             }
           }
-          result = { id: check.id, title: check.title, area: check.area, verdict: judgement.verdict, detail: judgement.detail, evidence: trimEvidence(check, exchanges, judgement.verdict), fix: judgement.verdict === 'pass' ? null : (judgement.fix ?? null), change: null };
+          // Probes go after the check's own requests, in its evidence; they are not the run's requests (time.latency).
+          const probes = await diagnoser.consider(check.id, exchanges);
+          if (probes.length > 0) runs.setDiagnosis(id, diagnoser.diagnosis);
+          const judgement = diagnoser.explain(check.id, exchanges, own);
+          result = {
+            id: check.id,
+            title: check.title,
+            area: check.area,
+            verdict: judgement.verdict,
+            detail: judgement.detail,
+            evidence: [...trimEvidence(check, exchanges, judgement.verdict), ...probes],
+            fix: judgement.verdict === 'pass' ? null : (judgement.fix ?? null),
+            change: null,
+          };
         } catch (e) {
           if (!(e instanceof ScenarioError)) throw e;
           result = { id: check.id, title: check.title, area: check.area, verdict: 'fail', detail: e.message, evidence: [], fix: null, change: null };
@@ -186,7 +203,7 @@ export class CheckService {
         result.change = changeOf(before.get(result.id), result.verdict);
         results.push(result);
         runs.setChecks(id, results);
-        this.options.emit({ type: 'checkFinished', runId: id, check: result, summary: summarise(results) });
+        this.options.emit({ type: 'checkFinished', runId: id, check: result, summary: summarise(results), diagnosis: diagnoser.diagnosis });
       }
       runs.finish(id, unreachable ? 'unreachable' : 'finished', unreachable ?? (this.closed ? 'interrupted: Hookbench stopped during the run' : null), this.now(), results.length);
     } catch (e) {
@@ -224,6 +241,9 @@ function trimEvidence(check: Check, exchanges: CheckResult['evidence'], verdict:
 }
 
 function summaryOf(run: CheckRun): CheckRunSummary {
-  const { checks: _checks, fixedSinceLastRun: _fixed, ...summary } = run;
+  const { checks: _checks, fixedSinceLastRun: _fixed, diagnosis: _diagnosis, ...summary } = run;
   return summary;
 }
+
+/** A run's context, with what the run adds to as it goes. */
+type RunContext = CheckContext & { exchanges: CheckContext['exchanges'][number][]; concurrentExchanges: Set<CheckContext['exchanges'][number]> };

@@ -4,7 +4,7 @@
  * note in the testcase's <system-out> (SPEC §10). The shape follows Jenkins' JUnit schema (xunit-plugin's
  * junit-10.xsd), which allows system-out inside a testcase; test/unit/check.junit.test.ts checks it.
  */
-import type { CheckExchange, CheckResult, CheckRun } from '../contract/check/check.js';
+import { SEE_DIAGNOSIS, type CheckDiagnosis, type CheckExchange, type CheckResult, type CheckRun } from '../contract/check/check.js';
 
 /** XML 1.0 forbids most control characters even escaped: they are written as U+FFFD. */
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -30,18 +30,24 @@ export function evidenceText(evidence: readonly CheckExchange[]): string {
     .join('\n');
 }
 
-function testcase(c: CheckResult): string {
+const diagnosisText = (d: CheckDiagnosis): string => `Diagnosis (${d.mistake}): ${d.title}\nHow to fix: ${d.fix}`;
+
+function testcase(c: CheckResult, diagnosis: CheckDiagnosis | null): string {
   const time = c.evidence.reduce((sum, ex) => sum + ex.durationMs, 0);
   const open = `    <testcase name="${xmlEscape(`${c.id}: ${c.title}`)}" classname="hookbench.check.${xmlEscape(c.area)}" time="${seconds(time)}"`;
   if (c.verdict === 'pass') return `${open}/>`;
-  const body = [c.detail, c.fix ? `How to fix: ${c.fix}` : '', evidenceText(c.evidence)].filter(Boolean).join('\n');
+  // A CI page shows one failure at a time: one that points at the diagnosis carries it.
+  const root = diagnosis && c.detail.includes(SEE_DIAGNOSIS) ? diagnosisText(diagnosis) : '';
+  const body = [c.detail, root, c.fix ? `How to fix: ${c.fix}` : '', evidenceText(c.evidence)].filter(Boolean).join('\n');
   if (c.verdict === 'warn') return `${open}>\n      <system-out>${xmlEscape(`warning: ${body}`)}</system-out>\n    </testcase>`;
   return `${open}>\n      <failure message="${xmlEscape(c.detail)}" type="${xmlEscape(c.id)}">${xmlEscape(body)}</failure>\n    </testcase>`;
 }
 
-export function junitXml(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedAt' | 'summary' | 'checks'>, hostname = 'localhost'): string {
+/** The diagnosis, when the run has one, is a property (its mistake) and the suite's system-out (its title and fix). */
+export function junitXml(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedAt' | 'summary' | 'checks'> & { diagnosis?: CheckDiagnosis | null }, hostname = 'localhost'): string {
   const elapsed = run.finishedAt ? Date.parse(run.finishedAt) - Date.parse(run.startedAt) : 0;
   const counts = `tests="${run.checks.length}" failures="${run.summary.failed}" errors="0"`;
+  const diagnosis = run.diagnosis ?? null;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="hookbench check" ${counts} time="${seconds(elapsed)}">`,
@@ -49,8 +55,10 @@ export function junitXml(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedAt' 
     '    <properties>',
     `      <property name="url" value="${xmlEscape(run.url)}"/>`,
     `      <property name="warnings" value="${run.summary.warnings}"/>`,
+    ...(diagnosis ? [`      <property name="diagnosis" value="${xmlEscape(diagnosis.mistake)}"/>`] : []),
     '    </properties>',
-    ...run.checks.map(testcase),
+    ...run.checks.map((c) => testcase(c, diagnosis)),
+    ...(diagnosis ? [`    <system-out>${xmlEscape(diagnosisText(diagnosis))}</system-out>`] : []),
     '  </testsuite>',
     '</testsuites>',
     '',

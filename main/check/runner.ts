@@ -25,6 +25,8 @@ export interface CheckContext {
   timing: CheckTiming;
   /** Every exchange of the run so far (the time checks read them). */
   readonly exchanges: readonly CheckExchange[];
+  /** Those of them that were sent all at once (the burst): a slow answer there may be queueing, not work. */
+  readonly concurrentExchanges?: ReadonlySet<CheckExchange>;
   /** Sends what the destination itself can send through the engine (attempt records); null: all direct. */
   engine?: EngineRoute | null;
 }
@@ -153,13 +155,33 @@ async function viaEngine(spec: RequestSpec, ctx: CheckContext): Promise<CheckExc
   return { ...ex, signature: signatureEvidence(ctx.secret, Buffer.from(ex.request.body, 'utf8'), ex.request.headers['x-signature'] ?? null) };
 }
 
+/** A request signed with a given X-Signature over exactly `bytes`, with the destination's own headers: a diagnosis probe. */
+export function prepareSigned(label: string, bytes: Uint8Array, signature: string, ctx: CheckContext): Prepared {
+  const headers = prepareRequest({ url: ctx.url, headers: ctx.headers }, ctx.secret, bytes).headers;
+  headers['x-signature'] = signature;
+  return { label, headers, bytes, signatureSent: signature };
+}
+
+/** The exact bytes each direct exchange sent (its evidence keeps at most CHECK_LIMITS.evidenceBodyChars of them). */
+const sentBodies = new WeakMap<CheckExchange, Uint8Array>();
+
+/** The exact body bytes an exchange sent (what a probe re-signs). */
+export function sentBytes(ex: CheckExchange): Uint8Array {
+  return sentBodies.get(ex) ?? Buffer.from(ex.request.body, 'utf8');
+}
+
+/** Whether the request carried the correct X-Signature of the bytes it sent (hex case is not significant). */
+export function signedValidly(ex: CheckExchange): boolean {
+  return ex.signature !== null && ex.signature.sent !== null && ex.signature.sent.toLowerCase() === ex.signature.expected;
+}
+
 /** Sends one prepared request and keeps what happened as evidence. */
 export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckContext): Promise<CheckExchange> {
   const result = await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile });
   const body = clip(Buffer.from(p.bytes).toString('utf8'));
   const responseBody = result.responseBody === null ? null : clip(result.responseBody);
   const signature = signatureEvidence(ctx.secret, p.bytes, p.signatureSent);
-  return {
+  const ex: CheckExchange = {
     label: p.label,
     request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(result.requestHeaders), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
     outcome: result.outcome,
@@ -173,6 +195,8 @@ export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckConte
     attempt: null,
     signature,
   };
+  sentBodies.set(ex, p.bytes);
+  return ex;
 }
 
 /** Runs one check: its requests, in order or at once, then its judgement. */
@@ -193,7 +217,9 @@ export async function runOne(check: Check, sender: CheckSender, ctx: CheckContex
       const p = prepare(spec, ctx);
       for (let i = 0; i < (spec.repeat ?? 1); i++) {
         const ex = await exchange(sender, p, ctx);
-        exchanges.push(spec.repeat && spec.repeat > 1 ? { ...ex, label: `${p.label} (${ordinal(i + 1)} time)` } : ex);
+        const relabelled = spec.repeat && spec.repeat > 1 ? { ...ex, label: `${p.label} (${ordinal(i + 1)} time)` } : ex;
+        sentBodies.set(relabelled, p.bytes);
+        exchanges.push(relabelled);
       }
     }
   }

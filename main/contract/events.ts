@@ -1,5 +1,5 @@
 import type { AttemptRecord, ClockJump, ClockState, DeliveryRecord, IngestRefusal, MessageStatus, MessageSummary } from './models.js';
-import type { CheckResult, CheckRunSummary, CheckSummary } from './check/check.js';
+import type { CheckDiagnosis, CheckResult, CheckRunSummary, CheckSummary } from './check/check.js';
 import type { CaptureRecord } from './receiver/receiver.js';
 
 /** Pushed events, past tense (docs/behaviour.md §10). A discriminated union on `type`. */
@@ -30,8 +30,8 @@ export type EngineEvent =
   | { type: 'ingestRefused'; refusal: IngestRefusal }
   /** A check run began (runCheck): its planned checks count in `run.total`. */
   | { type: 'checkRunStarted'; run: CheckRunSummary }
-  /** One check of a run has its verdict; `summary` is the run's so far. */
-  | { type: 'checkFinished'; runId: number; check: CheckResult; summary: CheckSummary }
+  /** One check of a run has its verdict; `summary` and `diagnosis` are the run's so far. */
+  | { type: 'checkFinished'; runId: number; check: CheckResult; summary: CheckSummary; diagnosis: CheckDiagnosis | null }
   /** A check run ended (finished, or the URL was unreachable). */
   | { type: 'checkRunFinished'; run: CheckRunSummary };
 

@@ -5,6 +5,8 @@
  * names; every wait is on UI state.
  */
 import { describe, expect, it } from 'vitest';
+import { checkReceiver, SECRET as RECEIVER_SECRET } from '../helpers/checkReceivers.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';
 
@@ -43,6 +45,34 @@ describe.skipIf(chromiumMissing)('Check', () => {
     // The run is kept: it is listed among the previous runs and opens again.
     await page.goBack();
     await page.getByRole('region', { name: 'Previous runs' }).getByRole('button', { name: `Run #1: ${url}` }).waitFor();
+  });
+
+  it('a receiver that verifies with HMAC-SHA256 gets the Diagnosis first, above the checks it explains', async () => {
+    const receiver = await startReceiver(checkReceiver({ signatureMistake: 'sha256' }));
+    try {
+      const r = await serve({});
+      const page = await open(r, '#/check');
+      const form = page.getByRole('form', { name: 'Check an endpoint' });
+      await form.getByLabel('URL', { exact: true }).fill(receiver.url);
+      await form.getByLabel('Secret', { exact: true }).fill(RECEIVER_SECRET);
+      await form.getByLabel('Only these checks').fill('status.valid-request, shapes.track, signature.wrong-secret');
+      await form.getByRole('button', { name: 'Run checks' }).click();
+
+      const report = page.getByRole('region', { name: 'Report' });
+      await report.getByLabel('Summary').getByText('1 passed, 2 failed, 0 warnings').waitFor();
+      const diagnosis = report.getByRole('region', { name: 'Diagnosis' });
+      await diagnosis.getByText('The receiver rejects valid signatures: it computes HMAC-SHA256, not HMAC-SHA1').waitFor();
+      expect(await diagnosis.innerText()).toContain('The receiver accepted this one:');
+      await diagnosis.getByRole('listitem', { name: 'probe: HMAC-SHA256 (hex)' }).waitFor();
+      await diagnosis.getByRole('heading', { name: 'How to fix' }).waitFor();
+      // It is the root cause: the first card of the report after its header, before every area.
+      const order = await report.evaluate((el) => [...el.querySelectorAll(':scope > section')].map((s) => s.getAttribute('aria-label')));
+      expect(order).toEqual(['Diagnosis', 'Shapes', 'Signature', 'Status semantics']);
+      const track = report.getByRole('region', { name: 'Shapes' }).getByRole('listitem', { name: /^Failed: a track call gets a 2xx/ });
+      expect(await track.innerText()).toContain('refused (HTTP 401): the receiver rejects valid signatures, see the diagnosis');
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('Check endpoint on a receiver endpoint and on a destination fills in the URL and the secret in clear', async () => {

@@ -1,10 +1,14 @@
 /**
  * Receivers with known faults for the endpoint check's tests: one that does everything right, and one
  * fault each (accepts any signature, 500 on a bad signature, 409 on a duplicate, chokes on keys with
- * spaces, never answers one shape, requires a charset, ...). All are handlers for test/helpers/receiver.ts.
+ * spaces, never answers one shape, requires a charset, verifies the signature a classic wrong way, handles
+ * one request at a time, ...). All are handlers for test/helpers/receiver.ts.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Captured, Respond } from './receiver.js';
+
+/** The classic ways a receiver computes X-Signature wrong (each a SignatureMistake the check names). */
+export type ReceiverMistake = 'sha256' | 'base64' | 'sha1-prefix' | 'reserialised' | 'trailing-newline-added' | 'secret-whitespace';
 
 export const SECRET = 'whsec-check-test';
 
@@ -25,6 +29,10 @@ export interface Faults {
   overloadedPast?: number;
   /** Send headers, then never finish the body. */
   stallsBody?: boolean;
+  /** Verify X-Signature this wrong way (401 when it does not match). */
+  signatureMistake?: ReceiverMistake;
+  /** Answer the requests one at a time, each taking this many ms (a single-threaded server doing its work before answering). */
+  oneAtATimeMs?: number;
   /** Answer every valid request with this status (and headers). */
   status?: number;
   headers?: Record<string, string>;
@@ -38,18 +46,43 @@ function signatureValid(secret: string, req: Captured): boolean {
   return timingSafeEqual(expected, Buffer.from(given, 'hex'));
 }
 
+/** What a receiver making `mistake` expects in X-Signature for this request. */
+function mistakenSignature(mistake: ReceiverMistake, secret: string, body: Buffer): string {
+  switch (mistake) {
+    case 'sha256':
+      return createHmac('sha256', secret).update(body).digest('hex');
+    case 'base64':
+      return createHmac('sha1', secret).update(body).digest('base64');
+    case 'sha1-prefix':
+      return `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`;
+    case 'reserialised':
+      return createHmac('sha1', secret).update(JSON.stringify(JSON.parse(body.toString('utf8')))).digest('hex');
+    case 'trailing-newline-added':
+      return createHmac('sha1', secret).update(Buffer.concat([body, Buffer.from('\n')])).digest('hex');
+    case 'secret-whitespace':
+      return createHmac('sha1', secret.trim()).update(body).digest('hex');
+  }
+}
+
 const hasKeyWithSpace = (v: unknown): boolean =>
   typeof v === 'object' && v !== null && Object.entries(v).some(([k, inner]) => k.includes(' ') || hasKeyWithSpace(inner));
 
 /** A receiver that verifies X-Signature, answers 2xx to duplicates, and has the faults asked for. */
 export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Respond {
   const seen = new Set<string>();
-  return (req, res) => {
+  let queue: Promise<void> = Promise.resolve();
+  const respond: Respond = (req, res) => {
     if (faults.requiresCharset && !/charset=utf-8/i.test(String(req.headers['content-type']))) {
       res.writeHead(415, { 'content-type': 'text/plain' }).end('charset=utf-8 required');
       return;
     }
-    if (!faults.acceptsAnySignature && !signatureValid(secret, req)) {
+    if (faults.signatureMistake) {
+      const given = String(req.headers['x-signature'] ?? '');
+      if (given !== mistakenSignature(faults.signatureMistake, secret, req.body)) {
+        res.writeHead(401, { 'content-type': 'text/plain' }).end('invalid signature');
+        return;
+      }
+    } else if (!faults.acceptsAnySignature && !signatureValid(secret, req)) {
       res.writeHead(faults.serverErrorOnBadSignature ? 500 : 401, { 'content-type': 'text/plain' }).end('invalid signature');
       return;
     }
@@ -82,5 +115,14 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
       return;
     }
     res.writeHead(faults.status ?? 200, { 'content-type': 'text/plain', ...faults.headers }).end(faults.body ?? 'ok');
+  };
+  const ms = faults.oneAtATimeMs;
+  if (ms === undefined) return respond;
+  // Each request waits for the one before it, then takes `ms`: concurrent requests queue up.
+  return (req, res) => {
+    queue = queue.then(() => new Promise<void>((done) => setTimeout(() => {
+      respond(req, res);
+      done();
+    }, ms)));
   };
 }

@@ -66,6 +66,7 @@ describe('hookbench check: the battery', () => {
     expect(failing(r)).toEqual([]);
     expect(r.checks.map((c) => c.id)).toEqual(BATTERY.filter((c) => c.id !== 'signature.unverified').map((c) => c.id));
     expect(r.summary).toEqual({ passed: r.checks.length, failed: 0, warnings: 0 });
+    expect(r.diagnosis).toBeNull();
     const alias = check(r, 'shapes.alias').evidence[0]!;
     expect(JSON.parse(alias.request.body)).toMatchObject({ version: 1, type: 'alias', 'Previous ID': 'anon-hookbench-check', 'User ID': 'hookbench-check-user' });
     expect(alias.request.headers['x-signature']).toMatch(/^[0-9a-f]{40}$/);
@@ -125,7 +126,7 @@ describe('hookbench check: the battery', () => {
     expect(redelivery.detail).toMatch(/^the duplicate got HTTP 409/);
     const [first, second] = redelivery.evidence;
     expect(first!.request.body).toBe(second!.request.body);
-    expect(JSON.parse(first!.request.body)).toMatchObject({ messageId: 'hookbench-check-redelivery' });
+    expect(JSON.parse(first!.request.body)).toMatchObject({ messageId: expect.stringMatching(/^hookbench-check-redelivery-[0-9a-f-]{36}$/) });
     expect([first!.statusCode, second!.statusCode]).toEqual([200, 409]);
   });
 

@@ -69,22 +69,58 @@ describe('hookbench check', () => {
     const { code, out } = await check([r.url, '--only', 'signature.unverified,shapes.track']);
     expect(code).toBe(0);
     expect(out).toContain('! warn signature.unverified: requests are verified (a shared secret was given)\n    no shared secret was given');
-    expect(out.trim().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 warnings');
+    expect(out.trim().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 warning');
   });
 
-  it('--json prints exactly {url, startedAt, finishedAt, summary, checks: [{id, title, area, verdict, detail, evidence}]}', async () => {
+  it('--json prints exactly {url, startedAt, finishedAt, summary, diagnosis, checks: [{id, title, area, verdict, detail, fix, evidence}]}', async () => {
     const r = await newReceiver(checkReceiver({ conflictOnDuplicate: true }));
     const { code, out } = await check([r.url, '--secret', SECRET, '--only', 'redelivery.same-message,status.valid-request', '--json']);
     expect(code).toBe(1);
     const report = JSON.parse(out) as Record<string, unknown> & { checks: Record<string, unknown>[] };
-    expect(Object.keys(report)).toEqual(['url', 'startedAt', 'finishedAt', 'summary', 'checks']);
-    expect(report).toMatchObject({ url: r.url, summary: { passed: 1, failed: 1, warnings: 0 } });
+    expect(Object.keys(report)).toEqual(['url', 'startedAt', 'finishedAt', 'summary', 'diagnosis', 'checks']);
+    expect(report).toMatchObject({ url: r.url, summary: { passed: 1, failed: 1, warnings: 0 }, diagnosis: null });
     expect(Date.parse(report['startedAt'] as string)).toBeLessThanOrEqual(Date.parse(report['finishedAt'] as string));
     expect(report.checks.map((c) => Object.keys(c))).toEqual([
-      ['id', 'title', 'area', 'verdict', 'detail', 'evidence'],
-      ['id', 'title', 'area', 'verdict', 'detail', 'evidence'],
+      ['id', 'title', 'area', 'verdict', 'detail', 'fix', 'evidence'],
+      ['id', 'title', 'area', 'verdict', 'detail', 'fix', 'evidence'],
     ]);
-    expect(report.checks[1]).toMatchObject({ id: 'redelivery.same-message', area: 'redelivery', verdict: 'fail', evidence: [{ statusCode: 200 }, { statusCode: 409 }] });
+    expect(report.checks[0]).toMatchObject({ id: 'status.valid-request', verdict: 'pass', fix: null });
+    expect(report.checks[1]).toMatchObject({ id: 'redelivery.same-message', area: 'redelivery', verdict: 'fail', fix: expect.stringMatching(/^De-duplicate by messageId/), evidence: [{ statusCode: 200 }, { statusCode: 409 }] });
+  });
+
+  it('--json carries the diagnosis: {mistake, title, fix}', async () => {
+    const r = await newReceiver(checkReceiver({ signatureMistake: 'base64' }));
+    const { code, out } = await check([r.url, '--secret', SECRET, '--only', 'status.valid-request,shapes.track', '--json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as { diagnosis: Record<string, unknown>; checks: { detail: string; fix: string | null }[] };
+    expect(Object.keys(report.diagnosis)).toEqual(['mistake', 'title', 'fix']);
+    expect(report.diagnosis).toMatchObject({ mistake: 'base64', title: 'The receiver rejects valid signatures: it compares the digest as base64, not lowercase hex' });
+    expect(report.checks.map((c) => [c.detail, c.fix])).toEqual([
+      ['refused (HTTP 401): the receiver rejects valid signatures, see the diagnosis', null],
+      ['refused (HTTP 401): the receiver rejects valid signatures, see the diagnosis', null],
+    ]);
+  });
+
+  it('the human report puts the diagnosis first, above the checks, with the probe the receiver accepted', async () => {
+    const r = await newReceiver(checkReceiver({ signatureMistake: 'sha256' }));
+    const { code, out } = await check([r.url, '--secret', SECRET, '--burst', '3']);
+    expect(code).toBe(1);
+    const lines = out.split('\n');
+    expect(lines[0]).toBe(`Checking ${r.url}`);
+    expect(lines[1]).toBe('Diagnosis (sha256): The receiver rejects valid signatures: it computes HMAC-SHA256, not HMAC-SHA1');
+    expect(lines[2]).toMatch(/^ {4}probe: HMAC-SHA256 \(hex\): POST http:\/\/127\.0\.0\.1:\d+\/hook → HTTP 200 in \d+ ms$/);
+    expect(out.indexOf('Diagnosis')).toBeLessThan(out.indexOf('✗ status.valid-request'));
+    expect(out).toContain('✗ shapes.track: a track call gets a 2xx\n    refused (HTTP 401): the receiver rejects valid signatures, see the diagnosis\n✗');
+    expect(out).toContain('✓ signature.wrong-secret');
+    expect(out.match(/^Diagnosis/gm)).toHaveLength(1);
+  });
+
+  it('a URL without its scheme exits 2, suggesting it with http:// on this machine and https:// elsewhere', async () => {
+    const local = await check(['localhost:3000/x']);
+    expect(local.code).toBe(2);
+    expect(local.err).toBe('hookbench check: <url>: "localhost:3000/x" has no scheme (http:// or https://): did you mean http://localhost:3000/x?\n');
+    const remote = await check(['hooks.example.com/in']);
+    expect(remote.err).toContain('did you mean https://hooks.example.com/in?');
   });
 
   it('--junit writes one testcase per check: a failure for a fail, system-out for a warn', async () => {

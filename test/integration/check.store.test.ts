@@ -42,6 +42,22 @@ describe('check runs in the history database', () => {
     }
   });
 
+  it('keeps a run\'s diagnosis in its JSON (no column of its own): answered with the run, not among its options', () => {
+    const db = openDb(join(newDataDir(), 'hookbench.db'));
+    try {
+      const runs = new CheckRunStore(db);
+      const plain = runs.insert({ url: 'http://a/hook', startedAt: 0, total: 1, options });
+      const diagnosed = runs.insert({ url: 'http://a/hook', startedAt: 1, total: 1, options });
+      const diagnosis = { mistake: 'python-json-dumps' as const, title: 'The receiver rejects valid signatures: …', fix: 'Verify the raw bytes.' };
+      runs.setDiagnosis(diagnosed, diagnosis);
+      expect(runs.get(plain)!.diagnosis).toBeNull();
+      expect(runs.get(diagnosed)).toMatchObject({ diagnosis, options });
+      expect(runs.list({ url: undefined, beforeId: undefined, limit: 10 }).map((r) => r.options)).toEqual([options, options]);
+    } finally {
+      db.close();
+    }
+  });
+
   it(`keeps the newest ${CHECK_RUNS_KEPT} runs`, () => {
     const db = openDb(join(newDataDir(), 'hookbench.db'));
     try {

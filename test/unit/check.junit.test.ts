@@ -137,6 +137,19 @@ describe('hookbench check --junit', () => {
     expect(cases[2]!.children[0]!.text).toMatch(/^warning: p50 1200 ms/);
   });
 
+  it('a run with a diagnosis: a property naming the mistake, the suite\'s system-out, and each failure that points at it repeats it', () => {
+    const refused = result({ id: 'shapes.track', verdict: 'fail', detail: 'refused (HTTP 401): the receiver rejects valid signatures, see the diagnosis', fix: null });
+    const diagnosed = { ...run, checks: [refused], summary: summarise([refused]), diagnosis: { mistake: 'sha256' as const, title: 'The receiver rejects valid signatures: it computes HMAC-SHA256, not HMAC-SHA1', fix: 'Use <sha1>.' } };
+    const root = parseXml(junitXml(diagnosed));
+    expect(validate(root)).toEqual([]);
+    const suite = root.children[0]!;
+    expect(suite.children.map((c) => c.name)).toEqual(['properties', 'testcase', 'system-out']);
+    expect(suite.children[0]!.children.map((p) => [p.attributes['name'], p.attributes['value']])).toContainEqual(['diagnosis', 'sha256']);
+    expect(suite.children[2]!.text).toBe('Diagnosis (sha256): The receiver rejects valid signatures: it computes HMAC-SHA256, not HMAC-SHA1\nHow to fix: Use <sha1>.');
+    expect(suite.children[1]!.children[0]!.text).toMatch(/^refused \(HTTP 401\): the receiver rejects valid signatures, see the diagnosis\nDiagnosis \(sha256\): /);
+    expect(parseXml(xml).children[0]!.children.map((c) => c.name)).not.toContain('system-out');
+  });
+
   it('the validator itself refuses what junit-10.xsd refuses', () => {
     expect(validate(parseXml('<testsuites><testsuite name="x" tests="1" failures="0"><testcase/><bogus/></testsuite></testsuites>'))).toEqual([
       'testsuites/testsuite[0]: missing required attribute errors',

@@ -10,8 +10,13 @@ import { join, resolve } from 'node:path';
 import {
   checkReport,
   checkScenarioFileSchema,
+  PROBE_PREFIX,
   runCheckInputSchema,
+  SEE_DIAGNOSIS,
   summaryLine,
+  urlWithScheme,
+  type CheckDiagnosis,
+  type CheckExchange,
   type CheckResult,
   type CheckRun,
   type CheckScenarioFile,
@@ -19,7 +24,9 @@ import {
 } from '../../contract/check/check.js';
 import { err, type Result } from '../../contract/result.js';
 import { parseWith } from '../../contract/schemas.js';
-import { listChecks } from '../../check/checkService.js';
+import { PREFLIGHT_ID } from '../../check/battery.js';
+import { listChecks, planChecks } from '../../check/checkService.js';
+import { RAW_BYTES_ID } from '../../check/diagnosis.js';
 import { junitXml } from '../../check/junit.js';
 import { maskUrl } from '../../domain/secrets.js';
 import type { CheckTiming } from '../../check/sender.js';
@@ -85,6 +92,8 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
       return EXIT.ok;
     }
     if (url === undefined) throw new UsageError('give the URL of the receiver to check: hookbench check <url> (or --list for the check IDs)');
+    const suggested = urlWithScheme(url);
+    if (suggested) throw new UsageError(`<url>: "${url}" has no scheme (http:// or https://): did you mean ${suggested}?`);
     const input: RunCheckInput = {
       url,
       ...(options.secret !== undefined ? { secret: options.secret } : {}),
@@ -97,17 +106,40 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
     const valid = parseWith(runCheckInputSchema, input);
     if (!valid.ok) throw new UsageError(withFlag(valid.error.message, valid.error.field));
     // A human report prints each check as it finishes (a late answer takes seconds); JSON waits for the end.
+    // The diagnosis comes first: the checks that may set it off (they run first) are held until it is known.
     const printed = new Set<string>();
+    const deciding = decidingChecks(valid.value);
+    const held: CheckResult[] = [];
+    let started = false;
+    let diagnosed = false;
     const live = options.json
       ? undefined
-      : (c: CheckResult) => {
-          if (printed.size === 0) io.stdout(`Checking ${maskUrl(url)}\n`);
-          printed.add(c.id);
-          printCheck(c, io);
+      : (c: CheckResult, diagnosis: CheckDiagnosis | null) => {
+          if (!started) io.stdout(`Checking ${maskUrl(url)}\n`);
+          started = true;
+          held.push(c);
+          deciding.delete(c.id);
+          if (diagnosis && !diagnosed) {
+            diagnosed = true;
+            printDiagnosis(diagnosis, held, io);
+          }
+          if (deciding.size > 0) return;
+          for (const h of held.splice(0)) {
+            printed.add(h.id);
+            printCheck(h, io);
+          }
         };
     const run = await execute(input, options.dataDir, deps, live);
     if (!run.ok) throw new UsageError(withFlag(run.error.message, run.error.field));
-    return report(run.value, options, io, printed);
+    for (const h of held.splice(0)) {
+      if (run.value.diagnosis && !diagnosed) {
+        diagnosed = true;
+        printDiagnosis(run.value.diagnosis, run.value.checks, io);
+      }
+      printed.add(h.id);
+      printCheck(h, io);
+    }
+    return report(run.value, options, io, printed, diagnosed);
   });
 }
 
@@ -117,14 +149,25 @@ function withFlag(message: string, field: string | undefined): string {
   return flag && !message.includes(flag) ? `${message} (${flag})` : message;
 }
 
+/**
+ * The checks whose verdict may set off the diagnosis: the valid request and signature.raw-bytes, which run
+ * first (else the run's first check, whose valid request would). Empty for a plan that cannot be made.
+ */
+function decidingChecks(input: { secret?: string | null | undefined; only?: string[] | undefined; scenarios?: CheckScenarioFile | undefined }): Set<string> {
+  const plan = planChecks({ secret: input.secret ?? null, only: input.only, scenarios: input.scenarios });
+  if (!plan.ok || plan.value.length === 0 || !input.secret) return new Set();
+  const ids = plan.value.map((c) => c.id).filter((id) => id === PREFLIGHT_ID || id === RAW_BYTES_ID);
+  return new Set(ids.length > 0 ? ids : [plan.value[0]!.id]);
+}
+
 /** Through the serve on the data dir when one runs, else in-process on a throw-away data dir. */
-async function execute(input: RunCheckInput, dataDirFlag: string | undefined, deps: CheckDeps, onCheck?: (check: CheckResult) => void): Promise<Result<CheckRun>> {
+async function execute(input: RunCheckInput, dataDirFlag: string | undefined, deps: CheckDeps, onCheck?: (check: CheckResult, diagnosis: CheckDiagnosis | null) => void): Promise<Result<CheckRun>> {
   const live = findLiveServe(dataDirFlag);
   if (live) return callApi<CheckRun>(live.info, 'runCheck', input);
   const dataDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-check-'));
   try {
     const core = createCore({ dataDir, autoStart: false, forwarder: 'inline', ...(deps.timing ? { checkTiming: deps.timing } : {}) });
-    const off = onCheck ? core.onEvent((e) => e.type === 'checkFinished' && onCheck(e.check)) : () => undefined;
+    const off = onCheck ? core.onEvent((e) => e.type === 'checkFinished' && onCheck(e.check, e.diagnosis)) : () => undefined;
     try {
       return await core.checks.runCheck(input);
     } finally {
@@ -140,25 +183,42 @@ async function execute(input: RunCheckInput, dataDirFlag: string | undefined, de
 
 const MARK = { pass: '✓', fail: '✗', warn: '!' } as const;
 
+const isProbe = (ex: CheckExchange): boolean => ex.label.startsWith(PROBE_PREFIX);
+
+function printExchange(ex: CheckExchange, io: CliIO): void {
+  const answer = ex.statusCode !== null ? `HTTP ${ex.statusCode}` : (ex.error ?? ex.outcome);
+  io.stdout(`    ${ex.label}: POST ${ex.request.url} → ${answer} in ${Math.round(ex.durationMs)} ms${ex.attempt ? ` (message #${ex.attempt.messageId})` : ''}\n`);
+  // A probe's signature is wrong on purpose, as its label says: verify's reading of it would only repeat that.
+  if (ex.signature) io.stdout(`      X-Signature ${ex.signature.sent ?? '(none)'}${isProbe(ex) ? '' : `: ${ex.signature.explanation}`}\n`);
+  const body = ex.response?.body.trim();
+  if (body) io.stdout(`      response: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}\n`);
+}
+
+/** The root cause, above the checks: what the receiver does wrong, the probe it accepted, the fix. */
+function printDiagnosis(d: CheckDiagnosis, checks: readonly CheckResult[], io: CliIO): void {
+  const probes = checks.flatMap((c) => c.evidence.filter(isProbe));
+  const accepted = probes.find((ex) => ex.statusCode !== null && ex.statusCode >= 200 && ex.statusCode < 300);
+  io.stdout(`Diagnosis (${d.mistake}): ${d.title}\n`);
+  if (accepted) printExchange(accepted, io);
+  else if (probes.length > 0) io.stdout(`    no probe was accepted: ${probes.length} sent (--json lists each)\n`);
+  io.stdout(`    fix: ${d.fix}\n`);
+}
+
 function printCheck(c: CheckResult, io: CliIO): void {
   const change = c.change === 'fixed' ? ' (fixed since last run)' : c.change === 'broken' ? ' (passed last run)' : '';
   io.stdout(`${c.verdict === 'warn' ? '! warn' : MARK[c.verdict]} ${c.id}: ${c.title}${change}\n`);
   if (c.verdict === 'pass') return;
   io.stdout(`    ${c.detail}\n`);
-  if (c.verdict === 'fail') {
-    for (const ex of c.evidence.slice(0, 3)) {
-      const answer = ex.statusCode !== null ? `HTTP ${ex.statusCode}` : (ex.error ?? ex.outcome);
-      io.stdout(`    ${ex.label}: POST ${ex.request.url} → ${answer} in ${Math.round(ex.durationMs)} ms${ex.attempt ? ` (message #${ex.attempt.messageId})` : ''}\n`);
-      if (ex.signature) io.stdout(`      X-Signature ${ex.signature.sent ?? '(none)'}: ${ex.signature.explanation}\n`);
-      const body = ex.response?.body.trim();
-      if (body) io.stdout(`      response: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}\n`);
-    }
+  // A check refused only for its signature has the diagnosis above as its evidence; the probes are in the
+  // evidence too, and the diagnosis shows the one that matters.
+  if (c.verdict === 'fail' && !c.detail.includes(SEE_DIAGNOSIS)) {
+    for (const ex of c.evidence.filter((ex) => !isProbe(ex)).slice(0, 3)) printExchange(ex, io);
   }
   if (c.fix) io.stdout(`    fix: ${c.fix}\n`);
 }
 
-/** `printed`: the checks already printed as they finished (a standalone run). */
-function report(run: CheckRun, options: CheckOptions, io: CliIO, printed: ReadonlySet<string>): number {
+/** `printed`: the checks already printed as they finished (a standalone run); `diagnosed`: the diagnosis too. */
+function report(run: CheckRun, options: CheckOptions, io: CliIO, printed: ReadonlySet<string>, diagnosed: boolean): number {
   if (run.status === 'unreachable') {
     io.stderr(`hookbench check: ${run.error ?? `cannot reach ${run.url}`} (nothing was checked)\n`);
     if (options.json) io.stdout(`${JSON.stringify(checkReport(run), null, 2)}\n`);
@@ -177,6 +237,7 @@ function report(run: CheckRun, options: CheckOptions, io: CliIO, printed: Readon
     io.stdout(`${JSON.stringify(checkReport(run), null, 2)}\n`);
   } else {
     if (printed.size === 0) io.stdout(`Checking ${run.url}\n`);
+    if (run.diagnosis && !diagnosed) printDiagnosis(run.diagnosis, run.checks, io);
     for (const c of run.checks) if (!printed.has(c.id)) printCheck(c, io);
     if (run.error) io.stdout(`${run.error}\n`);
     io.stdout(`${summaryLine(run.summary)}\n`);

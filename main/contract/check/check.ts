@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MESSAGE_TYPES } from '../message/messageShapes.js';
 import type { AttemptOutcome } from '../models.js';
+import type { SignatureMistake } from '../receiver/signatureDiagnosis.js';
 import { webhookInputSchema } from '../schemas.js';
 
 /** The areas of the battery, in the order a report lists them; `custom` holds user scenarios that name none. */
@@ -163,6 +164,25 @@ export interface CheckResult {
   change: CheckChange | null;
 }
 
+/**
+ * Why the receiver refuses valid signatures, found by probing it with the same call signed the mistaken ways
+ * (`verify`'s vocabulary): the mistake whose probe it accepted, or `unknown` when it accepted none. Null when
+ * valid requests were accepted (or no secret was given).
+ */
+export interface CheckDiagnosis {
+  mistake: SignatureMistake;
+  /** One line: what the receiver does wrong (or that no known mistake explains the refusal). */
+  title: string;
+  /** What to change in the receiver (plain text). */
+  fix: string;
+}
+
+/** The label of every diagnosis probe in a check's evidence starts so (`probe: HMAC-SHA256 (hex)`). */
+export const PROBE_PREFIX = 'probe: ';
+
+/** How the detail of a check that failed only because valid signatures are refused ends (it points at the diagnosis). */
+export const SEE_DIAGNOSIS = 'the receiver rejects valid signatures, see the diagnosis';
+
 /** `fixed`: failed or warned last run, passes now; `broken`: passed last run, fails or warns now. */
 export const CHECK_CHANGES = ['fixed', 'broken', 'same', 'changed'] as const;
 export type CheckChange = (typeof CHECK_CHANGES)[number];
@@ -183,7 +203,8 @@ export interface CheckReport {
   startedAt: string;
   finishedAt: string | null;
   summary: CheckSummary;
-  checks: Pick<CheckResult, 'id' | 'title' | 'area' | 'verdict' | 'detail' | 'evidence'>[];
+  diagnosis: CheckDiagnosis | null;
+  checks: Pick<CheckResult, 'id' | 'title' | 'area' | 'verdict' | 'detail' | 'fix' | 'evidence'>[];
 }
 
 /** A run as listCheckRuns lists it. */
@@ -208,6 +229,8 @@ export interface CheckRunSummary {
 /** getCheckRun, and runCheck with `wait`. */
 export interface CheckRun extends CheckRunSummary {
   checks: CheckResult[];
+  /** The root cause when valid signatures are refused (what the report shows first); null otherwise. */
+  diagnosis: CheckDiagnosis | null;
   /** Checks that failed or warned in the previous run and pass now. */
   fixedSinceLastRun: string[];
 }
@@ -243,19 +266,35 @@ export function summarise(checks: readonly Pick<CheckResult, 'verdict'>[]): Chec
 }
 
 /** The one builder of the `--json` report from a run (CLI, docs and UI export say the same). */
-export function checkReport(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedAt' | 'summary' | 'checks'>): CheckReport {
+export function checkReport(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedAt' | 'summary' | 'diagnosis' | 'checks'>): CheckReport {
   return {
     url: run.url,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     summary: run.summary,
-    checks: run.checks.map((c) => ({ id: c.id, title: c.title, area: c.area, verdict: c.verdict, detail: c.detail, evidence: c.evidence })),
+    diagnosis: run.diagnosis ? { mistake: run.diagnosis.mistake, title: run.diagnosis.title, fix: run.diagnosis.fix } : null,
+    checks: run.checks.map((c) => ({ id: c.id, title: c.title, area: c.area, verdict: c.verdict, detail: c.detail, fix: c.fix, evidence: c.evidence })),
   };
 }
 
-/** The closing line of the human report (SPEC §10). */
+/** The closing line of the human report (SPEC §10): `N passed, M failed, K warnings`, with `1 warning` singular. */
 export function summaryLine(summary: CheckSummary): string {
-  return `${summary.passed} passed, ${summary.failed} failed, ${summary.warnings} warnings`;
+  return `${summary.passed} passed, ${summary.failed} failed, ${summary.warnings} ${summary.warnings === 1 ? 'warning' : 'warnings'}`;
+}
+
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?$/i;
+
+/**
+ * A URL typed without its scheme (`localhost:3000/hook`, `hooks.example.com/in`) as it was surely meant:
+ * http:// on this machine, https:// elsewhere. Null when the text has a scheme or does not look like a host.
+ * (`localhost:3000/x` parses as a URL whose scheme is `localhost:`, so the schema's message alone misleads.)
+ */
+export function urlWithScheme(text: string): string | null {
+  const t = text.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t) || /^receiver(\+tls)?:/i.test(t)) return null;
+  const host = /^([^/?#\s]+)([/?#].*)?$/.exec(t)?.[1];
+  if (!host || !/^(\[[0-9a-f:]+\]|[a-z0-9.-]+)(:\d+)?$/i.test(host) || !/[.:\]]|^localhost$/i.test(host)) return null;
+  return `${LOCAL_HOST.test(host) ? 'http' : 'https'}://${t}`;
 }
 
 /** The JSON Schema of a `--scenarios` file (schema/check-scenarios.schema.json is generated from it: `npm run schema`). */

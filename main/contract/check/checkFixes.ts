@@ -1,7 +1,7 @@
 /**
  * "How to fix" code for the checks whose fix is the same few lines in every receiver: verifying X-Signature
  * (HMAC-SHA1 of the raw body bytes, lowercase hex, compared in constant time), answering a duplicate
- * messageId with 2xx again, and answering before the slow work. Pure data: the Check screen shows it beside
+ * messageId with 2xx again, answering before the slow work, and serving requests concurrently. Pure data: the Check screen shows it beside
  * a check that did not pass; docs/check.md points here.
  */
 
@@ -127,12 +127,55 @@ $queue->push($message);
 http_response_code(202);`,
 };
 
+/** time.latency's fix when the slow answers were a burst queueing (battery.ts): answering first would not help. */
+export const CONCURRENCY_FIX =
+  "Handle concurrent requests: the destination sends up to 16 at once per origin. Run requests concurrently (async handlers, more workers or threads: gunicorn --workers/--threads, puma threads, PHP-FPM children), let at least 16 connections wait to be accepted (a listen backlog of 16 or more: Python's socketserver keeps 5), and keep each answer short.";
+
+const CONCURRENT: Record<FixLanguage, string> = {
+  Node: `// One event loop serves every request: keep handlers asynchronous (no synchronous
+// crypto, file or CPU-heavy work while a request waits), and hand slow work to a queue.
+app.post('/webhooks', express.raw({ type: '*/*' }), async (req, res) => {
+  await queue.push(req.body);
+  res.sendStatus(202);
+});
+app.listen({ port: 3000, backlog: 511 });`,
+  Python: `# gunicorn: workers x threads requests at once, and room for waiting connections.
+#   gunicorn app:app --workers 4 --threads 4 --backlog 64
+# http.server: one thread per request, and a backlog above socketserver's 5.
+from http.server import ThreadingHTTPServer
+ThreadingHTTPServer.request_queue_size = 64
+ThreadingHTTPServer(("0.0.0.0", 3000), Handler).serve_forever()`,
+  Go: `// net/http serves each request in its own goroutine: hold no lock for the whole
+// request, and hand slow work to a pool of workers.
+var jobs = make(chan []byte, 1024)
+
+func webhooks(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	jobs <- body
+	w.WriteHeader(http.StatusAccepted)
+}`,
+  Ruby: `# config/puma.rb: workers x threads requests at once.
+workers 2
+threads 8, 8
+# bind with room for waiting connections
+bind "tcp://0.0.0.0:3000?backlog=1024"`,
+  PHP: `; php-fpm pool (www.conf): children enough for 16 requests at once.
+pm = dynamic
+pm.max_children = 32
+pm.start_servers = 8
+listen.backlog = 511`,
+};
+
 const snippets = (table: Record<FixLanguage, string>): FixSnippet[] => FIX_LANGUAGES.map((language) => ({ language, code: table[language] }));
 
-/** Code that fixes a check that did not pass, in every FIX_LANGUAGES language; null where no code applies. */
-export function fixSnippetsFor(checkId: string): FixSnippet[] | null {
+/**
+ * Code that fixes a check that did not pass, in every FIX_LANGUAGES language; null where no code applies.
+ * `fix` is the check's own: time.latency's code follows what its evidence says (queueing, or slow work).
+ */
+export function fixSnippetsFor(checkId: string, fix?: string | null): FixSnippet[] | null {
   if (checkId.startsWith('signature.')) return snippets(VERIFY);
   if (checkId === 'redelivery.same-message') return snippets(DEDUPE);
+  if (checkId === 'time.latency' && fix === CONCURRENCY_FIX) return snippets(CONCURRENT);
   if (checkId === 'time.latency' || checkId === 'burst.concurrent') return snippets(RESPOND_FIRST);
   return null;
 }

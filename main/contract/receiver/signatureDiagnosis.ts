@@ -71,9 +71,10 @@ export const NO_KNOWN_MISTAKE = 'no known mistake explains it: check the shared 
  */
 export const RESERIALISE_MAX_DEPTH = 512;
 
-type BodyMistake = 'reserialised' | 'pretty-printed-2' | 'pretty-printed-4' | 'python-json-dumps' | 'trailing-newline-added' | 'trailing-newline-stripped';
+export type BodyMistake = 'reserialised' | 'pretty-printed-2' | 'pretty-printed-4' | 'python-json-dumps' | 'trailing-newline-added' | 'trailing-newline-stripped';
 
-interface BodyVariant {
+/** The body as it was (`mistake: null`) or as a mistaken signer would have hashed it. */
+export interface BodyVariant {
   mistake: BodyMistake | null;
   bytes: Uint8Array;
 }
@@ -145,7 +146,12 @@ function same(computed: string, encoding: 'hex' | 'base64', given: string): bool
   return computed === canonical || computed.replace(/=+$/, '') === canonical;
 }
 
-function bodyVariants(body: Uint8Array, utf8: Utf8): BodyVariant[] {
+/**
+ * The body bytes and each form a mistaken signer hashes instead (a newline added or stripped, re-serialised,
+ * pretty-printed, Python's json.dumps with and without ensure_ascii), the original first, no form twice.
+ * `hookbench check` signs its probes over these forms, so a receiver's mistake is named in these words.
+ */
+export function bodyVariants(body: Uint8Array, utf8: Utf8): BodyVariant[] {
   const variants: BodyVariant[] = [{ mistake: null, bytes: body }];
   const text = utf8.decode(body);
   const seen = new Set<string>([text]);
@@ -293,6 +299,11 @@ export async function diagnoseSignatureAsync(hmac: AsyncHmac, utf8: Utf8, input:
   let step = steps.next();
   while (!step.done) step = steps.next(await hmac(step.value));
   return step.value;
+}
+
+/** A mistake in the words `verify` uses (what the signature matches: why, and what to do). */
+export function explainSignatureMistake(m: SignatureMistake): string {
+  return EXPLAIN[m];
 }
 
 function explainOne(m: SignatureMistake, prefix: string | undefined): string {

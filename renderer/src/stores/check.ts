@@ -16,6 +16,8 @@ export interface CheckForm {
   only: string;
   /** Where the form was filled from, and what the user must still do (a masked URL to type in clear). */
   note: string | null;
+  /** The stored run the form was filled from, when that run was signed: its secret was never kept, so running it again as it stands runs unsigned. */
+  unsignedRerunOf?: number | null;
 }
 
 interface CheckState {
@@ -27,7 +29,7 @@ interface CheckState {
   error: string | null;
   setForm(patch: Partial<CheckForm>): void;
   /** Fills the form (from a destination or a receiver endpoint) and closes the report of another URL. */
-  prefill(form: Omit<CheckForm, 'only'>): void;
+  prefill(form: Omit<CheckForm, 'only' | 'unsignedRerunOf'>): void;
   /** Starts a run with the form; answers its id (null when the input was refused: see `error`). */
   start(): Promise<number | null>;
   open(id: number): Promise<void>;
@@ -57,7 +59,7 @@ function upsertSummary(runs: CheckRunSummary[], run: CheckRunSummary): CheckRunS
 }
 
 const summaryOf = (run: CheckRun): CheckRunSummary => {
-  const { checks: _checks, fixedSinceLastRun: _fixed, ...summary } = run;
+  const { checks: _checks, fixedSinceLastRun: _fixed, diagnosis: _diagnosis, ...summary } = run;
   return summary;
 };
 
@@ -69,10 +71,12 @@ export const useCheck = create<CheckState>((set, get) => ({
   starting: false,
   error: null,
   setForm(patch) {
-    set((s) => ({ form: { ...s.form, ...patch } }));
+    // Where the form came from ("From receiver endpoint inbox.") stops being true once its URL or secret is changed.
+    const changed = (patch.url !== undefined && patch.url !== get().form.url) || (patch.secret !== undefined && patch.secret !== get().form.secret);
+    set((s) => ({ form: { ...s.form, ...(changed ? { note: null, unsignedRerunOf: null } : {}), ...patch } }));
   },
   prefill(form) {
-    set((s) => ({ form: { ...s.form, ...form, only: '' }, error: null, run: s.run?.url === form.url ? s.run : null }));
+    set((s) => ({ form: { ...s.form, ...form, only: '', unsignedRerunOf: null }, error: null, run: s.run?.url === form.url ? s.run : null }));
   },
   async start() {
     const { url, secret, only } = get().form;
@@ -99,8 +103,9 @@ export const useCheck = create<CheckState>((set, get) => ({
     set((s) => {
       const live = s.run?.id === id && run.status === 'running' ? s.run.checks : [];
       // A run opened from the list fills an empty form, so it can be run again (its secret is never kept).
-      const note = run.options.secretGiven ? `Run #${run.id} was signed with a secret, which is never stored: type it to run again.` : null;
-      const form = s.form.url === '' ? { ...s.form, url: run.url, only: run.options.only?.join(', ') ?? '', note } : s.form;
+      const signed = run.options.secretGiven;
+      const note = signed ? `Run #${run.id} was signed with a secret, which was not stored: type it, or this run goes unsigned (the forged-request checks become one warning).` : null;
+      const form = s.form.url === '' ? { ...s.form, url: run.url, only: run.options.only?.join(', ') ?? '', note, unsignedRerunOf: signed ? run.id : null } : s.form;
       return { run: { ...run, checks: mergeChecks(live, run.checks) }, error: null, form };
     });
   },
@@ -116,7 +121,7 @@ export const useCheck = create<CheckState>((set, get) => ({
         set((s) => {
           const runs = s.runs.map((r) => (r.id === event.runId ? { ...r, summary: event.summary } : r));
           if (s.run?.id !== event.runId) return { runs };
-          return { runs, run: { ...s.run, summary: event.summary, checks: mergeChecks(s.run.checks, [event.check]) } };
+          return { runs, run: { ...s.run, summary: event.summary, diagnosis: event.diagnosis, checks: mergeChecks(s.run.checks, [event.check]) } };
         });
       } else if (event.type === 'checkRunFinished') {
         set((s) => ({ runs: upsertSummary(s.runs, event.run) }));
@@ -129,7 +134,7 @@ export const useCheck = create<CheckState>((set, get) => ({
 }));
 
 /** Opens the Check screen with the form filled in (from a destination or a receiver endpoint). */
-export function openCheck(form: Omit<CheckForm, 'only'>): void {
+export function openCheck(form: Omit<CheckForm, 'only' | 'unsignedRerunOf'>): void {
   useCheck.getState().prefill(form);
   useRouter.getState().navigate({ view: 'check', sub: [] });
 }

@@ -18,6 +18,7 @@ const run = (patch: Partial<CheckRun> = {}): CheckRun => ({
   previousRunId: null,
   options: { secretGiven: true, headers: {}, only: null, burst: 50, scenarios: 0, caFile: null },
   checks: [],
+  diagnosis: null,
   fixedSinceLastRun: [],
   ...patch,
 });
@@ -39,7 +40,7 @@ function fakeApi(answers: Record<string, () => unknown>) {
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the Check store', () => {
-  beforeEach(() => useCheck.setState({ form: { url: '', secret: '', only: '', note: null }, run: null, runs: [], runsLoaded: false, starting: false, error: null }));
+  beforeEach(() => useCheck.setState({ form: { url: '', secret: '', only: '', note: null, unsignedRerunOf: null }, run: null, runs: [], runsLoaded: false, starting: false, error: null }));
 
   it('reads "only" as IDs separated by commas or spaces, and empty as the whole battery', () => {
     expect(parseOnly(' signature.wrong-secret, shapes.track  time.latency,')).toEqual(['signature.wrong-secret', 'shapes.track', 'time.latency']);
@@ -57,22 +58,52 @@ describe('the Check store', () => {
     expect(useCheck.getState().run!.checks.map((c) => c.id)).toEqual(['signature.missing']);
 
     useCheck.getState().apply([
-      { type: 'checkFinished', runId: 7, check: check('signature.tampered', 'fail'), summary: { passed: 0, failed: 2, warnings: 0 } },
+      { type: 'checkFinished', runId: 7, check: check('signature.tampered', 'fail'), summary: { passed: 0, failed: 2, warnings: 0 }, diagnosis: null },
       // Another run's verdicts do not land in the shown report.
-      { type: 'checkFinished', runId: 8, check: check('shapes.track'), summary: { passed: 1, failed: 0, warnings: 0 } },
+      { type: 'checkFinished', runId: 8, check: check('shapes.track'), summary: { passed: 1, failed: 0, warnings: 0 }, diagnosis: null },
     ]);
     expect(useCheck.getState().run!.checks.map((c) => c.id)).toEqual(['signature.missing', 'signature.tampered']);
     expect(useCheck.getState().run!.summary).toEqual({ passed: 0, failed: 2, warnings: 0 });
 
     // When it ends, the run's own record (with what events do not carry) replaces the live one.
     stored = run({ status: 'finished', checks: [check('signature.missing', 'fail'), check('signature.tampered', 'fail'), check('status.valid-request')], summary: { passed: 1, failed: 2, warnings: 0 }, fixedSinceLastRun: ['status.valid-request'] });
-    const { checks: _c, fixedSinceLastRun: _f, ...summary } = stored;
+    const { checks: _c, fixedSinceLastRun: _f, diagnosis: _d, ...summary } = stored;
     useCheck.getState().apply([{ type: 'checkRunFinished', run: summary }]);
     await settled();
     expect(useCheck.getState().run!.status).toBe('finished');
     expect(useCheck.getState().run!.checks).toHaveLength(3);
     expect(useCheck.getState().run!.fixedSinceLastRun).toEqual(['status.valid-request']);
     expect(useCheck.getState().runs.map((r) => [r.id, r.status])).toEqual([[7, 'finished']]);
+  });
+
+  it('the diagnosis arrives with the check that found it, before the run ends', async () => {
+    fakeApi({ runCheck: () => run(), getCheckRun: () => run() });
+    useCheck.getState().setForm({ url: 'http://127.0.0.1:3000/hook', secret: 's' });
+    await useCheck.getState().start();
+    await settled();
+    const diagnosis = { mistake: 'sha256' as const, title: 'The receiver rejects valid signatures: it computes HMAC-SHA256, not HMAC-SHA1', fix: 'Use sha1.' };
+    useCheck.getState().apply([{ type: 'checkFinished', runId: 7, check: check('status.valid-request', 'fail'), summary: { passed: 0, failed: 1, warnings: 0 }, diagnosis }]);
+    expect(useCheck.getState().run!.diagnosis).toEqual(diagnosis);
+  });
+
+  it('"From receiver endpoint …" goes once the URL or the secret is changed; editing the IDs keeps it', () => {
+    useCheck.getState().prefill({ url: 'http://127.0.0.1:4401/r/inbox', secret: 'whsec', note: 'From receiver endpoint inbox.' });
+    useCheck.getState().setForm({ only: 'shapes.track' });
+    expect(useCheck.getState().form.note).toBe('From receiver endpoint inbox.');
+    useCheck.getState().setForm({ url: 'http://127.0.0.1:4401/r/other' });
+    expect(useCheck.getState().form.note).toBeNull();
+    useCheck.getState().prefill({ url: 'http://127.0.0.1:4401/r/inbox', secret: 'whsec', note: 'From receiver endpoint inbox.' });
+    useCheck.getState().setForm({ secret: 'whsec2' });
+    expect(useCheck.getState().form.note).toBeNull();
+  });
+
+  it('a stored signed run opened again says its secret was not stored, until a secret is typed', async () => {
+    fakeApi({ getCheckRun: () => run({ id: 3, status: 'finished' }) });
+    await useCheck.getState().open(3);
+    expect(useCheck.getState().form).toMatchObject({ url: 'http://127.0.0.1:3000/hook', secret: '', unsignedRerunOf: 3 });
+    expect(useCheck.getState().form.note).toMatch(/^Run #3 was signed with a secret, which was not stored: type it, or this run goes unsigned/);
+    useCheck.getState().setForm({ secret: 'typed' });
+    expect(useCheck.getState().form).toMatchObject({ unsignedRerunOf: null, note: null });
   });
 
   it('a refused run says why and shows no report', async () => {

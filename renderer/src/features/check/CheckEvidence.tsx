@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
-import type { CheckExchange } from '../../../../main/contract/check/check';
+import { PROBE_PREFIX, type CheckExchange } from '../../../../main/contract/check/check';
 import { formatBytes } from '../../lib/format';
 import { CodeView } from '../../ui/CodeView';
 
@@ -8,13 +8,13 @@ import { CodeView } from '../../ui/CodeView';
 const FIRST_SHOWN = 6;
 
 /** The requests of a check and what came back, one line each (status, time, attempt), each openable to its headers and bodies. */
-export function CheckEvidence({ evidence }: { evidence: CheckExchange[] }) {
+export function CheckEvidence({ evidence, heading = true }: { evidence: CheckExchange[]; heading?: boolean }) {
   const [all, setAll] = useState(false);
   if (evidence.length === 0) return <p className="text-xs text-faint">No request was sent for this check.</p>;
   const shown = all ? evidence : evidence.slice(0, FIRST_SHOWN);
   return (
     <div className="flex flex-col gap-1.5">
-      <h4 className="text-xs font-semibold">{evidence.length === 1 ? 'Request and response' : `Requests and responses (${evidence.length})`}</h4>
+      {heading && <h4 className="text-xs font-semibold">{evidence.length === 1 ? 'Request and response' : `Requests and responses (${evidence.length})`}</h4>}
       <ol className="flex flex-col gap-1.5">
         {shown.map((x, i) => (
           <Exchange key={i} exchange={x} />
@@ -60,8 +60,8 @@ function Exchange({ exchange: x }: { exchange: CheckExchange }) {
       {x.signature && (
         <p className="border-t border-line px-2 py-1.5 text-[11px] text-muted">
           X-Signature <code className="font-mono">{x.signature.sent ?? 'not sent'}</code>
-          {/* A forgery is wrong on purpose: its diagnosis ("check the shared secret") would only mislead. */}
-          {x.label.startsWith('forged') ? ' (forged on purpose)' : `: ${x.signature.explanation}`}
+          {/* A forgery or a diagnosis probe is wrong on purpose: verify's reading of it ("check the shared secret") would only mislead. */}
+          {x.label.startsWith('forged') ? ' (forged on purpose)' : x.label.startsWith(PROBE_PREFIX) ? ' (a diagnosis probe, wrong on purpose)' : `: ${x.signature.explanation}`}
         </p>
       )}
       {open && (

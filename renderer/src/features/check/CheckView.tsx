@@ -1,6 +1,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ChevronDown, ChevronRight, CircleCheck, CircleX, Eye, EyeOff, History, LoaderCircle, Play, ShieldCheck, TriangleAlert } from 'lucide-react';
-import { CHECK_AREAS, summaryLine, type CheckArea, type CheckResult, type CheckRun, type CheckRunSummary, type CheckVerdict } from '../../../../main/contract/check/check';
+import { ChevronDown, ChevronRight, CircleCheck, CircleX, Eye, EyeOff, History, LoaderCircle, Play, ShieldCheck, Stethoscope, TriangleAlert } from 'lucide-react';
+import {
+  CHECK_AREAS,
+  PROBE_PREFIX,
+  summaryLine,
+  urlWithScheme,
+  type CheckArea,
+  type CheckDiagnosis,
+  type CheckExchange,
+  type CheckResult,
+  type CheckRun,
+  type CheckRunSummary,
+  type CheckVerdict,
+} from '../../../../main/contract/check/check';
+import { formatRowTime } from '../../lib/format';
 import { useCheck } from '../../stores/check';
 import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';
@@ -23,7 +36,7 @@ export const AREA_TITLES: Record<CheckArea, string> = {
 
 const AREA_HELP: Record<CheckArea, string> = {
   shapes: 'Every message shape the Webhooks destination sends gets a 2xx.',
-  signature: 'Forged requests (wrong, missing or tampered X-Signature) are refused with a 4xx.',
+  signature: 'X-Signature is verified over the raw bytes; forged requests (wrong, missing or tampered) are refused with a 4xx.',
   time: 'Answers within 1 s; the destination gives up after 5 s and retries.',
   redelivery: 'The same message delivered twice gets a 2xx both times.',
   burst: 'Concurrent deliveries get no 5xx, reset or timeout.',
@@ -92,16 +105,24 @@ function CheckForm({ onStarted }: { onStarted(id: number): void }) {
   const { form, setForm, start, starting } = useCheck();
   const [secretShown, setSecretShown] = useState(false);
   const masked = form.url.includes(MASK);
-  const urlError = masked ? `This URL is shown masked (${MASK}): type it in full to check it.` : null;
+  const withScheme = urlWithScheme(form.url);
+  const urlError = masked ? `This URL is shown masked (${MASK}): type it in full to check it.` : withScheme ? `No scheme: did you mean ${withScheme}?` : null;
+  // A stored run's secret was never kept: run again as it stands, it goes unsigned, and the button says so.
+  const unsigned = (form.unsignedRerunOf ?? null) !== null && form.secret === '';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (masked || form.url.trim() === '') return;
+    if (urlError || form.url.trim() === '') return;
     const id = await start();
     if (id !== null) onStarted(id);
   };
   return (
     <form aria-label="Check an endpoint" onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 rounded-lg border border-line bg-panel p-3">
-      {form.note && <p className="text-xs text-muted">{form.note}</p>}
+      {form.note && (
+        <p className={`flex items-start gap-1.5 text-xs ${unsigned ? 'text-warn' : 'text-muted'}`}>
+          {unsigned && <TriangleAlert aria-hidden className="mt-px size-3.5 shrink-0" />}
+          {form.note}
+        </p>
+      )}
       <div className="grid gap-3 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <TextField label="URL" value={form.url} onChange={(url) => setForm({ url })} placeholder="http://localhost:3000/webhooks" error={urlError} />
         <TextField
@@ -123,8 +144,8 @@ function CheckForm({ onStarted }: { onStarted(id: number): void }) {
           onChange={(only) => setForm({ only })}
           placeholder="all (or IDs: signature.wrong-secret, shapes.track)"
         />
-        <Button type="submit" variant="primary" size="md" busy={starting} disabled={masked || form.url.trim() === ''} icon={<Play aria-hidden className="size-3.5" />}>
-          Run checks
+        <Button type="submit" variant="primary" size="md" busy={starting} disabled={urlError !== null || form.url.trim() === ''} icon={<Play aria-hidden className="size-3.5" />}>
+          {unsigned ? 'Run unsigned' : 'Run checks'}
         </Button>
       </div>
     </form>
@@ -142,8 +163,8 @@ function Report({ run }: { run: CheckRun }) {
         <h2 className="min-w-0 truncate font-mono text-[13px] font-semibold" title={run.url}>
           {run.url}
         </h2>
-        <span className="text-[11px] text-faint">
-          Run #{run.id} · {new Date(run.startedAt).toLocaleString()}
+        <span className="tabular text-[11px] text-faint">
+          Run #{run.id} · {formatRowTime(Date.parse(run.startedAt), Date.now())}
         </span>
         <p aria-label="Summary" aria-live="polite" className="ml-auto flex items-center gap-2 text-xs font-medium">
           {running && <LoaderCircle aria-hidden className="size-3.5 animate-spin text-muted" />}
@@ -157,6 +178,7 @@ function Report({ run }: { run: CheckRun }) {
           </p>
         )}
       </div>
+      {run.diagnosis && <DiagnosisCard diagnosis={run.diagnosis} probes={run.checks.flatMap((c) => c.evidence.filter((ex) => ex.label.startsWith(PROBE_PREFIX)))} />}
       {areas.map((area) => (
         <AreaCard key={area} area={area} checks={run.checks.filter((c) => c.area === area)} fixed={fixed} />
       ))}
@@ -165,6 +187,65 @@ function Report({ run }: { run: CheckRun }) {
           <LoaderCircle aria-hidden className="size-4 animate-spin" /> Sending the first requests…
         </div>
       )}
+    </section>
+  );
+}
+
+const acceptedProbe = (ex: CheckExchange) => ex.statusCode !== null && ex.statusCode >= 200 && ex.statusCode < 300;
+
+/**
+ * The root cause, above the checks: why the receiver refuses valid signatures, found by probing it with the
+ * same request signed the mistaken ways; the probe it accepted (or that it accepted none) and the fix. The
+ * fix's code is one click away, so that the checks it explains stay in sight.
+ */
+function DiagnosisCard({ diagnosis, probes }: { diagnosis: CheckDiagnosis; probes: CheckExchange[] }) {
+  const [probesShown, setProbesShown] = useState(false);
+  const [codeShown, setCodeShown] = useState(false);
+  const accepted = probes.find(acceptedProbe);
+  const toggle = (shown: boolean, set: (v: boolean) => void, label: string) => (
+    <button type="button" className="inline-flex items-center gap-1 text-xs text-accent hover:underline" aria-expanded={shown} onClick={() => set(!shown)}>
+      {shown ? <ChevronDown aria-hidden className="size-3.5" /> : <ChevronRight aria-hidden className="size-3.5" />}
+      {label}
+    </button>
+  );
+  return (
+    <section aria-label="Diagnosis" className="overflow-hidden rounded-lg border border-err/40 bg-panel">
+      <div className="flex items-start gap-2.5 border-b border-err/20 bg-err-soft px-3 py-2.5">
+        <Stethoscope aria-hidden className="mt-0.5 size-4 shrink-0 text-err" />
+        <div className="flex min-w-0 flex-col gap-1">
+          <h3 className="flex flex-wrap items-baseline gap-x-2 text-xs font-semibold tracking-wide text-err uppercase">
+            Diagnosis
+            <code className="font-mono text-[11px] font-medium tracking-normal normal-case" title="The signature mistake, as hookbench verify names it">
+              {diagnosis.mistake}
+            </code>
+          </h3>
+          <p className="text-[13px] font-medium">{diagnosis.title}</p>
+        </div>
+      </div>
+      <div className="flex flex-col gap-2.5 px-3 py-3">
+        {accepted ? (
+          <>
+            <p className="text-xs text-muted">Found by sending the same request again, signed the mistaken ways. The receiver accepted this one:</p>
+            {!probesShown && <CheckEvidence evidence={[accepted]} heading={false} />}
+          </>
+        ) : null}
+        {probes.length > (accepted ? 1 : 0) && (
+          <div className="flex flex-col gap-1.5">
+            {toggle(probesShown, setProbesShown, accepted ? `All ${probes.length} probes sent` : `The ${probes.length} probes it refused (the same request, signed the mistaken ways)`)}
+            {probesShown && <CheckEvidence evidence={probes} heading={false} />}
+          </div>
+        )}
+        <div className="flex flex-col gap-1.5 rounded-md border border-line bg-bg px-3 py-2">
+          <h4 className="text-xs font-semibold">How to fix</h4>
+          <p className="text-xs">{diagnosis.fix}</p>
+          {toggle(codeShown, setCodeShown, 'Verifying X-Signature, in Node, Python, Go, Ruby and PHP')}
+        </div>
+        {codeShown && (
+          <div className="overflow-hidden rounded-md border border-line bg-panel">
+            <FixSnippets checkId="signature.raw-bytes" />
+          </div>
+        )}
+      </div>
     </section>
   );
 }
@@ -229,7 +310,7 @@ function CheckItem({ check, fixed }: { check: CheckResult; fixed: boolean }) {
                 <h4 className="text-xs font-semibold">How to fix</h4>
                 <p className="mt-1 text-xs">{check.fix}</p>
               </div>
-              <FixSnippets checkId={check.id} />
+              <FixSnippets checkId={check.id} fix={check.fix} />
             </div>
           )}
         </div>
@@ -260,8 +341,8 @@ function PreviousRuns({ runs, shown, onOpen }: { runs: CheckRunSummary[]; shown:
                 <span className="truncate font-mono text-[11px]" title={r.url}>
                   {r.url}
                 </span>
-                <span className="flex items-center gap-1.5 text-[11px] text-faint">
-                  #{r.id} · {new Date(r.startedAt).toLocaleTimeString()}
+                <span className="tabular flex items-center gap-1.5 text-[11px] text-faint">
+                  #{r.id} · {formatRowTime(Date.parse(r.startedAt), Date.now())}
                 </span>
                 <span className={`text-[11px] ${r.status === 'unreachable' || r.summary.failed ? 'text-err' : r.summary.warnings ? 'text-warn' : r.status === 'running' ? 'text-muted' : 'text-ok'}`}>
                   {r.status === 'unreachable' ? 'unreachable' : r.status === 'running' ? `running · ${summaryLine(r.summary)}` : summaryLine(r.summary)}

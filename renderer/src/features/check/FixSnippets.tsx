@@ -5,9 +5,9 @@ import { CopyButton } from '../../ui/CopyButton';
 import { Segmented } from '../../ui/Segmented';
 
 /** The fix of a check as code in the receiver's language, where the battery has code for it. */
-export function FixSnippets({ checkId }: { checkId: string }) {
+export function FixSnippets({ checkId, fix }: { checkId: string; fix?: string | null }) {
   const [language, setLanguage] = useState<FixLanguage>('Node');
-  const snippets = fixSnippetsFor(checkId);
+  const snippets = fixSnippetsFor(checkId, fix);
   const snippet = snippets?.find((s) => s.language === language);
   if (!snippets || !snippet) return null;
   return (
