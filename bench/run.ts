@@ -15,6 +15,9 @@
  *   ingest-draining       the same while the engine delivers: end to end (first request → last delivery
  *                         logged) ÷ raw
  *   live                  the Live view in Chromium while the engine delivers 1,000 messages/s (bench/live.ts)
+ *   first-screen          a fresh browser context opening Live, History, a message's detail and Check's report
+ *                         with 1,000 messages stored ÷ a hand-written page of 50 rows from the same server;
+ *                         alternating rounds (bench/firstScreen.ts)
  *   history               listMessages and getOverview at 1,000,000 stored messages (bench/history.ts)
  *   history-fill          listMessages over HTTP right after 1,000,000 calls through /v1/batch, while the
  *                         history index catches up and after; serve's RSS (bench/historyFill.ts)
@@ -39,6 +42,8 @@
  *                                      --only ingest (all three ingestion contenders)
  *   npm run bench -- --fixed-window    engine and engine-drain with the fixed 256-round window, to compare
  *   npm run bench -- --only live       --live-seconds N (default 10), --live-rate N (deliveries/s, 1,000)
+ *   npm run bench -- --only first-screen --first-screen-messages N (default 1,000), --first-screen-loads N
+ *                                      (loads of each page a round, default 5)
  *   npm run bench -- --only history    --history-messages N, --history-runs N (default 30),
  *                                      --history-db DIR keeps the database there for later runs
  *   npm run bench -- --only history-fill --history-fill-messages N (default 1,000,000),
@@ -55,6 +60,7 @@ import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js'
 import { runEngine, type WindowMode } from './engine.js';
 import { printHistory, runHistory, type HistoryResult } from './history.js';
 import { FILL_TARGETS, printHistoryFill, runHistoryFill, type FillResult } from './historyFill.js';
+import { FIRST_SCREEN_TARGET, printFirstScreen, runFirstScreen, type FirstScreenResult } from './firstScreen.js';
 import { ingestWarmUpEvents, runIngest, type DrainFacts, type IngestMode, type IngestOutput } from './ingest.js';
 import { runIngestBaseline } from './ingestBaseline.js';
 import { LIVE_TARGETS, printLive, runLive, type LiveResult } from './live.js';
@@ -101,12 +107,17 @@ const QUICK_MESSAGES = 2_000;
 const DEFAULT_EVENTS: Record<IngestName, number> = { 'ingest-baseline': 100_000, 'ingest-paused': 100_000, 'ingest-draining': 50_000 };
 const QUICK_EVENTS: Record<IngestName, number> = { 'ingest-baseline': 5_000, 'ingest-paused': 5_000, 'ingest-draining': 2_000 };
 const DEFAULT_LIVE_SECONDS = 10;
+/** Added to the cap when first-screen runs: about 80 page loads of a second or two, and the messages' setup. */
+const FIRST_SCREEN_CAP_MS = 300_000;
+const DEFAULT_FIRST_SCREEN_MESSAGES = 1_000;
+const DEFAULT_FIRST_SCREEN_LOADS = 5;
+const QUICK_FIRST_SCREEN_LOADS = 2;
 const DEFAULT_LIVE_RATE = 1_000;
 
 /** `engine-drain` is a diagnostic (delivery pipeline alone); it takes no part in the targets. */
 const FORWARDING = ['raw', 'engine', 'naive', 'engine-drain', 'raw-latency', 'engine-latency', 'engine-latency-fixed'] as const;
 const INGESTION = ['ingest-baseline', 'ingest-paused', 'ingest-draining'] as const;
-const CONTENDERS = [...FORWARDING, ...INGESTION, 'live', 'history', 'history-fill', 'time-travel'] as const;
+const CONTENDERS = [...FORWARDING, ...INGESTION, 'live', 'first-screen', 'history', 'history-fill', 'time-travel'] as const;
 /** Names for several contenders at once in --only. */
 const ALIASES: Record<string, readonly ContenderName[]> = {
   latency: ['raw-latency', 'engine-latency', 'engine-latency-fixed'],
@@ -148,6 +159,7 @@ const label = (name: ContenderName, fixedWindow: boolean): string => {
     'ingest-paused': `/v1/batch ×${INGEST_BATCH}, forwarding paused`,
     'ingest-draining': `/v1/batch ×${INGEST_BATCH}, engine draining`,
     live: 'the Live view in Chromium while the engine delivers',
+    'first-screen': 'the first screen of a cold browser context ÷ a hand-written page',
     history: 'listMessages and getOverview over a stored history',
     'history-fill': 'listMessages right after a big /v1/batch fill, while indexing, caught up',
     'time-travel': 'a +4 h jump over messages to an endpoint that never answers',
@@ -170,6 +182,7 @@ interface Options {
   /** engine and engine-drain with the fixed 256-round window. */
   fixedWindow: boolean;
   live: { seconds: number; rate: number };
+  firstScreen: { messages: number; loads: number };
   history: { messages: number; runs: number; keepDir: string | null };
   historyFill: { messages: number; runs: number };
   timeTravelMessages: number;
@@ -229,6 +242,8 @@ function parseArgs(argv: readonly string[]): Options {
   let fixedWindow = false;
   let liveSeconds: number | null = null;
   let liveRate: number | null = null;
+  let firstScreenMessages: number | null = null;
+  let firstScreenLoads: number | null = null;
   let historyMessages: number | null = null;
   let historyRuns: number | null = null;
   let historyDb: string | null = null;
@@ -271,6 +286,10 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (flag === '--live-rate') {
       liveRate = whole('--live-rate', 100, 5_000);
       if (liveRate % 100 !== 0) throw new Error(`--live-rate: a multiple of 100 (one /v1/batch of 100 events at a time; got ${liveRate})`);
+    } else if (flag === '--first-screen-messages') {
+      firstScreenMessages = whole('--first-screen-messages', 100, 100_000);
+    } else if (flag === '--first-screen-loads') {
+      firstScreenLoads = whole('--first-screen-loads', 1, 50);
     } else if (flag === '--history-messages') {
       historyMessages = whole('--history-messages', 2_000, 5_000_000);
     } else if (flag === '--history-runs') {
@@ -292,7 +311,7 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (flag === '--help' || flag === '-h') {
       console.log(
         `usage: ${RERUN} [-- --messages N] [--events N] [--ingest-warm-up N] [--ingest-in-flight N] [--rounds N] [--quick] [--fixed-window] [--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')}] ` +
-          '[--live-seconds N] [--live-rate N] [--history-messages N] [--history-runs N] [--history-db DIR] [--history-fill-messages N] [--history-fill-runs N] [--time-travel-messages N]',
+          '[--live-seconds N] [--live-rate N] [--first-screen-messages N] [--first-screen-loads N] [--history-messages N] [--history-runs N] [--history-db DIR] [--history-fill-messages N] [--history-fill-runs N] [--time-travel-messages N]',
       );
       process.exit(0);
     } else {
@@ -310,6 +329,7 @@ function parseArgs(argv: readonly string[]): Options {
     rounds: rounds ?? (quick ? 1 : DEFAULT_ROUNDS),
     fixedWindow,
     live: { seconds: liveSeconds ?? (quick ? 4 : DEFAULT_LIVE_SECONDS), rate: liveRate ?? DEFAULT_LIVE_RATE },
+    firstScreen: { messages: firstScreenMessages ?? DEFAULT_FIRST_SCREEN_MESSAGES, loads: firstScreenLoads ?? (quick ? QUICK_FIRST_SCREEN_LOADS : DEFAULT_FIRST_SCREEN_LOADS) },
     history: {
       messages: historyMessages ?? (quick ? QUICK_HISTORY_MESSAGES : DEFAULT_HISTORY_MESSAGES),
       runs: historyRuns ?? (quick ? QUICK_HISTORY_RUNS : DEFAULT_HISTORY_RUNS),
@@ -561,6 +581,28 @@ function fillFigures(fill: FillResult | null): DocRow[] {
   ];
 }
 
+/** The first screen: Live's first row and its counters, each ÷ the hand-written page (max: < 2 passes). */
+function firstScreenChecks(r: FirstScreenResult | null): Check[] {
+  if (!r || r.skipped) return [];
+  const n = int(r.messages);
+  return [
+    check(`first screen, ${n} messages: Live's first row ÷ hand-written page`, r.ratios.liveRow, FIRST_SCREEN_TARGET, 'max'),
+    check(`first screen, ${n} messages: Live's counters ÷ hand-written page`, r.ratios.liveCounters, FIRST_SCREEN_TARGET, 'max'),
+  ];
+}
+
+function firstScreenFigures(r: FirstScreenResult | null): DocRow[] {
+  if (!r || r.skipped) return [];
+  const n = int(r.messages);
+  return [
+    { name: `first screen, ${n} messages: hand-written page (50 rows) ms`, value: Math.round(r.medianMs.baseline) },
+    { name: `first screen, ${n} messages: Live's first row ms`, value: Math.round(r.medianMs.live) },
+    { name: `first screen, ${n} messages: History cold ÷ hand-written page`, value: Number(r.ratios.history.toFixed(2)) },
+    { name: `first screen, ${n} messages: a message's detail cold ÷ hand-written page`, value: Number(r.ratios.detail.toFixed(2)) },
+    { name: `first screen, ${n} messages: Check's report cold ÷ hand-written page`, value: Number(r.ratios.check.toFixed(2)) },
+  ];
+}
+
 function timeTravelChecks(result: TimeTravelResult | null): Check[] {
   if (!result) return [];
   const failed = result.runs.filter((r) => r.failed === r.messages).length;
@@ -650,6 +692,7 @@ function writeResults(
   results: Measured[],
   ingest: IngestMeasured[],
   live: LiveResult | null,
+  firstScreen: FirstScreenResult | null,
   history: HistoryResult | null,
   timeTravel: TimeTravelResult | null,
   verdicts: Check[],
@@ -664,6 +707,7 @@ function writeResults(
     contenders: Object.fromEntries(results.map((r) => [r.name, r])),
     ingestion: Object.fromEntries(ingest.map((r) => [r.name, r])),
     live,
+    firstScreen,
     history: history ? { generatedAt: new Date().toISOString(), ...history } : null,
     timeTravel,
     checks: verdicts,
@@ -707,6 +751,7 @@ async function main(): Promise<number> {
   const forwarding = options.only.filter(isForwardingName);
   const ingestion = options.only.filter(isIngestName);
   const withLive = options.only.includes('live');
+  const withFirstScreen = options.only.includes('first-screen');
   const withHistory = options.only.includes('history');
   const withTimeTravel = options.only.includes('time-travel');
   const withFill = options.only.includes('history-fill');
@@ -716,7 +761,7 @@ async function main(): Promise<number> {
   const fast = forwarding.some((f) => !SLOW.has(f)) || ingestion.length ? await startReceiver() : null;
   const slow = forwarding.some((f) => SLOW.has(f)) ? await startReceiver({ origins: LATENCY_ORIGINS, delayMs: LATENCY_MS }) : null;
   const receiverOf = (name: ContenderName): Receiver => (SLOW.has(name as ForwardingName) ? slow! : fast!);
-  const capMs = HARD_CAP_MS + (withHistory ? HISTORY_CAP_MS : 0) + (withTimeTravel ? TIME_TRAVEL_CAP_MS : 0) + (withFill ? HISTORY_FILL_CAP_MS : 0);
+  const capMs = HARD_CAP_MS + (withFirstScreen ? FIRST_SCREEN_CAP_MS : 0) + (withHistory ? HISTORY_CAP_MS : 0) + (withTimeTravel ? TIME_TRAVEL_CAP_MS : 0) + (withFill ? HISTORY_FILL_CAP_MS : 0);
   const cap = setTimeout(() => {
     console.error(`bench: hard cap of ${capMs / 1000} s reached; aborting`);
     fast?.kill();
@@ -742,6 +787,7 @@ async function main(): Promise<number> {
       );
     }
     if (withLive) console.log(`  live: ${int(options.live.rate)} deliveries/s for ${options.live.seconds} s into the Live view`);
+    if (withFirstScreen) console.log(`  first-screen: ${int(options.firstScreen.messages)} messages stored; ${options.rounds} rounds of ${options.firstScreen.loads} cold loads of each page`);
     if (withHistory) console.log(`  history: listMessages and getOverview at ${int(options.history.messages)} stored messages, ${options.history.runs} runs a case`);
     if (withFill) console.log(`  history-fill: ${int(options.historyFill.messages)} calls through /v1/batch, then first pages right after, while indexing and caught up (${options.historyFill.runs} rounds)`);
     if (withTimeTravel) console.log(`  time travel: +4 h over 1 and ${int(options.timeTravelMessages)} messages to an endpoint that never answers, honest and fast-forward`);
@@ -812,6 +858,11 @@ async function main(): Promise<number> {
       collectGarbage();
       live = await withTempDir('live', (dir) => runLive({ ...options.live, dir }, (line) => console.log(`  live: ${line}`)));
     }
+    let firstScreen: FirstScreenResult | null = null;
+    if (withFirstScreen) {
+      collectGarbage();
+      firstScreen = await withTempDir('first-screen', (dir) => runFirstScreen({ ...options.firstScreen, rounds: options.rounds, dir }, (line) => console.log(`  first-screen: ${line}`)));
+    }
     let history: HistoryResult | null = null;
     if (withHistory) {
       collectGarbage();
@@ -829,7 +880,7 @@ async function main(): Promise<number> {
     }
     const byName = new Map<ContenderName, Measured>(results.map((r) => [r.name, r]));
     const rawE2e = rawAround.length ? rawAround.reduce((sum, r) => sum + r.deliveriesPerSecond, 0) / rawAround.length : null;
-    const verdicts = [...checks(byName, ingest, live, rawE2e), ...timeTravelChecks(timeTravel)];
+    const verdicts = [...checks(byName, ingest, live, rawE2e), ...firstScreenChecks(firstScreen), ...timeTravelChecks(timeTravel)];
 
     if (results.length) printReport(results, n);
     for (const g of groupRounds) {
@@ -850,6 +901,7 @@ async function main(): Promise<number> {
       );
     }
     if (live) printLive(live);
+    if (firstScreen) printFirstScreen(firstScreen, formatTable);
     if (history) printHistory(history, formatTable);
     if (fill) printHistoryFill(fill, formatTable);
     if (timeTravel) printTimeTravel(timeTravel, formatTable);
@@ -880,6 +932,7 @@ async function main(): Promise<number> {
         results,
         ingest,
         live,
+        firstScreen,
         history,
         timeTravel,
         [...verdicts, timeoutCheck, ...historyCheck],
@@ -896,6 +949,7 @@ async function main(): Promise<number> {
       ...ingest.map((r) => ({ name: `${r.name}: events/s`, value: r.eventsPerSecond })),
       ...(rawE2e && draining?.drain ? [{ name: 'ingest-draining: deliveries/s end to end', value: draining.drain.deliveriesPerSecond }] : []),
       ...fillFigures(fill),
+      ...firstScreenFigures(firstScreen),
     ];
     const doc = fileURLToPath(new URL('../../docs/performance.md', import.meta.url));
     const { kept } = writePerformanceDoc(
@@ -915,7 +969,7 @@ async function main(): Promise<number> {
     console.log(`docs:    ${doc} (this run's rows${kept ? `; ${kept} rows kept from earlier runs` : ''})`);
     console.log(
       `rerun:   ${rerunCommand()}   (options: -- --messages N | --events N | --ingest-warm-up N | --ingest-in-flight N | --rounds N | --quick | --fixed-window | ` +
-        `--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')} | --live-seconds N | --live-rate N | ` +
+        `--only ${[...CONTENDERS, ...Object.keys(ALIASES)].join(',')} | --live-seconds N | --live-rate N | --first-screen-messages N | --first-screen-loads N | ` +
         '--history-messages N | --history-runs N | --history-db DIR | --history-fill-messages N | --history-fill-runs N | --time-travel-messages N)',
     );
     return 0;

@@ -11,6 +11,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type ProxyOptions } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { firstScreen } from './firstScreenPlugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const target = process.env['HOOKBENCH_URL'] ?? 'http://127.0.0.1:4400';
@@ -30,18 +31,22 @@ export default defineConfig({
   base: './',
   // Each text asset also as .gz and .br beside it: `hookbench serve` sends the one the browser accepts
   // (server/httpServer.ts), so a first load moves a fraction of the bytes with no compression at request time.
-  plugins: [react(), tailwindcss(), compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json)$/, threshold: 0 })],
+  // firstScreen: the page's first requests run as index.html's first script, before the app (firstScreenPlugin.ts).
+  plugins: [react(), tailwindcss(), firstScreen(root), compression({ algorithms: ['gzip', 'brotliCompress'], include: /\.(js|css|html|svg|json)$/, threshold: 0 })],
   build: {
     outDir: fileURLToPath(new URL('../dist/renderer', import.meta.url)),
     emptyOutDir: true,
     // The editor (CodeMirror, ~400 kB) is only needed once a screen shows a body; keep it in its own chunk
     // so the frame and the lists paint without it.
     chunkSizeWarningLimit: 500,
-    rollupOptions: {
+    rolldownOptions: {
+      // Rolldown warns when plugin callbacks take most of a build; here they are Vite's and Tailwind's own,
+      // which this project cannot speed up, so the warning would only add noise to every install.
+      checks: { bundlerTimings: false },
       output: {
         // Rolldown's chunk groups: a module goes to the group with the highest priority that matches it.
         // React first, so the editor's chunk never takes a copy of it.
-        advancedChunks: {
+        codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|zustand)[\\/]/, priority: 20 },
             { name: 'editor', test: /node_modules[\\/](@codemirror|@uiw|@lezer|codemirror|style-mod|w3c-keyname|crelt)[\\/]/, priority: 10 },

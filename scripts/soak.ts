@@ -4,7 +4,9 @@
  *   1. the ingestion API fuzzed against a serve (test/fuzz/ingestFuzz.ts), then usage totals and durability;
  *   2. the config file fuzzed (test/fuzz/configFuzz.ts): round trips, unknown keys, hostile files;
  *   3. SIGKILL loops of a real serve process under load, with a flaky receiver (test/fuzz/killLoop.ts);
- *   4. a full disk: a small tmpfs when this user may mount one (root on Linux), else SQLite's max_page_count.
+ *   4. a full disk: a small tmpfs when this user may mount one (root on Linux), else SQLite's max_page_count;
+ *   5. slow connections: thousands of slow-header and slow-body sockets against a serve while the typed API
+ *      and ingestion must keep answering.
  * It prints what it tried and what held, and exits 1 on the first violation (with the seed to repeat it).
  */
 import { execFileSync } from 'node:child_process';
@@ -174,12 +176,54 @@ async function diskFullTurn(seed: number): Promise<void> {
   }
 }
 
+/**
+ * Slow connections: 3,000 sockets that send half their headers and 300 that send headers and half a body hold the
+ * server while the typed API and ingestion are asked; each must answer within a few seconds, with a real answer.
+ */
+async function slowConnectionsTurn(seed: number): Promise<void> {
+  const dir = mkdtempSync(join(scratch, 'slow-'));
+  const { running } = await startFuzzServe(dir);
+  const url = new URL(running.info.url);
+  const sockets: import('node:net').Socket[] = [];
+  const { connect } = await import('node:net');
+  const open = (first: string) =>
+    new Promise<void>((resolve) => {
+      const s = connect(Number(url.port), url.hostname, () => {
+        s.write(first);
+        resolve();
+      });
+      s.on('error', () => resolve());
+      sockets.push(s);
+    });
+  try {
+    const slowHeaders = 3000 + (seed % 500);
+    for (let i = 0; i < slowHeaders; i++) await open('POST /v1/batch HTTP/1.1\r\nHost: x\r\n');
+    for (let i = 0; i < 300; i++) await open(`POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nAuthorization: Basic ${Buffer.from(`${FUZZ_WRITE_KEY}:`).toString('base64')}\r\n\r\n{"batch":`);
+    for (let i = 0; i < 5; i++) {
+      const started = Date.now();
+      const api = await request(`${running.info.url}/api/getClock`, { method: 'POST', headers: { authorization: `Bearer ${running.info.token}`, 'content-type': 'application/json' }, body: '{}', headersTimeout: 5000 });
+      if (api.statusCode !== 200) throw new Violation(`the typed API answered ${api.statusCode} while slow connections held the server`);
+      await api.body.dump();
+      const ingest = await request(`${running.info.url}/v1/track`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${FUZZ_WRITE_KEY}:`).toString('base64')}`, 'content-type': 'application/json' }, body: JSON.stringify({ userId: `slow-${i}`, event: 'Slow' }), headersTimeout: 5000 });
+      if (ingest.statusCode !== 200) throw new Violation(`ingestion answered ${ingest.statusCode} while slow connections held the server`);
+      await ingest.body.dump();
+      if (Date.now() - started > 5000) throw new Violation('an answer took more than 5 s while slow connections held the server');
+    }
+    say(`slow connections: ${slowHeaders} slow-header and 300 slow-body sockets; the typed API and ingestion answered every time`);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await running.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 say(`soak for ${minutes} min, seed ${baseSeed}`);
 const phases: [string, (seed: number) => Promise<void>][] = [
   ['ingest fuzz', ingestTurn],
   ['config fuzz', configTurn],
   ['SIGKILL loop', killTurn],
   ['disk full', diskFullTurn],
+  ['slow connections', slowConnectionsTurn],
 ];
 for (let turn = 0; timeLeft() > 0; turn++) {
   const [name, run] = phases[turn % phases.length]!;

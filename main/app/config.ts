@@ -4,10 +4,14 @@
  * first and applied in one transaction: an error names its path and nothing is applied half-way.
  * Webhook URLs may name receivers (`receiver:<name>`): they are stored as such and resolved at attempt time.
  */
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { configSchema, type HookbenchConfig } from '../contract/config.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { combineErrors, issuesToErrors } from '../contract/schemas.js';
-import { caretSnippet, parseJsonText } from '../domain/jsonText.js';
+import { caretSnippet, jsonProblemWhere } from '../domain/jsonText.js';
+import { parseUserJson } from '../domain/userJson.js';
+import { tooDeepError, tooDeepField } from '../domain/jsonDepth.js';
+import { LIMITS } from '../contract/message/messageShapes.js';
 import { FILE_LIMITS, FileReadError, readBoundedText } from '../platform/boundedFile.js';
 import type { Core } from './createCore.js';
 
@@ -28,21 +32,35 @@ export function readConfigFile(path: string): Result<HookbenchConfig> {
   } catch (e) {
     return err({ code: 'invalid_config', field: 'config', message: `config ${e instanceof FileReadError ? e.message : `${path}: cannot read (${String(e)})`}` });
   }
-  const read = parseJsonText(text);
+  const read = parseUserJson(text);
   if (!read.ok) {
     const p = read.error;
-    return err({ code: 'invalid_config', field: 'config', message: `config ${path}: invalid JSON at line ${p.line}, column ${p.column} (position ${p.position}): ${p.problem}\n${caretSnippet(text, p)}` });
+    return err({ code: 'invalid_config', field: 'config', message: `config ${path}: ${jsonProblemWhere(p)}: ${p.problem}\n${caretSnippet(text, p)}` });
   }
   const json = read.value;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     const got = json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`;
     return err({ code: 'invalid_config', field: 'config', message: `config ${path}: must be one JSON object ({"sources": [...], "destinations": [...], "receivers": [...]}), not ${got}` });
   }
+  // Nothing in a config file nests as deep as a call may: deeper is refused before anything walks it.
+  const tooDeep = tooDeepField(json as Record<string, unknown>, LIMITS.maxDepth);
+  if (tooDeep) {
+    const e = tooDeepError(tooDeep);
+    return err({ ...e, code: 'invalid_config', message: `config ${path}: ${e.message}` });
+  }
   // Every problem at once: a person fixes the file in one pass instead of one error per start.
   const parsed = configSchema.safeParse(json);
-  if (parsed.success) return ok(parsed.data);
+  if (parsed.success) return ok(withCaFilesFrom(dirname(resolve(path)), parsed.data));
   const problem = combineErrors(issuesToErrors(parsed.error.issues, [], configSchema));
   return err({ ...problem, code: 'invalid_config', message: `config ${path}: ${problem.message}` });
+}
+
+/**
+ * A relative caFile in a config file names a file beside the config file, wherever serve was started: it is
+ * kept as that absolute path, which errors then name.
+ */
+function withCaFilesFrom(folder: string, config: HookbenchConfig): HookbenchConfig {
+  return { ...config, destinations: config.destinations.map((d) => (d.caFile && !isAbsolute(d.caFile) ? { ...d, caFile: resolve(folder, d.caFile) } : d)) };
 }
 
 export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHooks = {}): Result<ApplySummary> {
@@ -77,7 +95,8 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
       else (existing ? summary.updated : summary.created).push(`source ${s.name}`);
     }
 
-    const destinations = core.listDestinations();
+    // Every owner's: a config file naming a reserved name updates that destination rather than failing to create it.
+    const destinations = core.listDestinations({ owner: 'all' });
     if (!destinations.ok) return destinations;
     for (const [i, d] of config.destinations.entries()) {
       const path = `destinations[${i}]`;

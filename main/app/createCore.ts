@@ -12,7 +12,7 @@ import type { Diagnostics } from '../contract/diagnostics.js';
 import type { Destination, IngestRefusal, Source } from '../contract/models.js';
 import type { Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
-import type { DbHealth } from '../store/integrity.js';
+import { startFailure, type DbHealth } from '../store/integrity.js';
 import type { SecretCodec } from '../store/secretCodec.js';
 import { Store } from '../store/store.js';
 import type { AudienceService } from '../audiences/audienceService.js';
@@ -55,6 +55,8 @@ export interface CoreOptions {
   receiver?: Pick<ReceiverServiceOptions, 'fallbackReceiver'> & {
     /** The newest captures kept (default 10,000). */
     maxCaptures?: number;
+    /** The bytes of the captures' bodies kept at most (default 64 MiB). */
+    maxCaptureBytes?: number;
   };
   /** The endpoint check's timeout and "slow" threshold (default: the destination's 5 s, and 1 s); tests shorten them. */
   checkTiming?: Partial<CheckTiming>;
@@ -129,6 +131,11 @@ export function createCore(options: CoreOptions): Core {
     lock.release();
     throw e;
   }
+  // Two engines on one database would each keep their own state: a lost lock stops writes, as a lost file does.
+  store.health.addCheck(() => {
+    const held = lock.check();
+    return held.ok ? null : { code: 'unavailable', message: held.message };
+  });
   try {
     const services = buildServices(options, store);
     const lifecycle = new CoreLifecycle(options.dataDir, services, lock);
@@ -143,7 +150,7 @@ export function createCore(options: CoreOptions): Core {
     // e.g. secrets the codec cannot read (store/secretCodec): they are read before any thread starts
     store.close();
     lock.release();
-    throw e;
+    throw startFailure(options.dataDir, e);
   }
 }
 
@@ -178,8 +185,12 @@ class CoreLifecycle implements Omit<Core, keyof Commands> {
     this.s.control.pause();
   }
 
+  /** The user's events: a check run's own traffic is left out, as every list and counter leaves it out. */
   onEvent(listener: (event: EngineEvent) => void): () => void {
-    return this.s.bus.on(listener);
+    const traffic = this.s.checkTraffic;
+    return this.s.bus.on((event) => {
+      if (!traffic.owns(event)) listener(event);
+    });
   }
 
   onIngestRefused(listener: (refusal: IngestRefusal) => void): () => void {

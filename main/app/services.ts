@@ -11,8 +11,10 @@ import { AudienceStore } from '../audiences/audienceStore.js';
 import { DeletionRequests } from '../audiences/deletions.js';
 import { CheckRunStore } from '../check/checkRunStore.js';
 import { CheckService } from '../check/checkService.js';
+import { CheckTraffic } from '../check/checkTraffic.js';
 import { Control, retrySeed, SETTINGS } from '../control/control.js';
 import { DeliveryCommands } from '../delivery/deliveryCommands.js';
+import { DeliveryMinutes } from '../delivery/deliveryMinutes.js';
 import { chooseForwarder, type Forwarder } from '../delivery/forwarders.js';
 import { Engine } from '../delivery/scheduler.js';
 import { DiagnosticsService } from '../diagnostics/diagnostics.js';
@@ -57,6 +59,8 @@ export interface Services {
   readonly deliveries: DeliveryCommands;
   readonly diagnostics: DiagnosticsService;
   readonly checks: CheckService;
+  /** Which events are a check run's own traffic (left out of the user's faces). */
+  readonly checkTraffic: CheckTraffic;
   readonly deletions: DeletionRequests;
   readonly ingestion: IngestionPort;
   /** A transaction rolled back: the in-memory copies are read again, and the scheduler looks again. */
@@ -72,7 +76,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
   const writable = () => store.health.problem === null;
   // Read first: what cannot be read (secrets the codec cannot decrypt) fails before any thread starts.
   const receivers = new ReceiverService({
-    store: new ReceiverStore(store.db, options.receiver?.maxCaptures, options.secretCodec),
+    store: new ReceiverStore(store.db, options.receiver?.maxCaptures, options.secretCodec, options.receiver?.maxCaptureBytes),
     clock,
     dataDir: options.dataDir,
     emit,
@@ -84,8 +88,10 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     receiverExists: (name) => receivers.getReceiver({ name }).ok,
     destinationSaved: () => engine.reschedule(),
     caFileDropped: (caFile) => forwarder.invalidate(caFile),
+    changed: (catalog) => bus.emit({ type: 'catalogChanged', catalog }),
   });
   const forwarder = chooseForwarder(options.forwarder, options.dispatcher);
+  const deliveryMinutes = new DeliveryMinutes();
   const engine = new Engine({
     store,
     clock,
@@ -96,6 +102,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     expectRequest: (url, body, attempt) => receivers.expectRequest(url, body, attempt),
     emit,
     listening: () => bus.listening,
+    recorded: (rounds) => deliveryMinutes.addRounds(rounds),
     onJump: (jump) => bus.emit({ type: 'clockJumpUpdated', jump }),
     ...(options.minInFlight !== undefined ? { minInFlight: options.minInFlight } : {}),
     ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
@@ -167,6 +174,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     queries,
     registry,
     usage: { minutes: intake.usage, now: () => clock.now() },
+    deliveryMinutes,
     otherSecrets: () => [control.apiToken(), ...receivers.allSecrets()],
     receiverChecks: (detail) => receiverChecksOf(detail, receivers, registry),
   });
@@ -178,16 +186,18 @@ export function buildServices(options: CoreOptions, store: Store): Services {
   };
   const refusalListeners = new Set<(refusal: IngestRefusal) => void>();
   const built = { store, clock, bus, refusalListeners, receivers, registry, forwarder, engine, background, retention, intake, audiences, control, history, deliveries, rolledBack };
+  const checkTraffic = new CheckTraffic();
   return {
     ...built,
     diagnostics: diagnosticsOver(built),
-    checks: checksOver(built, options),
+    checks: checksOver(built, options, checkTraffic),
+    checkTraffic,
     deletions: new DeletionRequests({ store, clock, registry, intake, rolledBack }),
     ingestion: ingestionPort({ store, clock, bus, registry, intake, refusalListeners }),
   };
 }
 
-type Built = Omit<Services, 'diagnostics' | 'checks' | 'deletions' | 'ingestion'>;
+type Built = Omit<Services, 'diagnostics' | 'checks' | 'checkTraffic' | 'deletions' | 'ingestion'>;
 
 /** The troubleshooting checklist reads every other feature's newest data (docs/behaviour.md §13). */
 function diagnosticsOver({ store, clock, registry, receivers, history, control }: Built): DiagnosticsService {
@@ -211,8 +221,9 @@ function diagnosticsOver({ store, clock, registry, receivers, history, control }
 }
 
 /** The endpoint check sends through the engine when a check asks for it (check/engineRoute.ts). */
-function checksOver({ store, bus, registry, intake, history, control }: Built, options: CoreOptions): CheckService {
+function checksOver({ store, bus, registry, intake, history, control, receivers }: Built, options: CoreOptions, checkTraffic: CheckTraffic): CheckService {
   return new CheckService({
+    mockEndpoint: (url) => receivers.endpointForUrl(url),
     runs: new CheckRunStore(store.db),
     emit: (event) => bus.emit(event),
     timing: options.checkTiming,
@@ -225,7 +236,12 @@ function checksOver({ store, bus, registry, intake, history, control }: Built, o
       findDestination: (ref) => registry.findDestination(ref),
       createDestination: (input) => registry.createDestination(input),
       updateDestination: (input) => registry.updateDestination(input),
-      sendMessage: (input) => intake.sendMessage(input),
+      // The check's messages are its own: marked so that lists, counters and the user's event streams leave them out.
+      sendMessage: (input) => {
+        const sent = intake.sendMessage(input, { origin: 'check' });
+        if (sent.ok) checkTraffic.add(sent.value.message.id);
+        return sent;
+      },
       getMessage: (input) => history.getMessage(input),
       onEvent: (listener) => bus.on(listener),
     },

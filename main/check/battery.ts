@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { checkScenarioSchema, type CheckArea, type CheckExchange, type CheckScenarioInput } from '../contract/check/check.js';
-import { CONCURRENCY_FIX } from '../contract/check/checkFixes.js';
+import { CONCURRENCY_FIX, mockEndpointFix } from '../contract/check/checkFixes.js';
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import { buildMessage } from '../domain/messages.js';
 import { RAW_BYTES_ID, refused } from './diagnosis.js';
@@ -67,6 +67,15 @@ function judgeForgery(what: string, ex: CheckExchange, ctx: CheckContext): Judge
   const status = ex.statusCode;
   if (status !== null && status >= 400 && status < 500) return { verdict: 'pass', detail: `${what}: refused with HTTP ${status}` };
   if (status !== null && status >= 200 && status < 300) {
+    const mock = ctx.mockEndpoint;
+    if (mock && !mock.refuseInvalidSignatures) {
+      // The workbench's own endpoint answers by script: nothing in the user's code to fix, one setting to turn on.
+      return {
+        verdict: 'fail',
+        detail: `${what}: accepted with HTTP ${status}; mock receiver endpoint '${mock.name}' answers by its script whatever the signature, so forged requests get in`,
+        fix: mockEndpointFix(mock.name, mock.hasSecret),
+      };
+    }
     return { verdict: 'fail', detail: `${what}: accepted with HTTP ${status}; forged requests get in`, fix: FORGERY_FIX };
   }
   if (status !== null && status >= 500) {
@@ -183,6 +192,21 @@ function queueing(slow: readonly CheckExchange[], answered: readonly CheckExchan
   return `, all of them in the burst while requests sent one at a time took at most ${Math.round(fastest)} ms: the burst queued, so the receiver handles (or accepts connections for) only one request or a few at a time`;
 }
 
+/**
+ * A time check without data to judge is a warning, never a pass: nothing was sent in the run (an --only
+ * without a check that sends), or nothing sent was answered (resets, garbage, oversized headers).
+ */
+function nothingToJudge(ctx: CheckContext, measured: string): Judgement {
+  const sent = ctx.exchanges;
+  if (sent.length === 0) return { verdict: 'warn', detail: `no request was sent in this run (add a check that sends, e.g. --only status.valid-request,${measured}), so there is nothing to measure`, fix: null };
+  const first = sent[0]!;
+  return {
+    verdict: 'warn',
+    detail: `none of the ${sent.length} request${sent.length === 1 ? '' : 's'} of this run got a response (first: ${first.label}: ${first.error ?? first.outcome}), so there is nothing to measure; the checks that sent them say why`,
+    fix: null,
+  };
+}
+
 const TIME: Check[] = [
   {
     id: 'time.latency',
@@ -192,7 +216,7 @@ const TIME: Check[] = [
     requests: () => [],
     judge: (_own, ctx) => {
       const answered = ctx.exchanges.filter((ex) => ex.outcome !== 'tls_error' && ex.outcome !== 'network_error');
-      if (answered.length === 0) return { verdict: 'pass', detail: 'no request was answered, so there is no latency to measure' };
+      if (answered.length === 0) return nothingToJudge(ctx, 'time.latency');
       const sorted = answered.map((ex) => ex.durationMs).sort((a, b) => a - b);
       const ms = (v: number) => `${Math.round(v)} ms`;
       const stats = `p50 ${ms(percentile(sorted, 50))}, p95 ${ms(percentile(sorted, 95))}, max ${ms(sorted.at(-1)!)} over ${sorted.length} requests`;
@@ -220,8 +244,10 @@ const TIME: Check[] = [
     scenario: null,
     requests: () => [],
     judge: (_own, ctx) => {
-      const stalls = ctx.exchanges.filter(stalled);
-      if (stalls.length === 0) return { verdict: 'pass', detail: 'every response body arrived in full' };
+      const responses = ctx.exchanges.filter((ex) => ex.response !== null);
+      if (responses.length === 0) return nothingToJudge(ctx, 'time.body-stall');
+      const stalls = responses.filter(stalled);
+      if (stalls.length === 0) return { verdict: 'pass', detail: `every response body arrived in full (${responses.length} response${responses.length === 1 ? '' : 's'})` };
       return {
         verdict: 'warn',
         detail: `${stalls.length} response(s) sent headers, then stalled the body (first: ${stalls[0]!.label}); the destination records the status and cuts the body after ${ctx.timing.timeoutMs} ms, holding a connection meanwhile`,

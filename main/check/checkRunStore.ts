@@ -2,9 +2,10 @@
  * Check runs (migration 011): one row per run, its checks as one JSON array rewritten as each check
  * finishes. Times are stored as ms since the epoch (real time) and answered as ISO 8601. The run's
  * diagnosis is one more member of its `options` JSON (a run written before diagnoses has none: null), so
- * it needs no column of its own.
+ * it needs no column of its own; so is its capacity measurement (`capacityResult`, rewritten once a second
+ * while it runs: at most 300 seconds of figures).
  */
-import type { CheckDiagnosis, CheckResult, CheckRun, CheckRunStatus, CheckRunSummary } from '../contract/check/check.js';
+import type { CheckCapacity, CheckDiagnosis, CheckResult, CheckRun, CheckRunStatus, CheckRunSummary } from '../contract/check/check.js';
 import { summarise } from '../contract/check/check.js';
 import type { Db } from '../store/openDb.js';
 
@@ -25,7 +26,8 @@ export interface NewCheckRun {
   url: string;
   startedAt: number;
   total: number;
-  options: CheckRunSummary['options'];
+  /** `capacity` left out: none asked for. */
+  options: Omit<CheckRunSummary['options'], 'capacity'> & { capacity?: CheckRunSummary['options']['capacity'] };
 }
 
 /** The store keeps at most this many runs; the oldest go as new ones start. */
@@ -43,6 +45,7 @@ export class CheckRunStore {
       setPrevious: db.prepare<[number, number], never>('UPDATE check_runs SET previous_run_id = ? WHERE id = ?'),
       setChecks: db.prepare<[string, number], never>('UPDATE check_runs SET checks = ? WHERE id = ?'),
       setDiagnosis: db.prepare<[string, number], never>("UPDATE check_runs SET options = json_set(options, '$.diagnosis', json(?)) WHERE id = ?"),
+      setCapacity: db.prepare<[string, number], never>("UPDATE check_runs SET options = json_set(options, '$.capacityResult', json(?)) WHERE id = ?"),
       finish: db.prepare<[string, string | null, number, number, number], never>('UPDATE check_runs SET status = ?, error = ?, finished_at = ?, total = ? WHERE id = ?'),
       get: db.prepare<[number], Row>('SELECT * FROM check_runs WHERE id = ?'),
       list: db.prepare<[number, number], Row>('SELECT * FROM check_runs WHERE id < ? ORDER BY id DESC LIMIT ?'),
@@ -71,6 +74,10 @@ export class CheckRunStore {
     this.statements.setDiagnosis.run(JSON.stringify(diagnosis), id);
   }
 
+  setCapacity(id: number, capacity: CheckCapacity): void {
+    this.statements.setCapacity.run(JSON.stringify(capacity), id);
+  }
+
   /** `total`: the checks the run ended with (fewer than planned when the URL was unreachable or refused by TLS). */
   finish(id: number, status: Exclude<CheckRunStatus, 'running'>, error: string | null, finishedAt: number, total: number): void {
     this.statements.finish.run(status, error, finishedAt, total, id);
@@ -95,10 +102,12 @@ export class CheckRunStore {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-type StoredOptions = CheckRunSummary['options'] & { diagnosis?: CheckDiagnosis | null };
+type StoredOptions = Omit<CheckRunSummary['options'], 'capacity'> & { capacity?: CheckRunSummary['options']['capacity']; diagnosis?: CheckDiagnosis | null; capacityResult?: CheckCapacity };
 
 function summaryOf(row: Row, checks: readonly CheckResult[]): CheckRunSummary {
-  const { diagnosis: _diagnosis, ...options } = JSON.parse(row.options) as StoredOptions;
+  const { diagnosis: _diagnosis, capacityResult: _capacity, ...stored } = JSON.parse(row.options) as StoredOptions;
+  // A run stored before capacity existed asked for none.
+  const options = { ...stored, capacity: stored.capacity ?? null };
   return {
     id: row.id,
     url: row.url,
@@ -115,6 +124,12 @@ function summaryOf(row: Row, checks: readonly CheckResult[]): CheckRunSummary {
 
 function toRun(row: Row): CheckRun {
   const checks = JSON.parse(row.checks) as CheckResult[];
-  const diagnosis = (JSON.parse(row.options) as StoredOptions).diagnosis ?? null;
-  return { ...summaryOf(row, checks), checks, diagnosis, fixedSinceLastRun: checks.filter((c) => c.change === 'fixed').map((c) => c.id) };
+  const stored = JSON.parse(row.options) as StoredOptions;
+  return {
+    ...summaryOf(row, checks),
+    checks,
+    diagnosis: stored.diagnosis ?? null,
+    fixedSinceLastRun: checks.filter((c) => c.change === 'fixed').map((c) => c.id),
+    capacity: stored.capacityResult ?? null,
+  };
 }

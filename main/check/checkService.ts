@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import {
   runCheckInputSchema,
   summarise,
+  CAPACITY_CHECK_ID,
   CHECK_LIMITS,
   type CheckChange,
   type CheckListing,
@@ -22,8 +23,10 @@ import type { Page } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';
 import type { CheckRunStore } from './checkRunStore.js';
+import { absolutePath, caFileProblem } from '../platform/boundedFile.js';
 import { notFound, pageArgs, toPage } from '../platform/paging.js';
 import { BATTERY, PREFLIGHT_ID, rawBytesBody } from './battery.js';
+import { CAPACITY_TITLE, capacityCheck, judgeCapacity, measureCapacity } from './capacity.js';
 import { Diagnoser } from './diagnosis.js';
 import { EngineRoute, type EnginePort } from './engineRoute.js';
 import { otherSecret, runOne, scenarioCheck, ScenarioError, type Check, type CheckContext } from './runner.js';
@@ -43,10 +46,33 @@ export interface CheckServiceOptions {
   now?: () => number;
   /** The core, to send what the destination can send through the engine (attempt records to link). */
   engine?: EnginePort | undefined;
+  /** The workbench's mock receiver endpoint a URL names, if any (receiverService.endpointForUrl). */
+  mockEndpoint?: ((url: string) => { name: string; refuseInvalidSignatures: boolean; hasSecret: boolean } | null) | undefined;
 }
 
-/** The checks of a run, in order, after `only` and the scenarios. */
-export function planChecks(input: { secret: string | null; only?: readonly string[] | undefined; scenarios?: { scenarios: Parameters<typeof scenarioCheck>[0][] } | undefined }): Result<Check[]> {
+/**
+ * The checks of a run, in order, after `only` and the scenarios. Capacity, when asked for, runs last (its load
+ * never slows another check's answers) whatever `only` says: asking for it is explicit.
+ */
+export function planChecks(input: {
+  secret: string | null;
+  only?: readonly string[] | undefined;
+  scenarios?: { scenarios: Parameters<typeof scenarioCheck>[0][] } | undefined;
+  capacity?: { expectRate?: number | null | undefined } | null | undefined;
+}): Result<Check[]> {
+  const capacity = input.capacity ? [capacityCheck(input.capacity.expectRate ?? null)] : [];
+  const rest = planBattery({ ...input, only: input.only?.filter((id) => id !== CAPACITY_CHECK_ID) });
+  if (!rest.ok) return rest;
+  const capacityAt = input.only?.indexOf(CAPACITY_CHECK_ID) ?? -1;
+  if (capacityAt >= 0 && !input.capacity) {
+    return err({ code: 'invalid_input', field: `only[${capacityAt}]`, message: `only[${capacityAt}]: ${CAPACITY_CHECK_ID} runs only when capacity is asked for (hookbench check --capacity SECONDS)` });
+  }
+  // `only` naming nothing but capacity runs capacity alone.
+  const onlyCapacity = input.only !== undefined && input.only.every((id) => id === CAPACITY_CHECK_ID);
+  return ok([...(onlyCapacity ? [] : rest.value), ...capacity]);
+}
+
+function planBattery(input: { secret: string | null; only?: readonly string[] | undefined; scenarios?: { scenarios: Parameters<typeof scenarioCheck>[0][] } | undefined }): Result<Check[]> {
   const ctx = { secret: input.secret } as CheckContext;
   const user = (input.scenarios?.scenarios ?? []).map(scenarioCheck);
   const builtinIds = new Set(BATTERY.map((c) => c.id));
@@ -56,7 +82,7 @@ export function planChecks(input: { secret: string | null; only?: readonly strin
   const all = [...BATTERY.filter((c) => !c.applies || c.applies(ctx)), ...user];
   // The time checks read every exchange of the run: they stay last.
   all.sort((a, b) => Number(a.area === 'time') - Number(b.area === 'time'));
-  if (!input.only) return ok(all);
+  if (!input.only || input.only.length === 0) return ok(all);
   const known = new Set([...BATTERY.map((c) => c.id), ...user.map((c) => c.id)]);
   for (const [i, id] of input.only.entries()) {
     if (!known.has(id)) return err({ code: 'invalid_input', field: `only[${i}]`, message: `only[${i}]: no check has the ID "${id}" (hookbench check --list prints them)` });
@@ -67,7 +93,7 @@ export function planChecks(input: { secret: string | null; only?: readonly strin
 
 /** Every check ID the battery has, with the scenarios' (hookbench check --list). */
 export function listChecks(scenarios?: { scenarios: Parameters<typeof scenarioCheck>[0][] }): CheckListing[] {
-  return [...BATTERY, ...(scenarios?.scenarios ?? []).map(scenarioCheck)].map((c) => ({ id: c.id, title: c.title, area: c.area }));
+  return [...BATTERY, ...(scenarios?.scenarios ?? []).map(scenarioCheck), { ...capacityCheck(null), title: `${CAPACITY_TITLE} (only with --capacity)` }].map((c) => ({ id: c.id, title: c.title, area: c.area }));
 }
 
 function changeOf(previous: CheckVerdict | undefined, now: CheckVerdict): CheckChange | null {
@@ -96,9 +122,15 @@ export class CheckService {
 
   async runCheck(raw: RunCheckInput): Promise<Result<CheckRun>> {
     if (this.closed) return err({ code: 'conflict', message: 'runCheck: Hookbench is stopping' });
-    const input = runCheckInputSchema.parse(raw);
+    const parsedInput = runCheckInputSchema.parse(raw);
+    // The CA file is read as the connection pools read it (bounded, a regular file, PEM), and kept by its absolute path.
+    if (parsedInput.caFile) {
+      const problem = caFileProblem(parsedInput.caFile);
+      if (problem) return err({ code: 'invalid_input', field: 'caFile', message: `caFile: ${problem}` });
+    }
+    const input = parsedInput.caFile ? { ...parsedInput, caFile: absolutePath(parsedInput.caFile).path } : parsedInput;
     const secret = input.secret ?? null;
-    const planned = planChecks({ secret, only: input.only, scenarios: input.scenarios });
+    const planned = planChecks({ secret, only: input.only, scenarios: input.scenarios, capacity: input.capacity });
     if (!planned.ok) return planned;
     const checks = planned.value;
     const options: CheckRunSummary['options'] = {
@@ -108,6 +140,7 @@ export class CheckService {
       burst: input.burst ?? CHECK_LIMITS.defaultBurst,
       scenarios: input.scenarios?.scenarios.length ?? 0,
       caFile: input.caFile ?? null,
+      capacity: input.capacity ? { seconds: input.capacity.seconds, expectRate: input.capacity.expectRate ?? null } : null,
     };
     const runs = this.options.runs;
     // A URL's password is a secret: the run keeps (and compares by) the URL with it masked.
@@ -125,6 +158,8 @@ export class CheckService {
       exchanges: [],
       concurrentExchanges: new Set(),
       engine: null,
+      mockEndpoint: this.options.mockEndpoint?.(input.url) ?? null,
+      capacity: options.capacity,
     };
     if (this.options.engine && !this.engineInUse) {
       this.engineInUse = true;
@@ -166,6 +201,19 @@ export class CheckService {
         if (this.closed) break;
         // A refused certificate fails every request the same way: only the transport check says it, with the fix.
         if (tlsRefused && check.area !== 'transport') continue;
+        if (check.id === CAPACITY_CHECK_ID && ctx.capacity) {
+          const measured = await this.measure(id, check, sender, ctx, ctx.capacity);
+          // Capacity alone, to a URL that cannot be reached at all: as unreachable as a first valid request would say.
+          if (measured.unreachable !== null && results.length === 0) {
+            unreachable = measured.unreachable;
+            break;
+          }
+          const result = { ...measured.result, change: changeOf(before.get(check.id), measured.result.verdict) };
+          results.push(result);
+          runs.setChecks(id, results);
+          this.options.emit({ type: 'checkFinished', runId: id, check: result, summary: summarise(results), diagnosis: diagnoser.diagnosis });
+          continue;
+        }
         let result: CheckResult;
         try {
           const { exchanges, judgement: own } = await runOne(check, sender, ctx);
@@ -197,8 +245,10 @@ export class CheckService {
             change: null,
           };
         } catch (e) {
-          if (!(e instanceof ScenarioError)) throw e;
-          result = { id: check.id, title: check.title, area: check.area, verdict: 'fail', detail: e.message, evidence: [], fix: null, change: null };
+          // A check that could not run is a failure of the run, never a silent gap in it.
+          const detail = e instanceof ScenarioError ? e.message : `the check could not run: ${e instanceof Error ? e.message : String(e)}`;
+          if (!(e instanceof ScenarioError)) console.error(`hookbench: check ${check.id} could not run`, e);
+          result = { id: check.id, title: check.title, area: check.area, verdict: 'fail', detail, evidence: [], fix: null, change: null };
         }
         result.change = changeOf(before.get(result.id), result.verdict);
         results.push(result);
@@ -211,6 +261,34 @@ export class CheckService {
       console.error('hookbench: a check run failed', e);
     }
     this.options.emit({ type: 'checkRunFinished', run: summaryOf(runs.get(id)!) });
+  }
+
+  /**
+   * The capacity measurement: its figures are stored with the run and announced once a second
+   * (checkCapacityMeasured), then judged. A failure to run it is the check's failure, as for any check.
+   */
+  private async measure(id: number, check: Check, sender: CheckSender, ctx: RunContext, asked: { seconds: number; expectRate: number | null }): Promise<{ result: CheckResult; unreachable: string | null }> {
+    const runs = this.options.runs;
+    try {
+      const measured = await measureCapacity({
+        sender,
+        ctx,
+        seconds: asked.seconds,
+        expectRate: asked.expectRate,
+        stopped: () => this.closed,
+        onSecond: (capacity) => {
+          runs.setCapacity(id, capacity);
+          this.options.emit({ type: 'checkCapacityMeasured', runId: id, capacity });
+        },
+      });
+      const unreachable = measured.unreachableError !== null && UNREACHABLE.test(measured.unreachableError) ? `cannot reach ${maskUrl(ctx.url)}: ${measured.unreachableError}` : null;
+      const judgement = judgeCapacity(measured.capacity);
+      const result: CheckResult = { id: check.id, title: check.title, area: check.area, verdict: judgement.verdict, detail: judgement.detail, evidence: measured.evidence, fix: judgement.verdict === 'pass' ? null : (judgement.fix ?? null), change: null };
+      return { result, unreachable };
+    } catch (e) {
+      console.error(`hookbench: check ${check.id} could not run`, e);
+      return { result: { id: check.id, title: check.title, area: check.area, verdict: 'fail', detail: `the check could not run: ${e instanceof Error ? e.message : String(e)}`, evidence: [], fix: null, change: null }, unreachable: null };
+    }
   }
 
   getCheckRun(input: { id: number }): Result<CheckRun> {
@@ -241,9 +319,14 @@ function trimEvidence(check: Check, exchanges: CheckResult['evidence'], verdict:
 }
 
 function summaryOf(run: CheckRun): CheckRunSummary {
-  const { checks: _checks, fixedSinceLastRun: _fixed, diagnosis: _diagnosis, ...summary } = run;
+  const { checks: _checks, fixedSinceLastRun: _fixed, diagnosis: _diagnosis, capacity: _capacity, ...summary } = run;
   return summary;
 }
 
 /** A run's context, with what the run adds to as it goes. */
-type RunContext = CheckContext & { exchanges: CheckContext['exchanges'][number][]; concurrentExchanges: Set<CheckContext['exchanges'][number]> };
+type RunContext = CheckContext & {
+  exchanges: CheckContext['exchanges'][number][];
+  concurrentExchanges: Set<CheckContext['exchanges'][number]>;
+  /** Capacity asked for (the run's options), else null. */
+  capacity: { seconds: number; expectRate: number | null } | null;
+};

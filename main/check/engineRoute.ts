@@ -10,10 +10,11 @@
  */
 import type { CheckExchange } from '../contract/check/check.js';
 import type { EngineEvent } from '../contract/events.js';
-import type { Destination, MessageDetail } from '../contract/models.js';
+import { CHECK_DESTINATIONS, type Destination, type MessageDetail } from '../contract/models.js';
 import type { Result } from '../contract/result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput } from '../contract/schemas.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';
+import { maskResponseHeaders } from './runner.js';
 import type { SendMessageOutput } from '../contract/api.js';
 
 /** What the route needs of a core, and no more. */
@@ -30,11 +31,7 @@ export interface EnginePort {
 
 export type EngineSigning = 'valid' | 'wrong-secret' | 'none';
 
-const NAMES: Record<EngineSigning, string> = {
-  valid: 'hookbench check',
-  'wrong-secret': 'hookbench check (another secret)',
-  none: 'hookbench check (unsigned)',
-};
+const NAMES: Record<EngineSigning, string> = CHECK_DESTINATIONS;
 
 export interface EngineRunSettings {
   url: string;
@@ -107,7 +104,7 @@ export class EngineRoute {
         statusCode: attempt.statusCode,
         error: attempt.error,
         durationMs: attempt.durationMs,
-        response: attempt.responseHeaders === null ? null : { headers: attempt.responseHeaders, body: attempt.responseBody ?? '', bodyTruncated: attempt.responseTruncated },
+        response: attempt.responseHeaders === null ? null : { headers: maskResponseHeaders(attempt.responseHeaders), body: attempt.responseBody ?? '', bodyTruncated: attempt.responseTruncated },
         attempt: { messageId: detail.value.message.id, attemptId: attempt.id },
         signature: null,
       };

@@ -13,6 +13,7 @@ import { signBody } from '../domain/signature.js';
 import { diagnoseSignature } from '../domain/signatureDiagnosis.js';
 import { prepareRequest } from '../delivery/webhookRequests.js';
 import type { EngineRoute, EngineSigning } from './engineRoute.js';
+import type { SendResult } from '../delivery/webhookRequests.js';
 import type { CheckSender, CheckTiming } from './sender.js';
 
 /** What every check of a run shares. */
@@ -29,6 +30,8 @@ export interface CheckContext {
   readonly concurrentExchanges?: ReadonlySet<CheckExchange>;
   /** Sends what the destination itself can send through the engine (attempt records); null: all direct. */
   engine?: EngineRoute | null;
+  /** The workbench's own mock receiver endpoint at this URL, when it is one: its answers come from its script. */
+  mockEndpoint?: { name: string; refuseInvalidSignatures: boolean; hasSecret: boolean } | null;
 }
 
 /** One request a check wants sent. */
@@ -68,7 +71,7 @@ export interface Check {
 /** A call the builder refused is a mistake in the battery or the scenario: named, never sent. */
 export class ScenarioError extends Error {}
 
-interface Prepared {
+export interface Prepared {
   label: string;
   headers: Record<string, string>;
   bytes: Uint8Array;
@@ -115,7 +118,7 @@ export function prepare(spec: RequestSpec, ctx: CheckContext): Prepared {
         headers['content-length'] = String(sent.byteLength);
         break;
       case 'pretty-printed':
-        headers['x-signature'] = signBody(signing, Buffer.from(JSON.stringify(object ?? JSON.parse(Buffer.from(bytes).toString('utf8')), null, 2), 'utf8'));
+        headers['x-signature'] = signBody(signing, Buffer.from(JSON.stringify(object ?? jsonOf(spec.label, bytes), null, 2), 'utf8'));
         break;
       case 'uppercase-hex':
         headers['x-signature'] = headers['x-signature']!.toUpperCase();
@@ -126,6 +129,15 @@ export function prepare(spec: RequestSpec, ctx: CheckContext): Prepared {
   }
   if (spec.contentType !== undefined) headers['content-type'] = spec.contentType;
   return { label: spec.label, headers, bytes: sent, signatureSent: headers['x-signature'] ?? null };
+}
+
+/** A string body read as JSON (to sign it pretty-printed); one that is not JSON is the scenario's mistake, named. */
+function jsonOf(label: string, bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+  } catch {
+    throw new ScenarioError(`${label}: sign "pretty-printed" re-serialises the body as JSON, and this body is not JSON; give the body as an object, or another sign`);
+  }
 }
 
 const clip = (text: string): { text: string; truncated: boolean } =>
@@ -175,9 +187,23 @@ export function signedValidly(ex: CheckExchange): boolean {
   return ex.signature !== null && ex.signature.sent !== null && ex.signature.sent.toLowerCase() === ex.signature.expected;
 }
 
+/** The response headers as they came, behind the masked ones the evidence keeps: a scenario's `header` expectation judges these. */
+const receivedHeaders = new WeakMap<Record<string, string>, Record<string, string>>();
+
+/** Response headers as evidence shows them: credential-like values masked, as request headers are. */
+export function maskResponseHeaders(headers: Record<string, string>): Record<string, string> {
+  const masked = maskHeaders(headers);
+  if (masked !== headers) receivedHeaders.set(masked, headers);
+  return masked;
+}
+
 /** Sends one prepared request and keeps what happened as evidence. */
 export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckContext): Promise<CheckExchange> {
-  const result = await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile });
+  return evidenceOf(p, await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile }), ctx);
+}
+
+/** What a sent request and its answer are as evidence (the capacity run keeps only a few of its requests so). */
+export function evidenceOf(p: Prepared, result: SendResult, ctx: CheckContext): CheckExchange {
   const body = clip(Buffer.from(p.bytes).toString('utf8'));
   const responseBody = result.responseBody === null ? null : clip(result.responseBody);
   const signature = signatureEvidence(ctx.secret, p.bytes, p.signatureSent);
@@ -191,7 +217,7 @@ export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckConte
     response:
       result.responseHeaders === null
         ? null
-        : { headers: result.responseHeaders, body: responseBody?.text ?? '', bodyTruncated: result.responseTruncated || (responseBody?.truncated ?? false) },
+        : { headers: maskResponseHeaders(result.responseHeaders), body: responseBody?.text ?? '', bodyTruncated: result.responseTruncated || (responseBody?.truncated ?? false) },
     attempt: null,
     signature,
   };
@@ -277,7 +303,7 @@ export function judgeAccepted(ex: CheckExchange, timing: CheckTiming): Judgement
 }
 
 export const TLS_FIX =
-  "Use a certificate from a public CA; for a local one (mkcert, a company CA) give the destination caFile naming the root CA's PEM file (mkcert -CAROOT shows where it is), and runCheck the same caFile.";
+  "Use a certificate from a public CA. For a local one (mkcert, self-signed, a company CA), trust its root CA's PEM file: hookbench check --ca-file FILE (runCheck's caFile), and the destination's caFile for deliveries (mkcert -CAROOT shows where mkcert keeps it).";
 
 /** A user scenario's expectations, judged on each of its exchanges. */
 export function judgeExpectations(scenario: CheckScenario, exchanges: CheckExchange[]): Judgement {
@@ -294,10 +320,11 @@ export function judgeExpectations(scenario: CheckScenario, exchanges: CheckExcha
     }
     if (expect.header) {
       const name = expect.header.name.toLowerCase();
-      const value = ex.response?.headers[name];
+      const shown = ex.response?.headers[name];
+      const value = ex.response ? (receivedHeaders.get(ex.response.headers) ?? ex.response.headers)[name] : undefined;
       if (value === undefined) return { verdict: 'fail', detail: `${ex.label}: the response has no ${expect.header.name} header` };
       if (expect.header.contains !== undefined && !value.includes(expect.header.contains)) {
-        return { verdict: 'fail', detail: `${ex.label}: ${expect.header.name} is "${value}", which does not contain "${expect.header.contains}"` };
+        return { verdict: 'fail', detail: `${ex.label}: ${expect.header.name} is "${shown ?? value}", which does not contain "${expect.header.contains}"` };
       }
     }
     if (expect.bodyContains !== undefined && !(ex.response?.body ?? '').includes(expect.bodyContains)) {

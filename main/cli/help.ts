@@ -1,5 +1,5 @@
 /** The `hookbench` commands' longer help: what each prints, examples, exit statuses (shown after `--help`). */
-import { EXPORT_LIMIT } from '../contract/commands.js';
+import { EXPORT_LIMIT, EXPORT_TEXT_BYTES } from '../contract/commands.js';
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
 
 export const SERVE_HELP = `
@@ -10,12 +10,29 @@ the file is removed on a clean stop (Ctrl-C or SIGTERM: in-flight work is finish
 Examples:
   hookbench serve
   hookbench serve --config hookbench.config.json --port 0 --data-dir ./.hookbench
+  npm start -- --port 0 --data-dir ./.hookbench      # from the checkout: npm passes flags after --
 
+Ports: 4400 (--port), and the mock receiver's 4410 (--receiver-port) and 4443 (--receiver-tls-port).
+--port 0 picks a free port, and free receiver ports too unless you name them. Ports already in use are
+all named in one error, each with the flag that moves it (exit 1).
 --data DIR is accepted as an older spelling of --data-dir DIR.`;
+
+/**
+ * The one rule of the commands that use a workbench, said alike in each one's help; each adds what it
+ * does when no serve runs.
+ */
+const THROUGH_SERVE = `With a running serve: check, delete-user, export, import, info, send, show and tail work through the
+hookbench serve running on the data dir (--data-dir DIR, else $HOOKBENCH_DATA, else the per-user Hookbench
+folder) when there is one, found through <data>/server.json.`;
 
 export const DATA_DIR_OF_SERVE = 'data dir of the running hookbench serve (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)';
 
 export const DATA_ALIAS_HELP = '\n--data DIR is accepted as an older spelling of --data-dir DIR.';
+
+export const DELETE_USER_HELP = `
+${THROUGH_SERVE}
+Without one, delete-user exits 2, saying where it looked.
+${DATA_ALIAS_HELP}`;
 
 export const SEND_HELP = `
 Examples:
@@ -25,10 +42,13 @@ Examples:
   hookbench send track --to http://localhost:3000/hook --data '{"userId":"u1","event":"E"}' --fast --json
 
 Give <type> before --to: --to takes one or more URLs (or repeat it).
-With --data-dir DIR, the message goes to a destination named "hookbench send" there (created or updated with
-these flags, enabled while the send runs, then disabled). If a hookbench serve runs on DIR, the message is
-sent through that serve (its typed API and event socket) instead of failing on its lock; --fast then moves
-that serve's engine clock forward, and Ctrl-C cancels the message there.
+
+${THROUGH_SERVE}
+Through a serve, the message shows in its Live view and in tail: it goes to that serve's destination named
+"hookbench send" (created or updated with these flags, enabled while the send runs, then disabled); --fast
+moves that serve's engine clock forward (it says how far: Reset offset in the workbench puts it back), and
+Ctrl-C cancels the message there. Without one, it sends in-process from a throw-away data dir, or with
+--data-dir DIR records into DIR the same way.
 Exit status: 0 delivered, 1 not delivered (failed, cancelled, filtered, interrupted), 2 bad input or usage.`;
 
 export const VERIFY_HELP = `
@@ -61,7 +81,8 @@ Examples:
   TOKEN=$(hookbench info token); URL=$(hookbench info url)
   curl -s -X POST "$URL/api/getClock" -H "Authorization: Bearer $TOKEN" -d '{}'
 
-It reads <data>/server.json, which a running hookbench serve writes.
+${THROUGH_SERVE}
+Without one, info exits 2, saying where it looked.
 Exit status: 0 printed, 2 no serve runs on that data dir, or bad input or usage.`;
 
 export const TAIL_HELP = `
@@ -74,6 +95,9 @@ per delivery status change (delivered, failed, cancelled, ...). Times are engine
 --json prints the events as the serve pushes them, one JSON object per line (plus {"type":"dropped",
 "count":N} when the serve had to leave some out). When the serve stops or restarts, tail reconnects
 (found again through <data>/server.json); events while disconnected are not shown.
+
+${THROUGH_SERVE}
+Without one, tail exits 2, saying where it looked.
 Exit status: 0 stopped with Ctrl-C, 2 no serve runs on that data dir, or bad input or usage.`;
 
 export const SHOW_HELP = `
@@ -83,7 +107,9 @@ Examples:
   hookbench show 42 --body | hookbench verify --secret s3cret --signature 8f0e...
 
 <id> is the message's number, as tail, send and delete-user print it (#42).
-It asks the running serve; when none runs on the data dir, it reads the data dir itself.
+
+${THROUGH_SERVE}
+Without one, show reads the data dir itself.
 Exit status: 0 shown, 1 no such message, 2 bad input or usage (or no data in that data dir).`;
 
 export const EXPORT_HELP = `
@@ -95,10 +121,14 @@ Examples:
 The same export as the UI's History > Export: HAR 1.2 (one entry per attempt), JSON lines (one message
 a line, as the API answers it) or a shell script of curl commands sending each attempt's bytes again.
 Without --format, the --out file's extension decides (.har, .jsonl or .ndjson, .sh), else HAR.
-The newest ${EXPORT_LIMIT.toLocaleString('en-US')} matching messages at most (it says when more matched). Filters combine with AND;
-times are engine times. Secrets (shared secrets, write keys, credential headers) are <redacted> unless
---include-secrets. An existing --out file is kept unless --force; the file is written whole or not at all.
-It asks the running serve; when none runs on the data dir, it reads the data dir itself.
+The newest ${EXPORT_LIMIT.toLocaleString('en-US')} matching messages at most, in at most ${EXPORT_TEXT_BYTES.toLocaleString('en-US')} bytes (what one import
+takes; it says when more matched). Filters combine with AND; times are engine times. Secrets (shared
+secrets, write keys, credential headers) are <redacted> unless --include-secrets. An existing --out file
+is kept unless --force; the file is written whole or not at all, and only as a regular file (a device,
+a FIFO or a symbolic link there is refused).
+
+${THROUGH_SERVE}
+Without one, export reads the data dir itself.
 Exit status: 0 written, 1 no message matched (nothing written), 2 bad input or usage.`;
 
 export const IMPORT_HELP = `
@@ -110,26 +140,34 @@ Examples:
 Reads a HAR or JSON lines export (hookbench export, the UI's Export) and sends its messages again as new
 messages: through --source, else each one's original source, else its original destinations, where they
 exist in this workbench. Each gets a new messageId unless --keep-message-ids (receivers that de-duplicate
-drop them). At most ${IMPORT_LIMITS.messages.toLocaleString('en-US')} messages and ${IMPORT_LIMITS.textChars.toLocaleString('en-US')} characters; a cURL script cannot be imported.
+drop them). At most ${IMPORT_LIMITS.messages.toLocaleString('en-US')} messages and ${IMPORT_LIMITS.textBytes.toLocaleString('en-US')} bytes, what one export holds; a cURL script cannot be imported.
 All or nothing: the first bad entry is named (line 3, log.entries[5]) and nothing is imported.
-Through a running serve the messages are delivered at once; without one they wait, queued, in the data
-dir until hookbench serve starts there.
+
+${THROUGH_SERVE}
+Through a serve the messages are delivered at once. Without one, they wait, queued, in the data dir until
+hookbench serve starts there.
 Exit status: 0 imported, 1 the workbench could not take them, 2 bad input or usage.`;
 
 export const CHECK_HELP = `
 Examples:
   hookbench check http://localhost:3000/webhooks --secret "$WEBHOOK_SECRET"
   hookbench check https://staging.example.com/hook --secret s3cret --junit check.xml
+  hookbench check https://localhost:8443/hook --secret s3cret --ca-file "$(mkcert -CAROOT)/rootCA.pem"
   hookbench check http://localhost:3000/hook --secret s3cret --only signature.wrong-secret,redelivery.same-message --json
+  hookbench check http://localhost:3000/hook --secret s3cret --capacity 30 --expect-rate 200
   hookbench check --list
 
 Sends the battery (shapes, signature, time, redelivery, burst, status, transport, content type; docs/check.md)
 and the --scenarios file's cases, built and signed exactly as the Webhooks destination does, and prints one
 line per check (✓ pass, ✗ fail, ! warn), the evidence of each failure, and "N passed, M failed, K warnings".
-Runs through the hookbench serve of the data dir when one runs (the run is kept and compared with the
-previous run of the URL), else in-process with a throw-away data dir.
-Exit status: 0 no check failed (warnings allowed), 1 a check failed, 2 bad input or usage, or the URL
-cannot be reached at all.`;
+--capacity SECONDS (1 to 300) then measures the deliveries per second it sustains, 16 in flight as the
+destination sends; --expect-rate N fails below N (p99 under the timeout, no errors) and warns under 2x N.
+
+${THROUGH_SERVE}
+Through a serve, the run is kept and compared with the previous run of the URL. Without one, check runs
+in-process with a throw-away data dir.
+Exit status: 0 no check failed (warnings allowed), 1 a check failed or could not run (a run that ran no
+check is never a success), 2 bad input or usage, or the URL cannot be reached at all.`;
 
 export const DOCTOR_HELP = `
 Runs SQLite's full integrity check on <data dir>/hookbench.db, read-only (a running serve may keep running),
@@ -138,6 +176,12 @@ database, and refuses writes (503) if damage or a deleted database file is found
 
 Examples:
   hookbench doctor --data-dir ./.hookbench
+  hookbench doctor --data-dir ./.hookbench --salvage      # Hookbench must be stopped
   hookbench doctor --data-dir ./.hookbench --move-aside   # Hookbench must be stopped
 
-Exit status: 0 the database is sound (or was moved aside), 1 it is damaged, missing or in use.`;
+--salvage moves the damaged files aside (as --move-aside), makes a fresh database in their place and copies
+into it every row of your data that can still be read, skipping the damaged pages; it prints, per table,
+how many rows came back of about how many, and where the damaged file went. It needs nothing but Hookbench.
+
+Exit status: 0 the database is sound (or was moved aside, or salvaged), 1 it is damaged, missing or in use,
+or nothing could be read from it.`;

@@ -2,7 +2,8 @@
  * What a CLI command touches of the outside world, injectable so tests can run commands in-process:
  * two text writers, an optional stdin, and an abort signal (Ctrl-C).
  */
-import { readFileSync } from 'node:fs';
+import { decodeUtf8 } from '../domain/utf8.js';
+import { FILE_LIMITS, FileReadError, readBoundedFile } from '../platform/boundedFile.js';
 
 export interface CliIO {
   /** Normal output (results, attempt lines). Text is written as given: callers add the newlines. */
@@ -13,6 +14,11 @@ export interface CliIO {
   stdin?: (AsyncIterable<Buffer | string> & { isTTY?: boolean; destroy?: () => void }) | undefined;
   /** Aborted on Ctrl-C: a command that waits stops, cleans up and returns. */
   signal?: AbortSignal | undefined;
+  /**
+   * Resolves once everything given to `stdout` so far is written; rejects with the write's error (a full
+   * disk, a closed pipe), so a command says it failed instead of reporting success over lost bytes.
+   */
+  flushStdout?: (() => Promise<void>) | undefined;
 }
 
 /** Exit codes (docs/behaviour.md §10). */
@@ -25,12 +31,44 @@ export const EXIT = {
 } as const;
 
 export function processIO(signal?: AbortSignal): CliIO {
+  // A write error (ENOSPC on `> /dev/full`, EPIPE on `| head`) is an 'error' event: unheard, it would end
+  // the process with a stack trace. A command that flushes says it itself, in its words; for any other, the
+  // output is lost, so it ends here in one line, exit 1.
+  let failed: Error | null = null;
+  let commandReports = false;
+  process.stdout.on('error', (e: Error) => {
+    failed ??= e;
+    setImmediate(() => {
+      if (commandReports) return;
+      process.stderr.write(`hookbench: cannot write to stdout (${writeErrorWords(e)})\n`);
+      process.exit(EXIT.failed);
+    });
+  });
   return {
-    stdout: (text) => void process.stdout.write(text),
+    stdout: (text) => {
+      if (!failed) process.stdout.write(text);
+    },
     stderr: (text) => void process.stderr.write(text),
     stdin: process.stdin,
     signal,
+    flushStdout: () =>
+      new Promise<void>((resolve, reject) => {
+        commandReports = true;
+        if (failed) return reject(failed);
+        process.stdout.write('', (e) => {
+          if (!e && !failed) return resolve();
+          // The 'error' event, which carries the write's own error, comes a tick after the callback.
+          setImmediate(() => reject(failed ?? e));
+        });
+      }),
   };
+}
+
+/** `ENOSPC: no space left on device` from a write error, for a one-line report. */
+export function writeErrorWords(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  const words: Record<string, string> = { ENOSPC: 'no space left on device', EPIPE: 'the reader closed the pipe', EIO: 'input/output error', EDQUOT: 'disk quota exceeded', EFBIG: 'file too large' };
+  return code ? `${code}: ${words[code] ?? (e instanceof Error ? e.message : String(e))}` : e instanceof Error ? e.message : String(e);
 }
 
 /** A CLI input problem: reported on stderr, exit 2. */
@@ -63,15 +101,28 @@ export function runCommand(io: CliIO, name: string, body: () => number | Promise
   }
 }
 
-/** All of stdin as bytes; rejects with a UsageError when aborted (Ctrl-C) or when there is no stdin. */
-export async function readStdin(io: CliIO, what: string): Promise<Buffer> {
+/**
+ * All of stdin as bytes, at most `maxBytes` (the same bound as a file for the same input: an endless stream
+ * is refused once past it, not held); rejects with a UsageError past the bound, when aborted (Ctrl-C) or
+ * when there is no stdin.
+ */
+export async function readStdin(io: CliIO, what: string, maxBytes: number): Promise<Buffer> {
   const stdin = io.stdin;
   if (!stdin) throw new UsageError(`${what}: no stdin to read from`);
   if (stdin.isTTY) io.stderr(`(reading ${what} from stdin; end it with Ctrl-D)\n`);
   const chunks: Buffer[] = [];
   const signal = io.signal;
   const read = (async () => {
-    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    let length = 0;
+    for await (const chunk of stdin) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      length += bytes.byteLength;
+      if (length > maxBytes) {
+        stdin.destroy?.();
+        throw new UsageError(`${what}: stdin is over the limit of ${maxBytes.toLocaleString('en-US')} bytes (${length.toLocaleString('en-US')} read so far); nothing was used`);
+      }
+      chunks.push(bytes);
+    }
     return Buffer.concat(chunks);
   })();
   if (!signal) return read;
@@ -96,23 +147,37 @@ export async function readStdin(io: CliIO, what: string): Promise<Buffer> {
 }
 
 /**
- * An argument that is either literal text or `@path` (a file's exact bytes) or `@-` (stdin).
- * `what` names the option in errors (`--data`).
+ * A file a user names, through the one bounded read (main/platform/boundedFile.ts): a regular file within
+ * `maxBytes`, never a FIFO, a device or a directory. `what` names the flag in errors (`--data`), when there is one.
  */
-export async function readTextOrFile(value: string, io: CliIO, what: string): Promise<Buffer> {
-  if (value === '@-') return readStdin(io, what);
+export function readNamedFile(path: string, maxBytes: number, what?: string): Buffer {
+  try {
+    return readBoundedFile(path, maxBytes);
+  } catch (e) {
+    if (e instanceof FileReadError) throw new UsageError(what ? `${what}: ${e.message}` : e.message);
+    throw e;
+  }
+}
+
+/**
+ * An argument that is either literal text or `@path` (a file's exact bytes) or `@-` (stdin), a file or
+ * stdin at most `maxBytes`. `what` names the option in errors (`--data`).
+ */
+export async function readTextOrFile(value: string, io: CliIO, what: string, maxBytes: number = FILE_LIMITS.data): Promise<Buffer> {
+  if (value === '@-') return readStdin(io, what, maxBytes);
   if (value.startsWith('@')) {
     const path = value.slice(1);
     if (path === '') throw new UsageError(`${what}: "@" must be followed by a file path (or "-" for stdin)`);
-    try {
-      return readFileSync(path);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? String(e));
-      throw new UsageError(`${what}: cannot read ${path} (${why})`);
-    }
+    return readNamedFile(path, maxBytes, what);
   }
   return Buffer.from(value, 'utf8');
+}
+
+/** Bytes a user gave as text, decoded only when they are UTF-8 (main/domain/utf8.ts): `what` names where they came from. */
+export function utf8Text(bytes: Uint8Array, what: string): string {
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) throw new UsageError(`${what}: ${decoded.message}`);
+  return decoded.text;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };

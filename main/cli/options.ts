@@ -1,5 +1,6 @@
 /** The `hookbench` flags' value parsers (a bad value is a usage error naming the expected form), and `--data`, the older spelling of `--data-dir`. */
 import { InvalidArgumentError, Option } from 'commander';
+import { CHECK_LIMITS } from '../contract/check/check.js';
 import { parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
 
 export const ms = (value: string): number => {
@@ -23,6 +24,20 @@ export const portNumber = (value: string): number => {
 export const seconds = (value: string): number => {
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number of seconds');
+  return n;
+};
+
+/** `--capacity SECONDS`: a whole number of seconds within the check's limit. */
+export const capacitySeconds = (value: string): number => {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > CHECK_LIMITS.maxCapacitySeconds) throw new InvalidArgumentError(`expected a whole number of seconds from 1 to ${CHECK_LIMITS.maxCapacitySeconds}`);
+  return n;
+};
+
+/** `--expect-rate N`: deliveries per second, more than 0 and within the check's limit. */
+export const expectRate = (value: string): number => {
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  if (!(n > 0) || n > CHECK_LIMITS.maxExpectRate) throw new InvalidArgumentError(`expected deliveries per second, more than 0 and at most ${CHECK_LIMITS.maxExpectRate}`);
   return n;
 };
 

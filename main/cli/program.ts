@@ -6,8 +6,8 @@
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { MESSAGE_TYPES } from '../contract/message/messageShapes.js';
 import { EXIT, type CliIO } from './io.js';
-import { CHECK_HELP, DATA_ALIAS_HELP, DATA_DIR_OF_SERVE, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
-import { collect, dataAlias, dataDirFrom, ms, portNumber, positiveInt, seconds } from './options.js';
+import { CHECK_HELP, DATA_DIR_OF_SERVE, DELETE_USER_HELP, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
+import { capacitySeconds, collect, dataAlias, dataDirFrom, expectRate, ms, portNumber, positiveInt, seconds } from './options.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './commands/receive.js';
 import { runSend, type SendDeps, type SendOptions } from './commands/send/send.js';
 import { runCheckCommand, type CheckDeps, type CheckOptions } from './commands/check.js';
@@ -21,6 +21,7 @@ import { runVerify } from './commands/verify.js';
 import { runExport, type ExportOptions } from './commands/export.js';
 import { runImport, type ImportOptions } from './commands/import.js';
 import { EXPORT_FORMATS } from '../contract/api.js';
+import { DEFAULT_RECEIVER_PORT, DEFAULT_RECEIVER_TLS_PORT } from '../contract/receiver/receiver.js';
 import { DELIVERY_STATUSES, MESSAGE_STATUSES } from '../contract/models.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 
@@ -62,7 +63,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addOption(new Option('--retry-window <ms>', 'retry for this long after the first attempt (default 4h)').argParser(ms))
     .option('--fast', 'play the retry schedule on a virtual clock: finishes at once')
     .option('--json', 'print one JSON object per line (attempts, retries, result)')
-    .option('--data-dir <dir>', 'record into this data dir instead of a throw-away one; if a hookbench serve runs there, send through it')
+    .option('--data-dir <dir>', 'send through the hookbench serve running on this data dir (default: $HOOKBENCH_DATA, else the per-user folder); with none there, record into DIR (default: a throw-away one)')
     .version(version, '-V, --version', 'print the version')
     .addHelpText('after', SEND_HELP)
     .action(async (type: string, opts: Omit<SendOptions, 'type'>) => {
@@ -89,14 +90,18 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addOption(dataAlias())
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser(portNumber).default(4400))
-    .addOption(new Option('--receiver-port <port>', 'mock receiver HTTP port (0 picks a free one)').argParser(portNumber).default(4410))
-    .addOption(new Option('--receiver-tls-port <port>', 'mock receiver HTTPS port (0 picks a free one)').argParser(portNumber).default(4443))
+    .addOption(new Option('--receiver-port <port>', `mock receiver HTTP port (default: ${DEFAULT_RECEIVER_PORT}, a free one with --port 0; 0 picks a free one)`).argParser(portNumber))
+    .addOption(new Option('--receiver-tls-port <port>', `mock receiver HTTPS port (default: ${DEFAULT_RECEIVER_TLS_PORT}, a free one with --port 0; 0 picks a free one)`).argParser(portNumber))
     .version(version, '-V, --version', 'print the version')
     .addHelpText('after', SERVE_HELP)
-    .action(async (opts: ServeOptions) => {
+    .action(async (opts: Omit<ServeOptions, 'receiverPort' | 'receiverTlsPort'> & { receiverPort?: number; receiverTlsPort?: number }) => {
       const dataDir = dataDirFrom(opts, 'serve', io);
       if (dataDir === false) return setExit(EXIT.usage);
-      setExit(await runServe({ ...opts, data: undefined, dataDir }, io));
+      // --port 0 asks for a free port: the receiver ports the user did not name follow, so one flag gets a whole serve.
+      const free = opts.port === 0;
+      const receiverPort = opts.receiverPort ?? (free ? 0 : DEFAULT_RECEIVER_PORT);
+      const receiverTlsPort = opts.receiverTlsPort ?? (free ? 0 : DEFAULT_RECEIVER_TLS_PORT);
+      setExit(await runServe({ ...opts, receiverPort, receiverTlsPort, data: undefined, dataDir }, io));
     });
 
   program
@@ -108,7 +113,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addOption(dataAlias())
     .option('--json', 'print the result as JSON')
     .version(version, '-V, --version', 'print the version')
-    .addHelpText('after', DATA_ALIAS_HELP)
+    .addHelpText('after', DELETE_USER_HELP)
     .action(async (userId: string, opts: { source?: string[]; data?: string; dataDir?: string; json?: boolean }) => {
       const dataDir = dataDirFrom(opts, 'delete-user', io);
       if (dataDir === false) return setExit(EXIT.usage);
@@ -202,6 +207,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .option('--only <ids>', 'run only these check IDs, comma-separated (see --list)')
     .addOption(new Option('--burst <n>', 'concurrent deliveries of the burst check (default 50)').argParser(positiveInt))
     .option('--scenarios <file>', 'a JSON file of your own scenarios (schema/check-scenarios.schema.json), run after the battery')
+    .option('--ca-file <file>', "also trust these CA certificates (a PEM file), as a destination's caFile: for a self-signed or local CA's https receiver")
+    .addOption(new Option('--capacity <seconds>', 'also measure the deliveries per second it sustains, for this many seconds (1 to 300), sent as the destination sends them').argParser(capacitySeconds))
+    .addOption(new Option('--expect-rate <n>', 'with --capacity: fail unless it sustains N deliveries per second (p99 under the timeout, no errors); warn under 2x').argParser(expectRate))
     .option('--list', 'print the check IDs (with the scenarios file\'s) and exit')
     .option('--data-dir <dir>', 'run through the hookbench serve of this data dir when one runs (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
     .version(version, '-V, --version', 'print the version')
@@ -216,12 +224,13 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .option('--data-dir <dir>', 'data dir (default: $HOOKBENCH_DATA, else the per-user Hookbench folder)')
     .addOption(dataAlias())
     .option('--move-aside', 'rename the database (and its -wal, -shm files) out of the way: the next start begins a fresh one')
+    .option('--salvage', 'move the database aside, then copy every row it still holds into a fresh one in its place')
     .version(version, '-V, --version', 'print the version')
     .addHelpText('after', DOCTOR_HELP)
-    .action((opts: { dataDir?: string; data?: string; moveAside?: boolean }) => {
+    .action((opts: { dataDir?: string; data?: string; moveAside?: boolean; salvage?: boolean }) => {
       const dataDir = dataDirFrom(opts, 'doctor', io);
       if (dataDir === false) return setExit(EXIT.usage);
-      setExit(runDoctor({ dataDir, moveAside: opts.moveAside }, io));
+      setExit(runDoctor({ dataDir, moveAside: opts.moveAside, salvage: opts.salvage }, io));
     });
 
   program

@@ -34,6 +34,11 @@ export interface ExportMessagesOutput {
   messages: number;
   /** More messages matched than one export holds (the newest were exported). */
   truncated: boolean;
+  /**
+   * What held it back: `count`, more than EXPORT_LIMIT messages matched; `size`, the newest that fit in
+   * EXPORT_TEXT_BYTES bytes were taken (what one import takes); null when nothing was left out.
+   */
+  truncatedBy: 'count' | 'size' | null;
 }
 
 /** A list that needs no paging still answers as a page (nextCursor null), like every list. */

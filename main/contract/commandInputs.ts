@@ -1,25 +1,21 @@
 /**
  * Pieces of command input schemas that several features' command tables share (row ids, references,
- * paging, filters) and the bounds on what one call may ask for.
+ * paging, filters), and the bounds on what one call may ask for (kept in apiLimits.ts, without zod).
  */
 import { z } from 'zod';
 import { MESSAGE_TYPES } from './message/messageShapes.js';
-import { DELIVERY_STATUSES, MESSAGE_STATUSES } from './models.js';
+import { DELIVERY_STATUSES, DESTINATION_OWNERS, MESSAGE_ORIGINS, MESSAGE_STATUSES } from './models.js';
+import { API_LIMITS, EXPORT_LIMIT, EXPORT_TEXT_BYTES } from './apiLimits.js';
 
-/** Bounds on what one API call may ask for. */
-export const API_LIMITS = {
-  pageSize: 1000,
-  sendMessagesBatch: 1000,
-  /** A clock move at most one year long. */
-  advanceMs: 365 * 24 * 3_600_000,
-  /** A list filter's text (user id, event, body search). */
-  filterChars: 1000,
-} as const;
-
-/** One export holds at most this many messages (newest first). */
-export const EXPORT_LIMIT = 10_000;
+export { API_LIMITS, EXPORT_LIMIT, EXPORT_TEXT_BYTES };
 
 export const noInput = z.strictObject({});
+/** listDestinations: the user's destinations unless another owner (or `all`) is asked for. */
+export const listDestinationsInputSchema = z.strictObject({
+  owner: z
+    .enum([...DESTINATION_OWNERS, 'all'], { error: `must be one of ${[...DESTINATION_OWNERS, 'all'].join(', ')} (user: yours; check, send: the destinations hookbench check and hookbench send keep for themselves)` })
+    .optional(),
+});
 /** Row ids of messages, deliveries, captures: positive whole numbers. */
 export const rowId = z.number({ error: 'must be a number (a row id)' }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER);
 /** Ids (UUIDs) or names of sources and destinations. */
@@ -48,5 +44,9 @@ export const listMessagesInputSchema = z.strictObject({
   delivery: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
   // Checked with delivery by the history (main/history/history.ts): a refinement here would stop the export filter's omit().
   deliverySince: epochMs.optional(),
+  /** Messages with a delivery that failed at or after this real time (what Failed (1 h) counts; time travel does not move it). */
+  failedSince: epochMs.optional(),
+  /** A check run's own messages (only those); without it, lists leave them out. */
+  origin: z.enum(MESSAGE_ORIGINS, { error: `must be one of ${MESSAGE_ORIGINS.join(', ')} (a check run's own messages)` }).optional(),
   ...paging,
 });

@@ -15,7 +15,7 @@ import { INGESTION_COMMANDS } from './commands/ingestion.js';
 import { RECEIVER_COMMANDS } from './commands/receiver.js';
 import { REGISTRY_COMMANDS } from './commands/registry.js';
 
-export { API_LIMITS, EXPORT_LIMIT, listMessagesInputSchema } from './commandInputs.js';
+export { API_LIMITS, EXPORT_LIMIT, EXPORT_TEXT_BYTES, listMessagesInputSchema } from './commandInputs.js';
 
 export const COMMANDS = {
   ...INGESTION_COMMANDS,

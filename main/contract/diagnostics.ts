@@ -4,6 +4,7 @@
  * attempts, the mock receiver's captures), with links to the evidence. getDiagnostics answers it; the
  * Troubleshoot screen shows it.
  */
+import type { MessageType } from './message/messageShapes.js';
 import type { DeliveryStatus, MessageStatus } from './models.js';
 
 export const DIAGNOSTIC_SECTIONS = ['no-events', 'not-delivered', 'slow'] as const;
@@ -112,4 +113,31 @@ export interface WhyReason {
   state: 'problem' | 'warning' | 'ok';
   text: string;
   evidence: Evidence[];
+}
+
+/**
+ * What routing (./message/routing.ts) reads of one message, as listRoutingInputs answers it: the Destinations
+ * editor previews event filters with the engine's own rules on these.
+ */
+export interface RoutingInput {
+  id: number;
+  sourceId: string | null;
+  type: MessageType;
+  event: string | null;
+  /**
+   * The call's integrations as routing reads them: each key `true` (truthy), `false`, or null (another falsy
+   * value, which routing skips); null when routing reads nothing in them (none, or not an object).
+   */
+  integrations: Record<string, boolean | null> | null;
+  /** The destinations it got a delivery to. */
+  destinationIds: string[];
+}
+
+/** The most listRoutingInputs reads: the newest messages, as many as the checklist looks at. */
+export const ROUTING_INPUTS_LIMIT = 1000;
+
+export interface RoutingInputs {
+  /** How many of the newest messages were read (the items are those of the sources asked for). */
+  looked: number;
+  items: RoutingInput[];
 }

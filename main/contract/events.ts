@@ -1,5 +1,5 @@
 import type { AttemptRecord, ClockJump, ClockState, DeliveryRecord, IngestRefusal, MessageStatus, MessageSummary } from './models.js';
-import type { CheckDiagnosis, CheckResult, CheckRunSummary, CheckSummary } from './check/check.js';
+import type { CheckCapacity, CheckDiagnosis, CheckResult, CheckRunSummary, CheckSummary } from './check/check.js';
 import type { CaptureRecord } from './receiver/receiver.js';
 
 /** Pushed events, past tense (docs/behaviour.md §10). A discriminated union on `type`. */
@@ -32,8 +32,15 @@ export type EngineEvent =
   | { type: 'checkRunStarted'; run: CheckRunSummary }
   /** One check of a run has its verdict; `summary` and `diagnosis` are the run's so far. */
   | { type: 'checkFinished'; runId: number; check: CheckResult; summary: CheckSummary; diagnosis: CheckDiagnosis | null }
+  /** One more second of a run's capacity measurement was measured (about once a second); `capacity` holds the figures so far, `finished` the last time. */
+  | { type: 'checkCapacityMeasured'; runId: number; capacity: CheckCapacity }
   /** A check run ended (finished, or the URL was unreachable). */
-  | { type: 'checkRunFinished'; run: CheckRunSummary };
+  | { type: 'checkRunFinished'; run: CheckRunSummary }
+  /** The user's destinations, sources or mock receiver endpoints changed (created, saved, deleted), from any face: lists load them again. */
+  | { type: 'catalogChanged'; catalog: CatalogName };
+
+/** The lists catalogChanged names. */
+export type CatalogName = 'destinations' | 'sources' | 'receivers';
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -64,7 +71,9 @@ export const ENGINE_EVENT_TYPES = [
   'ingestRefused',
   'checkRunStarted',
   'checkFinished',
+  'checkCapacityMeasured',
   'checkRunFinished',
+  'catalogChanged',
 ] as const satisfies readonly EngineEventType[];
 // A type added to EngineEvent but not to the list above makes this line a compile error.
 const everyEventType: Exclude<EngineEventType, (typeof ENGINE_EVENT_TYPES)[number]> extends never ? true : never = true;

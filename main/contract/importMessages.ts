@@ -3,21 +3,37 @@
  * intake (docs/behaviour.md §1 builds each body again). The limits keep one import to one API request.
  */
 import { z } from 'zod';
+import { IMPORT_LIMITS } from './apiLimits.js';
 import type { MessageStatus } from './models.js';
 
-export const IMPORT_LIMITS = {
-  /** Characters of export text one import takes (the API's request limit is 4 MiB of JSON). */
-  textChars: 2 * 1024 * 1024,
-  /** Messages one import replays (as many as one sendMessages batch). */
-  messages: 1000,
-} as const;
+export { IMPORT_LIMITS };
+
+/** Bytes of `text` as UTF-8, without encoding it (a lone surrogate is written as U+FFFD, 3 bytes). */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+const importLimit = IMPORT_LIMITS.textBytes.toLocaleString('en-US');
 
 export const importMessagesInputSchema = z.strictObject({
   /** The export's text: JSON lines (format json) or a HAR 1.2 document. */
   text: z
     .string({ error: 'must be a string (the text of a JSON or HAR export)' })
     .min(1, 'must not be empty (the text of a JSON or HAR export)')
-    .max(IMPORT_LIMITS.textChars, { error: `must be at most ${IMPORT_LIMITS.textChars.toLocaleString('en-US')} characters (export fewer messages)` }),
+    .max(IMPORT_LIMITS.textChars, { error: `must be at most ${importLimit} bytes of UTF-8, what one export holds (export fewer messages)` })
+    .refine((text) => utf8Bytes(text) <= IMPORT_LIMITS.textBytes, {
+      error: (issue) => `must be at most ${importLimit} bytes of UTF-8, what one export holds (export fewer messages); it is ${utf8Bytes(issue.input as string).toLocaleString('en-US')}`,
+    }),
   /** Route every message through this source (name or id); by default each goes to its original source or destinations, where they exist here. */
   source: z.string({ error: 'must be a string (a source name or id)' }).min(1).max(200).optional(),
   /** Keep each message's messageId (receivers that de-duplicate will drop them); by default each gets a new one. */

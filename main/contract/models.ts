@@ -38,6 +38,28 @@ export function isSendDestination(name: string): boolean {
   return name === SEND_DESTINATION || /^hookbench send \d+$/.test(name);
 }
 
+/**
+ * The destinations a check run sends through the engine (main/check/engineRoute.ts): signed with the
+ * secret, with another secret on purpose, and unsigned. They and their messages are the check's.
+ */
+export const CHECK_DESTINATIONS = { valid: 'hookbench check', 'wrong-secret': 'hookbench check (another secret)', none: 'hookbench check (unsigned)' } as const;
+
+/** Whose a destination is: the user's, or one a tool of Hookbench's keeps for itself (names are reserved). */
+export const DESTINATION_OWNERS = ['user', 'check', 'send'] as const;
+export type DestinationOwner = (typeof DESTINATION_OWNERS)[number];
+
+export function destinationOwner(name: string): DestinationOwner {
+  if (isSendDestination(name)) return 'send';
+  return (Object.values(CHECK_DESTINATIONS) as string[]).includes(name) ? 'check' : 'user';
+}
+
+/**
+ * Where a message came from when it is not the user's traffic: `check` for the messages a check run sends
+ * through the engine. Lists, counters and troubleshooting leave them out unless asked (`origin: 'check'`).
+ */
+export const MESSAGE_ORIGINS = ['check'] as const;
+export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
+
 /** The default retry schedule: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, then every 2 h (the last entry repeats). */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   schedule: [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000],
@@ -103,6 +125,33 @@ export interface DestinationStats {
   last: { deliveryId: number; messageId: number; status: DeliveryStatus; reason: string | null; at: number } | null;
 }
 
+/**
+ * One destination's last hour per minute of engine time (getDestinationTimeline), oldest first (60 each; the
+ * last is the minute now, still counting). Counted in memory as the engine records each round: the minutes
+ * start empty after a restart.
+ */
+export interface DestinationTimeline {
+  destinationId: string;
+  /** Engine time at which the first minute starts. */
+  from: number;
+  minuteMs: number;
+  /** Rounds that minute that delivered the message, failed and scheduled a retry, or failed for good. */
+  delivered: number[];
+  retried: number[];
+  failed: number[];
+  /** Latency of the minute's attempts in ms (null: none), from buckets a quarter apart: within 12 %. */
+  p50: (number | null)[];
+  p95: (number | null)[];
+  /**
+   * Deliveries waiting for a retry at the end of each minute: the last is `backlogNow`; earlier minutes are
+   * worked back from the rounds recorded since (a retry cancelled by hand leaves no round, so before it they
+   * read low; never below 0).
+   */
+  backlog: number[];
+  /** Deliveries of this destination waiting for a retry now (read from the database). */
+  backlogNow: number;
+}
+
 export const SOURCE_KINDS = ['web', 'mobile', 'server'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
@@ -132,6 +181,8 @@ export interface MessageRecord {
   /** The call as it was received (before shaping). */
   call: Record<string, unknown>;
   replayOf: number | null;
+  /** `check` for a check run's own message; absent for the user's traffic. */
+  origin?: MessageOrigin;
 }
 
 export interface DeliveryRecord {
@@ -231,6 +282,17 @@ export interface ClockJump {
   roundsEstimate: number;
   /** Fast-forward unanswered attempts is on for this jump. */
   fastForward: boolean;
+  /** Real milliseconds since the jump began. */
+  elapsedMs: number;
+  /**
+   * Real milliseconds a round has taken so far (a round waits for its slowest answer: the destination's
+   * timeout when attempts go unanswered); null until a second round has begun.
+   */
+  msPerRound: number | null;
+  /** About how many real milliseconds are left (rounds left at msPerRound); null while it cannot be told yet. */
+  msLeft: number | null;
+  /** Deliveries the jump plays (due by its target when it began, and any that came due on the way) and how many of them it has settled (delivered, failed for good, or waiting past the target). */
+  deliveries: { settled: number; total: number };
 }
 
 /** The clock with its time-travel state: getClock. */
@@ -345,6 +407,8 @@ export interface MessageSummary {
    * endpoint that checks signatures.
    */
   receiverVerdict?: SignatureVerdict;
+  /** `check` for a check run's own message; absent for the user's traffic. */
+  origin?: MessageOrigin;
   /**
    * Each destination's delivery at a glance, in the order they were created: one message can be delivered
    * to one destination, refused on another and retrying on a third while its own status reads `retrying`.
@@ -395,6 +459,13 @@ export interface MessageFilter {
   delivery?: DeliveryStatus | undefined;
   /** With `delivery`: that delivery reached its status at or after this engine time (ms since the epoch). */
   deliverySince?: number | undefined;
+  /**
+   * Messages with a delivery that failed at or after this real time (ms since the epoch). Real, not engine,
+   * time: a clock jump's failures happened just now for the user, and Reset offset does not move them.
+   */
+  failedSince?: number | undefined;
+  /** Only a check run's own messages (lists leave them out otherwise). */
+  origin?: MessageOrigin | undefined;
 }
 
 /** What the top bar and the overview show: counts, the retry backlog and the clock. */
@@ -406,14 +477,14 @@ export interface Overview {
   /**
    * The top bar's counters, in messages, each with the filter that lists them: being sent now (status
    * `delivering`), waiting for a retry (status `retrying`), and with a delivery that failed in the last
-   * hour of engine time (any delivery failed since then).
+   * hour of real time (`failedSince`: a jump's failures count as just now; Reset offset changes nothing).
    */
   messageCounters: { inFlight: MessageCounter; retrying: MessageCounter; failedLastHour: MessageCounter };
   /** Deliveries being attempted right now. */
   inFlight: number;
   /** Deliveries waiting for a retry. */
   retrying: number;
-  /** Deliveries that failed for good within the last hour (engine time). */
+  /** Deliveries that failed for good within the last hour (real time). */
   failedLastHour: number;
   /** Waiting deliveries already due. */
   dueRetries: number;

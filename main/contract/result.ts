@@ -15,6 +15,8 @@ export type ErrorCode =
   /** A call's field nests deeper than LIMITS.maxDepth (400). */
   | 'nesting_too_deep'
   | 'invalid_config'
+  /** The request itself could not be read as HTTP: bad framing, a header or URL too large, sent too slowly (400, 431, 408). */
+  | 'invalid_request'
   | 'not_found'
   | 'conflict'
   | 'unauthorized'

@@ -135,8 +135,9 @@ export class Control {
 
   getOverview(): Result<Overview> {
     const now = this.options.clock.now();
-    const hourAgo = now - 3_600_000;
-    const backlog = this.options.store.deliveries.deliveryBacklog(now, hourAgo);
+    // Failures count by the real hour: time travel moves the engine clock, not the hour the user lived.
+    const realHourAgo = this.options.clock.realNow() - 3_600_000;
+    const backlog = this.options.store.deliveries.deliveryBacklog(now, realHourAgo);
     const counts = this.options.queries.countsPerStatus();
     return ok({
       counts,
@@ -144,7 +145,7 @@ export class Control {
       messageCounters: {
         inFlight: { messages: counts.delivering, filter: { status: 'delivering' } },
         retrying: { messages: counts.retrying, filter: { status: 'retrying' } },
-        failedLastHour: { messages: this.options.queries.countFailedSince(hourAgo), filter: { delivery: 'failed', deliverySince: hourAgo } },
+        failedLastHour: { messages: this.options.queries.countFailedSince(realHourAgo), filter: { failedSince: realHourAgo } },
       },
       inFlight: this.options.engine.roundsInFlight,
       retrying: backlog.retrying,

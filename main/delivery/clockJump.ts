@@ -33,10 +33,17 @@ export interface Jump {
   finish: () => void;
   lastReport: number;
   reportTimer: unknown;
+  /** Monotonic real time when the jump began, and when each of its rounds began (index = round - 1). */
+  startedAt: number;
+  roundStartedAt: number[];
+  /** Deliveries due by the target when the jump began. */
+  due: number;
+  /** Deliveries whose chain the jump has finished (delivered, failed, cancelled, or waiting past the target). */
+  settled: Set<number>;
 }
 
 /** A jump of `ms` from engine time `now` and offset `fromOffsetMs`, not yet started. */
-export function newJump(now: number, fromOffsetMs: number, ms: number, fastForward: boolean): Jump {
+export function newJump(now: number, fromOffsetMs: number, ms: number, fastForward: boolean, startedAt = 0): Jump {
   return {
     target: now + ms,
     fromOffsetMs,
@@ -50,18 +57,38 @@ export function newJump(now: number, fromOffsetMs: number, ms: number, fastForwa
     finish: () => undefined,
     lastReport: 0,
     reportTimer: null,
+    startedAt,
+    roundStartedAt: [],
+    due: 0,
+    settled: new Set(),
   };
 }
 
 /** The jump has started the round of a delivery: the longest chain of rounds is the jump's round. */
-export function jumpStartedRound(jump: Jump, deliveryId: number): void {
+export function jumpStartedRound(jump: Jump, deliveryId: number, at: number): void {
   const depth = (jump.depth.get(deliveryId) ?? 0) + 1;
   jump.depth.set(deliveryId, depth);
-  if (depth > jump.round) jump.round = depth;
+  jump.settled.delete(deliveryId);
+  if (depth > jump.round) {
+    jump.round = depth;
+    jump.roundStartedAt.push(at);
+  }
+}
+
+/** A round of the jump was recorded: its delivery is settled when nothing more of it falls due by the target. */
+export function jumpRecordedRound(jump: Jump, round: { deliveryId: number; status: string; nextAttemptAt: number | null }): void {
+  if (!jump.depth.has(round.deliveryId)) return;
+  const waiting = (round.status === 'retrying' || round.status === 'queued') && round.nextAttemptAt !== null && round.nextAttemptAt <= jump.target;
+  if (!waiting) jump.settled.add(round.deliveryId);
 }
 
 /** What getClock and the clockJumpUpdated event say of a jump in progress. */
-export function jumpProgress(jump: Jump, offsetMs: number, attemptsInFlight: number): ClockJump {
+export function jumpProgress(jump: Jump, offsetMs: number, attemptsInFlight: number, now: number): ClockJump {
+  const estimate = Math.max(jump.estimate, jump.round);
+  const starts = jump.roundStartedAt;
+  // The pace of the rounds begun so far; the current one is part-way, so what is left of it is its pace less its age.
+  const msPerRound = starts.length >= 2 ? (starts[starts.length - 1]! - starts[0]!) / (starts.length - 1) : null;
+  const msLeft = msPerRound === null ? null : Math.max(0, msPerRound * (estimate - jump.round + 1) - (now - starts[starts.length - 1]!));
   return {
     fromOffsetMs: jump.fromOffsetMs,
     targetOffsetMs: jump.targetOffsetMs,
@@ -69,8 +96,12 @@ export function jumpProgress(jump: Jump, offsetMs: number, attemptsInFlight: num
     attemptsInFlight,
     attemptsPlayed: jump.attemptsPlayed,
     round: jump.round,
-    roundsEstimate: Math.max(jump.estimate, jump.round),
+    roundsEstimate: estimate,
     fastForward: jump.fastForward,
+    elapsedMs: Math.max(0, now - jump.startedAt),
+    msPerRound: msPerRound === null ? null : Math.round(msPerRound),
+    msLeft: msLeft === null ? null : Math.round(msLeft),
+    deliveries: { settled: jump.settled.size, total: Math.max(jump.due, jump.depth.size) },
   };
 }
 

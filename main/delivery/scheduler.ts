@@ -9,7 +9,7 @@ import { corruptionError, isCorruptionError, isWriteFailure } from '../store/int
 import type { ClaimedDelivery, Store, StoredRound } from '../store/store.js';
 import { realMonotonicTime, type Clock, type MonotonicTime } from '../platform/clock.js';
 import type { Result } from '../contract/result.js';
-import { estimateRounds, jumpProgress, jumpStartedRound, JUMP_REPORT_MS, newJump, type AdvanceOutcome, type Jump } from './clockJump.js';
+import { estimateRounds, jumpProgress, jumpRecordedRound, jumpStartedRound, JUMP_REPORT_MS, newJump, type AdvanceOutcome, type Jump } from './clockJump.js';
 import type { Forwarder } from './forwarders.js';
 import { InFlightWindow } from './inFlightWindow.js';
 import { RetryHorizon } from './retryHorizon.js';
@@ -42,6 +42,8 @@ export interface EngineOptions {
    */
   minInFlight?: number;
   maxInFlight?: number;
+  /** Rounds were recorded (the per-minute counts of getDestinationTimeline). */
+  recorded?: (rounds: readonly { destinationId: string; round: StoredRound['round'] }[]) => void;
   /** A clock jump began, progressed or ended (null); called at most every JUMP_REPORT_MS. */
   onJump?: (jump: ClockJump | null) => void;
   /** Pacing time and its timers: tick spacing, round times for the window, the wake-up at the next due row, jump reports (default: performance.now and real timers). */
@@ -191,7 +193,7 @@ export class Engine {
     let claimed: ClaimedDelivery[] = [];
     try {
       this.options.store.transaction(() => {
-        if (batch.length) stored = this.options.store.deliveries.recordRounds(batch.map((w) => w.round));
+        if (batch.length) stored = this.options.store.deliveries.recordRounds(batch.map((w) => w.round), this.options.clock.realNow());
         // A jump claims ahead of now, up to its target, but never past the earliest time a round still out
         // could make a retry due (RetryHorizon.dueBy); after recording, so the retries just scheduled count.
         if (room > 0) claimed = this.options.store.deliveries.claimDue(now, room, jump ? this.horizon.dueBy(jump.target, now, room, (dueBy, limit) => this.options.store.deliveries.dueAhead(dueBy, limit)) : now);
@@ -219,6 +221,8 @@ export class Engine {
     this.stats.window = this.window.size;
     if (this.window.size > this.stats.maxWindow) this.stats.maxWindow = this.window.size;
     if (this.options.listening()) stored.forEach((s, i) => roundEvents(s, batch[i]!.destination).forEach((event) => this.options.emit(event)));
+    if (stored.length > 0) this.options.recorded?.(stored.map((s, i) => ({ destinationId: batch[i]!.destination.id, round: s.round })));
+    if (jump) for (const s of stored) jumpRecordedRound(jump, s.round);
     if (jump && claimed.length > 0) {
       // Engine time moves to the latest round the jump starts now; each round starts at its own due time.
       const latest = claimed[claimed.length - 1]!.dueAt;
@@ -228,7 +232,7 @@ export class Engine {
       this.inFlight++;
       const startedAt = Math.max(delivery.dueAt, now);
       this.horizon.started(delivery, startedAt);
-      if (jump) jumpStartedRound(jump, delivery.id);
+      if (jump) jumpStartedRound(jump, delivery.id, this.time.now());
       this.runRound(delivery, startedAt, jump).catch((e: unknown) => {
         // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
         // so the delivery waits a moment and runs again.
@@ -261,7 +265,7 @@ export class Engine {
     const wait = jump.lastReport + JUMP_REPORT_MS - this.time.now();
     if (wait <= 0) {
       jump.lastReport = this.time.now();
-      this.options.onJump(jumpProgress(jump, this.options.clock.offsetMs(), this.attemptsOut));
+      this.options.onJump(jumpProgress(jump, this.options.clock.offsetMs(), this.attemptsOut, this.time.now()));
       return;
     }
     jump.reportTimer = this.time.setTimeout(() => {
@@ -272,7 +276,7 @@ export class Engine {
 
   /** The jump in progress, or null (getClock). */
   jumpState(): ClockJump | null {
-    return this.jump ? jumpProgress(this.jump, this.options.clock.offsetMs(), this.attemptsOut) : null;
+    return this.jump ? jumpProgress(this.jump, this.options.clock.offsetMs(), this.attemptsOut, this.time.now()) : null;
   }
 
   /** Finished rounds that could not be recorded (a full disk) go back in the queue after RECORD_RETRY_MS. */
@@ -378,9 +382,10 @@ export class Engine {
       if (generation !== this.generation) return { cancelled: true, attemptsPlayed: 0, rounds: 0, movedMs: 0 };
       const startOffset = clock.offsetMs();
       const shiftedAtStart = this.shifted;
-      const jump = newJump(clock.now(), startOffset, ms, fastForward);
+      const jump = newJump(clock.now(), startOffset, ms, fastForward, this.time.now());
       if (this.started && !this.closed) {
         jump.estimate = estimateRounds(this.options.store.deliveries.waitingByDestination(), (id) => this.options.destination(id)?.retry, jump.target);
+        jump.due = this.options.store.deliveries.countDueBy(jump.target);
         this.jump = jump;
         this.clearTimer();
         const over = new Promise<void>((resolve) => (jump.finish = resolve));

@@ -13,4 +13,5 @@ export const diagnosticsCommands = {
     },
   },
   explainMessage: { run: (s, input) => s.diagnostics.explainMessage(input) },
+  listRoutingInputs: { run: (s, input) => s.diagnostics.routingInputs(input) },
 } satisfies CommandImpls<keyof typeof DIAGNOSTICS_COMMANDS, { diagnostics: DiagnosticsService }>;

@@ -4,8 +4,9 @@
  * (the newest RECENT.messages messages, RECENT.attempts attempts, RECENT.refusals refused requests and
  * RECENT.captures captures), so it answers in milliseconds at any history size. Nothing here writes.
  */
-import type { DiagnosticCheck, Diagnostics, MessageExplanation } from '../contract/diagnostics.js';
-import { isSendDestination, type Destination, type MessageDetail, type Overview, type Source } from '../contract/models.js';
+import { ROUTING_INPUTS_LIMIT, type DiagnosticCheck, type Diagnostics, type MessageExplanation, type RoutingInputs } from '../contract/diagnostics.js';
+import { routedIntegrations } from '../contract/message/routing.js';
+import { destinationOwner, type Destination, type MessageDetail, type Overview, type Source } from '../contract/models.js';
 import type { CaptureRecord } from '../contract/receiver/receiver.js';
 import { ok, type Result } from '../contract/result.js';
 import type { Store } from '../store/store.js';
@@ -41,8 +42,8 @@ export class DiagnosticsService {
   diagnose(options: { ingestUrl: string | null }): Result<Diagnostics> {
     const { store } = this.options;
     const sources = this.options.sources();
-    // `hookbench send`'s helper destinations are the CLI's, not the user's: nothing to troubleshoot there.
-    const destinations = this.options.destinations().filter((d) => !isSendDestination(d.name));
+    // The destinations hookbench send and hookbench check keep for themselves are not the user's: nothing to troubleshoot there.
+    const destinations = this.options.destinations().filter((d) => destinationOwner(d.name) === 'user');
     const messages = store.diagnostics.recentMessages(RECENT.messages);
     const attempts = store.deliveries.recentAttempts(RECENT.attempts);
     const refusals = store.ingestLog.listRefusals({ limit: RECENT.refusals });
@@ -56,6 +57,17 @@ export class DiagnosticsService {
     return ok({ checkedAt: this.options.clock.now(), window: { ...RECENT }, checks });
   }
 
+  /** What routing reads of the newest messages, for a preview of event filters (only what routing reads: no content). */
+  routingInputs(input: { sourceIds?: string[] | undefined; limit?: number | undefined }): Result<RoutingInputs> {
+    const messages = this.options.store.diagnostics.recentMessages(input.limit ?? ROUTING_INPUTS_LIMIT);
+    // Names or ids, as every ref.
+    const wanted = input.sourceIds && new Set(input.sourceIds.flatMap((ref) => this.options.sources().filter((s) => s.id === ref || s.name === ref).map((s) => s.id)));
+    const items = messages
+      .filter((m) => !wanted || (m.sourceId !== null && wanted.has(m.sourceId)))
+      .map((m) => ({ id: m.id, sourceId: m.sourceId, type: m.type, event: m.event, integrations: routingView(m.integrations), destinationIds: m.destinationIds }));
+    return ok({ looked: messages.length, items });
+  }
+
   /** Why one message was or was not delivered, per destination (explainMessage.ts). */
   explainMessage(input: { id: number }): Result<MessageExplanation> {
     const found = this.options.message?.(input.id);
@@ -64,4 +76,11 @@ export class DiagnosticsService {
     const sources = new Map(this.options.sources().map((s) => [s.id, s.name]));
     return ok(explainMessage(found.value, sources, this.options.destinations(), this.options.clock.now()));
   }
+}
+
+/** Integrations reduced to what routing reads of each key (routing.ts: truthy, `false`, or skipped), so nothing else of a call leaves. */
+function routingView(integrations: unknown): Record<string, boolean | null> | null {
+  const map = routedIntegrations(integrations);
+  if (map === null) return null;
+  return Object.fromEntries(Object.entries(map).map(([key, value]) => [key, value === false ? false : value ? true : null]));
 }

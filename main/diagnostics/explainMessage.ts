@@ -4,8 +4,8 @@
  * the message from it (judged by the destinations as they are now).
  */
 import type { DestinationExplanation, Evidence, MessageExplanation, WhyReason } from '../contract/diagnostics.js';
-import { pastWindowWords } from '../contract/message/deliveryWords.js';
-import { isSendDestination, REASONS, type AttemptRecord, type DeliveryRecord, type Destination, type MessageDetail } from '../contract/models.js';
+import { pastWindowClause } from '../contract/message/deliveryWords.js';
+import { destinationOwner, REASONS, type AttemptRecord, type DeliveryRecord, type Destination, type MessageDetail } from '../contract/models.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
 import { attemptLink, dueWords, outcomeOf, plural, tlsCause } from './words.js';
@@ -24,7 +24,7 @@ export function explainMessage(detail: MessageDetail, sources: Map<string, strin
   }
   const routed = new Set(detail.deliveries.map((d) => d.destinationId));
   for (const d of destinations) {
-    if (routed.has(d.id) || isSendDestination(d.name)) continue;
+    if (routed.has(d.id) || destinationOwner(d.name) !== 'user') continue;
     const reasons: WhyReason[] = [];
     const link: Evidence = { kind: 'destination', label: d.name, destinationId: d.id };
     const source = m.sourceId === null ? null : (sources.get(m.sourceId) ?? m.sourceId);
@@ -75,7 +75,7 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
     case 'failed': {
       const why = delivery.reason ?? 'failed';
       if (why === REASONS.windowExhausted) {
-        const past = pastWindowWords(delivery);
+        const past = pastWindowClause(delivery);
         reasons.push({ rule: 'retry.window', state: 'problem', text: `retry window exhausted after ${plural(delivery.attempts, 'attempt')}${past ? `: ${past}` : ''}`, evidence: [] });
         if (last) reasons.push(lastFailure(name, last));
       } else if (last?.outcome === 'tls_error') {

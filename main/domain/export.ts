@@ -34,7 +34,43 @@ export interface ExportResult {
 }
 
 export function exportMessages(details: readonly MessageDetail[], destinations: readonly Destination[], options: ExportOptions): ExportResult {
+  return build(details, destinations, options, createRedactor({ includeSecrets: options.includeSecrets, secrets: options.secrets, destinations }));
+}
+
+const encoder = new TextEncoder();
+const bytesOf = (text: string): number => encoder.encode(text).byteLength;
+
+/**
+ * An export kept within `maxBytes` of UTF-8: messages are offered newest first, one at a time, and taken
+ * while their text still fits, so a bounded export never builds more than it keeps (a message's share is
+ * measured alone, which never underestimates what it adds to the whole).
+ */
+export function createBoundedExport(destinations: readonly Destination[], options: ExportOptions, maxBytes: number) {
   const redactor = createRedactor({ includeSecrets: options.includeSecrets, secrets: options.secrets, destinations });
+  const empty = bytesOf(build([], destinations, options, redactor).text);
+  const kept: MessageDetail[] = [];
+  let bytes = empty;
+  return {
+    /** Takes the message when it fits, else false (and the export is full). `bytes`: its share alone. */
+    offer(detail: MessageDetail): { taken: boolean; bytes: number } {
+      const share = bytesOf(build([detail], destinations, options, redactor).text) - empty;
+      if (bytes + share > maxBytes) return { taken: false, bytes: share + empty };
+      kept.push(detail);
+      bytes += share;
+      return { taken: true, bytes: share };
+    },
+    /** The text of the messages taken; the measure is checked once more on the whole text. */
+    finish(): ExportResult & { messages: number } {
+      for (;;) {
+        const result = build(kept, destinations, options, redactor);
+        if (bytesOf(result.text) <= maxBytes || kept.length === 0) return { ...result, messages: kept.length };
+        kept.pop();
+      }
+    },
+  };
+}
+
+function build(details: readonly MessageDetail[], destinations: readonly Destination[], options: ExportOptions, redactor: Redactor): ExportResult {
   switch (options.format) {
     case 'json':
       return {

@@ -7,6 +7,7 @@
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
 import { MESSAGE_TYPES, type MessageType } from '../contract/message/messageShapes.js';
 import { err, ok, type Result } from '../contract/result.js';
+import { parseUserJson } from './userJson.js';
 
 export interface ImportedCall {
   /** Where it was: `line 3`, `log.entries[5]`. */
@@ -22,37 +23,43 @@ export interface ImportedCall {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (field: string, message: string): Result<never> => err({ code: 'invalid_input', field: 'text', message: `text: ${field}: ${message}` });
 
+/**
+ * JSON of an export, read by the one parser of JSON a user gives (./userJson.ts): a key given twice or a
+ * number beyond a double refused, as in a config file or a scenarios file.
+ */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string; syntax: boolean } {
+  const parsed = parseUserJson(text);
+  if (parsed.ok) return parsed;
+  const p = parsed.error;
+  const where = `line ${p.line}, column ${p.column}`;
+  return p.kind ? { ok: false, problem: `${p.problem} (at ${where})`, syntax: false } : { ok: false, problem: `not JSON (${p.problem} at ${where})`, syntax: true };
+}
+
 export function parseExport(text: string): Result<{ format: 'json' | 'har'; calls: ImportedCall[] }> {
   const trimmed = text.trimStart();
-  if (trimmed.startsWith('{')) {
-    // A HAR is one JSON document; JSON lines start with '{' too, so try the whole text first.
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch {
-      doc = undefined;
-    }
-    if (isObject(doc) && isObject(doc['log'])) return parseHar(doc['log']);
-    if (isObject(doc)) return withFormat('json', parseDetails([{ label: 'line 1', value: doc }]));
+  // JSON lines have a whole message on their first line: read line by line, never as one document.
+  const newline = trimmed.indexOf('\n');
+  const firstLine = (newline < 0 ? trimmed : trimmed.slice(0, newline)).trim();
+  const lineByLine = firstLine.startsWith('{') && firstLine.length < trimmed.trim().length && parseJson(firstLine).ok;
+  if (trimmed.startsWith('{') && !lineByLine) {
+    // A HAR is one JSON document (pretty-printed, or on one line).
+    const doc = parseJson(text);
+    if (!doc.ok && !doc.syntax) return bad('the document', doc.problem);
+    if (doc.ok && isObject(doc.value) && isObject(doc.value['log'])) return parseHar(doc.value['log']);
+    if (doc.ok && isObject(doc.value)) return withFormat('json', parseDetails([{ label: 'line 1', value: doc.value }]));
   }
   if (trimmed.startsWith('[')) {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch (e) {
-      return bad('the document', `not JSON (${(e as Error).message})`);
-    }
-    if (!Array.isArray(doc)) return bad('the document', 'not a JSON array');
-    return withFormat('json', parseDetails(doc.map((value, i) => ({ label: `[${i}]`, value }))));
+    const doc = parseJson(text);
+    if (!doc.ok) return bad('the document', doc.problem);
+    if (!Array.isArray(doc.value)) return bad('the document', 'not a JSON array');
+    return withFormat('json', parseDetails(doc.value.map((value, i) => ({ label: `[${i}]`, value }))));
   }
   const lines: { label: string; value: unknown }[] = [];
   for (const [i, line] of text.split('\n').entries()) {
     if (line.trim() === '') continue;
-    try {
-      lines.push({ label: `line ${i + 1}`, value: JSON.parse(line) });
-    } catch (e) {
-      return bad(`line ${i + 1}`, `not JSON (${(e as Error).message}); give a JSON lines export (one message a line) or a HAR file`);
-    }
+    const parsed = parseJson(line);
+    if (!parsed.ok) return bad(`line ${i + 1}`, `${parsed.problem}${parsed.syntax ? '; give a JSON lines export (one message a line) or a HAR file' : ''}`);
+    lines.push({ label: `line ${i + 1}`, value: parsed.value });
   }
   if (lines.length === 0) return bad('the document', 'no message in it');
   return withFormat('json', parseDetails(lines));
@@ -110,12 +117,9 @@ function parseHar(log: Record<string, unknown>): Result<{ format: 'har'; calls: 
     const postData = entry['request']['postData'];
     const bodyText = isObject(postData) ? postData['text'] : undefined;
     if (typeof bodyText !== 'string') return bad(`${label}.request.postData.text`, 'missing: an entry must carry the request body');
-    let body: unknown;
-    try {
-      body = JSON.parse(bodyText);
-    } catch (e) {
-      return bad(`${label}.request.postData.text`, `not JSON (${(e as Error).message})`);
-    }
+    const parsed = parseJson(bodyText);
+    if (!parsed.ok) return bad(`${label}.request.postData.text`, parsed.problem);
+    const body = parsed.value;
     if (!isObject(body)) return bad(`${label}.request.postData.text`, 'not a JSON object (a message body)');
     const type = typeOf(body['type']);
     if (!type) return bad(`${label}.request.postData.text.type`, `must be one of ${MESSAGE_TYPES.join(', ')} (got ${JSON.stringify(body['type'])?.slice(0, 40)})`);

@@ -6,19 +6,26 @@
 /** A literal that may overflow: an exponent of three digits or more, or 309 digits in a row. */
 const SUSPECT = /\d[eE][+]?0*[1-9]\d{2,}|\d{309,}/;
 
-function walk(value: unknown, path: string): string | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
-  if (typeof value !== 'object' || value === null) return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = walk(value[i], `${path}[${i}]`);
-      if (found !== null) return found;
+/** The path of the first non-finite number, depth first in document order; an explicit stack, so any depth. */
+function walk(root: unknown): string | null {
+  const stack: [unknown, string][] = [[root, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return path;
+      continue;
     }
-    return null;
-  }
-  for (const [key, v] of Object.entries(value)) {
-    const found = walk(v, path === '' ? key : `${path}.${key}`);
-    if (found !== null) return found;
+    if (typeof value !== 'object' || value === null) continue;
+    // Pushed last to first, so the first child is looked at first.
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+    } else {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, v] = entries[i]!;
+        stack.push([v, path === '' ? key : `${path}.${key}`]);
+      }
+    }
   }
   return null;
 }
@@ -29,8 +36,13 @@ function walk(value: unknown, path: string): string | null {
  */
 export function overflowingNumber(text: string, parsed: unknown): { field: string; message: string } | null {
   if (!SUSPECT.test(text)) return null;
-  const found = walk(parsed, '');
+  const found = walk(parsed);
   if (found === null) return null;
   const field = found === '' ? 'body' : found;
-  return { field, message: `${field}: a number beyond the range of a double (±1.8e308) would be delivered as null; send it as a string` };
+  return { field, message: beyondDouble(field) };
+}
+
+/** The one sentence every face says about such a number, after the field that holds it. */
+export function beyondDouble(field: string): string {
+  return `${field}: a number beyond the range of a double (±1.8e308) would be delivered as null; send it as a string`;
 }

@@ -12,14 +12,41 @@ export interface JsonProblem {
   line: number;
   column: number;
   problem: string;
+  /** A syntax error (`invalid JSON`), or valid JSON refused for nesting too deep, a key given twice or a number beyond a double. */
+  kind?: 'nesting' | 'repeated-key' | 'number';
+  /** The field the problem is in (`scenarios[0].body.amount`), when it is in one. */
+  field?: string;
+}
+
+/** `invalid JSON at line 3, column 33 (position 49)`, or `at line …` for valid JSON refused for another reason. */
+export function jsonProblemWhere(p: JsonProblem): string {
+  return `${p.kind ? '' : 'invalid JSON '}at line ${p.line}, column ${p.column} (position ${p.position})`;
 }
 
 export type JsonParse = { ok: true; value: unknown } | { ok: false; error: JsonProblem };
 
-export function parseJsonText(text: string): JsonParse {
+/**
+ * Invalid JSON nesting past this is refused before the error is located: jsonc-parser, which finds where the
+ * text went wrong, walks it with the call stack, which a file nested 10,000 levels overflows. Valid JSON of
+ * any depth parses (JSON.parse does not recurse), and each face then applies its own limit with the field it
+ * concerns (a call: LIMITS.maxDepth).
+ */
+export const JSON_TEXT_MAX_DEPTH = 512;
+
+/**
+ * Parses JSON a person wrote: JSON.parse, then each object's keys checked for repeats (JSON.parse keeps the
+ * last silently, which would drop the first without a word); on a syntax error, where and what. Every
+ * problem is said with its line and column.
+ */
+export function parseJsonText(text: string, maxDepth: number = JSON_TEXT_MAX_DEPTH): JsonParse {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch (e) {
+    const deep = tooDeepAt(text, maxDepth);
+    if (deep !== null) {
+      return { ok: false, error: { position: deep, ...lineColumn(text, deep), problem: `nests deeper than ${maxDepth} levels (arrays and objects inside one another) and is not valid JSON`, kind: 'nesting' } };
+    }
     const located = locateJsonError(text);
     if (located) return { ok: false, error: located };
     // The scanner found nothing (should not happen): fall back on V8's message and position.
@@ -28,6 +55,74 @@ export function parseJsonText(text: string): JsonParse {
     const position = pos ? Number(pos[1]) : 0;
     return { ok: false, error: { position, ...lineColumn(text, position), problem: message } };
   }
+  const repeated = repeatedKey(text);
+  return repeated ? { ok: false, error: repeated } : { ok: true, value };
+}
+
+/** Where nesting first goes past `limit` (outside strings), or null. One pass, no recursion. */
+function tooDeepAt(text: string, limit: number): number | null {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x22) break;
+        if (d === 0x5c) i++;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return null;
+}
+
+/**
+ * The first key that appears twice in one object, said with both places. For text JSON.parse accepted: one
+ * pass with a stack of the open objects' keys, no recursion (any depth).
+ */
+function repeatedKey(text: string): JsonProblem | null {
+  // Per open container: its keys (objects) or null (arrays); and whether the next string is a key.
+  const open: (Map<string, number> | null)[] = [];
+  let keyNext = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x22) break;
+        if (d === 0x5c) i++;
+      }
+      if (!keyNext) continue;
+      keyNext = false;
+      const keys = open.at(-1)!;
+      const raw = text.slice(start, i + 1);
+      const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+      const first = keys.get(key);
+      if (first === undefined) {
+        keys.set(key, start);
+        continue;
+      }
+      const was = lineColumn(text, first);
+      return { position: start, ...lineColumn(text, start), problem: `the key ${JSON.stringify(key)} appears twice in one object (first at line ${was.line}, column ${was.column}): give it once`, kind: 'repeated-key' };
+    }
+    if (c === 0x7b) {
+      open.push(new Map());
+      keyNext = true;
+    } else if (c === 0x5b) {
+      open.push(null);
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+    } else if (c === 0x2c) {
+      keyNext = open.at(-1) instanceof Map;
+    }
+  }
+  return null;
 }
 
 /** `  {"userId": }` + `             ^` : the offending line (clipped around the position) and a caret. */

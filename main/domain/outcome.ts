@@ -31,8 +31,12 @@ const TLS_CODES = new Set([
   'INVALID_CA',
 ]);
 
+/** Node's own advice on a certificate it does not trust: a flag of Node's, which no Hookbench user can pass. */
+const NODE_CA_HINT = /;?\s*if the root CA is installed locally, try running Node\.js with\s+--use-system-ca\.?/i;
+
 /** A failure before any response: TLS refusal (permanent, nothing was sent) or a network error (retried). */
-export function classifyNetworkError(code: string | undefined, message: string): Classified & { error: string } {
+export function classifyNetworkError(code: string | undefined, given: string): Classified & { error: string } {
+  const message = given.replace(NODE_CA_HINT, '');
   if (code && TLS_CODES.has(code)) {
     const reason = SELF_SIGNED.has(code) ? REASONS.selfSigned : `tls: untrusted certificate (${code})`;
     return { outcome: 'tls_error', retryable: false, permanentReason: reason, error: `${reason}: ${message}` };

@@ -76,11 +76,26 @@ export function refusedBody(verdict: 'invalid' | 'missing'): string {
   return JSON.stringify({ error: `${verdict} signature`, verdict, detail });
 }
 
+/** How many endpoints a 404 names: the nearest to the path asked for (a mistyped name finds its own). */
+export const UNKNOWN_ENDPOINT_LISTED = 10;
+
 export function unknownEndpointBody(path: string, endpoints: readonly { name: string; url: string | null }[]): string {
-  const known = endpoints.length ? `known endpoints: ${endpoints.map((e) => `/r/${e.name}`).join(', ')}` : 'no endpoints are defined yet';
+  const asked = (path.startsWith('/r/') ? path.slice(3) : path.replace(/^\//, '')).split(/[/?]/)[0]!.toLowerCase();
+  const shared = (name: string) => {
+    let n = 0;
+    const lower = name.toLowerCase();
+    while (n < lower.length && n < asked.length && lower[n] === asked[n]) n++;
+    return n;
+  };
+  const listed = endpoints.length <= UNKNOWN_ENDPOINT_LISTED ? endpoints : [...endpoints].sort((a, b) => shared(b.name) - shared(a.name) || a.name.localeCompare(b.name)).slice(0, UNKNOWN_ENDPOINT_LISTED);
+  const more = endpoints.length - listed.length;
+  const known = endpoints.length
+    ? `known endpoints: ${listed.map((e) => `/r/${e.name}`).join(', ')}${more > 0 ? `, and ${more.toLocaleString('en-US')} more (listReceivers lists them all)` : ''}`
+    : 'no endpoints are defined yet';
   return JSON.stringify({
-    error: { code: 'unknown_receiver', message: `no receiver endpoint at ${path}: endpoints answer at /r/<name>; ${known}` },
-    receivers: endpoints.map((e) => ({ name: e.name, url: e.url })),
+    error: { code: 'unknown_receiver', message: `no receiver endpoint at ${path.length > 200 ? `${path.slice(0, 200)}…` : path}: endpoints answer at /r/<name>; ${known}` },
+    receivers: listed.map((e) => ({ name: e.name, url: e.url })),
+    receiverCount: endpoints.length,
   });
 }
 

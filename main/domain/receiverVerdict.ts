@@ -3,7 +3,7 @@
  * sent, and when the two sides sign and check with different secrets, say exactly that, with each
  * secret's fingerprint (never the secret) and whether making them one would fix it.
  */
-import type { AttemptRecord, Destination } from '../contract/models.js';
+import { destinationOwner, type AttemptRecord, type Destination } from '../contract/models.js';
 import type { CaptureRecord, ReceiverCheck, SecretMismatch } from '../contract/receiver/receiver.js';
 import { secretFingerprint } from './secrets.js';
 import { signBody } from './signature.js';
@@ -26,6 +26,12 @@ export function secretsDifferWords(destinationName: string, receiver: string): s
 /** `destination 'Orders API' has no shared secret, so it sends no X-Signature; receiver endpoint 'orders' expects one`. */
 export function unsignedWords(destinationName: string, receiver: string): string {
   return `destination '${destinationName}' has no shared secret, so it sends no X-Signature; receiver endpoint '${receiver}' expects one`;
+}
+
+/** What a check's deliberate forgery met at the mock receiver. */
+export function forgedOnPurposeWords(destinationName: string, receiver: string, verdict: 'invalid' | 'missing'): string {
+  const how = verdict === 'missing' ? 'without X-Signature' : 'with another secret';
+  return `hookbench check sent this request ${how} on purpose (destination '${destinationName}'): receiver endpoint '${receiver}' is right to find it ${verdict}; nothing needs changing`;
 }
 
 /** One check per capture the message's attempts produced, in capture order. */
@@ -51,6 +57,12 @@ function checkOf(c: CaptureRecord, attempt: AttemptRecord, ctx: VerdictContext):
   const mistakes = sig.diagnosis?.mistakes ?? [];
   if (!delivery) return { ...base, verdict: sig.verdict, explanation: sig.diagnosis?.explanation ?? null, mistakes, secrets: null };
   const destination = ctx.destination(delivery.destinationId);
+  // hookbench check signs with another secret (or none) on purpose: the refusal is the receiver doing its job,
+  // and no secret should change because of it.
+  const signedBy = destination?.name ?? delivery.destinationName;
+  if (destinationOwner(signedBy) === 'check') {
+    return { ...base, verdict: sig.verdict, explanation: forgedOnPurposeWords(signedBy, receiver, sig.verdict), mistakes, secrets: null };
+  }
   const mismatch = (): SecretMismatch => {
     const current = destination?.sharedSecret ?? null;
     const receiverNow = ctx.receiverSecret(receiver);

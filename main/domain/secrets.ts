@@ -258,8 +258,9 @@ export function maskCapture(c: CaptureRecord): CaptureRecord {
   };
 }
 
+/** An attempt with the request rule applied to both directions: a receiver's Set-Cookie is a credential too. */
 export function maskAttempt(a: AttemptRecord): AttemptRecord {
-  return { ...a, url: maskUrl(a.url), requestHeaders: maskHeaders(a.requestHeaders) };
+  return { ...a, url: maskUrl(a.url), requestHeaders: maskHeaders(a.requestHeaders), responseHeaders: a.responseHeaders && maskHeaders(a.responseHeaders) };
 }
 
 export function maskDelivery(d: DeliveryRecord): DeliveryRecord {

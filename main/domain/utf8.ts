@@ -65,3 +65,27 @@ export function invalidUtf8Error(bytes: Uint8Array, offset: number): { field: st
     ? { field: 'body', message: `body: invalid UTF-8 at ${where}; JSON must be UTF-8` }
     : { field, message: `${field}: invalid UTF-8 at ${where}; JSON must be UTF-8 (the value is refused rather than changed)` };
 }
+
+export type Utf8Decoded = { ok: true; text: string } | { ok: false; offset: number; line: number; column: number; message: string };
+
+/**
+ * Text a person gave as bytes (a file, stdin, --data), decoded only when it is UTF-8: one decoder for every
+ * face, so a bad byte is refused with where it is (`invalid UTF-8 at byte 42 (0xff), line 3, column 7`)
+ * rather than stored or sent as U+FFFD.
+ */
+export function decodeUtf8(bytes: Uint8Array): Utf8Decoded {
+  const offset = firstInvalidUtf8(bytes);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (offset < 0) return { ok: true, text: buffer.toString('utf8') };
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  const column = buffer.subarray(lineStart, offset).toString('utf8').length + 1;
+  const message = `invalid UTF-8 at byte ${offset} (0x${bytes[offset]!.toString(16).padStart(2, '0')}), line ${line}, column ${column}; the text must be UTF-8 (the byte is refused rather than replaced)`;
+  return { ok: false, offset, line, column, message };
+}

@@ -23,6 +23,7 @@ export const historyCommands = {
   getRetention: { run: (s) => s.retention.getRetention() },
   setRetention: { run: (s, input) => s.retention.setRetention(input) },
   listDestinationStats: { run: (s) => s.history.listDestinationStats() },
+  getDestinationTimeline: { run: (s, input) => s.history.getDestinationTimeline(input) },
   listSourceUsage: { run: (s) => s.history.listSourceUsage() },
   listIngestLog: { run: (s, input) => s.history.listIngestLog(input) },
   listDeletionRequests: { run: (s) => s.history.listDeletionRequests() },

@@ -3,12 +3,12 @@
  * delivery stats and deletion requests. Nothing here writes.
  */
 import type { ExportMessagesInput, ExportMessagesOutput, ListMessagesInput } from '../contract/api.js';
-import { EXPORT_LIMIT } from '../contract/commands.js';
-import type { DeletionRequest, DestinationStats, IngestRefusal, MessageDetail, MessageFilter, MessagePage, Page, SourceUsage } from '../contract/models.js';
+import { EXPORT_LIMIT, EXPORT_TEXT_BYTES } from '../contract/commands.js';
+import type { DeletionRequest, DestinationStats, DestinationTimeline, IngestRefusal, MessageDetail, MessageFilter, MessagePage, Page, SourceUsage } from '../contract/models.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
-import { exportMessages as exportMessageDetails } from '../domain/export.js';
+import { createBoundedExport } from '../domain/export.js';
 import type { MessageQueries } from '../store/messageQueries.js';
 import type { Store } from '../store/store.js';
 import { notFound, pageArgs, toPage, wholePage } from '../platform/paging.js';
@@ -21,6 +21,8 @@ export interface HistoryOptions {
   store: HistoryStore;
   queries: MessageQueries;
   registry: Registry;
+  /** Each destination's rounds per minute over the last hour (in memory, counted by the engine: main/delivery/deliveryMinutes.ts). */
+  deliveryMinutes: { lastHour(destinationId: string, nowMs: number): Omit<DestinationTimeline, 'destinationId' | 'backlog' | 'backlogNow'> & { backlogChange: number[] } };
   /** Each source's calls per minute over the last hour (in memory), and the engine clock. */
   usage: { minutes: UsageMinutes; now(): number };
   /** Secrets an export redacts besides the destinations' own: the API token, receiver secrets. */
@@ -78,24 +80,42 @@ export class History {
       truncated = rows.length > EXPORT_LIMIT;
       ids = rows.slice(0, EXPORT_LIMIT).map((m) => m.id);
     }
-    const details: MessageDetail[] = [];
+    const secrets = [...this.options.registry.allSources().map((s) => s.writeKey), ...this.options.otherSecrets()];
+    const exporter = createBoundedExport(
+      this.options.registry.allDestinations(),
+      { format: input.format, includeSecrets: input.includeSecrets ?? false, secrets, creatorVersion: HOOKBENCH_VERSION },
+      EXPORT_TEXT_BYTES,
+    );
+    // Read one message at a time, and no further than the text can hold (newest first).
+    let full = false;
     for (const [i, id] of ids.entries()) {
-      // An export holds what was sent and answered, not the receiver's reading of it.
-      const detail = this.detailOf(id);
-      if (!detail) {
+      const missing = () => {
         const { error } = notFound('message', id);
         return err({ ...error, field: `ids[${i}]`, message: `ids[${i}]: ${error.message}` });
+      };
+      if (full) {
+        if (!this.options.store.messages.getMessage(id)) return missing();
+        continue;
       }
-      details.push(detail);
+      // An export holds what was sent and answered, not the receiver's reading of it.
+      const detail = this.detailOf(id);
+      if (!detail) return missing();
+      const offered = exporter.offer(detail);
+      if (offered.taken) continue;
+      if (i === 0) {
+        const limit = EXPORT_TEXT_BYTES;
+        return err({
+          code: 'invalid_input',
+          limit,
+          value: offered.bytes,
+          message: `message #${id} alone is ${offered.bytes.toLocaleString('en-US')} bytes as ${input.format}, over the ${limit.toLocaleString('en-US')} bytes one export holds (what one import takes); export another format or fewer of its attempts`,
+        });
+      }
+      full = true;
     }
-    const secrets = [...this.options.registry.allSources().map((s) => s.writeKey), ...this.options.otherSecrets()];
-    const exported = exportMessageDetails(details, this.options.registry.allDestinations(), {
-      format: input.format,
-      includeSecrets: input.includeSecrets ?? false,
-      secrets,
-      creatorVersion: HOOKBENCH_VERSION,
-    });
-    return ok({ ...exported, messages: details.length, truncated });
+    const { messages, ...exported } = exporter.finish();
+    const bySize = full || messages < ids.length;
+    return ok({ ...exported, messages, truncated: truncated || bySize, truncatedBy: bySize ? 'size' : truncated ? 'count' : null });
   }
 
   listIngestLog(input: { cursor?: string | null | undefined; limit?: number | undefined } = {}): Result<Page<IngestRefusal>> {
@@ -115,7 +135,26 @@ export class History {
 
   /** Every destination's pending deliveries and recent outcomes, by name (docs/api.md, listDestinationStats). */
   listDestinationStats(): Result<Page<DestinationStats>> {
-    return ok(wholePage(this.options.store.destinationStats.statsOf(this.options.registry.allDestinations().map((d) => d.id))));
+    return ok(wholePage(this.options.store.destinationStats.statsOf(this.options.registry.destinationsOf('user').map((d) => d.id))));
+  }
+
+  /**
+   * One destination's last hour per minute (docs/api.md, getDestinationTimeline): the engine's in-memory
+   * minutes, and the retry backlog now, from which each earlier minute's backlog is worked back.
+   */
+  getDestinationTimeline(input: { id: string }): Result<DestinationTimeline> {
+    const destination = this.options.registry.findDestination(input.id);
+    if (!destination) return notFound('destination', input.id);
+    const now = this.options.usage.now();
+    const { backlogChange, ...counts } = this.options.deliveryMinutes.lastHour(destination.id, now);
+    const backlogNow = this.options.store.destinationStats.retryingOf(destination.id);
+    const backlog = new Array<number>(backlogChange.length).fill(0);
+    let waiting = backlogNow;
+    for (let i = backlogChange.length - 1; i >= 0; i--) {
+      backlog[i] = Math.max(0, waiting);
+      waiting -= backlogChange[i]!;
+    }
+    return ok({ destinationId: destination.id, ...counts, backlog, backlogNow });
   }
 
   listDeletionRequests(): Result<Page<DeletionRequest>> {

@@ -2,20 +2,31 @@
  * importMessages: an export read back (main/domain/importParse.ts) and sent again through intake, in one
  * transaction: one bad entry refuses the whole import, naming where it is in the file. Each message goes
  * through the source given, else its original source, else its original destinations, where they exist
- * here; a message with none of those refuses the import (choose a source).
+ * here; a message with none of those refuses the import (choose a source). The copies keep the originals'
+ * order, whatever order the file lists them in.
  */
 import type { ImportMessagesInput, ImportMessagesOutput } from '../contract/importMessages.js';
 import { err, ok, type Result } from '../contract/result.js';
 import type { SendMessageInput } from '../contract/schemas.js';
-import { parseExport } from '../domain/importParse.js';
+import { parseExport, type ImportedCall } from '../domain/importParse.js';
 import type { Intake } from '../ingestion/intake.js';
 import type { Registry } from '../registry/registry.js';
 
 const BATCH = 'imported';
 
+/**
+ * The calls in the order their originals arrived (by original id), so the copies arrive in that order too:
+ * an export by filter lists the newest first. A file without ids for every call keeps its own order.
+ */
+function inOriginalOrder(calls: readonly ImportedCall[]): ImportedCall[] {
+  if (!calls.every((c) => c.originalId !== null)) return [...calls];
+  return [...calls].sort((a, b) => a.originalId! - b.originalId!);
+}
+
 export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Intake, 'acceptMessages'>; registry: Pick<Registry, 'findSource' | 'findDestination'> }): Result<ImportMessagesOutput> {
   const parsed = parseExport(input.text);
   if (!parsed.ok) return parsed;
+  const calls = inOriginalOrder(parsed.value.calls);
   let source: string | undefined;
   if (input.source !== undefined) {
     const found = o.registry.findSource(input.source);
@@ -23,7 +34,7 @@ export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Int
     source = found.id;
   }
   const sends: SendMessageInput[] = [];
-  for (const c of parsed.value.calls) {
+  for (const c of calls) {
     const { messageId, ...rest } = c.call;
     const call = input.keepMessageIds && messageId !== undefined ? { ...rest, messageId } : rest;
     if (source) {
@@ -52,7 +63,7 @@ export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Int
     const e = accepted.error;
     const m = e.field ? new RegExp(`^${BATCH}\\[(\\d+)\\]\\.?(.*)$`).exec(e.field) : null;
     if (!m) return accepted;
-    const label = parsed.value.calls[Number(m[1])]!.label;
+    const label = calls[Number(m[1])]!.label;
     const inner = m[2] ?? '';
     const message = e.message.replace(`${BATCH}[${m[1]}]${inner ? `.${inner}` : ''}`, `${label}${inner ? `: ${inner}` : ''}`);
     return err({ ...e, field: 'text', message: `text: ${message}` });
@@ -61,7 +72,7 @@ export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Int
     format: parsed.value.format,
     imported: accepted.value.map((sent, i) => ({
       id: sent.message.id,
-      importedFrom: parsed.value.calls[i]!.originalId,
+      importedFrom: calls[i]!.originalId,
       status: sent.message.status,
       deliveries: sent.deliveries.length,
     })),

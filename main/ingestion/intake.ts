@@ -9,7 +9,7 @@
 import type { SendMessageOutput } from '../contract/api.js';
 import type { MessageType } from '../contract/message/messageShapes.js';
 import { deliverySummary, messageSummary } from '../contract/message/messageSummary.js';
-import { REASONS, type Destination, type Source } from '../contract/models.js';
+import { REASONS, type Destination, type MessageOrigin, type Source } from '../contract/models.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { parseWith, sendMessageInputSchema, type SendMessageInput } from '../contract/schemas.js';
 import { callNestingError } from '../domain/jsonDepth.js';
@@ -53,6 +53,8 @@ export interface AcceptEntry {
   recordsTraits: boolean;
   /** The call's nesting was measured already (acceptMessages does, as it validates the batch). */
   depthChecked?: boolean;
+  /** `check`: a check run's own message, left out of the user's lists and counters. */
+  origin?: MessageOrigin | undefined;
 }
 
 /** A call built and checked, from the API (AcceptEntry) or from ingestion (PreparedCall), ready to route. */
@@ -69,6 +71,7 @@ interface BuiltEntry {
   /** The call as received: the object, or (ingestion) its JSON. */
   call: Record<string, unknown> | undefined;
   callJson: string | undefined;
+  origin?: MessageOrigin | undefined;
 }
 
 export interface PendingMessage {
@@ -83,6 +86,8 @@ export interface PendingMessage {
   countsUsage: boolean;
   /** The traits to store for the user (an identify from a source), or undefined. */
   traits: unknown;
+  /** `check`: a check run's own message. */
+  origin?: MessageOrigin | undefined;
 }
 
 export class Intake {
@@ -95,8 +100,9 @@ export class Intake {
 
   // ---------------------------------------------------------------- messages
 
-  sendMessage(input: SendMessageInput): Result<SendMessageOutput> {
-    const sent = this.acceptMessages([input], null);
+  /** `origin`: the check sends its own messages through here, marked as the check's (never the typed API's input). */
+  sendMessage(input: SendMessageInput, { origin }: { origin?: MessageOrigin } = {}): Result<SendMessageOutput> {
+    const sent = this.acceptMessages([input], null, { recordsTraits: true, origin });
     return sent.ok ? ok(sent.value[0]!) : sent;
   }
 
@@ -111,7 +117,7 @@ export class Intake {
   acceptMessages(
     inputs: readonly SendMessageInput[],
     batchField: string | null,
-    { recordsTraits }: { recordsTraits: boolean } = { recordsTraits: true },
+    { recordsTraits, origin }: { recordsTraits: boolean; origin?: MessageOrigin | undefined } = { recordsTraits: true },
   ): Result<SendMessageOutput[]> {
     const entries: AcceptEntry[] = [];
     for (const [index, input] of inputs.entries()) {
@@ -128,7 +134,7 @@ export class Intake {
         source = this.options.registry.findSource(sourceRef);
         if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
       }
-      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true });
+      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true, origin });
     }
     return this.acceptEntries(entries);
   }
@@ -190,6 +196,7 @@ export class Intake {
         traits: e.recordsTraits && e.type === 'identify' ? (e.call['traits'] ?? {}) : undefined,
         call: e.call,
         callJson,
+        origin: e.origin,
       });
     }
     const accepted = this.acceptBuilt(built, now, { outputs: true });
@@ -227,8 +234,9 @@ export class Intake {
         sourceId,
         route,
         replayOf: null,
-        countsUsage: e.built.type !== 'delete',
+        countsUsage: e.built.type !== 'delete' && e.origin === undefined,
         traits: duplicate ? undefined : e.traits,
+        origin: e.origin,
       });
     }
     return ok(this.storeMessages(pending, now, { outputs }));
@@ -271,13 +279,16 @@ export class Intake {
           status: filtered ? ('filtered' as const) : ('queued' as const),
           statusReason: filtered ? p.route.filteredReason : null,
           replayOf: p.replayOf,
+          origin: p.origin ?? null,
         },
         deliveries: p.route.targets.map((d) => ({ destinationId: d.id, destinationName: d.name, nextAttemptAt: now })),
       };
     });
     const ids = this.options.store.transaction(() => {
       const inserted = this.options.store.messages.insertMessages(rows);
-      this.options.store.afterCommit(() => this.rate.add(now, rows.length));
+      // The overview's rate counts the user's traffic; a check run's own messages are not.
+      const counted = pending.reduce((n, p) => (p.origin === undefined ? n + 1 : n), 0);
+      if (counted > 0) this.options.store.afterCommit(() => this.rate.add(now, counted));
       const usage = new Map<string, { received: number; accepted: number; filtered: number }>();
       for (const p of pending) {
         if (p.sourceId === null || !p.countsUsage) continue;
@@ -302,7 +313,7 @@ export class Intake {
       // Ingestion asks for no records: the summaries are built from the rows (no body decoded, no call parsed).
       const summaries = rows.map(({ message: m, deliveries }, i) =>
         messageSummary(
-          { ...m, id: ids[i]!.id, receivedAt: now },
+          { ...m, id: ids[i]!.id, receivedAt: now, origin: m.origin ?? undefined },
           { anonymousId: m.anonymousId, bytes: m.body.length },
           deliveries.map((d) => deliverySummary({ destinationId: d.destinationId, destinationName: d.destinationName, status: 'queued', reason: null, attempts: 0, nextAttemptAt: d.nextAttemptAt })),
         ),
@@ -327,6 +338,7 @@ export class Intake {
           body: m.body.toString('utf8'),
           call: pending[i]!.call ?? parseStoredCall(m.callJson, m.body),
           replayOf: m.replayOf,
+          ...(m.origin ? { origin: m.origin } : {}),
         },
         deliveries: row.deliveries.map((d, j) => ({
           id: deliveryIds[j]!,

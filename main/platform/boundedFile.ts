@@ -1,9 +1,13 @@
 /**
  * Reading a file whose path a user or a caller names (a destination's caFile, a config file, the receiver's TLS
- * key and certificate): only a regular file, and only up to a size, so that a device file cannot grow the
- * process without end and a FIFO cannot freeze it waiting for a writer.
+ * key and certificate, check's --scenarios and --ca-file, import's export file (bounded by IMPORT_LIMITS: what
+ * one export writes), send's --data @file): only a regular file, only up to a size, and as text only when it is
+ * UTF-8, so that a device file cannot grow the process without end, a FIFO cannot freeze it waiting for a
+ * writer, and a bad byte is never replaced.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { decodeUtf8 } from '../domain/utf8.js';
 
 export const FILE_LIMITS = {
   /** A PEM bundle of CA certificates (the whole Mozilla bundle is about 0.2 MiB). */
@@ -12,6 +16,10 @@ export const FILE_LIMITS = {
   config: 4 * 1024 * 1024,
   /** The receiver's TLS key or certificate. */
   tlsMaterial: 1024 * 1024,
+  /** check --scenarios: at most 200 scenarios, each a call of at most 32 KiB. */
+  scenarios: 8 * 1024 * 1024,
+  /** send --data and verify --body, from a file or stdin: a call is at most 32 KiB, pretty-printed it is a few times that. */
+  data: 1024 * 1024,
 } as const;
 
 /** Why a named file cannot be read, in words for one line (e.g. `is a FIFO, not a regular file`). */
@@ -67,7 +75,36 @@ export function readBoundedFile(path: string, maxBytes: number): Buffer {
   }
 }
 
-/** readBoundedFile as UTF-8 text. */
+/** readBoundedFile as text, refused (FileReadError) when it is not UTF-8. */
 export function readBoundedText(path: string, maxBytes: number): string {
-  return readBoundedFile(path, maxBytes).toString('utf8');
+  const decoded = decodeUtf8(readBoundedFile(path, maxBytes));
+  if (!decoded.ok) throw new FileReadError(path, `is not UTF-8: ${decoded.message}`);
+  return decoded.text;
+}
+
+/**
+ * A relative path as the absolute one it names, and how it was resolved (for errors: `ca.pem` alone does not
+ * say where it was looked for).
+ */
+export function absolutePath(path: string, base: string = process.cwd()): { path: string; shown: string } {
+  if (isAbsolute(path)) return { path, shown: path };
+  const absolute = resolve(base, path);
+  return { path: absolute, shown: `${absolute} (${JSON.stringify(path)} resolved against ${base})` };
+}
+
+/**
+ * Why a caFile (a destination's, or check's --ca-file) cannot be used, or null: the same bounded read the
+ * connection pools make, then at least one PEM certificate. A relative path is named with the absolute one
+ * looked at.
+ */
+export function caFileProblem(path: string): string | null {
+  const { path: absolute, shown } = absolutePath(path);
+  let text: string;
+  try {
+    text = readBoundedText(absolute, FILE_LIMITS.caFile);
+  } catch (e) {
+    return e instanceof FileReadError ? `${shown} ${e.why}` : `cannot read ${shown} (${String(e)})`;
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) return `${shown} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`;
+  return null;
 }

@@ -1,6 +1,7 @@
 /** The handlers of the commands main/contract/commands/receiver.ts declares (how: main/platform/commandTable.ts). */
 import type { RECEIVER_COMMANDS } from '../contract/commands/receiver.js';
 import { err, ok } from '../contract/result.js';
+import { destinationOwner } from '../contract/models.js';
 import { isMasked, maskCapture, maskReceiver, secretFingerprint, unmaskSecret } from '../domain/secrets.js';
 import { maskedValueRefused, maskItems, type CommandImpls } from '../platform/commandTable.js';
 import { notFound } from '../platform/paging.js';
@@ -56,6 +57,10 @@ export const receiverCommands = {
     run: (s, input) => {
       const d = s.registry.findDestination(input.destinationId);
       if (!d) return notFound('destination', input.destinationId);
+      // The check's destinations sign with another secret (or none) on purpose: "fixing" that breaks the real one.
+      if (destinationOwner(d.name) !== 'user') {
+        return err({ code: 'conflict', field: 'destinationId', message: `destinationId: "${d.name}" is a destination ${destinationOwner(d.name) === 'check' ? 'hookbench check signs with another secret (or none) on purpose' : 'hookbench send keeps for itself'}; its secret is not the one to share` });
+      }
       const endpoint = s.receivers.receiverSecret(input.receiver);
       if (!endpoint.ok) return { ok: false, error: { ...endpoint.error, field: 'receiver' } };
       const base = { destinationId: d.id, receiver: input.receiver };

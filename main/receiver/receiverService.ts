@@ -45,7 +45,7 @@ export interface ReceiverServiceOptions {
   clock: { now(): number };
   /** Where the HTTPS certificate is kept (`<dataDir>/receiver-tls`). */
   dataDir: string;
-  emit: (event: EventOf<'requestCaptured'>) => void;
+  emit: (event: EventOf<'requestCaptured'> | EventOf<'catalogChanged'>) => void;
   /**
    * Requests to a path that names no endpoint are answered by this endpoint instead of a 404 (the
    * standalone `hookbench receive` answers every path).
@@ -77,6 +77,7 @@ export class ReceiverService {
   /** The rounds in flight to this receiver's URLs (engine → expectRequest). */
   private readonly expected = new ExpectedRequests();
   private readonly requests: RequestHandler;
+  private readonly captureFailures = new CaptureFailureLog();
 
   constructor(options: ReceiverServiceOptions) {
     this.options = options;
@@ -217,6 +218,7 @@ export class ReceiverService {
     const r: StoredReceiver = { name: v.name, secret: v.secret, refuseInvalidSignatures: v.refuseInvalidSignatures, script: v.script, answered: 0, createdAt: now, updatedAt: now };
     this.store.insertReceiver(r);
     this.endpoints.set(r.name, r);
+    this.options.emit({ type: 'catalogChanged', catalog: 'receivers' });
     return ok(this.view(r));
   }
 
@@ -255,6 +257,7 @@ export class ReceiverService {
     this.store.updateReceiver(old.name, next);
     this.endpoints.delete(old.name);
     this.endpoints.set(next.name, next);
+    this.options.emit({ type: 'catalogChanged', catalog: 'receivers' });
     return ok(this.view(next));
   }
 
@@ -264,6 +267,7 @@ export class ReceiverService {
     if (!current.ok) return current;
     this.store.deleteReceiver(current.value.name);
     this.endpoints.delete(current.value.name);
+    this.options.emit({ type: 'catalogChanged', catalog: 'receivers' });
     return ok({ name: current.value.name });
   }
 
@@ -428,11 +432,12 @@ export class ReceiverService {
       id = this.store.insertCapture(capture, position);
     } catch (e) {
       // The request is still answered by its script; only the record is lost (e.g. the database closed first,
-      // or the disk is full: one line then, not a stack trace per request).
-      if (isWriteFailure(e)) console.error(`hookbench receiver: could not store a capture: ${(e as Error).message}`);
+      // or the disk is full: one line then, and a count, not a line per request).
+      if (isWriteFailure(e)) this.captureFailures.failed((e as Error).message);
       else console.error('hookbench receiver: could not store a capture', e);
       return;
     }
+    this.captureFailures.stored();
     try {
       this.options.emit({ type: 'requestCaptured', capture: captureRecord(id, capture) });
     } catch (e) {
@@ -441,6 +446,46 @@ export class ReceiverService {
   }
 
 
+}
+
+/** How often, at most, a count of captures still not stored is said. */
+export const CAPTURE_FAILURE_REPEAT_MS = 60_000;
+
+/**
+ * Captures that could not be stored (a full disk fails every request alike): the first failure in one line,
+ * then at most one line a minute with the count since, and one line when a capture is stored again.
+ */
+export class CaptureFailureLog {
+  private failing: { since: number; total: number; unsaid: number; saidAt: number } | null = null;
+  private readonly log: { line(text: string): void; now(): number };
+
+  /** `log` says a line and reads the wall clock that paces repeats (tests give their own). */
+  constructor(log?: { line(text: string): void; now(): number }) {
+    this.log = log ?? { line: (text) => console.error(text), now: Date.now };
+  }
+
+  failed(why: string): void {
+    const now = this.log.now();
+    const f = this.failing;
+    if (!f) {
+      this.failing = { since: now, total: 1, unsaid: 0, saidAt: now };
+      this.log.line(`hookbench receiver: could not store a capture: ${why}; requests are still answered, and further failures are counted (a line a minute at most)`);
+      return;
+    }
+    f.total++;
+    f.unsaid++;
+    if (now - f.saidAt < CAPTURE_FAILURE_REPEAT_MS) return;
+    this.log.line(`hookbench receiver: could not store a capture: ${why} (${f.unsaid} more since the last line, ${f.total} since ${new Date(f.since).toISOString()})`);
+    f.unsaid = 0;
+    f.saidAt = now;
+  }
+
+  stored(): void {
+    const f = this.failing;
+    if (!f) return;
+    this.failing = null;
+    this.log.line(`hookbench receiver: captures are stored again; ${f.total} request${f.total === 1 ? ' was' : 's were'} answered without being captured since ${new Date(f.since).toISOString()}`);
+  }
 }
 
 function pathOf(prefix: readonly PropertyKey[]): string {

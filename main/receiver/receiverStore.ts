@@ -63,6 +63,8 @@ interface CaptureRow {
 
 /** The newest captures kept by default; older ones are pruned as new ones arrive. */
 export const DEFAULT_MAX_CAPTURES = 10_000;
+/** The captures' bodies kept at most, in bytes, by default: 10,000 captures of 1 MiB would be 10 GiB. */
+export const DEFAULT_MAX_CAPTURE_BYTES = 64 * 1024 * 1024;
 /** The settings row counting captures pruned to keep within the limit. */
 const PRUNED_SETTING = 'receiver.capturesPruned';
 
@@ -70,11 +72,15 @@ export class ReceiverStore {
   private readonly statements;
   private readonly listVariants = new Map<string, ReturnType<Db['prepare']>>();
 
+  /** The bytes of the bodies kept, counted once at start and then as captures come and go. */
+  private bodyBytes: number;
+
   constructor(
     readonly db: Db,
     private readonly maxCaptures: number = DEFAULT_MAX_CAPTURES,
     /** How endpoints' secrets are kept at rest (store/secretCodec). */
     private readonly secrets: SecretCodec = plainSecrets,
+    private readonly maxCaptureBytes: number = DEFAULT_MAX_CAPTURE_BYTES,
   ) {
     this.statements = {
       listReceivers: db.prepare<[], ReceiverRow>('SELECT * FROM receivers ORDER BY name'),
@@ -99,6 +105,9 @@ export class ReceiverStore {
            @attemptMessage, @attemptDelivery, @attemptNumber, @attemptWebhook)`,
       ),
       prune: db.prepare<[number]>('DELETE FROM captures WHERE id <= ?'),
+      bytesUpTo: db.prepare<[number], { n: number }>('SELECT coalesce(sum(length(body)), 0) AS n FROM captures WHERE id <= ?'),
+      allBytes: db.prepare<[], { n: number }>('SELECT coalesce(sum(length(body)), 0) AS n FROM captures'),
+      oldest: db.prepare<[], { id: number; n: number }>('SELECT id, length(body) AS n FROM captures ORDER BY id'),
       getPruned: db.prepare<[], { value: string }>(`SELECT value FROM settings WHERE key = '${PRUNED_SETTING}'`),
       addPruned: db.prepare<[{ n: number }]>(
         `INSERT INTO settings (key, value) VALUES ('${PRUNED_SETTING}', @n)
@@ -109,6 +118,7 @@ export class ReceiverStore {
       clearAll: db.prepare<[]>('DELETE FROM captures'),
       clearReceiver: db.prepare<[string]>('DELETE FROM captures WHERE receiver = ?'),
     };
+    this.bodyBytes = this.statements.allBytes.get()!.n;
   }
 
   /** Runs `fn` in one transaction; inside an open one it simply runs. */
@@ -150,7 +160,8 @@ export class ReceiverStore {
    * Returns the capture's id.
    */
   insertCapture(c: NewCapture, position: { name: string; answered: number } | null): number {
-    return this.transaction(() => {
+    let kept = this.bodyBytes;
+    const inserted = this.transaction(() => {
       const id = Number(
         this.statements.insertCapture.run({
           receiver: c.receiver,
@@ -175,12 +186,39 @@ export class ReceiverStore {
         }).lastInsertRowid,
       );
       if (position) this.statements.setAnswered.run(position.answered, position.name);
+      let bytes = this.bodyBytes + c.body.byteLength;
+      let pruned = 0;
       if (id > this.maxCaptures) {
-        const pruned = this.statements.prune.run(id - this.maxCaptures).changes;
-        if (pruned > 0) this.statements.addPruned.run({ n: pruned });
+        bytes -= this.statements.bytesUpTo.get(id - this.maxCaptures)!.n;
+        pruned += this.statements.prune.run(id - this.maxCaptures).changes;
       }
+      if (bytes > this.maxCaptureBytes) {
+        const cut = this.oldestToFree(bytes - this.maxCaptureBytes, id);
+        if (cut) {
+          pruned += this.statements.prune.run(cut.id).changes;
+          bytes -= cut.freed;
+        }
+      }
+      if (pruned > 0) this.statements.addPruned.run({ n: pruned });
+      kept = bytes;
       return id;
     });
+    // Counted only once the capture is stored: a failed write leaves the count as it was.
+    this.bodyBytes = kept;
+    return inserted;
+  }
+
+  /** The newest of the oldest captures whose bodies add up to `excess` bytes, never `newest` itself. */
+  private oldestToFree(excess: number, newest: number): { id: number; freed: number } | null {
+    let id = 0;
+    let freed = 0;
+    for (const row of this.statements.oldest.iterate()) {
+      if (row.id >= newest) break;
+      id = row.id;
+      freed += row.n;
+      if (freed >= excess) break;
+    }
+    return id === 0 ? null : { id, freed };
   }
 
   getCapture(id: number): CaptureRecord | null {
@@ -213,14 +251,19 @@ export class ReceiverStore {
     return (statement.all(params) as CaptureRow[]).map(toCapture);
   }
 
-  /** The most captures kept, and how many older ones were removed to keep within it (docs/behaviour.md §10). */
-  retention(): { limit: number; pruned: number } {
-    return { limit: this.maxCaptures, pruned: Number(this.statements.getPruned.get()?.value ?? 0) };
+  /**
+   * The most captures kept and the most bytes of their bodies, and how many older ones were removed to keep
+   * within them (docs/behaviour.md §10).
+   */
+  retention(): { limit: number; limitBytes: number; pruned: number } {
+    return { limit: this.maxCaptures, limitBytes: this.maxCaptureBytes, pruned: Number(this.statements.getPruned.get()?.value ?? 0) };
   }
 
   /** Deletes the captures of one endpoint name, or all of them; returns how many. */
   clearCaptures(receiver?: string): number {
-    return receiver === undefined ? this.statements.clearAll.run().changes : this.statements.clearReceiver.run(receiver).changes;
+    const deleted = receiver === undefined ? this.statements.clearAll.run().changes : this.statements.clearReceiver.run(receiver).changes;
+    this.bodyBytes = this.statements.allBytes.get()!.n;
+    return deleted;
   }
 }
 

@@ -6,7 +6,7 @@ import { maskedValueRefused, maskItems, type CommandImpls } from '../platform/co
 import type { Registry } from './registry.js';
 
 export const registryCommands = {
-  listDestinations: { run: (s) => ok({ items: s.registry.allDestinations(), nextCursor: null }), mask: maskItems(maskDestination) },
+  listDestinations: { run: (s, input) => ok({ items: s.registry.destinationsOf(input.owner ?? 'user'), nextCursor: null }), mask: maskItems(maskDestination) },
   createDestination: { run: (s, input) => s.registry.createDestination(input), mask: maskDestination },
   updateDestination: {
     run: (s, input) => s.registry.updateDestination(input),

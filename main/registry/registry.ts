@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { UpdateSourceInput } from '../contract/api.js';
-import type { Destination, Source } from '../contract/models.js';
+import { destinationOwner, type Destination, type DestinationOwner, type Source } from '../contract/models.js';
 import { parseReceiverRef } from '../contract/receiver/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import {
@@ -23,7 +23,7 @@ import {
 } from '../contract/schemas.js';
 import { isMasked, MASK } from '../domain/secrets.js';
 import type { Store } from '../store/store.js';
-import { FILE_LIMITS, FileReadError, readBoundedText } from '../platform/boundedFile.js';
+import { caFileProblem } from '../platform/boundedFile.js';
 import { notFound } from '../platform/paging.js';
 
 /** What the registry needs of the store: its own rows and the transaction helper. */
@@ -38,6 +38,8 @@ export interface RegistryOptions {
   destinationSaved: () => void;
   /** A destination stopped naming this CA file: the connection pool built with it can go. */
   caFileDropped: (caFile: string | null) => void;
+  /** The user's destinations or sources changed (the tools' own destinations are nobody's list). */
+  changed?: (catalog: 'destinations' | 'sources') => void;
 }
 
 export class Registry {
@@ -92,9 +94,15 @@ export class Registry {
     return this.writeKeys.get(writeKey) ?? null;
   }
 
-  /** By name. */
+  /** By name, the tools' own destinations too. */
   allDestinations(): Destination[] {
     return [...this.destinations.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** By name: the user's (what every list shows), one tool's, or `all`. */
+  destinationsOf(owner: DestinationOwner | 'all'): Destination[] {
+    const all = this.allDestinations();
+    return owner === 'all' ? all : all.filter((d) => destinationOwner(d.name) === owner);
   }
 
   /** By name. */
@@ -127,7 +135,8 @@ export class Registry {
         noneReason: `no enabled destination is connected to source "${source.name}"`,
       });
     }
-    return ok({ destinations: [...this.destinations.values()].filter((d) => d.enabled), noneReason: 'no destination is enabled' });
+    // A call with no source goes to the user's enabled destinations, never to one a tool keeps for itself.
+    return ok({ destinations: [...this.destinations.values()].filter((d) => d.enabled && destinationOwner(d.name) === 'user'), noneReason: 'no destination is enabled' });
   }
 
   // ---------------------------------------------------------------- destinations
@@ -178,13 +187,17 @@ export class Registry {
     };
     const saved = this.saveDestination(next, p.sources ?? current.sourceIds, false);
     if (saved.ok && current.caFile !== next.caFile) this.options.caFileDropped(current.caFile);
+    // A rename out of the reserved names is a change to the user's list too.
+    if (saved.ok && destinationOwner(current.name) === 'user' && destinationOwner(next.name) !== 'user') this.options.changed?.('destinations');
     return saved;
   }
 
   /** Deletes the row; the caller has cancelled its waiting deliveries first (docs/behaviour.md §4). */
   removeDestination(id: string): void {
+    const removed = this.destinations.get(id);
     this.options.store.config.deleteDestination(id);
     this.destinations.delete(id);
+    if (removed && destinationOwner(removed.name) === 'user') this.options.changed?.('destinations');
   }
 
   private saveDestination(d: Destination, sourceRefs: readonly string[], isNew: boolean): Result<Destination> {
@@ -215,13 +228,14 @@ export class Registry {
       }
     }
     if (d.caFile) {
-      const problem = checkCaFile(d.caFile);
+      const problem = caFileProblem(d.caFile);
       if (problem) return err({ code: 'invalid_config', field: `${prefix}caFile`, message: `${prefix}caFile: ${problem}` });
     }
     const saved: Destination = { ...d, sourceIds };
     this.options.store.config.saveDestination(saved, isNew);
     this.destinations.set(saved.id, saved);
     this.options.destinationSaved();
+    if (destinationOwner(saved.name) === 'user') this.options.changed?.('destinations');
     return ok(saved);
   }
 
@@ -240,6 +254,7 @@ export class Registry {
     const source: Source = { id: randomUUID(), name: parsed.value.name, kind: parsed.value.kind, writeKey, createdAt: this.options.clock.now() };
     this.options.store.config.insertSource(source);
     this.setSource(source);
+    this.options.changed?.('sources');
     return ok(source);
   }
 
@@ -256,6 +271,7 @@ export class Registry {
     this.options.store.config.updateSource(next);
     this.writeKeys.delete(current.writeKey);
     this.setSource(next);
+    this.options.changed?.('sources');
     return ok(next);
   }
 
@@ -278,6 +294,8 @@ export class Registry {
     });
     this.sources.delete(source.id);
     this.writeKeys.delete(source.writeKey);
+    this.options.changed?.('sources');
+    if (connected.some((d) => destinationOwner(d.name) === 'user')) this.options.changed?.('destinations');
     return ok({ id: source.id, disconnectedDestinations: connected.map((d) => d.name) });
   }
 
@@ -287,13 +305,3 @@ export class Registry {
   }
 }
 
-function checkCaFile(path: string): string | null {
-  let text: string;
-  try {
-    text = readBoundedText(path, FILE_LIMITS.caFile);
-  } catch (e) {
-    return e instanceof FileReadError ? e.message : `cannot read ${path} (${String(e)})`;
-  }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) return `${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`;
-  return null;
-}

@@ -4,8 +4,9 @@
  * UI at /. The API only answers requests addressed to this machine's loopback names (DNS-rebinding guard).
  */
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENT_BATCHING } from '../contract/events.js';
@@ -15,16 +16,17 @@ import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { overflowingNumber } from '../domain/jsonNumbers.js';
 import { maskEvent } from '../domain/secrets.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
+import { IMPORT_LIMITS } from '../contract/importMessages.js';
 import type { Core } from '../app/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/ingest.js';
 import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
 import { createEventBatcher } from './eventBatcher.js';
 import { createFrameEncoder } from './eventFrame.js';
-import { clientAbortLog, clientIp, httpStatusOf, isClientAbort, readBody, sendJson, sendText } from './responses.js';
+import { clientAbortLog, clientIp, httpStatusOf, isClientAbort, readBody, sendJson, sendJsonEncoded, sendText } from './responses.js';
 import { serveUi } from './uiFiles.js';
 
 export { httpStatusOf } from './responses.js';
-export { acceptsEncoding } from './uiFiles.js';
+export { acceptsEncoding } from './responses.js';
 
 export interface ServerOptions {
   core: Core;
@@ -42,6 +44,10 @@ export interface ServerOptions {
   ingest?: IngestOptions;
   /** Bytes of ingestion bodies held in memory at once, across requests (INGEST_BUFFER_BYTES); tests lower it. */
   ingestBufferBytes?: number;
+  /** The connection cap and the time a request's headers and the whole request may take (CONNECTION_LIMITS); tests lower them. */
+  connectionLimits?: Partial<{ max: number; headersTimeoutMs: number; requestTimeoutMs: number }>;
+  /** How far an event subscriber may fall behind (EVENT_SOCKET_LIMITS); tests lower it. */
+  eventSocketLimits?: { bufferedBytes: number; stalledMs: number };
 }
 
 export interface RunningServer {
@@ -52,8 +58,39 @@ export interface RunningServer {
   readonly clientAborts: number;
   /** Bytes of ingestion bodies being received right now. */
   readonly ingestBufferedBytes: number;
+  /** Connections open now, and how many of them carry a request or an event socket. */
+  connectionStats(): { open: number; busy: number };
+  /** Closes the event sockets opened with a token that is no longer the API token (after rotateToken). */
+  closeStaleEventSockets(): void;
+  /** Each open event socket: whether it is behind (frames being dropped for it) and how many it missed so far. */
+  eventSubscribers(): { behind: boolean; dropped: number; closing: boolean; bufferedBytes: number }[];
   /** Stops accepting, closes sockets, waits for the server to close. */
   close(): Promise<void>;
+}
+
+/**
+ * An event subscriber that stops reading (a suspended `hookbench tail`, a frozen tab) must not make serve's
+ * memory grow: past this many bytes waiting in its socket, frames for it are dropped and counted (its next
+ * frame says `dropped`, so it reloads instead of trusting its state), and one that stays behind for
+ * STALLED_SOCKET_MS is closed with a reason.
+ */
+export const EVENT_SOCKET_LIMITS = { bufferedBytes: 4 * 1024 * 1024, stalledMs: 30_000 } as const;
+
+/** Close codes of the event socket, with their reasons (the 4000s are the application's). */
+export const EVENT_SOCKET_CLOSE = {
+  tokenRotated: { code: 4001, reason: 'the API token was rotated: connect again with the new one' },
+  fellBehind: { code: 4008, reason: 'events fell behind: this subscriber read nothing for 30 s' },
+} as const;
+
+interface Subscriber {
+  /** The token it connected with: a rotation ends it. */
+  token: string;
+  /** Events left out for it since its last frame. */
+  dropped: number;
+  /** Since when its socket has held more than EVENT_SOCKET_LIMITS.bufferedBytes, or null. */
+  behindSince: number | null;
+  /** Closed for falling behind, waiting for the close to go out. */
+  closing: boolean;
 }
 
 const API_BODY_LIMIT = 4 * 1024 * 1024;
@@ -61,7 +98,7 @@ const API_BODY_LIMIT = 4 * 1024 * 1024;
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { core } = options;
   const ingest = new IngestService(core.ingestion, options.ingest);
-  const sockets = new Set<WebSocket>();
+  const sockets = new Map<WebSocket, Subscriber>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   /** The Host values this server answers to, known once it listens (port 0 picks the port). */
   let allowedHosts = new Set<string>();
@@ -84,7 +121,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const clientAborts = clientAbortLog();
-  const server = createServer((req, res) => {
+  const limits = { ...CONNECTION_LIMITS, ...options.connectionLimits };
+  // Timeouts are checked every second, not Node's default 30 s, so a stalled body is cut at its deadline.
+  const server = createServer({ connectionsCheckingInterval: 1000, headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs }, (req, res) => {
+    connections.busy(req, res);
     handle(req, res).catch((e: unknown) => {
       if (isClientAbort(e)) {
         clientAborts.add();
@@ -96,11 +136,39 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       else res.destroy();
     });
   });
+  // What Node's parser refuses (bad framing, a header or URL past its limit, a request too slow) gets the JSON
+  // error every other refusal gets, and a line in the ingest log, instead of Node's bare status line.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const refusal = parserRefusal(error);
+    const route = requestTarget(error.rawPacket);
+    core.ingestion.logRefusal({
+      receivedAt: core.clock.now(),
+      sourceId: null,
+      route: route ?? '(unreadable request)',
+      clientIp: (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? null,
+      httpStatus: refusal.status,
+      code: 'invalid_request',
+      message: refusal.message,
+      field: null,
+      index: null,
+      limit: refusal.limit ?? null,
+      bodyBytes: null,
+    });
+    const body = JSON.stringify({ error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } });
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   server.keepAliveTimeout = 5000;
-  // Half-sent requests hold memory and a socket: a body has 30 s to arrive (SDK bodies are at most 500 KiB), and
-  // past MAX_CONNECTIONS new connections are refused by the kernel's backlog, not accepted and held.
-  server.requestTimeout = 30_000;
-  server.maxConnections = MAX_CONNECTIONS;
+  // Half-sent requests hold memory and a socket: headers have 10 s to arrive and a whole request 30 s (SDK bodies
+  // are at most 500 KiB). At the cap, a new connection takes the place of the oldest one that is not carrying a
+  // request (slow headers, or idle): slow clients cannot hold every slot, so the UI and the API stay reachable.
+  const connections = connectionTable(limits.max, limits.requestTimeoutMs);
+  server.on('connection', (socket) => connections.opened(socket));
   const ingestBuffer = { bytes: 0, limit: options.ingestBufferBytes ?? INGEST_BUFFER_BYTES };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -133,8 +201,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const name = path.slice('/api/'.length);
       if (!isCommandName(name)) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `unknown command "${name.slice(0, 100)}"` } });
       if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `POST /api/${name} with a JSON object` } }, { allow: 'POST' });
-      const body = await readBody(req, API_BODY_LIMIT);
-      if (typeof body === 'string') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit: API_BODY_LIMIT, message: `request: more than ${API_BODY_LIMIT} bytes` } });
+      // An import carries a whole export's text: its limit is what one export writes (IMPORT_LIMITS).
+      const limit = name === 'importMessages' ? IMPORT_LIMITS.requestBytes : API_BODY_LIMIT;
+      const body = await readBody(req, limit);
+      if (typeof body === 'string') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit, message: `request: more than ${limit} bytes` } });
       let input: unknown = {};
       if (body.length > 0) {
         const badByte = firstInvalidUtf8(body);
@@ -152,7 +222,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body: must be one JSON object' } });
       }
       const result = await dispatch(options.handlers, name, input);
-      return sendJson(res, result.ok ? 200 : httpStatusOf(result.error), result);
+      return sendJsonEncoded(req, res, result.ok ? 200 : httpStatusOf(result.error), result);
     }
 
     if (path === '/healthz') return sendJson(res, 200, { ok: true });
@@ -186,8 +256,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       socket.end(`HTTP/1.1 ${refusal}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
+    const token = url.searchParams.get('token') ?? '';
+    connections.upgraded(socket);
     wss.handleUpgrade(req, socket, head, (ws) => {
-      sockets.add(ws);
+      sockets.set(ws, { token, dropped: 0, behindSince: null, closing: false });
       if (sockets.size === 1) subscription.on();
       const gone = () => {
         if (sockets.delete(ws) && sockets.size === 0) subscription.off();
@@ -200,14 +272,75 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Pushed events are batched (server/eventBatcher): a burst of deliveries becomes a few frames, never a flood.
   // An event that cannot be encoded whole never stops the stream (server/eventFrame).
   const encodeFrame = createFrameEncoder();
+  const socketLimits = options.eventSocketLimits ?? EVENT_SOCKET_LIMITS;
   const batcher = createEventBatcher({
     flushMs: options.eventFlushMs ?? EVENT_BATCHING.flushMs,
     maxPerFlush: EVENT_BATCHING.maxPerFlush,
     send(frame) {
       const text = encodeFrame(frame);
-      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+      for (const [ws, sub] of sockets) {
+        if (ws.readyState !== ws.OPEN) continue;
+        if (behind(ws, sub)) {
+          sub.dropped += frame.events.length + (frame.dropped ?? 0);
+          catchUp.start();
+          continue;
+        }
+        if (sub.dropped === 0) {
+          ws.send(text);
+          continue;
+        }
+        ws.send(encodeFrame({ ...frame, dropped: (frame.dropped ?? 0) + sub.dropped }));
+        sub.dropped = 0;
+      }
     },
   });
+  /** Whether the socket holds more than the limit; one behind for stalledMs is closed with the reason (and let go soon after). */
+  const behind = (ws: WebSocket, sub: Subscriber): boolean => {
+    if (ws.bufferedAmount <= socketLimits.bufferedBytes) {
+      sub.behindSince = null;
+      return false;
+    }
+    const now = Date.now();
+    sub.behindSince ??= now;
+    if (!sub.closing && now - sub.behindSince >= socketLimits.stalledMs) {
+      sub.closing = true;
+      ws.close(EVENT_SOCKET_CLOSE.fellBehind.code, EVENT_SOCKET_CLOSE.fellBehind.reason);
+      // The close frame waits behind what the peer has not read: a peer that never reads is let go.
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+    }
+    return true;
+  };
+  /**
+   * While a socket has missed events, a frame that says so goes to it as soon as it has caught up, even when no
+   * new event comes to carry the count.
+   */
+  const catchUp = {
+    timer: null as NodeJS.Timeout | null,
+    start() {
+      this.timer ??= setInterval(() => this.tick(), CATCH_UP_MS);
+      this.timer.unref();
+    },
+    tick() {
+      let waiting = false;
+      for (const [ws, sub] of sockets) {
+        if (sub.dropped === 0 || ws.readyState !== ws.OPEN) continue;
+        if (behind(ws, sub)) {
+          waiting = true;
+          continue;
+        }
+        ws.send(encodeFrame({ events: [], dropped: sub.dropped }));
+        sub.dropped = 0;
+      }
+      if (!waiting && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+      }
+    },
+    stop() {
+      if (this.timer) clearInterval(this.timer);
+      this.timer = null;
+    },
+  };
   // Subscribed only while a socket listens: with no listener, the core builds no events at all.
   const subscription = {
     unsubscribe: null as (() => void) | null,
@@ -239,10 +372,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     get ingestBufferedBytes() {
       return ingestBuffer.bytes;
     },
+    connectionStats: () => connections.stats(),
+    eventSubscribers() {
+      return [...sockets].map(([ws, sub]) => ({ behind: sub.behindSince !== null, dropped: sub.dropped, closing: sub.closing, bufferedBytes: ws.bufferedAmount }));
+    },
+    closeStaleEventSockets() {
+      const current = options.token();
+      for (const [ws, sub] of sockets) if (sub.token !== current) ws.close(EVENT_SOCKET_CLOSE.tokenRotated.code, EVENT_SOCKET_CLOSE.tokenRotated.reason);
+    },
     async close() {
       subscription.off();
       batcher.close();
-      for (const ws of sockets) ws.close(1001, 'server stopping');
+      catchUp.stop();
+      for (const ws of sockets.keys()) ws.close(1001, 'server stopping');
       wss.close();
       const closed = once(server, 'close');
       server.close();
@@ -258,13 +400,100 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
+/** What the parser refused, in words: the HTTP status, why, and the limit it went past. */
+export function parserRefusal(error: { code?: string | undefined; message: string }): { status: number; message: string; limit?: number } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, message: `the request line and headers are more than ${maxHeaderSize.toLocaleString('en-US')} bytes (a URL or header too large)`, limit: maxHeaderSize };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, message: 'the request did not arrive in full within 30 s' };
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return { status: 400, message: 'Content-Length and Transfer-Encoding together: send one of them' };
+    case 'HPE_INVALID_CONTENT_LENGTH':
+      return { status: 400, message: 'Content-Length is not a number of bytes (or there are two that differ)' };
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      if (/Content-Length/i.test(error.message)) return { status: 400, message: 'Content-Length and Transfer-Encoding together: send one of them' };
+      return { status: 400, message: 'the chunked body is not valid HTTP/1.1 chunked encoding' };
+    case 'HPE_INVALID_CHUNK_SIZE':
+      return { status: 400, message: 'the chunked body is not valid HTTP/1.1 chunked encoding' };
+    case 'HPE_INVALID_METHOD':
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_CONSTANT':
+    case 'HPE_INVALID_VERSION':
+      return { status: 400, message: 'not an HTTP/1.1 request line (METHOD /path HTTP/1.1)' };
+    default:
+      return { status: 400, message: `malformed HTTP request (${error.code ?? error.message})` };
+  }
+}
+
+/** The method and path of a request Node could not parse, from its first line (at most 200 characters), if there is one. */
+function requestTarget(raw: Buffer | undefined): string | null {
+  if (!raw) return null;
+  // The packet may end inside a long URL: the method and as much of the path as there is.
+  const line = /^([A-Z]{1,16}) (\/\S*)/.exec(raw.subarray(0, 8400).toString('latin1'));
+  if (!line) return null;
+  const target = `${line[1]} ${line[2]}`;
+  return target.length > 200 ? `${target.slice(0, 200)}…` : target;
+}
+
 /** Ingestion bodies held in memory at once, across all requests; past it a request gets 503 with Retry-After. */
 const INGEST_BUFFER_BYTES = 64 * 1024 * 1024;
-/** Connections held open at once. */
-const MAX_CONNECTIONS = 1024;
+/** Connections held open at once, and how long a request's headers and the whole request may take to arrive. */
+export const CONNECTION_LIMITS = { max: 1024, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
 
-/** How long requests in flight may take to finish when the server stops. */
+/**
+ * The open connections, oldest first, each busy while it carries a request. Past `max`, the oldest that is not
+ * busy is closed to make room; when every one is busy, the new connection gets 503 with Retry-After at once.
+ */
+function connectionTable(max: number, requestTimeoutMs: number) {
+  const open = new Map<Duplex, { busy: boolean }>();
+  return {
+    opened(socket: Duplex): void {
+      open.set(socket, { busy: false });
+      socket.once('close', () => open.delete(socket));
+      if (open.size <= max) return;
+      for (const [other, state] of open) {
+        if (other === socket || state.busy) continue;
+        other.destroy();
+        open.delete(other);
+        return;
+      }
+      open.delete(socket);
+      const body = JSON.stringify({ error: { code: 'unavailable', message: `Hookbench holds ${max.toLocaleString('en-US')} connections that are all carrying requests; retry in a second` } });
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`);
+    },
+    /** An event socket: busy for as long as it is open. */
+    upgraded(socket: Duplex): void {
+      const state = open.get(socket);
+      if (state) state.busy = true;
+    },
+    busy(req: IncomingMessage, res: ServerResponse): void {
+      const state = open.get(req.socket);
+      if (state) state.busy = true;
+      // Node cuts slow headers itself; a body still arriving past the request timeout is cut here.
+      const timer = setTimeout(() => {
+        if (req.complete) return;
+        if (!res.headersSent) sendJson(res, 408, { error: { code: 'invalid_request', message: `the request did not arrive in full within ${Math.round(requestTimeoutMs / 1000)} s` } }, { connection: 'close' });
+        req.socket.destroySoon();
+      }, requestTimeoutMs);
+      timer.unref();
+      res.once('close', () => {
+        clearTimeout(timer);
+        if (state) state.busy = false;
+      });
+    },
+    stats(): { open: number; busy: number } {
+      let busy = 0;
+      for (const state of open.values()) if (state.busy) busy++;
+      return { open: open.size, busy };
+    },
+  };
+}
+
+/** How long requests in flight may take to finish when the server stops (and a close frame to get out). */
 const CLOSE_GRACE_MS = 2000;
+/** How often a socket that missed events is looked at, to tell it once it has caught up. */
+const CATCH_UP_MS = 100;
 
 function portError(e: NodeJS.ErrnoException, host: string, port: number): Error {
   if (e.code === 'EADDRINUSE') return new Error(`--port: ${host}:${port} is already in use (another Hookbench? see its server.json); choose another port, or --port 0 for a free one`);

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { sendText } from './responses.js';
+import { acceptsEncoding, sendText } from './responses.js';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -43,18 +43,6 @@ const PRECOMPRESSED = [
   { encoding: 'br', suffix: '.br' },
   { encoding: 'gzip', suffix: '.gz' },
 ] as const;
-
-/** Whether an Accept-Encoding header accepts `encoding` (a q=0 refuses it). */
-export function acceptsEncoding(header: string | undefined, encoding: string): boolean {
-  if (!header) return false;
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (name !== encoding && name !== '*') continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    return q === undefined || Number(q) > 0;
-  }
-  return false;
-}
 
 /**
  * Sends one file of the UI, pre-compressed when the browser accepts it. Files under assets/ carry a content hash

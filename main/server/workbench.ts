@@ -4,6 +4,7 @@
  * `<data>/server.json`, through which other commands, scripts and the desktop app find it.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandHandlers } from '../contract/dispatch.js';
@@ -11,6 +12,8 @@ import { HookbenchError } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { applyConfig, readConfigFile } from '../app/config.js';
 import { createCore, type Core, type CoreOptions } from '../app/createCore.js';
+import { SERVER_INFO_FILE } from '../app/dataDir.js';
+import { startFailure } from '../store/integrity.js';
 import type { ReceiverAddresses } from '../receiver/receiverService.js';
 import { createCommandHandlers } from '../app/commandHandlers.js';
 import { startServer, type RunningServer } from './httpServer.js';
@@ -28,7 +31,7 @@ export interface ServerInfo {
   receiverTlsUrl: string | null;
 }
 
-export const SERVER_INFO_FILE = 'server.json';
+export { SERVER_INFO_FILE };
 
 export interface WorkbenchOptions {
   dataDir: string;
@@ -41,8 +44,9 @@ export interface WorkbenchOptions {
   receiverPort: number;
   receiverTlsPort: number;
   /**
-   * A port already in use: `fail` (serve: the user chose it) or listen on a free one instead (the desktop
-   * app: its window shows the addresses, and a second workbench on another data dir must still start).
+   * A port already in use: `fail`, naming every busy port at once (serve: the user chose them), or listen on
+   * a free one instead (the desktop app: its window shows the addresses, and a second workbench on another
+   * data dir must still start).
    */
   busyPorts?: 'fail' | 'pickFree';
   /** More core options (e.g. the desktop's secret codec). */
@@ -112,6 +116,40 @@ export function readServerInfo(dataDir: string): ServerInfo | null {
 
 const portInUse = (e: unknown) => e instanceof Error && /\bin use\b/.test(e.message);
 
+/** One of the ports the workbench listens on: the option that chose it, and its number. */
+export interface WorkbenchPort {
+  option: 'port' | 'receiverPort' | 'receiverTlsPort';
+  port: number;
+}
+
+/** Whether another socket already listens on host:port (any other listen error is left to the real listen to report). */
+function isPortBusy(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'EADDRINUSE'));
+    probe.listen(port, host, () => probe.close(() => resolve(false)));
+  });
+}
+
+/**
+ * Refuses, before anything listens, ports that cannot all be had: ports another program holds, or one port
+ * named for two listeners. Every busy port is named in one error (field `ports`, value the WorkbenchPort
+ * list), so the user fixes them all in one go rather than one restart per port.
+ */
+export async function refuseBusyPorts(host: string, ports: readonly WorkbenchPort[]): Promise<void> {
+  const chosen = ports.filter((p) => p.port !== 0);
+  const numbers = [...new Set(chosen.map((p) => p.port))];
+  const taken = new Set((await Promise.all(numbers.map(async (n) => ((await isPortBusy(host, n)) ? [n] : [])))).flat());
+  const busy = chosen.filter((p) => taken.has(p.port));
+  if (busy.length > 0) {
+    throw new HookbenchError({ code: 'conflict', field: 'ports', value: busy, message: `ports: ${busy.map((p) => `${p.port} (${p.option})`).join(', ')} already in use on ${host}; choose others, or 0 for free ones` });
+  }
+  const twice = chosen.filter((p) => chosen.some((q) => q !== p && q.port === p.port));
+  if (twice.length > 0) {
+    throw new HookbenchError({ code: 'invalid_input', field: 'ports', value: twice, message: `ports: ${twice.map((p) => p.option).join(' and ')} name the same port ${twice[0]!.port}; give each its own` });
+  }
+}
+
 export async function startWorkbench(options: WorkbenchOptions): Promise<RunningWorkbench> {
   const { dataDir } = options;
   const log = options.log ?? (() => {});
@@ -127,6 +165,13 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       problem(`destination "${p.destination}" has a webhook today's rules refuse: ${p.message.startsWith(p.field) ? p.message : `${p.field}: ${p.message}`}; its attempts fail until you fix it (Destinations, or the config file)`);
     }
 
+    if (!pickFree) {
+      await refuseBusyPorts(options.host, [
+        { option: 'port', port: options.port },
+        { option: 'receiverPort', port: options.receiverPort },
+        { option: 'receiverTlsPort', port: options.receiverTlsPort },
+      ]);
+    }
     let receiver: ReceiverAddresses;
     try {
       receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
@@ -152,6 +197,8 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
             info = { ...info, token: rotated, uiUrl: uiUrlOf(info.url, rotated) };
             writeServerInfo(dataDir, info);
           }
+          // What the old token opened ends with it.
+          server?.closeStaleEventSockets();
           return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
         },
       }),
@@ -210,7 +257,7 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
     unwatch();
     await server?.close();
     await core.close();
-    throw e;
+    throw startFailure(dataDir, e);
   }
 }
 

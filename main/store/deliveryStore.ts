@@ -130,9 +130,9 @@ export class DeliveryStore {
       // Only a delivery still in flight takes its round's result; one cancelled meanwhile keeps its status.
       // Positional parameters on the hot path: binding an object by name costs more than the row.
       // A failed delivery's next_attempt_at keeps the due time that fell past its window (window_ends_at).
-      finishRound: db.prepare<[DeliveryStatus, string | null, number, number | null, number | null, string | null, number, number | null, number, 0 | 1]>(
+      finishRound: db.prepare<[DeliveryStatus, string | null, number, number | null, number | null, string | null, number, number | null, number | null, number, 0 | 1]>(
         `UPDATE deliveries SET status = ?, reason = ?, attempts = ?, first_attempt_at = ?, next_attempt_at = ?, pending_urls = ?, updated_at = ?,
-           window_ends_at = ?
+           window_ends_at = ?, failed_real_at = ?
          WHERE id = ? AND (status = 'delivering' OR ?)`,
       ),
       recordAttempts: db.prepare<[{ deliveryId: number; attemptsMade: number; updatedAt: number }]>(
@@ -182,11 +182,16 @@ export class DeliveryStore {
          WHERE d.status IN ${WAITING} AND d.next_attempt_at <= @dueBy
          ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
       ),
+      countDueBy: db.prepare<[number], number>(`SELECT count(*) FROM deliveries INDEXED BY deliveries_due WHERE status IN ${WAITING} AND next_attempt_at <= ?`).pluck(),
       waitingByDestination: db.prepare<[], { destination_id: string; due: number; attempts: number; first: number | null }>(
         `SELECT destination_id, min(next_attempt_at) AS due, min(attempts) AS attempts, min(first_attempt_at) AS first
          FROM deliveries WHERE status IN ${WAITING} GROUP BY destination_id`,
       ),
-      failedSince: db.prepare<[number], { n: number }>(`SELECT count(*) AS n FROM deliveries WHERE status = 'failed' AND updated_at >= ?`),
+      // By the real time they failed; a check run's own deliveries (refused forgeries among them) are not the user's failures.
+      failedSince: db.prepare<[number], { n: number }>(
+        `SELECT count(*) AS n FROM deliveries d INDEXED BY deliveries_failed_real WHERE d.status = 'failed' AND d.failed_real_at >= ?
+         AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = d.message_id AND m.origin IS NOT NULL)`,
+      ),
       waitingOfDestination: db.prepare<[string], { id: number; message_id: number }>(
         `SELECT id, message_id FROM deliveries WHERE destination_id = ? AND status IN ('queued', 'retrying', 'delivering')`,
       ),
@@ -231,6 +236,10 @@ export class DeliveryStore {
   waitingByDestination(): { destinationId: string; dueAt: number; attempts: number; firstAttemptAt: number | null }[] {
     return this.statements.waitingByDestination.all().map((r) => ({ destinationId: r.destination_id, dueAt: r.due, attempts: r.attempts, firstAttemptAt: r.first }));
   }
+  /** Waiting deliveries due at or before `dueBy` (engine time): what a jump to it will play. */
+  countDueBy(dueBy: number): number {
+    return this.statements.countDueBy.get(dueBy)!;
+  }
   nextDueAt(): number | null {
     return this.statements.nextDue.get()?.due ?? null;
   }
@@ -247,7 +256,8 @@ export class DeliveryStore {
    * Records rounds in one transaction. A delivery cancelled while its round was in flight stays cancelled
    * unless the round delivered it. Returns the rounds with the status actually stored.
    */
-  recordRounds(rounds: readonly RoundResult[]): StoredRound[] {
+  /** `realNow`: the real time they are recorded at, which a failure keeps (the overview counts failures by it). */
+  recordRounds(rounds: readonly RoundResult[], realNow: number): StoredRound[] {
     return this.transaction(() => {
       const refresh = new Set<number>();
       const stored: StoredRound[] = [];
@@ -284,6 +294,7 @@ export class DeliveryStore {
           round.pendingUrls ? JSON.stringify(round.pendingUrls) : null,
           round.updatedAt,
           round.pastWindow?.windowEndsAt ?? null,
+          round.status === 'failed' ? realNow : null,
           round.deliveryId,
           // A success is recorded even over a cancellation made while it was in flight.
           round.status === 'delivered' ? 1 : 0,
@@ -348,10 +359,10 @@ export class DeliveryStore {
   recentAttempts(limit: number): (AttemptRecord & { destinationId: string })[] {
     return this.statements.recentAttempts.all(limit).map((r) => ({ ...toAttempt(r), destinationId: r.destination_id }));
   }
-  /** The retry backlog: deliveries waiting for a retry, those already due, and failures since `failedSince`. */
-  deliveryBacklog(now: number, failedSince: number): { retrying: number; due: number; failedSince: number } {
+  /** The retry backlog: deliveries waiting for a retry, those already due (engine time), and failures since `failedSinceReal` (real time). */
+  deliveryBacklog(now: number, failedSinceReal: number): { retrying: number; due: number; failedSince: number } {
     const waiting = this.statements.backlog.get({ now });
-    const failed = this.statements.failedSince.get(failedSince);
+    const failed = this.statements.failedSince.get(failedSinceReal);
     return { retrying: waiting?.retrying ?? 0, due: waiting?.due ?? 0, failedSince: failed?.n ?? 0 };
   }
 }

@@ -35,6 +35,11 @@ export class DestinationStatsQueries {
          WHERE m.status IN ${PENDING} AND d.status IN ${PENDING}
          GROUP BY d.destination_id`,
       ),
+      retrying: db.prepare<[string], { n: number }>(
+        `SELECT count(*) AS n FROM messages m INDEXED BY messages_status
+         JOIN deliveries d ON d.message_id = m.id
+         WHERE m.status IN ${PENDING} AND d.status = 'retrying' AND d.destination_id = ?`,
+      ),
       tail: db.prepare<[{ covered: number; dest: string; n: number }], RecentRow>(
         `SELECT id, message_id, status, reason, updated_at FROM deliveries INDEXED BY deliveries_message
          WHERE message_id > @covered AND destination_id = @dest ORDER BY message_id DESC LIMIT @n`,
@@ -45,6 +50,11 @@ export class DestinationStatsQueries {
          WHERE f.key = @key AND f.id <= @covered ORDER BY f.id DESC LIMIT @n`,
       ),
     };
+  }
+
+  /** A destination's deliveries waiting for a retry now: read through the pending messages, like `pending`. */
+  retryingOf(destinationId: string): number {
+    return this.statements.retrying.get(destinationId)?.n ?? 0;
   }
 
   /** Stats of these destinations (ids), in the same order. */

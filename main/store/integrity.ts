@@ -14,6 +14,7 @@
  */
 import Database from 'better-sqlite3';
 import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { HookbenchError, type ApiError } from '../contract/result.js';
 import type { Db } from './openDb.js';
 
@@ -47,8 +48,20 @@ export class DbHealth {
     return this.failure;
   }
 
+  private readonly checks: (() => ApiError | null)[] = [];
+
+  /** Another check verify() makes each time (the data dir's lock: main/app/dataDir.ts). */
+  addCheck(check: () => ApiError | null): void {
+    this.checks.push(check);
+  }
+
   /** Checks that the file at the path is still the one open (one stat call); returns the problem, if any. */
   verify(): ApiError | null {
+    if (this.failure) return this.failure;
+    for (const check of this.checks) {
+      const problem = check();
+      if (problem) this.fail(problem);
+    }
     if (this.failure || !this.identity) return this.failure;
     const now = identityOf(this.file);
     if (now === 'gone') {
@@ -112,6 +125,9 @@ export class DbHealth {
   }
 }
 
+/** The database's file name in a data dir. */
+export const DATABASE_FILE = 'hookbench.db';
+
 /** SQLite result codes that mean the file is damaged (extended codes start with these). */
 export function isCorruptionError(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
@@ -148,7 +164,15 @@ export function writeFailureError(file: string, e: unknown): ApiError {
 export function corruptionError(file: string, detail: string): ApiError {
   return {
     code: 'unavailable',
-    message: `database file ${file} is damaged (${detail}): Hookbench will not write to it. Run \`hookbench doctor --data-dir ${dirOf(file)}\` for the full check and how to recover what it holds; \`--move-aside\` moves the damaged files away so that the next start begins a fresh database.`,
+    message: `database file ${file} is damaged (${detail}): Hookbench will not write to it. Run \`hookbench doctor --data-dir ${dirOf(file)}\` for the full check; with Hookbench stopped, \`--salvage\` copies what the file still holds into a fresh database and keeps the damaged one aside.`,
+  };
+}
+
+/** The refusal for a database that cannot be written because its disk is full: names the file, its data dir and the way out. */
+export function diskFullError(file: string, detail: string): ApiError {
+  return {
+    code: 'unavailable',
+    message: `database file ${file} cannot be written: the disk is full (${detail}). Free disk space where the data dir ${dirOf(file)} is, then start again; or start on another data dir with --data-dir.`,
   };
 }
 
@@ -321,6 +345,7 @@ export function openFailure(file: string, e: unknown): unknown {
   if (isCorruptionError(e)) {
     return new HookbenchError(corruptionError(file, code === 'SQLITE_NOTADB' ? 'it is not a database (SQLite: file is not a database)' : `SQLite: ${message}`));
   }
+  if (code === 'SQLITE_FULL') return new HookbenchError(diskFullError(file, `SQLite: ${message}`));
   if (/^(SQLITE_(CANTOPEN|READONLY|PERM|IOERR|FULL|AUTH)|E(ACCES|PERM|ROFS|NOENT|NOSPC))/.test(code)) {
     return new HookbenchError({
       code: 'unavailable',
@@ -328,4 +353,21 @@ export function openFailure(file: string, e: unknown): unknown {
     });
   }
   return e;
+}
+
+/**
+ * An error met while starting on a data dir (opening the database, the reads and writes a start makes, a
+ * config file applied), as one line naming the database file and the way out; anything else as it is.
+ * SQLite's own words name no file ("database disk image is malformed", "database or disk is full").
+ */
+export function startFailure(dataDir: string, e: unknown): unknown {
+  if (e instanceof HookbenchError) return e;
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  if (code === 'ENOSPC') {
+    return new HookbenchError({
+      code: 'unavailable',
+      message: `the disk that holds the data dir ${dataDir} is full (${e instanceof Error ? e.message : code}). Free disk space there, then start again; or start on another data dir with --data-dir.`,
+    });
+  }
+  return code.startsWith('SQLITE_') ? openFailure(join(dataDir, DATABASE_FILE), e) : e;
 }

@@ -43,7 +43,7 @@ type DeliveryCells = [string, string, DeliveryStatus, string | null, number, num
 // A row's deliveries in one subquery (deliveries_message), each with its newest attempt (attempts_message,
 // read backwards): what a list row shows of every destination, with no query per row from JavaScript.
 const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.anonymous_id, m.event, m.status, m.status_reason,
-  m.received_at, m.replay_of, length(p.body) AS bytes,
+  m.received_at, m.replay_of, m.origin, length(p.body) AS bytes,
   (SELECT json_group_array(json_array(d.destination_id, d.destination_name, d.status, d.reason, d.attempts, d.next_attempt_at,
      json((SELECT json_array(a.outcome, a.status_code) FROM attempts a WHERE a.message_id = m.id AND a.delivery_id = d.id ORDER BY a.id DESC LIMIT 1))))
    FROM deliveries d WHERE d.message_id = m.id) AS deliveries,
@@ -115,13 +115,14 @@ const FACET_FILTERS = [
   ['type', 'type'],
 ] as const satisfies readonly (readonly [keyof MessageFilter, FacetName])[];
 
-/** How a page's ids are found. All but `scan`, `status` and `failed` cover only the indexed messages. */
-export type PlanKind = 'scan' | 'status' | 'failed' | 'facet' | 'search' | 'time';
+/** How a page's ids are found. All but `scan`, `status`, `failed` and `failedSince` cover only the indexed messages. */
+export type PlanKind = 'scan' | 'status' | 'failed' | 'failedSince' | 'facet' | 'search' | 'time';
 
 type Plan =
   | { kind: 'scan' }
   | { kind: 'status' }
   | { kind: 'failed' }
+  | { kind: 'failedSince' }
   | { kind: 'facet'; facet: FacetName; key: number | null }
   | { kind: 'search'; match: string }
   | { kind: 'time'; lo: number; hi: number };
@@ -147,6 +148,7 @@ export class MessageQueries {
   private readonly newest;
   private readonly countStatus;
   private readonly failedSince;
+  private readonly checkPerStatus;
   /** The status with the most messages when last counted: its count is the total minus the others'. */
   private largestStatus: MessageStatus = 'delivered';
   /** Set while explain() runs: every statement run is recorded with its query plan. */
@@ -165,8 +167,14 @@ export class MessageQueries {
     this.summaryById = db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} WHERE m.id = ?`);
     this.countAll = db.prepare<[], number>('SELECT count(*) FROM messages').pluck();
     this.failedSince = db
-      .prepare<[number], number>(`SELECT count(DISTINCT message_id) FROM deliveries INDEXED BY deliveries_failed WHERE status = 'failed' AND updated_at >= ?`)
+      .prepare<[number], number>(
+        `SELECT count(DISTINCT d.message_id) FROM deliveries d INDEXED BY deliveries_failed_real
+         WHERE d.status = 'failed' AND d.failed_real_at >= ? AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = d.message_id AND m.origin IS NOT NULL)`,
+      )
       .pluck();
+    this.checkPerStatus = db.prepare<[], { status: MessageStatus; n: number }>(
+      'SELECT status, count(*) AS n FROM messages INDEXED BY messages_origin WHERE origin IS NOT NULL GROUP BY status',
+    );
     this.countStatus = db.prepare<[MessageStatus], number>('SELECT count(*) FROM messages INDEXED BY messages_status WHERE status = ?').pluck();
   }
 
@@ -258,14 +266,14 @@ export class MessageQueries {
   }
 
   /**
-   * Messages with a delivery that failed at or after `since` (engine time): exactly the rows of the filter
-   * `{delivery: 'failed', deliverySince: since}`. Reads only the failed deliveries.
+   * The user's messages with a delivery that failed at or after `since` (real time): exactly the rows of the
+   * filter `{failedSince: since}`. Reads only the recent failed deliveries.
    */
   countFailedSince(since: number): number {
     return this.failedSince.get(since)!;
   }
 
-  /** Messages per status: each status but the largest counted on messages_status, the largest by difference. */
+  /** The user's messages per status: each status but the largest counted on messages_status, the largest by difference. */
   countsPerStatus(): Record<MessageStatus, number> {
     const counts = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0])) as Record<MessageStatus, number>;
     const total = this.countAll.get()!;
@@ -277,6 +285,8 @@ export class MessageQueries {
     }
     counts[this.largestStatus] = total - others;
     this.largestStatus = MESSAGE_STATUSES.reduce((a, b) => (counts[b] > counts[a] ? b : a));
+    // A check run's own messages are not the user's: read from their small partial index and taken off.
+    for (const { status, n } of this.checkPerStatus.all()) counts[status] -= n;
     return counts;
   }
 
@@ -290,6 +300,18 @@ export class MessageQueries {
         return this.scanWithin(conditions, 0, before, limit, budget);
       case 'status':
         return whole(this.ids(`FROM messages m INDEXED BY messages_status`, `m.status = @status AND m.id < @before`, 'm.id', conditions, { before, limit }));
+      case 'failedSince':
+        // The failures since a real time, found through their own index (few: the top bar asks for an hour's).
+        return whole(
+          this.ids(
+            `FROM deliveries fd INDEXED BY deliveries_failed_real CROSS JOIN messages m`,
+            `fd.status = 'failed' AND fd.failed_real_at >= @failedSince AND fd.message_id < @before AND m.id = fd.message_id`,
+            'fd.message_id',
+            conditions,
+            { before, limit },
+            true,
+          ),
+        );
       case 'failed':
         // A message with two failed deliveries is met twice in this index: DISTINCT keeps one.
         return whole(
@@ -313,7 +335,7 @@ export class MessageQueries {
   }
 
   /** Ids below `before` among the indexed messages, by a plan that reads the history index. */
-  private indexed(plan: Exclude<Plan, { kind: 'scan' | 'status' | 'failed' }>, conditions: Conditions, before: number, limit: number): number[] {
+  private indexed(plan: Exclude<Plan, { kind: 'scan' | 'status' | 'failed' | 'failedSince' }>, conditions: Conditions, before: number, limit: number): number[] {
     switch (plan.kind) {
       case 'facet':
         if (plan.key === null) return []; // no indexed message has this value
@@ -429,6 +451,10 @@ export class MessageQueries {
       params['delivery'] = filter.delivery;
       if (since) params['deliverySince'] = filter.deliverySince;
     }
+    if (filter.failedSince !== undefined) {
+      where.push(`EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.status = 'failed' AND d.failed_real_at >= @failedSince)`);
+      params['failedSince'] = filter.failedSince;
+    }
     if (filter.from !== undefined) {
       where.push('m.received_at >= @from');
       params['from'] = filter.from;
@@ -437,6 +463,9 @@ export class MessageQueries {
       where.push('m.received_at < @to');
       params['to'] = filter.to;
     }
+    // A check run's own messages are listed only when asked for; the user's lists never show them.
+    where.push(filter.origin === undefined ? 'm.origin IS NULL' : 'm.origin = @origin');
+    if (filter.origin !== undefined) params['origin'] = filter.origin;
     if (filter.text !== undefined) {
       where.push(`CAST(p.body AS TEXT) LIKE @like ESCAPE '\\'`);
       params['like'] = likePattern(filter.text);
@@ -454,6 +483,13 @@ export class MessageQueries {
       candidates.push({
         plan: { kind: 'status' },
         rows: () => this.count(`SELECT 1 FROM messages INDEXED BY messages_status WHERE status = @status AND id < @before`, { status, before }),
+      });
+    }
+    if (filter.failedSince !== undefined) {
+      const failedSince = filter.failedSince;
+      candidates.push({
+        plan: { kind: 'failedSince' },
+        rows: () => this.count(`SELECT 1 FROM deliveries INDEXED BY deliveries_failed_real WHERE status = 'failed' AND failed_real_at >= @failedSince`, { failedSince }),
       });
     }
     if (filter.delivery === 'failed') {

@@ -3,7 +3,7 @@
  * the intake's transaction, read by id, and the few questions asked of them (dedupe, who saw a user).
  * Lists and counts are in messageQueries.ts. The insert is the hot path: positional binds.
  */
-import type { MessageRecord, MessageStatus } from '../contract/models.js';
+import type { MessageOrigin, MessageRecord, MessageStatus } from '../contract/models.js';
 import type { MessageType } from '../contract/message/messageShapes.js';
 import type { StoredBatch } from './historyTail.js';
 import type { Db } from './openDb.js';
@@ -25,6 +25,8 @@ export interface NewMessage {
   status: MessageStatus;
   statusReason: string | null;
   replayOf: number | null;
+  /** `check` for a check run's own message; absent (null) for the user's traffic. */
+  origin?: MessageOrigin | null;
 }
 
 export interface NewDelivery {
@@ -47,6 +49,7 @@ export interface MessageRow {
   status: MessageStatus;
   status_reason: string | null;
   replay_of: number | null;
+  origin: MessageOrigin | null;
 }
 
 export class MessageStore {
@@ -85,9 +88,9 @@ export class MessageStore {
     this.bulk = {
       messages: new BulkInsert(
         db,
-        'INSERT INTO messages (id, message_id, type, user_id, anonymous_id, event, status, status_reason, source_id, received_at, replay_of)',
-        '(?, ?, ?, ?, ?, ?, ?, ?, @sourceId, @receivedAt, @replayOf)',
-        ['sourceId', 'receivedAt', 'replayOf'],
+        'INSERT INTO messages (id, message_id, type, user_id, anonymous_id, event, status, status_reason, source_id, received_at, replay_of, origin)',
+        '(?, ?, ?, ?, ?, ?, ?, ?, @sourceId, @receivedAt, @replayOf, @origin)',
+        ['sourceId', 'receivedAt', 'replayOf', 'origin'],
       ),
       payloads: new BulkInsert(db, 'INSERT INTO message_payloads (message_id, body, call)', '(?, ?, ?)'),
       deliveries: new BulkInsert(
@@ -133,7 +136,7 @@ export class MessageStore {
       const deliveries = this.bulk.deliveries.rows();
       const ids = batch.map(({ message: m, deliveries: ds }) => {
         const out = { id: id++, deliveryIds: [] as number[] };
-        messages.share(m.sourceId, m.receivedAt, m.replayOf);
+        messages.share(m.sourceId, m.receivedAt, m.replayOf, m.origin ?? null);
         messages.values.push(out.id, m.messageId, m.type, m.userId, m.anonymousId, m.event, m.status, m.statusReason);
         payloads.values.push(out.id, m.body, m.callJson);
         for (const d of ds) {
@@ -173,7 +176,7 @@ const ROWS_PER_INSERT = 25;
 
 /**
  * A multi-row INSERT. A row's own values are anonymous parameters (`?`); the values a run of rows shares
- * (at most three: a request's source and time) are named ones (`@sourceId`), written in every row of the
+ * (at most four: a request's source and time, a replay's original, a check's origin) are named ones (`@sourceId`), written in every row of the
  * statement but bound once per statement: binding was a fifth of the SQLite work of an ingested message
  * (perf), most of it per value. Values go to better-sqlite3 as arguments, not in an array, which it reads
  * element by element through V8's generic property lookup.
@@ -222,6 +225,7 @@ class BulkRows {
   private a: unknown = undefined;
   private b: unknown = undefined;
   private c: unknown = undefined;
+  private d: unknown = undefined;
   private readonly runs: { shared: unknown[]; values: unknown[] }[] = [];
 
   constructor(
@@ -230,11 +234,12 @@ class BulkRows {
   ) {}
 
   /** The shared values of the rows pushed next. */
-  share(a: unknown, b?: unknown, c?: unknown): void {
-    if (this.values.length > 0 && (a !== this.a || b !== this.b || c !== this.c)) this.endRun();
+  share(a: unknown, b?: unknown, c?: unknown, d?: unknown): void {
+    if (this.values.length > 0 && (a !== this.a || b !== this.b || c !== this.c || d !== this.d)) this.endRun();
     this.a = a;
     this.b = b;
     this.c = c;
+    this.d = d;
   }
 
   flush(): void {
@@ -245,7 +250,7 @@ class BulkRows {
   private endRun(): void {
     if (this.values.length === 0) return;
     if (this.values.length % this.width !== 0) throw new Error(`rows of ${this.width} values expected, got ${this.values.length} values`);
-    this.runs.push({ shared: [this.a, this.b, this.c], values: this.values });
+    this.runs.push({ shared: [this.a, this.b, this.c, this.d], values: this.values });
     this.values = [];
   }
 }
@@ -263,6 +268,7 @@ export function messageFields(r: Omit<MessageRow, 'body' | 'call'>): Omit<Messag
     statusReason: r.status_reason,
     receivedAt: r.received_at,
     replayOf: r.replay_of,
+    ...(r.origin ? { origin: r.origin } : {}),
   };
 }
 

@@ -17,7 +17,7 @@ import { DeliveryStore } from './deliveryStore.js';
 import { DestinationStatsQueries } from './destinationStats.js';
 import { IngestLogStore } from './ingestLogStore.js';
 import { HistoryTail } from './historyTail.js';
-import { DbHealth } from './integrity.js';
+import { DbHealth, openFailure } from './integrity.js';
 import { MessageQueries } from './messageQueries.js';
 import { MessageStore } from './messageStore.js';
 import { openDb, type Db } from './openDb.js';
@@ -61,18 +61,24 @@ export class Store {
     this.health = new DbHealth(file);
     const transaction = <T>(fn: () => T): T => this.transaction(fn);
     const tail = new HistoryTail();
-    // Only once committed: a rolled-back insert leaves ids the tail must not vouch for.
-    this.messages = new MessageStore(this.db, transaction, (first, batch) => this.afterCommit(() => tail.add(first, batch)));
-    this.queries = new MessageQueries(this.db, tail);
-    // Messages stored before this start that the index does not cover yet (a quit or crash mid-burst) have
-    // room kept below the newest in the tail; loadTail() tells it of them while the core runs.
-    tail.reserve(this.queries.index.covered(), this.queries.newestId());
-    this.deliveries = new DeliveryStore(this.db, transaction);
-    this.config = new ConfigStore(this.db, transaction, options.secretCodec ?? plainSecrets);
-    this.ingestLog = new IngestLogStore(this.db);
-    this.deletions = new DeletionStore(this.db);
-    this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
-    this.retention = new RetentionStore(this.db);
+    try {
+      // Only once committed: a rolled-back insert leaves ids the tail must not vouch for.
+      this.messages = new MessageStore(this.db, transaction, (first, batch) => this.afterCommit(() => tail.add(first, batch)));
+      this.queries = new MessageQueries(this.db, tail);
+      // Messages stored before this start that the index does not cover yet (a quit or crash mid-burst) have
+      // room kept below the newest in the tail; loadTail() tells it of them while the core runs.
+      tail.reserve(this.queries.index.covered(), this.queries.newestId());
+      this.deliveries = new DeliveryStore(this.db, transaction);
+      this.config = new ConfigStore(this.db, transaction, options.secretCodec ?? plainSecrets);
+      this.ingestLog = new IngestLogStore(this.db);
+      this.deletions = new DeletionStore(this.db);
+      this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
+      this.retention = new RetentionStore(this.db);
+    } catch (e) {
+      // A large file's damage can first show here, past the checks at open: the error names the file, and the connection closes.
+      this.db.close();
+      throw openFailure(file, e);
+    }
   }
 
   /** The database file's path. */

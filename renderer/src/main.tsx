@@ -1,3 +1,5 @@
+// First: in a build it has already run, as index.html's first script; in development it starts here.
+import './api/firstRequests';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './index.css';
@@ -6,7 +8,10 @@ import { createApiClient } from './api/client';
 import { App } from './app/App';
 import { NoToken } from './app/NoToken';
 import { startSession } from './app/session';
+import { SCREENS } from './app/views';
+import { preloadDetailPane } from './features/detail/LazyDetailPane';
 import { initDensity } from './stores/density';
+import { opensMessages, useRouter } from './stores/router';
 import { initTheme } from './stores/theme';
 import { toastApiError } from './stores/toasts';
 
@@ -16,10 +21,16 @@ const root = createRoot(document.getElementById('root')!);
 const choice = chooseTransport();
 if (choice.ok) {
   startSession(createApiClient(choice.transport, toastApiError));
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  // The landing screen's code (and a linked message's pane) is in by now or soon (the page's first script
+  // preloaded it): rendering once it is spares the screen a suspense, which React shows 300 ms late at best.
+  const { view, messageId } = useRouter.getState().route;
+  const landing = [SCREENS[view].preload(), ...(messageId !== null && opensMessages(view) ? [preloadDetailPane()] : [])];
+  void Promise.allSettled(landing).then(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
 } else {
   root.render(<NoToken />);

@@ -1,10 +1,11 @@
 /**
- * The Check screen against a real `hookbench serve`: a receiver endpoint without a secret accepts any
- * signature, so the signature check fails, and its forged request links to the engine attempt that sent it.
+ * The Check screen against a real `hookbench serve`: a receiver that accepts any signature fails the signature
+ * check, and its forged request links to the engine attempt that sent it; a mock endpoint answering by script
+ * is told to turn on Refuse invalid signatures.
  * The Check endpoint buttons open the screen with the URL and the secret filled in. Driven by accessible
  * names; every wait is on UI state.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { checkReceiver, SECRET as RECEIVER_SECRET } from '../helpers/checkReceivers.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { chromiumMissing } from './browser.js';
@@ -16,8 +17,10 @@ describe.skipIf(chromiumMissing)('Check', () => {
   const { serve, open } = useWorkbench();
 
   it('reports a failing signature check for a receiver that accepts anything, linked to its attempt', async () => {
-    const r = await serve({ receivers: [{ name: 'any', script: 200 }] });
-    const url = `${r.info.receiverUrl}/r/any`;
+    const receiver = await startReceiver(checkReceiver({ acceptsAnySignature: true }));
+    onTestFinished(() => receiver.close());
+    const r = await serve({});
+    const url = receiver.url;
     const page = await open(r, '#/live');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Check' }).click();
     const form = page.getByRole('form', { name: 'Check an endpoint' });
@@ -45,6 +48,24 @@ describe.skipIf(chromiumMissing)('Check', () => {
     // The run is kept: it is listed among the previous runs and opens again.
     await page.goBack();
     await page.getByRole('region', { name: 'Previous runs' }).getByRole('button', { name: `Run #1: ${url}` }).waitFor();
+  });
+
+  it("a mock receiver endpoint that answers by script fails the forged-request check, saying so, and its fix is the Refuse invalid signatures setting, not code", async () => {
+    const r = await serve({ receivers: [{ name: 'any', secret: SECRET, script: 200 }] });
+    const page = await open(r, '#/check');
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    await form.getByLabel('URL', { exact: true }).fill(`${r.info.receiverUrl}/r/any`);
+    await form.getByLabel('Secret', { exact: true }).fill(SECRET);
+    await form.getByLabel('Only these checks').fill('signature.wrong-secret');
+    await form.getByRole('button', { name: 'Run checks' }).click();
+    const report = page.getByRole('region', { name: 'Report' });
+    await report.getByLabel('Summary').getByText('0 passed, 1 failed, 0 warnings').waitFor();
+    const item = report.getByRole('region', { name: 'Signature' }).getByRole('listitem', { name: /^Failed: a request signed with another secret/ });
+    expect(await item.innerText()).toMatch(/mock receiver endpoint 'any' answers by its script whatever the signature/);
+    await item.getByRole('button', { expanded: false }).first().click();
+    await item.getByRole('heading', { name: 'How to fix' }).waitFor();
+    expect(await item.innerText()).toMatch(/Turn on Refuse invalid signatures for receiver endpoint 'any'/);
+    expect(await item.getByRole('radiogroup', { name: 'Fix language' }).count()).toBe(0);
   });
 
   it('a receiver that verifies with HMAC-SHA256 gets the Diagnosis first, above the checks it explains', async () => {

@@ -87,6 +87,7 @@ describe.skipIf(chromiumMissing)('Destinations', () => {
     await form.getByLabel('Webhook 1 header 1 value').click();
     const headersOf1 = form.getByRole('group', { name: /^Webhook 1/ });
     await headersOf1.getByRole('alert').getByText('Webhook 1 header Host: header "Host" is set by Hookbench and cannot be configured').waitFor();
+    expect(await form.getByLabel('Webhook 1 header 1 name').getAttribute('aria-invalid')).toBe('true');
     await form.getByLabel('Webhook 2 URL').fill('ftp://example.com/hook');
     await form.getByLabel('Webhook 3 URL').click();
     await form.getByText(/^Webhook 2 URL: must be an absolute http:\/\/ or https:\/\/ URL/).waitFor();
@@ -98,6 +99,53 @@ describe.skipIf(chromiumMissing)('Destinations', () => {
     await form.getByText('Name: a destination named "Taken" already exists').first().waitFor();
     expect(await form.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect((await r.call<ListPage<unknown>>('listDestinations')).items).toHaveLength(1);
+  });
+
+  it('editing: one Save shows every problem at once, each next to its field in the unit it was typed in; a server error lands on its field', async () => {
+    const r = await serve({ destinations: [{ name: 'Orders', url: 'http://127.0.0.1:9/hook' }, { name: 'Taken', url: 'http://127.0.0.1:9/other' }] });
+    const page = await open(r, '#/destinations/Orders');
+    const form = page.getByRole('form', { name: 'Destination Orders' });
+    await form.getByLabel('Timeout', { exact: true }).fill('500s');
+    await form.getByLabel('Max attempts', { exact: true }).fill('0');
+    await form.getByLabel('Webhook 1 URL').fill('ftp://127.0.0.1:9/hook');
+    await form.getByRole('button', { name: 'Save' }).click();
+
+    const timeout = form.getByLabel('Timeout', { exact: true });
+    await form.getByText('Timeout: must be at most 120 s (got 500 s)', { exact: true }).waitFor();
+    await form.getByText('Max attempts: must be at least 1 attempt (got 0); leave it empty for no cap', { exact: true }).waitFor();
+    await form.getByText(/^Webhook 1 URL: must be an absolute http:\/\/ or https:\/\/ URL/).waitFor();
+    // Each field says it is invalid and is described by its own message; nothing in milliseconds.
+    for (const [field, message] of [
+      [timeout, 'Timeout: must be at most 120 s (got 500 s)'],
+      [form.getByLabel('Webhook 1 URL'), 'Webhook 1 URL: must be an absolute'],
+    ] as const) {
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      const ids = (await field.getAttribute('aria-describedby'))!.split(' ');
+      const described = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
+      expect(described.join(' ')).toContain(message);
+    }
+    expect(await form.innerText()).not.toContain('120000');
+    // The summary counts them and leads to each field.
+    const summary = form.getByRole('status', { name: 'Not saved' });
+    await summary.getByText('Not saved: 3 problems:').waitFor();
+    await summary.getByRole('button', { name: 'Timeout' }).click();
+    await expect.poll(() => form.locator('input:focus').getAttribute('id')).toBe(await timeout.getAttribute('id'));
+    expect((await r.call<ListPage<{ name: string; timeoutMs: number }>>('listDestinations')).items.find((d) => d.name === 'Orders')!.timeoutMs).toBe(5000);
+
+    // Fixed, the server's own refusal (the name is taken) sits next to Name, and goes once Name changes.
+    await timeout.fill('90s');
+    await form.getByLabel('Max attempts', { exact: true }).fill('');
+    await form.getByLabel('Webhook 1 URL').fill('http://127.0.0.1:9/hook');
+    await form.getByLabel('Name', { exact: true }).fill('Taken');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const name = form.getByLabel('Name', { exact: true });
+    await summary.getByText('Not saved: Name: a destination named "Taken" already exists').waitFor();
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    await name.fill('Orders EU');
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBeNull();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Orders EU saved').waitFor();
+    expect((await r.call<ListPage<{ name: string; timeoutMs: number }>>('listDestinations')).items.find((d) => d.name === 'Orders EU')!.timeoutMs).toBe(90_000);
   });
 
   it('the filter preview over recent messages matches what the engine then filters', async () => {
@@ -224,7 +272,7 @@ describe.skipIf(chromiumMissing)('Destinations', () => {
     await form.getByText(/^Webhook 1 URL: must be an absolute/).waitFor();
     await form.getByLabel('Webhook 1 URL').fill('http://127.0.0.1:9/hook');
     await form.getByRole('button', { name: 'Cancel' }).click();
-    const dialog = page.getByRole('alertdialog', { name: 'Discard your changes?' });
+    const dialog = page.getByRole('dialog', { name: 'Discard your changes?' });
     await dialog.getByRole('button', { name: 'Keep editing' }).click();
     expect(await form.getByLabel('Webhook 1 URL').inputValue()).toBe('http://127.0.0.1:9/hook');
     await form.getByRole('button', { name: 'Cancel' }).click();

@@ -97,7 +97,7 @@ describe.skipIf(chromiumMissing)('History', () => {
     // Export the selection as HAR: it validates as HAR 1.2 and holds the delivered attempt.
     await page.getByRole('checkbox', { name: `Select message #${id}` }).check();
     await page.getByText('1 selected').waitFor();
-    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
     const exportPanel = page.getByRole('dialog', { name: 'Export' });
     await exportPanel.getByRole('radio', { name: 'HAR' }).click();
     const harText = await download(page, () => exportPanel.getByRole('button', { name: 'Download HAR' }).click());
@@ -107,7 +107,7 @@ describe.skipIf(chromiumMissing)('History', () => {
     expect(harText).not.toContain('ord3r-secret');
 
     // Export as cURL and run it: the receiver gets the same bytes and the same signature again.
-    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
     await exportPanel.getByRole('radio', { name: 'cURL' }).click();
     const script = await download(page, () => exportPanel.getByRole('button', { name: 'Download cURL' }).click());
     await promisify(execFile)('bash', ['-c', script], { timeout: 15_000 });

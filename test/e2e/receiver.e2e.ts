@@ -15,7 +15,7 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     const page = await open(r, '#/receiver/orders');
     const endpoint = page.getByRole('form', { name: 'Endpoint orders' });
     await endpoint.getByRole('button', { name: 'Delete endpoint' }).click();
-    const confirm = endpoint.getByRole('alertdialog', { name: 'Delete orders?' });
+    const confirm = endpoint.getByRole('dialog', { name: 'Delete orders?' });
     expect(await confirm.innerText()).toContain('Orders service');
     // Keeping it changes nothing.
     await confirm.getByRole('button', { name: 'Keep it' }).click();

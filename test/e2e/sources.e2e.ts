@@ -59,7 +59,7 @@ describe.skipIf(chromiumMissing)('Sources', () => {
     // Its two calls are counted, and appear in the last hour.
     await counterShows(page, 'received', 2);
     await counterShows(page, 'accepted', 2);
-    await page.getByRole('img', { name: /^Last hour: 2 received, 0 refused/ }).waitFor();
+    await page.getByRole('img', { name: /^Calls per minute, last hour: 2 received, 0 refused/ }).waitFor();
     // The route keeps the chosen SDK.
     expect(new URL(page.url()).hash).toBe('#/sources/backend?sdk=curl');
   });
@@ -94,7 +94,7 @@ describe.skipIf(chromiumMissing)('Sources', () => {
     const r = await serve(CONFIG);
     const page = await open(r, '#/sources/backend');
     await page.getByRole('button', { name: 'Regenerate', exact: true }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Regenerate write key?' });
+    const confirm = page.getByRole('dialog', { name: 'Regenerate write key?' });
     await confirm.getByText('SDKs still configured with the old key are refused').waitFor();
     await confirm.getByRole('button', { name: 'Regenerate write key' }).click();
     await confirm.waitFor({ state: 'detached' });
@@ -128,7 +128,7 @@ describe.skipIf(chromiumMissing)('Sources', () => {
 
     await page.getByRole('list', { name: 'Sources' }).getByRole('button', { name: 'backend' }).click();
     await page.getByRole('button', { name: 'Delete source' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Delete source backend?' });
+    const confirm = page.getByRole('dialog', { name: 'Delete source backend?' });
     await confirm.getByText('1 destination will be disconnected from it: Hooks.').waitFor();
     await confirm.getByRole('button', { name: 'Delete source' }).click();
     await page.getByText('Disconnected from Hooks.').waitFor();

@@ -24,13 +24,15 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
 
     const timeTravel = page.getByRole('group', { name: 'Time travel' });
     await timeTravel.getByRole('button', { name: '+4 h', exact: true }).click();
-    const progress = page.getByRole('status', { name: /^Jump to \+4 h: playing \d+ due attempts? · \d+ of ~\d+ rounds?$/ });
+    const progress = page.getByRole('status', { name: /^Jump to \+4 h: / });
     await progress.waitFor();
+    // It says how long it has left, in time: one timeout's wait per round of unanswered attempts.
+    await expect.poll(() => progress.getAttribute('aria-label'), { timeout: 20_000, interval: 50 }).toMatch(/^Jump to \+4 h: (about \d+ s left|almost done) · round \d+ of ~\d+, ~\d+ s each$/);
     // While it plays: the steps say why they are disabled, Cancel and Reset offset are there to stop it.
     const step = timeTravel.getByRole('button', { name: '+1 h', exact: true });
     expect(await step.isDisabled()).toBe(true);
     expect(await step.getAttribute('aria-description')).toBe(JUMPING);
-    expect(await timeTravel.getByRole('button', { name: 'Cancel', exact: true }).isEnabled()).toBe(true);
+    expect(await timeTravel.getByRole('button', { name: 'Cancel jump' }).isEnabled()).toBe(true);
     expect(await timeTravel.getByRole('button', { name: 'Reset offset' }).isEnabled()).toBe(true);
 
     await progress.waitFor({ state: 'detached', timeout: 45_000 });
@@ -65,9 +67,9 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
 
     // Cancel: the jump stops at the retry it was playing (about +5 s), not at +4 h.
     await timeTravel.getByRole('button', { name: '+4 h', exact: true }).click();
-    const progress = page.getByRole('status', { name: /^Jump to \+4 h: playing 1 due attempt · 1 of ~\d+ rounds$/ });
+    const progress = page.getByRole('status', { name: /^Jump to \+4 h: (starting · 1 delivery due|timing the first round · round 1 of ~\d+)$/ });
     await progress.waitFor();
-    await timeTravel.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await timeTravel.getByRole('button', { name: 'Cancel jump' }).click();
     await progress.waitFor({ state: 'detached' });
     expect(await attemptsOf()).toBe(1); // answered while attempt 2 still waits on the endpoint
     const cancelled = await r.call<ClockStatus>('getClock');
@@ -92,14 +94,14 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
     expect(delivery.nextAttemptAt! - Date.now()).toBeLessThan(2 * 60_000 * 1.2);
   });
 
-  it('Advance to this retry, on a ghost marker, moves the clock to that retry and plays it; Fast-forward unanswered attempts is a switch kept by the engine', async () => {
+  it('Advance to attempt N, on a ghost marker, moves the clock to that retry and plays it; Fast-forward unanswered attempts is a switch kept by the engine', async () => {
     const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down' }] });
     const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Down Order' } });
     const page = await open(r, `#/live/${sent.message.id}`);
     const details = page.getByRole('region', { name: 'Message details' });
     await details.getByRole('button', { name: /^Attempt 1: http_error, HTTP 500/ }).waitFor();
 
-    await details.getByRole('listitem', { name: /^Scheduled attempt 3 at / }).getByRole('button', { name: 'Advance to this retry' }).click();
+    await details.getByRole('listitem', { name: /^Scheduled attempt 3 at / }).getByRole('button', { name: 'Advance to attempt 3 (Down)' }).click();
     await details.getByRole('button', { name: /^Attempt 3: http_error, HTTP 500/ }).waitFor();
     await details.getByRole('listitem', { name: /^Scheduled attempt 4 at / }).waitFor();
     // Attempt 3 fell due about 35 s after the first (5 s + 30 s, each ± 20 %): the clock went that far.

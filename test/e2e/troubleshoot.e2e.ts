@@ -27,7 +27,7 @@ describe.skipIf(chromiumMissing)('Troubleshoot', () => {
     const item = warehouse.getByRole('listitem', { name: 'Problem: Warehouse is disabled' });
     await item.waitFor();
     expect(await item.innerText()).toMatch(/A disabled destination receives nothing: 1 recent message of its sources went without it\. Turn it on in Destinations\./);
-    const link = item.getByRole('link', { name: `Message #${sent.message.id} (Order Completed)` });
+    const link = item.getByRole('link', { name: `Message #${sent.message.id} (Order Completed), evidence of: Warehouse is disabled` });
     // An in-app link: no external-link icon.
     expect(await link.locator('svg.lucide-external-link').count()).toBe(0);
     expect(await page.locator('svg.lucide-external-link').count()).toBe(0);
@@ -46,7 +46,7 @@ describe.skipIf(chromiumMissing)('Troubleshoot', () => {
     const item = section.getByRole('listitem', { name: 'Warning: 1 recent message filtered out of Warehouse by integrations or event filters' });
     await item.waitFor();
     expect(await item.innerText()).toContain(`integrations.Webhooks=false: 1 message (latest #${sent.message.id})`);
-    await item.getByRole('link', { name: `Message #${sent.message.id}: integrations.Webhooks=false` }).click();
+    await item.getByRole('link', { name: `Message #${sent.message.id}: integrations.Webhooks=false, evidence of: 1 recent message filtered out of Warehouse by integrations or event filters` }).click();
     await page.getByRole('region', { name: 'Message details' }).getByRole('heading', { name: 'Order Completed' }).waitFor();
   });
 
@@ -64,7 +64,7 @@ describe.skipIf(chromiumMissing)('Troubleshoot', () => {
     await item.waitFor();
     expect(await item.innerText()).toMatch(/Latest: HTTP 401 unauthorized: unknown write key "wk_/);
     expect(await item.innerText()).not.toContain('wk_revoked_999999');
-    await item.getByRole('link', { name: /^Refused #\d+: HTTP 401 unauthorized$/ }).waitFor();
+    await item.getByRole('link', { name: /^Refused #\d+: HTTP 401 unauthorized, evidence of: 1 request refused: unknown or missing write key$/ }).waitFor();
     await section.getByRole('listitem', { name: `Warning: SDKs send to ${r.info.url}/v1/batch` }).getByRole('button', { name: 'Copy Ingestion URL' }).waitFor();
     await page.getByText('1 problem', { exact: true }).waitFor();
   });

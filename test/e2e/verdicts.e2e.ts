@@ -60,7 +60,7 @@ describe.skipIf(chromiumMissing)('The receiver\'s verdict', () => {
 
     // One secret for both, after a confirmation.
     await verdict.getByRole('button', { name: 'Use one secret for both' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Use one secret for both?' });
+    const confirm = page.getByRole('dialog', { name: 'Use one secret for both?' });
     expect(await confirm.innerText()).toContain("Receiver endpoint ‘orders’ gets the shared secret of destination ‘Orders API’");
     await confirm.getByRole('button', { name: 'Use one secret' }).click();
     await confirm.waitFor({ state: 'detached' });

@@ -73,3 +73,61 @@ export async function checkpointCutShort(from: string, to: string, messages: num
   }
   return dbFileOf(to);
 }
+
+/** The tables `hookbench doctor --salvage` copies (main/store/salvage.ts), counted. */
+export function rowCounts(file: string, tables: readonly string[]): Record<string, number> {
+  const db = new Database(file, { readonly: true });
+  try {
+    return Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get() as number]));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A data dir whose database holds `messages` delivered messages (each with its payload, delivery, attempt and
+ * the mock receiver's capture) and a row or more in each configuration table, then has `pages` consecutive
+ * pages in the middle of the file overwritten with garbage, as a failing disk leaves it, from a page of
+ * messages on. Returns the file and the rows each table held before the damage. Each message's properties
+ * hold `needle-<n>`, a word of its own.
+ */
+export async function populatedThenDamaged(dataDir: string, tables: readonly string[], messages = 3000, pages = 12): Promise<{ file: string; before: Record<string, number> }> {
+  const core = createCore({ dataDir });
+  const must = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T => {
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+  try {
+    await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
+    must(core.createReceiver({ name: 'inbox', secret: 'salvage-secret', script: 200 }));
+    must(core.createSource({ name: 'web', kind: 'web' }));
+    must(core.createDestination({ name: 'd', enabled: true, sources: ['web'], url: 'receiver:inbox', sharedSecret: 'salvage-secret' }));
+    core.apiToken();
+    for (let sent = 0; sent < messages; sent += 250) {
+      const batch = Array.from({ length: Math.min(250, messages - sent) }, (_, i) => {
+        const n = sent + i;
+        return { type: n % 10 === 0 ? ('identify' as const) : ('track' as const), source: 'web', call: { userId: `user-${n % 97}`, event: 'Order Completed', traits: { plan: 'pro' }, properties: { note: `needle-${n} ${'x'.repeat(300)}` } } };
+      });
+      must(core.sendMessages({ messages: batch }));
+      await core.idle();
+    }
+    must(core.audiences.createAudience({ source: 'web', name: 'Kept', members: ['user-1', 'user-2'] }));
+    must(core.createDeletionRequest({ userId: 'user-3' }));
+    await core.idle();
+  } finally {
+    await core.close();
+  }
+  const file = dbFileOf(dataDir);
+  const db = new Database(file);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const count = db.pragma('page_count', { simple: true }) as number;
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  // From the first page of messages past the middle: the damage costs messages, and so leaves rows without their parent.
+  const first = db.prepare("SELECT min(pageno) FROM dbstat WHERE name = 'messages' AND pagetype = 'leaf' AND pageno >= ?").pluck().get(Math.floor(count / 2)) as number;
+  db.close();
+  const before = rowCounts(file, tables);
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(pages * pageSize, 0xab), 0, pages * pageSize, (first - 1) * pageSize);
+  closeSync(fd);
+  return { file, before };
+}

@@ -237,7 +237,7 @@ describe('through the engine: attempt records to link', () => {
     expect(message.ok && message.value.attempts.map((a) => [a.id, a.statusCode, a.signature])).toEqual([[forged.attempt!.attemptId, 200, forged.request.headers['x-signature']]]);
     expect(forged.signature?.explanation).toBe('no known mistake explains it: check the shared secret');
     expect(r.value.checks[2]!.evidence[0]!.request.headers).not.toHaveProperty('x-signature');
-    const destinations = started.listDestinations({});
+    const destinations = started.listDestinations({ owner: 'check' });
     expect(destinations.ok && destinations.value.items.map((d) => [d.name, d.enabled, d.sourceIds])).toEqual(
       expect.arrayContaining([
         ['hookbench check', false, []],
@@ -281,7 +281,7 @@ describe('runs: events, history and comparison', () => {
     const listed = core.checks.listCheckRuns({ url: receiver.url, limit: 2 });
     expect(listed.ok && listed.value.items.map((i) => i.id)).toEqual([started.ok && started.value.id, before.id]);
     expect(listed.ok && listed.value.nextCursor).not.toBeNull();
-    expect(listed.ok && listed.value.items[0]!.options).toEqual({ secretGiven: true, headers: {}, only, burst: 50, scenarios: 0, caFile: null });
+    expect(listed.ok && listed.value.items[0]!.options).toEqual({ secretGiven: true, headers: {}, only, burst: 50, scenarios: 0, caFile: null, capacity: null });
     expect(JSON.stringify(listed)).not.toContain(SECRET);
   });
 

@@ -77,7 +77,7 @@ describe('hookbench check', () => {
     const { code, out } = await check([r.url, '--secret', SECRET, '--only', 'redelivery.same-message,status.valid-request', '--json']);
     expect(code).toBe(1);
     const report = JSON.parse(out) as Record<string, unknown> & { checks: Record<string, unknown>[] };
-    expect(Object.keys(report)).toEqual(['url', 'startedAt', 'finishedAt', 'summary', 'diagnosis', 'checks']);
+    expect(Object.keys(report)).toEqual(['url', 'startedAt', 'finishedAt', 'summary', 'diagnosis', 'checks', 'capacity']);
     expect(report).toMatchObject({ url: r.url, summary: { passed: 1, failed: 1, warnings: 0 }, diagnosis: null });
     expect(Date.parse(report['startedAt'] as string)).toBeLessThanOrEqual(Date.parse(report['finishedAt'] as string));
     expect(report.checks.map((c) => Object.keys(c))).toEqual([
@@ -140,7 +140,7 @@ describe('hookbench check', () => {
     const { code, out } = await check(['--list', '--scenarios', file]);
     expect(code).toBe(0);
     const ids = out.trim().split('\n').map((l) => l.split(/\s+/)[0]);
-    expect(ids).toEqual([...BATTERY.map((c) => c.id), 'acme.order-created']);
+    expect(ids).toEqual([...BATTERY.map((c) => c.id), 'acme.order-created', 'capacity.sustained-rate']);
     expect(out).toMatch(/^signature\.wrong-secret\s+signature\s+a request signed with another secret is refused with a 4xx$/m);
   });
 
@@ -187,7 +187,7 @@ describe('hookbench check', () => {
     writeFileSync(join(dir, 'bad.json'), '{"scenarios": [\n  {"id": "a.b",}\n]}');
     const bad = await check(['http://127.0.0.1:9/hook', '--scenarios', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--scenarios .*bad\.json: not JSON: .* at line 2, column \d+/);
+    expect(bad.err).toMatch(/--scenarios .*bad\.json: invalid JSON at line 2, column \d+ \(position \d+\): /);
     writeFileSync(join(dir, 'dup.json'), JSON.stringify({ scenarios: [{ id: 'a.b', title: 't', body: {} }, { id: 'a.b', title: 't', body: {} }] }));
     const dup = await check(['http://127.0.0.1:9/hook', '--scenarios', join(dir, 'dup.json')]);
     expect(dup.code).toBe(2);

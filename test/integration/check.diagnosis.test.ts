@@ -120,7 +120,7 @@ describe('the diagnosis: why valid signatures are refused', () => {
     expect(stored.ok && stored.value.diagnosis).toEqual(r.diagnosis);
     const listed = core.checks.listCheckRuns({ url: receiver.url, limit: 1 });
     expect(listed.ok && listed.value.items[0]).not.toHaveProperty('diagnosis');
-    expect(listed.ok && Object.keys(listed.value.items[0]!.options)).toEqual(['secretGiven', 'headers', 'only', 'burst', 'scenarios', 'caFile']);
+    expect(listed.ok && Object.keys(listed.value.items[0]!.options)).toEqual(['secretGiven', 'headers', 'only', 'burst', 'scenarios', 'caFile', 'capacity']);
   });
 
   it('no probe accepted: the diagnosis says so plainly, with the fingerprint of the secret used (never the secret)', async () => {

@@ -52,7 +52,7 @@ describe('check runs in the history database', () => {
       runs.setDiagnosis(diagnosed, diagnosis);
       expect(runs.get(plain)!.diagnosis).toBeNull();
       expect(runs.get(diagnosed)).toMatchObject({ diagnosis, options });
-      expect(runs.list({ url: undefined, beforeId: undefined, limit: 10 }).map((r) => r.options)).toEqual([options, options]);
+      expect(runs.list({ url: undefined, beforeId: undefined, limit: 10 }).map((r) => r.options)).toEqual([{ ...options, capacity: null }, { ...options, capacity: null }]);
     } finally {
       db.close();
     }

@@ -187,10 +187,10 @@ describe('hookbench import', () => {
     expect(r.err).toMatch(new RegExp(`^hookbench import: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: line 2: not JSON \\(.*\\); give a JSON lines export \\(one message a line\\) or a HAR file; nothing was imported\\n$`));
 
     const big = join(dir, 'big.jsonl');
-    writeFileSync(big, `${good.trimEnd()}${' '.repeat(IMPORT_LIMITS.textChars)}\n`);
+    writeFileSync(big, `${good.trimEnd()}${' '.repeat(IMPORT_LIMITS.textBytes)}\n`);
     const tooBig = await cli(['import', big, '--data-dir', running.dataDir]);
     expect(tooBig.code).toBe(2);
-    expect(tooBig.err).toContain(`hookbench import: ${big}: ${(good.trimEnd().length + IMPORT_LIMITS.textChars + 1).toLocaleString('en-US')} characters, over the limit of ${IMPORT_LIMITS.textChars.toLocaleString('en-US')} one import takes`);
+    expect(tooBig.err).toBe(`hookbench import: ${big} is ${(good.trimEnd().length + IMPORT_LIMITS.textBytes + 1).toLocaleString('en-US')} bytes, over the limit of ${IMPORT_LIMITS.textBytes.toLocaleString('en-US')} bytes\n`);
 
     const unknown = await cli(['import', broken.replace('broken', 'missing'), '--data-dir', running.dataDir]);
     expect(unknown.code).toBe(2);

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../main/contract/events.js';
 import { runCli, type CliDeps } from '../../main/cli/program.js';
 import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
@@ -259,7 +259,7 @@ describe('hookbench show', () => {
     const c = captureIO();
     expect(await runCli(['show', String(id), '--data-dir', running.dataDir], c.io)).toBe(0);
     expect(c.out()).toContain(`message #${id}  identify  delivered`);
-    expect(c.out()).toContain('  source:     none (sent through the API or the CLI)');
+    expect(c.out()).toContain('  source:     none (sent directly from Compose, the API or the CLI)');
     expect(c.out()).toContain('→ d: delivered after 1 attempt');
 
     const empty = captureIO();
@@ -297,7 +297,7 @@ describe('hookbench send through a running serve (--data-dir of a serve)', () =>
     const detail = must(running.core.getMessage({ id }));
     expect(detail.message).toMatchObject({ type: 'track', status: 'delivered' });
     expect(detail.deliveries).toMatchObject([{ destinationName: 'hookbench send', status: 'delivered', attempts: 2 }]);
-    const [dest] = must(running.core.listDestinations()).items;
+    const [dest] = must(running.core.listDestinations({ owner: 'send' })).items;
     expect(dest).toMatchObject({ name: 'hookbench send', enabled: false, sourceIds: [] });
   });
 
@@ -332,7 +332,7 @@ describe('hookbench send through a running serve (--data-dir of a serve)', () =>
     expect(c.out().trimEnd().split('\n').at(-1)).toBe('interrupted after 1 attempt: not delivered');
     const id = Number(/^sending track #(\d+) /.exec(c.out())![1]);
     expect(must(running.core.getMessage({ id })).deliveries[0]).toMatchObject({ status: 'cancelled', reason: 'cancelled by user' });
-    expect(must(running.core.listDestinations()).items[0]).toMatchObject({ name: 'hookbench send', enabled: false });
+    expect(must(running.core.listDestinations({ owner: 'send' })).items[0]).toMatchObject({ name: 'hookbench send', enabled: false });
   });
 
   it('bad input is refused before anything reaches the serve', async () => {
@@ -340,6 +340,63 @@ describe('hookbench send through a running serve (--data-dir of a serve)', () =>
     const c = captureIO();
     expect(await runCli(['send', 'track', '--to', 'ftp://nope', '--data', TRACK, '--data-dir', running.dataDir], c.io)).toBe(2);
     expect(c.err()).toContain('(--to)');
-    expect(must(running.core.listDestinations()).items).toEqual([]);
+    expect(must(running.core.listDestinations({ owner: 'all' })).items).toEqual([]);
+  });
+});
+
+describe('hookbench send follows the rule of the other commands: through the serve on the default data dir', () => {
+  const TRACK = JSON.stringify({ userId: 'u1', event: 'Signed Up' });
+
+  /** A serve on a temp data dir that is the default one ($HOOKBENCH_DATA), as a user's `npm start` is. */
+  async function defaultServe(): Promise<RunningServe> {
+    const running = await serve();
+    vi.stubEnv('HOOKBENCH_DATA', running.dataDir);
+    onCleanup(() => void vi.unstubAllEnvs());
+    return running;
+  }
+
+  it('without --data-dir, the message lands in that serve: kept there and shown by tail', async () => {
+    const rx = await newReceiver(status(200));
+    const running = await defaultServe();
+    const tail = start(['tail']);
+    await tail.c.waitForErr(`tailing Hookbench at ${running.info.url}`);
+
+    const c = captureIO();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK], c.io)).toBe(0);
+    expect(c.err()).toBe('');
+    const id = Number(/^sending track #(\d+) /.exec(c.out())![1]);
+    // The data dir was not named, so the hint does not name it either.
+    expect(c.out()).toContain(`through hookbench serve at ${running.info.url} (pid ${process.pid}), destination "hookbench send"; later: hookbench show ${id}\n`);
+    expect(c.out().trimEnd().split('\n').at(-1)).toBe('delivered after 1 attempt');
+
+    const detail = must(running.core.getMessage({ id }));
+    expect(detail.message).toMatchObject({ type: 'track', status: 'delivered' });
+    expect(detail.deliveries).toMatchObject([{ destinationName: 'hookbench send', status: 'delivered', attempts: 1 }]);
+    expect(rx.captured).toHaveLength(1);
+
+    await tail.c.waitForOut('delivered after 1 attempt');
+    const lines = tailLines(tail.c.out()).filter((l) => l.includes(`#${id} track "Signed Up"`));
+    expect(lines.join('\n')).toMatch(/attempt 1 +success +HTTP 200/);
+  });
+
+  it('--fast moves that serve\'s clock and says so; with no serve there, send runs in-process as before', async () => {
+    // The second retry is due 30 s (±20 %) after the first: a jump the real clock cannot overtake.
+    const rx = await newReceiver(sequence(500, 500, 200));
+    const running = await defaultServe();
+    const c = captureIO();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--fast'], c.io)).toBe(0);
+    expect(must(running.core.getClock()).offsetMs).toBeGreaterThan(20_000);
+    const lines = c.out().trimEnd().split('\n');
+    expect(lines.at(-2)).toMatch(/^delivered after 3 attempts over /);
+    expect(lines.at(-1)).toMatch(/^the serve's engine clock is now \d.* ahead of real time \(--fast moved it; Reset offset in the workbench's top bar puts it back\)$/);
+    const id = Number(/^sending track #(\d+) /.exec(c.out())![1]);
+    expect(must(running.core.getMessage({ id })).deliveries).toMatchObject([{ status: 'delivered', attempts: 3 }]);
+
+    await running.stop();
+    const alone = captureIO();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK], alone.io)).toBe(0);
+    expect(alone.out()).toMatch(/^sending track [0-9a-f-]{36} /); // a throw-away data dir: no number to show later
+    expect(alone.out()).not.toContain('through hookbench serve');
+    expect(rx.captured).toHaveLength(4);
   });
 });

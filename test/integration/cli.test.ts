@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../main/cli/program.js';
 import { SERVE_MALLOC_ARENA_MAX, SERVE_V8_FLAGS } from '../../main/cli/relaunch.js';
 import { createCore } from '../../main/app/createCore.js';
@@ -40,6 +40,13 @@ function tmpRoot(): string {
   cleanups.push(t.cleanup);
   return t.dir;
 }
+
+// send goes through a serve running on the default data dir: here the default is an empty temp dir, so a
+// workbench running on this machine is neither used nor written to (spawned CLIs inherit it too).
+beforeEach(() => {
+  vi.stubEnv('HOOKBENCH_DATA', tmpRoot());
+  cleanups.push(() => void vi.unstubAllEnvs());
+});
 
 const hmacHex = (secret: string, body: Uint8Array) => createHmac('sha1', secret).update(body).digest('hex');
 const attemptLines = (out: string) => out.split('\n').filter((l) => l.startsWith('attempt '));
@@ -210,13 +217,15 @@ describe('hookbench send (in-process)', () => {
       const detail = core.getMessage({ id: list.value.items[1]!.id });
       if (!detail.ok) throw new Error(detail.error.message);
       expect(Buffer.from(detail.value.message.body, 'utf8').equals(rx.captured[0]!.body)).toBe(true);
-      const listed = core.listDestinations();
+      const listed = core.listDestinations({ owner: 'send' });
       if (!listed.ok) throw new Error(listed.error.message);
       const dests = listed.value.items;
       expect(dests).toHaveLength(1);
       // The second send's settings, in full: its --timeout, and no --max-attempts left from the first.
       expect(dests[0]).toMatchObject({ name: 'hookbench send', enabled: false, sourceIds: [], timeoutMs: 3000, webhooks: [{ url: rx.url, headers: {} }] });
       expect(dests[0]!.retry.maxAttempts).toBeUndefined();
+      // It is the CLI's own: the user's list (Destinations, Compose, History's filter) does not show it.
+      expect(core.listDestinations()).toEqual({ ok: true, value: { items: [], nextCursor: null } });
     } finally {
       await core.close();
     }
@@ -296,7 +305,7 @@ describe('hookbench verify (in-process)', () => {
     expect(missing.err()).toContain("required option '--secret <secret>' not specified");
     const noFile = capture();
     expect(await runCli(['verify', '--secret', 's', '--signature', signature, '--body', '@/no/such/file'], noFile.io)).toBe(2);
-    expect(noFile.err()).toContain('--body: cannot read /no/such/file (no such file)');
+    expect(noFile.err()).toContain('--body: /no/such/file does not exist');
   });
 });
 

@@ -64,6 +64,17 @@ describe('a +4 h jump over an endpoint that never answers (docs/behaviour.md §5
     expect(during.some((p) => p.attemptsInFlight >= 40)).toBe(true);
     expect(during.every((p) => p.roundsEstimate >= p.round && p.targetOffsetMs === 4 * HOUR)).toBe(true);
     expect(during[0]!.roundsEstimate).toBeGreaterThanOrEqual(6);
+    // It says what it plays from the first report, and how long is left once a round has set the pace.
+    expect(during[0]!.deliveries).toEqual({ settled: 0, total: 40 });
+    const paced = during.filter((p) => p.msPerRound !== null);
+    expect(paced.length).toBeGreaterThan(0);
+    // Each round waits the unanswered attempts' 300 ms timeout (and whatever a busy machine adds).
+    for (const p of paced) {
+      expect(p.msPerRound).toBeGreaterThanOrEqual(250);
+      expect(p.msLeft).not.toBeNull();
+    }
+    expect(during.every((p, i) => i === 0 || p.elapsedMs >= during[i - 1]!.elapsedMs)).toBe(true);
+    expect(during.every((p) => p.deliveries.settled <= p.deliveries.total)).toBe(true);
     expect(progress.at(-1)).toBeNull();
     expect(must(core.getClock()).jump).toBeNull();
   });

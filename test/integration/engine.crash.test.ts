@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../main/app/createCore.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';
+import { lockHolderPid, lockIsFree } from '../helpers/lockHolder.js';
 import { never, status } from '../helpers/receiver.js';
 
 const child = fileURLToPath(new URL('../fixtures/engineChild.ts', import.meta.url));
@@ -91,15 +90,14 @@ describe('data dir', () => {
     const dataDir = newDataDir();
     const { proc, line } = startChild([dataDir, rx.url, '1', 'accepted'], 'ACCEPTED');
     await line;
-    const holder = readFileSync(join(dataDir, 'hookbench.lock'), 'utf8').trim();
-    expect(Number(holder)).toBe(proc.pid);
+    expect(lockHolderPid(dataDir)).toBe(proc.pid);
     // While the child lives, it holds the lock.
     expect(() => createCore({ dataDir })).toThrow(`pid ${proc.pid}`);
     await kill9(proc);
     const core = newCore({ dataDir });
     expect(must(core.listDestinations()).items.map((d) => d.name)).toEqual(['crash']);
     await core.close();
-    expect(existsSync(join(dataDir, 'hookbench.lock'))).toBe(false);
+    expect(lockIsFree(dataDir)).toBe(true);
     const { statSync } = await import('node:fs');
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   });

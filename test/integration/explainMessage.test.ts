@@ -69,7 +69,7 @@ describe('Why? for one message', () => {
     await settled(core, id);
     const down = must(core.explainMessage({ id })).destinations[0]!;
     expect(down).toMatchObject({ destinationName: 'Down', outcome: 'not delivered', status: 'failed' });
-    expect(texts(down)[0]).toMatch(/^retry\.window problem: retry window exhausted after 2 attempts: no 3rd attempt: it would have fallen due 3 min( \d+ s)? after the first, past the 1 min 30 s retry window$/);
+    expect(texts(down)[0]).toMatch(/^retry\.window problem: retry window exhausted after 2 attempts: the 3rd would have fallen due 3 min( \d+ s)? after the first, past the 1 min 30 s retry window$/);
   });
 
   it('a delivery waiting for its retry says in how long, in words, not as a raw timestamp', async () => {

@@ -5,15 +5,39 @@
  * the soak (scripts/soak.ts) also fills a real tmpfs when it may mount one. Contract (docs/behaviour.md §7,
  * §10): never a 200 for what cannot be stored; 503 `unavailable` with Retry-After and a message naming the
  * file and the problem; nothing half stored; serve keeps running and takes writes again once there is room.
+ * A start on a full disk (the same max_page_count, set as the core is made) is one line naming the file and
+ * the way out, and the mock receiver says once, not per request, that it cannot store its captures.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunningServe } from '../../main/cli/commands/serve.js';
-import { internalsOf } from '../../main/app/createCore.js';
+import { createCore, internalsOf } from '../../main/app/createCore.js';
+import { unusableDataDir } from '../../main/app/dataDir.js';
+import { runCli } from '../../main/cli/program.js';
+import { captureIO } from '../helpers/cliIO.js';
 import { checkIngestTotals } from '../fuzz/ingestFuzz.js';
 import { FUZZ_SOURCE, FUZZ_WRITE_KEY, startFuzzServe } from '../helpers/fuzzServe.js';
 import { must, newDataDir, newReceiver, onCleanup } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
+
+/** While on, every core made starts on a full disk: max_page_count set to its file's size as soon as it is made. */
+const fullAtStart = vi.hoisted(() => ({ on: false }));
+vi.mock('../../main/app/createCore.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../main/app/createCore.js')>();
+  return {
+    ...actual,
+    createCore: (options: Parameters<typeof actual.createCore>[0]) => {
+      const core = actual.createCore(options);
+      if (fullAtStart.on) {
+        const db = actual.internalsOf(core).store.db;
+        db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+      }
+      return core;
+    },
+  };
+});
 
 const basic = `Basic ${Buffer.from(`${FUZZ_WRITE_KEY}:`).toString('base64')}`;
 
@@ -105,5 +129,68 @@ describe('the disk fills up under a running serve', () => {
     }
     // Each was sent once: the rounds were kept, not sent again.
     expect(rx.captured).toHaveLength(5);
+  });
+});
+
+describe('the mock receiver on a full disk', () => {
+  it('says once that it cannot store captures while every request is still answered, then once that it can again', async () => {
+    const { running } = await startFuzzServe(newDataDir());
+    onCleanup(() => running.stop());
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      const line = args.map(String).join(' ');
+      if (line.startsWith('hookbench receiver:')) lines.push(line);
+    });
+    onCleanup(() => spy.mockRestore());
+    const db = internalsOf(running.core).store.db;
+    const captured = () => must(running.core.receivers.listCaptures({ limit: 1 })).items[0]?.id ?? 0;
+    const post = async (i: number) => {
+      const res = await request(`${running.info.receiverUrl}/r/sink`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ i, pad: 'p'.repeat(20_000) }) });
+      await res.body.dump();
+      return res.statusCode;
+    };
+    const stored = captured();
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    for (let i = 0; i < 40; i++) expect(await post(i)).toBe(200);
+    const lost = 40 - (captured() - stored);
+    expect(lost).toBeGreaterThan(20);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^hookbench receiver: could not store a capture: database or disk is full; requests are still answered/);
+
+    db.pragma('max_page_count = 1073741823');
+    expect(await post(40)).toBe(200);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`captures are stored again; ${lost} requests were answered without being captured since`);
+  });
+});
+
+describe('starting on a full disk', () => {
+  it('serve says in one line which file cannot grow, that the disk is full, and the way out; nothing of the config file is applied', async () => {
+    const dir = newDataDir();
+    const dataDir = join(dir, 'data');
+    await createCore({ dataDir }).close();
+    // A config file whose sources need new pages of the database, as a restart with --config makes.
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ sources: Array.from({ length: 300 }, (_, i) => ({ name: `source ${i} ${'s'.repeat(60)}`, kind: 'server' })) }));
+    fullAtStart.on = true;
+    onCleanup(() => {
+      fullAtStart.on = false;
+    });
+    const cli = captureIO();
+    expect(await runCli(['serve', '--data-dir', dataDir, '--config', config, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0'], cli.io)).toBe(1);
+    const lines = cli.err().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(
+      `hookbench serve: database file ${join(dataDir, 'hookbench.db')} cannot be written: the disk is full (SQLite: database or disk is full). Free disk space where the data dir ${dataDir} is, then start again; or start on another data dir with --data-dir.`,
+    );
+    fullAtStart.on = false;
+    const core = createCore({ dataDir, autoStart: false });
+    onCleanup(() => core.close());
+    expect(must(core.listSources({})).items).toHaveLength(0);
+  });
+
+  it("the data dir's lock cannot be taken on a full disk: the words say so, and the way out is free space, not permissions", () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    expect(unusableDataDir('/data', full).message).toBe('data dir /data cannot be used (the disk is full, SQLITE_FULL): free disk space there, then start again; or choose another data dir with --data-dir');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The mock receiver keeps its newest captures only (10,000 by default), and says so:
- * listCaptures answers the limit and how many older captures were removed to keep within it.
+ * The mock receiver keeps its newest captures only (10,000 by default, and 64 MiB of their bodies), and says
+ * so: listCaptures answers the limits and how many older captures were removed to keep within them.
  */
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ interface CapturesPage {
   items: { body: { text: string | null } }[];
   nextCursor: string | null;
   limit: number;
+  limitBytes: number;
   pruned: number;
 }
 
@@ -43,7 +44,39 @@ describe('captures past the limit (docs/behaviour.md §10 Mock receiver captures
     expect(await listCaptures(again)).toMatchObject({ items: [], limit: 3, pruned: 2 });
   });
 
-  it('the default limit is 10,000', async () => {
-    expect(await listCaptures(newCore())).toMatchObject({ limit: 10_000, pruned: 0 });
+  it('the default limits are 10,000 captures and 64 MiB of their bodies', async () => {
+    expect(await listCaptures(newCore())).toMatchObject({ limit: 10_000, limitBytes: 64 * 1024 * 1024, pruned: 0 });
+  });
+
+  it('past the bytes bound the oldest go first, the newest always stays, and listCaptures counts them, across restarts', async () => {
+    const dataDir = newDataDir();
+    const kib = (n: number, c: string): string => `{"p":"${c.repeat(n * 1024 - 8)}"}`;
+    const post = async (url: string | null, body: string) => (await request(`${url!}/r/p`, { method: 'POST', body })).body.dump();
+    const core = newCore({ dataDir, receiver: { maxCaptureBytes: 10 * 1024 } });
+    const { url } = await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
+    must(core.receivers.createReceiver({ name: 'p' }));
+    for (const c of ['a', 'b', 'c']) await post(url, kib(4, c));
+    // 12 KiB in three bodies of 4 KiB: the oldest goes.
+    let page = await listCaptures(core);
+    expect(page.items.map((x) => x.body.text?.[6])).toEqual(['c', 'b']);
+    expect(page).toMatchObject({ limit: 10_000, limitBytes: 10 * 1024, pruned: 1 });
+    // One body larger than the bound alone: it is kept, everything older goes.
+    await post(url, kib(11, 'd'));
+    page = await listCaptures(core);
+    expect(page.items.map((x) => x.body.text?.[6])).toEqual(['d']);
+    expect(page.pruned).toBe(3);
+    await core.close();
+
+    // The bodies' size is counted again at start: the next capture still keeps within the bound.
+    const again = newCore({ dataDir, receiver: { maxCaptureBytes: 10 * 1024 } });
+    const restarted = await again.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
+    await post(restarted.url, kib(1, 'e'));
+    page = await listCaptures(again);
+    expect(page.items.map((x) => x.body.text?.[6])).toEqual(['e']);
+    expect(page.pruned).toBe(4);
+    // Cleared captures free their bytes: two small ones fit again.
+    must(again.receivers.clearCaptures({}));
+    for (const c of ['f', 'g']) await post(restarted.url, kib(2, c));
+    expect((await listCaptures(again)).items.map((x) => x.body.text?.[6])).toEqual(['g', 'f']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * One masking rule for every face (docs/behaviour.md §9): against a fixture full of secret-looking values
- * (URL passwords and user names, credential query parameters, credential headers, shared, receiver and write
- * keys, and write keys in calls spelled `writeKey`, `WriteKey`, `write_key` or with JSON escapes), EVERY
+ * (URL passwords and user names, credential query parameters, credential headers, a receiver's credential
+ * response headers, shared, receiver and write keys, and write keys in calls spelled `writeKey`, `WriteKey`,
+ * `write_key` or with JSON escapes), EVERY
  * command of the command table, every event type, every export format and the CLI's `show`, `tail` and
  * `info` print no secret. The command and event lists come from the contract, so a new one is swept too (or
  * fails here until the sweep knows what input it needs). And editing a destination whose URL carries an
@@ -44,6 +45,8 @@ const S = {
   newReceiver: 'SECRET_NEW_RECEIVER_16',
   flakyQuery: 'SECRET_FLAKY_QUERY_17',
   receiverQuery: 'SECRET_RECEIVER_QUERY_18',
+  responseCookie: 'SECRET_RESPONSE_COOKIE_19',
+  echoToken: 'SECRET_ECHO_TOKEN_20',
 } as const;
 const SECRETS = Object.values(S);
 
@@ -67,7 +70,8 @@ async function post(url: string, path: string, body: string, headers: Record<str
 
 describe('one masking rule: no secret in any answer, event, export or CLI output (docs/behaviour.md §9)', () => {
   it('every command of the command table, every event type, every export format, and show, tail and info', async () => {
-    const rx = await newReceiver();
+    // The receiver answers with credentials of its own: the request rule masks response headers too.
+    const rx = await newReceiver(status(200, { 'Set-Cookie': `sid=${S.responseCookie}; HttpOnly`, 'X-Echo-Token': S.echoToken }));
     const failing = await newReceiver(status(500));
     const dir = newDataDir();
     const config = join(dir, 'config.json');
@@ -155,6 +159,7 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
       setRetention: () => ({ maxMessages: 100_000 }),
       getDiagnostics: () => ({}),
       explainMessage: () => ({ id: firstId }),
+      listRoutingInputs: () => ({}),
       advanceClock: () => ({ ms: 1000 }),
       advanceToNextRetry: () => ({}),
       cancelClockAdvance: () => ({}),
@@ -178,6 +183,7 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
       updateDestination: () => ({ id: 'new', patch: { name: 'renamed' } }),
       deleteDestination: () => ({ id: 'renamed' }),
       listDestinationStats: () => ({}),
+      getDestinationTimeline: () => ({ id: 'd' }),
       listSources: () => ({}),
       createSource: () => ({ name: 'second', kind: 'server', writeKey: S.newWriteKey }),
       updateSource: () => ({ id: 'second', patch: { kind: 'mobile' } }),
@@ -205,7 +211,7 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
       listCaptures: () => ({}),
       getCapture: () => ({ id: captureId }),
       clearCaptures: () => ({}),
-      runCheck: () => ({ url: `${rx.url}?api_key=${S.newQuery}`, secret: S.newShared, headers: { 'X-Api-Key': S.newQuery }, only: ['shapes.track'], wait: true }),
+      runCheck: () => ({ url: `${rx.url}?api_key=${S.newQuery}`, secret: S.newShared, headers: { 'X-Api-Key': S.newQuery }, only: ['shapes.track'], capacity: { seconds: 1 }, wait: true }),
       getCheckRun: () => ({ id: created.checkRun }),
       listCheckRuns: () => ({}),
     };
@@ -237,6 +243,8 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
     expect(listed.webhooks[2]!.url).toBe(`http://SE••••@${hook.host}/user-only?access_key=SE••••`);
     const detail = value<MessageDetail>(answers.get('getMessage')!);
     expect(detail.message.call).toMatchObject({ WriteKey: 'wk••••', write_key: 'wk••••', 'Write-Key': 'wk••••' });
+    expect(detail.attempts.find((a) => a.url.includes('/hook?'))!.responseHeaders).toMatchObject({ 'set-cookie': 'si••••', 'x-echo-token': 'SE••••' });
+    expect(answers.get('getCheckRun')).toMatch(/"set-cookie":"si••••"/);
     const log = answers.get('listIngestLog')!;
     expect(log).toContain('wk_…01');
     expect(escapedId).toBeGreaterThan(0);
@@ -255,6 +263,12 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
       expect(await runCli([...argv, '--data-dir', running.dataDir], c.io, DEPS), argv.join(' ')).toBe(0);
       expectNoSecret(c.out() + c.err(), argv.join(' '));
     }
+    // check --json through the serve: an exchange through the engine and one sent directly (a tampered body,
+    // which this receiver takes: the check fails, exit 1).
+    const checked = captureIO();
+    expect(await runCli(['check', `${rx.url}/check`, '--secret', 'check_secret_123', '--only', 'shapes.track,signature.tampered', '--json', '--data-dir', running.dataDir], checked.io, DEPS)).toBe(1);
+    expectNoSecret(checked.out() + checked.err(), 'check --json');
+    expect(checked.out().match(/"set-cookie": ?"si••••"/g)).toHaveLength(2);
     await running.stop();
     for (const argv of [['show', String(firstId)], ['show', String(firstId), '--json']]) {
       const c = captureIO();

@@ -76,6 +76,26 @@ describe('importMessages', () => {
     }
   });
 
+  it('keeps the original order: a JSON lines export lists the newest first, and its copies arrive oldest first, as the originals did', async () => {
+    const core = newCore({ autoStart: false });
+    must(core.createSource({ name: 'web', kind: 'web', writeKey: 'wk_web_0123456789' }));
+    const users = ['first', 'second', 'third', 'fourth'];
+    const sent = must(core.sendMessages({ messages: users.map((userId) => ({ type: 'track' as const, call: { userId, event: 'Signed Up' }, source: 'web' })) }));
+    const ids = sent.map((s) => s.message.id);
+    // By filter, as History's Export with nothing selected: newest first.
+    const json = must(core.exportMessages({ filter: {}, format: 'json' }));
+    expect(json.text.trim().split('\n').map((l) => (JSON.parse(l) as { message: { id: number } }).message.id)).toEqual([...ids].reverse());
+
+    const imported = must(core.importMessages({ text: json.text, source: 'web' }));
+    expect(imported.imported.map((m) => m.importedFrom)).toEqual(ids);
+    const copies = imported.imported.map((m) => must(core.getMessage({ id: m.id })).message);
+    // New ids grow in the originals' order, and so do the times they were received.
+    expect(copies.map((c) => c.id)).toEqual([...copies.map((c) => c.id)].sort((a, b) => a - b));
+    expect(copies.map((c) => c.userId)).toEqual(users);
+    const newest = must(core.listMessages({ limit: 4 })).items.map((m) => m.userId);
+    expect(newest).toEqual([...users].reverse());
+  });
+
   it('refuses the whole import at the first bad entry, naming its line or HAR entry, the field and the limit', async () => {
     const core = newCore({ autoStart: false });
     must(core.createSource({ name: 'web', kind: 'web', writeKey: 'wk_web_0123456789' }));
@@ -95,8 +115,9 @@ describe('importMessages', () => {
     expect(await fail({ text: JSON.stringify(har), source: 'web' })).toMatchObject({ message: 'text: log.entries[1].request.postData.text: missing: an entry must carry the request body' });
     expect(await fail({ text: good, source: 'nowhere' })).toMatchObject({ field: 'source', message: 'source: no source named or with id "nowhere"' });
     const many = Array.from({ length: IMPORT_LIMITS.messages + 1 }, () => good).join('\n');
-    expect(await fail({ text: many, source: 'web' })).toMatchObject({ message: 'text: the document: 1,001 messages; one import takes at most 1,000 (export fewer)' });
-    expect(await fail({ text: 'x'.repeat(IMPORT_LIMITS.textChars + 1) })).toMatchObject({ field: 'text', message: expect.stringContaining('at most 2,097,152 characters') });
+    expect(await fail({ text: many, source: 'web' })).toMatchObject({ message: 'text: the document: 10,001 messages; one import takes at most 10,000 (export fewer)' });
+    expect(await fail({ text: 'x'.repeat(IMPORT_LIMITS.textBytes + 1) })).toMatchObject({ field: 'text', message: expect.stringContaining('at most 16,777,216 bytes of UTF-8') });
+    expect(await fail({ text: 'é'.repeat(IMPORT_LIMITS.textBytes / 2 + 1) })).toMatchObject({ field: 'text', message: expect.stringContaining('it is 16,777,218') });
     // Nothing of a refused import was stored.
     expect(must(core.listMessages({})).items).toEqual([]);
   });

@@ -7,16 +7,17 @@ import type { EngineEvent } from '../../main/contract/events.js';
 import type { MessageFilter } from '../../main/contract/models.js';
 import { internalsOf } from '../../main/app/createCore.js';
 import type { Core } from '../../main/app/createCore.js';
+import { createClock, type Clock } from '../../main/platform/clock.js';
 import { must, newCore, newReceiver, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 
 const slowRetry = { schedule: [600_000], windowMs: 4 * 3_600_000, jitter: 0 };
 
-async function threeDestinations(): Promise<Core> {
+async function threeDestinations(clock?: Clock): Promise<Core> {
   const ok = await newReceiver(status(200));
   const busy = await newReceiver(status(503));
   const gone = await newReceiver(status(404));
-  const core = newCore();
+  const core = newCore(clock ? { clock } : {});
   must(core.createDestination({ name: 'Orders', enabled: true, url: ok.url, retry: slowRetry }));
   must(core.createDestination({ name: 'Billing', enabled: true, url: busy.url, retry: slowRetry }));
   must(core.createDestination({ name: 'Legacy', enabled: true, url: gone.url, retry: slowRetry }));
@@ -86,11 +87,12 @@ describe('per-destination outcomes on a list row', () => {
 });
 
 describe('the top bar counters', () => {
-  it('Failed (1 h) counts messages with a delivery that failed in the last hour, and its filter lists exactly those', async () => {
-    const core = await threeDestinations();
+  it('Failed (1 h) counts messages with a delivery that failed in the last hour of real time, and its filter lists exactly those', async () => {
+    let real = Date.UTC(2026, 10, 27, 9, 0, 0);
+    const core = await threeDestinations(createClock({ realNow: () => real }));
     const old = send(core, ['Legacy']);
     await settled(core, old);
-    must(await core.advanceClock({ ms: 2 * 3_600_000 }));
+    real += 2 * 3_600_000; // two hours of the user's time go by
     const twice = send(core, ['Legacy', 'Archive']);
     const once = send(core, ['Orders', 'Archive']);
     const waiting = send(core, ['Billing']);
@@ -101,16 +103,42 @@ describe('the top bar counters', () => {
     // Deliveries: 3 failed in the hour (two of one message). Messages: 2.
     expect(overview.failedLastHour).toBe(3);
     expect(failed.messages).toBe(2);
+    expect(failed.filter).toEqual({ failedSince: real - 3_600_000 });
     expect(listAll(core, failed.filter)).toEqual([once, twice]);
-    // An hour of engine time back from the instant it counted (the clock reading comes a moment later).
-    expect(overview.clock.now - 3_600_000 - failed.filter.deliverySince!).toBeGreaterThanOrEqual(0);
-    expect(overview.clock.now - 3_600_000 - failed.filter.deliverySince!).toBeLessThan(1000);
 
     const retrying = overview.messageCounters.retrying;
     expect(retrying.messages).toBe(1);
     expect(listAll(core, retrying.filter)).toEqual([waiting]);
     expect(overview.messageCounters.inFlight).toEqual({ messages: 0, filter: { status: 'delivering' } });
     expect(overview.totalMessages).toBe(4);
+
+    // Time travel moves the engine clock, not the user's hour: the jump plays the retrying message to its end
+    // (the 4-hour window runs out), and that failure joins the two; Reset offset changes nothing.
+    must(await core.advanceClock({ ms: 4 * 3_600_000 }));
+    expect(must(core.getMessage({ id: waiting })).message.status).toBe('failed');
+    const jumped = must(core.getOverview()).messageCounters.failedLastHour;
+    expect(jumped.messages).toBe(3);
+    must(await core.resetClock());
+    const after = must(core.getOverview()).messageCounters.failedLastHour;
+    expect(after.messages).toBe(3);
+    expect(listAll(core, after.filter)).toEqual([waiting, once, twice]);
+  });
+
+  it("a jump's failures count as just now, before and after Reset offset, however early in the jump they failed", async () => {
+    const real = Date.UTC(2026, 10, 27, 9, 0, 0);
+    const busy = await newReceiver(status(503));
+    const core = newCore({ clock: createClock({ realNow: () => real }) });
+    must(core.createDestination({ name: 'Busy', enabled: true, url: busy.url, retry: { schedule: [5_000], windowMs: 4 * 3_600_000, jitter: 0, maxAttempts: 2 } }));
+    const ids = [0, 1, 2].map(() => send(core, ['Busy']));
+    await core.idle();
+    must(await core.advanceClock({ ms: 4 * 3_600_000 }));
+    for (const id of ids) expect((await settled(core, id)).message.status).toBe('failed');
+    // Each failed 5 s of engine time after it was sent, nearly four engine hours before the clock now.
+    const counter = must(core.getOverview()).messageCounters.failedLastHour;
+    expect(counter.messages).toBe(3);
+    expect(listAll(core, counter.filter)).toEqual([...ids].reverse());
+    must(await core.resetClock());
+    expect(must(core.getOverview()).messageCounters.failedLastHour.messages).toBe(3);
   });
 
   it('"any delivery failed" is read through the partial index of failed deliveries, and a row\'s outcomes through indexes, never a scan', async () => {

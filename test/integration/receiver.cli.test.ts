@@ -260,7 +260,8 @@ describe('receive and serve side by side (ports)', () => {
     const io: CliIO = { stdout: () => undefined, stderr: (t) => void (err += t) };
     const argv = ['serve', '--data-dir', newDataDir(), '--port', '0', '--receiver-port', String(port), '--receiver-tls-port', '0'];
     expect(await runCli(argv, io)).toBe(1);
-    expect(err).toContain(`--receiver-port: 127.0.0.1:${port} is already in use`);
+    expect(err).toContain(`hookbench serve: port ${port} is already in use on 127.0.0.1`);
+    expect(err).toContain(`  --receiver-port ${port} `);
   });
 
   it("receive --data-dir of a running serve: refused, pointing at that serve's own receiver", async () => {

@@ -39,6 +39,7 @@ async function bench(options: { dataDir?: string; listen?: ReceiverListenOptions
     clock: core.clock,
     dataDir: core.dataDir,
     emit: (event) => {
+      if (event.type !== 'requestCaptured') return;
       captured.push(event.capture);
       for (const w of waiters.filter((w) => captured.length >= w.n)) {
         waiters.splice(waiters.indexOf(w), 1);

@@ -179,6 +179,52 @@ describe('migrations', () => {
     }
   });
 
+  it('013 upgrades a populated version-12 database: messages an earlier check run sent become check traffic, the user\'s stay theirs', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v12 = openDb(file, MIGRATIONS.slice(0, 12));
+    const deliveries: [number, string][] = [[1, 'hookbench check'], [2, 'orders'], [3, 'hookbench check (another secret)'], [4, 'hookbench send']];
+    for (const [id, name] of deliveries) {
+      v12.prepare(`INSERT INTO messages (id, message_id, type, received_at, status) VALUES (?, ?, 'track', 1, 'failed')`).run(id, `m${id}`);
+      v12.prepare(`INSERT INTO deliveries (message_id, destination_id, destination_name, status, updated_at) VALUES (?, ?, ?, 'failed', 1)`).run(id, `d${id}`, name);
+    }
+    v12.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 13));
+    try {
+      expect(schemaVersion(db)).toBe(13);
+      expect(db.prepare('SELECT id, origin FROM messages ORDER BY id').all()).toEqual([
+        { id: 1, origin: 'check' },
+        { id: 2, origin: null },
+        { id: 3, origin: 'check' },
+        { id: 4, origin: null },
+      ]);
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT status, count(*) FROM messages INDEXED BY messages_origin WHERE origin IS NOT NULL GROUP BY status`).all() as { detail: string }[]).map((r) => r.detail);
+      expect(plan.join(' ')).toContain('messages_origin');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('014 upgrades a populated version-13 database: failed deliveries keep their time as the real time they failed, found through the new partial index', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v13 = openDb(file, MIGRATIONS.slice(0, 13));
+    for (const [id, status] of [[1, 'failed'], [2, 'delivered'], [3, 'failed']] as const) {
+      v13.prepare(`INSERT INTO messages (id, message_id, type, received_at, status) VALUES (?, ?, 'track', 1, ?)`).run(id, `m${id}`, status);
+      v13.prepare(`INSERT INTO deliveries (message_id, destination_id, destination_name, status, updated_at) VALUES (?, 'd1', 'd', ?, ?)`).run(id, status, id * 1000);
+    }
+    v13.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 14));
+    try {
+      expect(schemaVersion(db)).toBe(14);
+      const sql = `SELECT message_id, failed_real_at FROM deliveries INDEXED BY deliveries_failed_real WHERE status = 'failed' AND failed_real_at >= 0 ORDER BY message_id`;
+      expect(db.prepare(sql).all()).toEqual([
+        { message_id: 1, failed_real_at: 1000 },
+        { message_id: 3, failed_real_at: 3000 },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('010 upgrades a populated version-9 database: captures kept, linked to no attempt; new captures keep their attempt', () => {
     const file = join(newDataDir(), 'hookbench.db');
     const v9 = openDb(file, MIGRATIONS.slice(0, 9));

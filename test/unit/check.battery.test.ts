@@ -33,7 +33,8 @@ describe('the built-in battery', () => {
     for (const id of ids) expect(id).toMatch(CHECK_ID);
     expect(new Set(BATTERY.map((c) => c.area))).toEqual(new Set(['shapes', 'signature', 'time', 'redelivery', 'burst', 'status', 'transport', 'content-type']));
     for (const c of BATTERY.filter((c) => c.scenario)) expect(checkScenarioSchema.safeParse(c.scenario).success, c.id).toBe(true);
-    expect(listChecks().map((c) => c.id)).toEqual(ids);
+    // Capacity is listed last: it runs only when asked for (--capacity).
+    expect(listChecks().map((c) => c.id)).toEqual([...ids, 'capacity.sustained-rate']);
   });
 
   it('with a secret runs the raw-bytes check and the four forgeries; without one, the one warning instead', () => {

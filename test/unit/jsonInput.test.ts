@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caretSnippet, locateJsonError, parseJsonText } from '../../main/domain/jsonText.js';
+import { JSON_TEXT_MAX_DEPTH, type JsonProblem, caretSnippet, jsonProblemWhere, locateJsonError, parseJsonText } from '../../main/domain/jsonText.js';
 
 /** The problem found in `text`, with the 1-based line and column it names. */
 function problem(text: string): { problem: string; line: number; column: number } {
@@ -49,5 +49,31 @@ describe('JSON given on the command line', () => {
     const parsed = parseJsonText(text);
     if (parsed.ok) throw new Error('expected a problem');
     expect(caretSnippet(text, parsed.error)).toBe(`  ${text}\n  ${' '.repeat(26)}^`);
+  });
+});
+
+describe('one JSON decoder for what a person wrote (config files, --data, scenarios)', () => {
+  it('refuses a key given twice in one object, naming both places; the same key in different objects is fine', () => {
+    const r = parseJsonText('{\n  "sources": [],\n  "sources": [{"name": "a"}]\n}');
+    expect(r).toEqual({
+      ok: false,
+      error: { position: 21, line: 3, column: 3, kind: 'repeated-key', problem: 'the key "sources" appears twice in one object (first at line 2, column 3): give it once' },
+    });
+    expect(parseJsonText('[{"a": 1}, {"a": 2}, {"b": {"a": 3}, "a": 4}]')).toEqual({ ok: true, value: [{ a: 1 }, { a: 2 }, { b: { a: 3 }, a: 4 }] });
+    // Escapes are read as JSON reads them: "a\u0062" is "ab".
+    expect(parseJsonText('{"a\\u0062": 1, "ab": 2}')).toMatchObject({ ok: false, error: { kind: 'repeated-key', column: 16 } });
+    // A key-like string inside a value is not a key.
+    expect(parseJsonText('{"a": "b", "c": ["a", "a"], "d": {"a": 1}}')).toMatchObject({ ok: true });
+  });
+
+  it('an unclosed file nested a million levels is refused with its line and column, without overflowing the stack', () => {
+    const r = parseJsonText(`{"sources": ${'['.repeat(1_000_000)}`);
+    expect(r).toMatchObject({ ok: false, error: { kind: 'nesting', line: 1, column: 12 + JSON_TEXT_MAX_DEPTH } });
+    expect(jsonProblemWhere((r as { error: JsonProblem }).error)).toBe(`at line 1, column ${12 + JSON_TEXT_MAX_DEPTH} (position ${11 + JSON_TEXT_MAX_DEPTH})`);
+  });
+
+  it('valid JSON of any depth parses (each face applies its own limit, naming the field)', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(parseJsonText(deep).ok).toBe(true);
   });
 });

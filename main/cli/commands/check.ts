@@ -4,7 +4,7 @@
  * and compared with the previous one), else an in-process core on a throw-away data dir.
  * Exit 0 nothing failed (warnings allowed), 1 a check failed, 2 usage errors or an unreachable URL.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -15,6 +15,7 @@ import {
   SEE_DIAGNOSIS,
   summaryLine,
   urlWithScheme,
+  type CheckCapacity,
   type CheckDiagnosis,
   type CheckExchange,
   type CheckResult,
@@ -31,8 +32,11 @@ import { junitXml } from '../../check/junit.js';
 import { maskUrl } from '../../domain/secrets.js';
 import type { CheckTiming } from '../../check/sender.js';
 import { createCore } from '../../app/createCore.js';
-import { EXIT, runCommand, UsageError, type CliIO } from '../io.js';
-import { caretSnippet, parseJsonText } from '../../domain/jsonText.js';
+import { EXIT, readNamedFile, runCommand, UsageError, utf8Text, type CliIO } from '../io.js';
+import { caretSnippet, jsonProblemWhere } from '../../domain/jsonText.js';
+import { parseUserJson } from '../../domain/userJson.js';
+import { absolutePath, caFileProblem, FILE_LIMITS } from '../../platform/boundedFile.js';
+import { FileWriteError, writeOutputFile } from '../../platform/outputFile.js';
 import { callApi, findLiveServe } from '../remote.js';
 import { parseHeaderArg } from './send/sendInput.js';
 
@@ -44,6 +48,10 @@ export interface CheckOptions {
   only?: string | undefined;
   burst?: number | undefined;
   scenarios?: string | undefined;
+  caFile?: string | undefined;
+  /** Seconds of capacity measurement (commander checked 1 to 300). */
+  capacity?: number | undefined;
+  expectRate?: number | undefined;
   list?: boolean | undefined;
   dataDir?: string | undefined;
 }
@@ -55,24 +63,26 @@ export interface CheckDeps {
   timing?: Partial<CheckTiming>;
 }
 
-const FLAG_OF: Record<string, string> = { url: '<url>', secret: '--secret', headers: '--header', only: '--only', burst: '--burst', scenarios: '--scenarios' };
+const FLAG_OF: Record<string, string> = { url: '<url>', secret: '--secret', headers: '--header', only: '--only', burst: '--burst', scenarios: '--scenarios', caFile: '--ca-file', capacity: '--capacity' };
 
+/** The scenarios file through the one bounded read, UTF-8 decoder and JSON parser every named file goes through. */
 function readScenarios(file: string): CheckScenarioFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`--scenarios: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : (code ?? String(e))})`);
-  }
-  const parsed = parseJsonText(text);
+  const text = utf8Text(readNamedFile(file, FILE_LIMITS.scenarios, '--scenarios'), `--scenarios ${file}`);
+  const parsed = parseUserJson(text);
   if (!parsed.ok) {
     const p = parsed.error;
-    throw new UsageError(`--scenarios ${file}: not JSON: ${p.problem} at line ${p.line}, column ${p.column}\n${caretSnippet(text, p)}`);
+    throw new UsageError(`--scenarios ${file}: ${jsonProblemWhere(p)}: ${p.problem}\n${caretSnippet(text, p)}`);
   }
   const checked = parseWith(checkScenarioFileSchema, parsed.value);
   if (!checked.ok) throw new UsageError(`--scenarios ${file}: ${checked.error.message}`);
   return checked.value;
+}
+
+/** --ca-file as the absolute path serve or the in-process core reads, once it was read here the same bounded way. */
+function caFileOf(file: string): string {
+  const problem = caFileProblem(file);
+  if (problem) throw new UsageError(`--ca-file: ${problem}`);
+  return absolutePath(file).path;
 }
 
 function headersOf(raws: readonly string[]): Record<string, string> {
@@ -101,8 +111,11 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
       ...(options.only !== undefined ? { only: options.only.split(',').map((id) => id.trim()).filter(Boolean) } : {}),
       ...(options.burst !== undefined ? { burst: options.burst } : {}),
       ...(scenarios ? { scenarios } : {}),
+      ...(options.caFile !== undefined ? { caFile: caFileOf(options.caFile) } : {}),
+      ...(options.capacity !== undefined ? { capacity: { seconds: options.capacity, ...(options.expectRate !== undefined ? { expectRate: options.expectRate } : {}) } } : {}),
       wait: true,
     };
+    if (options.expectRate !== undefined && options.capacity === undefined) throw new UsageError('--expect-rate: give --capacity SECONDS too (the rate is judged on a capacity run)');
     const valid = parseWith(runCheckInputSchema, input);
     if (!valid.ok) throw new UsageError(withFlag(valid.error.message, valid.error.field));
     // A human report prints each check as it finishes (a late answer takes seconds); JSON waits for the end.
@@ -129,7 +142,11 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
             printCheck(h, io);
           }
         };
-    const run = await execute(input, options.dataDir, deps, live);
+    const capacityLine = options.json ? undefined : capacityProgress(io, () => {
+      if (!started) io.stdout(`Checking ${maskUrl(url)}\n`);
+      started = true;
+    });
+    const run = await execute(input, options.dataDir, deps, live, capacityLine);
     if (!run.ok) throw new UsageError(withFlag(run.error.message, run.error.field));
     for (const h of held.splice(0)) {
       if (run.value.diagnosis && !diagnosed) {
@@ -161,13 +178,24 @@ function decidingChecks(input: { secret?: string | null | undefined; only?: stri
 }
 
 /** Through the serve on the data dir when one runs, else in-process on a throw-away data dir. */
-async function execute(input: RunCheckInput, dataDirFlag: string | undefined, deps: CheckDeps, onCheck?: (check: CheckResult, diagnosis: CheckDiagnosis | null) => void): Promise<Result<CheckRun>> {
+async function execute(
+  input: RunCheckInput,
+  dataDirFlag: string | undefined,
+  deps: CheckDeps,
+  onCheck?: (check: CheckResult, diagnosis: CheckDiagnosis | null) => void,
+  onCapacity?: (capacity: CheckCapacity) => void,
+): Promise<Result<CheckRun>> {
   const live = findLiveServe(dataDirFlag);
   if (live) return callApi<CheckRun>(live.info, 'runCheck', input);
   const dataDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-check-'));
   try {
     const core = createCore({ dataDir, autoStart: false, forwarder: 'inline', ...(deps.timing ? { checkTiming: deps.timing } : {}) });
-    const off = onCheck ? core.onEvent((e) => e.type === 'checkFinished' && onCheck(e.check, e.diagnosis)) : () => undefined;
+    const off = onCheck
+      ? core.onEvent((e) => {
+          if (e.type === 'checkFinished') onCheck(e.check, e.diagnosis);
+          else if (e.type === 'checkCapacityMeasured') onCapacity?.(e.capacity);
+        })
+      : () => undefined;
     try {
       return await core.checks.runCheck(input);
     } finally {
@@ -177,7 +205,8 @@ async function execute(input: RunCheckInput, dataDirFlag: string | undefined, de
   } catch (e) {
     return err({ code: 'internal', message: `the check could not run: ${e instanceof Error ? e.message : String(e)}` });
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    // A core's background thread may still be writing its WAL files for a moment after close: removal tries again.
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
 }
 
@@ -204,9 +233,29 @@ function printDiagnosis(d: CheckDiagnosis, checks: readonly CheckResult[], io: C
   io.stdout(`    fix: ${d.fix}\n`);
 }
 
+/**
+ * A capacity run's seconds as they are measured (a run in-process): one line a second, or one every few
+ * seconds for a long run (at most about 30 lines).
+ */
+function capacityProgress(io: CliIO, starting: () => void): (capacity: CheckCapacity) => void {
+  let shown = 0;
+  return (c) => {
+    const every = Math.ceil(c.seconds / 30);
+    for (const s of c.series.slice(shown)) {
+      shown = s.second;
+      if (s.second % every !== 0 && s.second !== c.seconds) continue;
+      starting();
+      const latency = s.p50 === null ? 'no answer' : `p50 ${Math.round(s.p50)} ms, p95 ${Math.round(s.p95 ?? s.p50)} ms`;
+      io.stdout(`  capacity: second ${s.second} of ${c.seconds}: ${s.deliveries} deliveries, ${latency}, ${s.errors} ${s.errors === 1 ? 'error' : 'errors'}\n`);
+    }
+  };
+}
+
 function printCheck(c: CheckResult, io: CliIO): void {
   const change = c.change === 'fixed' ? ' (fixed since last run)' : c.change === 'broken' ? ' (passed last run)' : '';
   io.stdout(`${c.verdict === 'warn' ? '! warn' : MARK[c.verdict]} ${c.id}: ${c.title}${change}\n`);
+  // The capacity figures are the point of asking for them, passed or not.
+  if (c.verdict === 'pass' && c.area === 'capacity') io.stdout(`    ${c.detail}\n`);
   if (c.verdict === 'pass') return;
   io.stdout(`    ${c.detail}\n`);
   // A check refused only for its signature has the diagnosis above as its evidence; the probes are in the
@@ -227,9 +276,10 @@ function report(run: CheckRun, options: CheckOptions, io: CliIO, printed: Readon
   if (options.junit) {
     const file = resolve(options.junit);
     try {
-      writeFileSync(file, junitXml(run, hostname() || 'localhost'));
+      writeOutputFile(file, junitXml(run, hostname() || 'localhost'), 0o644);
     } catch (e) {
-      io.stderr(`hookbench check: --junit: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`);
+      if (!(e instanceof FileWriteError)) throw e;
+      io.stderr(`hookbench check: --junit: ${e.message}\n`);
       return EXIT.usage;
     }
   }
@@ -242,6 +292,25 @@ function report(run: CheckRun, options: CheckOptions, io: CliIO, printed: Readon
     if (run.error) io.stdout(`${run.error}\n`);
     io.stdout(`${summaryLine(run.summary)}\n`);
   }
-  return run.summary.failed > 0 ? EXIT.failed : EXIT.ok;
+  return run.summary.failed > 0 || !ranEveryCheck(run, io, options.json === true) ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * A run that could not run its checks is not a success, whatever its summary counts: one that ended on an
+ * error, or ran none at all, exits 1 and says why.
+ */
+function ranEveryCheck(run: CheckRun, io: CliIO, json: boolean): boolean {
+  const ran = run.summary.passed + run.summary.failed + run.summary.warnings;
+  if (run.error) {
+    // The human report printed it above its closing line already.
+    if (json) io.stderr(`hookbench check: the run did not finish: ${run.error}\n`);
+    return false;
+  }
+  if (ran === 0) {
+    const why = run.options.only ? ': --only names only checks that do not apply to this run (the signature forgeries and signature.raw-bytes need --secret; signature.unverified runs without one)' : '';
+    io.stderr(`hookbench check: no check ran${why}, so nothing was proven\n`);
+    return false;
+  }
+  return true;
 }
 

@@ -3,13 +3,12 @@
  * stdout) in the formats of the UI's Export (typed API `exportMessages`): JSON lines, HAR 1.2 or a cURL
  * script, with the filters the history offers. The file holds the export's own text, never an API answer.
  */
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import type { ExportFormat, ExportMessagesOutput } from '../../contract/api.js';
-import { EXPORT_LIMIT } from '../../contract/commands.js';
+import { EXPORT_LIMIT, EXPORT_TEXT_BYTES } from '../../contract/commands.js';
+import { checkOutputPath, FileWriteError, writeOutputFile } from '../../platform/outputFile.js';
 import type { MessageType } from '../../contract/message/messageShapes.js';
 import type { Destination, DeliveryStatus, MessageFilter, MessageStatus, Source } from '../../contract/models.js';
-import { EXIT, runCommand, UsageError, type CliIO } from '../io.js';
+import { EXIT, runCommand, UsageError, writeErrorWords, type CliIO } from '../io.js';
 import { listAll } from '../remote.js';
 import { parseMessageId } from './show.js';
 import { openWorkbench, type Workbench } from '../workbench.js';
@@ -60,7 +59,7 @@ export async function runExport(options: ExportOptions, io: CliIO): Promise<numb
     try {
       const out = options.out === undefined || options.out === '-' ? null : options.out;
       const format = options.format ?? (out ? formatOfFile(out) : null) ?? 'har';
-      if (out && existsSync(out) && !options.force) throw new UsageError(`--out: ${out} already exists; give --force to replace it (or another file name)`);
+      if (out && outputExists(out) && !options.force) throw new UsageError(`--out: ${out} already exists; give --force to replace it (or another file name)`);
       if (options.id?.length && hasFilter(options)) throw new UsageError('give --id or filters (--status, --type, --source, ...), not both');
       const ids = options.id?.map((v) => {
         try {
@@ -100,11 +99,30 @@ export async function runExport(options: ExportOptions, io: CliIO): Promise<numb
         io.stderr(`hookbench export: no message in ${wb.where} matches these filters; nothing written\n`);
         return EXIT.failed;
       }
-      if (out) writeFileAtomically(out, text, options.includeSecrets ? 0o600 : 0o644);
-      else io.stdout(text);
+      if (out) {
+        try {
+          writeOutputFile(out, text, options.includeSecrets ? 0o600 : 0o644);
+        } catch (e) {
+          if (!(e instanceof FileWriteError)) throw e;
+          io.stderr(`hookbench export: --out: ${e.message}; nothing was written\n`);
+          return EXIT.failed;
+        }
+      } else {
+        io.stdout(text);
+        // Only once the bytes are out does the summary say they were exported.
+        try {
+          await io.flushStdout?.();
+        } catch (e) {
+          io.stderr(`hookbench export: cannot write to stdout (${writeErrorWords(e)}); the export is incomplete\n`);
+          return EXIT.failed;
+        }
+      }
       const what = `${messages} message${messages === 1 ? '' : 's'} as ${FORMAT_WORDS[format]}${options.includeSecrets ? ' (with secrets)' : ', secrets redacted'}`;
       io.stderr(`exported ${what}${out ? ` to ${out}` : ''}\n`);
-      if (truncated) io.stderr(`more messages matched: only the newest ${EXPORT_LIMIT.toLocaleString('en-US')} are in it (narrow the filters, e.g. --from, --to)\n`);
+      if (truncated) {
+        const bound = answer.value.truncatedBy === 'size' ? `the newest that fit in ${EXPORT_TEXT_BYTES.toLocaleString('en-US')} bytes (what one import takes)` : `the newest ${EXPORT_LIMIT.toLocaleString('en-US')}`;
+        io.stderr(`more messages matched: only ${bound} are in it (narrow the filters, e.g. --from, --to)\n`);
+      }
       return EXIT.ok;
     } finally {
       await wb?.close();
@@ -139,25 +157,12 @@ function flagWords(message: string): string {
     .replace(/^ids\[\d+\]/, '--id');
 }
 
-/** The whole text or nothing: a temporary file beside the target, renamed over it once written. */
-function writeFileAtomically(path: string, text: string, mode: number): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  let fd: number;
+/** Whether --out names something already; refused at once when it is not a regular file (a device, a FIFO, a link). */
+function outputExists(path: string): boolean {
   try {
-    fd = openSync(tmp, 'wx', mode);
+    return checkOutputPath(path).exists;
   } catch (e) {
-    throw new UsageError(`--out: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-  try {
-    try {
-      writeFileSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new UsageError(`--out: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    if (e instanceof FileWriteError) throw new UsageError(`--out: ${e.message}`);
+    throw e;
   }
 }

@@ -3,8 +3,7 @@
  * again through the typed API's `importMessages`: all of it or, on the first bad entry, nothing.
  */
 import { IMPORT_LIMITS, type ImportMessagesOutput } from '../../contract/importMessages.js';
-import { FileReadError, readBoundedText } from '../../platform/boundedFile.js';
-import { EXIT, readStdin, runCommand, UsageError, type CliIO } from '../io.js';
+import { EXIT, readNamedFile, readStdin, runCommand, UsageError, utf8Text, type CliIO } from '../io.js';
 import { openWorkbench, type Workbench } from '../workbench.js';
 
 export interface ImportOptions {
@@ -14,8 +13,6 @@ export interface ImportOptions {
   dataDir?: string | undefined;
 }
 
-const limit = IMPORT_LIMITS.textChars.toLocaleString('en-US');
-
 export async function runImport(file: string, options: ImportOptions, io: CliIO): Promise<number> {
   let wb: Workbench | null = null;
   const name = file === '-' ? 'stdin' : file;
@@ -23,9 +20,6 @@ export async function runImport(file: string, options: ImportOptions, io: CliIO)
     try {
       const text = await readExport(file, io);
       if (text.trim() === '') throw new UsageError(`${name}: empty; give a JSON lines or HAR export`);
-      if (text.length > IMPORT_LIMITS.textChars) {
-        throw new UsageError(`${name}: ${text.length.toLocaleString('en-US')} characters, over the limit of ${limit} one import takes; export fewer messages (or split the file)`);
-      }
       wb = await openWorkbench(options.dataDir);
       const answer = await wb.call<ImportMessagesOutput>('importMessages', {
         text,
@@ -56,17 +50,13 @@ export async function runImport(file: string, options: ImportOptions, io: CliIO)
   });
 }
 
-/** The file's text (or stdin's with `-`), refused past what one import can take before it is all read. */
+/**
+ * The file's text (or stdin's with `-`): a regular file, or stdin, of at most what one export writes
+ * (IMPORT_LIMITS.textBytes), and UTF-8, through the same bounded read and decoder as every named file.
+ */
 async function readExport(file: string, io: CliIO): Promise<string> {
-  // UTF-8 takes at most 3 bytes per UTF-16 code unit: a file longer than this cannot be within the limit.
-  const maxBytes = IMPORT_LIMITS.textChars * 3;
-  if (file === '-') return (await readStdin(io, '<file>')).toString('utf8');
-  try {
-    return readBoundedText(file, maxBytes);
-  } catch (e) {
-    if (e instanceof FileReadError) {
-      throw new UsageError(/over the limit/.test(e.why) ? `${file} ${e.why} (one import takes at most ${limit} characters); export fewer messages (or split the file)` : e.message);
-    }
-    throw e;
-  }
+  const maxBytes = IMPORT_LIMITS.textBytes;
+  const bytes = file === '-' ? await readStdin(io, '<file> -', maxBytes) : readNamedFile(file, maxBytes);
+  return utf8Text(bytes, file === '-' ? 'stdin' : file);
 }
+

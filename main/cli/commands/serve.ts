@@ -4,7 +4,7 @@
  */
 import { HookbenchError, type ApiError } from '../../contract/result.js';
 import { resolveDataDir } from '../../app/dataDir.js';
-import { startWorkbench, type RunningWorkbench } from '../../server/workbench.js';
+import { startWorkbench, type RunningWorkbench, type WorkbenchPort } from '../../server/workbench.js';
 import { EXIT, type CliIO } from '../io.js';
 import { RefusalReport, type RefusalReportOptions } from '../refusalReport.js';
 
@@ -49,17 +49,20 @@ export async function startServe(options: ServeOptions, io: CliIO, report: Refus
   return running;
 }
 
-/** Runs until Ctrl-C or SIGTERM (io.signal), then stops cleanly: exit 0. */
-export async function runServe(options: ServeOptions, io: CliIO): Promise<number> {
+/**
+ * Runs until Ctrl-C or SIGTERM (io.signal), then stops cleanly: exit 0. `env` says whether `npm start` runs
+ * it, so a port conflict suggests the command the user typed.
+ */
+export async function runServe(options: ServeOptions, io: CliIO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let running: RunningServe;
   try {
     running = await startServe(options, io);
   } catch (e) {
-    const message = e instanceof HookbenchError ? flagWords(e.error) : e instanceof Error ? e.message : String(e);
+    const message = e instanceof HookbenchError ? flagWords(e.error, options.host, env) : e instanceof Error ? e.message : String(e);
     io.stderr(`hookbench serve: ${message}\n`);
     // Input and configuration problems are usage errors (2); a data dir in use, a port in use or a database
     // that cannot be used is not (1).
-    const cannotListen = e instanceof HookbenchError && e.error.code === 'conflict' && (e.error.field === 'port' || e.error.field === 'tlsPort');
+    const cannotListen = e instanceof HookbenchError && e.error.code === 'conflict' && (e.error.field === 'port' || e.error.field === 'tlsPort' || e.error.field === 'ports');
     return e instanceof HookbenchError && e.error.code !== 'data_dir_locked' && e.error.code !== 'unavailable' && !cannotListen ? EXIT.usage : EXIT.failed;
   }
   io.stdout(`Hookbench ready: ${running.info.uiUrl}\n`);
@@ -89,8 +92,33 @@ export async function runServe(options: ServeOptions, io: CliIO): Promise<number
   return EXIT.ok;
 }
 
+const PORT_FLAGS: Record<WorkbenchPort['option'], { flag: string; what: string }> = {
+  port: { flag: '--port', what: 'the API and UI' },
+  receiverPort: { flag: '--receiver-port', what: 'the mock receiver (HTTP)' },
+  receiverTlsPort: { flag: '--receiver-tls-port', what: 'the mock receiver (HTTPS)' },
+};
+
+/**
+ * Every busy port with the flag that moves it, and the command that moves them all, as the user runs it:
+ * flags reach serve through npm only after `--`.
+ */
+function portWords(error: ApiError, host: string, env: NodeJS.ProcessEnv): string {
+  const ports = error.value as WorkbenchPort[];
+  const flags = ports.map((p) => PORT_FLAGS[p.option].flag);
+  if (error.code !== 'conflict') return `${flags.join(' and ')} both name port ${ports[0]!.port}: give each its own, or 0 for a free one`;
+  const command = env['npm_lifecycle_event'] === 'start' ? 'npm start --' : 'npx hookbench serve';
+  const rows = ports.map((p) => `  ${`${PORT_FLAGS[p.option].flag} ${p.port}`.padEnd(26)} ${PORT_FLAGS[p.option].what}`);
+  const head = ports.length === 1 ? `port ${ports[0]!.port} is` : `${ports.length} ports are`;
+  return [
+    `${head} already in use on ${host} (another Hookbench or another program listens there):`,
+    ...rows,
+    `Move ${ports.length === 1 ? 'it with its flag' : 'each with its flag'}, 0 for a free port: ${command} ${flags.map((f) => `${f} 0`).join(' ')}`,
+  ].join('\n');
+}
+
 /** The mock receiver's listen errors name its fields (`port: ...`); say the flags instead. */
-function flagWords(error: ApiError): string {
+function flagWords(error: ApiError, host: string, env: NodeJS.ProcessEnv): string {
+  if (error.field === 'ports' && Array.isArray(error.value)) return portWords(error, host, env);
   if (error.field === 'port') return error.message.replace(/^port: /, '--receiver-port: ');
   if (error.field === 'tlsPort') return error.message.replace(/^tlsPort: /, '--receiver-tls-port: ');
   return error.message;

@@ -73,7 +73,7 @@ function describe(detail: MessageDetail, sourceName: (id: string) => string): st
   const what = m.type === 'track' && m.event ? `${m.type} ${JSON.stringify(m.event)}` : m.type;
   out.push(`message #${m.id}  ${what}  ${m.status}${m.statusReason ? `: ${m.statusReason}` : ''}`);
   out.push(`  messageId:  ${m.messageId}`);
-  out.push(`  source:     ${m.sourceId === null ? 'none (sent through the API or the CLI)' : sourceName(m.sourceId)}`);
+  out.push(`  source:     ${m.sourceId === null ? 'none (sent directly from Compose, the API or the CLI)' : sourceName(m.sourceId)}`);
   if (m.userId !== null) out.push(`  user:       ${m.userId}`);
   out.push(`  received:   ${isoFromMs(m.receivedAt)} (engine time)`);
   if (m.replayOf !== null) out.push(`  replay of:  #${m.replayOf}`);

@@ -3,6 +3,7 @@
  * against the exact body bytes and, when it does not match, names the receiver mistake that explains it.
  */
 import { diagnoseSignature } from '../../domain/signatureDiagnosis.js';
+import { FILE_LIMITS } from '../../platform/boundedFile.js';
 import { EXIT, readStdin, readTextOrFile, runCommand, type CliIO } from '../io.js';
 
 export interface VerifyOptions {
@@ -14,7 +15,7 @@ export interface VerifyOptions {
 
 export async function runVerify(options: VerifyOptions, io: CliIO): Promise<number> {
   return runCommand(io, 'verify', async () => {
-    const body = options.body === undefined ? await readStdin(io, 'the body') : await readTextOrFile(options.body, io, '--body');
+    const body = options.body === undefined ? await readStdin(io, 'the body', FILE_LIMITS.data) : await readTextOrFile(options.body, io, '--body');
     const d = diagnoseSignature({ secret: options.secret, body, signature: options.signature });
     if (d.matches) {
       io.stdout(`signature matches (HMAC-SHA1 over ${body.byteLength} bytes)\n`);

@@ -5,13 +5,14 @@
  * are written as.
  */
 import { z } from 'zod';
+import { callNestingError } from '../message/jsonDepth.js';
 import { MESSAGE_TYPES } from '../message/messageShapes.js';
 import type { AttemptOutcome } from '../models.js';
 import type { SignatureMistake } from '../receiver/signatureDiagnosis.js';
-import { webhookInputSchema } from '../schemas.js';
+import { headerValueProblem, webhookInputSchema } from '../schemas.js';
 
 /** The areas of the battery, in the order a report lists them; `custom` holds user scenarios that name none. */
-export const CHECK_AREAS = ['shapes', 'signature', 'time', 'redelivery', 'burst', 'status', 'transport', 'content-type', 'custom'] as const;
+export const CHECK_AREAS = ['shapes', 'signature', 'time', 'redelivery', 'burst', 'status', 'transport', 'content-type', 'capacity', 'custom'] as const;
 export type CheckArea = (typeof CHECK_AREAS)[number];
 
 export const CHECK_VERDICTS = ['pass', 'warn', 'fail'] as const;
@@ -32,7 +33,33 @@ export const CHECK_LIMITS = {
   evidenceBodyChars: 8_192,
   /** `only` lists at most this many IDs. */
   onlyIds: 200,
+  /** `--capacity SECONDS` and runCheck's `capacity.seconds`. */
+  maxCapacitySeconds: 300,
+  /** `--expect-rate N` and `capacity.expectRate`: deliveries per second. */
+  maxExpectRate: 1_000_000,
 } as const;
+
+/** The capacity area's one check (only when capacity is asked for). */
+export const CAPACITY_CHECK_ID = 'capacity.sustained-rate';
+
+/** Deliveries a capacity run keeps in flight: the destination's connections per origin (docs/behaviour.md §2). */
+export const CAPACITY_CONCURRENCY = 16;
+
+export const capacityInputSchema = z.strictObject({
+  seconds: z
+    .number({ error: `must be a number of seconds (1 to ${CHECK_LIMITS.maxCapacitySeconds})` })
+    .int(`must be a whole number of seconds (1 to ${CHECK_LIMITS.maxCapacitySeconds})`)
+    .min(1, `must be at least 1 second (at most ${CHECK_LIMITS.maxCapacitySeconds})`)
+    .max(CHECK_LIMITS.maxCapacitySeconds, `must be at most ${CHECK_LIMITS.maxCapacitySeconds} seconds`),
+  /** With it, a verdict: fail below this many deliveries per second (or with errors, or p99 past the timeout), warn under twice it. */
+  expectRate: z
+    .number({ error: 'must be a number (deliveries per second)' })
+    .positive('must be more than 0 deliveries per second')
+    .max(CHECK_LIMITS.maxExpectRate, `must be at most ${CHECK_LIMITS.maxExpectRate} deliveries per second`)
+    .nullable()
+    .optional(),
+});
+export type CapacityInput = z.input<typeof capacityInputSchema>;
 
 /** A check ID: lower-case words joined by `.` or `-` (`signature.wrong-secret`, `my.order-created`). */
 export const CHECK_ID = /^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*$/;
@@ -65,7 +92,15 @@ export const checkScenarioSchema = z.strictObject({
   /** Extra request headers (the destination's rules: HTTP tokens, no Content-Type, X-Signature, ...). */
   headers: webhookInputSchema.shape.headers.optional(),
   /** Replace the Content-Type header (content negotiation checks); the destination itself always sends application/json. */
-  contentType: z.string().min(1).max(200).optional(),
+  contentType: z
+    .string({ error: 'must be a string (a Content-Type header value)' })
+    .min(1)
+    .max(200)
+    .superRefine((value, ctx) => {
+      const problem = headerValueProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   sign: z.enum(SIGN_MODES, { error: `must be one of ${SIGN_MODES.join(', ')}` }).default('valid'),
   /** Send the very same bytes this many times, one after another (redelivery). */
   repeat: z.number().int().min(1).max(CHECK_LIMITS.maxRepeat).default(1),
@@ -89,6 +124,9 @@ export const checkScenarioFileSchema = z
   .superRefine((file, ctx) => {
     const seen = new Map<string, number>();
     file.scenarios.forEach((s, i) => {
+      // A scenario's call or body nests as deep as a call may (64 levels), as the typed API's calls: the runner serialises it.
+      const tooDeep = s.message ? callNestingError(s.message.call, '') : typeof s.body === 'object' ? callNestingError(s.body, '') : null;
+      if (tooDeep) ctx.addIssue({ code: 'custom', path: ['scenarios', i, s.message ? 'message' : 'body', ...(s.message ? ['call'] : []), tooDeep.field!], message: tooDeep.message.replace(/^[^:]*: /, ''), params: { limit: tooDeep.limit } });
       if (s.message && s.body !== undefined) ctx.addIssue({ code: 'custom', path: ['scenarios', i, 'body'], message: 'give either message or body, not both' });
       if (!s.message && s.body === undefined) ctx.addIssue({ code: 'custom', path: ['scenarios', i, 'message'], message: 'give a message ({type, call}) or a body' });
       const first = seen.get(s.id);
@@ -97,6 +135,9 @@ export const checkScenarioFileSchema = z
     });
   });
 export type CheckScenarioFile = z.output<typeof checkScenarioFileSchema>;
+
+/** The signing modes that forge a signature from the shared secret: without one, they would send unsigned requests and prove nothing. */
+export const SIGN_MODES_NEEDING_SECRET: readonly SignMode[] = ['wrong-secret', 'tampered', 'pretty-printed', 'uppercase-hex'];
 
 export const runCheckInputSchema = z.strictObject({
   url: webhookInputSchema.shape.url,
@@ -115,8 +156,20 @@ export const runCheckInputSchema = z.strictObject({
   scenarios: checkScenarioFileSchema.optional(),
   /** Extra trusted CA certificates (PEM file), as a destination's caFile. */
   caFile: z.string().min(1).max(4096).nullable().optional(),
+  /** Measure how many deliveries per second the receiver sustains, for this many seconds, after the checks (docs/check.md, "Capacity"). */
+  capacity: capacityInputSchema.nullable().optional(),
   /** Answer when the run has finished (the CLI); by default runCheck answers at once and events follow. */
   wait: z.boolean().optional(),
+}).superRefine((input, ctx) => {
+  if (input.secret) return;
+  input.scenarios?.scenarios.forEach((s, i) => {
+    if (!SIGN_MODES_NEEDING_SECRET.includes(s.sign)) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['scenarios', 'scenarios', i, 'sign'],
+      message: `"${s.sign}" forges a signature from the shared secret, and none was given: give the secret, or sign "none" for an unsigned request`,
+    });
+  });
 });
 export type RunCheckInput = z.input<typeof runCheckInputSchema>;
 
@@ -205,6 +258,49 @@ export interface CheckReport {
   summary: CheckSummary;
   diagnosis: CheckDiagnosis | null;
   checks: Pick<CheckResult, 'id' | 'title' | 'area' | 'verdict' | 'detail' | 'fix' | 'evidence'>[];
+  /** Null when capacity was not asked for. */
+  capacity: CapacityReport | null;
+}
+
+/** One second of a capacity run: answers that came in that second (the last second also holds those that came after it). */
+export interface CapacitySecond {
+  /** 1 for the run's first second. */
+  second: number;
+  /** Deliveries that succeeded (2xx). */
+  deliveries: number;
+  /** Latency of every answer of the second, in ms; null when none came. */
+  p50: number | null;
+  p95: number | null;
+  /** Deliveries that did not succeed (timeouts included). */
+  errors: number;
+}
+
+/** What `--json` prints of a capacity run, exactly. */
+export interface CapacityReport {
+  concurrency: number;
+  seconds: number;
+  /** Successful deliveries ÷ the time from the first request to the last answer. */
+  deliveriesPerSecond: number;
+  /** Over every answer (a timeout counts as the timeout); null when nothing was sent. */
+  latencyMs: { p50: number | null; p95: number | null; p99: number | null; max: number | null };
+  /** Failed deliveries by kind (`HTTP 503`, `ECONNRESET`, `tls_error`, …), timeouts apart. */
+  errors: Record<string, number>;
+  timeouts: number;
+  series: CapacitySecond[];
+}
+
+/** A capacity run as the run keeps it (and checkCapacityMeasured carries it while it runs). */
+export interface CheckCapacity extends CapacityReport {
+  /** The destination's timeout the run used (the chart's line). */
+  timeoutMs: number;
+  expectRate: number | null;
+  /** False while it runs. */
+  finished: boolean;
+}
+
+/** The exact `--json` shape of a capacity run. */
+export function capacityReport(c: CapacityReport): CapacityReport {
+  return { concurrency: c.concurrency, seconds: c.seconds, deliveriesPerSecond: c.deliveriesPerSecond, latencyMs: c.latencyMs, errors: c.errors, timeouts: c.timeouts, series: c.series };
 }
 
 /** A run as listCheckRuns lists it. */
@@ -223,7 +319,16 @@ export interface CheckRunSummary {
   /** The previous run of the same URL, which `change` compares with. */
   previousRunId: number | null;
   /** How it was run: everything but the secret (secretGiven says whether there was one). */
-  options: { secretGiven: boolean; headers: Record<string, string>; only: string[] | null; burst: number; scenarios: number; caFile: string | null };
+  options: {
+    secretGiven: boolean;
+    headers: Record<string, string>;
+    only: string[] | null;
+    burst: number;
+    scenarios: number;
+    caFile: string | null;
+    /** Capacity asked for (null: none; a run stored before capacity existed has none either). */
+    capacity: { seconds: number; expectRate: number | null } | null;
+  };
 }
 
 /** getCheckRun, and runCheck with `wait`. */
@@ -233,6 +338,8 @@ export interface CheckRun extends CheckRunSummary {
   diagnosis: CheckDiagnosis | null;
   /** Checks that failed or warned in the previous run and pass now. */
   fixedSinceLastRun: string[];
+  /** The capacity run's figures (so far, while it runs); null when capacity was not asked for. */
+  capacity: CheckCapacity | null;
 }
 
 export const listCheckRunsInputSchema = z.strictObject({
@@ -266,7 +373,7 @@ export function summarise(checks: readonly Pick<CheckResult, 'verdict'>[]): Chec
 }
 
 /** The one builder of the `--json` report from a run (CLI, docs and UI export say the same). */
-export function checkReport(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedAt' | 'summary' | 'diagnosis' | 'checks'>): CheckReport {
+export function checkReport(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedAt' | 'summary' | 'diagnosis' | 'checks'> & { capacity?: CapacityReport | null }): CheckReport {
   return {
     url: run.url,
     startedAt: run.startedAt,
@@ -274,6 +381,7 @@ export function checkReport(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedA
     summary: run.summary,
     diagnosis: run.diagnosis ? { mistake: run.diagnosis.mistake, title: run.diagnosis.title, fix: run.diagnosis.fix } : null,
     checks: run.checks.map((c) => ({ id: c.id, title: c.title, area: c.area, verdict: c.verdict, detail: c.detail, fix: c.fix, evidence: c.evidence })),
+    capacity: run.capacity ? capacityReport(run.capacity) : null,
   };
 }
 

@@ -172,7 +172,16 @@ const snippets = (table: Record<FixLanguage, string>): FixSnippet[] => FIX_LANGU
  * Code that fixes a check that did not pass, in every FIX_LANGUAGES language; null where no code applies.
  * `fix` is the check's own: time.latency's code follows what its evidence says (queueing, or slow work).
  */
+const MOCK_ENDPOINT_FIX = 'Turn on Refuse invalid signatures for receiver endpoint';
+
+/** The fix when the URL is the workbench's own mock endpoint answering by script: a setting, not code. */
+export function mockEndpointFix(name: string, hasSecret: boolean): string {
+  return `${MOCK_ENDPOINT_FIX} '${name}' (Receiver → the endpoint's editor, or "refuseInvalidSignatures": true in the config file${hasSecret ? '' : "; it needs a secret: give the endpoint the destination's shared secret"}): it then answers 401 to an invalid or missing X-Signature before its script, as a correct receiver does.`;
+}
+
 export function fixSnippetsFor(checkId: string, fix?: string | null): FixSnippet[] | null {
+  // Code to verify signatures is no answer for the workbench's own endpoint: its fix is a setting.
+  if (fix?.startsWith(MOCK_ENDPOINT_FIX)) return null;
   if (checkId.startsWith('signature.')) return snippets(VERIFY);
   if (checkId === 'redelivery.same-message') return snippets(DEDUPE);
   if (checkId === 'time.latency' && fix === CONCURRENCY_FIX) return snippets(CONCURRENT);

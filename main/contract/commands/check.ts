@@ -8,7 +8,7 @@ export const CHECK_COMMANDS = {
     input: runCheckInputSchema,
     answers: returnsLater<CheckRun>('CheckRun'),
     group: 'Check endpoint',
-    summary: 'Runs the conformance battery (docs/check.md) and any user `scenarios` against `url`, signing with `secret` as the Webhooks destination does. Answers the run as it starts (`status: "running"`), or as it ended with `wait: true`; `checkRunStarted`, `checkFinished` and `checkRunFinished` follow. `status: "unreachable"` when nothing could be sent to the URL at all. The run is kept with the history (never its secret).',
+    summary: 'Runs the conformance battery (docs/check.md) and any user `scenarios` against `url`, signing with `secret` as the Webhooks destination does. Answers the run as it starts (`status: "running"`), or as it ended with `wait: true`; `checkRunStarted`, `checkFinished` (and, with `capacity`, `checkCapacityMeasured` once a second) and `checkRunFinished` follow. With `capacity: {seconds, expectRate?}` the run ends with `capacity.sustained-rate`: deliveries sent directly as the destination sends them (never through the engine) for `seconds` (1 to 300), 16 in flight; the run\'s `capacity` holds the figures. `status: "unreachable"` when nothing could be sent to the URL at all. The run is kept with the history (never its secret). `caFile` is read as a destination\'s (a regular PEM file of at most 4 MiB; a relative path from serve\'s working directory, named whole in errors); forging `sign` modes in `scenarios` need `secret`.',
     errors: ['conflict'],
   }),
   getCheckRun: command({

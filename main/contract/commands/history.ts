@@ -1,11 +1,11 @@
 /** The typed API's commands that main/history/ answers (its handlers: main/history/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
 import { command, returns } from '../command.js';
-import { EXPORT_LIMIT, noInput, rowId, paging, listMessagesInputSchema } from '../commandInputs.js';
+import { EXPORT_LIMIT, noInput, ref, rowId, paging, listMessagesInputSchema } from '../commandInputs.js';
 import { EXPORT_FORMATS, type ExportMessagesOutput } from '../api.js';
 import { type ImportMessagesOutput, importMessagesInputSchema } from '../importMessages.js';
 import { type RetentionState, setRetentionInputSchema } from '../retention.js';
-import type { DeletionRequest, DestinationStats, IngestRefusal, SourceUsage, MessageDetail, MessagePage, Page } from '../models.js';
+import type { DeletionRequest, DestinationStats, DestinationTimeline, IngestRefusal, SourceUsage, MessageDetail, MessagePage, Page } from '../models.js';
 
 export const HISTORY_COMMANDS = {
   listMessages: command({
@@ -30,16 +30,16 @@ export const HISTORY_COMMANDS = {
         includeSecrets: z.boolean().optional(),
       })
       .refine((v) => !(v.filter && v.ids), { message: 'give either filter or ids, not both', path: ['ids'] }),
-    answers: returns<ExportMessagesOutput>('{ text: string; mimeType: string; fileExtension: string; messages: number; truncated: boolean }'),
+    answers: returns<ExportMessagesOutput>("{ text: string; mimeType: string; fileExtension: string; messages: number; truncated: boolean; truncatedBy: 'count' | 'size' | null }"),
     group: 'Messages',
-    summary: 'Messages (by filter, or a selection of ids; at most 10,000, newest first) with their deliveries and attempts as JSON lines, HAR 1.2 (one entry per attempt) or cURL commands replaying each attempt byte for byte; secrets redacted unless `includeSecrets`. The CLI: `hookbench export`.',
+    summary: 'Messages (by filter, or a selection of ids; at most 10,000, newest first, in at most 16,777,216 bytes of text: the newest that fit, what one import takes) with their deliveries and attempts as JSON lines, HAR 1.2 (one entry per attempt) or cURL commands replaying each attempt byte for byte; secrets redacted unless `includeSecrets`. `truncatedBy` says which bound left messages out. The CLI: `hookbench export`.',
     errors: ['not_found'],
   }),
   importMessages: command({
     input: importMessagesInputSchema,
     answers: returns<ImportMessagesOutput>("{ format: 'json' | 'har'; imported: { id: number; importedFrom: number | null; status: MessageStatus; deliveries: number }[] }"),
     group: 'Messages',
-    summary: 'Reads an export back and sends its messages again as new messages (new messageIds unless `keepMessageIds`). `text` is the export\'s text: JSON lines as exportMessages writes them (one MessageDetail a line; a JSON array of them is read too) or its HAR 1.2 (entries grouped back into messages by `_messageId`); a cURL script cannot be read back. Each message goes through `source` (a name or id), else its original source, else its original destinations (by id, then name), where they exist here; one that has none of these refuses the import (`not_found`, field `source`). Each body is built again from the exported call (docs/behaviour.md §1), so what is refused at sendMessage is refused here. One transaction: the first bad entry refuses the whole import, named by where it is (`text: line 3: …`, `text: log.entries[5].request.postData.text: …`). At most 1,000 messages and 2,097,152 characters of text. `imported` lists the new messages in the export\'s order, with `importedFrom`, the id each had where it was exported (null when the export does not say). The CLI: `hookbench import <file>`.',
+    summary: 'Reads an export back and sends its messages again as new messages (new messageIds unless `keepMessageIds`). `text` is the export\'s text: JSON lines as exportMessages writes them (one MessageDetail a line; a JSON array of them is read too) or its HAR 1.2 (entries grouped back into messages by `_messageId`); a cURL script cannot be read back. Each message goes through `source` (a name or id), else its original source, else its original destinations (by id, then name), where they exist here; one that has none of these refuses the import (`not_found`, field `source`). Each body is built again from the exported call (docs/behaviour.md §1), so what is refused at sendMessage is refused here. One transaction: the first bad entry refuses the whole import, named by where it is (`text: line 3: …`, `text: log.entries[5].request.postData.text: …`). At most 10,000 messages and 16,777,216 bytes of text, what one export holds at most, so every export imports whole; the JSON is read as every file a user gives is (a key given twice, a number beyond a double refused). Over HTTP this one command takes requests up to 32 MiB and 64 KiB. They are sent in the order their originals arrived (by original id, whatever order the file lists them in; a file without ids keeps its own), and `imported` lists them in that order, with `importedFrom`, the id each had where it was exported (null when the export does not say). The CLI: `hookbench import <file>`.',
     errors: ['not_found', 'missing_field', 'missing_identity', 'unknown_field', 'invalid_timestamp', 'message_too_large'],
   }),
   getRetention: command({
@@ -59,6 +59,14 @@ export const HISTORY_COMMANDS = {
     answers: returns<Page<DestinationStats>>('Page<DestinationStats>'),
     group: 'Destinations',
     summary: "Per destination: deliveries pending (what deleting it would cancel), and among its newest 100 deliveries how many were delivered or failed (the failure rate) and the newest one's status.",
+  }),
+  getDestinationTimeline: command({
+    input: z.strictObject({ id: ref }),
+    answers: returns<DestinationTimeline>('DestinationTimeline'),
+    group: 'Destinations',
+    summary:
+      "One destination's last 60 minutes of engine time, a value per minute: rounds delivered, retried and failed for good, the attempts' latency p50 and p95, and the deliveries waiting for a retry (`backlog`, the last one `backlogNow`). Counted in memory as rounds are recorded (no scan of the history: it answers in the same time at a million messages), so the minutes start empty after a restart; `backlogNow` is read from the database, bounded by the deliveries pending. `id` is the destination's id or name.",
+    errors: ['not_found'],
   }),
   listSourceUsage: command({
     input: noInput,

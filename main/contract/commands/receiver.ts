@@ -44,9 +44,9 @@ export const RECEIVER_COMMANDS = {
   }),
   listCaptures: command({
     input: z.strictObject({ receiver: receiverName.optional(), messageId: z.string().min(1).max(200).optional(), ...paging }),
-    answers: returns<CapturePage>('Page<CaptureRecord> & { limit: number; pruned: number }'),
+    answers: returns<CapturePage>('Page<CaptureRecord> & { limit: number; limitBytes: number; pruned: number }'),
     group: 'Mock receiver',
-    summary: 'Captured requests newest first, with the exact body, the step that answered and the signature verdict. Only the newest `limit` (10,000) are kept; `pruned` counts the older ones removed.',
+    summary: 'Captured requests newest first, with the exact body, the step that answered and the signature verdict. Only the newest `limit` (10,000) are kept, with at most `limitBytes` (64 MiB) of bodies; `pruned` counts the older ones removed.',
   }),
   getCapture: command({
     input: z.strictObject({ id: rowId }),

@@ -1,16 +1,16 @@
 /** The typed API's commands that main/registry/ answers (its handlers: main/registry/commands.ts). How to declare one: ./command.ts. */
 import { z } from 'zod';
 import { command, returns } from '../command.js';
-import { noInput, ref } from '../commandInputs.js';
+import { listDestinationsInputSchema, noInput, ref } from '../commandInputs.js';
 import { type Destination, type Page, type Source, SOURCE_KINDS } from '../models.js';
 import { destinationInputSchema, destinationPatchSchema, sourceInputSchema } from '../schemas.js';
 
 export const REGISTRY_COMMANDS = {
   listDestinations: command({
-    input: noInput,
+    input: listDestinationsInputSchema,
     answers: returns<Page<Destination>>('Page<Destination>'),
     group: 'Destinations',
-    summary: 'Every destination, by name (secrets masked).',
+    summary: "Your destinations, by name (secrets masked); `owner` lists those hookbench check or hookbench send keep for themselves (`check`, `send`), or `all`.",
   }),
   createDestination: command({
     input: destinationInputSchema,

@@ -27,8 +27,21 @@ export function ordinal(n: number): string {
  * (another reason, or a row from before the engine kept it).
  */
 export function pastWindowWords(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>): string | null {
+  const past = pastWindowFacts(d);
+  return past && `no ${past.next} attempt: it would have fallen due ${past.due} after the first, past the ${past.window} retry window`;
+}
+
+/**
+ * The same as a clause after "retry window exhausted after 7 attempts: ": "the 8th would have fallen due
+ * 4 h 31 min after the first, past the 4 h retry window" (the Why? panel).
+ */
+export function pastWindowClause(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>): string | null {
+  const past = pastWindowFacts(d);
+  return past && `the ${past.next} would have fallen due ${past.due} after the first, past the ${past.window} retry window`;
+}
+
+function pastWindowFacts(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>): { next: string; due: string; window: string } | null {
   if (!d.pastWindow || d.firstAttemptAt === null) return null;
   const { dueAt, windowEndsAt } = d.pastWindow;
-  const window = spanWords(windowEndsAt - d.firstAttemptAt);
-  return `no ${ordinal(d.attempts + 1)} attempt: it would have fallen due ${spanWords(dueAt - d.firstAttemptAt)} after the first, past the ${window} retry window`;
+  return { next: ordinal(d.attempts + 1), due: spanWords(dueAt - d.firstAttemptAt), window: spanWords(windowEndsAt - d.firstAttemptAt) };
 }

@@ -34,6 +34,7 @@ export function messageSummary(m: MessageColumns, extras: SummaryExtras, deliver
     bytes: extras.bytes,
     ...deliveryFields(deliveries),
     ...(extras.receiverVerdict ? { receiverVerdict: extras.receiverVerdict } : {}),
+    ...(m.origin ? { origin: m.origin } : {}),
   };
 }
 

@@ -187,13 +187,14 @@ export interface SecretMismatch {
 
 /**
  * A page of captures. The receiver keeps its newest captures only: `limit` is how many at most (10,000 by
- * default), `pruned` how many older ones were removed to keep within it since the data dir began
- * (clearCaptures does not count).
+ * default), `limitBytes` how many bytes of their bodies at most (64 MiB by default), `pruned` how many older
+ * ones were removed to keep within them since the data dir began (clearCaptures does not count).
  */
 export interface CapturePage {
   items: CaptureRecord[];
   nextCursor: string | null;
   limit: number;
+  limitBytes: number;
   pruned: number;
 }
 

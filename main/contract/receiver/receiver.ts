@@ -31,7 +31,8 @@ export function describeScript(script: ResponseScript): string {
     const percent = Math.round(script.rate * 1000) / 10;
     return `${percent} % of requests fail (seed ${script.seed}) with ${describeStep(script.failure)}, the rest get ${describeStep(script.success)}`;
   }
-  if (script.steps.length === 1) return `always ${describeStep(script.steps[0]!)}`;
+  // "never answer" says "always" by itself ("always never answer" would not).
+  if (script.steps.length === 1) return script.steps[0]!.action === 'never' ? 'never answer' : `always ${describeStep(script.steps[0]!)}`;
   const then = script.after === 'cycle' ? 'then from the start again' : 'then the last step repeats';
   return `${script.steps.map(describeStep).join(', ')} (${then})`;
 }

@@ -10,7 +10,9 @@ import { migration009 } from './009_failed_deliveries.js';
 import { migration010 } from './010_receiver_verdicts.js';
 import { migration011 } from './011_check_runs.js';
 import { migration012 } from './012_receiver_refuses_invalid_signatures.js';
+import { migration013 } from './013_check_traffic.js';
+import { migration014 } from './014_failed_real_time.js';
 import type { Migration } from './types.js';
 
 /** In order; each number exactly once. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014];

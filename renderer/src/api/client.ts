@@ -4,6 +4,7 @@
  */
 import type { CommandInput, CommandName, CommandOutput } from '../../../main/contract/api';
 import type { ApiError, Result } from '../../../main/contract/result';
+import { takeFirstCall } from './firstRequests';
 import type { EventFrame, Transport } from './transport';
 
 /** The value of a command's successful answer. */
@@ -24,7 +25,8 @@ export function createApiClient(transport: Transport, onError: (command: string,
   return {
     transport,
     async call(name, input, options) {
-      const result = await transport.call(name, input);
+      // The page may have sent this very call before the app loaded (firstRequests.ts): its answer serves.
+      const result = await (takeFirstCall(name, input) ?? transport.call(name, input));
       if (!result.ok && !options?.quiet) onError(name, result.error);
       // The server answers this command's Result (dispatch validated the input against its schema).
       return result as Result<CommandValue<typeof name>>;

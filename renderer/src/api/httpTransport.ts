@@ -1,9 +1,14 @@
 /**
  * The browser transport: commands are `POST /api/<name>` with the Bearer token, events come on the
- * WebSocket `/api/events?token=…`, which reconnects by itself with backoff.
+ * WebSocket `/api/events?token=…`, which reconnects by itself with backoff. Its first socket is the one the
+ * page opened before the app loaded (firstRequests.ts), with the frames that socket has received since.
  */
-import type { ApiError, Result } from '../../../main/contract/result';
 import { reconnectDelay } from './backoff';
+import { takeFirstSocket } from './firstRequests';
+import { eventsUrl, postCommand } from './httpCall';
+
+/** The close code the server's event socket uses when the API token was rotated (main/server/httpServer.ts). */
+export const TOKEN_ROTATED_CLOSE = 4001;
 import { Listeners, type ConnectionState, type EventFrame, type Transport } from './transport';
 
 export interface HttpTransportOptions {
@@ -32,31 +37,44 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     states.emit(next);
   };
 
-  const eventsUrl = () => {
-    const url = new URL('api/events', ensureSlash(options.baseUrl));
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    url.searchParams.set('token', options.token);
-    return url.toString();
+  const receive = (data: unknown) => {
+    if (typeof data !== 'string') return;
+    const batch = parseBatch(data);
+    if (batch) batches.emit(batch);
   };
 
   const connect = () => {
     if (closed) return;
-    setState('connecting');
-    const ws = new WebSocketImpl(eventsUrl());
+    const url = eventsUrl(options.baseUrl, options.token);
+    const early = takeFirstSocket(url);
+    if (!early) setState('connecting');
+    const ws = early?.socket ?? new WebSocketImpl(url);
     socket = ws;
-    ws.onopen = () => {
+    const opened = () => {
       failures = 0;
       setState('open');
     };
+    ws.onopen = opened;
+    // The early socket's frames go out once the session listens (it subscribes right after this returns), in order.
+    let held: unknown[] | null = early ? early.frames : null;
+    if (early) {
+      setTimeout(() => {
+        const frames = held ?? [];
+        held = null;
+        for (const data of frames) receive(data);
+      }, 0);
+      if (ws.readyState === ws.OPEN) opened();
+    }
     ws.onmessage = (message: MessageEvent) => {
-      if (typeof message.data !== 'string') return;
-      const batch = parseBatch(message.data);
-      if (batch) batches.emit(batch);
+      if (held) held.push(message.data);
+      else receive(message.data);
     };
-    ws.onclose = () => {
+    ws.onclose = (event: CloseEvent) => {
       if (socket !== ws) return;
       socket = null;
       if (closed) return setState('closed');
+      // The server ended the stream because the token was rotated: reconnecting with it would only be refused.
+      if (event.code === TOKEN_ROTATED_CLOSE) return setState('revoked');
       setState('closed');
       retryTimer = setTimeout(connect, reconnectDelay(failures++));
     };
@@ -65,26 +83,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
 
   return {
     kind: 'http',
-    async call(name, input) {
-      let response: Response;
-      try {
-        response = await fetchImpl(new URL(`api/${encodeURIComponent(name)}`, ensureSlash(options.baseUrl)), {
-          method: 'POST',
-          headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(input ?? {}),
-        });
-      } catch (e) {
-        return unreachable(`cannot reach Hookbench at ${options.baseUrl} (${e instanceof Error ? e.message : String(e)}); is hookbench serve still running?`);
-      }
-      let body: unknown;
-      try {
-        body = await response.json();
-      } catch {
-        return unreachable(`${name}: the server answered ${response.status} without a JSON body`);
-      }
-      if (isResult(body)) return body;
-      return unreachable(`${name}: the server answered ${response.status} with an unexpected body`);
-    },
+    call: (name, input) => postCommand(fetchImpl, options.baseUrl, options.token, name, input),
     subscribe: (listener) => batches.add(listener),
     connectionState: () => state,
     onConnectionChange: (listener) => states.add(listener),
@@ -96,21 +95,6 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       setState('closed');
     },
   };
-}
-
-function ensureSlash(url: string): string {
-  return url.endsWith('/') ? url : `${url}/`;
-}
-
-function unreachable(message: string): Result<unknown> {
-  const error: ApiError = { code: 'internal', message };
-  return { ok: false, error };
-}
-
-function isResult(value: unknown): value is Result<unknown> {
-  if (typeof value !== 'object' || value === null || !('ok' in value)) return false;
-  if (value.ok === true) return 'value' in value;
-  return value.ok === false && 'error' in value && typeof value.error === 'object' && value.error !== null;
 }
 
 export function parseBatch(text: string): EventFrame | null {

@@ -7,7 +7,8 @@ import type { Result } from '../../../main/contract/result';
 
 export type { EventFrame };
 
-export type ConnectionState = 'connecting' | 'open' | 'closed';
+/** `revoked`: the API token this window holds was rotated; nothing reconnects with it (open the new link). */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'revoked';
 
 export interface Transport {
   readonly kind: 'http' | 'ipc';

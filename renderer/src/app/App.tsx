@@ -2,9 +2,9 @@ import { Suspense, useEffect } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { useRouter, listenToHash } from '../stores/router';
 import { Toasts } from '../ui/Toasts';
-import { CommandPalette } from './CommandPalette';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Nav } from './Nav';
+import { PaletteLauncher } from './PaletteLauncher';
 import { TopBar } from './TopBar';
 import { SCREENS } from './views';
 
@@ -31,7 +31,7 @@ export function App() {
           </ErrorBoundary>
         </main>
       </div>
-      <CommandPalette />
+      <PaletteLauncher />
       <Toasts />
     </div>
   );

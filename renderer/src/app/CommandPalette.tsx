@@ -1,6 +1,5 @@
 import { Command } from 'cmdk';
 import { useState } from 'react';
-import { useHotkeys } from 'react-hotkeys-hook';
 import { CornerDownLeft } from 'lucide-react';
 import type { MessageType } from '../../../main/contract/message/messageShapes';
 import { api } from '../api/instance';
@@ -13,7 +12,7 @@ import { opensMessages, useRouter, type View } from '../stores/router';
 import { useToasts } from '../stores/toasts';
 import { useDensity, type Density } from '../stores/density';
 import { TIME_STEPS } from '../lib/timeSteps';
-import { messageIdIn, paletteActions, type PaletteAction } from './paletteActions';
+import { messageIdIn, paletteActions, paletteScore, type PaletteAction } from './paletteActions';
 import { useTheme, type ThemeChoice } from '../stores/theme';
 
 async function copySetting(key: 'uiUrl' | 'ingestUrl', what: string): Promise<void> {
@@ -100,14 +99,16 @@ async function run(id: string): Promise<void> {
 
 const GROUPS: PaletteAction['group'][] = ['Go to', 'Message', 'Engine', 'Compose', 'Appearance', 'Copy'];
 
-/** ⌘K: every screen and action, found by typing (cmdk). Typing a number offers to open that message. */
+/**
+ * ⌘K: every screen and action, found by typing words (cmdk, paletteScore). Typing a number offers to open that
+ * message. Its own chunk: PaletteLauncher opens it (Ctrl/⌘+K) and loads it.
+ */
 export function CommandPalette() {
   const { open, setOpen } = usePalette();
   const [search, setSearch] = useState('');
   const route = useRouter((s) => s.route);
   const paused = useEngine((s) => s.paused);
   const moved = useEngine((s) => (s.clock?.offsetMs ?? 0) !== 0);
-  useHotkeys('mod+k', () => setOpen(!usePalette.getState().open), { enableOnFormTags: true, enableOnContentEditable: true, preventDefault: true });
   const actions = open ? paletteActions({ openMessageId: opensMessages(route.view) ? route.messageId : null, forwardingPaused: paused, clockMoved: moved, hasIngestUrl: true }) : [];
   const wanted = messageIdIn(search);
   const choose = (id: string) => {
@@ -123,6 +124,8 @@ export function CommandPalette() {
         if (!o) setSearch('');
       }}
       label="Command palette"
+      // Ranked by whole words: cmdk's own filter matches letters in order ("hist" found "Advance the clock +1 h").
+      filter={paletteScore}
       loop
       overlayClassName="fixed inset-0 z-50 bg-black/30"
       contentClassName="fixed top-[12vh] left-1/2 z-50 w-[min(36rem,calc(100vw-2rem))] -translate-x-1/2 overflow-hidden rounded-xl border border-line bg-panel text-fg shadow-2xl"

@@ -88,3 +88,36 @@ export function messageIdIn(search: string): number | null {
   const m = /^\s*(?:message\s*)?#?(\d{1,15})\s*$/i.exec(search);
   return m ? Number(m[1]) : null;
 }
+
+/** The words of a label or a keyword, lowercased: "Theme: dark" → theme, dark; "+1 h" → +1, h. */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().split(/[\s:(),·]+/).filter(Boolean);
+}
+
+/**
+ * How well an entry matches what was typed, by words (cmdk's filter: 0 hides it, higher ranks first). Every
+ * typed word must begin a word of the label (best when it is the whole word, then when it is the label's
+ * first word) or of a keyword; "hist" finds History and nothing whose letters merely occur in order.
+ * A typed word with a digit may also run across the label's spaces ("4h" finds "+4 h").
+ */
+export function paletteScore(label: string, search: string, keywords: readonly string[] = []): number {
+  const typed = wordsOf(search);
+  if (typed.length === 0) return 1;
+  const labelWords = wordsOf(label);
+  const keywordWords = keywords.flatMap(wordsOf);
+  const joined = labelWords.join('');
+  let score = 1;
+  for (const word of typed) {
+    let best = 0;
+    labelWords.forEach((w, i) => {
+      const first = i === 0 ? 0.1 : 0;
+      if (w === word) best = Math.max(best, 0.9 + first);
+      else if (w.startsWith(word)) best = Math.max(best, 0.7 + first);
+    });
+    if (best === 0 && keywordWords.some((w) => w.startsWith(word))) best = 0.5;
+    if (best === 0 && /\d/.test(word) && joined.includes(word)) best = 0.3;
+    if (best === 0) return 0;
+    score *= best;
+  }
+  return score;
+}

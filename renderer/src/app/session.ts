@@ -35,6 +35,8 @@ export function startSession(client: ApiClient): () => void {
     useDetail.getState().apply(events);
     useReceiver.getState().apply(events);
     useCheck.getState().apply(events);
+    // Another face (the CLI, a config file, another window) changed a list: one reload per frame.
+    if (events.some((e) => e.type === 'catalogChanged')) void useCatalog.getState().load();
   }, resync);
   const offEvents = client.subscribe((batch) => pump.push(batch));
 
@@ -50,7 +52,9 @@ export function startSession(client: ApiClient): () => void {
   onState(client.transport.connectionState());
   const offState = client.transport.onConnectionChange(onState);
 
-  void useLive.getState().load().then(() => useEngine.getState().refresh());
+  // All at once: the page sent these calls before the app loaded (api/firstRequests.ts), and their answers serve here.
+  void useLive.getState().load();
+  void useEngine.getState().refresh();
   void useCatalog.getState().load();
   // Counters such as "failed in the last hour" change with time alone.
   const poll = setInterval(() => void useEngine.getState().refresh(), OVERVIEW_POLL_MS);

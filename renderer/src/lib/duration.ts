@@ -52,3 +52,36 @@ export function parseDurationList(text: string): { ok: true; ms: number[] } | { 
   }
   return { ok: true, ms: out };
 }
+
+/** The units a duration can be written in, as prose names them: `120 s`, `2 min`. */
+export type DurationUnit = 'ms' | 's' | 'min' | 'h' | 'd';
+const UNIT_NAME: Record<string, DurationUnit> = { ms: 'ms', s: 's', sec: 's', m: 'min', min: 'min', h: 'h', d: 'd' };
+const UNIT_SIZE: Record<DurationUnit, number> = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * The unit a duration was written in, so that a problem with it is said in that unit: `500s` → s, `2 min` →
+ * min, `1h30m` → min (the smallest it uses), a bare number → ms. Null when it is not a duration.
+ */
+export function durationUnit(text: string): DurationUnit | null {
+  const t = text.trim().toLowerCase();
+  if (/^\d+$/.test(t)) return 'ms';
+  if (!parseDuration(t).ok) return null;
+  const units = [...t.matchAll(/\d(?:\.\d+)?\s*(ms|sec|min|s|m|h|d)/g)].map((m) => UNIT_NAME[m[1]!]!);
+  return units.reduce<DurationUnit | null>((small, u) => (small === null || UNIT_SIZE[u] < UNIT_SIZE[small] ? u : small), null);
+}
+
+/**
+ * Milliseconds said in `unit` when they read well there (at least 1, at most two decimals): (120000, 's') →
+ * `120 s`, (90000, 'min') → `1.5 min`; otherwise as spokenDuration says them: (1, 's') → `1 ms`.
+ */
+export function formatInUnit(ms: number, unit: DurationUnit): string {
+  const there = ms / UNIT_SIZE[unit];
+  if (ms === 0 || (Math.abs(there) >= 1 && Math.abs(there * 100 - Math.round(there * 100)) < 1e-9)) return `${there.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${unit}`;
+  return spokenDuration(ms);
+}
+
+/** Milliseconds in the largest unit they are whole in, for prose: 604800000 → `7 d`, 120000 → `2 min`, 1500 → `1,500 ms`. */
+export function spokenDuration(ms: number): string {
+  const whole = (['d', 'h', 'min', 's', 'ms'] as const).find((u) => ms % UNIT_SIZE[u] === 0) ?? 'ms';
+  return `${(ms / UNIT_SIZE[whole]).toLocaleString('en-US', { maximumFractionDigits: 3 })} ${whole}`;
+}

@@ -96,10 +96,23 @@ export function formatAgo(at: number, now: number): string {
   return `${formatSpan(ms)} ago`;
 }
 
-/** A jump's progress in words: "playing 37 due attempts · 4 of ~9 rounds". */
-export function jumpProgressText(jump: ClockJump): string {
-  const attempts = jump.attemptsInFlight === 1 ? '1 due attempt' : `${jump.attemptsInFlight} due attempts`;
+/**
+ * A jump's progress in words, headline first: how long it has left in time ("about 35 s left"), or with
+ * Fast-forward what moves ("12 of 30 deliveries settled"); then the rounds and their pace ("round 2 of ~8,
+ * ~5 s each"). Before its first attempt it says what it is about to play, never "0 attempts".
+ */
+export function jumpProgressParts(jump: ClockJump): [headline: string, detail: string] {
+  const { settled, total } = jump.deliveries;
+  const deliveries = total === 1 ? '1 delivery' : `${total.toLocaleString('en-US')} deliveries`;
+  if (jump.round === 0 && jump.attemptsInFlight === 0) return ['starting', total === 0 ? 'nothing due yet' : `${deliveries} due`];
   const estimate = Math.max(jump.roundsEstimate, jump.round, 1);
-  const rounds = `${Math.max(jump.round, 1)} of ~${estimate} ${estimate === 1 ? 'round' : 'rounds'}`;
-  return `playing ${attempts} · ${rounds}`;
+  const left = jump.msLeft === null ? null : jump.msLeft < 1_000 ? 'almost done' : `about ${formatSpan(Math.round(jump.msLeft / 1_000) * 1_000)} left`;
+  const pace = jump.msPerRound === null ? '' : `, ~${formatSpan(Math.max(1_000, Math.round(jump.msPerRound / 1_000) * 1_000))} each`;
+  const rounds = `round ${Math.max(jump.round, 1)} of ~${estimate}${pace}`;
+  if (jump.fastForward) return [`${settled.toLocaleString('en-US')} of ${deliveries} settled`, left ? `${left} · ${rounds}` : rounds];
+  return [left ?? 'timing the first round', rounds];
+}
+
+export function jumpProgressText(jump: ClockJump): string {
+  return jumpProgressParts(jump).join(' · ');
 }

@@ -4,8 +4,9 @@
  * only: it is never put in the URL.
  */
 import { create } from 'zustand';
-import type { CheckResult, CheckRun, CheckRunSummary } from '../../../main/contract/check/check';
+import type { CheckCapacity, CheckResult, CheckRun, CheckRunSummary } from '../../../main/contract/check/check';
 import type { EngineEvent } from '../../../main/contract/events';
+import { CHECK_RUNS_PAGE } from '../api/firstRequests';
 import { api } from '../api/instance';
 import { useRouter } from './router';
 
@@ -14,6 +15,9 @@ export interface CheckForm {
   secret: string;
   /** Check IDs, comma-separated (empty: the whole battery). */
   only: string;
+  /** Seconds of capacity measurement as typed (empty: none), and the expected deliveries per second (empty: none). */
+  capacity?: string;
+  expectRate?: string;
   /** Where the form was filled from, and what the user must still do (a masked URL to type in clear). */
   note: string | null;
   /** The stored run the form was filled from, when that run was signed: its secret was never kept, so running it again as it stands runs unsigned. */
@@ -46,6 +50,24 @@ export function parseOnly(text: string): string[] | undefined {
   return ids.length ? ids : undefined;
 }
 
+/**
+ * The form's capacity fields as runCheck's `capacity` (undefined: none asked for); the schema's own limits
+ * answer a bad value, named by its field.
+ */
+export function capacityOf(form: Pick<CheckForm, 'capacity' | 'expectRate'>): { seconds: number; expectRate?: number } | undefined {
+  const seconds = (form.capacity ?? '').trim();
+  if (seconds === '') return undefined;
+  const rate = (form.expectRate ?? '').trim();
+  return { seconds: Number(seconds), ...(rate !== '' ? { expectRate: Number(rate) } : {}) };
+}
+
+/** Of two readings of a run's capacity (a fetch and the events), the one further on. */
+function newer(a: CheckCapacity | null, b: CheckCapacity | null): CheckCapacity | null {
+  if (!a || !b) return a ?? b;
+  if (a.finished !== b.finished) return a.finished ? a : b;
+  return b.series.length > a.series.length ? b : a;
+}
+
 /** Checks merged by ID, the later one winning, in the order they first arrived. */
 function mergeChecks(a: CheckResult[], b: CheckResult[]): CheckResult[] {
   const byId = new Map(a.map((c) => [c.id, c]));
@@ -59,7 +81,7 @@ function upsertSummary(runs: CheckRunSummary[], run: CheckRunSummary): CheckRunS
 }
 
 const summaryOf = (run: CheckRun): CheckRunSummary => {
-  const { checks: _checks, fixedSinceLastRun: _fixed, diagnosis: _diagnosis, ...summary } = run;
+  const { checks: _checks, fixedSinceLastRun: _fixed, diagnosis: _diagnosis, capacity: _capacity, ...summary } = run;
   return summary;
 };
 
@@ -82,14 +104,18 @@ export const useCheck = create<CheckState>((set, get) => ({
     const { url, secret, only } = get().form;
     set({ starting: true, error: null });
     const ids = parseOnly(only);
-    const result = await api().call('runCheck', { url: url.trim(), ...(secret !== '' ? { secret } : {}), ...(ids ? { only: ids } : {}) }, { quiet: true });
+    const capacity = capacityOf(get().form);
+    const result = await api().call('runCheck', { url: url.trim(), ...(secret !== '' ? { secret } : {}), ...(ids ? { only: ids } : {}), ...(capacity ? { capacity } : {}) }, { quiet: true });
     if (!result.ok) {
       set({ starting: false, error: result.error.message });
       return null;
     }
     const run = result.value;
     // Events of this run may have arrived before its id was known: keep what the events brought too.
-    set((s) => ({ starting: false, run: { ...run, checks: mergeChecks(run.checks, s.run?.id === run.id ? s.run.checks : []) }, runs: upsertSummary(s.runs, summaryOf(run)) }));
+    set((s) => {
+      const live = s.run?.id === run.id ? s.run : null;
+      return { starting: false, run: { ...run, checks: mergeChecks(run.checks, live?.checks ?? []), capacity: newer(run.capacity, live?.capacity ?? null) }, runs: upsertSummary(s.runs, summaryOf(run)) };
+    });
     if (run.status === 'running') void get().open(run.id);
     return run.id;
   },
@@ -105,12 +131,12 @@ export const useCheck = create<CheckState>((set, get) => ({
       // A run opened from the list fills an empty form, so it can be run again (its secret is never kept).
       const signed = run.options.secretGiven;
       const note = signed ? `Run #${run.id} was signed with a secret, which was not stored: type it, or this run goes unsigned (the forged-request checks become one warning).` : null;
-      const form = s.form.url === '' ? { ...s.form, url: run.url, only: run.options.only?.join(', ') ?? '', note, unsignedRerunOf: signed ? run.id : null } : s.form;
-      return { run: { ...run, checks: mergeChecks(live, run.checks) }, error: null, form };
+      const form = s.form.url === '' ? { ...s.form, url: run.url, only: run.options.only?.join(', ') ?? '', capacity: run.options.capacity ? String(run.options.capacity.seconds) : '', expectRate: run.options.capacity?.expectRate != null ? String(run.options.capacity.expectRate) : '', note, unsignedRerunOf: signed ? run.id : null } : s.form;
+      return { run: { ...run, checks: mergeChecks(live, run.checks), capacity: newer(run.capacity, s.run?.id === id ? s.run.capacity : null) }, error: null, form };
     });
   },
   async loadRuns() {
-    const result = await api().call('listCheckRuns', { limit: 50 }, { quiet: true });
+    const result = await api().call('listCheckRuns', { limit: CHECK_RUNS_PAGE }, { quiet: true });
     if (result.ok) set({ runs: result.value.items, runsLoaded: true });
   },
   apply(events) {
@@ -123,6 +149,8 @@ export const useCheck = create<CheckState>((set, get) => ({
           if (s.run?.id !== event.runId) return { runs };
           return { runs, run: { ...s.run, summary: event.summary, diagnosis: event.diagnosis, checks: mergeChecks(s.run.checks, [event.check]) } };
         });
+      } else if (event.type === 'checkCapacityMeasured') {
+        set((s) => (s.run?.id === event.runId ? { run: { ...s.run, capacity: event.capacity } } : {}));
       } else if (event.type === 'checkRunFinished') {
         set((s) => ({ runs: upsertSummary(s.runs, event.run) }));
         if (get().run?.id === event.run.id) refetch = event.run.id;

@@ -31,16 +31,26 @@ interface EngineState {
   apply(events: EngineEvent[]): void;
 }
 
-const OVERVIEW_EVERY_MS = 1000;
+/** Counters follow the engine's events within half a second: at once, then at most every OVERVIEW_EVERY_MS. */
+export const OVERVIEW_EVERY_MS = 400;
 let overviewTimer: ReturnType<typeof setTimeout> | null = null;
+let overviewAgain = false;
 
-/** Counters are refreshed at most once a second however many events arrive. */
+/** Refreshes the counters now, unless one did within OVERVIEW_EVERY_MS: then once that has passed. */
 function scheduleOverview(): void {
-  if (overviewTimer) return;
-  overviewTimer = setTimeout(() => {
+  if (overviewTimer) {
+    overviewAgain = true;
+    return;
+  }
+  void useEngine.getState().refresh();
+  const quiet = () => {
     overviewTimer = null;
+    if (!overviewAgain) return;
+    overviewAgain = false;
     void useEngine.getState().refresh();
-  }, OVERVIEW_EVERY_MS);
+    overviewTimer = setTimeout(quiet, OVERVIEW_EVERY_MS);
+  };
+  overviewTimer = setTimeout(quiet, OVERVIEW_EVERY_MS);
 }
 
 export const useEngine = create<EngineState>((set, get) => {

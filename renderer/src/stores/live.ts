@@ -8,11 +8,16 @@ import type { DeliveryStatus, MessageStatus } from '../../../main/contract/model
 import { hasDelivery } from '../../../main/contract/message/messageSummary';
 import { parseStatusChoice } from '../lib/statusFilter';
 import { api } from '../api/instance';
+import { LIVE_FIRST_PAGE } from '../api/firstRequests';
+import type { CommandInput } from '../../../main/contract/api';
 import type { EngineEvent } from '../../../main/contract/events';
 import type { MessageSummary } from '../../../main/contract/models';
 
-export const LIVE_CAP = 5000;
-const FIRST_PAGE = 500;
+/**
+ * Live holds the newest 500 messages, whether they were loaded or pushed since (docs/ui.md says so, and the
+ * count reads "newest 500 of N"): a long session shows what a reload would, and History has the rest.
+ */
+export const LIVE_CAP = 500;
 
 export interface LiveFilter {
   /** A message status, or `delivery:failed`: any of its deliveries failed (lib/statusFilter.ts). */
@@ -27,7 +32,11 @@ interface LiveState {
   /** Messages that arrived while the stream was paused, newest first. */
   held: MessageSummary[];
   filter: LiveFilter;
-  /** `resync`: after missed events the server's answer wins over what this window holds. */
+  /**
+   * A screenful first (LIVE_FIRST_PAGE rows, shown at once), the rest of the list once that is painted; the
+   * promise settles when the whole list is in. `resync`: after missed events the server's answer wins over
+   * what this window holds, in one page.
+   */
   load(options?: { resync?: boolean }): Promise<void>;
   apply(events: EngineEvent[]): void;
   setStreamPaused(paused: boolean): void;
@@ -96,6 +105,40 @@ export function markInFlight(rows: MessageSummary[], started: ReadonlyMap<number
   return out;
 }
 
+/**
+ * Summaries pushed while a load is on its way: the page was read before them, so they win over its rows (a
+ * resync answered after a jump's last events must not put its rows back to `delivering`).
+ */
+const pushedDuringLoads = new Set<Map<number, MessageSummary>>();
+
+/** One page of listMessages, with the summaries pushed while it was on its way. */
+async function readPage(input: NonNullable<CommandInput<'listMessages'>>) {
+  const pushed = new Map<number, MessageSummary>();
+  pushedDuringLoads.add(pushed);
+  try {
+    return { result: await api().call('listMessages', input), pushed: [...pushed.values()] };
+  } finally {
+    pushedDuringLoads.delete(pushed);
+  }
+}
+
+/** Resolves once the frame showing what was just set has been painted (soon anyway where no frame comes: a hidden tab, tests). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== 'function') return void setTimeout(resolve, 0);
+    const late = setTimeout(resolve, 500);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(late);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
+/** The latest load: an older one's second page is dropped. */
+let loadGeneration = 0;
+
 export const useLive = create<LiveState>((set, get) => ({
   rows: [],
   loaded: false,
@@ -103,10 +146,23 @@ export const useLive = create<LiveState>((set, get) => ({
   held: [],
   filter: { status: 'all', type: 'all' },
   async load(options) {
-    const result = await api().call('listMessages', { limit: FIRST_PAGE });
+    const resync = options?.resync === true;
+    const mine = ++loadGeneration;
+    const { result, pushed } = await readPage({ limit: resync ? LIVE_CAP : LIVE_FIRST_PAGE });
     if (!result.ok) return set({ loaded: true });
-    // On a first load, messages that arrived by event while the page loaded are newer than the page.
-    set((s) => ({ rows: options?.resync ? mergeNewest(result.value.items, s.rows) : mergeNewest(s.rows, result.value.items), loaded: true }));
+    // On a first load, messages that arrived by event while the page loaded are newer than the page; on a
+    // resync the server's page wins over what this window held. Either way, what was pushed after it was read wins.
+    set((s) => ({ rows: mergeNewest(pushed, resync ? mergeNewest(result.value.items, s.rows) : mergeNewest(s.rows, result.value.items)), loaded: true }));
+    const cursor = result.value.nextCursor;
+    const rest = LIVE_CAP - result.value.items.length;
+    if (resync || cursor === null || rest <= 0) return;
+    await afterPaint();
+    if (mine !== loadGeneration) return;
+    const tail = await readPage({ cursor, limit: rest });
+    if (mine !== loadGeneration || !tail.result.ok) return;
+    // Older messages than the first page's: the server's answer wins over what this window held of them.
+    const older = tail.result.value.items;
+    set((s) => ({ rows: mergeNewest(tail.pushed, mergeNewest(older, s.rows)) }));
   },
   apply(events) {
     const accepted: MessageSummary[] = [];
@@ -117,6 +173,7 @@ export const useLive = create<LiveState>((set, get) => ({
       if (event.type === 'messageAccepted') accepted.push(event.message);
       else if (event.type === 'messageUpdated') {
         updates.set(event.message.id, event.message);
+        for (const pushed of pushedDuringLoads) pushed.set(event.message.id, event.message);
         started.delete(event.message.id);
       } else if (event.type === 'attemptStarted') {
         const destinations = started.get(event.messageId) ?? new Set<string>();

@@ -1,9 +1,12 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { Button } from './Button';
 
 /**
- * The frame every confirmation shares: a modal alertdialog named by its title and described by its text, focus
- * on the safe button, and Esc choosing it. `escapeFirst` takes Esc before anything else on the page hears it
+ * The frame every confirmation shares: a modal dialog that asks before something happens, named by its
+ * title and described by its text, focus on the safe button, and Esc choosing it. The page
+ * behind it is inert while it is open, so a screen reader or a Tab reaches only its two buttons, and focus
+ * goes back where it was when it closes. `escapeFirst` takes Esc before anything else on the page hears it
  * (a form whose Esc would otherwise also leave the screen).
  */
 export function ConfirmDialog({
@@ -28,7 +31,16 @@ export function ConfirmDialog({
   escapeFirst?: boolean;
 }) {
   const safeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => safeRef.current?.focus(), []);
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const page = document.getElementById('root');
+    page?.setAttribute('inert', '');
+    safeRef.current?.focus();
+    return () => {
+      page?.removeAttribute('inert');
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
@@ -38,9 +50,9 @@ export function ConfirmDialog({
     window.addEventListener('keydown', onKey, escapeFirst);
     return () => window.removeEventListener('keydown', onKey, escapeFirst);
   }, [onSafe, escapeFirst]);
-  return (
+  return createPortal(
     <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/30 dark:bg-black/60">
-      <div role="alertdialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} className={`${width} max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 shadow-pop`}>
+      <div role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} className={`${width} max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 shadow-pop`}>
         <h2 id={`${id}-title`} className="text-sm font-semibold">
           {title}
         </h2>
@@ -54,6 +66,7 @@ export function ConfirmDialog({
           {confirm}
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -30,7 +30,7 @@ export function TextField({
           aria-describedby={describedBy}
           spellCheck={false}
           autoComplete="off"
-          className={`h-7 w-full min-w-0 rounded-md border bg-panel px-2 text-xs ${mono ? 'font-mono' : ''} ${error ? 'border-err' : 'border-line focus-visible:border-accent'}`}
+          className={`h-7 w-full min-w-0 rounded-md border bg-panel px-2 text-xs ${mono ? 'font-mono' : ''} ${error ? 'border-err' : 'border-line focus-visible:border-accent aria-invalid:border-err'}`}
           {...rest}
         />
         {after}
@@ -41,7 +41,7 @@ export function TextField({
         </p>
       )}
       {error && (
-        <p id={errorId} className="text-[11px] text-err">
+        <p id={errorId} className="text-[11px] whitespace-pre-line wrap-anywhere text-err">
           {error}
         </p>
       )}

@@ -25,7 +25,7 @@ export function Toasts() {
                 </div>
               )}
             </div>
-            <button type="button" aria-label="Dismiss" onClick={() => dismiss(t.id)} className="h-6 w-6 shrink-0 rounded text-faint hover:bg-hover hover:text-fg">
+            <button type="button" aria-label={`Dismiss: ${t.title}`} onClick={() => dismiss(t.id)} className="h-6 w-6 shrink-0 rounded text-faint hover:bg-hover hover:text-fg">
               <X aria-hidden className="mx-auto size-3.5" />
             </button>
           </div>

@@ -5,13 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openSession, type Answer } from '../../../main/desktop/session.js';
 import type { LockedDataDirDecision } from '../../../main/desktop/startup.js';
 import { newDataDir, onCleanup } from '../../helpers/harness.js';
+import { holdLock } from '../../helpers/lockHolder.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const INDEX = join(ROOT, 'main', 'desktop', 'static', 'placeholder.html');
@@ -75,8 +75,7 @@ describe('a data dir held by another process', () => {
   it('held by something that is not a serve: the app offers to retry, and a retry after it ended opens the data dir', async () => {
     const dataDir = newDataDir();
     // a process that holds the lock the way `hookbench send --data-dir` does: alive, no server.json
-    const holder = track(spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' }));
-    writeFileSync(join(dataDir, 'hookbench.lock'), `${holder.pid}\n`);
+    const holder = track(await holdLock(dataDir));
     const asked: LockedDataDirDecision[] = [];
     const session = await openSession({
       workbench: workbench(dataDir),

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { newDataDir, onCleanup } from '../../helpers/harness.js';
+import { lockIsFree } from '../../helpers/lockHolder.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const REGISTER = join(ROOT, 'test', 'fixtures', 'fake-electron', 'register.mjs');
@@ -89,7 +90,7 @@ describe('main.ts under a fake Electron', () => {
 
     // quit stopped the workbench: server.json gone, the lock released
     expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
-    expect(existsSync(join(dataDir, 'hookbench.lock'))).toBe(false);
+    expect(lockIsFree(dataDir)).toBe(true);
   });
 
   it('a serve holds the data dir: the app asks, attaches, and shows that serve\'s page with no bridge and no IPC', async () => {
@@ -119,6 +120,6 @@ describe('main.ts under a fake Electron', () => {
     expect(report.boxes).toEqual([{ title: 'Hookbench cannot start', content: expect.stringContaining('missing.json') }]);
     expect(report.windows).toEqual([]);
     expect(report.exitCode).toBe(1);
-    expect(existsSync(join(dataDir, 'hookbench.lock'))).toBe(false);
+    expect(lockIsFree(dataDir)).toBe(true);
   });
 });

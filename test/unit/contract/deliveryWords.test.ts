@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ordinal, pastWindowWords, spanWords } from '../../../main/contract/message/deliveryWords.js';
+import { ordinal, pastWindowClause, pastWindowWords, spanWords } from '../../../main/contract/message/deliveryWords.js';
 
 const HOUR = 3_600_000;
 
@@ -8,10 +8,13 @@ describe('delivery words', () => {
     const first = Date.UTC(2026, 10, 26, 10);
     const d = { attempts: 7, firstAttemptAt: first, pastWindow: { dueAt: first + 4 * HOUR + 31 * 60_000, windowEndsAt: first + 4 * HOUR } };
     expect(pastWindowWords(d)).toBe('no 8th attempt: it would have fallen due 4 h 31 min after the first, past the 4 h retry window');
+    // After "retry window exhausted after 7 attempts: " (the Why? panel), without a second colon.
+    expect(pastWindowClause(d)).toBe('the 8th would have fallen due 4 h 31 min after the first, past the 4 h retry window');
   });
 
   it('says nothing for a delivery without the due time (another reason, or a row from an earlier version)', () => {
     expect(pastWindowWords({ attempts: 3, firstAttemptAt: 1 })).toBeNull();
+    expect(pastWindowClause({ attempts: 3, firstAttemptAt: 1 })).toBeNull();
   });
 
   it('spans and ordinals', () => {

@@ -145,6 +145,7 @@ describe('descriptions and response headers', () => {
     expect(describeStep(step({ action: 'reset', delayMs: 100 }))).toBe('reset the connection after 100 ms');
     expect(describeScript(sequence([500, 500, 200]))).toBe('500, 500, 200 (then the last step repeats)');
     expect(describeScript(sequence([200]))).toBe('always 200');
+    expect(describeScript(script('never'))).toBe('never answer');
     expect(describeScript(script({ mode: 'failureRate', rate: 0.25, seed: 9 }))).toBe('25 % of requests fail (seed 9) with 500, the rest get 200');
   });
 
@@ -163,6 +164,18 @@ describe('descriptions and response headers', () => {
     expect(body.error.code).toBe('unknown_receiver');
     expect(body.error.message).toContain('known endpoints: /r/orders');
     expect(body.receivers).toEqual([{ name: 'orders', url: 'http://127.0.0.1:4410/r/orders' }]);
+  });
+
+  it('with thousands of endpoints, the 404 names the ten nearest to the path asked for and the count, not all of them', () => {
+    const endpoints = Array.from({ length: 3000 }, (_, i) => ({ name: `ep-${String(i).padStart(4, '0')}`, url: null }));
+    endpoints.push({ name: 'orders', url: null }, { name: 'orders-eu', url: null });
+    const text = unknownEndpointBody('/r/ordrs', endpoints);
+    const body = JSON.parse(text) as { error: { message: string }; receivers: { name: string }[]; receiverCount: number };
+    expect(body.receivers.map((r) => r.name).slice(0, 2)).toEqual(['orders', 'orders-eu']);
+    expect(body.receivers).toHaveLength(10);
+    expect(body.receiverCount).toBe(3002);
+    expect(body.error.message).toContain('and 2,992 more (listReceivers lists them all)');
+    expect(text.length).toBeLessThan(2_000);
   });
 });
 

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CheckResult, CheckRun } from '../../../main/contract/check/check';
+import type { CheckCapacity, CheckResult, CheckRun } from '../../../main/contract/check/check';
 import type { ApiClient } from '../../../renderer/src/api/client';
 import { setApi } from '../../../renderer/src/api/instance';
-import { parseOnly, useCheck } from '../../../renderer/src/stores/check';
+import { capacityOf, parseOnly, useCheck } from '../../../renderer/src/stores/check';
 
 const check = (id: string, verdict: CheckResult['verdict'] = 'pass'): CheckResult => ({ id, title: id, area: 'signature', verdict, detail: '', evidence: [], fix: null, change: null });
 
@@ -16,10 +16,11 @@ const run = (patch: Partial<CheckRun> = {}): CheckRun => ({
   summary: { passed: 0, failed: 0, warnings: 0 },
   total: 3,
   previousRunId: null,
-  options: { secretGiven: true, headers: {}, only: null, burst: 50, scenarios: 0, caFile: null },
+  options: { secretGiven: true, headers: {}, only: null, burst: 50, scenarios: 0, caFile: null, capacity: null },
   checks: [],
   diagnosis: null,
   fixedSinceLastRun: [],
+  capacity: null,
   ...patch,
 });
 
@@ -113,5 +114,35 @@ describe('the Check store', () => {
     expect(await useCheck.getState().start()).toBeNull();
     expect(useCheck.getState().error).toBe('url: must be http or https');
     expect(useCheck.getState().run).toBeNull();
+  });
+
+  it('sends the capacity fields as runCheck\'s capacity, and draws the run from checkCapacityMeasured, never going back to fewer seconds', async () => {
+    expect(capacityOf({ capacity: ' ', expectRate: '100' })).toBeUndefined();
+    expect(capacityOf({ capacity: '30', expectRate: '' })).toEqual({ seconds: 30 });
+    expect(capacityOf({ capacity: '30', expectRate: '12.5' })).toEqual({ seconds: 30, expectRate: 12.5 });
+    const capacity = (seconds: number, finished = false): CheckCapacity => ({
+      concurrency: 16,
+      seconds: 3,
+      deliveriesPerSecond: 300,
+      latencyMs: { p50: 50, p95: 52, p99: 60, max: 61 },
+      errors: {},
+      timeouts: 0,
+      series: Array.from({ length: seconds }, (_, i) => ({ second: i + 1, deliveries: 300, p50: 50, p95: 52, errors: 0 })),
+      timeoutMs: 5000,
+      expectRate: null,
+      finished,
+    });
+    const calls = fakeApi({ runCheck: () => run({ options: { ...run().options, capacity: { seconds: 3, expectRate: null } } }), getCheckRun: () => run({ capacity: capacity(1) }) });
+    useCheck.getState().setForm({ url: 'http://127.0.0.1:3000/hook', capacity: '3' });
+    await useCheck.getState().start();
+    expect(calls[0]).toEqual({ name: 'runCheck', input: { url: 'http://127.0.0.1:3000/hook', capacity: { seconds: 3 } } });
+    useCheck.getState().apply([{ type: 'checkCapacityMeasured', runId: 7, capacity: capacity(2) }]);
+    await settled();
+    expect(useCheck.getState().run!.capacity!.series).toHaveLength(2);
+    // A fetch that answers an older reading keeps the newer one the events brought.
+    await useCheck.getState().open(7);
+    expect(useCheck.getState().run!.capacity!.series).toHaveLength(2);
+    useCheck.getState().apply([{ type: 'checkCapacityMeasured', runId: 8, capacity: capacity(3, true) }]);
+    expect(useCheck.getState().run!.capacity!.finished).toBe(false);
   });
 });

@@ -28,6 +28,9 @@ describe('counters and filters in the renderer', () => {
     const query = filterToQuery(filter);
     expect(query).toEqual({ delivery: 'failed', deliverySince: '2026-11-26T20:13:47.123' });
     expect(parseFilterQuery(query)).toEqual({ filter, errors: {} });
+    const failedSince = { failedSince: new Date(2026, 10, 26, 20, 13, 47, 123).getTime() };
+    expect(filterToQuery(failedSince)).toEqual({ failedSince: '2026-11-26T20:13:47.123' });
+    expect(parseFilterQuery(filterToQuery(failedSince))).toEqual({ filter: failedSince, errors: {} });
     expect(parseFilterQuery({ delivery: 'lost' }).errors.delivery).toMatch(/not a delivery status/);
     expect(parseFilterQuery({ deliverySince: '2026-11-26T20:13' }).errors.deliverySince).toMatch(/delivery status/);
   });

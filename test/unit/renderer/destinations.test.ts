@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, type Destination, type MessageSummary } from '../../../main/contract/models';
+import type { RoutingInput } from '../../../main/contract/diagnostics';
+import { DEFAULT_RETRY_POLICY, type Destination } from '../../../main/contract/models';
 import { eventList, formSlot, freeName, headerLimitReason, previewFilters, webhookLimitReason, webhooksInput } from '../../../renderer/src/features/destinations/model';
 import { formatDurationInput, parseDuration, parseDurationList } from '../../../renderer/src/lib/duration';
 import { policyLadder } from '../../../renderer/src/lib/retryLadder';
@@ -36,20 +37,34 @@ describe('where a server error goes in the Destinations form', () => {
 describe('filter preview', () => {
   const d: Pick<Destination, 'id' | 'name' | 'sourceIds' | 'filters'> = { id: 'd1', name: 'D', sourceIds: ['s1'], filters: { allowEvents: [], blockEvents: ['Ping'] } };
   let id = 0;
-  const m = (type: MessageSummary['type'], event: string | null, sourceId: string | null, destinationIds: string[] = []): MessageSummary => ({
-    id: ++id, messageId: `m${id}`, type, sourceId, userId: 'u', anonymousId: null, event, status: 'delivered', statusReason: null, receivedAt: id, replayOf: null, bytes: 10, attempts: 1, nextAttemptAt: null, destinationIds, deliveries: [],
-  });
-  const messages = [m('track', 'Ping', 's1'), m('track', 'Ping', 's1'), m('track', 'Order', 's1'), m('page', 'Ping', 's1'), m('track', 'Ping', 's2'), m('track', 'Order', null, ['d1'])];
+  const m = (type: RoutingInput['type'], event: string | null, sourceId: string | null, integrations: RoutingInput['integrations'] = null, destinationIds: string[] = []): RoutingInput => ({ id: ++id, sourceId, type, event, integrations, destinationIds });
+  const items = [
+    m('track', 'Ping', 's1'),
+    m('track', 'Ping', 's1'),
+    m('track', 'Order', 's1'),
+    m('page', 'Ping', 's1'),
+    m('track', 'Ping', 's2'),
+    // Sent to it directly, not from its sources: not the preview's business.
+    m('track', 'Order', null, null, ['d1']),
+    // Its integrations keep these from D whatever its filters say: they never reach them.
+    m('track', 'Order', 's1', { All: false }),
+    m('track', 'Ping', 's1', { D: false }),
+    m('track', 'Ping', 's1', { Webhooks: false }),
+    // Named, or Webhooks on, they do reach it.
+    m('track', 'Order', 's1', { All: false, D: true }),
+    m('track', 'Ping', 's1', { All: false, Webhooks: true }),
+  ];
+  const recent = { looked: 20, items };
 
-  it("counts what the engine's rule drops among the destination's messages, by event", () => {
-    const p = previewFilters(d, { allowEvents: [], blockEvents: ['Ping', 'Order'] }, messages);
-    expect(p).toMatchObject({ looked: 6, relevant: 5, droppedTotal: 4, droppedNow: 2 });
+  it("counts what the engine's rules drop among the messages its sources' integrations route to it, by event", () => {
+    const p = previewFilters(d, { allowEvents: [], blockEvents: ['Ping', 'Order'] }, recent);
+    expect(p).toMatchObject({ looked: 20, relevant: 6, skipped: 3, droppedTotal: 5, droppedNow: 3 });
     expect(p.dropped).toEqual([
+      { event: 'Ping', count: 3, reason: 'event "Ping" is blocked by destination "D"' },
       { event: 'Order', count: 2, reason: 'event "Order" is blocked by destination "D"' },
-      { event: 'Ping', count: 2, reason: 'event "Ping" is blocked by destination "D"' },
     ]);
     // An allow list drops every other track event (a page is never filtered by events).
-    expect(previewFilters(d, { allowEvents: ['Order'], blockEvents: [] }, messages)).toMatchObject({ droppedTotal: 2, dropped: [{ event: 'Ping', count: 2 }] });
+    expect(previewFilters(d, { allowEvents: ['Order'], blockEvents: [] }, recent)).toMatchObject({ relevant: 6, droppedTotal: 3, dropped: [{ event: 'Ping', count: 3 }] });
   });
 });
 

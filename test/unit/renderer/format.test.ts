@@ -33,11 +33,26 @@ describe('renderer formatting', () => {
     expect(formatBytes(32_768)).toBe('32 KiB');
   });
 
-  it('says a clock jump\'s progress in words, never fewer rounds to go than played', () => {
-    const jump: ClockJump = { fromOffsetMs: 0, targetOffsetMs: 4 * 3_600_000, reachedOffsetMs: 600_000, attemptsInFlight: 37, attemptsPlayed: 111, round: 4, roundsEstimate: 9, fastForward: false };
-    expect(jumpProgressText(jump)).toBe('playing 37 due attempts · 4 of ~9 rounds');
-    expect(jumpProgressText({ ...jump, attemptsInFlight: 1, round: 10 })).toBe('playing 1 due attempt · 10 of ~10 rounds');
-    expect(jumpProgressText({ ...jump, attemptsInFlight: 0, round: 0, roundsEstimate: 1 })).toBe('playing 0 due attempts · 1 of ~1 round');
+  it("says a clock jump's progress in time left, never fewer rounds to go than played, and never '0 attempts'", () => {
+    const jump: ClockJump = {
+      fromOffsetMs: 0,
+      targetOffsetMs: 4 * 3_600_000,
+      reachedOffsetMs: 600_000,
+      attemptsInFlight: 37,
+      attemptsPlayed: 111,
+      round: 4,
+      roundsEstimate: 9,
+      fastForward: false,
+      elapsedMs: 15_400,
+      msPerRound: 5_100,
+      msLeft: 27_300,
+      deliveries: { settled: 3, total: 40 },
+    };
+    expect(jumpProgressText(jump)).toBe('about 27 s left · round 4 of ~9, ~5 s each');
+    expect(jumpProgressText({ ...jump, round: 10, msLeft: 400 })).toBe('almost done · round 10 of ~10, ~5 s each');
+    expect(jumpProgressText({ ...jump, round: 1, msPerRound: null, msLeft: null })).toBe('timing the first round · round 1 of ~9');
+    expect(jumpProgressText({ ...jump, attemptsInFlight: 0, round: 0, msPerRound: null, msLeft: null })).toBe('starting · 40 deliveries due');
+    expect(jumpProgressText({ ...jump, fastForward: true, msPerRound: 1_000, msLeft: 6_000 })).toBe('3 of 40 deliveries settled · about 6 s left · round 4 of ~9, ~1 s each');
   });
 
   it('explains a fast-forwarded timeout apart from a real one', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import type { MessagePage, MessageSummary } from '../../../main/contract/models';
 import type { ApiClient } from '../../../renderer/src/api/client';
 import { setApi } from '../../../renderer/src/api/instance';
-import { findSender } from '../../../renderer/src/lib/messageLink';
 import type { DiagnosticCheck } from '../../../main/contract/diagnostics';
 import { summariseBulk } from '../../../renderer/src/features/history/bulk';
 import { filterKey, filterQueryOf, localDateTimeMs, parseFilterQuery, toLocalDateTime } from '../../../renderer/src/features/history/historyQuery';
@@ -37,6 +36,11 @@ describe('History filter in the hash', () => {
     expect(parseFilterQuery({ from: '2026-11-23', to: '2026-11-22' })).toEqual({ filter: { from: new Date('2026-11-23T00:00').getTime() }, errors: { to: 'must be after From' } });
   });
 
+  it("reads the Traffic filter: a check run's own messages only when the query says origin=check, and names a value it does not know", () => {
+    expect(parseFilterQuery({ origin: 'check' })).toEqual({ filter: { origin: 'check' }, errors: {} });
+    expect(parseFilterQuery({ origin: 'robots' })).toEqual({ filter: {}, errors: { origin: '"robots" is not a kind of traffic (check; leave it empty for yours)' } });
+  });
+
   it('round-trips local date-times, keeps only its own keys, and keys a filter stably', () => {
     const ms = localDateTimeMs('2026-03-07T08:05')!;
     expect(toLocalDateTime(ms)).toBe('2026-03-07T08:05');
@@ -57,14 +61,14 @@ describe('History selection and actions', () => {
     expect(rangeOf(rows, 7, 100)).toEqual([]);
   });
 
-  it('sums up many commands in one sentence, naming the first refusal', () => {
-    const ok = { ok: true as const, value: {} };
+  it('sums up many commands with their counts, messages and deliveries, naming the first refusal', () => {
+    const ok = (deliveries: number) => ({ ok: true as const, value: { deliveries: Array.from({ length: deliveries }, () => ({})) } });
     const conflict = (m: string) => ({ ok: false as const, error: { code: 'conflict' as const, message: m } });
-    expect(summariseBulk('retry', [{ id: 1, result: ok }, { id: 2, result: ok }])).toEqual({ tone: 'success', title: 'Retried 2 messages', message: '' });
-    expect(summariseBulk('cancel', [{ id: 1, result: ok }, { id: 2, result: conflict('nothing to cancel') }, { id: 3, result: conflict('x') }])).toEqual({
+    expect(summariseBulk('retry', [{ id: 1, result: ok(2) }, { id: 2, result: ok(1) }])).toEqual({ tone: 'success', title: 'Retried 2 messages', message: '3 deliveries sent again now.' });
+    expect(summariseBulk('cancel', [{ id: 1, result: ok(1) }, { id: 2, result: conflict('nothing to cancel') }, { id: 3, result: conflict('x') }])).toEqual({
       tone: 'error',
       title: 'Cancelled 1 message; 2 could not be cancelled',
-      message: 'message #2: nothing to cancel (and 1 more)',
+      message: '1 delivery will not be retried. message #2: nothing to cancel (and 1 more)',
     });
     expect(summariseBulk('replay', [{ id: 4, result: conflict('gone') }]).title).toBe('1 message could not be replayed');
   });
@@ -158,19 +162,5 @@ describe('a body search while the history index catches up', () => {
     await state.loadMore();
     expect(useHistory.getState()).toMatchObject({ searching: null, nextCursor: null });
     expect(useHistory.getState().rows.at(-1)!.id).toBe(10);
-  });
-
-  it("finds a capture's message through pages that stopped early", async () => {
-    const inputs = pagedApi([
-      { items: [], nextCursor: '500', searching: { left: 499 } },
-      { items: [summary(7, 'other')], nextCursor: '300', searching: { left: 299 } },
-      { items: [summary(42, 'wanted')], nextCursor: null },
-    ]);
-    expect(await findSender('wanted', 1_000)).toBe(42);
-    expect(inputs.map((i) => [i['text'], i['cursor']])).toEqual([
-      ['wanted', undefined],
-      ['wanted', '500'],
-      ['wanted', '300'],
-    ]);
   });
 });

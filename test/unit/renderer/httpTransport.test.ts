@@ -1,19 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createHttpTransport, parseBatch } from '../../../renderer/src/api/httpTransport';
+import { createHttpTransport, parseBatch, TOKEN_ROTATED_CLOSE } from '../../../renderer/src/api/httpTransport';
 import { reconnectDelay } from '../../../renderer/src/api/backoff';
 import type { ConnectionState } from '../../../renderer/src/api/transport';
+import { EVENT_SOCKET_CLOSE } from '../../../main/server/httpServer.js';
 
 /** A WebSocket stand-in that the test opens, feeds and closes. */
 class FakeSocket {
   static all: FakeSocket[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((e: { data: unknown }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((e: { code: number }) => void) | null = null;
   constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
-  close() {
-    this.onclose?.();
+  close(code = 1006) {
+    this.onclose?.({ code });
   }
 }
 
@@ -63,6 +64,18 @@ describe('HTTP + WebSocket transport', () => {
     if (!failed.ok) expect(failed.error.message).toContain('cannot reach Hookbench');
     transport.close();
     down.close();
+  });
+
+  it('stops reconnecting once the server says the token was rotated, and says so', () => {
+    const transport = make();
+    FakeSocket.all[0]!.onopen!();
+    FakeSocket.all[0]!.close(TOKEN_ROTATED_CLOSE);
+    expect(transport.connectionState()).toBe('revoked');
+    // The code the server closes with when the token is rotated.
+    expect(TOKEN_ROTATED_CLOSE).toBe(EVENT_SOCKET_CLOSE.tokenRotated.code);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    transport.close();
   });
 
   it('backs off from 0.5 s to at most 10 s', () => {

@@ -2,6 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { MessageSummary } from '../../../main/contract/models';
 import { applyUpdates, LIVE_CAP, mergeNewest, useLive } from '../../../renderer/src/stores/live';
 import { createEventPump } from '../../../renderer/src/stores/eventPump';
+import { OVERVIEW_EVERY_MS, useEngine } from '../../../renderer/src/stores/engine';
+import { setApi } from '../../../renderer/src/api/instance';
+import { LIVE_FIRST_PAGE } from '../../../renderer/src/api/firstRequests';
+import type { ApiClient } from '../../../renderer/src/api/client';
 
 const row = (id: number, patch: Partial<MessageSummary> = {}): MessageSummary => ({
   id,
@@ -120,5 +124,88 @@ describe('the event pump', () => {
     expect(resync).toHaveBeenCalledOnce();
     pump.close();
     vi.useRealTimers();
+  });
+});
+
+describe('the Live store and the engine store follow pushed events', () => {
+  it('a resync answered after newer events keeps those events: a page read mid-jump does not put a settled row back to delivering', async () => {
+    useLive.setState({ rows: [row(1, { status: 'delivering', attempts: 7 })], held: [], streamPaused: false });
+    let answer!: (value: unknown) => void;
+    setApi({ call: () => new Promise((resolve) => (answer = resolve)), subscribe: () => () => {} } as unknown as ApiClient);
+    const loading = useLive.getState().load({ resync: true });
+    // The jump's last events arrive while the page is on its way; the page was read before them.
+    useLive.getState().apply([{ type: 'messageUpdated', message: row(1, { status: 'failed', attempts: 8 }) }]);
+    answer({ ok: true, value: { items: [row(1, { status: 'delivering', attempts: 7 }), row(0)], nextCursor: null } });
+    await loading;
+    expect(useLive.getState().rows.map((r) => [r.id, r.status, r.attempts])).toEqual([
+      [1, 'failed', 8],
+      [0, 'queued', 0],
+    ]);
+  });
+
+  it('refreshes the counters at once when events arrive, and at most every 400 ms after that', async () => {
+    vi.useFakeTimers();
+    try {
+      const calls: string[] = [];
+      setApi({
+        call: (name: string) => {
+          calls.push(name);
+          return Promise.resolve({ ok: false, error: { code: 'internal', message: 'not needed' } });
+        },
+        subscribe: () => () => {},
+      } as unknown as ApiClient);
+      const overviews = () => calls.filter((c) => c === 'getOverview').length;
+      const event = { type: 'forwardingChanged', paused: false } as const;
+      useEngine.getState().apply([event]);
+      expect(overviews()).toBe(1);
+      useEngine.getState().apply([event]);
+      useEngine.getState().apply([event]);
+      expect(overviews()).toBe(1);
+      await vi.advanceTimersByTimeAsync(OVERVIEW_EVERY_MS);
+      expect(overviews()).toBe(2);
+      await vi.advanceTimersByTimeAsync(OVERVIEW_EVERY_MS * 3);
+      expect(overviews()).toBe(2);
+      useEngine.getState().apply([event]);
+      expect(overviews()).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the Live list holds what the docs promise', () => {
+  it('the newest 500 messages: as many after a long session of pushed messages as a reload loads, paused or not', async () => {
+    expect(LIVE_CAP).toBe(500);
+    const pages: number[] = [];
+    const stored = Array.from({ length: 2000 }, (_, i) => row(2000 - i));
+    setApi({
+      // Cursor pages as the server answers them: the ids below the cursor, newest first.
+      call: (name: string, input: { limit: number; cursor?: string }) => {
+        pages.push(input.limit);
+        const below = input.cursor === undefined ? stored : stored.filter((m) => m.id < Number(input.cursor));
+        const items = below.slice(0, input.limit);
+        return Promise.resolve({ ok: true, value: { items, nextCursor: below.length > input.limit ? String(items.at(-1)!.id) : null } });
+      },
+      subscribe: () => () => {},
+    } as unknown as ApiClient);
+    useLive.setState({ rows: [], held: [], streamPaused: false });
+    await useLive.getState().load();
+    expect(useLive.getState().rows).toHaveLength(500);
+    expect(useLive.getState().rows.map((r) => r.id)).toEqual(Array.from({ length: 500 }, (_, i) => 2000 - i));
+    // A screenful first, the rest of the 500 after it is painted.
+    expect(pages).toEqual([LIVE_FIRST_PAGE, 500 - LIVE_FIRST_PAGE]);
+    // A session goes on: 1,200 more messages arrive by event, a batch at a time.
+    for (let batch = 0; batch < 12; batch++) {
+      useLive.getState().apply(Array.from({ length: 100 }, (_, i) => ({ type: 'messageAccepted' as const, message: row(2001 + batch * 100 + i) })));
+    }
+    const rows = useLive.getState().rows;
+    expect(rows).toHaveLength(500);
+    expect([rows[0]!.id, rows.at(-1)!.id]).toEqual([3200, 2701]);
+    // Paused, the held messages are bounded too, and resuming shows the same newest 500.
+    useLive.getState().setStreamPaused(true);
+    useLive.getState().apply(Array.from({ length: 700 }, (_, i) => ({ type: 'messageAccepted' as const, message: row(3201 + i) })));
+    expect(useLive.getState().held).toHaveLength(500);
+    useLive.getState().setStreamPaused(false);
+    expect(useLive.getState().rows.map((r) => r.id)).toEqual(Array.from({ length: 500 }, (_, i) => 3900 - i));
   });
 });

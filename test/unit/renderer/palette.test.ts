@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageIdIn, paletteActions, VIEW_LABELS } from '../../../renderer/src/app/paletteActions';
+import { messageIdIn, paletteActions, paletteScore, VIEW_LABELS } from '../../../renderer/src/app/paletteActions';
 import { MESSAGE_TYPES } from '../../../main/contract/message/messageShapes';
 import { VIEWS } from '../../../renderer/src/stores/router';
 
@@ -22,6 +22,29 @@ describe('the command palette', () => {
     expect(moved).not.toContain('Pause forwarding');
     const ids = paletteActions(base).map((a) => a.id);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('ranks by words: "hist" opens History first, and nothing whose letters merely occur in that order', () => {
+    /** The labels the palette lists for `search`, best first (cmdk keeps the table's order among equals). */
+    const ranked = (search: string) =>
+      paletteActions({ ...base, openMessageId: 42, clockMoved: true })
+        .map((a, i) => ({ label: a.label, score: paletteScore(a.label, search, a.keywords), i }))
+        .filter((a) => a.score > 0)
+        .sort((a, b) => b.score - a.score || a.i - b.i)
+        .map((a) => a.label);
+    expect(ranked('hist')).toEqual(['History']);
+    expect(ranked('hist')).not.toContain('Advance the clock +1 h');
+    expect(ranked('History')[0]).toBe('History');
+    expect(ranked('+1 h')[0]).toBe('Advance the clock +1 h');
+    expect(ranked('4h')).toEqual(['Advance the clock +4 h']);
+    // A word that starts the label beats one inside it; every typed word must match.
+    expect(ranked('re')).toEqual(['Receiver', 'Reset offset', 'Retry message 42 now', 'Replay message 42', 'Next retry']);
+    expect(ranked('compose an identify')).toEqual(['Compose an identify']);
+    expect(ranked('dark')).toEqual(['Theme: dark']);
+    // Keywords find what the label does not say.
+    expect(ranked('time travel')).toEqual(expect.arrayContaining(['Advance the clock +5 s', 'Next retry', 'Reset offset']));
+    expect(ranked('zzz')).toEqual([]);
+    expect(paletteScore('History', '')).toBe(1);
   });
 
   it('reads a message id typed as 42, #42 or message 42', () => {

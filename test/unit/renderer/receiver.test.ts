@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { AttemptRecord } from '../../../main/contract/models';
 import { defaultScript, responseScriptSchema, type CaptureRecord } from '../../../main/contract/receiver/receiver';
 import { describeForm, formOfScript, scriptOfForm, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
-import { pickSender } from '../../../renderer/src/lib/messageLink';
+import { attemptFor } from '../../../renderer/src/features/receiver/CaptureDetail';
 import { mergeCaptures } from '../../../renderer/src/stores/receiver';
 
 const parse = (input: unknown) => responseScriptSchema.parse(input);
@@ -35,7 +36,7 @@ describe('the receiver script form', () => {
   it('describes the script in the words the captures use', () => {
     expect(describeForm(form({ responses: '500,500,200' }))).toBe('500, 500, 200 (then the last step repeats)');
     expect(describeForm(form({ responses: '200', delayMs: '6000' }))).toBe('always 200 after 6000 ms');
-    expect(describeForm(form({ responses: 'never', delayMs: '6000' }))).toBe('always never answer');
+    expect(describeForm(form({ responses: 'never', delayMs: '6000' }))).toBe('never answer');
   });
 });
 
@@ -45,15 +46,12 @@ describe('captures and the messages that sent them', () => {
     expect(mergeCaptures([capture(3), capture(5), capture(3)], [capture(5), capture(1)]).map((c) => c.id)).toEqual([5, 3, 1]);
   });
 
-  it('joins a capture to the latest message with its messageId received before it arrived', () => {
-    const rows = [
-      { id: 7, messageId: 'm-1', receivedAt: 3000 },
-      { id: 4, messageId: 'm-1', receivedAt: 1000 },
-      { id: 2, messageId: 'm-2', receivedAt: 500 },
-    ];
-    expect(pickSender(rows, 'm-1', 2000)).toBe(4);
-    expect(pickSender(rows, 'm-1', 5000)).toBe(7);
-    expect(pickSender(rows, 'm-2', 100)).toBe(2);
-    expect(pickSender(rows, 'm-3', 100)).toBeNull();
+  it("names the attempt a capture's recorded link names, and no other (same path and time are not a link)", () => {
+    const attempt = (id: number, deliveryId: number, attemptNumber: number, webhookIndex: number) => ({ id, deliveryId, attemptNumber, webhookIndex }) as AttemptRecord;
+    const attempts = [attempt(1, 10, 1, 0), attempt(2, 10, 1, 1), attempt(3, 10, 2, 0), attempt(4, 11, 2, 0)];
+    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, attemptNumber: 2, webhookIndex: 0 })?.id).toBe(3);
+    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, attemptNumber: 1, webhookIndex: 1 })?.id).toBe(2);
+    // Recorded after the answer: until then there is no attempt to name.
+    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, attemptNumber: 3, webhookIndex: 0 })).toBeNull();
   });
 });

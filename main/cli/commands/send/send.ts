@@ -1,8 +1,8 @@
 /**
  * `hookbench send <type> --to URL...` (docs/behaviour.md §10): one message through a destination made of the flags,
  * every attempt printed as it happens, on the real clock (real retry waits) or, with --fast, on the virtual
- * clock. In a throw-away data dir by default; with --data-dir, in that data dir (destination `hookbench send`,
- * see sendDestination.ts), or through the serve that runs on it.
+ * clock. Through the serve running on the data dir when there is one, as the other commands; else in a
+ * throw-away data dir, or with --data-dir in that data dir (destination `hookbench send`, see sendDestination.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,11 +79,10 @@ async function send(type: MessageType, options: SendOptions, io: CliIO, deps: Se
   const built = buildMessage(type, call, { receivedAt: Date.now(), newMessageId, strict: true });
   if (!built.ok) return report.usage(`--data: ${built.error.message}`, built.error);
 
-  // 2. Through the serve that holds the data dir, when one runs there.
-  if (options.dataDir !== undefined) {
-    const live = findLiveServe(options.dataDir);
-    if (live) return sendThroughServe({ info: live.info, dataDir: live.dataDir, type, call, destination, report, fast, io });
-  }
+  // 2. Through the serve running on the data dir (--data-dir, else $HOOKBENCH_DATA, else the per-user folder),
+  // as check, export, import, tail and show go: the message shows in its Live view and in tail.
+  const live = findLiveServe(options.dataDir);
+  if (live) return sendThroughServe({ info: live.info, dataDir: live.dataDir, dataDirNamed: options.dataDir !== undefined, type, call, destination, report, fast, io });
 
   // 3. Else a core of our own: in a throw-away data dir unless --data-dir.
   const throwaway = options.dataDir === undefined;
@@ -207,7 +206,7 @@ async function playFast(core: Core, messageId: number, deliveryId: number, signa
 function localDestinations(core: Core): DestinationApi {
   return {
     // Lists take a cursor and answer pages once they page: the cast compiles before and after.
-    list: async () => listResult(await listAll<Destination>(() => core.listDestinations())),
+    list: async () => listResult(await listAll<Destination>(() => core.listDestinations({ owner: 'send' }))),
     create: (input) => Promise.resolve(core.createDestination(input)),
     update: (id, patch) => Promise.resolve(core.updateDestination({ id, patch })),
     remove: (id) => Promise.resolve(core.deleteDestination({ id })),

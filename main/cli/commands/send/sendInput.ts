@@ -2,8 +2,9 @@
  * `hookbench send`'s flags read before anything runs: `--header "Name: value"`, `--data` (the call as JSON
  * text, `@file` or `@-`), and the flag to name when the destination the flags make is refused.
  */
-import { caretSnippet, parseJsonText } from '../../../domain/jsonText.js';
-import { readTextOrFile, UsageError, type CliIO } from '../../io.js';
+import { caretSnippet, jsonProblemWhere } from '../../../domain/jsonText.js';
+import { parseUserJson } from '../../../domain/userJson.js';
+import { readTextOrFile, UsageError, utf8Text, type CliIO } from '../../io.js';
 
 /** The CLI flag behind a destination field, to add to schema errors (`timeoutMs: ...` came from --timeout). */
 const FLAG_OF: Record<string, string> = {
@@ -50,14 +51,14 @@ export function parseHeaders(raws: readonly string[]): Record<string, string> {
 export async function parseCall(data: string | undefined, io: CliIO): Promise<Record<string, unknown>> {
   if (data === undefined) return {};
   const bytes = await readTextOrFile(data, io, '--data');
-  const text = bytes.toString('utf8');
   const source = data.startsWith('@') ? ` (${data === '@-' ? 'stdin' : data.slice(1)})` : '';
+  const text = utf8Text(bytes, `--data${source}`);
   if (text.trim() === '') throw new UsageError(`--data${source}: is empty; give the call as a JSON object, e.g. '{"userId":"u1","event":"Signed Up"}'`);
-  const parsed = parseJsonText(text);
+  const parsed = parseUserJson(text);
   if (!parsed.ok) {
     const p = parsed.error;
     throw new UsageError(
-      `--data${source}: invalid JSON at line ${p.line}, column ${p.column} (position ${p.position}): ${p.problem}\n${caretSnippet(text, p)}`,
+      `--data${source}: ${jsonProblemWhere(p)}: ${p.problem}\n${caretSnippet(text, p)}`,
     );
   }
   const v = parsed.value;

@@ -43,8 +43,8 @@ export class Reporter {
     message: MessageRecord;
     /** Recorded in a data dir that stays: the message's number is worth printing (`hookbench show`). */
     kept: boolean;
-    /** Sent through the serve running on this data dir. */
-    via?: { info: ServerInfo; dataDir: string } | undefined;
+    /** Sent through the serve running on this data dir (named: given with --data-dir). */
+    via?: { info: ServerInfo; dataDir: string; named: boolean } | undefined;
     destination: string;
     webhooks: string[];
     signed: boolean;
@@ -80,8 +80,8 @@ export class Reporter {
     const shown = message.body.length > 300 ? `${message.body.slice(0, 300)}… (${bytes} bytes)` : message.body;
     this.io.stdout(`body: ${shown}\n`);
     if (args.via) {
-      const { info, dataDir } = args.via;
-      this.io.stdout(`through hookbench serve at ${info.url} (pid ${info.pid}), destination "${args.destination}"; later: hookbench show ${message.id} --data-dir ${dataDir}\n`);
+      const { info, dataDir, named } = args.via;
+      this.io.stdout(`through hookbench serve at ${info.url} (pid ${info.pid}), destination "${args.destination}"; later: hookbench show ${message.id}${named ? ` --data-dir ${dataDir}` : ''}\n`);
     }
   }
 
@@ -119,6 +119,12 @@ export class Reporter {
       return;
     }
     this.io.stdout(`  next retry at ${isoFromMs(d.nextAttemptAt)} (in ${formatDuration(inMs)}${this.fast ? ' of virtual time' : ''})\n`);
+  }
+
+  /** --fast through a serve: its clock stays where the send moved it, which the workbench shows too. */
+  clockMoved(offsetMs: number): void {
+    if (this.json) return;
+    this.io.stdout(`the serve's engine clock is now ${formatDuration(Math.abs(offsetMs))} ${offsetMs < 0 ? 'behind' : 'ahead of'} real time (--fast moved it; Reset offset in the workbench's top bar puts it back)\n`);
   }
 
   result(args: { message: MessageRecord; status: DeliveryStatus | 'filtered' | 'interrupted'; reason: string | null; attempts: number; spanMs: number | null; exitCode: number; delivery?: DeliveryRecord }): void {

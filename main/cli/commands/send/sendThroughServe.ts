@@ -1,6 +1,6 @@
 /**
- * `hookbench send --data-dir DIR` while a serve holds DIR: the message goes through that serve's typed API
- * and its attempts are followed on the serve's event socket.
+ * `hookbench send` while a serve runs on the data dir (--data-dir, else the default one): the message goes
+ * through that serve's typed API and its attempts are followed on the serve's event socket.
  */
 import type { SendMessageOutput } from '../../../contract/api.js';
 import type { EngineEvent } from '../../../contract/events.js';
@@ -18,7 +18,7 @@ import type { ServerInfo } from '../serve.js';
 /** The destination commands of a running serve. */
 function remoteDestinations(info: () => ServerInfo): DestinationApi {
   return {
-    list: async () => listResult(await listAll<Destination>((input) => callApi(info(), 'listDestinations', input))),
+    list: async () => listResult(await listAll<Destination>((input) => callApi(info(), 'listDestinations', { ...input, owner: 'send' }))),
     create: (input) => callApi<Destination>(info(), 'createDestination', input),
     update: (id, patch) => callApi<Destination>(info(), 'updateDestination', { id, patch }),
     remove: (id) => callApi(info(), 'deleteDestination', { id }),
@@ -28,6 +28,8 @@ function remoteDestinations(info: () => ServerInfo): DestinationApi {
 export interface ThroughServe {
   info: ServerInfo;
   dataDir: string;
+  /** Whether the user named the data dir (--data-dir): then the hints name it too. */
+  dataDirNamed: boolean;
   type: MessageType;
   call: Record<string, unknown>;
   destination: SendDestinationSettings;
@@ -37,10 +39,10 @@ export interface ThroughServe {
 }
 
 /**
- * `send --data-dir DIR` while a serve holds DIR: the message goes through that serve's typed API, to its
+ * `send` while a serve runs on the data dir: the message goes through that serve's typed API, to its
  * `hookbench send` destination, and its attempts are followed on the serve's event socket (reconnecting if
- * it drops). --fast moves that serve's engine clock forward, as the UI's fast-forward does. Ctrl-C cancels
- * the message there, as it does locally.
+ * it drops). --fast moves that serve's engine clock forward, as the UI's fast-forward does, and says so
+ * once done. Ctrl-C cancels the message there, as it does locally.
  */
 export async function sendThroughServe(o: ThroughServe): Promise<number> {
   const { report, io } = o;
@@ -129,7 +131,7 @@ export async function sendThroughServe(o: ThroughServe): Promise<number> {
     report.start({
       message,
       kept: true,
-      via: { info, dataDir: o.dataDir },
+      via: { info, dataDir: o.dataDir, named: o.dataDirNamed },
       destination: dest.name,
       webhooks: dest.webhooks.map((w) => w.url),
       signed: dest.sharedSecret !== null,
@@ -148,6 +150,8 @@ export async function sendThroughServe(o: ThroughServe): Promise<number> {
 
     const aborted = untilAborted(io.signal).then(() => null);
     let final: DeliveryRecord | null = null;
+    /** The serve's clock offset after the last jump --fast made (null: it made none). */
+    let movedTo: number | null = null;
     if (!o.fast) {
       final = await Promise.race([settled, aborted]);
     } else {
@@ -166,6 +170,7 @@ export async function sendThroughServe(o: ThroughServe): Promise<number> {
           if (!clock.ok) throw new HookbenchError(clock.error);
           const advanced = await callApi<ClockState>(info, 'advanceClock', { ms: Math.max(0, d.nextAttemptAt - clock.value.now) });
           if (!advanced.ok) throw new HookbenchError(advanced.error);
+          movedTo = advanced.value.offsetMs;
         } else if (changes === seen) {
           await Promise.race([new Promise<void>((resolve) => (wake = resolve)), aborted]);
         }
@@ -182,6 +187,7 @@ export async function sendThroughServe(o: ThroughServe): Promise<number> {
     await catchUp(); // every attempt printed, also those of a round whose events came late
     const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
     report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final });
+    if (movedTo !== null) report.clockMoved(movedTo);
     return exitCode;
   } catch (e) {
     if (e instanceof UsageError) return report.usage(e.message);

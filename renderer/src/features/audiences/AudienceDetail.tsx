@@ -6,6 +6,7 @@ import { formatTimestamp, plural } from '../../lib/format';
 import { sourceName, useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';
 import { CopyButton } from '../../ui/CopyButton';
+import { InlineConfirm } from '../../ui/InlineConfirm';
 import { AudienceEditor } from './AudienceEditor';
 import { useAudiences } from './audiencesStore';
 import { ComputedTraitEditor } from './ComputedTraitEditor';
@@ -77,7 +78,7 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
           <Button variant="primary" busy={busy === 'sync'} icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={() => void sync()}>
             Sync
           </Button>
-          <Button variant="ghost" icon={<Trash2 aria-hidden className="size-3.5" />} onClick={() => setConfirmDelete(true)} disabled={confirmDelete}>
+          <Button variant="ghost" icon={<Trash2 aria-hidden className="size-3.5" />} onClick={() => setConfirmDelete(true)} disabled={confirmDelete} title={confirmDelete ? 'Answer the question below first' : undefined}>
             Delete
           </Button>
         </div>
@@ -101,15 +102,9 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
           </div>
         </dl>
         {confirmDelete && (
-          <div role="alertdialog" aria-label={`Delete ${noun} ${item.name}?`} className="flex flex-col gap-2 rounded-md border border-err/40 bg-err-soft/40 p-2.5 text-xs">
-            <p>Nothing is sent: users keep the trait their last sync gave them.</p>
-            <div className="flex gap-2">
-              <Button variant="confirm-danger" busy={busy === 'delete'} onClick={() => void remove()}>
-                Delete {noun}
-              </Button>
-              <Button onClick={() => setConfirmDelete(false)}>Cancel</Button>
-            </div>
-          </div>
+          <InlineConfirm label={`Delete ${noun} ${item.name}?`} action={`Delete ${noun}`} busy={busy === 'delete'} onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)}>
+            Nothing is sent: users keep the trait their last sync gave them.
+          </InlineConfirm>
         )}
       </header>
 

@@ -109,7 +109,7 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
       </div>
       {otherError && <p className="text-xs text-err">{otherError}</p>}
       <div className="flex items-center gap-2">
-        <Button type="submit" variant="primary" busy={busy} disabled={!source}>
+        <Button type="submit" variant="primary" busy={busy} disabled={!source} title={source ? undefined : 'Choose its source first'}>
           {audience ? 'Save' : 'Create audience'}
         </Button>
         <span className="text-[11px] text-faint">{audience ? 'Takes effect at the next Sync.' : 'Creating it sends an identify to every member at once.'}</span>

@@ -52,7 +52,7 @@ export function AudiencesView() {
     );
   else
     right = (
-      <EmptyState icon={<BookUser />} title={nothingYet ? 'No audiences yet' : 'Pick one on the left'} action={nothingYet ? <Button variant="primary" onClick={() => go('new', 'audience')}>New audience</Button> : undefined}>
+      <EmptyState icon={<BookUser />} title={nothingYet ? 'No audiences yet' : 'Pick one on the left'} action={nothingYet ? <Button variant="primary" onClick={() => go('new', 'audience')}>Create the first audience</Button> : undefined}>
         An audience sends each member an identify with its snake_cased name as a trait (<code className="font-mono">big_spenders: true</code>), and on every Sync only the users who joined (true) or left (false). A computed trait sends each user a value. A deletion request sends a <code className="font-mono">delete</code> message per source.
       </EmptyState>
     );
@@ -60,17 +60,17 @@ export function AudiencesView() {
   return (
     <Group orientation="horizontal" className="h-full">
       <Panel id="audience-lists" defaultSize="34%" minSize="26%" className="flex flex-col overflow-y-auto bg-panel">
-        <ListSection title="Audiences" count={audiences.length} noun="audience" action="New audience" onNew={() => go('new', 'audience')} disabled={sources.length === 0} active={creating === 'audience'}>
+        <ListSection title="Audiences" count={audiences.length} noun="audience" action="New audience" onNew={() => go('new', 'audience')} needsSource={sources.length === 0} active={creating === 'audience'}>
           {audiences.map((a) => (
             <Item key={a.id} label={a.name} detail={`${sourceName(sources, a.sourceId)} · ${a.traitKey}`} active={a.id === selectedItem?.id} onClick={() => go('audience', a.id)} />
           ))}
         </ListSection>
-        <ListSection title="Computed traits" count={traits.length} noun="computed trait" action="New computed trait" onNew={() => go('new', 'trait')} disabled={sources.length === 0} active={creating === 'trait'}>
+        <ListSection title="Computed traits" count={traits.length} noun="computed trait" action="New computed trait" onNew={() => go('new', 'trait')} needsSource={sources.length === 0} active={creating === 'trait'}>
           {traits.map((t) => (
             <Item key={t.id} label={t.name} detail={`${sourceName(sources, t.sourceId)} · ${t.traitKey}`} active={t.id === selectedItem?.id} onClick={() => go('trait', t.id)} />
           ))}
         </ListSection>
-        <ListSection title="Deletion requests" count={deletions.length} noun="deletion request" action="New deletion request" onNew={() => go('new', 'deletion')} disabled={sources.length === 0} active={creating === 'deletion'} icon={<UserX aria-hidden className="size-3.5" />}>
+        <ListSection title="Deletion requests" count={deletions.length} noun="deletion request" action="New deletion request" onNew={() => go('new', 'deletion')} needsSource={sources.length === 0} active={creating === 'deletion'} icon={<UserX aria-hidden className="size-3.5" />}>
           {deletions.map((d) => (
             <Item key={d.id} label={`#${d.id} ${d.userId}`} detail={plural(d.sourceIds.length, 'source')} active={d.id === selectedDeletion?.id} onClick={() => go('deletion', String(d.id))} />
           ))}
@@ -93,13 +93,14 @@ function Pane({ title, children }: { title?: string; children: ReactNode }) {
   );
 }
 
-function ListSection({ title, count, noun, action, onNew, disabled, active, icon, children }: { title: string; count: number; noun: string; action: string; onNew(): void; disabled: boolean; active: boolean; icon?: ReactNode; children: ReactNode }) {
+function ListSection({ title, count, noun, action, onNew, needsSource, active, icon, children }: { title: string; count: number; noun: string; action: string; onNew(): void; needsSource: boolean; active: boolean; icon?: ReactNode; children: ReactNode }) {
+  const blocked = needsSource ? 'There is no source yet: create one in Sources first' : active ? `The new ${noun}’s form is open on the right` : null;
   return (
     <section aria-label={title} className="border-b border-line">
       <div className="flex h-10 items-center gap-2 px-3">
         <h2 className="text-xs font-semibold tracking-wide whitespace-nowrap text-muted uppercase">{title}</h2>
         <span className="text-[11px] whitespace-nowrap text-faint">{count}</span>
-        <Button className="ml-auto" variant="ghost" icon={icon ?? <Plus aria-hidden className="size-3.5" />} onClick={onNew} disabled={disabled || active} aria-label={action} title={action}>
+        <Button className="ml-auto" variant="ghost" icon={icon ?? <Plus aria-hidden className="size-3.5" />} onClick={onNew} disabled={blocked !== null} aria-label={action} title={blocked ?? action}>
           New
         </Button>
       </div>

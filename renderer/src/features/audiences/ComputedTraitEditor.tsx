@@ -73,7 +73,7 @@ export function ComputedTraitEditor({ trait, onCreated }: { trait: ComputedTrait
       </div>
       {trait && nameError && <p className="text-xs text-err">{nameError}</p>}
       <div className="flex items-center gap-2">
-        <Button type="submit" variant="primary" busy={busy} disabled={!source}>
+        <Button type="submit" variant="primary" busy={busy} disabled={!source} title={source ? undefined : 'Choose its source first'}>
           {trait ? 'Save' : 'Create computed trait'}
         </Button>
         <span className="text-[11px] text-faint">{trait ? 'Takes effect at the next Sync.' : 'Creating it sends each user their value at once.'}</span>

@@ -45,7 +45,7 @@ export function DeletionForm({ onCreated }: { onCreated(id: number): void }) {
         <div className="flex flex-wrap gap-x-4 gap-y-1 pl-6">
           {sources.map((s) => (
             <label key={s.id} className={`flex items-center gap-1.5 font-mono ${scope === 'seen' ? 'text-faint' : ''}`}>
-              <input type="checkbox" disabled={scope === 'seen'} checked={picked.includes(s.id)} onChange={(e) => setPicked(e.target.checked ? [...picked, s.id] : picked.filter((p) => p !== s.id))} />
+              <input type="checkbox" disabled={scope === 'seen'} title={scope === 'seen' ? 'Every source that saw this user is notified: choose “These sources” to pick them' : undefined} checked={picked.includes(s.id)} onChange={(e) => setPicked(e.target.checked ? [...picked, s.id] : picked.filter((p) => p !== s.id))} />
               {s.name}
             </label>
           ))}
@@ -53,7 +53,7 @@ export function DeletionForm({ onCreated }: { onCreated(id: number): void }) {
         {sourcesError && <p className="text-[11px] text-err">{sourcesError}</p>}
       </fieldset>
       <div>
-        <Button type="submit" variant="primary" busy={busy} disabled={scope === 'picked' && picked.length === 0}>
+        <Button type="submit" variant="primary" busy={busy} disabled={scope === 'picked' && picked.length === 0} title={scope === 'picked' && picked.length === 0 ? 'Tick at least one source to notify' : undefined}>
           Create deletion request
         </Button>
       </div>

@@ -69,11 +69,12 @@ function GroupView({ group, root, depth, label, listId, onChange, errorAt }: { g
       )}
       {error && <p className="text-[11px] text-err">{error}</p>}
       <div className="flex gap-1.5">
-        <Button variant="ghost" icon={<Plus aria-hidden className="size-3.5" />} onClick={() => add(newCondition())}>
+        {/* A nested group's buttons say which group they add to: the rule's own are beside them. */}
+        <Button variant="ghost" icon={<Plus aria-hidden className="size-3.5" />} onClick={() => add(newCondition())} aria-label={depth > 1 ? `Add condition to ${label.toLowerCase()}` : undefined}>
           Add condition
         </Button>
         {depth < MAX_UI_DEPTH && (
-          <Button variant="ghost" icon={<Plus aria-hidden className="size-3.5" />} onClick={() => add(newGroup(group.mode === 'all' ? 'any' : 'all', [newCondition()]))}>
+          <Button variant="ghost" icon={<Plus aria-hidden className="size-3.5" />} onClick={() => add(newGroup(group.mode === 'all' ? 'any' : 'all', [newCondition()]))} aria-label={depth > 1 ? `Add group to ${label.toLowerCase()}` : undefined}>
             Add group
           </Button>
         )}

@@ -5,6 +5,7 @@ import {
   PROBE_PREFIX,
   summaryLine,
   urlWithScheme,
+  CHECK_LIMITS,
   type CheckArea,
   type CheckDiagnosis,
   type CheckExchange,
@@ -19,6 +20,7 @@ import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { TextField } from '../../ui/TextField';
+import { CapacityCard } from './CapacityCard';
 import { CheckEvidence } from './CheckEvidence';
 import { FixSnippets } from './FixSnippets';
 
@@ -31,6 +33,7 @@ export const AREA_TITLES: Record<CheckArea, string> = {
   status: 'Status semantics',
   transport: 'Transport',
   'content-type': 'Content type',
+  capacity: 'Capacity',
   custom: 'Your scenarios',
 };
 
@@ -43,6 +46,7 @@ const AREA_HELP: Record<CheckArea, string> = {
   status: 'How the destination treats your status codes.',
   transport: 'https the destination trusts, or http on this machine.',
   'content-type': 'application/json without a charset is accepted.',
+  capacity: 'How many deliveries per second it sustains, sent as the destination sends them (16 at once).',
   custom: 'Your own scenarios.',
 };
 
@@ -109,9 +113,10 @@ function CheckForm({ onStarted }: { onStarted(id: number): void }) {
   const urlError = masked ? `This URL is shown masked (${MASK}): type it in full to check it.` : withScheme ? `No scheme: did you mean ${withScheme}?` : null;
   // A stored run's secret was never kept: run again as it stands, it goes unsigned, and the button says so.
   const unsigned = (form.unsignedRerunOf ?? null) !== null && form.secret === '';
+  const capacityError = capacityProblem(form.capacity ?? '', form.expectRate ?? '');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (urlError || form.url.trim() === '') return;
+    if (urlError || capacityError.capacity || capacityError.expectRate || form.url.trim() === '') return;
     const id = await start();
     if (id !== null) onStarted(id);
   };
@@ -144,7 +149,25 @@ function CheckForm({ onStarted }: { onStarted(id: number): void }) {
           onChange={(only) => setForm({ only })}
           placeholder="all (or IDs: signature.wrong-secret, shapes.track)"
         />
-        <Button type="submit" variant="primary" size="md" busy={starting} disabled={urlError !== null || form.url.trim() === ''} icon={<Play aria-hidden className="size-3.5" />}>
+        <TextField
+          className="w-36"
+          label="Capacity (seconds)"
+          value={form.capacity ?? ''}
+          onChange={(capacity) => setForm({ capacity })}
+          placeholder={`off (1 to ${CHECK_LIMITS.maxCapacitySeconds})`}
+          inputMode="numeric"
+          error={capacityError.capacity}
+        />
+        <TextField
+          className="w-36"
+          label="Expected rate (/s)"
+          value={form.expectRate ?? ''}
+          onChange={(expectRate) => setForm({ expectRate })}
+          placeholder="none"
+          inputMode="decimal"
+          error={capacityError.expectRate}
+        />
+        <Button type="submit" variant="primary" size="md" busy={starting} disabled={urlError !== null || capacityError.capacity !== null || capacityError.expectRate !== null || form.url.trim() === ''} title={form.url.trim() === '' ? 'Give the URL of your receiver first' : (urlError ?? undefined)} icon={<Play aria-hidden className="size-3.5" />}>
           {unsigned ? 'Run unsigned' : 'Run checks'}
         </Button>
       </div>
@@ -152,11 +175,23 @@ function CheckForm({ onStarted }: { onStarted(id: number): void }) {
   );
 }
 
+/** What is wrong with the capacity fields, each by its field (null: fine); both empty is no capacity run. */
+function capacityProblem(seconds: string, rate: string): { capacity: string | null; expectRate: string | null } {
+  const s = seconds.trim();
+  const r = rate.trim();
+  const max = CHECK_LIMITS.maxCapacitySeconds;
+  const capacity = s === '' ? null : /^\d+$/.test(s) && Number(s) >= 1 && Number(s) <= max ? null : `A whole number of seconds from 1 to ${max} (got ${s})`;
+  const expectRate = r === '' ? null : s === '' ? 'Give the capacity seconds too: the rate is judged on a capacity run' : /^\d+(\.\d+)?$/.test(r) && Number(r) > 0 && Number(r) <= CHECK_LIMITS.maxExpectRate ? null : `Deliveries per second, more than 0 and at most ${CHECK_LIMITS.maxExpectRate.toLocaleString('en-US')} (got ${r})`;
+  return { capacity, expectRate };
+}
+
 function Report({ run }: { run: CheckRun }) {
   const running = run.status === 'running';
   const done = run.summary.passed + run.summary.failed + run.summary.warnings;
   const fixed = new Set(run.fixedSinceLastRun);
-  const areas = CHECK_AREAS.filter((a) => run.checks.some((c) => c.area === a));
+  // Capacity has a card of its own, with its chart.
+  const areas = CHECK_AREAS.filter((a) => a !== 'capacity' && run.checks.some((c) => c.area === a));
+  const capacityCheck = run.checks.find((c) => c.area === 'capacity');
   return (
     <section aria-label="Report" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-line bg-panel px-3 py-2.5">
@@ -182,7 +217,16 @@ function Report({ run }: { run: CheckRun }) {
       {areas.map((area) => (
         <AreaCard key={area} area={area} checks={run.checks.filter((c) => c.area === area)} fixed={fixed} />
       ))}
-      {running && areas.length === 0 && (
+      {run.options.capacity && (
+        <CapacityCard run={run}>
+          {capacityCheck && (
+            <ul aria-label="Capacity" className="rounded-md border border-line">
+              <CheckItem check={capacityCheck} fixed={fixed.has(capacityCheck.id) || capacityCheck.change === 'fixed'} />
+            </ul>
+          )}
+        </CapacityCard>
+      )}
+      {running && areas.length === 0 && !run.options.capacity && (
         <div className="flex h-20 items-center justify-center gap-2 text-xs text-faint" role="status">
           <LoaderCircle aria-hidden className="size-4 animate-spin" /> Sending the first requests…
         </div>

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { CircleCheck, CircleMinus, CirclePause, LoaderCircle } from 'lucide-react';
 import type { Destination } from '../../../../main/contract/models';
+import { plural } from '../../lib/format';
 import { signBody, utf8, webCryptoMissing } from '../../lib/signature';
 import { useAsyncValue } from '../../lib/useAsyncValue';
 import { useCatalog } from '../../stores/catalog';
@@ -47,8 +48,10 @@ export function ComposePreview() {
                 <CopyButton text={body.json} label="Copy body bytes" showLabel={false} />
               </span>
             </div>
-            <div className="mx-3 overflow-hidden rounded-md border border-line">
-              <CodeView value={body.json} label="Body bytes" language="json" maxHeight="7.5rem" />
+            {/* Wrapped between JSON members only, never inside a value ("user-7" stays whole): CodeView's
+                wrap="tokens". Its width is the pane's, whatever its longest member. */}
+            <div className="mx-3 overflow-hidden rounded-md border border-line [contain:inline-size]">
+              <CodeView value={body.json} label="Body bytes" language="json" maxHeight="7.5rem" wrap="tokens" />
             </div>
             {(body.filledMessageId || body.filledTimestamp) && (
               <p className="mx-3 mt-1 text-[11px] text-faint">
@@ -57,7 +60,7 @@ export function ComposePreview() {
               </p>
             )}
             <h3 className="mt-3 px-3 text-xs font-medium">
-              {destinations.length === 0 ? 'No destination yet' : `${receiving.length} of ${destinations.length} destinations would receive it`}
+              {destinations.length === 0 ? 'No destination yet' : `${receiving.length} of ${plural(destinations.length, 'destination')} would receive it`}
             </h3>
             <ul aria-label="Where it would go" className="flex flex-col px-3 pt-1 pb-3">
               {routes.map((r) => (
@@ -101,6 +104,7 @@ function SignatureLine({ destination, bytes }: { destination: Destination; bytes
         <button
           type="button"
           disabled={loading}
+          aria-busy={loading || undefined}
           onClick={() => void reveal('destination', destination.id)}
           aria-label={`Show signature for ${destination.name}`}
           title="Fetch the secret (it stays masked) and compute the X-Signature here"

@@ -37,6 +37,7 @@ export function DeleteDialog({ destination, onCancel, onConfirm }: { destination
           variant="confirm-danger"
           busy={busy}
           disabled={pending === null}
+          title={pending === null ? 'Wait: its pending deliveries are being counted' : undefined}
           icon={<Trash2 aria-hidden className="size-3.5" />}
           onClick={async () => {
             setBusy(true);

@@ -1,10 +1,9 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { FolderOpen, RotateCcw, Save, Send, ShieldCheck, Trash2 } from 'lucide-react';
-import type { Destination, EventFilters, RetryPolicy } from '../../../../main/contract/models';
+import type { Destination, EventFilters } from '../../../../main/contract/models';
 import { parseReceiverRef } from '../../../../main/contract/receiver/receiver';
-import type { DestinationPatch } from '../../../../main/contract/schemas';
 import { api } from '../../api/instance';
-import { formatDurationInput, parseDuration, parseDurationList } from '../../lib/duration';
+import { formatDurationInput } from '../../lib/duration';
 import { formatAgo } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
@@ -20,12 +19,13 @@ import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { deleteDestination, remember, sendTestEvent, setEnabled } from './actions';
 import { DeleteDialog } from './DeleteDialog';
-import { placeError, shownErrors, useLeftFields } from './DestinationSetup';
-import { FormCrumb, NotSaved, useDirtyForm } from './formFrame';
-import { SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
+import { DestinationTimeline } from './DestinationTimeline';
+import { checkDestinationForm, shownErrors, type DeliveryForm, type DestinationForm, type ServerProblem } from './destinationForm';
+import { FormCrumb, NotSaved, placeError, useDirtyForm, useLeftFields } from './formFrame';
+import { SecretField, SourcesPicker, WebhookHeaders, WebhookUrls } from './fields';
 import { FilterFields } from './FilterFields';
-import { eventList, formProblems, webhookRows, webhooksInput, type WebhookRow } from './model';
-import { RetryFields, type DeliveryForm } from './RetryFields';
+import { eventList, webhookRows, webhooksInput, type WebhookRow } from './model';
+import { RetryFields } from './RetryFields';
 import { useDestinationStats } from './useDestinationStats';
 
 function deliveryForm(d: Destination): DeliveryForm {
@@ -36,21 +36,6 @@ function deliveryForm(d: Destination): DeliveryForm {
     jitter: String(d.retry.jitter),
     maxAttempts: d.retry.maxAttempts === undefined ? '' : String(d.retry.maxAttempts),
   };
-}
-
-/** The delivery fields as numbers, or the first problem named by its form slot. */
-function parseDelivery(f: DeliveryForm): { ok: true; timeoutMs: number; retry: RetryPolicy } | { ok: false; errors: Errors } {
-  const timeout = parseDuration(f.timeout);
-  if (!timeout.ok) return { ok: false, errors: { timeoutMs: `Timeout: ${timeout.message}` } };
-  const schedule = parseDurationList(f.schedule);
-  if (!schedule.ok) return { ok: false, errors: { 'retry.schedule': `Retry schedule: ${schedule.message}` } };
-  const window = parseDuration(f.window);
-  if (!window.ok) return { ok: false, errors: { 'retry.windowMs': `Retry window: ${window.message}` } };
-  const jitter = Number(f.jitter.trim().replace(/%$/, '')) / (f.jitter.trim().endsWith('%') ? 100 : 1);
-  if (f.jitter.trim() === '' || !Number.isFinite(jitter) || jitter < 0 || jitter > 1) return { ok: false, errors: { 'retry.jitter': `Jitter: "${f.jitter}" must be a share between 0 and 1 (or 0% to 100%)` } };
-  const max = f.maxAttempts.trim();
-  if (max !== '' && !/^\d+$/.test(max)) return { ok: false, errors: { 'retry.maxAttempts': `Max attempts: "${max}" must be a whole number (or empty for no cap)` } };
-  return { ok: true, timeoutMs: timeout.ms, retry: { schedule: schedule.ms, windowMs: window.ms, jitter, ...(max !== '' ? { maxAttempts: Number(max) } : {}) } };
 }
 
 /** One destination: everything it has, a preview of its retry ladder and of what its filters drop; Save sends one patch. */
@@ -73,16 +58,17 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
   const [block, setBlock] = useState(d.filters.blockEvents.join('\n'));
   const [caFile, setCaFile] = useState(d.caFile ?? '');
   const [newReceiver, setNewReceiver] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
+  const [server, setServer] = useState<ServerProblem[]>([]);
   const { touched, touchAll, onBlur } = useLeftFields();
   // Edited since it was opened or last saved: leaving asks first.
   const { setDirty, edit, cancel, onCrumbClick, discardDialog } = useDirtyForm(d.name);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const problems = formProblems({ name, sources: sourceIds, ...(secretDirty ? { sharedSecret: secret.trim() === '' ? null : secret } : {}) }, rows);
-  const shown = shownErrors(problems, touched, errors);
+  const form: DestinationForm = { name, sources: sourceIds, rows, enabled: d.enabled, delivery, filters: { allow, block }, caFile, ...(secretDirty ? { secret } : {}) };
+  // Checked as updateDestination checks its patch (its schema), every problem at once and in the fields' units.
+  const { input: patch, problems, policy } = checkDestinationForm('update', form);
+  const shown = shownErrors(problems, touched, server, form);
 
-  const parsed = useMemo(() => parseDelivery(delivery), [delivery]);
   const filters: EventFilters = useMemo(() => ({ allowEvents: eventList(allow), blockEvents: eventList(block) }), [allow, block]);
   const bridge = typeof window !== 'undefined' ? window.hookbench : undefined;
 
@@ -111,31 +97,19 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
   };
 
   const save = async () => {
-    if (!parsed.ok) return setErrors(parsed.errors);
-    setErrors({});
+    setServer([]);
     if (Object.keys(problems).length > 0) return touchAll();
     setBusy(true);
     try {
       const webhooks = webhooksInput(rows);
-      const sharedSecret = secret.trim() === '' ? null : secret;
       if (newReceiver && webhooks.some((w) => w.url === `receiver:${newReceiver}`)) {
-        const created = await api().call('createReceiver', { name: newReceiver, secret: secretDirty ? sharedSecret : null, script: 200 }, { quiet: true });
-        if (!created.ok) return placeError('createReceiver', { ...created.error, field: 'webhooks' }, setErrors);
+        const created = await api().call('createReceiver', { name: newReceiver, secret: patch.sharedSecret ?? null, script: 200 }, { quiet: true });
+        if (!created.ok) return placeError('createReceiver', { ...created.error, field: 'webhooks' }, 'update', form, setServer);
         setNewReceiver(null);
         void useCatalog.getState().load();
       }
-      const patch: DestinationPatch = {
-        name,
-        sources: sourceIds,
-        webhooks,
-        timeoutMs: parsed.timeoutMs,
-        retry: { ...parsed.retry, maxAttempts: parsed.retry.maxAttempts ?? null },
-        filters,
-        caFile: caFile.trim() === '' ? null : caFile.trim(),
-        ...(secretDirty ? { sharedSecret } : {}),
-      };
       const result = await api().call('updateDestination', { id: d.id, patch }, { quiet: true });
-      if (!result.ok) return placeError('updateDestination', result.error, setErrors);
+      if (!result.ok) return placeError('updateDestination', result.error, 'update', form, setServer);
       remember(result.value);
       setDirty(false);
       useToasts.getState().push({ tone: 'success', title: `${result.value.name} saved`, message: 'New messages and the next retries use these settings.' });
@@ -179,6 +153,9 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
       </FormCrumb>
       <div className="min-h-0 flex-1 overflow-y-auto">
         <div className="mx-auto grid max-w-6xl grid-cols-[repeat(auto-fit,minmax(26rem,1fr))] items-start gap-3 p-3">
+          <div className="col-span-full">
+            <DestinationTimeline destination={d} />
+          </div>
           <div className="flex flex-col gap-3">
             <Section title="Connection">
               <TextField label="Name" mono={false} value={name} onChange={edit(setName)} data-slot="name" error={shown['name'] ?? null} />
@@ -210,10 +187,10 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
           </div>
           <div className="flex flex-col gap-3">
             <Section title="Timeout and retries">
-              <RetryFields form={delivery} onChange={(patch) => (setDelivery((f) => ({ ...f, ...patch })), setDirty(true))} errors={{ ...(parsed.ok ? {} : parsed.errors), ...errors }} policy={parsed.ok ? parsed.retry : null} />
+              <RetryFields form={delivery} onChange={(change) => (setDelivery((f) => ({ ...f, ...change })), setDirty(true))} errors={shown} policy={policy} />
             </Section>
             <Section title="Event filters">
-              <FilterFields allow={allow} block={block} onChange={(p) => (p.allow !== undefined && setAllow(p.allow), p.block !== undefined && setBlock(p.block), setDirty(true))} errors={errors} destination={d} filters={filters} />
+              <FilterFields allow={allow} block={block} onChange={(p) => (p.allow !== undefined && setAllow(p.allow), p.block !== undefined && setBlock(p.block), setDirty(true))} errors={shown} destination={d} filters={filters} />
             </Section>
             <Section title="TLS">
               <TextField
@@ -221,7 +198,8 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
                 value={caFile}
                 onChange={edit(setCaFile)}
                 placeholder="/path/to/rootCA.pem"
-                error={errors['caFile'] ?? null}
+                data-slot="caFile"
+                error={shown['caFile'] ?? null}
                 help={bridge ? 'Extra CA certificates (PEM) to trust, e.g. a mkcert root. Self-signed HTTPS is refused without one.' : 'A path on the machine running Hookbench to extra CA certificates (PEM) to trust, e.g. a mkcert root. Self-signed HTTPS is refused without one.'}
                 after={
                   bridge ? (
@@ -235,14 +213,14 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
           </div>
         </div>
       </div>
-      <div className="flex h-12 shrink-0 items-center gap-2 border-t border-line bg-panel px-4">
+      <div className="flex min-h-12 shrink-0 items-center gap-2 border-t border-line bg-panel px-4 py-1.5">
         <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy}>
           Save
         </Button>
         <Button size="md" variant="ghost" icon={<RotateCcw aria-hidden className="size-3.5" />} onClick={cancel}>
           Back to the list
         </Button>
-        <NotSaved errors={errors} touched={touched} shown={shown} />
+        <NotSaved server={server} touched={touched} shown={shown} />
       </div>
       {discardDialog}
       {confirming && (

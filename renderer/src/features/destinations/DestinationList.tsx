@@ -29,7 +29,7 @@ export function DestinationList() {
     <div className="flex h-full flex-col bg-panel">
       <ListHeader title="Destinations" count={plural(destinations.length, 'destination')} newLabel="New destination" onNew={create} primary />
       {loaded && destinations.length === 0 ? (
-        <EmptyState icon={<Waypoints />} title="No destinations yet" action={<div className="flex flex-col items-center gap-2"><FirstRunButton /><Button onClick={create}>New destination</Button></div>}>
+        <EmptyState icon={<Waypoints />} title="No destinations yet" action={<div className="flex flex-col items-center gap-2"><FirstRunButton /><Button onClick={create}>Set one up step by step</Button></div>}>
           A destination forwards the messages of its sources to up to five webhook URLs, signed with its shared secret, retried for up to 4 hours. Start with one click: a destination to the built-in mock receiver, and a test event you can follow in Live. Or set one up step by step.
         </EmptyState>
       ) : (
@@ -96,7 +96,7 @@ function Row({ destination: d, sources, stats, now, onOpen }: { destination: Des
         {stats?.last ? (
           <div className="flex min-w-0 items-center gap-1.5" title={stats.last.reason ?? undefined}>
             <StatusBadge status={stats.last.status} />
-            <a href={`#/live/${stats.last.messageId}`} className="truncate text-muted hover:text-accent hover:underline">
+            <a href={`#/live/${stats.last.messageId}`} aria-label={`${d.name}: last delivery ${formatAgo(stats.last.at, now)}`} className="truncate text-muted hover:text-accent hover:underline">
               {formatAgo(stats.last.at, now)}
             </a>
             {stats.pending > 0 && <span className="shrink-0 text-[11px] text-faint">· {stats.pending} pending</span>}

@@ -1,55 +1,17 @@
-import { useState, type FocusEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Check, Save, Webhook } from 'lucide-react';
-import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
 import { useCatalog } from '../../stores/catalog';
 import { useRouter } from '../../stores/router';
-import { toastApiError, useToasts } from '../../stores/toasts';
+import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { remember } from './actions';
-import { FormCrumb, NotSaved, useDirtyForm } from './formFrame';
-import { FieldNote, SecretField, SourcesPicker, WebhookHeaders, WebhookUrls, type Errors } from './fields';
-import { formProblems, formSlot, freeName, labelledMessage, webhooksInput, type WebhookRow } from './model';
-
-/** A server error next to its field when the form has one, else as a notice; either way it names the field as the form labels it. */
-export function placeError(command: string, error: ApiError, setErrors: (e: Errors) => void): void {
-  const slot = formSlot(error.field);
-  if (slot) setErrors({ [slot]: labelledMessage(error) });
-  else toastApiError(command, error);
-}
-
-/**
- * The form slots whose fields the user has left (`data-slot` on their inputs), or 'all' once Save was
- * tried; `onBlur` goes on the form. A field left by pressing a button shows its problem only after the
- * click: the problem's line moves what is below it, and a click whose button moved between press and
- * release would be lost.
- */
-export function useLeftFields(): { touched: ReadonlySet<string> | 'all'; touchAll(): void; onBlur(e: FocusEvent<HTMLElement>): void } {
-  const [touched, setTouched] = useState<ReadonlySet<string> | 'all'>(() => new Set());
-  const onBlur = (e: FocusEvent<HTMLElement>) => {
-    const slot = (e.target as HTMLElement).closest<HTMLElement>('[data-slot]')?.dataset['slot'];
-    if (!slot) return;
-    const apply = () => setTouched((t) => (t === 'all' || t.has(slot) ? t : new Set([...t, slot])));
-    if (pointerIsDown) window.addEventListener('pointerup', () => setTimeout(apply), { once: true });
-    else apply();
-  };
-  return { touched, touchAll: () => setTouched('all'), onBlur };
-}
-
-let pointerIsDown = false;
-if (typeof window !== 'undefined') {
-  window.addEventListener('pointerdown', () => (pointerIsDown = true), true);
-  window.addEventListener('pointerup', () => (pointerIsDown = false), true);
-}
-
-/** The problems of the slots the user has left (all of them once Save was tried), then the server's. */
-export function shownErrors(problems: Errors, touched: ReadonlySet<string> | 'all', server: Errors): Errors {
-  const shown: Errors = {};
-  for (const [slot, message] of Object.entries(problems)) if (touched === 'all' || touched.has(slot)) shown[slot] = message;
-  return { ...shown, ...server };
-}
+import { checkDestinationForm, shownErrors, type DestinationForm, type ServerProblem } from './destinationForm';
+import { FormCrumb, NotSaved, placeError, useDirtyForm, useLeftFields } from './formFrame';
+import { FieldNote, SecretField, SourcesPicker, WebhookHeaders, WebhookUrls } from './fields';
+import { freeName, webhooksInput, type WebhookRow } from './model';
 
 /**
  * Guided setup, in the order of the spec: the catalog (Webhooks) → sources → webhook URLs (up to five) →
@@ -67,17 +29,17 @@ export function DestinationSetup() {
   // Off until the user turns it on: the switch never moves by itself, and shows what Save will do.
   const [enabled, setEnabled] = useState(false);
   const [newReceiver, setNewReceiver] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
+  const [server, setServer] = useState<ServerProblem[]>([]);
   const { touched, touchAll, onBlur } = useLeftFields();
   const { edit, cancel, onCrumbClick, discardDialog } = useDirtyForm('The new destination');
   const [busy, setBusy] = useState(false);
 
+  const form: DestinationForm = { name, sources: sourceIds, rows, secret, enabled };
+  // Checked as createDestination checks it (its schema), every problem at once.
+  const { input, problems } = checkDestinationForm('create', form);
   const webhooks = webhooksInput(rows);
   const enableBlocked = webhooks.length === 0;
-  const sharedSecret = secret.trim() === '' ? null : secret;
-  const problems: Errors = formProblems({ name, sources: sourceIds, sharedSecret }, rows);
-  if (enabled && enableBlocked) problems['enabled'] = 'Enabled: it cannot be saved on without a webhook URL; give one, or turn it off';
-  const shown = shownErrors(problems, touched, errors);
+  const shown = shownErrors(problems, touched, server, form);
 
   const createSource = async () => {
     const created = await api().call('createSource', { name: freeName('my-app', sources.map((s) => s.name)).replace(' ', '-'), kind: 'server' });
@@ -87,18 +49,18 @@ export function DestinationSetup() {
   };
 
   const save = async () => {
-    setErrors({});
+    setServer([]);
     if (Object.keys(problems).length > 0) return touchAll();
     setBusy(true);
     try {
       if (newReceiver && webhooks.some((w) => w.url === `receiver:${newReceiver}`)) {
-        const created = await api().call('createReceiver', { name: newReceiver, secret: sharedSecret, script: 200 }, { quiet: true });
-        if (!created.ok) return placeError('createReceiver', { ...created.error, field: 'webhooks' }, setErrors);
+        const created = await api().call('createReceiver', { name: newReceiver, secret: input.sharedSecret ?? null, script: 200 }, { quiet: true });
+        if (!created.ok) return placeError('createReceiver', { ...created.error, field: 'webhooks' }, 'create', form, setServer);
         setNewReceiver(null);
         void useCatalog.getState().load();
       }
-      const result = await api().call('createDestination', { name, enabled, sources: sourceIds, sharedSecret, webhooks }, { quiet: true });
-      if (!result.ok) return placeError('createDestination', result.error, setErrors);
+      const result = await api().call('createDestination', input, { quiet: true });
+      if (!result.ok) return placeError('createDestination', result.error, 'create', form, setServer);
       remember(result.value);
       useToasts.getState().push({ tone: 'success', title: `${result.value.name} created`, message: result.value.enabled ? 'It forwards its sources’ messages from now on. Send a test event from the list to see one delivered.' : 'It is off: turn it on in the list when you are ready.' });
       navigate({ view: 'destinations', sub: [] });
@@ -152,7 +114,7 @@ export function DestinationSetup() {
                 <SecretField value={secret} onChange={edit(setSecret)} error={shown['sharedSecret']} />
               </Step>
               <Step n={6} title="Turn it on" done={enabled && !enableBlocked}>
-                <div className="flex items-center gap-2">
+                <div className="flex items-center gap-2" data-slot="enabled">
                   {/* Disabled only while off: once on, the user can always turn it off again. */}
                   <Switch checked={enabled} onChange={edit(setEnabled)} label="Enabled" showLabel disabled={!enabled && enableBlocked} title={!enabled && enableBlocked ? 'Give a webhook URL first' : undefined} />
                   <span className="text-xs text-muted">
@@ -171,15 +133,15 @@ export function DestinationSetup() {
           )}
         </ol>
       </div>
-      <div className="flex h-12 shrink-0 items-center gap-2 border-t border-line bg-panel px-4">
-        <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy} disabled={!picked}>
+      <div className="flex min-h-12 shrink-0 items-center gap-2 border-t border-line bg-panel px-4 py-1.5">
+        <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy} disabled={!picked} title={picked ? undefined : 'Pick Webhooks in the catalog first'}>
           Save
         </Button>
         <Button variant="ghost" size="md" onClick={cancel}>
           Cancel
         </Button>
         {!picked && <span className="text-xs text-faint">Pick Webhooks in the catalog to begin.</span>}
-        <NotSaved errors={errors} touched={touched} shown={shown} />
+        <NotSaved server={server} touched={touched} shown={shown} />
       </div>
       {discardDialog}
     </form>

@@ -1,27 +1,29 @@
 import type { RetryPolicy } from '../../../../main/contract/models';
+import { formatInUnit, spokenDuration } from '../../lib/duration';
 import { formatSpan } from '../../lib/format';
 import { policyLadder } from '../../lib/retryLadder';
 import { TextField } from '../../ui/TextField';
+import { DELIVERY_LIMITS, type DeliveryForm } from './destinationForm';
 import type { Errors } from './fields';
 
-export interface DeliveryForm {
-  timeout: string;
-  schedule: string;
-  window: string;
-  jitter: string;
-  maxAttempts: string;
-}
+// The bounds the help states are the command schema's own, so the help and the errors cannot disagree.
+const L = DELIVERY_LIMITS;
+const TIMEOUT_HELP = `Per attempt, until response headers (${formatInUnit(L.timeoutMs.default, 's')} by default, at most ${formatInUnit(L.timeoutMs.max, 's')}).`;
+const ATTEMPTS_HELP = `The first attempt included, ${L.maxAttempts.min} to ${L.maxAttempts.max.toLocaleString('en-US')}; empty: only the window bounds them.`;
+const SCHEDULE_HELP = `Delay before retry 1, 2, …; the last one repeats; each at most ${spokenDuration(L.scheduleEntryMs.max)}. E.g. 5s, 30s, 2m, 10m, 30m, 1h, 2h.`;
+const JITTER_HELP = `± this share of each delay, at random (${L.jitter.min} to ${L.jitter.max}): 0.2 or 20% is ±20 %.`;
+const WINDOW_HELP = `No retry falls due later than this after the first attempt (at most ${spokenDuration(L.windowMs.max)}).`;
 
 /** Timeout and retry policy fields, with the ladder they make (if every attempt failed). */
 export function RetryFields({ form, onChange, errors, policy }: { form: DeliveryForm; onChange(patch: Partial<DeliveryForm>): void; errors: Errors; policy: RetryPolicy | null }) {
   return (
     <div className="flex flex-col gap-3">
       <div className="grid grid-cols-2 gap-2">
-        <TextField label="Timeout" value={form.timeout} onChange={(timeout) => onChange({ timeout })} error={errors['timeoutMs'] ?? null} help="Per attempt, until response headers (5s by default, at most 120s)." />
-        <TextField label="Max attempts" value={form.maxAttempts} onChange={(maxAttempts) => onChange({ maxAttempts })} placeholder="no cap" error={errors['retry.maxAttempts'] ?? null} help="The first attempt included; empty: only the window bounds them." />
-        <TextField className="col-span-2" label="Retry schedule" value={form.schedule} onChange={(schedule) => onChange({ schedule })} error={errors['retry.schedule'] ?? null} help="Delay before retry 1, 2, …; the last one repeats. E.g. 5s, 30s, 2m, 10m, 30m, 1h, 2h." />
-        <TextField label="Retry window" value={form.window} onChange={(window) => onChange({ window })} error={errors['retry.windowMs'] ?? null} help="No retry falls due later than this after the first attempt." />
-        <TextField label="Jitter" value={form.jitter} onChange={(jitter) => onChange({ jitter })} error={errors['retry.jitter'] ?? null} help="± this share of each delay, at random: 0.2 is ±20 %." />
+        <TextField label="Timeout" value={form.timeout} onChange={(timeout) => onChange({ timeout })} data-slot="timeoutMs" error={errors['timeoutMs'] ?? null} help={TIMEOUT_HELP} />
+        <TextField label="Max attempts" value={form.maxAttempts} onChange={(maxAttempts) => onChange({ maxAttempts })} placeholder="no cap" data-slot="retry.maxAttempts" error={errors['retry.maxAttempts'] ?? null} help={ATTEMPTS_HELP} />
+        <TextField className="col-span-2" label="Retry schedule" value={form.schedule} onChange={(schedule) => onChange({ schedule })} data-slot="retry.schedule" error={errors['retry.schedule'] ?? null} help={SCHEDULE_HELP} />
+        <TextField label="Retry window" value={form.window} onChange={(window) => onChange({ window })} data-slot="retry.windowMs" error={errors['retry.windowMs'] ?? null} help={WINDOW_HELP} />
+        <TextField label="Jitter" value={form.jitter} onChange={(jitter) => onChange({ jitter })} data-slot="retry.jitter" error={errors['retry.jitter'] ?? null} help={JITTER_HELP} />
       </div>
       <Ladder policy={policy} />
     </div>
@@ -29,7 +31,7 @@ export function RetryFields({ form, onChange, errors, policy }: { form: Delivery
 }
 
 function Ladder({ policy }: { policy: RetryPolicy | null }) {
-  if (!policy) return <p className="rounded-md bg-panel-2 px-2 py-1.5 text-[11px] text-faint">The retry ladder shows once the fields above are valid.</p>;
+  if (!policy) return <p className="rounded-md bg-panel-2 px-2 py-1.5 text-[11px] text-faint">The retry ladder shows once the retry fields above are valid.</p>;
   const ladder = policyLadder(policy);
   const last = ladder.attempts[ladder.attempts.length - 1]!;
   const end = ladder.end === 'maxAttempts' ? `then it fails: max attempts reached (${policy.maxAttempts})` : ladder.end === 'window' ? `then it fails: retry window exhausted (${formatSpan(policy.windowMs)})` : 'and more (the first 30 are listed)';

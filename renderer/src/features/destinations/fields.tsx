@@ -12,7 +12,7 @@ export type Errors = Record<string, string>;
 
 /** A small line under a field group: an error (red) or a limit/help (grey). */
 export function FieldNote({ id, error, children }: { id?: string; error?: string | undefined; children?: ReactNode }) {
-  if (error) return <p id={id} role="alert" className="text-[11px] text-err">{error}</p>;
+  if (error) return <p id={id} role="alert" className="text-[11px] whitespace-pre-line wrap-anywhere text-err">{error}</p>;
   return children ? <p id={id} className="text-[11px] text-faint">{children}</p> : null;
 }
 
@@ -35,7 +35,7 @@ export function SourcesPicker({ sources, selected, onChange, error, onCreate }: 
   }
   const toggle = (id: string, on: boolean) => onChange(on ? [...selected, id] : selected.filter((s) => s !== id));
   return (
-    <fieldset className="flex flex-col gap-1.5" aria-describedby={noteId}>
+    <fieldset className="flex flex-col gap-1.5" aria-describedby={noteId} data-slot="sources">
       <legend className="sr-only">Sources</legend>
       <div className="flex flex-wrap gap-1.5">
         {sources.map((s) => {
@@ -106,7 +106,7 @@ export function WebhookUrls({
           <button
             type="button"
             aria-label={`Remove webhook ${i + 1}`}
-            title="Remove this URL"
+            title={rows.length === 1 && row.url === '' && row.headers.length === 0 ? 'Nothing to remove: the only webhook is empty' : 'Remove this URL'}
             onClick={() => remove(i)}
             disabled={rows.length === 1 && row.url === '' && row.headers.length === 0}
             className="mt-5 flex size-7 shrink-0 items-center justify-center rounded-md text-faint hover:bg-hover hover:text-fg disabled:opacity-30"
@@ -169,10 +169,18 @@ export function WebhookUrls({
 /** Static headers of each webhook (up to five each). */
 export function WebhookHeaders({ rows, onChange, errors }: { rows: WebhookRow[]; onChange(rows: WebhookRow[]): void; errors: Errors }) {
   const setHeaders = (i: number, headers: WebhookRow['headers']) => onChange(rows.map((r, j) => (j === i ? { ...r, headers } : r)));
+  const baseId = useId();
   return (
     <div className="flex flex-col gap-3">
       {rows.map((row, i) => {
         const reason = headerLimitReason(row.headers.length);
+        const error = errors[`webhooks[${i}].headers`];
+        const noteId = `${baseId}-${i}`;
+        // The problem is said once, under the row's headers; the headers it names point at it (all of
+        // them when it names none, such as one header too many).
+        const named = (name: string) => error?.split('\n').some((line) => line.startsWith(`Webhook ${i + 1} header ${name.trim()}: `)) ?? false;
+        const anyNamed = row.headers.some((h) => h.name.trim() !== '' && named(h.name));
+        const invalid = (name: string) => (error && (!anyNamed || named(name)) ? { 'aria-invalid': true, 'aria-describedby': noteId } : {});
         return (
           <fieldset key={i} className="flex flex-col gap-1.5">
             <legend className="mb-1 flex min-w-0 items-center gap-1.5 text-xs text-muted">
@@ -181,8 +189,8 @@ export function WebhookHeaders({ rows, onChange, errors }: { rows: WebhookRow[];
             </legend>
             {row.headers.map((h, k) => (
               <div key={k} className="flex items-start gap-1.5">
-                <TextField className="w-44" label={`Webhook ${i + 1} header ${k + 1} name`} value={h.name} placeholder="Header-Name" data-slot={`webhooks[${i}].headers`} onChange={(name) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, name } : x)))} />
-                <TextField className="flex-1" label={`Webhook ${i + 1} header ${k + 1} value`} value={h.value} placeholder="value" data-slot={`webhooks[${i}].headers`} onChange={(value) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, value } : x)))} />
+                <TextField className="w-44" label={`Webhook ${i + 1} header ${k + 1} name`} value={h.name} placeholder="Header-Name" data-slot={`webhooks[${i}].headers`} {...invalid(h.name)} onChange={(name) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, name } : x)))} />
+                <TextField className="flex-1" label={`Webhook ${i + 1} header ${k + 1} value`} value={h.value} placeholder="value" data-slot={`webhooks[${i}].headers`} {...invalid(h.name)} onChange={(value) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, value } : x)))} />
                 <button
                   type="button"
                   aria-label={`Remove webhook ${i + 1} header ${k + 1}`}
@@ -208,7 +216,7 @@ export function WebhookHeaders({ rows, onChange, errors }: { rows: WebhookRow[];
                 {reason ? ': the limit' : ''}
               </span>
             </div>
-            <FieldNote error={errors[`webhooks[${i}].headers`]} />
+            <FieldNote id={noteId} error={error} />
           </fieldset>
         );
       })}

@@ -1,5 +1,8 @@
-import { useState, type MouseEvent, type ReactNode } from 'react';
+import { useState, type FocusEvent, type MouseEvent, type ReactNode } from 'react';
+import type { ApiError } from '../../../../main/contract/result';
 import { useRouter } from '../../stores/router';
+import { toastApiError } from '../../stores/toasts';
+import { serverProblem, slotLabel, type DestinationForm, type FormKind, type ServerProblem } from './destinationForm';
 import type { Errors } from './fields';
 import { DiscardDialog } from './DiscardDialog';
 
@@ -37,7 +40,8 @@ export function useDirtyForm(what: string) {
 export function FormCrumb({ onCrumbClick, children }: { onCrumbClick(e: MouseEvent): void; children: ReactNode }) {
   return (
     <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line bg-panel px-3">
-      <a href="#/destinations" onClick={onCrumbClick} className="text-xs text-muted hover:text-fg hover:underline">
+      {/* Named apart from the navigation's own Destinations link. */}
+      <a href="#/destinations" onClick={onCrumbClick} aria-label="All destinations" className="text-xs text-muted hover:text-fg hover:underline">
         Destinations
       </a>
       <span className="text-faint">/</span>
@@ -46,12 +50,75 @@ export function FormCrumb({ onCrumbClick, children }: { onCrumbClick(e: MouseEve
   );
 }
 
-/** After a failed Save, the first problem beside the buttons. */
-export function NotSaved({ errors, touched, shown }: { errors: Errors; touched: ReadonlySet<string> | 'all'; shown: Errors }) {
-  if (!((Object.keys(errors).length > 0 || touched === 'all') && Object.keys(shown).length > 0)) return null;
+/**
+ * The form slots whose fields the user has left (`data-slot` on their inputs), or 'all' once Save was
+ * tried; `onBlur` goes on the form. A field left by pressing a button shows its problem only after the
+ * click: the problem's line moves what is below it, and a click whose button moved between press and
+ * release would be lost.
+ */
+export function useLeftFields(): { touched: ReadonlySet<string> | 'all'; touchAll(): void; onBlur(e: FocusEvent<HTMLElement>): void } {
+  const [touched, setTouched] = useState<ReadonlySet<string> | 'all'>(() => new Set());
+  const onBlur = (e: FocusEvent<HTMLElement>) => {
+    const slot = (e.target as HTMLElement).closest<HTMLElement>('[data-slot]')?.dataset['slot'];
+    if (!slot) return;
+    const apply = () => setTouched((t) => (t === 'all' || t.has(slot) ? t : new Set([...t, slot])));
+    if (pointerIsDown) window.addEventListener('pointerup', () => setTimeout(apply), { once: true });
+    else apply();
+  };
+  return { touched, touchAll: () => setTouched('all'), onBlur };
+}
+
+let pointerIsDown = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pointerdown', () => (pointerIsDown = true), true);
+  window.addEventListener('pointerup', () => (pointerIsDown = false), true);
+}
+
+/**
+ * A server error next to its field when the form has one (in the field's words and units, see
+ * serverProblem), else as a notice.
+ */
+export function placeError(command: string, error: ApiError, kind: FormKind, form: DestinationForm, setServer: (problems: ServerProblem[]) => void): void {
+  const placed = serverProblem(kind, form, error);
+  if (placed) setServer([placed]);
+  else toastApiError(command, error);
+}
+
+/** Focuses a slot's field (its first input), for the summary's links. */
+function focusSlot(from: HTMLElement, slot: string): void {
+  const form = from.closest('form');
+  const at = form?.querySelector<HTMLElement>(`[data-slot="${CSS.escape(slot)}"]`);
+  const target = at?.matches('input, textarea, select, button') ? at : at?.querySelector<HTMLElement>('input, textarea, select, button');
+  target?.scrollIntoView({ block: 'center' });
+  target?.focus({ preventScroll: true });
+}
+
+/**
+ * After a failed Save, beside the buttons: the one problem in full, or how many there are with a link to
+ * each field (every message is next to its field).
+ */
+export function NotSaved({ server, touched, shown }: { server: readonly unknown[]; touched: ReadonlySet<string> | 'all'; shown: Errors }) {
+  const slots = Object.keys(shown);
+  if (!((server.length > 0 || touched === 'all') && slots.length > 0)) return null;
+  const lines = Object.values(shown).flatMap((m) => m.split('\n'));
   return (
-    <span className="min-w-0 truncate text-xs text-err" role="status">
-      Not saved: {Object.values(shown)[0]}
-    </span>
+    <div className="flex min-w-0 flex-1 items-center gap-1.5 text-xs text-err" role="status" aria-label="Not saved" title={lines.join('\n')}>
+      {lines.length === 1 ? (
+        <span className="min-w-0 truncate">Not saved: {lines[0]}</span>
+      ) : (
+        <>
+          <span className="shrink-0">
+            Not saved: {lines.length} problems{slots.length < lines.length ? ` in ${slots.length} fields` : ''}:
+          </span>
+          <span className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 overflow-hidden">
+            {slots.map((slot) => (
+              <button key={slot} type="button" className="shrink-0 underline decoration-dotted underline-offset-2 hover:text-fg" title={shown[slot]} onClick={(e) => focusSlot(e.currentTarget, slot)}>
+                {slotLabel(slot)}
+              </button>
+            ))}
+          </span>
+        </>
+      )}
+    </div>
   );
 }

@@ -1,13 +1,13 @@
 /**
- * The Destinations screens' pure parts: the form a destination is edited in and the input it becomes,
- * where a server error belongs in the form, and the event filters' preview over recent messages (with the
- * engine's own rule from main/contract/message/routing.ts).
+ * The Destinations screens' pure parts: the webhook rows a destination is edited in and the input they
+ * become, where an API field belongs in the form and how the form labels it (destinationForm.ts checks the
+ * whole form with them), and the event filters' preview over recent messages (with the engine's own rule
+ * from main/contract/message/routing.ts).
  */
 import { LIMITS } from '../../../../main/contract/message/messageShapes';
-import type { Destination, EventFilters, MessageSummary } from '../../../../main/contract/models';
-import type { ApiError } from '../../../../main/contract/result';
-import { eventFilterAllows } from '../../../../main/contract/message/routing';
-import { destinationInputSchema, formatPath, webhookInputSchema, type DestinationInput } from '../../../../main/contract/schemas';
+import type { RoutingInputs } from '../../../../main/contract/diagnostics';
+import type { Destination, EventFilters } from '../../../../main/contract/models';
+import { eventFilterAllows, integrationsAllow } from '../../../../main/contract/message/routing';
 
 export const MAX_WEBHOOKS = LIMITS.webhooksPerDestination;
 export const MAX_HEADERS = LIMITS.headersPerWebhook;
@@ -72,8 +72,10 @@ export function eventList(text: string): string[] {
 export interface FilterPreview {
   /** Messages looked at (the newest, at most 1,000). */
   looked: number;
-  /** Of those, the ones this destination receives or would (from its sources, or sent to it). */
+  /** Of those, the ones this destination receives or would: from its sources, and routed to it by their integrations. */
   relevant: number;
+  /** From its sources, but kept from it by their integrations (they never reach its filters). */
+  skipped: number;
   /** What the given filters would drop, by event, most first. */
   dropped: { event: string; count: number; reason: string }[];
   droppedTotal: number;
@@ -82,12 +84,14 @@ export interface FilterPreview {
 }
 
 /**
- * What event filters would have dropped among recent messages: those from the destination's sources (or
- * that had a delivery to it), checked with the engine's own rule (eventFilterAllows). Integrations and
- * the enabled switch are not part of it: they do not change with the filters.
+ * What event filters would have dropped among recent messages (listRoutingInputs): those from the
+ * destination's sources whose integrations route them to it, checked with the engine's own rules
+ * (routing.ts). A message its integrations keep from the destination never reaches the filters; the
+ * enabled switch is not part of it: it does not change with the filters.
  */
-export function previewFilters(destination: Pick<Destination, 'id' | 'name' | 'sourceIds' | 'filters'>, filters: EventFilters, messages: readonly MessageSummary[]): FilterPreview {
-  const relevant = messages.filter((m) => (m.sourceId !== null && destination.sourceIds.includes(m.sourceId)) || m.destinationIds.includes(destination.id));
+export function previewFilters(destination: Pick<Destination, 'name' | 'sourceIds' | 'filters'>, filters: EventFilters, recent: RoutingInputs): FilterPreview {
+  const ofItsSources = recent.items.filter((m) => m.sourceId !== null && destination.sourceIds.includes(m.sourceId));
+  const relevant = ofItsSources.filter((m) => integrationsAllow(m.integrations, destination.name) === null);
   const byEvent = new Map<string, { count: number; reason: string }>();
   let droppedNow = 0;
   for (const m of relevant) {
@@ -100,7 +104,7 @@ export function previewFilters(destination: Pick<Destination, 'id' | 'name' | 's
     byEvent.set(key, entry);
   }
   const dropped = [...byEvent.entries()].map(([event, v]) => ({ event, ...v })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
-  return { looked: messages.length, relevant: relevant.length, dropped, droppedTotal: dropped.reduce((n, d) => n + d.count, 0), droppedNow };
+  return { looked: recent.looked, relevant: relevant.length, skipped: ofItsSources.length - relevant.length, dropped, droppedTotal: dropped.reduce((n, d) => n + d.count, 0), droppedNow };
 }
 
 /** A destination name not taken yet: `Webhooks`, `Webhooks 2`, ... */
@@ -145,39 +149,6 @@ export function fieldLabel(field: string): string {
   if (f === 'webhooks' || f === 'url') return 'Webhook URLs';
   const top = /^(sources|retry\.\w+|filters\.\w+|\w+)/.exec(f)?.[1] ?? f;
   return LABELS[top] ?? field;
-}
-
-/** An API error with its field named as the form labels it: `Webhook 2 URL: must be an absolute URL...`. */
-export function labelledMessage(error: Pick<ApiError, 'field' | 'message'>): string {
-  if (!error.field) return error.message;
-  const rest = error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
-  return `${fieldLabel(error.field)}: ${rest}`;
-}
-
-/**
- * What the API would refuse in the form, checked with its own schemas, by form slot (formSlot): the first
- * problem of each, named as the form labels the field. Each webhook row is checked where it stands (rows
- * left empty are not sent), so "Webhook 3 URL" is the third row even when the second is empty. The form
- * shows a slot's problem once its field has been left, and all of them on Save.
- */
-export function formProblems(input: Omit<DestinationInput, 'webhooks' | 'url'>, rows: readonly WebhookRow[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  const add = (issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix: readonly PropertyKey[]) => {
-    for (const issue of issues) {
-      const field = formatPath([...prefix, ...issue.path]);
-      const slot = formSlot(field);
-      if (slot !== null && out[slot] === undefined) out[slot] = `${fieldLabel(field)}: ${issue.message}`;
-    }
-  };
-  const rest = destinationInputSchema.safeParse(input);
-  if (!rest.success) add(rest.error.issues, []);
-  rows.forEach((row, i) => {
-    const [webhook] = webhooksInput([row]);
-    if (!webhook) return;
-    const checked = webhookInputSchema.safeParse(webhook);
-    if (!checked.success) add(checked.error.issues, ['webhooks', i]);
-  });
-  return out;
 }
 
 /**

@@ -71,7 +71,19 @@ export function DeliveryCard({
           </p>
         )}
         {webhooks.map((w) => (
-          <Timeline key={w.index} deliveryId={delivery.id} webhookIndex={w.index} url={w.sentTo ?? w.configured ?? `webhook ${w.index + 1}`} configuredUrl={w.configured} attempts={w.attempts} ghosts={w.ghosts} now={now} selectedAttemptId={selectedAttemptId} receiverVerdicts={receiverVerdicts} />
+          <Timeline
+            key={w.index}
+            deliveryId={delivery.id}
+            webhookIndex={w.index}
+            scope={webhooks.length > 1 ? `${delivery.destinationName}, webhook ${w.index + 1}` : delivery.destinationName}
+            url={w.sentTo ?? w.configured ?? `webhook ${w.index + 1}`}
+            configuredUrl={w.configured}
+            attempts={w.attempts}
+            ghosts={w.ghosts}
+            now={now}
+            selectedAttemptId={selectedAttemptId}
+            receiverVerdicts={receiverVerdicts}
+          />
         ))}
       </div>
     </Card>

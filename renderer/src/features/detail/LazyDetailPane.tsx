@@ -1,9 +1,12 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { LoaderCircle } from 'lucide-react';
+import { preloadable } from '../../lib/preloadable';
 
 // The detail pane shows bodies in CodeMirror (the `editor` chunk, ~450 kB): loaded when a message is first
-// opened, so Live and History paint their lists without it.
-const DetailPane = lazy(async () => ({ default: (await import('./DetailPane')).DetailPane }));
+// opened, so Live and History paint their lists without it (main.tsx loads it ahead for a link to a message).
+const DetailPane = preloadable(async () => (await import('./DetailPane')).DetailPane);
+
+export const preloadDetailPane = DetailPane.preload;
 
 export function LazyDetailPane({ onClose }: { onClose(): void }) {
   return (

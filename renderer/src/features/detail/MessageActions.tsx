@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Ban, CircleHelp, Repeat, RotateCw } from 'lucide-react';
-import type { MessageDetail } from '../../../../main/contract/models';
+import type { DeliveryStatus, MessageDetail } from '../../../../main/contract/models';
 import { api } from '../../api/instance';
 import { summarize } from '../../api/summaries';
 import { plural } from '../../lib/format';
@@ -10,6 +10,17 @@ import { useRouter } from '../../stores/router';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { CompareWebhooksButton } from '../compare/CompareButtons';
+
+const BUSY_WORDS = { retry: 'retrying now', cancel: 'cancelling', replay: 'replaying' } as const;
+
+/** What the deliveries' states are: `its delivery is delivered`, `its deliveries are 1 delivered and 1 cancelled`. */
+function describeStates(statuses: readonly DeliveryStatus[]): string {
+  const counts = new Map<DeliveryStatus, number>();
+  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
+  if (counts.size === 1) return statuses.length === 1 ? `its delivery is ${statuses[0]}` : `every delivery is ${statuses[0]}`;
+  const parts = [...counts].map(([status, n]) => `${n} ${status}`);
+  return `its deliveries are ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
 
 /** Retry now, Cancel, Replay (optionally keeping the messageId). */
 export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: MessageDetail; whyOpen?: boolean; onWhy?: () => void }) {
@@ -21,6 +32,12 @@ export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: Mes
   const statuses = detail.deliveries.map((d) => d.status);
   const canRetry = statuses.some((s) => s === 'retrying' || s === 'failed' || s === 'queued');
   const canCancel = statuses.some((s) => s === 'retrying' || s === 'queued' || s === 'delivering');
+  // A disabled action says why, in the words of the deliveries' states.
+  const states = statuses.length ? describeStates(statuses) : null;
+  const waitFor = busy && `Wait: ${BUSY_WORDS[busy]}`;
+  const retryBlocked = waitFor || (canRetry ? null : states ? `Nothing to retry: ${states}. Only a waiting or failed delivery can be retried (Replay sends it again).` : 'Nothing to retry: no destination received this message (Replay sends it again).');
+  const cancelBlocked = waitFor || (canCancel ? null : states ? `Nothing to cancel: ${states}. Only a waiting or in-flight delivery can be cancelled.` : 'Nothing to cancel: no destination received this message.');
+  const replayBlocked = waitFor || null;
 
   const run = async (action: 'retry' | 'cancel' | 'replay') => {
     setBusy(action);
@@ -46,14 +63,14 @@ export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: Mes
 
   return (
     <div role="group" aria-label="Actions" className="flex flex-wrap items-center gap-2">
-      <Button icon={<RotateCw aria-hidden className="size-3.5" />} busy={busy === 'retry'} disabled={!canRetry || busy !== null} onClick={() => void run('retry')} title="Send the next attempt now (r)">
+      <Button icon={<RotateCw aria-hidden className="size-3.5" />} busy={busy === 'retry'} disabled={retryBlocked !== null} onClick={() => void run('retry')} title={retryBlocked ?? 'Send the next attempt now (r)'}>
         Retry now
       </Button>
-      <Button variant="danger" icon={<Ban aria-hidden className="size-3.5" />} busy={busy === 'cancel'} disabled={!canCancel || busy !== null} onClick={() => void run('cancel')} title="Stop retrying">
+      <Button variant="danger" icon={<Ban aria-hidden className="size-3.5" />} busy={busy === 'cancel'} disabled={cancelBlocked !== null} onClick={() => void run('cancel')} title={cancelBlocked ?? 'Stop retrying'}>
         Cancel
       </Button>
       <div className="flex items-center rounded-md border border-line">
-        <Button variant="ghost" className="rounded-r-none" icon={<Repeat aria-hidden className="size-3.5" />} busy={busy === 'replay'} disabled={busy !== null} onClick={() => void run('replay')} title="Send it again as a new message">
+        <Button variant="ghost" className="rounded-r-none" icon={<Repeat aria-hidden className="size-3.5" />} busy={busy === 'replay'} disabled={replayBlocked !== null} onClick={() => void run('replay')} title={replayBlocked ?? 'Send it again as a new message'}>
           Replay
         </Button>
         <label htmlFor={checkboxId} className="flex h-7 items-center gap-1.5 border-l border-line px-2 text-xs text-muted">

@@ -5,6 +5,9 @@ import { useRouter } from '../../stores/router';
 import { CopyButton } from '../../ui/CopyButton';
 import { VisibleText } from '../../ui/VisibleText';
 
+/** A message without a source, as Live's and History's lists and `hookbench show` say it too. */
+const NO_SOURCE = 'none (sent directly from Compose, the API or the CLI)';
+
 /** Who, when, from where: the facts of one message, as a compact definition list. */
 export function MessageFacts({ detail }: { detail: MessageDetail }) {
   const sources = useCatalog((s) => s.sources);
@@ -22,7 +25,7 @@ export function MessageFacts({ detail }: { detail: MessageDetail }) {
     ['Received', <span className="tabular font-mono">{formatTimestamp(m.receivedAt)}</span>],
     ['User ID', m.userId ? <VisibleText text={m.userId} className="font-mono" /> : <span className="text-faint">—</span>],
     ...(anonymousId ? [['Anonymous ID', <span className="font-mono">{anonymousId}</span>] as [string, React.ReactNode]] : []),
-    ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">composer (no source)</span>],
+    ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">{NO_SOURCE}</span>],
     ['Size', `${formatBytes(new TextEncoder().encode(m.body).length)} of 32 KiB`],
     ...(m.replayOf !== null
       ? [

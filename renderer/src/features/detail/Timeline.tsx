@@ -13,6 +13,8 @@ import { FastForwardedBadge, OutcomeBadge } from '../../ui/StatusBadge';
 interface TimelineProps {
   deliveryId: number;
   webhookIndex: number;
+  /** Whose timeline this is ("Orders", "Orders, webhook 2"): a message's timelines side by side name their controls apart. */
+  scope: string;
   url: string;
   configuredUrl: string | undefined;
   attempts: AttemptRecord[];
@@ -30,7 +32,7 @@ interface TimelineProps {
 /** Ghost markers shown before "show the rest of the ladder". */
 const GHOSTS_SHOWN = 3;
 
-export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, now, selectedAttemptId, receiverVerdicts }: TimelineProps) {
+export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, ghosts, now, selectedAttemptId, receiverVerdicts }: TimelineProps) {
   const navigate = useRouter((s) => s.navigate);
   const [allGhosts, setAllGhosts] = useState(false);
   const shownGhosts = allGhosts ? ghosts : ghosts.slice(0, GHOSTS_SHOWN);
@@ -57,7 +59,7 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
               <button
                 type="button"
                 aria-pressed={selected}
-                aria-label={`Attempt ${a.attemptNumber}: ${a.outcome}${isFastForwarded(a) ? ' (fast-forwarded)' : ''}${a.statusCode ? `, HTTP ${a.statusCode}` : ''}, ${formatDuration(a.durationMs)}${refused}`}
+                aria-label={`Attempt ${a.attemptNumber}: ${a.outcome}${isFastForwarded(a) ? ' (fast-forwarded)' : ''}${a.statusCode ? `, HTTP ${a.statusCode}` : ''}, ${formatDuration(a.durationMs)}${refused} (${scope})`}
                 onClick={() => navigate({ attemptId: selected ? null : a.id })}
                 className={`my-0.5 flex h-7 w-full items-center gap-2.5 rounded-md px-2 text-left text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}
               >
@@ -86,13 +88,13 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
                 {formatCountdown(g.at, now)}
                 {g.spreadMs > 0 && <span className="text-faint"> ±{formatSpan(g.spreadMs)}</span>}
               </span>
-              <AdvanceToRetry ghost={g} now={now} />
+              <AdvanceToRetry ghost={g} now={now} scope={scope} />
             </div>
           </li>
         ))}
         {hidden > 0 && (
           <li className="relative pl-4">
-            <button type="button" onClick={() => setAllGhosts(true)} className="my-0.5 h-6 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg">
+            <button type="button" onClick={() => setAllGhosts(true)} aria-label={`${hidden} more ${hidden === 1 ? 'retry' : 'retries'} scheduled, the last ${formatCountdown(ghosts[ghosts.length - 1]!.at, now)} (${scope})`} className="my-0.5 h-6 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg">
               {hidden} more {hidden === 1 ? 'retry' : 'retries'} scheduled, the last {formatCountdown(ghosts[ghosts.length - 1]!.at, now)}
             </button>
           </li>
@@ -107,7 +109,7 @@ export function Timeline({ webhookIndex, url, configuredUrl, attempts, ghosts, n
  * Moves the clock to a ghost marker's due time (the top bar's Next retry moves it to the earliest of all):
  * what falls due on the way plays, this retry included; a projected one plays if the retries before it fail.
  */
-function AdvanceToRetry({ ghost, now }: { ghost: GhostAttempt; now: number }) {
+function AdvanceToRetry({ ghost, now, scope }: { ghost: GhostAttempt; now: number; scope: string }) {
   const { busy, jump, advanceTo } = useEngine();
   const blocked =
     jump !== null
@@ -121,7 +123,7 @@ function AdvanceToRetry({ ghost, now }: { ghost: GhostAttempt; now: number }) {
   return (
     <button
       type="button"
-      aria-label="Advance to this retry"
+      aria-label={`Advance to attempt ${ghost.attemptNumber} (${scope})`}
       aria-description={blocked ?? undefined}
       aria-busy={busy === 'to-retry' || undefined}
       disabled={blocked !== null}

@@ -43,7 +43,7 @@ export function WhyPanel({ detail }: { detail: MessageDetail }) {
     };
   }, [detail]);
   return (
-    <Card name="Why?" title="Why?">
+    <Card name="Why?" title="Why, per destination">
       {error ? (
         <p className="px-3 py-2 text-xs text-err">{error}</p>
       ) : !why ? (
@@ -83,7 +83,8 @@ function DestinationWhy({ d }: { d: DestinationExplanation }) {
                 {r.evidence.map((e, j) => {
                   const href = evidenceHash(e);
                   return href ? (
-                    <a key={j} href={href} className="inline-flex max-w-full items-center gap-1 rounded-md border border-line px-2 py-0.5 text-accent hover:bg-hover">
+                    // Named with its reason: one destination can be the evidence of two reasons.
+                    <a key={j} href={href} aria-label={`${e.label}, evidence of: ${sentence(r.text)}`} className="inline-flex max-w-full items-center gap-1 rounded-md border border-line px-2 py-0.5 text-accent hover:bg-hover">
                       <span className="truncate">{e.label}</span>
                       <ArrowRight aria-hidden className="size-3 shrink-0 opacity-60" />
                     </a>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Ban, Download, RotateCcw, Send, Upload } from 'lucide-react';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../../main/contract/api';
-import { EXPORT_LIMIT } from '../../../../main/contract/commandInputs';
+import { EXPORT_LIMIT } from '../../../../main/contract/apiLimits';
 import { api } from '../../api/instance';
 import { exportFileName, saveText } from '../../lib/download';
 import { plural } from '../../lib/format';
@@ -17,6 +17,7 @@ import { SavedFilters } from './SavedFilters';
 import type { FilterQuery } from './historyQuery';
 
 const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON', har: 'HAR', curl: 'cURL' };
+const BULK_LABEL: Record<BulkAction, string> = { retry: 'Retry', cancel: 'Cancel', replay: 'Replay' };
 
 /** The bar over the list: what is loaded and selected, the actions on the selection, export, import, saved filters. */
 export function HistoryActions({ filter, query, onApplyQuery }: { filter: HistoryFilter; query: FilterQuery; onApplyQuery(query: FilterQuery): void }) {
@@ -60,26 +61,38 @@ export function HistoryActions({ filter, query, onApplyQuery }: { filter: Histor
           Clear selection
         </Button>
       ) : (
-        <Button variant="ghost" disabled={rows.length === 0 || allLoaded} onClick={selectAll} title="Select every message loaded so far">
+        <Button variant="ghost" disabled={rows.length === 0 || allLoaded} onClick={selectAll} title={rows.length === 0 ? (loaded ? 'No message to select: none matches this filter' : 'Wait: the messages are loading') : 'Select every message loaded so far'}>
           Select all loaded
         </Button>
       )}
       <div className="h-4 w-px bg-line" aria-hidden />
-      {(Object.keys(BULK_ACTIONS) as BulkAction[]).map((action) => (
-        <Button
-          key={action}
-          disabled={selected.size === 0 || busy !== null}
-          busy={busy === action}
-          icon={action === 'retry' ? <RotateCcw aria-hidden className="size-3.5" /> : action === 'cancel' ? <Ban aria-hidden className="size-3.5" /> : <Send aria-hidden className="size-3.5" />}
-          onClick={() => void run(action)}
-          title={action === 'retry' ? 'Retry now: waiting or failed deliveries are attempted at once' : action === 'cancel' ? 'Cancel waiting and in-flight deliveries' : 'Send the same bodies again as new messages'}
-        >
-          {action === 'retry' ? 'Retry' : action === 'cancel' ? 'Cancel' : 'Replay'}
-        </Button>
-      ))}
+      {(Object.keys(BULK_ACTIONS) as BulkAction[]).map((action) => {
+        // Named for the selection ("Retry selected"): beside an open message, its own Retry now, Cancel and
+        // Replay are other buttons. The words stay short, the bar already says "2 selected".
+        const blocked = busy !== null ? `Wait: the selection is being ${BULK_ACTIONS[busy].verb}` : selected.size === 0 ? 'Select messages first: tick their boxes (x toggles the row under the cursor)' : null;
+        return (
+          <Button
+            key={action}
+            disabled={blocked !== null}
+            busy={busy === action}
+            icon={action === 'retry' ? <RotateCcw aria-hidden className="size-3.5" /> : action === 'cancel' ? <Ban aria-hidden className="size-3.5" /> : <Send aria-hidden className="size-3.5" />}
+            onClick={() => void run(action)}
+            aria-label={`${BULK_LABEL[action]} selected`}
+            title={blocked ?? (action === 'retry' ? 'Retry now: waiting or failed deliveries are attempted at once' : action === 'cancel' ? 'Cancel waiting and in-flight deliveries' : 'Send the same bodies again as new messages')}
+          >
+            {BULK_LABEL[action]}
+          </Button>
+        );
+      })}
       <div className="ml-auto flex items-center gap-2">
         <SavedFilters query={query} onApply={onApplyQuery} />
-        <DropPanel label="Export" icon={<Download aria-hidden className="size-3.5" />} align="right" disabled={!loaded || rows.length === 0}>
+        <DropPanel
+          label="Export"
+          icon={<Download aria-hidden className="size-3.5" />}
+          align="right"
+          disabled={!loaded || rows.length === 0}
+          title={!loaded ? 'Wait: the messages are loading' : rows.length === 0 ? 'Nothing to export: no message matches this filter' : undefined}
+        >
           {(close) => <ExportForm ids={ids} filter={filter} onDone={close} />}
         </DropPanel>
         <DropPanel label="Import" icon={<Upload aria-hidden className="size-3.5" />} align="right" width={360}>

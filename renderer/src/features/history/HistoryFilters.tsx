@@ -54,7 +54,7 @@ function FilterInput({ label, value, onCommit, error, type = 'text', placeholder
 }
 
 /** Filters past the first row: below 900 px of list they fold behind "More filters" unless one is set. */
-const SECONDARY: readonly FilterKey[] = ['type', 'sourceId', 'destinationId', 'userId', 'event', 'from', 'to'];
+const SECONDARY: readonly FilterKey[] = ['type', 'sourceId', 'destinationId', 'userId', 'event', 'from', 'to', 'origin'];
 
 /** The filter bar: every listMessages filter, kept in the hash's query. */
 export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery; parsed: ParsedFilter; onChange(patch: FilterQuery, options?: { replace?: boolean }): void }) {
@@ -68,6 +68,7 @@ export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery
   const open = more || secondarySet > 0;
   const choice = { ...(parsed.filter.status ? { status: parsed.filter.status } : {}), ...(parsed.filter.delivery ? { delivery: parsed.filter.delivery } : {}) };
   const since = parsed.filter.deliverySince;
+  const failedSince = parsed.filter.failedSince;
   // Folded fields are hidden only while the list is narrow (a container query): wide, they all show.
   const fold = open ? 'contents' : 'hidden @[900px]:contents';
   return (
@@ -92,11 +93,21 @@ export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery
               </button>
             </span>
           )}
+          {failedSince !== undefined && (
+            <span className="flex h-7 items-center gap-1 rounded-md bg-panel-2 pr-0.5 pl-2 text-xs text-muted" title={`Only messages with a delivery that failed at or after ${formatTimestamp(failedSince)}, real time (time travel does not move it)`}>
+              failed since <span className="tabular font-mono text-fg">{formatRowTime(failedSince, failedSince)}</span> <span className="text-faint">real time</span>
+              <button type="button" aria-label={`Clear: failed since ${formatTimestamp(failedSince)}`} onClick={() => onChange({ failedSince: '' }, { replace: false })} className="flex size-6 items-center justify-center rounded text-faint hover:bg-hover hover:text-fg">
+                <X aria-hidden className="size-3.5" />
+              </button>
+            </span>
+          )}
           <button
             type="button"
             aria-expanded={open}
             onClick={() => setMore(!open)}
             disabled={secondarySet > 0}
+            aria-label={`${open ? 'Fewer filters' : 'More filters'}${secondarySet > 0 ? `, ${secondarySet} set` : ''}`}
+            title={secondarySet > 0 ? `${secondarySet === 1 ? 'A filter below is set: it stays' : `${secondarySet} filters below are set: they stay`} shown until you clear ${secondarySet === 1 ? 'it' : 'them'}` : undefined}
             className="flex h-7 items-center gap-1 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg disabled:opacity-60 @[900px]:hidden"
           >
             <SlidersHorizontal aria-hidden className="size-3.5" />
@@ -111,8 +122,10 @@ export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery
             <FilterInput label="Event" value={query.event ?? ''} onCommit={set('event')} error={errors.event} className="min-w-[130px] flex-[1_1_150px]" />
             <FilterInput label="From" type="datetime-local" value={query.from ?? ''} onCommit={set('from')} error={errors.from} className="w-[190px] shrink-0" />
             <FilterInput label="To" type="datetime-local" value={query.to ?? ''} onCommit={set('to')} error={errors.to} className="w-[176px] shrink-0" />
+            {/* A check run's own messages are never mixed with the user's: this shows one or the other. */}
+            <Select label="Traffic" value={query.origin ?? ''} onChange={set('origin', false)} options={[{ value: '', label: 'yours' }, { value: 'check', label: 'hookbench check' }]} />
           </div>
-          <Button variant="ghost" disabled={!any} icon={<X aria-hidden className="size-3.5" />} onClick={() => onChange(Object.fromEntries(Object.keys(query).map((k) => [k, ''])), { replace: false })}>
+          <Button variant="ghost" disabled={!any} title={any ? undefined : 'No filter is set: every message is listed'} icon={<X aria-hidden className="size-3.5" />} onClick={() => onChange(Object.fromEntries(Object.keys(query).map((k) => [k, ''])), { replace: false })}>
             Clear filters
           </Button>
         </div>
@@ -126,7 +139,7 @@ export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery
   );
 }
 
-const LABELS: Record<FilterKey, string> = { text: 'Search', status: 'Status', delivery: 'Status', deliverySince: 'Since', type: 'Type', sourceId: 'Source', destinationId: 'Destination', userId: 'User ID', event: 'Event', from: 'From', to: 'To' };
+const LABELS: Record<FilterKey, string> = { text: 'Search', status: 'Status', delivery: 'Status', deliverySince: 'Since', failedSince: 'Failed since', type: 'Type', sourceId: 'Source', destinationId: 'Destination', userId: 'User ID', event: 'Event', from: 'From', to: 'To', origin: 'Traffic' };
 
 /** A filter on an id the catalog does not know (deleted, or a shared link from elsewhere) still shows. */
 function unknownOption(value: string | undefined, known: { id: string }[]): { value: string; label: string }[] {

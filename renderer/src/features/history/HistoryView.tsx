@@ -94,7 +94,7 @@ export function HistoryView() {
         Every message the workbench receives (from SDKs on <code className="font-mono">/v1/batch</code>, Compose, the API or an import) is kept here, searchable by status, user, event or any text in its body. Import an export with the Import button above.
       </EmptyState>
     ) : (
-      <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setQuery(Object.fromEntries(Object.keys(query).map((k) => [k, ''])))}>Clear filters</Button>}>
+      <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setQuery(Object.fromEntries(Object.keys(query).map((k) => [k, ''])))} title="Clear every filter">Show all messages</Button>}>
         User ID and Event match exactly; the body search matches any piece of text (ASCII letters in any case). Widen the time range or search a shorter piece.
       </EmptyState>
     );

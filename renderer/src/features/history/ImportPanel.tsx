@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { FileUp } from 'lucide-react';
-import { IMPORT_LIMITS } from '../../../../main/contract/importMessages';
+import { IMPORT_LIMITS } from '../../../../main/contract/apiLimits';
 import { api } from '../../api/instance';
 import { formatBytes, plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';
@@ -94,7 +94,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
         </p>
       )}
       <div className="flex justify-end">
-        <Button variant="primary" busy={busy} disabled={!file} onClick={() => void go()}>
+        <Button variant="primary" busy={busy} disabled={!file} title={file ? undefined : 'Choose an export file first'} onClick={() => void go()}>
           Import{file ? ` ${file.name}` : ''}
         </Button>
       </div>

@@ -20,6 +20,9 @@ export function describePolicy(r: Pick<RetentionState, 'maxAgeDays' | 'maxMessag
   return parts.length ? `keeps ${parts.join(' and ')}` : 'keeps everything';
 }
 
+/** How often the footer reads the count again while messages arrive. */
+const COUNT_EVERY_MS = 1000;
+
 /** The footer of History: how much is stored, and the retention policy that bounds it. */
 export function RetentionBar({ refreshKey }: { refreshKey: number }) {
   const [state, setState] = useState<RetentionState | null>(null);
@@ -30,6 +33,23 @@ export function RetentionBar({ refreshKey }: { refreshKey: number }) {
   useEffect(() => {
     void load();
   }, [load, refreshKey]);
+  // New messages (an import, a replay, SDK calls) change the count: read it again, at most once a second.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let last = 0;
+    const off = api().subscribe((batch) => {
+      if (timer !== null || !batch.events.some((e) => e.type === 'messageAccepted')) return;
+      timer = setTimeout(() => {
+        timer = null;
+        last = Date.now();
+        void load();
+      }, Math.max(0, last + COUNT_EVERY_MS - Date.now()));
+    });
+    return () => {
+      off();
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [load]);
   return (
     <section aria-label="Storage" className="flex h-9 shrink-0 items-center gap-3 border-t border-line bg-panel px-3 text-xs text-muted whitespace-nowrap">
       <Database aria-hidden className="size-3.5 text-faint" />

@@ -1,13 +1,14 @@
 /**
  * Actions on many messages at once (History's selection): each message is one command, run one after the
- * other; the outcome is summed up in one sentence, naming the first refusal (pure: unit-tested).
+ * other; the outcome is summed up with its counts (messages, and the deliveries retried or cancelled), naming
+ * the first refusal (pure: unit-tested).
  */
 import type { ApiError, Result } from '../../../../main/contract/result';
 
 export const BULK_ACTIONS = {
-  retry: { command: 'retryNow', done: 'Retried', verb: 'retried' },
-  cancel: { command: 'cancelMessage', done: 'Cancelled', verb: 'cancelled' },
-  replay: { command: 'replayMessage', done: 'Replayed', verb: 'replayed' },
+  retry: { command: 'retryNow', done: 'Retried', verb: 'retried', deliveries: 'sent again now' },
+  cancel: { command: 'cancelMessage', done: 'Cancelled', verb: 'cancelled', deliveries: 'will not be retried' },
+  replay: { command: 'replayMessage', done: 'Replayed', verb: 'replayed', deliveries: 'on their way, as new messages' },
 } as const;
 export type BulkAction = keyof typeof BULK_ACTIONS;
 
@@ -17,16 +18,24 @@ export interface BulkSummary {
   message: string;
 }
 
+function deliveriesIn(value: unknown): number {
+  const list = typeof value === 'object' && value !== null ? (value as { deliveries?: unknown }).deliveries : undefined;
+  return Array.isArray(list) ? list.length : 0;
+}
+
 export function summariseBulk(action: BulkAction, results: readonly { id: number; result: Result<unknown> }[]): BulkSummary {
-  const { done, verb } = BULK_ACTIONS[action];
+  const { done, verb, deliveries } = BULK_ACTIONS[action];
   const failed = results.filter((r): r is { id: number; result: { ok: false; error: ApiError } } => !r.result.ok);
   const ok = results.length - failed.length;
-  const n = (k: number) => `${k.toLocaleString()} ${k === 1 ? 'message' : 'messages'}`;
-  if (failed.length === 0) return { tone: 'success', title: `${done} ${n(ok)}`, message: '' };
+  const n = (k: number, one = 'message', many = 'messages') => `${k.toLocaleString()} ${k === 1 ? one : many}`;
+  // retryNow and cancelMessage answer the deliveries they moved, replayMessage the new message's deliveries.
+  const moved = results.reduce((sum, r) => sum + (r.result.ok ? deliveriesIn(r.result.value) : 0), 0);
+  const what = ok ? `${n(moved, 'delivery', 'deliveries')} ${deliveries}.` : '';
+  if (failed.length === 0) return { tone: 'success', title: `${done} ${n(ok)}`, message: what };
   const first = failed[0]!;
   return {
     tone: 'error',
     title: ok ? `${done} ${n(ok)}; ${failed.length.toLocaleString()} could not be ${verb}` : `${n(failed.length)} could not be ${verb}`,
-    message: `message #${first.id}: ${first.result.error.message}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`,
+    message: `${what ? `${what} ` : ''}message #${first.id}: ${first.result.error.message}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`,
   };
 }

@@ -4,14 +4,17 @@
  * datetime-local input writes them (`2026-11-22T09:30`). Pure: unit-tested in test/unit/renderer/.
  */
 import type { ListMessagesInput } from '../../../../main/contract/api';
-import { API_LIMITS } from '../../../../main/contract/commandInputs';
+import { API_LIMITS } from '../../../../main/contract/apiLimits';
 import { MESSAGE_TYPES, type MessageType } from '../../../../main/contract/message/messageShapes';
-import { DELIVERY_STATUSES, MESSAGE_STATUSES, type DeliveryStatus, type MessageStatus } from '../../../../main/contract/models';
+import { DELIVERY_STATUSES, MESSAGE_ORIGINS, MESSAGE_STATUSES, type DeliveryStatus, type MessageOrigin, type MessageStatus } from '../../../../main/contract/models';
 
 export type HistoryFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
 
+/** Messages in a page of History's list: the first one and each one loaded as the list scrolls. */
+export const HISTORY_PAGE = 200;
+
 /** The query keys History reads, in the order the filter bar shows them. */
-export const FILTER_KEYS = ['text', 'status', 'delivery', 'deliverySince', 'type', 'sourceId', 'destinationId', 'userId', 'event', 'from', 'to'] as const;
+export const FILTER_KEYS = ['text', 'status', 'delivery', 'deliverySince', 'failedSince', 'type', 'sourceId', 'destinationId', 'userId', 'event', 'from', 'to', 'origin'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type FilterQuery = Partial<Record<FilterKey, string>>;
 
@@ -66,11 +69,16 @@ export function parseFilterQuery(query: Record<string, string>): ParsedFilter {
         if ((DELIVERY_STATUSES as readonly string[]).includes(raw)) filter.delivery = raw as DeliveryStatus;
         else errors.delivery = `"${raw}" is not a delivery status (one of ${DELIVERY_STATUSES.join(', ')})`;
         break;
+      case 'origin':
+        if ((MESSAGE_ORIGINS as readonly string[]).includes(raw)) filter.origin = raw as MessageOrigin;
+        else errors.origin = `"${raw}" is not a kind of traffic (${MESSAGE_ORIGINS.join(', ')}; leave it empty for yours)`;
+        break;
       case 'type':
         if ((MESSAGE_TYPES as readonly string[]).includes(raw)) filter.type = raw as MessageType;
         else errors.type = `"${raw}" is not a type (one of ${MESSAGE_TYPES.join(', ')})`;
         break;
       case 'deliverySince':
+      case 'failedSince':
       case 'from':
       case 'to': {
         const ms = localDateTimeMs(raw);

@@ -10,9 +10,9 @@ import type { EngineEvent } from '../../../../main/contract/events';
 import type { MessageSummary } from '../../../../main/contract/models';
 import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
-import { filterKey, type HistoryFilter } from './historyQuery';
+import { filterKey, HISTORY_PAGE, type HistoryFilter } from './historyQuery';
 
-export const HISTORY_PAGE = 200;
+export { HISTORY_PAGE };
 
 interface HistoryState {
   key: string | null;

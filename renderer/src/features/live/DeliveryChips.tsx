@@ -10,9 +10,10 @@ const MAX_CHIPS = 3;
 
 /**
  * Names join the chips only where the cell (the `chips` container, columns.ts) has room for every chip's
- * name, about 110 px a chip: else "O… ✓ 200" next to a chip whose name has vanished. Indexed by count.
+ * name, 100 px a chip (a name of 8 characters or so before its ellipsis): else "O… ✓ 200" next to a chip
+ * whose name has vanished. Indexed by count.
  */
-const NAMES_FROM = ['', '@min-[110px]/chips:inline', '@min-[220px]/chips:inline', '@min-[330px]/chips:inline'];
+const NAMES_FROM = ['', '@min-[100px]/chips:inline', '@min-[200px]/chips:inline', '@min-[300px]/chips:inline'];
 
 /** What a delivery's newest attempt got, in a few characters: the HTTP status, else what went wrong. */
 export function lastResult(d: DeliverySummary): string {
@@ -67,7 +68,7 @@ export function DeliveryChips({ deliveries }: { deliveries: readonly DeliverySum
     <span role="img" aria-label={label} className="flex min-w-0 items-center gap-1">
       {deliveries.map((d, i) => (
         <span key={`${d.destinationId}-${i}`} title={describeDelivery(d)} className={`flex min-w-0 items-center gap-1 rounded px-1 font-mono text-[11px] ${TONE_CLASS[STATUS_TONE[d.status]].soft}`}>
-          <VisibleText text={d.destinationName} className={`hidden max-w-[7rem] truncate font-sans ${NAMES_FROM[deliveries.length]}`} />
+          <VisibleText text={d.destinationName} className={`hidden max-w-[10rem] truncate font-sans ${NAMES_FROM[deliveries.length]}`} />
           <span aria-hidden className="shrink-0">{GLYPH[d.status]}</span>
           <span className="tabular shrink-0">{lastResult(d)}</span>
         </span>

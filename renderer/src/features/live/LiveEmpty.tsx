@@ -6,14 +6,14 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { FirstRunButton } from '../destinations/FirstRunButton';
 
-/** The three reasons a list can be empty, each with its way out. */
+/** The reasons a list can be empty, each with its way out (named for what it shows: the toolbar has Resume stream and Clear filters). */
 export function LiveEmpty({ total }: { total: number }) {
   const { streamPaused, setStreamPaused, setFilter, held } = useLive();
   const navigate = useRouter((s) => s.navigate);
   const firstRun = useCatalog((s) => s.loaded && s.destinations.length === 0);
   if (total === 0 && streamPaused) {
     return (
-      <EmptyState icon={<Pause />} title="The stream is paused" action={<Button variant="primary" onClick={() => setStreamPaused(false)}>Resume stream</Button>}>
+      <EmptyState icon={<Pause />} title="The stream is paused" action={<Button variant="primary" onClick={() => setStreamPaused(false)} title="Resume the stream">Show new messages</Button>}>
         {held.length ? `${held.length.toLocaleString()} new messages are waiting. ` : 'New messages wait until you resume. '}The engine keeps forwarding meanwhile.
       </EmptyState>
     );
@@ -33,7 +33,7 @@ export function LiveEmpty({ total }: { total: number }) {
     );
   }
   return (
-    <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setFilter({ status: 'all', type: 'all' })}>Clear filters</Button>}>
+    <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setFilter({ status: 'all', type: 'all' })} title="Clear the status and type filters">Show all messages</Button>}>
       {total.toLocaleString()} messages are hidden by the status and type filters{streamPaused ? ', and the stream is paused' : ''}.
     </EmptyState>
   );

@@ -28,7 +28,8 @@ export function historyQueryOf(filter: LiveFilter): Record<string, string> {
   return query;
 }
 
-const LABEL = 'sr-only text-xs text-muted @[640px]:not-sr-only';
+/** A select as wide as the option it shows (Chromium's field-sizing), up to a width that leaves room for the rest. */
+const SELECT = '[field-sizing:content] max-w-40';
 
 export function LiveToolbar({ shown, total }: { shown: number; total: number }) {
   const { filter, setFilter, streamPaused, setStreamPaused, held } = useLive();
@@ -39,46 +40,46 @@ export function LiveToolbar({ shown, total }: { shown: number; total: number }) 
   const status = filter.status === 'all' ? '' : filter.status;
   const historyHref = `#/history${Object.keys(historyQueryOf(filter)).length ? `?${new URLSearchParams(historyQueryOf(filter)).toString()}` : ''}`;
   return (
-    // A container: beside an open message (a narrow list) the labels go to screen readers only and the
-    // selects narrow, so Pause/Resume stream always stays whole.
+    // A container: beside an open message (a narrow list, below 640 px) the count and Pause/Resume stream take a
+    // second line, so the filters keep their labels, the button stays whole and the count is never cut.
     <div className="@container shrink-0 border-b border-line bg-panel">
-    <div className="flex h-10 items-center gap-2 px-3 whitespace-nowrap">
-      <Select
-        label="Status"
-        labelClassName={LABEL}
-        selectClassName="max-w-32 @[640px]:max-w-none"
-        value={status}
-        onChange={(v) => setFilter({ status: v === '' ? 'all' : (v as LiveFilter['status']) })}
-        options={statusChoiceOptions('all', filter.status === 'all' ? {} : (parseStatusChoice(filter.status) ?? {}))}
-      />
-      <Select label="Type" labelClassName={LABEL} selectClassName="max-w-24 @[640px]:max-w-none" value={filter.type} onChange={(v) => setFilter({ type: v as LiveFilter['type'] })} options={['all', ...MESSAGE_TYPES]} />
-      {filtered && (
-        <Button variant="ghost" onClick={() => setFilter({ status: 'all', type: 'all' })}>
-          Clear filters
-        </Button>
-      )}
-      <div className="ml-auto flex min-w-0 items-center gap-3">
-        <span className="tabular min-w-0 truncate text-xs text-muted" aria-live="polite" title={partial ? `Live keeps the newest ${total.toLocaleString()} messages; History has all ${stored?.toLocaleString() ?? ''}` : undefined}>
-          {text}
-          {streamPaused && held.length > 0 && <span className="text-warn"> · {held.length.toLocaleString()} waiting</span>}
-        </span>
-        {partial && (
-          <a href={historyHref} className="flex shrink-0 items-center gap-1 text-xs font-medium text-accent hover:underline">
-            Open in History
-            <ArrowRight aria-hidden className="size-3" />
-          </a>
+      <div className="flex min-h-10 flex-wrap items-center gap-x-2 gap-y-1 px-3 py-1.5 whitespace-nowrap">
+        <Select
+          label="Status"
+          selectClassName={SELECT}
+          value={status}
+          onChange={(v) => setFilter({ status: v === '' ? 'all' : (v as LiveFilter['status']) })}
+          options={statusChoiceOptions('all', filter.status === 'all' ? {} : (parseStatusChoice(filter.status) ?? {}))}
+        />
+        <Select label="Type" selectClassName={SELECT} value={filter.type} onChange={(v) => setFilter({ type: v as LiveFilter['type'] })} options={['all', ...MESSAGE_TYPES]} />
+        {filtered && (
+          <Button variant="ghost" onClick={() => setFilter({ status: 'all', type: 'all' })}>
+            Clear filters
+          </Button>
         )}
+        <div aria-hidden className="basis-full @[640px]:hidden" />
+        <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 @[640px]:ml-auto">
+          <span className="tabular text-xs text-muted" aria-live="polite" title={partial ? `Live keeps the newest ${total.toLocaleString()} messages; History has all ${stored?.toLocaleString() ?? ''}` : undefined}>
+            {text}
+            {streamPaused && held.length > 0 && <span className="text-warn"> · {held.length.toLocaleString()} waiting</span>}
+          </span>
+          {partial && (
+            <a href={historyHref} className="flex shrink-0 items-center gap-1 text-xs font-medium text-accent hover:underline">
+              Open in History
+              <ArrowRight aria-hidden className="size-3" />
+            </a>
+          )}
+        </div>
         <Button
           variant={streamPaused ? 'primary' : 'default'}
           icon={streamPaused ? <Play aria-hidden className="size-3.5" /> : <Pause aria-hidden className="size-3.5" />}
           onClick={() => setStreamPaused(!streamPaused)}
           title={streamPaused ? 'Show the messages that arrived while paused, and keep following' : 'Freeze the list (the engine keeps forwarding)'}
-          className="shrink-0"
+          className="ml-auto @[640px]:ml-0"
         >
           {streamPaused ? 'Resume stream' : 'Pause stream'}
         </Button>
       </div>
-    </div>
     </div>
   );
 }

@@ -112,7 +112,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
         className="flex min-h-0 flex-1 flex-col focus-visible:outline-none"
       >
         <div role="rowgroup" className="shrink-0 border-b border-line bg-panel-2">
-          <div role="row" aria-rowindex={1} className="flex h-7 items-center gap-3 pr-3 text-[11px] font-medium tracking-wide text-faint uppercase">
+          <div role="row" aria-rowindex={1} className="flex h-7 items-center gap-2 pr-3 @[600px]:gap-3 text-[11px] font-medium tracking-wide text-faint uppercase">
             <span aria-hidden className="w-[3px] shrink-0" />
             {lead && <div role="columnheader" className="flex w-5 shrink-0 items-center">{lead.header}</div>}
             {COLUMNS.map((c) => (

@@ -38,20 +38,29 @@ const WHAT: Record<MessageSummary['type'], string> = {
   delete: 'delete user data',
 };
 
+/** When it was received: "12:09:28", ".969" where rows share a second, the day when it is not today's. */
+function Received({ m, engineNow, showMs, className }: { m: MessageSummary; engineNow: number; showMs: boolean; className: string }) {
+  return (
+    <span className={`tabular font-mono text-muted ${className}`} title={formatTimestamp(m.receivedAt)}>
+      {!sameDay(m.receivedAt, engineNow) && <span className="font-sans text-[10px] text-faint">{formatDay(m.receivedAt)} </span>}
+      {formatClock(m.receivedAt)}
+      {showMs && <span className="text-[10px] text-faint">.{String(new Date(m.receivedAt).getMilliseconds()).padStart(3, '0')}</span>}
+    </span>
+  );
+}
+
 function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs: boolean): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
   return {
-    time: (
-      <span className="tabular font-mono text-muted" title={formatTimestamp(m.receivedAt)}>
-        {!sameDay(m.receivedAt, engineNow) && <span className="font-sans text-[10px] text-faint">{formatDay(m.receivedAt)} </span>}
-        {formatClock(m.receivedAt)}
-        {showMs && <span className="text-[10px] text-faint">.{String(new Date(m.receivedAt).getMilliseconds()).padStart(3, '0')}</span>}
-      </span>
-    ),
+    time: <Received m={m} engineNow={engineNow} showMs={showMs} className="" />,
     type: <span className="font-mono text-muted">{m.type}</span>,
     event: (
-      <span className="flex min-w-0 items-center gap-1.5">
-        {m.event ? <VisibleText text={m.event} className="truncate font-medium" /> : <span className="truncate text-faint">{WHAT[m.type]}</span>}
-        <ReceiverVerdictMarker verdict={m.receiverVerdict} compact />
+      // Below 600 px (no Time column) the time is a second line under the event.
+      <span className="flex min-w-0 flex-col leading-tight @[600px]:block">
+        <span className="flex min-w-0 items-center gap-1.5">
+          {m.event ? <VisibleText text={m.event} className="truncate font-medium" /> : <span className="truncate text-faint">{WHAT[m.type]}</span>}
+          <ReceiverVerdictMarker verdict={m.receiverVerdict} compact />
+        </span>
+        <Received m={m} engineNow={engineNow} showMs={showMs} className="truncate text-[11px] @[600px]:hidden" />
       </span>
     ),
     user: m.userId ? (
@@ -63,7 +72,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
     ) : (
       <span className="text-faint">—</span>
     ),
-    source: sourceName ? <VisibleText text={sourceName} className="text-muted" /> : <span className="text-faint">composer</span>,
+    source: sourceName ? <VisibleText text={sourceName} className="text-muted" /> : <span className="text-faint" title="No source: sent directly from Compose, the API or the CLI">none</span>,
     status: <StatusBadge status={m.status} />,
     deliveries: <DeliveryChips deliveries={m.deliveries} />,
     attempts: <span className="tabular font-mono text-muted">{m.attempts || '–'}</span>,
@@ -91,7 +100,7 @@ export const MessageRow = memo(function MessageRow({ message, index, top, active
       onClick={() => onClick(message.id)}
       // Each row is laid out on its own: a row's new text never makes the browser lay out the whole grid.
       style={{ height: rowHeight, transform: `translateY(${top}px)`, contain: 'strict' }}
-      className={`absolute top-0 left-0 flex w-full cursor-default items-center gap-3 border-b border-line/60 pr-3 text-xs ${
+      className={`absolute top-0 left-0 flex w-full cursor-default items-center gap-2 border-b border-line/60 pr-3 text-xs @[600px]:gap-3 ${
         open ? 'bg-selected' : active ? 'bg-hover' : 'hover:bg-hover'
       } ${active ? 'shadow-[inset_0_0_0_1px_var(--accent)]' : ''}`}
     >

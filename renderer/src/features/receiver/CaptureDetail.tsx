@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { X } from 'lucide-react';
 import type { AttemptRecord } from '../../../../main/contract/models';
-import type { CaptureRecord } from '../../../../main/contract/receiver/receiver';
+import type { CaptureAttempt, CaptureRecord } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
 import { formatTimestamp } from '../../lib/format';
-import { findSender } from '../../lib/messageLink';
 import { useAsyncValue } from '../../lib/useAsyncValue';
 import { useLive } from '../../stores/live';
 import { useRouter } from '../../stores/router';
@@ -14,59 +13,46 @@ import { BodyModeSwitch, BodyView, useBodyMode } from '../detail/BodyView';
 import { HeadersTable } from '../detail/HeadersTable';
 import { answerOf } from './CaptureList';
 
-/** The attempt that sent a capture: to the same path, started closest before it arrived. */
-export function attemptFor(attempts: readonly AttemptRecord[], capture: CaptureRecord): AttemptRecord | null {
-  const samePath = attempts.filter((a) => pathOf(a.url) === capture.path && a.outcome !== 'tls_error');
-  const before = samePath.filter((a) => a.startedAt <= capture.arrivedAt + 1000).sort((a, b) => b.startedAt - a.startedAt);
-  return before[0] ?? samePath[0] ?? null;
+/** The attempt a capture's recorded link names (the engine told the receiver which attempt sent those bytes). */
+export function attemptFor(attempts: readonly AttemptRecord[], link: CaptureAttempt): AttemptRecord | null {
+  return attempts.find((a) => a.deliveryId === link.deliveryId && a.attemptNumber === link.attemptNumber && a.webhookIndex === link.webhookIndex) ?? null;
 }
 
-function pathOf(url: string): string | null {
-  try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}`;
-  } catch {
-    return null;
-  }
-}
-
-/** Which message (and attempt) sent this capture: the engine's side of the same request. */
+/** Which message and attempt sent this capture: the link the engine recorded, never a guess. */
 function SentBy({ capture }: { capture: CaptureRecord }) {
   const navigate = useRouter((s) => s.navigate);
-  const sender = useAsyncValue(() => (capture.messageId ? findSender(capture.messageId, capture.arrivedAt) : null), [capture.id]);
-  const senderId = sender.state === 'done' ? sender.value : null;
-  // The attempt is recorded after the answer: look again when the message's attempts change.
-  const row = useLive((s) => (senderId === null ? undefined : s.rows.find((r) => r.id === senderId)));
+  const sent = capture.attempt;
+  // The attempt is recorded after the answer: look again when the message's row changes.
+  const row = useLive((s) => (sent === null ? undefined : s.rows.find((r) => r.id === sent.messageRef)));
   const link = useAsyncValue(async () => {
-    if (senderId === null) return null;
-    const detail = await api().call('getMessage', { id: senderId }, { quiet: true });
-    const attempt = detail.ok ? attemptFor(detail.value.attempts, capture) : null;
-    return { id: senderId, attempt, destination: attempt && detail.ok ? (detail.value.deliveries.find((d) => d.id === attempt.deliveryId)?.destinationName ?? null) : null };
-  }, [senderId, capture.id, row?.attempts, row?.status]);
-  if (sender.state === 'done' && sender.value === null && capture.messageId) {
-    return <span className="text-faint">messageId {capture.messageId}: no stored message has it (another engine, or deleted)</span>;
-  }
-  if (!capture.messageId) return <span className="text-faint">no messageId in the body: not sent by this engine</span>;
-  if (link.state !== 'done' || !link.value) return <span className="text-faint">{link.state === 'error' ? link.message : sender.state === 'error' ? sender.message : 'looking it up…'}</span>;
-  const { id, attempt, destination } = link.value;
+    if (sent === null) return null;
+    const detail = await api().call('getMessage', { id: sent.messageRef }, { quiet: true });
+    if (!detail.ok) return { id: sent.messageRef, gone: true, attempt: null, destination: null };
+    const attempt = attemptFor(detail.value.attempts, sent);
+    return { id: sent.messageRef, gone: false, attempt, destination: detail.value.deliveries.find((d) => d.id === sent.deliveryId)?.destinationName ?? null };
+  }, [sent?.messageRef, sent?.deliveryId, sent?.attemptNumber, sent?.webhookIndex, row?.attempts, row?.status]);
+  if (sent === null) return <span className="text-faint">not sent by this workbench&rsquo;s engine (curl, another program, hookbench receive)</span>;
+  if (link.state !== 'done' || !link.value) return <span className="text-faint">{link.state === 'error' ? link.message : 'looking it up…'}</span>;
+  const { id, gone, attempt, destination } = link.value;
+  if (gone) return <span className="text-faint">message #{id}, removed since (retention or a deletion)</span>;
   return (
     <span className="flex min-w-0 flex-wrap items-center gap-x-1.5">
       <a href={`#/live/${id}`} onClick={(e) => (e.preventDefault(), navigate({ view: 'live', messageId: id }))} className="text-accent hover:underline">
         message #{id}
       </a>
-      {attempt && (
-        <>
-          <span className="text-faint">·</span>
-          <a
-            href={`#/live/${id}/attempt/${attempt.id}`}
-            onClick={(e) => (e.preventDefault(), navigate({ view: 'live', messageId: id, attemptId: attempt.id }))}
-            className="text-accent hover:underline"
-          >
-            attempt {attempt.attemptNumber}
-          </a>
-          {destination && <span className="text-muted">to {destination}</span>}
-        </>
+      <span className="text-faint">·</span>
+      {attempt ? (
+        <a
+          href={`#/live/${id}/attempt/${attempt.id}`}
+          onClick={(e) => (e.preventDefault(), navigate({ view: 'live', messageId: id, attemptId: attempt.id }))}
+          className="text-accent hover:underline"
+        >
+          attempt {attempt.attemptNumber}
+        </a>
+      ) : (
+        <span className="text-muted">attempt {sent.attemptNumber} (being recorded)</span>
       )}
+      {destination && <span className="text-muted">to {destination}</span>}
     </span>
   );
 }

@@ -3,8 +3,6 @@ import { useRowHeight } from '../../stores/density';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CaptureRecord } from '../../../../main/contract/receiver/receiver';
 import { formatRowTime } from '../../lib/format';
-import { pickSender } from '../../lib/messageLink';
-import { useLive } from '../../stores/live';
 import { VerdictBadge } from '../../ui/VerdictBadge';
 
 
@@ -33,14 +31,12 @@ export function CaptureList({ captures, selectedId, engineNow, onSelect, onOpenM
   const rowHeight = useRowHeight('capture');
   const virtualizer = useVirtualizer({ count: captures.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 10 });
   useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
-  const rows = useLive((s) => s.rows);
   return (
     <div ref={scrollRef} className="relative min-h-0 flex-1 overflow-y-auto">
       <ul aria-label="Captured requests" style={{ height: virtualizer.getTotalSize() }} className="relative w-full">
         {virtualizer.getVirtualItems().map((item) => {
           const c = captures[item.index]!;
-          const sender = c.messageId ? pickSender(rows, c.messageId, c.arrivedAt) : null;
-          return <CaptureRow key={c.id} capture={c} top={item.start} selected={c.id === selectedId} engineNow={engineNow} senderId={sender} onSelect={onSelect} onOpenMessage={onOpenMessage} />;
+          return <CaptureRow key={c.id} capture={c} top={item.start} selected={c.id === selectedId} engineNow={engineNow} senderId={c.attempt?.messageRef ?? null} onSelect={onSelect} onOpenMessage={onOpenMessage} />;
         })}
       </ul>
     </div>
@@ -70,7 +66,7 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
         onClick={() => onSelect(c.id)}
         className="flex min-w-0 flex-1 flex-col justify-center gap-0.5 px-3 text-left"
       >
-        <span className="flex min-w-0 items-center gap-2.5">
+        <span className="flex h-5 min-w-0 items-center gap-2.5">
           <span className="tabular w-16 shrink-0 font-mono text-muted">{formatRowTime(c.arrivedAt, engineNow)}</span>
           <span className="min-w-0 flex-1 truncate font-mono">
             <span className="font-semibold text-accent">{c.method}</span> {c.path}
@@ -79,18 +75,22 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
           <span className="w-24 shrink-0 truncate font-mono text-muted">→ {answerOf(c)}</span>
           <span className="w-14 shrink-0">{verdict ? <VerdictBadge verdict={verdict} /> : <span className="text-faint">no check</span>}</span>
         </span>
-        <span className={`truncate pl-[4.625rem] ${verdict === 'invalid' ? 'text-err' : 'text-faint'}`}>{why}</span>
+        {why && <span title={why} className={`truncate pl-[4.625rem] ${verdict === 'invalid' ? 'text-err' : 'text-faint'}`}>{why}</span>}
       </button>
-      <div className="flex w-28 shrink-0 items-center justify-end pr-3 whitespace-nowrap">
-        {senderId !== null ? (
-          <a href={`#/live/${senderId}`} onClick={(e) => (e.preventDefault(), onOpenMessage(senderId))} className="font-mono text-accent hover:underline">
-            message #{senderId}
-          </a>
-        ) : (
-          <span className="truncate font-mono text-faint" title={c.messageId ?? 'no messageId in the body'}>
-            {c.messageId ? 'not in Live' : '—'}
-          </span>
-        )}
+      {/* Laid out like the button's two lines, so that the link sits on the first, level with the verdict. */}
+      <div className="flex w-28 shrink-0 flex-col items-end justify-center gap-0.5 pr-3 whitespace-nowrap">
+        <span className="flex h-5 max-w-full items-center">
+          {senderId !== null ? (
+            <a href={`#/live/${senderId}`} onClick={(e) => (e.preventDefault(), onOpenMessage(senderId))} aria-label={`message #${senderId}, the sender of capture ${c.id}`} className="font-mono text-accent hover:underline">
+              message #{senderId}
+            </a>
+          ) : (
+            <span className="truncate font-mono text-faint" title="Not sent by this workbench's engine (curl, another program, hookbench receive)">
+              not from engine
+            </span>
+          )}
+        </span>
+        {why && <span aria-hidden className="invisible">·</span>}
       </div>
     </li>
   );

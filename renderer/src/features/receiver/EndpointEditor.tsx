@@ -176,7 +176,7 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
         )}
       </div>
       {endpoint && confirmDelete && (
-        <div ref={(e) => e?.scrollIntoView({ block: 'nearest' })} role="alertdialog" aria-label={`Delete ${endpoint.name}?`} className="flex flex-col gap-2 rounded-lg border border-err/40 bg-err-soft p-3 text-xs">
+        <div ref={(e) => e?.scrollIntoView({ block: 'nearest' })} role="dialog" aria-label={`Delete ${endpoint.name}?`} className="flex flex-col gap-2 rounded-lg border border-err/40 bg-err-soft p-3 text-xs">
           <p className="font-semibold">Delete the endpoint {endpoint.name}?</p>
           <p>
             It stops answering at /r/{endpoint.name}; its captured requests are kept until you clear them.

@@ -59,7 +59,7 @@ export function ReceiverView() {
   return (
     <Group orientation="horizontal" className="h-full">
       <Panel id="endpoints" defaultSize="40%" minSize="28%" className="flex flex-col bg-panel">
-        <ListHeader title="Endpoints" count={plural(endpoints.length, 'endpoint')} newLabel="New endpoint" onNew={() => setCreating(true)} newDisabled={creating} />
+        <ListHeader title="Endpoints" count={plural(endpoints.length, 'endpoint')} newLabel="New endpoint" onNew={() => setCreating(true)} newDisabled={creating ? 'The new endpoint’s form is open below' : null} />
         <div className="min-h-0 flex-1 overflow-y-auto">
           {creating && (
             <div className="border-b border-line p-3">
@@ -69,7 +69,7 @@ export function ReceiverView() {
           )}
           {endpoints.length === 0 && !creating ? (
             loadedCatalog && (
-              <EmptyState icon={<Inbox />} title="No endpoints yet" action={<Button variant="primary" onClick={() => setCreating(true)}>New endpoint</Button>}>
+              <EmptyState icon={<Inbox />} title="No endpoints yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Create the first endpoint</Button>}>
                 An endpoint answers at <code className="font-mono whitespace-nowrap">/r/&lt;name&gt;</code> as its script says (500,500,200, delays, resets, failure rates) and captures every request. Point a destination at it with{' '}
                 <code className="font-mono whitespace-nowrap">receiver:&lt;name&gt;</code>.
               </EmptyState>
@@ -116,7 +116,7 @@ export function ReceiverView() {
             icon={<Trash2 aria-hidden className="size-3.5" />}
             disabled={shown.length === 0}
             onClick={() => void clear(scope === 'all' ? null : (selected?.name ?? null))}
-            title={scope === 'all' ? 'Delete every capture' : `Delete the captures of ${selected?.name ?? 'this endpoint'}`}
+            title={shown.length === 0 ? 'Nothing to clear: no request captured' : scope === 'all' ? 'Delete every capture' : `Delete the captures of ${selected?.name ?? 'this endpoint'}`}
           >
             Clear
           </Button>

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { RefreshCw, Trash2 } from 'lucide-react';
 import { SOURCE_KINDS, type Source, type SourceKind, type SourceUsage } from '../../../../main/contract/models';
 import { WRITE_KEY_BYTES, writeKeyOf } from '../../../../main/contract/schemas';
@@ -10,30 +10,16 @@ import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { CopyButton } from '../../ui/CopyButton';
 import { FactRow } from '../../ui/FactRow';
+import { InlineConfirm } from '../../ui/InlineConfirm';
 import { SecretValue } from '../../ui/SecretValue';
 import { Select } from '../../ui/Select';
-import { lastHourTotals, Sparkline } from './Sparkline';
+import { SourceTrafficChart } from './SourceTrafficChart';
 
 /** Copies the write key in clear, asking the workbench for it first (revealSecret). */
 export async function clearWriteKey(source: Source): Promise<string> {
   const key = await useSecrets.getState().reveal('source', source.id);
   if (typeof key !== 'string') throw new Error('the write key could not be read');
   return key;
-}
-
-/** A confirmation in place: what will happen, then the action or Cancel. */
-function Confirm({ label, children, action, busy, onConfirm, onCancel }: { label: string; children: ReactNode; action: string; busy: boolean; onConfirm(): void; onCancel(): void }) {
-  return (
-    <div role="alertdialog" aria-label={label} className="flex flex-col gap-2 rounded-md border border-err/40 bg-err-soft/40 p-2.5 text-xs">
-      <p className="text-fg">{children}</p>
-      <div className="flex gap-2">
-        <Button variant="confirm-danger" busy={busy} onClick={onConfirm}>
-          {action}
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </div>
-    </div>
-  );
 }
 
 /** One source: kind, write key (reveal, copy, regenerate), usage with the last hour, delete. */
@@ -69,12 +55,11 @@ export function SourceDetail({ source, usage, onDeleted }: { source: Source; usa
     onDeleted();
   };
 
-  const totals = usage ? lastHourTotals(usage.lastHour) : null;
   return (
     <section aria-label={`Source ${source.name}`} className="flex flex-col gap-3">
       <div className="flex items-center gap-2">
         <h3 className="min-w-0 flex-1 truncate font-mono text-[13px] font-semibold">{source.name}</h3>
-        <Button variant="ghost" icon={<Trash2 aria-hidden className="size-3.5" />} onClick={() => setConfirm('delete')} disabled={confirm !== null}>
+        <Button variant="ghost" icon={<Trash2 aria-hidden className="size-3.5" />} onClick={() => setConfirm('delete')} disabled={confirm !== null} title={confirm !== null ? 'Answer the question below first' : undefined}>
           Delete source
         </Button>
       </div>
@@ -85,7 +70,7 @@ export function SourceDetail({ source, usage, onDeleted }: { source: Source; usa
         <FactRow label="Write key">
           <SecretValue kind="source" id={source.id} masked={source.writeKey} label="Write key" />
           <CopyButton text={() => clearWriteKey(source)} label={`Copy write key of ${source.name}`} showLabel={false} />
-          <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={() => setConfirm('regenerate')} disabled={confirm !== null}>
+          <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={() => setConfirm('regenerate')} disabled={confirm !== null} title={confirm !== null ? 'Answer the question below first' : 'A new write key replaces this one (you confirm first)'}>
             Regenerate
           </Button>
         </FactRow>
@@ -94,15 +79,15 @@ export function SourceDetail({ source, usage, onDeleted }: { source: Source; usa
         </FactRow>
       </dl>
       {confirm === 'regenerate' && (
-        <Confirm label="Regenerate write key?" action="Regenerate write key" busy={busy} onConfirm={() => void regenerate()} onCancel={() => setConfirm(null)}>
+        <InlineConfirm label="Regenerate write key?" action="Regenerate write key" busy={busy} onConfirm={() => void regenerate()} onCancel={() => setConfirm(null)}>
           A new key replaces <span className="font-mono">{source.writeKey}</span> at once: SDKs still configured with the old key are refused (401, in the ingest log) until you give them the new one.
-        </Confirm>
+        </InlineConfirm>
       )}
       {confirm === 'delete' && (
-        <Confirm label={`Delete source ${source.name}?`} action="Delete source" busy={busy} onConfirm={() => void remove()} onCancel={() => setConfirm(null)}>
+        <InlineConfirm label={`Delete source ${source.name}?`} action="Delete source" busy={busy} onConfirm={() => void remove()} onCancel={() => setConfirm(null)}>
           Its write key stops working (401) and its audiences go.{' '}
           {connected.length ? `${plural(connected.length, 'destination')} will be disconnected from it: ${connected.map((d) => d.name).join(', ')}.` : 'No destination is connected to it.'} Its messages stay in the history.
-        </Confirm>
+        </InlineConfirm>
       )}
       <div>
         <h4 className="mb-1.5 text-xs font-semibold tracking-wide text-muted uppercase">Usage</h4>
@@ -116,15 +101,9 @@ export function SourceDetail({ source, usage, onDeleted }: { source: Source; usa
             </div>
           ))}
         </dl>
-        {usage && totals && (
-          <div className="mt-2 flex items-end gap-3">
-            <Sparkline minutes={usage.lastHour} width={240} height={36} label={`Last hour: ${totals.received} received, ${totals.refused} refused; at most ${totals.peak} a minute`} />
-            <p className="text-[11px] leading-tight text-faint">
-              Last hour (engine time): {totals.received.toLocaleString()} received
-              {totals.refused > 0 && <span className="text-err">, {totals.refused.toLocaleString()} refused</span>}
-              <br />
-              peak {totals.peak.toLocaleString()}/min
-            </p>
+        {usage && (
+          <div className="mt-2">
+            <SourceTrafficChart minutes={usage.lastHour} />
           </div>
         )}
       </div>

@@ -55,7 +55,7 @@ export function SourcesView() {
   return (
     <Group orientation="horizontal" className="h-full">
       <Panel id="sources" defaultSize="42%" minSize="30%" className="flex flex-col bg-panel">
-        <ListHeader title="Sources" count={plural(sources.length, 'source')} newLabel="New source" onNew={() => setCreating(true)} newDisabled={creating} />
+        <ListHeader title="Sources" count={plural(sources.length, 'source')} newLabel="New source" onNew={() => setCreating(true)} newDisabled={creating ? 'The new source’s form is open below' : null} />
         <div className="min-h-0 flex-1 overflow-y-auto">
           {creating && (
             <div className="border-b border-line p-3">
@@ -70,7 +70,7 @@ export function SourcesView() {
           )}
           {sources.length === 0 && !creating ? (
             catalogLoaded && (
-              <EmptyState icon={<Plug />} title="No sources yet" action={<Button variant="primary" onClick={() => setCreating(true)}>New source</Button>}>
+              <EmptyState icon={<Plug />} title="No sources yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Create the first source</Button>}>
                 A source is where calls come from: your backend, a website, an app. Each has a write key; point an SDK at{' '}
                 <code className="font-mono whitespace-nowrap">{ingestUrl ?? DEFAULT_INGEST_URL}</code> with it and its calls reach the destinations connected to it.
               </EmptyState>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ArrowRight, CircleCheck, CircleDashed, CircleX, LoaderCircle, RefreshCw, Stethoscope, TriangleAlert } from 'lucide-react';
 import { DIAGNOSTIC_SECTIONS, RULE_NAMES, SECTION_TITLES, type CheckState, type DiagnosticCheck, type Diagnostics, type Evidence } from '../../../../main/contract/diagnostics';
 import { api } from '../../api/instance';
-import { formatRowTime } from '../../lib/format';
+import { formatRowTime, plural } from '../../lib/format';
 import { Button } from '../../ui/Button';
 import { CopyButton } from '../../ui/CopyButton';
 import { EmptyState } from '../../ui/EmptyState';
@@ -74,7 +74,7 @@ export function TroubleshootView() {
         )}
         <div className="ml-auto flex items-center gap-3">
           {data && (
-            <span className="truncate text-[11px] text-faint" title={`Looks at the newest ${data.window.messages.toLocaleString()} messages, ${data.window.attempts.toLocaleString()} attempts, ${data.window.refusals} refused requests and ${data.window.captures} captures`}>
+            <span className="truncate text-[11px] text-faint" title={`Looks at the newest ${plural(data.window.messages, 'message')}, ${plural(data.window.attempts, 'attempt')}, ${plural(data.window.refusals, 'refused request')} and ${plural(data.window.captures, 'capture')}`}>
               Checked {formatRowTime(data.checkedAt, data.checkedAt)} · updates as messages arrive
             </span>
           )}
@@ -183,7 +183,7 @@ function CheckItem({ check, nested = false }: { check: DiagnosticCheck; nested?:
         {check.evidence.length > 0 && (
           <div className="flex flex-wrap items-center gap-1.5">
             {check.evidence.map((e, i) => (
-              <EvidenceLink key={i} evidence={e} />
+              <EvidenceLink key={i} evidence={e} finding={check.title} />
             ))}
           </div>
         )}
@@ -192,7 +192,8 @@ function CheckItem({ check, nested = false }: { check: DiagnosticCheck; nested?:
   );
 }
 
-function EvidenceLink({ evidence }: { evidence: Evidence }) {
+/** `finding`: the check it is evidence of, in its name: one message or destination can be the evidence of several. */
+function EvidenceLink({ evidence, finding }: { evidence: Evidence; finding: string }) {
   if (evidence.kind === 'url') {
     return (
       <span className="flex items-center gap-1 rounded-md border border-line bg-panel-2 pl-2 text-xs">
@@ -204,7 +205,7 @@ function EvidenceLink({ evidence }: { evidence: Evidence }) {
   const href = evidenceHash(evidence);
   // Every evidence link opens a screen of this app: an arrow, not the external-link icon (nothing leaves it).
   return (
-    <a href={href ?? undefined} className="inline-flex max-w-full items-center gap-1 rounded-md border border-line px-2 py-0.5 text-xs text-accent hover:bg-hover">
+    <a href={href ?? undefined} aria-label={`${evidence.label}, evidence of: ${finding}`} className="inline-flex max-w-full items-center gap-1 rounded-md border border-line px-2 py-0.5 text-xs text-accent hover:bg-hover">
       <span className="truncate">{evidence.label}</span>
       <ArrowRight aria-hidden className="size-3 shrink-0 opacity-60" />
     </a>

@@ -1,0 +1,271 @@
+/**
+ * The capacity area (docs/check.md, "Capacity"): for N seconds, signed calls of the shapes real traffic has
+ * go to the receiver exactly as the destination sends them (the forwarder's own sendToWebhook: its 16
+ * connections per origin, its timeout, its outcome rules), with 16 always in flight, as fast as it answers.
+ * The requests are the check's own: they never go through the engine, so no message, delivery or
+ * destination is made.
+ */
+import { CAPACITY_CHECK_ID, CAPACITY_CONCURRENCY, type CapacitySecond, type CheckCapacity, type CheckExchange } from '../contract/check/check.js';
+import type { MessageType } from '../contract/message/messageShapes.js';
+import { CONNECTIONS_PER_ORIGIN, type SendResult } from '../delivery/webhookRequests.js';
+import { evidenceOf, prepare, type Check, type CheckContext, type Judgement, type RequestSpec } from './runner.js';
+import type { CheckSender } from './sender.js';
+
+// The destination's own cap is what a capacity run keeps in flight: the two must never drift apart.
+const sameCap: typeof CONNECTIONS_PER_ORIGIN extends typeof CAPACITY_CONCURRENCY ? true : never = true;
+void sameCap;
+
+const USER = 'hookbench-capacity-user';
+
+/** The calls a capacity run cycles through: the shapes and sizes a real source sends, each built and signed afresh. */
+const SHAPES: readonly { type: MessageType; call: (n: number) => Record<string, unknown> }[] = [
+  {
+    type: 'track',
+    call: (n) => ({
+      userId: `${USER}-${n % 97}`,
+      event: 'Order Completed',
+      properties: { orderId: `ord-${n}`, total: 84.5, currency: 'EUR', products: [{ sku: 'sku-1', name: 'Mug', price: 12.5, quantity: 2 }, { sku: 'sku-7', name: 'Tea', price: 59.5, quantity: 1 }] },
+      context: { ip: '203.0.113.7', library: { name: 'analytics-node', version: '3.1.0' } },
+    }),
+  },
+  { type: 'identify', call: (n) => ({ userId: `${USER}-${n % 97}`, traits: { email: `user${n % 97}@example.com`, name: 'Ada Lovelace', plan: 'pro', logins: n % 13 } }) },
+  { type: 'page', call: (n) => ({ anonymousId: `anon-${n % 211}`, name: 'Pricing', category: 'Docs', properties: { url: 'https://example.com/pricing?plan=pro', referrer: 'https://example.com/' } }) },
+  { type: 'track', call: (n) => ({ userId: `${USER}-${n % 97}`, event: 'Product Viewed', properties: { sku: `sku-${n % 50}`, price: 12.5 } }) },
+  { type: 'screen', call: (n) => ({ userId: `${USER}-${n % 97}`, name: 'Checkout', properties: { step: (n % 3) + 1 } }) },
+  { type: 'group', call: (n) => ({ userId: `${USER}-${n % 97}`, groupId: `acme-${n % 7}`, traits: { name: 'Acme', employees: 120 } }) },
+];
+
+function specOf(n: number): RequestSpec {
+  const shape = SHAPES[n % SHAPES.length]!;
+  return { label: `capacity delivery ${n + 1} (${shape.type})`, message: { type: shape.type, call: shape.call(n) }, sign: 'valid' };
+}
+
+/** How a failed delivery is counted: its status, else the network error's code, else the outcome. */
+export function errorKind(r: Pick<SendResult, 'outcome' | 'statusCode' | 'error'>): string {
+  if (r.statusCode !== null) return `HTTP ${r.statusCode}`;
+  if (r.outcome === 'network_error') return /^([A-Z][A-Z0-9_]+):/.exec(r.error ?? '')?.[1] ?? 'network_error';
+  return r.outcome;
+}
+
+const succeeded = (r: Pick<SendResult, 'outcome' | 'statusCode'>): boolean => r.outcome === 'success' && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+
+/** The nearest-rank percentile of ascending values (null for none). */
+export function percentileOf(sorted: ArrayLike<number>, p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+const round1 = (v: number): number => Math.round(v * 10) / 10;
+const ms = (v: number | null): number | null => (v === null ? null : round1(v));
+
+export interface CapacityOutcome {
+  capacity: CheckCapacity;
+  /** The first delivery and the first of each kind of failure, as evidence (at most 5). */
+  evidence: CheckExchange[];
+  /** Every delivery failed to connect at all: the URL cannot be reached (set only when nothing succeeded). */
+  unreachableError: string | null;
+}
+
+/** Durations in a growing typed array (a 300 s run at thousands a second keeps one number per delivery). */
+class Durations {
+  private values = new Float64Array(1024);
+  length = 0;
+
+  push(v: number): void {
+    if (this.length === this.values.length) {
+      const bigger = new Float64Array(this.values.length * 2);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.length++] = v;
+  }
+
+  sorted(): Float64Array {
+    return this.values.slice(0, this.length).sort();
+  }
+}
+
+/**
+ * Runs the capacity measurement: `seconds` of deliveries with CAPACITY_CONCURRENCY in flight, then waits for
+ * the answers still out. `onSecond` gets the figures so far once a second, and once more at the end
+ * (`finished: true`). `stopped()` ends it early (Hookbench is stopping).
+ */
+export async function measureCapacity(args: {
+  sender: CheckSender;
+  ctx: CheckContext;
+  seconds: number;
+  expectRate: number | null;
+  onSecond: (capacity: CheckCapacity) => void;
+  stopped: () => boolean;
+}): Promise<CapacityOutcome> {
+  const { sender, ctx, seconds } = args;
+  const timeoutMs = ctx.timing.timeoutMs;
+  // One delivery per connection first, not counted: the destination's connections are open in steady
+  // traffic, so opening them (and loading what sending needs) is no part of what the receiver sustains.
+  const warmUp = await Promise.all(
+    Array.from({ length: CAPACITY_CONCURRENCY }, async (_, i) => {
+      const p = prepare(specOf(i), ctx);
+      return { p, r: await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile }) };
+    }),
+  );
+  const first = warmUp[0]!;
+  const refused = first.r;
+  if (warmUp.every(({ r }) => r.outcome === 'network_error')) {
+    // Nothing connects at all: no measurement, and the service says whether that is "unreachable".
+    const capacity: CheckCapacity = { concurrency: CAPACITY_CONCURRENCY, seconds, deliveriesPerSecond: 0, latencyMs: { p50: null, p95: null, p99: null, max: null }, errors: { [errorKind(refused)]: warmUp.length }, timeouts: 0, series: [], timeoutMs, expectRate: args.expectRate, finished: true };
+    args.onSecond(capacity);
+    return { capacity, evidence: [evidenceOf(first.p, first.r, ctx)], unreachableError: refused.error ?? 'network error' };
+  }
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  const all = new Durations();
+  const perSecond: { durations: number[]; deliveries: number; errors: number }[] = Array.from({ length: seconds }, () => ({ durations: [], deliveries: 0, errors: 0 }));
+  const series: CapacitySecond[] = [];
+  const errors: Record<string, number> = {};
+  const evidence: CheckExchange[] = [];
+  const evidenceKinds = new Set<string>();
+  let timeouts = 0;
+  let delivered = 0;
+  let lastAnswer = started;
+  let unreachableError: string | null = null;
+  let next = 0;
+
+  const close = (upTo: number): void => {
+    // Seconds close in order; each keeps only its figures once closed.
+    while (series.length < Math.min(upTo, seconds)) {
+      const s = perSecond[series.length]!;
+      const sorted = s.durations.sort((a, b) => a - b);
+      series.push({ second: series.length + 1, deliveries: s.deliveries, p50: ms(percentileOf(sorted, 50)), p95: ms(percentileOf(sorted, 95)), errors: s.errors });
+      s.durations = [];
+    }
+  };
+
+  const figures = (finished: boolean): CheckCapacity => {
+    const sorted = all.sorted();
+    const elapsedS = Math.max(seconds, (lastAnswer - started) / 1000);
+    return {
+      concurrency: CAPACITY_CONCURRENCY,
+      seconds,
+      deliveriesPerSecond: finished ? round1(delivered / elapsedS) : round1(series.reduce((sum, s) => sum + s.deliveries, 0) / Math.max(1, series.length)),
+      latencyMs: { p50: ms(percentileOf(sorted, 50)), p95: ms(percentileOf(sorted, 95)), p99: ms(percentileOf(sorted, 99)), max: ms(sorted.length ? sorted[sorted.length - 1]! : null) },
+      errors: { ...errors },
+      timeouts,
+      series: series.map((s) => ({ ...s })),
+      timeoutMs,
+      expectRate: args.expectRate,
+      finished,
+    };
+  };
+
+  const record = (n: number, p: ReturnType<typeof prepare>, r: SendResult): void => {
+    const now = performance.now();
+    lastAnswer = now;
+    // An answer after the last second counts in it.
+    const bucket = perSecond[Math.min(seconds - 1, Math.floor((now - started) / 1000))]!;
+    all.push(r.durationMs);
+    bucket.durations.push(r.durationMs);
+    if (succeeded(r)) {
+      delivered++;
+      bucket.deliveries++;
+    } else {
+      bucket.errors++;
+      if (r.outcome === 'timeout') timeouts++;
+      else {
+        const kind = errorKind(r);
+        errors[kind] = (errors[kind] ?? 0) + 1;
+      }
+      if (delivered === 0 && r.outcome === 'network_error' && unreachableError === null) unreachableError = r.error ?? 'network error';
+    }
+    const kind = succeeded(r) ? 'success' : errorKind(r);
+    if (evidence.length < 5 && !evidenceKinds.has(kind) && (n === 0 || kind !== 'success')) {
+      evidenceKinds.add(kind);
+      evidence.push(evidenceOf(p, r, ctx));
+    }
+  };
+
+  const worker = async (): Promise<void> => {
+    while (performance.now() < end && !args.stopped()) {
+      const n = next++;
+      const p = prepare(specOf(n), ctx);
+      const r = await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile });
+      record(n, p, r);
+    }
+  };
+
+  // Once a second, the second that just ended is closed and announced, whether or not answers came in it;
+  // the last one closes once the answers still out are in (they count in it).
+  let tick: NodeJS.Timeout | null = null;
+  const scheduleTick = (k: number): void => {
+    tick = setTimeout(() => {
+      close(k);
+      args.onSecond(figures(false));
+      if (k + 1 < seconds) scheduleTick(k + 1);
+    }, Math.max(0, started + k * 1000 - performance.now()));
+  };
+  if (seconds > 1) scheduleTick(1);
+  try {
+    await Promise.all(Array.from({ length: CAPACITY_CONCURRENCY }, worker));
+  } finally {
+    if (tick) clearTimeout(tick);
+  }
+  close(seconds);
+  const capacity = figures(true);
+  args.onSecond(capacity);
+  return { capacity, evidence, unreachableError: delivered === 0 && Object.keys(errors).length > 0 ? unreachableError : null };
+}
+
+const plural = (n: number, word: string, words = `${word}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
+const msText = (v: number | null): string => (v === null ? '–' : `${Math.round(v)} ms`);
+
+/** The figures in one line: rate, latency, errors. */
+export function capacityFigures(c: CheckCapacity): string {
+  const failed = Object.entries(c.errors).sort((a, b) => b[1] - a[1]);
+  const errorText = failed.length === 0 && c.timeouts === 0 ? 'no errors, no timeouts' : [failed.map(([kind, n]) => `${kind} ×${n}`).join(', '), c.timeouts > 0 ? plural(c.timeouts, 'timeout') : ''].filter(Boolean).join(', ');
+  const { p50, p95, p99, max } = c.latencyMs;
+  return `${c.deliveriesPerSecond.toLocaleString('en-US')} deliveries/s sustained over ${c.seconds} s with ${c.concurrency} in flight; latency p50 ${msText(p50)}, p95 ${msText(p95)}, p99 ${msText(p99)}, max ${msText(max)}; ${errorText}`;
+}
+
+const OVERLOAD = (timeoutMs: number): string =>
+  `When traffic exceeds what it sustains, deliveries queue behind the destination's 16 connections; those without response headers within ${timeoutMs / 1000} s time out and are retried (5 s, 30 s, 2 min, …) on top of new traffic, so the load grows exactly when the receiver is behind.`;
+
+const CAPACITY_FIX =
+  'Answer 2xx as soon as the request is verified and stored and do the work after responding (a queue, a background job); serve at least 16 requests at once; add instances behind a load balancer when one is not enough.';
+
+/**
+ * The verdict. With an expected rate: fail when it is not sustained with p99 under the timeout and no errors,
+ * warn under twice it (no headroom for a burst or a retry wave), pass otherwise. Without one there is nothing
+ * to fail against: the figures pass, and errors or timeouts under load warn (the destination retries each).
+ */
+export function judgeCapacity(c: CheckCapacity): Judgement {
+  const figures = capacityFigures(c);
+  const failures = Object.values(c.errors).reduce((a, b) => a + b, 0) + c.timeouts;
+  const p99 = c.latencyMs.p99;
+  const late = p99 !== null && p99 >= c.timeoutMs;
+  if (c.expectRate === null) {
+    if (failures > 0) return { verdict: 'warn', detail: `${figures}. ${plural(failures, 'delivery', 'deliveries')} failed under load: the destination retries each, adding load. ${OVERLOAD(c.timeoutMs)}`, fix: CAPACITY_FIX };
+    return { verdict: 'pass', detail: `${figures} (no expected rate given: --expect-rate N judges them)` };
+  }
+  const n = c.expectRate;
+  const short = c.deliveriesPerSecond < n;
+  if (short || late || failures > 0) {
+    const why = [short ? `sustains ${c.deliveriesPerSecond.toLocaleString('en-US')}/s, below the ${n.toLocaleString('en-US')}/s expected` : '', late ? `p99 ${Math.round(p99)} ms is not under the ${c.timeoutMs} ms timeout` : '', failures > 0 ? `${plural(failures, 'delivery', 'deliveries')} failed` : ''].filter(Boolean).join('; ');
+    return { verdict: 'fail', detail: `${why}. ${figures}. ${OVERLOAD(c.timeoutMs)}`, fix: CAPACITY_FIX };
+  }
+  const headroom = round1(c.deliveriesPerSecond / n);
+  if (c.deliveriesPerSecond < 2 * n) {
+    return { verdict: 'warn', detail: `sustains ${n.toLocaleString('en-US')}/s with only ${headroom}× headroom (under 2×: a burst or a wave of retries takes it past its capacity). ${figures}. ${OVERLOAD(c.timeoutMs)}`, fix: CAPACITY_FIX };
+  }
+  return { verdict: 'pass', detail: `sustains ${n.toLocaleString('en-US')}/s with ${headroom}× headroom. ${figures}` };
+}
+
+export const CAPACITY_TITLE = 'how many deliveries per second it sustains, sent as the destination sends them (16 at once)';
+
+/** The title of the check in a run: what it proves, with the expected rate when there is one. */
+export function capacityTitle(expectRate: number | null): string {
+  return expectRate === null ? CAPACITY_TITLE : `sustains ${expectRate.toLocaleString('en-US')} deliveries per second with p99 under the timeout and no errors (warn under 2× headroom)`;
+}
+
+/** The capacity check as the plan lists it; checkService runs it with measureCapacity, not the runner. */
+export function capacityCheck(expectRate: number | null): Check {
+  return { id: CAPACITY_CHECK_ID, title: capacityTitle(expectRate), area: 'capacity', scenario: null, requests: () => [], judge: () => ({ verdict: 'pass', detail: '' }) };
+}

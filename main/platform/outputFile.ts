@@ -1,0 +1,97 @@
+/**
+ * Writing a file whose path a user names (export --out, check --junit): the whole text or nothing, and only
+ * ever as a regular file. A device, a FIFO, a socket, a directory or a symbolic link at that path is refused
+ * (checked with lstat before writing and again right before the rename), so a temporary file is never renamed
+ * over /dev/full or a link, and opening never waits for a FIFO's reader.
+ */
+import { closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** Why a named file cannot be written, in words for one line (`is a character device, not a regular file`). */
+export class FileWriteError extends Error {
+  constructor(
+    readonly path: string,
+    readonly why: string,
+  ) {
+    super(`${path} ${why}`);
+  }
+}
+
+function kindOf(stats: Stats): string | null {
+  if (stats.isFile()) return null;
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** The path's own lstat, or null when nothing is there. */
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new FileWriteError(path, `cannot be checked (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+}
+
+/**
+ * Whether `path` may be written: nothing there (false), or a regular file (true: it exists). Anything else
+ * is a FileWriteError naming what it is.
+ */
+export function checkOutputPath(path: string): { exists: boolean } {
+  const stats = lstatOrNull(path);
+  if (stats === null) return { exists: false };
+  const kind = kindOf(stats);
+  if (kind !== null) throw new FileWriteError(path, `is ${kind}, not a regular file; only a regular file is written (a new one, or one replaced whole)`);
+  return { exists: true };
+}
+
+const ERRNO_WORDS: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EACCES: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EIO: 'input/output error',
+};
+
+const words = (e: unknown): string => {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code ? `${code}: ${ERRNO_WORDS[code] ?? (e as Error).message}` : String(e);
+};
+
+/**
+ * Writes `text` to `path` whole or not at all: a temporary file beside it, synced, then renamed over it.
+ * `path` must be nothing yet or a regular file (checkOutputPath); a failure leaves no temporary file.
+ */
+export function writeOutputFile(path: string, text: string | Uint8Array, mode: number): void {
+  checkOutputPath(path);
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(tmp, 'wx', mode);
+  } catch (e) {
+    throw new FileWriteError(path, `cannot be written (${words(e)})`);
+  }
+  try {
+    try {
+      const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+      for (let written = 0; written < bytes.byteLength; ) written += writeSync(fd, bytes, written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    // Again right before the rename: something else may have been put there while the text was written.
+    checkOutputPath(path);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    if (e instanceof FileWriteError) throw e;
+    throw new FileWriteError(path, `cannot be written (${words(e)})`);
+  }
+}

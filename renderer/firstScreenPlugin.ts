@@ -1,0 +1,72 @@
+/**
+ * How the first screen starts at once (docs/architecture.md, "The first screen"): the page's first requests
+ * (src/api/firstRequests.ts) are an entry of their own, a small chunk that index.html runs before the app's,
+ * and index.html lists each screen's chunks for it to preload the landing route's (the hash, which only the
+ * page knows, picks the screen). Build only: in development main.tsx starts the same requests itself.
+ */
+import { join } from 'node:path';
+import type { Plugin, Rolldown } from 'vite';
+
+/** The first requests' module, from the renderer's root. */
+const FIRST_REQUESTS = 'src/api/firstRequests.ts';
+/** The element firstRequests.ts reads (its SCREEN_CHUNKS_ID). */
+const SCREEN_CHUNKS_ID = 'hookbench-screen-chunks';
+
+type Chunk = Rolldown.OutputChunk;
+
+/**
+ * Each lazily loaded screen's chunks beyond those the page loads anyway, by screen: `features/<view>/<X>View.tsx`
+ * is the view `<view>`, `features/detail/DetailPane.tsx` is `detail`. Paths are relative to index.html.
+ */
+export function screenChunks(chunks: readonly Chunk[], loadedAnyway: ReadonlySet<string>): Record<string, string[]> {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const screens: Record<string, string[]> = {};
+  for (const chunk of chunks) {
+    if (!chunk.isDynamicEntry || !chunk.facadeModuleId) continue;
+    const module = /[\\/]features[\\/]([a-z]+)[\\/]([A-Za-z]+)\.tsx$/.exec(chunk.facadeModuleId);
+    if (!module) continue;
+    const key = module[2] === 'DetailPane' ? 'detail' : module[2]!.endsWith('View') ? module[1]! : null;
+    if (!key) continue;
+    screens[key] = [...staticClosure(byFile, chunk.fileName)].filter((f) => !loadedAnyway.has(f)).map((f) => `./${f}`);
+  }
+  return screens;
+}
+
+/** `file` and every chunk it imports statically, directly or not. */
+export function staticClosure(byFile: ReadonlyMap<string, Chunk>, file: string, seen: Set<string> = new Set()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const imported of byFile.get(file)?.imports ?? []) staticClosure(byFile, imported, seen);
+  return seen;
+}
+
+export function firstScreen(root: string): Plugin {
+  return {
+    name: 'hookbench-first-screen',
+    apply: 'build',
+    config: () => ({ build: { rolldownOptions: { input: { index: join(root, 'index.html'), firstRequests: join(root, FIRST_REQUESTS) } } } }),
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle || !ctx.chunk) return html;
+        const chunks = Object.values(ctx.bundle).filter((c): c is Chunk => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const first = chunks.find((c) => c.isEntry && c.facadeModuleId?.replace(/\\/g, '/').endsWith(FIRST_REQUESTS));
+        if (!first) throw new Error(`firstScreenPlugin: no chunk for ${FIRST_REQUESTS}`);
+        const loadedAnyway = staticClosure(byFile, first.fileName, staticClosure(byFile, ctx.chunk.fileName));
+        const screens = JSON.stringify(screenChunks(chunks, loadedAnyway)).replace(/</g, '\\u003c');
+        // Its own imports (if the bundler split any off) load beside it rather than after it.
+        const imports = [...staticClosure(byFile, first.fileName)].filter((f) => f !== first.fileName && !html.includes(`"./${f}"`));
+        const tags = [
+          `<script type="application/json" id="${SCREEN_CHUNKS_ID}">${screens}</script>`,
+          // async: it runs as soon as it is here, without waiting for the stylesheet as a deferred script would.
+          `<script type="module" async crossorigin src="./${first.fileName}"></script>`,
+          ...imports.map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`),
+        ];
+        const at = html.indexOf('<script type="module"');
+        if (at < 0) throw new Error('firstScreenPlugin: index.html has no module script to run the first requests before');
+        return `${html.slice(0, at)}${tags.join('\n    ')}\n    ${html.slice(at)}`;
+      },
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { Gauge, LoaderCircle } from 'lucide-react';
+import type { CheckCapacity, CheckRun } from '../../../../main/contract/check/check';
+import { Chart } from '../../ui/chart/Chart';
+import { plural } from '../../lib/format';
+
+const ms = (v: number | null): string => (v === null ? '–' : `${Math.round(v).toLocaleString('en-US')} ms`);
+const seconds = (v: number): string => (v % 1000 === 0 ? `${v / 1000} s` : `${v} ms`);
+
+/** Failed deliveries, timeouts included, in words. */
+function failures(c: CheckCapacity): string {
+  const errors = Object.values(c.errors).reduce((a, b) => a + b, 0);
+  return `${plural(errors, 'error')}, ${plural(c.timeouts, 'timeout')}`;
+}
+
+/** The chart's accessible name: what it shows, in words. */
+export function capacityLabel(c: CheckCapacity): string {
+  const done = c.series.length;
+  const rate = c.deliveriesPerSecond.toLocaleString('en-US');
+  const progress = c.finished ? '' : ` so far (second ${done} of ${c.seconds})`;
+  return `Capacity run, deliveries per second over ${c.seconds} s${progress}: ${rate} a second sustained, latency p50 ${ms(c.latencyMs.p50)} and p95 ${ms(c.latencyMs.p95)}, ${failures(c)}; timeout ${seconds(c.timeoutMs)}`;
+}
+
+/**
+ * A capacity run as a chart while it runs: deliveries and errors per second as bars, p50 and p95 latency as
+ * lines (log scale), the destination's timeout as a line; the figures beside it.
+ */
+export function CapacityChart({ capacity: c }: { capacity: CheckCapacity }) {
+  const x = Array.from({ length: c.seconds }, (_, i) => i + 1);
+  const at = (i: number) => c.series[i];
+  const values = (pick: (s: NonNullable<ReturnType<typeof at>>) => number | null) => x.map((_, i) => (at(i) ? pick(at(i)!) : null));
+  return (
+    <Chart
+      label={capacityLabel(c)}
+      x={x}
+      time={false}
+      axes={{ x: 'second', count: 'per second', ms: 'latency' }}
+      series={[
+        { label: 'deliveries', values: values((s) => s.deliveries), color: '--accent', kind: 'bars', scale: 'count', stack: 'n' },
+        { label: 'errors', values: values((s) => s.errors), color: '--err', kind: 'bars', scale: 'count', stack: 'n' },
+        { label: 'a second with errors', values: values((s) => (s.errors > 0 ? s.deliveries + s.errors : null)), color: '--err', kind: 'marks', scale: 'count' },
+        { label: 'p50 latency', values: values((s) => s.p50), color: '--ok', kind: 'line', scale: 'ms' },
+        { label: 'p95 latency', values: values((s) => s.p95), color: '--violet', kind: 'line', scale: 'ms', dash: [5, 3] },
+      ]}
+      rules={[
+        { value: c.timeoutMs, scale: 'ms', label: `timeout ${seconds(c.timeoutMs)}`, color: '--err' },
+        ...(c.expectRate !== null ? [{ value: c.expectRate, scale: 'count' as const, label: `expected ${c.expectRate.toLocaleString('en-US')}/s`, color: '--warn' }] : []),
+      ]}
+      describe={(i) => {
+        const s = at(i);
+        if (!s) return `Second ${i + 1}: not measured yet`;
+        return `Second ${s.second}: ${plural(s.deliveries, 'delivery', 'deliveries')}, p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, ${plural(s.errors, 'error')}`;
+      }}
+    />
+  );
+}
+
+/** The Capacity section of a report: the chart as the run goes, then its figures. */
+export function CapacityCard({ run, children }: { run: CheckRun; children?: React.ReactNode }) {
+  const c = run.capacity;
+  const asked = run.options.capacity;
+  const waiting = !c && run.status === 'running';
+  return (
+    <section aria-label="Capacity" className="rounded-lg border border-line bg-panel">
+      <div className="flex flex-wrap items-baseline gap-2 border-b border-line px-3 py-2">
+        <Gauge aria-hidden className="size-3.5 self-center text-faint" />
+        <h3 className="text-[13px] font-semibold">Capacity</h3>
+        <span className="min-w-0 flex-1 truncate text-xs text-faint">
+          {asked ? `${asked.seconds} s of deliveries sent as the destination sends them, 16 at once${asked.expectRate !== null ? `; expected ${asked.expectRate.toLocaleString('en-US')}/s` : ''}` : ''}
+        </span>
+        {c && !c.finished && (
+          <span className="flex items-center gap-1 text-xs text-muted" role="status">
+            <LoaderCircle aria-hidden className="size-3.5 animate-spin" /> second {c.series.length} of {c.seconds}
+          </span>
+        )}
+      </div>
+      <div className="flex flex-col gap-3 p-3">
+        {c ? (
+          <>
+            <dl className="grid grid-cols-2 gap-1.5 text-xs sm:grid-cols-4">
+              <Figure label="Sustained" value={`${c.deliveriesPerSecond.toLocaleString('en-US')}/s`} />
+              <Figure label="p50 · p95" value={`${ms(c.latencyMs.p50)} · ${ms(c.latencyMs.p95)}`} />
+              <Figure label="p99 · max" value={`${ms(c.latencyMs.p99)} · ${ms(c.latencyMs.max)}`} />
+              <Figure label="Errors" value={failures(c)} bad={Object.keys(c.errors).length > 0 || c.timeouts > 0} />
+            </dl>
+            <CapacityChart capacity={c} />
+          </>
+        ) : (
+          <p className="flex items-center gap-2 text-xs text-faint">
+            {waiting && <LoaderCircle aria-hidden className="size-3.5 animate-spin" />}
+            {waiting ? 'Starts once the other checks have run.' : 'Not measured: the run ended before it.'}
+          </p>
+        )}
+        {children}
+      </div>
+    </section>
+  );
+}
+
+function Figure({ label, value, bad = false }: { label: string; value: string; bad?: boolean }) {
+  return (
+    <div className="rounded-md border border-line px-2 py-1.5">
+      <dt className="text-[11px] text-muted">{label}</dt>
+      <dd className={`tabular font-mono text-[13px] font-semibold ${bad ? 'text-err' : ''}`}>{value}</dd>
+    </div>
+  );
+}

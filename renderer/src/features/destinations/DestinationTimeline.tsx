@@ -1,0 +1,98 @@
+/**
+ * A destination's last hour at a glance (getDestinationTimeline): its rounds per minute by outcome, the
+ * attempts' p50 and p95 latency, and the deliveries waiting for a retry. A click on a minute opens History
+ * with that destination and that minute.
+ */
+import { useEffect, useState } from 'react';
+import { Activity } from 'lucide-react';
+import type { Destination, DestinationTimeline as Timeline } from '../../../../main/contract/models';
+import { api } from '../../api/instance';
+import { plural } from '../../lib/format';
+import { useRouter } from '../../stores/router';
+import { Chart } from '../../ui/chart/Chart';
+import { filterToQuery } from '../history/historyQuery';
+
+/** Loaded again after deliveries change (at most this often), and as the minutes move on. */
+const REFRESH_MS = 2_000;
+const TICK_MS = 30_000;
+
+function useTimeline(id: string): Timeline | null {
+  const [timeline, setTimeline] = useState<Timeline | null>(null);
+  useEffect(() => {
+    let alive = true;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const load = async () => {
+      timer = null;
+      const result = await api().call('getDestinationTimeline', { id }, { quiet: true });
+      if (alive && result.ok) setTimeline(result.value);
+    };
+    void load();
+    const tick = setInterval(() => void load(), TICK_MS);
+    const off = api().subscribe((batch) => {
+      if (timer === null && batch.events.some((e) => e.type === 'deliveryUpdated' && e.delivery.destinationId === id)) timer = setTimeout(() => void load(), REFRESH_MS);
+    });
+    return () => {
+      alive = false;
+      off();
+      clearInterval(tick);
+      if (timer) clearTimeout(timer);
+    };
+  }, [id]);
+  return timeline;
+}
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+const ms = (v: number | null) => (v === null ? '–' : `${Math.round(v).toLocaleString('en-US')} ms`);
+const count = (n: number) => n.toLocaleString('en-US');
+const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+
+/** The chart's accessible name: the hour's totals in words. */
+export function timelineLabel(t: Timeline): string {
+  const worst = Math.max(0, ...t.p95.filter((v): v is number => v !== null));
+  const latency = worst > 0 ? `; latency p95 at most ${ms(worst)}` : '';
+  return `Deliveries per minute, last hour: ${count(sum(t.delivered))} delivered, ${count(sum(t.retried))} retried, ${count(sum(t.failed))} failed${latency}; ${count(t.backlogNow)} waiting for a retry now`;
+}
+
+export function DestinationTimeline({ destination }: { destination: Destination }) {
+  const t = useTimeline(destination.id);
+  const navigate = useRouter((s) => s.navigate);
+  if (!t) return <div className="h-[17.5rem] rounded-lg border border-line bg-panel" aria-busy="true" />;
+  const x = t.delivered.map((_, i) => t.from + i * t.minuteMs);
+  const quiet = sum(t.delivered) + sum(t.retried) + sum(t.failed) === 0 && t.backlogNow === 0;
+  const open = (i: number) => navigate({ view: 'history', messageId: null, query: filterToQuery({ destinationId: destination.id, from: x[i]!, to: x[i]! + t.minuteMs - 1 }) });
+  return (
+    <section aria-label="Last hour" className="rounded-lg border border-line bg-panel">
+      <div className="flex flex-wrap items-baseline gap-2 border-b border-line px-3 py-2">
+        <Activity aria-hidden className="size-3.5 self-center text-faint" />
+        <h3 className="text-[13px] font-semibold">Last hour</h3>
+        <span className="min-w-0 flex-1 truncate text-xs text-faint">engine time, per minute; counted since Hookbench started</span>
+        <span className={`text-xs ${t.backlogNow > 0 ? 'text-warn' : 'text-muted'}`}>{plural(t.backlogNow, 'delivery', 'deliveries')} waiting for a retry</span>
+      </div>
+      <div className="p-3">
+        {quiet && <p className="mb-2 text-xs text-faint">No delivery to this destination in the last hour.</p>}
+        <Chart
+          label={timelineLabel(t)}
+          x={x}
+          time
+          height={190}
+          axes={{ count: 'per minute', ms: 'latency' }}
+          series={[
+            { label: 'delivered', values: t.delivered, color: '--ok', kind: 'bars', scale: 'count', stack: 'outcome' },
+            { label: 'retried', values: t.retried, color: '--warn', kind: 'bars', scale: 'count', stack: 'outcome' },
+            { label: 'failed', values: t.failed, color: '--err', kind: 'bars', scale: 'count', stack: 'outcome' },
+            { label: 'a minute with failures', values: t.failed.map((f, i) => (f > 0 ? f + t.delivered[i]! + t.retried[i]! : null)), color: '--err', kind: 'marks', scale: 'count' },
+            { label: 'retry backlog', values: t.backlog, color: '--neutral', kind: 'line', scale: 'count' },
+            { label: 'p50 latency', values: t.p50, color: '--info', kind: 'line', scale: 'ms' },
+            { label: 'p95 latency', values: t.p95, color: '--violet', kind: 'line', scale: 'ms', dash: [5, 3] },
+          ]}
+          rules={[{ value: destination.timeoutMs, scale: 'ms', label: `timeout ${destination.timeoutMs % 1000 === 0 ? `${destination.timeoutMs / 1000} s` : `${destination.timeoutMs} ms`}`, color: '--err' }]}
+          describe={(i) =>
+            `${clock(x[i]!)}: ${count(t.delivered[i]!)} delivered, ${count(t.retried[i]!)} retried, ${count(t.failed[i]!)} failed, p50 ${ms(t.p50[i]!)}, p95 ${ms(t.p95[i]!)}, ${count(t.backlog[i]!)} waiting for a retry`
+          }
+          onPick={open}
+          pickHint="click a minute to open its messages in History"
+        />
+      </div>
+    </section>
+  );
+}
