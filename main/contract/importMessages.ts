@@ -4,24 +4,11 @@
  */
 import { z } from 'zod';
 import { IMPORT_LIMITS } from './apiLimits.js';
+import { utf8Length } from './message/messageBody.js';
 import type { MessageStatus } from './models.js';
 
 export { IMPORT_LIMITS };
 
-/** Bytes of `text` as UTF-8, without encoding it (a lone surrogate is written as U+FFFD, 3 bytes). */
-export function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 const importLimit = IMPORT_LIMITS.textBytes.toLocaleString('en-US');
 
@@ -31,8 +18,8 @@ export const importMessagesInputSchema = z.strictObject({
     .string({ error: 'must be a string (the text of a JSON or HAR export)' })
     .min(1, 'must not be empty (the text of a JSON or HAR export)')
     .max(IMPORT_LIMITS.textChars, { error: `must be at most ${importLimit} bytes of UTF-8, what one export holds (export fewer messages)` })
-    .refine((text) => utf8Bytes(text) <= IMPORT_LIMITS.textBytes, {
-      error: (issue) => `must be at most ${importLimit} bytes of UTF-8, what one export holds (export fewer messages); it is ${utf8Bytes(issue.input as string).toLocaleString('en-US')}`,
+    .refine((text) => utf8Length(text) <= IMPORT_LIMITS.textBytes, {
+      error: (issue) => `must be at most ${importLimit} bytes of UTF-8, what one export holds (export fewer messages); it is ${utf8Length(issue.input as string).toLocaleString('en-US')}`,
     }),
   /** Route every message through this source (name or id); by default each goes to its original source or destinations, where they exist here. */
   source: z.string({ error: 'must be a string (a source name or id)' }).min(1).max(200).optional(),

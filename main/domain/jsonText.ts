@@ -59,6 +59,18 @@ export function parseJsonText(text: string, maxDepth: number = JSON_TEXT_MAX_DEP
   return repeated ? { ok: false, error: repeated } : { ok: true, value };
 }
 
+/** The index of the quote that closes the string opened at `open` (or the text's end): escapes are skipped. */
+export function stringEnd(text: string, open: number): number {
+  const n = text.length;
+  let i = open + 1;
+  for (; i < n; i++) {
+    const d = text.charCodeAt(i);
+    if (d === 0x22) break;
+    if (d === 0x5c) i++;
+  }
+  return i;
+}
+
 /** Where nesting first goes past `limit` (outside strings), or null. One pass, no recursion. */
 function tooDeepAt(text: string, limit: number): number | null {
   let depth = 0;
@@ -66,11 +78,7 @@ function tooDeepAt(text: string, limit: number): number | null {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x22) break;
-        if (d === 0x5c) i++;
-      }
+      i = stringEnd(text, i);
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > limit) return i;
     } else if (c === 0x7d || c === 0x5d) {
@@ -93,11 +101,7 @@ function repeatedKey(text: string): JsonProblem | null {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const start = i;
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x22) break;
-        if (d === 0x5c) i++;
-      }
+      i = stringEnd(text, i);
       if (!keyNext) continue;
       keyNext = false;
       const keys = open.at(-1)!;
@@ -137,7 +141,8 @@ export function caretSnippet(text: string, p: JsonProblem, width = 60): string {
   return `  ${pre}${clipped}${post}\n  ${' '.repeat(pre.length + col - start)}^`;
 }
 
-function lineColumn(text: string, position: number): { line: number; column: number } {
+/** The 1-based line and column of a position in the text. */
+export function lineColumn(text: string, position: number): { line: number; column: number } {
   let line = 1;
   let lastNewline = -1;
   for (let i = 0; i < position && i < text.length; i++) {

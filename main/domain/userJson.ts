@@ -5,7 +5,7 @@
  * makes 1e400 Infinity, which JSON.stringify would send on as null.
  */
 import { overflowingNumber } from './jsonNumbers.js';
-import { parseJsonText, type JsonParse } from './jsonText.js';
+import { lineColumn, parseJsonText, stringEnd, type JsonParse } from './jsonText.js';
 
 export function parseUserJson(text: string): JsonParse {
   const parsed = parseJsonText(text);
@@ -22,11 +22,7 @@ function firstOverflowingLiteral(text: string): number {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x22) break;
-        if (d === 0x5c) i++;
-      }
+      i = stringEnd(text, i);
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const start = i;
       while (i + 1 < n && /[-+.eE0-9]/.test(text[i + 1]!)) i++;
@@ -36,14 +32,3 @@ function firstOverflowingLiteral(text: string): number {
   return 0;
 }
 
-function lineColumn(text: string, position: number): { line: number; column: number } {
-  let line = 1;
-  let lastNewline = -1;
-  for (let i = 0; i < position && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lastNewline = i;
-    }
-  }
-  return { line, column: position - lastNewline };
-}

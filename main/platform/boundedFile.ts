@@ -32,7 +32,8 @@ export class FileReadError extends Error {
   }
 }
 
-function kind(stats: import('node:fs').Stats): string {
+/** What a path is when it is not a regular file, in words (`a FIFO (named pipe)`). */
+export function kind(stats: import('node:fs').Stats): string {
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a FIFO (named pipe)';
   if (stats.isCharacterDevice()) return 'a character device';

@@ -6,6 +6,7 @@
  */
 import { closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { kind } from './boundedFile.js';
 
 /** Why a named file cannot be written, in words for one line (`is a character device, not a regular file`). */
 export class FileWriteError extends Error {
@@ -19,13 +20,8 @@ export class FileWriteError extends Error {
 
 function kindOf(stats: Stats): string | null {
   if (stats.isFile()) return null;
-  if (stats.isSymbolicLink()) return 'a symbolic link';
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
+  // lstat: a link is named as one, never followed to what it points at.
+  return stats.isSymbolicLink() ? 'a symbolic link' : kind(stats);
 }
 
 /** The path's own lstat, or null when nothing is there. */
