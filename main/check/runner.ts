@@ -265,7 +265,7 @@ function bodyShown(ex: CheckExchange): string {
 }
 
 /**
- * What the Webhooks destination makes of the answer to a valid, signed request (SPEC §3): a 2xx passes;
+ * What the Webhooks destination makes of the answer to a valid, signed request (docs/behaviour.md §3): a 2xx passes;
  * a 3xx (never followed) and a 429 (retried) warn; anything else fails, saying what the destination does.
  */
 export function judgeAccepted(ex: CheckExchange, timing: CheckTiming): Judgement {

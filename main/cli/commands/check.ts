@@ -1,5 +1,5 @@
 /**
- * `hookbench check <url>` (SPEC §10, docs/check.md): the battery and any scenarios against the user's
+ * `hookbench check <url>` (docs/check.md): the battery and any scenarios against the user's
  * receiver, through a running serve on the data dir when there is one (the run is then kept in its history
  * and compared with the previous one), else an in-process core on a throw-away data dir.
  * Exit 0 nothing failed (warnings allowed), 1 a check failed, 2 usage errors or an unreachable URL.

@@ -250,7 +250,7 @@ export interface CheckSummary {
 export const CHECK_RUN_STATUSES = ['running', 'finished', 'unreachable'] as const;
 export type CheckRunStatus = (typeof CHECK_RUN_STATUSES)[number];
 
-/** What `hookbench check --json` prints, exactly (SPEC §10). Times are ISO 8601, real time. */
+/** What `hookbench check --json` prints, exactly (docs/check.md, "--json"). Times are ISO 8601, real time. */
 export interface CheckReport {
   url: string;
   startedAt: string;
@@ -385,7 +385,7 @@ export function checkReport(run: Pick<CheckRun, 'url' | 'startedAt' | 'finishedA
   };
 }
 
-/** The closing line of the human report (SPEC §10): `N passed, M failed, K warnings`, with `1 warning` singular. */
+/** The closing line of the human report (docs/check.md): `N passed, M failed, K warnings`, with `1 warning` singular. */
 export function summaryLine(summary: CheckSummary): string {
   return `${summary.passed} passed, ${summary.failed} failed, ${summary.warnings} ${summary.warnings === 1 ? 'warning' : 'warnings'}`;
 }
