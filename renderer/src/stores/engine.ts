@@ -4,8 +4,9 @@ import type { ClockJump, ClockState } from '../../../main/contract/models';
 import { api } from '../api/instance';
 import type { EngineEvent } from '../../../main/contract/events';
 import type { Overview } from '../../../main/contract/models';
+import type { TimeAction } from '../lib/timeSteps';
 
-export type TimeAction = '+5s' | '+1min' | '+1h' | '+4h' | 'next' | 'to-retry' | 'reset' | 'cancel';
+export type { TimeAction };
 
 interface EngineState {
   clock: ClockState | null;
