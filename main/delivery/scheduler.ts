@@ -18,8 +18,11 @@ import { playRound, requeuedRound, roundEvents, type PlayedRound, type RoundCont
 export { FAST_FORWARD_AFTER_MS, type AdvanceOutcome } from './clockJump.js';
 export { MAX_IN_FLIGHT, MIN_IN_FLIGHT } from './inFlightWindow.js';
 
+/** What the engine needs of the store: the deliveries' repository, transactions and the file's health. */
+export type EngineStore = Pick<Store, 'deliveries' | 'transaction' | 'health'>;
+
 export interface EngineOptions {
-  store: Store;
+  store: EngineStore;
   clock: Clock;
   forwarder: Forwarder;
   /** Seed for retry jitter. */
