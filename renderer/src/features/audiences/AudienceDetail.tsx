@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { RefreshCw, Trash2 } from 'lucide-react';
 import type { Audience, AudienceDetail as Detail, ComputedTrait } from '../../../../main/contract/audiences';
 import { api } from '../../api/instance';
+import { useRefresh } from '../../api/useRefresh';
 import { formatTimestamp, plural } from '../../lib/format';
 import { sourceName, useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';
@@ -40,15 +41,12 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
   const isAudience = item.kind === 'audience';
   const noun = isAudience ? 'audience' : 'computed trait';
 
-  const load = useCallback(async () => {
+  const load = useCallback(async (current: () => boolean = () => true) => {
     const result = await api().call('getAudience', { id: item.id }, { quiet: true });
-    if (result.ok) setDetail(result.value);
+    if (result.ok && current()) setDetail(result.value);
   }, [item.id]);
-  useEffect(() => {
-    void load();
-    const timer = setInterval(() => void load(), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [load, item]);
+  // The item itself in the key: a saved edit (a new rule) loads again at once.
+  useRefresh(JSON.stringify(item), load, { everyMs: REFRESH_MS });
 
   const sync = async () => {
     setBusy('sync');

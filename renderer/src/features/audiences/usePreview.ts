@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { AudiencePreview, Rule } from '../../../../main/contract/audiences';
 import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
+import { useRefresh } from '../../api/useRefresh';
 
 export type PreviewState = { state: 'idle' } | { state: 'done'; value: AudiencePreview } | { state: 'error'; error: ApiError };
 
@@ -13,24 +14,15 @@ const REFRESH_MS = 3000;
 export function usePreview(source: string | null, members: string[], rule: Rule | null): PreviewState {
   const [preview, setPreview] = useState<PreviewState>({ state: 'idle' });
   const key = JSON.stringify([source, members, rule]);
-  useEffect(() => {
-    if (!source) return setPreview({ state: 'idle' });
-    let current = true;
-    let every: ReturnType<typeof setInterval> | null = null;
-    const ask = () =>
-      void api()
+  useRefresh(
+    key,
+    (current) => {
+      if (!source) return setPreview({ state: 'idle' });
+      return api()
         .call('previewAudience', { source, ...(members.length ? { members } : {}), ...(rule ? { rule } : {}) }, { quiet: true })
-        .then((r) => current && setPreview(r.ok ? { state: 'done', value: r.value } : { state: 'error', error: r.error }));
-    const timer = setTimeout(() => {
-      ask();
-      every = setInterval(ask, REFRESH_MS);
-    }, DEBOUNCE_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-      if (every) clearInterval(every);
-    };
-    // `key` stands for source, members and rule.
-  }, [key]);
+        .then((r) => current() && setPreview(r.ok ? { state: 'done', value: r.value } : { state: 'error', error: r.error }));
+    },
+    { delayMs: DEBOUNCE_MS, everyMs: REFRESH_MS },
+  );
   return preview;
 }

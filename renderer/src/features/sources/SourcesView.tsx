@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import { Plug, ShieldCheck } from 'lucide-react';
+import { useRefresh } from '../../api/useRefresh';
 import { plural } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
@@ -32,12 +33,8 @@ export function SourcesView() {
   const now = engineNow(clock, useNow(1000));
   const [creating, setCreating] = useState(false);
 
-  useEffect(() => {
-    void loadSettings();
-    void refresh();
-    const timer = setInterval(() => void refresh(), POLL_MS);
-    return () => clearInterval(timer);
-  }, [loadSettings, refresh]);
+  useEffect(() => void loadSettings(), [loadSettings]);
+  useRefresh('sources', refresh, { everyMs: POLL_MS });
 
   const wanted = route.sub[0] ?? null;
   // By name (the Sources screen's own links) or id (Troubleshoot's evidence).

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ArrowRight, CircleCheck, CircleDashed, CircleX, LoaderCircle, RefreshCw, Stethoscope, TriangleAlert } from 'lucide-react';
 import { DIAGNOSTIC_SECTIONS, RULE_NAMES, SECTION_TITLES, type CheckState, type DiagnosticCheck, type Diagnostics, type Evidence } from '../../../../main/contract/diagnostics';
 import { api } from '../../api/instance';
+import { useRefresh } from '../../api/useRefresh';
 import { formatRowTime, plural } from '../../lib/format';
 import { Button } from '../../ui/Button';
 import { CopyButton } from '../../ui/CopyButton';
@@ -34,7 +35,6 @@ export function TroubleshootView() {
   const [data, setData] = useState<Diagnostics | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const load = useCallback(async () => {
     setBusy(true);
     const result = await api().call('getDiagnostics', {}, { quiet: true });
@@ -44,21 +44,7 @@ export function TroubleshootView() {
       setError(null);
     } else setError(result.error.message);
   }, []);
-  useEffect(() => {
-    void load();
-    const poll = setInterval(() => void load(), POLL_MS);
-    const off = api().subscribe(() => {
-      pending.current ??= setTimeout(() => {
-        pending.current = null;
-        void load();
-      }, REFRESH_AFTER_EVENTS_MS);
-    });
-    return () => {
-      clearInterval(poll);
-      off();
-      if (pending.current) clearTimeout(pending.current);
-    };
-  }, [load]);
+  useRefresh('diagnostics', load, { everyMs: POLL_MS, afterEventsMs: REFRESH_AFTER_EVENTS_MS });
 
   const counts = data ? countStates(data.checks) : null;
   return (
