@@ -6,6 +6,7 @@
  * round and answers in O(60). Like the Sources screen's minutes, it starts empty after a restart.
  */
 import type { RoundResult } from '../store/deliveryStore.js';
+import type { DestinationTimeline } from '../contract/models.js';
 
 export const MINUTE_MS = 60_000;
 const MINUTES = 60;
@@ -32,18 +33,11 @@ interface Ring {
   latency: Float64Array;
 }
 
-export interface DeliveryMinutesOf {
-  /** Engine time at which the first minute starts. */
-  from: number;
-  minuteMs: number;
-  delivered: number[];
-  retried: number[];
-  failed: number[];
-  p50: (number | null)[];
-  p95: (number | null)[];
+/** A destination's minutes as counted here: the timeline less what the database adds (the backlog now). */
+export type DeliveryMinutesOf = Omit<DestinationTimeline, 'destinationId' | 'backlog' | 'backlogNow'> & {
   /** Per minute: deliveries that started waiting for a retry, minus those that stopped. */
   backlogChange: number[];
-}
+};
 
 function newRing(): Ring {
   return {
