@@ -4,7 +4,7 @@
  * UI at /. The API only answers requests addressed to this machine's loopback names (DNS-rebinding guard).
  */
 import { once } from 'node:events';
-import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
@@ -20,6 +20,7 @@ import { IMPORT_LIMITS } from '../contract/importMessages.js';
 import type { Core } from '../app/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/ingest.js';
 import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
+import { connectionTable, CONNECTION_LIMITS, parserRefusal, requestTarget } from './connections.js';
 import { createEventBatcher } from './eventBatcher.js';
 import { createFrameEncoder } from './eventFrame.js';
 import { clientAbortLog, clientIp, httpStatusOf, isClientAbort, readBody, sendJson, sendJsonEncoded, sendText } from './responses.js';
@@ -400,96 +401,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-/** What the parser refused, in words: the HTTP status, why, and the limit it went past. */
-export function parserRefusal(error: { code?: string | undefined; message: string }): { status: number; message: string; limit?: number } {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, message: `the request line and headers are more than ${maxHeaderSize.toLocaleString('en-US')} bytes (a URL or header too large)`, limit: maxHeaderSize };
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, message: 'the request did not arrive in full within 30 s' };
-    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return { status: 400, message: 'Content-Length and Transfer-Encoding together: send one of them' };
-    case 'HPE_INVALID_CONTENT_LENGTH':
-      return { status: 400, message: 'Content-Length is not a number of bytes (or there are two that differ)' };
-    case 'HPE_INVALID_TRANSFER_ENCODING':
-      if (/Content-Length/i.test(error.message)) return { status: 400, message: 'Content-Length and Transfer-Encoding together: send one of them' };
-      return { status: 400, message: 'the chunked body is not valid HTTP/1.1 chunked encoding' };
-    case 'HPE_INVALID_CHUNK_SIZE':
-      return { status: 400, message: 'the chunked body is not valid HTTP/1.1 chunked encoding' };
-    case 'HPE_INVALID_METHOD':
-    case 'HPE_INVALID_URL':
-    case 'HPE_INVALID_CONSTANT':
-    case 'HPE_INVALID_VERSION':
-      return { status: 400, message: 'not an HTTP/1.1 request line (METHOD /path HTTP/1.1)' };
-    default:
-      return { status: 400, message: `malformed HTTP request (${error.code ?? error.message})` };
-  }
-}
-
-/** The method and path of a request Node could not parse, from its first line (at most 200 characters), if there is one. */
-function requestTarget(raw: Buffer | undefined): string | null {
-  if (!raw) return null;
-  // The packet may end inside a long URL: the method and as much of the path as there is.
-  const line = /^([A-Z]{1,16}) (\/\S*)/.exec(raw.subarray(0, 8400).toString('latin1'));
-  if (!line) return null;
-  const target = `${line[1]} ${line[2]}`;
-  return target.length > 200 ? `${target.slice(0, 200)}…` : target;
-}
-
 /** Ingestion bodies held in memory at once, across all requests; past it a request gets 503 with Retry-After. */
 const INGEST_BUFFER_BYTES = 64 * 1024 * 1024;
-/** Connections held open at once, and how long a request's headers and the whole request may take to arrive. */
-export const CONNECTION_LIMITS = { max: 1024, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
-
-/**
- * The open connections, oldest first, each busy while it carries a request. Past `max`, the oldest that is not
- * busy is closed to make room; when every one is busy, the new connection gets 503 with Retry-After at once.
- */
-function connectionTable(max: number, requestTimeoutMs: number) {
-  const open = new Map<Duplex, { busy: boolean }>();
-  return {
-    opened(socket: Duplex): void {
-      open.set(socket, { busy: false });
-      socket.once('close', () => open.delete(socket));
-      if (open.size <= max) return;
-      for (const [other, state] of open) {
-        if (other === socket || state.busy) continue;
-        other.destroy();
-        open.delete(other);
-        return;
-      }
-      open.delete(socket);
-      const body = JSON.stringify({ error: { code: 'unavailable', message: `Hookbench holds ${max.toLocaleString('en-US')} connections that are all carrying requests; retry in a second` } });
-      socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`);
-    },
-    /** An event socket: busy for as long as it is open. */
-    upgraded(socket: Duplex): void {
-      const state = open.get(socket);
-      if (state) state.busy = true;
-    },
-    busy(req: IncomingMessage, res: ServerResponse): void {
-      const state = open.get(req.socket);
-      if (state) state.busy = true;
-      // Node cuts slow headers itself; a body still arriving past the request timeout is cut here.
-      const timer = setTimeout(() => {
-        if (req.complete) return;
-        if (!res.headersSent) sendJson(res, 408, { error: { code: 'invalid_request', message: `the request did not arrive in full within ${Math.round(requestTimeoutMs / 1000)} s` } }, { connection: 'close' });
-        req.socket.destroySoon();
-      }, requestTimeoutMs);
-      timer.unref();
-      res.once('close', () => {
-        clearTimeout(timer);
-        if (state) state.busy = false;
-      });
-    },
-    stats(): { open: number; busy: number } {
-      let busy = 0;
-      for (const state of open.values()) if (state.busy) busy++;
-      return { open: open.size, busy };
-    },
-  };
-}
-
 /** How long requests in flight may take to finish when the server stops (and a close frame to get out). */
 const CLOSE_GRACE_MS = 2000;
 /** How often a socket that missed events is looked at, to tell it once it has caught up. */
