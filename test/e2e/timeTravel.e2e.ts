@@ -37,7 +37,8 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
 
     await progress.waitFor({ state: 'detached', timeout: 45_000 });
     await page.getByRole('group', { name: 'Engine clock' }).getByLabel('offset +4 h').waitFor();
-    expect(await step.isEnabled()).toBe(true);
+    // The steps come back once the advance has answered (its events can arrive a moment before its answer).
+    await expect.poll(() => step.isEnabled()).toBe(true);
     const overview = await r.call<Overview>('getOverview');
     expect(overview.counts.failed).toBe(20);
     for (const id of ids) {
