@@ -126,6 +126,15 @@ function takeOverLegacyLock(dir: string, file: string): void {
   }
 }
 
+/** The pid the lock file names, or null when it names none or cannot be read. */
+function holderPid(db: Database.Database): number | null {
+  try {
+    return (db.prepare('SELECT pid FROM holder').pluck().get() as number | undefined) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Takes the lock file's write lock and writes this pid in it for others to read; false when another process
  * holds it. The pid is committed, then the lock taken again at once: a process that slips in between holds it
@@ -170,17 +179,9 @@ export function lockDataDir(dir: string): DataDirLock {
   } catch (e) {
     throw unusableDataDir(dir, e);
   }
-  const holderPid = (): number | null => {
-    try {
-      return (db.prepare('SELECT pid FROM holder').pluck().get() as number | undefined) ?? null;
-    } catch {
-      return null;
-    }
-  };
-  const take = (): boolean => takeLock(db);
   try {
-    if (!take()) {
-      const pid = holderPid();
+    if (!takeLock(db)) {
+      const pid = holderPid(db);
       db.close();
       throw locked(dir, pid);
     }
@@ -217,12 +218,7 @@ export function lockDataDir(dir: string): DataDirLock {
         taken = false;
       }
       if (!taken) {
-        let pid: number | null = null;
-        try {
-          pid = (other?.prepare('SELECT pid FROM holder').pluck().get() as number | undefined) ?? null;
-        } catch {
-          // unreadable: said without a pid
-        }
+        const pid = other ? holderPid(other) : null;
         other?.close();
         return { ok: false, message: `${file} was deleted or replaced, and another Hookbench process${pid !== null ? ` (pid ${pid})` : ''} now holds data dir ${dir}: two engines share its database; stop one of them` };
       }

@@ -2,9 +2,21 @@
  * The HTTP server's connections: how many it holds and which one makes room at the cap, the time a request has
  * to arrive, and what Node's parser refused, said as every other refusal is.
  */
-import { maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { sendJson } from './responses.js';
+
+/**
+ * A JSON answer written straight to a socket that Node's HTTP layer will not answer on (a connection refused at
+ * the cap, a request its parser refused), then the connection closed.
+ */
+export function endWithJson(socket: Duplex, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(text)}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  lines.push('connection: close');
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+}
 
 /** Connections held open at once, and how long a request's headers and the whole request may take to arrive. */
 export const CONNECTION_LIMITS = { max: 1024, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
@@ -27,8 +39,7 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
         return;
       }
       open.delete(socket);
-      const body = JSON.stringify({ error: { code: 'unavailable', message: `Hookbench holds ${max.toLocaleString('en-US')} connections that are all carrying requests; retry in a second` } });
-      socket.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`);
+      endWithJson(socket, 503, { error: { code: 'unavailable', message: `Hookbench holds ${max.toLocaleString('en-US')} connections that are all carrying requests; retry in a second` } }, { 'retry-after': '1' });
     },
     /** An event socket: busy for as long as it is open. */
     upgraded(socket: Duplex): void {

@@ -4,7 +4,7 @@
  * UI at /. The API only answers requests addressed to this machine's loopback names (DNS-rebinding guard).
  */
 import { once } from 'node:events';
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
@@ -20,7 +20,7 @@ import { IMPORT_LIMITS } from '../contract/importMessages.js';
 import type { Core } from '../app/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/ingest.js';
 import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
-import { connectionTable, CONNECTION_LIMITS, parserRefusal, requestTarget } from './connections.js';
+import { connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal, requestTarget } from './connections.js';
 import { createEventBatcher } from './eventBatcher.js';
 import { createFrameEncoder } from './eventFrame.js';
 import { clientAbortLog, clientIp, httpStatusOf, isClientAbort, readBody, sendJson, sendJsonEncoded, sendText } from './responses.js';
@@ -159,10 +159,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       limit: refusal.limit ?? null,
       bodyBytes: null,
     });
-    const body = JSON.stringify({ error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } });
-    socket.end(
-      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
-    );
+    endWithJson(socket, refusal.status, { error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } }, { 'access-control-allow-origin': '*' });
   });
   server.keepAliveTimeout = 5000;
   // Half-sent requests hold memory and a socket: headers have 10 s to arrive and a whole request 30 s (SDK bodies
