@@ -22,8 +22,9 @@ import { join } from 'node:path';
 import { buildMessage } from '../main/domain/messages.js';
 import { HISTORY_INDEX_CHUNK } from '../main/history/historyIndexer.js';
 import type { MessageType } from '../main/contract/message/messageShapes.js';
-import type { MessageStatus } from '../main/contract/models.js';
-import { MessageQueries, type MessageFilter } from '../main/store/messageQueries.js';
+import type { MessageStatus } from '../main/contract/messages.js';
+import { MessageQueries } from '../main/store/messageQueries.js';
+import type { MessageFilter } from '../main/store/messageQueryPlan.js';
 import { openDb, schemaVersion } from '../main/store/openDb.js';
 import { Store } from '../main/store/store.js';
 

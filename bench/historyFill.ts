@@ -25,7 +25,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { MessageType } from '../main/contract/message/messageShapes.js';
-import type { MessageFilter } from '../main/contract/models.js';
+import type { MessageFilter } from '../main/contract/messages.js';
 import { callFor, EVENTS, HEAVY_SHARE, HEAVY_USERS, heavyUser, NORMAL_USERS, pickType, plants, RARE_EVENTS, RARE_USERS, RARE_WORDS, rareEvent, rareUser, rareWord } from './history.js';
 import { startServe, type Serve } from './live.js';
 import { seededRandom } from './seededRandom.js';

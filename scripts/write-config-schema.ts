@@ -1,7 +1,7 @@
 // Regenerates schema/hookbench.config.schema.json and schema/check-scenarios.schema.json from their zod
 // definitions (tests check both are current).
 import { writeFileSync } from 'node:fs';
-import { checkScenariosJsonSchema } from '../main/contract/check/check.js';
+import { checkScenariosJsonSchema } from '../main/contract/check/checkInputs.js';
 import { configJsonSchema } from '../main/contract/config.js';
 
 for (const [name, schema] of [

@@ -3,9 +3,12 @@
  * what it needs of the others as functions (a feature never imports one beside or above it). The commands'
  * handlers (main/<feature>/commands.ts) receive the services this returns; createCore.ts runs their lifecycle.
  */
+import { parseCommandInput } from '../contract/dispatch.js';
 import type { EngineEvent } from '../contract/events.js';
-import type { IngestRefusal, MessageDetail } from '../contract/models.js';
+import type { MessageDetail } from '../contract/messages.js';
+import type { IngestRefusal } from '../contract/sources.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
+import { ok } from '../contract/result.js';
 import { AudienceService } from '../audiences/audienceService.js';
 import { AudienceStore } from '../audiences/audienceStore.js';
 import { DeletionRequests } from '../audiences/deletions.js';
@@ -234,13 +237,21 @@ function checksOver({ store, bus, registry, intake, history, control, receivers 
         return overview.ok && !overview.value.paused;
       },
       findDestination: (ref) => registry.findDestination(ref),
-      createDestination: (input) => registry.createDestination(input),
-      updateDestination: (input) => registry.updateDestination(input),
+      // The check's own destinations are checked as the commands' are, where they enter the registry.
+      createDestination: (input) => {
+        const parsed = parseCommandInput('createDestination', input);
+        return parsed.ok ? registry.createDestination(parsed.value) : parsed;
+      },
+      updateDestination: (input) => {
+        const parsed = parseCommandInput('updateDestination', input);
+        return parsed.ok ? registry.updateDestination(parsed.value) : parsed;
+      },
       // The check's messages are its own: marked so that lists, counters and the user's event streams leave them out.
       sendMessage: (input) => {
-        const sent = intake.sendMessage(input, { origin: 'check' });
-        if (sent.ok) checkTraffic.add(sent.value.message.id);
-        return sent;
+        const sent = intake.acceptMessages([input], null, { recordsTraits: true, origin: 'check' });
+        if (!sent.ok) return sent;
+        checkTraffic.add(sent.value[0]!.message.id);
+        return ok(sent.value[0]!);
       },
       getMessage: (input) => history.getMessage(input),
       onEvent: (listener) => bus.on(listener),

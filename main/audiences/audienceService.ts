@@ -12,14 +12,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { SendMessageOutput } from '../contract/api.js';
 import {
-  createAudienceInputSchema,
-  createComputedTraitInputSchema,
-  idInputSchema,
-  listAudiencesInputSchema,
   PREVIEW_LIMIT,
-  previewAudienceInputSchema,
-  updateAudienceInputSchema,
-  updateComputedTraitInputSchema,
   type Audience,
   type AudienceDetail,
   type AudienceKind,
@@ -27,20 +20,14 @@ import {
   type AudienceSyncResult,
   type ComputedTrait,
   type ComputedTraitSyncResult,
-  type CreateAudienceInput,
-  type CreateComputedTraitInput,
-  type IdInput,
   type JsonValue,
-  type ListAudiencesInput,
-  type PreviewAudienceInput,
   type Traits,
-  type UpdateAudienceInput,
-  type UpdateComputedTraitInput,
 } from '../contract/audiences.js';
-import type { Source } from '../contract/models.js';
+import type { CommandParsed } from '../contract/dispatch.js';
+import type { Source } from '../contract/sources.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
-import { parseWith, type SendMessageInput } from '../contract/schemas.js';
-import type { Page } from '../contract/models.js';
+import type { SendMessageInput } from '../contract/schemas.js';
+import type { Page } from '../contract/messages.js';
 import { diffState, evaluateMembership, membershipState, snakeCase } from '../domain/audiences.js';
 import { atomically } from '../store/atomically.js';
 import type { AudienceRow, AudienceStore } from './audienceStore.js';
@@ -113,10 +100,8 @@ export class AudienceService {
   // ---------------------------------------------------------------- audiences
 
   /** Creates the audience and syncs it at once: one identify `{<key>: true}` per member. */
-  createAudience(input: CreateAudienceInput): Result<{ audience: Audience; sync: AudienceSyncResult }> {
-    const parsed = parseWith(createAudienceInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const { source: sourceRef, name, members, rule } = parsed.value;
+  createAudience(input: CommandParsed<'createAudience'>): Result<{ audience: Audience; sync: AudienceSyncResult }> {
+    const { source: sourceRef, name, members, rule } = input;
     const definition: AudienceDefinition = { members: members ?? [], rule: rule ?? null };
     const created = this.create(sourceRef, 'audience', name, definition);
     if (!created.ok) return created;
@@ -124,13 +109,11 @@ export class AudienceService {
   }
 
   /** Replaces members and/or rule (`null` clears one); takes effect at the next sync. */
-  updateAudience(input: UpdateAudienceInput): Result<Audience> {
-    const parsed = parseWith(updateAudienceInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const row = this.row(parsed.value.id, 'audience');
+  updateAudience(input: CommandParsed<'updateAudience'>): Result<Audience> {
+    const row = this.row(input.id, 'audience');
     if (!row.ok) return row;
     const current = JSON.parse(row.value.definition) as AudienceDefinition;
-    const { members, rule } = parsed.value.patch;
+    const { members, rule } = input.patch;
     const next: AudienceDefinition = {
       members: members === undefined ? current.members : (members ?? []),
       rule: rule === undefined ? current.rule : rule,
@@ -143,31 +126,27 @@ export class AudienceService {
   }
 
   /** Sends identify only for users whose membership changed since the last sync (true: joined, false: left). */
-  syncAudience(input: IdInput): Result<AudienceSyncResult> {
-    const parsed = parseWith(idInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const row = this.row(parsed.value.id, 'audience');
+  syncAudience(input: CommandParsed<'syncAudience'>): Result<AudienceSyncResult> {
+    const row = this.row(input.id, 'audience');
     if (!row.ok) return row;
     const synced = this.atomically(() => this.sync(row.value));
     return synced.ok ? ok(audienceSyncResult(synced.value)) : synced;
   }
 
   /** Deletes the definition and its state. Nothing is sent: members keep the trait they were last sent. */
-  deleteAudience(input: IdInput): Result<{ id: string }> {
+  deleteAudience(input: CommandParsed<'deleteAudience'>): Result<{ id: string }> {
     return this.remove(input, 'audience');
   }
 
   /** Audiences and computed traits, by name; optionally of one source or kind. */
-  listAudiences(input: ListAudiencesInput = {}): Result<Page<Audience | ComputedTrait>> {
-    const parsed = parseWith(listAudiencesInputSchema, input);
-    if (!parsed.ok) return parsed;
+  listAudiences(input: CommandParsed<'listAudiences'> = {}): Result<Page<Audience | ComputedTrait>> {
     let sourceId: string | null = null;
-    if (parsed.value.source !== undefined) {
-      const source = this.findSource(parsed.value.source);
-      if (!source) return sourceNotFound(parsed.value.source);
+    if (input.source !== undefined) {
+      const source = this.findSource(input.source);
+      if (!source) return sourceNotFound(input.source);
       sourceId = source.id;
     }
-    const rows = this.store.list({ sourceId, kind: parsed.value.kind ?? null });
+    const rows = this.store.list({ sourceId, kind: input.kind ?? null });
     return ok({ items: rows.map((r) => (r.kind === 'audience' ? toAudience(r) : toComputedTrait(r))), nextCursor: null });
   }
 
@@ -175,11 +154,9 @@ export class AudienceService {
    * One audience or computed trait with the values its last sync left each user with, and the changes a
    * sync now would send (nothing is sent or stored).
    */
-  getAudience(input: IdInput): Result<AudienceDetail> {
-    const parsed = parseWith(idInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const row = this.store.get(parsed.value.id);
-    if (!row) return err({ code: 'not_found', field: 'id', message: `id: no audience or computed trait with id ${JSON.stringify(parsed.value.id)}` });
+  getAudience(input: CommandParsed<'getAudience'>): Result<AudienceDetail> {
+    const row = this.store.get(input.id);
+    if (!row) return err({ code: 'not_found', field: 'id', message: `id: no audience or computed trait with id ${JSON.stringify(input.id)}` });
     const { previous, next, users } = this.states(row);
     const synced = [...previous].map(([userId, value]) => ({ userId, value })).sort((a, b) => compareIds(a.userId, b.userId));
     const pending = diffState(previous, next, row.kind).map(({ userId, value, change }) => ({ userId, value, change }));
@@ -187,49 +164,41 @@ export class AudienceService {
   }
 
   /** Who a definition would hold now (explicit members ∪ rule matches), without saving or sending anything. */
-  previewAudience(input: PreviewAudienceInput): Result<AudiencePreview> {
-    const parsed = parseWith(previewAudienceInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const source = this.findSource(parsed.value.source);
-    if (!source) return sourceNotFound(parsed.value.source);
+  previewAudience(input: CommandParsed<'previewAudience'>): Result<AudiencePreview> {
+    const source = this.findSource(input.source);
+    if (!source) return sourceNotFound(input.source);
     const users = this.usersOf(source.id);
-    const members = [...evaluateMembership({ members: parsed.value.members ?? [], rule: parsed.value.rule ?? null }, users)].sort(compareIds);
+    const members = [...evaluateMembership({ members: input.members ?? [], rule: input.rule ?? null }, users)].sort(compareIds);
     return ok({ members: members.slice(0, PREVIEW_LIMIT), total: members.length, users: users.size, traits: traitNames(users.values(), PREVIEW_LIMIT) });
   }
 
   // ---------------------------------------------------------------- computed traits
 
   /** Creates the computed trait and syncs it at once: one identify `{<key>: value}` per user. */
-  createComputedTrait(input: CreateComputedTraitInput): Result<{ computedTrait: ComputedTrait; sync: ComputedTraitSyncResult }> {
-    const parsed = parseWith(createComputedTraitInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const created = this.create(parsed.value.source, 'computed_trait', parsed.value.name, { values: parsed.value.values });
+  createComputedTrait(input: CommandParsed<'createComputedTrait'>): Result<{ computedTrait: ComputedTrait; sync: ComputedTraitSyncResult }> {
+    const created = this.create(input.source, 'computed_trait', input.name, { values: input.values });
     if (!created.ok) return created;
     return ok({ computedTrait: toComputedTrait(created.value.row), sync: computedSyncResult(created.value.sync) });
   }
 
   /** Replaces every value; takes effect at the next sync. */
-  updateComputedTrait(input: UpdateComputedTraitInput): Result<ComputedTrait> {
-    const parsed = parseWith(updateComputedTraitInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const row = this.row(parsed.value.id, 'computed_trait');
+  updateComputedTrait(input: CommandParsed<'updateComputedTrait'>): Result<ComputedTrait> {
+    const row = this.row(input.id, 'computed_trait');
     if (!row.ok) return row;
-    const definition = JSON.stringify({ values: parsed.value.values } satisfies ComputedDefinition);
+    const definition = JSON.stringify({ values: input.values } satisfies ComputedDefinition);
     this.store.setDefinition(definition, row.value.id);
     return ok(toComputedTrait({ ...row.value, definition }));
   }
 
   /** Sends identify only for changed values; users whose value was removed get null. */
-  syncComputedTrait(input: IdInput): Result<ComputedTraitSyncResult> {
-    const parsed = parseWith(idInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const row = this.row(parsed.value.id, 'computed_trait');
+  syncComputedTrait(input: CommandParsed<'syncComputedTrait'>): Result<ComputedTraitSyncResult> {
+    const row = this.row(input.id, 'computed_trait');
     if (!row.ok) return row;
     const synced = this.atomically(() => this.sync(row.value));
     return synced.ok ? ok(computedSyncResult(synced.value)) : synced;
   }
 
-  deleteComputedTrait(input: IdInput): Result<{ id: string }> {
+  deleteComputedTrait(input: CommandParsed<'deleteComputedTrait'>): Result<{ id: string }> {
     return this.remove(input, 'computed_trait');
   }
 
@@ -328,10 +297,8 @@ export class AudienceService {
     return ok(row);
   }
 
-  private remove(input: IdInput, kind: AudienceKind): Result<{ id: string }> {
-    const parsed = parseWith(idInputSchema, input);
-    if (!parsed.ok) return parsed;
-    const row = this.row(parsed.value.id, kind);
+  private remove(input: { id: string }, kind: AudienceKind): Result<{ id: string }> {
+    const row = this.row(input.id, kind);
     if (!row.ok) return row;
     this.store.delete(row.value.id); // audience_state goes with it (ON DELETE CASCADE)
     return ok({ id: row.value.id });

@@ -4,7 +4,9 @@
  * messages are stored in one transaction.
  */
 import type { SendMessageOutput } from '../contract/api.js';
-import type { DeletionRequest, Source } from '../contract/models.js';
+import type { CommandParsed } from '../contract/dispatch.js';
+import type { DeletionRequest } from '../contract/messages.js';
+import type { Source } from '../contract/sources.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { atomically } from '../store/atomically.js';
 import type { Store } from '../store/store.js';
@@ -23,7 +25,7 @@ export interface DeletionRequestsOptions {
 export class DeletionRequests {
   constructor(private readonly options: DeletionRequestsOptions) {}
 
-  createDeletionRequest(input: { userId: string; sources?: string[] | undefined }): Result<{ request: DeletionRequest; messages: SendMessageOutput[] }> {
+  createDeletionRequest(input: CommandParsed<'createDeletionRequest'>): Result<{ request: DeletionRequest; messages: SendMessageOutput[] }> {
     const { userId } = input;
     const { registry, store } = this.options;
     let sources: Source[];

@@ -5,7 +5,8 @@
  * compares by them.
  */
 import { randomUUID } from 'node:crypto';
-import { checkScenarioSchema, type CheckArea, type CheckExchange, type CheckScenarioInput } from '../contract/check/check.js';
+import type { CheckExchange } from '../contract/check/check.js';
+import { checkScenarioSchema, type CheckArea, type CheckScenarioInput } from '../contract/check/checkInputs.js';
 import { CONCURRENCY_FIX, mockEndpointFix } from '../contract/check/checkFixes.js';
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import { buildMessage } from '../domain/messages.js';

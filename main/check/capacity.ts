@@ -5,7 +5,8 @@
  * The requests are the check's own: they never go through the engine, so no message, delivery or
  * destination is made.
  */
-import { CAPACITY_CHECK_ID, CAPACITY_CONCURRENCY, type CapacitySecond, type CheckCapacity, type CheckExchange } from '../contract/check/check.js';
+import type { CapacitySecond, CheckCapacity, CheckExchange } from '../contract/check/check.js';
+import { CAPACITY_CHECK_ID, CAPACITY_CONCURRENCY } from '../contract/check/checkInputs.js';
 import type { MessageType } from '../contract/message/messageShapes.js';
 import { CONNECTIONS_PER_ORIGIN, type SendResult } from '../delivery/webhookRequests.js';
 import { evidenceOf, prepare, type Check, type CheckContext, type Judgement, type RequestSpec } from './runner.js';

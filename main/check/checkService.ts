@@ -5,21 +5,17 @@
  */
 import type { Dispatcher } from 'undici';
 import {
-  runCheckInputSchema,
   summarise,
-  CAPACITY_CHECK_ID,
-  CHECK_LIMITS,
   type CheckChange,
   type CheckListing,
   type CheckResult,
   type CheckRun,
   type CheckRunSummary,
   type CheckVerdict,
-  type ListCheckRunsInput,
-  type RunCheckInput,
 } from '../contract/check/check.js';
+import { runCheckInputSchema, CAPACITY_CHECK_ID, CHECK_LIMITS, type ListCheckRunsInput, type RunCheckInput } from '../contract/check/checkInputs.js';
 import type { EngineEvent } from '../contract/events.js';
-import type { Page } from '../contract/models.js';
+import type { Page } from '../contract/messages.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';
 import type { CheckRunStore } from './checkRunStore.js';

@@ -10,7 +10,8 @@
  */
 import type { CheckExchange } from '../contract/check/check.js';
 import type { EngineEvent } from '../contract/events.js';
-import { CHECK_DESTINATIONS, type Destination, type MessageDetail } from '../contract/models.js';
+import { CHECK_DESTINATIONS, type Destination } from '../contract/destinations.js';
+import type { MessageDetail } from '../contract/messages.js';
 import type { Result } from '../contract/result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput } from '../contract/schemas.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';

@@ -4,9 +4,10 @@
  * and keeps each exchange as evidence, then the check judges them.
  */
 import { randomUUID } from 'node:crypto';
-import { CHECK_LIMITS, type CheckArea, type CheckExchange, type CheckScenario, type CheckVerdict, type SignMode } from '../contract/check/check.js';
+import type { CheckExchange, CheckVerdict } from '../contract/check/check.js';
+import { CHECK_LIMITS, type CheckArea, type CheckScenario, type SignMode } from '../contract/check/checkInputs.js';
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
-import type { Webhook } from '../contract/models.js';
+import type { Webhook } from '../contract/destinations.js';
 import { buildMessage } from '../domain/messages.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';
 import { signBody } from '../domain/signature.js';

@@ -4,7 +4,7 @@
  * classification), so a verdict is what the Webhooks destination would see.
  */
 import type { Dispatcher } from 'undici';
-import { DEFAULT_TIMEOUT_MS } from '../contract/models.js';
+import { DEFAULT_TIMEOUT_MS } from '../contract/destinations.js';
 import { Dispatchers, sendToWebhook, type SendResult } from '../delivery/webhookRequests.js';
 
 export interface CheckRequest {

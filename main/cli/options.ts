@@ -1,6 +1,6 @@
 /** The `hookbench` flags' value parsers (a bad value is a usage error naming the expected form), and `--data`, the older spelling of `--data-dir`. */
 import { InvalidArgumentError, Option } from 'commander';
-import { CHECK_LIMITS } from '../contract/check/check.js';
+import { CHECK_LIMITS } from '../contract/check/checkInputs.js';
 import { parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
 
 export const ms = (value: string): number => {

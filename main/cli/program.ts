@@ -22,7 +22,8 @@ import { runExport, type ExportOptions } from './commands/export.js';
 import { runImport, type ImportOptions } from './commands/import.js';
 import { EXPORT_FORMATS } from '../contract/api.js';
 import { DEFAULT_RECEIVER_PORT, DEFAULT_RECEIVER_TLS_PORT } from '../contract/receiver/receiver.js';
-import { DELIVERY_STATUSES, MESSAGE_STATUSES } from '../contract/models.js';
+import { DELIVERY_STATUSES } from '../contract/deliveries.js';
+import { MESSAGE_STATUSES } from '../contract/messages.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 
 export interface CliDeps {

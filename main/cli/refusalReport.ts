@@ -3,7 +3,7 @@
  * key, a path that is not an ingestion route. One line the first time each one is seen, then a count of its
  * repeats at most once a minute, so that an SDK sending with a wrong key is visible without flooding the log.
  */
-import type { IngestRefusal } from '../contract/models.js';
+import type { IngestRefusal } from '../contract/sources.js';
 
 /** Refusals reported by serve: the ones a misconfigured SDK produces on every call. */
 export function isDoorRefusal(r: Pick<IngestRefusal, 'code'>): boolean {

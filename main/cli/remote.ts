@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page, Source } from '../contract/models.js';
+import type { Page } from '../contract/messages.js';
+import type { Source } from '../contract/sources.js';
 import type { Result } from '../contract/result.js';
 import { resolveDataDir } from '../app/dataDir.js';
 import { SERVER_INFO_FILE, type ServerInfo } from '../server/workbench.js';

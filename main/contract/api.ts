@@ -4,7 +4,9 @@
  * output types several commands share.
  */
 import type { COMMANDS } from './commands.js';
-import type { DeliveryRecord, MessageFilter, MessageRecord, Source } from './models.js';
+import type { DeliveryRecord } from './deliveries.js';
+import type { MessageFilter, MessageRecord } from './messages.js';
+import type { Source } from './sources.js';
 import type { Result } from './result.js';
 
 /** Filters of listMessages; all optional, combined with AND. Pages run newest first. */

@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { MESSAGE_TYPES } from './message/messageShapes.js';
-import { DELIVERY_STATUSES, DESTINATION_OWNERS, MESSAGE_ORIGINS, MESSAGE_STATUSES } from './models.js';
+import { DELIVERY_STATUSES } from './deliveries.js';
+import { DESTINATION_OWNERS } from './destinations.js';
+import { MESSAGE_ORIGINS, MESSAGE_STATUSES } from './messages.js';
 import { API_LIMITS, EXPORT_LIMIT, EXPORT_TEXT_BYTES } from './apiLimits.js';
 
 export { API_LIMITS, EXPORT_LIMIT, EXPORT_TEXT_BYTES };

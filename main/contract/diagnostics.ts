@@ -5,7 +5,8 @@
  * Troubleshoot screen shows it.
  */
 import type { MessageType } from './message/messageShapes.js';
-import type { DeliveryStatus, MessageStatus } from './models.js';
+import type { DeliveryStatus } from './deliveries.js';
+import type { MessageStatus } from './messages.js';
 
 export const DIAGNOSTIC_SECTIONS = ['no-events', 'not-delivered', 'slow'] as const;
 export type DiagnosticSection = (typeof DIAGNOSTIC_SECTIONS)[number];

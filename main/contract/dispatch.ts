@@ -2,16 +2,33 @@
  * The one way a command is run, whatever carried it (HTTP, Electron IPC, the CLI, tests): find the
  * command, validate its input with the command table's schema, call the handler, and turn anything it
  * throws into an error value. Errors cross every boundary as values (./result.ts).
+ *
+ * The input is validated in one place, `parseCommandInput`: dispatch runs it for the transports, and the
+ * core's own methods (`core.<name>(input)`, main/app/commandHandlers.ts) run it for their callers. Past it,
+ * nothing parses the command's input again: handlers and the services behind them take the schema's output
+ * (`CommandParsed`), defaults filled and strings trimmed.
  */
-import type { CommandInput, CommandName, CommandOutput } from './api.js';
+import type { z } from 'zod';
+import type { CommandName, CommandOutput } from './api.js';
 import { commandSchemas, isCommandName } from './commands.js';
 import { err, type Result } from './result.js';
 import { parseWith } from './schemas.js';
 
+/** A command's input as its schema lets it through: what every handler and service is given. */
+export type CommandParsed<K extends CommandName> = z.output<(typeof commandSchemas)[K]>;
+
 /** What a face binds to the table: one function per command, taking input already validated. */
 export type CommandHandlers = {
-  [K in CommandName]: (input: CommandInput<K>) => CommandOutput<K> | Promise<CommandOutput<K>>;
+  [K in CommandName]: (input: CommandParsed<K>) => CommandOutput<K> | Promise<CommandOutput<K>>;
 };
+
+/**
+ * Checks a command's input against its schema: the error names the field, the rule and the limit
+ * (./schemaErrors.ts). An absent input is an empty object: `getClock` needs none.
+ */
+export function parseCommandInput<K extends CommandName>(name: K, input: unknown): Result<CommandParsed<K>> {
+  return parseWith(commandSchemas[name], input === undefined || input === null ? {} : input) as Result<CommandParsed<K>>;
+}
 
 export interface DispatchOptions {
   /** Told about a handler that threw (the caller gets `internal`); defaults to console.error. */
@@ -22,8 +39,7 @@ export async function dispatch(handlers: CommandHandlers, name: string, input: u
   if (typeof name !== 'string' || !isCommandName(name) || !Object.hasOwn(handlers, name)) {
     return err({ code: 'not_found', message: `unknown command "${String(name)}"` });
   }
-  // An absent input is an empty object: `getClock` needs none.
-  const parsed = parseWith(commandSchemas[name], input === undefined || input === null ? {} : input);
+  const parsed = parseCommandInput(name, input);
   if (!parsed.ok) return parsed;
   const handler = handlers[name] as (input: unknown) => Result<unknown> | Promise<Result<unknown>>;
   try {

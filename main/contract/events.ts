@@ -1,4 +1,7 @@
-import type { AttemptRecord, ClockJump, ClockState, DeliveryRecord, IngestRefusal, MessageStatus, MessageSummary } from './models.js';
+import type { AttemptRecord, DeliveryRecord } from './deliveries.js';
+import type { MessageStatus, MessageSummary } from './messages.js';
+import type { ClockJump, ClockState } from './overview.js';
+import type { IngestRefusal } from './sources.js';
 import type { CheckCapacity, CheckDiagnosis, CheckResult, CheckRunSummary, CheckSummary } from './check/check.js';
 import type { CaptureRecord } from './receiver/receiver.js';
 

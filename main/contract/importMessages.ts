@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { IMPORT_LIMITS } from './apiLimits.js';
 import { utf8Length } from './message/messageBody.js';
-import type { MessageStatus } from './models.js';
+import type { MessageStatus } from './messages.js';
 
 export { IMPORT_LIMITS };
 

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { CONFIG_LIMITS, LIMITS, MESSAGE_TYPES } from './message/messageShapes.js';
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SOURCE_KINDS } from './models.js';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from './destinations.js';
+import { SOURCE_KINDS } from './sources.js';
 import { urlAuthority } from './message/urls.js';
 
 export { combineErrors, formatPath, issueToError, issuesToErrors, keysAt, parseWith, suggestKey } from './schemaErrors.js';
@@ -254,15 +255,17 @@ export const configDestinationSchema = apiDestination.named;
 export type DestinationInput = z.input<typeof destinationInputSchema>;
 export type DestinationPatch = z.input<typeof destinationPatchSchema>;
 
+/** A source's write key: what createSource takes, and what updateSource's key must be once a masked one sent back is resolved. */
+export const writeKeySchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
 export const sourceInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(100),
   kind: z.enum(SOURCE_KINDS),
-  writeKey: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
-    .optional(),
+  writeKey: writeKeySchema.optional(),
 });
 export type SourceInput = z.input<typeof sourceInputSchema>;
 
@@ -289,6 +292,8 @@ export const sendMessageInputSchema = z.strictObject({
   strict: z.boolean().default(false),
 });
 export type SendMessageInput = z.input<typeof sendMessageInputSchema>;
+/** sendMessage's input as its schema gives it (defaults filled), what intake takes. */
+export type SendMessageParsed = z.output<typeof sendMessageInputSchema>;
 
 export function resolveRetryPolicy(input: z.infer<typeof retryPolicyInputSchema> | undefined) {
   return {

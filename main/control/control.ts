@@ -4,7 +4,8 @@
  * pause, token) is kept in the settings table.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../contract/models.js';
+import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../contract/overview.js';
+import type { CommandParsed } from '../contract/dispatch.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
 import type { ConfigStore } from '../store/configStore.js';
@@ -71,7 +72,7 @@ export class Control {
   // ---------------------------------------------------------------- clock
 
   /** docs/behaviour.md §5. `fastForward` overrides the persisted setting for this jump. */
-  async advanceClock(input: { ms: number; fastForward?: boolean | undefined }): Promise<Result<ClockAdvance>> {
+  async advanceClock(input: CommandParsed<'advanceClock'>): Promise<Result<ClockAdvance>> {
     const fastForward = input.fastForward ?? this.fastForward;
     const played = await this.options.engine.advance(input.ms, fastForward, (offset) => this.options.store.config.setSetting(SETTINGS.clockOffset, String(offset)));
     const clock = this.clockState();
@@ -108,7 +109,7 @@ export class Control {
     return this.options.store.config.getSetting(SETTINGS.fastForward) === 'true';
   }
 
-  setFastForward(input: { enabled: boolean }): Result<ClockStatus> {
+  setFastForward(input: CommandParsed<'setFastForward'>): Result<ClockStatus> {
     this.options.store.config.setSetting(SETTINGS.fastForward, String(input.enabled));
     return this.getClock();
   }

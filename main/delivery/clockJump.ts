@@ -2,7 +2,8 @@
  * A clock jump (Engine.advance, docs/behaviour.md §5): its state while it plays, the progress it reports, and
  * the estimate of how many rounds it will play.
  */
-import type { ClockJump, RetryPolicy } from '../contract/models.js';
+import type { RetryPolicy } from '../contract/destinations.js';
+import type { ClockJump } from '../contract/overview.js';
 
 /** During a jump with Fast-forward unanswered attempts on: no response headers after this long ends an attempt. */
 export const FAST_FORWARD_AFTER_MS = 1_000;

@@ -1,6 +1,6 @@
 /** The handlers of the commands main/contract/commands/delivery.ts declares (how: main/platform/commandTable.ts). */
 import type { DELIVERY_COMMANDS } from '../contract/commands/delivery.js';
-import type { DeliveryRecord } from '../contract/models.js';
+import type { DeliveryRecord } from '../contract/deliveries.js';
 import { ok } from '../contract/result.js';
 import { maskDelivery } from '../domain/secrets.js';
 import { maskSent } from '../ingestion/commands.js';

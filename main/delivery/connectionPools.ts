@@ -6,7 +6,7 @@ import { rootCertificates } from 'node:tls';
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
-import type { Destination } from '../contract/models.js';
+import type { Destination } from '../contract/destinations.js';
 import { FILE_LIMITS, readBoundedText } from '../platform/boundedFile.js';
 import { observeWire } from './wireHeaders.js';
 

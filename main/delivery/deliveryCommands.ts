@@ -4,7 +4,8 @@
  */
 import type { SendMessageOutput } from '../contract/api.js';
 import { LIMITS } from '../contract/message/messageShapes.js';
-import { REASONS, type DeliveryRecord, type Destination } from '../contract/models.js';
+import { REASONS, type DeliveryRecord } from '../contract/deliveries.js';
+import type { Destination } from '../contract/destinations.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { tooDeepError } from '../domain/jsonDepth.js';
 import type { Store } from '../store/store.js';

@@ -6,7 +6,7 @@
  * round and answers in O(60). Like the Sources screen's minutes, it starts empty after a restart.
  */
 import type { RoundResult } from '../store/deliveryStore.js';
-import type { DestinationTimeline } from '../contract/models.js';
+import type { DestinationTimeline } from '../contract/destinations.js';
 
 export const MINUTE_MS = 60_000;
 const MINUTES = 60;

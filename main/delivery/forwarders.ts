@@ -4,7 +4,7 @@
  * rounds, accepts messages and records results in SQLite. Both behave the same, byte for byte.
  */
 import type { Dispatcher } from 'undici';
-import type { Webhook } from '../contract/models.js';
+import type { Webhook } from '../contract/destinations.js';
 import { Dispatchers, prepareRequest, sendToWebhook, type PreparedRequest, type SendResult } from './webhookRequests.js';
 import { JobWorker } from '../platform/jobWorker.js';
 

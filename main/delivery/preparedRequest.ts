@@ -3,7 +3,7 @@
  * bytes it is given, and a URL's credentials as `Authorization: Basic`.
  */
 import { urlCredentials } from '../contract/message/urls.js';
-import type { Webhook } from '../contract/models.js';
+import type { Webhook } from '../contract/destinations.js';
 import { signBody } from '../domain/signature.js';
 
 export const USER_AGENT = 'Hookbench/1.0';

@@ -4,7 +4,7 @@
  * A jump plays nothing beyond the earliest of these before that round is back, so rounds start in time order
  * while many wait on the network at once.
  */
-import type { RetryPolicy } from '../contract/models.js';
+import type { RetryPolicy } from '../contract/destinations.js';
 import { jitterUnit, retryDelay } from '../domain/retryPolicy.js';
 
 /** What the horizon needs of a delivery to know its next delay. */

@@ -4,7 +4,8 @@
  * announces.
  */
 import type { EngineEvent } from '../contract/events.js';
-import type { AttemptRecord, Destination, Webhook } from '../contract/models.js';
+import type { AttemptRecord } from '../contract/deliveries.js';
+import type { Destination, Webhook } from '../contract/destinations.js';
 import { deliveryRecord } from '../contract/message/messageSummary.js';
 import type { Result } from '../contract/result.js';
 import { decideAfterRound, type WebhookResult } from '../domain/deliveryDecision.js';

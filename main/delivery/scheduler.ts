@@ -4,7 +4,8 @@
  * the engine at the earliest due row, and a restart resumes from the rows.
  */
 import type { EngineEvent } from '../contract/events.js';
-import type { ClockJump, Destination } from '../contract/models.js';
+import type { Destination } from '../contract/destinations.js';
+import type { ClockJump } from '../contract/overview.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { ClaimedDelivery, Store, StoredRound } from '../store/store.js';
 import { realMonotonicTime, type Clock, type MonotonicTime } from '../platform/clock.js';

@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { LIMITS } from '../contract/message/messageShapes.js';
-import type { AttemptOutcome } from '../contract/models.js';
+import type { AttemptOutcome } from '../contract/deliveries.js';
 import { classifyNetworkError, classifyStatus, fastForwardedOutcome, timeoutOutcome } from '../domain/outcome.js';
 import { parseRetryAfter } from '../domain/retryPolicy.js';
 import { partsOf, type OriginGate } from './connectionPools.js';

@@ -6,7 +6,10 @@
  */
 import { ROUTING_INPUTS_LIMIT, type DiagnosticCheck, type Diagnostics, type MessageExplanation, type RoutingInputs } from '../contract/diagnostics.js';
 import { routedIntegrations } from '../contract/message/routing.js';
-import { destinationOwner, type Destination, type MessageDetail, type Overview, type Source } from '../contract/models.js';
+import { destinationOwner, type Destination } from '../contract/destinations.js';
+import type { MessageDetail } from '../contract/messages.js';
+import type { Overview } from '../contract/overview.js';
+import type { Source } from '../contract/sources.js';
 import type { CaptureRecord } from '../contract/receiver/receiver.js';
 import { ok, type Result } from '../contract/result.js';
 import type { Store } from '../store/store.js';

@@ -4,7 +4,7 @@
  * reads of the newest rows only, by primary key.
  */
 import type { MessageType } from '../contract/message/messageShapes.js';
-import type { MessageStatus } from '../contract/models.js';
+import type { MessageStatus } from '../contract/messages.js';
 import type { Db } from '../store/openDb.js';
 
 export interface RecentMessage {

@@ -5,7 +5,9 @@
  */
 import type { DestinationExplanation, Evidence, MessageExplanation, WhyReason } from '../contract/diagnostics.js';
 import { pastWindowClause } from '../contract/message/deliveryWords.js';
-import { destinationOwner, REASONS, type AttemptRecord, type DeliveryRecord, type Destination, type MessageDetail } from '../contract/models.js';
+import { REASONS, type AttemptRecord, type DeliveryRecord } from '../contract/deliveries.js';
+import { destinationOwner, type Destination } from '../contract/destinations.js';
+import type { MessageDetail } from '../contract/messages.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
 import { attemptLink, dueWords, outcomeOf, plural, tlsCause } from './words.js';

@@ -3,7 +3,7 @@
  * brought, and the requests refused for their write key or their body.
  */
 import type { DiagnosticCheck, DiagnosticSection } from '../contract/diagnostics.js';
-import type { IngestRefusal, Source } from '../contract/models.js';
+import type { IngestRefusal, Source } from '../contract/sources.js';
 import { MAX_EVIDENCE, plural, refusalAdvice, refusalLink } from './words.js';
 
 /** What a source's write key brought (the ingest log's usage counters). */

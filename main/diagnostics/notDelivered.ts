@@ -3,7 +3,8 @@
  * sources, what routing filtered out of it, its receiver's failures, TLS, and the signature.
  */
 import type { DiagnosticCheck, DiagnosticSection, Evidence } from '../contract/diagnostics.js';
-import type { Destination, Source } from '../contract/models.js';
+import type { Destination } from '../contract/destinations.js';
+import type { Source } from '../contract/sources.js';
 import { parseReceiverRef, type CaptureRecord } from '../contract/receiver/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
 import { receiverChecks } from '../domain/receiverVerdict.js';

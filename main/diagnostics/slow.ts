@@ -3,7 +3,8 @@
  * its timeouts and the receiver's requests to wait (Retry-After).
  */
 import type { DiagnosticCheck, DiagnosticSection } from '../contract/diagnostics.js';
-import type { Destination, Overview } from '../contract/models.js';
+import type { Destination } from '../contract/destinations.js';
+import type { Overview } from '../contract/overview.js';
 import { attemptLink, dueWords, MAX_EVIDENCE, percent, plural, PROBLEM_RATE, seconds, type Attempt } from './words.js';
 
 export function slow(destinations: Destination[], attempts: Attempt[], overview: Overview, now: number): DiagnosticCheck[] {

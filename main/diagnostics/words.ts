@@ -4,7 +4,8 @@
  */
 import type { Evidence } from '../contract/diagnostics.js';
 import { spanWords } from '../contract/message/deliveryWords.js';
-import type { AttemptRecord, IngestRefusal } from '../contract/models.js';
+import type { AttemptRecord } from '../contract/deliveries.js';
+import type { IngestRefusal } from '../contract/sources.js';
 
 /** Links per check: enough to open the evidence, few enough to read. */
 export const MAX_EVIDENCE = 3;

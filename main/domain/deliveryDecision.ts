@@ -1,4 +1,6 @@
-import { REASONS, reasons, type DeliveryStatus, type MessageStatus, type RetryPolicy } from '../contract/models.js';
+import { REASONS, reasons, type DeliveryStatus } from '../contract/deliveries.js';
+import type { RetryPolicy } from '../contract/destinations.js';
+import type { MessageStatus } from '../contract/messages.js';
 import { nextAttemptAt } from './retryPolicy.js';
 
 export interface WebhookResult {

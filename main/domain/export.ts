@@ -7,7 +7,8 @@
  * Unless `includeSecrets`, secrets are replaced by `<redacted>` everywhere (see ./export/redaction.ts).
  */
 import type { ExportFormat } from '../contract/api.js';
-import type { Destination, MessageDetail } from '../contract/models.js';
+import type { Destination } from '../contract/destinations.js';
+import type { MessageDetail } from '../contract/messages.js';
 import { toCurl } from './export/curl.js';
 import { toHar } from './export/har.js';
 import { createRedactor, type Redactor } from './export/redaction.js';

@@ -1,4 +1,4 @@
-import { FAST_FORWARDED, REASONS, reasons, type AttemptOutcome } from '../contract/models.js';
+import { FAST_FORWARDED, REASONS, reasons, type AttemptOutcome } from '../contract/deliveries.js';
 
 export interface Classified {
   outcome: AttemptOutcome;

@@ -3,7 +3,8 @@
  * sent, and when the two sides sign and check with different secrets, say exactly that, with each
  * secret's fingerprint (never the secret) and whether making them one would fix it.
  */
-import { destinationOwner, type AttemptRecord, type Destination } from '../contract/models.js';
+import type { AttemptRecord } from '../contract/deliveries.js';
+import { destinationOwner, type Destination } from '../contract/destinations.js';
 import type { CaptureRecord, ReceiverCheck, SecretMismatch } from '../contract/receiver/receiver.js';
 import { secretFingerprint } from './secrets.js';
 import { signBody } from './signature.js';

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from '../contract/models.js';
+import type { RetryPolicy } from '../contract/destinations.js';
 
 /**
  * A deterministic unit-interval value for (seed, delivery, attempt): jitter is reproducible from the seed,

@@ -6,7 +6,10 @@
  * update keeps the stored one, so a form can round-trip what it was given.
  */
 import { createHash } from 'node:crypto';
-import type { AttemptRecord, DeliveryRecord, Destination, MessageDetail, MessageRecord, Source, Webhook } from '../contract/models.js';
+import type { AttemptRecord, DeliveryRecord } from '../contract/deliveries.js';
+import type { Destination, Webhook } from '../contract/destinations.js';
+import type { MessageDetail, MessageRecord } from '../contract/messages.js';
+import type { Source } from '../contract/sources.js';
 import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
 import { SECRET_MASK } from '../contract/schemas.js';

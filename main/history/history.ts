@@ -4,7 +4,9 @@
  */
 import type { ExportMessagesInput, ExportMessagesOutput, ListMessagesInput } from '../contract/api.js';
 import { EXPORT_LIMIT, EXPORT_TEXT_BYTES } from '../contract/commands.js';
-import type { DeletionRequest, DestinationStats, DestinationTimeline, IngestRefusal, MessageDetail, MessageFilter, MessagePage, Page, SourceUsage } from '../contract/models.js';
+import type { DestinationStats, DestinationTimeline } from '../contract/destinations.js';
+import type { DeletionRequest, MessageDetail, MessageFilter, MessagePage, Page } from '../contract/messages.js';
+import type { IngestRefusal, SourceUsage } from '../contract/sources.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';

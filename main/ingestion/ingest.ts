@@ -10,7 +10,7 @@
  * that are ready at the same moment share one commit.
  */
 import type { ApiError } from '../contract/result.js';
-import type { Source } from '../contract/models.js';
+import type { Source } from '../contract/sources.js';
 import { maskKeyEdges, redactJsonCredentials } from '../domain/secrets.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { IngestionPort } from './ingestionPort.js';

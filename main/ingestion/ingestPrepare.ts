@@ -1,10 +1,10 @@
 /**
  * The CPU-heavy half of an ingestion request, with no access to the store, so that it can run on a worker
- * thread: route, decoding (gzip with its bomb guard), JSON parsing, the write key as sent, and every call
- * checked and built (docs/behaviour.md §7). What needs the store (the write key's source, dedupe, routing, the
- * commit, the refusal log) is done afterwards on the engine's thread, by ingestion/ingest.ts.
+ * thread: route, decoding (gzip with its bomb guard) and JSON parsing, the write key as sent (the body's
+ * helpers are in ingestBody.ts), and every call checked and built (docs/behaviour.md §7). What needs the
+ * store (the write key's source, dedupe, routing, the commit, the refusal log) is done afterwards on the
+ * engine's thread, by ingestion/ingest.ts.
  */
-import { gunzipSync } from 'node:zlib';
 import { isMessageType, LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import type { ApiError } from '../contract/result.js';
 import { routedIntegrations } from '../contract/message/routing.js';
@@ -13,6 +13,7 @@ import { overflowingNumber } from '../domain/jsonNumbers.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
 import { compactCall } from '../store/storedJson.js';
+import { decodeBody, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
 import { newMessageId } from './messageIds.js';
 
 export interface PrepareRequest {
@@ -110,7 +111,42 @@ export const CORS: Record<string, string> = {
 /** Bytes of the body kept in the refusal log. */
 const PREVIEW_BYTES = 4096;
 
+/** A call of the request and its type, before it is checked and built. */
+interface Item {
+  type: MessageType;
+  call: Record<string, unknown>;
+}
+
+/**
+ * One request as its steps go: the body as decoded so far and the write key once read (a refusal reports
+ * both), and the payload once parsed. Allocated once a request, where one closure over them was.
+ */
+interface Intake {
+  kind: 'intake';
+  req: PrepareRequest;
+  /** The single-call route's type; null on a batch route. */
+  single: MessageType | null;
+  isBatch: boolean;
+  decoded: Uint8Array;
+  writeKey: string | null;
+  payload: Record<string, unknown> | null;
+}
+
+/** Route, decode and parse, the calls, then each call checked and built: every step may answer a refusal instead. */
 export function prepareIngest(req: PrepareRequest): Prepared {
+  const s = routeOf(req);
+  if (s.kind !== 'intake') return s;
+  const unreadable = readPayload(s);
+  if (unreadable) return unreadable;
+  const items = callsOf(s, s.payload!);
+  if (!Array.isArray(items)) return items;
+  const built = buildBodies(s, items);
+  if (!Array.isArray(built)) return built;
+  return packCalls(s, items, built);
+}
+
+/** The request on its way when a route takes it; else the answer (CORS preflight, unknown route, wrong method). */
+function routeOf(req: PrepareRequest): Intake | Prepared {
   const route = req.path.slice('/v1/'.length).replace(/\/+$/, '');
   const single = SINGLE_ROUTES[route];
   const isBatch = BATCH_ROUTES.has(route);
@@ -121,39 +157,35 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   if (req.method !== 'POST') {
     return { kind: 'answer', status: 405, headers: { ...CORS, allow: 'POST, OPTIONS' }, body: { error: { code: 'invalid_input', message: `${req.path} takes POST` } } };
   }
+  return { kind: 'intake', req, single: isBatch ? null : single!, isBatch, decoded: req.body, writeKey: null, payload: null };
+}
 
-  let decoded: Uint8Array = req.body;
-  let writeKey: string | null = null;
-  const refuse = (stage: 'request' | 'calls', calls: number, status: number, error: ApiError): Prepared => ({
-    kind: 'refused',
-    stage,
-    writeKey,
-    calls,
-    status,
-    error,
-    bodyBytes: decoded.length,
-    preview: previewOf(decoded),
-  });
+function refuse(s: Intake, stage: 'request' | 'calls', calls: number, status: number, error: ApiError): Prepared {
+  return { kind: 'refused', stage, writeKey: s.writeKey, calls, status, error, bodyBytes: s.decoded.length, preview: previewOf(s.decoded) };
+}
 
+/** Decodes and parses the body into `s.payload`, reading the write key on the way; a refusal when it cannot, else null. */
+function readPayload(s: Intake): Prepared | null {
+  const { req, isBatch } = s;
   // The Content-Type label is not checked (docs/behaviour.md §7): SDKs send JSON under whatever label their
   // HTTP library picks (none, text/plain, a form for a gzip body), and the real collection API reads it all
   // as JSON. Only a body that is not JSON is refused; the label is named then, when it is not JSON's.
   const decodedResult = decodeBody(req.body, req.contentEncoding);
-  if (!decodedResult.ok) return refuse('request', 0, 400, decodedResult.error);
-  decoded = decodedResult.body;
+  if (!decodedResult.ok) return refuse(s, 'request', 0, 400, decodedResult.error);
+  const decoded = (s.decoded = decodedResult.body);
 
   // Nesting is measured on the bytes, before parsing (docs/behaviour.md §7): whatever recurses later
   // (serialising the call and its body) only ever sees calls within LIMITS.maxDepth.
   const nesting = scanJson(decoded, { limit: LIMITS.maxDepth, shape: isBatch ? 'batch' : 'call' });
   if (nesting.tooDeep) {
-    writeKey = writeKeyOf(req.authorization, nesting.writeKey);
-    return refuse('calls', isBatch ? (nesting.batchLength ?? 0) : 1, 400, tooDeepError(nesting.tooDeep));
+    s.writeKey = writeKeyOf(req.authorization, nesting.writeKey);
+    return refuse(s, 'calls', isBatch ? (nesting.batchLength ?? 0) : 1, 400, tooDeepError(nesting.tooDeep));
   }
 
   const badByte = firstInvalidUtf8(decoded);
   if (badByte >= 0) {
-    writeKey = writeKeyOf(req.authorization, null);
-    return refuse('request', 0, 400, { code: 'invalid_json', ...invalidUtf8Error(decoded, badByte) });
+    s.writeKey = writeKeyOf(req.authorization, null);
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', ...invalidUtf8Error(decoded, badByte) });
   }
 
   let parsed: unknown;
@@ -162,64 +194,79 @@ export function prepareIngest(req: PrepareRequest): Prepared {
     text = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8');
     parsed = JSON.parse(text);
   } catch (e) {
-    return refuse('request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${(e as Error).message})${labelNote(req.contentType)}` });
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${(e as Error).message})${labelNote(req.contentType)}` });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return refuse('request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object${labelNote(req.contentType)}` });
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object${labelNote(req.contentType)}` });
   }
   const payload = parsed as Record<string, unknown>;
-  writeKey = writeKeyOf(req.authorization, payload['writeKey']);
+  s.writeKey = writeKeyOf(req.authorization, payload['writeKey']);
   const overflow = overflowingNumber(text, payload);
-  if (overflow) return refuse('calls', isBatch && Array.isArray(payload['batch']) ? payload['batch'].length : 1, 400, { code: 'invalid_input', ...overflow });
+  if (overflow) return refuse(s, 'calls', isBatch && Array.isArray(payload['batch']) ? payload['batch'].length : 1, 400, { code: 'invalid_input', ...overflow });
+  s.payload = payload;
+  return null;
+}
 
-  let items: { type: MessageType; call: Record<string, unknown> }[];
-  if (isBatch) {
-    const batch = payload['batch'];
-    if (!Array.isArray(batch)) return refuse('calls', 0, 400, { code: 'invalid_input', field: 'batch', message: 'batch: must be an array of calls' });
-    const shared = { context: payload['context'], integrations: payload['integrations'] };
-    for (const key of ['context', 'integrations'] as const) {
-      const value = shared[key];
-      if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
-        return refuse('calls', batch.length, 400, { code: 'invalid_input', field: key, message: `${key}: must be an object, merged into every call of the batch (got ${describeValue(value)})` });
-      }
-    }
-    items = [];
-    for (const [i, item] of batch.entries()) {
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        return refuse('calls', batch.length, 400, { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` });
-      }
-      const call = withoutWriteKey(mergeShared(item as Record<string, unknown>, shared));
-      const type = call['type'];
-      if (!isMessageType(type) || type === 'delete') {
-        return refuse('calls', batch.length, 400, { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type ?? null)}` });
-      }
-      items.push({ type, call });
-    }
-  } else {
-    const type = single!;
+/** The calls of the payload with their types: a batch's items with its shared context and integrations merged in, or the one call. */
+function callsOf(s: Intake, payload: Record<string, unknown>): Item[] | Prepared {
+  if (!s.isBatch) {
+    const type = s.single!;
     if (payload['type'] !== undefined && payload['type'] !== type) {
-      return refuse('calls', 1, 400, { code: 'invalid_input', field: 'type', message: `type: "${String(payload['type'])}" sent to ${req.path}, which takes ${type}` });
+      return refuse(s, 'calls', 1, 400, { code: 'invalid_input', field: 'type', message: `type: "${String(payload['type'])}" sent to ${s.req.path}, which takes ${type}` });
     }
-    items = [{ type, call: withoutWriteKey(payload) }];
+    return [{ type, call: withoutWriteKey(payload) }];
   }
+  const batch = payload['batch'];
+  if (!Array.isArray(batch)) return refuse(s, 'calls', 0, 400, { code: 'invalid_input', field: 'batch', message: 'batch: must be an array of calls' });
+  const shared = { context: payload['context'], integrations: payload['integrations'] };
+  for (const key of ['context', 'integrations'] as const) {
+    const value = shared[key];
+    if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+      return refuse(s, 'calls', batch.length, 400, { code: 'invalid_input', field: key, message: `${key}: must be an object, merged into every call of the batch (got ${describeValue(value)})` });
+    }
+  }
+  const items: Item[] = [];
+  for (const [i, item] of batch.entries()) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      return refuse(s, 'calls', batch.length, 400, { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` });
+    }
+    const call = withoutWriteKey(mergeShared(item as Record<string, unknown>, shared));
+    const type = call['type'];
+    if (!isMessageType(type) || type === 'delete') {
+      return refuse(s, 'calls', batch.length, 400, { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type ?? null)}` });
+    }
+    items.push({ type, call });
+  }
+  return items;
+}
 
-  // Each call is limited to 32 KiB as received (docs/behaviour.md §7), and a call too large is named before any
-  // other fault of the request. Measuring means serialising the call, which is what its stored form avoids:
-  // every value a call shares with its body is in the body's bytes, so the body plus the stored form (its keys
-  // and its other values, at most 3 bytes a UTF-16 unit) bounds the call's size, and the call is serialised
-  // only when that bound reaches the limit, when it shares nothing, or when some call is refused.
+// Each call is limited to 32 KiB as received (docs/behaviour.md §7), and a call too large is named before any
+// other fault of the request. Measuring means serialising the call, which is what its stored form avoids:
+// every value a call shares with its body is in the body's bytes, so the body plus the stored form (its keys
+// and its other values, at most 3 bytes a UTF-16 unit) bounds the call's size, and the call is serialised
+// only when that bound reaches the limit, when it shares nothing, or when some call is refused.
+
+function sizeOf(call: Record<string, unknown>): number {
+  return Buffer.byteLength(JSON.stringify(call), 'utf8');
+}
+
+function tooLarge(s: Intake, calls: number, i: number, size: number): Prepared {
   const limit = LIMITS.messageBytes;
-  const sizeOf = (call: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(call), 'utf8');
-  const tooLarge = (i: number, size: number): Prepared => {
-    const where = isBatch ? `batch[${i}]` : 'body';
-    return refuse('calls', items.length, 400, {
-      code: 'message_too_large',
-      ...(isBatch ? { index: i, field: where } : {}),
-      limit,
-      value: size,
-      message: `${where}: ${size} bytes > ${limit}`,
-    });
-  };
+  const where = s.isBatch ? `batch[${i}]` : 'body';
+  return refuse(s, 'calls', calls, 400, {
+    code: 'message_too_large',
+    ...(s.isBatch ? { index: i, field: where } : {}),
+    limit,
+    value: size,
+    message: `${where}: ${size} bytes > ${limit}`,
+  });
+}
+
+type Built = ReturnType<typeof buildMessageBody>;
+
+/** Every call's body built; when one is refused, a call too large is named first, else that refusal. */
+function buildBodies(s: Intake, items: Item[]): Built[] | Prepared {
+  const { req, isBatch } = s;
   const built = items.map(({ type, call }, i) =>
     buildMessageBody(type, call, {
       receivedAt: req.receivedAt,
@@ -234,12 +281,17 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   if (failed && !failed.ok) {
     for (const [i, { call }] of items.entries()) {
       const size = sizeOf(call);
-      if (size > limit) return tooLarge(i, size);
+      if (size > LIMITS.messageBytes) return tooLarge(s, items.length, i, size);
     }
     const index = /^batch\[(\d+)\]/.exec(failed.error.field ?? '');
-    return refuse('calls', items.length, 400, index ? { ...failed.error, index: Number(index[1]) } : failed.error);
+    return refuse(s, 'calls', items.length, 400, index ? { ...failed.error, index: Number(index[1]) } : failed.error);
   }
+  return built;
+}
 
+/** The built calls as columns, and their bodies in one buffer; a refusal when a call proves too large. */
+function packCalls(s: Intake, items: Item[], built: Built[]): Prepared {
+  const limit = LIMITS.messageBytes;
   const n = items.length;
   // Filled with push, not preallocated: a holey array crosses threads element by element.
   const calls: PreparedCalls = {
@@ -260,14 +312,14 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   const jsons: string[] = [];
   let offset = 0;
   for (const [i, { type, call }] of items.entries()) {
-    const m = (built[i] as Extract<(typeof built)[number], { ok: true }>).value;
+    const m = (built[i] as Extract<Built, { ok: true }>).value;
     const compact = compactCall(call, m.body);
     const json = compact === null ? JSON.stringify(call) : null;
     const bytes = Buffer.byteLength(m.json, 'utf8');
     const bound = json !== null ? Buffer.byteLength(json, 'utf8') : bytes + 3 * compact!.length;
     if (bound > limit) {
       const size = json !== null ? bound : sizeOf(call);
-      if (size > limit) return tooLarge(i, size);
+      if (size > limit) return tooLarge(s, n, i, size);
     }
     calls.type.push(type);
     calls.messageId.push(m.messageId);
@@ -287,53 +339,12 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   const into = Buffer.from(all.buffer, 0, all.byteLength);
   offset = 0;
   for (const json of jsons) offset += into.write(json, offset, 'utf8');
-  return { kind: 'calls', writeKey, calls, bodies: all, bodyBytes: decoded.length, preview: previewOf(decoded) };
-}
-
-/** `; labelled text/csv: every body is read as JSON, whatever its label`, for a label that is not JSON's. */
-function labelNote(contentType: string | null): string {
-  const label = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (label === '' || label.includes('json')) return '';
-  return `; labelled ${label.slice(0, 100)}: every body is read as JSON, whatever its label`;
+  return { kind: 'calls', writeKey: s.writeKey, calls, bodies: all, bodyBytes: s.decoded.length, preview: previewOf(s.decoded) };
 }
 
 /** A copy, not a view: a view would carry its whole buffer along when it crosses threads. */
 function previewOf(body: Uint8Array): Uint8Array {
   return new Uint8Array(body.subarray(0, PREVIEW_BYTES));
-}
-
-function decodeBody(raw: Uint8Array, contentEncoding: string | null): { ok: true; body: Uint8Array } | { ok: false; error: ApiError } {
-  const encoding = (contentEncoding ?? 'identity').toLowerCase().trim();
-  let body = raw;
-  if (encoding === 'gzip') {
-    try {
-      // The bomb guard: never inflate past the request limit.
-      body = gunzipSync(raw, { maxOutputLength: LIMITS.requestBytes + 1 });
-    } catch (e) {
-      const tooBig = (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || /Cannot create a Buffer larger|buffer.*too large/i.test(String(e));
-      if (tooBig) return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes after gzip decoding` } };
-      return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: gzip body could not be decoded (${(e as Error).message})` } };
-    }
-  } else if (encoding !== 'identity' && encoding !== '') {
-    return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: "${encoding}" is not supported (use gzip or none)` } };
-  }
-  if (body.length > LIMITS.requestBytes) {
-    return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, value: body.length, message: `request: ${body.length} bytes > ${LIMITS.requestBytes}` } };
-  }
-  return { ok: true, body };
-}
-
-/** Batch-level context and integrations merge into each item; the item's own keys win. */
-function mergeShared(item: Record<string, unknown>, shared: { context: unknown; integrations: unknown }): Record<string, unknown> {
-  let out: Record<string, unknown> | null = null;
-  for (const key of ['context', 'integrations'] as const) {
-    const batchLevel = shared[key];
-    if (typeof batchLevel !== 'object' || batchLevel === null || Array.isArray(batchLevel)) continue;
-    const own = item[key];
-    out ??= { ...item };
-    out[key] = typeof own === 'object' && own !== null && !Array.isArray(own) ? { ...batchLevel, ...own } : own === undefined ? { ...batchLevel } : own;
-  }
-  return out ?? item;
 }
 
 /**
@@ -345,13 +356,4 @@ export function withoutWriteKey(call: Record<string, unknown>): Record<string, u
   if (!Object.hasOwn(call, 'writeKey')) return call;
   const { writeKey: _dropped, ...rest } = call;
   return rest;
-}
-
-function writeKeyOf(authorization: string | null, bodyKey: unknown): string | null {
-  if (authorization && /^basic\s+/i.test(authorization)) {
-    const decoded = Buffer.from(authorization.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8');
-    const user = decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : decoded;
-    if (user) return user;
-  }
-  return typeof bodyKey === 'string' && bodyKey !== '' ? bodyKey : null;
 }

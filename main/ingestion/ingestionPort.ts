@@ -1,5 +1,5 @@
 import type { EventOf } from '../contract/events.js';
-import type { IngestRefusal, Source } from '../contract/models.js';
+import type { IngestRefusal, Source } from '../contract/sources.js';
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../platform/eventBus.js';
 import type { Registry } from '../registry/registry.js';

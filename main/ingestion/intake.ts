@@ -9,9 +9,12 @@
 import type { SendMessageOutput } from '../contract/api.js';
 import type { MessageType } from '../contract/message/messageShapes.js';
 import { deliverySummary, messageSummary } from '../contract/message/messageSummary.js';
-import { REASONS, type Destination, type MessageOrigin, type Source } from '../contract/models.js';
+import { REASONS } from '../contract/deliveries.js';
+import type { Destination } from '../contract/destinations.js';
+import type { MessageOrigin } from '../contract/messages.js';
+import type { Source } from '../contract/sources.js';
 import { err, ok, type Result } from '../contract/result.js';
-import { parseWith, sendMessageInputSchema, type SendMessageInput } from '../contract/schemas.js';
+import { parseWith, sendMessageInputSchema, type SendMessageInput, type SendMessageParsed } from '../contract/schemas.js';
 import { callNestingError } from '../domain/jsonDepth.js';
 import { buildMessage, type BuiltMessage } from '../domain/messages.js';
 import { routeMessage } from '../contract/message/routing.js';
@@ -100,32 +103,48 @@ export class Intake {
 
   // ---------------------------------------------------------------- messages
 
-  /** `origin`: the check sends its own messages through here, marked as the check's (never the typed API's input). */
-  sendMessage(input: SendMessageInput, { origin }: { origin?: MessageOrigin } = {}): Result<SendMessageOutput> {
-    const sent = this.acceptMessages([input], null, { recordsTraits: true, origin });
+  /** The typed API's sendMessage: its input was parsed where the command entered the core. */
+  sendMessage(input: SendMessageParsed): Result<SendMessageOutput> {
+    const sent = this.acceptParsed([input], null, { recordsTraits: true });
     return sent.ok ? ok(sent.value[0]!) : sent;
   }
 
-  sendMessages(input: { messages: SendMessageInput[] }): Result<SendMessageOutput[]> {
-    return this.acceptMessages(input.messages, 'messages');
+  sendMessages(input: { messages: SendMessageParsed[] }): Result<SendMessageOutput[]> {
+    return this.acceptParsed(input.messages, 'messages', { recordsTraits: true });
   }
 
   /**
-   * Validates every message first (one invalid message refuses the whole batch, and nothing is stored),
-   * then commits them all in one transaction: the cost of a commit is shared by the batch.
+   * Messages the core makes or reads itself (an import, an audience's sync, the check's own sends, with
+   * `origin`): each is parsed as sendMessage's input first, named by its place in the batch.
    */
   acceptMessages(
     inputs: readonly SendMessageInput[],
     batchField: string | null,
-    { recordsTraits, origin }: { recordsTraits: boolean; origin?: MessageOrigin | undefined } = { recordsTraits: true },
+    options: { recordsTraits: boolean; origin?: MessageOrigin | undefined } = { recordsTraits: true },
+  ): Result<SendMessageOutput[]> {
+    const parsed: SendMessageParsed[] = [];
+    for (const [index, input] of inputs.entries()) {
+      const one = parseWith(sendMessageInputSchema, input, batchField === null ? [] : [batchField, index]);
+      if (!one.ok) return one;
+      parsed.push(one.value);
+    }
+    return this.acceptParsed(parsed, batchField, options);
+  }
+
+  /**
+   * Checks every message first (one invalid message refuses the whole batch, and nothing is stored),
+   * then commits them all in one transaction: the cost of a commit is shared by the batch.
+   */
+  private acceptParsed(
+    inputs: readonly SendMessageParsed[],
+    batchField: string | null,
+    { recordsTraits, origin }: { recordsTraits: boolean; origin?: MessageOrigin | undefined },
   ): Result<SendMessageOutput[]> {
     const entries: AcceptEntry[] = [];
     for (const [index, input] of inputs.entries()) {
-      const parsed = parseWith(sendMessageInputSchema, input, batchField === null ? [] : [batchField, index]);
-      if (!parsed.ok) return parsed;
-      const { type, source: sourceRef, destinations, strict } = parsed.value;
+      const { type, source: sourceRef, destinations, strict } = input;
       // A write key pasted with the call is a secret: never stored (docs/behaviour.md §9).
-      const call = withoutWriteKey(parsed.value.call);
+      const call = withoutWriteKey(input.call);
       const at = (field: string) => (batchField === null ? field : `${batchField}[${index}].${field}`);
       const tooDeep = callNestingError(call, at('call'));
       if (tooDeep) return err(tooDeep);

@@ -3,7 +3,7 @@
  * sparkline; docs/behaviour.md §7). The totals are kept in SQLite (`source_usage`); these buckets start
  * empty after a restart. A source's buckets hold 60 minutes in a ring, like AcceptedRate's seconds.
  */
-import { USAGE_COUNTERS, type SourceUsageMinutes, type UsageCounter } from '../contract/models.js';
+import { USAGE_COUNTERS, type SourceUsageMinutes, type UsageCounter } from '../contract/sources.js';
 
 export const MINUTE_MS = 60_000;
 const MINUTES = 60;

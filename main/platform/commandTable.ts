@@ -5,21 +5,21 @@
  * from them: the core's methods (`core.<name>(input)`: `run`, unmasked) and the typed API's handlers (`viaApi`,
  * or `run` with its answer masked).
  */
-import type { CommandAnswer, CommandInput, CommandName, CommandOutput, CommandValue } from '../contract/api.js';
-import type { CommandHandlers } from '../contract/dispatch.js';
-import type { Page } from '../contract/models.js';
+import type { CommandAnswer, CommandName, CommandOutput, CommandValue } from '../contract/api.js';
+import type { CommandHandlers, CommandParsed } from '../contract/dispatch.js';
+import type { Page } from '../contract/messages.js';
 import { err, type Result } from '../contract/result.js';
 
 export interface CommandImpl<K extends CommandName, Services> {
-  /** What `core.<name>(input)` does: the services' answer, secrets in clear. */
-  readonly run: (services: Services, input: CommandInput<K>) => CommandAnswer<K>;
+  /** What `core.<name>(input)` does once the input is parsed (main/contract/dispatch.ts): the services' answer, secrets in clear. */
+  readonly run: (services: Services, input: CommandParsed<K>) => CommandAnswer<K>;
   /** Hides the secrets of a successful answer before it leaves through the typed API (main/domain/secrets.ts). */
   readonly mask?: (value: CommandValue<K>) => CommandValue<K>;
   /**
    * The typed API's handler, when it is more than `run` masked: it gets the input already validated and the
    * face's whole table (`api`), for what only the face knows (serve's URLs).
    */
-  readonly viaApi?: (services: Services, input: CommandInput<K>, api: CommandHandlers) => CommandOutput<K> | Promise<CommandOutput<K>>;
+  readonly viaApi?: (services: Services, input: CommandParsed<K>, api: CommandHandlers) => CommandOutput<K> | Promise<CommandOutput<K>>;
 }
 
 /** A feature's table: exactly the commands `Names`, over the services the feature needs. */

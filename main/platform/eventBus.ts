@@ -4,7 +4,7 @@
  * announcer. Announcements are for committed work only: services emit from `Store.afterCommit`.
  */
 import type { EngineEvent } from '../contract/events.js';
-import type { MessageSummary } from '../contract/models.js';
+import type { MessageSummary } from '../contract/messages.js';
 
 export class EventBus {
   private readonly listeners = new Set<(event: EngineEvent) => void>();

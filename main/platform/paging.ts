@@ -3,7 +3,7 @@
  * stable while new rows arrive (newest first, new rows have higher ids). Inputs are already validated by
  * the command table (main/contract/commands.ts); only the cursor's meaning is checked here.
  */
-import type { Page } from '../contract/models.js';
+import type { Page } from '../contract/messages.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 
 export const DEFAULT_PAGE_SIZE = 50;

@@ -7,7 +7,7 @@ import { revealSecret, updateReceiverViaApi, useOneSecret, type SecretServices }
 export type ReceiverServices = SecretServices;
 
 export const receiverCommands = {
-  listReceivers: { run: (s, input) => s.receivers.listReceivers(input), mask: maskItems(maskReceiver) },
+  listReceivers: { run: (s) => s.receivers.listReceivers(), mask: maskItems(maskReceiver) },
   getReceiver: { run: (s, input) => s.receivers.getReceiver(input), mask: maskReceiver },
   createReceiver: { run: (s, input) => s.receivers.createReceiver(input), mask: maskReceiver },
   // A secret sent back masked, as every answer shows it, keeps the stored one (sharedSecrets.ts).

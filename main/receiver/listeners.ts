@@ -1,10 +1,13 @@
 /**
- * The mock receiver's two listeners: where they listen, and the errors that name the port a listener could
- * not take.
+ * The mock receiver's two listeners, HTTP and HTTPS: started and stopped together, where they listen, and
+ * the errors that name the port a listener could not take.
  */
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { isIPv6, type AddressInfo } from 'node:net';
+import { DEFAULT_RECEIVER_PORT, DEFAULT_RECEIVER_TLS_PORT } from '../contract/receiver/receiver.js';
 import { HookbenchError, type ApiError } from '../contract/result.js';
+import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
 export interface ReceiverListenOptions {
   /** Default 127.0.0.1. */
@@ -25,6 +28,95 @@ export interface ReceiverAddresses {
 export interface Listener {
   kind: 'http' | 'https';
   server: Server;
+}
+
+export interface ReceiverListenersOptions {
+  /** Where the HTTPS certificate is kept (`<dataDir>/receiver-tls`). */
+  dataDir: string;
+  /** Answers one request (requestHandler.ts). */
+  handle: (listener: 'http' | 'https', req: IncomingMessage, res: ServerResponse) => void;
+  /** Drops the answers still waiting on a delay: the listeners are stopping. */
+  dropWaiting: () => void;
+}
+
+/** Both listeners, started together (either may be turned off) and stopped with every open connection. */
+export class ReceiverListeners {
+  private listeners: Listener[] = [];
+  private addresses: ReceiverAddresses = { url: null, tlsUrl: null };
+  private boundTo: string | null = null;
+  private tls: ReceiverTls | null = null;
+  private starting: Promise<ReceiverAddresses> | null = null;
+
+  constructor(private readonly options: ReceiverListenersOptions) {}
+
+  /** The host the listeners are bound to (null when not listening). */
+  get host(): string | null {
+    return this.boundTo;
+  }
+
+  /** Starts both listeners (either may be turned off with null). Rejects with a HookbenchError naming the port. */
+  start(options: ReceiverListenOptions = {}): Promise<ReceiverAddresses> {
+    if (this.starting) return Promise.reject(new HookbenchError({ code: 'conflict', message: 'the receiver is already started' }));
+    this.starting = this.listen(options).catch(async (e: unknown) => {
+      await this.stop();
+      throw e;
+    });
+    return this.starting;
+  }
+
+  private async listen(options: ReceiverListenOptions): Promise<ReceiverAddresses> {
+    const host = options.host ?? '127.0.0.1';
+    this.boundTo = host;
+    const port = options.port === undefined ? DEFAULT_RECEIVER_PORT : options.port;
+    const tlsPort = options.tlsPort === undefined ? DEFAULT_RECEIVER_TLS_PORT : options.tlsPort;
+    if (port !== null) {
+      const server = createHttpServer((req, res) => this.options.handle('http', req, res));
+      this.listeners.push({ kind: 'http', server });
+      this.addresses.url = `http://${urlHost(host)}:${await listenOn(server, host, port, 'port')}`;
+    }
+    if (tlsPort !== null) {
+      this.tls = await ensureReceiverTls(this.options.dataDir);
+      const server = createHttpsServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => this.options.handle('https', req, res));
+      this.listeners.push({ kind: 'https', server });
+      this.addresses.tlsUrl = `https://${urlHost(host)}:${await listenOn(server, host, tlsPort, 'tlsPort')}`;
+    }
+    return { ...this.addresses };
+  }
+
+  /** Closes both listeners and every open connection (requests waiting on a delay or never answered). */
+  async stop(): Promise<void> {
+    this.options.dropWaiting();
+    const listeners = this.listeners;
+    this.listeners = [];
+    this.addresses = { url: null, tlsUrl: null };
+    this.boundTo = null;
+    await Promise.all(
+      listeners.map(
+        ({ server }) =>
+          new Promise<void>((resolve) => {
+            if (!server.listening) return resolve();
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      ),
+    );
+    this.starting = null;
+  }
+
+  /** The listeners' base URLs (null when not listening). */
+  urls(): ReceiverAddresses {
+    return { ...this.addresses };
+  }
+
+  /** The same, not copied: what each request and each round to the receiver reads. */
+  get current(): Readonly<ReceiverAddresses> {
+    return this.addresses;
+  }
+
+  /** The certificate the HTTPS listener presents (after start), e.g. to name it as a destination's caFile. */
+  tlsCertificate(): { certFile: string; cert: string; fingerprint256: string } | null {
+    return this.tls ? { certFile: this.tls.certFile, cert: this.tls.cert, fingerprint256: this.tls.fingerprint256 } : null;
+  }
 }
 
 /** The host to put in a URL: a wildcard address is reached on loopback; IPv6 literals go in brackets. */

@@ -3,9 +3,10 @@
  * (revealSecret), one secret for a destination and a receiver endpoint (useOneSecret), and the editor's save
  * that sends a secret back masked (updateReceiver over the API).
  */
-import type { CommandInput, UseOneSecretOutput } from '../contract/api.js';
-import { destinationOwner } from '../contract/models.js';
-import type { ReceiverEndpoint, ReceiverPatch } from '../contract/receiver/receiver.js';
+import type { UseOneSecretOutput } from '../contract/api.js';
+import type { CommandParsed } from '../contract/dispatch.js';
+import { destinationOwner } from '../contract/destinations.js';
+import type { ReceiverEndpoint } from '../contract/receiver/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { isMasked, maskReceiver, secretFingerprint, unmaskSecret } from '../domain/secrets.js';
 import { maskedValueRefused } from '../platform/commandTable.js';
@@ -19,7 +20,7 @@ export interface SecretServices {
 }
 
 /** The one command that answers a secret in clear, on purpose. */
-export function revealSecret(s: SecretServices, input: CommandInput<'revealSecret'>): Result<{ secret: string | null }> {
+export function revealSecret(s: SecretServices, input: CommandParsed<'revealSecret'>): Result<{ secret: string | null }> {
   switch (input.kind) {
     case 'destination': {
       const d = s.registry.findDestination(input.id);
@@ -37,7 +38,7 @@ export function revealSecret(s: SecretServices, input: CommandInput<'revealSecre
 }
 
 /** The endpoint takes the destination's secret, unless the destination has none (then the other way round). */
-export function useOneSecret(s: SecretServices, input: CommandInput<'useOneSecret'>): Result<UseOneSecretOutput> {
+export function useOneSecret(s: SecretServices, input: CommandParsed<'useOneSecret'>): Result<UseOneSecretOutput> {
   const d = s.registry.findDestination(input.destinationId);
   if (!d) return notFound('destination', input.destinationId);
   // The check's destinations sign with another secret (or none) on purpose: "fixing" that breaks the real one.
@@ -61,7 +62,7 @@ export function useOneSecret(s: SecretServices, input: CommandInput<'useOneSecre
 }
 
 /** The editor saves what it was shown: a secret sent back masked keeps the stored one. */
-export function updateReceiverViaApi(s: SecretServices, input: { name: string; patch: ReceiverPatch }): Result<ReceiverEndpoint> {
+export function updateReceiverViaApi(s: SecretServices, input: CommandParsed<'updateReceiver'>): Result<ReceiverEndpoint> {
   const stored = s.receivers.receiverSecret(input.name);
   const given = input.patch.secret;
   const secret = stored.ok && typeof given === 'string' ? unmaskSecret(given, stored.value) : given;

@@ -19,7 +19,7 @@ export const registryCommands = {
         const sharedSecret = unmaskSecret(patch.sharedSecret, current.sharedSecret);
         if (typeof sharedSecret === 'string' && isMasked(sharedSecret)) return maskedValueRefused('patch.sharedSecret');
         // A webhook value still masked after this is refused where every save is checked (registry/registry.ts).
-        const webhooks = patch.webhooks !== undefined ? unmaskWebhooks(patch.webhooks.map((w) => ({ url: w.url as string, headers: w.headers ?? {} })), current.webhooks) : undefined;
+        const webhooks = patch.webhooks !== undefined ? unmaskWebhooks(patch.webhooks, current.webhooks) : undefined;
         patch = {
           ...patch,
           ...(patch.sharedSecret !== undefined ? { sharedSecret } : {}),

@@ -2,7 +2,8 @@
  * Configuration: settings (clock offset, pause, token, seed), sources and destinations with their
  * connections. Shared secrets pass through the secret codec on their way in and out (secretCodec.ts).
  */
-import type { Destination, Source } from '../contract/models.js';
+import type { Destination } from '../contract/destinations.js';
+import type { Source } from '../contract/sources.js';
 import type { Db } from './openDb.js';
 import { decryptNullable, encryptNullable, type SecretCodec } from './secretCodec.js';
 

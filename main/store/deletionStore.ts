@@ -1,5 +1,5 @@
 /** Deletion requests and the delete messages each one sent. */
-import type { DeletionRequest } from '../contract/models.js';
+import type { DeletionRequest } from '../contract/messages.js';
 import type { Db } from './openDb.js';
 
 export class DeletionStore {

@@ -3,7 +3,8 @@
  * user's changes (retry, cancel). A message's status is derived from its deliveries here
  * (docs/behaviour.md §3). claimDue and recordRounds are the scheduler's hot path: positional binds.
  */
-import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageStatus } from '../contract/models.js';
+import type { AttemptRecord, DeliveryRecord, DeliveryStatus } from '../contract/deliveries.js';
+import type { MessageStatus } from '../contract/messages.js';
 import { deliveryRecord } from '../contract/message/messageSummary.js';
 import { deriveMessageStatus } from '../domain/deliveryDecision.js';
 import type { Db } from './openDb.js';

@@ -7,7 +7,8 @@
  *   its watermark), after the newer messages not indexed yet, read by the deliveries' message_id index.
  * Each read is bounded by the pending backlog, the indexer's lag and DESTINATION_STATS_WINDOW.
  */
-import { DESTINATION_STATS_WINDOW, type DeliveryStatus, type DestinationStats } from '../contract/models.js';
+import type { DeliveryStatus } from '../contract/deliveries.js';
+import { DESTINATION_STATS_WINDOW, type DestinationStats } from '../contract/destinations.js';
 import type { HistoryIndex } from './historyIndex.js';
 import type { Db } from './openDb.js';
 

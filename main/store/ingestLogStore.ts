@@ -1,5 +1,5 @@
 /** Ingestion's own records: refused requests (the ingest log) and each source's usage counters. */
-import type { IngestRefusal, SourceUsage } from '../contract/models.js';
+import type { IngestRefusal, SourceUsage } from '../contract/sources.js';
 import type { Db } from './openDb.js';
 
 export type NewIngestRefusal = Omit<IngestRefusal, 'id' | 'bodyPreview' | 'limit'> & { bodyPreview?: Buffer | null; limit?: number | null | undefined };

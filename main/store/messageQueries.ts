@@ -1,61 +1,24 @@
 /**
- * Read-only queries over messages for lists and the overview: summaries (no bodies), filters, counts.
- *
- * A page of listMessages is found in two steps: the ids (newest first, below the cursor), then the
- * summaries of those ids. The ids come from whichever index reaches the rarest of the filters first, read
- * backwards from the cursor, every filter checked on each row:
- * - `status`: the messages_status index (status changes, so it is indexed on the table itself);
- * - `type`, `sourceId`, `userId`, `event`, `destinationId`: history_facets, `text`: message_search (trigrams),
- *   `from`/`to`: an id range from messages_received. These cover the messages up to the history index's
- *   watermark (main/store/historyIndex.ts). The newer ones, not indexed yet, come first: found in the history
- *   tail's columns in memory (historyTail.ts) when a filter is one it holds, read in id order otherwise;
- * - no filter: the table in id order.
- * With more than one filter, each candidate index is asked how many rows it has (up to PROBE_CAP) and the
- * smallest leads. Statements are prepared once per shape and kept.
+ * Read-only queries over messages for lists and the overview: summaries (no bodies), filters, counts. The
+ * executor: messageQueryPlan.ts plans a page (a filter's SQL terms, the index that leads), this runs it in
+ * one snapshot, pages and counts. Statements are prepared once per shape and kept. A page is its ids (newest
+ * first, below the cursor), then their summaries. The messages not indexed yet are the newest and come first:
+ * from the history tail's columns in memory (historyTail.ts) when it holds the filter, else in id order.
  *
  * A body-text filter is checked row by row on the messages not indexed yet (the tail holds no bodies), about
  * 2 µs a row: after a burst of a million, one page would take seconds. listWithin() bounds a page to
  * TEXT_SCAN_BUDGET of those rows and says where it stopped; the caller's next page goes on from there.
  */
-import type { ListMessagesInput } from '../contract/api.js';
-import { deliverySummary, messageSummary } from '../contract/message/messageSummary.js';
-import { MESSAGE_STATUSES, type AttemptOutcome, type DeliveryStatus, type MessageStatus, type MessageSummary } from '../contract/models.js';
-import type { SignatureVerdict } from '../contract/receiver/receiver.js';
+import { MESSAGE_STATUSES, type MessageStatus, type MessageSummary } from '../contract/messages.js';
 import type Database from 'better-sqlite3';
-import { HistoryIndex, type FacetName } from './historyIndex.js';
+import { HistoryIndex } from './historyIndex.js';
 import { HistoryTail } from './historyTail.js';
-import { messageFields, type MessageRow } from './messageStore.js';
+import { choosePlan, filterConditions, idsSql, PROBE_CAP, type Conditions, type IndexedPlan, type MessageFilter, type PlanKind, type PlanProbe } from './messageQueryPlan.js';
+import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './messageSummaryRows.js';
 import type { Db } from './openDb.js';
 
 type Statement = Database.Statement;
 
-export type MessageFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
-
-type SummaryRow = Omit<MessageRow, 'body' | 'call'> & {
-  bytes: number;
-  /** JSON: one array per delivery, [destinationId, name, status, reason, attempts, nextAttemptAt, [outcome, statusCode] | null]. */
-  deliveries: string | null;
-  receiver_verdict: SignatureVerdict | null;
-};
-
-type DeliveryCells = [string, string, DeliveryStatus, string | null, number, number | null, [AttemptOutcome, number | null] | null];
-
-// A row's deliveries in one subquery (deliveries_message), each with its newest attempt (attempts_message,
-// read backwards): what a list row shows of every destination, with no query per row from JavaScript.
-const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.anonymous_id, m.event, m.status, m.status_reason,
-  m.received_at, m.replay_of, m.origin, length(p.body) AS bytes,
-  (SELECT json_group_array(json_array(d.destination_id, d.destination_name, d.status, d.reason, d.attempts, d.next_attempt_at,
-     json((SELECT json_array(a.outcome, a.status_code) FROM attempts a WHERE a.message_id = m.id AND a.delivery_id = d.id ORDER BY a.id DESC LIMIT 1))))
-   FROM deliveries d WHERE d.message_id = m.id) AS deliveries,
-  (SELECT CASE WHEN sum(c.signature_verdict = 'invalid') > 0 THEN 'invalid' WHEN sum(c.signature_verdict = 'missing') > 0 THEN 'missing' WHEN count(*) > 0 THEN 'valid' END
-     FROM captures c WHERE c.attempt_message = m.id AND c.id = (SELECT max(x.id) FROM captures x
-       WHERE x.attempt_message = m.id AND x.attempt_delivery = c.attempt_delivery AND x.signature_verdict IS NOT NULL)) AS receiver_verdict
-  FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
-
-/** A candidate index is counted up to this many rows when filters compete for the lead. */
-export const PROBE_CAP = 2000;
-/** At most this many trigrams of a search text go into the MATCH (LIKE checks the whole text anyway). */
-const MAX_TRIGRAMS = 12;
 const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 /** Candidates the history tail is asked for first (the next asks grow fourfold, up to TAIL_BATCH_MAX). */
 const TAIL_BATCH = 64;
@@ -84,56 +47,6 @@ export interface PageRead {
 /** Rows a page may still read one by one; null: no bound. */
 type Budget = { rows: number } | null;
 
-/** `%text%` for LIKE, with the wildcard characters of the text itself escaped. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * An FTS5 query over message_search for a text: an AND of its trigrams (a superset of the bodies that
- * contain it, case-folded; LIKE decides). Null when the text is shorter than a trigram.
- */
-export function trigramQuery(text: string): string | null {
-  const chars = [...text];
-  if (chars.length < 3 || text.includes('\u0000')) return null;
-  const grams: string[] = [];
-  for (let i = 0; i + 3 <= chars.length; i++) grams.push(chars.slice(i, i + 3).join(''));
-  let picked = [...new Set(grams)];
-  if (picked.length > MAX_TRIGRAMS) {
-    // Spread over the text, first and last included.
-    picked = Array.from({ length: MAX_TRIGRAMS }, (_, k) => picked[Math.round((k * (picked.length - 1)) / (MAX_TRIGRAMS - 1))]!);
-  }
-  return [...new Set(picked)].map((g) => `"${g.replace(/"/g, '""')}"`).join(' AND ');
-}
-
-/** Which facet of the history index each filter is. */
-const FACET_FILTERS = [
-  ['userId', 'user'],
-  ['event', 'event'],
-  ['destinationId', 'dest'],
-  ['sourceId', 'source'],
-  ['type', 'type'],
-] as const satisfies readonly (readonly [keyof MessageFilter, FacetName])[];
-
-/** How a page's ids are found. All but `scan`, `status`, `failed` and `failedSince` cover only the indexed messages. */
-export type PlanKind = 'scan' | 'status' | 'failed' | 'failedSince' | 'facet' | 'search' | 'time';
-
-type Plan =
-  | { kind: 'scan' }
-  | { kind: 'status' }
-  | { kind: 'failed' }
-  | { kind: 'failedSince' }
-  | { kind: 'facet'; facet: FacetName; key: number | null }
-  | { kind: 'search'; match: string }
-  | { kind: 'time'; lo: number; hi: number };
-
-interface Conditions {
-  /** Terms on `m` (and `p` when `payload`), every filter. */
-  where: string[];
-  params: Record<string, unknown>;
-  payload: boolean;
-}
-
 /** What list() ran, for tests that pin the plans. */
 export interface Explained {
   plan: PlanKind;
@@ -155,6 +68,13 @@ export class MessageQueries {
   private explaining: Explained['statements'] | null = null;
   /** Runs a function in a read transaction (one snapshot of the file). */
   private readonly snapshot;
+  /** What the planner asks of the database, answered through this connection. */
+  private readonly probe: PlanProbe = {
+    covered: () => this.index.covered(),
+    key: (facet, value) => this.index.key(facet, value),
+    count: (select, params) => this.count(select, params),
+    idRange: (from, to, covered) => this.idRange(from, to, covered),
+  };
 
   constructor(
     private readonly db: Db,
@@ -214,7 +134,7 @@ export class MessageQueries {
     return this.inSnapshot(() => {
       const filter = { userId };
       const covered = this.index.covered();
-      const unindexed = this.unindexed(filter, this.conditions(filter), covered, NO_CURSOR, NO_CURSOR, null).ids;
+      const unindexed = this.unindexed(filter, filterConditions(filter), covered, NO_CURSOR, NO_CURSOR, null).ids;
       return this.all<{ source_id: string }>(
         `SELECT m.source_id FROM history_facets f CROSS JOIN messages m
          WHERE f.key = (SELECT key FROM history_keys WHERE facet = 'user:' || @userId)
@@ -239,7 +159,7 @@ export class MessageQueries {
   /** The plan list() takes for this filter and the statements it runs, each with SQLite's query plan. */
   explain(filter: MessageFilter, beforeId?: number, limit = 51): Explained {
     // The plan of an unbounded page: what list() and exports run.
-    const plan = this.choosePlan(filter, beforeId ?? NO_CURSOR).kind;
+    const plan: PlanKind = choosePlan(filter, beforeId ?? NO_CURSOR, this.probe).kind;
     return { plan, statements: this.statementsOf(() => this.list(filter, beforeId, limit)) };
   }
 
@@ -293,8 +213,8 @@ export class MessageQueries {
   // ---------------------------------------------------------------- finding a page's ids
 
   private pageIds(filter: MessageFilter, before: number, limit: number, budget: Budget): Found {
-    const conditions = this.conditions(filter);
-    const plan = this.choosePlan(filter, before);
+    const conditions = filterConditions(filter);
+    const plan = choosePlan(filter, before, this.probe);
     switch (plan.kind) {
       case 'scan':
         return this.scanWithin(conditions, 0, before, limit, budget);
@@ -335,7 +255,7 @@ export class MessageQueries {
   }
 
   /** Ids below `before` among the indexed messages, by a plan that reads the history index. */
-  private indexed(plan: Exclude<Plan, { kind: 'scan' | 'status' | 'failed' | 'failedSince' }>, conditions: Conditions, before: number, limit: number): number[] {
+  private indexed(plan: IndexedPlan, conditions: Conditions, before: number, limit: number): number[] {
     switch (plan.kind) {
       case 'facet':
         if (plan.key === null) return []; // no indexed message has this value
@@ -421,113 +341,7 @@ export class MessageQueries {
 
   /** Runs one page query: `from` and `driving` lead, every filter's condition follows. */
   private ids(from: string, driving: string, order: string, c: Conditions, params: Record<string, unknown>, distinct = false): number[] {
-    const payload = c.payload ? ' CROSS JOIN message_payloads p' : '';
-    const where = [driving, ...(c.payload ? ['p.message_id = m.id'] : []), ...c.where].join(' AND ');
-    const sql = `SELECT ${distinct ? 'DISTINCT ' : ''}m.id ${from}${payload} WHERE ${where} ORDER BY ${order} DESC LIMIT @limit`;
-    return this.all<{ id: number }>(sql, { ...c.params, ...params }).map((r) => r.id);
-  }
-
-  private conditions(filter: MessageFilter): Conditions {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    const equal = (column: string, name: 'status' | 'type' | 'sourceId' | 'userId' | 'event') => {
-      const value = filter[name];
-      if (value === undefined) return;
-      where.push(`${column} = @${name}`);
-      params[name] = value;
-    };
-    equal('m.status', 'status');
-    equal('m.type', 'type');
-    equal('m.source_id', 'sourceId');
-    equal('m.user_id', 'userId');
-    equal('m.event', 'event');
-    if (filter.destinationId !== undefined) {
-      where.push('EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.destination_id = @destinationId)');
-      params['destinationId'] = filter.destinationId;
-    }
-    if (filter.delivery !== undefined) {
-      const since = filter.deliverySince !== undefined ? ' AND d.updated_at >= @deliverySince' : '';
-      where.push(`EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.status = @delivery${since})`);
-      params['delivery'] = filter.delivery;
-      if (since) params['deliverySince'] = filter.deliverySince;
-    }
-    if (filter.failedSince !== undefined) {
-      where.push(`EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = m.id AND d.status = 'failed' AND d.failed_real_at >= @failedSince)`);
-      params['failedSince'] = filter.failedSince;
-    }
-    if (filter.from !== undefined) {
-      where.push('m.received_at >= @from');
-      params['from'] = filter.from;
-    }
-    if (filter.to !== undefined) {
-      where.push('m.received_at < @to');
-      params['to'] = filter.to;
-    }
-    // A check run's own messages are listed only when asked for; the user's lists never show them.
-    where.push(filter.origin === undefined ? 'm.origin IS NULL' : 'm.origin = @origin');
-    if (filter.origin !== undefined) params['origin'] = filter.origin;
-    if (filter.text !== undefined) {
-      where.push(`CAST(p.body AS TEXT) LIKE @like ESCAPE '\\'`);
-      params['like'] = likePattern(filter.text);
-    }
-    return { where, params, payload: filter.text !== undefined };
-  }
-
-  /** The index that leads: the one with the fewest rows below the cursor, when more than one could. */
-  private choosePlan(filter: MessageFilter, before: number): Plan {
-    const covered = this.index.covered();
-    const indexedBefore = Math.min(before, covered + 1);
-    const candidates: { plan: Plan; rows: () => number }[] = [];
-    if (filter.status !== undefined) {
-      const status = filter.status;
-      candidates.push({
-        plan: { kind: 'status' },
-        rows: () => this.count(`SELECT 1 FROM messages INDEXED BY messages_status WHERE status = @status AND id < @before`, { status, before }),
-      });
-    }
-    if (filter.failedSince !== undefined) {
-      const failedSince = filter.failedSince;
-      candidates.push({
-        plan: { kind: 'failedSince' },
-        rows: () => this.count(`SELECT 1 FROM deliveries INDEXED BY deliveries_failed_real WHERE status = 'failed' AND failed_real_at >= @failedSince`, { failedSince }),
-      });
-    }
-    if (filter.delivery === 'failed') {
-      candidates.push({
-        plan: { kind: 'failed' },
-        rows: () => this.count(`SELECT 1 FROM deliveries INDEXED BY deliveries_failed_message WHERE status = 'failed' AND message_id < @before`, { before }),
-      });
-    }
-    for (const [name, facet] of FACET_FILTERS) {
-      const value = filter[name];
-      if (value === undefined) continue;
-      const key = this.index.key(facet, value);
-      candidates.push({
-        plan: { kind: 'facet', facet, key },
-        rows: () => (key === null ? 0 : this.count(`SELECT 1 FROM history_facets WHERE key = @key AND id < @before`, { key, before: indexedBefore })),
-      });
-    }
-    const match = filter.text === undefined ? null : trigramQuery(filter.text);
-    if (match !== null) {
-      candidates.push({
-        plan: { kind: 'search', match },
-        rows: () => this.count(`SELECT 1 FROM message_search WHERE message_search MATCH @match AND rowid < @before`, { match, before: indexedBefore }),
-      });
-    }
-    if (filter.from !== undefined || filter.to !== undefined) {
-      const { lo, hi } = this.idRange(filter.from, filter.to, covered);
-      candidates.push({ plan: { kind: 'time', lo, hi }, rows: () => Math.max(0, Math.min(hi, indexedBefore - 1) - lo + 1) });
-    }
-    if (candidates.length === 0) return { kind: 'scan' };
-    if (candidates.length === 1) return candidates[0]!.plan;
-    let best = candidates[0]!;
-    let bestRows = best.rows();
-    for (const c of candidates.slice(1)) {
-      if (bestRows === 0) break;
-      const rows = c.rows();
-      if (rows < bestRows) [best, bestRows] = [c, rows];
-    }
-    return best.plan;
+    return this.all<{ id: number }>(idsSql(from, driving, order, c, distinct), { ...c.params, ...params }).map((r) => r.id);
   }
 
   /**
@@ -582,15 +396,4 @@ export class MessageQueries {
 
 function whole(ids: number[]): Found {
   return { ids, stopped: null };
-}
-
-function toSummary(r: SummaryRow): MessageSummary {
-  const cells = r.deliveries ? (JSON.parse(r.deliveries) as DeliveryCells[]) : [];
-  return messageSummary(
-    messageFields(r),
-    { anonymousId: r.anonymous_id, bytes: r.bytes, receiverVerdict: r.receiver_verdict },
-    cells.map(([destinationId, destinationName, status, reason, attempts, nextAttemptAt, last]) =>
-      deliverySummary({ destinationId, destinationName, status, reason, attempts, nextAttemptAt, lastOutcome: last?.[0] ?? null, lastStatusCode: last?.[1] ?? null }),
-    ),
-  );
 }

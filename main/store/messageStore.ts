@@ -3,7 +3,7 @@
  * the intake's transaction, read by id, and the few questions asked of them (dedupe, who saw a user).
  * Lists and counts are in messageQueries.ts. The insert is the hot path: positional binds.
  */
-import type { MessageOrigin, MessageRecord, MessageStatus } from '../contract/models.js';
+import type { MessageOrigin, MessageRecord, MessageStatus } from '../contract/messages.js';
 import type { MessageType } from '../contract/message/messageShapes.js';
 import type { StoredBatch } from './historyTail.js';
 import type { Db } from './openDb.js';

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { MessageSummary, Page as ListPage } from '../../main/contract/models.js';
+import type { MessageSummary, Page as ListPage } from '../../main/contract/messages.js';
 import { chromiumMissing } from './browser.js';
 import { controlsOf } from './controls.js';
 import { useWorkbench } from './workbench.js';

@@ -5,7 +5,7 @@
  * engine delivered; a deletion request shows its delete notification per source and destination.
  */
 import { describe, expect, it } from 'vitest';
-import type { MessageDetail } from '../../main/contract/models.js';
+import type { MessageDetail } from '../../main/contract/messages.js';
 import { chromiumMissing } from './browser.js';
 import type { RunningServe } from './serve.js';
 import { useWorkbench } from './workbench.js';

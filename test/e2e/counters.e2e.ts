@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Overview } from '../../main/contract/models.js';
+import type { Overview } from '../../main/contract/overview.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';
 

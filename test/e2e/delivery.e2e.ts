@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { MessageDetail } from '../../main/contract/models.js';
+import type { MessageDetail } from '../../main/contract/messages.js';
 import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';

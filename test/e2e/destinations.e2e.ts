@@ -5,7 +5,7 @@
  * the filter preview predicts what the engine then filters; the first-run button delivers in one click.
  */
 import { describe, expect, it } from 'vitest';
-import type { MessageSummary, Page as ListPage } from '../../main/contract/models.js';
+import type { MessageSummary, Page as ListPage } from '../../main/contract/messages.js';
 import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { chromiumMissing } from './browser.js';

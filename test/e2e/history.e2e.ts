@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Page as ListPage, MessageSummary } from '../../main/contract/models.js';
+import type { Page as ListPage, MessageSummary } from '../../main/contract/messages.js';
 import type { CapturePage } from '../../main/contract/receiver/receiver.js';
 import { har12Schema } from '../helpers/har12.js';
 import { chromiumMissing } from './browser.js';

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import type { MessageDetail, MessageSummary, Page as ListPage } from '../../main/contract/models.js';
+import type { MessageDetail, MessageSummary, Page as ListPage } from '../../main/contract/messages.js';
 import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
 import { newPage } from './browser.js';
 import { startServe, type RunningServe } from './serve.js';

@@ -5,7 +5,8 @@
  * Destinations have short timeouts so that each real wait is short; every wait is on UI or engine state.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClockStatus, MessageDetail, Overview } from '../../main/contract/models.js';
+import type { MessageDetail } from '../../main/contract/messages.js';
+import type { ClockStatus, Overview } from '../../main/contract/overview.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { MessageDetail } from '../../main/contract/models.js';
+import type { MessageDetail } from '../../main/contract/messages.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';
 

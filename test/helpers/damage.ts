@@ -111,7 +111,7 @@ export async function populatedThenDamaged(dataDir: string, tables: readonly str
       must(core.sendMessages({ messages: batch }));
       await core.idle();
     }
-    must(core.audiences.createAudience({ source: 'web', name: 'Kept', members: ['user-1', 'user-2'] }));
+    must(core.createAudience({ source: 'web', name: 'Kept', members: ['user-1', 'user-2'] }));
     must(core.createDeletionRequest({ userId: 'user-3' }));
     await core.idle();
   } finally {

@@ -2,7 +2,7 @@
  * Builds real cores over temp dirs and real receivers on port 0, and tears everything down after each test.
  */
 import { afterEach } from 'vitest';
-import type { MessageDetail } from '../../main/contract/models.js';
+import type { MessageDetail } from '../../main/contract/messages.js';
 import type { DestinationInput } from '../../main/contract/schemas.js';
 import type { Result } from '../../main/contract/result.js';
 import { createCore, type Core, type CoreOptions } from '../../main/app/createCore.js';

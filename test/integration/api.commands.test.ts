@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../main/contract/events.js';
-import type { MessageSummary } from '../../main/contract/models.js';
+import type { MessageSummary } from '../../main/contract/messages.js';
 import { dispatch } from '../../main/contract/dispatch.js';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { createCore } from '../../main/app/createCore.js';

@@ -4,11 +4,12 @@
  * through the source's enabled connected destination.
  */
 import { describe, expect, it } from 'vitest';
-import type { Source } from '../../main/contract/models.js';
+import type { Source } from '../../main/contract/sources.js';
 import { err } from '../../main/contract/result.js';
 import { AudienceService, type AudienceServiceOptions } from '../../main/audiences/audienceService.js';
 import { AudienceStore } from '../../main/audiences/audienceStore.js';
 import { internalsOf, type Core } from '../../main/app/createCore.js';
+import { entered, type Entered } from '../helpers/entered.js';
 import { must, newCore, newReceiver, settled } from '../helpers/harness.js';
 import type { TestReceiver } from '../helpers/receiver.js';
 
@@ -18,13 +19,16 @@ interface IdentifyBody {
   traits: Record<string, unknown>;
 }
 
-/** The core's own service; with `send`, a service whose sends go through that function (failure tests). */
-function serviceFor(core: Core, send?: AudienceServiceOptions['send']): AudienceService {
-  if (!send) return core.audiences;
-  return new AudienceService({ store: new AudienceStore(internalsOf(core).store.db), transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) });
+/**
+ * The core's own service; with `send`, a service whose sends go through that function (failure tests). Its
+ * commands are called as the core calls them, the input parsed first (test/helpers/entered.ts).
+ */
+function serviceFor(core: Core, send?: AudienceServiceOptions['send']): Entered<AudienceService> {
+  if (!send) return entered(core.audiences);
+  return entered(new AudienceService({ store: new AudienceStore(internalsOf(core).store.db), transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) }));
 }
 
-async function setup(): Promise<{ core: Core; rx: TestReceiver; source: Source; service: AudienceService; delivered: (ids: number[]) => Promise<IdentifyBody[]> }> {
+async function setup(): Promise<{ core: Core; rx: TestReceiver; source: Source; service: Entered<AudienceService>; delivered: (ids: number[]) => Promise<IdentifyBody[]> }> {
   const rx = await newReceiver();
   const core = newCore();
   const source = must(core.createSource({ name: 'web', kind: 'web' }));

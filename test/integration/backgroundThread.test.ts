@@ -14,7 +14,7 @@ import { checkpointPart } from '../../main/app/checkpointPart.js';
 import { startEngineWorker } from '../../main/platform/workers.js';
 import { historyIndexPart, type HistoryIndexPartOptions } from '../../main/history/historyIndexPart.js';
 import { HistoryIndex } from '../../main/store/historyIndex.js';
-import type { MessageFilter } from '../../main/store/messageQueries.js';
+import type { MessageFilter } from '../../main/store/messageQueryPlan.js';
 import { Store } from '../../main/store/store.js';
 import { newDataDir, onCleanup } from '../helpers/harness.js';
 

@@ -200,7 +200,7 @@ describe('the mock receiver as the endpoint under check', () => {
   it('its self-signed https listener fails transport with the caFile fix; a 500 script fails the shapes', async () => {
     const addresses = await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: 0 });
     cleanups.push(() => core.receivers.stop());
-    const created = core.receivers.createReceiver({ name: 'down', script: 500 });
+    const created = core.createReceiver({ name: 'down', script: 500 });
     expect(created.ok).toBe(true);
     const tls = await core.checks.runCheck({ url: `${addresses.tlsUrl}/r/down`, secret: SECRET, wait: true });
     expect(tls.ok && tls.value.checks.map((c) => [c.id, c.verdict])).toEqual([['transport.https', 'fail']]);

@@ -12,7 +12,7 @@ import type { EngineEvent } from '../../main/contract/events.js';
 import { fixSnippetsFor } from '../../main/contract/check/checkFixes.js';
 import { checkReceiver, SECRET } from '../helpers/checkReceivers.js';
 import { startServe } from '../../main/cli/commands/serve.js';
-import type { Overview } from '../../main/contract/models.js';
+import type { Overview } from '../../main/contract/overview.js';
 import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 import { startReceiver, type TestReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/tempDir.js';
@@ -108,7 +108,7 @@ describe('a check run leaves nothing behind', () => {
   it("a forgery the check sends on purpose to a mock endpoint is said to be one: no secret to share, no problem to troubleshoot, and useOneSecret refuses the check's destination", async () => {
     const mock = newCore({ forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
     const { url } = await mock.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
-    must(mock.receivers.createReceiver({ name: 'orders', secret: SECRET, script: 200 as never }));
+    must(mock.createReceiver({ name: 'orders', secret: SECRET, script: 200 as never }));
     const problemsBefore = must(mock.getDiagnostics({})).checks.filter((c) => c.state !== 'ok').map((c) => c.title);
     const run = must(await mock.checks.runCheck({ url: `${url}/r/orders`, secret: SECRET, only: ['signature.wrong-secret', 'signature.missing'], wait: true }));
     const [wrongSecret, missing] = run.checks.map((c) => c.evidence[0]!.attempt!);
@@ -137,8 +137,8 @@ describe('lists follow the changes that other faces make', () => {
     must(c.updateDestination({ id: d.id, patch: { enabled: true } }));
     must(c.deleteSource({ id: source.id }));
     must(c.deleteDestination({ id: d.id }));
-    must(c.receivers.createReceiver({ name: 'inbox', secret: null, script: 200 as never }));
-    must(c.receivers.updateReceiver({ name: 'inbox', patch: { script: 500 as never } }));
+    must(c.createReceiver({ name: 'inbox', secret: null, script: 200 as never }));
+    must(c.updateReceiver({ name: 'inbox', patch: { script: 500 as never } }));
     must(c.receivers.deleteReceiver({ name: 'inbox' }));
     expect(changes).toEqual(['sources', 'destinations', 'destinations', 'sources', 'destinations', 'destinations', 'receivers', 'receivers', 'receivers']);
   });
@@ -148,7 +148,7 @@ describe('the check against a mock receiver endpoint', () => {
   async function mockCore(refuseInvalidSignatures: boolean) {
     const mock = newCore({ forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
     const { url } = await mock.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
-    must(mock.receivers.createReceiver({ name: 'orders', secret: SECRET, refuseInvalidSignatures, script: 200 as never }));
+    must(mock.createReceiver({ name: 'orders', secret: SECRET, refuseInvalidSignatures, script: 200 as never }));
     return { mock, url: `${url}/r/orders` };
   }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/contract/dispatch.js';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';
-import type { DestinationTimeline } from '../../main/contract/models.js';
+import type { DestinationTimeline } from '../../main/contract/destinations.js';
 import { must, newCore, newReceiver, sendTrack, settled } from '../helpers/harness.js';
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/contract/dispatch.js';
-import type { DestinationStats } from '../../main/contract/models.js';
+import type { DestinationStats } from '../../main/contract/destinations.js';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { internalsOf, type Core } from '../../main/app/createCore.js';
 import { must, newCore, newReceiver, sendTrack, settled } from '../helpers/harness.js';

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { blackHole as openBlackHole, type BlackHole } from '../../bench/blackHole.js';
 import type { EngineEvent } from '../../main/contract/events.js';
-import { isFastForwarded, type ClockJump } from '../../main/contract/models.js';
+import { isFastForwarded } from '../../main/contract/deliveries.js';
+import type { ClockJump } from '../../main/contract/overview.js';
 import { must, newCoreWithDestination, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 
 const HOUR = 3_600_000;

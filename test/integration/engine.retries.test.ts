@@ -3,7 +3,7 @@ import { dispatch } from '../../main/contract/dispatch.js';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { describe, expect, it } from 'vitest';
 import { pastWindowWords } from '../../main/contract/message/deliveryWords.js';
-import { DEFAULT_RETRY_POLICY } from '../../main/contract/models.js';
+import { DEFAULT_RETRY_POLICY } from '../../main/contract/destinations.js';
 import { afterNextRound, must, newCore, newCoreWithDestination, newReceiver, sendTrack, settled } from '../helpers/harness.js';
 import { status } from '../helpers/receiver.js';
 

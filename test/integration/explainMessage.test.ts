@@ -18,9 +18,9 @@ describe('Why? for one message', () => {
   it('names, per destination, what kept the message from it or what its delivery met', async () => {
     const core = newCore();
     await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: 0 });
-    must(core.receivers.createReceiver({ name: 'ok', script: 200 }));
-    must(core.receivers.createReceiver({ name: 'down', script: 500 }));
-    must(core.receivers.createReceiver({ name: 'signed', script: 200, secret: 'the-receivers-secret' }));
+    must(core.createReceiver({ name: 'ok', script: 200 }));
+    must(core.createReceiver({ name: 'down', script: 500 }));
+    must(core.createReceiver({ name: 'signed', script: 200, secret: 'the-receivers-secret' }));
     const web = must(core.createSource({ name: 'web', kind: 'web' }));
     must(core.createSource({ name: 'ios', kind: 'mobile' }));
     const dest = (name: string, over: Record<string, unknown>) => must(core.createDestination({ name, enabled: true, url: 'receiver:ok', sources: ['web'], ...over } as never));
@@ -61,7 +61,7 @@ describe('Why? for one message', () => {
   it('a retry window that ran out says why no further attempt came', async () => {
     const core = newCore();
     await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
-    must(core.receivers.createReceiver({ name: 'down', script: 503 }));
+    must(core.createReceiver({ name: 'down', script: 503 }));
     must(core.createDestination({ name: 'Down', enabled: true, url: 'receiver:down', retry: { schedule: [60_000, 120_000], windowMs: 90_000, jitter: 0 } }));
     const id = must(core.sendMessage({ type: 'track', call: { userId: 'ada', event: 'Tested' }, destinations: ['Down'] })).message.id;
     await settled(core, id);
@@ -75,7 +75,7 @@ describe('Why? for one message', () => {
   it('a delivery waiting for its retry says in how long, in words, not as a raw timestamp', async () => {
     const core = newCore();
     await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
-    must(core.receivers.createReceiver({ name: 'busy', script: 503 }));
+    must(core.createReceiver({ name: 'busy', script: 503 }));
     must(core.createDestination({ name: 'Busy', enabled: true, url: 'receiver:busy', retry: { schedule: [600_000], windowMs: 3_600_000, jitter: 0 } }));
     const id = must(core.sendMessage({ type: 'track', call: { userId: 'ada', event: 'Tested' }, destinations: ['Busy'] })).message.id;
     await settled(core, id);

@@ -5,7 +5,8 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { Destination, MessageDetail } from '../../main/contract/models.js';
+import type { Destination } from '../../main/contract/destinations.js';
+import type { MessageDetail } from '../../main/contract/messages.js';
 import type { Core } from '../../main/app/createCore.js';
 import { exportMessages, type ExportFormat } from '../../main/domain/export.js';
 import { har12Schema } from '../helpers/har12.js';

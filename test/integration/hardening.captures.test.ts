@@ -26,7 +26,7 @@ describe('captures past the limit (docs/behaviour.md §10 Mock receiver captures
     const dataDir = newDataDir();
     const core = newCore({ dataDir, receiver: { maxCaptures: 3 } });
     const { url } = await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
-    must(core.receivers.createReceiver({ name: 'p' }));
+    must(core.createReceiver({ name: 'p' }));
     expect(await listCaptures(core)).toMatchObject({ items: [], limit: 3, pruned: 0 });
     for (let i = 1; i <= 5; i++) {
       const res = await request(`${url}/r/p`, { method: 'POST', body: `{"n":${i}}` });
@@ -54,7 +54,7 @@ describe('captures past the limit (docs/behaviour.md §10 Mock receiver captures
     const post = async (url: string | null, body: string) => (await request(`${url!}/r/p`, { method: 'POST', body })).body.dump();
     const core = newCore({ dataDir, receiver: { maxCaptureBytes: 10 * 1024 } });
     const { url } = await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
-    must(core.receivers.createReceiver({ name: 'p' }));
+    must(core.createReceiver({ name: 'p' }));
     for (const c of ['a', 'b', 'c']) await post(url, kib(4, c));
     // 12 KiB in three bodies of 4 KiB: the oldest goes.
     let page = await listCaptures(core);

@@ -9,7 +9,7 @@ import { runCli } from '../../main/cli/program.js';
 import { startServe } from '../../main/cli/commands/serve.js';
 import type { HookbenchConfig } from '../../main/contract/config.js';
 import { dispatch } from '../../main/contract/dispatch.js';
-import type { MessageDetail } from '../../main/contract/models.js';
+import type { MessageDetail } from '../../main/contract/messages.js';
 import type { Result } from '../../main/contract/result.js';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { applyConfig } from '../../main/app/config.js';

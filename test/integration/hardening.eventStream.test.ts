@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
-import type { MessageSummary } from '../../main/contract/models.js';
+import type { MessageSummary } from '../../main/contract/messages.js';
 import { startServe } from '../../main/cli/commands/serve.js';
 import { tooDeepMarker } from '../../main/domain/jsonDepth.js';
 import { WIRE_MAX_DEPTH } from '../../main/server/eventFrame.js';

@@ -269,8 +269,9 @@ describe('damage while running', () => {
     // Every face's writes go through the guard (serve's HTTP and ingestion, the desktop's IPC): refused with 503.
     const { guardWrites } = await import('../../main/server/writeGuard.js');
     const { createCommandHandlers } = await import('../../main/app/commandHandlers.js');
+    const { dispatch } = await import('../../main/contract/dispatch.js');
     const handlers = guardWrites(createCommandHandlers(core), core.health);
-    const refused = await handlers.sendMessage({ type: 'track', call: { userId: 'u', event: 'After' } });
+    const refused = await dispatch(handlers, 'sendMessage', { type: 'track', call: { userId: 'u', event: 'After' } });
     expect(refused).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringContaining(`database file ${file} is damaged (integrity check: `) } });
     if (!refused.ok) expect(refused.error.message).toContain(`hookbench doctor --data-dir ${dataDir}`);
   });

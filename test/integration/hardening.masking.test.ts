@@ -16,7 +16,8 @@ import WebSocket from 'ws';
 import { EXPORT_FORMATS, type CommandName } from '../../main/contract/api.js';
 import { COMMAND_NAMES } from '../../main/contract/commands.js';
 import { ENGINE_EVENT_TYPES } from '../../main/contract/events.js';
-import type { Destination, MessageDetail, Page } from '../../main/contract/models.js';
+import type { Destination } from '../../main/contract/destinations.js';
+import type { MessageDetail, Page } from '../../main/contract/messages.js';
 import { runCli, type CliDeps } from '../../main/cli/program.js';
 import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { dispatch } from '../../main/contract/dispatch.js';
@@ -139,8 +140,8 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
     const value = <T>(text: string) => (JSON.parse(text) as { value: T }).value;
     const captureId = value<Page<{ id: number }>>((await api('listCaptures', {})).text).items[0]!.id;
     const exported = must(running.core.exportMessages({ format: 'json', ids: [firstId!] })).text;
-    const audience = must(running.core.audiences.createAudience({ source: 'web', name: 'Kept', members: ['u1'] })).audience;
-    const trait = must(running.core.audiences.createComputedTrait({ source: 'web', name: 'Score', values: { u1: 1 } })).computedTrait;
+    const audience = must(running.core.createAudience({ source: 'web', name: 'Kept', members: ['u1'] })).audience;
+    const trait = must(running.core.createComputedTrait({ source: 'web', name: 'Score', values: { u1: 1 } })).computedTrait;
     let created = { audience: '', trait: '', checkRun: 0 };
 
     // Every command, in the table's order (create, update, delete of one object follow each other), the token

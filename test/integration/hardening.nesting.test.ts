@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../main/contract/message/messageShapes.js';
-import type { MessageDetail, MessageSummary, Page } from '../../main/contract/models.js';
+import type { MessageDetail, MessageSummary, Page } from '../../main/contract/messages.js';
 import { runCli } from '../../main/cli/program.js';
 import type { RunningServe } from '../../main/cli/commands/serve.js';
 import { IngestService } from '../../main/ingestion/ingest.js';

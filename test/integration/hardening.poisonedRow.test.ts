@@ -15,7 +15,7 @@ import { must, newDataDir, onCleanup, settled } from '../helpers/harness.js';
 async function prepareDataDir(): Promise<{ dataDir: string; destinationId: string }> {
   const dataDir = newDataDir();
   const core = createCore({ dataDir, seed: 1, autoStart: false });
-  must(core.receivers.createReceiver({ name: 'rx', secret: 'other-secret', script: 200 }));
+  must(core.createReceiver({ name: 'rx', secret: 'other-secret', script: 200 }));
   const destination = must(core.createDestination({ name: 'd', enabled: true, sharedSecret: 's3cret', url: 'receiver:rx' }));
   await core.close();
   return { dataDir, destinationId: destination.id };

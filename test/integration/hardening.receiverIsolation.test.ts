@@ -26,7 +26,7 @@ vi.mock('../../main/domain/receiverScript.js', async (importOriginal) => {
 describe('the mock receiver isolates each request', () => {
   it('a failing signature diagnosis still gives a verdict and a capture; a failing capture still gives an answer', async () => {
     const core = newCore();
-    must(core.receivers.createReceiver({ name: 'rx', secret: 's3cret', script: 201 }));
+    must(core.createReceiver({ name: 'rx', secret: 's3cret', script: 201 }));
     const { url } = await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
     onCleanup(() => core.receivers.stop());
     const post = async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
-import type { Page } from '../../main/contract/models.js';
+import type { Page } from '../../main/contract/messages.js';
 import { runCli } from '../../main/cli/program.js';
 import { runServe, startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { captureIO } from '../helpers/cliIO.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../main/contract/events.js';
-import type { MessageFilter } from '../../main/contract/models.js';
+import type { MessageFilter } from '../../main/contract/messages.js';
 import { internalsOf } from '../../main/app/createCore.js';
 import type { Core } from '../../main/app/createCore.js';
 import { createClock, type Clock } from '../../main/platform/clock.js';

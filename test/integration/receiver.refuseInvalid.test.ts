@@ -57,7 +57,7 @@ function failure<T>(result: Result<T>) {
 describe('Refuse invalid signatures: 401 before the script', () => {
   it('invalid and missing signatures get 401 with a JSON error saying which; the script is not consumed; the captures keep the verdict and the 401', async () => {
     const { core, captured, waitForCaptures } = await receiverCore();
-    const created = must(core.receivers.createReceiver({ name: 'strict', secret: 's3cret', refuseInvalidSignatures: true, script: '503,202' }));
+    const created = must(core.createReceiver({ name: 'strict', secret: 's3cret', refuseInvalidSignatures: true, script: '503,202' }));
     expect(created.refuseInvalidSignatures).toBe(true);
     const url = must(core.receivers.urlFor('strict'));
 
@@ -95,15 +95,15 @@ describe('Refuse invalid signatures: 401 before the script', () => {
 
   it('a refused request is answered at once: a scripted delay or "never" is not spent on it', async () => {
     const { core } = await receiverCore();
-    must(core.receivers.createReceiver({ name: 'hangs', secret: 's3cret', refuseInvalidSignatures: true, script: 'never' }));
-    must(core.receivers.createReceiver({ name: 'slow', secret: 's3cret', refuseInvalidSignatures: true, script: { status: 200, delayMs: 600_000 } }));
+    must(core.createReceiver({ name: 'hangs', secret: 's3cret', refuseInvalidSignatures: true, script: 'never' }));
+    must(core.createReceiver({ name: 'slow', secret: 's3cret', refuseInvalidSignatures: true, script: { status: 200, delayMs: 600_000 } }));
     expect((await post(must(core.receivers.urlFor('hangs')), BODY)).status).toBe(401);
     expect((await post(must(core.receivers.urlFor('slow')), BODY, { 'x-signature': 'sha1=0000' })).status).toBe(401);
   });
 
   it('off by default: an invalid signature is answered by the script as before, with its verdict captured', async () => {
     const { core, captured, waitForCaptures } = await receiverCore();
-    expect(must(core.receivers.createReceiver({ name: 'lenient', secret: 's3cret', script: '500,200' })).refuseInvalidSignatures).toBe(false);
+    expect(must(core.createReceiver({ name: 'lenient', secret: 's3cret', script: '500,200' })).refuseInvalidSignatures).toBe(false);
     const url = must(core.receivers.urlFor('lenient'));
     expect((await post(url, BODY, { 'x-signature': hmac('wrong', BODY) })).status).toBe(500);
     expect((await post(url, BODY)).status).toBe(200);
@@ -116,7 +116,7 @@ describe('Refuse invalid signatures: 401 before the script', () => {
 
   it('the engine signing with another secret gets a permanent 401: failed, not retried, the capture linked to the attempt', async () => {
     const { core, captured, waitForCaptures } = await receiverCore();
-    must(core.receivers.createReceiver({ name: 'strict', secret: 's3cret', refuseInvalidSignatures: true, script: 200 }));
+    must(core.createReceiver({ name: 'strict', secret: 's3cret', refuseInvalidSignatures: true, script: 200 }));
     must(core.createDestination({ name: 'Wrong secret', enabled: true, sharedSecret: 'not-the-one', url: 'receiver:strict' }));
     must(core.createDestination({ name: 'Right secret', enabled: true, sharedSecret: 's3cret', url: 'receiver:strict' }));
 
@@ -137,7 +137,7 @@ describe('Refuse invalid signatures: 401 before the script', () => {
 describe('Refuse invalid signatures needs a secret', () => {
   it('createReceiver, updateReceiver and the typed API refuse it without one, naming the field', async () => {
     const { core } = await receiverCore();
-    expect(failure(core.receivers.createReceiver({ name: 'bare', refuseInvalidSignatures: true }))).toMatchObject({
+    expect(failure(core.createReceiver({ name: 'bare', refuseInvalidSignatures: true }))).toMatchObject({
       code: 'invalid_input',
       field: 'refuseInvalidSignatures',
       message: expect.stringMatching(/^refuseInvalidSignatures: needs a secret/),
@@ -149,22 +149,22 @@ describe('Refuse invalid signatures needs a secret', () => {
     });
     expect(must(core.receivers.listReceivers()).items).toEqual([]);
 
-    must(core.receivers.createReceiver({ name: 'bare' }));
-    expect(failure(core.receivers.updateReceiver({ name: 'bare', patch: { refuseInvalidSignatures: true } }))).toMatchObject({
+    must(core.createReceiver({ name: 'bare' }));
+    expect(failure(core.updateReceiver({ name: 'bare', patch: { refuseInvalidSignatures: true } }))).toMatchObject({
       code: 'invalid_input',
       field: 'patch.refuseInvalidSignatures',
       message: expect.stringContaining('needs a secret'),
     });
     // A secret and the option in one patch: fine.
-    expect(must(core.receivers.updateReceiver({ name: 'bare', patch: { secret: 'k', refuseInvalidSignatures: true } }))).toMatchObject({ secret: 'k', refuseInvalidSignatures: true });
+    expect(must(core.updateReceiver({ name: 'bare', patch: { secret: 'k', refuseInvalidSignatures: true } }))).toMatchObject({ secret: 'k', refuseInvalidSignatures: true });
     // Taking the secret away from under it is refused, naming the secret; with the option off in the same patch it is not.
-    expect(failure(core.receivers.updateReceiver({ name: 'bare', patch: { secret: null } }))).toMatchObject({
+    expect(failure(core.updateReceiver({ name: 'bare', patch: { secret: null } }))).toMatchObject({
       code: 'invalid_input',
       field: 'patch.secret',
       message: 'patch.secret: "bare" refuses invalid signatures, so it cannot be left without a secret: set refuseInvalidSignatures to false in the same patch',
     });
     expect(must(core.receivers.getReceiver({ name: 'bare' }))).toMatchObject({ secret: 'k', refuseInvalidSignatures: true });
-    expect(must(core.receivers.updateReceiver({ name: 'bare', patch: { secret: null, refuseInvalidSignatures: false } }))).toMatchObject({ secret: null, refuseInvalidSignatures: false });
+    expect(must(core.updateReceiver({ name: 'bare', patch: { secret: null, refuseInvalidSignatures: false } }))).toMatchObject({ secret: null, refuseInvalidSignatures: false });
   });
 });
 
@@ -224,9 +224,9 @@ describe('migration 012', () => {
 describe('endpointForUrl: is this URL one of the mock receiver endpoints, and does it refuse forgeries?', () => {
   it('matches the listener\'s own host names, scheme, port and /r/<name> path; anything else is null', async () => {
     const { core } = await receiverCore({ tls: true });
-    must(core.receivers.createReceiver({ name: 'strict', secret: 's3cret', refuseInvalidSignatures: true }));
-    must(core.receivers.createReceiver({ name: 'lenient', secret: 's3cret' }));
-    must(core.receivers.createReceiver({ name: 'open' }));
+    must(core.createReceiver({ name: 'strict', secret: 's3cret', refuseInvalidSignatures: true }));
+    must(core.createReceiver({ name: 'lenient', secret: 's3cret' }));
+    must(core.createReceiver({ name: 'open' }));
     const { url: http, tlsUrl: https } = core.receivers.urls();
     const httpPort = new URL(http!).port;
     const httpsPort = new URL(https!).port;
@@ -255,7 +255,7 @@ describe('endpointForUrl: is this URL one of the mock receiver endpoints, and do
       expect(core.receivers.endpointForUrl(other), other).toBeNull();
     }
     // A rename and a change of the option are seen at once.
-    must(core.receivers.updateReceiver({ name: 'strict', patch: { name: 'renamed', refuseInvalidSignatures: false } }));
+    must(core.updateReceiver({ name: 'strict', patch: { name: 'renamed', refuseInvalidSignatures: false } }));
     expect(core.receivers.endpointForUrl(`${http}/r/strict`)).toBeNull();
     expect(core.receivers.endpointForUrl(`${http}/r/renamed`)).toEqual({ name: 'renamed', refuseInvalidSignatures: false, hasSecret: true });
 

@@ -17,6 +17,7 @@ import { ReceiverService, type ReceiverListenOptions } from '../../main/receiver
 import { MIGRATIONS } from '../../main/store/migrations/index.js';
 import { openDb } from '../../main/store/openDb.js';
 import { ReceiverStore } from '../../main/receiver/receiverStore.js';
+import { entered, type Entered } from '../helpers/entered.js';
 import { must, newCore, newDataDir, onCleanup, sendTrack, settled } from '../helpers/harness.js';
 
 const fastRetry = { schedule: [1000], windowMs: 60_000, jitter: 0 };
@@ -24,7 +25,8 @@ const hmac = (secret: string, body: string | Buffer) => createHmac('sha1', secre
 
 interface Bench {
   core: Core;
-  service: ReceiverService;
+  /** Its commands called as the core calls them (test/helpers/entered.ts). */
+  service: Entered<ReceiverService>;
   captured: CaptureRecord[];
   /** Resolves when `n` requestCaptured events have arrived in total. */
   waitForCaptures(n: number): Promise<void>;
@@ -34,7 +36,7 @@ async function bench(options: { dataDir?: string; listen?: ReceiverListenOptions
   const core = newCore(options.dataDir ? { dataDir: options.dataDir } : {});
   const captured: CaptureRecord[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
-  const service = new ReceiverService({
+  const service = entered(new ReceiverService({
     store: new ReceiverStore(internalsOf(core).store.db),
     clock: core.clock,
     dataDir: core.dataDir,
@@ -46,7 +48,7 @@ async function bench(options: { dataDir?: string; listen?: ReceiverListenOptions
         w.resolve();
       }
     },
-  });
+  }));
   onCleanup(() => service.stop()); // registered after the core's close: runs before it
   await service.start({ host: '127.0.0.1', port: 0, tlsPort: null, ...options.listen });
   return {
@@ -393,7 +395,7 @@ describe('commands: results and errors naming the field', () => {
 
   it('only the newest maxCaptures are kept', async () => {
     const core = newCore();
-    const service = new ReceiverService({ store: new ReceiverStore(internalsOf(core).store.db, 3), clock: core.clock, dataDir: core.dataDir, emit: () => undefined });
+    const service = entered(new ReceiverService({ store: new ReceiverStore(internalsOf(core).store.db, 3), clock: core.clock, dataDir: core.dataDir, emit: () => undefined }));
     onCleanup(() => service.stop());
     await service.start({ port: 0, tlsPort: null });
     must(service.createReceiver({ name: 'p' }));

@@ -17,7 +17,7 @@ const fingerprint = (secret: string) => createHash('sha256').update(secret).dige
 async function withReceiver(receiverSecret: string | null, destinationSecret: string | null, script: unknown = 200): Promise<{ core: Core; destinationId: string }> {
   const core = newCore();
   await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
-  must(core.receivers.createReceiver({ name: 'orders', secret: receiverSecret, script: script as never }));
+  must(core.createReceiver({ name: 'orders', secret: receiverSecret, script: script as never }));
   const d = must(core.createDestination({ name: 'Orders API', enabled: true, url: 'receiver:orders', sharedSecret: destinationSecret, retry: { schedule: [1000], windowMs: 60_000, jitter: 0 } }));
   return { core, destinationId: d.id };
 }
@@ -82,7 +82,7 @@ describe('the receiver\'s verdict on the attempt', () => {
 
   it('the row shows the worst of the deliveries\' newest verdicts: another destination to an endpoint that checks nothing does not hide an invalid one', async () => {
     const { core } = await withReceiver('whsec_receiver_1', 'whsec_destination_2');
-    must(core.receivers.createReceiver({ name: 'plain', script: 200 }));
+    must(core.createReceiver({ name: 'plain', script: 200 }));
     must(core.createDestination({ name: 'Plain', enabled: true, url: 'receiver:plain' }));
     const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Tested' }, destinations: ['Orders API', 'Plain'] })).message.id;
     const detail = await settled(core, id);

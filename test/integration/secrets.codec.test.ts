@@ -33,7 +33,7 @@ describe('secrets at rest (store/secretCodec)', () => {
     const core = createCore({ dataDir, seed: 42, secretCodec: keychain });
     onCleanup(() => core.close());
     must(core.createDestination({ name: 'd', enabled: true, url: rx.url, sharedSecret: 's3cret-dest' }));
-    must(core.receivers.createReceiver({ name: 'orders', secret: 's3cret-rx' }));
+    must(core.createReceiver({ name: 'orders', secret: 's3cret-rx' }));
 
     const raw = rawRows(dataDir);
     expect(raw.destinationConfigs.join()).not.toContain('s3cret-dest');

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { EngineEvent } from '../../main/contract/events.js';
-import type { MessageRecord, Page } from '../../main/contract/models.js';
+import type { MessageRecord, Page } from '../../main/contract/messages.js';
 import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { must, newDataDir, newReceiver, onCleanup, settled } from '../helpers/harness.js';
 import { status, type TestReceiver } from '../helpers/receiver.js';

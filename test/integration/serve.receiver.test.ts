@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../main/contract/events.js';
 import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
-import type { Page } from '../../main/contract/models.js';
+import type { Page } from '../../main/contract/messages.js';
 import { startServe, type RunningServe } from '../../main/cli/commands/serve.js';
 import { must, newDataDir, onCleanup, settled } from '../helpers/harness.js';
 

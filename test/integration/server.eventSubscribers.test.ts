@@ -11,7 +11,8 @@ import WebSocket from 'ws';
 import { createCommandHandlers } from '../../main/app/commandHandlers.js';
 import { internalsOf, type Core } from '../../main/app/createCore.js';
 import type { EngineEvent, EventFrame } from '../../main/contract/events.js';
-import { EVENT_SOCKET_CLOSE, startServer, type RunningServer } from '../../main/server/httpServer.js';
+import { EVENT_SOCKET_CLOSE } from '../../main/server/eventSockets.js';
+import { startServer, type RunningServer } from '../../main/server/httpServer.js';
 import { startServe } from '../../main/cli/commands/serve.js';
 import { newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 

@@ -7,9 +7,10 @@ import { seededRandom } from '../../bench/seededRandom.js';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_STATUSES, type MessageStatus } from '../../main/contract/models.js';
+import { MESSAGE_STATUSES, type MessageStatus } from '../../main/contract/messages.js';
 import type { MessageType } from '../../main/contract/message/messageShapes.js';
-import { MessageQueries, trigramQuery, type MessageFilter } from '../../main/store/messageQueries.js';
+import { MessageQueries } from '../../main/store/messageQueries.js';
+import { trigramQuery, type MessageFilter } from '../../main/store/messageQueryPlan.js';
 import { Store } from '../../main/store/store.js';
 import { must, newCore, newDataDir, onCleanup } from '../helpers/harness.js';
 

@@ -3,7 +3,7 @@
  * 40 s). Now: one line, then at most one line a minute with the count, and one line when storing works again.
  */
 import { describe, expect, it } from 'vitest';
-import { CAPTURE_FAILURE_REPEAT_MS, CaptureFailureLog } from '../../main/receiver/receiverService.js';
+import { CAPTURE_FAILURE_REPEAT_MS, CaptureFailureLog } from '../../main/receiver/receiverCaptures.js';
 
 describe('the mock receiver says captures it cannot store once, then counts them', () => {
   it('one line, a count at most once a minute, a line when a capture is stored again', () => {

@@ -8,7 +8,8 @@ import { BATTERY } from '../../main/check/battery.js';
 import { listChecks, planChecks } from '../../main/check/checkService.js';
 import type { CheckContext } from '../../main/check/runner.js';
 import { CONCURRENCY_FIX, FIX_LANGUAGES, fixSnippetsFor } from '../../main/contract/check/checkFixes.js';
-import { CHECK_ID, checkScenarioFileSchema, checkScenarioSchema, checkScenariosJsonSchema, summaryLine, urlWithScheme, type CheckExchange } from '../../main/contract/check/check.js';
+import { summaryLine, type CheckExchange } from '../../main/contract/check/check.js';
+import { CHECK_ID, checkScenarioFileSchema, checkScenarioSchema, checkScenariosJsonSchema, urlWithScheme } from '../../main/contract/check/checkInputs.js';
 import { escapedSerialisation } from '../../main/check/battery.js';
 
 const exchange = (over: Partial<CheckExchange> = {}): CheckExchange => ({

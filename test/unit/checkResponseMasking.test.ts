@@ -3,7 +3,8 @@
  * scenario that expects such a header is still judged on the value as it came, and says only the mask.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckExchange, CheckScenario } from '../../main/contract/check/check.js';
+import type { CheckExchange } from '../../main/contract/check/check.js';
+import type { CheckScenario } from '../../main/contract/check/checkInputs.js';
 import { judgeExpectations, maskResponseHeaders } from '../../main/check/runner.js';
 
 const exchange = (headers: Record<string, string>): CheckExchange =>

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Diagnostics } from '../../main/contract/diagnostics.js';
-import { DEFAULT_RETRY_POLICY, type AttemptRecord, type Destination, type IngestRefusal, type Overview } from '../../main/contract/models.js';
+import type { AttemptRecord } from '../../main/contract/deliveries.js';
+import { DEFAULT_RETRY_POLICY, type Destination } from '../../main/contract/destinations.js';
+import type { Overview } from '../../main/contract/overview.js';
+import type { IngestRefusal } from '../../main/contract/sources.js';
 import { DiagnosticsService } from '../../main/diagnostics/diagnostics.js';
 
 const NOW = Date.UTC(2026, 10, 26, 12);

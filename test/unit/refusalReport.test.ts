@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IngestRefusal } from '../../main/contract/models.js';
+import type { IngestRefusal } from '../../main/contract/sources.js';
 import { RefusalReport } from '../../main/cli/refusalReport.js';
 
 const refusal = (message: string, code = 'unauthorized', route = '/v1/batch'): IngestRefusal => ({

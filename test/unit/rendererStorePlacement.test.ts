@@ -53,3 +53,18 @@ describe('where renderer stores live', () => {
     expect({ path, areas: [...areas], onlyOneScreen }).toMatchObject({ onlyOneScreen: false });
   });
 });
+
+/** The renderer files `file` imports (paths under renderer/src, without their extension). */
+const importsOf = (file: { path: string; text: string }) => [...file.text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => withoutExtension(join(dirname(file.path), m[1]!))).filter((p) => !p.startsWith('..'));
+
+describe('which way imports run in the renderer', () => {
+  // A store shared with the frame (the palette reads compose) cannot depend on one screen's folder.
+  it.each(files.filter((f) => f.path.startsWith('stores/')).map((f) => [f.path, f] as const))('%s imports no screen or frame', (_path, file) => {
+    expect(importsOf(file).filter((p) => p.startsWith('features/') || p.startsWith('app/'))).toEqual([]);
+  });
+
+  // lib/ is pure helpers, unit-tested without a store or a transport.
+  it.each(files.filter((f) => f.path.startsWith('lib/')).map((f) => [f.path, f] as const))('%s imports only lib/', (_path, file) => {
+    expect(importsOf(file).filter((p) => !p.startsWith('lib/'))).toEqual([]);
+  });
+});

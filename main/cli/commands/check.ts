@@ -9,20 +9,22 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   checkReport,
-  checkScenarioFileSchema,
   PROBE_PREFIX,
-  runCheckInputSchema,
   SEE_DIAGNOSIS,
   summaryLine,
-  urlWithScheme,
   type CheckCapacity,
   type CheckDiagnosis,
   type CheckExchange,
   type CheckResult,
   type CheckRun,
+} from '../../contract/check/check.js';
+import {
+  checkScenarioFileSchema,
+  runCheckInputSchema,
+  urlWithScheme,
   type CheckScenarioFile,
   type RunCheckInput,
-} from '../../contract/check/check.js';
+} from '../../contract/check/checkInputs.js';
 import { err, type Result } from '../../contract/result.js';
 import { parseWith } from '../../contract/schemas.js';
 import { PREFLIGHT_ID } from '../../check/battery.js';

@@ -1,5 +1,5 @@
 /** `hookbench delete-user <userId>`: a deletion request against a running serve (docs/behaviour.md §8, §9). */
-import type { DeletionRequest } from '../../contract/models.js';
+import type { DeletionRequest } from '../../contract/messages.js';
 import type { SendMessageOutput } from '../../contract/api.js';
 import { EXIT, runCommand, type CliIO } from '../io.js';
 import { callApi, findRunningServe, sourceNamesOf } from '../remote.js';

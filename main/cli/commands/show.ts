@@ -3,7 +3,9 @@
  * exact body bytes. Asked of the running serve (typed API `getMessage`); when none runs on the data dir, the
  * data dir is opened directly (nothing is forwarded from here).
  */
-import type { AttemptRecord, DeliveryRecord, MessageDetail, Source } from '../../contract/models.js';
+import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js';
+import type { MessageDetail } from '../../contract/messages.js';
+import type { Source } from '../../contract/sources.js';
 import { pastWindowWords } from '../../contract/message/deliveryWords.js';
 import type { Result } from '../../contract/result.js';
 import { isoFromMs } from '../../contract/message/timestamp.js';

@@ -5,7 +5,8 @@
  * `--json` prints the raw events, one per line. Reconnects when the serve restarts; Ctrl-C exits 0.
  */
 import type { EngineEvent } from '../../contract/events.js';
-import type { AttemptRecord, DeliveryRecord, MessageDetail } from '../../contract/models.js';
+import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js';
+import type { MessageDetail } from '../../contract/messages.js';
 import { resolveDataDir } from '../../app/dataDir.js';
 import { EventStream, untilAborted, type EventFrame, type StreamStatus } from '../events.js';
 import { EXIT, formatDuration, runCommand, type CliIO } from '../io.js';

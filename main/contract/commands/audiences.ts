@@ -4,7 +4,7 @@ import { command, returns, takes } from '../command.js';
 import { API_LIMITS, ref } from '../commandInputs.js';
 import type { SendMessageOutput } from '../api.js';
 import { type Audience, type AudienceSyncResult, type ComputedTrait, type ComputedTraitSyncResult, type CreateAudienceInput, type CreateComputedTraitInput, type AudienceDetail, type AudiencePreview, type PreviewAudienceInput, type UpdateAudienceInput, type UpdateComputedTraitInput, createAudienceInputSchema, createComputedTraitInputSchema, idInputSchema, listAudiencesInputSchema, previewAudienceInputSchema, updateAudienceInputSchema, updateComputedTraitInputSchema } from '../audiences.js';
-import type { DeletionRequest, Page } from '../models.js';
+import type { DeletionRequest, Page } from '../messages.js';
 
 export const AUDIENCES_COMMANDS = {
   createAudience: command({

@@ -1,7 +1,8 @@
 /** The typed API's commands that main/check/ answers (its handlers: main/check/commands.ts). How to declare one: ./command.ts. */
 import { command, returns, returnsLater } from '../command.js';
-import { type CheckRun, type CheckRunSummary, getCheckRunInputSchema, listCheckRunsInputSchema, runCheckInputSchema } from '../check/check.js';
-import type { Page } from '../models.js';
+import type { CheckRun, CheckRunSummary } from '../check/check.js';
+import { getCheckRunInputSchema, listCheckRunsInputSchema, runCheckInputSchema } from '../check/checkInputs.js';
+import type { Page } from '../messages.js';
 
 export const CHECK_COMMANDS = {
   runCheck: command({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { command, returns, returnsLater } from '../command.js';
 import { API_LIMITS, noInput } from '../commandInputs.js';
-import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../models.js';
+import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../overview.js';
 
 export const CONTROL_COMMANDS = {
   advanceClock: command({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { command, returns } from '../command.js';
 import { rowId, ref } from '../commandInputs.js';
 import type { SendMessageOutput } from '../api.js';
-import type { DeliveryRecord } from '../models.js';
+import type { DeliveryRecord } from '../deliveries.js';
 
 export const DELIVERY_COMMANDS = {
   retryNow: command({

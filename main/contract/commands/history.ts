@@ -5,7 +5,9 @@ import { EXPORT_LIMIT, noInput, ref, rowId, paging, listMessagesInputSchema } fr
 import { EXPORT_FORMATS, type ExportMessagesOutput } from '../api.js';
 import { type ImportMessagesOutput, importMessagesInputSchema } from '../importMessages.js';
 import { type RetentionState, setRetentionInputSchema } from '../retention.js';
-import type { DeletionRequest, DestinationStats, DestinationTimeline, IngestRefusal, SourceUsage, MessageDetail, MessagePage, Page } from '../models.js';
+import type { DestinationStats, DestinationTimeline } from '../destinations.js';
+import type { DeletionRequest, MessageDetail, MessagePage, Page } from '../messages.js';
+import type { IngestRefusal, SourceUsage } from '../sources.js';
 
 export const HISTORY_COMMANDS = {
   listMessages: command({

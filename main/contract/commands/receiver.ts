@@ -4,7 +4,8 @@ import { command, returns } from '../command.js';
 import { noInput, paging, rowId, ref, receiverName } from '../commandInputs.js';
 import type { UseOneSecretOutput } from '../api.js';
 import { type CapturePage, type CaptureRecord, type ReceiverEndpoint, receiverInputSchema, receiverPatchSchema } from '../receiver/receiver.js';
-import { type Page, SECRET_KINDS } from '../models.js';
+import { SECRET_KINDS } from '../destinations.js';
+import type { Page } from '../messages.js';
 
 export const RECEIVER_COMMANDS = {
   listReceivers: command({

@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { command, returns } from '../command.js';
 import { listDestinationsInputSchema, noInput, ref } from '../commandInputs.js';
-import { type Destination, type Page, type Source, SOURCE_KINDS } from '../models.js';
+import type { Destination } from '../destinations.js';
+import type { Page } from '../messages.js';
+import { type Source, SOURCE_KINDS } from '../sources.js';
 import { destinationInputSchema, destinationPatchSchema, sourceInputSchema } from '../schemas.js';
 
 export const REGISTRY_COMMANDS = {

@@ -1,7 +1,7 @@
 /**
  * Words about a delivery that the CLI and the UI both print, so the two never tell it differently.
  */
-import type { DeliveryRecord } from '../models.js';
+import type { DeliveryRecord } from '../deliveries.js';
 
 /** `45 s`, `1 min 30 s`, `12 min`, `1 h 46 min`, `4 h` (seconds only under an hour). */
 export function spanWords(ms: number): string {

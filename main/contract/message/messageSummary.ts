@@ -4,7 +4,8 @@
  * `messageAccepted` and the renderer's rows for a message it just sent all build it here, so the three
  * never disagree.
  */
-import type { DeliveryRecord, DeliveryStatus, DeliverySummary, MessageRecord, MessageSummary } from '../models.js';
+import type { DeliveryRecord, DeliveryStatus } from '../deliveries.js';
+import type { DeliverySummary, MessageRecord, MessageSummary } from '../messages.js';
 import type { SignatureVerdict } from '../receiver/receiver.js';
 
 /** A message's own columns, as a MessageRecord has them (its body and call are not part of a row). */

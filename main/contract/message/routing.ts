@@ -3,7 +3,7 @@
  * shows where a call would go, and why not); the caller supplies the candidates
  * (enabled destinations connected to the message's source).
  */
-import type { Destination } from '../models.js';
+import type { Destination } from '../destinations.js';
 
 /** The destination type's name in an integrations object (the spec's "Webhooks"). */
 export const INTEGRATION_NAME = 'Webhooks';

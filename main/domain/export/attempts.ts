@@ -1,4 +1,5 @@
-import type { AttemptRecord, DeliveryRecord, MessageDetail, MessageRecord } from '../../contract/models.js';
+import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js';
+import type { MessageDetail, MessageRecord } from '../../contract/messages.js';
 
 /** One attempt with the message and delivery it belongs to. */
 export interface AttemptRow {

@@ -4,7 +4,8 @@
  * `'\''`), which POSIX shells pass through byte for byte, newlines included; `--data-binary` sends it
  * unchanged and adds no trailing newline (a heredoc would).
  */
-import type { Destination, MessageDetail } from '../../contract/models.js';
+import type { Destination } from '../../contract/destinations.js';
+import type { MessageDetail } from '../../contract/messages.js';
 import { attemptRows, describeAttempt, type AttemptRow } from './attempts.js';
 import type { Redactor } from './redaction.js';
 

@@ -4,7 +4,7 @@
  * has status 0 and its cause in `_error` and the entry's comment, as browsers export failed requests.
  */
 import type { Entry, Har, Header, QueryString, Response } from 'har-format';
-import type { MessageDetail } from '../../contract/models.js';
+import type { MessageDetail } from '../../contract/messages.js';
 import { attemptRows, describeAttempt, type AttemptRow } from './attempts.js';
 import type { Redactor } from './redaction.js';
 

@@ -4,7 +4,7 @@
  * credential-like header or query parameter and the password of a URL. X-Signature is kept: it is an HMAC
  * of the body, not a secret.
  */
-import type { Destination } from '../../contract/models.js';
+import type { Destination } from '../../contract/destinations.js';
 import { hideUrlCredentials, isCredentialName, isCredentialParam, type UrlMaskForm } from '../secrets.js';
 
 export const REDACTED = '<redacted>';

@@ -1,6 +1,7 @@
 /** A list row (MessageSummary) from a full message record, as sendMessage and replayMessage return. */
 import { deliverySummary, messageSummary } from '../../../main/contract/message/messageSummary';
-import type { DeliveryRecord, MessageRecord, MessageSummary } from '../../../main/contract/models';
+import type { DeliveryRecord } from '../../../main/contract/deliveries';
+import type { MessageRecord, MessageSummary } from '../../../main/contract/messages';
 
 const encoder = new TextEncoder();
 

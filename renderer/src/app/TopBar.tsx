@@ -1,5 +1,5 @@
 import { FastForward, LoaderCircle, RotateCcw, SkipForward, X } from 'lucide-react';
-import type { ClockJump } from '../../../main/contract/models';
+import type { ClockJump } from '../../../main/contract/overview';
 import { filterToQuery } from '../features/history/historyQuery';
 import { formatOffset, formatSpan, jumpProgressParts, jumpProgressText, plural } from '../lib/format';
 import { TIME_STEPS } from '../lib/timeSteps';

@@ -4,6 +4,7 @@
  */
 import type { ApiClient } from '../api/client';
 import { setApi } from '../api/instance';
+import { startRefresh } from '../api/refresh';
 import { useCheck } from '../stores/check';
 import { useCatalog } from '../stores/catalog';
 import { useConnection } from '../stores/connection';
@@ -53,14 +54,13 @@ export function startSession(client: ApiClient): () => void {
   const offState = client.transport.onConnectionChange(onState);
 
   // All at once: the page sent these calls before the app loaded (api/firstRequests.ts), and their answers serve here.
+  // Counters such as "failed in the last hour" change with time alone: the engine's are read again every few seconds.
   void useLive.getState().load();
-  void useEngine.getState().refresh();
+  const stopOverview = startRefresh(() => useEngine.getState().refresh(), { everyMs: OVERVIEW_POLL_MS });
   void useCatalog.getState().load();
-  // Counters such as "failed in the last hour" change with time alone.
-  const poll = setInterval(() => void useEngine.getState().refresh(), OVERVIEW_POLL_MS);
 
   return () => {
-    clearInterval(poll);
+    stopOverview();
     offEvents();
     offState();
     pump.close();

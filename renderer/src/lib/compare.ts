@@ -2,7 +2,8 @@
  * What Compare shows for two attempts (of one message across webhooks, or of two messages): the facts,
  * headers and bodies side by side, each row marked same / changed / only on one side. Pure, unit-tested.
  */
-import type { AttemptRecord, MessageDetail } from '../../../main/contract/models';
+import type { AttemptRecord } from '../../../main/contract/deliveries';
+import type { MessageDetail } from '../../../main/contract/messages';
 import { formatDuration, formatTimestamp } from './format';
 
 export type Change = 'same' | 'changed' | 'left-only' | 'right-only';

@@ -1,5 +1,5 @@
 /** Why an attempt did not succeed, in plain words a user can act on. */
-import { isFastForwarded, type AttemptRecord } from '../../../main/contract/models';
+import { isFastForwarded, type AttemptRecord } from '../../../main/contract/deliveries';
 
 export function failureReason(attempt: Pick<AttemptRecord, 'outcome' | 'statusCode' | 'error' | 'retryable'> & { responseHeaders?: Record<string, string> | null }): string | null {
   const error = attempt.error ?? '';

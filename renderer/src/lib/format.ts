@@ -1,5 +1,5 @@
 /** Formatting for times, offsets, durations and sizes: one wording across the UI. */
-import type { ClockJump } from '../../../main/contract/models';
+import type { ClockJump } from '../../../main/contract/overview';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

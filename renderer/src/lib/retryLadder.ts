@@ -3,7 +3,8 @@
  * The next one is the engine's own (delivery.nextAttemptAt, jitter included); the later ones are nominal
  * (the schedule's delay, give or take the jitter), up to the window and the attempt cap.
  */
-import type { DeliveryRecord, RetryPolicy } from '../../../main/contract/models';
+import type { DeliveryRecord } from '../../../main/contract/deliveries';
+import type { RetryPolicy } from '../../../main/contract/destinations';
 
 export interface GhostAttempt {
   attemptNumber: number;

@@ -1,5 +1,6 @@
 /** The contract's status and outcome words, with their colours. */
-import type { AttemptOutcome, DeliveryStatus, MessageStatus } from '../../../main/contract/models';
+import type { AttemptOutcome, DeliveryStatus } from '../../../main/contract/deliveries';
+import type { MessageStatus } from '../../../main/contract/messages';
 
 export type Tone = 'ok' | 'warn' | 'err' | 'info' | 'neutral' | 'violet';
 

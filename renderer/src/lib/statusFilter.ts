@@ -3,7 +3,8 @@
  * message hides a destination that refused it while another retries). One select, one value: `delivery:failed`
  * stands for the delivery filter.
  */
-import { DELIVERY_STATUSES, MESSAGE_STATUSES, type DeliveryStatus, type MessageStatus } from '../../../main/contract/models';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../main/contract/deliveries';
+import { MESSAGE_STATUSES, type MessageStatus } from '../../../main/contract/messages';
 
 const DELIVERY_PREFIX = 'delivery:';
 

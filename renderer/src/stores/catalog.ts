@@ -1,6 +1,7 @@
 /** Destinations, sources and receivers: small lists, loaded whole and reloaded after a resync. */
 import { create } from 'zustand';
-import type { Destination, Source } from '../../../main/contract/models';
+import type { Destination } from '../../../main/contract/destinations';
+import type { Source } from '../../../main/contract/sources';
 import type { ReceiverEndpoint } from '../../../main/contract/receiver/receiver';
 import { api } from '../api/instance';
 

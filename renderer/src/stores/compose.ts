@@ -5,8 +5,8 @@
  */
 import { create } from 'zustand';
 import type { MessageType } from '../../../main/contract/message/messageShapes';
-import { EXAMPLES } from '../features/compose/examples';
-import { formFields, keepsAcrossTypes, parseRaw, rawOf, withString } from '../features/compose/composeModel';
+import { EXAMPLES } from '../lib/composeExamples';
+import { formFields, keepsAcrossTypes, parseRaw, rawOf, withString } from '../lib/composeModel';
 
 interface ComposeState {
   type: MessageType;

@@ -1,6 +1,6 @@
 /** The selected message's full detail (body, deliveries, attempts), fetched on demand and kept fresh. */
 import { create } from 'zustand';
-import type { MessageDetail } from '../../../main/contract/models';
+import type { MessageDetail } from '../../../main/contract/messages';
 import { api } from '../api/instance';
 import type { EngineEvent } from '../../../main/contract/events';
 

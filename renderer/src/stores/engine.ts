@@ -1,9 +1,8 @@
 /** The engine's clock, forwarding switch and counters (the top bar). */
 import { create } from 'zustand';
-import type { ClockJump, ClockState } from '../../../main/contract/models';
+import type { ClockJump, ClockState, Overview } from '../../../main/contract/overview';
 import { api } from '../api/instance';
 import type { EngineEvent } from '../../../main/contract/events';
-import type { Overview } from '../../../main/contract/models';
 import type { TimeAction } from '../lib/timeSteps';
 
 export type { TimeAction };

@@ -4,14 +4,14 @@
  */
 import { create } from 'zustand';
 import type { MessageType } from '../../../main/contract/message/messageShapes';
-import type { DeliveryStatus, MessageStatus } from '../../../main/contract/models';
+import type { DeliveryStatus } from '../../../main/contract/deliveries';
+import type { MessageStatus, MessageSummary } from '../../../main/contract/messages';
 import { hasDelivery } from '../../../main/contract/message/messageSummary';
 import { parseStatusChoice } from '../lib/statusFilter';
 import { api } from '../api/instance';
 import { LIVE_FIRST_PAGE } from '../api/firstRequests';
 import type { CommandInput } from '../../../main/contract/api';
 import type { EngineEvent } from '../../../main/contract/events';
-import type { MessageSummary } from '../../../main/contract/models';
 
 /**
  * Live holds the newest 500 messages, whether they were loaded or pushed since (docs/ui.md says so, and the

@@ -4,7 +4,7 @@
  * change of the secret made here.
  */
 import { create } from 'zustand';
-import type { SecretKind } from '../../../main/contract/models';
+import type { SecretKind } from '../../../main/contract/destinations';
 import { api } from '../api/instance';
 
 export type SecretKey = `${SecretKind}:${string}`;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Eye, EyeOff, LoaderCircle } from 'lucide-react';
-import type { SecretKind } from '../../../main/contract/models';
+import type { SecretKind } from '../../../main/contract/destinations';
 import { secretKey, useSecrets } from '../stores/secrets';
 
 /**

@@ -1,4 +1,5 @@
-import type { AttemptOutcome, DeliveryStatus, MessageStatus } from '../../../main/contract/models';
+import type { AttemptOutcome, DeliveryStatus } from '../../../main/contract/deliveries';
+import type { MessageStatus } from '../../../main/contract/messages';
 import { OUTCOME_TONE, STATUS_TONE, TONE_CLASS } from '../lib/status';
 
 export function StatusBadge({ status, className = '' }: { status: MessageStatus | DeliveryStatus; className?: string }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models.js';
+import { DEFAULT_RETRY_POLICY } from '../../../main/contract/destinations.js';
 import { decideAfterRound, deriveMessageStatus, type WebhookResult } from '../../../main/domain/deliveryDecision.js';
 import { classifyNetworkError, classifyStatus } from '../../../main/domain/outcome.js';
 

@@ -1,6 +1,8 @@
 import type { Har } from 'har-format';
 import { describe, expect, it } from 'vitest';
-import type { AttemptRecord, Destination, MessageDetail } from '../../../main/contract/models.js';
+import type { AttemptRecord } from '../../../main/contract/deliveries.js';
+import type { Destination } from '../../../main/contract/destinations.js';
+import type { MessageDetail } from '../../../main/contract/messages.js';
 import { exportMessages, type ExportOptions } from '../../../main/domain/export.js';
 import { createRedactor, redactUrlCredentials } from '../../../main/domain/export/redaction.js';
 import { shellQuote } from '../../../main/domain/export/curl.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models.js';
+import { DEFAULT_RETRY_POLICY } from '../../../main/contract/destinations.js';
 import { jitterUnit, nextAttemptAt, parseRetryAfter, retryDelay } from '../../../main/domain/retryPolicy.js';
 
 const HOUR = 3_600_000;

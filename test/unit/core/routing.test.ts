@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Destination } from '../../../main/contract/models.js';
-import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models.js';
+import { DEFAULT_RETRY_POLICY, type Destination } from '../../../main/contract/destinations.js';
 import { routeMessage } from '../../../main/contract/message/routing.js';
 
 const dest = (name: string, filters: Partial<Destination['filters']> = {}): Destination => ({

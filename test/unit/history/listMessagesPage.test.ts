@@ -3,7 +3,7 @@
  * goes on below where it stopped and says how many are left; one that did not is an ordinary cursor page.
  */
 import { describe, expect, it } from 'vitest';
-import type { MessageSummary } from '../../../main/contract/models.js';
+import type { MessageSummary } from '../../../main/contract/messages.js';
 import { History, type HistoryOptions } from '../../../main/history/history.js';
 import type { PageRead } from '../../../main/store/messageQueries.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptRecord } from '../../../main/contract/models';
+import type { AttemptRecord } from '../../../main/contract/deliveries';
 import { comparableBodies, diffFacts, diffHeaders, latencyDelta, type ComparedAttempt } from '../../../renderer/src/lib/compare';
 
 function attempt(over: Partial<AttemptRecord>): AttemptRecord {

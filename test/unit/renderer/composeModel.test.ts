@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_TYPES } from '../../../main/contract/message/messageShapes';
-import { callBytes, formFields, formKeyOfServerField, keepsAcrossTypes, parseRaw, validateCall } from '../../../renderer/src/features/compose/composeModel';
-import { EXAMPLES } from '../../../renderer/src/features/compose/examples';
+import { callBytes, formFields, formKeyOfServerField, keepsAcrossTypes, parseRaw, validateCall } from '../../../renderer/src/lib/composeModel';
+import { EXAMPLES } from '../../../renderer/src/lib/composeExamples';
 
 describe('the composer form, generated from the shape table', () => {
   it('labels each type’s fields as the shape table does', () => {

@@ -1,6 +1,6 @@
 import { defaultFilter } from 'cmdk';
 import { describe, expect, it } from 'vitest';
-import type { DeliverySummary } from '../../../main/contract/models';
+import type { DeliverySummary } from '../../../main/contract/messages';
 import { paletteActions } from '../../../renderer/src/app/paletteActions';
 import { filterToQuery, parseFilterQuery } from '../../../renderer/src/features/history/historyQuery';
 import { describeDelivery, lastResult } from '../../../renderer/src/features/live/DeliveryChips';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageDetail } from '../../../main/contract/models';
+import type { MessageDetail } from '../../../main/contract/messages';
 import { destinationInputSchema, destinationPatchSchema } from '../../../main/contract/schemas';
 import { bodyLabel } from '../../../renderer/src/features/detail/bodyLabel';
 import { checkDestinationForm, DELIVERY_LIMITS, serverProblem, shownErrors, type DeliveryForm, type DestinationForm } from '../../../renderer/src/features/destinations/destinationForm';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutingInput } from '../../../main/contract/diagnostics';
-import { DEFAULT_RETRY_POLICY, type Destination } from '../../../main/contract/models';
+import { DEFAULT_RETRY_POLICY, type Destination } from '../../../main/contract/destinations';
 import { eventList, formSlot, freeName, headerLimitReason, previewFilters, webhookLimitReason, webhooksInput } from '../../../renderer/src/features/destinations/model';
 import { formatDurationInput, parseDuration, parseDurationList } from '../../../renderer/src/lib/duration';
 import { policyLadder } from '../../../renderer/src/lib/retryLadder';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HookbenchBridge } from '../../../main/contract/bridge';
-import type { MessageSummary } from '../../../main/contract/models';
+import type { MessageSummary } from '../../../main/contract/messages';
 import type { Result } from '../../../main/contract/result';
 import { createApiClient } from '../../../renderer/src/api/client';
 import { callKey, chunksOf, FIRST_CALLS_FRESH_MS, firstCallsOf, LIVE_FIRST_PAGE, startFirstRequests, takeFirstCall, type FirstRequestsEnv } from '../../../renderer/src/api/firstRequests';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatCountdown, formatDuration, formatOffset, formatShortCountdown, jumpProgressText } from '../../../renderer/src/lib/format';
 import { failureReason } from '../../../renderer/src/lib/failureReason';
-import type { ClockJump } from '../../../main/contract/models';
+import type { ClockJump } from '../../../main/contract/overview';
 
 describe('renderer formatting', () => {
   it('shows the clock offset as the top bar does', () => {

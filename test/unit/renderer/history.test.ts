@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { MessagePage, MessageSummary } from '../../../main/contract/models';
+import type { MessagePage, MessageSummary } from '../../../main/contract/messages';
 import type { ApiClient } from '../../../renderer/src/api/client';
 import { setApi } from '../../../renderer/src/api/instance';
 import type { DiagnosticCheck } from '../../../main/contract/diagnostics';

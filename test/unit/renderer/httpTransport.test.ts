@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpTransport, parseBatch, TOKEN_ROTATED_CLOSE } from '../../../renderer/src/api/httpTransport';
 import { reconnectDelay } from '../../../renderer/src/api/backoff';
 import type { ConnectionState } from '../../../renderer/src/api/transport';
-import { EVENT_SOCKET_CLOSE } from '../../../main/server/httpServer.js';
+import { EVENT_SOCKET_CLOSE } from '../../../main/server/eventSockets.js';
 
 /** A WebSocket stand-in that the test opens, feeds and closes. */
 class FakeSocket {

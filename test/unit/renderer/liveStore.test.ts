@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { MessageSummary } from '../../../main/contract/models';
+import type { MessageSummary } from '../../../main/contract/messages';
 import { applyUpdates, LIVE_CAP, mergeNewest, useLive } from '../../../renderer/src/stores/live';
 import { createEventPump } from '../../../renderer/src/stores/eventPump';
 import { OVERVIEW_EVERY_MS, useEngine } from '../../../renderer/src/stores/engine';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptRecord } from '../../../main/contract/models';
+import type { AttemptRecord } from '../../../main/contract/deliveries';
 import { defaultScript, responseScriptSchema, type CaptureRecord } from '../../../main/contract/receiver/receiver';
 import { describeForm, formOfScript, scriptOfForm, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
 import { attemptFor } from '../../../renderer/src/features/receiver/CaptureDetail';

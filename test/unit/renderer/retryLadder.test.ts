@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY } from '../../../main/contract/models';
+import { DEFAULT_RETRY_POLICY } from '../../../main/contract/destinations';
 import { futureAttempts, retryAfterMs } from '../../../renderer/src/lib/retryLadder';
 
 describe('ghost markers: the retries still to come', () => {

@@ -6,7 +6,7 @@
  *
  * A send that runs at the same time finds it enabled (in use) and takes `hookbench send 2`, and so on.
  */
-import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SEND_DESTINATION, type Destination } from '../../../contract/models.js';
+import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, SEND_DESTINATION, type Destination } from '../../../contract/destinations.js';
 import { HookbenchError, type Result } from '../../../contract/result.js';
 import type { DestinationInput, DestinationPatch } from '../../../contract/schemas.js';
 

@@ -3,7 +3,8 @@
  * result, as human lines or as JSON lines (--json).
  */
 import { pastWindowWords } from '../../../contract/message/deliveryWords.js';
-import type { AttemptRecord, DeliveryRecord, DeliveryStatus, MessageRecord } from '../../../contract/models.js';
+import type { AttemptRecord, DeliveryRecord, DeliveryStatus } from '../../../contract/deliveries.js';
+import type { MessageRecord } from '../../../contract/messages.js';
 import type { ApiError } from '../../../contract/result.js';
 import { isoFromMs } from '../../../contract/message/timestamp.js';
 import { maskUrl } from '../../../domain/secrets.js';

@@ -28,12 +28,37 @@ function Section({ title, aside, children }: { title: string; aside?: React.Reac
   );
 }
 
+/** The trait key it sets (with a copy button), its source, and when it last synced. */
+function ItemFacts({ item }: { item: Audience | ComputedTrait }) {
+  const sources = useCatalog((s) => s.sources);
+  return (
+    <dl className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs">
+      <div className="flex items-center gap-1">
+        <dt className="text-muted">Trait</dt>
+        <dd className="flex items-center">
+          <code aria-label="Trait key" className="rounded bg-panel-2 px-1 font-mono">
+            {item.traitKey}
+          </code>
+          <CopyButton text={item.traitKey} label={`Copy trait key ${item.traitKey}`} showLabel={false} />
+        </dd>
+      </div>
+      <div className="flex gap-1">
+        <dt className="text-muted">Source</dt>
+        <dd className="font-mono">{sourceName(sources, item.sourceId)}</dd>
+      </div>
+      <div className="flex gap-1">
+        <dt className="text-muted">Last sync</dt>
+        <dd>{item.syncedAt === null ? 'never' : formatTimestamp(item.syncedAt)}</dd>
+      </div>
+    </dl>
+  );
+}
+
 /**
  * One audience or computed trait: its trait key, Sync (with exactly the identify calls it sent), who it
  * held at the last sync, what a sync now would send, and its definition.
  */
 export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedTrait; onDeleted(): void }) {
-  const sources = useCatalog((s) => s.sources);
   const lastSync = useAudiences((s) => s.syncs[item.id]);
   const [detail, setDetail] = useState<Detail | null>(null);
   const [busy, setBusy] = useState<'sync' | 'delete' | null>(null);
@@ -80,25 +105,7 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
             Delete
           </Button>
         </div>
-        <dl className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs">
-          <div className="flex items-center gap-1">
-            <dt className="text-muted">Trait</dt>
-            <dd className="flex items-center">
-              <code aria-label="Trait key" className="rounded bg-panel-2 px-1 font-mono">
-                {item.traitKey}
-              </code>
-              <CopyButton text={item.traitKey} label={`Copy trait key ${item.traitKey}`} showLabel={false} />
-            </dd>
-          </div>
-          <div className="flex gap-1">
-            <dt className="text-muted">Source</dt>
-            <dd className="font-mono">{sourceName(sources, item.sourceId)}</dd>
-          </div>
-          <div className="flex gap-1">
-            <dt className="text-muted">Last sync</dt>
-            <dd>{item.syncedAt === null ? 'never' : formatTimestamp(item.syncedAt)}</dd>
-          </div>
-        </dl>
+        <ItemFacts item={item} />
         {confirmDelete && (
           <InlineConfirm label={`Delete ${noun} ${item.name}?`} action={`Delete ${noun}`} busy={busy === 'delete'} onConfirm={() => void remove()} onCancel={() => setConfirmDelete(false)}>
             Nothing is sent: users keep the trait their last sync gave them.

@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import type { DeletionRequest, MessageDetail } from '../../../../main/contract/models';
+import { useMemo, useState, type FormEvent } from 'react';
+import type { DeletionRequest, MessageDetail } from '../../../../main/contract/messages';
+import type { EngineEvent } from '../../../../main/contract/events';
 import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
+import { useRefresh } from '../../api/useRefresh';
 import { formatTimestamp, plural } from '../../lib/format';
 import { sourceName, useCatalog } from '../../stores/catalog';
 import { useRouter } from '../../stores/router';
@@ -61,6 +63,11 @@ export function DeletionForm({ onCreated }: { onCreated(id: number): void }) {
   );
 }
 
+/** The message an event is about, if any. */
+function messageIdOf(e: EngineEvent): number | null {
+  return e.type === 'messageUpdated' || e.type === 'messageAccepted' ? e.message.id : e.type === 'deliveryUpdated' ? e.delivery.messageId : e.type === 'attemptFinished' ? e.attempt.messageId : null;
+}
+
 /**
  * One deletion request: per source, its `delete` message, and per destination that message's delivery
  * (status, attempts, reason), updated as the engine reports them.
@@ -70,42 +77,21 @@ export function DeletionDetail({ request }: { request: DeletionRequest }) {
   const navigate = useRouter((s) => s.navigate);
   const [details, setDetails] = useState<Record<number, MessageDetail>>({});
   const ids = useMemo(() => new Set(request.messageIds), [request.messageIds]);
-  const load = useCallback(
-    async (only?: number[]) => {
-      const wanted = only ?? request.messageIds;
+  // Deliveries change as the engine works: read the messages again when an event names one of them.
+  useRefresh(
+    request.messageIds.join(','),
+    async (current) => {
+      const wanted = request.messageIds;
       const answers = await Promise.all(wanted.map((id) => api().call('getMessage', { id }, { quiet: true })));
+      if (!current()) return;
       setDetails((d) => {
         const next = { ...d };
         answers.forEach((a, i) => a.ok && (next[wanted[i]!] = a.value));
         return next;
       });
     },
-    [request.messageIds],
+    { afterEventsMs: 150, events: (e) => ids.has(messageIdOf(e) ?? -1) },
   );
-  useEffect(() => {
-    void load();
-    // Deliveries change as the engine works: read a message again when an event names it.
-    let pending = new Set<number>();
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const off = api().subscribe((batch) => {
-      for (const e of batch.events) {
-        const id = e.type === 'messageUpdated' || e.type === 'messageAccepted' ? e.message.id : e.type === 'deliveryUpdated' ? e.delivery.messageId : e.type === 'attemptFinished' ? e.attempt.messageId : null;
-        if (id !== null && ids.has(id)) pending.add(id);
-      }
-      if (pending.size && !timer) {
-        timer = setTimeout(() => {
-          const batchIds = [...pending];
-          pending = new Set();
-          timer = null;
-          void load(batchIds);
-        }, 150);
-      }
-    });
-    return () => {
-      off();
-      if (timer) clearTimeout(timer);
-    };
-  }, [load, ids]);
 
   return (
     <div className="flex flex-col gap-3">

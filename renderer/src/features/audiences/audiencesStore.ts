@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { Audience, ComputedTrait, SyncCall } from '../../../../main/contract/audiences';
-import type { DeletionRequest } from '../../../../main/contract/models';
+import type { DeletionRequest } from '../../../../main/contract/messages';
 import { api } from '../../api/instance';
 
 export interface SyncRecord {

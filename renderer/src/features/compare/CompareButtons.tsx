@@ -1,5 +1,5 @@
 import { GitCompareArrows } from 'lucide-react';
-import type { MessageDetail } from '../../../../main/contract/models';
+import type { MessageDetail } from '../../../../main/contract/messages';
 import { attemptLabel, comparableAttempts, latestPerWebhook, type ComparedAttempt } from '../../lib/compare';
 import { useCompare } from './compareStore';
 import { Button } from '../../ui/Button';

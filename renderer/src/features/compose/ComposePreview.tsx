@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { CircleCheck, CircleMinus, CirclePause, LoaderCircle } from 'lucide-react';
-import type { Destination } from '../../../../main/contract/models';
+import type { Destination } from '../../../../main/contract/destinations';
 import { plural } from '../../lib/format';
 import { signBody, utf8, webCryptoMissing } from '../../lib/signature';
 import { useAsyncValue } from '../../lib/useAsyncValue';

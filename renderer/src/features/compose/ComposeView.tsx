@@ -11,7 +11,7 @@ import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { JsonEditor } from '../../ui/JsonEditor';
 import { Select } from '../../ui/Select';
-import { callBytes, formKeyOfServerField, validateCall } from './composeModel';
+import { callBytes, formKeyOfServerField, validateCall } from '../../lib/composeModel';
 import { ComposePreview } from './ComposePreview';
 import { IntegrationsEditor } from './IntegrationsEditor';
 import { RoutePicker } from './RoutePicker';

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { MessageType } from '../../../../main/contract/message/messageShapes';
 import { useCompose } from '../../stores/compose';
 import { JsonEditor } from '../../ui/JsonEditor';
-import { formFields, type FieldProblem, type FormField } from './composeModel';
+import { formFields, type FieldProblem, type FormField } from '../../lib/composeModel';
 
 /** The type's form, field by field from the shape table: one component for all seven types. */
 export function ShapeForm({ type, problems }: { type: MessageType; problems: FieldProblem[] }) {

@@ -8,7 +8,8 @@
  */
 import { buildMessageBody } from '../../../../main/contract/message/messageBody.js';
 import type { MessageType } from '../../../../main/contract/message/messageShapes.js';
-import type { Destination, Source } from '../../../../main/contract/models.js';
+import type { Destination } from '../../../../main/contract/destinations.js';
+import type { Source } from '../../../../main/contract/sources.js';
 import type { ApiError } from '../../../../main/contract/result.js';
 import { eventFilterAllows, integrationsAllow } from '../../../../main/contract/message/routing.js';
 

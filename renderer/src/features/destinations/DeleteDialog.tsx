@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Trash2 } from 'lucide-react';
-import type { Destination } from '../../../../main/contract/models';
+import type { Destination } from '../../../../main/contract/destinations';
 import { api } from '../../api/instance';
 import { plural } from '../../lib/format';
 import { Button } from '../../ui/Button';

@@ -1,5 +1,6 @@
 import { Send, Waypoints } from 'lucide-react';
-import type { Destination, DestinationStats, Source } from '../../../../main/contract/models';
+import type { Destination, DestinationStats } from '../../../../main/contract/destinations';
+import type { Source } from '../../../../main/contract/sources';
 import { formatAgo, plural } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';

@@ -82,21 +82,7 @@ export function DestinationSetup() {
       <div className="min-h-0 flex-1 overflow-y-auto">
         <ol className="mx-auto flex max-w-3xl flex-col gap-3 p-4">
           <Step n={1} title="Catalog" done={picked} help="Hookbench emulates one destination type: the Webhooks destination.">
-            <div role="radiogroup" aria-label="Catalog" className="grid grid-cols-[repeat(auto-fill,minmax(15rem,1fr))] gap-2">
-              <button
-                type="button"
-                role="radio"
-                aria-checked={picked}
-                onClick={() => setPicked(true)}
-                className={`flex items-start gap-2.5 rounded-lg border p-3 text-left ${picked ? 'border-accent bg-accent-soft' : 'border-line bg-panel hover:border-line-strong'}`}
-              >
-                <Webhook aria-hidden className="mt-0.5 size-5 shrink-0 text-accent" />
-                <span className="flex flex-col gap-0.5">
-                  <span className="text-[13px] font-semibold">Webhooks</span>
-                  <span className="text-[11px] text-muted">Each message as a signed JSON POST to up to 5 URLs, retried for up to 4 hours.</span>
-                </span>
-              </button>
-            </div>
+            <CatalogChoice picked={picked} onPick={() => setPicked(true)} />
             {picked && <TextField className="mt-3 max-w-sm" label="Name" mono={false} value={name} onChange={edit(setName)} data-slot="name" error={shown['name'] ?? null} help="How lists and integrations objects name it (integrations: { “Name”: false } skips it)." />}
           </Step>
           {picked && (
@@ -114,37 +100,76 @@ export function DestinationSetup() {
                 <SecretField value={secret} onChange={edit(setSecret)} error={shown['sharedSecret']} />
               </Step>
               <Step n={6} title="Turn it on" done={enabled && !enableBlocked}>
-                <div className="flex items-center gap-2" data-slot="enabled">
-                  {/* Disabled only while off: once on, the user can always turn it off again. */}
-                  <Switch checked={enabled} onChange={edit(setEnabled)} label="Enabled" showLabel disabled={!enabled && enableBlocked} title={!enabled && enableBlocked ? 'Give a webhook URL first' : undefined} />
-                  <span className="text-xs text-muted">
-                    {enabled
-                      ? enableBlocked
-                        ? 'On, but it has no webhook URL yet: give one, or turn it off, to save.'
-                        : 'Saved on: it starts forwarding as soon as it is saved.'
-                      : enableBlocked
-                        ? 'Off. It can be turned on once it has a webhook URL.'
-                        : 'Saved off: it receives nothing from its sources until you turn it on.'}
-                  </span>
-                </div>
-                <FieldNote error={enabled && enableBlocked ? undefined : shown['enabled']} />
+                <EnableField enabled={enabled} onChange={edit(setEnabled)} blocked={enableBlocked} error={shown['enabled']} />
               </Step>
             </>
           )}
         </ol>
       </div>
       <div className="flex min-h-12 shrink-0 items-center gap-2 border-t border-line bg-panel px-4 py-1.5">
-        <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy} disabled={!picked} title={picked ? undefined : 'Pick Webhooks in the catalog first'}>
-          Save
-        </Button>
-        <Button variant="ghost" size="md" onClick={cancel}>
-          Cancel
-        </Button>
-        {!picked && <span className="text-xs text-faint">Pick Webhooks in the catalog to begin.</span>}
+        <SetupButtons picked={picked} busy={busy} onCancel={cancel} />
         <NotSaved server={server} touched={touched} shown={shown} />
       </div>
       {discardDialog}
     </form>
+  );
+}
+
+/** Save (once Webhooks is picked) and Cancel, under the steps. */
+function SetupButtons({ picked, busy, onCancel }: { picked: boolean; busy: boolean; onCancel(): void }) {
+  return (
+    <>
+      <Button type="submit" variant="primary" size="md" icon={<Save aria-hidden className="size-3.5" />} busy={busy} disabled={!picked} title={picked ? undefined : 'Pick Webhooks in the catalog first'}>
+        Save
+      </Button>
+      <Button variant="ghost" size="md" onClick={onCancel}>
+        Cancel
+      </Button>
+      {!picked && <span className="text-xs text-faint">Pick Webhooks in the catalog to begin.</span>}
+    </>
+  );
+}
+
+/** The catalog: one destination type, Webhooks, picked to begin. */
+function CatalogChoice({ picked, onPick }: { picked: boolean; onPick(): void }) {
+  return (
+    <div role="radiogroup" aria-label="Catalog" className="grid grid-cols-[repeat(auto-fill,minmax(15rem,1fr))] gap-2">
+      <button
+        type="button"
+        role="radio"
+        aria-checked={picked}
+        onClick={onPick}
+        className={`flex items-start gap-2.5 rounded-lg border p-3 text-left ${picked ? 'border-accent bg-accent-soft' : 'border-line bg-panel hover:border-line-strong'}`}
+      >
+        <Webhook aria-hidden className="mt-0.5 size-5 shrink-0 text-accent" />
+        <span className="flex flex-col gap-0.5">
+          <span className="text-[13px] font-semibold">Webhooks</span>
+          <span className="text-[11px] text-muted">Each message as a signed JSON POST to up to 5 URLs, retried for up to 4 hours.</span>
+        </span>
+      </button>
+    </div>
+  );
+}
+
+/** The last step's switch, and what Save will do with it; `blocked`: no webhook URL yet. */
+function EnableField({ enabled, onChange, blocked, error }: { enabled: boolean; onChange(enabled: boolean): void; blocked: boolean; error: string | undefined }) {
+  return (
+    <>
+      <div className="flex items-center gap-2" data-slot="enabled">
+        {/* Disabled only while off: once on, the user can always turn it off again. */}
+        <Switch checked={enabled} onChange={onChange} label="Enabled" showLabel disabled={!enabled && blocked} title={!enabled && blocked ? 'Give a webhook URL first' : undefined} />
+        <span className="text-xs text-muted">
+          {enabled
+            ? blocked
+              ? 'On, but it has no webhook URL yet: give one, or turn it off, to save.'
+              : 'Saved on: it starts forwarding as soon as it is saved.'
+            : blocked
+              ? 'Off. It can be turned on once it has a webhook URL.'
+              : 'Saved off: it receives nothing from its sources until you turn it on.'}
+        </span>
+      </div>
+      <FieldNote error={enabled && blocked ? undefined : error} />
+    </>
   );
 }
 

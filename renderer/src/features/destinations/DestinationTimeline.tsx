@@ -3,10 +3,11 @@
  * attempts' p50 and p95 latency, and the deliveries waiting for a retry. A click on a minute opens History
  * with that destination and that minute.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Activity } from 'lucide-react';
-import type { Destination, DestinationTimeline as Timeline } from '../../../../main/contract/models';
+import type { Destination, DestinationTimeline as Timeline } from '../../../../main/contract/destinations';
 import { api } from '../../api/instance';
+import { useRefresh } from '../../api/useRefresh';
 import { plural } from '../../lib/format';
 import { useRouter } from '../../stores/router';
 import { Chart } from '../../ui/chart/Chart';
@@ -18,26 +19,14 @@ const TICK_MS = 30_000;
 
 function useTimeline(id: string): Timeline | null {
   const [timeline, setTimeline] = useState<Timeline | null>(null);
-  useEffect(() => {
-    let alive = true;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const load = async () => {
-      timer = null;
+  useRefresh(
+    id,
+    async (current) => {
       const result = await api().call('getDestinationTimeline', { id }, { quiet: true });
-      if (alive && result.ok) setTimeline(result.value);
-    };
-    void load();
-    const tick = setInterval(() => void load(), TICK_MS);
-    const off = api().subscribe((batch) => {
-      if (timer === null && batch.events.some((e) => e.type === 'deliveryUpdated' && e.delivery.destinationId === id)) timer = setTimeout(() => void load(), REFRESH_MS);
-    });
-    return () => {
-      alive = false;
-      off();
-      clearInterval(tick);
-      if (timer) clearTimeout(timer);
-    };
-  }, [id]);
+      if (current() && result.ok) setTimeline(result.value);
+    },
+    { everyMs: TICK_MS, afterEventsMs: REFRESH_MS, events: (e) => e.type === 'deliveryUpdated' && e.delivery.destinationId === id },
+  );
   return timeline;
 }
 

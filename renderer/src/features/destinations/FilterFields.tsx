@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { RefreshCw } from 'lucide-react';
 import { ROUTING_INPUTS_LIMIT, type RoutingInputs } from '../../../../main/contract/diagnostics';
-import type { Destination, EventFilters } from '../../../../main/contract/models';
+import type { Destination, EventFilters } from '../../../../main/contract/destinations';
 import { api } from '../../api/instance';
 import { plural } from '../../lib/format';
 import { Button } from '../../ui/Button';

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from '../../../../main/contract/models';
+import type { RetryPolicy } from '../../../../main/contract/destinations';
 import { formatInUnit, spokenDuration } from '../../lib/duration';
 import { formatSpan } from '../../lib/format';
 import { policyLadder } from '../../lib/retryLadder';

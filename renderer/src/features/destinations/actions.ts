@@ -1,5 +1,5 @@
 /** What the Destinations screens do to a destination: toggle it, send it a test event, delete it. */
-import type { Destination } from '../../../../main/contract/models';
+import type { Destination } from '../../../../main/contract/destinations';
 import { api } from '../../api/instance';
 import { plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';

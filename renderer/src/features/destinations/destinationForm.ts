@@ -6,7 +6,7 @@
  * a retry schedule names its entry, a header its name. A server error that still comes back (a name that is
  * taken, a CA file that cannot be read) is put the same way, on its field.
  */
-import { DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../../../main/contract/models';
+import { DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../../../main/contract/destinations';
 import type { ApiError } from '../../../../main/contract/result';
 import { destinationInputSchema, destinationPatchSchema, formatPath, retryPolicyInputSchema, type DestinationInput, type DestinationPatch } from '../../../../main/contract/schemas';
 import { durationUnit, formatInUnit, parseDuration } from '../../lib/duration';

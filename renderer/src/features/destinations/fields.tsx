@@ -1,7 +1,7 @@
 /** Form parts the guided setup and the editor share: sources, webhook URLs, headers, the shared secret. */
 import { useId, type ReactNode } from 'react';
-import { Eye, EyeOff, Inbox, KeyRound, Plus, X } from 'lucide-react';
-import type { Source } from '../../../../main/contract/models';
+import { Inbox, KeyRound, Plus, X } from 'lucide-react';
+import type { Source } from '../../../../main/contract/sources';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { generateSecret } from '../../lib/randomSecret';
 import { Button } from '../../ui/Button';
@@ -88,7 +88,6 @@ export function WebhookUrls({
     else if (rows.length < MAX_WEBHOOKS) onChange([...rows, { url, headers: [] }]);
   };
   const full = rows.every((r) => r.url.trim() !== '') && rows.length >= MAX_WEBHOOKS;
-  const fresh = newReceiver ?? freeName('inbox', receivers.map((r) => r.name)).replace(' ', '-');
   return (
     <div className="flex flex-col gap-2">
       {rows.map((row, i) => (
@@ -125,43 +124,59 @@ export function WebhookUrls({
         </span>
       </div>
       <FieldNote error={errors['webhooks']} />
-      <div className="mt-1 flex flex-wrap items-center gap-1.5 rounded-md border border-dashed border-line px-2 py-1.5 pl-5.5" role="group" aria-label="Mock receiver quick-pick">
-        <Inbox aria-hidden className="size-3.5 text-faint" />
-        <span className="text-[11px] text-muted">Mock receiver:</span>
-        {receivers.map((r) => {
-          const url = `receiver:${r.name}`;
-          const used = rows.some((row) => row.url.trim() === url);
-          return (
-            <button
-              key={r.name}
-              type="button"
-              disabled={used || full}
-              onClick={() => pick(url)}
-              title={used ? 'Already one of the URLs' : full ? `All ${MAX_WEBHOOKS} URLs are taken` : `Deliver to the mock receiver's endpoint ${r.name}${r.secret ? ' (it checks signatures)' : ''}`}
-              className="h-6 rounded border border-line bg-panel px-1.5 font-mono text-[11px] text-fg hover:border-accent disabled:opacity-45"
-            >
-              {url}
-            </button>
-          );
-        })}
-        {newReceiver === null ? (
+      <ReceiverQuickPick receivers={receivers} rows={rows} full={full} newReceiver={newReceiver} onPick={pick} onNewReceiver={onNewReceiver} />
+    </div>
+  );
+}
+
+/** The mock receiver's endpoints as one-click URLs, and a new endpoint made on Save. */
+function ReceiverQuickPick({ receivers, rows, full, newReceiver, onPick, onNewReceiver }: {
+  receivers: ReceiverEndpoint[];
+  rows: WebhookRow[];
+  /** Every URL is taken: nothing more can be picked. */
+  full: boolean;
+  newReceiver: string | null;
+  onPick(url: string): void;
+  onNewReceiver(name: string | null): void;
+}) {
+  const fresh = newReceiver ?? freeName('inbox', receivers.map((r) => r.name)).replace(' ', '-');
+  return (
+    <div className="mt-1 flex flex-wrap items-center gap-1.5 rounded-md border border-dashed border-line px-2 py-1.5 pl-5.5" role="group" aria-label="Mock receiver quick-pick">
+      <Inbox aria-hidden className="size-3.5 text-faint" />
+      <span className="text-[11px] text-muted">Mock receiver:</span>
+      {receivers.map((r) => {
+        const url = `receiver:${r.name}`;
+        const used = rows.some((row) => row.url.trim() === url);
+        return (
           <button
+            key={r.name}
             type="button"
-            disabled={full}
-            onClick={() => {
-              onNewReceiver(fresh);
-              pick(`receiver:${fresh}`);
-            }}
-            title="A new endpoint of the mock receiver that answers 200 and checks this destination's shared secret; created when you save"
-            className="flex h-6 items-center gap-1 rounded border border-dashed border-line px-1.5 text-[11px] text-muted hover:border-accent hover:text-fg disabled:opacity-45"
+            disabled={used || full}
+            onClick={() => onPick(url)}
+            title={used ? 'Already one of the URLs' : full ? `All ${MAX_WEBHOOKS} URLs are taken` : `Deliver to the mock receiver's endpoint ${r.name}${r.secret ? ' (it checks signatures)' : ''}`}
+            className="h-6 rounded border border-line bg-panel px-1.5 font-mono text-[11px] text-fg hover:border-accent disabled:opacity-45"
           >
-            <Plus aria-hidden className="size-3" />
-            {receivers.length ? 'New endpoint' : `Create endpoint receiver:${fresh}`}
+            {url}
           </button>
-        ) : (
-          <span className="text-[11px] text-faint">receiver:{newReceiver} is created on Save (answers 200, checks the secret)</span>
-        )}
-      </div>
+        );
+      })}
+      {newReceiver === null ? (
+        <button
+          type="button"
+          disabled={full}
+          onClick={() => {
+            onNewReceiver(fresh);
+            onPick(`receiver:${fresh}`);
+          }}
+          title="A new endpoint of the mock receiver that answers 200 and checks this destination's shared secret; created when you save"
+          className="flex h-6 items-center gap-1 rounded border border-dashed border-line px-1.5 text-[11px] text-muted hover:border-accent hover:text-fg disabled:opacity-45"
+        >
+          <Plus aria-hidden className="size-3" />
+          {receivers.length ? 'New endpoint' : `Create endpoint receiver:${fresh}`}
+        </button>
+      ) : (
+        <span className="text-[11px] text-faint">receiver:{newReceiver} is created on Save (answers 200, checks the secret)</span>
+      )}
     </div>
   );
 }
@@ -225,8 +240,8 @@ export function WebhookHeaders({ rows, onChange, errors }: { rows: WebhookRow[];
   );
 }
 
-/** The shared secret: typed, generated, or (in the editor) the stored one, masked until revealed. */
-export function SecretField({ value, onChange, error, reveal, onReveal, shown }: { value: string; onChange(value: string): void; error?: string | undefined; reveal?: boolean; onReveal?(): void; shown?: boolean }) {
+/** The shared secret: typed, generated, or (in the editor) the stored one, masked until `reveal` (RevealSecretButton) shows it. */
+export function SecretField({ value, onChange, error, reveal }: { value: string; onChange(value: string): void; error?: string | undefined; reveal?: ReactNode }) {
   return (
     <TextField
       label="Shared secret"
@@ -242,17 +257,7 @@ export function SecretField({ value, onChange, error, reveal, onReveal, shown }:
       }
       after={
         <>
-          {reveal && (
-            <button
-              type="button"
-              onClick={onReveal}
-              aria-label={shown ? 'Hide secret' : 'Reveal secret'}
-              title={shown ? 'Hide' : 'Reveal (asks the workbench for the secret in clear)'}
-              className="flex size-7 shrink-0 items-center justify-center rounded-md text-faint hover:bg-hover hover:text-fg"
-            >
-              {shown ? <EyeOff aria-hidden className="size-3.5" /> : <Eye aria-hidden className="size-3.5" />}
-            </button>
-          )}
+          {reveal}
           <Button icon={<KeyRound aria-hidden className="size-3.5" />} onClick={() => onChange(generateSecret())} title="A random 128-bit secret (Web Crypto), 32 hex characters">
             Generate
           </Button>

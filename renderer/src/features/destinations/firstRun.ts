@@ -4,7 +4,7 @@
  * secret and the first source (made if there is none), one test track through that source; then Live
  * shows it. Every step is a typed command; the first error stops it (and is shown as a notice).
  */
-import type { Destination } from '../../../../main/contract/models';
+import type { Destination } from '../../../../main/contract/destinations';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
 import { generateSecret } from '../../lib/randomSecret';

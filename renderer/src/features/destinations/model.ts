@@ -6,7 +6,7 @@
  */
 import { LIMITS } from '../../../../main/contract/message/messageShapes';
 import type { RoutingInputs } from '../../../../main/contract/diagnostics';
-import type { Destination, EventFilters } from '../../../../main/contract/models';
+import type { Destination, EventFilters } from '../../../../main/contract/destinations';
 import { eventFilterAllows, integrationsAllow } from '../../../../main/contract/message/routing';
 
 export const MAX_WEBHOOKS = LIMITS.webhooksPerDestination;

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { ArrowLeft } from 'lucide-react';
 import { Button } from '../../ui/Button';
-import { isFastForwarded, type AttemptRecord, type MessageDetail } from '../../../../main/contract/models';
+import { isFastForwarded, type AttemptRecord } from '../../../../main/contract/deliveries';
+import type { MessageDetail } from '../../../../main/contract/messages';
 import { CompareAttemptButton } from '../compare/CompareButtons';
 import { toCurl } from '../../lib/curl';
 import { failureReason } from '../../lib/failureReason';
@@ -20,7 +21,6 @@ import { HeadersTable } from './HeadersTable';
 export function AttemptDetail({ detail, attempt, body, destinationName, destinationId }: { detail: MessageDetail; attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
   const navigate = useRouter((s) => s.navigate);
   const [requestMode, setRequestMode] = useBodyMode();
-  const [responseMode, setResponseMode] = useBodyMode();
   const reason = failureReason(attempt);
   const receiverCheck = detail.receiverChecks?.find((c) => c.attemptId === attempt.id) ?? null;
   const sent = attempt.outcome !== 'tls_error';
@@ -83,26 +83,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
         )}
       </Card>
 
-      <Card title="Response" aside={attempt.responseBody ? <BodyModeSwitch mode={responseMode} onChange={setResponseMode} /> : undefined}>
-        {attempt.statusCode !== null ? (
-          <>
-            <div className="border-b border-line px-3 py-2 font-mono text-xs">
-              HTTP <span className="font-semibold">{attempt.statusCode}</span>
-            </div>
-            {attempt.responseHeaders && <HeadersTable headers={attempt.responseHeaders} label="Response headers" />}
-            {attempt.responseBody ? (
-              <div className="border-t border-line">
-                <BodyView text={attempt.responseBody} mode={responseMode} label="Response body" />
-                {attempt.responseTruncated && <p className="border-t border-line px-3 py-1.5 text-xs text-faint">Only the first 64 KiB of the response body is kept.</p>}
-              </div>
-            ) : (
-              <p className="border-t border-line px-3 py-2 text-xs text-faint">Empty body.</p>
-            )}
-          </>
-        ) : (
-          <p className="px-3 py-2 text-xs text-muted">No response{attempt.error ? `: ${attempt.error}` : ''}.</p>
-        )}
-      </Card>
+      <ResponseCard attempt={attempt} />
 
       <SignaturePanel attempt={attempt} body={body} destinationId={destinationId} receiverCheck={receiverCheck} />
 
@@ -119,5 +100,32 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
         </dl>
       </Card>
     </section>
+  );
+}
+
+/** What came back: the status, headers and body (the first 64 KiB), or why nothing did. */
+function ResponseCard({ attempt }: { attempt: AttemptRecord }) {
+  const [mode, setMode] = useBodyMode();
+  return (
+    <Card title="Response" aside={attempt.responseBody ? <BodyModeSwitch mode={mode} onChange={setMode} /> : undefined}>
+      {attempt.statusCode !== null ? (
+        <>
+          <div className="border-b border-line px-3 py-2 font-mono text-xs">
+            HTTP <span className="font-semibold">{attempt.statusCode}</span>
+          </div>
+          {attempt.responseHeaders && <HeadersTable headers={attempt.responseHeaders} label="Response headers" />}
+          {attempt.responseBody ? (
+            <div className="border-t border-line">
+              <BodyView text={attempt.responseBody} mode={mode} label="Response body" />
+              {attempt.responseTruncated && <p className="border-t border-line px-3 py-1.5 text-xs text-faint">Only the first 64 KiB of the response body is kept.</p>}
+            </div>
+          ) : (
+            <p className="border-t border-line px-3 py-2 text-xs text-faint">Empty body.</p>
+          )}
+        </>
+      ) : (
+        <p className="px-3 py-2 text-xs text-muted">No response{attempt.error ? `: ${attempt.error}` : ''}.</p>
+      )}
+    </Card>
   );
 }

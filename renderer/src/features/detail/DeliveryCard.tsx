@@ -1,7 +1,7 @@
 import { pastWindowWords } from '../../../../main/contract/message/deliveryWords';
-import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/models';
+import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/deliveries';
 import type { SignatureVerdict } from '../../../../main/contract/receiver/receiver';
-import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/models';
+import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/destinations';
 import { formatCountdown, formatSpan, plural } from '../../lib/format';
 import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
 import { useNow } from '../../lib/useNow';

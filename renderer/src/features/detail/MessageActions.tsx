@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Ban, CircleHelp, Repeat, RotateCw } from 'lucide-react';
-import type { DeliveryStatus, MessageDetail } from '../../../../main/contract/models';
+import type { DeliveryStatus } from '../../../../main/contract/deliveries';
+import type { MessageDetail } from '../../../../main/contract/messages';
 import { api } from '../../api/instance';
 import { summarize } from '../../api/summaries';
 import { plural } from '../../lib/format';

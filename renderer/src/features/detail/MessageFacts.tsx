@@ -1,4 +1,4 @@
-import type { MessageDetail } from '../../../../main/contract/models';
+import type { MessageDetail } from '../../../../main/contract/messages';
 import { formatBytes, formatTimestamp } from '../../lib/format';
 import { sourceName, useCatalog } from '../../stores/catalog';
 import { useRouter } from '../../stores/router';

@@ -1,6 +1,6 @@
 import { SkipForward } from 'lucide-react';
 import { useState } from 'react';
-import { isFastForwarded, type AttemptRecord } from '../../../../main/contract/models';
+import { isFastForwarded, type AttemptRecord } from '../../../../main/contract/deliveries';
 import { formatCountdown, formatDuration, formatRowTime, formatSpan } from '../../lib/format';
 import type { GhostAttempt } from '../../lib/retryLadder';
 import { OUTCOME_TONE, TONE_CLASS } from '../../lib/status';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ArrowRight, CircleCheck, CircleX, Clock, LoaderCircle, TriangleAlert } from 'lucide-react';
 import type { DestinationExplanation, MessageExplanation, WhyReason } from '../../../../main/contract/diagnostics';
-import type { MessageDetail } from '../../../../main/contract/models';
+import type { MessageDetail } from '../../../../main/contract/messages';
 import { api } from '../../api/instance';
 import { Card } from '../../ui/Card';
 import { evidenceHash } from '../troubleshoot/evidence';

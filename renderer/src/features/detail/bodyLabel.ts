@@ -1,5 +1,5 @@
 /** What the message pane calls its body: by what happened to it, never "delivered" when it was not. */
-import type { MessageDetail } from '../../../../main/contract/models';
+import type { MessageDetail } from '../../../../main/contract/messages';
 
 export function bodyLabel(detail: Pick<MessageDetail, 'message' | 'deliveries' | 'attempts'>): string {
   const { status } = detail.message;

@@ -54,58 +54,11 @@ export function HistoryView() {
 
   useHotkeys('x', () => cursorId !== null && toggle(cursorId, false), LIST_KEY_OPTIONS, [cursorId]);
 
-  const lead = useMemo(
-    () => ({
-      header: <SelectAllBox />,
-      cell: (m: { id: number }) => (
-        <input
-          type="checkbox"
-          aria-label={`Select message #${m.id}`}
-          checked={selected.has(m.id)}
-          onClick={(e) => {
-            e.stopPropagation();
-            toggle(m.id, e.shiftKey);
-          }}
-          onChange={() => undefined}
-          className="size-3.5 accent-[var(--accent)]"
-        />
-      ),
-    }),
-    [selected, toggle],
-  );
+  const lead = useSelectionLead(selected, toggle);
   const onEndReached = useCallback(() => void loadMore(), [loadMore]);
 
-  let body: React.ReactNode;
-  if (error && rows.length === 0) {
-    body = (
-      <EmptyState icon={<TriangleAlert />} title="The history could not be read" action={<Button onClick={refresh}>Try again</Button>}>
-        {error.message}
-      </EmptyState>
-    );
-  } else if (loaded && rows.length === 0 && searching) {
-    body = (
-      <EmptyState icon={<LoaderCircle aria-hidden className="animate-spin" />} title="Searching messages not indexed yet">
-        About {searching.left.toLocaleString()} recent messages are not indexed yet, so their bodies are searched a slice at a time. Matches appear here as they are found.
-      </EmptyState>
-    );
-  } else if (loaded && rows.length === 0) {
-    body = isEmptyFilter(parsed.filter) ? (
-      <EmptyState icon={<HistoryIcon />} title="No messages stored yet" action={<Button variant="primary" onClick={() => navigate({ view: 'compose' })}>Compose a message</Button>}>
-        Every message the workbench receives (from SDKs on <code className="font-mono">/v1/batch</code>, Compose, the API or an import) is kept here, searchable by status, user, event or any text in its body. Import an export with the Import button above.
-      </EmptyState>
-    ) : (
-      <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setQuery(Object.fromEntries(Object.keys(query).map((k) => [k, ''])))} title="Clear every filter">Show all messages</Button>}>
-        User ID and Event match exactly; the body search matches any piece of text (ASCII letters in any case). Widen the time range or search a shorter piece.
-      </EmptyState>
-    );
-  } else if (!loaded) {
-    body = (
-      <div className="flex h-32 items-center justify-center text-faint" role="status" aria-label="Loading messages">
-        <LoaderCircle aria-hidden className="size-5 animate-spin" />
-      </div>
-    );
-  } else {
-    body = (
+  const body =
+    loaded && rows.length > 0 ? (
       <MessageList
         label="Messages"
         rows={rows}
@@ -119,8 +72,17 @@ export function HistoryView() {
         onEndReached={nextCursor ? onEndReached : undefined}
         footer={<ListFooter searching={searching} loading={loading} more={Boolean(nextCursor)} error={error} count={rows.length} />}
       />
+    ) : (
+      <NoRows
+        error={rows.length === 0 ? error : null}
+        loaded={loaded}
+        searching={searching}
+        filtered={!isEmptyFilter(parsed.filter)}
+        onRetry={refresh}
+        onCompose={() => navigate({ view: 'compose' })}
+        onShowAll={() => setQuery(Object.fromEntries(Object.keys(query).map((k) => [k, ''])))}
+      />
     );
-  }
 
   return (
     <Group orientation="horizontal" className="h-full">
@@ -147,6 +109,71 @@ export function HistoryView() {
         </>
       )}
     </Group>
+  );
+}
+
+/** The list's first column: a box per row, and one in the header that selects every loaded row. */
+function useSelectionLead(selected: ReadonlySet<number>, toggle: (id: number, range: boolean) => void) {
+  return useMemo(
+    () => ({
+      header: <SelectAllBox />,
+      cell: (m: { id: number }) => (
+        <input
+          type="checkbox"
+          aria-label={`Select message #${m.id}`}
+          checked={selected.has(m.id)}
+          onClick={(e) => {
+            e.stopPropagation();
+            toggle(m.id, e.shiftKey);
+          }}
+          onChange={() => undefined}
+          className="size-3.5 accent-[var(--accent)]"
+        />
+      ),
+    }),
+    [selected, toggle],
+  );
+}
+
+/** The list's place when it has no rows: the read failed, a search is still going, nothing is stored or matches, or it is loading. */
+function NoRows({ error, loaded, searching, filtered, onRetry, onCompose, onShowAll }: {
+  error: ApiError | null;
+  loaded: boolean;
+  searching: { left: number } | null;
+  filtered: boolean;
+  onRetry(): void;
+  onCompose(): void;
+  onShowAll(): void;
+}) {
+  if (error) {
+    return (
+      <EmptyState icon={<TriangleAlert />} title="The history could not be read" action={<Button onClick={onRetry}>Try again</Button>}>
+        {error.message}
+      </EmptyState>
+    );
+  }
+  if (!loaded) {
+    return (
+      <div className="flex h-32 items-center justify-center text-faint" role="status" aria-label="Loading messages">
+        <LoaderCircle aria-hidden className="size-5 animate-spin" />
+      </div>
+    );
+  }
+  if (searching) {
+    return (
+      <EmptyState icon={<LoaderCircle aria-hidden className="animate-spin" />} title="Searching messages not indexed yet">
+        About {searching.left.toLocaleString()} recent messages are not indexed yet, so their bodies are searched a slice at a time. Matches appear here as they are found.
+      </EmptyState>
+    );
+  }
+  return filtered ? (
+    <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={onShowAll} title="Clear every filter">Show all messages</Button>}>
+      User ID and Event match exactly; the body search matches any piece of text (ASCII letters in any case). Widen the time range or search a shorter piece.
+    </EmptyState>
+  ) : (
+    <EmptyState icon={<HistoryIcon />} title="No messages stored yet" action={<Button variant="primary" onClick={onCompose}>Compose a message</Button>}>
+      Every message the workbench receives (from SDKs on <code className="font-mono">/v1/batch</code>, Compose, the API or an import) is kept here, searchable by status, user, event or any text in its body. Import an export with the Import button above.
+    </EmptyState>
   );
 }
 

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Database } from 'lucide-react';
 import { RETENTION_LIMITS, type RetentionState } from '../../../../main/contract/retention';
 import { api } from '../../api/instance';
+import { useRefresh } from '../../api/useRefresh';
 import { formatRowTime, plural } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
@@ -26,30 +27,15 @@ const COUNT_EVERY_MS = 1000;
 /** The footer of History: how much is stored, and the retention policy that bounds it. */
 export function RetentionBar({ refreshKey }: { refreshKey: number }) {
   const [state, setState] = useState<RetentionState | null>(null);
-  const load = useCallback(async () => {
-    const result = await api().call('getRetention', {}, { quiet: true });
-    if (result.ok) setState(result.value);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load, refreshKey]);
   // New messages (an import, a replay, SDK calls) change the count: read it again, at most once a second.
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    let last = 0;
-    const off = api().subscribe((batch) => {
-      if (timer !== null || !batch.events.some((e) => e.type === 'messageAccepted')) return;
-      timer = setTimeout(() => {
-        timer = null;
-        last = Date.now();
-        void load();
-      }, Math.max(0, last + COUNT_EVERY_MS - Date.now()));
-    });
-    return () => {
-      off();
-      if (timer !== null) clearTimeout(timer);
-    };
-  }, [load]);
+  useRefresh(
+    String(refreshKey),
+    async (current) => {
+      const result = await api().call('getRetention', {}, { quiet: true });
+      if (current() && result.ok) setState(result.value);
+    },
+    { afterEventsMs: COUNT_EVERY_MS, events: (e) => e.type === 'messageAccepted' },
+  );
   return (
     <section aria-label="Storage" className="flex h-9 shrink-0 items-center gap-3 border-t border-line bg-panel px-3 text-xs text-muted whitespace-nowrap">
       <Database aria-hidden className="size-3.5 text-faint" />

@@ -6,7 +6,8 @@
 import type { ListMessagesInput } from '../../../../main/contract/api';
 import { API_LIMITS } from '../../../../main/contract/apiLimits';
 import { MESSAGE_TYPES, type MessageType } from '../../../../main/contract/message/messageShapes';
-import { DELIVERY_STATUSES, MESSAGE_ORIGINS, MESSAGE_STATUSES, type DeliveryStatus, type MessageOrigin, type MessageStatus } from '../../../../main/contract/models';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../../main/contract/deliveries';
+import { MESSAGE_ORIGINS, MESSAGE_STATUSES, type MessageOrigin, type MessageStatus } from '../../../../main/contract/messages';
 
 export type HistoryFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
 

@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import type { EngineEvent } from '../../../../main/contract/events';
-import type { MessageSummary } from '../../../../main/contract/models';
+import type { MessageSummary } from '../../../../main/contract/messages';
 import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
 import { filterKey, HISTORY_PAGE, type HistoryFilter } from './historyQuery';

@@ -1,4 +1,4 @@
-import type { DeliverySummary } from '../../../../main/contract/models';
+import type { DeliverySummary } from '../../../../main/contract/messages';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { VisibleText } from '../../ui/VisibleText';
 

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowUp } from 'lucide-react';
-import type { MessageSummary } from '../../../../main/contract/models';
+import type { MessageSummary } from '../../../../main/contract/messages';
 import { useNow } from '../../lib/useNow';
 import { sameDay } from '../../lib/format';
 import { sourceName } from '../../stores/catalog';
 import { engineNow as toEngineNow } from '../../stores/engine';
-import type { Source } from '../../../../main/contract/models';
-import type { ClockState } from '../../../../main/contract/models';
+import type { Source } from '../../../../main/contract/sources';
+import type { ClockState } from '../../../../main/contract/overview';
 import { useRowHeight } from '../../stores/density';
 import { COLUMNS, columnClass } from './columns';
 import { MessageRow } from './MessageRow';
@@ -45,26 +45,12 @@ function startOfDay(at: number): number {
 }
 
 /**
- * The virtualised grid. It follows the newest messages only while scrolled to the top; scrolled down,
- * new rows are added above without moving what the user is reading, and a pill offers to jump up.
+ * Keeps the reading position when rows arrive above it, and counts them for the pill. Whether the list is
+ * scrolled down is remembered from scroll events: reading scrollTop here would force a synchronous layout of
+ * the grid on every batch.
  */
-export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick, onKeyDown, gridRef, label = 'Messages', lead, onEndReached, footer }: MessageListProps) {
-  const scrollRef = useRef<HTMLDivElement | null>(null);
-  const now = toEngineNow(clock, useNow(1000));
-  // Only a retry countdown changes every second; other rows depend on the day alone (a time from another day
-  // shows its date), so the 1 s tick re-renders just the rows that count down.
-  const today = startOfDay(now);
-  // Rows are newest first: the first and the last say whether any listed message is from another day (a
-  // message from a later day is listed after Reset offset undoes a jump).
-  const wideTime = rows.length > 0 && (!sameDay(rows[0]!.receivedAt, today) || !sameDay(rows[rows.length - 1]!.receivedAt, today));
-  const rowHeight = useRowHeight('live');
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
-  // A new density re-measures every row.
-  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
+function useReadingPosition(scrollRef: React.RefObject<HTMLDivElement | null>, rows: MessageSummary[], rowHeight: number) {
   const [newAbove, setNewAbove] = useState(0);
-
-  // Keep the reading position when rows arrive above it. Whether the list is scrolled down is remembered from
-  // scroll events: reading scrollTop here would force a synchronous layout of the grid on every batch.
   const topId = useRef<number | null>(null);
   const scrolledDown = useRef(false);
   useLayoutEffect(() => {
@@ -84,7 +70,45 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
   const onScroll = useCallback(() => {
     scrolledDown.current = (scrollRef.current?.scrollTop ?? 0) > 0;
     if (!scrolledDown.current) setNewAbove(0);
-  }, []);
+  }, [scrollRef]);
+  return { newAbove, onScroll };
+}
+
+/** The column headers, above the scrolling rows. */
+function HeaderRow({ lead, wideTime }: { lead: React.ReactNode; wideTime: boolean }) {
+  return (
+    <div role="rowgroup" className="shrink-0 border-b border-line bg-panel-2">
+      <div role="row" aria-rowindex={1} className="flex h-7 items-center gap-2 pr-3 @[600px]:gap-3 text-[11px] font-medium tracking-wide text-faint uppercase">
+        <span aria-hidden className="w-[3px] shrink-0" />
+        {lead !== undefined && <div role="columnheader" className="flex w-5 shrink-0 items-center">{lead}</div>}
+        {COLUMNS.map((c) => (
+          <div key={c.key} role="columnheader" className={`truncate ${columnClass(c, wideTime)}`}>
+            {c.label}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The virtualised grid. It follows the newest messages only while scrolled to the top; scrolled down,
+ * new rows are added above without moving what the user is reading, and a pill offers to jump up.
+ */
+export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick, onKeyDown, gridRef, label = 'Messages', lead, onEndReached, footer }: MessageListProps) {
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const now = toEngineNow(clock, useNow(1000));
+  // Only a retry countdown changes every second; other rows depend on the day alone (a time from another day
+  // shows its date), so the 1 s tick re-renders just the rows that count down.
+  const today = startOfDay(now);
+  // Rows are newest first: the first and the last say whether any listed message is from another day (a
+  // message from a later day is listed after Reset offset undoes a jump).
+  const wideTime = rows.length > 0 && (!sameDay(rows[0]!.receivedAt, today) || !sameDay(rows[rows.length - 1]!.receivedAt, today));
+  const rowHeight = useRowHeight('live');
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
+  // A new density re-measures every row.
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
+  const { newAbove, onScroll } = useReadingPosition(scrollRef, rows, rowHeight);
 
   // Near the end (the last rendered row is within a screen of the last row), ask for more.
   const items = virtualizer.getVirtualItems();
@@ -111,17 +135,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
         onKeyDown={onKeyDown}
         className="flex min-h-0 flex-1 flex-col focus-visible:outline-none"
       >
-        <div role="rowgroup" className="shrink-0 border-b border-line bg-panel-2">
-          <div role="row" aria-rowindex={1} className="flex h-7 items-center gap-2 pr-3 @[600px]:gap-3 text-[11px] font-medium tracking-wide text-faint uppercase">
-            <span aria-hidden className="w-[3px] shrink-0" />
-            {lead && <div role="columnheader" className="flex w-5 shrink-0 items-center">{lead.header}</div>}
-            {COLUMNS.map((c) => (
-              <div key={c.key} role="columnheader" className={`truncate ${columnClass(c, wideTime)}`}>
-                {c.label}
-              </div>
-            ))}
-          </div>
-        </div>
+        <HeaderRow lead={lead?.header} wideTime={wideTime} />
         <div ref={scrollRef} role="rowgroup" onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto">
           <div style={{ height: virtualizer.getTotalSize() }} className="relative w-full">
             {items.map((item) => {

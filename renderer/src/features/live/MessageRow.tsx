@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { MessageSummary } from '../../../../main/contract/models';
+import type { MessageSummary } from '../../../../main/contract/messages';
 import { formatClock, formatCountdown, formatDay, formatShortCountdown, formatTimestamp, sameDay } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { ReceiverVerdictMarker } from '../../ui/ReceiverVerdictMarker';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { X } from 'lucide-react';
-import type { AttemptRecord } from '../../../../main/contract/models';
+import type { AttemptRecord } from '../../../../main/contract/deliveries';
 import type { CaptureAttempt, CaptureRecord } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
 import { formatTimestamp } from '../../lib/format';

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import type { AttemptRecord } from '../../../../main/contract/models';
+import type { AttemptRecord } from '../../../../main/contract/deliveries';
 import type { ReceiverCheck } from '../../../../main/contract/receiver/receiver';
 import { signBody, utf8, webCryptoMissing } from '../../lib/signature';
 import { useAsyncValue } from '../../lib/useAsyncValue';

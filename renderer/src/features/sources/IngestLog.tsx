@@ -1,7 +1,7 @@
 import { memo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ChevronRight } from 'lucide-react';
-import type { IngestRefusal, Source } from '../../../../main/contract/models';
+import type { IngestRefusal, Source } from '../../../../main/contract/sources';
 import { formatBytes, formatRowTime, formatTimestamp } from '../../lib/format';
 import { Button } from '../../ui/Button';
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { SOURCE_KINDS, type Source, type SourceKind } from '../../../../main/contract/models';
+import { SOURCE_KINDS, type Source, type SourceKind } from '../../../../main/contract/sources';
 import { api } from '../../api/instance';
 import { useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';

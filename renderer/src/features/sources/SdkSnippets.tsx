@@ -1,6 +1,6 @@
 import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
-import type { Source } from '../../../../main/contract/models';
+import type { Source } from '../../../../main/contract/sources';
 import { secretKey, useSecrets } from '../../stores/secrets';
 import { CodeView } from '../../ui/CodeView';
 import { CopyButton } from '../../ui/CopyButton';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { RefreshCw, Trash2 } from 'lucide-react';
-import { SOURCE_KINDS, type Source, type SourceKind, type SourceUsage } from '../../../../main/contract/models';
+import { SOURCE_KINDS, type Source, type SourceKind, type SourceUsage } from '../../../../main/contract/sources';
 import { WRITE_KEY_BYTES, writeKeyOf } from '../../../../main/contract/schemas';
 import { api } from '../../api/instance';
 import { plural } from '../../lib/format';

@@ -1,4 +1,4 @@
-import type { Source, SourceUsage } from '../../../../main/contract/models';
+import type { Source, SourceUsage } from '../../../../main/contract/sources';
 import { Sparkline } from './Sparkline';
 import { PickButton } from '../../ui/PickButton';
 import { VisibleText } from '../../ui/VisibleText';

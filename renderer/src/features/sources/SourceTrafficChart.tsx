@@ -1,4 +1,4 @@
-import type { SourceUsageMinutes } from '../../../../main/contract/models';
+import type { SourceUsageMinutes } from '../../../../main/contract/sources';
 import { Chart } from '../../ui/chart/Chart';
 import { lastHourTotals } from './Sparkline';
 

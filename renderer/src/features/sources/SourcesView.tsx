@@ -7,7 +7,6 @@ import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
 import { engineNow, useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
-import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { IngestLog } from './IngestLog';
 import { NewSourceForm } from './NewSourceForm';
@@ -16,7 +15,7 @@ import { SDKS, type Sdk } from './sdkSnippets';
 import { SourceDetail } from './SourceDetail';
 import { SourceList } from './SourceList';
 import { POLL_MS, useSources } from './sourcesStore';
-import { ListHeader } from '../../ui/ListHeader';
+import { ListDetailPanel } from '../../ui/ListDetailPanel';
 
 /**
  * Sources: the list with usage and the last hour on the left, the selected one's write key and counters
@@ -52,38 +51,31 @@ export function SourcesView() {
   return (
     <Group orientation="horizontal" className="h-full">
       <Panel id="sources" defaultSize="42%" minSize="30%" className="flex flex-col bg-panel">
-        <ListHeader title="Sources" count={plural(sources.length, 'source')} newLabel="New source" onNew={() => setCreating(true)} newDisabled={creating ? 'The new source’s form is open below' : null} />
-        <div className="min-h-0 flex-1 overflow-y-auto">
-          {creating && (
-            <div className="border-b border-line p-3">
-              <h3 className="mb-2 text-[13px] font-semibold">New source</h3>
-              <NewSourceForm
-                onDone={(created) => {
-                  setCreating(false);
-                  if (created) go({ source: created.name });
-                }}
-              />
-            </div>
-          )}
-          {sources.length === 0 && !creating ? (
-            catalogLoaded && (
-              <EmptyState icon={<Plug />} title="No sources yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Create the first source</Button>}>
-                A source is where calls come from: your backend, a website, an app. Each has a write key; point an SDK at{' '}
-                <code className="font-mono whitespace-nowrap">{ingestUrl ?? DEFAULT_INGEST_URL}</code> with it and its calls reach the destinations connected to it.
-              </EmptyState>
-            )
-          ) : (
-            <div className="p-1.5">
-              <SourceList sources={sources} usage={usage} selected={selected?.name ?? null} onSelect={(name) => go({ source: name, refusal: null })} />
-            </div>
-          )}
-          {selected && !creating && (
-            <div className="border-t border-line p-3">
-              <SourceDetail key={selected.id} source={selected} usage={usage[selected.id]} onDeleted={() => go({ source: null })} />
-            </div>
-          )}
-          {wanted !== null && !selected && catalogLoaded && <p className="p-3 text-xs text-err">No source is named “{wanted}”.</p>}
-        </div>
+        <ListDetailPanel
+          noun="source"
+          count={sources.length}
+          loaded={catalogLoaded}
+          creating={creating}
+          onNew={() => setCreating(true)}
+          newForm={
+            <NewSourceForm
+              onDone={(created) => {
+                setCreating(false);
+                if (created) go({ source: created.name });
+              }}
+            />
+          }
+          emptyIcon={<Plug />}
+          emptyText={
+            <>
+              A source is where calls come from: your backend, a website, an app. Each has a write key; point an SDK at{' '}
+              <code className="font-mono whitespace-nowrap">{ingestUrl ?? DEFAULT_INGEST_URL}</code> with it and its calls reach the destinations connected to it.
+            </>
+          }
+          list={<SourceList sources={sources} usage={usage} selected={selected?.name ?? null} onSelect={(name) => go({ source: name, refusal: null })} />}
+          detail={selected && <SourceDetail key={selected.id} source={selected} usage={usage[selected.id]} onDeleted={() => go({ source: null })} />}
+          missing={wanted !== null && !selected ? wanted : null}
+        />
       </Panel>
       <Separator className="w-px" />
       <Panel id="sources-right" minSize="35%" className="flex flex-col bg-panel">

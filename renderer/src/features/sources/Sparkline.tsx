@@ -1,4 +1,4 @@
-import type { SourceUsageMinutes } from '../../../../main/contract/models';
+import type { SourceUsageMinutes } from '../../../../main/contract/sources';
 
 /**
  * Calls per minute over the last hour as 60 thin bars, hand-drawn in SVG: each bar is the minute's

@@ -4,7 +4,7 @@
  * refusals are pushed as events, so the screen refreshes them while it is open (`POLL_MS`).
  */
 import { create } from 'zustand';
-import type { IngestRefusal, SourceUsage } from '../../../../main/contract/models';
+import type { IngestRefusal, SourceUsage } from '../../../../main/contract/sources';
 import { api } from '../../api/instance';
 
 export const POLL_MS = 2000;

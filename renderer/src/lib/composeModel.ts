@@ -2,7 +2,7 @@
  * The composer's form, generated from the one shape table (main/contract/message/messageShapes.ts): which fields
  * a type has, how they map to the call, and what is checked before sending. No per-type code.
  */
-import { LIMITS, MESSAGE_SHAPES, MESSAGE_TYPES, type FieldKind, type MessageType } from '../../../../main/contract/message/messageShapes';
+import { LIMITS, MESSAGE_SHAPES, MESSAGE_TYPES, type FieldKind, type MessageType } from '../../../main/contract/message/messageShapes';
 
 export interface FormField {
   /** The call's key (canonical input name: `previousId` for alias's "Previous ID"). */

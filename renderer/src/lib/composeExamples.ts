@@ -1,5 +1,5 @@
 /** One realistic example per type (one click in the composer). */
-import type { MessageType } from '../../../../main/contract/message/messageShapes';
+import type { MessageType } from '../../../main/contract/message/messageShapes';
 
 export const EXAMPLES: Record<MessageType, Record<string, unknown>> = {
   track: { userId: 'user-7', event: 'Order Completed', properties: { orderId: 'o-1042', total: 42.5, currency: 'EUR', items: 3 } },

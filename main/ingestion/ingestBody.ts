@@ -1,0 +1,61 @@
+/**
+ * An ingestion request's body before it becomes calls (ingestPrepare.ts): decoding (gzip, with its bomb
+ * guard), the write key as sent (Basic auth, else the body's), the note a refusal adds about a Content-Type
+ * label, and a batch's shared context and integrations merged into each call. Pure, like the rest of the
+ * preparation: it runs on the ingestion thread for large bodies.
+ */
+import { gunzipSync } from 'node:zlib';
+import { LIMITS } from '../contract/message/messageShapes.js';
+import type { ApiError } from '../contract/result.js';
+
+/** `; labelled text/csv: every body is read as JSON, whatever its label`, for a label that is not JSON's. */
+export function labelNote(contentType: string | null): string {
+  const label = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (label === '' || label.includes('json')) return '';
+  return `; labelled ${label.slice(0, 100)}: every body is read as JSON, whatever its label`;
+}
+
+/** The body as sent, decoded: a refusal for an encoding it does not take or a body past the request limit. */
+export function decodeBody(raw: Uint8Array, contentEncoding: string | null): { ok: true; body: Uint8Array } | { ok: false; error: ApiError } {
+  const encoding = (contentEncoding ?? 'identity').toLowerCase().trim();
+  let body = raw;
+  if (encoding === 'gzip') {
+    try {
+      // The bomb guard: never inflate past the request limit.
+      body = gunzipSync(raw, { maxOutputLength: LIMITS.requestBytes + 1 });
+    } catch (e) {
+      const tooBig = (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || /Cannot create a Buffer larger|buffer.*too large/i.test(String(e));
+      if (tooBig) return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes after gzip decoding` } };
+      return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: gzip body could not be decoded (${(e as Error).message})` } };
+    }
+  } else if (encoding !== 'identity' && encoding !== '') {
+    return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: "${encoding}" is not supported (use gzip or none)` } };
+  }
+  if (body.length > LIMITS.requestBytes) {
+    return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, value: body.length, message: `request: ${body.length} bytes > ${LIMITS.requestBytes}` } };
+  }
+  return { ok: true, body };
+}
+
+/** Batch-level context and integrations merge into each item; the item's own keys win. */
+export function mergeShared(item: Record<string, unknown>, shared: { context: unknown; integrations: unknown }): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const key of ['context', 'integrations'] as const) {
+    const batchLevel = shared[key];
+    if (typeof batchLevel !== 'object' || batchLevel === null || Array.isArray(batchLevel)) continue;
+    const own = item[key];
+    out ??= { ...item };
+    out[key] = typeof own === 'object' && own !== null && !Array.isArray(own) ? { ...batchLevel, ...own } : own === undefined ? { ...batchLevel } : own;
+  }
+  return out ?? item;
+}
+
+/** The write key as sent: the user of Basic auth, else the body's `writeKey`. */
+export function writeKeyOf(authorization: string | null, bodyKey: unknown): string | null {
+  if (authorization && /^basic\s+/i.test(authorization)) {
+    const decoded = Buffer.from(authorization.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8');
+    const user = decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : decoded;
+    if (user) return user;
+  }
+  return typeof bodyKey === 'string' && bodyKey !== '' ? bodyKey : null;
+}
