@@ -9,6 +9,7 @@
  * app, whose engine lives as long as the app. Without it, a run also timed the forwarder thread's start
  * (a new V8 isolate loading undici) and its first, unoptimised requests.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { createCore, type Core, internalsOf } from '../main/app/createCore.js';
 import type { ContenderOutput, ContenderRun } from './contender.js';
 import { ENGINE_IN_FLIGHT, SHARED_SECRET, trackCall } from './workload.js';
@@ -29,6 +30,24 @@ export interface EngineTarget {
 export const SEND_CHUNK = 100;
 /** How long to wait for the engine to drain after the last send before calling the run failed. */
 const DRAIN_LIMIT_MS = 60_000;
+
+/** Per thread of this process: CPU ticks (user+system, 1/100 s) by thread name, from /proc (Linux, diagnostics only). */
+function threadTimes(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(`${name}#${tid}`, Number(fields[11]) + Number(fields[12]));
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+const threadShares = (a: Map<string, number>, b: Map<string, number>, ms: number): Record<string, string> =>
+  Object.fromEntries([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)] as const).filter(([, v]) => v > 0).map(([k, v]) => [k, `${Math.round((v * 10 * 100) / ms)}%`]));
 
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -76,6 +95,7 @@ export async function runEngine(target: EngineTarget, n: number, dataDir: string
 
     let t0: number;
     let acceptedMs: number;
+    const threads0 = threadTimes();
     let startedAtMs = 0;
     if (mode === 'live') {
       await run.ready();
@@ -98,7 +118,7 @@ export async function runEngine(target: EngineTarget, n: number, dataDir: string
 
     const verified = verify(core, n, after, mode === 'live' ? null : startedAtMs);
     const stats = core.engineStats();
-    if (process.env['BENCH_DEBUG']) console.error(mode, stats);
+    if (process.env['BENCH_DEBUG']) console.error(mode, stats, threadShares(threads0, threadTimes(), elapsedMs));
     return {
       deliveries: n,
       elapsedMs,
