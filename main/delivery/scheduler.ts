@@ -13,6 +13,7 @@ import type { Result } from '../contract/result.js';
 import { estimateRounds, jumpProgress, jumpRecordedRound, jumpStartedRound, JUMP_REPORT_MS, newJump, type AdvanceOutcome, type Jump } from './clockJump.js';
 import type { Forwarder } from './forwarders.js';
 import { InFlightWindow } from './inFlightWindow.js';
+import { TickPacer } from './tickPacer.js';
 import { RetryHorizon } from './retryHorizon.js';
 import { playRound, requeuedRound, roundEvents, type PlayedRound, type RoundContext } from './round.js';
 
@@ -54,15 +55,10 @@ export interface EngineOptions {
   time?: MonotonicTime;
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long a round that could not run (not a failed attempt) waits before it runs again. */
 const REQUEUE_MS = 1_000;
 /** How long finished rounds wait before they are recorded again, after a write failed (a full disk). */
 const RECORD_RETRY_MS = 250;
-/** Minimum real time between two ticks (transactions) while busy. */
-const TICK_INTERVAL_MS = 20;
-/** A tick that recorded and claimed fewer rows than this leaves the engine quiet: the next tick need not wait. */
-const BUSY_TICK_ROWS = 16;
 /**
  * Scheduling works in ticks. One tick is one transaction: it records every round that finished since the
  * last tick and claims due deliveries for the capacity that freed up. Batching the commits this way is what
@@ -76,14 +72,10 @@ export class Engine {
   private inFlight = 0;
   /** Attempts (one POST to one webhook) out on the network now. */
   private attemptsOut = 0;
-  private tickQueued = false;
-  private lastTick = 0;
-  /** Rounds recorded plus deliveries claimed by the last tick. */
-  private lastTickRows = 0;
-  private timer: unknown = null;
-  private timerDue: number | null = null;
   /** Finished rounds waiting for the next tick's transaction. */
   private writes: PlayedRound[] = [];
+  /** When the next tick runs (tickPacer.ts). */
+  private readonly pacer: TickPacer;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
   /** Claiming rounds (start() .. pause()); finished rounds are recorded either way. */
@@ -106,6 +98,7 @@ export class Engine {
   constructor(options: EngineOptions) {
     this.options = options;
     this.time = options.time ?? realMonotonicTime;
+    this.pacer = new TickPacer(this.time, () => this.tick(), () => this.wake());
     this.window = new InFlightWindow(options);
     this.horizon = new RetryHorizon((id) => options.destination(id)?.retry, options.seed);
     this.rounds = {
@@ -138,20 +131,12 @@ export class Engine {
     this.jump?.finish();
   }
 
-  /**
-   * Ask for a tick soon (coalesced): new work was stored, or a round finished. Under load, ticks are at
-   * least TICK_INTERVAL_MS apart so each commit carries many rounds (a commit's cost is mostly per commit,
-   * not per row); when the engine is quiet (the last tick moved few rows), a tick runs at once, so a lone
-   * message is claimed and its result recorded without waiting out the interval twice.
-   */
+  /** Ask for a tick soon (coalesced): new work was stored, or a round finished (tickPacer.ts says when). */
   wake(): void {
     // Paused (or before start()) nothing is claimed and accepted work waits in SQLite; finished rounds are
     // still recorded.
-    if (this.tickQueued || (!this.started && this.writes.length === 0)) return;
-    this.tickQueued = true;
-    const wait = this.lastTickRows < BUSY_TICK_ROWS ? 0 : this.lastTick + TICK_INTERVAL_MS - this.time.now();
-    if (wait <= 0) setImmediate(() => this.tick());
-    else this.time.setTimeout(() => this.tick(), wait);
+    if (!this.started && this.writes.length === 0) return;
+    this.pacer.request();
   }
 
   /** Stops claiming new rounds and waits for the ones in flight to be recorded. */
@@ -169,7 +154,7 @@ export class Engine {
   }
 
   private isIdle(): boolean {
-    return this.inFlight === 0 && this.writes.length === 0 && !this.tickQueued;
+    return this.inFlight === 0 && this.writes.length === 0 && !this.pacer.pending;
   }
 
   private checkIdle(): void {
@@ -183,9 +168,7 @@ export class Engine {
   readonly stats = { ticks: 0, roundsRecorded: 0, deliveriesClaimed: 0, tickMs: 0, window: 0, maxWindow: 0 };
 
   private tick(): void {
-    this.tickQueued = false;
-    const previousTick = this.lastTick;
-    this.lastTick = this.time.now();
+    const { at: tickAt, previous: previousTick } = this.pacer.begin();
     this.stats.ticks++;
     const batch = this.writes;
     this.writes = [];
@@ -217,11 +200,11 @@ export class Engine {
       else console.error('hookbench: recording rounds failed', e);
     }
     this.inFlight -= batch.length;
-    this.lastTickRows = batch.length + claimed.length;
+    this.pacer.end(batch.length + claimed.length);
     this.stats.roundsRecorded += batch.length;
     this.stats.deliveriesClaimed += claimed.length;
-    this.stats.tickMs += this.time.now() - this.lastTick;
-    this.window.adapt({ at: this.lastTick, gapMs: this.lastTick - previousTick, outstanding, room, claimed: claimed.length });
+    this.stats.tickMs += this.time.now() - tickAt;
+    this.window.adapt({ at: tickAt, gapMs: tickAt - previousTick, outstanding, room, claimed: claimed.length });
     this.stats.window = this.window.size;
     if (this.window.size > this.stats.maxWindow) this.stats.maxWindow = this.window.size;
     if (this.options.listening()) stored.forEach((s, i) => roundEvents(s, batch[i]!.destination).forEach((event) => this.options.emit(event)));
@@ -293,25 +276,14 @@ export class Engine {
   }
 
   private clearTimer(): void {
-    if (this.timer) this.time.clearTimeout(this.timer);
-    this.timer = null;
-    this.timerDue = null;
+    this.pacer.cancelWake();
   }
 
   private armTimer(): void {
     if (this.closed || !this.started || this.inFlight >= this.window.size) return; // a finishing round will tick
     const due = this.options.store.deliveries.nextDueAt();
     if (due === null) return this.clearTimer();
-    if (this.timer && this.timerDue === due) return;
-    this.clearTimer();
-    const delay = Math.min(Math.max(0, due - this.options.clock.now()), MAX_TIMER_MS);
-    this.timerDue = due;
-    // On the pacing timer too: engine time runs at its rate, and a test's manual time then decides when it fires.
-    this.timer = this.time.setTimeout(() => {
-      this.timer = null;
-      this.timerDue = null;
-      this.wake();
-    }, delay);
+    this.pacer.wakeIn(due - this.options.clock.now(), due);
   }
 
   /** Re-read due times (a destination was enabled, a retry pulled forward, the clock moved). */

@@ -5,7 +5,7 @@
  */
 import type { AttemptRecord, DeliveryRecord, DeliveryStatus } from '../contract/deliveries.js';
 import type { MessageStatus } from '../contract/messages.js';
-import { deliveryRecord } from '../contract/message/messageSummary.js';
+import { toAttempt, toDelivery, type AttemptRow, type DeliveryRow } from './deliveryRows.js';
 import { deriveMessageStatus } from '../domain/deliveryDecision.js';
 import type { Db } from './openDb.js';
 
@@ -50,42 +50,6 @@ export interface StoredRound {
   round: RoundResult;
   attemptIds: number[];
   messageStatus: MessageStatus;
-}
-
-interface DeliveryRow {
-  id: number;
-  message_id: number;
-  destination_id: string;
-  destination_name: string;
-  status: DeliveryStatus;
-  reason: string | null;
-  attempts: number;
-  first_attempt_at: number | null;
-  next_attempt_at: number | null;
-  pending_urls: string | null;
-  updated_at: number;
-  window_ends_at: number | null;
-}
-
-interface AttemptRow {
-  id: number;
-  delivery_id: number;
-  message_id: number;
-  attempt_number: number;
-  webhook_index: number;
-  url: string;
-  outcome: AttemptRecord['outcome'];
-  retryable: number;
-  status_code: number | null;
-  error: string | null;
-  started_at: number;
-  finished_at: number;
-  duration_ms: number;
-  request_headers: string;
-  signature: string | null;
-  response_headers: string | null;
-  response_body: Buffer | null;
-  response_truncated: number;
 }
 
 interface ClaimRow {
@@ -368,42 +332,3 @@ export class DeliveryStore {
   }
 }
 
-function toDelivery(r: DeliveryRow): DeliveryRecord {
-  return deliveryRecord({
-    id: r.id,
-    messageId: r.message_id,
-    destinationId: r.destination_id,
-    destinationName: r.destination_name,
-    status: r.status,
-    reason: r.reason,
-    attempts: r.attempts,
-    firstAttemptAt: r.first_attempt_at,
-    nextAttemptAt: r.next_attempt_at,
-    pendingUrls: r.pending_urls ? (JSON.parse(r.pending_urls) as string[]) : [],
-    updatedAt: r.updated_at,
-    pastWindow: r.status === 'failed' && r.window_ends_at !== null && r.next_attempt_at !== null ? { dueAt: r.next_attempt_at, windowEndsAt: r.window_ends_at } : null,
-  });
-}
-
-function toAttempt(r: AttemptRow): AttemptRecord {
-  return {
-    id: r.id,
-    deliveryId: r.delivery_id,
-    messageId: r.message_id,
-    attemptNumber: r.attempt_number,
-    webhookIndex: r.webhook_index,
-    url: r.url,
-    outcome: r.outcome,
-    retryable: r.retryable === 1,
-    statusCode: r.status_code,
-    error: r.error,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    durationMs: r.duration_ms,
-    requestHeaders: JSON.parse(r.request_headers) as Record<string, string>,
-    signature: r.signature,
-    responseHeaders: r.response_headers ? (JSON.parse(r.response_headers) as Record<string, string>) : null,
-    responseBody: r.response_body ? r.response_body.toString('utf8') : null,
-    responseTruncated: r.response_truncated === 1,
-  };
-}
