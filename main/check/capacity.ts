@@ -86,6 +86,137 @@ class Durations {
   }
 }
 
+/** The figures of a run as its answers come in: per delivery, per second, and the evidence kept. */
+class CapacityTally {
+  private readonly all = new Durations();
+  private readonly perSecond: { durations: number[]; deliveries: number; errors: number }[];
+  private readonly series: CapacitySecond[] = [];
+  private readonly errors: Record<string, number> = {};
+  readonly evidence: CheckExchange[] = [];
+  private readonly evidenceKinds = new Set<string>();
+  private timeouts = 0;
+  private delivered = 0;
+  private lastAnswer: number;
+  private unreachable: string | null = null;
+
+  constructor(
+    private readonly ctx: CheckContext,
+    private readonly seconds: number,
+    private readonly expectRate: number | null,
+    readonly started: number,
+  ) {
+    this.perSecond = Array.from({ length: seconds }, () => ({ durations: [], deliveries: 0, errors: 0 }));
+    this.lastAnswer = started;
+  }
+
+  /** Counts the answer to delivery `n` in the second it came in, and keeps it as evidence when it is the first of its kind. */
+  record(n: number, p: ReturnType<typeof prepare>, r: SendResult): void {
+    const now = performance.now();
+    this.lastAnswer = now;
+    // An answer after the last second counts in it.
+    const bucket = this.perSecond[Math.min(this.seconds - 1, Math.floor((now - this.started) / 1000))]!;
+    this.all.push(r.durationMs);
+    bucket.durations.push(r.durationMs);
+    if (succeeded(r)) {
+      this.delivered++;
+      bucket.deliveries++;
+    } else {
+      bucket.errors++;
+      if (r.outcome === 'timeout') this.timeouts++;
+      else {
+        const kind = errorKind(r);
+        this.errors[kind] = (this.errors[kind] ?? 0) + 1;
+      }
+      if (this.delivered === 0 && r.outcome === 'network_error' && this.unreachable === null) this.unreachable = r.error ?? 'network error';
+    }
+    const kind = succeeded(r) ? 'success' : errorKind(r);
+    if (this.evidence.length < 5 && !this.evidenceKinds.has(kind) && (n === 0 || kind !== 'success')) {
+      this.evidenceKinds.add(kind);
+      this.evidence.push(evidenceOf(p, r, this.ctx));
+    }
+  }
+
+  /** Closes the seconds before `upTo`, in order; each keeps only its figures once closed. */
+  close(upTo: number): void {
+    const { series, seconds } = this;
+    while (series.length < Math.min(upTo, seconds)) {
+      const s = this.perSecond[series.length]!;
+      const sorted = s.durations.sort((a, b) => a - b);
+      series.push({ second: series.length + 1, deliveries: s.deliveries, p50: ms(percentileOf(sorted, 50)), p95: ms(percentileOf(sorted, 95)), errors: s.errors });
+      s.durations = [];
+    }
+  }
+
+  /** The figures so far, or the run's (`finished`: the rate over the whole run, answers still out included). */
+  figures(finished: boolean): CheckCapacity {
+    const { series, seconds } = this;
+    const sorted = this.all.sorted();
+    const elapsedS = Math.max(seconds, (this.lastAnswer - this.started) / 1000);
+    return {
+      concurrency: CAPACITY_CONCURRENCY,
+      seconds,
+      deliveriesPerSecond: finished ? round1(this.delivered / elapsedS) : round1(series.reduce((sum, s) => sum + s.deliveries, 0) / Math.max(1, series.length)),
+      latencyMs: { p50: ms(percentileOf(sorted, 50)), p95: ms(percentileOf(sorted, 95)), p99: ms(percentileOf(sorted, 99)), max: ms(sorted.length ? sorted[sorted.length - 1]! : null) },
+      errors: { ...this.errors },
+      timeouts: this.timeouts,
+      series: series.map((s) => ({ ...s })),
+      timeoutMs: this.ctx.timing.timeoutMs,
+      expectRate: this.expectRate,
+      finished,
+    };
+  }
+
+  /** The first network error, when nothing was delivered and every failure counted was an error (not only timeouts). */
+  unreachableError(): string | null {
+    return this.delivered === 0 && Object.keys(this.errors).length > 0 ? this.unreachable : null;
+  }
+}
+
+type CapacityArgs = Parameters<typeof measureCapacity>[0];
+/** A warm-up delivery: the request prepared and its answer. */
+type WarmUp = { p: ReturnType<typeof prepare>; r: SendResult };
+
+/**
+ * One delivery per connection first, not counted: the destination's connections are open in steady
+ * traffic, so opening them (and loading what sending needs) is no part of what the receiver sustains.
+ */
+function warmUp({ sender, ctx }: CapacityArgs): Promise<WarmUp[]> {
+  return Promise.all(
+    Array.from({ length: CAPACITY_CONCURRENCY }, async (_, i) => {
+      const p = prepare(specOf(i), ctx);
+      return { p, r: await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile }) };
+    }),
+  );
+}
+
+/** Nothing connects at all: no measurement, and the service says whether that is "unreachable". */
+function unreachableOutcome(args: CapacityArgs, warmed: WarmUp[]): CapacityOutcome {
+  const first = warmed[0]!;
+  const refused = first.r;
+  const capacity: CheckCapacity = { concurrency: CAPACITY_CONCURRENCY, seconds: args.seconds, deliveriesPerSecond: 0, latencyMs: { p50: null, p95: null, p99: null, max: null }, errors: { [errorKind(refused)]: warmed.length }, timeouts: 0, series: [], timeoutMs: args.ctx.timing.timeoutMs, expectRate: args.expectRate, finished: true };
+  args.onSecond(capacity);
+  return { capacity, evidence: [evidenceOf(first.p, first.r, args.ctx)], unreachableError: refused.error ?? 'network error' };
+}
+
+/**
+ * Once a second, the second that just ended is closed and announced, whether or not answers came in it;
+ * the last one closes once the answers still out are in (they count in it). Returns what stops the ticks.
+ */
+function announceSeconds(args: CapacityArgs, tally: CapacityTally): () => void {
+  let tick: NodeJS.Timeout | null = null;
+  const scheduleTick = (k: number): void => {
+    tick = setTimeout(() => {
+      tally.close(k);
+      args.onSecond(tally.figures(false));
+      if (k + 1 < args.seconds) scheduleTick(k + 1);
+    }, Math.max(0, tally.started + k * 1000 - performance.now()));
+  };
+  if (args.seconds > 1) scheduleTick(1);
+  return () => {
+    if (tick) clearTimeout(tick);
+  };
+}
+
 /**
  * Runs the capacity measurement: `seconds` of deliveries with CAPACITY_CONCURRENCY in flight, then waits for
  * the answers still out. `onSecond` gets the figures so far once a second, and once more at the end
@@ -100,119 +231,30 @@ export async function measureCapacity(args: {
   stopped: () => boolean;
 }): Promise<CapacityOutcome> {
   const { sender, ctx, seconds } = args;
-  const timeoutMs = ctx.timing.timeoutMs;
-  // One delivery per connection first, not counted: the destination's connections are open in steady
-  // traffic, so opening them (and loading what sending needs) is no part of what the receiver sustains.
-  const warmUp = await Promise.all(
-    Array.from({ length: CAPACITY_CONCURRENCY }, async (_, i) => {
-      const p = prepare(specOf(i), ctx);
-      return { p, r: await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile }) };
-    }),
-  );
-  const first = warmUp[0]!;
-  const refused = first.r;
-  if (warmUp.every(({ r }) => r.outcome === 'network_error')) {
-    // Nothing connects at all: no measurement, and the service says whether that is "unreachable".
-    const capacity: CheckCapacity = { concurrency: CAPACITY_CONCURRENCY, seconds, deliveriesPerSecond: 0, latencyMs: { p50: null, p95: null, p99: null, max: null }, errors: { [errorKind(refused)]: warmUp.length }, timeouts: 0, series: [], timeoutMs, expectRate: args.expectRate, finished: true };
-    args.onSecond(capacity);
-    return { capacity, evidence: [evidenceOf(first.p, first.r, ctx)], unreachableError: refused.error ?? 'network error' };
-  }
+  const warmed = await warmUp(args);
+  if (warmed.every(({ r }) => r.outcome === 'network_error')) return unreachableOutcome(args, warmed);
   const started = performance.now();
   const end = started + seconds * 1000;
-  const all = new Durations();
-  const perSecond: { durations: number[]; deliveries: number; errors: number }[] = Array.from({ length: seconds }, () => ({ durations: [], deliveries: 0, errors: 0 }));
-  const series: CapacitySecond[] = [];
-  const errors: Record<string, number> = {};
-  const evidence: CheckExchange[] = [];
-  const evidenceKinds = new Set<string>();
-  let timeouts = 0;
-  let delivered = 0;
-  let lastAnswer = started;
-  let unreachableError: string | null = null;
+  const tally = new CapacityTally(ctx, seconds, args.expectRate, started);
   let next = 0;
-
-  const close = (upTo: number): void => {
-    // Seconds close in order; each keeps only its figures once closed.
-    while (series.length < Math.min(upTo, seconds)) {
-      const s = perSecond[series.length]!;
-      const sorted = s.durations.sort((a, b) => a - b);
-      series.push({ second: series.length + 1, deliveries: s.deliveries, p50: ms(percentileOf(sorted, 50)), p95: ms(percentileOf(sorted, 95)), errors: s.errors });
-      s.durations = [];
-    }
-  };
-
-  const figures = (finished: boolean): CheckCapacity => {
-    const sorted = all.sorted();
-    const elapsedS = Math.max(seconds, (lastAnswer - started) / 1000);
-    return {
-      concurrency: CAPACITY_CONCURRENCY,
-      seconds,
-      deliveriesPerSecond: finished ? round1(delivered / elapsedS) : round1(series.reduce((sum, s) => sum + s.deliveries, 0) / Math.max(1, series.length)),
-      latencyMs: { p50: ms(percentileOf(sorted, 50)), p95: ms(percentileOf(sorted, 95)), p99: ms(percentileOf(sorted, 99)), max: ms(sorted.length ? sorted[sorted.length - 1]! : null) },
-      errors: { ...errors },
-      timeouts,
-      series: series.map((s) => ({ ...s })),
-      timeoutMs,
-      expectRate: args.expectRate,
-      finished,
-    };
-  };
-
-  const record = (n: number, p: ReturnType<typeof prepare>, r: SendResult): void => {
-    const now = performance.now();
-    lastAnswer = now;
-    // An answer after the last second counts in it.
-    const bucket = perSecond[Math.min(seconds - 1, Math.floor((now - started) / 1000))]!;
-    all.push(r.durationMs);
-    bucket.durations.push(r.durationMs);
-    if (succeeded(r)) {
-      delivered++;
-      bucket.deliveries++;
-    } else {
-      bucket.errors++;
-      if (r.outcome === 'timeout') timeouts++;
-      else {
-        const kind = errorKind(r);
-        errors[kind] = (errors[kind] ?? 0) + 1;
-      }
-      if (delivered === 0 && r.outcome === 'network_error' && unreachableError === null) unreachableError = r.error ?? 'network error';
-    }
-    const kind = succeeded(r) ? 'success' : errorKind(r);
-    if (evidence.length < 5 && !evidenceKinds.has(kind) && (n === 0 || kind !== 'success')) {
-      evidenceKinds.add(kind);
-      evidence.push(evidenceOf(p, r, ctx));
-    }
-  };
-
   const worker = async (): Promise<void> => {
     while (performance.now() < end && !args.stopped()) {
       const n = next++;
       const p = prepare(specOf(n), ctx);
       const r = await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile });
-      record(n, p, r);
+      tally.record(n, p, r);
     }
   };
-
-  // Once a second, the second that just ended is closed and announced, whether or not answers came in it;
-  // the last one closes once the answers still out are in (they count in it).
-  let tick: NodeJS.Timeout | null = null;
-  const scheduleTick = (k: number): void => {
-    tick = setTimeout(() => {
-      close(k);
-      args.onSecond(figures(false));
-      if (k + 1 < seconds) scheduleTick(k + 1);
-    }, Math.max(0, started + k * 1000 - performance.now()));
-  };
-  if (seconds > 1) scheduleTick(1);
+  const stopTicks = announceSeconds(args, tally);
   try {
     await Promise.all(Array.from({ length: CAPACITY_CONCURRENCY }, worker));
   } finally {
-    if (tick) clearTimeout(tick);
+    stopTicks();
   }
-  close(seconds);
-  const capacity = figures(true);
+  tally.close(seconds);
+  const capacity = tally.figures(true);
   args.onSecond(capacity);
-  return { capacity, evidence, unreachableError: delivered === 0 && Object.keys(errors).length > 0 ? unreachableError : null };
+  return { capacity, evidence: tally.evidence, unreachableError: tally.unreachableError() };
 }
 
 const plural = (n: number, word: string, words = `${word}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;

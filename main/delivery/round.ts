@@ -78,61 +78,75 @@ export function requeuedRound(delivery: ClaimedDelivery, now: number, dueAt: num
   };
 }
 
-/**
- * Plays one round, started at `startedAt` (engine time: now, or its due time when a jump plays it). It
- * finishes at its start plus the real time it took, so a round a jump played keeps its own place in engine time.
- */
-export async function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<PlayedRound> {
-  const { clock } = ctx;
-  const destination = ctx.destination(claimed.destinationId);
-  const attemptNumber = claimed.attempts + 1;
-  const firstAttemptAt = claimed.firstAttemptAt ?? startedAt;
-  const shiftedAtStart = ctx.shifted();
-  if (!destination || destination.webhooks.length === 0) {
-    return {
-      round: {
-        deliveryId: claimed.id,
-        messageId: claimed.messageId,
-        attempts: [],
-        status: destination ? 'failed' : 'cancelled',
-        reason: destination ? 'no webhooks configured' : 'destination deleted',
-        attemptsMade: claimed.attempts,
-        firstAttemptAt: claimed.firstAttemptAt,
-        nextAttemptAt: null,
-        pendingUrls: null,
-        updatedAt: startedAt,
-        siblings: claimed.siblings,
-      },
-      destination: { id: claimed.destinationId, name: destination?.name ?? '' },
-    };
-  }
+/** A webhook of the destination, with its place in the destination's list (the attempt's webhookIndex). */
+interface Target {
+  webhook: Webhook;
+  index: number;
+}
 
-  // Retry only the webhooks that failed retryably, as they are configured now; if the configuration no
-  // longer has any of them, the round goes to every current webhook.
+/** The round of a delivery whose destination is gone or has no webhooks: nothing is attempted, and it ends. */
+function noDestinationRound(claimed: ClaimedDelivery, destination: Destination | undefined, startedAt: number): PlayedRound {
+  return {
+    round: {
+      deliveryId: claimed.id,
+      messageId: claimed.messageId,
+      attempts: [],
+      status: destination ? 'failed' : 'cancelled',
+      reason: destination ? 'no webhooks configured' : 'destination deleted',
+      attemptsMade: claimed.attempts,
+      firstAttemptAt: claimed.firstAttemptAt,
+      nextAttemptAt: null,
+      pendingUrls: null,
+      updatedAt: startedAt,
+      siblings: claimed.siblings,
+    },
+    destination: { id: claimed.destinationId, name: destination?.name ?? '' },
+  };
+}
+
+/**
+ * The webhooks this round goes to. Retry only the webhooks that failed retryably, as they are configured now;
+ * if the configuration no longer has any of them, the round goes to every current webhook.
+ */
+function roundTargets(destination: Destination, claimed: ClaimedDelivery): Target[] {
   let targets = destination.webhooks.map((webhook, index) => ({ webhook, index }));
   if (claimed.pendingUrls) {
     const pending = new Set(claimed.pendingUrls);
     const still = targets.filter((t) => pending.has(t.webhook.url));
     if (still.length) targets = still;
   }
+  return targets;
+}
 
-  if (ctx.listening()) {
-    for (const t of targets) {
-      ctx.emit({
-        type: 'attemptStarted',
-        deliveryId: claimed.id,
-        messageId: claimed.messageId,
-        destinationId: destination.id,
-        attemptNumber,
-        webhookIndex: t.index,
-        url: t.webhook.url,
-        startedAt,
-      });
-    }
+/** Announces each attempt of the round as it starts (only when someone listens). */
+function announceAttempts(ctx: RoundContext, claimed: ClaimedDelivery, destinationId: string, targets: Target[], attemptNumber: number, startedAt: number): void {
+  if (!ctx.listening()) return;
+  for (const t of targets) {
+    ctx.emit({
+      type: 'attemptStarted',
+      deliveryId: claimed.id,
+      messageId: claimed.messageId,
+      destinationId,
+      attemptNumber,
+      webhookIndex: t.index,
+      url: t.webhook.url,
+      startedAt,
+    });
   }
+}
 
-  // Receiver references resolve now; one that cannot (the receiver is gone or not listening) fails like an
-  // unreachable host, without a request.
+/** The targets resolved to addresses: the webhooks a request goes to, and the receivers told to expect one. */
+interface ResolvedTargets {
+  resolved: Result<string>[];
+  reachable: Webhook[];
+  expecting: (() => void)[];
+}
+
+/**
+ * Receiver references resolve now; one that cannot (the receiver is gone or not listening) fails like an
+ * unreachable host, without a request.
+ */
+function resolveTargets(ctx: RoundContext, claimed: ClaimedDelivery, targets: Target[], attemptNumber: number): ResolvedTargets {
   const resolved = targets.map((t) => ctx.resolveUrl(t.webhook.url));
   const reachable: Webhook[] = [];
   const expecting: (() => void)[] = [];
@@ -142,13 +156,19 @@ export async function playRound(ctx: RoundContext, claimed: ClaimedDelivery, sta
     const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: targets[i]!.index });
     if (done) expecting.push(done);
   });
-  const sentAt = ctx.time.now();
-  const realStart = clock.realNow();
+  return { resolved, reachable, expecting };
+}
+
+/**
+ * Sends the round's requests through the forwarder, counting its attempts out meanwhile, and times it for the
+ * window (`sentAt`: pacing time at hand-over). The replies are the reachable webhooks', in their order.
+ */
+async function sendRequests(ctx: RoundContext, claimed: ClaimedDelivery, destination: Destination, targets: Target[], to: ResolvedTargets, jump: Jump | null, sentAt: number): Promise<SendResult[]> {
   ctx.attemptsOut(targets.length);
   let replies: SendResult[];
   try {
     replies = await ctx.forwarder.sendRound({
-      webhooks: reachable,
+      webhooks: to.reachable,
       body: claimed.body,
       secret: destination.sharedSecret,
       timeoutMs: destination.timeoutMs,
@@ -158,7 +178,7 @@ export async function playRound(ctx: RoundContext, claimed: ClaimedDelivery, sta
     });
   } finally {
     ctx.attemptsOut(-targets.length);
-    for (const done of expecting) done();
+    for (const done of to.expecting) done();
   }
   if (jump) jump.attemptsPlayed += targets.length;
   if (replies.length > 0) {
@@ -167,9 +187,22 @@ export async function playRound(ctx: RoundContext, claimed: ClaimedDelivery, sta
     for (const reply of replies) if (reply.durationMs > slowest) slowest = reply.durationMs;
     ctx.window.timed(ctx.time.now() - sentAt, slowest);
   }
-  let next = 0;
-  const sent = resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
-  const finishedAt = startedAt + Math.max(0, clock.realNow() - realStart);
+  return replies;
+}
+
+/** What the round did and when: its start and finish, the attempt's number and the delivery's first attempt. */
+interface RoundTimes {
+  attemptNumber: number;
+  firstAttemptAt: number;
+  startedAt: number;
+  finishedAt: number;
+  /** How far clock resets moved waiting deliveries back while this round was out (ms). */
+  shift: number;
+}
+
+/** The round as the scheduler records it: its attempts, and the decision on what comes next. */
+function roundResult(ctx: RoundContext, claimed: ClaimedDelivery, destination: Destination, targets: Target[], resolved: Result<string>[], sent: SendResult[], times: RoundTimes): RoundResult {
+  const { attemptNumber, firstAttemptAt, startedAt, finishedAt, shift } = times;
   const results: WebhookResult[] = sent.map((s, i) => ({
     url: targets[i]!.webhook.url,
     outcome: s.outcome,
@@ -185,44 +218,65 @@ export async function playRound(ctx: RoundContext, claimed: ClaimedDelivery, sta
     finishedAt,
     unit: jitterUnit(ctx.seed, claimed.id, attemptNumber),
   });
-  // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
-  const shift = ctx.shifted() - shiftedAtStart;
   return {
-    round: {
+    deliveryId: claimed.id,
+    messageId: claimed.messageId,
+    attempts: sent.map((s, i) => ({
       deliveryId: claimed.id,
       messageId: claimed.messageId,
-      attempts: sent.map((s, i) => ({
-        deliveryId: claimed.id,
-        messageId: claimed.messageId,
-        destinationId: destination.id,
-        attemptNumber,
-        webhookIndex: targets[i]!.index,
-        url: resolved[i]!.ok ? resolved[i]!.value : targets[i]!.webhook.url,
-        outcome: s.outcome,
-        retryable: s.retryable,
-        statusCode: s.statusCode,
-        error: s.error,
-        startedAt,
-        finishedAt,
-        durationMs: s.durationMs,
-        requestHeaders: s.requestHeaders,
-        signature: s.signature,
-        responseHeaders: s.responseHeaders,
-        responseBody: s.responseBody,
-        responseTruncated: s.responseTruncated,
-      })),
-      status: decision.status,
-      reason: decision.reason,
-      attemptsMade: attemptNumber,
-      firstAttemptAt: firstAttemptAt - shift,
-      nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt - shift : null,
-      pendingUrls: decision.status === 'retrying' ? decision.pendingUrls : null,
-      pastWindow: decision.status === 'failed' ? decision.pastWindow : undefined,
-      updatedAt: finishedAt,
-      siblings: claimed.siblings,
-    },
-    destination,
+      destinationId: destination.id,
+      attemptNumber,
+      webhookIndex: targets[i]!.index,
+      url: resolved[i]!.ok ? resolved[i]!.value : targets[i]!.webhook.url,
+      outcome: s.outcome,
+      retryable: s.retryable,
+      statusCode: s.statusCode,
+      error: s.error,
+      startedAt,
+      finishedAt,
+      durationMs: s.durationMs,
+      requestHeaders: s.requestHeaders,
+      signature: s.signature,
+      responseHeaders: s.responseHeaders,
+      responseBody: s.responseBody,
+      responseTruncated: s.responseTruncated,
+    })),
+    status: decision.status,
+    reason: decision.reason,
+    attemptsMade: attemptNumber,
+    firstAttemptAt: firstAttemptAt - shift,
+    nextAttemptAt: decision.status === 'retrying' ? decision.nextAttemptAt - shift : null,
+    pendingUrls: decision.status === 'retrying' ? decision.pendingUrls : null,
+    pastWindow: decision.status === 'failed' ? decision.pastWindow : undefined,
+    updatedAt: finishedAt,
+    siblings: claimed.siblings,
   };
+}
+
+/**
+ * Plays one round, started at `startedAt` (engine time: now, or its due time when a jump plays it). It
+ * finishes at its start plus the real time it took, so a round a jump played keeps its own place in engine time.
+ */
+export async function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<PlayedRound> {
+  const { clock } = ctx;
+  const destination = ctx.destination(claimed.destinationId);
+  const attemptNumber = claimed.attempts + 1;
+  const firstAttemptAt = claimed.firstAttemptAt ?? startedAt;
+  const shiftedAtStart = ctx.shifted();
+  if (!destination || destination.webhooks.length === 0) return noDestinationRound(claimed, destination, startedAt);
+
+  const targets = roundTargets(destination, claimed);
+  announceAttempts(ctx, claimed, destination.id, targets, attemptNumber, startedAt);
+  const to = resolveTargets(ctx, claimed, targets, attemptNumber);
+  const sentAt = ctx.time.now();
+  const realStart = clock.realNow();
+  const replies = await sendRequests(ctx, claimed, destination, targets, to, jump, sentAt);
+  let next = 0;
+  const sent = to.resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
+  const finishedAt = startedAt + Math.max(0, clock.realNow() - realStart);
+  // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
+  const shift = ctx.shifted() - shiftedAtStart;
+  return { round: roundResult(ctx, claimed, destination, targets, to.resolved, sent, { attemptNumber, firstAttemptAt, startedAt, finishedAt, shift }), destination };
 }
 
 /** What a recorded round announces: each attempt finished, then the delivery as it now stands. */

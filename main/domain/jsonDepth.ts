@@ -61,6 +61,41 @@ export function scanJson(bytes: Uint8Array, options: ScanOptions): JsonScan {
   return { maxDepth, ...findTooDeep(bytes, options) };
 }
 
+// The scanner's helpers are module functions rather than closures inside findTooDeep, so a scan allocates none;
+// its byte loop stays in one piece (it is the part that runs for every byte).
+
+/** Where the string opening at `open` closes: its first quote not escaped, or the last byte when it never does (as in jsonDepth). */
+function closingQuote(bytes: Uint8Array, open: number): number {
+  const n = bytes.length;
+  let j = open + 1;
+  while (j < n) {
+    const b = bytes[j]!;
+    if (b === QUOTE) break;
+    j += b === BACKSLASH ? 2 : 1;
+  }
+  return j >= n ? n - 1 : j;
+}
+
+/** The JSON string from `start` to `end` (its quotes included), decoded; null when it is not one. */
+function stringAt(bytes: Uint8Array, start: number, end: number): string | null {
+  try {
+    const value: unknown = JSON.parse(utf8(bytes.subarray(start, end + 1)));
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The name of the field at depth `anchor` from the tracked keys and indexes above it: `batch[3].properties`, `body[0]`. */
+function fieldPath(bytes: Uint8Array, anchor: number, isArray: Uint8Array, index: Int32Array, keyStart: Int32Array, keyEnd: Int32Array): string {
+  let out = '';
+  for (let d = 1; d < anchor; d++) {
+    if (isArray[d]) out += `[${index[d]}]`;
+    else out += `${out === '' ? '' : '.'}${stringAt(bytes, keyStart[d]!, keyEnd[d]!) ?? '?'}`;
+  }
+  return out === '' || out.startsWith('[') ? `body${out}` : out;
+}
+
 function findTooDeep(bytes: Uint8Array, options: ScanOptions): Omit<JsonScan, 'maxDepth'> {
   const { limit } = options;
   const batchShape = options.shape === 'batch';
@@ -81,41 +116,18 @@ function findTooDeep(bytes: Uint8Array, options: ScanOptions): Omit<JsonScan, 'm
   let tooDeep: { field: string; anchor: number; deepest: number } | null = null;
   let measuring = false;
 
-  const text = (start: number, end: number): string | null => {
-    try {
-      const value: unknown = JSON.parse(utf8(bytes.subarray(start, end + 1)));
-      return typeof value === 'string' ? value : null;
-    } catch {
-      return null;
-    }
-  };
-  const pathTo = (anchor: number): string => {
-    let out = '';
-    for (let d = 1; d < anchor; d++) {
-      if (isArray[d]) out += `[${index[d]}]`;
-      else out += `${out === '' ? '' : '.'}${text(keyStart[d]!, keyEnd[d]!) ?? '?'}`;
-    }
-    return out === '' || out.startsWith('[') ? `body${out}` : out;
-  };
-
   for (let i = 0; i < n; i++) {
     const c = bytes[i]!;
     if (c === QUOTE) {
-      let j = i + 1; // to the closing quote, as in jsonDepth
-      while (j < n) {
-        const b = bytes[j]!;
-        if (b === QUOTE) break;
-        j += b === BACKSLASH ? 2 : 1;
-      }
-      if (j >= n) j = n - 1;
+      const j = closingQuote(bytes, i);
       if (depth >= 1 && depth <= TRACKED) {
         if (!isArray[depth] && expectKey[depth]) {
           expectKey[depth] = 0;
           keyStart[depth] = i;
           keyEnd[depth] = j;
-          if (depth === 1) topKey = text(i, j);
+          if (depth === 1) topKey = stringAt(bytes, i, j);
         } else if (depth === 1 && topKey === 'writeKey') {
-          writeKey = text(i, j);
+          writeKey = stringAt(bytes, i, j);
         }
         nonEmpty[depth] = 1;
       }
@@ -139,7 +151,7 @@ function findTooDeep(bytes: Uint8Array, options: ScanOptions): Omit<JsonScan, 'm
           // Fields sit at depth 2 (the document is the call), or 4 inside a batch (request, batch, call).
           const anchor = batchShape && !isArray[1] && topKey === 'batch' ? 4 : 2;
           if (depth - anchor + 1 > limit) {
-            tooDeep = { field: pathTo(anchor), anchor, deepest: depth };
+            tooDeep = { field: fieldPath(bytes, anchor, isArray, index, keyStart, keyEnd), anchor, deepest: depth };
             measuring = true;
           }
         }

@@ -150,73 +150,127 @@ export async function refuseBusyPorts(host: string, ports: readonly WorkbenchPor
   }
 }
 
+/** What the API's handlers and the running workbench read as the start goes on: server.json's content and the HTTP server, once they exist. */
+interface Live {
+  info: ServerInfo | null;
+  server: RunningServer | null;
+}
+
+const uiUrlOf = (base: string, token: string) => `${base}/?token=${token}`;
+
+/** Destinations saved by an older version under looser rules: named now, rather than failing at every attempt unexplained. */
+function nameDestinationProblems(core: Core, problem: (message: string) => void): void {
+  for (const p of core.destinationProblems()) {
+    problem(`destination "${p.destination}" has a webhook today's rules refuse: ${p.message.startsWith(p.field) ? p.message : `${p.field}: ${p.message}`}; its attempts fail until you fix it (Destinations, or the config file)`);
+  }
+}
+
+/** The mock receiver's listeners, on the ports chosen or, with pickFree, on free ones when those are taken. */
+async function listenReceivers(core: Core, options: WorkbenchOptions, log: (line: string) => void): Promise<ReceiverAddresses> {
+  try {
+    return await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
+  } catch (e) {
+    if (options.busyPorts !== 'pickFree' || !portInUse(e)) throw e;
+    log(`${(e as Error).message}: the mock receiver listens on free ports instead`);
+    return core.receivers.start({ host: options.host, port: 0, tlsPort: 0 });
+  }
+}
+
+/**
+ * The typed API's handlers, writes refused while the database cannot keep them. Settings name the addresses
+ * the workbench listens on, and a rotated token is written to server.json at once.
+ */
+function workbenchHandlers(core: Core, dataDir: string, live: Live): CommandHandlers {
+  return guardWrites(
+    createCommandHandlers(core, {
+      getSettings: () => {
+        const settings = core.getSettings();
+        const info = live.info;
+        if (!settings.ok || !info) return settings;
+        return { ok: true, value: { ...settings.value, url: info.url, uiUrl: info.uiUrl, ingestUrl: info.url, receiverUrl: info.receiverUrl, receiverTlsUrl: info.receiverTlsUrl } };
+      },
+      rotateToken: () => {
+        const rotated = core.rotateApiToken();
+        if (live.info) {
+          live.info = { ...live.info, token: rotated, uiUrl: uiUrlOf(live.info.url, rotated) };
+          writeServerInfo(dataDir, live.info);
+        }
+        // What the old token opened ends with it.
+        live.server?.closeStaleEventSockets();
+        return { ok: true, value: { token: rotated, uiUrl: live.info?.uiUrl ?? null } };
+      },
+    }),
+    core.health,
+  );
+}
+
+/** The HTTP server, on the port chosen or, with pickFree, on a free one when it is taken. */
+async function listenApi(core: Core, options: WorkbenchOptions, handlers: CommandHandlers, log: (line: string) => void): Promise<RunningServer> {
+  const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir, ...(options.ingestBufferBytes ? { ingestBufferBytes: options.ingestBufferBytes } : {}) };
+  try {
+    return await startServer(serverOptions);
+  } catch (e) {
+    if (options.busyPorts !== 'pickFree' || !portInUse(e)) throw e;
+    log(`${(e as Error).message}: the API listens on a free port instead`);
+    return startServer({ ...serverOptions, port: 0 });
+  }
+}
+
+/** The workbench once started; its stop runs once, however often it is called. */
+function runningWorkbench(parts: { core: Core; server: RunningServer; handlers: CommandHandlers; live: Live; started: ServerInfo; dataDir: string; unwatch: () => void; problem: (message: string) => void }): RunningWorkbench {
+  const { core, server, handlers, live, started, dataDir, unwatch, problem } = parts;
+  let stopping: Promise<void> | null = null;
+  return {
+    core,
+    server,
+    handlers,
+    get info() {
+      return live.info ?? started;
+    },
+    dataDir,
+    stop() {
+      stopping ??= (async () => {
+        unwatch();
+        await server.close(); // stop accepting; in-flight requests finish
+        await core.close(); // in-flight rounds are recorded
+        try {
+          rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
+        } catch (e) {
+          // A data dir made read-only meanwhile: the stop is still clean; the stale file names a pid that is gone.
+          problem(`could not remove ${join(dataDir, SERVER_INFO_FILE)} (${(e as NodeJS.ErrnoException).code ?? String(e)}); remove it by hand`);
+        }
+      })();
+      return stopping;
+    },
+  };
+}
+
 export async function startWorkbench(options: WorkbenchOptions): Promise<RunningWorkbench> {
   const { dataDir } = options;
   const log = options.log ?? (() => {});
   const problem = options.problem ?? log;
-  const pickFree = options.busyPorts === 'pickFree';
   const core = createCore({ ...options.core, dataDir });
-  let server: RunningServer | null = null;
+  const live: Live = { info: null, server: null };
   let unwatch = () => {};
   try {
     if (options.config) applyConfigFile(core, options.config, log);
-    // Saved by an older version under looser rules: named now, rather than failing at every attempt unexplained.
-    for (const p of core.destinationProblems()) {
-      problem(`destination "${p.destination}" has a webhook today's rules refuse: ${p.message.startsWith(p.field) ? p.message : `${p.field}: ${p.message}`}; its attempts fail until you fix it (Destinations, or the config file)`);
-    }
-
-    if (!pickFree) {
+    nameDestinationProblems(core, problem);
+    if (options.busyPorts !== 'pickFree') {
       await refuseBusyPorts(options.host, [
         { option: 'port', port: options.port },
         { option: 'receiverPort', port: options.receiverPort },
         { option: 'receiverTlsPort', port: options.receiverTlsPort },
       ]);
     }
-    let receiver: ReceiverAddresses;
-    try {
-      receiver = await core.receivers.start({ host: options.host, port: options.receiverPort, tlsPort: options.receiverTlsPort });
-    } catch (e) {
-      if (!pickFree || !portInUse(e)) throw e;
-      log(`${(e as Error).message}: the mock receiver listens on free ports instead`);
-      receiver = await core.receivers.start({ host: options.host, port: 0, tlsPort: 0 });
-    }
-
+    const receiver = await listenReceivers(core, options, log);
     const token = core.apiToken();
-    let info: ServerInfo | null = null;
-    const uiUrlOf = (base: string, t: string) => `${base}/?token=${t}`;
-    const handlers = guardWrites(
-      createCommandHandlers(core, {
-        getSettings: () => {
-          const settings = core.getSettings();
-          if (!settings.ok || !info) return settings;
-          return { ok: true, value: { ...settings.value, url: info.url, uiUrl: info.uiUrl, ingestUrl: info.url, receiverUrl: info.receiverUrl, receiverTlsUrl: info.receiverTlsUrl } };
-        },
-        rotateToken: () => {
-          const rotated = core.rotateApiToken();
-          if (info) {
-            info = { ...info, token: rotated, uiUrl: uiUrlOf(info.url, rotated) };
-            writeServerInfo(dataDir, info);
-          }
-          // What the old token opened ends with it.
-          server?.closeStaleEventSockets();
-          return { ok: true, value: { token: rotated, uiUrl: info?.uiUrl ?? null } };
-        },
-      }),
-      core.health,
-    );
-    const serverOptions = { core, host: options.host, port: options.port, token: () => core.apiToken(), handlers, uiDir: options.uiDir === undefined ? findUiDir() : options.uiDir, ...(options.ingestBufferBytes ? { ingestBufferBytes: options.ingestBufferBytes } : {}) };
-    try {
-      server = await startServer(serverOptions);
-    } catch (e) {
-      if (!pickFree || !portInUse(e)) throw e;
-      log(`${(e as Error).message}: the API listens on a free port instead`);
-      server = await startServer({ ...serverOptions, port: 0 });
-    }
+    const handlers = workbenchHandlers(core, dataDir, live);
+    const server = (live.server = await listenApi(core, options, handlers, log));
     // A database file deleted, replaced or damaged under us: said once, clearly (writes answer 503 meanwhile).
     core.health.onFailure((error) => problem(error.message));
     unwatch = core.health.watch(1000);
 
-    info = {
+    const started: ServerInfo = {
       version: HOOKBENCH_VERSION,
       pid: process.pid,
       url: server.url,
@@ -226,36 +280,12 @@ export async function startWorkbench(options: WorkbenchOptions): Promise<Running
       receiverUrl: receiver.url,
       receiverTlsUrl: receiver.tlsUrl,
     };
-    writeServerInfo(dataDir, info);
-    const running = server;
-    const started = info;
-    let stopping: Promise<void> | null = null;
-    return {
-      core,
-      server: running,
-      handlers,
-      get info() {
-        return info ?? started;
-      },
-      dataDir,
-      stop() {
-        stopping ??= (async () => {
-          unwatch();
-          await running.close(); // stop accepting; in-flight requests finish
-          await core.close(); // in-flight rounds are recorded
-          try {
-            rmSync(join(dataDir, SERVER_INFO_FILE), { force: true });
-          } catch (e) {
-            // A data dir made read-only meanwhile: the stop is still clean; the stale file names a pid that is gone.
-            problem(`could not remove ${join(dataDir, SERVER_INFO_FILE)} (${(e as NodeJS.ErrnoException).code ?? String(e)}); remove it by hand`);
-          }
-        })();
-        return stopping;
-      },
-    };
+    live.info = started;
+    writeServerInfo(dataDir, started);
+    return runningWorkbench({ core, server, handlers, live, started, dataDir, unwatch, problem });
   } catch (e) {
     unwatch();
-    await server?.close();
+    await live.server?.close();
     await core.close();
     throw startFailure(dataDir, e);
   }

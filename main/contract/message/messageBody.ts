@@ -77,103 +77,81 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-export function buildMessageBody(type: MessageType, call: Call, options: BuildOptions): Result<BuiltBody> {
-  const byteLength = options.byteLength ?? utf8Length;
-  const prefix = options.fieldPrefix ? `${options.fieldPrefix}.` : '';
-  const fail = (code: ApiError['code'], field: string | undefined, message: string, extra: Partial<ApiError> = {}) => ({
-    ok: false as const,
-    error: { code, message: field ? `${prefix}${field}: ${message}` : message, ...(field ? { field: `${prefix}${field}` } : {}), ...extra },
-  });
+type Refusal = { ok: false; error: ApiError };
 
+// The steps below are plain functions taking what they need, not closures made inside buildMessageBody:
+// it runs for every message ingested, and a closure is an allocation per call.
+
+/** A refusal naming the field, under the caller's prefix (`batch[3].`, or '' for none). */
+function refusal(prefix: string, code: ApiError['code'], field: string | undefined, message: string): Refusal {
+  return { ok: false, error: { code, message: field ? `${prefix}${field}: ${message}` : message, ...(field ? { field: `${prefix}${field}` } : {}) } };
+}
+
+/**
+ * The call measured against LIMITS.maxDepth and the 32 KiB limit, for a caller that has not measured its size
+ * (options.sizeChecked); the refusal, else null.
+ */
+function measureCall(call: Call, options: BuildOptions): Refusal | null {
   // Nesting first: measuring the size serialises the call, which recurses (docs/behaviour.md §7).
-  // Ingestion measured both on the bytes already (sizeChecked).
-  if (!options.sizeChecked && !options.depthChecked) {
+  if (!options.depthChecked) {
     const tooDeep = callNestingError(call, options.fieldPrefix ?? '');
     if (tooDeep) return { ok: false, error: tooDeep };
   }
-  const size = options.sizeChecked ? 0 : byteLength(options.callJson ?? JSON.stringify(call) ?? '');
-  if (size > LIMITS.messageBytes) {
-    return {
-      ok: false,
-      error: {
-        code: 'message_too_large',
-        message: `${options.fieldPrefix ?? 'call'}: ${size} bytes > ${LIMITS.messageBytes}`,
-        limit: LIMITS.messageBytes,
-        value: size,
-        ...(options.fieldPrefix ? { field: options.fieldPrefix } : {}),
-      },
-    };
-  }
+  const size = (options.byteLength ?? utf8Length)(options.callJson ?? JSON.stringify(call) ?? '');
+  if (size <= LIMITS.messageBytes) return null;
+  return {
+    ok: false,
+    error: {
+      code: 'message_too_large',
+      message: `${options.fieldPrefix ?? 'call'}: ${size} bytes > ${LIMITS.messageBytes}`,
+      limit: LIMITS.messageBytes,
+      value: size,
+      ...(options.fieldPrefix ? { field: options.fieldPrefix } : {}),
+    },
+  };
+}
 
-  const shape = MESSAGE_SHAPES[type];
-  if (options.strict) {
-    const known = knownCallKeys(type);
-    for (const key of Object.keys(call)) {
-      if (!known.has(key)) {
-        const hint = [...known].find((k) => k.toLowerCase() === key.toLowerCase());
-        return fail('unknown_field', key, `unknown field for a ${type} call${hint ? ` (did you mean "${hint}"?)` : ''}`);
-      }
+/** The first key of the call its type does not know (strict callers), refused with a hint; else null. */
+function unknownKey(type: MessageType, call: Call, prefix: string): Refusal | null {
+  const known = knownCallKeys(type);
+  for (const key of Object.keys(call)) {
+    if (!known.has(key)) {
+      const hint = [...known].find((k) => k.toLowerCase() === key.toLowerCase());
+      return refusal(prefix, 'unknown_field', key, `unknown field for a ${type} call${hint ? ` (did you mean "${hint}"?)` : ''}`);
     }
   }
-  if (call['type'] !== undefined && call['type'] !== type) {
-    return fail('invalid_input', 'type', `says "${String(call['type'])}" but this is a ${type} call`);
-  }
+  return null;
+}
 
-  const optionalString = (key: string): Result<string | null> => {
-    const v = call[key];
-    if (v === undefined || v === null) return { ok: true, value: null };
-    if (typeof v !== 'string') return fail('invalid_input', key, `must be a string (got ${describeValue(v)})`);
-    const lone = loneSurrogateProblem(v);
-    if (lone) return fail('invalid_input', key, lone);
-    return { ok: true, value: v === '' ? null : v };
-  };
+/** An identifier of the call: absent, null and '' are null; anything but a valid Unicode string is refused. */
+function optionalString(call: Call, key: string, prefix: string): Result<string | null> {
+  const v = call[key];
+  if (v === undefined || v === null) return { ok: true, value: null };
+  if (typeof v !== 'string') return refusal(prefix, 'invalid_input', key, `must be a string (got ${describeValue(v)})`);
+  const lone = loneSurrogateProblem(v);
+  if (lone) return refusal(prefix, 'invalid_input', key, lone);
+  return { ok: true, value: v === '' ? null : v };
+}
 
-  const userId = optionalString('userId');
-  if (!userId.ok) return userId;
-  const anonymousId = optionalString('anonymousId');
-  if (!anonymousId.ok) return anonymousId;
-  if (shape.identity === 'user' && userId.value === null) {
-    return fail('missing_field', 'userId', `is required for a ${type} call`);
-  }
-  if (userId.value === null && anonymousId.value === null) {
-    return fail('missing_identity', 'userId', `a ${type} call needs userId or anonymousId`);
-  }
+/** The body's timestamp: the call's, normalised, else the time of receipt; the string itself, not wrapped, or the refusal. */
+function readTimestamp(rawTs: unknown, receivedAt: number, prefix: string): string | Refusal {
+  if (rawTs === undefined || rawTs === null || rawTs === '') return isoFromMs(receivedAt);
+  if (typeof rawTs !== 'string') return refusal(prefix, 'invalid_timestamp', 'timestamp', `must be an ISO 8601 string (got ${describeValue(rawTs)})`);
+  const ts = normaliseTimestamp(rawTs);
+  return ts.ok ? ts.iso : refusal(prefix, 'invalid_timestamp', 'timestamp', ts.reason);
+}
 
-  const messageIdIn = optionalString('messageId');
-  if (!messageIdIn.ok) return messageIdIn;
-  const messageId = messageIdIn.value ?? options.newMessageId();
-
-  let timestamp: string;
-  const rawTs = call['timestamp'];
-  if (rawTs === undefined || rawTs === null || rawTs === '') {
-    timestamp = isoFromMs(options.receivedAt);
-  } else if (typeof rawTs !== 'string') {
-    return fail('invalid_timestamp', 'timestamp', `must be an ISO 8601 string (got ${describeValue(rawTs)})`);
-  } else {
-    const ts = normaliseTimestamp(rawTs);
-    if (!ts.ok) return fail('invalid_timestamp', 'timestamp', ts.reason);
-    timestamp = ts.iso;
-  }
-
-  let context: Record<string, unknown> | null = null;
-  if (call['context'] !== undefined && call['context'] !== null) {
-    if (!isPlainObject(call['context'])) return fail('invalid_input', 'context', `must be an object (got ${describeValue(call['context'])})`);
-    context = call['context'];
-  }
-  // Routing reads integrations as an object of destination names; any other value would be dropped unread.
-  const integrations = call['integrations'];
-  if (integrations !== undefined && integrations !== null && !isPlainObject(integrations)) return fail('invalid_input', 'integrations', `must be an object of destination names (got ${describeValue(integrations)})`);
-  if (options.clientIp && (context === null || context['ip'] === undefined)) {
-    context = { ...(context ?? {}), ip: options.clientIp };
-  }
-
-  const values = new Map<string, unknown>();
-  for (const field of FIELDS_OF[type]) {
-    const read = readField(field, call);
-    if (!read.ok) return fail(read.code, read.field, read.message);
-    if (read.value !== undefined) values.set(field.out, read.value);
-  }
-
+/** The body object: the shape's keys in the spec's order, then messageId, anonymousId, an added context and the extras. */
+function assembleBody(
+  type: MessageType,
+  values: Map<string, unknown>,
+  userId: string | null,
+  anonymousId: string | null,
+  messageId: string,
+  timestamp: string,
+  context: Record<string, unknown> | null,
+): Record<string, unknown> {
+  const shape = MESSAGE_SHAPES[type];
   const body: Record<string, unknown> = {};
   for (const key of shape.order) {
     switch (key) {
@@ -184,10 +162,10 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
         body['type'] = type;
         break;
       case 'userId':
-        if (userId.value !== null) body['userId'] = userId.value;
+        if (userId !== null) body['userId'] = userId;
         break;
       case 'User ID':
-        body['User ID'] = userId.value;
+        body['User ID'] = userId;
         break;
       case 'timestamp':
         body['timestamp'] = timestamp;
@@ -200,16 +178,70 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
     }
   }
   body['messageId'] = messageId;
-  if (anonymousId.value !== null) body['anonymousId'] = anonymousId.value;
+  if (anonymousId !== null) body['anonymousId'] = anonymousId;
   if (context !== null && !shape.contextIsCore) body['context'] = context;
   for (const extra of shape.extras) if (values.has(extra.out)) body[extra.out] = values.get(extra.out);
+  return body;
+}
+
+export function buildMessageBody(type: MessageType, call: Call, options: BuildOptions): Result<BuiltBody> {
+  const prefix = options.fieldPrefix ? `${options.fieldPrefix}.` : '';
+  // Ingestion measured the nesting and the size on the bytes already (sizeChecked).
+  if (!options.sizeChecked) {
+    const refused = measureCall(call, options);
+    if (refused) return refused;
+  }
+  if (options.strict) {
+    const refused = unknownKey(type, call, prefix);
+    if (refused) return refused;
+  }
+  if (call['type'] !== undefined && call['type'] !== type) {
+    return refusal(prefix, 'invalid_input', 'type', `says "${String(call['type'])}" but this is a ${type} call`);
+  }
+
+  const userId = optionalString(call, 'userId', prefix);
+  if (!userId.ok) return userId;
+  const anonymousId = optionalString(call, 'anonymousId', prefix);
+  if (!anonymousId.ok) return anonymousId;
+  if (MESSAGE_SHAPES[type].identity === 'user' && userId.value === null) {
+    return refusal(prefix, 'missing_field', 'userId', `is required for a ${type} call`);
+  }
+  if (userId.value === null && anonymousId.value === null) {
+    return refusal(prefix, 'missing_identity', 'userId', `a ${type} call needs userId or anonymousId`);
+  }
+
+  const messageIdIn = optionalString(call, 'messageId', prefix);
+  if (!messageIdIn.ok) return messageIdIn;
+  const messageId = messageIdIn.value ?? options.newMessageId();
+  const timestamp = readTimestamp(call['timestamp'], options.receivedAt, prefix);
+  if (typeof timestamp !== 'string') return timestamp;
+
+  let context: Record<string, unknown> | null = null;
+  if (call['context'] !== undefined && call['context'] !== null) {
+    if (!isPlainObject(call['context'])) return refusal(prefix, 'invalid_input', 'context', `must be an object (got ${describeValue(call['context'])})`);
+    context = call['context'];
+  }
+  // Routing reads integrations as an object of destination names; any other value would be dropped unread.
+  const integrations = call['integrations'];
+  if (integrations !== undefined && integrations !== null && !isPlainObject(integrations)) return refusal(prefix, 'invalid_input', 'integrations', `must be an object of destination names (got ${describeValue(integrations)})`);
+  if (options.clientIp && (context === null || context['ip'] === undefined)) {
+    context = { ...(context ?? {}), ip: options.clientIp };
+  }
+
+  const values = new Map<string, unknown>();
+  for (const field of FIELDS_OF[type]) {
+    const read = readField(field, call);
+    if (!read.ok) return refusal(prefix, read.code, read.field, read.message);
+    if (read.value !== undefined) values.set(field.out, read.value);
+  }
+  const body = assembleBody(type, values, userId.value, anonymousId.value, messageId, timestamp, context);
 
   const labelKey = type === 'page' || type === 'screen' ? 'name' : 'event';
   const label = values.get(labelKey);
   const event = typeof label === 'string' ? label : null;
   if (event !== null) {
     const lone = loneSurrogateProblem(event);
-    if (lone) return fail('invalid_input', labelKey, lone);
+    if (lone) return refusal(prefix, 'invalid_input', labelKey, lone);
   }
   return {
     ok: true,

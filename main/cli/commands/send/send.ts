@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { EngineEvent } from '../../../contract/events.js';
 import { isMessageType, MESSAGE_TYPES, type MessageType } from '../../../contract/message/messageShapes.js';
 import type { DeliveryRecord } from '../../../contract/deliveries.js';
+import type { MessageRecord } from '../../../contract/messages.js';
 import type { Destination } from '../../../contract/destinations.js';
 import { HookbenchError } from '../../../contract/result.js';
 import { destinationInputSchema, parseWith } from '../../../contract/schemas.js';
@@ -60,12 +61,9 @@ export async function runSend(options: SendOptions, io: CliIO, deps: SendDeps = 
   return runCommand(io, 'send', () => send(type, options, io, deps, report), (message) => report.usage(message));
 }
 
-/** runSend once the message type is known; a UsageError it throws is reported by runSend. */
-async function send(type: MessageType, options: SendOptions, io: CliIO, deps: SendDeps, report: Reporter): Promise<number> {
-  const fast = options.fast === true;
-  const headers = parseHeaders(options.header ?? []);
-  const call = await parseCall(options.data, io);
-  const destination: SendDestinationSettings = {
+/** The destination the flags describe, as `hookbench send` destination settings. */
+function destinationOfFlags(options: SendOptions, headers: Record<string, string>): SendDestinationSettings {
+  return {
     webhooks: options.to.map((url) => ({ url, headers: { ...headers } })),
     ...(options.secret !== undefined ? { sharedSecret: options.secret } : {}),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
@@ -74,6 +72,14 @@ async function send(type: MessageType, options: SendOptions, io: CliIO, deps: Se
       ...(options.retryWindow !== undefined ? { windowMs: options.retryWindow } : {}),
     },
   };
+}
+
+/** runSend once the message type is known; a UsageError it throws is reported by runSend. */
+async function send(type: MessageType, options: SendOptions, io: CliIO, deps: SendDeps, report: Reporter): Promise<number> {
+  const fast = options.fast === true;
+  const headers = parseHeaders(options.header ?? []);
+  const call = await parseCall(options.data, io);
+  const destination = destinationOfFlags(options, headers);
   if (options.to.length === 0) return report.usage('--to: give at least one webhook URL');
   const checked = parseWith(destinationInputSchema, { ...destination, name: SEND_DESTINATION, enabled: true });
   if (!checked.ok) return report.usage(`${checked.error.message}${flagHint(checked.error.field)}`, checked.error);
@@ -84,8 +90,11 @@ async function send(type: MessageType, options: SendOptions, io: CliIO, deps: Se
   // as check, export, import, tail and show go: the message shows in its Live view and in tail.
   const live = findLiveServe(options.dataDir);
   if (live) return sendThroughServe({ info: live.info, dataDir: live.dataDir, dataDirNamed: options.dataDir !== undefined, type, call, destination, report, fast, io });
+  return sendWithOwnCore(type, call, destination, options, io, deps, report);
+}
 
-  // 3. Else a core of our own: in a throw-away data dir unless --data-dir.
+/** 3. No serve: a core of our own, in a throw-away data dir unless --data-dir, closed (and the throw-away removed) at the end. */
+async function sendWithOwnCore(type: MessageType, call: Record<string, unknown>, destination: SendDestinationSettings, options: SendOptions, io: CliIO, deps: SendDeps, report: Reporter): Promise<number> {
   const throwaway = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-send-'));
   let core: Core;
@@ -105,22 +114,12 @@ async function send(type: MessageType, options: SendOptions, io: CliIO, deps: Se
     destinationId = dest.value.id;
 
     // Subscribe before sending: the first attempt starts on the next turn of the event loop.
-    let messageRowId = -1;
-    let deliveryId = -1;
-    let settle: (d: DeliveryRecord) => void = () => undefined;
-    const settled = new Promise<DeliveryRecord>((resolve) => (settle = resolve));
-    unsubscribe = core.onEvent((event: EngineEvent) => {
-      if (event.type === 'attemptFinished' && event.attempt.messageId === messageRowId) report.attempt(event.attempt);
-      if (event.type === 'deliveryUpdated' && event.delivery.id === deliveryId) {
-        if (event.delivery.status === 'retrying') report.retry(event.delivery, core.clock.now());
-        if (isFinal(event.delivery.status)) settle(event.delivery);
-      }
-    });
-
+    const watch = watchDelivery(core, report);
+    unsubscribe = watch.unsubscribe;
     const sent = core.sendMessage({ type, call, destinations: [dest.value.id], strict: true });
     if (!sent.ok) return report.usage(`--data: ${sent.error.message}`, sent.error);
     const message = sent.value.message;
-    messageRowId = message.id;
+    watch.ids.messageRowId = message.id;
     report.start({
       message,
       kept: !throwaway,
@@ -136,22 +135,9 @@ async function send(type: MessageType, options: SendOptions, io: CliIO, deps: Se
       report.result({ message, status: 'filtered', reason: message.statusReason, attempts: 0, spanMs: null, exitCode: EXIT.failed });
       return EXIT.failed;
     }
-    deliveryId = delivery.id;
-
-    const interrupted = fast ? await playFast(core, message.id, delivery.id, io.signal) : await waitReal(settled, io.signal);
-    await core.idle();
-    let final = current(core, message.id, delivery.id) ?? delivery;
-    if (interrupted && !isFinal(final.status)) {
-      // Ctrl-C: stop the retries for good, so a later `serve` on a --data-dir does not resume them.
-      core.cancelMessage({ id: message.id });
-      await core.idle();
-      final = current(core, message.id, delivery.id) ?? final;
-      report.result({ message, status: 'interrupted', reason: null, attempts: final.attempts, spanMs: span(final), exitCode: EXIT.failed });
-      return EXIT.failed;
-    }
-    const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
-    report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final });
-    return exitCode;
+    watch.ids.deliveryId = delivery.id;
+    const interrupted = options.fast === true ? await playFast(core, message.id, delivery.id, io.signal) : await waitReal(watch.settled, io.signal);
+    return await reportOutcome(core, message, delivery, interrupted, report);
   } finally {
     unsubscribe();
     if (!throwaway && destinationId !== null) {
@@ -161,6 +147,41 @@ async function send(type: MessageType, options: SendOptions, io: CliIO, deps: Se
     await core.close();
     if (throwaway) rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Reports the attempts and retries of the message and delivery named in `ids` (set once they exist) as the
+ * engine announces them; `settled` resolves with the delivery once it is final.
+ */
+function watchDelivery(core: Core, report: Reporter): { ids: { messageRowId: number; deliveryId: number }; settled: Promise<DeliveryRecord>; unsubscribe: () => void } {
+  const ids = { messageRowId: -1, deliveryId: -1 };
+  let settle: (d: DeliveryRecord) => void = () => undefined;
+  const settled = new Promise<DeliveryRecord>((resolve) => (settle = resolve));
+  const unsubscribe = core.onEvent((event: EngineEvent) => {
+    if (event.type === 'attemptFinished' && event.attempt.messageId === ids.messageRowId) report.attempt(event.attempt);
+    if (event.type === 'deliveryUpdated' && event.delivery.id === ids.deliveryId) {
+      if (event.delivery.status === 'retrying') report.retry(event.delivery, core.clock.now());
+      if (isFinal(event.delivery.status)) settle(event.delivery);
+    }
+  });
+  return { ids, settled, unsubscribe };
+}
+
+/** The delivery's outcome once the engine is idle, reported, and the exit code it gives. */
+async function reportOutcome(core: Core, message: MessageRecord, delivery: DeliveryRecord, interrupted: boolean, report: Reporter): Promise<number> {
+  await core.idle();
+  let final = current(core, message.id, delivery.id) ?? delivery;
+  if (interrupted && !isFinal(final.status)) {
+    // Ctrl-C: stop the retries for good, so a later `serve` on a --data-dir does not resume them.
+    core.cancelMessage({ id: message.id });
+    await core.idle();
+    final = current(core, message.id, delivery.id) ?? final;
+    report.result({ message, status: 'interrupted', reason: null, attempts: final.attempts, spanMs: span(final), exitCode: EXIT.failed });
+    return EXIT.failed;
+  }
+  const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
+  report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final });
+  return exitCode;
 }
 
 function current(core: Core, messageId: number, deliveryId: number): DeliveryRecord | undefined {
