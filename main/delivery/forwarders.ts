@@ -28,7 +28,7 @@ export interface Forwarder {
   close(): Promise<void>;
 }
 
-/** A round as it crosses to the forwarder's thread: the requests already prepared (signed) by the sender. */
+/** A round ready to send: each webhook's request prepared (headers, signature) over the exact body. */
 export interface PreparedRound {
   requests: PreparedRequest[];
   body: Uint8Array;
@@ -38,11 +38,11 @@ export interface PreparedRound {
   fastForwardMs: number | null;
 }
 
-/**
- * What comes back: the results without the signature and the prepared request headers, which the sender has
- * already; the headers as written to the socket, when the request went out (null otherwise).
- */
-export type SentResult = Omit<SendResult, 'requestHeaders' | 'signature'> & { requestHeaders: Record<string, string> | null };
+/** What the forwarder's thread is sent: the round as the engine asks for it, not yet signed. */
+export type RoundJob = Omit<RoundRequest, 'jump' | 'fastForwardMs'> & { jump: boolean; fastForwardMs: number | null };
+
+/** What comes back: each webhook's result, its signature and the headers as written (or as prepared, when none were). */
+export type SentResult = SendResult;
 
 /** Sends prepared rounds (on whichever thread it lives). */
 export class RoundSender {
@@ -71,7 +71,7 @@ export class RoundSender {
   }
 }
 
-const prepareRound = (r: RoundRequest): PreparedRound => ({
+export const prepareRound = (r: RoundRequest): PreparedRound => ({
   requests: r.webhooks.map((webhook) => prepareRequest(webhook, r.secret, r.body)),
   body: r.body,
   timeoutMs: r.timeoutMs,
@@ -106,21 +106,14 @@ export interface InvalidateMessage {
 }
 
 /**
- * Rounds are signed here and sent from the forwarder's thread: that thread's loop turns a connection around
- * between two requests, so it does as little else as possible.
+ * Rounds are signed and sent on the forwarder's thread: the engine's thread also accepts messages and
+ * writes every row, and is the one that runs out of time first under load.
  */
 export class WorkerForwarder implements Forwarder {
-  private readonly jobs = new JobWorker<PreparedRound, SentResult[], InvalidateMessage>({ name: 'delivery/forwarderWorker' });
+  private readonly jobs = new JobWorker<RoundJob, SentResult[], InvalidateMessage>({ name: 'delivery/forwarderWorker' });
 
-  async sendRound(request: RoundRequest): Promise<SendResult[]> {
-    const round = prepareRound(request);
-    const sent = await this.jobs.run(round);
-    return sent.map((result, i) => {
-      const withRequest = result as SendResult;
-      withRequest.requestHeaders = result.requestHeaders ?? round.requests[i]!.headers;
-      withRequest.signature = round.requests[i]!.signature;
-      return withRequest;
-    });
+  sendRound(r: RoundRequest): Promise<SendResult[]> {
+    return this.jobs.run({ webhooks: r.webhooks, body: r.body, secret: r.secret, timeoutMs: r.timeoutMs, caFile: r.caFile, jump: r.jump ?? false, fastForwardMs: r.fastForwardMs ?? null });
   }
 
   invalidate(caFile: string | null): void {
