@@ -2,7 +2,7 @@
  * A check run as JUnit XML, the format CI servers read (Jenkins, GitLab, GitHub test reporters): one
  * testsuite, one testcase per check. A `fail` is a testcase with a <failure>; a `warn` passes, with its
  * note in the testcase's <system-out> (docs/check.md, "--junit"). The shape follows Jenkins' JUnit schema (xunit-plugin's
- * junit-10.xsd), which allows system-out inside a testcase; test/unit/check.junit.test.ts checks it.
+ * junit-10.xsd), which allows system-out inside a testcase; test/unit/check/junit.test.ts checks it.
  */
 import { SEE_DIAGNOSIS, type CheckDiagnosis, type CheckExchange, type CheckResult, type CheckRun } from '../contract/check/check.js';
 

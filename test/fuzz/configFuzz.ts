@@ -1,7 +1,7 @@
 /**
  * Property-based fuzzing of the config file (docs/behaviour.md §10, README "Config file"): sources,
  * destinations and receivers applied the way `hookbench serve --config` applies them (applyConfigFile).
- * Plain functions that throw a `Violation`: the test (test/integration/fuzz.config.test.ts) and the soak
+ * Plain functions that throw a `Violation`: the test (test/integration/fuzz/config.test.ts) and the soak
  * (scripts/soak.ts) both run them.
  *
  * - A valid file round-trips: what the core holds afterwards is what the file says, and applying it again

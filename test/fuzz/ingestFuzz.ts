@@ -1,6 +1,6 @@
 /**
  * Property-based fuzzing of the ingestion API (docs/behaviour.md §7) over HTTP, against any running serve:
- * the in-process one of `npm test` (test/integration/fuzz.ingest.test.ts) or a real `hookbench serve`
+ * the in-process one of `npm test` (test/integration/fuzz/ingest.test.ts) or a real `hookbench serve`
  * process in `npm run soak` (scripts/soak.ts). Plain functions that throw a `Violation`, no test runner:
  * both callers use them.
  *

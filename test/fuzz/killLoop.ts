@@ -7,7 +7,7 @@
  * - a call is delivered more than once only when a kill interrupted its round (at least once, never more
  *   copies than rounds a kill can interrupt);
  * - no delivery ends `failed`, and the last serve stops cleanly.
- * Used by test/integration/fault.sigkill.test.ts (a few kills) and `npm run soak` (many).
+ * Used by test/integration/faults/sigkill.test.ts (a few kills) and `npm run soak` (many).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

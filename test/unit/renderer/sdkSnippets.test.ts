@@ -1,7 +1,7 @@
 /**
  * The Sources screen's SDK snippets: each names this workbench's ingestion URL and the write key, in the
  * form its SDK wants (a base URL the SDK appends /v1/batch to; the browser SDK's host + /v1). The routes
- * themselves are the ingestion API's (test/integration/serve.ingest.test.ts posts to each, and runs
+ * themselves are the ingestion API's (test/integration/serve/ingest.test.ts posts to each, and runs
  * @segment/analytics-node against a serve); test/e2e/sources.e2e.ts runs the cURL snippet as copied.
  */
 import { describe, expect, it } from 'vitest';

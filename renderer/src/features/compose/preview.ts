@@ -4,7 +4,7 @@
  * (docs/behaviour.md §6, with main/contract/message/routing.ts's checks). The engine fills in messageId and timestamp
  * when the call arrives, so those two values differ in the bytes actually sent.
  *
- * Imports say `.js`: test/integration/composePreview.test.ts checks this file against the engine under NodeNext.
+ * Imports say `.js`: test/integration/ingestion/composePreview.test.ts checks this file against the engine under NodeNext.
  */
 import { buildMessageBody } from '../../../../main/contract/message/messageBody.js';
 import type { MessageType } from '../../../../main/contract/message/messageShapes.js';

@@ -1,0 +1,306 @@
+/**
+ * The endpoint check's battery against receivers with known faults: each check fails on a receiver that
+ * breaks it and passes on one that does not. Requests go through the forwarder's own send, so "late" is
+ * the check's injected timeout (milliseconds here, the destination's 5 s by default).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckResult, CheckRun } from '../../../main/contract/check/check.js';
+import type { EngineEvent } from '../../../main/contract/events.js';
+import { BATTERY } from '../../../main/check/battery.js';
+import { createCore, type Core } from '../../../main/app/createCore.js';
+import { checkReceiver, SECRET, type Faults } from '../../helpers/checkReceivers.js';
+import { startReceiver, type TestReceiver } from '../../helpers/receiver.js';
+import { tempDir } from '../../helpers/tempDir.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+function newCore(timing: { timeoutMs: number; slowMs: number }): Core {
+  const { dir, cleanup } = tempDir('hookbench-check-');
+  const core = createCore({ dataDir: dir, autoStart: false, forwarder: 'inline', checkTiming: timing });
+  cleanups.push(async () => {
+    await core.close();
+    cleanup();
+  });
+  return core;
+}
+
+/** Generous limits: nothing a busy machine does makes a healthy localhost receiver "slow". */
+let core: Core;
+/** A short timeout (a never-answered request costs 300 ms) and every answer counted slow. */
+let tight: Core;
+let receiver: TestReceiver;
+
+beforeAll(async () => {
+  core = newCore({ timeoutMs: 10_000, slowMs: 5_000 });
+  tight = newCore({ timeoutMs: 300, slowMs: 0 });
+  receiver = await startReceiver(checkReceiver());
+  cleanups.push(() => receiver.close());
+});
+afterEach(() => {
+  receiver.respond = checkReceiver();
+});
+
+async function run(faults: Faults, options: { secret?: string | null; only?: string[]; burst?: number; on?: Core } = {}): Promise<CheckRun> {
+  receiver.respond = checkReceiver(faults);
+  const secret = options.secret === undefined ? SECRET : options.secret;
+  const r = await (options.on ?? core).checks.runCheck({ url: receiver.url, ...(secret !== null ? { secret } : {}), burst: options.burst ?? 10, ...(options.only ? { only: options.only } : {}), wait: true });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+const verdicts = (r: CheckRun): Record<string, string> => Object.fromEntries(r.checks.map((c) => [c.id, c.verdict]));
+const check = (r: CheckRun, id: string): CheckResult => {
+  const found = r.checks.find((c) => c.id === id);
+  if (!found) throw new Error(`no check ${id} in ${r.checks.map((c) => c.id).join(', ')}`);
+  return found;
+};
+const failing = (r: CheckRun) => r.checks.filter((c) => c.verdict !== 'pass').map((c) => c.id);
+
+describe('hookbench check: the battery', () => {
+  it('a receiver that does everything right passes every check, each with its evidence', async () => {
+    const r = await run({});
+    expect(r.status).toBe('finished');
+    expect(failing(r)).toEqual([]);
+    expect(r.checks.map((c) => c.id)).toEqual(BATTERY.filter((c) => c.id !== 'signature.unverified').map((c) => c.id));
+    expect(r.summary).toEqual({ passed: r.checks.length, failed: 0, warnings: 0 });
+    expect(r.diagnosis).toBeNull();
+    const alias = check(r, 'shapes.alias').evidence[0]!;
+    expect(JSON.parse(alias.request.body)).toMatchObject({ version: 1, type: 'alias', 'Previous ID': 'anon-hookbench-check', 'User ID': 'hookbench-check-user' });
+    expect(alias.request.headers['x-signature']).toMatch(/^[0-9a-f]{40}$/);
+    expect(alias.signature).toMatchObject({ explanation: 'signature matches' });
+    const anonymous = JSON.parse(check(r, 'shapes.anonymous-only').evidence[0]!.request.body) as Record<string, unknown>;
+    expect(anonymous).not.toHaveProperty('userId');
+    const deleted = JSON.parse(check(r, 'shapes.delete').evidence[0]!.request.body) as Record<string, unknown>;
+    expect(Object.keys(deleted).slice(0, 3)).toEqual(['type', 'userId', 'timestamp']);
+    expect(check(r, 'shapes.max-size').evidence[0]!.request.bodyBytes).toBeGreaterThan(32_000);
+    expect(JSON.parse(receiver.captured.at(-1)!.body.toString('utf8'))).toHaveProperty('type');
+  });
+
+  it('a receiver that accepts any signature fails every forgery check, saying forged requests get in', async () => {
+    const r = await run({ acceptsAnySignature: true });
+    expect(failing(r)).toEqual(['signature.wrong-secret', 'signature.missing', 'signature.tampered', 'signature.pretty-printed']);
+    expect(check(r, 'signature.wrong-secret').detail).toBe('signed with another secret: accepted with HTTP 200; forged requests get in');
+    const pretty = check(r, 'signature.pretty-printed').evidence[0]!;
+    expect(pretty.signature?.explanation).toMatch(/pretty-printed/);
+    expect(check(r, 'signature.missing').evidence[0]!.request.headers).not.toHaveProperty('x-signature');
+    expect(check(r, 'signature.missing').fix).toMatch(/HMAC-SHA1 of the raw request body/);
+  });
+
+  it('a receiver that answers a forgery with 500 fails, saying the destination would retry it for 4 hours', async () => {
+    const r = await run({ serverErrorOnBadSignature: true });
+    expect(failing(r)).toEqual(['signature.wrong-secret', 'signature.missing', 'signature.tampered', 'signature.pretty-printed']);
+    expect(check(r, 'signature.tampered').detail).toBe(
+      'body changed after signing: answered HTTP 500; the real destination would retry this forged request for 4 hours. Refuse it with 401 instead',
+    );
+  });
+
+  it('an upper-case hex digest of the right bytes is the same signature: accepting it is no fault', async () => {
+    receiver.respond = checkReceiver();
+    const r = await core.checks.runCheck({
+      url: receiver.url,
+      secret: SECRET,
+      only: ['my.upper-hex'],
+      scenarios: { scenarios: [{ id: 'my.upper-hex', title: 'upper-case hex accepted', message: { type: 'track', call: { userId: 'u', event: 'E' } }, sign: 'uppercase-hex' }] },
+      wait: true,
+    });
+    expect(r.ok && r.value.checks[0]).toMatchObject({ id: 'my.upper-hex', verdict: 'pass' });
+    expect(receiver.captured.at(-1)!.headers['x-signature']).toMatch(/^[0-9A-F]{40}$/);
+  });
+
+  it('without a secret, the signature area is one warning that requests are not verified', async () => {
+    const r = await run({ acceptsAnySignature: true }, { secret: null });
+    const signature = r.checks.filter((c) => c.area === 'signature');
+    expect(signature.map((c) => [c.id, c.verdict])).toEqual([['signature.unverified', 'warn']]);
+    expect(signature[0]!.detail).toMatch(/not being verified/);
+    expect(receiver.captured.at(-1)!.headers).not.toHaveProperty('x-signature');
+    expect(r.summary.failed).toBe(0);
+  });
+
+  it('a receiver that answers 409 to a duplicate fails redelivery (and only redelivery)', async () => {
+    const r = await run({ conflictOnDuplicate: true });
+    expect(failing(r)).toEqual(['redelivery.same-message']);
+    const redelivery = check(r, 'redelivery.same-message');
+    expect(redelivery.detail).toMatch(/^the duplicate got HTTP 409/);
+    const [first, second] = redelivery.evidence;
+    expect(first!.request.body).toBe(second!.request.body);
+    expect(JSON.parse(first!.request.body)).toMatchObject({ messageId: expect.stringMatching(/^hookbench-check-redelivery-[0-9a-f-]{36}$/) });
+    expect([first!.statusCode, second!.statusCode]).toEqual([200, 409]);
+  });
+
+  it('a receiver that chokes on keys with spaces fails the alias shape, with the body it answered', async () => {
+    const r = await run({ chokesOnKeysWithSpaces: true });
+    expect(failing(r)).toEqual(['shapes.alias']);
+    expect(check(r, 'shapes.alias').detail).toBe('HTTP 500: TypeError: cannot read "Previous ID": the destination retries this message for up to 4 hours');
+  });
+
+  it('a receiver that never answers one shape fails that shape and the latency check (timeout injected: 300 ms)', async () => {
+    const r = await run({ neverAnswersType: 'screen' }, { on: tight, only: ['shapes.screen', 'shapes.track', 'time.latency'] });
+    expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'shapes.screen': 'fail', 'time.latency': 'fail' });
+    expect(check(r, 'shapes.screen').detail).toBe('no response headers within 300 ms: the destination times out and retries for up to 4 hours');
+    expect(check(r, 'time.latency').detail).toMatch(/^p50 \d+ ms, p95 \d+ ms, max \d+ ms over 2 requests; 1 got no response headers within 300 ms \(first: a screen call gets a 2xx\)/);
+  });
+
+  it('answers slower than the threshold are a warning naming p50, p95 and max (threshold injected: 0 ms)', async () => {
+    const r = await run({}, { on: tight, only: ['shapes.track', 'shapes.page', 'time.latency'] });
+    expect(check(r, 'time.latency')).toMatchObject({ verdict: 'warn' });
+    expect(check(r, 'time.latency').detail).toMatch(/^p50 \d+ ms, p95 \d+ ms, max \d+ ms over 2 requests; 2 took more than 0 ms/);
+    const relaxed = await run({}, { only: ['shapes.track', 'time.latency'] });
+    expect(check(relaxed, 'time.latency').verdict).toBe('pass');
+  });
+
+  it('a receiver that sends headers and stalls the body is reported (its status still counts)', async () => {
+    const r = await run({ stallsBody: true }, { on: tight, only: ['shapes.track', 'time.body-stall'] });
+    expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'time.body-stall': 'warn' });
+    expect(check(r, 'time.body-stall').detail).toMatch(/^1 response\(s\) sent headers, then stalled the body/);
+  });
+
+  it('a receiver that requires charset=utf-8 fails the content-type check, saying so', async () => {
+    const r = await run({ requiresCharset: true }, { only: ['content-type.no-charset', 'shapes.track'] });
+    expect(verdicts(r)).toEqual({ 'shapes.track': 'fail', 'content-type.no-charset': 'fail' });
+    expect(check(r, 'content-type.no-charset').detail).toBe(
+      'application/json got HTTP 415, but application/json; charset=utf-8 got HTTP 200: the receiver requires a charset the destination never sends',
+    );
+    expect(check(r, 'content-type.no-charset').evidence.map((ex) => ex.request.headers['content-type'])).toEqual(['application/json', 'application/json; charset=utf-8']);
+  });
+
+  it('a burst that overloads the receiver fails with the throughput it sustained', async () => {
+    const r = await run({ overloadedPast: 5 }, { burst: 12, only: ['burst.concurrent'] });
+    const burst = check(r, 'burst.concurrent');
+    expect(burst.verdict).toBe('fail');
+    expect(burst.detail).toMatch(/^7 of 12 deliveries in \d+ ms \([\d.]+\/s, at most 16 at once per origin, as the destination sends\) failed \(HTTP 503\)/);
+    expect(burst.evidence).toHaveLength(5);
+    const ok = await run({}, { burst: 12, only: ['burst.concurrent'] });
+    expect(check(ok, 'burst.concurrent')).toMatchObject({ verdict: 'pass', evidence: [expect.objectContaining({ statusCode: 200 })] });
+  });
+
+  it.each([
+    [{ status: 301, headers: { location: 'https://elsewhere.test/hook' } }, 'warn', 'HTTP 301 to https://elsewhere.test/hook: redirects are not followed, so the message counts as failed (redirect not followed (301))'],
+    [{ status: 429, headers: { 'retry-after': '30' } }, 'warn', 'HTTP 429 with Retry-After: 30: the destination waits that long (when longer than its next delay) and retries, within the 4-hour window'],
+    [{ status: 429 }, 'warn', 'HTTP 429 without Retry-After: the destination retries on its schedule (5 s, 30 s, 2 min, …) within the 4-hour window'],
+    [{ status: 404, body: 'no route /hook' }, 'fail', 'HTTP 404: no route /hook: a valid request refused; the destination fails the message for good (permanent: HTTP 404)'],
+    [{ status: 503 }, 'fail', 'HTTP 503: ok: the destination retries this message for up to 4 hours'],
+  ])('status semantics: %j on a valid request is %s', async (faults, verdict, detail) => {
+    const r = await run(faults, { only: ['status.valid-request'] });
+    expect(check(r, 'status.valid-request')).toMatchObject({ verdict, detail });
+  });
+
+  it('an unreachable URL ends the run as unreachable, saying why, with nothing checked', async () => {
+    const closed = await startReceiver();
+    const url = closed.url;
+    await closed.close();
+    const r = await core.checks.runCheck({ url, secret: SECRET, wait: true });
+    expect(r.ok && r.value).toMatchObject({ status: 'unreachable', checks: [], error: expect.stringMatching(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/hook: ECONNREFUSED/) });
+  });
+});
+
+describe('the mock receiver as the endpoint under check', () => {
+  it('its self-signed https listener fails transport with the caFile fix; a 500 script fails the shapes', async () => {
+    const addresses = await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: 0 });
+    cleanups.push(() => core.receivers.stop());
+    const created = core.createReceiver({ name: 'down', script: 500 });
+    expect(created.ok).toBe(true);
+    const tls = await core.checks.runCheck({ url: `${addresses.tlsUrl}/r/down`, secret: SECRET, wait: true });
+    expect(tls.ok && tls.value.checks.map((c) => [c.id, c.verdict])).toEqual([['transport.https', 'fail']]);
+    expect(tls.ok && tls.value.checks[0]!.detail).toMatch(/^tls: self-signed certificate/);
+    expect(tls.ok && tls.value.checks[0]!.fix).toMatch(/caFile/);
+    const down = await core.checks.runCheck({ url: `${addresses.url}/r/down`, secret: SECRET, only: ['shapes.track', 'signature.missing'], wait: true });
+    expect(down.ok && down.value.checks.map((c) => [c.id, c.verdict, c.detail])).toEqual([
+      ['shapes.track', 'fail', 'HTTP 500: the destination retries this message for up to 4 hours'],
+      ['signature.missing', 'fail', 'no X-Signature: answered HTTP 500; the real destination would retry this forged request for 4 hours. Refuse it with 401 instead'],
+    ]);
+  });
+});
+
+describe('through the engine: attempt records to link', () => {
+  it('what the destination itself can send becomes a message with an attempt; byte forgeries go directly; its destinations are disabled after', async () => {
+    const { dir, cleanup } = tempDir('hookbench-check-engine-');
+    const started = createCore({ dataDir: dir, forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
+    cleanups.push(async () => {
+      await started.close();
+      cleanup();
+    });
+    receiver.respond = checkReceiver({ acceptsAnySignature: true });
+    const r = await started.checks.runCheck({ url: receiver.url, secret: SECRET, only: ['shapes.alias', 'signature.wrong-secret', 'signature.missing', 'signature.tampered'], wait: true });
+    if (!r.ok) throw new Error(r.error.message);
+    const links = r.value.checks.map((c) => [c.id, c.verdict, c.evidence[0]!.attempt === null ? 'direct' : 'attempt']);
+    expect(links).toEqual([
+      ['shapes.alias', 'pass', 'attempt'],
+      ['signature.wrong-secret', 'fail', 'attempt'],
+      ['signature.missing', 'fail', 'attempt'],
+      ['signature.tampered', 'fail', 'direct'],
+    ]);
+    const forged = r.value.checks[1]!.evidence[0]!;
+    const message = started.getMessage({ id: forged.attempt!.messageId });
+    expect(message.ok && message.value.attempts.map((a) => [a.id, a.statusCode, a.signature])).toEqual([[forged.attempt!.attemptId, 200, forged.request.headers['x-signature']]]);
+    expect(forged.signature?.explanation).toBe('no known mistake explains it: check the shared secret');
+    expect(r.value.checks[2]!.evidence[0]!.request.headers).not.toHaveProperty('x-signature');
+    const destinations = started.listDestinations({ owner: 'check' });
+    expect(destinations.ok && destinations.value.items.map((d) => [d.name, d.enabled, d.sourceIds])).toEqual(
+      expect.arrayContaining([
+        ['hookbench check', false, []],
+        ['hookbench check (another secret)', false, []],
+        ['hookbench check (unsigned)', false, []],
+      ]),
+    );
+  });
+});
+
+describe('runs: events, history and comparison', () => {
+  it('announces the run, each check and the end; keeps it; says what was fixed since the last run of the URL', async () => {
+    const events: EngineEvent[] = [];
+    const off = core.onEvent((e) => {
+      if (e.type.startsWith('check')) events.push(e);
+    });
+    const only = ['signature.wrong-secret', 'signature.missing', 'shapes.track'];
+    const before = await run({ acceptsAnySignature: true }, { only });
+    const started = await core.checks.runCheck({ url: receiver.url, secret: SECRET, only, wait: false });
+    expect(started.ok && started.value).toMatchObject({ status: 'running', total: 3, previousRunId: before.id });
+    receiver.respond = checkReceiver();
+    await new Promise<void>((resolve) => {
+      const stop = core.onEvent((e) => {
+        if (e.type === 'checkRunFinished' && started.ok && e.run.id === started.value.id) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    off();
+    const after = core.checks.getCheckRun({ id: started.ok ? started.value.id : 0 });
+    expect(after.ok && after.value.checks.map((c) => [c.id, c.verdict, c.change])).toEqual([
+      ['shapes.track', 'pass', 'same'],
+      ['signature.wrong-secret', 'pass', 'fixed'],
+      ['signature.missing', 'pass', 'fixed'],
+    ]);
+    expect(after.ok && after.value.fixedSinceLastRun).toEqual(['signature.wrong-secret', 'signature.missing']);
+    const ofRun = events.filter((e) => ('run' in e ? e.run.id : 'runId' in e ? e.runId : 0) === (started.ok ? started.value.id : -1));
+    expect(ofRun.map((e) => e.type)).toEqual(['checkRunStarted', 'checkFinished', 'checkFinished', 'checkFinished', 'checkRunFinished']);
+    expect(ofRun.at(-1)).toMatchObject({ type: 'checkRunFinished', run: { status: 'finished', summary: { passed: 3, failed: 0, warnings: 0 } } });
+    const listed = core.checks.listCheckRuns({ url: receiver.url, limit: 2 });
+    expect(listed.ok && listed.value.items.map((i) => i.id)).toEqual([started.ok && started.value.id, before.id]);
+    expect(listed.ok && listed.value.nextCursor).not.toBeNull();
+    expect(listed.ok && listed.value.items[0]!.options).toEqual({ secretGiven: true, headers: {}, only, burst: 50, scenarios: 0, caFile: null, capacity: null });
+    expect(JSON.stringify(listed)).not.toContain(SECRET);
+  });
+
+  it('a password in the URL is sent (Basic auth, as the destination does) but never kept or shown', async () => {
+    receiver.respond = checkReceiver();
+    const url = receiver.url.replace('http://', 'http://ada:pa55word@');
+    const r = await core.checks.runCheck({ url, secret: SECRET, only: ['shapes.track'], wait: true });
+    expect(receiver.captured.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('ada:pa55word').toString('base64')}`);
+    expect(r.ok && r.value.url).toBe(receiver.url.replace('http://', 'http://ada:••••@'));
+    expect(JSON.stringify(r)).not.toContain('pa55word');
+    expect(JSON.stringify(core.checks.listCheckRuns({}))).not.toContain('pa55word');
+  });
+
+  it('refuses an unknown ID in only, and a scenario that reuses a built-in ID, naming the field', async () => {
+    expect(await core.checks.runCheck({ url: receiver.url, only: ['shapes.track', 'shapes.nope'] })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', field: 'only[1]', message: 'only[1]: no check has the ID "shapes.nope" (hookbench check --list prints them)' },
+    });
+    const clash = await core.checks.runCheck({ url: receiver.url, scenarios: { scenarios: [{ id: 'shapes.track', title: 't', body: {} }] } });
+    expect(clash).toMatchObject({ ok: false, error: { field: 'scenarios.scenarios[0].id' } });
+  });
+});

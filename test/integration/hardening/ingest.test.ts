@@ -1,0 +1,85 @@
+/**
+ * Every body is read as JSON whatever its Content-Type label, as the
+ * real collection API does; identifiers that UTF-8 cannot store (lone surrogates) are refused, naming the
+ * field, so that the indexed columns and the stored body never disagree.
+ */
+import { gzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import type { RunningServe } from '../../../main/cli/commands/serve.js';
+import { must } from '../../helpers/harness.js';
+import { basicAuth, serveWithSource } from '../../helpers/serveWithSource.js';
+
+async function post(running: RunningServe, path: string, body: string | Buffer, headers: Record<string, string>) {
+  const res = await request(`${running.info.url}${path}`, { method: 'POST', headers: { authorization: basicAuth, ...headers }, body });
+  return { status: res.statusCode, body: (await res.body.json()) as { success?: boolean; error?: Record<string, unknown> } };
+}
+
+const stored = (running: RunningServe) => must(running.core.listMessages({ limit: 100 })).items;
+const call = (event: string) => JSON.stringify({ userId: 'u1', event });
+
+describe('content types (docs/behaviour.md §7): every body is read as JSON, whatever its label', () => {
+  it('a gzip JSON body labelled as a form is accepted', async () => {
+    const running = await serveWithSource();
+    const res = await post(running, '/v1/track', gzipSync(call('Zipped Form')), { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' });
+    expect(res).toEqual({ status: 200, body: { success: true } });
+    expect(stored(running).map((m) => m.event)).toEqual(['Zipped Form']);
+  });
+
+  it('any label, or none at all, is accepted on every route when the body is JSON', async () => {
+    const running = await serveWithSource();
+    expect((await post(running, '/v1/track', call('No Label'), {})).status).toBe(200);
+    expect((await post(running, '/v1/track', call('Image'), { 'content-type': 'image/notjson' })).status).toBe(200);
+    expect((await post(running, '/v1/batch', JSON.stringify({ batch: [{ type: 'track', userId: 'u1', event: 'Form Batch' }] }), { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
+    expect(stored(running).map((m) => m.event).sort()).toEqual(['Form Batch', 'Image', 'No Label']);
+  });
+
+  it('a body that is not JSON is refused with 400 invalid_json naming the problem, whatever its label says', async () => {
+    const running = await serveWithSource();
+    const labelled = await post(running, '/v1/track', 'userId=u1&event=E', { 'content-type': 'application/json' });
+    expect(labelled.status).toBe(400);
+    expect(labelled.body.error).toMatchObject({ code: 'invalid_json', field: 'body', message: expect.stringMatching(/^body: invalid JSON \(.+\)$/) });
+    const form = await post(running, '/v1/track', 'userId=u1&event=E', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(400);
+    expect(form.body.error).toMatchObject({
+      code: 'invalid_json',
+      field: 'body',
+      message: expect.stringContaining('labelled application/x-www-form-urlencoded: every body is read as JSON, whatever its label'),
+    });
+    expect(stored(running)).toEqual([]);
+    expect(must(running.core.listIngestLog({})).items.map((r) => r.code)).toEqual(['invalid_json', 'invalid_json']);
+  });
+});
+
+describe('lone surrogates in indexed fields (docs/behaviour.md §7)', () => {
+  // JSON text with escapes that JSON.parse turns into lone UTF-16 surrogates: valid JSON, not valid Unicode.
+  const lone = (field: string) => `{"userId":"u1","event":"E",${field}}`;
+
+  it.each([
+    ['userId', '"userId":"u\\ud800"', 'userId'],
+    ['anonymousId', '"anonymousId":"\\udc00a"', 'anonymousId'],
+    ['event', '"event":"Signed Up \\ud83d"', 'event'],
+    ['messageId', '"messageId":"m-\\udfff-1"', 'messageId'],
+  ])('/v1/track refuses a lone surrogate in %s with 400 naming the field; nothing is stored', async (_name, member, field) => {
+    const running = await serveWithSource();
+    const res = await post(running, '/v1/track', lone(member), { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_input', field, message: expect.stringContaining(`${field}: contains a lone surrogate`) });
+    expect(stored(running)).toEqual([]);
+  });
+
+  it('a batch names the item; the typed API refuses it too; a proper pair (an emoji) is stored alike in the columns and the body', async () => {
+    const running = await serveWithSource();
+    const batch = `{"batch":[{"type":"track","userId":"u1","event":"ok"},{"type":"track","userId":"u1","event":"bad \\ud800"}]}`;
+    const res = await post(running, '/v1/batch', batch, { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_input', field: 'batch[1].event', index: 1 });
+    expect(running.core.sendMessage({ type: 'track', call: { userId: 'u\ud800', event: 'E' } })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'userId' } });
+    expect((await post(running, '/v1/track', '{"userId":"u\\ud83d\\ude00","event":"Smile \\ud83d\\ude00"}', {})).status).toBe(200);
+    const [m] = stored(running);
+    expect(m).toMatchObject({ userId: 'u😀', event: 'Smile 😀' });
+    const detail = must(running.core.getMessage({ id: m!.id }));
+    expect(JSON.parse(detail.message.body)).toMatchObject({ userId: 'u😀', event: 'Smile 😀' });
+    expect(must(running.core.listMessages({ userId: 'u😀' })).items).toHaveLength(1);
+  });
+});

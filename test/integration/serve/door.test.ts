@@ -1,0 +1,114 @@
+/**
+ * Nothing is silently lost at the door of `hookbench serve` (docs/behaviour.md §7): a POST to a path that is
+ * not a route answers a JSON 404 naming the route meant (only GETs serve the UI), and requests refused for
+ * their write key are said in serve's log (once per key, then a count) and shown by `hookbench tail`.
+ */
+import { join } from 'node:path';
+import { Analytics } from '@segment/analytics-node';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import type { Page } from '../../../main/contract/messages.js';
+import type { IngestRefusal } from '../../../main/contract/sources.js';
+import { runCli } from '../../../main/cli/program.js';
+import { startServe, type RunningServe } from '../../../main/cli/commands/serve.js';
+import type { RefusalReportOptions } from '../../../main/cli/refusalReport.js';
+import { captureIO } from '../../helpers/cliIO.js';
+import { must, newDataDir, onCleanup } from '../../helpers/harness.js';
+
+async function serve(io = captureIO(), report: RefusalReportOptions = {}): Promise<RunningServe> {
+  const running = await startServe({ dataDir: join(newDataDir(), 'data'), host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, io.io, report);
+  onCleanup(() => running.stop());
+  return running;
+}
+
+const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+
+async function send(running: RunningServe, method: string, path: string, body?: unknown) {
+  const res = await request(`${running.info.url}${path}`, {
+    method: method as 'POST',
+    headers: { 'content-type': 'application/json', authorization: basic('wk_whatever') },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, type: String(res.headers['content-type'] ?? ''), text };
+}
+
+describe('serve: a request to a path that is not a route', () => {
+  it('POST /batch, /track, /v2/track answer a JSON 404 naming the /v1 route; GETs of UI paths still serve the UI', async () => {
+    const running = await serve();
+    const batch = { batch: [{ type: 'track', userId: 'u1', event: 'Lost' }] };
+    for (const [path, meant] of [
+      ['/batch', '/v1/batch'],
+      ['/track', '/v1/track'],
+      ['/v2/track', '/v1/track'],
+      ['/v1', '/v1/batch'],
+    ] as const) {
+      const r = await send(running, 'POST', path, batch);
+      expect(r.status, path).toBe(404);
+      expect(r.type, path).toContain('application/json');
+      expect(JSON.parse(r.text), path).toEqual({ error: { code: 'not_found', message: `POST ${path}: not a route of Hookbench; did you mean ${meant}? Ingestion is under /v1/, the typed API under /api/<command>.` } });
+    }
+    const other = await send(running, 'PUT', '/settings', {});
+    expect(other.status).toBe(404);
+    expect(JSON.parse(other.text).error.message).toBe('PUT /settings: not a route of Hookbench. Ingestion is under /v1/ (e.g. /v1/batch), the typed API under /api/<command>; only GET serves the UI.');
+    // Nothing of them was stored as a message; the SDK-looking POSTs are in the ingest log.
+    expect(must(running.core.listMessages({})).items).toHaveLength(0);
+    const log = must(running.core.listIngestLog({})) as Page<IngestRefusal>;
+    expect(log.items.map((r) => [r.route, r.httpStatus, r.code])).toEqual([
+      ['/v1', 404, 'not_found'],
+      ['/v2/track', 404, 'not_found'],
+      ['/track', 404, 'not_found'],
+      ['/batch', 404, 'not_found'],
+    ]);
+
+    for (const path of ['/', '/batch', '/destinations']) {
+      const r = await send(running, 'GET', path);
+      expect(r.status, path).toBe(200);
+      expect(r.type, path).toContain('text/html');
+    }
+  });
+});
+
+describe('serve: requests with an unknown write key', () => {
+  it("a real SDK's calls with an unknown key: one line in serve's log naming the masked key, then a count of the repeats", async () => {
+    const io = captureIO();
+    let summary: (() => void) | null = null;
+    const running = await serve(io, { schedule: (fn) => ((summary = fn), () => (summary = null)) });
+    const errors: unknown[] = [];
+    const analytics = new Analytics({ writeKey: 'wk_not_a_source_key', host: running.info.url, flushAt: 1, maxRetries: 0 });
+    analytics.on('error', (e) => errors.push(e));
+    for (let i = 0; i < 3; i++) analytics.track({ userId: 'sdk-user', event: `Call ${i}` });
+    await analytics.closeAndFlush({ timeout: 10_000 });
+    expect(must(running.core.listMessages({})).items).toHaveLength(0);
+    expect(must(running.core.listIngestLog({})).items).toHaveLength(3);
+
+    const lines = () => io.err().split('\n').filter((l) => l.includes('refused'));
+    expect(lines()).toEqual([
+      `hookbench serve: refused a request to /v1/batch from 127.0.0.1 (HTTP 401): unknown write key "wk_…ey"; nothing of it was kept; give the SDK the write key of one of your sources (Sources in the UI). Repeats are counted, not printed.`,
+    ]);
+    expect(summary).not.toBeNull();
+    summary!();
+    expect(lines().slice(1)).toEqual(['hookbench serve: refused 2 more requests: unknown write key "wk_…ey"']);
+    expect(io.err()).not.toContain('wk_not_a_source_key');
+  });
+
+  it('hookbench tail shows refused requests as they happen', async () => {
+    const running = await serve();
+    const tail = captureIO();
+    const run = runCli(['tail', '--data-dir', running.dataDir], tail.io, { tail: { retryMs: { min: 10, max: 50 }, timeZone: 'UTC' } });
+    onCleanup(async () => {
+      tail.abort();
+      await run;
+    });
+    await tail.waitForErr('tailing Hookbench at');
+    const r = await request(`${running.info.url}/v1/batch`, { method: 'POST', headers: { authorization: basic('wk_unknown_key') }, body: JSON.stringify({ batch: [{ type: 'track', userId: 'u', event: 'E' }] }) });
+    await r.body.dump();
+    expect(r.statusCode).toBe(401);
+    await send(running, 'POST', '/batch', {});
+    await tail.waitForOut('not_found');
+    const lines = tail.out().split('\n').filter((l) => l.includes('request refused'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^[\d:.]{12}  request refused +← \/v1\/batch +HTTP 401 unauthorized: unknown write key "wk_…ey"  from 127\.0\.0\.1$/);
+    expect(lines[1]).toMatch(/^[\d:.]{12}  request refused +← \/batch +HTTP 404 not_found: POST \/batch: not a route of Hookbench; did you mean \/v1\/batch\?/);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * What Node's HTTP parser refuses before any route sees it (bad framing, a URL or header past its limit, a
+ * garbage request line) gets the JSON error every other refusal gets, and a line in the ingest log.
+ */
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createCommandHandlers } from '../../../main/app/commandHandlers.js';
+import { startServer, type RunningServer } from '../../../main/server/httpServer.js';
+import { must, newCore, onCleanup } from '../../helpers/harness.js';
+import type { Core } from '../../../main/app/createCore.js';
+
+async function serveCore(): Promise<{ core: Core; server: RunningServer }> {
+  const core = newCore({ autoStart: false });
+  const server = await startServer({ core, host: '127.0.0.1', port: 0, token: () => 'tok', handlers: createCommandHandlers(core), uiDir: null });
+  onCleanup(() => server.close());
+  return { core, server };
+}
+
+/** Sends raw bytes and reads everything until the server closes: status line, headers and body. */
+function raw(server: RunningServer, bytes: string): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, body });
+    });
+    socket.write(bytes);
+  });
+}
+
+describe('requests the HTTP parser refuses', () => {
+  const cases: [string, string, number, RegExp, string][] = [
+    ['Content-Length and Transfer-Encoding together', 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, /Content-Length and Transfer-Encoding together/, 'POST /v1/batch'],
+    ['a Content-Length that is not a number', 'POST /v1/track HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, /Content-Length is not a number/, 'POST /v1/track'],
+    ['a 20 KB URL', `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, /more than [\d,]+ bytes \(a URL or header too large\)/, `GET /${'a'.repeat(195)}…`],
+    ['a 20 KB header', `POST /v1/batch HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, 431, /a URL or header too large/, 'POST /v1/batch'],
+    ['a garbage request line', 'HELLO WORLD\r\n\r\n', 400, /not an HTTP\/1\.1 request line/, '(unreadable request)'],
+  ];
+  it.each(cases)('%s: the JSON error with its status, and a line in the ingest log', async (_name, bytes, status, message, route) => {
+    const { core, server } = await serveCore();
+    const answer = await raw(server, bytes);
+    expect(answer.status).toBe(status);
+    expect(answer.headers).toMatch(/content-type: application\/json/);
+    const body = JSON.parse(answer.body) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toMatch(message);
+    const logged = must(core.listIngestLog({})).items[0]!;
+    expect(logged).toMatchObject({ route, httpStatus: status, code: 'invalid_request' });
+    expect(logged.message).toMatch(message);
+  });
+});

@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_NAMES } from '../../../main/contract/commands.js';
+import { renderApiDocs } from '../../../scripts/apiDocs.js';
+
+describe('docs/api.md', () => {
+  const shipped = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+
+  it('is generated from the command table (run `npm run docs:api` after changing a command)', () => {
+    expect(shipped).toBe(renderApiDocs());
+  });
+
+  it('documents every command with its input schema', () => {
+    for (const name of COMMAND_NAMES) expect(shipped, name).toContain(`### ${name}\n`);
+    expect(shipped).toContain('"maxLength": 1000'); // listMessages' text filter, from its zod schema
+  });
+});
