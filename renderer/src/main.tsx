@@ -21,8 +21,9 @@ const root = createRoot(document.getElementById('root')!);
 const choice = chooseTransport();
 if (choice.ok) {
   startSession(createApiClient(choice.transport, toastApiError));
-  // The landing screen's code (and a linked message's pane) is in by now or soon (the page's first script
-  // preloaded it): rendering once it is spares the screen a suspense, which React shows 300 ms late at best.
+  // The landing screen's code (and a linked message's pane, with its split) is in by now or soon (the page's
+  // first script preloaded it): rendering once it is spares the screen a suspense, which React shows 300 ms
+  // late at best.
   const { view, messageId } = useRouter.getState().route;
   const landing = [SCREENS[view].preload(), ...(messageId !== null && opensMessages(view) ? [preloadDetailPane()] : [])];
   void Promise.allSettled(landing).then(() =>

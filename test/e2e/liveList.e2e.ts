@@ -1,6 +1,7 @@
 /**
  * The Live list while messages arrive, against a real `hookbench serve`: scrolled down, the row being read
- * stays where it is and a pill counts what arrived above; at the top, the list follows the newest.
+ * stays where it is and a pill counts what arrived above; at the top, the list follows the newest. Opening a
+ * message puts its pane beside the list without the list losing its place, its focus or its pill.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +56,37 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
     await expect.poll(() => page.getByRole('button', { name: /new messages?$/ }).count()).toBe(0);
     await send(FIRST + MORE, 1);
     await expect.poll(async () => (await visibleUsers(page))[0]).toBe(`user-${FIRST + MORE}`);
+  });
+
+  it('opens a message beside the list, which keeps its place, its focus and its pill, and again when the pane closes', async () => {
+    const r = await serve({
+      sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
+      receivers: [{ name: 'ok', script: 200 }],
+      destinations: [{ name: 'Orders', enabled: true, sources: ['backend'], url: 'receiver:ok' }],
+    });
+    const send = (from: number, count: number) =>
+      r.call('sendMessages', { messages: Array.from({ length: count }, (_, i) => ({ type: 'track', source: 'backend', call: { userId: `user-${from + i}`, event: 'Order Completed' } })) });
+    await send(0, FIRST);
+    const page = await open(r, '#/live');
+    await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe(String(FIRST + 1));
+    await scroller(page).evaluate((el) => el.scrollTo({ top: 20 * 32 }));
+    await expect.poll(async () => (await visibleUsers(page)).length).toBeGreaterThan(3);
+    await send(FIRST, MORE);
+    const pill = page.getByRole('button', { name: `${MORE} new messages` });
+    await pill.waitFor();
+    const reading = await visibleUsers(page);
+    const top = await scroller(page).evaluate((el) => el.scrollTop);
+
+    await grid(page).getByRole('row').filter({ hasText: reading[1]! }).click();
+    await page.getByRole('region', { name: 'Message details' }).getByRole('heading', { level: 2 }).filter({ hasText: 'Order Completed' }).waitFor();
+    expect(await scroller(page).evaluate((el) => el.scrollTop)).toBe(top);
+    expect(await page.evaluate<string | null | undefined>('document.activeElement?.getAttribute("aria-label")')).toBe('Messages');
+    expect(await pill.isVisible()).toBe(true);
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('region', { name: 'Message details' }).count()).toBe(0);
+    expect(await scroller(page).evaluate((el) => el.scrollTop)).toBe(top);
+    expect(await page.evaluate<string | null | undefined>('document.activeElement?.getAttribute("aria-label")')).toBe('Messages');
   });
 
   it('dates rows from another day than the engine’s and widens the Time column so the whole time still fits', async () => {

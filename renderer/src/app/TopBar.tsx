@@ -1,6 +1,6 @@
 import { FastForward, LoaderCircle, RotateCcw, SkipForward, X } from 'lucide-react';
 import type { ClockJump } from '../../../main/contract/overview';
-import { filterToQuery } from '../features/history/historyQuery';
+import { filterToQuery } from '../lib/historyQuery';
 import { formatOffset, formatSpan, jumpProgressParts, jumpProgressText, plural } from '../lib/format';
 import { TIME_STEPS } from '../lib/timeSteps';
 import { useNow } from '../lib/useNow';

@@ -4,6 +4,8 @@ import { createElement, lazy, useState, type ComponentType } from 'react';
 export type Preloadable<P extends object> = ComponentType<P> & {
   /** Loads the module now; resolves once the component can render without suspending. */
   preload(): Promise<unknown>;
+  /** Whether it renders without suspending now. */
+  loaded(): boolean;
 };
 
 /**
@@ -28,10 +30,10 @@ export function preloadable<P extends object>(load: () => Promise<ComponentType<
     const [atMount] = useState(() => loaded);
     return createElement((atMount ?? Lazy) as ComponentType<P>, props);
   }
-  return Object.assign(Preloaded, { preload });
+  return Object.assign(Preloaded, { preload, loaded: () => loaded !== null });
 }
 
 /** A component that is part of the app's own chunk, under the same interface: it never suspends. */
 export function alreadyLoaded<P extends object>(component: ComponentType<P>): Preloadable<P> {
-  return Object.assign((props: P) => createElement(component, props), { preload: () => Promise.resolve(component) });
+  return Object.assign((props: P) => createElement(component, props), { preload: () => Promise.resolve(component), loaded: () => true });
 }

@@ -2,7 +2,7 @@ import { defaultFilter } from 'cmdk';
 import { describe, expect, it } from 'vitest';
 import type { DeliverySummary } from '../../../main/contract/messages';
 import { paletteActions } from '../../../renderer/src/app/paletteActions';
-import { filterToQuery, parseFilterQuery } from '../../../renderer/src/features/history/historyQuery';
+import { filterToQuery, parseFilterQuery } from '../../../renderer/src/lib/historyQuery';
 import { describeDelivery, lastResult } from '../../../renderer/src/features/live/DeliveryChips';
 import { historyQueryOf, liveCountText } from '../../../renderer/src/features/live/LiveToolbar';
 import { sharesSecond } from '../../../renderer/src/features/live/MessageList';

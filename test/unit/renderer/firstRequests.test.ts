@@ -7,7 +7,7 @@ import { callKey, chunksOf, FIRST_CALLS_FRESH_MS, firstCallsOf, LIVE_FIRST_PAGE,
 import { createHttpTransport } from '../../../renderer/src/api/httpTransport';
 import { setApi } from '../../../renderer/src/api/instance';
 import type { Transport } from '../../../renderer/src/api/transport';
-import { HISTORY_PAGE, parseFilterQuery } from '../../../renderer/src/features/history/historyQuery';
+import { HISTORY_PAGE, parseFilterQuery } from '../../../renderer/src/lib/historyQuery';
 import { useHistory } from '../../../renderer/src/features/history/historyStore';
 import { parseHash } from '../../../renderer/src/lib/hashRoute';
 import { useCheck } from '../../../renderer/src/stores/check';

@@ -4,7 +4,7 @@ import type { ApiClient } from '../../../renderer/src/api/client';
 import { setApi } from '../../../renderer/src/api/instance';
 import type { DiagnosticCheck } from '../../../main/contract/diagnostics';
 import { summariseBulk } from '../../../renderer/src/features/history/bulk';
-import { filterKey, filterQueryOf, localDateTimeMs, parseFilterQuery, toLocalDateTime } from '../../../renderer/src/features/history/historyQuery';
+import { filterKey, filterQueryOf, localDateTimeMs, parseFilterQuery, toLocalDateTime } from '../../../renderer/src/lib/historyQuery';
 import { HISTORY_PAGE, rangeOf, useHistory } from '../../../renderer/src/features/history/historyStore';
 import { readSavedFilters, saveFilter, SAVED_FILTERS_KEY, writeSavedFilters } from '../../../renderer/src/features/history/savedFilters';
 import { byUrgency, evidenceHash, groupBySubject } from '../../../renderer/src/features/troubleshoot/evidence';

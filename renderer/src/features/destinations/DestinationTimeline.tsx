@@ -11,7 +11,7 @@ import { useRefresh } from '../../api/useRefresh';
 import { plural } from '../../lib/format';
 import { useRouter } from '../../stores/router';
 import { Chart } from '../../ui/chart/Chart';
-import { filterToQuery } from '../history/historyQuery';
+import { filterToQuery } from '../../lib/historyQuery';
 
 /** Loaded again after deliveries change (at most this often), and as the minutes move on. */
 const REFRESH_MS = 2_000;

@@ -6,7 +6,11 @@ import { preloadable } from '../../lib/preloadable';
 // opened, so Live and History paint their lists without it (main.tsx loads it ahead for a link to a message).
 const DetailPane = preloadable(async () => (await import('./DetailPane')).DetailPane);
 
-export const preloadDetailPane = DetailPane.preload;
+/** The split an open message's pane shows in beside its list (ListAndPane.tsx), a chunk of its own too. */
+export const PaneSplit = preloadable(async () => (await import('./PaneSplit')).PaneSplit);
+
+/** What an open message needs: its pane and the split beside the list. */
+export const preloadDetailPane = (): Promise<unknown> => Promise.all([DetailPane.preload(), PaneSplit.preload()]);
 
 export function LazyDetailPane({ onClose }: { onClose(): void }) {
   return (

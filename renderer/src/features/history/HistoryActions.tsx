@@ -11,10 +11,10 @@ import { DropPanel } from '../../ui/DropPanel';
 import { Segmented } from '../../ui/Segmented';
 import { BULK_ACTIONS, summariseBulk, type BulkAction } from './bulk';
 import { useHistory } from './historyStore';
-import type { HistoryFilter } from './historyQuery';
+import type { HistoryFilter } from '../../lib/historyQuery';
 import { ImportPanel } from './ImportPanel';
 import { SavedFilters } from './SavedFilters';
-import type { FilterQuery } from './historyQuery';
+import type { FilterQuery } from '../../lib/historyQuery';
 
 const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON', har: 'HAR', curl: 'cURL' };
 const BULK_LABEL: Record<BulkAction, string> = { retry: 'Retry', cancel: 'Cancel', replay: 'Replay' };

@@ -6,7 +6,7 @@ import { parseStatusChoice, statusChoiceOptions, statusChoiceValue } from '../..
 import { useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
-import type { FilterKey, FilterQuery, ParsedFilter } from './historyQuery';
+import type { FilterKey, FilterQuery, ParsedFilter } from '../../lib/historyQuery';
 
 /** Text typed into a filter reaches the hash (and the server) once typing pauses. */
 const TYPING_MS = 300;

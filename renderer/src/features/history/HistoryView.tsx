@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
-import { Group, Panel, Separator } from 'react-resizable-panels';
 import { Filter, History as HistoryIcon, LoaderCircle, RefreshCw, TriangleAlert } from 'lucide-react';
 import { api } from '../../api/instance';
 import { useCatalog } from '../../stores/catalog';
@@ -10,13 +9,16 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import type { ApiError } from '../../../../main/contract/result';
 import { LazyDetailPane } from '../detail/LazyDetailPane';
+import { ListAndPane, type PanelSizes } from '../detail/ListAndPane';
 import { LIST_KEY_OPTIONS, useListKeys } from '../live/useListKeys';
 import { MessageList } from '../live/MessageList';
 import { HistoryActions } from './HistoryActions';
 import { HistoryFilters } from './HistoryFilters';
-import { filterQueryOf, isEmptyFilter, parseFilterQuery, type FilterQuery } from './historyQuery';
+import { filterQueryOf, isEmptyFilter, parseFilterQuery, type FilterQuery } from '../../lib/historyQuery';
 import { useHistory } from './historyStore';
 import { RetentionBar } from './RetentionBar';
+
+const SIZES: PanelSizes = { listId: 'history-list', listMinSize: '45%', paneId: 'history-detail', paneDefaultSize: '45%', paneMinSize: '30%' };
 
 /**
  * History: every stored message, searched and filtered by the server (listMessages, cursor pages loaded as
@@ -85,30 +87,26 @@ export function HistoryView() {
     );
 
   return (
-    <Group orientation="horizontal" className="h-full">
-      <Panel id="history-list" minSize="45%" className="flex flex-col bg-panel">
-        <HistoryFilters query={query} parsed={parsed} onChange={setQuery} />
-        <HistoryActions filter={parsed.filter} query={query} onApplyQuery={applySaved} />
-        {arrived > 0 && (
-          <div className="flex h-8 shrink-0 items-center gap-2 border-b border-line bg-info-soft px-3 text-xs text-info">
-            {arrived.toLocaleString()} new {arrived === 1 ? 'message has' : 'messages have'} arrived since this list was loaded.
-            <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={refresh}>
-              Refresh
-            </Button>
-          </div>
-        )}
-        <div className="flex min-h-0 flex-1 flex-col">{body}</div>
-        <RetentionBar refreshKey={refreshKey} />
-      </Panel>
-      {openId !== null && (
+    <ListAndPane
+      sizes={SIZES}
+      list={
         <>
-          <Separator className="w-px" />
-          <Panel id="history-detail" defaultSize="45%" minSize="30%" className="bg-bg">
-            <LazyDetailPane onClose={() => open(null)} />
-          </Panel>
+          <HistoryFilters query={query} parsed={parsed} onChange={setQuery} />
+          <HistoryActions filter={parsed.filter} query={query} onApplyQuery={applySaved} />
+          {arrived > 0 && (
+            <div className="flex h-8 shrink-0 items-center gap-2 border-b border-line bg-info-soft px-3 text-xs text-info">
+              {arrived.toLocaleString()} new {arrived === 1 ? 'message has' : 'messages have'} arrived since this list was loaded.
+              <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={refresh}>
+                Refresh
+              </Button>
+            </div>
+          )}
+          <div className="flex min-h-0 flex-1 flex-col">{body}</div>
+          <RetentionBar refreshKey={refreshKey} />
         </>
-      )}
-    </Group>
+      }
+      pane={openId !== null ? <LazyDetailPane onClose={() => open(null)} /> : null}
+    />
   );
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Bookmark, Trash2 } from 'lucide-react';
 import { Button } from '../../ui/Button';
 import { DropPanel } from '../../ui/DropPanel';
-import type { FilterQuery } from './historyQuery';
+import type { FilterQuery } from '../../lib/historyQuery';
 import { readSavedFilters, saveFilter, writeSavedFilters, type SavedFilter } from './savedFilters';
 
 const storage = () => window.localStorage;

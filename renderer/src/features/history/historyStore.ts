@@ -10,7 +10,7 @@ import type { EngineEvent } from '../../../../main/contract/events';
 import type { MessageSummary } from '../../../../main/contract/messages';
 import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
-import { filterKey, HISTORY_PAGE, type HistoryFilter } from './historyQuery';
+import { filterKey, HISTORY_PAGE, type HistoryFilter } from '../../lib/historyQuery';
 
 export { HISTORY_PAGE };
 

@@ -2,7 +2,7 @@
  * Saved History filters: named queries kept in this browser's localStorage (per origin, so per workbench
  * URL). Reading tolerates anything: a damaged entry is dropped, never thrown.
  */
-import type { FilterQuery } from './historyQuery';
+import type { FilterQuery } from '../../lib/historyQuery';
 
 export const SAVED_FILTERS_KEY = 'hookbench.history.savedFilters';
 export const MAX_SAVED_FILTERS = 50;

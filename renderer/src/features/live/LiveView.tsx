@@ -1,13 +1,15 @@
 import { useMemo } from 'react';
-import { Group, Panel, Separator } from 'react-resizable-panels';
 import { useCatalog } from '../../stores/catalog';
 import { useEngine } from '../../stores/engine';
 import { matchesFilter, useLive } from '../../stores/live';
 import { LazyDetailPane } from '../detail/LazyDetailPane';
+import { ListAndPane, type PanelSizes } from '../detail/ListAndPane';
 import { LiveEmpty } from './LiveEmpty';
 import { LiveToolbar } from './LiveToolbar';
 import { MessageList } from './MessageList';
 import { useListKeys } from './useListKeys';
+
+const SIZES: PanelSizes = { listId: 'list', listMinSize: '35%', paneId: 'detail', paneDefaultSize: '48%', paneMinSize: '30%' };
 
 export function LiveView() {
   const { rows, filter, loaded } = useLive();
@@ -17,23 +19,19 @@ export function LiveView() {
   const { openId, cursorId, open, onRowClick, gridRef } = useListKeys(visible);
 
   return (
-    <Group orientation="horizontal" className="h-full">
-      <Panel id="list" minSize="35%" className="flex flex-col bg-panel">
-        <LiveToolbar shown={visible.length} total={rows.length} />
-        {loaded && visible.length === 0 ? (
-          <LiveEmpty total={rows.length} />
-        ) : (
-          <MessageList rows={visible} sources={sources} clock={clock} cursorId={cursorId} openId={openId} onRowClick={onRowClick} gridRef={gridRef} />
-        )}
-      </Panel>
-      {openId !== null && (
+    <ListAndPane
+      sizes={SIZES}
+      list={
         <>
-          <Separator className="w-px" />
-          <Panel id="detail" defaultSize="48%" minSize="30%" className="bg-bg">
-            <LazyDetailPane onClose={() => open(null)} />
-          </Panel>
+          <LiveToolbar shown={visible.length} total={rows.length} />
+          {loaded && visible.length === 0 ? (
+            <LiveEmpty total={rows.length} />
+          ) : (
+            <MessageList rows={visible} sources={sources} clock={clock} cursorId={cursorId} openId={openId} onRowClick={onRowClick} gridRef={gridRef} />
+          )}
         </>
-      )}
-    </Group>
+      }
+      pane={openId !== null ? <LazyDetailPane onClose={() => open(null)} /> : null}
+    />
   );
 }

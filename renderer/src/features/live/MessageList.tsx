@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { elementScroll, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { ArrowUp } from 'lucide-react';
 import type { MessageSummary } from '../../../../main/contract/messages';
 import { useNow } from '../../lib/useNow';
@@ -37,6 +37,42 @@ export function sharesSecond(rows: readonly Pick<MessageSummary, 'receivedAt'>[]
   const second = Math.floor(rows[index]!.receivedAt / 1000);
   return (index > 0 && Math.floor(rows[index - 1]!.receivedAt / 1000) === second) || (index + 1 < rows.length && Math.floor(rows[index + 1]!.receivedAt / 1000) === second);
 }
+
+/**
+ * The list's size as the virtualizer learns it: from a ResizeObserver alone, which reports it right after the
+ * browser's own layout. The library's default also reads it at mount, which forces a layout of the whole page
+ * before the rows are even rendered; until the first report the virtualizer assumes the window's size
+ * (initialRect), so the first commit already has the rows that fill the screen. `sized` hears of each report.
+ */
+function observeRectAfterLayout(instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void, sized: () => void): () => void {
+  const element = instance.scrollElement;
+  if (!element || typeof ResizeObserver === 'undefined') return () => {};
+  const observer = new ResizeObserver(() => {
+    cb({ width: element.clientWidth, height: element.clientHeight });
+    sized();
+  });
+  observer.observe(element, { box: 'content-box' });
+  return () => observer.disconnect();
+}
+
+/** Scroll elements the virtualizer has written a position to. */
+const written = new WeakSet<Element>();
+
+/**
+ * The library's scrolling, less its first write to a new list when that is to the top, where a new element is
+ * already: that write, at mount, would force a layout of the whole page before the first paint.
+ */
+function scrollUnlessNew(offset: number, options: { adjustments?: number; behavior?: ScrollBehavior }, instance: Virtualizer<HTMLDivElement, Element>): void {
+  const element = instance.scrollElement;
+  if (element && !written.has(element)) {
+    written.add(element);
+    if (offset + (options.adjustments ?? 0) === 0) return;
+  }
+  elementScroll(offset, options, instance);
+}
+
+/** At least the list's size: a few rows too many until the first report, never a blank strip. */
+const initialRect = (): Rect => (typeof window === 'undefined' ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight });
 
 function startOfDay(at: number): number {
   const d = new Date(at);
@@ -105,9 +141,27 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
   // message from a later day is listed after Reset offset undoes a jump).
   const wideTime = rows.length > 0 && (!sameDay(rows[0]!.receivedAt, today) || !sameDay(rows[rows.length - 1]!.receivedAt, today));
   const rowHeight = useRowHeight('live');
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
-  // A new density re-measures every row.
-  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
+  const [firstRect] = useState(initialRect);
+  // Rows beyond the screen are there to scroll into: none until the list's size is known, so the first commit
+  // has only the rows the first frame shows.
+  const [sized, setSized] = useState(false);
+  const [observeRect] = useState(() => (instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) => observeRectAfterLayout(instance, cb, () => setSized(true)));
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: sized ? 12 : 0,
+    initialRect: firstRect,
+    observeElementRect: observeRect,
+    scrollToFn: scrollUnlessNew,
+  });
+  // A new density re-measures every row (not at mount: nothing is measured yet, and it would only render again).
+  const measuredFor = useRef(rowHeight);
+  useEffect(() => {
+    if (measuredFor.current === rowHeight) return;
+    measuredFor.current = rowHeight;
+    virtualizer.measure();
+  }, [rowHeight, virtualizer]);
   const { newAbove, onScroll } = useReadingPosition(scrollRef, rows, rowHeight);
 
   // Near the end (the last rendered row is within a screen of the last row), ask for more.

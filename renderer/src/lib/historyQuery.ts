@@ -3,11 +3,11 @@
  * bookmarked or shared. Keys are listMessages' own names; `from` and `to` are local date-times as a
  * datetime-local input writes them (`2026-11-22T09:30`). Pure: unit-tested in test/unit/renderer/.
  */
-import type { ListMessagesInput } from '../../../../main/contract/api';
-import { API_LIMITS } from '../../../../main/contract/apiLimits';
-import { MESSAGE_TYPES, type MessageType } from '../../../../main/contract/message/messageShapes';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../../main/contract/deliveries';
-import { MESSAGE_ORIGINS, MESSAGE_STATUSES, type MessageOrigin, type MessageStatus } from '../../../../main/contract/messages';
+import type { ListMessagesInput } from '../../../main/contract/api';
+import { API_LIMITS } from '../../../main/contract/apiLimits';
+import { MESSAGE_TYPES, type MessageType } from '../../../main/contract/message/messageShapes';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../main/contract/deliveries';
+import { MESSAGE_ORIGINS, MESSAGE_STATUSES, type MessageOrigin, type MessageStatus } from '../../../main/contract/messages';
 
 export type HistoryFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
 
