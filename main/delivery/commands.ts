@@ -11,17 +11,18 @@ import type { DeliveryCommands } from './deliveryCommands.js';
 
 const maskDeliveries = (v: { deliveries: DeliveryRecord[] }) => ({ deliveries: v.deliveries.map(maskDelivery) });
 
+/** A destination's waiting deliveries are cancelled before it goes: none is left to a destination that no longer exists. */
+function deleteDestination(s: { deliveries: DeliveryCommands; registry: Registry }, id: string) {
+  const d = s.registry.findDestination(id);
+  if (!d) return notFound('destination', id);
+  const cancelledDeliveries = s.deliveries.cancelAllOf(d.id);
+  s.registry.removeDestination(d.id);
+  return ok({ cancelledDeliveries });
+}
+
 export const deliveryCommands = {
   retryNow: { run: (s, input) => s.deliveries.retryNow(input), mask: maskDeliveries },
   cancelMessage: { run: (s, input) => s.deliveries.cancelMessage(input), mask: maskDeliveries },
   replayMessage: { run: (s, input) => s.deliveries.replayMessage(input), mask: maskSent },
-  deleteDestination: {
-    run: (s, input) => {
-      const d = s.registry.findDestination(input.id);
-      if (!d) return notFound('destination', input.id);
-      const cancelledDeliveries = s.deliveries.cancelAllOf(d.id);
-      s.registry.removeDestination(d.id);
-      return ok({ cancelledDeliveries });
-    },
-  },
+  deleteDestination: { run: (s, input) => deleteDestination(s, input.id) },
 } satisfies CommandImpls<keyof typeof DELIVERY_COMMANDS, { deliveries: DeliveryCommands; registry: Registry }>;

@@ -1,7 +1,7 @@
 /**
  * `hookbench check --junit` against the common JUnit XML schema: Jenkins' junit-10.xsd
  * (https://github.com/jenkinsci/xunit-plugin/blob/master/src/main/resources/org/jenkinsci/plugins/xunit/types/model/xsd/junit-10.xsd),
- * the one that allows <system-out> inside a <testcase>, which SPEC §10 needs for a warning. No XSD
+ * the one that allows <system-out> inside a <testcase>, which the check needs for a warning (docs/check.md). No XSD
  * validator is installed, so its rules are written out below (elements, allowed children, required
  * attributes, the SUREFIRE_TIME pattern) and checked on a tree read by sax in strict mode (well-formed XML;
  * sax is in the tree already, through electron-builder).
