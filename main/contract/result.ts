@@ -32,6 +32,8 @@ export interface ApiError {
   limit?: number;
   index?: number;
   value?: unknown;
+  /** An input with several problems: each of the others, as its own error (the message counts them). */
+  problems?: ApiError[];
 }
 
 export type Result<T, E = ApiError> = { ok: true; value: T } | { ok: false; error: E };

@@ -17,7 +17,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** Validate `input` with `schema`; on failure the first issue becomes an ApiError naming its field. */
+/** Validate `input` with `schema`; on failure the first issue becomes an ApiError naming its field, the others its `problems`. */
 export function parseWith<S extends z.ZodType>(
   schema: S,
   input: unknown,
@@ -44,7 +44,11 @@ export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readon
   }
   const error = errorAt(issue, path, prefix, message);
   const more = issues.length - 1;
-  if (more > 0) error.message += ` (and ${more} more problem${more > 1 ? 's' : ''})`;
+  if (more > 0) {
+    error.message += ` (and ${more} more problem${more > 1 ? 's' : ''})`;
+    // Each named with its field and limit, so that one answer shows everything to fix.
+    error.problems = issuesToErrors(issues.slice(1), prefix, schema);
+  }
   return error;
 }
 
