@@ -95,7 +95,7 @@ export async function runEngine(target: EngineTarget, n: number, dataDir: string
 
     let t0: number;
     let acceptedMs: number;
-    const threads0 = threadTimes();
+    const threads0 = process.env['BENCH_DEBUG'] ? threadTimes() : null;
     let startedAtMs = 0;
     if (mode === 'live') {
       await run.ready();
@@ -118,7 +118,7 @@ export async function runEngine(target: EngineTarget, n: number, dataDir: string
 
     const verified = verify(core, n, after, mode === 'live' ? null : startedAtMs);
     const stats = core.engineStats();
-    if (process.env['BENCH_DEBUG']) console.error(mode, stats, threadShares(threads0, threadTimes(), elapsedMs));
+    if (threads0) console.error(mode, stats, threadShares(threads0, threadTimes(), elapsedMs));
     return {
       deliveries: n,
       elapsedMs,

@@ -3,7 +3,7 @@
  * what it needs of the others as functions (a feature never imports one beside or above it). The commands'
  * handlers (main/<feature>/commands.ts) receive the services this returns; createCore.ts runs their lifecycle.
  */
-import { parseCommandInput } from '../contract/dispatch.js';
+import { withParsedInput } from '../contract/dispatch.js';
 import type { EngineEvent } from '../contract/events.js';
 import type { MessageDetail } from '../contract/messages.js';
 import type { IngestRefusal } from '../contract/sources.js';
@@ -238,14 +238,8 @@ function checksOver({ store, bus, registry, intake, history, control, receivers 
       },
       findDestination: (ref) => registry.findDestination(ref),
       // The check's own destinations are checked as the commands' are, where they enter the registry.
-      createDestination: (input) => {
-        const parsed = parseCommandInput('createDestination', input);
-        return parsed.ok ? registry.createDestination(parsed.value) : parsed;
-      },
-      updateDestination: (input) => {
-        const parsed = parseCommandInput('updateDestination', input);
-        return parsed.ok ? registry.updateDestination(parsed.value) : parsed;
-      },
+      createDestination: withParsedInput('createDestination', (input) => registry.createDestination(input)),
+      updateDestination: withParsedInput('updateDestination', (input) => registry.updateDestination(input)),
       // The check's messages are its own: marked so that lists, counters and the user's event streams leave them out.
       sendMessage: (input) => {
         const sent = intake.acceptMessages([input], null, { recordsTraits: true, origin: 'check' });

@@ -30,6 +30,14 @@ export function parseCommandInput<K extends CommandName>(name: K, input: unknown
   return parseWith(commandSchemas[name], input === undefined || input === null ? {} : input) as Result<CommandParsed<K>>;
 }
 
+/** `run` behind the command's parse: for what calls a service as a command enters it, outside the command tables. */
+export function withParsedInput<K extends CommandName, R>(name: K, run: (input: CommandParsed<K>) => Result<R>): (input: unknown) => Result<R> {
+  return (input) => {
+    const parsed = parseCommandInput(name, input);
+    return parsed.ok ? run(parsed.value) : parsed;
+  };
+}
+
 export interface DispatchOptions {
   /** Told about a handler that threw (the caller gets `internal`); defaults to console.error. */
   onInternalError?: (name: string, error: unknown) => void;

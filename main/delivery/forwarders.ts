@@ -1,7 +1,7 @@
 /**
- * Where rounds are sent from. `InlineForwarder` sends on the engine's own thread; `WorkerForwarder` sends
- * from a worker thread, so that HTTP (undici, TLS) runs on the second core while the engine's thread signs
- * rounds, accepts messages and records results in SQLite. Both behave the same, byte for byte.
+ * Where rounds are signed and sent from. `InlineForwarder` works on the engine's own thread; `WorkerForwarder`
+ * on a worker thread, so that signing and HTTP (undici, TLS) run on the second core while the engine's thread
+ * accepts messages and records results in SQLite. Both behave the same, byte for byte.
  */
 import type { Dispatcher } from 'undici';
 import type { Webhook } from '../contract/destinations.js';
@@ -37,12 +37,6 @@ export interface PreparedRound {
   jump: boolean;
   fastForwardMs: number | null;
 }
-
-/** What the forwarder's thread is sent: the round as the engine asks for it, not yet signed. */
-export type RoundJob = Omit<RoundRequest, 'jump' | 'fastForwardMs'> & { jump: boolean; fastForwardMs: number | null };
-
-/** What comes back: each webhook's result, its signature and the headers as written (or as prepared, when none were). */
-export type SentResult = SendResult;
 
 /** Sends prepared rounds (on whichever thread it lives). */
 export class RoundSender {
@@ -110,10 +104,11 @@ export interface InvalidateMessage {
  * writes every row, and is the one that runs out of time first under load.
  */
 export class WorkerForwarder implements Forwarder {
-  private readonly jobs = new JobWorker<RoundJob, SentResult[], InvalidateMessage>({ name: 'delivery/forwarderWorker' });
+  private readonly jobs = new JobWorker<RoundRequest, SendResult[], InvalidateMessage>({ name: 'delivery/forwarderWorker' });
 
+  /** The round crosses as the engine asks for it (not yet signed); each result comes back with its signature and headers. */
   sendRound(r: RoundRequest): Promise<SendResult[]> {
-    return this.jobs.run({ webhooks: r.webhooks, body: r.body, secret: r.secret, timeoutMs: r.timeoutMs, caFile: r.caFile, jump: r.jump ?? false, fastForwardMs: r.fastForwardMs ?? null });
+    return this.jobs.run(r);
   }
 
   invalidate(caFile: string | null): void {

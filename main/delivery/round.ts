@@ -53,7 +53,6 @@ function unresolvable(why: string): SendResult {
     retryAfterMs: null,
     durationMs: 0,
     requestHeaders: {},
-    headersOnWire: false,
     signature: null,
     responseHeaders: null,
     responseBody: null,

@@ -7,9 +7,9 @@
 import type { MonotonicTime } from '../platform/clock.js';
 
 /** Minimum real time between two ticks (transactions) while busy. */
-export const TICK_INTERVAL_MS = 20;
+const TICK_INTERVAL_MS = 20;
 /** A tick that recorded and claimed fewer rows than this leaves the engine quiet: the next tick need not wait. */
-export const BUSY_TICK_ROWS = 16;
+const BUSY_TICK_ROWS = 16;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class TickPacer {

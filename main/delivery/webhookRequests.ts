@@ -28,8 +28,6 @@ export interface SendResult {
    * content-length included, docs/behaviour.md §2); the prepared ones when nothing was written.
    */
   requestHeaders: Record<string, string>;
-  /** Whether requestHeaders are the ones written to the socket (false: the request never went out). */
-  headersOnWire: boolean;
   signature: string | null;
   responseHeaders: Record<string, string> | null;
   responseBody: string | null;
@@ -136,7 +134,6 @@ class Exchange implements Dispatcher.DispatchHandler, WireWatcher {
   private sentHeaders(result: SendResult): SendResult {
     if (this.wire !== null) {
       result.requestHeaders = wireHeaders(this.wire, this.bodyBytes);
-      result.headersOnWire = true;
     }
     return result;
   }
@@ -165,7 +162,6 @@ class Exchange implements Dispatcher.DispatchHandler, WireWatcher {
       retryAfterMs: null,
       durationMs: this.elapsed(),
       requestHeaders: this.request.headers,
-      headersOnWire: false,
       signature: this.request.signature,
       responseHeaders: null,
       responseBody: null,
@@ -184,7 +180,6 @@ class Exchange implements Dispatcher.DispatchHandler, WireWatcher {
       retryAfterMs: classified.retryable ? parseRetryAfter(r.headers['retry-after'], this.realNow()) : null,
       durationMs: r.durationMs,
       requestHeaders: this.request.headers,
-      headersOnWire: false,
       signature: this.request.signature,
       responseHeaders: r.headers,
       responseBody: this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks, this.size).toString('utf8'),

@@ -11,6 +11,16 @@ import { useWorkbench } from './workbench.js';
 const FIRST = 60;
 const MORE = 5;
 
+/** One source whose messages go to one destination that a mock endpoint answers 200. */
+const ORDERS = {
+  sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
+  receivers: [{ name: 'ok', script: 200 }],
+  destinations: [{ name: 'Orders', enabled: true, sources: ['backend'], url: 'receiver:ok' }],
+};
+/** `count` Order Completed tracks from user-`from` on, through the backend source. */
+const sendOrders = (r: { call: (name: string, input: unknown) => Promise<unknown> }, from: number, count: number) =>
+  r.call('sendMessages', { messages: Array.from({ length: count }, (_, i) => ({ type: 'track', source: 'backend', call: { userId: `user-${from + i}`, event: 'Order Completed' } })) });
+
 const grid = (page: Page) => page.getByRole('grid', { name: 'Messages' });
 const scroller = (page: Page) => grid(page).getByRole('rowgroup').nth(1);
 /** The userIds of the rows inside the scrolled viewport, top to bottom. */
@@ -30,13 +40,8 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
   const { serve, open } = useWorkbench();
 
   it('keeps the row being read in place when messages arrive above it, counts them in a pill, and the pill goes back to the newest', async () => {
-    const r = await serve({
-      sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
-      receivers: [{ name: 'ok', script: 200 }],
-      destinations: [{ name: 'Orders', enabled: true, sources: ['backend'], url: 'receiver:ok' }],
-    });
-    const send = (from: number, count: number) =>
-      r.call('sendMessages', { messages: Array.from({ length: count }, (_, i) => ({ type: 'track', source: 'backend', call: { userId: `user-${from + i}`, event: 'Order Completed' } })) });
+    const r = await serve(ORDERS);
+    const send = (from: number, count: number) => sendOrders(r, from, count);
     await send(0, FIRST);
     const page = await open(r, '#/live');
     await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe(String(FIRST + 1));
@@ -59,13 +64,8 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
   });
 
   it('opens a message beside the list, which keeps its place, its focus and its pill, and again when the pane closes', async () => {
-    const r = await serve({
-      sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
-      receivers: [{ name: 'ok', script: 200 }],
-      destinations: [{ name: 'Orders', enabled: true, sources: ['backend'], url: 'receiver:ok' }],
-    });
-    const send = (from: number, count: number) =>
-      r.call('sendMessages', { messages: Array.from({ length: count }, (_, i) => ({ type: 'track', source: 'backend', call: { userId: `user-${from + i}`, event: 'Order Completed' } })) });
+    const r = await serve(ORDERS);
+    const send = (from: number, count: number) => sendOrders(r, from, count);
     await send(0, FIRST);
     const page = await open(r, '#/live');
     await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe(String(FIRST + 1));
@@ -90,11 +90,7 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
   });
 
   it('dates rows from another day than the engine’s and widens the Time column so the whole time still fits', async () => {
-    const r = await serve({
-      sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
-      receivers: [{ name: 'ok', script: 200 }],
-      destinations: [{ name: 'Orders', enabled: true, sources: ['backend'], url: 'receiver:ok' }],
-    });
+    const r = await serve(ORDERS);
     const sent = await r.call<{ message: { receivedAt: number } }>('sendMessage', { type: 'track', source: 'backend', call: { userId: 'yesterday', event: 'Order Completed' } });
     await r.call('advanceClock', { ms: 30 * 3_600_000 });
     await r.call('sendMessage', { type: 'track', source: 'backend', call: { userId: 'today', event: 'Order Completed' } });

@@ -1,12 +1,13 @@
 /**
  * A service of a test's own, called as the core calls it: each command method's input is parsed first by
- * the command's schema (`parseCommandInput`, main/contract/dispatch.ts), as `core.<name>()` and dispatch do,
+ * the command's schema (`withParsedInput`, main/contract/dispatch.ts), as `core.<name>()` and dispatch do,
  * since services take input already parsed. Its other members are the service's own. A refusal is answered
  * at once: it is for the services whose commands all do (audiences, the mock receiver).
  */
 import type { CommandInput, CommandName } from '../../main/contract/api.js';
 import { isCommandName } from '../../main/contract/commands.js';
-import { parseCommandInput } from '../../main/contract/dispatch.js';
+import { withParsedInput } from '../../main/contract/dispatch.js';
+import type { Result } from '../../main/contract/result.js';
 
 type Method<K extends CommandName, R> = Record<never, never> extends CommandInput<K> ? (input?: CommandInput<K>) => R : (input: CommandInput<K>) => R;
 
@@ -21,10 +22,7 @@ export function entered<S extends object>(service: S): Entered<S> {
       if (typeof member !== 'function') return member;
       const method = member as (...args: unknown[]) => unknown;
       if (typeof key !== 'string' || !isCommandName(key)) return method.bind(target);
-      return (input: unknown) => {
-        const parsed = parseCommandInput(key, input);
-        return parsed.ok ? method.call(target, parsed.value) : parsed;
-      };
+      return withParsedInput(key, (input) => method.call(target, input) as Result<unknown>);
     },
   }) as unknown as Entered<S>;
 }

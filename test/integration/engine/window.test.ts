@@ -23,7 +23,6 @@ function success(durationMs: number): SendResult {
     retryAfterMs: null,
     durationMs,
     requestHeaders: {},
-    headersOnWire: false,
     signature: null,
     responseHeaders: {},
     responseBody: '',

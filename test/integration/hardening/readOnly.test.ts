@@ -69,6 +69,16 @@ function serve(dataDir: string): Run {
 
 const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at /);
 
+/** serve refused to start: exit 1 and one line, no stack trace, naming `path` and saying `why`. */
+async function refusedInOneLine(run: Run, path: string, why: RegExp): Promise<void> {
+  const { code, stderr } = await run.exit;
+  expect(code).toBe(1);
+  noStackTrace(stderr);
+  expect(stderr.trim().split('\n')).toHaveLength(1);
+  expect(stderr).toContain(path);
+  expect(stderr).toMatch(why);
+}
+
 describe('a read-only data dir', () => {
   it('made read-only while serve runs: stop says so in one line (no stack trace) and exits 0', async () => {
     const dataDir = join(workDir(), 'data');
@@ -87,12 +97,7 @@ describe('a read-only data dir', () => {
     mkdirSync(parent, { mode: 0o555 });
     chmodSync(parent, 0o555);
     const dataDir = join(parent, 'data');
-    const { code, stderr } = await serve(dataDir).exit;
-    expect(code).toBe(1);
-    noStackTrace(stderr);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain(dataDir);
-    expect(stderr).toMatch(/writ/);
+    await refusedInOneLine(serve(dataDir), dataDir, /writ/);
   });
 
   it('a read-only database file: one line naming it, exit 1', async () => {
@@ -103,12 +108,7 @@ describe('a read-only data dir', () => {
     expect((await first.exit).code).toBe(0);
     const file = join(dataDir, 'hookbench.db');
     chmodSync(file, 0o444);
-    const { code, stderr } = await serve(dataDir).exit;
-    expect(code).toBe(1);
-    noStackTrace(stderr);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain(file);
-    expect(stderr).toMatch(/read-only|writ/);
+    await refusedInOneLine(serve(dataDir), file, /read-only|writ/);
   });
 
   // Only root can give a folder to another user.
@@ -117,11 +117,6 @@ describe('a read-only data dir', () => {
     mkdirSync(dataDir, { mode: 0o755 });
     chownSync(dataDir, 65534, 65534); // nobody
     chmodSync(dataDir, 0o755);
-    const { code, stderr } = await serve(dataDir).exit;
-    expect(code).toBe(1);
-    noStackTrace(stderr);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain(dataDir);
-    expect(stderr).toMatch(/writ/);
+    await refusedInOneLine(serve(dataDir), dataDir, /writ/);
   });
 });
