@@ -3,8 +3,7 @@
  * its own small chunk (renderer/firstScreenPlugin.ts puts it there): as soon as the page is parsed it reads
  * the token and the route, opens the event socket, sends what the landing screen and the top bar ask for
  * first (a screenful of Live, getOverview, getClock, the catalog; History's first page, a message, a check
- * run), preloads that screen's chunks and has a worker load the locale's data for dates and numbers
- * (localeWarmUp.ts), all while the app's own code is still on its way.
+ * run) and preloads that screen's chunks, all while the app's own code is still on its way.
  *
  * The app then asks for the same things as it always does: the API client answers a call that was sent
  * here with its answer (takeFirstCall, once, while fresh), and the HTTP transport adopts the socket with
@@ -170,20 +169,6 @@ function preloadChunks(document: Document, route: Route): void {
   }
 }
 
-/**
- * The first date format a page makes loads the locale's data, tens of ms in a fresh browser process: the top
- * bar's clock would pay them in the first render. That data is the process's, so a worker loads it meanwhile,
- * on another thread. Where a worker may not start (a page from file://), the first format loads it as before.
- */
-function warmLocaleData(): void {
-  try {
-    const worker = new Worker(new URL('./localeWarmUp.ts', import.meta.url), { type: 'module' });
-    worker.onerror = (e) => e.preventDefault();
-  } catch {
-    // No worker: nothing is lost but the head start.
-  }
-}
-
 if (typeof window !== 'undefined' && typeof document !== 'undefined') {
   startFirstRequests({
     location: window.location,
@@ -194,5 +179,4 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
     document,
     now: () => Date.now(),
   });
-  warmLocaleData();
 }

@@ -1,7 +1,7 @@
 import { FastForward, LoaderCircle, RotateCcw, SkipForward, X } from 'lucide-react';
 import type { ClockJump } from '../../../main/contract/overview';
 import { filterToQuery } from '../lib/historyQuery';
-import { formatOffset, formatSpan, jumpProgressParts, jumpProgressText, plural } from '../lib/format';
+import { formatClock, formatCount, formatDay, formatOffset, formatSpan, jumpProgressParts, jumpProgressText, plural } from '../lib/format';
 import { TIME_STEPS } from '../lib/timeSteps';
 import { useNow } from '../lib/useNow';
 import { useEngine } from '../stores/engine';
@@ -33,10 +33,10 @@ function EngineClock() {
   const now = useNow(1000);
   // While a jump plays, the clock shows how far it got (the store follows its progress events).
   const offsetMs = jump ? jump.reachedOffsetMs : (clock?.offsetMs ?? 0);
-  const engine = new Date(now + offsetMs);
+  const engine = now + offsetMs;
   const moved = offsetMs !== 0;
-  const time = engine.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
-  const day = engine.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  const time = formatClock(engine);
+  const day = formatDay(engine);
   return (
     <div role="group" aria-label="Engine clock" className="flex shrink-0 flex-col leading-none" title="Engine time: real time plus the offset that time travel added">
       <span className="text-[10px] font-medium tracking-wide text-faint uppercase">Engine · {day}</span>
@@ -228,7 +228,7 @@ function Counters() {
             aria-label={`${label}: ${counter ? plural(counter.messages, 'message') : 'unknown'}`}
             className="flex flex-col items-center justify-center rounded-md px-1 py-px leading-none hover:bg-hover xl:px-1.5 2xl:h-7 2xl:flex-row 2xl:gap-1.5 2xl:leading-tight"
           >
-            <span className={`tabular font-mono text-[13px] font-semibold ${counter?.messages ? tone : 'text-faint'}`}>{counter ? counter.messages.toLocaleString() : '–'}</span>
+            <span className={`tabular font-mono text-[13px] font-semibold ${counter?.messages ? tone : 'text-faint'}`}>{counter ? formatCount(counter.messages) : '–'}</span>
             <span className="text-[10px] text-muted 2xl:text-[11px]">{label}</span>
           </button>
         ))}

@@ -3,6 +3,7 @@
  * a type has, how they map to the call, and what is checked before sending. No per-type code.
  */
 import { LIMITS, MESSAGE_SHAPES, MESSAGE_TYPES, type FieldKind, type MessageType } from '../../../main/contract/message/messageShapes';
+import { formatCount } from './format';
 
 export interface FormField {
   /** The call's key (canonical input name: `previousId` for alias's "Previous ID"). */
@@ -64,7 +65,7 @@ export function validateCall(type: MessageType, call: Record<string, unknown>): 
     problems.push({ key: 'timestamp', message: `Timestamp: "${timestamp}" is not an ISO 8601 date-time` });
   }
   const bytes = callBytes(type, call);
-  if (bytes > LIMITS.messageBytes) problems.push({ key: 'call', message: `The call is ${bytes.toLocaleString()} bytes, over the ${LIMITS.messageBytes.toLocaleString()}-byte (32 KiB) limit` });
+  if (bytes > LIMITS.messageBytes) problems.push({ key: 'call', message: `The call is ${formatCount(bytes)} bytes, over the ${formatCount(LIMITS.messageBytes)}-byte (32 KiB) limit` });
   return problems;
 }
 

@@ -8,6 +8,7 @@ import { API_LIMITS } from '../../../main/contract/apiLimits';
 import { MESSAGE_TYPES, type MessageType } from '../../../main/contract/message/messageShapes';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../main/contract/deliveries';
 import { MESSAGE_ORIGINS, MESSAGE_STATUSES, type MessageOrigin, type MessageStatus } from '../../../main/contract/messages';
+import { formatCount } from './format';
 
 export type HistoryFilter = Omit<ListMessagesInput, 'cursor' | 'limit'>;
 
@@ -88,7 +89,7 @@ export function parseFilterQuery(query: Record<string, string>): ParsedFilter {
         break;
       }
       default:
-        if (raw.length > API_LIMITS.filterChars) errors[key] = `at most ${API_LIMITS.filterChars.toLocaleString()} characters (this is ${raw.length.toLocaleString()})`;
+        if (raw.length > API_LIMITS.filterChars) errors[key] = `at most ${formatCount(API_LIMITS.filterChars)} characters (this is ${formatCount(raw.length)})`;
         else filter[key] = raw;
     }
   }

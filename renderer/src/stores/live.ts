@@ -122,16 +122,31 @@ async function readPage(input: NonNullable<CommandInput<'listMessages'>>) {
   }
 }
 
-/** Resolves once the frame showing what was just set has been painted (soon anyway where no frame comes: a hidden tab, tests). */
+let markRowsShown: () => void = () => {};
+/** Settles once the Live view has committed rows (liveRowsShown), and stays settled. */
+const rowsShown = new Promise<void>((resolve) => (markRowsShown = resolve));
+
+/** The Live view says it has put its first rows on screen: what waits for their paint may follow. */
+export function liveRowsShown(): void {
+  markRowsShown();
+}
+
+/**
+ * Resolves once the frame showing the rows just set has been painted: after the Live view committed them (a
+ * frame before that commit paints nothing of theirs) and one frame more. Soon anyway where no such frame
+ * comes: another screen open, a hidden tab, tests.
+ */
 function afterPaint(): Promise<void> {
   return new Promise((resolve) => {
     if (typeof requestAnimationFrame !== 'function') return void setTimeout(resolve, 0);
     const late = setTimeout(resolve, 500);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(late);
-        resolve();
-      }, 0),
+    void rowsShown.then(() =>
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          clearTimeout(late);
+          resolve();
+        }, 0),
+      ),
     );
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCountdown, formatDuration, formatOffset, formatShortCountdown, jumpProgressText } from '../../../renderer/src/lib/format';
+import { formatBytes, formatClock, formatCount, formatCountdown, formatDay, formatDuration, formatOffset, formatShortCountdown, jumpProgressText } from '../../../renderer/src/lib/format';
 import { failureReason } from '../../../renderer/src/lib/failureReason';
 import type { ClockJump } from '../../../main/contract/overview';
 
@@ -61,5 +61,18 @@ describe('renderer formatting', () => {
       'Fast-forwarded: during a clock jump with Fast-forward unanswered attempts on, no response headers had come after 1 s, so the attempt was ended as a timeout instead of waiting 5 s. The endpoint might still have answered in time. Retried.',
     );
     expect(failureReason({ ...base, error: 'no response headers within 5000 ms' })).toMatch(/^No response headers within 5 s:/);
+  });
+
+  it('writes counts with their thousands grouped, as en-US does, without asking Intl', () => {
+    for (const n of [0, 7, 999, 1_000, 12_345, 1_234_567, -4_500, 1_234.5, 0.125, 2 ** 53 + 2]) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    expect(formatCount(Number.NaN)).toBe('NaN');
+    expect(formatCount(Infinity)).toBe('Infinity');
+  });
+
+  it('writes a day and a time of day in the UI\'s English, whatever the browser\'s locale', () => {
+    const at = new Date(2026, 10, 7, 9, 5, 3).getTime();
+    expect(formatDay(at)).toBe('Nov 7');
+    expect(formatClock(at)).toBe('09:05:03');
+    expect(formatDay(new Date(2027, 0, 31).getTime())).toBe('Jan 31');
   });
 });

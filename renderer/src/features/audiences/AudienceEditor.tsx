@@ -2,7 +2,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { snakeCase, type Audience } from '../../../../main/contract/audiences';
 import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
-import { plural } from '../../lib/format';
+import { formatCount, plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
@@ -97,7 +97,7 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
             {preview.value.members.length > 0 && (
               <p className="mt-1 font-mono text-[11px] break-words text-muted">
                 {preview.value.members.slice(0, SHOWN_MATCHES).join(', ')}
-                {preview.value.total > SHOWN_MATCHES && ` and ${(preview.value.total - SHOWN_MATCHES).toLocaleString()} more`}
+                {preview.value.total > SHOWN_MATCHES && ` and ${formatCount(preview.value.total - SHOWN_MATCHES)} more`}
               </p>
             )}
           </>

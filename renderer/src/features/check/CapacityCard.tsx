@@ -1,9 +1,9 @@
 import { Gauge, LoaderCircle } from 'lucide-react';
 import type { CheckCapacity, CheckRun } from '../../../../main/contract/check/check';
 import { Chart } from '../../ui/chart/Chart';
-import { plural } from '../../lib/format';
+import { formatCount, plural } from '../../lib/format';
 
-const ms = (v: number | null): string => (v === null ? '–' : `${Math.round(v).toLocaleString('en-US')} ms`);
+const ms = (v: number | null): string => (v === null ? '–' : `${formatCount(Math.round(v))} ms`);
 const seconds = (v: number): string => (v % 1000 === 0 ? `${v / 1000} s` : `${v} ms`);
 
 /** Failed deliveries, timeouts included, in words. */
@@ -15,7 +15,7 @@ function failures(c: CheckCapacity): string {
 /** The chart's accessible name: what it shows, in words. */
 export function capacityLabel(c: CheckCapacity): string {
   const done = c.series.length;
-  const rate = c.deliveriesPerSecond.toLocaleString('en-US');
+  const rate = formatCount(c.deliveriesPerSecond);
   const progress = c.finished ? '' : ` so far (second ${done} of ${c.seconds})`;
   return `Capacity run, deliveries per second over ${c.seconds} s${progress}: ${rate} a second sustained, latency p50 ${ms(c.latencyMs.p50)} and p95 ${ms(c.latencyMs.p95)}, ${failures(c)}; timeout ${seconds(c.timeoutMs)}`;
 }
@@ -43,7 +43,7 @@ export function CapacityChart({ capacity: c }: { capacity: CheckCapacity }) {
       ]}
       rules={[
         { value: c.timeoutMs, scale: 'ms', label: `timeout ${seconds(c.timeoutMs)}`, color: '--err' },
-        ...(c.expectRate !== null ? [{ value: c.expectRate, scale: 'count' as const, label: `expected ${c.expectRate.toLocaleString('en-US')}/s`, color: '--warn' }] : []),
+        ...(c.expectRate !== null ? [{ value: c.expectRate, scale: 'count' as const, label: `expected ${formatCount(c.expectRate)}/s`, color: '--warn' }] : []),
       ]}
       describe={(i) => {
         const s = at(i);
@@ -65,7 +65,7 @@ export function CapacityCard({ run, children }: { run: CheckRun; children?: Reac
         <Gauge aria-hidden className="size-3.5 self-center text-faint" />
         <h3 className="text-[13px] font-semibold">Capacity</h3>
         <span className="min-w-0 flex-1 truncate text-xs text-faint">
-          {asked ? `${asked.seconds} s of deliveries sent as the destination sends them, 16 at once${asked.expectRate !== null ? `; expected ${asked.expectRate.toLocaleString('en-US')}/s` : ''}` : ''}
+          {asked ? `${asked.seconds} s of deliveries sent as the destination sends them, 16 at once${asked.expectRate !== null ? `; expected ${formatCount(asked.expectRate)}/s` : ''}` : ''}
         </span>
         {c && !c.finished && (
           <span className="flex items-center gap-1 text-xs text-muted" role="status">
@@ -77,7 +77,7 @@ export function CapacityCard({ run, children }: { run: CheckRun; children?: Reac
         {c ? (
           <>
             <dl className="grid grid-cols-2 gap-1.5 text-xs sm:grid-cols-4">
-              <Figure label="Sustained" value={`${c.deliveriesPerSecond.toLocaleString('en-US')}/s`} />
+              <Figure label="Sustained" value={`${formatCount(c.deliveriesPerSecond)}/s`} />
               <Figure label="p50 · p95" value={`${ms(c.latencyMs.p50)} · ${ms(c.latencyMs.p95)}`} />
               <Figure label="p99 · max" value={`${ms(c.latencyMs.p99)} · ${ms(c.latencyMs.max)}`} />
               <Figure label="Errors" value={failures(c)} bad={Object.keys(c.errors).length > 0 || c.timeouts > 0} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { PROBE_PREFIX, type CheckExchange } from '../../../../main/contract/check/check';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatCount } from '../../lib/format';
 import { CodeView } from '../../ui/CodeView';
 
 /** Evidence lists can be long (a burst): the rest is one click away. */
@@ -30,7 +30,7 @@ export function CheckEvidence({ evidence, heading = true }: { evidence: CheckExc
 }
 
 /** Real milliseconds, which can be fractional: whole ones, and "<1 ms" below one. */
-const formatMs = (ms: number) => (ms < 1 ? '<1 ms' : `${Math.round(ms).toLocaleString()} ms`);
+const formatMs = (ms: number) => (ms < 1 ? '<1 ms' : `${formatCount(Math.round(ms))} ms`);
 
 function Exchange({ exchange: x }: { exchange: CheckExchange }) {
   const [open, setOpen] = useState(false);

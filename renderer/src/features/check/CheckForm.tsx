@@ -4,6 +4,7 @@ import { urlWithScheme, CHECK_LIMITS } from '../../../../main/contract/check/che
 import { useCheck } from '../../stores/check';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
+import { formatCount } from '../../lib/format';
 
 const MASK = '••••';
 
@@ -84,6 +85,6 @@ function capacityProblem(seconds: string, rate: string): { capacity: string | nu
   const r = rate.trim();
   const max = CHECK_LIMITS.maxCapacitySeconds;
   const capacity = s === '' ? null : /^\d+$/.test(s) && Number(s) >= 1 && Number(s) <= max ? null : `A whole number of seconds from 1 to ${max} (got ${s})`;
-  const expectRate = r === '' ? null : s === '' ? 'Give the capacity seconds too: the rate is judged on a capacity run' : /^\d+(\.\d+)?$/.test(r) && Number(r) > 0 && Number(r) <= CHECK_LIMITS.maxExpectRate ? null : `Deliveries per second, more than 0 and at most ${CHECK_LIMITS.maxExpectRate.toLocaleString('en-US')} (got ${r})`;
+  const expectRate = r === '' ? null : s === '' ? 'Give the capacity seconds too: the rate is judged on a capacity run' : /^\d+(\.\d+)?$/.test(r) && Number(r) > 0 && Number(r) <= CHECK_LIMITS.maxExpectRate ? null : `Deliveries per second, more than 0 and at most ${formatCount(CHECK_LIMITS.maxExpectRate)} (got ${r})`;
   return { capacity, expectRate };
 }

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { CircleCheck, CircleMinus, CirclePause, LoaderCircle } from 'lucide-react';
 import type { Destination } from '../../../../main/contract/destinations';
-import { plural } from '../../lib/format';
+import { formatCount, plural } from '../../lib/format';
 import { signBody, utf8, webCryptoMissing } from '../../lib/signature';
 import { useAsyncValue } from '../../lib/useAsyncValue';
 import { useCatalog } from '../../stores/catalog';
@@ -43,7 +43,7 @@ export function ComposePreview() {
           <>
             <div className="flex items-center gap-2 px-3 pt-2 pb-1 text-xs">
               <span className="font-medium">Body</span>
-              <span className="text-muted">{bytes!.length.toLocaleString()} bytes, exactly as they would be sent and signed</span>
+              <span className="text-muted">{formatCount(bytes!.length)} bytes, exactly as they would be sent and signed</span>
               <span className="ml-auto">
                 <CopyButton text={body.json} label="Copy body bytes" showLabel={false} />
               </span>

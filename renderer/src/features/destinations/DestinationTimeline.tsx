@@ -8,7 +8,7 @@ import { Activity } from 'lucide-react';
 import type { Destination, DestinationTimeline as Timeline } from '../../../../main/contract/destinations';
 import { api } from '../../api/instance';
 import { useRefresh } from '../../api/useRefresh';
-import { plural } from '../../lib/format';
+import { formatCount, plural } from '../../lib/format';
 import { useRouter } from '../../stores/router';
 import { Chart } from '../../ui/chart/Chart';
 import { filterToQuery } from '../../lib/historyQuery';
@@ -31,8 +31,8 @@ function useTimeline(id: string): Timeline | null {
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-const ms = (v: number | null) => (v === null ? '–' : `${Math.round(v).toLocaleString('en-US')} ms`);
-const count = (n: number) => n.toLocaleString('en-US');
+const ms = (v: number | null) => (v === null ? '–' : `${formatCount(Math.round(v))} ms`);
+const count = (n: number) => formatCount(n);
 const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 
 /** The chart's accessible name: the hour's totals in words. */

@@ -3,7 +3,7 @@ import { RefreshCw } from 'lucide-react';
 import { ROUTING_INPUTS_LIMIT, type RoutingInputs } from '../../../../main/contract/diagnostics';
 import type { Destination, EventFilters } from '../../../../main/contract/destinations';
 import { api } from '../../api/instance';
-import { plural } from '../../lib/format';
+import { formatCount, plural } from '../../lib/format';
 import { Button } from '../../ui/Button';
 import { FieldNote, type Errors } from './fields';
 import { previewFilters } from './model';
@@ -70,7 +70,7 @@ function FilterPreviewBox({ destination, filters }: { destination: Destination; 
   return (
     <section aria-label="Filter preview" className="rounded-md border border-line bg-panel-2 p-2 text-xs">
       <div className="mb-1 flex items-center gap-2">
-        <h4 className="text-[11px] font-semibold text-muted">Preview over the last {PREVIEW_MESSAGES.toLocaleString()} messages</h4>
+        <h4 className="text-[11px] font-semibold text-muted">Preview over the last {formatCount(PREVIEW_MESSAGES)} messages</h4>
         <Button variant="ghost" className="ml-auto" aria-label="Refresh preview" title="Read the newest messages again" busy={loading} onClick={() => void load()} icon={<RefreshCw aria-hidden className="size-3.5" />} />
       </div>
       {!preview ? (
@@ -87,7 +87,7 @@ function FilterPreviewBox({ destination, filters }: { destination: Destination; 
             {preview.skipped > 0 && (
               <span className="text-muted">
                 {' '}
-                {preview.skipped === 1 ? '1 other message from its sources never reaches it: its integrations leave it out.' : `${preview.skipped.toLocaleString()} other messages from its sources never reach it: their integrations leave it out.`}
+                {preview.skipped === 1 ? '1 other message from its sources never reaches it: its integrations leave it out.' : `${formatCount(preview.skipped)} other messages from its sources never reach it: their integrations leave it out.`}
               </span>
             )}
           </p>

@@ -1,6 +1,6 @@
 import type { RetryPolicy } from '../../../../main/contract/destinations';
 import { formatInUnit, spokenDuration } from '../../lib/duration';
-import { formatSpan } from '../../lib/format';
+import { formatCount, formatSpan } from '../../lib/format';
 import { policyLadder } from '../../lib/retryLadder';
 import { TextField } from '../../ui/TextField';
 import { DELIVERY_LIMITS, type DeliveryForm } from './destinationForm';
@@ -9,7 +9,7 @@ import type { Errors } from './fields';
 // The bounds the help states are the command schema's own, so the help and the errors cannot disagree.
 const L = DELIVERY_LIMITS;
 const TIMEOUT_HELP = `Per attempt, until response headers (${formatInUnit(L.timeoutMs.default, 's')} by default, at most ${formatInUnit(L.timeoutMs.max, 's')}).`;
-const ATTEMPTS_HELP = `The first attempt included, ${L.maxAttempts.min} to ${L.maxAttempts.max.toLocaleString('en-US')}; empty: only the window bounds them.`;
+const ATTEMPTS_HELP = `The first attempt included, ${L.maxAttempts.min} to ${formatCount(L.maxAttempts.max)}; empty: only the window bounds them.`;
 const SCHEDULE_HELP = `Delay before retry 1, 2, …; the last one repeats; each at most ${spokenDuration(L.scheduleEntryMs.max)}. E.g. 5s, 30s, 2m, 10m, 30m, 1h, 2h.`;
 const JITTER_HELP = `± this share of each delay, at random (${L.jitter.min} to ${L.jitter.max}): 0.2 or 20% is ±20 %.`;
 const WINDOW_HELP = `No retry falls due later than this after the first attempt (at most ${spokenDuration(L.windowMs.max)}).`;

@@ -11,6 +11,7 @@ import type { ApiError } from '../../../../main/contract/result';
 import { destinationInputSchema, destinationPatchSchema, formatPath, retryPolicyInputSchema, type DestinationInput, type DestinationPatch } from '../../../../main/contract/schemas';
 import { durationUnit, formatInUnit, parseDuration } from '../../lib/duration';
 import { eventList, fieldLabel, formSlot, webhooksInput, type WebhookRow } from './model';
+import { formatCount } from '../../lib/format';
 
 /** Problems by form slot (formSlot), one line each, every line starting with the field's label. */
 export type FormErrors = Record<string, string>;
@@ -286,7 +287,7 @@ function issueWords(issue: IssueLike, path: readonly PropertyKey[], b: Built): s
   if (issue.code === 'too_small' && issue.minimum !== undefined) return boundWords('min', Number(issue.minimum), path, b);
   if (issue.code === 'invalid_type' && issue.expected === 'int') {
     const value = valueAt(b.candidate, path);
-    return isDuration(path) ? issue.message : `must be a whole number${typeof value === 'number' ? ` (got ${value.toLocaleString('en-US')})` : ''}`;
+    return isDuration(path) ? issue.message : `must be a whole number${typeof value === 'number' ? ` (got ${formatCount(value)})` : ''}`;
   }
   if (issue.code === 'invalid_type' && issue.expected === 'number') return 'must be a number';
   return issue.message;
@@ -310,7 +311,7 @@ function boundWords(side: 'max' | 'min', bound: number, path: readonly PropertyK
   const most = side === 'max' ? 'at most' : 'at least';
   const value = valueAt(b.candidate, path);
   const field = formatPath(path);
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = (x: number) => formatCount(x);
   if (typeof value === 'string') {
     if (side === 'min' && bound === 1) return 'must not be empty';
     return `must be ${most} ${n(bound)} characters (got ${n(value.length)})`;

@@ -4,7 +4,7 @@ import { EXPORT_FORMATS, type ExportFormat } from '../../../../main/contract/api
 import { EXPORT_LIMIT } from '../../../../main/contract/apiLimits';
 import { api } from '../../api/instance';
 import { exportFileName, saveText } from '../../lib/download';
-import { plural } from '../../lib/format';
+import { formatCount, plural } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { DropPanel } from '../../ui/DropPanel';
@@ -49,7 +49,7 @@ export function HistoryActions({ filter, query, onApplyQuery }: { filter: Histor
     <div className="flex min-h-10 shrink-0 flex-wrap items-center gap-x-2 gap-y-1 border-b border-line bg-panel-2/60 px-3 py-1.5 whitespace-nowrap">
       <span className="tabular text-xs text-muted" aria-live="polite">
         {selected.size > 0 ? (
-          <span className="font-medium text-fg">{selected.size.toLocaleString()} selected</span>
+          <span className="font-medium text-fg">{formatCount(selected.size)} selected</span>
         ) : loaded ? (
           `${plural(rows.length, 'message')}${searching ? ' found so far · searching' : nextCursor ? ' loaded · scroll for more' : ''}`
         ) : (
@@ -108,7 +108,7 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
   const [includeSecrets, setIncludeSecrets] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const what = ids.length ? `the ${plural(ids.length, 'selected message')}` : `the messages matching this filter (the newest ${EXPORT_LIMIT.toLocaleString()} at most)`;
+  const what = ids.length ? `the ${plural(ids.length, 'selected message')}` : `the messages matching this filter (the newest ${formatCount(EXPORT_LIMIT)} at most)`;
   const go = async () => {
     setBusy(true);
     setError(null);
@@ -125,7 +125,7 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
       useToasts.getState().push({
         tone: 'success',
         title: `Exported ${plural(messages, 'message')} as ${FORMAT_LABEL[format]}`,
-        message: `${saved.saved === 'dialog' ? `Saved to ${saved.path}.` : 'Downloaded.'}${truncated ? ` More matched: only the newest ${EXPORT_LIMIT.toLocaleString()} are in it.` : ''}${includeSecrets ? ' It contains secrets.' : ''}`,
+        message: `${saved.saved === 'dialog' ? `Saved to ${saved.path}.` : 'Downloaded.'}${truncated ? ` More matched: only the newest ${formatCount(EXPORT_LIMIT)} are in it.` : ''}${includeSecrets ? ' It contains secrets.' : ''}`,
       });
       onDone();
     } catch (e) {

@@ -17,6 +17,7 @@ import { HistoryFilters } from './HistoryFilters';
 import { filterQueryOf, isEmptyFilter, parseFilterQuery, type FilterQuery } from '../../lib/historyQuery';
 import { useHistory } from './historyStore';
 import { RetentionBar } from './RetentionBar';
+import { formatCount } from '../../lib/format';
 
 const SIZES: PanelSizes = { listId: 'history-list', listMinSize: '45%', paneId: 'history-detail', paneDefaultSize: '45%', paneMinSize: '30%' };
 
@@ -95,7 +96,7 @@ export function HistoryView() {
           <HistoryActions filter={parsed.filter} query={query} onApplyQuery={applySaved} />
           {arrived > 0 && (
             <div className="flex h-8 shrink-0 items-center gap-2 border-b border-line bg-info-soft px-3 text-xs text-info">
-              {arrived.toLocaleString()} new {arrived === 1 ? 'message has' : 'messages have'} arrived since this list was loaded.
+              {formatCount(arrived)} new {arrived === 1 ? 'message has' : 'messages have'} arrived since this list was loaded.
               <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={refresh}>
                 Refresh
               </Button>
@@ -160,7 +161,7 @@ function NoRows({ error, loaded, searching, filtered, onRetry, onCompose, onShow
   if (searching) {
     return (
       <EmptyState icon={<LoaderCircle aria-hidden className="animate-spin" />} title="Searching messages not indexed yet">
-        About {searching.left.toLocaleString()} recent messages are not indexed yet, so their bodies are searched a slice at a time. Matches appear here as they are found.
+        About {formatCount(searching.left)} recent messages are not indexed yet, so their bodies are searched a slice at a time. Matches appear here as they are found.
       </EmptyState>
     );
   }
@@ -182,13 +183,13 @@ function ListFooter({ searching, loading, more, error, count }: { searching: { l
     text = (
       <span className="inline-flex items-center gap-1.5">
         {loading && <LoaderCircle aria-hidden className="size-3 animate-spin" />}
-        {`Searching… about ${searching.left.toLocaleString()} messages not indexed yet are left to search${loading ? '' : ' (scroll for more)'}`}
+        {`Searching… about ${formatCount(searching.left)} messages not indexed yet are left to search${loading ? '' : ' (scroll for more)'}`}
       </span>
     );
   } else if (loading) text = 'Loading more…';
   else if (more) text = '';
   else if (error) text = `Could not load more: ${error.message}`;
-  else text = `End of the history: ${count.toLocaleString()} ${count === 1 ? 'message' : 'messages'}`;
+  else text = `End of the history: ${formatCount(count)} ${count === 1 ? 'message' : 'messages'}`;
   return <div className="flex h-8 items-center justify-center text-[11px] text-faint">{text}</div>;
 }
 

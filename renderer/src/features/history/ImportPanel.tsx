@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { FileUp } from 'lucide-react';
 import { IMPORT_LIMITS } from '../../../../main/contract/apiLimits';
 import { api } from '../../api/instance';
-import { formatBytes, plural } from '../../lib/format';
+import { formatBytes, formatCount, plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
@@ -28,7 +28,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     setError(null);
     if (text.length > IMPORT_LIMITS.textChars) {
       setFile(null);
-      return setError(`${name}: ${text.length.toLocaleString()} characters is more than the ${IMPORT_LIMITS.textChars.toLocaleString()} one import takes; export fewer messages`);
+      return setError(`${name}: ${formatCount(text.length)} characters is more than the ${formatCount(IMPORT_LIMITS.textChars)} one import takes; export fewer messages`);
     }
     setFile({ name, text });
   };
@@ -36,7 +36,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     const chosen = list?.[0];
     if (!chosen) return;
     // Characters are at most bytes: a file this large cannot fit.
-    if (chosen.size > IMPORT_LIMITS.textChars * 4) return setError(`${chosen.name}: ${formatBytes(chosen.size)} is more than one import takes (${IMPORT_LIMITS.textChars.toLocaleString()} characters); export fewer messages`);
+    if (chosen.size > IMPORT_LIMITS.textChars * 4) return setError(`${chosen.name}: ${formatBytes(chosen.size)} is more than one import takes (${formatCount(IMPORT_LIMITS.textChars)} characters); export fewer messages`);
     take(chosen.name, await chosen.text());
   };
   const pickInDesktop = async () => {
@@ -62,7 +62,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
 
   return (
     <div className="flex flex-col gap-3 text-xs">
-      <p className="text-muted">Send the messages of a JSON lines or HAR export again (at most {IMPORT_LIMITS.messages.toLocaleString()} messages). Each gets a new message ID unless you keep them.</p>
+      <p className="text-muted">Send the messages of a JSON lines or HAR export again (at most {formatCount(IMPORT_LIMITS.messages)} messages). Each gets a new message ID unless you keep them.</p>
       {bridge ? (
         <Button icon={<FileUp aria-hidden className="size-3.5" />} onClick={() => void pickInDesktop()}>
           {file ? file.name : 'Choose an export file…'}

@@ -3,7 +3,7 @@ import { Database } from 'lucide-react';
 import { RETENTION_LIMITS, type RetentionState } from '../../../../main/contract/retention';
 import { api } from '../../api/instance';
 import { useRefresh } from '../../api/useRefresh';
-import { formatRowTime, plural } from '../../lib/format';
+import { formatCount, formatRowTime, plural } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { DropPanel } from '../../ui/DropPanel';
@@ -89,8 +89,8 @@ function RetentionForm({ state, onSaved }: { state: RetentionState; onSaved(stat
       }}
     >
       <p className="text-muted">Older delivered, failed, cancelled and filtered messages are removed while the workbench is quiet; messages still waiting for a delivery are kept. Leave a field empty to keep everything.</p>
-      <TextField label="Keep the last (days)" inputMode="numeric" value={days} onChange={setDays} placeholder="e.g. 30" error={errors.maxAgeDays ?? null} help={`${RETENTION_LIMITS.maxAgeDays.min}–${RETENTION_LIMITS.maxAgeDays.max.toLocaleString()} days`} />
-      <TextField label="Keep the newest (messages)" inputMode="numeric" value={messages} onChange={setMessages} placeholder="e.g. 100000" error={errors.maxMessages ?? null} help={`${RETENTION_LIMITS.maxMessages.min.toLocaleString()}–${RETENTION_LIMITS.maxMessages.max.toLocaleString()} messages`} />
+      <TextField label="Keep the last (days)" inputMode="numeric" value={days} onChange={setDays} placeholder="e.g. 30" error={errors.maxAgeDays ?? null} help={`${RETENTION_LIMITS.maxAgeDays.min}–${formatCount(RETENTION_LIMITS.maxAgeDays.max)} days`} />
+      <TextField label="Keep the newest (messages)" inputMode="numeric" value={messages} onChange={setMessages} placeholder="e.g. 100000" error={errors.maxMessages ?? null} help={`${formatCount(RETENTION_LIMITS.maxMessages.min)}–${formatCount(RETENTION_LIMITS.maxMessages.max)} messages`} />
       {errors.other && (
         <p role="alert" className="text-err">
           {errors.other}

@@ -4,6 +4,7 @@
  * the first refusal (pure: unit-tested).
  */
 import type { ApiError, Result } from '../../../../main/contract/result';
+import { formatCount } from '../../lib/format';
 
 export const BULK_ACTIONS = {
   retry: { command: 'retryNow', done: 'Retried', verb: 'retried', deliveries: 'sent again now' },
@@ -27,7 +28,7 @@ export function summariseBulk(action: BulkAction, results: readonly { id: number
   const { done, verb, deliveries } = BULK_ACTIONS[action];
   const failed = results.filter((r): r is { id: number; result: { ok: false; error: ApiError } } => !r.result.ok);
   const ok = results.length - failed.length;
-  const n = (k: number, one = 'message', many = 'messages') => `${k.toLocaleString()} ${k === 1 ? one : many}`;
+  const n = (k: number, one = 'message', many = 'messages') => `${formatCount(k)} ${k === 1 ? one : many}`;
   // retryNow and cancelMessage answer the deliveries they moved, replayMessage the new message's deliveries.
   const moved = results.reduce((sum, r) => sum + (r.result.ok ? deliveriesIn(r.result.value) : 0), 0);
   const what = ok ? `${n(moved, 'delivery', 'deliveries')} ${deliveries}.` : '';
@@ -35,7 +36,7 @@ export function summariseBulk(action: BulkAction, results: readonly { id: number
   const first = failed[0]!;
   return {
     tone: 'error',
-    title: ok ? `${done} ${n(ok)}; ${failed.length.toLocaleString()} could not be ${verb}` : `${n(failed.length)} could not be ${verb}`,
+    title: ok ? `${done} ${n(ok)}; ${formatCount(failed.length)} could not be ${verb}` : `${n(failed.length)} could not be ${verb}`,
     message: `${what ? `${what} ` : ''}message #${first.id}: ${first.result.error.message}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`,
   };
 }

@@ -5,6 +5,7 @@ import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { FirstRunButton } from '../destinations/FirstRunButton';
+import { formatCount } from '../../lib/format';
 
 /** The reasons a list can be empty, each with its way out (named for what it shows: the toolbar has Resume stream and Clear filters). */
 export function LiveEmpty({ total }: { total: number }) {
@@ -14,7 +15,7 @@ export function LiveEmpty({ total }: { total: number }) {
   if (total === 0 && streamPaused) {
     return (
       <EmptyState icon={<Pause />} title="The stream is paused" action={<Button variant="primary" onClick={() => setStreamPaused(false)} title="Resume the stream">Show new messages</Button>}>
-        {held.length ? `${held.length.toLocaleString()} new messages are waiting. ` : 'New messages wait until you resume. '}The engine keeps forwarding meanwhile.
+        {held.length ? `${formatCount(held.length)} new messages are waiting. ` : 'New messages wait until you resume. '}The engine keeps forwarding meanwhile.
       </EmptyState>
     );
   }
@@ -34,7 +35,7 @@ export function LiveEmpty({ total }: { total: number }) {
   }
   return (
     <EmptyState icon={<Filter />} title="No message matches these filters" action={<Button onClick={() => setFilter({ status: 'all', type: 'all' })} title="Clear the status and type filters">Show all messages</Button>}>
-      {total.toLocaleString()} messages are hidden by the status and type filters{streamPaused ? ', and the stream is paused' : ''}.
+      {formatCount(total)} messages are hidden by the status and type filters{streamPaused ? ', and the stream is paused' : ''}.
     </EmptyState>
   );
 }

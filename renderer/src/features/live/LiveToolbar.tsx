@@ -1,6 +1,6 @@
 import { ArrowRight, Pause, Play } from 'lucide-react';
 import { MESSAGE_TYPES } from '../../../../main/contract/message/messageShapes';
-import { plural } from '../../lib/format';
+import { formatCount, plural } from '../../lib/format';
 import { parseStatusChoice, statusChoiceOptions } from '../../lib/statusFilter';
 import { useEngine } from '../../stores/engine';
 import { useLive, type LiveFilter } from '../../stores/live';
@@ -13,9 +13,9 @@ import { Select } from '../../ui/Select';
  */
 export function liveCountText(shown: number, held: number, stored: number | null, filtered: boolean): string {
   const partial = stored !== null && stored > held;
-  if (!partial) return filtered ? `${shown.toLocaleString()} of ${plural(held, 'message')}` : plural(held, 'message');
-  const newest = `newest ${held.toLocaleString()} of ${stored.toLocaleString()}`;
-  return filtered ? `${shown.toLocaleString()} of the ${newest}` : newest;
+  if (!partial) return filtered ? `${formatCount(shown)} of ${plural(held, 'message')}` : plural(held, 'message');
+  const newest = `newest ${formatCount(held)} of ${formatCount(stored)}`;
+  return filtered ? `${formatCount(shown)} of the ${newest}` : newest;
 }
 
 /** Live's filter as History's query, for the link to the whole history. */
@@ -59,9 +59,9 @@ export function LiveToolbar({ shown, total }: { shown: number; total: number }) 
         )}
         <div aria-hidden className="basis-full @[640px]:hidden" />
         <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 @[640px]:ml-auto">
-          <span className="tabular text-xs text-muted" aria-live="polite" title={partial ? `Live keeps the newest ${total.toLocaleString()} messages; History has all ${stored?.toLocaleString() ?? ''}` : undefined}>
+          <span className="tabular text-xs text-muted" aria-live="polite" title={partial ? `Live keeps the newest ${formatCount(total)} messages; History has all ${stored === undefined ? '' : formatCount(stored)}` : undefined}>
             {text}
-            {streamPaused && held.length > 0 && <span className="text-warn"> · {held.length.toLocaleString()} waiting</span>}
+            {streamPaused && held.length > 0 && <span className="text-warn"> · {formatCount(held.length)} waiting</span>}
           </span>
           {partial && (
             <a href={historyHref} className="flex shrink-0 items-center gap-1 text-xs font-medium text-accent hover:underline">

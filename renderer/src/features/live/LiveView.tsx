@@ -1,7 +1,7 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useCatalog } from '../../stores/catalog';
 import { useEngine } from '../../stores/engine';
-import { matchesFilter, useLive } from '../../stores/live';
+import { liveRowsShown, matchesFilter, useLive } from '../../stores/live';
 import { LazyDetailPane } from '../detail/LazyDetailPane';
 import { ListAndPane, type PanelSizes } from '../detail/ListAndPane';
 import { LiveEmpty } from './LiveEmpty';
@@ -17,6 +17,11 @@ export function LiveView() {
   const clock = useEngine((s) => s.clock);
   const visible = useMemo(() => (filter.status === 'all' && filter.type === 'all' ? rows : rows.filter((r) => matchesFilter(r, filter))), [rows, filter]);
   const { openId, cursorId, open, onRowClick, gridRef } = useListKeys(visible);
+  // The rest of the list is asked for once these rows are painted, not while they are on their way to the screen.
+  const shown = visible.length > 0;
+  useEffect(() => {
+    if (shown) liveRowsShown();
+  }, [shown]);
 
   return (
     <ListAndPane

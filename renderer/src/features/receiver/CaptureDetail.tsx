@@ -3,7 +3,7 @@ import { X } from 'lucide-react';
 import type { AttemptRecord } from '../../../../main/contract/deliveries';
 import type { CaptureAttempt, CaptureRecord } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
-import { formatTimestamp } from '../../lib/format';
+import { formatCount, formatTimestamp } from '../../lib/format';
 import { useAsyncValue } from '../../lib/useAsyncValue';
 import { useLive } from '../../stores/live';
 import { useRouter } from '../../stores/router';
@@ -135,9 +135,9 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
         <Card title="Request headers">
           <HeadersTable headers={c.rawHeaders} label="Request headers" />
         </Card>
-        <Card title={`Body · ${c.bodySize.toLocaleString()} bytes${c.bodyTruncated ? ' (first 1 MiB kept)' : ''}`} aside={bodyText !== null && bodyText !== '' ? <BodyModeSwitch mode={mode} onChange={setMode} /> : undefined}>
+        <Card title={`Body · ${formatCount(c.bodySize)} bytes${c.bodyTruncated ? ' (first 1 MiB kept)' : ''}`} aside={bodyText !== null && bodyText !== '' ? <BodyModeSwitch mode={mode} onChange={setMode} /> : undefined}>
           {bodyText === null ? (
-            <p className="px-3 py-2 text-xs text-muted">Not UTF-8 text ({c.bodySize.toLocaleString()} bytes).</p>
+            <p className="px-3 py-2 text-xs text-muted">Not UTF-8 text ({formatCount(c.bodySize)} bytes).</p>
           ) : bodyText === '' ? (
             <p className="px-3 py-2 text-xs text-faint">Empty body.</p>
           ) : (

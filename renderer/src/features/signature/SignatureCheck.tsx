@@ -5,6 +5,7 @@ import { ByteDiff } from '../../ui/ByteDiff';
 import { JsonEditor } from '../../ui/JsonEditor';
 import { VerdictBadge } from '../../ui/VerdictBadge';
 import { checkServerSignature } from './check';
+import { formatCount } from '../../lib/format';
 
 interface CheckProps {
   bytes: Uint8Array;
@@ -96,8 +97,8 @@ function BodyDiffSection({ sent, saw, sentBytes, sawBytes }: { sent: string; saw
         <h4 className="shrink-0 font-semibold">Byte diff</h4>
         <span className="text-faint">
           {same
-            ? `identical: ${sentBytes.toLocaleString()} bytes`
-            : `sent ${sentBytes.toLocaleString()} bytes, your server saw ${sawBytes.toLocaleString()}; removed is struck through, added is highlighted, spaces show as dots`}
+            ? `identical: ${formatCount(sentBytes)} bytes`
+            : `sent ${formatCount(sentBytes)} bytes, your server saw ${formatCount(sawBytes)}; removed is struck through, added is highlighted, spaces show as dots`}
         </span>
       </div>
       {!same && (

@@ -1,7 +1,7 @@
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { ReceiverCheck } from '../../../../main/contract/receiver/receiver';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatCount } from '../../lib/format';
 import type { AsyncValue } from '../../lib/useAsyncValue';
 import { Button } from '../../ui/Button';
 import { CodeView } from '../../ui/CodeView';
@@ -44,7 +44,7 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
       <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 gap-y-0.5 px-3 py-2 text-xs">
         <Row label="Signed bytes">
           <span className="shrink-0 whitespace-nowrap text-fg">
-            {bytes.length.toLocaleString()} bytes{bytes.length >= 1024 ? ` (${formatBytes(bytes.length)})` : ''}
+            {formatCount(bytes.length)} bytes{bytes.length >= 1024 ? ` (${formatBytes(bytes.length)})` : ''}
           </span>
           <span className="truncate text-faint">the request body as sent</span>
           <span className="ml-auto">

@@ -4,6 +4,7 @@
  */
 import type { SignatureDiagnosis } from '../../../../main/contract/receiver/signatureDiagnosis';
 import { diagnose, firstDifference, signBody } from '../../lib/signature';
+import { formatCount } from '../../lib/format';
 
 export interface SawCheck {
   /** The body the server saw is byte for byte the body sent. */
@@ -65,5 +66,5 @@ export function describeDifference(sent: Uint8Array, saw: Uint8Array, at: number
     const missing = sent.length - saw.length;
     return `it lacks the last ${missing} byte${missing === 1 ? '' : 's'}, from ${describeByte(sent[at]!)}`;
   }
-  return `they differ at byte ${(at + 1).toLocaleString()} of ${sent.length.toLocaleString()}: sent ${describeByte(sent[at]!)}, your server saw ${describeByte(saw[at]!)}`;
+  return `they differ at byte ${formatCount(at + 1)} of ${formatCount(sent.length)}: sent ${describeByte(sent[at]!)}, your server saw ${describeByte(saw[at]!)}`;
 }

@@ -2,14 +2,14 @@ import { memo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import type { IngestRefusal, Source } from '../../../../main/contract/sources';
-import { formatBytes, formatRowTime, formatTimestamp } from '../../lib/format';
+import { formatBytes, formatCount, formatRowTime, formatTimestamp } from '../../lib/format';
 import { Button } from '../../ui/Button';
 
 /** The reason in one line: the message, with the field and the limit when the refusal names them. */
 export function refusalFacts(r: IngestRefusal): string[] {
   const facts: string[] = [];
   if (r.field) facts.push(`field ${r.field}`);
-  if (r.limit !== null) facts.push(`limit ${r.limit.toLocaleString()}`);
+  if (r.limit !== null) facts.push(`limit ${formatCount(r.limit)}`);
   if (r.bodyBytes !== null) facts.push(formatBytes(r.bodyBytes));
   if (r.clientIp) facts.push(`from ${r.clientIp}`);
   return facts;

@@ -3,7 +3,7 @@ import { RefreshCw, Trash2 } from 'lucide-react';
 import { SOURCE_KINDS, type Source, type SourceKind, type SourceUsage } from '../../../../main/contract/sources';
 import { WRITE_KEY_BYTES, writeKeyOf } from '../../../../main/contract/schemas';
 import { api } from '../../api/instance';
-import { plural } from '../../lib/format';
+import { formatCount, plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';
 import { useSecrets } from '../../stores/secrets';
 import { useToasts } from '../../stores/toasts';
@@ -96,7 +96,7 @@ export function SourceDetail({ source, usage, onDeleted }: { source: Source; usa
             <div key={counter} className="rounded-md border border-line px-2 py-1.5">
               <dt className="text-[11px] text-muted capitalize">{counter}</dt>
               <dd className={`tabular font-mono text-[15px] font-semibold ${counter === 'refused' && (usage?.refused ?? 0) > 0 ? 'text-err' : ''}`} aria-label={`${counter}: ${usage?.[counter] ?? 0}`}>
-                {(usage?.[counter] ?? 0).toLocaleString()}
+                {formatCount(usage?.[counter] ?? 0)}
               </dd>
             </div>
           ))}

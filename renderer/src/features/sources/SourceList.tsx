@@ -2,6 +2,7 @@ import type { Source, SourceUsage } from '../../../../main/contract/sources';
 import { Sparkline } from './Sparkline';
 import { PickButton } from '../../ui/PickButton';
 import { VisibleText } from '../../ui/VisibleText';
+import { formatCount } from '../../lib/format';
 
 /** The sources, one button each: name, kind, calls over the last hour, received in all. */
 export function SourceList({ sources, usage, selected, onSelect }: { sources: Source[]; usage: Record<string, SourceUsage>; selected: string | null; onSelect(name: string): void }) {
@@ -19,7 +20,7 @@ export function SourceList({ sources, usage, selected, onSelect }: { sources: So
               <span className="w-14 shrink-0 text-muted">{s.kind}</span>
               {u ? <Sparkline minutes={u.lastHour} width={90} height={18} label={`${s.name}: calls per minute over the last hour`} /> : <span className="w-[90px]" />}
               <span className="tabular w-14 shrink-0 text-right font-mono text-faint" title="Calls received in all">
-                {(u?.received ?? 0).toLocaleString()}
+                {formatCount(u?.received ?? 0)}
               </span>
             </PickButton>
           </li>

@@ -1,8 +1,9 @@
 import type { SourceUsageMinutes } from '../../../../main/contract/sources';
 import { Chart } from '../../ui/chart/Chart';
 import { lastHourTotals } from './Sparkline';
+import { formatCount } from '../../lib/format';
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = (n: number) => formatCount(n);
 const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 
 /** The chart's accessible name: the hour's totals in words. */

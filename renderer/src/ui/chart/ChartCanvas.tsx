@@ -8,6 +8,7 @@ import uPlot, { type AlignedData, type Options } from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useTheme } from '../../stores/theme';
 import type { ChartProps } from './Chart';
+import { formatCount } from '../../lib/format';
 
 /** Latency is drawn on a log scale from 1 ms, so a 40 ms p50 and a 5 s timeout read on one chart. */
 const MS_FLOOR = 1;
@@ -76,7 +77,7 @@ function optionsOf(props: ChartProps & { height: number }, width: number, order:
         // 24-hour clock times (as the rest of the app), or whole seconds of a run.
         values: (_u, ticks) => ticks.map((t) => (props.time ? hhmm(t) : Number.isInteger(t) ? String(t) : '')),
       },
-      { ...axis, scale: 'count', label: props.axes.count, labelSize: 16, size: 44, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? t.toLocaleString('en-US') : '')) },
+      { ...axis, scale: 'count', label: props.axes.count, labelSize: 16, size: 44, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? formatCount(t) : '')) },
       ...(hasMs
         ? [
             {
