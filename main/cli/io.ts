@@ -2,6 +2,7 @@
  * What a CLI command touches of the outside world, injectable so tests can run commands in-process:
  * two text writers, an optional stdin, and an abort signal (Ctrl-C).
  */
+import type { ApiError } from '../contract/result.js';
 import { decodeUtf8 } from '../domain/utf8.js';
 import { FILE_LIMITS, FileReadError, readBoundedFile } from '../platform/boundedFile.js';
 
@@ -69,6 +70,14 @@ export function writeErrorWords(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   const words: Record<string, string> = { ENOSPC: 'no space left on device', EPIPE: 'the reader closed the pipe', EIO: 'input/output error', EDQUOT: 'disk quota exceeded', EFBIG: 'file too large' };
   return code ? `${code}: ${words[code] ?? (e instanceof Error ? e.message : String(e))}` : e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * An input refused for several problems: the error's message names the first ("… (and 2 more problems)");
+ * these are the others, a line each, with the flag behind each field when `flagOf` knows it.
+ */
+export function otherProblems(error: Pick<ApiError, 'problems'>, flagOf: (message: string, field: string | undefined) => string = (m) => m): string {
+  return (error.problems ?? []).map((p) => `\n  - ${flagOf(p.message, p.field)}`).join('');
 }
 
 /** A CLI input problem: reported on stderr, exit 2. */

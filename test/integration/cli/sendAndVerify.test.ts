@@ -169,6 +169,23 @@ describe('hookbench send (in-process)', () => {
     expect(c.err()).toContain('webhooks[5]: at most 5 webhooks');
   });
 
+  it('flags refused for several problems: each problem on a line of its own with its flag, and in --json its problems', async () => {
+    const argv = ['send', 'track', '--to', 'localhost:3000/hook', '--to', 'ftp://x', '--secret', '', '--data', TRACK];
+    const c = capture();
+    expect(await runCli(argv, c.io, { send: { tmpRoot: tmpRoot() } })).toBe(2);
+    expect(c.err().trimEnd().split('\n')).toEqual([
+      'hookbench send: sharedSecret: must not be empty (omit it or use null for no signing) (and 2 more problems) (--secret)',
+      '  - webhooks[0].url: must be an absolute http:// or https:// URL (or receiver:<name>) (--to)',
+      '  - webhooks[1].url: must be an absolute http:// or https:// URL (or receiver:<name>) (--to)',
+    ]);
+    const j = capture();
+    expect(await runCli([...argv, '--json'], j.io, { send: { tmpRoot: tmpRoot() } })).toBe(2);
+    const line = JSON.parse(j.out()) as { message: string; field: string; problems: { field: string; message: string }[] };
+    expect(line.field).toBe('sharedSecret');
+    expect(line.message).toMatch(/\(and 2 more problems\)/);
+    expect(line.problems.map((p) => p.field)).toEqual(['webhooks[0].url', 'webhooks[1].url']);
+  });
+
   it('exit 2 on a bad URL, bad header syntax, a reserved header, and an unknown type', async () => {
     const cases: [string[], string][] = [
       [['send', 'track', '--to', 'localhost:3000/hook', '--data', TRACK], 'webhooks[0].url: must be an absolute http:// or https:// URL'],

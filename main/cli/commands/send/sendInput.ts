@@ -14,6 +14,9 @@ const FLAG_OF: Record<string, string> = {
   sharedSecret: '--secret',
 };
 
+/** A problem's message with its flag (otherProblems' form). */
+export const withFlagHint = (message: string, field: string | undefined): string => `${message.replace(/^patch\./, '')}${flagHint(field)}`;
+
 export function flagHint(field: string | undefined): string {
   if (!field) return '';
   field = field.replace(/^patch\./, '');

@@ -35,7 +35,11 @@ export class Reporter {
   }
 
   usage(message: string, error?: ApiError): number {
-    if (this.json) this.line({ type: 'error', code: error?.code ?? 'usage', message, ...(error?.field ? { field: error.field } : {}), ...(error?.limit !== undefined ? { limit: error.limit } : {}) });
+    if (this.json) {
+      // One line: the first problem's message alone (the others are in `problems`, each with its field and limit).
+      const first = message.split('\n')[0]!;
+      this.line({ type: 'error', code: error?.code ?? 'usage', message: first, ...(error?.field ? { field: error.field } : {}), ...(error?.limit !== undefined ? { limit: error.limit } : {}), ...(error?.problems ? { problems: error.problems } : {}) });
+    }
     else this.io.stderr(`hookbench send: ${message}\n`);
     return EXIT.usage;
   }
