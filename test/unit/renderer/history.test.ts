@@ -3,7 +3,7 @@ import type { MessagePage, MessageSummary } from '../../../main/contract/message
 import type { ApiClient } from '../../../renderer/src/api/client';
 import { setApi } from '../../../renderer/src/api/instance';
 import type { DiagnosticCheck } from '../../../main/contract/diagnostics';
-import { summariseBulk } from '../../../renderer/src/features/history/bulk';
+import { EXPORT_BOUNDS, exportLeftOut, summariseBulk } from '../../../renderer/src/features/history/bulk';
 import { filterKey, filterQueryOf, localDateTimeMs, parseFilterQuery, toLocalDateTime } from '../../../renderer/src/lib/historyQuery';
 import { HISTORY_PAGE, rangeOf, useHistory } from '../../../renderer/src/features/history/historyStore';
 import { readSavedFilters, saveFilter, SAVED_FILTERS_KEY, writeSavedFilters } from '../../../renderer/src/features/history/savedFilters';
@@ -162,5 +162,14 @@ describe('a body search while the history index catches up', () => {
     await state.loadMore();
     expect(useHistory.getState()).toMatchObject({ searching: null, nextCursor: null });
     expect(useHistory.getState().rows.at(-1)!.id).toBe(10);
+  });
+});
+
+describe('an export that left messages out', () => {
+  it('says which bound left them out: the count, or the size one import takes', () => {
+    expect(exportLeftOut('count')).toBe('More matched: only the newest 10,000 are in it.');
+    expect(exportLeftOut('size')).toBe('More matched: only the newest that fit in 16 MiB (what one import takes) are in it.');
+    expect(exportLeftOut(null)).toBe('');
+    expect(EXPORT_BOUNDS).toBe('the newest 10,000 at most, in 16 MiB of text');
   });
 });

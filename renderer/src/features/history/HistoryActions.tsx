@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Ban, Download, RotateCcw, Send, Upload } from 'lucide-react';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../../main/contract/api';
-import { EXPORT_LIMIT } from '../../../../main/contract/apiLimits';
 import { api } from '../../api/instance';
 import { exportFileName, saveText } from '../../lib/download';
 import { formatCount, plural } from '../../lib/format';
@@ -9,7 +8,7 @@ import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { DropPanel } from '../../ui/DropPanel';
 import { Segmented } from '../../ui/Segmented';
-import { BULK_ACTIONS, summariseBulk, type BulkAction } from './bulk';
+import { BULK_ACTIONS, EXPORT_BOUNDS, exportLeftOut, summariseBulk, type BulkAction } from './bulk';
 import { useHistory } from './historyStore';
 import type { HistoryFilter } from '../../lib/historyQuery';
 import { ImportPanel } from './ImportPanel';
@@ -108,7 +107,7 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
   const [includeSecrets, setIncludeSecrets] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const what = ids.length ? `the ${plural(ids.length, 'selected message')}` : `the messages matching this filter (the newest ${formatCount(EXPORT_LIMIT)} at most)`;
+  const what = ids.length ? `the ${plural(ids.length, 'selected message')}` : `the messages matching this filter (${EXPORT_BOUNDS})`;
   const go = async () => {
     setBusy(true);
     setError(null);
@@ -117,7 +116,7 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
       setBusy(false);
       return setError(result.error.message);
     }
-    const { text, mimeType, fileExtension, messages, truncated } = result.value;
+    const { text, mimeType, fileExtension, messages, truncatedBy } = result.value;
     try {
       const saved = await saveText(exportFileName(fileExtension), text, mimeType);
       setBusy(false);
@@ -125,7 +124,7 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
       useToasts.getState().push({
         tone: 'success',
         title: `Exported ${plural(messages, 'message')} as ${FORMAT_LABEL[format]}`,
-        message: `${saved.saved === 'dialog' ? `Saved to ${saved.path}.` : 'Downloaded.'}${truncated ? ` More matched: only the newest ${formatCount(EXPORT_LIMIT)} are in it.` : ''}${includeSecrets ? ' It contains secrets.' : ''}`,
+        message: `${saved.saved === 'dialog' ? `Saved to ${saved.path}.` : 'Downloaded.'}${truncatedBy ? ` ${exportLeftOut(truncatedBy)}` : ''}${includeSecrets ? ' It contains secrets.' : ''}`,
       });
       onDone();
     } catch (e) {

@@ -4,7 +4,18 @@
  * the first refusal (pure: unit-tested).
  */
 import type { ApiError, Result } from '../../../../main/contract/result';
-import { formatCount } from '../../lib/format';
+import { EXPORT_LIMIT, EXPORT_TEXT_BYTES } from '../../../../main/contract/apiLimits';
+import { formatBytes, formatCount } from '../../lib/format';
+
+/** What an export holds at most (its two bounds), in words. */
+export const EXPORT_BOUNDS = `the newest ${formatCount(EXPORT_LIMIT)} at most, in ${formatBytes(EXPORT_TEXT_BYTES)} of text`;
+
+/** What an export left out, by the bound that left it out (exportMessages' truncatedBy); empty when nothing was. */
+export function exportLeftOut(truncatedBy: 'count' | 'size' | null): string {
+  if (truncatedBy === 'size') return `More matched: only the newest that fit in ${formatBytes(EXPORT_TEXT_BYTES)} (what one import takes) are in it.`;
+  if (truncatedBy === 'count') return `More matched: only the newest ${formatCount(EXPORT_LIMIT)} are in it.`;
+  return '';
+}
 
 export const BULK_ACTIONS = {
   retry: { command: 'retryNow', done: 'Retried', verb: 'retried', deliveries: 'sent again now' },
