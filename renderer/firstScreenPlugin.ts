@@ -6,7 +6,9 @@
  *
  * The chunks every page runs at start also begin with V8's compile hint (COMPILE_HINT): their functions are
  * compiled while the file streams in, off the main thread, instead of one at a time on the main thread
- * when first called, which is nearly all of them on the way to the first screen.
+ * when first called, which is nearly all of them on the way to the first screen. React's chunk is the
+ * exception (COMPILED_LAZILY): the first screen calls a fraction of its 219 kB, and compiling all of it
+ * made its streaming thread the last to finish, which the page's scripts wait for.
  */
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -21,6 +23,8 @@ type Chunk = Rolldown.OutputChunk;
 
 /** V8's explicit compile hint: compile every function of the file eagerly (on the streaming thread). */
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+/** Chunks (their names: vite.config.ts's groups) that run at start without the hint. */
+export const COMPILED_LAZILY: ReadonlySet<string> = new Set(['react']);
 
 /** The copies vite-plugin-compression2 writes beside a file, with its settings (the best compression). */
 const COMPRESSED: [string, (code: string) => Buffer][] = [
@@ -73,7 +77,7 @@ export function firstScreen(root: string): Plugin {
         for (const entry of chunks.filter((c) => c.isEntry)) staticClosure(byFile, entry.fileName, atStart);
         for (const file of atStart) {
           const chunk = byFile.get(file)!;
-          if (chunk.code.startsWith(COMPILE_HINT)) continue;
+          if (chunk.code.startsWith(COMPILE_HINT) || COMPILED_LAZILY.has(chunk.name)) continue;
           chunk.code = `${COMPILE_HINT}\n${chunk.code}`;
           for (const [ext, compress] of COMPRESSED) {
             const copy = bundle[file + ext];

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Rolldown } from 'vite';
-import { COMPILE_HINT, firstScreen, screenChunks } from '../../../renderer/firstScreenPlugin.js';
+import { COMPILE_HINT, COMPILED_LAZILY, firstScreen, screenChunks } from '../../../renderer/firstScreenPlugin.js';
 
 type Chunk = Rolldown.OutputChunk;
 
@@ -25,15 +25,16 @@ describe('the first screen build step', () => {
     });
   });
 
-  it('puts the compile hint first in the chunks every page runs at start, and compresses them again with it', async () => {
+  it('puts the compile hint first in the chunks every page runs at start but React\'s, and compresses them again with it', async () => {
     const plugin = firstScreen('/r');
     const bundle: Record<string, Chunk | Rolldown.OutputAsset> = {
-      'index.js': chunk('index.js', { isEntry: true, imports: ['react.js'], code: 'const __vite__mapDeps=0;\nindex' }),
+      'index.js': chunk('index.js', { isEntry: true, imports: ['react.js', 'instance.js'], code: 'const __vite__mapDeps=0;\nindex' }),
       'firstRequests.js': chunk('firstRequests.js', { isEntry: true, code: 'first' }),
-      'react.js': chunk('react.js', { code: 'react' }),
+      'react.js': chunk('react.js', { name: 'react', code: 'react' }),
+      'instance.js': chunk('instance.js', { name: 'instance', code: 'instance' }),
       'HistoryView.js': chunk('HistoryView.js', { isDynamicEntry: true, code: 'history' }),
-      'react.js.br': { type: 'asset', fileName: 'react.js.br', source: 'stale' } as Rolldown.OutputAsset,
-      'react.js.gz': { type: 'asset', fileName: 'react.js.gz', source: 'stale' } as Rolldown.OutputAsset,
+      'instance.js.br': { type: 'asset', fileName: 'instance.js.br', source: 'stale' } as Rolldown.OutputAsset,
+      'instance.js.gz': { type: 'asset', fileName: 'instance.js.gz', source: 'stale' } as Rolldown.OutputAsset,
     };
     const hook = plugin.generateBundle as { order: string; handler(this: unknown, options: unknown, bundle: unknown): void };
     expect(hook.order).toBe('post');
@@ -41,13 +42,15 @@ describe('the first screen build step', () => {
     const code = (file: string) => (bundle[file] as Chunk).code;
     expect(code('index.js')).toBe(`${COMPILE_HINT}\nconst __vite__mapDeps=0;\nindex`);
     expect(code('firstRequests.js')).toBe(`${COMPILE_HINT}\nfirst`);
-    expect(code('react.js')).toBe(`${COMPILE_HINT}\nreact`);
+    expect(code('instance.js')).toBe(`${COMPILE_HINT}\ninstance`);
+    expect(COMPILED_LAZILY.has('react')).toBe(true);
+    expect(code('react.js')).toBe('react');
     expect(code('HistoryView.js')).toBe('history');
     const source = (file: string) => (bundle[file] as Rolldown.OutputAsset).source as Buffer;
-    expect(brotliDecompressSync(source('react.js.br')).toString()).toBe(code('react.js'));
-    expect(gunzipSync(source('react.js.gz')).toString()).toBe(code('react.js'));
+    expect(brotliDecompressSync(source('instance.js.br')).toString()).toBe(code('instance.js'));
+    expect(gunzipSync(source('instance.js.gz')).toString()).toBe(code('instance.js'));
     // Once is enough, should the hook run again.
     hook.handler.call({}, {}, bundle);
-    expect(code('react.js')).toBe(`${COMPILE_HINT}\nreact`);
+    expect(code('instance.js')).toBe(`${COMPILE_HINT}\ninstance`);
   });
 });
