@@ -25,8 +25,8 @@ import { INGEST_BATCH, INGEST_WRITE_KEY, SHARED_SECRET, sdkBatchBody } from './w
 
 export const FIRST_SCREEN_TARGET = 2;
 const CHROMIUM = process.env['HOOKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
-/** As test/e2e/browser.ts launches it. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** As test/e2e/browser.ts launches it (CHROMIUM_ARGS there says why the omnibox popups are off). */
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RENDERER = join(ROOT, 'dist', 'renderer');
 const COMMAND = 'npm run build:renderer && npm run bench -- --only first-screen';

@@ -24,7 +24,7 @@ import { INGEST_BATCH, INGEST_WRITE_KEY, SHARED_SECRET, sdkBatchBody } from './w
 export const LIVE_TARGETS = { longTaskShare: 0.1, heapMB: 150 } as const;
 const CHROMIUM = process.env['HOOKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
 /** As test/e2e/browser.ts launches it. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist', 'main', 'cli.js');
 const RENDERER = join(ROOT, 'dist', 'renderer', 'index.html');

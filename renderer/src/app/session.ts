@@ -14,8 +14,33 @@ import { createEventPump } from '../stores/eventPump';
 import { useLive } from '../stores/live';
 import { useReceiver } from '../stores/receiver';
 import { useSecrets } from '../stores/secrets';
+import type { View } from '../lib/hashRoute';
 
 const OVERVIEW_POLL_MS = 5000;
+
+/**
+ * Settles once the stores hold what the frame and the landing screen show first (the engine's overview, with
+ * the top bar's clock and counters; the catalog, which names each row's source; Live's first page when Live
+ * is the landing screen), or after `boundMs` at most. Rendering then, the first frame shows them together:
+ * the answers arrive in tasks of their own, and one that came a task after the first render (measured: the
+ * counters 56 ms after the rows) was a frame of dashes, or of rows whose source said none.
+ */
+export function firstAnswersIn(view: View, boundMs: number): Promise<void> {
+  const ready = () => useEngine.getState().overview !== null && useCatalog.getState().loaded && (view !== 'live' || useLive.getState().loaded);
+  return new Promise((resolve) => {
+    if (ready()) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      for (const off of offs) off();
+      resolve();
+    };
+    const check = () => {
+      if (ready()) done();
+    };
+    const timer = setTimeout(done, boundMs);
+    const offs = [useEngine.subscribe(check), useCatalog.subscribe(check), useLive.subscribe(check)];
+  });
+}
 
 export function startSession(client: ApiClient): () => void {
   setApi(client);
