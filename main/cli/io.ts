@@ -73,11 +73,11 @@ export function writeErrorWords(e: unknown): string {
 }
 
 /**
- * An input refused for several problems: the error's message names the first ("… (and 2 more problems)");
- * these are the others, a line each, with the flag behind each field when `flagOf` knows it.
+ * A refused input in the CLI's words: the error's message, which names the first problem ("… (and 2 more
+ * problems)"), then each other one on a line of its own; `flagOf` adds the flag behind a problem's field.
  */
-export function otherProblems(error: Pick<ApiError, 'problems'>, flagOf: (message: string, field: string | undefined) => string = (m) => m): string {
-  return (error.problems ?? []).map((p) => `\n  - ${flagOf(p.message, p.field)}`).join('');
+export function refusalText(error: Pick<ApiError, 'message' | 'field' | 'problems'>, flagOf: (message: string, field: string | undefined) => string): string {
+  return [flagOf(error.message, error.field), ...(error.problems ?? []).map((p) => `  - ${flagOf(p.message, p.field)}`)].join('\n');
 }
 
 /** A CLI input problem: reported on stderr, exit 2. */

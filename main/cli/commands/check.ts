@@ -34,7 +34,7 @@ import { junitXml } from '../../check/junit.js';
 import { maskUrl } from '../../domain/secrets.js';
 import type { CheckTiming } from '../../check/sender.js';
 import { createCore } from '../../app/createCore.js';
-import { EXIT, otherProblems, readNamedFile, runCommand, UsageError, utf8Text, type CliIO } from '../io.js';
+import { EXIT, refusalText, readNamedFile, runCommand, UsageError, utf8Text, type CliIO } from '../io.js';
 import { caretSnippet, jsonProblemWhere } from '../../domain/jsonText.js';
 import { parseUserJson } from '../../domain/userJson.js';
 import { absolutePath, caFileProblem, FILE_LIMITS } from '../../platform/boundedFile.js';
@@ -119,7 +119,7 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
     };
     if (options.expectRate !== undefined && options.capacity === undefined) throw new UsageError('--expect-rate: give --capacity SECONDS too (the rate is judged on a capacity run)');
     const valid = parseWith(runCheckInputSchema, input);
-    if (!valid.ok) throw new UsageError(`${withFlag(valid.error.message, valid.error.field)}${otherProblems(valid.error, withFlag)}`);
+    if (!valid.ok) throw new UsageError(refusalText(valid.error, withFlag));
     // A human report prints each check as it finishes (a late answer takes seconds); JSON waits for the end.
     // The diagnosis comes first: the checks that may set it off (they run first) are held until it is known.
     const printed = new Set<string>();
@@ -149,7 +149,7 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
       started = true;
     });
     const run = await execute(input, options.dataDir, deps, live, capacityLine);
-    if (!run.ok) throw new UsageError(`${withFlag(run.error.message, run.error.field)}${otherProblems(run.error, withFlag)}`);
+    if (!run.ok) throw new UsageError(refusalText(run.error, withFlag));
     for (const h of held.splice(0)) {
       if (run.value.diagnosis && !diagnosed) {
         diagnosed = true;

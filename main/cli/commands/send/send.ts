@@ -17,9 +17,9 @@ import { destinationInputSchema, parseWith } from '../../../contract/schemas.js'
 import { buildMessage } from '../../../domain/messages.js';
 import { newMessageId } from '../../../ingestion/messageIds.js';
 import { createCore, type Core } from '../../../app/createCore.js';
-import { EXIT, otherProblems, runCommand, type CliIO } from '../../io.js';
+import { EXIT, refusalText, runCommand, type CliIO } from '../../io.js';
 import { findLiveServe, listAll } from '../../remote.js';
-import { flagHint, parseCall, parseHeaders, withFlagHint } from './sendInput.js';
+import { parseCall, parseHeaders, withFlagHint } from './sendInput.js';
 import { isFinal, Reporter, span } from './sendReport.js';
 import { listResult, SEND_DESTINATION, takeSendDestination, type DestinationApi, type SendDestinationSettings } from './sendDestination.js';
 import { sendThroughServe } from './sendThroughServe.js';
@@ -82,7 +82,7 @@ async function send(type: MessageType, options: SendOptions, io: CliIO, deps: Se
   const destination = destinationOfFlags(options, headers);
   if (options.to.length === 0) return report.usage('--to: give at least one webhook URL');
   const checked = parseWith(destinationInputSchema, { ...destination, name: SEND_DESTINATION, enabled: true });
-  if (!checked.ok) return report.usage(`${checked.error.message}${flagHint(checked.error.field)}${otherProblems(checked.error, withFlagHint)}`, checked.error);
+  if (!checked.ok) return report.usage(refusalText(checked.error, withFlagHint), checked.error);
   const built = buildMessage(type, call, { receivedAt: Date.now(), newMessageId, strict: true });
   if (!built.ok) return report.usage(`--data: ${built.error.message}`, built.error);
 
@@ -110,7 +110,7 @@ async function sendWithOwnCore(type: MessageType, call: Record<string, unknown>,
   let unsubscribe: () => void = () => undefined;
   try {
     const dest = throwaway ? core.createDestination({ ...destination, name: SEND_DESTINATION, enabled: true }) : await takeSendDestination(localDestinations(core), destination);
-    if (!dest.ok) return report.usage(`${dest.error.message.replace(/^patch\./, '')}${flagHint(dest.error.field)}${otherProblems(dest.error, withFlagHint)}`, dest.error);
+    if (!dest.ok) return report.usage(refusalText(dest.error, withFlagHint), dest.error);
     destinationId = dest.value.id;
 
     // Subscribe before sending: the first attempt starts on the next turn of the event loop.

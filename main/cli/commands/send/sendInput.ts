@@ -14,10 +14,10 @@ const FLAG_OF: Record<string, string> = {
   sharedSecret: '--secret',
 };
 
-/** A problem's message with its flag (otherProblems' form). */
+/** A problem's message with its flag (refusalText's form). */
 export const withFlagHint = (message: string, field: string | undefined): string => `${message.replace(/^patch\./, '')}${flagHint(field)}`;
 
-export function flagHint(field: string | undefined): string {
+function flagHint(field: string | undefined): string {
   if (!field) return '';
   field = field.replace(/^patch\./, '');
   if (FLAG_OF[field]) return ` (${FLAG_OF[field]})`;

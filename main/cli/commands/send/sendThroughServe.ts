@@ -11,9 +11,9 @@ import type { MessageDetail } from '../../../contract/messages.js';
 import type { ClockState } from '../../../contract/overview.js';
 import { HookbenchError, type Result } from '../../../contract/result.js';
 import { EventStream, untilAborted } from '../../events.js';
-import { EXIT, otherProblems, UsageError, type CliIO } from '../../io.js';
+import { EXIT, refusalText, UsageError, type CliIO } from '../../io.js';
 import { callApi, listAll } from '../../remote.js';
-import { flagHint, withFlagHint } from './sendInput.js';
+import { withFlagHint } from './sendInput.js';
 import { isFinal, span, type Reporter } from './sendReport.js';
 import { listResult, takeSendDestination, type DestinationApi, type SendDestinationSettings } from './sendDestination.js';
 import type { ServerInfo } from '../serve.js';
@@ -135,7 +135,7 @@ export async function sendThroughServe(o: ThroughServe): Promise<number> {
     if (e instanceof HookbenchError) return report.usage(e.message, e.error);
     throw e;
   }
-  if (!taken.ok) return report.usage(`${taken.error.message.replace(/^patch\./, '')}${flagHint(taken.error.field)}${otherProblems(taken.error, withFlagHint)}`, taken.error);
+  if (!taken.ok) return report.usage(refusalText(taken.error, withFlagHint), taken.error);
   const dest = taken.value;
 
   const stream = new EventStream({
