@@ -21,12 +21,10 @@ import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forkBenchChild, startReceiver, type Receiver } from './child.js';
+import { chromiumMissing, launchChromium } from './chromium.js';
 import { INGEST_BATCH, INGEST_WRITE_KEY, SHARED_SECRET, sdkBatchBody } from './workload.js';
 
 export const FIRST_SCREEN_TARGET = 2;
-const CHROMIUM = process.env['HOOKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
-/** As test/e2e/browser.ts launches it (CHROMIUM_ARGS there says why the omnibox popups are off). */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RENDERER = join(ROOT, 'dist', 'renderer');
 const COMMAND = 'npm run build:renderer && npm run bench -- --only first-screen';
@@ -188,10 +186,10 @@ const median = (values: readonly number[]): number => {
 };
 
 export async function runFirstScreen(options: FirstScreenOptions, progress: (line: string) => void): Promise<FirstScreenResult> {
-  if (!existsSync(CHROMIUM)) {
-    const reason = `skipped: no Chromium at ${CHROMIUM} (install Debian's chromium, or set HOOKBENCH_CHROMIUM)`;
-    progress(reason);
-    return skipped(reason, options);
+  const noChromium = chromiumMissing();
+  if (noChromium) {
+    progress(noChromium);
+    return skipped(noChromium, options);
   }
   if (!existsSync(join(RENDERER, 'index.html'))) {
     const reason = `skipped: the UI is not built (${join(RENDERER, 'index.html')} is missing): run npm run build:renderer first`;
@@ -204,10 +202,9 @@ export async function runFirstScreen(options: FirstScreenOptions, progress: (lin
   writeFileSync(join(uiDir, 'bench-baseline.html'), BASELINE_HTML);
   writeFileSync(join(uiDir, 'bench-baseline.js'), BASELINE_JS);
 
-  const { chromium } = await import('playwright-core');
   const receiver: Receiver = await startReceiver();
   let workbench: Workbench | null = null;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     workbench = await startWorkbench(join(options.dir, 'data'), uiDir);
     const wb = workbench;

@@ -19,12 +19,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReceiver, type Receiver } from './child.js';
+import { CHROMIUM, chromiumMissing, launchChromium } from './chromium.js';
 import { INGEST_BATCH, INGEST_WRITE_KEY, SHARED_SECRET, sdkBatchBody } from './workload.js';
 
 export const LIVE_TARGETS = { longTaskShare: 0.1, heapMB: 150 } as const;
-const CHROMIUM = process.env['HOOKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
-/** As test/e2e/browser.ts launches it. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist', 'main', 'cli.js');
 const RENDERER = join(ROOT, 'dist', 'renderer', 'index.html');
@@ -168,20 +166,19 @@ const PAGE_PROBE = `
 `;
 
 export async function runLive(options: LiveOptions, progress: (line: string) => void): Promise<LiveResult> {
-  if (!existsSync(CHROMIUM)) {
-    const reason = `skipped: no Chromium at ${CHROMIUM} (install Debian's chromium, or set HOOKBENCH_CHROMIUM)`;
-    progress(reason);
-    return skipped(reason, options);
+  const noChromium = chromiumMissing();
+  if (noChromium) {
+    progress(noChromium);
+    return skipped(noChromium, options);
   }
   if (!existsSync(RENDERER)) {
     const reason = `skipped: the UI is not built (${RENDERER} is missing): run npm run build:renderer first`;
     progress(reason);
     return skipped(reason, options);
   }
-  const { chromium } = await import('playwright-core');
   const receiver: Receiver = await startReceiver();
   let serve: Serve | null = null;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     serve = await startServe(join(options.dir, 'data'));
     const source = await serve.call<{ id: string }>('createSource', { name: 'bench sdk', kind: 'server', writeKey: INGEST_WRITE_KEY });
@@ -287,10 +284,8 @@ export async function runLive(options: LiveOptions, progress: (line: string) => 
     }
     const grid = page.getByRole('grid', { name: 'Messages' });
     const expectedRows = Math.min(events, LIVE_CAP) + 1; // + the header row
-    // A function, not a string: the page's content security policy forbids eval, which a string predicate needs.
-    const listed = (expected: number): boolean =>
-      Number((globalThis as unknown as { document: { querySelector(s: string): { getAttribute(a: string): string | null } | null } }).document.querySelector('[role="grid"][aria-label="Messages"]')?.getAttribute('aria-rowcount')) === expected;
-    await page.waitForFunction(listed, expectedRows, { timeout: 30_000 });
+    // A locator, not a predicate: the page's content security policy forbids the eval a string predicate needs.
+    await page.locator(`[role="grid"][aria-label="Messages"][aria-rowcount="${expectedRows}"]`).waitFor({ timeout: 30_000 });
     const rows = Number(await grid.getAttribute('aria-rowcount')) - 1;
     if (pageErrors.length) throw new Error(`live: the page threw: ${pageErrors[0]}`);
 

@@ -1,18 +1,13 @@
 /** Debian's Chromium driven by playwright-core (no browser download). */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, chromiumMissing as noChromium, launchChromium } from '../../bench/chromium.js';
 
-export const CHROMIUM = process.env['HOOKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
-export const chromiumMissing = !existsSync(CHROMIUM);
+export { CHROMIUM };
+export const chromiumMissing = noChromium() !== null;
 
-/**
- * The omnibox popups are off: Chromium starts their WebUI renderers for each new context's window, about
- * 250 ms of CPU a context (traced) that no page of ours asks for and a browser a person uses has paid once.
- */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'];
-
+/** Launched as the benches launch it (bench/chromium.ts: CHROMIUM_ARGS says why the omnibox popups are off). */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return launchChromium();
 }
 
 /** A fresh page (its own context, so sessionStorage and theme start clean). */
