@@ -36,20 +36,27 @@ const visibleUsers = (page: Page) =>
       .map((row) => row.querySelectorAll('[role="gridcell"]')[3]?.textContent ?? '');
   });
 
+/** The accessible name of the element that has the focus. */
+const focused = (page: Page) => page.evaluate<string | null | undefined>('document.activeElement?.getAttribute("aria-label")');
+
 describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
   const { serve, open } = useWorkbench();
 
-  it('keeps the row being read in place when messages arrive above it, counts them in a pill, and the pill goes back to the newest', async () => {
+  /** Live with FIRST messages, scrolled down to the 20th row, and the rows it shows then. */
+  const scrolledDown = async () => {
     const r = await serve(ORDERS);
     const send = (from: number, count: number) => sendOrders(r, from, count);
     await send(0, FIRST);
     const page = await open(r, '#/live');
     await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe(String(FIRST + 1));
-
-    // Scrolled down, a burst above does not move what the user reads.
     await scroller(page).evaluate((el) => el.scrollTo({ top: 20 * 32 }));
     await expect.poll(async () => (await visibleUsers(page)).length).toBeGreaterThan(3);
-    const reading = await visibleUsers(page);
+    return { page, send, reading: await visibleUsers(page) };
+  };
+
+  it('keeps the row being read in place when messages arrive above it, counts them in a pill, and the pill goes back to the newest', async () => {
+    // Scrolled down, a burst above does not move what the user reads.
+    const { page, send, reading } = await scrolledDown();
     await send(FIRST, MORE);
     await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe(String(FIRST + MORE + 1));
     await page.getByRole('button', { name: `${MORE} new messages` }).waitFor();
@@ -64,13 +71,7 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
   });
 
   it('opens a message beside the list, which keeps its place, its focus and its pill, and again when the pane closes', async () => {
-    const r = await serve(ORDERS);
-    const send = (from: number, count: number) => sendOrders(r, from, count);
-    await send(0, FIRST);
-    const page = await open(r, '#/live');
-    await expect.poll(() => grid(page).getAttribute('aria-rowcount')).toBe(String(FIRST + 1));
-    await scroller(page).evaluate((el) => el.scrollTo({ top: 20 * 32 }));
-    await expect.poll(async () => (await visibleUsers(page)).length).toBeGreaterThan(3);
+    const { page, send } = await scrolledDown();
     await send(FIRST, MORE);
     const pill = page.getByRole('button', { name: `${MORE} new messages` });
     await pill.waitFor();
@@ -80,13 +81,13 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
     await grid(page).getByRole('row').filter({ hasText: reading[1]! }).click();
     await page.getByRole('region', { name: 'Message details' }).getByRole('heading', { level: 2 }).filter({ hasText: 'Order Completed' }).waitFor();
     expect(await scroller(page).evaluate((el) => el.scrollTop)).toBe(top);
-    expect(await page.evaluate<string | null | undefined>('document.activeElement?.getAttribute("aria-label")')).toBe('Messages');
+    expect(await focused(page)).toBe('Messages');
     expect(await pill.isVisible()).toBe(true);
 
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('region', { name: 'Message details' }).count()).toBe(0);
     expect(await scroller(page).evaluate((el) => el.scrollTop)).toBe(top);
-    expect(await page.evaluate<string | null | undefined>('document.activeElement?.getAttribute("aria-label")')).toBe('Messages');
+    expect(await focused(page)).toBe('Messages');
   });
 
   it('dates rows from another day than the engine’s and widens the Time column so the whole time still fits', async () => {

@@ -8,13 +8,13 @@ import { internalsOf } from '../../../main/app/createCore.js';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
 import type { EngineEvent } from '../../../main/contract/events.js';
 import type { MessageSummary } from '../../../main/contract/messages.js';
 import { startServe } from '../../../main/cli/commands/serve.js';
 import { tooDeepMarker } from '../../../main/domain/jsonDepth.js';
 import { WIRE_MAX_DEPTH } from '../../../main/server/eventFrame.js';
 import { deepTrackCallJson } from '../../helpers/deepJson.js';
+import { openEventSocket } from '../../helpers/eventSocket.js';
 import { newDataDir, onCleanup } from '../../helpers/harness.js';
 
 const silentIO = { stdout: () => undefined, stderr: () => undefined };
@@ -55,12 +55,7 @@ describe('the event stream', () => {
     const dir = newDataDir();
     const running = await startServe({ data: join(dir, 'data'), host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, silentIO);
     onCleanup(() => running.stop());
-    const ws = new WebSocket(`${running.info.url.replace('http', 'ws')}/api/events?token=${running.info.token}`);
-    onCleanup(() => ws.close());
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
+    const ws = await openEventSocket(running.info.url, running.info.token);
     const seen: EngineEvent[] = [];
     const waiters: (() => void)[] = [];
     ws.on('message', (data) => {

@@ -12,7 +12,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { EXPORT_FORMATS, type CommandName } from '../../../main/contract/api.js';
 import { COMMAND_NAMES } from '../../../main/contract/commands.js';
 import { ENGINE_EVENT_TYPES } from '../../../main/contract/events.js';
@@ -24,6 +23,7 @@ import { dispatch } from '../../../main/contract/dispatch.js';
 import { createCommandHandlers } from '../../../main/app/commandHandlers.js';
 import { captureIO } from '../../helpers/cliIO.js';
 import { startCommand } from '../../helpers/cliRun.js';
+import { openEventSocket } from '../../helpers/eventSocket.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, settled } from '../../helpers/harness.js';
 import { status } from '../../helpers/receiver.js';
 
@@ -110,9 +110,7 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
 
     // Every frame of the event stream, from before the first call.
     const frames: string[] = [];
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/api/events?token=${token}`);
-    onCleanup(() => ws.close());
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const ws = await openEventSocket(url, token);
     ws.on('message', (data) => frames.push(String(data)));
     const human = startCli(['tail', '--data-dir', running.dataDir]);
     const json = startCli(['tail', '--json', '--data-dir', running.dataDir]);

@@ -6,13 +6,13 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
 import type { EngineEvent } from '../../../main/contract/events.js';
 import type { CaptureRecord } from '../../../main/contract/receiver/receiver.js';
 import type { Page } from '../../../main/contract/messages.js';
 import { runCli } from '../../../main/cli/program.js';
 import { runServe, startServe, type RunningServe } from '../../../main/cli/commands/serve.js';
 import { captureIO } from '../../helpers/cliIO.js';
+import { openEventSocket } from '../../helpers/eventSocket.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../../helpers/harness.js';
 import type { TestReceiver } from '../../helpers/receiver.js';
 
@@ -149,9 +149,7 @@ describe('receiver captures (docs/behaviour.md §9)', () => {
     const rx = await newReceiver();
     const running = await serve(rx);
     expect((await api(running, 'createReceiver', { name: 'hook', script: 200 })).ok).toBe(true);
-    const ws = new WebSocket(`${running.info.url.replace('http', 'ws')}/api/events?token=${running.info.token}`);
-    onCleanup(() => ws.close());
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const ws = await openEventSocket(running.info.url, running.info.token);
     const pushed = new Promise<string>((resolve) => {
       ws.on('message', (data) => {
         const frame = JSON.parse(String(data)) as { events: EngineEvent[] };

@@ -9,9 +9,9 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { COMMAND_NAMES } from '../../../main/contract/commands.js';
 import { startWorkbench, type RunningWorkbench } from '../../../main/server/workbench.js';
+import { openEventSocket } from '../../helpers/eventSocket.js';
 import { newDataDir, newReceiver, onCleanup, settled } from '../../helpers/harness.js';
 
 async function workbench(options: { uiDir?: string | null; config?: unknown } = {}): Promise<RunningWorkbench> {
@@ -121,9 +121,7 @@ describe('secrets in no answer, event or export unless asked (docs/behaviour.md 
     });
     const { url, token } = running.info;
     const events: string[] = [];
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/api/events?token=${token}`);
-    onCleanup(() => ws.close());
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const ws = await openEventSocket(url, token);
     let sawCapture: () => void = () => undefined;
     const captured = new Promise<void>((resolve) => (sawCapture = resolve));
     ws.on('message', (data) => {

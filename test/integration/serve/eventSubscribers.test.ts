@@ -14,6 +14,7 @@ import type { EngineEvent, EventFrame } from '../../../main/contract/events.js';
 import { EVENT_SOCKET_CLOSE } from '../../../main/server/eventSockets.js';
 import { startServer, type RunningServer } from '../../../main/server/httpServer.js';
 import { startServe } from '../../../main/cli/commands/serve.js';
+import { openEventSocket } from '../../helpers/eventSocket.js';
 import { newCore, newDataDir, onCleanup } from '../../helpers/harness.js';
 
 async function serveCore(limits: { bufferedBytes: number; stalledMs: number }): Promise<{ core: Core; server: RunningServer; token: { value: string } }> {
@@ -24,14 +25,7 @@ async function serveCore(limits: { bufferedBytes: number; stalledMs: number }): 
   return { core, server, token };
 }
 
-function connect(server: RunningServer, token: string): Promise<WebSocket> {
-  const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/events?token=${token}`);
-  onCleanup(() => ws.terminate());
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws));
-    ws.once('error', reject);
-  });
-}
+const connect = (server: RunningServer, token: string): Promise<WebSocket> => openEventSocket(server.url, token);
 
 /** Events of about 64 KiB each: a few fill a socket's buffers. */
 function burst(core: Core, count: number): void {
@@ -118,19 +112,11 @@ describe('rotateToken through a running serve', () => {
   it('ends the event stream the old token opened, saying why; the new token opens one', async () => {
     const running = await startServe({ data: join(newDataDir(), 'data'), host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, { stdout: () => undefined, stderr: () => undefined });
     onCleanup(() => running.stop());
-    const wsUrl = `${running.info.url.replace('http', 'ws')}/api/events?token=`;
-    const old = new WebSocket(wsUrl + running.info.token);
-    onCleanup(() => old.terminate());
-    await new Promise((resolve) => old.once('open', resolve));
+    const old = await openEventSocket(running.info.url, running.info.token);
     const closed = new Promise<{ code: number; reason: string }>((resolve) => old.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
     const answer = await request(`${running.info.url}/api/rotateToken`, { method: 'POST', headers: { authorization: `Bearer ${running.info.token}`, 'content-type': 'application/json' }, body: '{}' });
     const rotated = ((await answer.body.json()) as { value: { token: string } }).value.token;
     expect(await closed).toEqual({ code: EVENT_SOCKET_CLOSE.tokenRotated.code, reason: EVENT_SOCKET_CLOSE.tokenRotated.reason });
-    const fresh = new WebSocket(wsUrl + rotated);
-    onCleanup(() => fresh.terminate());
-    await new Promise((resolve, reject) => {
-      fresh.once('open', resolve);
-      fresh.once('error', reject);
-    });
+    await openEventSocket(running.info.url, rotated);
   });
 });

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import type { EngineEvent } from '../../../main/contract/events.js';
 import type { MessageRecord, Page } from '../../../main/contract/messages.js';
 import { startServe, type RunningServe } from '../../../main/cli/commands/serve.js';
+import { openEventSocket } from '../../helpers/eventSocket.js';
 import { must, newDataDir, newReceiver, onCleanup, settled } from '../../helpers/harness.js';
 import { status, type TestReceiver } from '../../helpers/receiver.js';
 
@@ -329,12 +330,7 @@ describe('typed API over HTTP (docs/behaviour.md §10)', () => {
   it('pushes events on the WebSocket, batched', async () => {
     const rx = await newReceiver();
     const running = await serve(rx);
-    const ws = new WebSocket(`${running.info.url.replace('http', 'ws')}/api/events?token=${running.info.token}`);
-    onCleanup(() => ws.close());
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
+    const ws = await openEventSocket(running.info.url, running.info.token);
     const seen: EngineEvent[] = [];
     const gotDelivery = new Promise<void>((resolve) => {
       ws.on('message', (data) => {
