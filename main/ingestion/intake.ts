@@ -23,7 +23,7 @@ import { AcceptedRate } from './acceptedRate.js';
 import { UsageMinutes } from './usageMinutes.js';
 import type { EventBus } from '../platform/eventBus.js';
 import { withoutWriteKey, type PreparedCalls } from './ingestPrepare.js';
-import { parseStoredCall } from '../store/storedJson.js';
+import { compactCall, parseStoredCall } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 import type { Registry } from '../registry/registry.js';
 
@@ -214,7 +214,8 @@ export class Intake {
         integrations: e.call['integrations'],
         traits: e.recordsTraits && e.type === 'identify' ? (e.call['traits'] ?? {}) : undefined,
         call: e.call,
-        callJson,
+        // Stored compact when it shares values with its body, as ingestion stores it (store/storedJson.ts).
+        callJson: compactCall(e.call, b.value.body) ?? callJson,
         origin: e.origin,
       });
     }

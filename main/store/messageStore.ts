@@ -20,7 +20,7 @@ export interface NewMessage {
   event: string | null;
   receivedAt: number;
   body: Buffer;
-  /** The call as received: its JSON, or (ingestion) compact (store/storedJson.ts, compactCall). */
+  /** The call as received: compact when it shares values with its body (store/storedJson.ts, compactCall), its JSON otherwise. */
   callJson: string;
   status: MessageStatus;
   statusReason: string | null;

@@ -7,7 +7,7 @@
  * message's body keeps the exact bytes as text.
  *
  * A call as received mostly repeats its body (userId, event, properties, context, messageId, timestamp are
- * the same values), so ingestion stores it compact (docs/architecture.md, Store): `[keys, own]`, the call's
+ * the same values), so intake stores it compact, whatever path the call came by (docs/architecture.md, Store): `[keys, own]`, the call's
  * keys in the order received and the values that are not its body's. A stored call is always a JSON object
  * or this array, so the first character tells them apart; rows of every earlier version are objects.
  */
