@@ -138,7 +138,7 @@ function announceAttempts(ctx: RoundContext, claimed: ClaimedDelivery, destinati
 interface ResolvedTargets {
   resolved: Result<string>[];
   reachable: Webhook[];
-  expecting: (() => void)[];
+  expecting: (() => void)[] | null;
 }
 
 /**
@@ -146,47 +146,18 @@ interface ResolvedTargets {
  * unreachable host, without a request.
  */
 function resolveTargets(ctx: RoundContext, claimed: ClaimedDelivery, targets: Target[], attemptNumber: number): ResolvedTargets {
-  const resolved = targets.map((t) => ctx.resolveUrl(t.webhook.url));
+  const resolved: Result<string>[] = [];
   const reachable: Webhook[] = [];
-  const expecting: (() => void)[] = [];
-  resolved.forEach((r, i) => {
-    if (!r.ok) return;
-    reachable.push({ ...targets[i]!.webhook, url: r.value });
-    const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: targets[i]!.index });
-    if (done) expecting.push(done);
-  });
+  let expecting: (() => void)[] | null = null;
+  for (const { webhook, index } of targets) {
+    const r = ctx.resolveUrl(webhook.url);
+    resolved.push(r);
+    if (!r.ok) continue;
+    reachable.push(r.value === webhook.url ? webhook : { ...webhook, url: r.value });
+    const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: index });
+    if (done) (expecting ??= []).push(done);
+  }
   return { resolved, reachable, expecting };
-}
-
-/**
- * Sends the round's requests through the forwarder, counting its attempts out meanwhile, and times it for the
- * window (`sentAt`: pacing time at hand-over). The replies are the reachable webhooks', in their order.
- */
-async function sendRequests(ctx: RoundContext, claimed: ClaimedDelivery, destination: Destination, targets: Target[], to: ResolvedTargets, jump: Jump | null, sentAt: number): Promise<SendResult[]> {
-  ctx.attemptsOut(targets.length);
-  let replies: SendResult[];
-  try {
-    replies = await ctx.forwarder.sendRound({
-      webhooks: to.reachable,
-      body: claimed.body,
-      secret: destination.sharedSecret,
-      timeoutMs: destination.timeoutMs,
-      caFile: destination.caFile,
-      jump: jump !== null,
-      fastForwardMs: jump?.fastForward ? FAST_FORWARD_AFTER_MS : null,
-    });
-  } finally {
-    ctx.attemptsOut(-targets.length);
-    for (const done of to.expecting) done();
-  }
-  if (jump) jump.attemptsPlayed += targets.length;
-  if (replies.length > 0) {
-    // For the window: the round's time from hand-over to result, and its slowest request's own time.
-    let slowest = 0;
-    for (const reply of replies) if (reply.durationMs > slowest) slowest = reply.durationMs;
-    ctx.window.timed(ctx.time.now() - sentAt, slowest);
-  }
-  return replies;
 }
 
 /** What the round did and when: its start and finish, the attempt's number and the delivery's first attempt. */
@@ -255,27 +226,65 @@ function roundResult(ctx: RoundContext, claimed: ClaimedDelivery, destination: D
 /**
  * Plays one round, started at `startedAt` (engine time: now, or its due time when a jump plays it). It
  * finishes at its start plus the real time it took, so a round a jump played keeps its own place in engine time.
+ * One promise a round: the forwarder's answer, continued once (thousands of rounds a second pass here).
  */
-export async function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<PlayedRound> {
+export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<PlayedRound> {
   const { clock } = ctx;
   const destination = ctx.destination(claimed.destinationId);
   const attemptNumber = claimed.attempts + 1;
   const firstAttemptAt = claimed.firstAttemptAt ?? startedAt;
   const shiftedAtStart = ctx.shifted();
-  if (!destination || destination.webhooks.length === 0) return noDestinationRound(claimed, destination, startedAt);
+  if (!destination || destination.webhooks.length === 0) return Promise.resolve(noDestinationRound(claimed, destination, startedAt));
 
   const targets = roundTargets(destination, claimed);
   announceAttempts(ctx, claimed, destination.id, targets, attemptNumber, startedAt);
   const to = resolveTargets(ctx, claimed, targets, attemptNumber);
+  // For the window: the round's time from hand-over to result (pacing time).
   const sentAt = ctx.time.now();
   const realStart = clock.realNow();
-  const replies = await sendRequests(ctx, claimed, destination, targets, to, jump, sentAt);
-  let next = 0;
-  const sent = to.resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
-  const finishedAt = startedAt + Math.max(0, clock.realNow() - realStart);
-  // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
-  const shift = ctx.shifted() - shiftedAtStart;
-  return { round: roundResult(ctx, claimed, destination, targets, to.resolved, sent, { attemptNumber, firstAttemptAt, startedAt, finishedAt, shift }), destination };
+  // Attempts are out on the network from here until the forwarder answers, whatever it answers.
+  ctx.attemptsOut(targets.length);
+  const settled = (): void => {
+    ctx.attemptsOut(-targets.length);
+    if (to.expecting) for (const done of to.expecting) done();
+  };
+  let sending: Promise<SendResult[]>;
+  try {
+    sending = ctx.forwarder.sendRound({
+      webhooks: to.reachable,
+      body: claimed.body,
+      secret: destination.sharedSecret,
+      timeoutMs: destination.timeoutMs,
+      caFile: destination.caFile,
+      jump: jump !== null,
+      fastForwardMs: jump?.fastForward ? FAST_FORWARD_AFTER_MS : null,
+    });
+  } catch (e) {
+    settled();
+    return Promise.reject(e as Error);
+  }
+  return sending.then(
+    (replies) => {
+      settled();
+      if (jump) jump.attemptsPlayed += targets.length;
+      if (replies.length > 0) {
+        // For the window: the round's time from hand-over to result, and its slowest request's own time.
+        let slowest = 0;
+        for (const reply of replies) if (reply.durationMs > slowest) slowest = reply.durationMs;
+        ctx.window.timed(ctx.time.now() - sentAt, slowest);
+      }
+      let next = 0;
+      const sent = to.resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
+      const finishedAt = startedAt + Math.max(0, clock.realNow() - realStart);
+      // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
+      const shift = ctx.shifted() - shiftedAtStart;
+      return { round: roundResult(ctx, claimed, destination, targets, to.resolved, sent, { attemptNumber, firstAttemptAt, startedAt, finishedAt, shift }), destination };
+    },
+    (e: unknown) => {
+      settled();
+      throw e;
+    },
+  );
 }
 
 /** What a recorded round announces: each attempt finished, then the delivery as it now stands. */

@@ -220,16 +220,19 @@ export class Engine {
       const startedAt = Math.max(delivery.dueAt, now);
       this.horizon.started(delivery, startedAt);
       if (jump) jumpStartedRound(jump, delivery.id, this.time.now());
-      this.runRound(delivery, startedAt, jump).catch((e: unknown) => {
-        // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
-        // so the delivery waits a moment and runs again.
-        console.error(`hookbench: round for delivery ${delivery.id} did not run; it is retried in ${REQUEUE_MS} ms`, e);
-        const now = this.options.clock.now();
-        this.record({
-          round: requeuedRound(delivery, now, now + REQUEUE_MS),
-          destination: { id: delivery.destinationId, name: this.options.destination(delivery.destinationId)?.name ?? '' },
-        });
-      });
+      playRound(this.rounds, delivery, startedAt, jump).then(
+        (played) => this.record(played),
+        (e: unknown) => {
+          // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
+          // so the delivery waits a moment and runs again.
+          console.error(`hookbench: round for delivery ${delivery.id} did not run; it is retried in ${REQUEUE_MS} ms`, e);
+          const now = this.options.clock.now();
+          this.record({
+            round: requeuedRound(delivery, now, now + REQUEUE_MS),
+            destination: { id: delivery.destinationId, name: this.options.destination(delivery.destinationId)?.name ?? '' },
+          });
+        },
+      );
     }
     this.armTimer();
     if (jump) this.jumpTicked(jump);
@@ -290,11 +293,6 @@ export class Engine {
   reschedule(): void {
     this.clearTimer();
     this.wake();
-  }
-
-  /** Plays one round (round.ts) and queues its result for the next tick's transaction. */
-  private async runRound(claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<void> {
-    this.record(await playRound(this.rounds, claimed, startedAt, jump));
   }
 
   /** Queue a finished round for the next tick's transaction. */
