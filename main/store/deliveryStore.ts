@@ -8,6 +8,7 @@ import type { MessageStatus } from '../contract/messages.js';
 import { toAttempt, toDelivery, type AttemptRow, type DeliveryRow } from './deliveryRows.js';
 import { deriveMessageStatus } from '../domain/deliveryDecision.js';
 import type { Db } from './openDb.js';
+import { BulkInsert, BulkUpdate } from './bulkStatements.js';
 
 const WAITING = `('queued', 'retrying')`;
 
@@ -66,6 +67,7 @@ interface ClaimRow {
 
 export class DeliveryStore {
   private readonly statements;
+  private readonly bulk;
 
   constructor(
     db: Db,
@@ -92,23 +94,11 @@ export class DeliveryStore {
          JOIN destinations dest ON dest.id = d.destination_id AND dest.enabled = 1
          WHERE d.status IN ${WAITING}`,
       ),
-      // Only a delivery still in flight takes its round's result; one cancelled meanwhile keeps its status.
-      // Positional parameters on the hot path: binding an object by name costs more than the row.
-      // A failed delivery's next_attempt_at keeps the due time that fell past its window (window_ends_at).
-      finishRound: db.prepare<[DeliveryStatus, string | null, number, number | null, number | null, string | null, number, number | null, number | null, number, 0 | 1]>(
-        `UPDATE deliveries SET status = ?, reason = ?, attempts = ?, first_attempt_at = ?, next_attempt_at = ?, pending_urls = ?, updated_at = ?,
-           window_ends_at = ?, failed_real_at = ?
-         WHERE id = ? AND (status = 'delivering' OR ?)`,
-      ),
       recordAttempts: db.prepare<[{ deliveryId: number; attemptsMade: number; updatedAt: number }]>(
         `UPDATE deliveries SET attempts = @attemptsMade, updated_at = @updatedAt WHERE id = @deliveryId`,
       ),
       deliveryReason: db.prepare<[number], { status: DeliveryStatus; reason: string | null }>('SELECT status, reason FROM deliveries WHERE id = ?'),
-      insertAttempt: db.prepare<unknown[]>(
-        `INSERT INTO attempts (delivery_id, message_id, attempt_number, webhook_index, url, outcome, retryable, status_code, error,
-           started_at, finished_at, duration_ms, request_headers, signature, response_headers, response_body, response_truncated)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
+      maxAttemptId: db.prepare<[], number | null>('SELECT max(id) FROM attempts').pluck(),
       deliveryStatusesOf: db.prepare<[number], { status: DeliveryStatus }>('SELECT status FROM deliveries WHERE message_id = ?').pluck(),
       setMessageStatus: db.prepare<[MessageStatus, string | null, number]>(
         'UPDATE messages SET status = ?, status_reason = ? WHERE id = ?',
@@ -160,6 +150,26 @@ export class DeliveryStore {
       waitingOfDestination: db.prepare<[string], { id: number; message_id: number }>(
         `SELECT id, message_id FROM deliveries WHERE destination_id = ? AND status IN ('queued', 'retrying', 'delivering')`,
       ),
+    };
+    this.bulk = {
+      attempts: new BulkInsert(
+        db,
+        `INSERT INTO attempts (id, delivery_id, message_id, attempt_number, webhook_index, url, outcome, retryable, status_code, error,
+           started_at, finished_at, duration_ms, request_headers, signature, response_headers, response_body, response_truncated)`,
+        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      // Only a delivery still in flight takes its round's result; one cancelled meanwhile keeps its status
+      // (v.column11: unless the round delivered it). A failed delivery's next_attempt_at keeps the due time
+      // that fell past its window (window_ends_at).
+      finishRounds: new BulkUpdate(
+        db,
+        'deliveries',
+        11,
+        `status = v.column2, reason = v.column3, attempts = v.column4, first_attempt_at = v.column5, next_attempt_at = v.column6,
+         pending_urls = v.column7, updated_at = v.column8, window_ends_at = v.column9, failed_real_at = v.column10`,
+        `deliveries.id = v.column1 AND (deliveries.status = 'delivering' OR v.column11)`,
+      ),
+      messageStatuses: new BulkUpdate(db, 'messages', 3, 'status = v.column2, status_reason = v.column3', 'messages.id = v.column1'),
     };
   }
 
@@ -219,17 +229,24 @@ export class DeliveryStore {
   }
   /**
    * Records rounds in one transaction. A delivery cancelled while its round was in flight stays cancelled
-   * unless the round delivered it. Returns the rounds with the status actually stored.
+   * unless the round delivered it. Returns the rounds with the status actually stored. `realNow`: the real
+   * time they are recorded at, which a failure keeps (the overview counts failures by it).
+   * Each kind of row is written many rows a statement (bulkStatements.ts): the attempts, then the deliveries,
+   * then the messages whose status is their one delivery's.
    */
-  /** `realNow`: the real time they are recorded at, which a failure keeps (the overview counts failures by it). */
   recordRounds(rounds: readonly RoundResult[], realNow: number): StoredRound[] {
     return this.transaction(() => {
-      const refresh = new Set<number>();
-      const stored: StoredRound[] = [];
+      // Attempt ids are given here, the next after the largest, as SQLite would.
+      let attemptId = (this.statements.maxAttemptId.get() ?? 0) + 1;
+      const attempts = this.bulk.attempts.rows();
+      const deliveries: unknown[] = [];
+      const attemptIds: number[][] = [];
       for (const round of rounds) {
-        const attemptIds: number[] = [];
+        const ids: number[] = [];
         for (const a of round.attempts) {
-          const info = this.statements.insertAttempt.run(
+          ids.push(attemptId);
+          attempts.values.push(
+            attemptId++,
             a.deliveryId,
             a.messageId,
             a.attemptNumber,
@@ -248,9 +265,10 @@ export class DeliveryStore {
             a.responseBody === null ? null : Buffer.from(a.responseBody, 'utf8'),
             a.responseTruncated ? 1 : 0,
           );
-          attemptIds.push(Number(info.lastInsertRowid));
         }
-        const changed = this.statements.finishRound.run(
+        attemptIds.push(ids);
+        deliveries.push(
+          round.deliveryId,
           round.status,
           round.reason,
           round.attemptsMade,
@@ -260,12 +278,19 @@ export class DeliveryStore {
           round.updatedAt,
           round.pastWindow?.windowEndsAt ?? null,
           round.status === 'failed' ? realNow : null,
-          round.deliveryId,
           // A success is recorded even over a cancellation made while it was in flight.
           round.status === 'delivered' ? 1 : 0,
-        ).changes;
+        );
+      }
+      attempts.flush();
+      const changed = this.bulk.finishRounds.run(deliveries);
+      const finishedAll = changed.length === rounds.length;
+      const finished = finishedAll ? null : new Set(changed);
+      const refresh = new Set<number>();
+      const messages: unknown[] = [];
+      const stored: StoredRound[] = rounds.map((round, i) => {
         let final = round;
-        if (changed === 0) {
+        if (finished && !finished.has(round.deliveryId)) {
           // Cancelled while in flight: the attempts count, the cancellation stands.
           this.statements.recordAttempts.run({ deliveryId: round.deliveryId, attemptsMade: round.attemptsMade, updatedAt: round.updatedAt });
           const now = this.statements.deliveryReason.get(round.deliveryId);
@@ -274,13 +299,14 @@ export class DeliveryStore {
         let messageStatus: MessageStatus = final.status;
         if (round.siblings === 1) {
           // The common case: a message with one delivery has that delivery's status and reason.
-          this.statements.setMessageStatus.run(final.status, final.status === 'failed' || final.status === 'cancelled' ? final.reason : null, final.messageId);
+          messages.push(final.messageId, final.status, final.status === 'failed' || final.status === 'cancelled' ? final.reason : null);
         } else {
           refresh.add(final.messageId);
           messageStatus = 'queued'; // replaced below
         }
-        stored.push({ round: final, attemptIds, messageStatus });
-      }
+        return { round: final, attemptIds: attemptIds[i]!, messageStatus };
+      });
+      this.bulk.messageStatuses.run(messages);
       const statuses = new Map<number, MessageStatus>();
       for (const id of refresh) statuses.set(id, this.refreshMessageStatus(id));
       for (const s of stored) if (statuses.has(s.round.messageId)) s.messageStatus = statuses.get(s.round.messageId)!;

@@ -8,6 +8,7 @@ import type { MessageType } from '../contract/message/messageShapes.js';
 import type { StoredBatch } from './historyTail.js';
 import type { Db } from './openDb.js';
 import { parseStoredCall } from './storedJson.js';
+import { BulkInsert } from './bulkStatements.js';
 
 const MESSAGE_COLUMNS = `m.*, p.body, p.call FROM messages m JOIN message_payloads p ON p.message_id = m.id`;
 
@@ -165,93 +166,6 @@ export class MessageStore {
   getMessage(id: number): MessageRecord | null {
     const row = this.statements.getMessage.get(id);
     return row ? toMessage(row) : null;
-  }
-}
-
-/**
- * Rows per multi-row INSERT on the ingestion path: one statement for 25 rows costs less than 25 statements;
- * the rows left over go one by one.
- */
-const ROWS_PER_INSERT = 25;
-
-/**
- * A multi-row INSERT. A row's own values are anonymous parameters (`?`); the values a run of rows shares
- * (at most four: a request's source and time, a replay's original, a check's origin) are named ones (`@sourceId`), written in every row of the
- * statement but bound once per statement: binding was a fifth of the SQLite work of an ingested message
- * (perf), most of it per value. Values go to better-sqlite3 as arguments, not in an array, which it reads
- * element by element through V8's generic property lookup.
- */
-class BulkInsert {
-  private readonly many;
-  private readonly one;
-  private readonly width: number;
-
-  /** `shared`: the names of the named parameters in `row`, in the order BulkRows.share takes their values. */
-  constructor(
-    db: Db,
-    head: string,
-    row: string,
-    private readonly shared: readonly string[] = [],
-  ) {
-    this.width = row.split('?').length - 1;
-    this.one = db.prepare(`${head} VALUES ${row}`);
-    this.many = db.prepare(`${head} VALUES ${Array<string>(ROWS_PER_INSERT).fill(row).join(', ')}`);
-  }
-
-  /** Rows to insert: share() (when the statement has shared values), then push each row's own values; flush() inserts them. */
-  rows(): BulkRows {
-    return new BulkRows(this.width, (shared, values) => this.run(shared, values));
-  }
-
-  /** `values`: the rows' own values, one row after the other; `shared`: the shared values, for all of them. */
-  private run(shared: readonly unknown[], values: unknown[]): void {
-    const named: unknown[] = [];
-    if (this.shared.length > 0) named.push(Object.fromEntries(this.shared.map((name, i) => [name, shared[i]])));
-    const width = this.width;
-    const step = ROWS_PER_INSERT * width;
-    let at = 0;
-    for (; at + step <= values.length; at += step) this.many.run(...values.slice(at, at + step), ...named);
-    for (; at < values.length; at += width) this.one.run(...values.slice(at, at + width), ...named);
-  }
-}
-
-/**
- * The rows of one insert, pushed value by value, in runs of rows that share their shared values. Nothing is
- * inserted before flush(), which inserts every run in order (rows of another table may refer to these).
- */
-class BulkRows {
-  /** The current run's own values, one row after the other. */
-  values: unknown[] = [];
-  private a: unknown = undefined;
-  private b: unknown = undefined;
-  private c: unknown = undefined;
-  private d: unknown = undefined;
-  private readonly runs: { shared: unknown[]; values: unknown[] }[] = [];
-
-  constructor(
-    private readonly width: number,
-    private readonly run: (shared: readonly unknown[], values: unknown[]) => void,
-  ) {}
-
-  /** The shared values of the rows pushed next. */
-  share(a: unknown, b?: unknown, c?: unknown, d?: unknown): void {
-    if (this.values.length > 0 && (a !== this.a || b !== this.b || c !== this.c || d !== this.d)) this.endRun();
-    this.a = a;
-    this.b = b;
-    this.c = c;
-    this.d = d;
-  }
-
-  flush(): void {
-    this.endRun();
-    for (const { shared, values } of this.runs.splice(0)) this.run(shared, values);
-  }
-
-  private endRun(): void {
-    if (this.values.length === 0) return;
-    if (this.values.length % this.width !== 0) throw new Error(`rows of ${this.width} values expected, got ${this.values.length} values`);
-    this.runs.push({ shared: [this.a, this.b, this.c, this.d], values: this.values });
-    this.values = [];
   }
 }
 

@@ -1,0 +1,123 @@
+/**
+ * Statements that write many rows at once, for the hot paths (intake's messages, the scheduler's rounds): one
+ * statement for ROWS_PER_STATEMENT rows costs less than that many statements (measured: docs/performance.md).
+ */
+import type { Db } from './openDb.js';
+
+/** Rows per multi-row statement; the rows left over go one by one. */
+export const ROWS_PER_STATEMENT = 25;
+
+/**
+ * A multi-row INSERT. A row's own values are anonymous parameters (`?`); the values a run of rows shares
+ * (at most four: a request's source and time, a replay's original, a check's origin) are named ones (`@sourceId`), written in every row of the
+ * statement but bound once per statement: binding was a fifth of the SQLite work of an ingested message
+ * (perf), most of it per value. Values go to better-sqlite3 as arguments, not in an array, which it reads
+ * element by element through V8's generic property lookup.
+ */
+export class BulkInsert {
+  private readonly many;
+  private readonly one;
+  private readonly width: number;
+
+  /** `shared`: the names of the named parameters in `row`, in the order BulkRows.share takes their values. */
+  constructor(
+    db: Db,
+    head: string,
+    row: string,
+    private readonly shared: readonly string[] = [],
+  ) {
+    this.width = row.split('?').length - 1;
+    this.one = db.prepare(`${head} VALUES ${row}`);
+    this.many = db.prepare(`${head} VALUES ${Array<string>(ROWS_PER_STATEMENT).fill(row).join(', ')}`);
+  }
+
+  /** Rows to insert: share() (when the statement has shared values), then push each row's own values; flush() inserts them. */
+  rows(): BulkRows {
+    return new BulkRows(this.width, (shared, values) => this.run(shared, values));
+  }
+
+  /** `values`: the rows' own values, one row after the other; `shared`: the shared values, for all of them. */
+  private run(shared: readonly unknown[], values: unknown[]): void {
+    const named: unknown[] = [];
+    if (this.shared.length > 0) named.push(Object.fromEntries(this.shared.map((name, i) => [name, shared[i]])));
+    const width = this.width;
+    const step = ROWS_PER_STATEMENT * width;
+    let at = 0;
+    for (; at + step <= values.length; at += step) this.many.run(...values.slice(at, at + step), ...named);
+    for (; at < values.length; at += width) this.one.run(...values.slice(at, at + width), ...named);
+  }
+}
+
+/**
+ * The rows of one insert, pushed value by value, in runs of rows that share their shared values. Nothing is
+ * inserted before flush(), which inserts every run in order (rows of another table may refer to these).
+ */
+export class BulkRows {
+  /** The current run's own values, one row after the other. */
+  values: unknown[] = [];
+  private a: unknown = undefined;
+  private b: unknown = undefined;
+  private c: unknown = undefined;
+  private d: unknown = undefined;
+  private readonly runs: { shared: unknown[]; values: unknown[] }[] = [];
+
+  constructor(
+    private readonly width: number,
+    private readonly run: (shared: readonly unknown[], values: unknown[]) => void,
+  ) {}
+
+  /** The shared values of the rows pushed next. */
+  share(a: unknown, b?: unknown, c?: unknown, d?: unknown): void {
+    if (this.values.length > 0 && (a !== this.a || b !== this.b || c !== this.c || d !== this.d)) this.endRun();
+    this.a = a;
+    this.b = b;
+    this.c = c;
+    this.d = d;
+  }
+
+  flush(): void {
+    this.endRun();
+    for (const { shared, values } of this.runs.splice(0)) this.run(shared, values);
+  }
+
+  private endRun(): void {
+    if (this.values.length === 0) return;
+    if (this.values.length % this.width !== 0) throw new Error(`rows of ${this.width} values expected, got ${this.values.length} values`);
+    this.runs.push({ shared: [this.a, this.b, this.c, this.d], values: this.values });
+    this.values = [];
+  }
+}
+
+/**
+ * A multi-row UPDATE: each row's values are a row of a `VALUES` list, which `set` and `where` read as
+ * `v.column1`, `v.column2`, … (SQLite's names for them); SQLite looks each row up by its key. Like BulkInsert,
+ * values go as arguments, ROWS_PER_STATEMENT rows a statement and the rest one by one.
+ */
+export class BulkUpdate {
+  private readonly many;
+  private readonly one;
+
+  constructor(
+    db: Db,
+    table: string,
+    private readonly width: number,
+    set: string,
+    where: string,
+  ) {
+    const row = `(${Array<string>(width).fill('?').join(', ')})`;
+    const sql = (rows: number) => `UPDATE ${table} SET ${set} FROM (VALUES ${Array<string>(rows).fill(row).join(', ')}) AS v WHERE ${where} RETURNING ${table}.id`;
+    this.many = db.prepare<unknown[], number>(sql(ROWS_PER_STATEMENT)).pluck();
+    this.one = db.prepare<unknown[], number>(sql(1)).pluck();
+  }
+
+  /** Updates the rows (`values`: one row's values after the other); returns the ids of the rows it changed. */
+  run(values: readonly unknown[]): number[] {
+    const width = this.width;
+    const step = ROWS_PER_STATEMENT * width;
+    const changed: number[] = [];
+    let at = 0;
+    for (; at + step <= values.length; at += step) for (const id of this.many.all(...values.slice(at, at + step))) changed.push(id);
+    for (; at < values.length; at += width) for (const id of this.one.all(...values.slice(at, at + width))) changed.push(id);
+    return changed;
+  }
+}
