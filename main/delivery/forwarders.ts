@@ -10,7 +10,8 @@ import { JobWorker } from '../platform/jobWorker.js';
 
 export interface RoundRequest {
   webhooks: Webhook[];
-  body: Uint8Array;
+  /** The body's exact bytes, or (a claimed delivery's) those bytes as UTF-8 text, made bytes where it is signed. */
+  body: Uint8Array | string;
   secret: string | null;
   timeoutMs: number;
   caFile: string | null;
@@ -65,14 +66,17 @@ export class RoundSender {
   }
 }
 
-export const prepareRound = (r: RoundRequest): PreparedRound => ({
-  requests: r.webhooks.map((webhook) => prepareRequest(webhook, r.secret, r.body)),
-  body: r.body,
-  timeoutMs: r.timeoutMs,
-  caFile: r.caFile,
-  jump: r.jump ?? false,
-  fastForwardMs: r.fastForwardMs ?? null,
-});
+export const prepareRound = (r: RoundRequest): PreparedRound => {
+  const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
+  return {
+    requests: r.webhooks.map((webhook) => prepareRequest(webhook, r.secret, body)),
+    body,
+    timeoutMs: r.timeoutMs,
+    caFile: r.caFile,
+    jump: r.jump ?? false,
+    fastForwardMs: r.fastForwardMs ?? null,
+  };
+};
 
 export class InlineForwarder implements Forwarder {
   private readonly sender: RoundSender;

@@ -26,7 +26,7 @@ export interface RoundContext {
   seed: number;
   destination: (id: string) => Destination | undefined;
   resolveUrl: (url: string) => Result<string>;
-  expectRequest?: ((url: string, body: Buffer, attempt: { messageRef: number; deliveryId: number; attemptNumber: number; webhookIndex: number }) => (() => void) | null) | undefined;
+  expectRequest?: ((url: string, body: string, attempt: { messageRef: number; deliveryId: number; attemptNumber: number; webhookIndex: number }) => (() => void) | null) | undefined;
   emit: (event: EngineEvent) => void;
   listening: () => boolean;
   window: InFlightWindow;

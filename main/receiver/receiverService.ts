@@ -105,11 +105,11 @@ export class ReceiverService {
    * the request that arrives there with exactly these bytes is recorded as that attempt's capture. Returns
    * what to call once the attempt has finished (null when the URL is not the receiver's).
    */
-  expectRequest(url: string, body: Buffer, attempt: CaptureAttempt): (() => void) | null {
+  expectRequest(url: string, body: string, attempt: CaptureAttempt): (() => void) | null {
     const { url: http, tlsUrl } = this.listening.current;
     const ours = (http !== null && url.startsWith(`${http}/r/`)) || (tlsUrl !== null && url.startsWith(`${tlsUrl}/r/`));
     if (!ours) return null;
-    return this.expected.expect(url, body, attempt);
+    return this.expected.expect(url, Buffer.from(body, 'utf8'), attempt);
   }
 
   /** The attempt that sent these bytes to this path, taken off the list (each attempt sends one request). */
