@@ -210,7 +210,7 @@ export function evidenceOf(p: Prepared, result: SendResult, ctx: CheckContext): 
   const signature = signatureEvidence(ctx.secret, p.bytes, p.signatureSent);
   const ex: CheckExchange = {
     label: p.label,
-    request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(result.requestHeaders), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
+    request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(JSON.parse(result.requestHeaders) as Record<string, string>), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
     outcome: result.outcome,
     statusCode: result.statusCode,
     error: result.error,
@@ -218,7 +218,7 @@ export function evidenceOf(p: Prepared, result: SendResult, ctx: CheckContext): 
     response:
       result.responseHeaders === null
         ? null
-        : { headers: maskResponseHeaders(result.responseHeaders), body: responseBody?.text ?? '', bodyTruncated: result.responseTruncated || (responseBody?.truncated ?? false) },
+        : { headers: maskResponseHeaders(JSON.parse(result.responseHeaders) as Record<string, string>), body: responseBody?.text ?? '', bodyTruncated: result.responseTruncated || (responseBody?.truncated ?? false) },
     attempt: null,
     signature,
   };

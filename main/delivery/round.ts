@@ -52,7 +52,7 @@ function unresolvable(why: string): SendResult {
     error: why,
     retryAfterMs: null,
     durationMs: 0,
-    requestHeaders: {},
+    requestHeaders: '{}',
     signature: null,
     responseHeaders: null,
     responseBody: null,
@@ -290,7 +290,12 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
 /** What a recorded round announces: each attempt finished, then the delivery as it now stands. */
 export function roundEvents({ round, attemptIds, messageStatus }: StoredRound, destination: Pick<Destination, 'id' | 'name'>): EngineEvent[] {
   const events: EngineEvent[] = round.attempts.map((a, i) => {
-    const attempt: AttemptRecord = { ...a, id: attemptIds[i]! };
+    const attempt: AttemptRecord = {
+      ...a,
+      id: attemptIds[i]!,
+      requestHeaders: JSON.parse(a.requestHeaders) as Record<string, string>,
+      responseHeaders: a.responseHeaders === null ? null : (JSON.parse(a.responseHeaders) as Record<string, string>),
+    };
     return { type: 'attemptFinished', attempt };
   });
   const delivery = deliveryRecord({

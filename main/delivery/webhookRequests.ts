@@ -25,11 +25,14 @@ export interface SendResult {
   durationMs: number;
   /**
    * The request headers exactly as the socket carried them, in wire order (host, connection and
-   * content-length included, docs/behaviour.md §2); the prepared ones when nothing was written.
+   * content-length included, docs/behaviour.md §2); the prepared ones when nothing was written. As the JSON
+   * of that object, which is how an attempt stores it: text crosses from the forwarder's thread for less
+   * than an object of strings, and the engine's thread writes it as it is.
    */
-  requestHeaders: Record<string, string>;
+  requestHeaders: string;
   signature: string | null;
-  responseHeaders: Record<string, string> | null;
+  /** The response's headers, as the JSON of an object (see requestHeaders); null without a response. */
+  responseHeaders: string | null;
   responseBody: string | null;
   responseTruncated: boolean;
 }
@@ -132,9 +135,7 @@ class Exchange implements Dispatcher.DispatchHandler, WireWatcher {
 
   /** What the attempt records: the headers as written, or the prepared ones when nothing was. */
   private sentHeaders(result: SendResult): SendResult {
-    if (this.wire !== null) {
-      result.requestHeaders = wireHeaders(this.wire, this.bodyBytes);
-    }
+    result.requestHeaders = JSON.stringify(this.wire !== null ? wireHeaders(this.wire, this.bodyBytes) : this.request.headers);
     return result;
   }
 
@@ -161,7 +162,7 @@ class Exchange implements Dispatcher.DispatchHandler, WireWatcher {
       error: failure.error,
       retryAfterMs: null,
       durationMs: this.elapsed(),
-      requestHeaders: this.request.headers,
+      requestHeaders: '', // sentHeaders
       signature: this.request.signature,
       responseHeaders: null,
       responseBody: null,
@@ -179,9 +180,9 @@ class Exchange implements Dispatcher.DispatchHandler, WireWatcher {
       error: classified.outcome === 'success' ? null : `HTTP ${r.status}`,
       retryAfterMs: classified.retryable ? parseRetryAfter(r.headers['retry-after'], this.realNow()) : null,
       durationMs: r.durationMs,
-      requestHeaders: this.request.headers,
+      requestHeaders: '', // sentHeaders
       signature: this.request.signature,
-      responseHeaders: r.headers,
+      responseHeaders: JSON.stringify(r.headers),
       responseBody: this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks, this.size).toString('utf8'),
       responseTruncated: this.truncated,
     };

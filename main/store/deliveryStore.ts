@@ -31,7 +31,11 @@ export interface ClaimedDelivery {
   dueAt: number;
 }
 
-export type NewAttempt = Omit<AttemptRecord, 'id'>;
+/**
+ * An attempt as the scheduler records it: its headers as the JSON text an attempt row stores, which the
+ * forwarder's thread writes (webhookRequests.ts, SendResult).
+ */
+export type NewAttempt = Omit<AttemptRecord, 'id' | 'requestHeaders' | 'responseHeaders'> & { requestHeaders: string; responseHeaders: string | null };
 
 export interface RoundResult {
   deliveryId: number;
@@ -263,9 +267,9 @@ export class DeliveryStore {
             a.startedAt,
             a.finishedAt,
             a.durationMs,
-            JSON.stringify(a.requestHeaders),
+            a.requestHeaders,
             a.signature,
-            a.responseHeaders ? JSON.stringify(a.responseHeaders) : null,
+            a.responseHeaders,
             a.responseBody === null ? null : Buffer.from(a.responseBody, 'utf8'),
             a.responseTruncated ? 1 : 0,
           );

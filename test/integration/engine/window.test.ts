@@ -22,9 +22,9 @@ function success(durationMs: number): SendResult {
     error: null,
     retryAfterMs: null,
     durationMs,
-    requestHeaders: {},
+    requestHeaders: '{}',
     signature: null,
-    responseHeaders: {},
+    responseHeaders: '{}',
     responseBody: '',
     responseTruncated: false,
   };
