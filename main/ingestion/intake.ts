@@ -7,7 +7,8 @@
  * transaction has committed.
  */
 import type { SendMessageOutput } from '../contract/api.js';
-import type { MessageType } from '../contract/message/messageShapes.js';
+import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
+import { callTooLarge } from '../contract/message/messageBody.js';
 import { deliverySummary, messageSummary } from '../contract/message/messageSummary.js';
 import { REASONS } from '../contract/deliveries.js';
 import type { Destination } from '../contract/destinations.js';
@@ -28,6 +29,8 @@ import { newMessageId } from './messageIds.js';
 import type { Registry } from '../registry/registry.js';
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** What intake needs of the store. */
 export type IntakeStore = Pick<Store, 'messages' | 'ingestLog' | 'transaction' | 'afterCommit'>;
@@ -193,17 +196,28 @@ export class Intake {
         const tooDeep = callNestingError(e.call, e.fieldPrefix ?? '');
         if (tooDeep) return err(tooDeep);
       }
-      const callJson = JSON.stringify(e.call);
+      // The call's size is measured after its body is built (as ingestion does): the body and the call's compact
+      // form bound it, so a call is serialised whole only when it may be too large or shares nothing with its body.
       const b = buildMessage(e.type, e.call, {
         receivedAt: now,
         newMessageId,
-        callJson,
-        depthChecked: true,
+        sizeChecked: true,
+        byteLength,
         strict: e.strict,
         ...(e.clientIp ? { clientIp: e.clientIp } : {}),
         ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
       });
-      if (!b.ok) return b;
+      if (!b.ok) {
+        // A call too large is named before anything else wrong with it.
+        const size = byteLength(JSON.stringify(e.call));
+        return size > LIMITS.messageBytes ? callTooLarge(size, e.fieldPrefix) : b;
+      }
+      const compact = compactCall(e.call, b.value.body);
+      const callJson = compact ?? JSON.stringify(e.call);
+      if ((compact === null ? byteLength(callJson) : b.value.bytes.length + 3 * compact.length) > LIMITS.messageBytes) {
+        const size = byteLength(JSON.stringify(e.call));
+        if (size > LIMITS.messageBytes) return callTooLarge(size, e.fieldPrefix);
+      }
       const messageId = e.call['messageId'];
       built.push({
         built: b.value,
@@ -215,7 +229,7 @@ export class Intake {
         traits: e.recordsTraits && e.type === 'identify' ? (e.call['traits'] ?? {}) : undefined,
         call: e.call,
         // Stored compact when it shares values with its body, as ingestion stores it (store/storedJson.ts).
-        callJson: compactCall(e.call, b.value.body) ?? callJson,
+        callJson,
         origin: e.origin,
       });
     }

@@ -98,15 +98,19 @@ function measureCall(call: Call, options: BuildOptions): Refusal | null {
     if (tooDeep) return { ok: false, error: tooDeep };
   }
   const size = (options.byteLength ?? utf8Length)(options.callJson ?? JSON.stringify(call) ?? '');
-  if (size <= LIMITS.messageBytes) return null;
+  return size <= LIMITS.messageBytes ? null : callTooLarge(size, options.fieldPrefix);
+}
+
+/** The refusal of a call of `size` bytes, past the 32 KiB limit (`prefix`: where the call sits, as in BuildOptions.fieldPrefix). */
+export function callTooLarge(size: number, prefix: string | undefined): Refusal {
   return {
     ok: false,
     error: {
       code: 'message_too_large',
-      message: `${options.fieldPrefix ?? 'call'}: ${size} bytes > ${LIMITS.messageBytes}`,
+      message: `${prefix ?? 'call'}: ${size} bytes > ${LIMITS.messageBytes}`,
       limit: LIMITS.messageBytes,
       value: size,
-      ...(options.fieldPrefix ? { field: options.fieldPrefix } : {}),
+      ...(prefix ? { field: prefix } : {}),
     },
   };
 }

@@ -77,6 +77,25 @@ describe('sendMessage: bad input is refused with the message the user sees', () 
     expect(must(core.listMessages({})).items).toEqual([]);
   });
 
+  it('a call over 32 KiB is refused as too large before anything else wrong with it, and one just under is stored whole', () => {
+    const core = newCore();
+    const big = { userId: 'u', event: 'E', timestamp: 'yesterday', properties: { x: 'y'.repeat(40_000) } };
+    const e = refusal(core.sendMessage({ type: 'track', call: big }));
+    expect(e).toMatchObject({ code: 'message_too_large', limit: 32_768 });
+    expect(e.message).toBe(`call: ${Buffer.byteLength(JSON.stringify(big))} bytes > 32768`);
+    const inBatch = refusal(core.sendMessages({ messages: [{ type: 'track', call: { userId: 'u', event: 'E' } }, { type: 'track', call: big }] }));
+    expect(inBatch).toMatchObject({ code: 'message_too_large', field: 'messages[1].call' });
+
+    // 32,768 bytes exactly: at the limit, accepted; the call reads back as it was sent.
+    const padding = 32_768 - Buffer.byteLength(JSON.stringify({ userId: 'u', event: 'E', properties: { x: '' } }));
+    const atLimit = { userId: 'u', event: 'E', properties: { x: 'é'.repeat(padding / 2) } };
+    expect(Buffer.byteLength(JSON.stringify(atLimit))).toBe(32_768);
+    const sent = must(core.sendMessage({ type: 'track', call: atLimit }));
+    expect(must(core.getMessage({ id: sent.message.id })).message.call).toEqual(atLimit);
+    const over = { ...atLimit, properties: { x: `${atLimit.properties.x}a` } };
+    expect(refusal(core.sendMessage({ type: 'track', call: over }))).toMatchObject({ code: 'message_too_large', value: 32_769 });
+  });
+
   it('a message routed nowhere is stored as filtered with the reason', () => {
     const core = newCore();
     const sent = must(core.sendMessage({ type: 'track', call: { userId: 'u', event: 'E' } }));
