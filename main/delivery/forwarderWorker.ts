@@ -1,11 +1,12 @@
 /** The forwarder's worker thread: signs the rounds it is given, sends them and answers their results. */
-import { prepareRound, RoundSender, type InvalidateMessage, type RoundRequest } from './forwarders.js';
+import { prepareRound, resultsToWire, roundFromWire, RoundSender, type InvalidateMessage, type RoundOnWire } from './forwarders.js';
 import type { SendResult } from './webhookRequests.js';
 import { serveJobs } from '../platform/jobWorker.js';
 
 const sender = new RoundSender();
-serveJobs<RoundRequest, SendResult[], InvalidateMessage>({
-  handle: (round) => sender.send(prepareRound(round)),
+serveJobs<RoundOnWire, SendResult[], InvalidateMessage>({
+  handle: (round) => sender.send(prepareRound(roundFromWire(round))),
+  encode: resultsToWire,
   other: (message) => sender.invalidate(message.caFile),
   close: () => sender.close(),
 });

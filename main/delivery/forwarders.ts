@@ -104,15 +104,67 @@ export interface InvalidateMessage {
 }
 
 /**
+ * A round as it crosses to the forwarder's thread, and its results as they cross back: arrays of the fields in
+ * a fixed order, not objects, since the structured clone writes every key of every object it copies. A
+ * destination's own webhooks array, when a round goes to all of them as configured, is the same object in
+ * every round of a batch, which the clone copies once.
+ */
+export type RoundOnWire = [webhooks: Webhook[], body: Uint8Array | string, secret: string | null, timeoutMs: number, caFile: string | null, jump: boolean, fastForwardMs: number | null];
+/** SendResult's fields in this order, one result after the other. */
+export type ResultsOnWire = unknown[];
+const RESULT_FIELDS = 12;
+
+export const roundToWire = (r: RoundRequest): RoundOnWire => [r.webhooks, r.body, r.secret, r.timeoutMs, r.caFile, r.jump ?? false, r.fastForwardMs ?? null];
+
+export const roundFromWire = (w: RoundOnWire): RoundRequest => ({
+  webhooks: w[0],
+  body: w[1],
+  secret: w[2],
+  timeoutMs: w[3],
+  caFile: w[4],
+  jump: w[5],
+  fastForwardMs: w[6],
+});
+
+export function resultsToWire(results: readonly SendResult[]): ResultsOnWire {
+  const out: unknown[] = [];
+  for (const s of results) {
+    out.push(s.outcome, s.retryable, s.permanentReason, s.statusCode, s.error, s.retryAfterMs, s.durationMs, s.requestHeaders, s.signature, s.responseHeaders, s.responseBody, s.responseTruncated);
+  }
+  return out;
+}
+
+export function resultsFromWire(w: ResultsOnWire): SendResult[] {
+  const out: SendResult[] = [];
+  for (let i = 0; i + RESULT_FIELDS <= w.length; i += RESULT_FIELDS) {
+    out.push({
+      outcome: w[i] as SendResult['outcome'],
+      retryable: w[i + 1] as boolean,
+      permanentReason: w[i + 2] as string | null,
+      statusCode: w[i + 3] as number | null,
+      error: w[i + 4] as string | null,
+      retryAfterMs: w[i + 5] as number | null,
+      durationMs: w[i + 6] as number,
+      requestHeaders: w[i + 7] as string,
+      signature: w[i + 8] as string | null,
+      responseHeaders: w[i + 9] as string | null,
+      responseBody: w[i + 10] as string | null,
+      responseTruncated: w[i + 11] as boolean,
+    });
+  }
+  return out;
+}
+
+/**
  * Rounds are signed and sent on the forwarder's thread: the engine's thread also accepts messages and
  * writes every row, and is the one that runs out of time first under load.
  */
 export class WorkerForwarder implements Forwarder {
-  private readonly jobs = new JobWorker<RoundRequest, SendResult[], InvalidateMessage>({ name: 'delivery/forwarderWorker' });
+  private readonly jobs = new JobWorker<RoundOnWire, SendResult[], InvalidateMessage>({ name: 'delivery/forwarderWorker', decode: resultsFromWire });
 
   /** The round crosses as the engine asks for it (not yet signed); each result comes back with its signature and headers. */
   sendRound(r: RoundRequest): Promise<SendResult[]> {
-    return this.jobs.run(r);
+    return this.jobs.run(roundToWire(r));
   }
 
   invalidate(caFile: string | null): void {

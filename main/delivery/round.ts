@@ -138,6 +138,8 @@ function announceAttempts(ctx: RoundContext, claimed: ClaimedDelivery, destinati
 interface ResolvedTargets {
   resolved: Result<string>[];
   reachable: Webhook[];
+  /** Every target resolved to its own URL: the webhooks are the targets' as configured. */
+  unchanged: boolean;
   expecting: (() => void)[] | null;
 }
 
@@ -149,15 +151,17 @@ function resolveTargets(ctx: RoundContext, claimed: ClaimedDelivery, targets: Ta
   const resolved: Result<string>[] = [];
   const reachable: Webhook[] = [];
   let expecting: (() => void)[] | null = null;
+  let unchanged = true;
   for (const { webhook, index } of targets) {
     const r = ctx.resolveUrl(webhook.url);
     resolved.push(r);
+    if (!r.ok || r.value !== webhook.url) unchanged = false;
     if (!r.ok) continue;
     reachable.push(r.value === webhook.url ? webhook : { ...webhook, url: r.value });
     const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: index });
     if (done) (expecting ??= []).push(done);
   }
-  return { resolved, reachable, expecting };
+  return { resolved, reachable, unchanged, expecting };
 }
 
 /** What the round did and when: its start and finish, the attempt's number and the delivery's first attempt. */
@@ -251,7 +255,9 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
   let sending: Promise<SendResult[]>;
   try {
     sending = ctx.forwarder.sendRound({
-      webhooks: to.reachable,
+      // The destination's own array when the round goes to all its webhooks as configured: the forwarder's
+      // thread then receives one copy of it for every round of a batch (forwarders.ts, RoundOnWire).
+      webhooks: to.unchanged && targets.length === destination.webhooks.length ? destination.webhooks : to.reachable,
       body: claimed.body,
       secret: destination.sharedSecret,
       timeoutMs: destination.timeoutMs,

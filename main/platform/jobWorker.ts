@@ -19,9 +19,11 @@ export interface FromJobWorker<Res> {
   answers: Answer<Res>[];
 }
 
-export interface JobWorkerOptions {
+export interface JobWorkerOptions<Res = unknown> {
   /** The worker's module, its path from main/ without extension (see startEngineWorker). */
   name: string;
+  /** An answer as it crossed (serveJobs' `encode`) made the job's result again, before the job settles. */
+  decode?: (answer: never) => Res;
 }
 
 /** A job waiting for its answer: its promise's resolvers, dropped once used (see JobWorker.pending). */
@@ -56,7 +58,7 @@ export class JobWorker<Req, Res, Other = never> {
   private nextId = 1;
   private closing = false;
 
-  constructor(private readonly options: JobWorkerOptions) {}
+  constructor(private readonly options: JobWorkerOptions<Res>) {}
 
   private get worker(): Worker {
     if (this.started) return this.started;
@@ -66,7 +68,8 @@ export class JobWorker<Req, Res, Other = never> {
       for (const a of msg.answers) {
         const p = this.pending.get(a.id);
         this.pending.delete(a.id);
-        if (p) settle(p, 'error' in a ? { error: new Error(a.error) } : { result: a.result });
+        const decode = this.options.decode;
+        if (p) settle(p, 'error' in a ? { error: new Error(a.error) } : { result: decode ? decode(a.result as never) : a.result });
       }
       if (this.pending.size === 0) worker.unref();
     });
@@ -135,6 +138,8 @@ export class JobWorker<Req, Res, Other = never> {
  */
 export function serveJobs<Req, Res, Other = never>(handlers: {
   handle: (request: Req) => Res | Promise<Res>;
+  /** A result as it crosses to the main side (JobWorkerOptions' `decode` makes it the result again). */
+  encode?: (result: Res) => unknown;
   transfer?: (result: Res) => Transferable[];
   other?: (message: Other) => void;
   close?: () => Promise<void>;
@@ -159,6 +164,7 @@ export function serveJobs<Req, Res, Other = never>(handlers: {
     setImmediate(flush);
   };
   const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
+  const encode = (handlers.encode ?? ((r: Res) => r)) as (r: Res) => Res;
   port.on('message', (msg: ToJobWorker<Req, Other>) => {
     if (msg.type === 'jobs') {
       // Answers computed synchronously (ingestion) leave as soon as their message is done, not after every
@@ -166,8 +172,8 @@ export function serveJobs<Req, Res, Other = never>(handlers: {
       for (const job of msg.jobs) {
         try {
           const result = handlers.handle(job.request);
-          if (result instanceof Promise) result.then((r) => finish({ id: job.id, result: r }), (e: unknown) => finish({ id: job.id, error: describe(e) }));
-          else finish({ id: job.id, result });
+          if (result instanceof Promise) result.then((r) => finish({ id: job.id, result: encode(r) }), (e: unknown) => finish({ id: job.id, error: describe(e) }));
+          else finish({ id: job.id, result: encode(result) });
         } catch (e) {
           finish({ id: job.id, error: describe(e) });
         }
