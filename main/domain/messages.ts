@@ -8,7 +8,7 @@ import type { Result } from '../contract/result.js';
 
 export type { BuildOptions } from '../contract/message/messageBody.js';
 
-export interface BuiltMessage extends Omit<BuiltBody, 'json'> {
+export interface BuiltMessage extends BuiltBody {
   /** `JSON.stringify(body)` as UTF-8: the one serialisation. */
   bytes: Buffer;
 }
@@ -25,6 +25,6 @@ export function buildMessage(type: MessageType, call: Record<string, unknown>, o
   const b = built.value;
   return {
     ok: true,
-    value: { type: b.type, messageId: b.messageId, userId: b.userId, anonymousId: b.anonymousId, event: b.event, body: b.body, bytes: Buffer.from(b.json, 'utf8') },
+    value: { type: b.type, messageId: b.messageId, userId: b.userId, anonymousId: b.anonymousId, event: b.event, body: b.body, json: b.json, bytes: Buffer.from(b.json, 'utf8') },
   };
 }

@@ -226,7 +226,8 @@ function callsOf(s: Intake, payload: Record<string, unknown>): Item[] | Prepared
     }
   }
   const items: Item[] = [];
-  for (const [i, item] of batch.entries()) {
+  for (let i = 0; i < batch.length; i++) {
+    const item: unknown = batch[i];
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       return refuse(s, 'calls', batch.length, 400, { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` });
     }
@@ -311,7 +312,8 @@ function packCalls(s: Intake, items: Item[], built: Built[]): Prepared {
   // copy, cost twice as much.
   const jsons: string[] = [];
   let offset = 0;
-  for (const [i, { type, call }] of items.entries()) {
+  for (let i = 0; i < items.length; i++) {
+    const { type, call } = items[i]!;
     const m = (built[i] as Extract<Built, { ok: true }>).value;
     const compact = compactCall(call, m.body);
     const json = compact === null ? JSON.stringify(call) : null;

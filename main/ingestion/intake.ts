@@ -65,7 +65,7 @@ export interface AcceptEntry {
 
 /** A call built and checked, from the API (AcceptEntry) or from ingestion (PreparedCall), ready to route. */
 interface BuiltEntry {
-  built: Pick<BuiltMessage, 'messageId' | 'type' | 'userId' | 'anonymousId' | 'event' | 'bytes'>;
+  built: Pick<BuiltMessage, 'messageId' | 'type' | 'userId' | 'anonymousId' | 'event' | 'bytes'> & { json?: string | undefined };
   source: Source | null;
   destinations: readonly string[] | undefined;
   at: (field: string) => string;
@@ -81,7 +81,7 @@ interface BuiltEntry {
 }
 
 export interface PendingMessage {
-  built: Pick<BuiltMessage, 'messageId' | 'type' | 'userId' | 'anonymousId' | 'event' | 'bytes'>;
+  built: Pick<BuiltMessage, 'messageId' | 'type' | 'userId' | 'anonymousId' | 'event' | 'bytes'> & { json?: string | undefined };
   /** The call as received: the object, or its JSON (at least one of the two). */
   call: Record<string, unknown> | undefined;
   callJson: string | undefined;
@@ -144,7 +144,8 @@ export class Intake {
     { recordsTraits, origin }: { recordsTraits: boolean; origin?: MessageOrigin | undefined },
   ): Result<SendMessageOutput[]> {
     const entries: AcceptEntry[] = [];
-    for (const [index, input] of inputs.entries()) {
+    for (let index = 0; index < inputs.length; index++) {
+      const input = inputs[index]!;
       const { type, source: sourceRef, destinations, strict } = input;
       // A write key pasted with the call is a secret: never stored (docs/behaviour.md §9).
       const call = withoutWriteKey(input.call);
@@ -369,7 +370,8 @@ export class Intake {
           status: m.status,
           statusReason: m.statusReason,
           receivedAt: now,
-          body: m.body.toString('utf8'),
+          // The body's JSON as built, when it was built here; ingestion's bodies come as bytes.
+          body: pending[i]!.built.json ?? m.body.toString('utf8'),
           call: pending[i]!.call ?? parseStoredCall(m.callJson, m.body),
           replayOf: m.replayOf,
           ...(m.origin ? { origin: m.origin } : {}),

@@ -18,6 +18,9 @@ export class BulkInsert {
   private readonly many;
   private readonly one;
   private readonly width: number;
+  /** One statement's arguments, written into the same array each time (runs are synchronous), not a slice a statement. */
+  private readonly manyArgs: unknown[];
+  private readonly oneArgs: unknown[];
 
   /** `shared`: the names of the named parameters in `row`, in the order BulkRows.share takes their values. */
   constructor(
@@ -27,6 +30,9 @@ export class BulkInsert {
     private readonly shared: readonly string[] = [],
   ) {
     this.width = row.split('?').length - 1;
+    const named = shared.length > 0 ? 1 : 0;
+    this.manyArgs = Array<unknown>(ROWS_PER_STATEMENT * this.width + named).fill(null);
+    this.oneArgs = Array<unknown>(this.width + named).fill(null);
     this.one = db.prepare(`${head} VALUES ${row}`);
     this.many = db.prepare(`${head} VALUES ${Array<string>(ROWS_PER_STATEMENT).fill(row).join(', ')}`);
   }
@@ -38,14 +44,23 @@ export class BulkInsert {
 
   /** `values`: the rows' own values, one row after the other; `shared`: the shared values, for all of them. */
   private run(shared: readonly unknown[], values: unknown[]): void {
-    const named: unknown[] = [];
-    if (this.shared.length > 0) named.push(Object.fromEntries(this.shared.map((name, i) => [name, shared[i]])));
+    const named = this.shared.length > 0 ? Object.fromEntries(this.shared.map((name, i) => [name, shared[i]])) : undefined;
     const width = this.width;
     const step = ROWS_PER_STATEMENT * width;
     let at = 0;
-    for (; at + step <= values.length; at += step) this.many.run(...values.slice(at, at + step), ...named);
-    for (; at < values.length; at += width) this.one.run(...values.slice(at, at + width), ...named);
+    for (; at + step <= values.length; at += step) this.many.run(...argsOf(this.manyArgs, values, at, step, named));
+    for (; at < values.length; at += width) this.one.run(...argsOf(this.oneArgs, values, at, width, named));
+    // Not kept past the statement: the arrays live as long as the store.
+    this.manyArgs.fill(null);
+    this.oneArgs.fill(null);
   }
+}
+
+/** `values[at .. at + count]` and then `named` (when there is one) in `args`, whose length is that, which it returns. */
+function argsOf(args: unknown[], values: readonly unknown[], at: number, count: number, named: unknown): unknown[] {
+  for (let i = 0; i < count; i++) args[i] = values[at + i];
+  if (named !== undefined) args[count] = named;
+  return args;
 }
 
 /**
@@ -108,7 +123,12 @@ export class BulkUpdate {
     const sql = (rows: number) => `UPDATE ${table} SET ${set} FROM (VALUES ${Array<string>(rows).fill(row).join(', ')}) AS v WHERE ${where} RETURNING ${table}.id`;
     this.many = db.prepare<unknown[], number>(sql(ROWS_PER_STATEMENT)).pluck();
     this.one = db.prepare<unknown[], number>(sql(1)).pluck();
+    this.manyArgs = Array<unknown>(ROWS_PER_STATEMENT * width).fill(null);
+    this.oneArgs = Array<unknown>(width).fill(null);
   }
+
+  private readonly manyArgs: unknown[];
+  private readonly oneArgs: unknown[];
 
   /** Updates the rows (`values`: one row's values after the other); returns the ids of the rows it changed. */
   run(values: readonly unknown[]): number[] {
@@ -116,8 +136,10 @@ export class BulkUpdate {
     const step = ROWS_PER_STATEMENT * width;
     const changed: number[] = [];
     let at = 0;
-    for (; at + step <= values.length; at += step) for (const id of this.many.all(...values.slice(at, at + step))) changed.push(id);
-    for (; at < values.length; at += width) for (const id of this.one.all(...values.slice(at, at + width))) changed.push(id);
+    for (; at + step <= values.length; at += step) for (const id of this.many.all(...argsOf(this.manyArgs, values, at, step, undefined))) changed.push(id);
+    for (; at < values.length; at += width) for (const id of this.one.all(...argsOf(this.oneArgs, values, at, width, undefined))) changed.push(id);
+    this.manyArgs.fill(null);
+    this.oneArgs.fill(null);
     return changed;
   }
 }

@@ -80,8 +80,26 @@ const TREE_WALK_NODES = 20_000;
  * again with one.
  */
 function treeDepth(value: object, cap: number): number {
-  const nodes: object[] = [value];
-  const depths: number[] = [1];
+  // The walk's stacks are kept from one call to the next (it runs for every field of every call); each walk
+  // starts them empty and leaves them so, even when it returns early. A walk begun inside another (a getter
+  // of an in-process caller's object) has stacks of its own.
+  if (treeNodes.length > 0) return walkTree([value], [1], cap);
+  const nodes = treeNodes;
+  const depths = treeDepths;
+  nodes.push(value);
+  depths.push(1);
+  try {
+    return walkTree(nodes, depths, cap);
+  } finally {
+    nodes.length = 0;
+    depths.length = 0;
+  }
+}
+
+const treeNodes: object[] = [];
+const treeDepths: number[] = [];
+
+function walkTree(nodes: object[], depths: number[], cap: number): number {
   let deepest = 0;
   let visited = 0;
   while (nodes.length > 0) {
@@ -116,8 +134,9 @@ function treeDepth(value: object, cap: number): number {
 
 /** The first field of a call (an object) that nests deeper than `limit`, with how deep; null when none does. */
 export function tooDeepField(call: Record<string, unknown>, limit: number): TooDeep | null {
-  for (const [field, value] of Object.entries(call)) {
-    const levels = valueDepth(value);
+  for (const field in call) {
+    if (!Object.hasOwn(call, field)) continue;
+    const levels = valueDepth(call[field]);
     if (levels > limit) return { field, levels };
   }
   return null;
