@@ -24,6 +24,11 @@ export interface RoundRequest {
 export interface Forwarder {
   /** One POST per webhook, concurrently; results in the same order. */
   sendRound(request: RoundRequest): Promise<SendResult[]>;
+  /**
+   * sendRound with callbacks instead of a promise, where the forwarder has it (the engine sends thousands of
+   * rounds a second): `done` with the results or `failed`, once.
+   */
+  sendRoundThen?(request: RoundRequest, done: (results: SendResult[]) => void, failed: (e: unknown) => void): void;
   /** A destination's trust configuration changed: drop the pool built for it. */
   invalidate(caFile: string | null): void;
   close(): Promise<void>;
@@ -165,6 +170,10 @@ export class WorkerForwarder implements Forwarder {
   /** The round crosses as the engine asks for it (not yet signed); each result comes back with its signature and headers. */
   sendRound(r: RoundRequest): Promise<SendResult[]> {
     return this.jobs.run(roundToWire(r));
+  }
+
+  sendRoundThen(r: RoundRequest, done: (results: SendResult[]) => void, failed: (e: unknown) => void): void {
+    this.jobs.send(roundToWire(r), done, failed);
   }
 
   invalidate(caFile: string | null): void {

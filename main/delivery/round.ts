@@ -13,7 +13,7 @@ import { jitterUnit } from '../domain/retryPolicy.js';
 import type { ClaimedDelivery, RoundResult, StoredRound } from '../store/store.js';
 import type { Clock, MonotonicTime } from '../platform/clock.js';
 import { FAST_FORWARD_AFTER_MS, type Jump } from './clockJump.js';
-import type { Forwarder } from './forwarders.js';
+import type { Forwarder, RoundRequest } from './forwarders.js';
 import type { InFlightWindow } from './inFlightWindow.js';
 import type { SendResult } from './webhookRequests.js';
 
@@ -228,17 +228,23 @@ function roundResult(ctx: RoundContext, claimed: ClaimedDelivery, destination: D
 }
 
 /**
- * Plays one round, started at `startedAt` (engine time: now, or its due time when a jump plays it). It
- * finishes at its start plus the real time it took, so a round a jump played keeps its own place in engine time.
- * One promise a round: the forwarder's answer, continued once (thousands of rounds a second pass here).
+ * Plays one round, started at `startedAt` (engine time: now, or its due time when a jump plays it), and calls
+ * `done` with it once its results are in, or `failed` when it could not run (never both, once). It finishes at
+ * its start plus the real time it took, so a round a jump played keeps its own place in engine time.
+ * Callbacks, not promises: thousands of rounds a second pass here.
  */
-export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt: number, jump: Jump | null): Promise<PlayedRound> {
+export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt: number, jump: Jump | null, done: (played: PlayedRound) => void, failed: (e: unknown) => void): void {
   const { clock } = ctx;
   const destination = ctx.destination(claimed.destinationId);
   const attemptNumber = claimed.attempts + 1;
   const firstAttemptAt = claimed.firstAttemptAt ?? startedAt;
   const shiftedAtStart = ctx.shifted();
-  if (!destination || destination.webhooks.length === 0) return Promise.resolve(noDestinationRound(claimed, destination, startedAt));
+  if (!destination || destination.webhooks.length === 0) {
+    // After the caller's turn, as a round with requests would be.
+    const played = noDestinationRound(claimed, destination, startedAt);
+    queueMicrotask(() => done(played));
+    return;
+  }
 
   const targets = roundTargets(destination, claimed);
   announceAttempts(ctx, claimed, destination.id, targets, attemptNumber, startedAt);
@@ -250,28 +256,12 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
   ctx.attemptsOut(targets.length);
   const settled = (): void => {
     ctx.attemptsOut(-targets.length);
-    if (to.expecting) for (const done of to.expecting) done();
+    if (to.expecting) for (const expected of to.expecting) expected();
   };
-  let sending: Promise<SendResult[]>;
-  try {
-    sending = ctx.forwarder.sendRound({
-      // The destination's own array when the round goes to all its webhooks as configured: the forwarder's
-      // thread then receives one copy of it for every round of a batch (forwarders.ts, RoundOnWire).
-      webhooks: to.unchanged && targets.length === destination.webhooks.length ? destination.webhooks : to.reachable,
-      body: claimed.body,
-      secret: destination.sharedSecret,
-      timeoutMs: destination.timeoutMs,
-      caFile: destination.caFile,
-      jump: jump !== null,
-      fastForwardMs: jump?.fastForward ? FAST_FORWARD_AFTER_MS : null,
-    });
-  } catch (e) {
+  const answered = (replies: SendResult[]): void => {
     settled();
-    return Promise.reject(e as Error);
-  }
-  return sending.then(
-    (replies) => {
-      settled();
+    let played: PlayedRound;
+    try {
       if (jump) jump.attemptsPlayed += targets.length;
       if (replies.length > 0) {
         // For the window: the round's time from hand-over to result, and its slowest request's own time.
@@ -284,13 +274,34 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
       const finishedAt = startedAt + Math.max(0, clock.realNow() - realStart);
       // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
       const shift = ctx.shifted() - shiftedAtStart;
-      return { round: roundResult(ctx, claimed, destination, targets, to.resolved, sent, { attemptNumber, firstAttemptAt, startedAt, finishedAt, shift }), destination };
-    },
-    (e: unknown) => {
-      settled();
-      throw e;
-    },
-  );
+      played = { round: roundResult(ctx, claimed, destination, targets, to.resolved, sent, { attemptNumber, firstAttemptAt, startedAt, finishedAt, shift }), destination };
+    } catch (e) {
+      failed(e);
+      return;
+    }
+    done(played);
+  };
+  const refused = (e: unknown): void => {
+    settled();
+    failed(e);
+  };
+  const request: RoundRequest = {
+    // The destination's own array when the round goes to all its webhooks as configured: the forwarder's
+    // thread then receives one copy of it for every round of a batch (forwarders.ts, RoundOnWire).
+    webhooks: to.unchanged && targets.length === destination.webhooks.length ? destination.webhooks : to.reachable,
+    body: claimed.body,
+    secret: destination.sharedSecret,
+    timeoutMs: destination.timeoutMs,
+    caFile: destination.caFile,
+    jump: jump !== null,
+    fastForwardMs: jump?.fastForward ? FAST_FORWARD_AFTER_MS : null,
+  };
+  try {
+    if (ctx.forwarder.sendRoundThen) ctx.forwarder.sendRoundThen(request, answered, refused);
+    else ctx.forwarder.sendRound(request).then(answered, refused);
+  } catch (e) {
+    refused(e);
+  }
 }
 
 /** What a recorded round announces: each attempt finished, then the delivery as it now stands. */

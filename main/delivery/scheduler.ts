@@ -220,19 +220,16 @@ export class Engine {
       const startedAt = Math.max(delivery.dueAt, now);
       this.horizon.started(delivery, startedAt);
       if (jump) jumpStartedRound(jump, delivery.id, this.time.now());
-      playRound(this.rounds, delivery, startedAt, jump).then(
-        (played) => this.record(played),
-        (e: unknown) => {
-          // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
-          // so the delivery waits a moment and runs again.
-          console.error(`hookbench: round for delivery ${delivery.id} did not run; it is retried in ${REQUEUE_MS} ms`, e);
-          const now = this.options.clock.now();
-          this.record({
-            round: requeuedRound(delivery, now, now + REQUEUE_MS),
-            destination: { id: delivery.destinationId, name: this.options.destination(delivery.destinationId)?.name ?? '' },
-          });
-        },
-      );
+      playRound(this.rounds, delivery, startedAt, jump, this.recordPlayed, (e: unknown) => {
+        // Not a delivery outcome (the forwarder thread died, or a bug): nothing was recorded as attempted,
+        // so the delivery waits a moment and runs again.
+        console.error(`hookbench: round for delivery ${delivery.id} did not run; it is retried in ${REQUEUE_MS} ms`, e);
+        const now = this.options.clock.now();
+        this.record({
+          round: requeuedRound(delivery, now, now + REQUEUE_MS),
+          destination: { id: delivery.destinationId, name: this.options.destination(delivery.destinationId)?.name ?? '' },
+        });
+      });
     }
     this.armTimer();
     if (jump) this.jumpTicked(jump);
@@ -294,6 +291,9 @@ export class Engine {
     this.clearTimer();
     this.wake();
   }
+
+  /** record(), bound once: what every round calls when it is done. */
+  private readonly recordPlayed = (played: PlayedRound): void => this.record(played);
 
   /** Queue a finished round for the next tick's transaction. */
   private record(played: PlayedRound): void {

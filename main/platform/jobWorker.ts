@@ -26,7 +26,7 @@ export interface JobWorkerOptions<Res = unknown> {
   decode?: (answer: never) => Res;
 }
 
-/** A job waiting for its answer: its promise's resolvers, dropped once used (see JobWorker.pending). */
+/** A job waiting for its answer: its promise's resolvers (or send()'s callbacks), dropped once used (see JobWorker.pending). */
 interface Pending<Res> {
   resolve: ((r: Res) => void) | null;
   reject: ((e: unknown) => void) | null;
@@ -69,7 +69,12 @@ export class JobWorker<Req, Res, Other = never> {
         const p = this.pending.get(a.id);
         this.pending.delete(a.id);
         const decode = this.options.decode;
-        if (p) settle(p, 'error' in a ? { error: new Error(a.error) } : { result: decode ? decode(a.result as never) : a.result });
+        try {
+          if (p) settle(p, 'error' in a ? { error: new Error(a.error) } : { result: decode ? decode(a.result as never) : a.result });
+        } catch (e) {
+          // A send() callback that threw: the other answers of the message are still settled.
+          console.error(`hookbench: the ${this.options.name} thread's answer to job ${a.id} failed in its callback`, e);
+        }
       }
       if (this.pending.size === 0) worker.unref();
     });
@@ -98,24 +103,36 @@ export class JobWorker<Req, Res, Other = never> {
    * caller can no longer read them, even when the worker dies (ingestion keeps a way to read its body again).
    */
   run(request: Req, transfer: readonly Transferable[] = []): Promise<Res> {
-    if (this.closing) return Promise.reject(new Error(`the ${this.options.name} thread is closed`));
+    return new Promise<Res>((resolve, reject) => this.send(request, resolve, reject, transfer));
+  }
+
+  /**
+   * run() with callbacks instead of a promise, for a caller that starts thousands of jobs a second (the
+   * engine's rounds): `done` with the result or `failed`, once; `failed` at once when the job cannot be sent.
+   */
+  send(request: Req, done: (result: Res) => void, failed: (e: unknown) => void, transfer: readonly Transferable[] = []): void {
+    if (this.closing) return failed(new Error(`the ${this.options.name} thread is closed`));
+    let worker: Worker;
+    try {
+      worker = this.worker;
+    } catch (e) {
+      return failed(e);
+    }
     const id = this.nextId++;
-    return new Promise<Res>((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.outbox.push({ id, request });
-      this.outboxTransfer.push(...transfer);
-      if (this.flushQueued) return;
-      this.flushQueued = true;
-      queueMicrotask(() => {
-        this.flushQueued = false;
-        const jobs = this.outbox;
-        const moved = this.outboxTransfer;
-        this.outbox = [];
-        this.outboxTransfer = [];
-        if (jobs.length === 0) return; // the worker died in between: those jobs have failed already
-        this.worker.postMessage({ type: 'jobs', jobs } satisfies ToJobWorker<Req, Other>, moved);
-      });
+    if (this.pending.size === 0) worker.ref();
+    this.pending.set(id, { resolve: done, reject: failed });
+    this.outbox.push({ id, request });
+    for (const moved of transfer) this.outboxTransfer.push(moved);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      const jobs = this.outbox;
+      const moved = this.outboxTransfer;
+      this.outbox = [];
+      this.outboxTransfer = [];
+      if (jobs.length === 0) return; // the worker died in between: those jobs have failed already
+      this.worker.postMessage({ type: 'jobs', jobs } satisfies ToJobWorker<Req, Other>, moved);
     });
   }
 

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InlineForwarder, WorkerForwarder, type Forwarder, type RoundRequest } from '../../../main/delivery/forwarders.js';
 import { must, newCore, newReceiver, onCleanup, sendTrack, settled } from '../../helpers/harness.js';
 import { never, status } from '../../helpers/receiver.js';
@@ -51,5 +51,33 @@ describe('when a round cannot run at all', () => {
     await expect(stuck).rejects.toThrow(/exited with code/);
     const [result] = await forwarder.sendRound(request(ok.url));
     expect(result!.outcome).toBe('success');
+  });
+
+  it('a round whose callback throws does not keep the rounds answered with it from being told; a closed forwarder fails at once', async () => {
+    const ok = await newReceiver(status(200));
+    const forwarder = new WorkerForwarder();
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => {});
+    onCleanup(() => reported.mockRestore());
+    const request: RoundRequest = { webhooks: [{ url: ok.url, headers: {} }], body: '{"n":1}', secret: 's', timeoutMs: 5000, caFile: null };
+    const told: string[] = [];
+    const allTold = new Promise<void>((resolve) => {
+      for (const n of [1, 2, 3]) {
+        forwarder.sendRoundThen(
+          request,
+          (results) => {
+            told.push(`${n}: ${results[0]!.outcome}`);
+            if (told.length === 3) resolve();
+            if (n === 1) throw new Error('a bug in the first callback');
+          },
+          (e) => told.push(`${n}: failed ${String(e)}`),
+        );
+      }
+    });
+    await allTold;
+    expect(told.sort()).toEqual(['1: success', '2: success', '3: success']);
+    expect(reported).toHaveBeenCalledWith(expect.stringMatching(/delivery\/forwarderWorker thread's answer to job \d+ failed in its callback/), expect.any(Error));
+    await forwarder.close();
+    const failed = await new Promise<unknown>((resolve) => forwarder.sendRoundThen(request, () => resolve('done'), resolve));
+    expect(String(failed)).toMatch(/thread is closed/);
   });
 });
