@@ -11,7 +11,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createCore, type Core, internalsOf } from '../main/app/createCore.js';
-import type { ContenderOutput, ContenderRun } from './contender.js';
+import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js';
 import { ENGINE_IN_FLIGHT, SHARED_SECRET, trackCall } from './workload.js';
 
 /**
@@ -31,7 +31,7 @@ export const SEND_CHUNK = 100;
 /** How long to wait for the engine to drain after the last send before calling the run failed. */
 const DRAIN_LIMIT_MS = 60_000;
 
-/** Per thread of this process: CPU ticks (user+system, 1/100 s) by thread name, from /proc (Linux, diagnostics only). */
+/** Per thread of this process: CPU ticks (user+system, 1/100 s) by thread name and id, from /proc (Linux; empty elsewhere). */
 function threadTimes(): Map<string, number> {
   const out = new Map<string, number>();
   try {
@@ -46,6 +46,20 @@ function threadTimes(): Map<string, number> {
   }
   return out;
 }
+/** CPU per delivery (µs) between two threadTimes(), by kind of thread (EngineFacts.cpuByThread); null without /proc. */
+function cpuByThread(a: Map<string, number>, b: Map<string, number>, deliveries: number): EngineFacts['cpuByThread'] {
+  if (b.size === 0) return null;
+  const out = { main: 0, workers: 0, v8: 0, other: 0 };
+  const TICK_US = 10_000;
+  for (const [key, ticks] of b) {
+    const name = key.slice(0, key.lastIndexOf('#'));
+    const kind = name === 'MainThread' ? 'main' : name === 'WorkerThread' ? 'workers' : name.startsWith('V8') ? 'v8' : 'other';
+    out[kind] += ((ticks - (a.get(key) ?? 0)) * TICK_US) / deliveries;
+  }
+  return { main: round1(out.main), workers: round1(out.workers), v8: round1(out.v8), other: round1(out.other) };
+}
+const round1 = (x: number): number => Math.round(x * 10) / 10;
+
 const threadShares = (a: Map<string, number>, b: Map<string, number>, ms: number): Record<string, string> =>
   Object.fromEntries([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)] as const).filter(([, v]) => v > 0).map(([k, v]) => [k, `${Math.round((v * 10 * 100) / ms)}%`]));
 
@@ -95,10 +109,11 @@ export async function runEngine(target: EngineTarget, n: number, dataDir: string
 
     let t0: number;
     let acceptedMs: number;
-    const threads0 = process.env['BENCH_DEBUG'] ? threadTimes() : null;
+    let threads0 = new Map<string, number>();
     let startedAtMs = 0;
     if (mode === 'live') {
       await run.ready();
+      threads0 = threadTimes();
       t0 = performance.now();
       await sendLive(first, first + n);
       acceptedMs = performance.now() - t0;
@@ -109,16 +124,18 @@ export async function runEngine(target: EngineTarget, n: number, dataDir: string
       for (let i = first; i < first + n; i += SEND_CHUNK) sendRange(i, Math.min(first + n, i + SEND_CHUNK));
       acceptedMs = performance.now() - a0;
       await run.ready();
+      threads0 = threadTimes();
       t0 = performance.now();
       startedAtMs = core.clock.now();
       core.start();
     }
     const extraIdleWaits = await drain(core);
     const elapsedMs = performance.now() - t0;
+    const threads1 = threadTimes();
 
     const verified = verify(core, n, after, mode === 'live' ? null : startedAtMs);
     const stats = core.engineStats();
-    if (threads0) console.error(mode, stats, threadShares(threads0, threadTimes(), elapsedMs));
+    if (process.env['BENCH_DEBUG']) console.error(mode, stats, threadShares(threads0, threads1, elapsedMs));
     return {
       deliveries: n,
       elapsedMs,
@@ -145,6 +162,7 @@ export async function runEngine(target: EngineTarget, n: number, dataDir: string
         attemptRows: verified.attempts,
         successfulAttempts: verified.successes,
         extraIdleWaits,
+        cpuByThread: cpuByThread(threads0, threads1, n),
       },
     };
   } finally {

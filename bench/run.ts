@@ -637,7 +637,30 @@ function printReport(results: Measured[], n: number): void {
         : `  sendMessage alone (core paused, untimed): ${int(e.acceptedPerSecond)} msgs/s; the delivery pipeline alone: ${int(r.deliveriesPerSecond)} deliveries/s`,
     );
     if (r.details['window'] === 'adaptive') console.log(`  window: ${r.details['windowAtEnd']} rounds in flight at the end, ${r.details['largestWindow']} at most`);
+    const t = e.cpuByThread;
+    if (t) {
+      console.log(
+        `  CPU µs a delivery by thread: the engine's thread ${t.main} (intake, scheduler, every write), its worker threads ${t.workers} ` +
+          `(the forwarder, which signs and sends; the background thread's checkpoints), V8's threads ${t.v8} (GC, compiler), other ${t.other}`,
+      );
+    }
   }
+}
+
+/** What a delivery costs, per contender and, for the engine, per thread: the figures behind the CPU ratio. */
+function cpuFigures(results: readonly Measured[]): DocRow[] {
+  const rows: DocRow[] = [];
+  for (const r of results) {
+    if (r.deliveries > 0 && r.cpuMs > 0) rows.push({ name: `${r.name}: CPU µs a delivery`, value: Math.round((r.cpuMs * 1000) / r.deliveries) });
+    const t = r.engine?.cpuByThread;
+    if (!t) continue;
+    rows.push(
+      { name: `${r.name}: CPU µs a delivery on the engine's thread (intake, scheduler, every write)`, value: t.main },
+      { name: `${r.name}: CPU µs a delivery on its worker threads (forwarder; background checkpoints)`, value: t.workers },
+      { name: `${r.name}: CPU µs a delivery on V8's threads (GC, compiler)`, value: t.v8 },
+    );
+  }
+  return rows;
 }
 
 function printIngestReport(results: IngestMeasured[]): void {
@@ -951,6 +974,7 @@ async function main(): Promise<number> {
     }
     const figures: DocRow[] = [
       ...results.map((r) => ({ name: `${r.name}: deliveries/s`, value: r.deliveriesPerSecond })),
+      ...cpuFigures(results),
       ...ingest.map((r) => ({ name: `${r.name}: events/s`, value: r.eventsPerSecond })),
       ...(rawE2e && draining?.drain ? [{ name: 'ingest-draining: deliveries/s end to end', value: draining.drain.deliveriesPerSecond }] : []),
       ...fillFigures(fill),
