@@ -53,6 +53,21 @@ export class OriginGate {
 
   /** Resolves with a release function once a slot for the URL's origin is free. */
   acquire(url: string): Promise<() => void> | (() => void) {
+    let now: (() => void) | null = null;
+    let later: ((release: () => void) => void) | null = null;
+    this.enter(url, (release) => {
+      if (later) later(release);
+      else now = release;
+    });
+    if (now) return now;
+    return new Promise((resolve) => (later = resolve));
+  }
+
+  /**
+   * Calls `run` with a release function once a slot for the URL's origin is free: at once when one is, else
+   * when a request before it releases its own. acquire() without a promise (the forwarder's every request).
+   */
+  enter(url: string, run: (release: () => void) => void): void {
     const { origin } = partsOf(url);
     let slot = this.slots.get(origin);
     if (!slot) {
@@ -67,9 +82,10 @@ export class OriginGate {
     };
     if (s.active < this.limit) {
       s.active++;
-      return release;
+      run(release);
+      return;
     }
-    return new Promise((resolve) => s.waiting.push(() => resolve(release)));
+    s.waiting.push(() => run(release));
   }
 }
 

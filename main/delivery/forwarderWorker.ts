@@ -5,7 +5,7 @@ import { serveJobs } from '../platform/jobWorker.js';
 
 const sender = new RoundSender();
 serveJobs<RoundOnWire, SendResult[], InvalidateMessage>({
-  handle: (round) => sender.send(prepareRound(roundFromWire(round))),
+  handleThen: (round, done, failed) => sender.sendThen(prepareRound(roundFromWire(round)), done, failed),
   encode: resultsToWire,
   other: (message) => sender.invalidate(message.caFile),
   close: () => sender.close(),

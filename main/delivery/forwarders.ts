@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Webhook } from '../contract/destinations.js';
-import { Dispatchers, prepareRequest, sendToWebhook, type PreparedRequest, type SendResult } from './webhookRequests.js';
+import { Dispatchers, prepareRequest, sendToWebhook, sendToWebhookThen, type PreparedRequest, type SendResult } from './webhookRequests.js';
 import { JobWorker } from '../platform/jobWorker.js';
 
 export interface RoundRequest {
@@ -60,6 +60,33 @@ export class RoundSender {
         sendToWebhook({ request, body: r.body, timeoutMs: r.timeoutMs, fastForwardMs: r.fastForwardMs, dispatcher, gate, realNow: Date.now }),
       ),
     );
+  }
+
+  /** send() with callbacks (the forwarder's thread): `done` with every request's result in order, or `failed` once. */
+  sendThen(r: PreparedRound, done: (results: SendResult[]) => void, failed: (e: unknown) => void): void {
+    const dispatcher = this.dispatchers.for({ caFile: r.caFile }, r.jump);
+    const gate = r.jump ? this.dispatchers.jumpGate : this.dispatchers.gate;
+    const results: SendResult[] = [];
+    let left = r.requests.length;
+    let over = false;
+    if (left === 0) return done(results);
+    r.requests.forEach((request, i) => {
+      sendToWebhookThen(
+        { request, body: r.body, timeoutMs: r.timeoutMs, fastForwardMs: r.fastForwardMs, dispatcher, gate, realNow: Date.now },
+        (result) => {
+          results[i] = result;
+          if (--left === 0 && !over) {
+            over = true;
+            done(results);
+          }
+        },
+        (e) => {
+          if (over) return;
+          over = true;
+          failed(e);
+        },
+      );
+    });
   }
 
   invalidate(caFile: string | null): void {

@@ -57,6 +57,29 @@ export async function sendToWebhook(args: {
 }
 
 /**
+ * sendToWebhook with a callback instead of a promise (the forwarder's thread sends thousands a second):
+ * `done` with the result, or `failed` when the request could not even be started.
+ */
+export function sendToWebhookThen(args: Parameters<typeof sendToWebhook>[0], done: (result: SendResult) => void, failed: (e: unknown) => void): void {
+  args.gate.enter(args.request.url, (release) => {
+    try {
+      startRequest(args, (result) => {
+        // Out of undici's own call: releasing the slot starts the next request of the origin, which must not
+        // be dispatched from inside this one's handler (the header block undici announces is told to the
+        // exchange that started last: wireHeaders.ts).
+        queueMicrotask(() => {
+          release();
+          done(result);
+        });
+      });
+    } catch (e) {
+      release();
+      failed(e);
+    }
+  });
+}
+
+/**
  * The request itself, through undici's dispatch API: no stream or AbortSignal per request (this is the
  * engine's hot path). The timer covers connect + send + response headers; once the headers are in, the
  * body (first 64 KiB kept) gets its own budget and never changes the outcome.
@@ -69,12 +92,15 @@ function sendNow(args: {
   dispatcher: Dispatcher;
   realNow: () => number;
 }): Promise<SendResult> {
+  return new Promise<SendResult>((resolve) => startRequest(args, resolve));
+}
+
+/** Starts the request; `resolve` is called once with its result (Exchange). */
+function startRequest(args: Parameters<typeof sendNow>[0], resolve: (result: SendResult) => void): void {
   const { origin, path } = partsOf(args.request.url);
-  return new Promise<SendResult>((resolve) => {
-    const fastForwardMs = args.fastForwardMs != null && args.fastForwardMs < args.timeoutMs ? args.fastForwardMs : null;
-    const exchange = new Exchange(args.request, args.body.byteLength, args.timeoutMs, fastForwardMs, args.realNow, resolve);
-    args.dispatcher.dispatch({ origin, path, method: 'POST', headers: args.request.headers, body: args.body, headersTimeout: 0, bodyTimeout: 0 }, exchange);
-  });
+  const fastForwardMs = args.fastForwardMs != null && args.fastForwardMs < args.timeoutMs ? args.fastForwardMs : null;
+  const exchange = new Exchange(args.request, args.body.byteLength, args.timeoutMs, fastForwardMs, args.realNow, resolve);
+  args.dispatcher.dispatch({ origin, path, method: 'POST', headers: args.request.headers, body: args.body, headersTimeout: 0, bodyTimeout: 0 }, exchange);
 }
 
 /**
