@@ -254,11 +254,15 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
   const realStart = clock.realNow();
   // Attempts are out on the network from here until the forwarder answers, whatever it answers.
   ctx.attemptsOut(targets.length);
+  // Whatever the forwarder does, the round ends once: answered, or refused.
+  let over = false;
   const settled = (): void => {
+    over = true;
     ctx.attemptsOut(-targets.length);
     if (to.expecting) for (const expected of to.expecting) expected();
   };
   const answered = (replies: SendResult[]): void => {
+    if (over) return;
     settled();
     let played: PlayedRound;
     try {
@@ -282,6 +286,7 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
     done(played);
   };
   const refused = (e: unknown): void => {
+    if (over) return;
     settled();
     failed(e);
   };

@@ -62,8 +62,12 @@ export async function sendToWebhook(args: {
  */
 export function sendToWebhookThen(args: Parameters<typeof sendToWebhook>[0], done: (result: SendResult) => void, failed: (e: unknown) => void): void {
   args.gate.enter(args.request.url, (release) => {
+    // Once, as a promise settles once: a dispatch that threw still has its exchange's timer, which answers later.
+    let over = false;
     try {
       startRequest(args, (result) => {
+        if (over) return;
+        over = true;
         // Out of undici's own call: releasing the slot starts the next request of the origin, which must not
         // be dispatched from inside this one's handler (the header block undici announces is told to the
         // exchange that started last: wireHeaders.ts).
@@ -73,6 +77,8 @@ export function sendToWebhookThen(args: Parameters<typeof sendToWebhook>[0], don
         });
       });
     } catch (e) {
+      if (over) return;
+      over = true;
       release();
       failed(e);
     }
