@@ -42,4 +42,10 @@ export interface ContenderRun {
    * CPU and RSS measurement here, so a warm-up done in place is not counted.
    */
   ready(): Promise<void>;
+  /**
+   * Called once, right after the measured part (the engine: its last result logged): the harness's CPU
+   * measurement ends here, so what the contender does afterwards (its own checks of what it stored, closing
+   * its core) is not counted as deliveries' CPU. A contender that does not call it is measured until it returns.
+   */
+  measured(): void;
 }

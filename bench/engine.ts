@@ -131,6 +131,7 @@ export async function runEngine(target: EngineTarget, n: number, dataDir: string
     }
     const extraIdleWaits = await drain(core);
     const elapsedMs = performance.now() - t0;
+    run.measured();
     const threads1 = threadTimes();
 
     const verified = verify(core, n, after, mode === 'live' ? null : startedAtMs);

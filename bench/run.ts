@@ -391,12 +391,14 @@ const WARMS_UP_IN_PLACE: readonly ForwardingName[] = ['engine', 'engine-drain', 
 
 /**
  * Runs a contender and measures it: CPU, peak RSS and the receiver's counters start at its `ready()`, after
- * any warm-up it does in place (`warmUp` messages), and end when it returns.
+ * any warm-up it does in place (`warmUp` messages), and end when it returns; CPU ends at its `measured()`
+ * when it calls that (the engine, once its last result is logged: not its own checks, not closing its core).
  */
 async function measure(name: ForwardingName, receiver: Receiver, n: number, warmUp: number, fixedWindow: boolean): Promise<Measured> {
   collectGarbage();
   const rss = new RssSampler(50);
   let cpu: NodeJS.CpuUsage | null = null;
+  let cpuMeasured: NodeJS.CpuUsage | null = null;
   const ready = async (): Promise<void> => {
     if (cpu) throw new Error(`${name}: ready() called twice`);
     collectGarbage();
@@ -404,15 +406,22 @@ async function measure(name: ForwardingName, receiver: Receiver, n: number, warm
     rss.start();
     cpu = process.cpuUsage();
   };
+  const measured = (): void => {
+    if (cpu && !cpuMeasured) cpuMeasured = process.cpuUsage(cpu);
+  };
   let out: ContenderOutput;
   let peak: number;
   try {
-    out = await runContender(name, receiver.urls, n, { warmUp: WARMS_UP_IN_PLACE.includes(name) ? warmUp : 0, ready }, fixedWindow);
+    out = await runContender(name, receiver.urls, n, { warmUp: WARMS_UP_IN_PLACE.includes(name) ? warmUp : 0, ready, measured }, fixedWindow);
   } finally {
     peak = rss.stop();
   }
   if (!cpu) throw new Error(`${name}: returned without calling ready()`);
-  const cpuUsed = process.cpuUsage(cpu);
+  const cpuUsed = cpuMeasured ?? process.cpuUsage(cpu);
+  if (process.env['BENCH_DEBUG'] && cpuMeasured) {
+    const all = process.cpuUsage(cpu);
+    console.error(`${name}: ${((all.user + all.system - cpuUsed.user - cpuUsed.system) / 1000).toFixed(0)} ms of CPU after its measured part (its checks, closing its core), not counted`);
+  }
   const received = await receiver.stats();
   if (received.requests !== n) throw new Error(`${name}: the receiver got ${received.requests} requests, expected ${n}`);
   return {
