@@ -80,56 +80,63 @@ const TREE_WALK_NODES = 20_000;
  * again with one.
  */
 function treeDepth(value: object, cap: number): number {
-  // The walk's stacks are kept from one call to the next (it runs for every field of every call); each walk
-  // starts them empty and leaves them so, even when it returns early. A walk begun inside another (a getter
-  // of an in-process caller's object) has stacks of its own.
-  if (treeNodes.length > 0) return walkTree([value], [1], cap);
-  const nodes = treeNodes;
-  const depths = treeDepths;
-  nodes.push(value);
-  depths.push(1);
+  // The walk's stacks are kept from one call to the next (it runs for every field of every call), with a top
+  // of their own: `length = 0` would let V8 drop their storage and each walk grow it again. A walk begun inside
+  // another (a getter of an in-process caller's object) has stacks of its own.
+  if (walking) return walkTree([], [], value, cap);
+  walking = true;
   try {
-    return walkTree(nodes, depths, cap);
+    return walkTree(treeNodes, treeDepths, value, cap);
   } finally {
-    nodes.length = 0;
-    depths.length = 0;
+    walking = false;
   }
 }
 
-const treeNodes: object[] = [];
+const treeNodes: (object | undefined)[] = [];
 const treeDepths: number[] = [];
+let walking = false;
 
-function walkTree(nodes: object[], depths: number[], cap: number): number {
+/** The walk itself, on `nodes` and `depths` as stacks from index 0; it leaves no node in `nodes`. */
+function walkTree(nodes: (object | undefined)[], depths: number[], value: object, cap: number): number {
+  let top = 0;
+  nodes[top] = value;
+  depths[top++] = 1;
   let deepest = 0;
   let visited = 0;
-  while (nodes.length > 0) {
-    const node = nodes.pop()!;
-    const depth = depths.pop()!;
-    if (depth > deepest) {
-      if (depth > cap) return -1;
-      deepest = depth;
-    }
-    if (++visited > TREE_WALK_NODES) return -1;
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const child: unknown = node[i];
-        if (typeof child === 'object' && child !== null) {
-          nodes.push(child);
-          depths.push(depth + 1);
+  try {
+    while (top > 0) {
+      const node = nodes[--top]!;
+      nodes[top] = undefined;
+      const depth = depths[top]!;
+      if (depth > deepest) {
+        if (depth > cap) return -1;
+        deepest = depth;
+      }
+      if (++visited > TREE_WALK_NODES) return -1;
+      if (Array.isArray(node)) {
+        for (let i = 0; i < node.length; i++) {
+          const child: unknown = node[i];
+          if (typeof child === 'object' && child !== null) {
+            nodes[top] = child;
+            depths[top++] = depth + 1;
+          }
+        }
+      } else {
+        for (const key in node) {
+          if (!Object.hasOwn(node, key)) continue;
+          const child: unknown = (node as Record<string, unknown>)[key];
+          if (typeof child === 'object' && child !== null) {
+            nodes[top] = child;
+            depths[top++] = depth + 1;
+          }
         }
       }
-    } else {
-      for (const key in node) {
-        if (!Object.hasOwn(node, key)) continue;
-        const child: unknown = (node as Record<string, unknown>)[key];
-        if (typeof child === 'object' && child !== null) {
-          nodes.push(child);
-          depths.push(depth + 1);
-        }
-      }
     }
+    return deepest;
+  } finally {
+    // Nothing the walk saw is kept past it (an early return leaves nodes on the stack).
+    for (let i = 0; i < top; i++) nodes[i] = undefined;
   }
-  return deepest;
 }
 
 /** The first field of a call (an object) that nests deeper than `limit`, with how deep; null when none does. */
