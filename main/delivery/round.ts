@@ -307,6 +307,9 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
   } catch (e) {
     refused(e);
   }
+  // The round has its body (the request holds it until it crosses); nothing after this reads the claimed
+  // delivery's, and a body kept for as long as the round is out outlives collections for nothing.
+  claimed.body = '';
 }
 
 /** What a recorded round announces: each attempt finished, then the delivery as it now stands. */
