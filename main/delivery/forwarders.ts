@@ -9,7 +9,7 @@ import { Dispatchers, prepareRequest, sendToWebhook, sendToWebhookThen, type Pre
 import { JobWorker } from '../platform/jobWorker.js';
 
 export interface RoundRequest {
-  webhooks: Webhook[];
+  webhooks: readonly Webhook[];
   /** The body's exact bytes, or (a claimed delivery's) those bytes as UTF-8 text, made bytes where it is signed. */
   body: Uint8Array | string;
   secret: string | null;
@@ -141,7 +141,7 @@ export interface InvalidateMessage {
  * destination's own webhooks array, when a round goes to all of them as configured, is the same object in
  * every round of a batch, which the clone copies once.
  */
-export type RoundOnWire = [webhooks: Webhook[], body: Uint8Array | string, secret: string | null, timeoutMs: number, caFile: string | null, jump: boolean, fastForwardMs: number | null];
+export type RoundOnWire = [webhooks: readonly Webhook[], body: Uint8Array | string, secret: string | null, timeoutMs: number, caFile: string | null, jump: boolean, fastForwardMs: number | null];
 /** SendResult's fields in this order, one result after the other. */
 export type ResultsOnWire = unknown[];
 const RESULT_FIELDS = 12;

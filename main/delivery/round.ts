@@ -107,18 +107,20 @@ function noDestinationRound(claimed: ClaimedDelivery, destination: Destination |
  * The webhooks this round goes to. Retry only the webhooks that failed retryably, as they are configured now;
  * if the configuration no longer has any of them, the round goes to every current webhook.
  */
-function roundTargets(destination: Destination, claimed: ClaimedDelivery): Target[] {
-  let targets = destination.webhooks.map((webhook, index) => ({ webhook, index }));
-  if (claimed.pendingUrls) {
-    const pending = new Set(claimed.pendingUrls);
-    const still = targets.filter((t) => pending.has(t.webhook.url));
-    if (still.length) targets = still;
-  }
-  return targets;
+function roundTargets(destination: Destination, claimed: ClaimedDelivery): readonly Target[] {
+  let all = allTargets.get(destination.webhooks);
+  if (!all) allTargets.set(destination.webhooks, (all = destination.webhooks.map((webhook, index) => ({ webhook, index }))));
+  if (!claimed.pendingUrls) return all;
+  const pending = new Set(claimed.pendingUrls);
+  const still = all.filter((t) => pending.has(t.webhook.url));
+  return still.length ? still : all;
 }
 
+/** Every webhook of a destination as a target, by the destination's webhooks array (the same for every round). */
+const allTargets = new WeakMap<readonly Webhook[], Target[]>();
+
 /** Announces each attempt of the round as it starts (only when someone listens). */
-function announceAttempts(ctx: RoundContext, claimed: ClaimedDelivery, destinationId: string, targets: Target[], attemptNumber: number, startedAt: number): void {
+function announceAttempts(ctx: RoundContext, claimed: ClaimedDelivery, destinationId: string, targets: readonly Target[], attemptNumber: number, startedAt: number): void {
   if (!ctx.listening()) return;
   for (const t of targets) {
     ctx.emit({
@@ -136,10 +138,10 @@ function announceAttempts(ctx: RoundContext, claimed: ClaimedDelivery, destinati
 
 /** The targets resolved to addresses: the webhooks a request goes to, and the receivers told to expect one. */
 interface ResolvedTargets {
-  resolved: Result<string>[];
-  reachable: Webhook[];
-  /** Every target resolved to its own URL: the webhooks are the targets' as configured. */
-  unchanged: boolean;
+  /** Each target's address, in order; null when every one resolved to its own URL (the common case, kept for no round). */
+  resolved: Result<string>[] | null;
+  /** The webhooks a request goes to, in order. */
+  reachable: readonly Webhook[];
   expecting: (() => void)[] | null;
 }
 
@@ -147,21 +149,28 @@ interface ResolvedTargets {
  * Receiver references resolve now; one that cannot (the receiver is gone or not listening) fails like an
  * unreachable host, without a request.
  */
-function resolveTargets(ctx: RoundContext, claimed: ClaimedDelivery, targets: Target[], attemptNumber: number): ResolvedTargets {
-  const resolved: Result<string>[] = [];
-  const reachable: Webhook[] = [];
+function resolveTargets(ctx: RoundContext, claimed: ClaimedDelivery, destination: Destination, targets: readonly Target[], attemptNumber: number): ResolvedTargets {
+  let resolved: Result<string>[] | null = null;
+  let reachable: Webhook[] | null = null;
   let expecting: (() => void)[] | null = null;
-  let unchanged = true;
-  for (const { webhook, index } of targets) {
+  for (let i = 0; i < targets.length; i++) {
+    const { webhook, index } = targets[i]!;
     const r = ctx.resolveUrl(webhook.url);
-    resolved.push(r);
-    if (!r.ok || r.value !== webhook.url) unchanged = false;
+    if (!resolved && (!r.ok || r.value !== webhook.url)) {
+      // The first target that resolved to another address (or to none): from here on each is kept.
+      resolved = targets.slice(0, i).map((t) => ({ ok: true, value: t.webhook.url }) as const);
+      reachable = targets.slice(0, i).map((t) => t.webhook);
+    }
+    if (resolved) resolved.push(r);
     if (!r.ok) continue;
-    reachable.push(r.value === webhook.url ? webhook : { ...webhook, url: r.value });
+    if (reachable) reachable.push(r.value === webhook.url ? webhook : { ...webhook, url: r.value });
     const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: index });
     if (done) (expecting ??= []).push(done);
   }
-  return { resolved, reachable, unchanged, expecting };
+  // The destination's own array when the round goes to all its webhooks as configured: the forwarder's thread
+  // then receives one copy of it for every round of a batch (forwarders.ts, RoundOnWire).
+  const webhooks = reachable ?? (targets.length === destination.webhooks.length ? destination.webhooks : targets.map((t) => t.webhook));
+  return { resolved, reachable: webhooks, expecting };
 }
 
 /** What the round did and when: its start and finish, the attempt's number and the delivery's first attempt. */
@@ -175,7 +184,7 @@ interface RoundTimes {
 }
 
 /** The round as the scheduler records it: its attempts, and the decision on what comes next. */
-function roundResult(ctx: RoundContext, claimed: ClaimedDelivery, destination: Destination, targets: Target[], resolved: Result<string>[], sent: SendResult[], times: RoundTimes): RoundResult {
+function roundResult(ctx: RoundContext, claimed: ClaimedDelivery, destination: Destination, targets: readonly Target[], resolved: Result<string>[] | null, sent: SendResult[], times: RoundTimes): RoundResult {
   const { attemptNumber, firstAttemptAt, startedAt, finishedAt, shift } = times;
   const results: WebhookResult[] = sent.map((s, i) => ({
     url: targets[i]!.webhook.url,
@@ -201,7 +210,7 @@ function roundResult(ctx: RoundContext, claimed: ClaimedDelivery, destination: D
       destinationId: destination.id,
       attemptNumber,
       webhookIndex: targets[i]!.index,
-      url: resolved[i]!.ok ? resolved[i]!.value : targets[i]!.webhook.url,
+      url: resolved && resolved[i]!.ok ? resolved[i]!.value : targets[i]!.webhook.url,
       outcome: s.outcome,
       retryable: s.retryable,
       statusCode: s.statusCode,
@@ -248,7 +257,7 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
 
   const targets = roundTargets(destination, claimed);
   announceAttempts(ctx, claimed, destination.id, targets, attemptNumber, startedAt);
-  const to = resolveTargets(ctx, claimed, targets, attemptNumber);
+  const to = resolveTargets(ctx, claimed, destination, targets, attemptNumber);
   // For the window: the round's time from hand-over to result (pacing time).
   const sentAt = ctx.time.now();
   const realStart = clock.realNow();
@@ -274,7 +283,7 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
         ctx.window.timed(ctx.time.now() - sentAt, slowest);
       }
       let next = 0;
-      const sent = to.resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message)));
+      const sent = to.resolved ? to.resolved.map((r) => (r.ok ? replies[next++]! : unresolvable(r.error.message))) : replies;
       const finishedAt = startedAt + Math.max(0, clock.realNow() - realStart);
       // A reset while this round was out moved every waiting delivery back by its offset: this one follows.
       const shift = ctx.shifted() - shiftedAtStart;
@@ -291,9 +300,7 @@ export function playRound(ctx: RoundContext, claimed: ClaimedDelivery, startedAt
     failed(e);
   };
   const request: RoundRequest = {
-    // The destination's own array when the round goes to all its webhooks as configured: the forwarder's
-    // thread then receives one copy of it for every round of a batch (forwarders.ts, RoundOnWire).
-    webhooks: to.unchanged && targets.length === destination.webhooks.length ? destination.webhooks : to.reachable,
+    webhooks: to.reachable,
     body: claimed.body,
     secret: destination.sharedSecret,
     timeoutMs: destination.timeoutMs,
