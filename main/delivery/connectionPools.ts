@@ -51,21 +51,9 @@ export class OriginGate {
 
   constructor(private readonly limit: number) {}
 
-  /** Resolves with a release function once a slot for the URL's origin is free. */
-  acquire(url: string): Promise<() => void> | (() => void) {
-    let now: (() => void) | null = null;
-    let later: ((release: () => void) => void) | null = null;
-    this.enter(url, (release) => {
-      if (later) later(release);
-      else now = release;
-    });
-    if (now) return now;
-    return new Promise((resolve) => (later = resolve));
-  }
-
   /**
    * Calls `run` with a release function once a slot for the URL's origin is free: at once when one is, else
-   * when a request before it releases its own. acquire() without a promise (the forwarder's every request).
+   * when a request before it releases its own.
    */
   enter(url: string, run: (release: () => void) => void): void {
     const { origin } = partsOf(url);

@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Webhook } from '../contract/destinations.js';
-import { Dispatchers, prepareRequest, sendToWebhook, sendToWebhookThen, type PreparedRequest, type SendResult } from './webhookRequests.js';
+import { Dispatchers, prepareRequest, sendToWebhookThen, type PreparedRequest, type SendResult } from './webhookRequests.js';
 import { JobWorker } from '../platform/jobWorker.js';
 
 export interface RoundRequest {
@@ -53,13 +53,7 @@ export class RoundSender {
   }
 
   send(r: PreparedRound): Promise<SendResult[]> {
-    const dispatcher = this.dispatchers.for({ caFile: r.caFile }, r.jump);
-    const gate = r.jump ? this.dispatchers.jumpGate : this.dispatchers.gate;
-    return Promise.all(
-      r.requests.map((request) =>
-        sendToWebhook({ request, body: r.body, timeoutMs: r.timeoutMs, fastForwardMs: r.fastForwardMs, dispatcher, gate, realNow: Date.now }),
-      ),
-    );
+    return new Promise((resolve, reject) => this.sendThen(r, resolve, reject));
   }
 
   /** send() with callbacks (the forwarder's thread): `done` with every request's result in order, or `failed` once. */

@@ -37,7 +37,8 @@ export interface SendResult {
   responseTruncated: boolean;
 }
 
-export async function sendToWebhook(args: {
+/** What one request to one webhook needs: the request prepared, its exact body, its deadline, where it goes through. */
+export interface WebhookSend {
   request: PreparedRequest;
   body: Uint8Array;
   timeoutMs: number;
@@ -46,21 +47,21 @@ export async function sendToWebhook(args: {
   dispatcher: Dispatcher;
   gate: OriginGate;
   realNow: () => number;
-}): Promise<SendResult> {
-  const acquired = args.gate.acquire(args.request.url);
-  const release = typeof acquired === 'function' ? acquired : await acquired;
-  try {
-    return await sendNow(args);
-  } finally {
-    release();
-  }
+}
+
+/** One request, once its origin has a slot for it: its result (sendToWebhookThen as a promise). */
+export function sendToWebhook(args: WebhookSend): Promise<SendResult> {
+  return new Promise((resolve, reject) => sendToWebhookThen(args, resolve, reject));
 }
 
 /**
- * sendToWebhook with a callback instead of a promise (the forwarder's thread sends thousands a second):
- * `done` with the result, or `failed` when the request could not even be started.
+ * One request, once its origin has a slot for it, with callbacks (the forwarder's thread sends thousands a
+ * second): `done` with the result, or `failed` when the request could not even be started. The request goes
+ * through undici's dispatch API: no stream or AbortSignal per request. Its timer covers connect + send +
+ * response headers; once the headers are in, the body (first 64 KiB kept) gets its own budget and never
+ * changes the outcome.
  */
-export function sendToWebhookThen(args: Parameters<typeof sendToWebhook>[0], done: (result: SendResult) => void, failed: (e: unknown) => void): void {
+export function sendToWebhookThen(args: WebhookSend, done: (result: SendResult) => void, failed: (e: unknown) => void): void {
   args.gate.enter(args.request.url, (release) => {
     // Once, as a promise settles once: a dispatch that threw still has its exchange's timer, which answers later.
     let over = false;
@@ -85,24 +86,8 @@ export function sendToWebhookThen(args: Parameters<typeof sendToWebhook>[0], don
   });
 }
 
-/**
- * The request itself, through undici's dispatch API: no stream or AbortSignal per request (this is the
- * engine's hot path). The timer covers connect + send + response headers; once the headers are in, the
- * body (first 64 KiB kept) gets its own budget and never changes the outcome.
- */
-function sendNow(args: {
-  request: PreparedRequest;
-  body: Uint8Array;
-  timeoutMs: number;
-  fastForwardMs?: number | null;
-  dispatcher: Dispatcher;
-  realNow: () => number;
-}): Promise<SendResult> {
-  return new Promise<SendResult>((resolve) => startRequest(args, resolve));
-}
-
 /** Starts the request; `resolve` is called once with its result (Exchange). */
-function startRequest(args: Parameters<typeof sendNow>[0], resolve: (result: SendResult) => void): void {
+function startRequest(args: WebhookSend, resolve: (result: SendResult) => void): void {
   const { origin, path } = partsOf(args.request.url);
   const fastForwardMs = args.fastForwardMs != null && args.fastForwardMs < args.timeoutMs ? args.fastForwardMs : null;
   const exchange = new Exchange(args.request, args.body.byteLength, args.timeoutMs, fastForwardMs, args.realNow, resolve);

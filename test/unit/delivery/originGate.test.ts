@@ -22,21 +22,4 @@ describe("the forwarder's per-origin gate", () => {
     releases.get('a1')!();
     expect(order).toEqual(['a1', 'a2', 'b1', 'a3', 'a4']);
   });
-
-  it('acquire() gives the release at once when a slot is free, and a promise of it otherwise', async () => {
-    const gate = new OriginGate(1);
-    const first = gate.acquire('http://a.test/');
-    expect(typeof first).toBe('function');
-    const second = gate.acquire('http://a.test/');
-    expect(second).toBeInstanceOf(Promise);
-    let got = false;
-    void (second as Promise<() => void>).then(() => (got = true));
-    await Promise.resolve();
-    expect(got).toBe(false);
-    (first as () => void)();
-    const release = await second;
-    expect(got).toBe(true);
-    release();
-    expect(typeof gate.acquire('http://a.test/')).toBe('function');
-  });
 });
