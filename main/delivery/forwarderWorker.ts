@@ -5,7 +5,7 @@ import { serveJobs } from '../platform/jobWorker.js';
 
 const sender = new RoundSender();
 serveJobs<RoundOnWire, SendResult[], InvalidateMessage>({
-  handleThen: (round, done, failed) => sender.sendThen(prepareRound(roundFromWire(round)), done, failed),
+  handle: (round, done, failed) => sender.sendThen(prepareRound(roundFromWire(round)), done, failed),
   encode: resultsToWire,
   other: (message) => sender.invalidate(message.caFile),
   close: () => sender.close(),

@@ -3,6 +3,6 @@ import { serveJobs } from '../platform/jobWorker.js';
 import { prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
 
 serveJobs<PrepareRequest, Prepared>({
-  handle: prepareIngest,
+  handle: (request, done) => done(prepareIngest(request)),
   transfer: (prepared) => (prepared.kind === 'calls' ? [prepared.bodies.buffer] : []),
 });

@@ -154,9 +154,8 @@ export class JobWorker<Req, Res, Other = never> {
  * before the thread ends.
  */
 export function serveJobs<Req, Res, Other = never>(handlers: {
-  /** One job's answer: its result, a promise of it, or (`handleThen`) through callbacks. */
-  handle?: (request: Req) => Res | Promise<Res>;
-  handleThen?: (request: Req, done: (result: Res) => void, failed: (e: unknown) => void) => void;
+  /** One job: `done` with its result (at once or later) or `failed`; a throw fails it too. */
+  handle: (request: Req, done: (result: Res) => void, failed: (e: unknown) => void) => void;
   /** A result as it crosses to the main side (JobWorkerOptions' `decode` makes it the result again). */
   encode?: (result: Res) => unknown;
   transfer?: (result: Res) => Transferable[];
@@ -189,21 +188,15 @@ export function serveJobs<Req, Res, Other = never>(handlers: {
       // Answers computed synchronously (ingestion) leave as soon as their message is done, not after every
       // message queued behind it has been handled too.
       for (const job of msg.jobs) {
+        const id = job.id;
         try {
-          if (handlers.handleThen) {
-            const id = job.id;
-            handlers.handleThen(
-              job.request,
-              (r) => finish({ id, result: encode(r) }),
-              (e: unknown) => finish({ id, error: describe(e) }),
-            );
-            continue;
-          }
-          const result = handlers.handle!(job.request);
-          if (result instanceof Promise) result.then((r) => finish({ id: job.id, result: encode(r) }), (e: unknown) => finish({ id: job.id, error: describe(e) }));
-          else finish({ id: job.id, result: encode(result) });
+          handlers.handle(
+            job.request,
+            (r) => finish({ id, result: encode(r) }),
+            (e: unknown) => finish({ id, error: describe(e) }),
+          );
         } catch (e) {
-          finish({ id: job.id, error: describe(e) });
+          finish({ id, error: describe(e) });
         }
       }
       flush();
