@@ -2,6 +2,7 @@
  * Statements that write many rows at once, for the hot paths (intake's messages, the scheduler's rounds): one
  * statement for ROWS_PER_STATEMENT rows costs less than that many statements (measured: docs/performance.md).
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './openDb.js';
 
 /** Rows per multi-row statement; the rows left over go one by one. */
@@ -15,12 +16,8 @@ export const ROWS_PER_STATEMENT = 25;
  * element by element through V8's generic property lookup.
  */
 export class BulkInsert {
-  private readonly many;
-  private readonly one;
+  private readonly statements: RowStatements<Statement>;
   private readonly width: number;
-  /** One statement's arguments, written into the same array each time (runs are synchronous), not a slice a statement. */
-  private readonly manyArgs: unknown[];
-  private readonly oneArgs: unknown[];
 
   /** `shared`: the names of the named parameters in `row`, in the order BulkRows.share takes their values. */
   constructor(
@@ -30,11 +27,7 @@ export class BulkInsert {
     private readonly shared: readonly string[] = [],
   ) {
     this.width = row.split('?').length - 1;
-    const named = shared.length > 0 ? 1 : 0;
-    this.manyArgs = Array<unknown>(ROWS_PER_STATEMENT * this.width + named).fill(null);
-    this.oneArgs = Array<unknown>(this.width + named).fill(null);
-    this.one = db.prepare(`${head} VALUES ${row}`);
-    this.many = db.prepare(`${head} VALUES ${Array<string>(ROWS_PER_STATEMENT).fill(row).join(', ')}`);
+    this.statements = new RowStatements((rows) => db.prepare(`${head} VALUES ${Array<string>(rows).fill(row).join(', ')}`), this.width, shared.length > 0);
   }
 
   /** Rows to insert: share() (when the statement has shared values), then push each row's own values; flush() inserts them. */
@@ -45,11 +38,39 @@ export class BulkInsert {
   /** `values`: the rows' own values, one row after the other; `shared`: the shared values, for all of them. */
   private run(shared: readonly unknown[], values: unknown[]): void {
     const named = this.shared.length > 0 ? Object.fromEntries(this.shared.map((name, i) => [name, shared[i]])) : undefined;
+    this.statements.each(values, named, (statement, args) => statement.run(...args));
+  }
+}
+
+/**
+ * A statement for ROWS_PER_STATEMENT rows and one for a single row, each with the array of arguments it is run
+ * with: written into the same array each time (runs are synchronous), not a slice a statement.
+ */
+class RowStatements<S> {
+  private readonly many: S;
+  private readonly one: S;
+  private readonly manyArgs: unknown[];
+  private readonly oneArgs: unknown[];
+
+  /** `prepare(rows)`: the statement for that many rows of `width` values; `named`: one named-parameters object follows them. */
+  constructor(
+    prepare: (rows: number) => S,
+    private readonly width: number,
+    named: boolean,
+  ) {
+    this.many = prepare(ROWS_PER_STATEMENT);
+    this.one = prepare(1);
+    this.manyArgs = Array<unknown>(ROWS_PER_STATEMENT * width + (named ? 1 : 0)).fill(null);
+    this.oneArgs = Array<unknown>(width + (named ? 1 : 0)).fill(null);
+  }
+
+  /** Runs `values` (one row's values after the other), ROWS_PER_STATEMENT rows a statement and the rest one by one. */
+  each(values: readonly unknown[], named: unknown, run: (statement: S, args: unknown[]) => void): void {
     const width = this.width;
     const step = ROWS_PER_STATEMENT * width;
     let at = 0;
-    for (; at + step <= values.length; at += step) this.many.run(...argsOf(this.manyArgs, values, at, step, named));
-    for (; at < values.length; at += width) this.one.run(...argsOf(this.oneArgs, values, at, width, named));
+    for (; at + step <= values.length; at += step) run(this.many, argsOf(this.manyArgs, values, at, step, named));
+    for (; at < values.length; at += width) run(this.one, argsOf(this.oneArgs, values, at, width, named));
     // Not kept past the statement: the arrays live as long as the store.
     this.manyArgs.fill(null);
     this.oneArgs.fill(null);
@@ -109,37 +130,26 @@ export class BulkRows {
  * values go as arguments, ROWS_PER_STATEMENT rows a statement and the rest one by one.
  */
 export class BulkUpdate {
-  private readonly many;
-  private readonly one;
+  private readonly statements: RowStatements<Statement<unknown[], number>>;
 
-  constructor(
-    db: Db,
-    table: string,
-    private readonly width: number,
-    set: string,
-    where: string,
-  ) {
+  constructor(db: Db, table: string, width: number, set: string, where: string) {
     const row = `(${Array<string>(width).fill('?').join(', ')})`;
-    const sql = (rows: number) => `UPDATE ${table} SET ${set} FROM (VALUES ${Array<string>(rows).fill(row).join(', ')}) AS v WHERE ${where} RETURNING ${table}.id`;
-    this.many = db.prepare<unknown[], number>(sql(ROWS_PER_STATEMENT)).pluck();
-    this.one = db.prepare<unknown[], number>(sql(1)).pluck();
-    this.manyArgs = Array<unknown>(ROWS_PER_STATEMENT * width).fill(null);
-    this.oneArgs = Array<unknown>(width).fill(null);
+    this.statements = new RowStatements(
+      (rows) =>
+        db
+          .prepare<unknown[], number>(`UPDATE ${table} SET ${set} FROM (VALUES ${Array<string>(rows).fill(row).join(', ')}) AS v WHERE ${where} RETURNING ${table}.id`)
+          .pluck(),
+      width,
+      false,
+    );
   }
-
-  private readonly manyArgs: unknown[];
-  private readonly oneArgs: unknown[];
 
   /** Updates the rows (`values`: one row's values after the other); returns the ids of the rows it changed. */
   run(values: readonly unknown[]): number[] {
-    const width = this.width;
-    const step = ROWS_PER_STATEMENT * width;
     const changed: number[] = [];
-    let at = 0;
-    for (; at + step <= values.length; at += step) for (const id of this.many.all(...argsOf(this.manyArgs, values, at, step, undefined))) changed.push(id);
-    for (; at < values.length; at += width) for (const id of this.one.all(...argsOf(this.oneArgs, values, at, width, undefined))) changed.push(id);
-    this.manyArgs.fill(null);
-    this.oneArgs.fill(null);
+    this.statements.each(values, undefined, (statement, args) => {
+      for (const id of statement.all(...args)) changed.push(id);
+    });
     return changed;
   }
 }
