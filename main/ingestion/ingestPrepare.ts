@@ -12,7 +12,7 @@ import { scanJson, tooDeepError } from '../domain/jsonDepth.js';
 import { overflowingNumber } from '../domain/jsonNumbers.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
-import { compactCall } from '../store/storedJson.js';
+import { callBytes, storedCallOf } from '../store/storedJson.js';
 import { decodeBody, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
 import { newMessageId } from './messageIds.js';
 
@@ -242,15 +242,9 @@ function callsOf(s: Intake, payload: Record<string, unknown>): Item[] | Prepared
 }
 
 // Each call is limited to 32 KiB as received (docs/behaviour.md §7), and a call too large is named before any
-// other fault of the request. Measuring means serialising the call, which is what its stored form avoids:
-// every value a call shares with its body is in the body's bytes, so the body plus the stored form (its keys
-// and its other values, at most 3 bytes a UTF-16 unit) bounds the call's size, and the call is serialised
-// only when that bound reaches the limit, when it shares nothing, or when some call is refused.
-
-function sizeOf(call: Record<string, unknown>): number {
-  return Buffer.byteLength(JSON.stringify(call), 'utf8');
-}
-
+// other fault of the request. Its stored form bounds its size (storedCallOf), so a call is serialised to be
+// measured only when that bound reaches the limit, when it shares nothing with its body, or when some call is
+// refused.
 function tooLarge(s: Intake, calls: number, i: number, size: number): Prepared {
   const limit = LIMITS.messageBytes;
   const where = s.isBatch ? `batch[${i}]` : 'body';
@@ -281,7 +275,7 @@ function buildBodies(s: Intake, items: Item[]): Built[] | Prepared {
   const failed = built.find((b) => !b.ok);
   if (failed && !failed.ok) {
     for (const [i, { call }] of items.entries()) {
-      const size = sizeOf(call);
+      const size = callBytes(call);
       if (size > LIMITS.messageBytes) return tooLarge(s, items.length, i, size);
     }
     const index = /^batch\[(\d+)\]/.exec(failed.error.field ?? '');
@@ -292,7 +286,6 @@ function buildBodies(s: Intake, items: Item[]): Built[] | Prepared {
 
 /** The built calls as columns, and their bodies in one buffer; a refusal when a call proves too large. */
 function packCalls(s: Intake, items: Item[], built: Built[]): Prepared {
-  const limit = LIMITS.messageBytes;
   const n = items.length;
   // Filled with push, not preallocated: a holey array crosses threads element by element.
   const calls: PreparedCalls = {
@@ -315,14 +308,9 @@ function packCalls(s: Intake, items: Item[], built: Built[]): Prepared {
   for (let i = 0; i < items.length; i++) {
     const { type, call } = items[i]!;
     const m = (built[i] as Extract<Built, { ok: true }>).value;
-    const compact = compactCall(call, m.body);
-    const json = compact === null ? JSON.stringify(call) : null;
     const bytes = Buffer.byteLength(m.json, 'utf8');
-    const bound = json !== null ? Buffer.byteLength(json, 'utf8') : bytes + 3 * compact!.length;
-    if (bound > limit) {
-      const size = json !== null ? bound : sizeOf(call);
-      if (size > limit) return tooLarge(s, n, i, size);
-    }
+    const stored = storedCallOf(call, m.body, bytes);
+    if (stored.oversize !== null) return tooLarge(s, n, i, stored.oversize);
     calls.type.push(type);
     calls.messageId.push(m.messageId);
     calls.clientMessageId.push(call['messageId'] !== undefined);
@@ -331,7 +319,7 @@ function packCalls(s: Intake, items: Item[], built: Built[]): Prepared {
     calls.event.push(m.event);
     calls.integrations.push(routedIntegrations(call['integrations']));
     calls.traits.push(type === 'identify' ? call['traits'] : undefined);
-    calls.callJson.push(compact ?? json!);
+    calls.callJson.push(stored.json);
     offset += bytes;
     calls.bodyEnd[i] = offset;
     jsons.push(m.json);

@@ -24,13 +24,11 @@ import { AcceptedRate } from './acceptedRate.js';
 import { UsageMinutes } from './usageMinutes.js';
 import type { EventBus } from '../platform/eventBus.js';
 import { withoutWriteKey, type PreparedCalls } from './ingestPrepare.js';
-import { compactCall, parseStoredCall } from '../store/storedJson.js';
+import { callBytes, parseStoredCall, storedCallOf } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
 import type { Registry } from '../registry/registry.js';
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** What intake needs of the store. */
 export type IntakeStore = Pick<Store, 'messages' | 'ingestLog' | 'transaction' | 'afterCommit'>;
@@ -203,22 +201,17 @@ export class Intake {
         receivedAt: now,
         newMessageId,
         sizeChecked: true,
-        byteLength,
         strict: e.strict,
         ...(e.clientIp ? { clientIp: e.clientIp } : {}),
         ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
       });
       if (!b.ok) {
         // A call too large is named before anything else wrong with it.
-        const size = byteLength(JSON.stringify(e.call));
+        const size = callBytes(e.call);
         return size > LIMITS.messageBytes ? callTooLarge(size, e.fieldPrefix) : b;
       }
-      const compact = compactCall(e.call, b.value.body);
-      const callJson = compact ?? JSON.stringify(e.call);
-      if ((compact === null ? byteLength(callJson) : b.value.bytes.length + 3 * compact.length) > LIMITS.messageBytes) {
-        const size = byteLength(JSON.stringify(e.call));
-        if (size > LIMITS.messageBytes) return callTooLarge(size, e.fieldPrefix);
-      }
+      const stored = storedCallOf(e.call, b.value.body, b.value.bytes.length);
+      if (stored.oversize !== null) return callTooLarge(stored.oversize, e.fieldPrefix);
       const messageId = e.call['messageId'];
       built.push({
         built: b.value,
@@ -229,8 +222,7 @@ export class Intake {
         integrations: e.call['integrations'],
         traits: e.recordsTraits && e.type === 'identify' ? (e.call['traits'] ?? {}) : undefined,
         call: e.call,
-        // Stored compact when it shares values with its body, as ingestion stores it (store/storedJson.ts).
-        callJson,
+        callJson: stored.json,
         origin: e.origin,
       });
     }

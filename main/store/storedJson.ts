@@ -56,6 +56,28 @@ export function compactCall(call: Record<string, unknown>, body: Record<string, 
   return shared === 0 ? null : `[${keysJson(keys)},{${own}}]`;
 }
 
+/** A call's size as JSON, in UTF-8 bytes: what the 32 KiB limit measures. */
+export function callBytes(call: Record<string, unknown>): number {
+  return Buffer.byteLength(JSON.stringify(call), 'utf8');
+}
+
+/**
+ * The call as intake stores it (compactCall's form when it shares values with its body, its JSON otherwise),
+ * and its size when that is past the 32 KiB limit, else null. The body's bytes plus three times the compact
+ * form bound the size (a UTF-16 unit is at most three UTF-8 bytes), so a call is serialised whole to be
+ * measured only when that bound passes the limit.
+ */
+export function storedCallOf(call: Record<string, unknown>, body: Record<string, unknown>, bodyBytes: number): { json: string; oversize: number | null } {
+  const compact = compactCall(call, body);
+  if (compact !== null) {
+    const size = bodyBytes + 3 * compact.length > LIMITS.messageBytes ? callBytes(call) : 0;
+    return { json: compact, oversize: size > LIMITS.messageBytes ? size : null };
+  }
+  const json = JSON.stringify(call);
+  const size = Buffer.byteLength(json, 'utf8');
+  return { json, oversize: size > LIMITS.messageBytes ? size : null };
+}
+
 /** The calls of one SDK come with the same keys in the same order: the last list's JSON is kept. */
 let lastKeys: readonly string[] = [];
 let lastKeysJson = '[]';

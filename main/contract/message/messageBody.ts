@@ -30,8 +30,6 @@ export interface BuildOptions {
    * before it serialises the call); the size is still measured here.
    */
   depthChecked?: boolean;
-  /** `JSON.stringify(call)`, when the caller has it (it stores it): measured instead of serialising again. */
-  callJson?: string;
   /** UTF-8 length of a string (the engine passes Node's fast one); a pure count by default. */
   byteLength?: (text: string) => number;
 }
@@ -97,7 +95,7 @@ function measureCall(call: Call, options: BuildOptions): Refusal | null {
     const tooDeep = callNestingError(call, options.fieldPrefix ?? '');
     if (tooDeep) return { ok: false, error: tooDeep };
   }
-  const size = (options.byteLength ?? utf8Length)(options.callJson ?? JSON.stringify(call) ?? '');
+  const size = (options.byteLength ?? utf8Length)(JSON.stringify(call) ?? '');
   return size <= LIMITS.messageBytes ? null : callTooLarge(size, options.fieldPrefix);
 }
 
