@@ -11,7 +11,7 @@
  * as fields.
  */
 
-import { JSON_BYTES, jsonDepth, valueDepth, type TooDeep } from '../contract/message/jsonDepth.js';
+import { JSON_BYTES, jsonStructure, valueDepth, type TooDeep } from '../contract/message/jsonDepth.js';
 
 export { callNestingError, jsonDepth, tooDeepError, tooDeepField, valueDepth, type TooDeep } from '../contract/message/jsonDepth.js';
 
@@ -37,6 +37,8 @@ export interface JsonScan {
   batchLength: number | null;
   /** With a field too deep: the top-level `"writeKey"` string, when the document has one (null otherwise). */
   writeKey: string | null;
+  /** Whether a number literal may lie beyond a double's range (jsonStructure's longNumber). */
+  longNumber: boolean;
 }
 
 export interface ScanOptions {
@@ -51,14 +53,14 @@ export interface ScanOptions {
 }
 
 /**
- * Scans JSON text (UTF-8 bytes) without parsing it: jsonDepth first; only when some field may be too deep
+ * Scans JSON text (UTF-8 bytes) without parsing it: jsonStructure first; only when some field may be too deep
  * (fields sit at least one level below the document) a second pass finds it, names it and measures it.
  * Malformed JSON is scanned as far as it goes; the parser that runs afterwards is what refuses it.
  */
 export function scanJson(bytes: Uint8Array, options: ScanOptions): JsonScan {
-  const maxDepth = jsonDepth(bytes);
-  if (maxDepth - 1 <= options.limit) return { maxDepth, tooDeep: null, batchLength: null, writeKey: null };
-  return { maxDepth, ...findTooDeep(bytes, options) };
+  const { depth: maxDepth, longNumber } = jsonStructure(bytes);
+  if (maxDepth - 1 <= options.limit) return { maxDepth, tooDeep: null, batchLength: null, writeKey: null, longNumber };
+  return { maxDepth, longNumber, ...findTooDeep(bytes, options) };
 }
 
 // The scanner's helpers are module functions rather than closures inside findTooDeep, so a scan allocates none;
@@ -96,7 +98,7 @@ function fieldPath(bytes: Uint8Array, anchor: number, isArray: Uint8Array, index
   return out === '' || out.startsWith('[') ? `body${out}` : out;
 }
 
-function findTooDeep(bytes: Uint8Array, options: ScanOptions): Omit<JsonScan, 'maxDepth'> {
+function findTooDeep(bytes: Uint8Array, options: ScanOptions): Omit<JsonScan, 'maxDepth' | 'longNumber'> {
   const { limit } = options;
   const batchShape = options.shape === 'batch';
   const n = bytes.length;

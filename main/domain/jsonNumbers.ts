@@ -35,7 +35,15 @@ function walk(root: unknown): string | null {
  * there is none. The text is searched first, so a body without a suspect literal is not walked.
  */
 export function overflowingNumber(text: string, parsed: unknown): { field: string; message: string } | null {
-  if (!SUSPECT.test(text)) return null;
+  return overflowIn(parsed, SUSPECT.test(text));
+}
+
+/**
+ * overflowingNumber, when the caller already knows whether the text holds a suspect literal (`suspect`: scanJson's
+ * longNumber, found on the bytes in the pass that measures nesting): nothing is walked without one.
+ */
+export function overflowIn(parsed: unknown, suspect: boolean): { field: string; message: string } | null {
+  if (!suspect) return null;
   const found = walk(parsed);
   if (found === null) return null;
   const field = found === '' ? 'body' : found;

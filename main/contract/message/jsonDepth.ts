@@ -15,11 +15,46 @@ const { QUOTE, BACKSLASH, LBRACE, RBRACE, LBRACKET, RBRACKET } = JSON_BYTES;
  * outside strings only, so it costs far less than parsing the same bytes and can run before the parse.
  */
 export function jsonDepth(bytes: Uint8Array): number {
+  return jsonStructure(bytes).depth;
+}
+
+/** What one pass over JSON text's structure finds (jsonStructure). */
+export interface JsonStructure {
+  /** The deepest nesting (0 for a scalar, 1 for `{}`). */
+  depth: number;
+  /**
+   * Whether a number literal may lie beyond a double's range: an exponent of three digits or more (`1e400`,
+   * `2E+0999`) or 309 digits in a row. Only then can the parsed value hold Infinity (domain/jsonNumbers.ts).
+   */
+  longNumber: boolean;
+}
+
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const PLUS = 0x2b;
+/** The most digits a double's literal can have before the point without overflowing: 308. */
+const OVERFLOW_DIGITS = 309;
+
+const isDigit = (b: number | undefined): boolean => b !== undefined && b >= DIGIT_0 && b <= DIGIT_9;
+
+/**
+ * jsonDepth, and whether a number may overflow, in the same pass: numbers sit outside strings, where the
+ * pass looks at every byte anyway (a separate search of the text for such literals cost more than the pass).
+ */
+export function jsonStructure(bytes: Uint8Array): JsonStructure {
   const n = bytes.length;
   let depth = 0;
   let max = 0;
+  let digits = 0;
+  let longNumber = false;
   for (let i = 0; i < n; i++) {
     const c = bytes[i]!;
+    if (c >= DIGIT_0 && c <= DIGIT_9) {
+      if (++digits >= OVERFLOW_DIGITS) longNumber = true;
+      continue;
+    }
+    if ((c === 0x65 || c === 0x45) && digits > 0 && !longNumber) longNumber = largeExponent(bytes, i + 1);
+    digits = 0;
     if (c === QUOTE) {
       // To the closing quote: the first one not escaped. (A plain loop: most strings are short, and a call
       // to indexOf per string costs more than it saves.)
@@ -35,7 +70,15 @@ export function jsonDepth(bytes: Uint8Array): number {
       depth--;
     }
   }
-  return max;
+  return { depth: max, longNumber };
+}
+
+/** Whether the exponent digits from `at` (after an optional `+` and leading zeros) number three or more. */
+function largeExponent(bytes: Uint8Array, at: number): boolean {
+  let j = at;
+  if (bytes[j] === PLUS) j++;
+  while (bytes[j] === DIGIT_0) j++;
+  return isDigit(bytes[j]) && isDigit(bytes[j + 1]) && isDigit(bytes[j + 2]);
 }
 
 export interface TooDeep {

@@ -33,7 +33,7 @@ describe('scanJson: nesting measured over the text, without parsing', () => {
   it('in a batch: names batch[i].field, counts the items and finds the write key', () => {
     const call = (levels: number) => `{"type":"track","userId":"u","event":"e","properties":{"a":${nestedArrays(levels)}}}`;
     const body = `{"writeKey":"wk_1","batch":[${call(3)},${call(5000)},${call(2)}],"sentAt":"x"}`;
-    expect(scanBatch(body)).toEqual({ maxDepth: 5004, tooDeep: { field: 'batch[1].properties', levels: 5001 }, batchLength: 3, writeKey: 'wk_1' });
+    expect(scanBatch(body)).toEqual({ maxDepth: 5004, tooDeep: { field: 'batch[1].properties', levels: 5001 }, batchLength: 3, writeKey: 'wk_1', longNumber: false });
     expect(scanBatch(`{"batch":[${call(63)}]}`).tooDeep).toBeNull();
     expect(scanBatch(`{"batch":[${call(64)}]}`).tooDeep).toEqual({ field: 'batch[0].properties', levels: 65 });
     // The request's own context counts like a call's.
@@ -42,9 +42,25 @@ describe('scanJson: nesting measured over the text, without parsing', () => {
     expect(scanBatch(`{"batch":[ ],${deepContext}}`).batchLength).toBe(0);
     expect(scanBatch(`{"batch":[1, "]", {"a":[]}],${deepContext}}`).batchLength).toBe(3);
     // Without anything too deep, one fast pass and no detail.
-    expect(scanBatch(`{"writeKey":"k","batch":[1, 2]}`)).toEqual({ maxDepth: 2, tooDeep: null, batchLength: null, writeKey: null });
+    expect(scanBatch(`{"writeKey":"k","batch":[1, 2]}`)).toEqual({ maxDepth: 2, tooDeep: null, batchLength: null, writeKey: null, longNumber: false });
     // A body that is itself a deep array is named as the body.
     expect(scanBatch(nestedArrays(200)).tooDeep).toEqual({ field: 'body[0]', levels: 199 });
+  });
+
+  it('says whether a number may lie beyond a double: an exponent of three digits or more, or 309 digits in a row', () => {
+    const longNumber = (text: string) => scanCall(text).longNumber;
+    for (const big of ['1e400', '1.5E400', '2e+400', '7E+0999', '-1e308', '1'.repeat(309), `0.${'1'.repeat(309)}`]) {
+      expect(longNumber(`{"properties":{"n":${big}}}`), big).toBe(true);
+      expect(longNumber(`[${big}]`), big).toBe(true);
+      expect(longNumber(big), big).toBe(true);
+    }
+    // Exponents of two digits, negative exponents (they underflow to 0, which is sent as 0) and 308 digits fit.
+    for (const fits of ['1e99', '1E+099', '1e-400', '1'.repeat(308), '1.7976931348623157e+30', 'true', 'false', 'null']) {
+      expect(longNumber(`{"properties":{"n":${fits}}}`), fits).toBe(false);
+    }
+    // Inside strings nothing is a number, and an "e" after a string or a literal is not an exponent.
+    expect(longNumber(`{"n":"1e400","m":"${'9'.repeat(400)}"}`)).toBe(false);
+    expect(longNumber('{"truee400":true,"a":[false]}')).toBe(false);
   });
 
   it('survives malformed input (the parser refuses it afterwards)', () => {
