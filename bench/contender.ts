@@ -1,3 +1,5 @@
+import type { CpuByThread } from './threads.js';
+
 /** What each contender's run hands back to the harness (bench/run.ts) before it adds RSS, CPU and receiver counters. */
 export interface ContenderOutput {
   /** Deliveries completed (and, where the contender persists, verified in its database). */
@@ -25,12 +27,8 @@ export interface EngineFacts {
   successfulAttempts: number;
   /** Times core.idle() resolved while deliveries were still waiting (see drain() in bench/engine.ts). */
   extraIdleWaits: number;
-  /**
-   * The measured part's CPU per delivery (µs) by thread, from /proc (Linux; null elsewhere): the engine's
-   * thread (intake, scheduler, every write), its worker threads (the forwarder, which signs and sends, and the
-   * background thread's checkpoints), V8's own threads (garbage collection, compilation) and the rest.
-   */
-  cpuByThread: { main: number; workers: number; v8: number; other: number } | null;
+  /** The measured part's CPU per delivery (µs) by thread, from /proc (Linux; null elsewhere). */
+  cpuByThread: CpuByThread | null;
 }
 
 /** What the harness gives a contender's run. */

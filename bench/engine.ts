@@ -9,9 +9,9 @@
  * app, whose engine lives as long as the app. Without it, a run also timed the forwarder thread's start
  * (a new V8 isolate loading undici) and its first, unoptimised requests.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { createCore, type Core, internalsOf } from '../main/app/createCore.js';
-import type { ContenderOutput, ContenderRun, EngineFacts } from './contender.js';
+import type { ContenderOutput, ContenderRun } from './contender.js';
+import { cpuByThread, threadShares, threadTimes } from './threads.js';
 import { ENGINE_IN_FLIGHT, SHARED_SECRET, trackCall } from './workload.js';
 
 /**
@@ -30,38 +30,6 @@ export interface EngineTarget {
 export const SEND_CHUNK = 100;
 /** How long to wait for the engine to drain after the last send before calling the run failed. */
 const DRAIN_LIMIT_MS = 60_000;
-
-/** Per thread of this process: CPU ticks (user+system, 1/100 s) by thread name and id, from /proc (Linux; empty elsewhere). */
-function threadTimes(): Map<string, number> {
-  const out = new Map<string, number>();
-  try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(`${name}#${tid}`, Number(fields[11]) + Number(fields[12]));
-    }
-  } catch {
-    // not Linux
-  }
-  return out;
-}
-/** CPU per delivery (µs) between two threadTimes(), by kind of thread (EngineFacts.cpuByThread); null without /proc. */
-function cpuByThread(a: Map<string, number>, b: Map<string, number>, deliveries: number): EngineFacts['cpuByThread'] {
-  if (b.size === 0) return null;
-  const out = { main: 0, workers: 0, v8: 0, other: 0 };
-  const TICK_US = 10_000;
-  for (const [key, ticks] of b) {
-    const name = key.slice(0, key.lastIndexOf('#'));
-    const kind = name === 'MainThread' ? 'main' : name === 'WorkerThread' ? 'workers' : name.startsWith('V8') ? 'v8' : 'other';
-    out[kind] += ((ticks - (a.get(key) ?? 0)) * TICK_US) / deliveries;
-  }
-  return { main: round1(out.main), workers: round1(out.workers), v8: round1(out.v8), other: round1(out.other) };
-}
-const round1 = (x: number): number => Math.round(x * 10) / 10;
-
-const threadShares = (a: Map<string, number>, b: Map<string, number>, ms: number): Record<string, string> =>
-  Object.fromEntries([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)] as const).filter(([, v]) => v > 0).map(([k, v]) => [k, `${Math.round((v * 10 * 100) / ms)}%`]));
 
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

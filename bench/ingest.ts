@@ -24,6 +24,7 @@ import { createCore, type Core, internalsOf } from '../main/app/createCore.js';
 import { createCommandHandlers } from '../main/app/commandHandlers.js';
 import { startServer, type RunningServer } from '../main/server/httpServer.js';
 import { drain } from './engine.js';
+import { cpuByThread, threadTimes, type CpuByThread } from './threads.js';
 import { isLoadReport, type LoadCommand, type LoadPlan, type LoadReport, type LoadResult } from './protocol.js';
 import { INGEST_BATCH, INGEST_IN_FLIGHT, INGEST_WRITE_KEY, SHARED_SECRET, sdkMessageId } from './workload.js';
 
@@ -48,6 +49,8 @@ export interface IngestOutput {
   serverCpuMs: number;
   /** The load generator's CPU over the same window, ms. */
   loadgenCpuMs: number;
+  /** This process's CPU per event (µs) by thread over the load window (paused) or until drained (draining); null without /proc. */
+  cpuByThread: CpuByThread | null;
   /** `draining` only. */
   drain: DrainFacts | null;
   /** What was verified in SQLite afterwards (one line). */
@@ -103,11 +106,13 @@ export async function runIngest(
     const ready = await loadgen.prepare(plan);
 
     const cpu0 = process.cpuUsage();
+    const threads0 = threadTimes();
     const t0 = performance.now();
     const roundsBefore = core.engineStats().roundsRecorded;
     const load = await loadgen.go();
     const tLoaded = performance.now();
     const serverCpu = process.cpuUsage(cpu0);
+    let threads1 = threadTimes();
     const deliveredDuringIngest = core.engineStats().roundsRecorded - roundsBefore;
     if (load.failed > 0) throw new Error(`ingest-${mode}: ${load.failed} of ${plan.requests} requests were not answered 200; the first: ${load.firstFailure}`);
 
@@ -116,6 +121,7 @@ export async function runIngest(
       const extraIdleWaits = await drain(core);
       const tDrained = performance.now();
       const all = process.cpuUsage(cpu0);
+      threads1 = threadTimes();
       drained = {
         deliveredDuringIngest,
         tailMs: tDrained - tLoaded,
@@ -126,7 +132,7 @@ export async function runIngest(
       };
     }
     const verified = verify(core, mode, source.value.id, warm ? [warm, plan] : [plan]);
-    return ingestOutput({ mode, events, plan, ready, load, serverCpu, drain: drained, verified });
+    return ingestOutput({ mode, events, plan, ready, load, serverCpu, threads: cpuByThread(threads0, threads1, events), drain: drained, verified });
   } finally {
     loadgen?.kill();
     await server?.close();
@@ -236,6 +242,7 @@ export function ingestOutput(r: {
   ready: Extract<LoadReport, { type: 'ready' }>;
   load: LoadResult;
   serverCpu: NodeJS.CpuUsage;
+  threads?: CpuByThread | null;
   drain: DrainFacts | null;
   verified: string;
 }): IngestOutput {
@@ -252,6 +259,7 @@ export function ingestOutput(r: {
     batchMs: Float64Array.from(r.load.latencyMs),
     serverCpuMs: (r.serverCpu.user + r.serverCpu.system) / 1000,
     loadgenCpuMs: r.load.cpuMs,
+    cpuByThread: r.threads ?? null,
     drain: r.drain,
     verified: r.verified,
   };

@@ -70,6 +70,7 @@ import type { ReceiverStats } from './protocol.js';
 import { runRaw } from './raw.js';
 import { FAST_FORWARD_TARGET_S, HONEST_RATIO_TARGET, printTimeTravel, runTimeTravel, type TimeTravelResult } from './timeTravel.js';
 import { collectGarbage, MiB, RssSampler, summarize, type LatencySummary } from './stats.js';
+import type { CpuByThread } from './threads.js';
 import {
   CONNECTIONS,
   ENGINE_IN_FLIGHT,
@@ -221,6 +222,7 @@ interface IngestMeasured extends Pick<IngestOutput, 'events' | 'requests' | 'bat
   loadgenCpuShare: number;
   receiver: ReceiverStats;
   drain: (DrainFacts & { cpuUsPerEvent: number }) | null;
+  cpuByThread: CpuByThread | null;
   verified: string;
 }
 
@@ -478,6 +480,7 @@ async function measureIngest(name: IngestName, receiver: Receiver, events: numbe
     loadgenCpuShare: out.loadgenCpuMs / out.ingestMs,
     receiver: received,
     drain: out.drain ? { ...out.drain, cpuUsPerEvent: (out.drain.serverCpuMs * 1000) / out.events } : null,
+    cpuByThread: out.cpuByThread,
     verified: out.verified,
   };
 }
@@ -649,8 +652,8 @@ function printReport(results: Measured[], n: number): void {
     const t = e.cpuByThread;
     if (t) {
       console.log(
-        `  CPU µs a delivery by thread: the engine's thread ${t.main} (intake, scheduler, every write), its worker threads ${t.workers} ` +
-          `(the forwarder, which signs and sends; the background thread's checkpoints), V8's threads ${t.v8} (GC, compiler), other ${t.other}`,
+        `  CPU µs a delivery by thread: the engine's thread ${t.main} (intake, scheduler, every write), the forwarder ${t.forwarder} (signs and sends), ` +
+          `the background thread ${t.background} (checkpoints), V8's threads ${t.v8} (GC, compiler), other ${t.other}`,
       );
     }
   }
@@ -665,11 +668,25 @@ function cpuFigures(results: readonly Measured[]): DocRow[] {
     if (!t) continue;
     rows.push(
       { name: `${r.name}: CPU µs a delivery on the engine's thread (intake, scheduler, every write)`, value: t.main },
-      { name: `${r.name}: CPU µs a delivery on its worker threads (forwarder; background checkpoints)`, value: t.workers },
+      { name: `${r.name}: CPU µs a delivery on the forwarder's thread (signs and sends)`, value: t.forwarder },
+      { name: `${r.name}: CPU µs a delivery on the background thread (checkpoints)`, value: t.background },
       { name: `${r.name}: CPU µs a delivery on V8's threads (GC, compiler)`, value: t.v8 },
     );
   }
   return rows;
+}
+
+/** What an event costs ingestion with forwarding paused, per thread. */
+function ingestCpuFigures(results: readonly IngestMeasured[]): DocRow[] {
+  const paused = results.find((r) => r.name === 'ingest-paused');
+  const t = paused?.cpuByThread;
+  if (!paused || !t) return [];
+  return [
+    { name: 'ingest-paused: CPU µs an event', value: Math.round(paused.cpuUsPerEvent * 10) / 10 },
+    { name: "ingest-paused: CPU µs an event on the engine's thread (HTTP, dedupe, routing, every write)", value: t.main },
+    { name: 'ingest-paused: CPU µs an event on the ingestion thread (parses and checks)', value: t.ingest },
+    { name: 'ingest-paused: CPU µs an event on the background thread (checkpoints)', value: t.background },
+  ];
 }
 
 function printIngestReport(results: IngestMeasured[]): void {
@@ -686,6 +703,13 @@ function printIngestReport(results: IngestMeasured[]): void {
   console.log('  peak RSS = the server process (createCore + startServer, in this process) over the whole run');
   for (const r of results) {
     console.log(`${r.name}: verified ${r.verified}.`);
+    const t = r.cpuByThread;
+    if (t && r.name !== 'ingest-baseline') {
+      console.log(
+        `  CPU µs an event by thread${r.drain ? ' (until drained)' : ''}: the engine's thread ${t.main} (HTTP, dedupe, routing, every write), ` +
+          `ingestion ${t.ingest} (parses and checks), the forwarder ${t.forwarder}, the background thread ${t.background} (checkpoints), V8's threads ${t.v8}, other ${t.other}`,
+      );
+    }
     const d = r.drain;
     if (d) {
       console.log(
@@ -985,6 +1009,7 @@ async function main(): Promise<number> {
       ...results.map((r) => ({ name: `${r.name}: deliveries/s`, value: r.deliveriesPerSecond })),
       ...cpuFigures(results),
       ...ingest.map((r) => ({ name: `${r.name}: events/s`, value: r.eventsPerSecond })),
+      ...ingestCpuFigures(ingest),
       ...(rawE2e && draining?.drain ? [{ name: 'ingest-draining: deliveries/s end to end', value: draining.drain.deliveriesPerSecond }] : []),
       ...fillFigures(fill),
       ...firstScreenFigures(firstScreen),

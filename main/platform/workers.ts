@@ -15,12 +15,21 @@ export function workerScriptUrl(name: string, base: string = import.meta.url): U
   return new URL(`../${name}.js`, base.replace(/\/app\.asar\//, '/app.asar.unpacked/'));
 }
 
+/**
+ * The name a worker's OS thread carries (`hb:forwarder` for `delivery/forwarderWorker`): what `top -H`, `ps -L`
+ * and a debugger show, and how the benchmark tells the threads' CPU apart. At most 15 characters (Linux's limit).
+ */
+export function threadName(name: string): string {
+  return `hb:${name.slice(name.lastIndexOf('/') + 1).replace(/Worker$/, '')}`.slice(0, 15);
+}
+
 /** `name`: the script's path from main/, without extension, e.g. `delivery/forwarderWorker`. */
 export function startEngineWorker(name: string, options: Pick<WorkerOptions, 'workerData'> = {}): Worker {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new Worker(workerScriptUrl(name), options);
+  const named: WorkerOptions = { ...options, name: threadName(name) };
+  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return new Worker(workerScriptUrl(name), named);
   const entry = new URL(`../${name}.ts`, import.meta.url).href;
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
-  return new Worker(boot, { ...options, eval: true });
+  return new Worker(boot, { ...named, eval: true });
 }
 
 /** What an engine worker that holds resources (a database) posts once it has opened them. */
