@@ -101,6 +101,8 @@ export function openDamaged(file: string): Db {
 export function salvageInto(damaged: Db, file: string, onTable: (t: TableSalvage) => void = () => undefined): SalvageResult {
   const present = new Set(damaged.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[]);
   const store = new Store(file);
+  // Enforced here, unlike in the engine (store/openDb.ts): a row whose parent was lost is refused and counted as an orphan.
+  store.db.pragma('foreign_keys = ON');
   const tables: TableSalvage[] = [];
   try {
     for (const table of SALVAGED_TABLES) {

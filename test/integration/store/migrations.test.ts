@@ -225,6 +225,59 @@ describe('migrations', () => {
     }
   });
 
+  it('015 upgrades a populated version-14 database: what a deleted row owned goes with it by trigger, the connection enforcing no foreign key', () => {
+    const file = join(newDataDir(), 'hookbench.db');
+    const v14 = openDb(file, MIGRATIONS.slice(0, 14));
+    v14.exec(`
+      INSERT INTO sources (id, name, kind, write_key, created_at) VALUES ('src_a', 'a', 'server', 'wk_a', 1), ('src_b', 'b', 'server', 'wk_b', 1);
+      INSERT INTO destinations (id, name, enabled, config, created_at, updated_at) VALUES ('dst_a', 'a', 1, '{}', 1, 1), ('dst_b', 'b', 1, '{}', 1, 1);
+      INSERT INTO destination_sources (destination_id, source_id) VALUES ('dst_a', 'src_a'), ('dst_b', 'src_a'), ('dst_b', 'src_b');
+      INSERT INTO source_usage (source_id, received) VALUES ('src_a', 3), ('src_b', 4);
+      INSERT INTO audiences (id, source_id, kind, name, trait_key, definition, created_at) VALUES ('aud_a', 'src_a', 'audience', 'vips', 'vips', '{}', 1);
+      INSERT INTO audience_state (audience_id, user_id, value) VALUES ('aud_a', 'u1', 'true');
+    `);
+    for (const id of [1, 2]) {
+      v14.prepare(`INSERT INTO messages (id, message_id, type, received_at, status) VALUES (?, ?, 'track', 1, 'delivered')`).run(id, `m${id}`);
+      v14.prepare(`INSERT INTO message_payloads (message_id, body, call) VALUES (?, x'7b7d', '{}')`).run(id);
+      for (const delivery of [id * 10, id * 10 + 1]) {
+        v14.prepare(`INSERT INTO deliveries (id, message_id, destination_id, destination_name, status, updated_at) VALUES (?, ?, 'dst_a', 'a', 'delivered', 1)`).run(delivery, id);
+        v14.prepare(
+          `INSERT INTO attempts (delivery_id, message_id, attempt_number, webhook_index, url, outcome, retryable, started_at, finished_at, duration_ms, request_headers)
+           VALUES (?, ?, 1, 0, 'http://x', 'success', 0, 1, 1, 1, '{}')`,
+        ).run(delivery, id);
+      }
+    }
+    v14.close();
+    const db = openDb(file, MIGRATIONS.slice(0, 15));
+    try {
+      expect(schemaVersion(db)).toBe(15);
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(0);
+      const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+
+      db.prepare('DELETE FROM messages WHERE id = 1').run();
+      expect([count('messages'), count('message_payloads'), count('deliveries'), count('attempts')]).toEqual([1, 1, 2, 2]);
+      expect(db.prepare('SELECT DISTINCT message_id FROM attempts').pluck().all()).toEqual([2]);
+      db.prepare('DELETE FROM deliveries WHERE id = 20').run();
+      expect(db.prepare('SELECT delivery_id FROM attempts').pluck().all()).toEqual([21]);
+
+      db.prepare(`DELETE FROM destinations WHERE id = 'dst_a'`).run();
+      expect(db.prepare('SELECT destination_id || source_id FROM destination_sources ORDER BY 1').pluck().all()).toEqual(['dst_bsrc_a', 'dst_bsrc_b']);
+      db.prepare(`DELETE FROM sources WHERE id = 'src_a'`).run();
+      expect(db.prepare('SELECT destination_id || source_id FROM destination_sources').pluck().all()).toEqual(['dst_bsrc_b']);
+      expect(db.prepare('SELECT source_id FROM source_usage').pluck().all()).toEqual(['src_b']);
+      expect([count('audiences'), count('audience_state')]).toEqual([0, 0]);
+      // Nothing was left pointing at a row that is gone.
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+
+      // A delivery's attempts are found through attempts_message (there is no index by delivery), not by reading them all.
+      const cascade = db.prepare(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = 'deliveries_cascade'`).pluck().get() as string;
+      const statement = /DELETE FROM attempts WHERE [^;]+/.exec(cascade)![0].replaceAll(/old\.\w+/g, '?');
+      expect(db.prepare(`EXPLAIN QUERY PLAN ${statement}`).all(1, 1).map((r) => (r as { detail: string }).detail)).toEqual([expect.stringContaining('USING INDEX attempts_message')]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('010 upgrades a populated version-9 database: captures kept, linked to no attempt; new captures keep their attempt', () => {
     const file = join(newDataDir(), 'hookbench.db');
     const v9 = openDb(file, MIGRATIONS.slice(0, 9));
