@@ -6,9 +6,9 @@ export const migration015: Migration = {
   name: 'cascades by trigger, through the indexes that exist; foreign keys declared, not enforced',
   // The engine's connection no longer enforces foreign keys (store/openDb.ts). Enforced, they cost every
   // message, payload, delivery and attempt row a lookup of its parent, and ON DELETE CASCADE from a delivery
-  // read the whole attempts table (attempts has no index by delivery since migration 004): retention removed
-  // a message in ~24 ms at 400,000 attempts. These triggers do what the cascades did, and a delivery's
-  // attempts are found through attempts_message. The REFERENCES clauses stay: PRAGMA foreign_key_check and a
+  // read the whole attempts table (attempts has no index by delivery since migration 004), for every delivery
+  // retention removed. These triggers do what the cascades did, and a delivery's attempts are found through
+  // attempts_message. The REFERENCES clauses stay: PRAGMA foreign_key_check and a
   // salvage (store/salvage.ts, which enforces them on its own connection) still read them.
   up: `
     CREATE TRIGGER messages_cascade AFTER DELETE ON messages
