@@ -79,7 +79,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
   const writable = () => store.health.problem === null;
   // Read first: what cannot be read (secrets the codec cannot decrypt) fails before any thread starts.
   const receivers = new ReceiverService({
-    store: new ReceiverStore(store.db, options.receiver?.maxCaptures, options.secretCodec, options.receiver?.maxCaptureBytes),
+    store: new ReceiverStore(store.db, options.receiver?.maxCaptures, options.secretCodec, options.receiver?.maxCaptureBytes, (fn) => store.transaction(fn)),
     clock,
     dataDir: options.dataDir,
     emit,

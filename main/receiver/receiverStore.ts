@@ -81,6 +81,11 @@ export class ReceiverStore {
     /** How endpoints' secrets are kept at rest (store/secretCodec). */
     private readonly secrets: SecretCodec = plainSecrets,
     private readonly maxCaptureBytes: number = DEFAULT_MAX_CAPTURE_BYTES,
+    /**
+     * The store's transaction (Store.transaction), which the history index's thread yields to; by default one
+     * opened on the connection directly.
+     */
+    private readonly storeTransaction: (<T>(fn: () => T) => T) | null = null,
   ) {
     this.statements = {
       listReceivers: db.prepare<[], ReceiverRow>('SELECT * FROM receivers ORDER BY name'),
@@ -123,6 +128,7 @@ export class ReceiverStore {
 
   /** Runs `fn` in one transaction; inside an open one it simply runs. */
   transaction<T>(fn: () => T): T {
+    if (this.storeTransaction) return this.storeTransaction(fn);
     if (this.db.inTransaction) return fn();
     return this.db.transaction(fn).immediate();
   }

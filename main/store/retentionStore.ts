@@ -1,7 +1,7 @@
 /**
  * Retention of messages (docs/behaviour.md, "Retention"): removing the oldest settled messages, a chunk at a
- * time. A message goes with its payload, deliveries and attempts (foreign keys cascade) and leaves the
- * history index by trigger (migration 005). Messages still waiting for a delivery (queued, delivering,
+ * time. A message goes with its payload, deliveries and attempts and leaves the history index, by trigger
+ * (migrations 015 and 005). Messages still waiting for a delivery (queued, delivering,
  * retrying) are never removed: they are work, not history.
  */
 import type { Db } from './openDb.js';
@@ -14,7 +14,15 @@ export const PRUNED_MESSAGES_SETTING = 'retention.pruned';
 export class RetentionStore {
   private readonly statements;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `transaction`: the store's (Store.transaction), which tells the background thread's history index that the
+   * engine's thread wants the write lock, so that it starts no chunk meanwhile; a transaction opened on the
+   * connection directly waited for the lock in SQLite's busy handler while the index took it chunk after chunk.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly transaction: <T>(fn: () => T) => T,
+  ) {
     this.statements = {
       count: db.prepare<[], number>('SELECT count(*) FROM messages').pluck(),
       oldest: db.prepare<[], number | null>('SELECT min(received_at) FROM messages').pluck(),
@@ -62,13 +70,13 @@ export class RetentionStore {
    */
   pruneChunk(limits: { before: number | null; belowId: number | null }, max: number): number {
     if (this.db.inTransaction) return 0;
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const ids = new Set<number>();
       if (limits.before !== null) for (const id of this.statements.olderThan.all(limits.before, max)) ids.add(id);
       if (limits.belowId !== null && ids.size < max) for (const id of this.statements.belowId.all(limits.belowId, max - ids.size)) ids.add(id);
       for (const id of ids) this.statements.remove.run(id);
       if (ids.size > 0) this.statements.addPruned.run({ n: ids.size });
       return ids.size;
-    }).immediate();
+    });
   }
 }

@@ -73,7 +73,7 @@ export class Store {
       this.ingestLog = new IngestLogStore(this.db);
       this.deletions = new DeletionStore(this.db);
       this.destinationStats = new DestinationStatsQueries(this.db, this.queries.index);
-      this.retention = new RetentionStore(this.db);
+      this.retention = new RetentionStore(this.db, transaction);
     } catch (e) {
       // A large file's damage can first show here, past the checks at open: the error names the file, and the connection closes.
       this.db.close();

@@ -57,6 +57,23 @@ describe('retention of messages', () => {
     expect(retention.pruneNow()).toEqual({ removed: 0, done: true });
   });
 
+  it("prunes in the store's transactions, which tell the history index to start no chunk meanwhile", () => {
+    const core = newCore({ forwarder: 'inline' });
+    addFiltered(core, 50, 'w');
+    const store = internalsOf(core).store;
+    // While a chunk is removed, the engine's thread counts as writing: the index's thread waits for it instead
+    // of taking the write lock back between SQLite's retries.
+    const seen: number[] = [];
+    store.db.function('writing_now', () => {
+      seen.push(Atomics.load(store.writing, 0));
+      return null;
+    });
+    store.db.exec(`CREATE TEMP TRIGGER watch AFTER DELETE ON main.messages BEGIN SELECT writing_now(); END`);
+    expect(store.retention.pruneChunk({ before: null, belowId: 11 }, 100)).toBe(10);
+    expect(seen).toHaveLength(10);
+    expect(seen.every((n) => n > 0)).toBe(true);
+  });
+
   it('keeps the last N days of engine time, and never removes a message still waiting for a delivery', async () => {
     const core = newCore({ autoStart: false });
     must(core.createDestination({ name: 'held', enabled: true, webhooks: [{ url: 'http://127.0.0.1:9/x', headers: {} }] }));
