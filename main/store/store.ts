@@ -23,6 +23,7 @@ import { MessageStore } from './messageStore.js';
 import { openDb, type Db } from './openDb.js';
 import { RetentionStore } from './retentionStore.js';
 import { plainSecrets, type SecretCodec } from './secretCodec.js';
+import type { Statement } from 'better-sqlite3';
 
 export type { NewDelivery, NewMessage } from './messageStore.js';
 export type { ClaimedDelivery, NewAttempt, RoundResult, StoredRound } from './deliveryStore.js';
@@ -58,6 +59,7 @@ export class Store {
 
   constructor(file: string, options: { secretCodec?: SecretCodec | undefined } = {}) {
     this.db = openDb(file);
+    announceWrites(this.db, (fn) => this.transaction(fn));
     this.health = new DbHealth(file);
     const transaction = <T>(fn: () => T): T => this.transaction(fn);
     const tail = new HistoryTail();
@@ -170,4 +172,22 @@ export class Store {
     if (this.owning) this.committed.push(fn);
     else fn();
   }
+}
+
+/**
+ * A statement prepared on this connection that writes, run outside a transaction, runs in one of
+ * `transaction` (Store.transaction), which `writing` counts: the history index's thread starts no chunk while
+ * this thread waits for the write lock. Alone, such a write waited in SQLite's busy handler, which sleeps
+ * between tries, while the index took the lock chunk after chunk, for seconds. Transactions opened on the
+ * connection directly are not seen here: repositories are handed the store's instead.
+ */
+function announceWrites(db: Db, transaction: <T>(fn: () => T) => T): void {
+  const prepare = db.prepare.bind(db) as (...args: unknown[]) => Statement;
+  db.prepare = ((...args: unknown[]) => {
+    const statement = prepare(...args);
+    if (statement.reader) return statement;
+    const run = statement.run.bind(statement);
+    statement.run = (...params: unknown[]) => (db.inTransaction ? run(...params) : transaction(() => run(...params)));
+    return statement;
+  }) as Db['prepare'];
 }

@@ -10,6 +10,24 @@ function newStore(): Store {
 }
 
 describe('store transactions', () => {
+  it("a write outside any transaction runs in one of the store's, which the history index's thread waits for", () => {
+    const store = newStore();
+    const seen: number[] = [];
+    store.db.function('writing_now', () => {
+      seen.push(Atomics.load(store.writing, 0));
+      return null;
+    });
+    store.db.exec(`CREATE TEMP TRIGGER watch AFTER INSERT ON main.settings BEGIN SELECT writing_now(); END`);
+    // An autocommit write, as a repository makes one (a refusal logged, a setting kept).
+    store.db.prepare(`INSERT INTO settings (key, value) VALUES ('probe', '1')`).run();
+    // Inside a transaction it is that transaction's (counted once, not again).
+    store.transaction(() => store.db.prepare(`INSERT INTO settings (key, value) VALUES ('probe2', '1')`).run());
+    expect(seen).toEqual([1, 1]);
+    // A statement that reads is left as it is.
+    expect(store.db.prepare(`SELECT value FROM settings WHERE key = 'probe'`).pluck().get()).toBe('1');
+    expect(Atomics.load(store.writing, 0)).toBe(0);
+  });
+
   it('afterCommit waits for the outermost transaction to commit, and is dropped when it rolls back', () => {
     const store = newStore();
     const seen: string[] = [];
