@@ -62,10 +62,22 @@ export function readStored(doc: string | null): Stored {
   }
 }
 
-/** The rows of this run replace those with the same name; the rest are kept with the run they came from. */
+/** A contender's rows are named `<contender>: <figure>`; other rows (the checks) stand alone. */
+const familyOf = (key: string): string | null => (key.includes(': ') ? key.slice(0, key.indexOf(': ')) : null);
+
+/**
+ * The rows of this run replace those with the same name, and every earlier row of a contender it measured
+ * (a figure the bench no longer writes, or writes under another name, goes with them); the rest are kept with
+ * the run they came from.
+ */
 export function mergeRows(previous: Stored, run: BenchRun, rows: readonly DocRow[]): Stored {
   const fresh = new Set(rows.map((r) => rowKey(r.name)));
-  const kept = previous.rows.filter((r) => !fresh.has(rowKey(r.name)));
+  const families = new Set(rows.map((r) => familyOf(rowKey(r.name))).filter((f) => f !== null));
+  const kept = previous.rows.filter((r) => {
+    const key = rowKey(r.name);
+    const family = familyOf(key);
+    return !fresh.has(key) && (family === null || !families.has(family));
+  });
   const all = [...rows.map((r) => ({ ...r, run: run.at })), ...kept];
   const used = new Set(all.map((r) => r.run));
   const runs = [run, ...previous.runs.filter((r) => r.at !== run.at && used.has(r.at))];

@@ -19,6 +19,26 @@ describe('docs/performance.md, written by npm run bench', () => {
     expect(doc).not.toContain('*earlier*');
   });
 
+  it("a run replaces every earlier row of a contender it measured, a figure renamed or no longer written included", () => {
+    const before = mergeRows(readStored(null), run('2026-11-23T10:00:00.000Z', 'npm run bench -- --only raw,engine,latency'), [
+      { name: 'engine: deliveries/s', value: 20_000 },
+      { name: 'engine: CPU µs a delivery on its worker threads', value: 23 },
+      { name: 'engine-latency: CPU µs a delivery on its worker threads', value: 38 },
+      { name: 'engine ÷ raw', value: 0.7, target: 0.8, kind: 'min', pass: false },
+    ]);
+    const after = mergeRows(before, run('2026-11-27T00:30:00.000Z', 'npm run bench -- --only raw,engine'), [
+      { name: 'engine: deliveries/s', value: 21_000 },
+      { name: "engine: CPU µs a delivery on the forwarder's thread", value: 21 },
+    ]);
+    expect(after.rows.map((r) => [r.name, r.run.slice(0, 10)])).toEqual([
+      ['engine: deliveries/s', '2026-11-27'],
+      ["engine: CPU µs a delivery on the forwarder's thread", '2026-11-27'],
+      // Another contender's rows, and a check this run did not make, stay.
+      ['engine-latency: CPU µs a delivery on its worker threads', '2026-11-23'],
+      ['engine ÷ raw', '2026-11-23'],
+    ]);
+  });
+
   it('a partial run (--only) replaces its own rows and keeps the others, marked with the earlier run', () => {
     const full = renderPerformanceDoc(
       mergeRows(readStored(null), run('2026-11-23T10:00:00.000Z', 'npm run bench'), [
