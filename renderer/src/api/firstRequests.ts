@@ -136,6 +136,14 @@ export function takeFirstCall(name: string, input: unknown): Promise<Result<unkn
   return call ?? null;
 }
 
+/**
+ * Lets go of the answers nobody has taken yet: they were read before the event socket was open, and a call
+ * made from now on must read the server again (app/session.ts, the catch-up after the first open).
+ */
+export function dropFirstCalls(): void {
+  calls.clear();
+}
+
 /** The event socket the page opened at start, with the frames it received since, once; null when there is none still usable. */
 export function takeFirstSocket(url: string): { socket: WebSocket; frames: unknown[] } | null {
   const taken = early;

@@ -3,6 +3,7 @@
  * reloads what may have been missed.
  */
 import type { ApiClient } from '../api/client';
+import { dropFirstCalls } from '../api/firstRequests';
 import { setApi } from '../api/instance';
 import { startRefresh } from '../api/refresh';
 import { useCheck } from '../stores/check';
@@ -17,6 +18,8 @@ import { useSecrets } from '../stores/secrets';
 import type { View } from '../lib/hashRoute';
 
 const OVERVIEW_POLL_MS = 5000;
+/** How long the catch-up after the first open waits at most for the first answers before it reads again. */
+export const CATCH_UP_BOUND_MS = 2000;
 
 /**
  * Settles once the stores hold what the frame and the landing screen show first (the engine's overview, with
@@ -69,11 +72,18 @@ export function startSession(client: ApiClient): () => void {
   let everOpen = false;
   const onState = (state: ReturnType<typeof client.transport.connectionState>) => {
     useConnection.setState({ state, kind: client.transport.kind, ...(state === 'open' ? { since: Date.now() } : {}) });
-    if (state === 'open') {
-      // The first open follows the first load; a later one means events were missed while away.
-      if (everOpen) resync();
-      everOpen = true;
-    }
+    if (state !== 'open') return;
+    // A later open means events were missed while away. The first one too may have missed some: the page
+    // sent its first requests as the socket opened (api/firstRequests.ts), and the server could answer them
+    // before it had the socket, so an event in between (a round that finished) never came. Once those answers
+    // are in, the rest are let go and everything shown is read again.
+    if (everOpen) resync();
+    else
+      void firstAnswersIn('live', CATCH_UP_BOUND_MS).then(() => {
+        dropFirstCalls();
+        resync();
+      });
+    everOpen = true;
   };
   onState(client.transport.connectionState());
   const offState = client.transport.onConnectionChange(onState);

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CATCH_UP_BOUND_MS, startSession } from '../../../renderer/src/app/session';
+import { createApiClient } from '../../../renderer/src/api/client';
+import { Listeners, type ConnectionState, type EventFrame, type Transport } from '../../../renderer/src/api/transport';
+import { LIVE_FIRST_PAGE } from '../../../renderer/src/api/firstRequests';
+import { LIVE_CAP, useLive } from '../../../renderer/src/stores/live';
+import { useCatalog } from '../../../renderer/src/stores/catalog';
+import { useEngine } from '../../../renderer/src/stores/engine';
+import { useDetail } from '../../../renderer/src/stores/detail';
+
+/** A transport that answers every call at once, and whose connection the test opens and closes. */
+function fakeTransport() {
+  const calls: { name: string; input: unknown }[] = [];
+  const states = new Listeners<ConnectionState>();
+  let state: ConnectionState = 'connecting';
+  const answer = (name: string): unknown => {
+    if (name === 'listMessages') return { items: [], nextCursor: null };
+    if (name.startsWith('list')) return { items: [] };
+    if (name === 'getOverview') return { clock: { now: 0, offsetMs: 0 }, paused: false };
+    if (name === 'getClock') return { now: 0, offsetMs: 0, jump: null, fastForward: false };
+    if (name === 'getMessage') return { message: { id: 7 } };
+    return {};
+  };
+  const transport: Transport = {
+    kind: 'http',
+    call: (name, input) => {
+      calls.push({ name, input });
+      return Promise.resolve({ ok: true, value: answer(name) });
+    },
+    subscribe: (_listener: (batch: EventFrame) => void) => () => {},
+    connectionState: () => state,
+    onConnectionChange: (listener) => states.add(listener),
+    close: () => {},
+  };
+  const set = (next: ConnectionState) => {
+    state = next;
+    states.emit(next);
+  };
+  return { transport, calls, set };
+}
+
+const pages = (calls: { name: string; input: unknown }[]) =>
+  calls.filter((c) => c.name === 'listMessages').map((c) => (c.input as { limit: number }).limit);
+
+describe('a session', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    useLive.setState({ rows: [], loaded: false });
+    useCatalog.setState({ loaded: false });
+    useEngine.setState({ overview: null });
+    useDetail.setState({ id: null, detail: null });
+  });
+
+  it('reads everything shown again once the event socket first opens: what was answered before it may have missed events', async () => {
+    const { transport, calls, set } = fakeTransport();
+    const stop = startSession(createApiClient(transport, () => {}));
+    useDetail.getState().open(7);
+    await vi.waitFor(() => expect(useLive.getState().loaded).toBe(true));
+    await vi.waitFor(() => expect(useEngine.getState().overview).not.toBeNull());
+    const before = calls.length;
+    expect(pages(calls)).toEqual([LIVE_FIRST_PAGE]);
+
+    set('open');
+    // After the first answers: Live's whole window, the overview, the catalog and the open message, again.
+    await vi.waitFor(() => expect(pages(calls.slice(before))).toEqual([LIVE_CAP]));
+    const again = calls.slice(before).map((c) => c.name);
+    expect(again).toEqual(expect.arrayContaining(['getOverview', 'listDestinations', 'getMessage']));
+
+    // A reconnect reads again at once, as before.
+    const reopened = calls.length;
+    set('closed');
+    set('open');
+    expect(pages(calls.slice(reopened))).toEqual([LIVE_CAP]);
+    stop();
+  });
+
+  it('waits for the first answers no longer than its bound before it reads again', async () => {
+    vi.useFakeTimers();
+    const { transport, calls, set } = fakeTransport();
+    // The first answers never come.
+    transport.call = (name, input) => {
+      calls.push({ name, input });
+      return new Promise(() => {});
+    };
+    const stop = startSession(createApiClient(transport, () => {}));
+    set('open');
+    const before = calls.length;
+    await vi.advanceTimersByTimeAsync(CATCH_UP_BOUND_MS - 1);
+    expect(calls.length).toBe(before);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pages(calls.slice(before))).toEqual([LIVE_CAP]);
+    stop();
+  });
+});
