@@ -43,6 +43,10 @@ describe.skipIf(chromiumMissing)('the first screen', () => {
     const page = await newPage(browser);
     await page.addInitScript(PROBE);
     const pages: { input: { limit?: number; cursor?: string }; encoding: string | null }[] = [];
+    const sentInputs: { limit?: number; cursor?: string }[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/listMessages')) sentInputs.push(JSON.parse(request.postData() ?? '{}') as { limit?: number });
+    });
     page.on('response', (response) => {
       if (!response.url().endsWith('/api/listMessages')) return;
       pages.push({ input: JSON.parse(response.request().postData() ?? '{}') as { limit?: number }, encoding: null });
@@ -63,10 +67,14 @@ describe.skipIf(chromiumMissing)('the first screen', () => {
     }));
     const sentAt = (command: string) => timing.sent.filter((s) => s.command === command).map((s) => s.at);
     for (const command of ['listMessages', 'getOverview', 'getClock']) expect(sentAt(command)[0], command).toBeLessThan(timing.first.mounted);
-    // A screenful first, compressed; the rest of the list after the first rows are there.
-    expect(pages.map((p) => p.input)).toEqual([{ limit: FIRST_PAGE }, { cursor: expect.any(String) as string, limit: 500 - FIRST_PAGE }]);
+    // A screenful first, compressed; the same screenful again once the event socket is open (the first answer
+    // may predate it: session.ts); the rest of the list after the first rows are there.
+    expect(sentInputs[0]).toEqual({ limit: FIRST_PAGE });
     expect(['br', 'gzip']).toContain(pages[0]!.encoding);
-    expect(sentAt('listMessages')[1]).toBeGreaterThan(timing.first.row);
+    expect(sentInputs.slice(1)).toHaveLength(2);
+    expect(sentInputs.slice(1)).toEqual(expect.arrayContaining([{ limit: FIRST_PAGE }, { cursor: expect.any(String) as string, limit: 500 - FIRST_PAGE }]));
+    const rest = sentInputs.findIndex((input) => input.cursor !== undefined);
+    expect(sentAt('listMessages')[rest]).toBeGreaterThan(timing.first.row);
     // The top bar shows the counters, and the rows are the newest first.
     await page.getByRole('group', { name: 'Counters' }).getByRole('button', { name: 'Failed (1 h): 0 messages' }).waitFor();
     await grid.getByRole('row').filter({ hasText: `user-${STORED - 1}` }).waitFor();

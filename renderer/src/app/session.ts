@@ -12,7 +12,7 @@ import { useConnection } from '../stores/connection';
 import { useDetail } from '../stores/detail';
 import { useEngine } from '../stores/engine';
 import { createEventPump } from '../stores/eventPump';
-import { useLive } from '../stores/live';
+import { afterPaint, useLive } from '../stores/live';
 import { useReceiver } from '../stores/receiver';
 import { useSecrets } from '../stores/secrets';
 import type { View } from '../lib/hashRoute';
@@ -47,9 +47,10 @@ export function firstAnswersIn(view: View, boundMs: number): Promise<void> {
 
 export function startSession(client: ApiClient): () => void {
   setApi(client);
-  const resync = () => {
+  /** Reads again what is shown; `whole`: Live's whole window (events were missed), else its first page. */
+  const readAgain = (whole: boolean) => {
     useSecrets.getState().forget();
-    void useLive.getState().load({ resync: true });
+    void useLive.getState().load(whole ? { resync: true } : { newest: true });
     void useEngine.getState().refresh();
     void useCatalog.getState().load();
     void useDetail.getState().reload();
@@ -58,6 +59,7 @@ export function startSession(client: ApiClient): () => void {
     const shownRun = useCheck.getState().run;
     if (shownRun) void useCheck.getState().open(shownRun.id);
   };
+  const resync = () => readAgain(true);
   const pump = createEventPump((events) => {
     useLive.getState().apply(events);
     useEngine.getState().apply(events);
@@ -76,13 +78,17 @@ export function startSession(client: ApiClient): () => void {
     // A later open means events were missed while away. The first one too may have missed some: the page
     // sent its first requests as the socket opened (api/firstRequests.ts), and the server could answer them
     // before it had the socket, so an event in between (a round that finished) never came. Once those answers
-    // are in, the rest are let go and everything shown is read again.
+    // are in, the ones nobody took are let go, and what they showed is read again (Live's first page: the rest
+    // of its list is read after the first rows are painted). After the first paint: asked as the first render
+    // began, these requests delayed the first rows.
     if (everOpen) resync();
     else
-      void firstAnswersIn('live', CATCH_UP_BOUND_MS).then(() => {
-        dropFirstCalls();
-        resync();
-      });
+      void firstAnswersIn('live', CATCH_UP_BOUND_MS)
+        .then(afterPaint)
+        .then(() => {
+          dropFirstCalls();
+          readAgain(false);
+        });
     everOpen = true;
   };
   onState(client.transport.connectionState());

@@ -35,9 +35,10 @@ interface LiveState {
   /**
    * A screenful first (LIVE_FIRST_PAGE rows, shown at once), the rest of the list once that is painted; the
    * promise settles when the whole list is in. `resync`: after missed events the server's answer wins over
-   * what this window holds, in one page.
+   * what this window holds, in one page. `newest`: the first page again, whose answer wins for its rows, and
+   * a load on its way (the rest of the list) goes on: what the first page held may have missed events.
    */
-  load(options?: { resync?: boolean }): Promise<void>;
+  load(options?: { resync?: boolean; newest?: boolean }): Promise<void>;
   apply(events: EngineEvent[]): void;
   setStreamPaused(paused: boolean): void;
   setFilter(patch: Partial<LiveFilter>): void;
@@ -136,7 +137,7 @@ export function liveRowsShown(): void {
  * frame before that commit paints nothing of theirs) and one frame more. Soon anyway where no such frame
  * comes: another screen open, a hidden tab, tests.
  */
-function afterPaint(): Promise<void> {
+export function afterPaint(): Promise<void> {
   return new Promise((resolve) => {
     if (typeof requestAnimationFrame !== 'function') return void setTimeout(resolve, 0);
     const late = setTimeout(resolve, 500);
@@ -162,15 +163,17 @@ export const useLive = create<LiveState>((set, get) => ({
   filter: { status: 'all', type: 'all' },
   async load(options) {
     const resync = options?.resync === true;
-    const mine = ++loadGeneration;
+    const newest = options?.newest === true;
+    const mine = newest ? loadGeneration : ++loadGeneration;
     const { result, pushed } = await readPage({ limit: resync ? LIVE_CAP : LIVE_FIRST_PAGE });
     if (!result.ok) return set({ loaded: true });
     // On a first load, messages that arrived by event while the page loaded are newer than the page; on a
     // resync the server's page wins over what this window held. Either way, what was pushed after it was read wins.
-    set((s) => ({ rows: mergeNewest(pushed, resync ? mergeNewest(result.value.items, s.rows) : mergeNewest(s.rows, result.value.items)), loaded: true }));
+    const serverWins = resync || newest;
+    set((s) => ({ rows: mergeNewest(pushed, serverWins ? mergeNewest(result.value.items, s.rows) : mergeNewest(s.rows, result.value.items)), loaded: true }));
     const cursor = result.value.nextCursor;
     const rest = LIVE_CAP - result.value.items.length;
-    if (resync || cursor === null || rest <= 0) return;
+    if (serverWins || cursor === null || rest <= 0) return;
     await afterPaint();
     if (mine !== loadGeneration) return;
     const tail = await readPage({ cursor, limit: rest });
