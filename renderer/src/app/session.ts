@@ -49,7 +49,6 @@ export function startSession(client: ApiClient): () => void {
   setApi(client);
   /** Reads again what is shown; `whole`: Live's whole window (events were missed), else its first page. */
   const readAgain = (whole: boolean) => {
-    useSecrets.getState().forget();
     void useLive.getState().load(whole ? { resync: true } : { newest: true });
     void useEngine.getState().refresh();
     void useCatalog.getState().load();
@@ -59,7 +58,12 @@ export function startSession(client: ApiClient): () => void {
     const shownRun = useCheck.getState().run;
     if (shownRun) void useCheck.getState().open(shownRun.id);
   };
-  const resync = () => readAgain(true);
+  // After time away, a secret shown may have changed: shown again only when asked. (Not on the catch-up after
+  // the first open: a secret revealed meanwhile was read after it.)
+  const resync = () => {
+    useSecrets.getState().forget();
+    readAgain(true);
+  };
   const pump = createEventPump((events) => {
     useLive.getState().apply(events);
     useEngine.getState().apply(events);

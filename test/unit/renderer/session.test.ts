@@ -7,6 +7,7 @@ import { LIVE_CAP, useLive } from '../../../renderer/src/stores/live';
 import { useCatalog } from '../../../renderer/src/stores/catalog';
 import { useEngine } from '../../../renderer/src/stores/engine';
 import { useDetail } from '../../../renderer/src/stores/detail';
+import { useSecrets } from '../../../renderer/src/stores/secrets';
 
 /** A transport that answers every call at once, and whose connection the test opens and closes. */
 function fakeTransport() {
@@ -49,6 +50,7 @@ describe('a session', () => {
     useCatalog.setState({ loaded: false });
     useEngine.setState({ overview: null });
     useDetail.setState({ id: null, detail: null });
+    useSecrets.setState({ values: {} });
   });
 
   it('reads what it shows again once the event socket first opens: what was answered before it may have missed events', async () => {
@@ -60,17 +62,22 @@ describe('a session', () => {
     const before = calls.length;
     expect(pages(calls)).toEqual([LIVE_FIRST_PAGE]);
 
+    // A secret revealed before the socket opened is read after it: it stays shown.
+    useSecrets.setState({ values: { 'source:src_1': 'wk_backend' } });
     set('open');
     // After the first answers: Live's first page, the overview, the catalog and the open message, again.
     await vi.waitFor(() => expect(pages(calls.slice(before))).toEqual([LIVE_FIRST_PAGE]));
     const again = calls.slice(before).map((c) => c.name);
     expect(again).toEqual(expect.arrayContaining(['getOverview', 'listDestinations', 'getMessage']));
+    expect(useSecrets.getState().values).toEqual({ 'source:src_1': 'wk_backend' });
 
     // A reconnect (events were missed while away) reads Live's whole window again, at once.
     const reopened = calls.length;
     set('closed');
     set('open');
     expect(pages(calls.slice(reopened))).toEqual([LIVE_CAP]);
+    // After time away a secret may have changed: it is shown again only when asked.
+    expect(useSecrets.getState().values).toEqual({});
     stop();
   });
 
