@@ -5,6 +5,7 @@
 import type { ApiClient } from '../api/client';
 import { dropFirstCalls } from '../api/firstRequests';
 import { setApi } from '../api/instance';
+import { readAgainRegistered } from '../api/readAgain';
 import { startRefresh } from '../api/refresh';
 import { useCheck } from '../stores/check';
 import { useCatalog } from '../stores/catalog';
@@ -57,6 +58,7 @@ export function startSession(client: ApiClient): () => void {
     if (useCheck.getState().runsLoaded) void useCheck.getState().loadRuns();
     const shownRun = useCheck.getState().run;
     if (shownRun) void useCheck.getState().open(shownRun.id);
+    readAgainRegistered();
   };
   // After time away, a secret shown may have changed: shown again only when asked. (Not on the catch-up after
   // the first open: a secret revealed meanwhile was read after it.)

@@ -8,6 +8,8 @@ import { useCatalog } from '../../../renderer/src/stores/catalog';
 import { useEngine } from '../../../renderer/src/stores/engine';
 import { useDetail } from '../../../renderer/src/stores/detail';
 import { useSecrets } from '../../../renderer/src/stores/secrets';
+import { useHistory } from '../../../renderer/src/features/history/historyStore';
+import { HISTORY_PAGE } from '../../../renderer/src/lib/historyQuery';
 
 /** A transport that answers every call at once, and whose connection the test opens and closes. */
 function fakeTransport() {
@@ -51,6 +53,7 @@ describe('a session', () => {
     useEngine.setState({ overview: null });
     useDetail.setState({ id: null, detail: null });
     useSecrets.setState({ values: {} });
+    useHistory.setState({ key: null, rows: [] });
   });
 
   it('reads what it shows again once the event socket first opens: what was answered before it may have missed events', async () => {
@@ -78,6 +81,32 @@ describe('a session', () => {
     expect(pages(calls.slice(reopened))).toEqual([LIVE_CAP]);
     // After time away a secret may have changed: it is shown again only when asked.
     expect(useSecrets.getState().values).toEqual({});
+    stop();
+  });
+
+  it("reads History's page again too, on the catch-up after the first open and on a reconnect, keeping its rows in place", async () => {
+    const { transport, calls, set } = fakeTransport();
+    // The server's page says message 2 has failed since; the list holds it as retrying, and message 1 below it.
+    const summary = (id: number, status: string) => ({ id, status });
+    const answer = transport.call;
+    transport.call = (name, input) => {
+      if (name !== 'listMessages' || (input as { status?: string }).status !== 'failed') return answer(name, input);
+      calls.push({ name, input });
+      return Promise.resolve({ ok: true, value: { items: [summary(2, 'failed')], nextCursor: null } });
+    };
+    const stop = startSession(createApiClient(transport, () => {}));
+    useHistory.getState().show({ status: 'failed' });
+    await vi.waitFor(() => expect(useHistory.getState().loaded).toBe(true));
+    useHistory.setState({ rows: [summary(2, 'retrying'), summary(1, 'failed')] as never });
+    const history = (from: number) => calls.slice(from).filter((c) => c.name === 'listMessages' && (c.input as { status?: string }).status === 'failed').map((c) => c.input);
+    const before = calls.length;
+    set('open');
+    await vi.waitFor(() => expect(history(before)).toEqual([{ status: 'failed', limit: HISTORY_PAGE }]));
+    await vi.waitFor(() => expect(useHistory.getState().rows).toEqual([summary(2, 'failed'), summary(1, 'failed')]));
+    const reopened = calls.length;
+    set('closed');
+    set('open');
+    expect(history(reopened)).toEqual([{ status: 'failed', limit: HISTORY_PAGE }]);
     stop();
   });
 

@@ -10,6 +10,7 @@ import type { EngineEvent } from '../../../../main/contract/events';
 import type { MessageSummary } from '../../../../main/contract/messages';
 import type { ApiError } from '../../../../main/contract/result';
 import { api } from '../../api/instance';
+import { onReadAgain } from '../../api/readAgain';
 import { filterKey, HISTORY_PAGE, type HistoryFilter } from '../../lib/historyQuery';
 
 export { HISTORY_PAGE };
@@ -33,6 +34,8 @@ interface HistoryState {
   show(filter: HistoryFilter, options?: { force?: boolean }): void;
   loadMore(): Promise<void>;
   apply(events: EngineEvent[]): void;
+  /** Reads the first page again and updates the rows it holds (statuses that changed while events were missed); the rest stays as loaded. */
+  refreshShown(): Promise<void>;
   toggle(id: number, range: boolean): void;
   selectAll(): void;
   clearSelection(): void;
@@ -103,6 +106,15 @@ export const useHistory = create<HistoryState>((set, get) => ({
     set((s) => ({ rows: s.rows.concat(result.value.items), nextCursor: result.value.nextCursor, searching: result.value.searching ?? null, loading: false }));
     keepSearching();
   },
+  async refreshShown() {
+    const { key, filter } = get();
+    if (key === null) return;
+    const mine = generation;
+    const result = await api().call('listMessages', { ...filter, limit: HISTORY_PAGE }, { quiet: true });
+    if (mine !== generation || !result.ok) return;
+    const fresh = new Map(result.value.items.map((m) => [m.id, m]));
+    set((s) => ({ rows: s.rows.map((r) => fresh.get(r.id) ?? r) }));
+  },
   apply(events) {
     const updates = new Map<number, MessageSummary>();
     let arrived = 0;
@@ -148,3 +160,7 @@ export const useHistory = create<HistoryState>((set, get) => ({
     set({ selected: new Set(), anchor: null });
   },
 }));
+
+// After missed events (a reconnect, the catch-up after the first open) the newest rows are read again: a row's
+// status could otherwise stay what it was before them. The list keeps its place (a Refresh starts it over).
+onReadAgain(() => void useHistory.getState().refreshShown());
