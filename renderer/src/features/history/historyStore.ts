@@ -34,7 +34,10 @@ interface HistoryState {
   show(filter: HistoryFilter, options?: { force?: boolean }): void;
   loadMore(): Promise<void>;
   apply(events: EngineEvent[]): void;
-  /** Reads the first page again and updates the rows it holds (statuses that changed while events were missed); the rest stays as loaded. */
+  /**
+   * Reads the first page again and updates the rows it holds (statuses that changed while events were missed);
+   * the rest stays as loaded, and a row that no longer matches the filter keeps what it said until a Refresh.
+   */
   refreshShown(): Promise<void>;
   toggle(id: number, range: boolean): void;
   selectAll(): void;
