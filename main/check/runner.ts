@@ -13,6 +13,7 @@ import { maskHeaders, maskUrl } from '../domain/secrets.js';
 import { signBody } from '../domain/signature.js';
 import { diagnoseSignature } from '../domain/signatureDiagnosis.js';
 import { prepareRequest } from '../delivery/webhookRequests.js';
+import { storedHeaders } from '../store/deliveryRows.js';
 import type { EngineRoute, EngineSigning } from './engineRoute.js';
 import type { SendResult } from '../delivery/webhookRequests.js';
 import type { CheckSender, CheckTiming } from './sender.js';
@@ -210,7 +211,7 @@ export function evidenceOf(p: Prepared, result: SendResult, ctx: CheckContext): 
   const signature = signatureEvidence(ctx.secret, p.bytes, p.signatureSent);
   const ex: CheckExchange = {
     label: p.label,
-    request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(JSON.parse(result.requestHeaders) as Record<string, string>), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
+    request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(storedHeaders(result.requestHeaders)), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },
     outcome: result.outcome,
     statusCode: result.statusCode,
     error: result.error,
@@ -218,7 +219,7 @@ export function evidenceOf(p: Prepared, result: SendResult, ctx: CheckContext): 
     response:
       result.responseHeaders === null
         ? null
-        : { headers: maskResponseHeaders(JSON.parse(result.responseHeaders) as Record<string, string>), body: responseBody?.text ?? '', bodyTruncated: result.responseTruncated || (responseBody?.truncated ?? false) },
+        : { headers: maskResponseHeaders(storedHeaders(result.responseHeaders)), body: responseBody?.text ?? '', bodyTruncated: result.responseTruncated || (responseBody?.truncated ?? false) },
     attempt: null,
     signature,
   };

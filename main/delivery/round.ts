@@ -11,6 +11,7 @@ import type { Result } from '../contract/result.js';
 import { decideAfterRound, type WebhookResult } from '../domain/deliveryDecision.js';
 import { jitterUnit } from '../domain/retryPolicy.js';
 import type { ClaimedDelivery, RoundResult, StoredRound } from '../store/store.js';
+import { storedHeaders } from '../store/deliveryRows.js';
 import type { Clock, MonotonicTime } from '../platform/clock.js';
 import { FAST_FORWARD_AFTER_MS, type Jump } from './clockJump.js';
 import type { Forwarder, RoundRequest } from './forwarders.js';
@@ -325,8 +326,8 @@ export function roundEvents({ round, attemptIds, messageStatus }: StoredRound, d
     const attempt: AttemptRecord = {
       ...a,
       id: attemptIds[i]!,
-      requestHeaders: JSON.parse(a.requestHeaders) as Record<string, string>,
-      responseHeaders: a.responseHeaders === null ? null : (JSON.parse(a.responseHeaders) as Record<string, string>),
+      requestHeaders: storedHeaders(a.requestHeaders),
+      responseHeaders: a.responseHeaders === null ? null : storedHeaders(a.responseHeaders),
     };
     return { type: 'attemptFinished', attempt };
   });

@@ -58,6 +58,14 @@ export function toDelivery(r: DeliveryRow): DeliveryRecord {
   });
 }
 
+/**
+ * Headers as an attempt row stores them, the JSON of an object, read back. The forwarder's thread writes
+ * that same text (delivery/webhookRequests.ts, SendResult), so a result not stored yet reads the same way.
+ */
+export function storedHeaders(json: string): Record<string, string> {
+  return JSON.parse(json) as Record<string, string>;
+}
+
 export function toAttempt(r: AttemptRow): AttemptRecord {
   return {
     id: r.id,
@@ -73,9 +81,9 @@ export function toAttempt(r: AttemptRow): AttemptRecord {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
     durationMs: r.duration_ms,
-    requestHeaders: JSON.parse(r.request_headers) as Record<string, string>,
+    requestHeaders: storedHeaders(r.request_headers),
     signature: r.signature,
-    responseHeaders: r.response_headers ? (JSON.parse(r.response_headers) as Record<string, string>) : null,
+    responseHeaders: r.response_headers ? storedHeaders(r.response_headers) : null,
     responseBody: r.response_body ? r.response_body.toString('utf8') : null,
     responseTruncated: r.response_truncated === 1,
   };
