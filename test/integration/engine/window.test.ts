@@ -12,23 +12,9 @@ import type { SendResult } from '../../../main/delivery/webhookRequests.js';
 import type { Forwarder, RoundRequest } from '../../../main/delivery/forwarders.js';
 import { must, newCore } from '../../helpers/harness.js';
 import { ManualTime } from '../../helpers/manualTime.js';
+import { sendResult } from '../../helpers/sendResult.js';
 
-function success(durationMs: number): SendResult {
-  return {
-    outcome: 'success',
-    retryable: false,
-    permanentReason: null,
-    statusCode: 200,
-    error: null,
-    retryAfterMs: null,
-    durationMs,
-    requestHeaders: '{}',
-    signature: null,
-    responseHeaders: '{}',
-    responseBody: '',
-    responseTruncated: false,
-  };
-}
+const success = (durationMs: number): SendResult => sendResult({ durationMs });
 
 /**
  * A forwarder whose requests take `requestMs` each on `time`, at most `connections` at a time (the rest wait,

@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { resultsFromWire, resultsToWire, roundFromWire, roundToWire, type RoundRequest } from '../../../main/delivery/forwarders.js';
 import type { SendResult } from '../../../main/delivery/webhookRequests.js';
+import { sendResult } from '../../helpers/sendResult.js';
 
-const success: SendResult = {
-  outcome: 'success',
-  retryable: false,
-  permanentReason: null,
-  statusCode: 200,
-  error: null,
-  retryAfterMs: null,
+const success = sendResult({
   durationMs: 0.57,
   requestHeaders: '{"host":"127.0.0.1:9","content-length":"2"}',
   signature: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4',
   responseHeaders: '{"content-type":"application/json"}',
   responseBody: '{"ok":true}',
-  responseTruncated: false,
-};
+});
 const refused: SendResult = {
   ...success,
   outcome: 'http_error',
