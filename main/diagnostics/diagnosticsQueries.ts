@@ -42,12 +42,12 @@ export class DiagnosticsQueries {
            -- A compact call (store/storedJson.ts) keeps integrations in its own values: [keys, own].
            CASE WHEN json_valid(p.call) THEN json_extract(p.call, CASE json_type(p.call) WHEN 'array' THEN '$[1].integrations' ELSE '$.integrations' END) END AS integrations,
            (SELECT json_group_array(d.destination_id) FROM deliveries d WHERE d.message_id = m.id) AS destination_ids
-         FROM messages m JOIN message_payloads p ON p.message_id = m.id ORDER BY m.id DESC LIMIT ?`,
+         FROM messages m JOIN message_payloads p ON p.message_id = m.id WHERE m.origin IS NULL ORDER BY m.id DESC LIMIT ?`,
       ),
     };
   }
 
-  /** The newest `limit` messages, newest first. */
+  /** The user's newest `limit` messages, newest first (a check run's traffic is not theirs to troubleshoot). */
   recentMessages(limit: number): RecentMessage[] {
     return this.statements.recent.all(limit).map((r) => ({
       id: r.id,

@@ -126,7 +126,8 @@ export class DeliveryStore {
       getDelivery: db.prepare<[number], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?'),
       attemptsOfMessage: db.prepare<[number], AttemptRow>('SELECT * FROM attempts WHERE message_id = ? ORDER BY id'),
       recentAttempts: db.prepare<[number], AttemptRow & { destination_id: string }>(
-        'SELECT a.*, d.destination_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id ORDER BY a.id DESC LIMIT ?',
+        `SELECT a.*, d.destination_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN messages m ON m.id = a.message_id
+         WHERE m.origin IS NULL ORDER BY a.id DESC LIMIT ?`,
       ),
       setDelivery: db.prepare(
         `UPDATE deliveries SET status = @status, reason = @reason, next_attempt_at = @nextAttemptAt,
@@ -354,7 +355,7 @@ export class DeliveryStore {
   attemptsOfMessage(messageId: number): AttemptRecord[] {
     return this.statements.attemptsOfMessage.all(messageId).map(toAttempt);
   }
-  /** The newest `limit` attempts, newest first, with their delivery's destination (the troubleshooting checklist). */
+  /** The user's newest `limit` attempts (a check run's are its own), newest first, with their delivery's destination (the troubleshooting checklist). */
   recentAttempts(limit: number): (AttemptRecord & { destinationId: string })[] {
     return this.statements.recentAttempts.all(limit).map((r) => ({ ...toAttempt(r), destinationId: r.destination_id }));
   }

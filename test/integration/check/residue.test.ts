@@ -100,6 +100,21 @@ describe('a check run leaves nothing behind', () => {
     ]);
   });
 
+  it("in a workbench with no destination yet, the checklist and routing's preview answer as before: the check's messages and attempts are not the user's", async () => {
+    const fresh = newCore({ forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
+    must(fresh.createSource({ name: 'app', kind: 'server' }));
+    const checklist = () => must(fresh.getDiagnostics({})).checks.map((c) => [c.id, c.state, c.title, c.detail]);
+    const before = checklist();
+    expect(before.find(([id]) => id === 'destination.none')?.[1]).toBe('warning');
+
+    must(await fresh.checks.runCheck({ url: receiver.url, secret: SECRET, only: ['shapes.track', 'signature.wrong-secret', 'status.valid-request'], wait: true }));
+    await fresh.idle();
+
+    expect(must(fresh.listMessages({ origin: 'check' })).items.length).toBeGreaterThan(0);
+    expect(checklist()).toEqual(before);
+    expect(must(fresh.listRoutingInputs({}))).toEqual({ looked: 0, items: [] });
+  });
+
   it('a call sent with no source and no destination never goes to a destination the check keeps for itself', async () => {
     const sent = value(core.sendMessage({ type: 'track', call: { userId: 'u2', event: 'Loose' } }));
     expect(sent.deliveries.map((d) => d.destinationName)).toEqual(['orders']);
