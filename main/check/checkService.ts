@@ -227,8 +227,9 @@ export class CheckService {
             }
           }
           // Probes go after the check's own requests, in its evidence; they are not the run's requests (time.latency).
+          const diagnosed = diagnoser.diagnosis;
           const probes = await diagnoser.consider(check.id, exchanges);
-          if (probes.length > 0) runs.setDiagnosis(id, diagnoser.diagnosis);
+          if (diagnoser.diagnosis !== diagnosed) runs.setDiagnosis(id, diagnoser.diagnosis);
           const judgement = diagnoser.explain(check.id, exchanges, own);
           result = {
             id: check.id,

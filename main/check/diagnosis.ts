@@ -18,6 +18,8 @@ import type { CheckSender } from './sender.js';
 
 /** The check whose body does not survive JSON.parse + JSON.stringify (battery.ts). */
 export const RAW_BYTES_ID = 'signature.raw-bytes';
+/** The check that stands for the signature area when no secret was given (battery.ts). */
+const UNVERIFIED_ID = 'signature.unverified';
 
 const utf8: Utf8 = {
   encode: (text) => Buffer.from(text, 'utf8'),
@@ -156,6 +158,8 @@ export class Diagnoser {
   private refusesValidSignatures = false;
   private firstValidSeen = false;
   private probed = false;
+  /** Without a secret: the status with which the receiver refused the run's first, unsigned request (null: it did not). */
+  private refusesUnsigned: number | null = null;
   /** The check that set off the probes when only signature.raw-bytes was refused (its own detail stands, pointing here). */
   private rawBytesTrigger: string | null = null;
 
@@ -173,7 +177,11 @@ export class Diagnoser {
    */
   async consider(checkId: string, exchanges: readonly CheckExchange[]): Promise<CheckExchange[]> {
     const secret = this.ctx.secret;
-    if (secret === null || this.probed) return [];
+    if (secret === null) {
+      this.considerUnsigned(exchanges);
+      return [];
+    }
+    if (this.probed) return [];
     const valid = exchanges.filter(signedValidly);
     let trigger: CheckExchange | undefined;
     let rawBytesOnly = false;
@@ -222,10 +230,43 @@ export class Diagnoser {
    */
   explain(checkId: string, exchanges: readonly CheckExchange[], judgement: Judgement): Judgement {
     if (checkId === this.rawBytesTrigger && judgement.verdict !== 'pass') return { ...judgement, detail: `${judgement.detail}; the diagnosis says why` };
+    if (this.refusesUnsigned !== null) return this.explainUnsigned(checkId, exchanges, judgement, this.refusesUnsigned);
     if (!this.refusesValidSignatures || judgement.verdict === 'pass') return judgement;
     const wrong = exchanges.filter((ex) => !accepted(ex));
     if (wrong.length === 0 || !wrong.every((ex) => signedValidly(ex) && refused(ex))) return judgement;
     const statuses = [...new Set(wrong.map((ex) => ex.statusCode))].join(', ');
-    return { verdict: judgement.verdict, detail: `refused (HTTP ${statuses}): ${SEE_DIAGNOSIS}`, fix: null };
+    return { verdict: judgement.verdict, detail: `refused (HTTP ${statuses}): the receiver rejects valid signatures, ${SEE_DIAGNOSIS}`, fix: null };
+  }
+
+  /**
+   * Without a secret every request goes unsigned: a receiver that verifies signatures refuses them all, which
+   * says nothing about the call each check sends. The run's first request refused with 401 or 403 says so.
+   */
+  private considerUnsigned(exchanges: readonly CheckExchange[]): void {
+    if (this.firstValidSeen || exchanges.length === 0) return;
+    this.firstValidSeen = true;
+    const first = exchanges[0]!;
+    if (first.signature?.sent || !refused(first) || !SIGNATURE_REFUSALS.has(first.statusCode!)) return;
+    this.refusesUnsigned = first.statusCode!;
+    this.diagnosis = {
+      mistake: 'no-secret',
+      title: `The receiver refuses unsigned requests (HTTP ${first.statusCode}): it verifies X-Signature, and this run had no shared secret to sign with`,
+      fix: `Run the check again with the destination's shared secret (the one the receiver verifies with; --secret in the CLI): every request is then signed as the destination signs it, and the forged-request checks run too.`,
+    };
+  }
+
+  private explainUnsigned(checkId: string, exchanges: readonly CheckExchange[], judgement: Judgement, status: number): Judgement {
+    if (checkId === UNVERIFIED_ID) {
+      return {
+        verdict: judgement.verdict,
+        detail: `no shared secret was given, so the run's requests went unsigned and the forged-request checks did not run; the receiver refused them (HTTP ${status}), so it seems to verify signatures: ${SEE_DIAGNOSIS}`,
+        fix: null,
+      };
+    }
+    if (judgement.verdict === 'pass') return judgement;
+    const wrong = exchanges.filter((ex) => !accepted(ex));
+    if (wrong.length === 0 || !wrong.every((ex) => !ex.signature?.sent && refused(ex) && SIGNATURE_REFUSALS.has(ex.statusCode!))) return judgement;
+    const statuses = [...new Set(wrong.map((ex) => ex.statusCode))].join(', ');
+    return { verdict: judgement.verdict, detail: `refused (HTTP ${statuses}): the receiver refuses unsigned requests and this run had no shared secret, ${SEE_DIAGNOSIS}`, fix: null };
   }
 }

@@ -55,23 +55,25 @@ export interface CheckResult {
 }
 
 /**
- * Why the receiver refuses valid signatures, found by probing it with the same call signed the mistaken ways
- * (`verify`'s vocabulary): the mistake whose probe it accepted, or `unknown` when it accepted none. Null when
- * valid requests were accepted (or no secret was given).
+ * Why the receiver refuses the run's valid requests. With a secret: why it refuses valid signatures, found by
+ * probing it with the same call signed the mistaken ways (`verify`'s vocabulary): the mistake whose probe it
+ * accepted, or `unknown` when it accepted none. Without one: `no-secret`, the receiver refuses the run's
+ * unsigned requests with 401 or 403 (it verifies signatures, and the run had nothing to sign with). Null when
+ * valid requests were accepted.
  */
 export interface CheckDiagnosis {
-  mistake: SignatureMistake;
+  mistake: SignatureMistake | 'no-secret';
   /** One line: what the receiver does wrong (or that no known mistake explains the refusal). */
   title: string;
-  /** What to change in the receiver (plain text). */
+  /** What to change in the receiver, or in the run (plain text). */
   fix: string;
 }
 
 /** The label of every diagnosis probe in a check's evidence starts so (`probe: HMAC-SHA256 (hex)`). */
 export const PROBE_PREFIX = 'probe: ';
 
-/** How the detail of a check that failed only because valid signatures are refused ends (it points at the diagnosis). */
-export const SEE_DIAGNOSIS = 'the receiver rejects valid signatures, see the diagnosis';
+/** How the detail of a check that failed only for the diagnosis' reason ends (it points at the diagnosis). */
+export const SEE_DIAGNOSIS = 'see the diagnosis';
 
 /** `fixed`: failed or warned last run, passes now; `broken`: passed last run, fails or warns now. */
 export const CHECK_CHANGES = ['fixed', 'broken', 'same', 'changed'] as const;

@@ -115,6 +115,17 @@ describe('hookbench check', () => {
     expect(out.match(/^Diagnosis/gm)).toHaveLength(1);
   });
 
+  it('without --secret, a receiver that verifies signatures gets the no-secret diagnosis first, and the checks it refused point at it', async () => {
+    const r = await newReceiver(checkReceiver());
+    const { code, out } = await check([r.url, '--only', 'status.valid-request,shapes.track,signature.unverified']);
+    expect(code).toBe(1);
+    const lines = out.split('\n');
+    expect(lines[1]).toBe('Diagnosis (no-secret): The receiver refuses unsigned requests (HTTP 401): it verifies X-Signature, and this run had no shared secret to sign with');
+    expect(lines[2]).toMatch(/^ {4}fix: Run the check again with the destination's shared secret \(the one the receiver verifies with; --secret in the CLI\)/);
+    expect(out).toContain('✗ shapes.track: a track call gets a 2xx\n    refused (HTTP 401): the receiver refuses unsigned requests and this run had no shared secret, see the diagnosis\n');
+    expect(out).not.toContain('a valid request refused');
+  });
+
   it('a URL without its scheme exits 2, suggesting it with http:// on this machine and https:// elsewhere', async () => {
     const local = await check(['localhost:3000/x']);
     expect(local.code).toBe(2);

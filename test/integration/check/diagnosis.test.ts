@@ -15,6 +15,7 @@ import { checkReceiver, SECRET, type Faults, type ReceiverMistake } from '../../
 import { python3Missing, startPythonReceiver } from '../../helpers/pythonReceiver.js';
 import { startReceiver, type TestReceiver } from '../../helpers/receiver.js';
 import { tempDir } from '../../helpers/tempDir.js';
+import { must } from '../../helpers/harness.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -145,13 +146,47 @@ describe('the diagnosis: why valid signatures are refused', () => {
     expect(check(r, 'signature.missing').verdict).toBe('pass');
   });
 
-  it('a receiver that accepts valid signatures gets no diagnosis and no probe; neither does a run without a secret', async () => {
+  it('a receiver that accepts valid signatures gets no diagnosis and no probe; neither does one that accepts unsigned requests in a run without a secret', async () => {
     const r = await against({}, { only: ['status.valid-request', 'signature.raw-bytes', 'shapes.track'] });
     expect(r.diagnosis).toBeNull();
     expect(probes(r)).toEqual([]);
-    receiver.respond = checkReceiver({ status: 401 });
-    const unsigned = await core.checks.runCheck({ url: receiver.url, only: ['status.valid-request'], wait: true });
-    expect(unsigned.ok && unsigned.value.diagnosis).toBeNull();
+    receiver.respond = checkReceiver({ acceptsAnySignature: true });
+    const unsigned = await core.checks.runCheck({ url: receiver.url, only: ['status.valid-request', 'shapes.track', 'signature.unverified'], wait: true });
+    if (!unsigned.ok) throw new Error(unsigned.error.message);
+    expect(unsigned.value.diagnosis).toBeNull();
+    expect(check(unsigned.value, 'signature.unverified')).toMatchObject({
+      verdict: 'warn',
+      detail: 'no shared secret was given, so the forged-request checks did not run: requests to this receiver are not being verified',
+    });
+  });
+
+  it('a run without a secret against a receiver that verifies signatures says so once: the no-secret diagnosis, no probe, and no check blames the call it sent', async () => {
+    receiver.respond = checkReceiver();
+    const r = await core.checks.runCheck({ url: receiver.url, only: ['status.valid-request', 'shapes.track', 'shapes.identify', 'signature.unverified'], wait: true });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.diagnosis).toEqual({
+      mistake: 'no-secret',
+      title: 'The receiver refuses unsigned requests (HTTP 401): it verifies X-Signature, and this run had no shared secret to sign with',
+      fix: "Run the check again with the destination's shared secret (the one the receiver verifies with; --secret in the CLI): every request is then signed as the destination signs it, and the forged-request checks run too.",
+    });
+    expect(probes(r.value)).toEqual([]);
+    const unsignedRefused = 'refused (HTTP 401): the receiver refuses unsigned requests and this run had no shared secret, see the diagnosis';
+    for (const id of ['status.valid-request', 'shapes.track', 'shapes.identify']) expect(check(r.value, id)).toMatchObject({ verdict: 'fail', detail: unsignedRefused, fix: null });
+    expect(check(r.value, 'signature.unverified')).toMatchObject({
+      verdict: 'warn',
+      detail: "no shared secret was given, so the run's requests went unsigned and the forged-request checks did not run; the receiver refused them (HTTP 401), so it seems to verify signatures: see the diagnosis",
+      fix: null,
+    });
+    // The run as stored says the same as the run as answered.
+    expect(must(core.checks.getCheckRun({ id: r.value.id })).diagnosis?.mistake).toBe('no-secret');
+  });
+
+  it('without a secret, a refusal that is not 401 or 403 is not read as signature checking', async () => {
+    receiver.respond = checkReceiver({ acceptsAnySignature: true, status: 404 });
+    const r = await core.checks.runCheck({ url: receiver.url, only: ['status.valid-request', 'signature.unverified'], wait: true });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.diagnosis).toBeNull();
+    expect(check(r.value, 'signature.unverified').detail).toContain('requests to this receiver are not being verified');
   });
 
   it('through the engine: the valid request is an attempt record, the probes go directly', async () => {
