@@ -271,8 +271,8 @@ function printCheck(c: CheckResult, io: CliIO): void {
 /** `printed`: the checks already printed as they finished (a standalone run); `diagnosed`: the diagnosis too. */
 function report(run: CheckRun, options: CheckOptions, io: CliIO, printed: ReadonlySet<string>, diagnosed: boolean): number {
   if (run.status === 'unreachable') {
+    // No report, not even with --json: an empty one would read as a clean run to a script that reads its summary.
     io.stderr(`hookbench check: ${run.error ?? `cannot reach ${run.url}`} (nothing was checked)\n`);
-    if (options.json) io.stdout(`${JSON.stringify(checkReport(run), null, 2)}\n`);
     return EXIT.usage;
   }
   if (options.junit) {

@@ -213,6 +213,10 @@ describe('hookbench check', () => {
     expect(code).toBe(2);
     expect(err).toMatch(new RegExp(`^hookbench check: cannot reach ${url.replace(/[./]/g, '\\$&')}: ECONNREFUSED.*\\(nothing was checked\\)\\n$`));
     expect(out).toBe('');
+    // With --json too: no report at all, which no script can take for a clean run.
+    const json = await check([url, '--secret', SECRET, '--json']);
+    expect([json.code, json.out]).toEqual([2, '']);
+    expect(json.err).toContain('(nothing was checked)');
   });
 
   it('through a running serve: the run is kept in its history, and the next run says what was fixed', async () => {
