@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { err, ok, type Result } from './result.js';
+import { wrongType } from './zodWords.js';
 
 /**
  * "Big Spenders (EU) 2026" → `big_spenders_eu_2026`. Letters and digits of any script count (so
@@ -241,10 +242,10 @@ export const ruleInputSchema: z.ZodType<Rule, unknown> = z
   })
   .pipe(ruleSchema);
 
-const audienceName = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(AUDIENCE_LIMITS.nameLength);
-const sourceRef = z.string({ error: 'must be a source id or name' }).min(1, 'must be a source id or name');
-const entityId = z.string({ error: 'must be a string' }).min(1, 'must not be empty');
-const userId = z.string({ error: 'must be a userId (string)' }).min(1, 'must not be empty');
+const audienceName = z.string({ error: wrongType('must be a string') }).trim().min(1, 'must not be empty').max(AUDIENCE_LIMITS.nameLength);
+const sourceRef = z.string({ error: wrongType('must be a source id or name') }).min(1, 'must be a source id or name');
+const entityId = z.string({ error: wrongType('must be a string') }).min(1, 'must not be empty');
+const userId = z.string({ error: wrongType('must be a userId (string)') }).min(1, 'must not be empty');
 const membersSchema = z
   .array(userId)
   .max(AUDIENCE_LIMITS.members)

@@ -8,6 +8,7 @@ import { DELIVERY_STATUSES } from './deliveries.js';
 import { DESTINATION_OWNERS } from './destinations.js';
 import { MESSAGE_ORIGINS, MESSAGE_STATUSES } from './messages.js';
 import { API_LIMITS, EXPORT_LIMIT, EXPORT_TEXT_BYTES } from './apiLimits.js';
+import { wrongType } from './zodWords.js';
 
 export { API_LIMITS, EXPORT_LIMIT, EXPORT_TEXT_BYTES };
 
@@ -19,19 +20,19 @@ export const listDestinationsInputSchema = z.strictObject({
     .optional(),
 });
 /** Row ids of messages, deliveries, captures: positive whole numbers. */
-export const rowId = z.number({ error: 'must be a number (a row id)' }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER);
+export const rowId = z.number({ error: wrongType('must be a number (a row id)') }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER);
 /** Ids (UUIDs) or names of sources and destinations. */
-export const ref = z.string({ error: 'must be a string (an id or a name)' }).min(1, 'must not be empty').max(200);
+export const ref = z.string({ error: wrongType('must be a string (an id or a name)') }).min(1, 'must not be empty').max(200);
 const filterText = z
   .string({ error: 'must be a string' })
   .min(1, 'must not be empty')
   .max(API_LIMITS.filterChars, { error: `must be at most ${API_LIMITS.filterChars.toLocaleString('en-US')} characters` });
-const epochMs = z.number({ error: 'must be a number (ms since the epoch)' }).int('must be a whole number of milliseconds').min(0).max(8.64e15);
+const epochMs = z.number({ error: wrongType('must be a number (ms since the epoch)') }).int('must be a whole number of milliseconds').min(0).max(8.64e15);
 export const paging = {
-  cursor: z.string({ error: 'must be a string (the nextCursor of the previous page)' }).max(100).nullable().optional(),
-  limit: z.number({ error: 'must be a number' }).int('must be a whole number').min(1).max(API_LIMITS.pageSize).optional(),
+  cursor: z.string({ error: wrongType('must be a string (the nextCursor of the previous page)') }).max(100).nullable().optional(),
+  limit: z.number({ error: wrongType('must be a number') }).int('must be a whole number').min(1).max(API_LIMITS.pageSize).optional(),
 };
-export const receiverName = z.string({ error: "must be a string (the receiver's name)" }).min(1, "give the receiver's name").max(64);
+export const receiverName = z.string({ error: wrongType("must be a string (the receiver's name)") }).min(1, "give the receiver's name").max(64);
 
 export const listMessagesInputSchema = z.strictObject({
   status: z.enum(MESSAGE_STATUSES, { error: `must be one of ${MESSAGE_STATUSES.join(', ')}` }).optional(),

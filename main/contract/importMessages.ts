@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { IMPORT_LIMITS } from './apiLimits.js';
 import { utf8Length } from './message/messageBody.js';
 import type { MessageStatus } from './messages.js';
+import { wrongType } from './zodWords.js';
 
 export { IMPORT_LIMITS };
 
@@ -22,7 +23,7 @@ export const importMessagesInputSchema = z.strictObject({
       error: (issue) => `must be at most ${importLimit} bytes of UTF-8, what one export holds (export fewer messages); it is ${utf8Length(issue.input as string).toLocaleString('en-US')}`,
     }),
   /** Route every message through this source (name or id); by default each goes to its original source or destinations, where they exist here. */
-  source: z.string({ error: 'must be a string (a source name or id)' }).min(1).max(200).optional(),
+  source: z.string({ error: wrongType('must be a string (a source name or id)') }).min(1).max(200).optional(),
   /** Keep each message's messageId (receivers that de-duplicate will drop them); by default each gets a new one. */
   keepMessageIds: z.boolean({ error: 'must be true or false' }).optional(),
 });

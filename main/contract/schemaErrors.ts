@@ -4,6 +4,8 @@
  */
 import type { z } from 'zod';
 import type { ApiError, Result } from './result.js';
+// Every schema's limits in our words, wherever the schema was declared (zodWords.ts).
+import './zodWords.js';
 
 /** `webhooks[0].headers.X-Env` */
 export function formatPath(path: readonly PropertyKey[]): string {

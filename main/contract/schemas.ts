@@ -7,14 +7,15 @@ import { CONFIG_LIMITS, LIMITS, MESSAGE_TYPES } from './message/messageShapes.js
 import { DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS } from './destinations.js';
 import { SOURCE_KINDS } from './sources.js';
 import { urlAuthority } from './message/urls.js';
+import { wrongType } from './zodWords.js';
 
 export { combineErrors, formatPath, issueToError, issuesToErrors, keysAt, parseWith, suggestKey } from './schemaErrors.js';
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** A string of at most `max` characters; the error names the limit and the length given. */
-const maxChars = (max: number) => z.string({ error: 'must be a string' }).max(max, { error: (issue) => `must be at most ${max.toLocaleString('en-US')} characters (got ${(issue.input as string).length.toLocaleString('en-US')})` });
+/** A string of at most `max` characters; the error names the limit and the length given (zodWords.ts). */
+const maxChars = (max: number) => z.string({ error: wrongType('must be a string') }).max(max);
 
 /** Headers the engine owns (docs/behaviour.md §2); a webhook may not set them. */
 export const RESERVED_HEADERS = [

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { callNestingError } from '../message/jsonDepth.js';
 import { MESSAGE_TYPES } from '../message/messageShapes.js';
 import { headerValueProblem, webhookInputSchema } from '../schemas.js';
+import { wrongType } from '../zodWords.js';
 
 /** The areas of the battery, in the order a report lists them; `custom` holds user scenarios that name none. */
 export const CHECK_AREAS = ['shapes', 'signature', 'time', 'redelivery', 'burst', 'status', 'transport', 'content-type', 'capacity', 'custom'] as const;
@@ -66,14 +67,14 @@ const checkId = z
   .regex(CHECK_ID, { error: 'must be lower-case words joined by "." or "-" (e.g. my.order-created)' });
 
 const statusExpectation = z.union([
-  z.number({ error: 'must be a status code (200) or a class ("2xx")' }).int().min(100).max(599),
+  z.number({ error: wrongType('must be a status code (200) or a class ("2xx")') }).int().min(100).max(599),
   z.enum(['1xx', '2xx', '3xx', '4xx', '5xx'], { error: 'must be a status code (200) or a class: 2xx, 3xx, 4xx or 5xx' }),
 ]);
 
 /** One user-defined case (docs/check.md, "Scenarios"); the JSON Schema in schema/ is generated from this. */
 export const checkScenarioSchema = z.strictObject({
   id: checkId,
-  title: z.string({ error: 'must be a string (one line saying what the check proves)' }).min(1).max(200),
+  title: z.string({ error: wrongType('must be a string (one line saying what the check proves)') }).min(1).max(200),
   area: z.enum(CHECK_AREAS, { error: `must be one of ${CHECK_AREAS.join(', ')}` }).default('custom'),
   /** A message as the Webhooks destination builds it: a type plus the call's fields (userId, event, properties, ...). */
   message: z
@@ -176,7 +177,7 @@ export const listCheckRunsInputSchema = z.strictObject({
 export type ListCheckRunsInput = z.input<typeof listCheckRunsInputSchema>;
 
 export const getCheckRunInputSchema = z.strictObject({
-  id: z.number({ error: 'must be a number (a check run id)' }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER),
+  id: z.number({ error: wrongType('must be a number (a check run id)') }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER),
 });
 
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?$/i;

@@ -5,6 +5,7 @@ import { API_LIMITS, ref } from '../commandInputs.js';
 import type { SendMessageOutput } from '../api.js';
 import { type Audience, type AudienceSyncResult, type ComputedTrait, type ComputedTraitSyncResult, type CreateAudienceInput, type CreateComputedTraitInput, type AudienceDetail, type AudiencePreview, type PreviewAudienceInput, type UpdateAudienceInput, type UpdateComputedTraitInput, createAudienceInputSchema, createComputedTraitInputSchema, idInputSchema, listAudiencesInputSchema, previewAudienceInputSchema, updateAudienceInputSchema, updateComputedTraitInputSchema } from '../audiences.js';
 import type { DeletionRequest, Page } from '../messages.js';
+import { wrongType } from '../zodWords.js';
 
 export const AUDIENCES_COMMANDS = {
   createAudience: command({
@@ -91,8 +92,8 @@ export const AUDIENCES_COMMANDS = {
   }),
   createDeletionRequest: command({
     input: z.strictObject({
-      userId: z.string({ error: 'must be a string (the user whose data is deleted)' }).trim().min(1, 'is required (the user whose data is deleted)').max(API_LIMITS.filterChars),
-      sources: z.array(ref, { error: 'must be a list of source names or ids' }).min(1).max(100).optional(),
+      userId: z.string({ error: wrongType('must be a string (the user whose data is deleted)') }).trim().min(1, 'is required (the user whose data is deleted)').max(API_LIMITS.filterChars),
+      sources: z.array(ref, { error: wrongType('must be a list of source names or ids') }).min(1).max(100).optional(),
     }),
     answers: returns<{ request: DeletionRequest; messages: SendMessageOutput[] }>('{ request: DeletionRequest; messages: { message: MessageRecord; deliveries: DeliveryRecord[] }[] }'),
     group: 'Deletion',

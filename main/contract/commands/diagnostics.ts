@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { command, returns } from '../command.js';
 import { noInput, ref, rowId } from '../commandInputs.js';
 import { ROUTING_INPUTS_LIMIT, type Diagnostics, type MessageExplanation, type RoutingInputs } from '../diagnostics.js';
+import { wrongType } from '../zodWords.js';
 
 export const DIAGNOSTICS_COMMANDS = {
   getDiagnostics: command({
@@ -21,7 +22,7 @@ export const DIAGNOSTICS_COMMANDS = {
   listRoutingInputs: command({
     input: z.strictObject({
       sourceIds: z.array(ref).max(1000).optional(),
-      limit: z.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(ROUTING_INPUTS_LIMIT, `must be at most ${ROUTING_INPUTS_LIMIT}`).optional(),
+      limit: z.number({ error: wrongType('must be a number') }).int('must be a whole number').min(1, 'must be at least 1').max(ROUTING_INPUTS_LIMIT, `must be at most ${ROUTING_INPUTS_LIMIT}`).optional(),
     }),
     answers: returns<RoutingInputs>('{ looked: number; items: RoutingInput[] }'),
     group: 'Workbench',

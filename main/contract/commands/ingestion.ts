@@ -4,6 +4,7 @@ import { command, returns } from '../command.js';
 import { API_LIMITS } from '../commandInputs.js';
 import type { SendMessageOutput } from '../api.js';
 import { sendMessageInputSchema } from '../schemas.js';
+import { wrongType } from '../zodWords.js';
 
 export const INGESTION_COMMANDS = {
   sendMessage: command({
@@ -14,7 +15,7 @@ export const INGESTION_COMMANDS = {
     errors: ['not_found', 'missing_field', 'missing_identity', 'unknown_field', 'invalid_timestamp', 'message_too_large'],
   }),
   sendMessages: command({
-    input: z.strictObject({ messages: z.array(sendMessageInputSchema, { error: 'must be an array of sendMessage inputs' }).min(1).max(API_LIMITS.sendMessagesBatch) }),
+    input: z.strictObject({ messages: z.array(sendMessageInputSchema, { error: wrongType('must be an array of sendMessage inputs') }).min(1).max(API_LIMITS.sendMessagesBatch) }),
     answers: returns<SendMessageOutput[]>('{ message: MessageRecord; deliveries: DeliveryRecord[] }[]'),
     group: 'Messages',
     summary: 'A batch in one transaction: one invalid message refuses the whole batch (errors name `messages[i]`).',

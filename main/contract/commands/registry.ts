@@ -6,6 +6,7 @@ import type { Destination } from '../destinations.js';
 import type { Page } from '../messages.js';
 import { type Source, SOURCE_KINDS } from '../sources.js';
 import { destinationInputSchema, destinationPatchSchema, sourceInputSchema } from '../schemas.js';
+import { wrongType } from '../zodWords.js';
 
 export const REGISTRY_COMMANDS = {
   listDestinations: command({
@@ -45,7 +46,7 @@ export const REGISTRY_COMMANDS = {
     input: z.strictObject({
       id: ref,
       // The write key is checked by the source's own rules once a masked value sent back has been resolved.
-      patch: z.strictObject({ kind: z.enum(SOURCE_KINDS).optional(), writeKey: z.string({ error: 'must be a string' }).min(1).max(200).optional() }),
+      patch: z.strictObject({ kind: z.enum(SOURCE_KINDS).optional(), writeKey: z.string({ error: wrongType('must be a string') }).min(1).max(200).optional() }),
     }),
     answers: returns<Source>('Source'),
     group: 'Sources and ingestion',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { utf8Length } from '../message/messageBody.js';
 import { RECEIVER_LIMITS, type ResponseScript, type ScriptStep, STEP_ACTIONS } from './models.js';
 import { httpHeadersSchema } from '../schemas.js';
+import { wrongType } from '../zodWords.js';
 
 /** Framing headers Node computes for every response: a script may not set them. */
 const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'];
@@ -109,7 +110,7 @@ const sequenceSchema = z.strictObject({
 
 const failureRateSchema = z.strictObject({
   mode: z.literal('failureRate'),
-  rate: z.number({ error: 'must be a number from 0 to 1 (0.3 = 30 % of requests fail)' }).min(0).max(1),
+  rate: z.number({ error: wrongType('must be a number from 0 to 1 (0.3 = 30 % of requests fail)') }).min(0).max(1),
   seed: z.number().int('must be a whole number').min(0).max(2 ** 31 - 1).default(1),
   success: scriptStepSchema.default(() => respondStep(200)),
   failure: scriptStepSchema.default(() => respondStep(500)),

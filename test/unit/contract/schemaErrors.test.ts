@@ -21,3 +21,22 @@ describe('an input with several problems', () => {
     if (!refused.ok) expect(refused.error.problems).toBeUndefined();
   });
 });
+
+describe('a limit broken names the limit and the value given, in every schema', () => {
+  it('a string too long for a schema that names its type says how long it may be and how long it was, not "must be a string"', () => {
+    const refused = parseCommandInput('createDeletionRequest', { userId: 'u'.repeat(1_001) });
+    expect(refused).toMatchObject({ ok: false, error: { field: 'userId', limit: 1_000, message: 'userId: must be at most 1,000 characters (got 1,001)' } });
+    const source = parseCommandInput('createDeletionRequest', { userId: 'u1', sources: ['s'.repeat(300)] });
+    expect(source).toMatchObject({ ok: false, error: { field: 'sources[0]', limit: 200, message: 'sources[0]: must be at most 200 characters (got 300)' } });
+  });
+
+  it('the wrong type keeps the message the schema gives for it', () => {
+    expect(parseCommandInput('createDeletionRequest', { userId: 42 })).toMatchObject({ ok: false, error: { message: 'userId: must be a string (the user whose data is deleted)' } });
+  });
+
+  it("numbers and lists out of bounds say so in our words, with the value or the count given (never zod's \"Too big\")", () => {
+    const timeout = parseCommandInput('createDestination', { name: 'crm', url: 'http://127.0.0.1:9/x', timeoutMs: 99_999_999_999 });
+    expect(timeout).toMatchObject({ ok: false, error: { field: 'timeoutMs', message: 'timeoutMs: must be at most 120,000 (got 99,999,999,999)' } });
+    expect(parseCommandInput('sendMessages', { messages: [] })).toMatchObject({ ok: false, error: { field: 'messages', limit: 1, message: 'messages: must have at least 1 item (got 0)' } });
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The words of a limit broken, for every schema: which limit and which value (`must be at most 200
+ * characters (got 1,001)`), not zod's own (`Too big: expected number to be <=120000`). Installed once, for
+ * the whole process, by importing this module; a schema's own message for a limit still wins.
+ *
+ * A schema that names what it wants when the type is wrong gives that message for the wrong type only
+ * (`wrongType`): a message given as a plain string would answer every issue of the schema, a value too
+ * long included ("must be a string" for a string of 1,001 characters).
+ */
+import { z } from 'zod';
+
+const count = (n: number | bigint): string => n.toLocaleString('en-US');
+
+type Issue = z.core.$ZodRawIssue;
+
+/** The message for a limit broken, or undefined for any other issue (zod's own words then). */
+export function limitWords(issue: Issue): string | undefined {
+  if (issue.code !== 'too_big' && issue.code !== 'too_small') return undefined;
+  const big = issue.code === 'too_big';
+  const bound = big ? issue.maximum : issue.minimum;
+  if (typeof bound !== 'number' && typeof bound !== 'bigint') return undefined;
+  const input = issue.input;
+  const inclusive = issue.inclusive !== false;
+  switch (issue.origin) {
+    case 'string': {
+      const length = typeof input === 'string' ? input.length : null;
+      if (!big && Number(bound) === 1) return 'must not be empty';
+      return `must be ${big ? 'at most' : 'at least'} ${count(bound)} characters${length !== null ? ` (got ${count(length)})` : ''}`;
+    }
+    case 'number':
+    case 'int':
+    case 'bigint': {
+      const got = typeof input === 'number' || typeof input === 'bigint' ? ` (got ${count(input)})` : '';
+      const words = big ? (inclusive ? 'at most' : 'less than') : inclusive ? 'at least' : 'more than';
+      return `must be ${words} ${count(bound)}${got}`;
+    }
+    case 'array':
+    case 'set': {
+      const size = Array.isArray(input) ? input.length : input instanceof Set ? input.size : null;
+      const items = Number(bound) === 1 ? 'item' : 'items';
+      return `must have ${big ? 'at most' : 'at least'} ${count(bound)} ${items}${size !== null ? ` (got ${count(size)})` : ''}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A schema's message for a value of the wrong type only; its limits keep their own words (limitWords). */
+export function wrongType(message: string): (issue: Issue) => string | undefined {
+  return (issue) => (issue.code === 'invalid_type' ? message : undefined);
+}
+
+z.config({ customError: limitWords });
