@@ -18,6 +18,8 @@ export function endWithJson(socket: Duplex, status: number, body: unknown, heade
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
 }
 
+const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
+
 /** Connections held open at once, and how long a request's headers and the whole request may take to arrive. */
 export const CONNECTION_LIMITS = { max: 1024, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
 
@@ -52,7 +54,7 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
       // Node cuts slow headers itself; a body still arriving past the request timeout is cut here.
       const timer = setTimeout(() => {
         if (req.complete) return;
-        if (!res.headersSent) sendJson(res, 408, { error: { code: 'invalid_request', message: `the request did not arrive in full within ${Math.round(requestTimeoutMs / 1000)} s` } }, { connection: 'close' });
+        if (!res.headersSent) sendJson(res, 408, { error: { code: 'invalid_request', message: `the request did not arrive in full within ${seconds(requestTimeoutMs)}`, limit: requestTimeoutMs } }, { connection: 'close' });
         req.socket.destroySoon();
       }, requestTimeoutMs);
       timer.unref();
@@ -60,6 +62,10 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
         clearTimeout(timer);
         if (state) state.busy = false;
       });
+    },
+    /** Whether a request has begun on this connection and not ended. */
+    carrying(socket: Duplex): boolean {
+      return open.get(socket)?.busy === true;
     },
     stats(): { open: number; busy: number } {
       let busy = 0;
@@ -69,13 +75,21 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
   };
 }
 
-/** What the parser refused, in words: the HTTP status, why, and the limit it went past. */
-export function parserRefusal(error: { code?: string | undefined; message: string }): { status: number; message: string; limit?: number } {
+/**
+ * What the parser refused, in words: the HTTP status, why, and the limit it went past. A timeout is the
+ * headers' when no request had begun on the connection (`carrying` false), else the whole request's.
+ */
+export function parserRefusal(
+  error: { code?: string | undefined; message: string },
+  timeouts: { headersTimeoutMs: number; requestTimeoutMs: number; carrying: boolean },
+): { status: number; message: string; limit?: number } {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, message: `the request line and headers are more than ${maxHeaderSize.toLocaleString('en-US')} bytes (a URL or header too large)`, limit: maxHeaderSize };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, message: 'the request did not arrive in full within 30 s' };
+      return timeouts.carrying
+        ? { status: 408, message: `the request did not arrive in full within ${seconds(timeouts.requestTimeoutMs)}`, limit: timeouts.requestTimeoutMs }
+        : { status: 408, message: `the request line and headers did not arrive within ${seconds(timeouts.headersTimeoutMs)}`, limit: timeouts.headersTimeoutMs };
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
       return { status: 400, message: 'Content-Length and Transfer-Encoding together: send one of them' };
     case 'HPE_INVALID_CONTENT_LENGTH':

@@ -105,7 +105,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       else res.destroy();
     });
   });
-  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => refuseUnparsed(core, error, socket));
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
+    refuseUnparsed(core, error, socket, { headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs, carrying: connections.carrying(socket) }),
+  );
   server.keepAliveTimeout = 5000;
   // Half-sent requests hold memory and a socket: headers have 10 s to arrive and a whole request 30 s (SDK bodies
   // are at most 500 KiB). At the cap, a new connection takes the place of the oldest one that is not carrying a
@@ -204,12 +206,15 @@ function refuseNotARoute(req: IncomingMessage, res: ServerResponse, path: string
  * What Node's parser refuses (bad framing, a header or URL past its limit, a request too slow) gets the JSON
  * error every other refusal gets, and a line in the ingest log, instead of Node's bare status line.
  */
-function refuseUnparsed(core: Core, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+function refuseUnparsed(core: Core, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, timeouts: Parameters<typeof parserRefusal>[1]): void {
+  // A connection that sent nothing asked nothing (a browser opens one ahead of the requests it may make): closed
+  // at the headers' deadline, it is no refusal to log.
+  const silent = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Duplex & { bytesRead?: number }).bytesRead === 0;
+  if (error.code === 'ECONNRESET' || !socket.writable || silent) {
     socket.destroy();
     return;
   }
-  const refusal = parserRefusal(error);
+  const refusal = parserRefusal(error, timeouts);
   const route = requestTarget(error.rawPacket);
   core.ingestion.logRefusal({
     receivedAt: core.clock.now(),

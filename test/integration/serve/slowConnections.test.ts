@@ -9,13 +9,14 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createCommandHandlers } from '../../../main/app/commandHandlers.js';
 import { startServer, type RunningServer } from '../../../main/server/httpServer.js';
-import { newCore, onCleanup } from '../../helpers/harness.js';
+import type { Core } from '../../../main/app/createCore.js';
+import { must, newCore, onCleanup } from '../../helpers/harness.js';
 
-async function serveCore(connectionLimits: { max: number; headersTimeoutMs?: number; requestTimeoutMs?: number }): Promise<RunningServer> {
+async function serveCore(connectionLimits: { max: number; headersTimeoutMs?: number; requestTimeoutMs?: number }): Promise<RunningServer & { core: Core }> {
   const core = newCore({ autoStart: false });
   const server = await startServer({ core, host: '127.0.0.1', port: 0, token: () => 'tok', handlers: createCommandHandlers(core), uiDir: null, connectionLimits });
   onCleanup(() => server.close());
-  return server;
+  return Object.assign(server, { core });
 }
 
 /** A connection that sends the start of a request and then nothing: what a slow-header attack holds open. */
@@ -53,7 +54,22 @@ describe('slow connections', () => {
       socket.on('data', (d) => (text += String(d)));
       socket.once('close', () => resolve(text));
     });
-    expect(await answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(await answer).toMatch(/^HTTP\/1\.1 408[\s\S]*the request line and headers did not arrive within 1 s/);
+    expect(must(server.core.listIngestLog({})).items.map((r) => [r.httpStatus, r.message])).toEqual([[408, 'the request line and headers did not arrive within 1 s']]);
+  });
+
+  it('a connection that sends nothing (a browser opens some ahead of its requests) is closed at the headers timeout, and no refusal is logged', async () => {
+    const server = await serveCore({ max: 20, headersTimeoutMs: 1000 });
+    const socket = await new Promise<Socket>((resolve) => {
+      const s = connect(server.port, '127.0.0.1', () => resolve(s));
+      s.on('error', () => undefined);
+      onCleanup(() => void s.destroy());
+    });
+    let answered = '';
+    socket.on('data', (d) => (answered += String(d)));
+    await closed(socket);
+    expect(answered).toBe('');
+    expect(must(server.core.listIngestLog({})).items).toEqual([]);
   });
 
   it('a body that does not arrive within the request timeout is cut', async () => {
