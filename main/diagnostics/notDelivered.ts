@@ -185,12 +185,15 @@ function signatureCheck(d: Destination, mine: Attempt[], captures: CaptureRecord
   // and (captures from before that link) those whose X-Signature is one this destination sent.
   const deliveries = new Set(mine.map((a) => a.deliveryId));
   const linked = captures.filter((c) => c.attempt !== null && deliveries.has(c.attempt.deliveryId));
-  const checks = receiverChecks(linked, {
+  const verdicts = receiverChecks(linked, {
     attempts: mine,
     deliveryOf: () => ({ destinationId: d.id, destinationName: d.name }),
     destination: (id) => (id === d.id ? d : undefined),
     receiverSecret,
-  }).filter((c) => c.verdict === 'invalid' || c.verdict === 'missing');
+  });
+  const checks = verdicts.filter((c) => c.verdict === 'invalid' || c.verdict === 'missing');
+  // Captures are numbered as they arrive: the newest the receiver found valid.
+  const newestValid = Math.max(0, ...verdicts.filter((c) => c.verdict === 'valid').map((c) => c.captureId));
   const bySignature = new Map(mine.filter((a) => a.signature !== null).map((a) => [a.signature!, a]));
   const invalid: { capture: CaptureRecord; attempt: Attempt; explanation: string | null; fingerprints: string | null }[] = [];
   for (const check of checks) {
@@ -207,6 +210,16 @@ function signatureCheck(d: Destination, mine: Attempt[], captures: CaptureRecord
   }
   invalid.sort((a, b) => b.capture.id - a.capture.id);
   const base = { id: `destination.signature:${d.id}`, section: 'not-delivered' as const, rule: 'destination.signature', subject: d.name };
+  if (invalid.length > 0 && newestValid > invalid[0]!.capture.id) {
+    // Fixed since: what the receiver checks now is what counts; the failures before stay as history.
+    return {
+      ...base,
+      state: 'ok',
+      title: `The receiver finds ${d.name}’s signature valid`,
+      detail: `Its newest request passed the receiver’s check (capture ${newestValid}); ${plural(invalid.length, 'earlier request')} failed it.`,
+      evidence: linked.filter((c) => c.id === newestValid).map((c) => ({ kind: 'capture' as const, label: `Capture ${c.id}${c.receiver ? ` at ${c.receiver}` : ''}`, receiver: c.receiver, captureId: c.id })),
+    };
+  }
   if (invalid.length > 0) {
     const { capture, attempt, explanation, fingerprints } = invalid[0]!;
     return {
@@ -221,8 +234,11 @@ function signatureCheck(d: Destination, mine: Attempt[], captures: CaptureRecord
     };
   }
   // A receiver of ours that refused a signed request: the signature is the first suspect.
-  const refused = mine.find((a) => a.signature !== null && (a.statusCode === 401 || a.statusCode === 403));
-  if (refused && d.sharedSecret) {
+  const refusedAt = mine.findIndex((a) => a.signature !== null && (a.statusCode === 401 || a.statusCode === 403));
+  const refused = refusedAt >= 0 ? mine[refusedAt] : undefined;
+  // Attempts are newest first: a success after the refusal means it was fixed since.
+  const acceptedSince = mine.slice(0, Math.max(0, refusedAt)).some((a) => a.outcome === 'success');
+  if (refused && d.sharedSecret && !acceptedSince) {
     return {
       ...base,
       state: 'warning',

@@ -185,6 +185,13 @@ describe('the troubleshooting checklist', () => {
     expect(signature.detail).not.toContain('No known mistake');
     // The other destinations have no signature problem to report.
     expect(d.checks.some((c) => c.id === `destination.signature:${destinationId(r, 'Down')}`)).toBe(false);
+
+    // Fixed: once the receiver finds the newest request's signature valid, the problem is history, not a fix to make.
+    must(r.core.updateDestination({ id: destinationId(r, 'Signed'), patch: { sharedSecret: 'the-receivers-secret' } }));
+    await sendTracks(r, [{}]);
+    const fixed = check(await diagnose(r), `destination.signature:${destinationId(r, 'Signed')}`);
+    expect(fixed).toMatchObject({ state: 'ok', title: 'The receiver finds Signed’s signature valid', evidence: [{ kind: 'capture', receiver: 'signed' }] });
+    expect(fixed.detail).toMatch(/^Its newest request passed the receiver’s check \(capture \d+\); 1 earlier request failed it\.$/);
   });
 
   it('names Retry-After, the retry backlog and a pause under "Deliveries slow"', async () => {
