@@ -109,7 +109,9 @@ export function CommandPalette() {
   const route = useRouter((s) => s.route);
   const paused = useEngine((s) => s.paused);
   const moved = useEngine((s) => (s.clock?.offsetMs ?? 0) !== 0);
-  const actions = open ? paletteActions({ openMessageId: opensMessages(route.view) ? route.messageId : null, forwardingPaused: paused, clockMoved: moved, hasIngestUrl: true }) : [];
+  // As the top bar's Next retry: offered only while a retry is waiting (advanceToNextRetry refuses otherwise).
+  const retryWaiting = useEngine((s) => s.overview !== null && s.overview.nextDueAt !== null);
+  const actions = open ? paletteActions({ openMessageId: opensMessages(route.view) ? route.messageId : null, forwardingPaused: paused, clockMoved: moved, retryWaiting, hasIngestUrl: true }) : [];
   const wanted = messageIdIn(search);
   const choose = (id: string) => {
     setOpen(false);

@@ -22,6 +22,8 @@ export interface PaletteContext {
   openMessageId: number | null;
   forwardingPaused: boolean;
   clockMoved: boolean;
+  /** A retry is waiting (the top bar's Next retry is enabled): the palette offers Next retry only then. */
+  retryWaiting: boolean;
   hasIngestUrl: boolean;
 }
 
@@ -52,7 +54,7 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
     keywords: ['signature', 'verify', 'X-Signature', 'HMAC', 'secret', 'check'],
   });
   for (const step of TIME_STEPS) actions.push({ id: `time:${step.action}`, group: 'Engine', label: `Advance the clock ${step.label}`, keywords: ['time travel', 'fast forward', step.label] });
-  actions.push({ id: 'time:next', group: 'Engine', label: 'Next retry', keywords: ['time travel', 'jump', 'due'] });
+  if (ctx.retryWaiting) actions.push({ id: 'time:next', group: 'Engine', label: 'Next retry', keywords: ['time travel', 'jump', 'due'] });
   if (ctx.clockMoved) actions.push({ id: 'time:reset', group: 'Engine', label: 'Reset offset', keywords: ['time travel', 'real time', 'clock'] });
   actions.push(
     ctx.forwardingPaused

@@ -72,7 +72,7 @@ describe('counters and filters in the renderer', () => {
 
   it('"sig" in the palette finds the Signature panel first', () => {
     for (const openMessageId of [null, 42]) {
-      const actions = paletteActions({ openMessageId, forwardingPaused: false, clockMoved: false, hasIngestUrl: true });
+      const actions = paletteActions({ openMessageId, forwardingPaused: false, clockMoved: false, retryWaiting: true, hasIngestUrl: true });
       const ranked = actions.map((a) => ({ label: a.label, score: defaultFilter(a.label, 'sig', a.keywords) })).sort((a, b) => b.score - a.score);
       expect(ranked[0]!.label).toMatch(/^Signature panel/);
       expect(defaultFilter(ranked[0]!.label, 'verify', actions.find((a) => a.label === ranked[0]!.label)!.keywords)).toBeGreaterThan(0);

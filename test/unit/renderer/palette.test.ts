@@ -3,7 +3,7 @@ import { messageIdIn, paletteActions, paletteScore, VIEW_LABELS } from '../../..
 import { MESSAGE_TYPES } from '../../../main/contract/message/messageShapes';
 import { VIEWS } from '../../../renderer/src/stores/router';
 
-const base = { openMessageId: null, forwardingPaused: false, clockMoved: false, hasIngestUrl: true };
+const base = { openMessageId: null, forwardingPaused: false, clockMoved: false, retryWaiting: true, hasIngestUrl: true };
 
 describe('the command palette', () => {
   it('offers every screen, every time-travel step, the forwarding switch and each message type', () => {
@@ -14,8 +14,9 @@ describe('the command palette', () => {
     expect(labels).toContain('Pause forwarding');
     for (const type of MESSAGE_TYPES) expect(labels.some((l) => l.startsWith('Compose ') && l.endsWith(` ${type}`))).toBe(true);
     expect(labels).toContain('Compose an identify');
-    // Reset offset only once the clock moved; the message's actions only when one is open.
+    // Reset offset only once the clock moved; Next retry only while a retry waits; the message's actions only when one is open.
     expect(labels).not.toContain('Reset offset');
+    expect(paletteActions({ ...base, retryWaiting: false }).map((a) => a.label)).not.toContain('Next retry');
     expect(labels.some((l) => l.startsWith('Retry message'))).toBe(false);
     const moved = paletteActions({ ...base, openMessageId: 42, forwardingPaused: true, clockMoved: true }).map((a) => a.label);
     expect(moved).toEqual(expect.arrayContaining(['Reset offset', 'Resume forwarding', 'Retry message 42 now', 'Cancel message 42', 'Replay message 42']));
