@@ -4,6 +4,7 @@
  * messages still waiting for a delivery are kept.
  */
 import { z } from 'zod';
+import { wrongType } from './zodWords.js';
 
 export const RETENTION_LIMITS = {
   maxAgeDays: { min: 1, max: 3650 },
@@ -20,8 +21,10 @@ export interface RetentionPolicy {
 export interface RetentionState extends RetentionPolicy {
   /** Size of the database and its WAL, in bytes (it does not shrink: SQLite reuses the freed pages). */
   databaseBytes: number;
-  /** Messages stored now. */
+  /** Messages stored now, a check run's own included. */
   messages: number;
+  /** Of them, the messages check runs sent (listMessages({origin: 'check'})): not the user's, so not in History's default list. */
+  checkMessages: number;
   /** When the oldest stored message was received (engine time), or null. */
   oldestReceivedAt: number | null;
   /** Messages removed by retention since the data dir began. */
@@ -32,10 +35,10 @@ export interface RetentionState extends RetentionPolicy {
 
 const limit = (name: string, bounds: { min: number; max: number }) =>
   z
-    .number({ error: `must be a number (${name}), or null to keep everything` })
+    .number({ error: wrongType(`must be a number (${name}), or null to keep everything`) })
     .int('must be a whole number')
-    .min(bounds.min, { error: `must be at least ${bounds.min.toLocaleString('en-US')}` })
-    .max(bounds.max, { error: `must be at most ${bounds.max.toLocaleString('en-US')}` })
+    .min(bounds.min)
+    .max(bounds.max)
     .nullable();
 
 /** setRetention: a field left out keeps its current value; null turns that limit off. */

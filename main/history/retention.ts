@@ -71,6 +71,7 @@ export class Retention {
       ...this.policy(),
       databaseBytes: databaseBytes(this.options.store.file),
       messages: retention.count(),
+      checkMessages: retention.countChecks(),
       oldestReceivedAt: retention.oldestReceivedAt(),
       pruned: retention.pruned(),
       lastPrunedAt: this.lastPrunedAt,

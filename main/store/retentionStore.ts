@@ -25,6 +25,7 @@ export class RetentionStore {
   ) {
     this.statements = {
       count: db.prepare<[], number>('SELECT count(*) FROM messages').pluck(),
+      countChecks: db.prepare<[], number>('SELECT count(*) FROM messages INDEXED BY messages_origin WHERE origin IS NOT NULL').pluck(),
       oldest: db.prepare<[], number | null>('SELECT min(received_at) FROM messages').pluck(),
       // The id of the n-th newest message: everything below it is past "keep the newest n".
       nthNewest: db.prepare<[number], number | null>('SELECT id FROM messages ORDER BY id DESC LIMIT 1 OFFSET ?').pluck(),
@@ -44,6 +45,11 @@ export class RetentionStore {
   /** Messages stored (a count of the table: tens of milliseconds at a million). */
   count(): number {
     return this.statements.count.get() ?? 0;
+  }
+
+  /** Of the stored messages, how many are a check run's own (origin set). */
+  countChecks(): number {
+    return this.statements.countChecks.get() ?? 0;
   }
 
   /** When the oldest stored message was received (engine time), or null. */

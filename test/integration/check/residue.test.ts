@@ -110,8 +110,11 @@ describe('a check run leaves nothing behind', () => {
     must(await fresh.checks.runCheck({ url: receiver.url, secret: SECRET, only: ['shapes.track', 'signature.wrong-secret', 'status.valid-request'], wait: true }));
     await fresh.idle();
 
-    expect(must(fresh.listMessages({ origin: 'check' })).items.length).toBeGreaterThan(0);
+    const checkTraffic = must(fresh.listMessages({ origin: 'check' })).items.length;
+    expect(checkTraffic).toBeGreaterThan(0);
     expect(checklist()).toEqual(before);
+    // History's footer counts what is stored, and says how much of it the check's is (the list shows the user's).
+    expect(must(fresh.getRetention({}))).toMatchObject({ messages: checkTraffic, checkMessages: checkTraffic });
     expect(must(fresh.listRoutingInputs({}))).toEqual({ looked: 0, items: [] });
   });
 

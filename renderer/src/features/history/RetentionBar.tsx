@@ -41,7 +41,8 @@ export function RetentionBar({ refreshKey }: { refreshKey: number }) {
       <Database aria-hidden className="size-3.5 text-faint" />
       {state ? (
         <span className="min-w-0 truncate">
-          <span className="tabular text-fg">{plural(state.messages, 'message')}</span> stored · database <span className="tabular text-fg">{formatSize(state.databaseBytes)}</span>
+          <span className="tabular text-fg">{plural(state.messages, 'message')}</span> stored
+          {state.checkMessages > 0 && <span title="A check run's own messages: History lists them under Traffic: hookbench check"> ({formatCount(state.checkMessages)} from check runs)</span>} · database <span className="tabular text-fg">{formatSize(state.databaseBytes)}</span>
           {state.oldestReceivedAt !== null && <> · oldest {formatRowTime(state.oldestReceivedAt, Date.now())}</>} · retention {describePolicy(state)}
           {state.pruned > 0 && <> · {plural(state.pruned, 'message')} removed so far</>}
         </span>
