@@ -94,8 +94,9 @@ export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, gh
         ))}
         {hidden > 0 && (
           <li className="relative pl-4">
-            <button type="button" onClick={() => setAllGhosts(true)} aria-label={`${hidden} more ${hidden === 1 ? 'retry' : 'retries'} scheduled, the last ${formatCountdown(ghosts[ghosts.length - 1]!.at, now)} (${scope})`} className="my-0.5 h-6 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg">
-              {hidden} more {hidden === 1 ? 'retry' : 'retries'} scheduled, the last {formatCountdown(ghosts[ghosts.length - 1]!.at, now)}
+            {/* Only the next retry is scheduled; the ones after it come only if it keeps failing. */}
+            <button type="button" onClick={() => setAllGhosts(true)} aria-label={`${hidden} more ${hidden === 1 ? 'retry' : 'retries'} if it keeps failing, the last ${formatCountdown(ghosts[ghosts.length - 1]!.at, now)} (${scope})`} className="my-0.5 h-6 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg">
+              {hidden} more {hidden === 1 ? 'retry' : 'retries'} if it keeps failing, the last {formatCountdown(ghosts[ghosts.length - 1]!.at, now)}
             </button>
           </li>
         )}
