@@ -7,7 +7,8 @@ import { TONE_CLASS } from '../lib/status';
  * sent it (`invalid` or `missing`): a green "delivered" from the receiver's 200 is then only half true.
  * Nothing when the verdict is valid or there is none. `compact`: the icon alone (list rows).
  */
-export function ReceiverVerdictMarker({ verdict, compact = false }: { verdict?: SignatureVerdict | undefined; compact?: boolean }) {
+/** `wordsClassName`: when the words show (a container query), for a row that is sometimes too narrow for them. */
+export function ReceiverVerdictMarker({ verdict, compact = false, wordsClassName }: { verdict?: SignatureVerdict | undefined; compact?: boolean; wordsClassName?: string }) {
   if (verdict !== 'invalid' && verdict !== 'missing') return null;
   const label = `Receiver: signature ${verdict}`;
   const Icon = verdict === 'invalid' ? ShieldX : ShieldAlert;
@@ -20,7 +21,7 @@ export function ReceiverVerdictMarker({ verdict, compact = false }: { verdict?: 
     >
       <Icon aria-hidden className="size-3" />
       {/* A row gives the event name the room; the icon and its tooltip say it there. */}
-      {!compact && `sig ${verdict}`}
+      {!compact && (wordsClassName ? <span className={wordsClassName}>sig {verdict}</span> : `sig ${verdict}`)}
     </span>
   );
 }

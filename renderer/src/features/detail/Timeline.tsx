@@ -68,7 +68,8 @@ export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, gh
                 <OutcomeBadge outcome={a.outcome} />
                 {/* A fast-forwarded attempt never has a status: its badge takes the status's place (else the row overflows a narrow pane). */}
                 {isFastForwarded(a) ? <FastForwardedBadge /> : <span className={`w-16 shrink-0 font-mono ${tone.text}`}>{a.statusCode ? `HTTP ${a.statusCode}` : '—'}</span>}
-                <ReceiverVerdictMarker verdict={verdict} />
+                {/* In a narrow pane the shield alone (its tooltip says the rest), so that the duration stays in view. */}
+                <ReceiverVerdictMarker verdict={verdict} wordsClassName="hidden @min-[400px]:inline" />
                 <span className="tabular ml-auto shrink-0 font-mono text-muted">{formatDuration(a.durationMs)}</span>
               </button>
             </li>
