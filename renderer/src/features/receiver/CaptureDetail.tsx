@@ -100,7 +100,7 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
           <Fact label="Arrived">
             <span className="tabular font-mono">{formatTimestamp(c.arrivedAt)}</span>
             <span className="text-faint">
-              {c.listener} · from {c.remoteAddress ?? 'unknown'}
+              engine time · {c.listener} · from {c.remoteAddress ?? 'unknown'}
             </span>
           </Fact>
           <Fact label="Answered">

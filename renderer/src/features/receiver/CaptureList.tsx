@@ -67,7 +67,8 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
         className="flex min-w-0 flex-1 flex-col justify-center gap-0.5 px-3 text-left"
       >
         <span className="flex h-5 min-w-0 items-center gap-2.5">
-          <span className="tabular w-16 shrink-0 font-mono text-muted">{formatRowTime(c.arrivedAt, engineNow)}</span>
+          {/* Engine time, as the attempts': after a jump and a reset, the list (in order of arrival) shows the jumps. */}
+          <span className="tabular w-16 shrink-0 font-mono text-muted" title="When it arrived, in engine time (time travel moves it)">{formatRowTime(c.arrivedAt, engineNow)}</span>
           <span className="min-w-0 flex-1 truncate font-mono">
             <span className="font-semibold text-accent">{c.method}</span> {c.path}
             {c.listener === 'https' && <span className="text-faint"> (https)</span>}
