@@ -18,8 +18,9 @@ export function EndpointList({ endpoints, selected, onSelect }: { endpoints: Rec
               </span>
               <span className="min-w-0 flex-1 truncate text-muted">{describeScript(e.script)}</span>
               {e.secret && <KeyRound aria-label="checks signatures" className="size-3.5 shrink-0 text-faint" />}
-              <span className="tabular w-8 shrink-0 text-right font-mono text-faint" title="Requests answered under this script">
-                {e.answered}
+              {/* Counted since the script last changed, so it can be below the captures listed for the endpoint. */}
+              <span className="tabular shrink-0 text-right text-faint" title="Requests answered under this script (since it was last saved)">
+                <span className="font-mono">{e.answered}</span> answered
               </span>
             </PickButton>
           </li>
