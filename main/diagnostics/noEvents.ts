@@ -62,13 +62,15 @@ export function noEvents(sources: Source[], refusals: IngestRefusal[], ingestUrl
         rule: 'source.refused',
         subject: source.name,
         state: 'problem',
-        title: `${plural(Math.max(u.refused, mine.length), 'call')} of ${source.name} refused`,
+        // A request refused before its calls could be read counts no call: requests, when the log has them.
+        title: mine.length > 0 ? `${plural(mine.length, 'request')} of ${source.name} refused${u.refused > 0 ? ` (${plural(u.refused, 'call')} in all)` : ''}` : `${plural(u.refused, 'call')} of ${source.name} refused`,
         detail: last ? `Latest: HTTP ${last.httpStatus} ${last.code}: ${last.message}. ${refusalAdvice(last)}` : 'The ingest log has the reasons.',
         evidence: mine.slice(0, MAX_EVIDENCE).map(refusalLink),
       });
     }
   }
-  // Refused before a source could be told: a write key problem (401) or a body that could not be read for one.
+  // Refused before a source could be told: a write key problem (401), or a request that named none Hookbench knows
+  // (the write key of a request with Basic auth is read before its body, so its refusals are its source's).
   const keyless = refusals.filter((r) => r.sourceId === null && r.httpStatus === 401);
   const last = keyless[0];
   checks.push({
@@ -90,7 +92,7 @@ export function noEvents(sources: Source[], refusals: IngestRefusal[], ingestUrl
       rule: 'ingest.refused',
       subject: null,
       state: 'problem',
-      title: `${plural(unread.length, 'request')} refused before a write key could be read: ${first.code}`,
+      title: `${plural(unread.length, 'request')} refused without a write key of a source: ${first.code}`,
       detail: `Latest: HTTP ${first.httpStatus} ${first.code}: ${first.message}. ${refusalAdvice(first)}`,
       evidence: unread.slice(0, MAX_EVIDENCE).map(refusalLink),
     });

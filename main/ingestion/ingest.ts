@@ -127,7 +127,8 @@ export class IngestService {
       });
       return { status, headers: CORS, body: { error } };
     };
-    if (prepared.kind === 'refused' && prepared.stage === 'request') return refuse(null, prepared.status, prepared.error);
+    // A body that could not be read still came with the write key of its Authorization header, if any: its source's refusal.
+    if (prepared.kind === 'refused' && prepared.stage === 'request') return refuse(prepared.writeKey ? core.sourceByWriteKey(prepared.writeKey) : null, prepared.status, prepared.error);
 
     const { writeKey } = prepared;
     if (!writeKey) {

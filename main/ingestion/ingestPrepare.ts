@@ -167,6 +167,8 @@ function refuse(s: Intake, stage: 'request' | 'calls', calls: number, status: nu
 /** Decodes and parses the body into `s.payload`, reading the write key on the way; a refusal when it cannot, else null. */
 function readPayload(s: Intake): Prepared | null {
   const { req, isBatch } = s;
+  // The header's write key is known before the body is read: a body refused below is still its source's.
+  s.writeKey = writeKeyOf(req.authorization, null);
   // The Content-Type label is not checked (docs/behaviour.md §7): SDKs send JSON under whatever label their
   // HTTP library picks (none, text/plain, a form for a gzip body), and the real collection API reads it all
   // as JSON. Only a body that is not JSON is refused; the label is named then, when it is not JSON's.

@@ -14,6 +14,7 @@ import type { CommandHandlers } from '../contract/dispatch.js';
 import type { Core } from '../app/createCore.js';
 import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/ingest.js';
 import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
+import { writeKeyOf } from '../ingestion/ingestBody.js';
 import { apiAccess, handleApi, type ApiAccess } from './apiRoute.js';
 import { connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal, requestTarget } from './connections.js';
 import { CLOSE_GRACE_MS, EVENT_SOCKET_LIMITS, EventSockets } from './eventSockets.js';
@@ -180,11 +181,18 @@ async function receiveIngest(req: IncomingMessage, res: ServerResponse, path: st
   }
   if (body === 'too_large') {
     const error = { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
-    core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path, clientIp: ip, httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
+    core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: headerSource(req, core), route: path, clientIp: ip, httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: null });
     return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
   }
   const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, bodyAgain: () => Buffer.concat(chunks), clientIp: ip });
   return sendJson(res, answer.status, answer.body, answer.headers);
+}
+
+/** The source whose write key a request's Basic auth names, when it names one: the refusal is that source's. */
+function headerSource(req: IncomingMessage, core: Core): string | null {
+  const authorization = req.headers.authorization;
+  const key = authorization ? writeKeyOf(authorization, null) : null;
+  return key ? (core.ingestion.sourceByWriteKey(key)?.id ?? null) : null;
 }
 
 /** A 404 in JSON naming the route meant; a POST that looks like an SDK's is kept in the ingest log. */
@@ -197,7 +205,7 @@ function refuseNotARoute(req: IncomingMessage, res: ServerResponse, path: string
     ? `${where}: not a route of Hookbench; did you mean ${meant}? Ingestion is under /v1/, the typed API under /api/<command>.`
     : `${where}: not a route of Hookbench. Ingestion is under /v1/ (e.g. /v1/batch), the typed API under /api/<command>; only GET serves the UI.`;
   if (meant && method === 'POST') {
-    core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: null, route: path.slice(0, 200), clientIp: clientIp(req), httpStatus: 404, code: 'not_found', message, field: null, index: null, bodyBytes: null });
+    core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: headerSource(req, core), route: path.slice(0, 200), clientIp: clientIp(req), httpStatus: 404, code: 'not_found', message, field: null, index: null, bodyBytes: null });
   }
   sendJson(res, 404, { error: { code: 'not_found', message } }, { 'access-control-allow-origin': '*' });
 }

@@ -208,6 +208,29 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
     expect(messages(running).map((m) => m.type).sort()).toEqual(['alias', 'group', 'identify', 'page', 'screen', 'screen', 'track']);
   });
 
+  it("a request with the write key in its Basic auth is its source's refusal even when its body cannot be read: bad JSON, a bad encoding, too large, a wrong route", async () => {
+    const rx = await newReceiver();
+    const running = await serve(rx);
+    const source = must(running.core.listSources()).items.find((s) => s.name === 'backend')!;
+    expect((await post(running, '/v1/batch', '{"batch": [')).status).toBe(400);
+    expect((await post(running, '/v1/batch', 'not gzip', { 'content-encoding': 'gzip' })).status).toBe(400);
+    expect((await post(running, '/v1/batch', Buffer.alloc(600 * 1024, 0x20))).status).toBe(400);
+    expect((await post(running, '/batch', { batch: [] })).status).toBe(404);
+    // Without a key Hookbench knows, a refusal is no source's.
+    expect((await post(running, '/v1/batch', '{"batch": [', { authorization: basic('wk_nobody') })).status).toBe(400);
+    const log = must(running.core.listIngestLog({})).items.map((r) => [r.route, r.code, r.sourceId]);
+    expect(log).toEqual([
+      ['/v1/batch', 'invalid_json', null],
+      ['/batch', 'not_found', source.id],
+      ['/v1/batch', 'request_too_large', source.id],
+      ['/v1/batch', expect.any(String), source.id],
+      ['/v1/batch', 'invalid_json', source.id],
+    ]);
+    const checks = must(running.core.getDiagnostics({})).checks;
+    expect(checks.find((c) => c.id === `source.refused:${source.id}`)).toMatchObject({ state: 'problem', title: '4 requests of backend refused' });
+    expect(checks.find((c) => c.id === 'ingest.refused')).toMatchObject({ title: '1 request refused without a write key of a source: invalid_json' });
+  });
+
   it('counts usage per source: received, accepted, refused, filtered', async () => {
     const rx = await newReceiver();
     const running = await serve(rx);

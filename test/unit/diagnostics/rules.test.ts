@@ -119,7 +119,7 @@ describe('the checklist’s rules', () => {
     const d = diagnose({ destinations: [], refusals: [refusal({ id: 2 })] });
     expect(byId(d, 'ingest.writeKey')).toMatchObject({ state: 'ok' });
     const refused = byId(d, 'ingest.refused')!;
-    expect(refused).toMatchObject({ state: 'problem', title: '1 request refused before a write key could be read: invalid_json' });
+    expect(refused).toMatchObject({ state: 'problem', title: '1 request refused without a write key of a source: invalid_json' });
     expect(refused.detail).toContain('The body is not JSON');
     expect(refused.detail).not.toContain('write key');
     const auth = diagnose({ destinations: [], refusals: [refusal({ id: 3, httpStatus: 401, code: 'unauthorized', message: 'unknown write key wk_…99' })] });
