@@ -299,12 +299,17 @@ const BURST: Check[] = [
     scenario: scenario({ id: 'burst.concurrent', title: 'a burst of concurrent deliveries', area: 'burst', message: { type: 'track', call: track() }, sign: 'valid' }),
     concurrent: true,
     requests: (ctx) => Array.from({ length: ctx.burst }, (_, i) => ({ label: `burst ${i + 1}/${ctx.burst}`, message: { type: 'track' as const, call: track({ properties: { n: i + 1 } }) }, sign: 'valid' as const })),
-    judge: (exchanges, _ctx, elapsedMs) => {
+    judge: (exchanges, ctx, elapsedMs) => {
       const rate = `${exchanges.length} deliveries in ${Math.round(elapsedMs)} ms (${(exchanges.length / Math.max(elapsedMs / 1000, 0.001)).toFixed(1)}/s, at most 16 at once per origin, as the destination sends)`;
       const broken = exchanges.filter((ex) => ex.outcome === 'timeout' || ex.outcome === 'network_error' || (ex.statusCode !== null && ex.statusCode >= 500));
       if (broken.length > 0) {
         const kinds = [...new Set(broken.map((ex) => (ex.statusCode !== null ? `HTTP ${ex.statusCode}` : ex.outcome === 'timeout' ? 'timeout' : (ex.error ?? ex.outcome))))].join(', ');
-        return { verdict: 'fail', detail: `${broken.length} of ${rate} failed (${kinds}): the destination retries each for up to 4 hours`, fix: 'Accept bursts: queue the work and answer 2xx at once, and size the server for at least 16 concurrent requests per sender.' };
+        // The run's single requests (never at once) that got a 5xx: then the burst only repeats what they show.
+        const alone = ctx.exchanges.filter((ex) => !ctx.concurrentExchanges?.has(ex) && ex.statusCode !== null && ex.statusCode >= 500).length;
+        const fix = alone > 0
+          ? `Single requests of this run got a 5xx too (${alone}): the receiver fails without a burst, so fix that first (the failing checks above show its answers); then run the check again.`
+          : 'Accept bursts: queue the work and answer 2xx at once, and size the server for at least 16 concurrent requests per sender.';
+        return { verdict: 'fail', detail: `${broken.length} of ${rate} failed (${kinds}): the destination retries each for up to 4 hours`, fix };
       }
       const limited = exchanges.filter((ex) => ex.statusCode === 429);
       if (limited.length > 0) return { verdict: 'warn', detail: `${limited.length} of ${rate} got HTTP 429: retried later by the destination` };

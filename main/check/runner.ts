@@ -300,9 +300,13 @@ export function judgeAccepted(ex: CheckExchange, timing: CheckTiming): Judgement
       fix: 'Rate-limit with Retry-After so retries come when you can take them, or raise the limit for webhook traffic.',
     };
   }
-  if (status >= 500) return { verdict: 'fail', detail: `HTTP ${status}${bodyShown(ex)}: the destination retries this message for up to 4 hours`, fix: null };
+  if (status >= 500) return { verdict: 'fail', detail: `HTTP ${status}${bodyShown(ex)}: the destination retries this message for up to 4 hours`, fix: SERVER_ERROR_FIX };
   return { verdict: 'fail', detail: `HTTP ${status}${bodyShown(ex)}: a valid request refused; the destination fails the message for good (permanent: HTTP ${status})`, fix: null };
 }
+
+/** A valid request answered with a 5xx: the receiver failed on it (its own log says why). */
+export const SERVER_ERROR_FIX =
+  "Find what fails in the receiver on this call (its log has the error; the response body above may name it) and fix it: every 5xx is retried for up to 4 hours. Answer 2xx once the message is stored, and do work that may fail after answering.";
 
 export const TLS_FIX =
   "Use a certificate from a public CA. For a local one (mkcert, self-signed, a company CA), trust its root CA's PEM file: hookbench check --ca-file FILE (runCheck's caFile), and the destination's caFile for deliveries (mkcert -CAROOT shows where mkcert keeps it).";

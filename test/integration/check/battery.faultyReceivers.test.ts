@@ -136,6 +136,22 @@ describe('hookbench check: the battery', () => {
     expect(check(r, 'shapes.alias').detail).toBe('HTTP 500: TypeError: cannot read "Previous ID": the destination retries this message for up to 4 hours');
   });
 
+  it('a receiver that fails now and then (a 500 to every third request) gets the 5xx fix on each failing check, and the burst does not blame concurrency', async () => {
+    const healthy = checkReceiver();
+    let n = 0;
+    receiver.respond = (req, res) => (++n % 3 === 0 ? res.writeHead(500, { 'content-type': 'text/plain' }).end('oops') : healthy(req, res));
+    const result = await core.checks.runCheck({ url: receiver.url, secret: SECRET, burst: 9, only: ['shapes.track', 'shapes.identify', 'shapes.page', 'burst.concurrent'], wait: true });
+    if (!result.ok) throw new Error(result.error.message);
+    const r = result.value;
+    const shapes = r.checks.filter((c) => c.area === 'shapes' && c.verdict === 'fail');
+    expect(shapes).toHaveLength(1);
+    expect(shapes[0]).toMatchObject({ detail: 'HTTP 500: oops: the destination retries this message for up to 4 hours', fix: expect.stringMatching(/^Find what fails in the receiver on this call/) });
+    expect(check(r, 'burst.concurrent')).toMatchObject({ verdict: 'fail', fix: expect.stringMatching(/^Single requests of this run got a 5xx too \(1\): the receiver fails without a burst/) });
+    // Failing only under the burst, it is the burst's advice.
+    const burstOnly = await run({ overloadedPast: 2 }, { burst: 9, only: ['shapes.track', 'burst.concurrent'] });
+    expect(check(burstOnly, 'burst.concurrent').fix).toMatch(/^Accept bursts/);
+  });
+
   it('a receiver that never answers one shape fails that shape and the latency check (timeout injected: 300 ms)', async () => {
     const r = await run({ neverAnswersType: 'screen' }, { on: tight, only: ['shapes.screen', 'shapes.track', 'time.latency'] });
     expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'shapes.screen': 'fail', 'time.latency': 'fail' });
