@@ -203,7 +203,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .argument('[url]', 'the receiver URL to check (http:// or https://)')
     .option('--secret <secret>', "the destination's shared secret: requests are signed with it, forgeries are made against it")
     .option('--header <header>', 'static header "Name: value" sent with every request (repeatable, at most 5)', collect)
-    .option('--json', 'print the report as JSON: {url, startedAt, finishedAt, summary, checks}')
+    .option('--json', 'print the report as JSON: {url, startedAt, finishedAt, summary, diagnosis, checks, capacity}')
     .option('--junit <file>', 'also write the report as JUnit XML (one testcase per check) to this file')
     .option('--only <ids>', 'run only these check IDs, comma-separated (see --list)')
     .addOption(new Option('--burst <n>', 'concurrent deliveries of the burst check (default 50)').argParser(positiveInt))

@@ -69,7 +69,7 @@ export class RefusalReport {
       r.code === 'unauthorized'
         ? 'nothing of it was kept; give the SDK the write key of one of your sources (Sources in the UI)'
         : 'nothing of it was kept';
-    this.print(`refused a request to ${r.route}${from} (HTTP ${r.httpStatus}): ${r.message}; ${advice}. Repeats are counted, not printed.`);
+    this.print(`refused a request to ${r.route}${from} (HTTP ${r.httpStatus}): ${r.message.replace(/\.$/, '')}; ${advice}. Repeats are counted, not printed.`);
   }
 
   /** Prints the counts of repeats since the last summary, if any. */

@@ -106,6 +106,8 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
     if (url === undefined) throw new UsageError('give the URL of the receiver to check: hookbench check <url> (or --list for the check IDs)');
     const suggested = urlWithScheme(url);
     if (suggested) throw new UsageError(`<url>: "${url}" has no scheme (http:// or https://): did you mean ${suggested}?`);
+    // An empty --secret is mostly a variable that is not set (--secret "$WEBHOOK_SECRET"), not a choice.
+    if (options.secret === '') throw new UsageError('--secret is empty (is the variable you gave it set?): give the shared secret, or leave --secret out to send unsigned requests');
     const input: RunCheckInput = {
       url,
       ...(options.secret !== undefined ? { secret: options.secret } : {}),

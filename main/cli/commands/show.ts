@@ -26,6 +26,7 @@ const PREVIEW_CHARS = 300;
 /** `42` or `#42`: the message's number, as tail, send and delete-user print it. */
 export function parseMessageId(value: string): number {
   const m = /^#?(\d{1,15})$/.exec(value.trim());
+  if (!m && /^#?\d{16,}$/.test(value.trim())) throw new UsageError(`<id>: ${value.trim()} is too large for a message's number (at most 15 digits)`);
   if (!m) throw new UsageError(`<id>: expected the message's number, as tail, send and delete-user print it (#42 or 42), got ${JSON.stringify(value)}`);
   return Number(m[1]);
 }

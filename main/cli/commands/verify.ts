@@ -4,7 +4,7 @@
  */
 import { diagnoseSignature } from '../../domain/signatureDiagnosis.js';
 import { FILE_LIMITS } from '../../platform/boundedFile.js';
-import { EXIT, readStdin, readTextOrFile, runCommand, type CliIO } from '../io.js';
+import { EXIT, readStdin, readTextOrFile, runCommand, UsageError, type CliIO } from '../io.js';
 
 export interface VerifyOptions {
   secret: string;
@@ -15,6 +15,8 @@ export interface VerifyOptions {
 
 export async function runVerify(options: VerifyOptions, io: CliIO): Promise<number> {
   return runCommand(io, 'verify', async () => {
+    // An HMAC with an empty key is still an HMAC: an empty --secret (a variable not set) would be diagnosed, never refused.
+    if (options.secret === '') throw new UsageError("--secret is empty (is the variable you gave it set?): give the destination's shared secret");
     const body = options.body === undefined ? await readStdin(io, 'the body', FILE_LIMITS.data) : await readTextOrFile(options.body, io, '--body');
     const d = diagnoseSignature({ secret: options.secret, body, signature: options.signature });
     if (d.matches) {

@@ -126,6 +126,12 @@ describe('hookbench check', () => {
     expect(out).not.toContain('a valid request refused');
   });
 
+  it('an empty --secret (a variable left unset) exits 2 and says so, in the words of the CLI', async () => {
+    const { code, err } = await check(['http://127.0.0.1:9/hook', '--secret', '']);
+    expect(code).toBe(2);
+    expect(err).toContain('--secret is empty (is the variable you gave it set?): give the shared secret, or leave --secret out to send unsigned requests');
+  });
+
   it('a URL without its scheme exits 2, suggesting it with http:// on this machine and https:// elsewhere', async () => {
     const local = await check(['localhost:3000/x']);
     expect(local.code).toBe(2);

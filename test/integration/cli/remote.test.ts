@@ -232,6 +232,9 @@ describe('hookbench show', () => {
     const bad = captureIO();
     expect(await runCli(['show', 'abc', '--data-dir', running.dataDir], bad.io)).toBe(2);
     expect(bad.err()).toContain("<id>: expected the message's number");
+    const huge = captureIO();
+    expect(await runCli(['show', '99999999999999999999', '--data-dir', running.dataDir], huge.io)).toBe(2);
+    expect(huge.err()).toContain("<id>: 99999999999999999999 is too large for a message's number (at most 15 digits)");
   });
 
   it('a delivery whose retry window ran out says why no further attempt came', async () => {

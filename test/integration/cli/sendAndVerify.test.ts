@@ -323,6 +323,10 @@ describe('hookbench verify (in-process)', () => {
     const noFile = capture();
     expect(await runCli(['verify', '--secret', 's', '--signature', signature, '--body', '@/no/such/file'], noFile.io)).toBe(2);
     expect(noFile.err()).toContain('--body: /no/such/file does not exist');
+    // An empty secret is a variable left unset, said so, not a diagnosis of the receiver.
+    const empty = capture();
+    expect(await runCli(['verify', '--secret', '', '--signature', signature, '--body', 'x'], empty.io)).toBe(2);
+    expect(empty.err()).toContain('--secret is empty (is the variable you gave it set?)');
   });
 });
 
