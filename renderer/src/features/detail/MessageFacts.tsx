@@ -26,7 +26,8 @@ export function MessageFacts({ detail }: { detail: MessageDetail }) {
     ['User ID', m.userId ? <VisibleText text={m.userId} className="font-mono" /> : <span className="text-faint">—</span>],
     ...(anonymousId ? [['Anonymous ID', <span className="font-mono">{anonymousId}</span>] as [string, React.ReactNode]] : []),
     ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">{NO_SOURCE}</span>],
-    ['Size', `${formatBytes(new TextEncoder().encode(m.body).length)} of 32 KiB`],
+    // The 32 KiB limit is the call's as received (Compose's meter measures the same); the body is what was signed and sent.
+    ['Size', `call ${formatBytes(new TextEncoder().encode(JSON.stringify(m.call)).length)} of 32 KiB · body sent ${formatBytes(new TextEncoder().encode(m.body).length)}`],
     ...(m.replayOf !== null
       ? [
           [
