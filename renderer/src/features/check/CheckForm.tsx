@@ -51,7 +51,7 @@ export function CheckForm({ onStarted }: { onStarted(id: number): void }) {
           label="Only these checks"
           value={form.only}
           onChange={(only) => setForm({ only })}
-          placeholder="all (or IDs: signature.wrong-secret, shapes.track)"
+          placeholder="all (or IDs, e.g. shapes.track)"
         />
         <TextField
           className="w-36"
