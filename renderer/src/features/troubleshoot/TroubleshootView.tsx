@@ -23,7 +23,7 @@ const STATE: Record<CheckState, { icon: React.ReactNode; word: string; className
 
 const SECTION_HELP: Record<(typeof DIAGNOSTIC_SECTIONS)[number], string> = {
   'no-events': 'Is a write key in use, have calls arrived, were requests refused, and where must an SDK send?',
-  'not-delivered': 'For each destination: enabled, connected to the source, filtered by integrations or event filters, receiver failing, TLS, signatures.',
+  'not-delivered': 'Per destination: enabled, connected, filtered, its receiver, TLS, signatures.',
   slow: 'Timeouts, Retry-After answers, the retry backlog and a paused engine.',
 };
 
