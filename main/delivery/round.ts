@@ -27,7 +27,7 @@ export interface RoundContext {
   seed: number;
   destination: (id: string) => Destination | undefined;
   resolveUrl: (url: string) => Result<string>;
-  expectRequest?: ((url: string, body: string, attempt: { messageRef: number; deliveryId: number; attemptNumber: number; webhookIndex: number }) => (() => void) | null) | undefined;
+  expectRequest?: ((url: string, body: string, attempt: { messageRef: number; deliveryId: number; destinationName: string; attemptNumber: number; webhookIndex: number }) => (() => void) | null) | undefined;
   emit: (event: EngineEvent) => void;
   listening: () => boolean;
   window: InFlightWindow;
@@ -165,7 +165,7 @@ function resolveTargets(ctx: RoundContext, claimed: ClaimedDelivery, destination
     if (resolved) resolved.push(r);
     if (!r.ok) continue;
     if (reachable) reachable.push(r.value === webhook.url ? webhook : { ...webhook, url: r.value });
-    const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, attemptNumber, webhookIndex: index });
+    const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, destinationName: destination.name, attemptNumber, webhookIndex: index });
     if (done) (expecting ??= []).push(done);
   }
   // The destination's own array when the round goes to all its webhooks as configured: the forwarder's thread

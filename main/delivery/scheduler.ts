@@ -38,7 +38,7 @@ export interface EngineOptions {
    * The engine is about to send a round's request to this URL (the mock receiver links the capture to the
    * attempt); the answer is called once the round has finished. Null: not a receiver URL.
    */
-  expectRequest?: (url: string, body: string, attempt: { messageRef: number; deliveryId: number; attemptNumber: number; webhookIndex: number }) => (() => void) | null;
+  expectRequest?: (url: string, body: string, attempt: { messageRef: number; deliveryId: number; destinationName: string; attemptNumber: number; webhookIndex: number }) => (() => void) | null;
   /** Whether anybody listens (events are built only then). */
   listening: () => boolean;
   /**

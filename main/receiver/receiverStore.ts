@@ -59,7 +59,12 @@ interface CaptureRow {
   attempt_delivery: number | null;
   attempt_number: number | null;
   attempt_webhook: number | null;
+  /** Read with the row: the name of the destination of the attempt's delivery (the deliveries table keeps it). */
+  attempt_destination?: string | null;
 }
+
+/** A capture's attempt's destination, from its delivery (a capture stores the ids of its attempt only). */
+const ATTEMPT_DESTINATION = '(SELECT destination_name FROM deliveries WHERE deliveries.id = captures.attempt_delivery) AS attempt_destination';
 
 /** The newest captures kept by default; older ones are pruned as new ones arrive. */
 export const DEFAULT_MAX_CAPTURES = 10_000;
@@ -118,8 +123,8 @@ export class ReceiverStore {
         `INSERT INTO settings (key, value) VALUES ('${PRUNED_SETTING}', @n)
          ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + @n`,
       ),
-      getCapture: db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE id = ?'),
-      capturesOfMessage: db.prepare<[number], CaptureRow>('SELECT * FROM captures WHERE attempt_message = ? ORDER BY id'),
+      getCapture: db.prepare<[number], CaptureRow>(`SELECT *, ${ATTEMPT_DESTINATION} FROM captures WHERE id = ?`),
+      capturesOfMessage: db.prepare<[number], CaptureRow>(`SELECT *, ${ATTEMPT_DESTINATION} FROM captures WHERE attempt_message = ? ORDER BY id`),
       clearAll: db.prepare<[]>('DELETE FROM captures'),
       clearReceiver: db.prepare<[string]>('DELETE FROM captures WHERE receiver = ?'),
     };
@@ -247,7 +252,7 @@ export class ReceiverStore {
     let statement = this.listVariants.get(key);
     if (!statement) {
       // One prepared statement per filter combination (at most eight), each able to use its index.
-      statement = this.db.prepare(`SELECT * FROM captures ${key ? `WHERE ${key}` : ''} ORDER BY id DESC LIMIT @limit`);
+      statement = this.db.prepare(`SELECT *, ${ATTEMPT_DESTINATION} FROM captures ${key ? `WHERE ${key}` : ''} ORDER BY id DESC LIMIT @limit`);
       this.listVariants.set(key, statement);
     }
     const params: Record<string, unknown> = { limit: q.limit };
@@ -301,7 +306,7 @@ function toCapture(r: CaptureRow): CaptureRecord {
 
 function attemptOf(r: CaptureRow): CaptureAttempt | null {
   if (r.attempt_message === null || r.attempt_delivery === null || r.attempt_number === null || r.attempt_webhook === null) return null;
-  return { messageRef: r.attempt_message, deliveryId: r.attempt_delivery, attemptNumber: r.attempt_number, webhookIndex: r.attempt_webhook };
+  return { messageRef: r.attempt_message, deliveryId: r.attempt_delivery, destinationName: r.attempt_destination ?? null, attemptNumber: r.attempt_number, webhookIndex: r.attempt_webhook };
 }
 
 /** The record of a stored capture (also what its event carries, built without reading it back). */

@@ -146,6 +146,8 @@ export interface CaptureAttempt {
   /** Hookbench's own id of the message (MessageRecord.id). */
   messageRef: number;
   deliveryId: number;
+  /** The destination the attempt went to, by name (null once its delivery is gone): a check run's own says it sent a forgery on purpose. */
+  destinationName: string | null;
   attemptNumber: number;
   webhookIndex: number;
 }

@@ -136,6 +136,9 @@ describe('a check run leaves nothing behind', () => {
       [['missing', "hookbench check sent this request without X-Signature on purpose (destination 'hookbench check (unsigned)'): receiver endpoint 'orders' is right to find it missing; nothing needs changing", null]],
     ]);
     expect(must(mock.getDiagnostics({})).checks.filter((c) => c.state !== 'ok').map((c) => c.title)).toEqual(problemsBefore);
+    // Its capture names the destination that sent it, so the Receiver screen can say the same (checkForgery).
+    const captured = must(mock.receivers.listCaptures({ receiver: 'orders' })).items.find((c) => c.attempt?.messageRef === wrongSecret!.messageId);
+    expect(captured?.attempt?.destinationName).toBe('hookbench check (another secret)');
     const forger = must(mock.listDestinations({ owner: 'check' })).items.find((d) => d.name === 'hookbench check (another secret)')!;
     expect(mock.useOneSecret({ destinationId: forger.id, receiver: 'orders' })).toMatchObject({ ok: false, error: { code: 'conflict', field: 'destinationId' } });
     expect(must(mock.receivers.receiverSecret('orders'))).toBe(SECRET);

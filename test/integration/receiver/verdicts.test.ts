@@ -30,7 +30,7 @@ describe('the receiver\'s verdict on the attempt', () => {
     expect(detail.attempts.map((a) => a.outcome)).toEqual(['success']);
     const capture = must(core.receivers.listCaptures({ receiver: 'orders' })).items[0]!;
     expect(capture.signature?.verdict).toBe('invalid');
-    expect(capture.attempt).toEqual({ messageRef: id, deliveryId: detail.deliveries[0]!.id, attemptNumber: 1, webhookIndex: 0 });
+    expect(capture.attempt).toEqual({ messageRef: id, deliveryId: detail.deliveries[0]!.id, destinationName: 'Orders API', attemptNumber: 1, webhookIndex: 0 });
     expect(detail.receiverChecks).toEqual([
       {
         attemptId: detail.attempts[0]!.id,

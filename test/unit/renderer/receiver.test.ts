@@ -3,6 +3,7 @@ import type { AttemptRecord } from '../../../main/contract/deliveries';
 import { defaultScript, responseScriptSchema, type CaptureRecord } from '../../../main/contract/receiver/receiver';
 import { describeForm, formOfScript, scriptOfForm, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
 import { attemptFor } from '../../../renderer/src/features/receiver/CaptureDetail';
+import { checkForgery } from '../../../renderer/src/features/receiver/CaptureList';
 import { mergeCaptures } from '../../../renderer/src/stores/receiver';
 
 const parse = (input: unknown) => responseScriptSchema.parse(input);
@@ -49,9 +50,24 @@ describe('captures and the messages that sent them', () => {
   it("names the attempt a capture's recorded link names, and no other (same path and time are not a link)", () => {
     const attempt = (id: number, deliveryId: number, attemptNumber: number, webhookIndex: number) => ({ id, deliveryId, attemptNumber, webhookIndex }) as AttemptRecord;
     const attempts = [attempt(1, 10, 1, 0), attempt(2, 10, 1, 1), attempt(3, 10, 2, 0), attempt(4, 11, 2, 0)];
-    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, attemptNumber: 2, webhookIndex: 0 })?.id).toBe(3);
-    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, attemptNumber: 1, webhookIndex: 1 })?.id).toBe(2);
+    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, destinationName: 'Orders', attemptNumber: 2, webhookIndex: 0 })?.id).toBe(3);
+    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, destinationName: 'Orders', attemptNumber: 1, webhookIndex: 1 })?.id).toBe(2);
     // Recorded after the answer: until then there is no attempt to name.
-    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, attemptNumber: 3, webhookIndex: 0 })).toBeNull();
+    expect(attemptFor(attempts, { messageRef: 5, deliveryId: 10, destinationName: 'Orders', attemptNumber: 3, webhookIndex: 0 })).toBeNull();
+  });
+});
+
+describe("a capture of the check's forgery", () => {
+  const capture = (verdict: 'invalid' | 'missing' | 'valid', destinationName: string | null) =>
+    ({ signature: { verdict }, attempt: destinationName === undefined ? null : { messageRef: 1, deliveryId: 1, destinationName, attemptNumber: 1, webhookIndex: 0 } }) as unknown as CaptureRecord;
+
+  it('says the check sent it on purpose and nothing needs changing, only when one of its destinations sent it and the endpoint found it bad', () => {
+    expect(checkForgery(capture('invalid', 'hookbench check (another secret)'))).toBe(
+      "hookbench check sent this with another secret on purpose (destination 'hookbench check (another secret)'): right to find it invalid; nothing needs changing",
+    );
+    expect(checkForgery(capture('missing', 'hookbench check (unsigned)'))).toMatch(/^hookbench check sent this without X-Signature on purpose/);
+    expect(checkForgery(capture('invalid', 'Orders'))).toBeNull();
+    expect(checkForgery(capture('valid', 'hookbench check'))).toBeNull();
+    expect(checkForgery(capture('invalid', null))).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import { Card } from '../../ui/Card';
 import { VerdictBadge } from '../../ui/VerdictBadge';
 import { BodyModeSwitch, BodyView, useBodyMode } from '../detail/BodyView';
 import { HeadersTable } from '../detail/HeadersTable';
-import { answerOf } from './CaptureList';
+import { answerOf, checkForgery } from './CaptureList';
 
 /** The attempt a capture's recorded link names (the engine told the receiver which attempt sent those bytes). */
 export function attemptFor(attempts: readonly AttemptRecord[], link: CaptureAttempt): AttemptRecord | null {
@@ -83,6 +83,7 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
   const c = fromStore ?? (fetched?.id === captureId ? fetched : null);
   if (!c) return <p className="p-3 text-xs text-faint">Loading capture #{captureId}…</p>;
   const sig = c.signature;
+  const forgery = checkForgery(c);
   const bodyText = c.body.text;
   return (
     <section aria-label={`Capture ${c.id}`} className="flex h-full min-h-0 flex-col">
@@ -120,12 +121,20 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
               <Fact label="Expected">
                 <code aria-label="Expected signature" className="font-mono break-all">{sig.expected}</code>
               </Fact>
-              {sig.diagnosis && (
+              {forgery ? (
                 <Fact label="Diagnosis">
-                  <span role="note" aria-label="Diagnosis" className="text-err">
-                    {sig.diagnosis.explanation}
+                  <span role="note" aria-label="Diagnosis" className="text-muted">
+                    {forgery}
                   </span>
                 </Fact>
+              ) : (
+                sig.diagnosis && (
+                  <Fact label="Diagnosis">
+                    <span role="note" aria-label="Diagnosis" className="text-err">
+                      {sig.diagnosis.explanation}
+                    </span>
+                  </Fact>
+                )
               )}
             </dl>
           ) : (

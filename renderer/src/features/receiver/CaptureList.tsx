@@ -2,6 +2,7 @@ import { memo, useEffect, useRef } from 'react';
 import { useRowHeight } from '../../stores/density';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CaptureRecord } from '../../../../main/contract/receiver/receiver';
+import { destinationOwner } from '../../../../main/contract/destinations';
 import { formatRowTime } from '../../lib/format';
 import { VerdictBadge } from '../../ui/VerdictBadge';
 
@@ -13,11 +14,24 @@ export function answerOf(c: CaptureRecord): string {
   return `${c.step.status ?? ''}${c.step.delayMs ? ` after ${c.step.delayMs} ms` : ''}`;
 }
 
+/**
+ * A forgery hookbench check sent on purpose (from one of its own destinations), found invalid or missing: the
+ * endpoint is right, and nothing needs changing. Null for anything else.
+ */
+export function checkForgery(c: CaptureRecord): string | null {
+  const verdict = c.signature?.verdict;
+  const name = c.attempt?.destinationName;
+  if ((verdict !== 'invalid' && verdict !== 'missing') || !name || destinationOwner(name) !== 'check') return null;
+  return `hookbench check sent this ${verdict === 'missing' ? 'without X-Signature' : 'with another secret'} on purpose (destination '${name}'): right to find it ${verdict}; nothing needs changing`;
+}
+
 /** The row's second line: the diagnosis of a bad signature, else the script step when it says more than the answer. */
 function whyOf(c: CaptureRecord): string {
   const verdict = c.signature?.verdict;
   // An endpoint that refuses invalid signatures answered it itself, before its script: say so first.
   const refused = c.matched && c.step.index === null ? 'refused: ' : '';
+  const forgery = checkForgery(c);
+  if (forgery) return `${refused}${forgery}`;
   if (verdict === 'invalid' && c.signature?.diagnosis) return `${refused}${c.signature.diagnosis.explanation}`;
   if (verdict === 'missing') return `${refused}no X-Signature header`;
   if (c.step.label && c.step.label !== answerOf(c)) return c.step.label;
