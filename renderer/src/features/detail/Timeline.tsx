@@ -97,7 +97,7 @@ export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, gh
           <li className="relative pl-4">
             {/* Only the next retry is scheduled; the ones after it come only if it keeps failing. */}
             <button type="button" onClick={() => setAllGhosts(true)} aria-label={`${hidden} more ${hidden === 1 ? 'retry' : 'retries'} if it keeps failing, the last ${formatCountdown(ghosts[ghosts.length - 1]!.at, now)} (${scope})`} className="my-0.5 h-6 rounded-md px-2 text-xs text-muted hover:bg-hover hover:text-fg">
-              {hidden} more {hidden === 1 ? 'retry' : 'retries'} if it keeps failing, the last {formatCountdown(ghosts[ghosts.length - 1]!.at, now)}
+              {hidden} more {hidden === 1 ? 'retry' : 'retries'} if it keeps failing, the last <span className="whitespace-nowrap">{formatCountdown(ghosts[ghosts.length - 1]!.at, now)}</span>
             </button>
           </li>
         )}

@@ -100,9 +100,11 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
         <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 rounded-lg border border-line bg-panel px-3 py-2 text-xs">
           <Fact label="Arrived">
             <span className="tabular font-mono">{formatTimestamp(c.arrivedAt)}</span>
-            <span className="text-faint">
-              engine time · {c.listener} · from {c.remoteAddress ?? 'unknown'}
-            </span>
+            <span className="text-faint">engine time</span>
+          </Fact>
+          <Fact label="From">
+            <span className="font-mono">{c.remoteAddress ?? 'unknown'}</span>
+            <span className="text-faint">over {c.listener}</span>
           </Fact>
           <Fact label="Answered">
             <span className="font-mono">{answerOf(c)}</span>
