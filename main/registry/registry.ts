@@ -188,6 +188,11 @@ export class Registry {
     const prefix = isNew ? '' : 'patch.';
     const clash = [...this.destinations.values()].find((o) => o.name === d.name && o.id !== d.id);
     if (clash) return err({ code: 'conflict', field: `${prefix}name`, message: `${prefix}name: a destination named "${d.name}" already exists` });
+    // A mask (`s3••••`, as answers show secrets) with no stored secret behind it would sign every request with
+    // the mask itself (docs/behaviour.md §9): copied from a listDestinations answer into a config file, say.
+    if (d.sharedSecret !== null && isMasked(d.sharedSecret)) {
+      return err({ code: 'invalid_input', field: `${prefix}sharedSecret`, message: `${prefix}sharedSecret: this is a masked value (${MASK}), not a secret; send the secret itself` });
+    }
     if (d.enabled && d.webhooks.length === 0) {
       return err({ code: 'invalid_input', field: `${prefix}enabled`, message: `${prefix}enabled: a destination cannot be enabled without at least one webhook` });
     }

@@ -242,7 +242,8 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
     expect(listed.webhooks[2]!.url).toBe(`http://SE••••@${hook.host}/user-only?access_key=SE••••`);
     const detail = value<MessageDetail>(answers.get('getMessage')!);
     expect(detail.message.call).toMatchObject({ WriteKey: 'wk••••', write_key: 'wk••••', 'Write-Key': 'wk••••' });
-    expect(detail.attempts.find((a) => a.url.includes('/hook?'))!.responseHeaders).toMatchObject({ 'set-cookie': 'si••••', 'x-echo-token': 'SE••••' });
+    // Destination d's first webhook (the failing one's URL is /hook? too, and its attempt may be recorded first).
+    expect(detail.attempts.find((a) => a.url.includes('/hook?api_key='))!.responseHeaders).toMatchObject({ 'set-cookie': 'si••••', 'x-echo-token': 'SE••••' });
     expect(answers.get('getCheckRun')).toMatch(/"set-cookie":"si••••"/);
     const log = answers.get('listIngestLog')!;
     expect(log).toContain('wk_…01');
@@ -311,5 +312,20 @@ describe('editing a destination keeps the credentials its form only ever saw mas
     // A masked value that is not the mask of what is stored cannot be meant: refused, naming it.
     const wrong = await dispatch(handlers, 'updateDestination', { id: listed.id, patch: { webhooks: [{ url: edited.replace('KE••••', 'XY••••') }] } });
     expect(wrong).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'patch.webhooks[0].url' } });
+  });
+});
+
+describe('a mask with no stored secret behind it is refused, never saved as the secret', () => {
+  it('createDestination, a config file and createReceiver refuse a masked secret, naming the field', () => {
+    const core = newCore({ autoStart: false });
+    expect(core.createDestination({ name: 'copied', url: 'http://127.0.0.1:9/x', sharedSecret: 'ab••••' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', field: 'sharedSecret', message: 'sharedSecret: this is a masked value (••••), not a secret; send the secret itself' },
+    });
+    expect(must(core.listDestinations({})).items).toEqual([]);
+    expect(core.createReceiver({ name: 'inbox', secret: 'ab••••', script: 200 as never })).toMatchObject({ ok: false, error: { field: 'secret' } });
+    must(core.createReceiver({ name: 'inbox', secret: 'real-secret', script: 200 as never }));
+    expect(core.updateReceiver({ name: 'inbox', patch: { secret: 'zz••••' } })).toMatchObject({ ok: false, error: { field: 'patch.secret' } });
+    expect(must(core.receivers.receiverSecret('inbox'))).toBe('real-secret');
   });
 });
