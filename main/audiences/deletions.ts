@@ -34,7 +34,8 @@ export class DeletionRequests {
       for (const [i, ref] of input.sources.entries()) {
         const src = registry.findSource(ref);
         if (!src) return err({ code: 'not_found', field: `sources[${i}]`, message: `sources[${i}]: no source named or with id "${ref}"` });
-        sources.push(src);
+        // A source named twice (by name and by id, say) is one source: one delete message.
+        if (!sources.includes(src)) sources.push(src);
       }
     } else {
       sources = store.queries.sourcesThatSaw(userId).flatMap((id) => registry.findSource(id) ?? []);

@@ -56,6 +56,11 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     const named = captureIO();
     expect(await runCli(['delete-user', 'ghost', '--source', 'web', '--data', data, '--json'], named.io)).toBe(0);
     expect(JSON.parse(named.out()).messages).toHaveLength(1);
+    // The same source named twice (by name, then by id) is one source: one delete message.
+    const webId = must(running.core.listSources()).items.find((s) => s.name === 'web')!.id;
+    const twice = captureIO();
+    expect(await runCli(['delete-user', 'ghost', '--source', 'web', '--source', webId, '--data', data, '--json'], twice.io)).toBe(0);
+    expect(JSON.parse(twice.out()).messages).toHaveLength(1);
   });
 
   it('without a running serve it says where it looked; --data and --data-dir naming different dirs is a usage error', async () => {
