@@ -40,7 +40,7 @@ export class DeletionRequests {
     } else {
       sources = store.queries.sourcesThatSaw(userId).flatMap((id) => registry.findSource(id) ?? []);
       if (sources.length === 0) {
-        return err({ code: 'not_found', field: 'userId', message: `userId: no source has seen "${userId}"; name the sources to notify with sources: [...]` });
+        return err({ code: 'not_found', field: 'userId', message: `userId: no source has seen "${userId}"; name the sources to notify (sources: [...] in the API, --source NAME with hookbench delete-user)` });
       }
     }
     const entries = sources.map(
