@@ -46,7 +46,7 @@ export function reservedHeaderReason(name: string): string | null {
  * (case-insensitively), at most `max`, and none that `forbidden` refuses (its reason is the message).
  */
 export function httpHeadersSchema(options: { max: number; per: string; forbidden: (name: string) => string | null }) {
-  return z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+  return z.record(z.string(), z.string()).meta({ maxProperties: options.max }).superRefine((headers, ctx) => {
     const names = Object.keys(headers);
     if (names.length > options.max) {
       ctx.addIssue({
@@ -202,7 +202,8 @@ function destinationSchemas(url: z.ZodType<string>) {
     sources: z.array(maxChars(CONFIG_LIMITS.nameChars).min(1)).max(100),
     sharedSecret: z.string().min(1, 'must not be empty (omit it or use null for no signing)').max(1024).nullable(),
     url,
-    webhooks: z.array(webhook),
+    // The limit is checked with the url shorthand (checkWebhooks); the JSON Schema editors read says it too.
+    webhooks: z.array(webhook).meta({ maxItems: LIMITS.webhooksPerDestination }),
     caFile: maxChars(CONFIG_LIMITS.pathChars).min(1).nullable(),
     timeoutMs: positiveMs(120_000),
     retry: retryPolicyInputSchema,
