@@ -113,7 +113,7 @@ export interface DeliverySummary {
   attempts: number;
   /** Engine time of its next attempt while it waits, else null. */
   nextAttemptAt: number | null;
-  /** The outcome and HTTP status of its newest attempt; null before the first (and the status without a response). */
+  /** The outcome and HTTP status of its newest attempt (of a delivered one, its newest success); null before the first (and the status without a response). */
   lastOutcome: AttemptOutcome | null;
   lastStatusCode: number | null;
 }

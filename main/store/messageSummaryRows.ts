@@ -19,11 +19,14 @@ export type SummaryRow = Omit<MessageRow, 'body' | 'call'> & {
 type DeliveryCells = [string, string, DeliveryStatus, string | null, number, number | null, [AttemptOutcome, number | null] | null];
 
 // A row's deliveries in one subquery (deliveries_message), each with its newest attempt (attempts_message,
-// read backwards): what a list row shows of every destination, with no query per row from JavaScript.
+// read backwards), or for a delivered one its newest success (any one of its webhooks succeeding delivers it,
+// and a 429 from another beside "delivered" reads as a failure): what a list row shows of every destination,
+// with no query per row from JavaScript.
 export const SUMMARY_COLUMNS = `m.id, m.message_id, m.type, m.source_id, m.user_id, m.anonymous_id, m.event, m.status, m.status_reason,
   m.received_at, m.replay_of, m.origin, length(p.body) AS bytes,
   (SELECT json_group_array(json_array(d.destination_id, d.destination_name, d.status, d.reason, d.attempts, d.next_attempt_at,
-     json((SELECT json_array(a.outcome, a.status_code) FROM attempts a WHERE a.message_id = m.id AND a.delivery_id = d.id ORDER BY a.id DESC LIMIT 1))))
+     json((SELECT json_array(a.outcome, a.status_code) FROM attempts a WHERE a.message_id = m.id AND a.delivery_id = d.id
+       ORDER BY d.status = 'delivered' AND a.outcome = 'success' DESC, a.id DESC LIMIT 1))))
    FROM deliveries d WHERE d.message_id = m.id) AS deliveries,
   (SELECT CASE WHEN sum(c.signature_verdict = 'invalid') > 0 THEN 'invalid' WHEN sum(c.signature_verdict = 'missing') > 0 THEN 'missing' WHEN count(*) > 0 THEN 'valid' END
      FROM captures c WHERE c.attempt_message = m.id AND c.id = (SELECT max(x.id) FROM captures x

@@ -23,6 +23,16 @@ describe('multi-webhook: any one success delivers', () => {
     expect(ok.captured).toHaveLength(1);
   });
 
+  it("a delivered delivery's list row shows the success that delivered it, not a later webhook's failure", async () => {
+    const ok = await newReceiver(status(200));
+    const limited = await newReceiver(status(429));
+    const core = newCoreWithDestination({ webhooks: [{ url: ok.url }, { url: limited.url }] });
+    const id = sendTrack(core, 'd');
+    expect((await settled(core, id)).message.status).toBe('delivered');
+    const row = must(core.listMessages({})).items.find((m) => m.id === id)!;
+    expect(row.deliveries.map((d) => [d.status, d.lastOutcome, d.lastStatusCode])).toEqual([['delivered', 'success', 200]]);
+  });
+
   it('sends to every webhook concurrently, each with its own static headers', async () => {
     const a = await newReceiver(status(200));
     const b = await newReceiver(status(200));
