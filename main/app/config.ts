@@ -103,10 +103,13 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
       const existing = destinations.value.items.find((x) => x.name === d.name);
       const result = existing ? core.updateDestination({ id: existing.id, patch: d }) : core.createDestination(d);
       if (!result.ok) {
-        const e = result.error;
-        // Update errors say patch.<field>; in a config file the path is the entry's.
-        const field = e.field?.replace(/^patch\./, '');
-        problems.push(prefixed(path, { ...e, ...(field ? { field } : {}), message: e.message.replace(/^patch\./, '') }));
+        // Each of the destination's problems on a line of its own. Update errors say patch.<field>; in a config
+        // file the path is the entry's.
+        const { problems: others, ...first } = result.error;
+        for (const e of [first, ...(others ?? [])]) {
+          const field = e.field?.replace(/^patch\./, '');
+          problems.push(prefixed(path, { ...e, ...(field ? { field } : {}), message: e.message.replace(/^patch\./, '').replace(/ \(and \d+ more problems?\)$/, '') }));
+        }
         continue;
       }
       (existing ? summary.updated : summary.created).push(`destination ${d.name}`);

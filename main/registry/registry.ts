@@ -8,7 +8,7 @@ import type { CommandParsed } from '../contract/dispatch.js';
 import { destinationOwner, type Destination, type DestinationOwner } from '../contract/destinations.js';
 import type { Source } from '../contract/sources.js';
 import { parseReceiverRef } from '../contract/receiver/receiver.js';
-import { err, ok, type Result } from '../contract/result.js';
+import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith, resolveRetryPolicy, WRITE_KEY_BYTES, writeKeyOf, writeKeySchema, webhookInputSchema } from '../contract/schemas.js';
 import { isMasked, MASK } from '../domain/secrets.js';
 import type { Store } from '../store/store.js';
@@ -186,21 +186,24 @@ export class Registry {
 
   private saveDestination(d: Destination, sourceRefs: readonly string[], isNew: boolean): Result<Destination> {
     const prefix = isNew ? '' : 'patch.';
+    // Every problem of the destination at once (a config file is fixed in one round, not one per problem):
+    // the first is the error, the others its `problems`.
+    const problems: ApiError[] = [];
     const clash = [...this.destinations.values()].find((o) => o.name === d.name && o.id !== d.id);
-    if (clash) return err({ code: 'conflict', field: `${prefix}name`, message: `${prefix}name: a destination named "${d.name}" already exists` });
+    if (clash) problems.push({ code: 'conflict', field: `${prefix}name`, message: `${prefix}name: a destination named "${d.name}" already exists` });
     // A mask (`s3••••`, as answers show secrets) with no stored secret behind it would sign every request with
     // the mask itself (docs/behaviour.md §9): copied from a listDestinations answer into a config file, say.
     if (d.sharedSecret !== null && isMasked(d.sharedSecret)) {
-      return err({ code: 'invalid_input', field: `${prefix}sharedSecret`, message: `${prefix}sharedSecret: this is a masked value (${MASK}), not a secret; send the secret itself` });
+      problems.push({ code: 'invalid_input', field: `${prefix}sharedSecret`, message: `${prefix}sharedSecret: this is a masked value (${MASK}), not a secret; send the secret itself` });
     }
     if (d.enabled && d.webhooks.length === 0) {
-      return err({ code: 'invalid_input', field: `${prefix}enabled`, message: `${prefix}enabled: a destination cannot be enabled without at least one webhook` });
+      problems.push({ code: 'invalid_input', field: `${prefix}enabled`, message: `${prefix}enabled: a destination cannot be enabled without at least one webhook` });
     }
     const sourceIds: string[] = [];
     for (const [i, ref] of sourceRefs.entries()) {
       const s = this.findSource(ref);
-      if (!s) return err({ code: 'not_found', field: `${prefix}sources[${i}]`, message: `${prefix}sources[${i}]: no source named or with id "${ref}"` });
-      sourceIds.push(s.id);
+      if (!s) problems.push({ code: 'not_found', field: `${prefix}sources[${i}]`, message: `${prefix}sources[${i}]: no source named or with id "${ref}"` });
+      else sourceIds.push(s.id);
     }
     for (const [i, w] of d.webhooks.entries()) {
       // A masked value (`s3••••`) still here was not the mask of a stored one (docs/behaviour.md §9): it
@@ -208,18 +211,20 @@ export class Registry {
       const masked = isMasked(w.url) ? 'url' : Object.keys(w.headers).find((name) => isMasked(w.headers[name] ?? ''));
       if (masked !== undefined) {
         const field = `${prefix}webhooks[${i}].${masked === 'url' ? 'url' : `headers.${masked}`}`;
-        return err({ code: 'invalid_input', field, message: `${field}: this is a masked value (${MASK}), not a secret; send the value itself` });
+        problems.push({ code: 'invalid_input', field, message: `${field}: this is a masked value (${MASK}), not a secret; send the value itself` });
       }
       const ref = parseReceiverRef(w.url);
       if (ref && !this.options.receiverExists(ref.name)) {
         const field = `${prefix}webhooks[${i}].url`;
-        return err({ code: 'not_found', field, message: `${field}: no receiver named "${ref.name}" (create it first, or declare it under "receivers")` });
+        problems.push({ code: 'not_found', field, message: `${field}: no receiver named "${ref.name}" (create it first, or declare it under "receivers")` });
       }
     }
     if (d.caFile) {
       const problem = caFileProblem(d.caFile);
-      if (problem) return err({ code: 'invalid_config', field: `${prefix}caFile`, message: `${prefix}caFile: ${problem}` });
+      if (problem) problems.push({ code: 'invalid_config', field: `${prefix}caFile`, message: `${prefix}caFile: ${problem}` });
     }
+    const [first, ...others] = problems;
+    if (first) return err(others.length ? { ...first, message: `${first.message} (and ${others.length} more problem${others.length > 1 ? 's' : ''})`, problems: others } : first);
     const saved: Destination = { ...d, sourceIds };
     this.options.store.config.saveDestination(saved, isNew);
     this.destinations.set(saved.id, saved);

@@ -116,6 +116,29 @@ describe('a config file with several problems names them all at once (docs/behav
     expect(must(core.listSources()).items).toEqual([]);
   });
 
+  it('every problem of one destination at once, not one per start', () => {
+    const core = newCore();
+    const config = {
+      sources: [],
+      receivers: [],
+      destinations: [{ name: 'd', enabled: true, webhooks: [], sources: ['nope', 'nah'], caFile: '/no/such/ca.pem', sharedSecret: 'ab••••' }],
+    } as unknown as HookbenchConfig;
+    const refused = applyConfig(core, config);
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.message.split('\n')).toEqual([
+      '5 problems:',
+      '  destinations[0].sharedSecret: this is a masked value (••••), not a secret; send the secret itself',
+      '  destinations[0].enabled: a destination cannot be enabled without at least one webhook',
+      '  destinations[0].sources[0]: no source named or with id "nope"',
+      '  destinations[0].sources[1]: no source named or with id "nah"',
+      expect.stringMatching(/^ {2}destinations\[0\]\.caFile: /),
+    ]);
+    // The API answers the first, and the others in problems.
+    const api = core.createDestination({ name: 'd2', url: 'http://127.0.0.1:9/h', sources: ['nope', 'nah'] });
+    expect(api).toMatchObject({ ok: false, error: { field: 'sources[0]', message: 'sources[0]: no source named or with id "nope" (and 1 more problem)', problems: [{ field: 'sources[1]' }] } });
+  });
+
   it('a JSON syntax error says its line and column, with the line and a caret', async () => {
     const r = await serveConfigText('{\n  "sources": [\n    {"name": "s", "kind": "web",}\n  ]\n}\n');
     expect(r.code).toBe(2);
