@@ -1,6 +1,7 @@
 /**
  * The words of a limit broken, for every schema: which limit and which value (`must be at most 200
- * characters (got 1,001)`), not zod's own (`Too big: expected number to be <=120000`). Installed once, for
+ * characters (got 1,001)`), not zod's own (`Too big: expected number to be <=120000`); a field left out
+ * `is required`, a value not among the allowed names them and the value given. Installed once, for
  * the whole process, by importing this module; a schema's own message for a limit still wins.
  *
  * A schema that names what it wants when the type is wrong gives that message for the wrong type only
@@ -13,8 +14,13 @@ const count = (n: number | bigint): string => n.toLocaleString('en-US');
 
 type Issue = z.core.$ZodRawIssue;
 
-/** The message for a limit broken, or undefined for any other issue (zod's own words then). */
+/** Our words for an issue: a limit broken, a field left out, a value not among the allowed; undefined for any other (zod's own words then). */
 export function limitWords(issue: Issue): string | undefined {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  if (issue.code === 'invalid_value' && issue.values.length > 1) {
+    const shown = issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)?.slice(0, 80) ?? String(issue.input)})`;
+    return `must be one of ${issue.values.map((v) => String(v)).join(', ')}${shown}`;
+  }
   if (issue.code !== 'too_big' && issue.code !== 'too_small') return undefined;
   const big = issue.code === 'too_big';
   const bound = big ? issue.maximum : issue.minimum;

@@ -39,4 +39,9 @@ describe('a limit broken names the limit and the value given, in every schema', 
     expect(timeout).toMatchObject({ ok: false, error: { field: 'timeoutMs', message: 'timeoutMs: must be at most 120,000 (got 99,999,999,999)' } });
     expect(parseCommandInput('sendMessages', { messages: [] })).toMatchObject({ ok: false, error: { field: 'messages', limit: 1, message: 'messages: must have at least 1 item (got 0)' } });
   });
+
+  it('a field left out is required, and a value not among the allowed names them and the value given', () => {
+    expect(parseCommandInput('updateDestination', { id: 'five' })).toMatchObject({ ok: false, error: { field: 'patch', message: 'patch: is required' } });
+    expect(parseCommandInput('createSource', { name: 'web', kind: 'servr' })).toMatchObject({ ok: false, error: { field: 'kind', message: 'kind: must be one of web, mobile, server (got "servr")' } });
+  });
 });
