@@ -83,8 +83,9 @@ export class Engine {
   /** Whether start() has queued again the rounds a crash interrupted (once, on the first start). */
   private resumed = false;
   private advancing: Promise<unknown> = Promise.resolve();
-  /** The jump in progress, if any (advance). */
+  /** The jump in progress, if any (advance), and how it keeps the offset it has reached. */
   private jump: Jump | null = null;
+  private persistJumpOffset: ((offsetMs: number) => void) | null = null;
   /** Bumped by cancelAdvances: advances queued before it resolve as cancelled without moving the clock. */
   private generation = 0;
   /** All resets together (ms): a round in flight across a reset moves its next due time back by what it missed. */
@@ -213,7 +214,17 @@ export class Engine {
     if (jump && claimed.length > 0) {
       // Engine time moves to the latest round the jump starts now; each round starts at its own due time.
       const latest = claimed[claimed.length - 1]!.dueAt;
-      if (latest > this.options.clock.now()) this.options.clock.setOffset(latest - this.options.clock.realNow());
+      if (latest > this.options.clock.now()) {
+        this.options.clock.setOffset(latest - this.options.clock.realNow());
+        // Kept at once, before any of these rounds is recorded: killed mid-jump, the workbench starts again where
+        // the jump had got to, so that no recorded attempt lies in its future (the offset only moves forward).
+        try {
+          this.persistJumpOffset?.(this.options.clock.offsetMs());
+        } catch (e) {
+          // A full disk: the advance keeps it when the jump ends, as before; the rounds still play.
+          if (!isWriteFailure(e)) throw e;
+        }
+      }
     }
     for (const delivery of claimed) {
       this.inFlight++;
@@ -361,6 +372,7 @@ export class Engine {
         jump.estimate = estimateRounds(this.options.store.deliveries.waitingByDestination(), (id) => this.options.destination(id)?.retry, jump.target);
         jump.due = this.options.store.deliveries.countDueBy(jump.target);
         this.jump = jump;
+        this.persistJumpOffset = persistOffset;
         this.clearTimer();
         const over = new Promise<void>((resolve) => (jump.finish = resolve));
         this.reportJump(jump);
@@ -368,6 +380,7 @@ export class Engine {
         await over;
         if (jump.reportTimer) this.time.clearTimeout(jump.reportTimer);
         this.jump = null;
+        this.persistJumpOffset = null;
       }
       if (!jump.cancelled) clock.setOffset(startOffset + ms);
       persistOffset(clock.offsetMs());

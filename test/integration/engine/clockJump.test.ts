@@ -9,6 +9,7 @@ import { blackHole as openBlackHole, type BlackHole } from '../../../bench/black
 import type { EngineEvent } from '../../../main/contract/events.js';
 import { isFastForwarded } from '../../../main/contract/deliveries.js';
 import type { ClockJump } from '../../../main/contract/overview.js';
+import { internalsOf } from '../../../main/app/createCore.js';
 import { must, newCoreWithDestination, onCleanup, sendTrack, settled } from '../../helpers/harness.js';
 
 const HOUR = 3_600_000;
@@ -157,6 +158,17 @@ describe('interrupting a jump (docs/behaviour.md §5)', () => {
     await hole.requestsReached(2); // the jump's first retry is out, and will not be answered for 60 s
     return { hole, core, id, jump };
   }
+
+  it('the offset a jump has reached is kept as it moves: killed mid-jump, the workbench would start again there, with no attempt in its future', async () => {
+    const { hole, core, jump } = await hangingJump();
+    const reached = must(core.getClock()).offsetMs;
+    expect(reached).toBeGreaterThan(3_000); // the retry's due time, claimed ahead of now
+    // What a start reads: the offset kept in the data dir (createCore).
+    expect(internalsOf(core).store.config.getSetting('clock.offsetMs')).toBe(String(reached));
+    must(core.cancelClockAdvance());
+    await jump;
+    await hole.close();
+  });
 
   it('cancelClockAdvance answers at once, the advance answers cancelled, the clock stays where the jump got to', async () => {
     const { hole, core, jump } = await hangingJump();
