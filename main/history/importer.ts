@@ -57,7 +57,8 @@ export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Int
     }
     sends.push({ type: c.type, call, destinations });
   }
-  const accepted = o.intake.acceptMessages(sends, BATCH);
+  // Kept messageIds are sent again on purpose (the receivers that de-duplicate drop them), not SDK retries to drop here.
+  const accepted = o.intake.acceptMessages(sends, BATCH, { recordsTraits: true, resend: input.keepMessageIds === true });
   if (!accepted.ok) {
     // `imported[3].call.userId` → `text: line 4: call.userId`
     const e = accepted.error;

@@ -59,6 +59,8 @@ export interface AcceptEntry {
   depthChecked?: boolean;
   /** `check`: a check run's own message, left out of the user's lists and counters. */
   origin?: MessageOrigin | undefined;
+  /** Sent again on purpose with the messageId it had (an import that keeps them): never a duplicate, as a replay is not. */
+  resend?: boolean;
 }
 
 /** A call built and checked, from the API (AcceptEntry) or from ingestion (PreparedCall), ready to route. */
@@ -76,6 +78,7 @@ interface BuiltEntry {
   call: Record<string, unknown> | undefined;
   callJson: string | undefined;
   origin?: MessageOrigin | undefined;
+  resend?: boolean;
 }
 
 export interface PendingMessage {
@@ -121,7 +124,7 @@ export class Intake {
   acceptMessages(
     inputs: readonly SendMessageInput[],
     batchField: string | null,
-    options: { recordsTraits: boolean; origin?: MessageOrigin | undefined } = { recordsTraits: true },
+    options: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean } = { recordsTraits: true },
   ): Result<SendMessageOutput[]> {
     const parsed: SendMessageParsed[] = [];
     for (const [index, input] of inputs.entries()) {
@@ -139,7 +142,7 @@ export class Intake {
   private acceptParsed(
     inputs: readonly SendMessageParsed[],
     batchField: string | null,
-    { recordsTraits, origin }: { recordsTraits: boolean; origin?: MessageOrigin | undefined },
+    { recordsTraits, origin, resend = false }: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean },
   ): Result<SendMessageOutput[]> {
     const entries: AcceptEntry[] = [];
     for (let index = 0; index < inputs.length; index++) {
@@ -155,7 +158,7 @@ export class Intake {
         source = this.options.registry.findSource(sourceRef);
         if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
       }
-      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true, origin });
+      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true, origin, resend });
     }
     return this.acceptEntries(entries);
   }
@@ -224,6 +227,7 @@ export class Intake {
         call: e.call,
         callJson: stored.json,
         origin: e.origin,
+        resend: e.resend,
       });
     }
     const accepted = this.acceptBuilt(built, now, { outputs: true });
@@ -247,7 +251,7 @@ export class Intake {
       if (!candidates.ok) return candidates;
 
       let duplicate = false;
-      if (e.clientMessageId !== null) {
+      if (e.clientMessageId !== null && !e.resend) {
         duplicate = seenInBatch.has(sourceId, e.clientMessageId) || seenBefore.has(sourceId, e.clientMessageId);
         seenInBatch.add(sourceId, e.clientMessageId);
       }

@@ -76,6 +76,18 @@ describe('importMessages', () => {
     }
   });
 
+  it('imported back into the same workbench with their messageIds kept, the copies are sent (a receiver that de-duplicates drops them), not filtered as duplicates', async () => {
+    const { core, ids, rx } = await coreWithTwoMessages();
+    const json = must(core.exportMessages({ ids, format: 'json' }));
+    const imported = must(core.importMessages({ text: json.text, keepMessageIds: true }));
+    expect(imported.imported.map((m) => m.deliveries)).toEqual([1, 1]);
+    for (const m of imported.imported) expect((await settled(core, m.id)).message.status).toBe('delivered');
+    expect(rx.captured).toHaveLength(4);
+    // Sent again by an SDK with the same messageId, a call is still a duplicate: only the import sends on purpose.
+    const again = must(core.sendMessage({ type: 'track', source: 'web', call: { userId: 'ada', event: 'Order Completed', messageId: must(core.getMessage({ id: ids[0]! })).message.messageId } }));
+    expect(again.message).toMatchObject({ status: 'filtered', statusReason: 'duplicate messageId' });
+  });
+
   it('keeps the original order: a JSON lines export lists the newest first, and its copies arrive oldest first, as the originals did', async () => {
     const core = newCore({ autoStart: false });
     must(core.createSource({ name: 'web', kind: 'web', writeKey: 'wk_web_0123456789' }));
