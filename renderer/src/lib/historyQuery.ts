@@ -27,6 +27,16 @@ export function localDateTimeMs(value: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
+/** The end of what a To value shows, exclusive: the next minute (or day) for a value to the minute (or day); a precise value as it is. */
+function endOfShown(raw: string, ms: number): number {
+  if (!raw.includes('T')) {
+    const next = new Date(ms);
+    next.setDate(next.getDate() + 1);
+    return next.getTime();
+  }
+  return /T\d{2}:\d{2}$/.test(raw) ? ms + 60_000 : ms;
+}
+
 /** ms since the epoch as a datetime-local value, to the minute (`precise`: to the millisecond). */
 export function toLocalDateTime(ms: number, precise = false): string {
   const d = new Date(ms);
@@ -85,7 +95,8 @@ export function parseFilterQuery(query: Record<string, string>): ParsedFilter {
       case 'to': {
         const ms = localDateTimeMs(raw);
         if (ms === null) errors[key] = `"${raw}" is not a date and time (like 2026-11-22T09:30)`;
-        else filter[key] = ms;
+        // listMessages' `to` is exclusive; To as the picker shows it (a minute, or a day) includes all of it.
+        else filter[key] = key === 'to' ? endOfShown(raw, ms) : ms;
         break;
       }
       default:
@@ -97,7 +108,7 @@ export function parseFilterQuery(query: Record<string, string>): ParsedFilter {
     errors.deliverySince = 'applies to a delivery status: pick one under Status';
     delete filter.deliverySince;
   }
-  if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
+  if (filter.from !== undefined && filter.to !== undefined && filter.from >= filter.to) {
     errors.to = 'must be after From';
     delete filter.to;
   }

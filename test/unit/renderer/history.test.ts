@@ -22,7 +22,8 @@ describe('History filter in the hash', () => {
       event: 'Order Completed',
       text: 'zanzibar',
       from: new Date('2026-11-22T09:30').getTime(),
-      to: new Date('2026-11-22T10:00').getTime(),
+      // To includes the minute it shows: listMessages' `to` is exclusive.
+      to: new Date('2026-11-22T10:01').getTime(),
     });
     const bad = parseFilterQuery({ status: 'lost', type: 'shout', from: 'yesterday', userId: 'x'.repeat(1001), event: 'ok' });
     expect(bad.filter).toEqual({ event: 'ok' });
@@ -34,6 +35,10 @@ describe('History filter in the hash', () => {
     });
     // From after To: To is named and left out.
     expect(parseFilterQuery({ from: '2026-11-23', to: '2026-11-22' })).toEqual({ filter: { from: new Date('2026-11-23T00:00').getTime() }, errors: { to: 'must be after From' } });
+    // From and To the same minute: that whole minute.
+    expect(parseFilterQuery({ from: '2026-11-22T07:31', to: '2026-11-22T07:31' }).filter).toEqual({ from: new Date('2026-11-22T07:31').getTime(), to: new Date('2026-11-22T07:32').getTime() });
+    // A precise To (a counter's filter) is taken as it is.
+    expect(parseFilterQuery({ to: '2026-11-22T07:31:05.250' }).filter).toEqual({ to: new Date('2026-11-22T07:31:05.250').getTime() });
   });
 
   it("reads the Traffic filter: a check run's own messages only when the query says origin=check, and names a value it does not know", () => {
