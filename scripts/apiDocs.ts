@@ -40,6 +40,7 @@ export function renderApiDocs(): string {
     '`{"events": [...], "dropped"?: n}`: `messageAccepted`, `messageUpdated`, `attemptStarted`,',
     '`attemptFinished`, `deliveryUpdated`, `clockAdvanced`, `clockJumpUpdated`, `forwardingChanged`, `requestCaptured`,',
     '`ingestRefused`, `catalogChanged` (destinations, sources or receiver endpoints changed: lists load again),',
+    '`messagesRemoved` (`{count}`: retention removed old settled messages; lists and counts read again),',
     'and while a check runs `checkRunStarted`, `checkFinished`, `checkCapacityMeasured` (a capacity run\'s figures so far, once a second), `checkRunFinished` (`main/contract/events.ts`).',
     "A check run's own messages send no message, delivery or attempt events. A frame with `dropped` says events",
     'were left out (the subscriber fell behind): load again. Close codes: 4001 the token was rotated, 4008 the',

@@ -154,6 +154,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     roundsInFlight: () => engine.roundsInFlight,
     writable,
     onError: backgroundFailure(store, 'retention could not remove old messages; it tries again later'),
+    removed: (count) => bus.emit({ type: 'messagesRemoved', count }),
   });
   const intake: Intake = new Intake({
     store,

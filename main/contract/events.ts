@@ -40,7 +40,9 @@ export type EngineEvent =
   /** A check run ended (finished, or the URL was unreachable). */
   | { type: 'checkRunFinished'; run: CheckRunSummary }
   /** The user's destinations, sources or mock receiver endpoints changed (created, saved, deleted), from any face: lists load them again. */
-  | { type: 'catalogChanged'; catalog: CatalogName };
+  | { type: 'catalogChanged'; catalog: CatalogName }
+  /** Retention removed old settled messages (`count` of them): lists and counts that may hold them read again. */
+  | { type: 'messagesRemoved'; count: number };
 
 /** The lists catalogChanged names. */
 export type CatalogName = 'destinations' | 'sources' | 'receivers';
@@ -77,6 +79,7 @@ export const ENGINE_EVENT_TYPES = [
   'checkCapacityMeasured',
   'checkRunFinished',
   'catalogChanged',
+  'messagesRemoved',
 ] as const satisfies readonly EngineEventType[];
 // A type added to EngineEvent but not to the list above makes this line a compile error.
 const everyEventType: Exclude<EngineEventType, (typeof ENGINE_EVENT_TYPES)[number]> extends never ? true : never = true;

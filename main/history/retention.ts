@@ -34,6 +34,8 @@ export interface RetentionOptions {
   /** False while the database must not be written (store/integrity.ts). */
   writable?: () => boolean;
   onError?: (error: unknown) => void;
+  /** Messages were removed (a background pass): the faces' lists read again (messagesRemoved). */
+  removed?: (count: number) => void;
   intervalMs?: number;
   sliceMs?: number;
   chunk?: number;
@@ -49,6 +51,7 @@ export class Retention {
     this.options = {
       writable: () => true,
       onError: (e) => console.error('hookbench: retention could not remove old messages; it tries again later', e),
+      removed: () => undefined,
       intervalMs: 60_000,
       sliceMs: 20,
       chunk: 200,
@@ -126,7 +129,8 @@ export class Retention {
   private turn(): void {
     if (!this.options.writable() || this.options.roundsInFlight() > this.options.busyRounds) return this.turns.later(Math.min(this.options.intervalMs, 1000));
     try {
-      const { done } = this.pruneNow(this.options.sliceMs);
+      const { done, removed } = this.pruneNow(this.options.sliceMs);
+      if (removed > 0) this.options.removed(removed);
       this.turns.later(done ? this.options.intervalMs : 0);
     } catch (e) {
       this.options.onError(e);

@@ -101,10 +101,17 @@ describe('retention of messages', () => {
     expect(await dispatch(handlers, 'getRetention', {})).toMatchObject({ ok: true, value: { maxAgeDays: null, maxMessages: null, messages: 0, pruned: 0 } });
 
     addFiltered(core, 400, 'bg');
+    const removed: number[] = [];
+    const off = core.onEvent((e) => {
+      if (e.type === 'messagesRemoved') removed.push(e.count);
+    });
     // setRetention wakes the pruner at once; it works while the core is quiet.
     expect(await dispatch(handlers, 'setRetention', { maxMessages: 100, maxAgeDays: 30 })).toMatchObject({ ok: true, value: { maxMessages: 100, maxAgeDays: 30 } });
     await vi.waitFor(() => expect(must(core.getRetention()).messages).toBe(100), { timeout: 10_000, interval: 20 });
     expect(must(core.getRetention())).toMatchObject({ pruned: 300, lastPrunedAt: expect.any(Number) });
+    // Each pass that removed some said so, so that the faces' lists read again.
+    await vi.waitFor(() => expect(removed.reduce((a, b) => a + b, 0)).toBe(300));
+    off();
     // null turns one limit off and keeps the other.
     expect(must(core.setRetention({ maxAgeDays: null }))).toMatchObject({ maxAgeDays: null, maxMessages: 100 });
     await core.close();

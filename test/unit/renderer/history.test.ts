@@ -178,3 +178,18 @@ describe('an export that left messages out', () => {
     expect(EXPORT_BOUNDS).toBe('the newest 10,000 at most, in 16 MiB of text');
   });
 });
+
+describe("History's list and the events after it was read", () => {
+  it('counts as new only messages stored after its newest row (an import read again counts none), and reads again when retention removed messages', async () => {
+    const inputs = pagedApi([{ items: [summary(12), summary(11), summary(10)], nextCursor: null }, { items: [summary(12), summary(11)], nextCursor: null }]);
+    useHistory.getState().show({ type: 'track' }, { force: true });
+    await vi.waitFor(() => expect(useHistory.getState().loaded).toBe(true));
+    const accepted = (id: number) => ({ type: 'messageAccepted' as const, message: summary(id) });
+    useHistory.getState().apply([accepted(11), accepted(12), accepted(13)]);
+    expect(useHistory.getState().arrived).toBe(1);
+    useHistory.getState().apply([{ type: 'messagesRemoved', count: 1 }]);
+    await vi.waitFor(() => expect(useHistory.getState().rows.map((r) => r.id)).toEqual([12, 11]));
+    expect(inputs).toHaveLength(2);
+    expect(useHistory.getState().arrived).toBe(0);
+  });
+});

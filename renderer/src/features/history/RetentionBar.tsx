@@ -27,14 +27,14 @@ const COUNT_EVERY_MS = 1000;
 /** The footer of History: how much is stored, and the retention policy that bounds it. */
 export function RetentionBar({ refreshKey }: { refreshKey: number }) {
   const [state, setState] = useState<RetentionState | null>(null);
-  // New messages (an import, a replay, SDK calls) change the count: read it again, at most once a second.
+  // New messages (an import, a replay, SDK calls) and retention change the count: read it again, at most once a second.
   useRefresh(
     String(refreshKey),
     async (current) => {
       const result = await api().call('getRetention', {}, { quiet: true });
       if (current() && result.ok) setState(result.value);
     },
-    { afterEventsMs: COUNT_EVERY_MS, events: (e) => e.type === 'messageAccepted' },
+    { afterEventsMs: COUNT_EVERY_MS, events: (e) => e.type === 'messageAccepted' || e.type === 'messagesRemoved' },
   );
   return (
     <section aria-label="Storage" className="flex h-9 shrink-0 items-center gap-3 border-t border-line bg-panel px-3 text-xs text-muted whitespace-nowrap">

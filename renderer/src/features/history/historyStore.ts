@@ -121,10 +121,17 @@ export const useHistory = create<HistoryState>((set, get) => ({
   apply(events) {
     const updates = new Map<number, MessageSummary>();
     let arrived = 0;
+    // Ids are given in order: a message up to the newest loaded row was stored before the list was read, so
+    // it is in it when it matches (an import's messages, whose events come after the list read them again).
+    const newest = get().rows[0]?.id ?? 0;
+    let removed = false;
     for (const e of events) {
       if (e.type === 'messageUpdated') updates.set(e.message.id, e.message);
-      else if (e.type === 'messageAccepted') arrived++;
+      else if (e.type === 'messageAccepted' && e.message.id > newest) arrived++;
+      else if (e.type === 'messagesRemoved') removed = true;
     }
+    // Retention removed old messages: rows may be gone, so the list is read again (as a Refresh).
+    if (removed && get().key !== null) return get().show(get().filter, { force: true });
     if (!updates.size && !arrived) return;
     set((s) => {
       let changed = false;
