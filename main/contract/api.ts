@@ -32,8 +32,10 @@ export interface ExportMessagesOutput {
   text: string;
   mimeType: string;
   fileExtension: string;
-  /** Messages exported. */
+  /** Messages the file holds. */
   messages: number;
+  /** Messages asked for that HAR and cURL hold nothing of, since they list attempts: never sent (filtered, still waiting). 0 for JSON. */
+  notSent: number;
   /** More messages matched than one export holds (the newest were exported). */
   truncated: boolean;
   /**

@@ -61,10 +61,14 @@ export function createBoundedExport(destinations: readonly Destination[], option
       return { taken: true, bytes: share };
     },
     /** The text of the messages taken; the measure is checked once more on the whole text. */
-    finish(): ExportResult & { messages: number } {
+    finish(): ExportResult & { messages: number; notSent: number } {
       for (;;) {
         const result = build(kept, destinations, options, redactor);
-        if (bytesOf(result.text) <= maxBytes || kept.length === 0) return { ...result, messages: kept.length };
+        if (bytesOf(result.text) <= maxBytes || kept.length === 0) {
+          // HAR and cURL list attempts: a message never sent (filtered, waiting) has nothing in them.
+          const notSent = options.format === 'json' ? 0 : kept.filter((d) => d.attempts.length === 0).length;
+          return { ...result, messages: kept.length - notSent, notSent };
+        }
         kept.pop();
       }
     },

@@ -129,7 +129,8 @@ function parseHar(log: Record<string, unknown>): Result<{ format: 'har'; calls: 
     let call = byMessage.get(key);
     if (!call) {
       const { type: _type, ...rest } = body;
-      call = { label, type, call: rest, originalId, sourceId: null, destinations: [] };
+      const sourceId = typeof entry['_sourceId'] === 'string' ? entry['_sourceId'] : null;
+      call = { label, type, call: rest, originalId, sourceId, destinations: [] };
       byMessage.set(key, call);
       const limit = tooMany(byMessage.size);
       if (limit) return limit;

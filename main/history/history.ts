@@ -115,9 +115,9 @@ export class History {
       }
       full = true;
     }
-    const { messages, ...exported } = exporter.finish();
-    const bySize = full || messages < ids.length;
-    return ok({ ...exported, messages, truncated: truncated || bySize, truncatedBy: bySize ? 'size' : truncated ? 'count' : null });
+    const { messages, notSent, ...exported } = exporter.finish();
+    const bySize = full || messages + notSent < ids.length;
+    return ok({ ...exported, messages, notSent, truncated: truncated || bySize, truncatedBy: bySize ? 'size' : truncated ? 'count' : null });
   }
 
   listIngestLog(input: { cursor?: string | null | undefined; limit?: number | undefined } = {}): Result<Page<IngestRefusal>> {

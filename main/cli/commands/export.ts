@@ -97,7 +97,11 @@ export async function runExport(options: ExportOptions, io: CliIO): Promise<numb
         io.stderr(`hookbench export: ${flagWords(answer.error.message)}\n`);
         return answer.error.code === 'not_found' || answer.error.code === 'invalid_input' ? EXIT.usage : EXIT.failed;
       }
-      const { text, messages, truncated } = answer.value;
+      const { text, messages, notSent, truncated } = answer.value;
+      if (messages === 0 && notSent > 0) {
+        io.stderr(`hookbench export: the ${notSent} matching message${notSent === 1 ? ' was' : 's were'} never sent, and ${FORMAT_WORDS[format]} lists attempts; nothing written (--format json holds every message)\n`);
+        return EXIT.failed;
+      }
       if (messages === 0) {
         io.stderr(`hookbench export: no message in ${wb.where} matches these filters; nothing written\n`);
         return EXIT.failed;
@@ -121,7 +125,7 @@ export async function runExport(options: ExportOptions, io: CliIO): Promise<numb
         }
       }
       const what = `${messages} message${messages === 1 ? '' : 's'} as ${FORMAT_WORDS[format]}${options.includeSecrets ? ' (with secrets)' : ', secrets redacted'}`;
-      io.stderr(`exported ${what}${out ? ` to ${out}` : ''}\n`);
+      io.stderr(`exported ${what}${out ? ` to ${out}` : ''}${notSent ? `; ${notSent} never sent ${notSent === 1 ? 'is' : 'are'} not in it (${FORMAT_WORDS[format]} lists attempts)` : ''}\n`);
       if (truncated) {
         const bound = answer.value.truncatedBy === 'size' ? `the newest that fit in ${EXPORT_TEXT_BYTES.toLocaleString('en-US')} bytes (what one import takes)` : `the newest ${EXPORT_LIMIT.toLocaleString('en-US')}`;
         io.stderr(`more messages matched: only ${bound} are in it (narrow the filters, e.g. --from, --to)\n`);

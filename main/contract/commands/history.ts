@@ -32,7 +32,7 @@ export const HISTORY_COMMANDS = {
         includeSecrets: z.boolean().optional(),
       })
       .refine((v) => !(v.filter && v.ids), { message: 'give either filter or ids, not both', path: ['ids'] }),
-    answers: returns<ExportMessagesOutput>("{ text: string; mimeType: string; fileExtension: string; messages: number; truncated: boolean; truncatedBy: 'count' | 'size' | null }"),
+    answers: returns<ExportMessagesOutput>("{ text: string; mimeType: string; fileExtension: string; messages: number; notSent: number; truncated: boolean; truncatedBy: 'count' | 'size' | null }"),
     group: 'Messages',
     summary: 'Messages (by filter, or a selection of ids; at most 10,000, newest first, in at most 16,777,216 bytes of text: the newest that fit, what one import takes) with their deliveries and attempts as JSON lines, HAR 1.2 (one entry per attempt) or cURL commands replaying each attempt byte for byte; secrets redacted unless `includeSecrets`. `truncatedBy` says which bound left messages out. The CLI: `hookbench export`.',
     errors: ['not_found'],

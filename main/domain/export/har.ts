@@ -48,6 +48,8 @@ function toEntry(row: AttemptRow, redactor: Redactor): Entry {
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: a.durationMs, receive: 0 },
     comment: redactor.text(describeAttempt(row)),
     _messageId: message.id,
+    // Where the message came in: an import of this file routes it through that source again.
+    _sourceId: message.sourceId,
     _deliveryId: a.deliveryId,
     _destinationId: row.delivery?.destinationId ?? null,
     _attemptNumber: a.attemptNumber,

@@ -34,6 +34,23 @@ describe('export, then import: the limits agree', () => {
     expect(imported.imported).toHaveLength(101);
   });
 
+  it("a HAR export counts the messages it holds and the ones never sent (HAR lists attempts); imported back, each goes through its source again", async () => {
+    const r = await newReceiver();
+    const core = newCore();
+    must(core.createSource({ name: 'web', kind: 'web' }));
+    must(core.createDestination({ name: 'd', enabled: true, url: r.url, sources: ['web'] }));
+    const sent = must(core.sendMessage({ type: 'track', source: 'web', call: { userId: 'u1', event: 'Sent' } }));
+    await settled(core, sent.message.id);
+    // Routed nowhere: filtered, never sent.
+    must(core.sendMessage({ type: 'track', source: 'web', call: { userId: 'u2', event: 'Kept', integrations: { All: false } } }));
+    const har = must(core.exportMessages({ filter: {}, format: 'har' }));
+    expect(har).toMatchObject({ messages: 1, notSent: 1 });
+    expect(must(core.exportMessages({ filter: {}, format: 'json' }))).toMatchObject({ messages: 2, notSent: 0 });
+    const imported = must(core.importMessages({ text: har.text }));
+    const copy = must(core.getMessage({ id: imported.imported[0]!.id })).message;
+    expect(copy.sourceId).toBe(core.findSource('web')!.id);
+  });
+
   it('an export past the text bound holds the newest that fit and says so; through a serve, import takes it whole', async () => {
     const dataDir = join(newDataDir(), 'data');
     const running = await startServe({ dataDir, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, { stdout: () => undefined, stderr: () => undefined });

@@ -116,7 +116,7 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
       setBusy(false);
       return setError(result.error.message);
     }
-    const { text, mimeType, fileExtension, messages, truncatedBy } = result.value;
+    const { text, mimeType, fileExtension, messages, notSent, truncatedBy } = result.value;
     try {
       const saved = await saveText(exportFileName(fileExtension), text, mimeType);
       setBusy(false);
@@ -124,7 +124,7 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
       useToasts.getState().push({
         tone: 'success',
         title: `Exported ${plural(messages, 'message')} as ${FORMAT_LABEL[format]}`,
-        message: `${saved.saved === 'dialog' ? `Saved to ${saved.path}.` : 'Downloaded.'}${truncatedBy ? ` ${exportLeftOut(truncatedBy)}` : ''}${includeSecrets ? ' It contains secrets.' : ''}`,
+        message: `${saved.saved === 'dialog' ? `Saved to ${saved.path}.` : 'Downloaded.'}${notSent ? ` ${plural(notSent, 'message')} never sent ${notSent === 1 ? 'is' : 'are'} not in it: ${FORMAT_LABEL[format]} lists attempts (JSON lines holds every message).` : ''}${truncatedBy ? ` ${exportLeftOut(truncatedBy)}` : ''}${includeSecrets ? ' It contains secrets.' : ''}`,
       });
       onDone();
     } catch (e) {
