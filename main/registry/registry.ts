@@ -169,7 +169,8 @@ export class Registry {
       ...(p.filters !== undefined ? { filters: p.filters } : {}),
       updatedAt: this.options.clock.now(),
     };
-    const saved = this.saveDestination(next, p.sources ?? current.sourceIds, false);
+    // Name the field the patch changed: turning it on, or taking its webhooks away while it is on.
+    const saved = this.saveDestination(next, p.sources ?? current.sourceIds, false, p.enabled === undefined && (p.webhooks !== undefined || p.url !== undefined) ? 'webhooks' : 'enabled');
     if (saved.ok && current.caFile !== next.caFile) this.options.caFileDropped(current.caFile);
     // A rename out of the reserved names is a change to the user's list too.
     if (saved.ok && destinationOwner(current.name) === 'user' && destinationOwner(next.name) !== 'user') this.options.changed?.('destinations');
@@ -184,7 +185,7 @@ export class Registry {
     if (removed && destinationOwner(removed.name) === 'user') this.options.changed?.('destinations');
   }
 
-  private saveDestination(d: Destination, sourceRefs: readonly string[], isNew: boolean): Result<Destination> {
+  private saveDestination(d: Destination, sourceRefs: readonly string[], isNew: boolean, enabledWithout: 'enabled' | 'webhooks' = 'enabled'): Result<Destination> {
     const prefix = isNew ? '' : 'patch.';
     // Every problem of the destination at once (a config file is fixed in one round, not one per problem):
     // the first is the error, the others its `problems`.
@@ -197,7 +198,11 @@ export class Registry {
       problems.push({ code: 'invalid_input', field: `${prefix}sharedSecret`, message: `${prefix}sharedSecret: this is a masked value (${MASK}), not a secret; send the secret itself` });
     }
     if (d.enabled && d.webhooks.length === 0) {
-      problems.push({ code: 'invalid_input', field: `${prefix}enabled`, message: `${prefix}enabled: a destination cannot be enabled without at least one webhook` });
+      problems.push(
+        enabledWithout === 'enabled'
+          ? { code: 'invalid_input', field: `${prefix}enabled`, message: `${prefix}enabled: a destination cannot be enabled without at least one webhook` }
+          : { code: 'invalid_input', field: `${prefix}webhooks`, message: `${prefix}webhooks: an enabled destination needs at least one webhook (set enabled to false in the same patch to keep none)` },
+      );
     }
     const sourceIds: string[] = [];
     for (const [i, ref] of sourceRefs.entries()) {

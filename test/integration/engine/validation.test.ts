@@ -36,6 +36,17 @@ describe('destination configuration: every violation is a clear error and nothin
     expect(must(core.listDestinations()).items).toEqual([]);
   });
 
+  it("an update names the field it changed: taking every webhook from an enabled destination is the webhooks' problem, turning one without webhooks on is enabled's", () => {
+    const core = newCore();
+    const d = must(core.createDestination({ name: 'd', url, enabled: true }));
+    expect(refusal(core.updateDestination({ id: d.id, patch: { webhooks: [] } }))).toMatchObject({
+      field: 'patch.webhooks',
+      message: 'patch.webhooks: an enabled destination needs at least one webhook (set enabled to false in the same patch to keep none)',
+    });
+    must(core.updateDestination({ id: d.id, patch: { webhooks: [], enabled: false } }));
+    expect(refusal(core.updateDestination({ id: d.id, patch: { enabled: true } })).field).toBe('patch.enabled');
+  });
+
   it('the webhook limit error carries the limit', () => {
     const core = newCore();
     const e = refusal(core.createDestination({ name: 'd', webhooks: Array.from({ length: 6 }, () => ({ url })) }));
