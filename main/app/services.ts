@@ -164,8 +164,9 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     recordIdentify: (sourceId, userId, traits) => audiences.recordIdentify(sourceId, userId, traits),
     wake: () => engine.wake(),
   });
+  const audienceStore = new AudienceStore(store.db);
   const audiences: AudienceService = new AudienceService({
-    store: new AudienceStore(store.db),
+    store: audienceStore,
     transaction: (fn) => store.transaction(fn),
     clock,
     // What an audience sends is not traits a source reported: it never feeds back into user_traits.
@@ -196,7 +197,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     diagnostics: diagnosticsOver(built),
     checks: checksOver(built, options, checkTraffic),
     checkTraffic,
-    deletions: new DeletionRequests({ store, clock, registry, intake, rolledBack }),
+    deletions: new DeletionRequests({ store, clock, registry, intake, rolledBack, forgetUser: (sourceIds, userId) => audienceStore.forgetUser(sourceIds, userId) }),
     ingestion: ingestionPort({ store, clock, bus, registry, intake, refusalListeners }),
   };
 }

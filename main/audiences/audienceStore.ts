@@ -44,6 +44,8 @@ export class AudienceStore {
          ON CONFLICT (audience_id, user_id) DO UPDATE SET value = excluded.value`,
       ),
       clearState: db.prepare<[string, string]>('DELETE FROM audience_state WHERE audience_id = ? AND user_id = ?'),
+      forgetTraits: db.prepare<[string, string]>('DELETE FROM user_traits WHERE source_id = ? AND user_id = ?'),
+      forgetMemberships: db.prepare<[string, string]>('DELETE FROM audience_state WHERE user_id = ? AND audience_id IN (SELECT id FROM audiences WHERE source_id = ?)'),
       // RFC 7396 merge: nested objects merge, arrays are replaced, a null removes the trait. The first
       // identify goes through the same merge (onto {}) so that nulls are dropped there too.
       recordIdentify: db.prepare<[{ sourceId: string; userId: string; traits: string; now: number }]>(
@@ -51,6 +53,17 @@ export class AudienceStore {
          ON CONFLICT (source_id, user_id) DO UPDATE SET traits = json_patch(user_traits.traits, @traits), updated_at = @now`,
       ),
     };
+  }
+
+  /**
+   * A deletion request: the user's traits as these sources reported them, and what their audiences and computed
+   * traits last sent the user, are forgotten (a later sync neither counts the user in nor says they left).
+   */
+  forgetUser(sourceIds: readonly string[], userId: string): void {
+    for (const sourceId of sourceIds) {
+      this.statements.forgetTraits.run(sourceId, userId);
+      this.statements.forgetMemberships.run(userId, sourceId);
+    }
   }
 
   add(row: { id: string; sourceId: string; kind: AudienceKind; name: string; traitKey: string; definition: string; createdAt: number }): void {

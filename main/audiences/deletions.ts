@@ -20,6 +20,8 @@ export interface DeletionRequestsOptions {
   intake: Intake;
   /** A transaction rolled back: the registry's copies are read again. */
   rolledBack: () => void;
+  /** Forgets what these sources reported of the user (traits) and what audiences sent them (audienceStore.ts). */
+  forgetUser: (sourceIds: readonly string[], userId: string) => void;
 }
 
 export class DeletionRequests {
@@ -69,6 +71,8 @@ export class DeletionRequests {
           messageIds: sent.value.map((m) => m.message.id),
         };
         request.id = store.deletions.insertDeletionRequest(request);
+        // Deleted downstream, the user is no audience's member any more: no sync sends them an identify again.
+        this.options.forgetUser(request.sourceIds, userId);
         return ok({ request, messages: sent.value });
       },
       this.options.rolledBack,

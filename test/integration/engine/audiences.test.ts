@@ -142,6 +142,20 @@ describe('previewAudience: who a definition holds now, before it is saved', () =
   });
 });
 
+describe('a deletion request and the audiences', () => {
+  it("forgets what the source reported of the user and what its audiences sent them: no later sync names the user, in or out", async () => {
+    const { core, source, service } = await setup();
+    service.recordIdentify(source.id, 'u1', { email: 'ada@example.com' });
+    service.recordIdentify(source.id, 'u2', { email: 'bob@example.com' });
+    const audience = must(service.createAudience({ source: 'web', name: 'Has Email', rule: { trait: 'email', op: 'exists' } }));
+    expect(audience.sync.joined).toEqual(['u1', 'u2']);
+    must(core.createDeletionRequest({ userId: 'u1', sources: ['web'] }));
+    expect(must(service.previewAudience({ source: 'web', rule: { trait: 'email', op: 'exists' } })).members).toEqual(['u2']);
+    // Neither 'joined' (traits gone) nor 'left' (what was sent is forgotten): nothing for u1.
+    expect(must(service.syncAudience({ id: audience.audience.id }))).toMatchObject({ sent: 0, joined: [], left: [] });
+  });
+});
+
 describe('computed traits', () => {
   it('first sync sends every value; a later sync only the changed ones, and null for removed users', async () => {
     const { service, delivered } = await setup();
