@@ -71,6 +71,8 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
   const rowHeight = useRowHeight('capture');
   const verdict = c.signature?.verdict ?? null;
   const why = whyOf(c);
+  // A forgery the check sent on purpose is no fault: said calmly, as the attempt's verdict says it.
+  const calm = checkForgery(c) !== null;
   return (
     <li style={{ height: rowHeight, transform: `translateY(${top}px)` }} className={`absolute top-0 left-0 flex w-full items-stretch border-b border-line/60 text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}>
       <button
@@ -90,7 +92,7 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
           <span className="w-24 shrink-0 truncate font-mono text-muted">→ {answerOf(c)}</span>
           <span className="w-14 shrink-0">{verdict ? <VerdictBadge verdict={verdict} /> : <span className="text-faint">no check</span>}</span>
         </span>
-        {why && <span title={why} className={`truncate pl-[4.625rem] ${verdict === 'invalid' ? 'text-err' : 'text-faint'}`}>{why}</span>}
+        {why && <span title={why} className={`truncate pl-[4.625rem] ${verdict === 'invalid' && !calm ? 'text-err' : 'text-faint'}`}>{why}</span>}
       </button>
       {/* Laid out like the button's two lines, so that the link sits on the first, level with the verdict. */}
       <div className="flex w-28 shrink-0 flex-col items-end justify-center gap-0.5 pr-3 whitespace-nowrap">
