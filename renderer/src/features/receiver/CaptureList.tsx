@@ -22,7 +22,7 @@ export function checkForgery(c: CaptureRecord): string | null {
   const verdict = c.signature?.verdict;
   const name = c.attempt?.destinationName;
   if ((verdict !== 'invalid' && verdict !== 'missing') || !name || destinationOwner(name) !== 'check') return null;
-  return `hookbench check sent this ${verdict === 'missing' ? 'without X-Signature' : 'with another secret'} on purpose (destination '${name}'): right to find it ${verdict}; nothing needs changing`;
+  return `hookbench check sent this ${verdict === 'missing' ? 'without X-Signature' : 'with another secret'} on purpose: nothing needs changing (right to find it ${verdict})`;
 }
 
 /** The row's second line: the diagnosis of a bad signature, else the script step when it says more than the answer. */
