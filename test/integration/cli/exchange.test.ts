@@ -80,6 +80,18 @@ describe('hookbench export', () => {
     expect(withSecrets.err).toBe('exported 1 message as a cURL script (with secrets)\n');
   });
 
+  it('says how many matching messages were never sent, which HAR leaves out (it lists attempts), and exits 1 when that is all of them', async () => {
+    const { running, core } = await serveWithHistory();
+    // Routed nowhere: filtered, never sent.
+    must(core.sendMessage({ type: 'track', call: { userId: 'cy', event: 'Kept Here', integrations: { All: false } }, source: 'web' }));
+    const all = await cli(['export', '--out', join(newDataDir(), 'all.har'), '--data-dir', running.dataDir]);
+    expect(all.code).toBe(0);
+    expect(all.err).toMatch(/; 1 never sent is not in it \(HAR 1\.2 lists attempts\)\n$/);
+    const none = await cli(['export', '--user', 'cy', '--data-dir', running.dataDir]);
+    expect(none.code).toBe(1);
+    expect(none.err).toBe('hookbench export: the 1 matching message was never sent, and HAR 1.2 lists attempts; nothing written (--format json holds every message)\n');
+  });
+
   it('reads the data dir itself when no serve runs there', async () => {
     const { running, ids } = await serveWithHistory();
     await running.stop();

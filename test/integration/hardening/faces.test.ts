@@ -403,7 +403,8 @@ describe('output where a user points it: only ever a regular file', () => {
     const dataDir = await dataDirWithAMessage();
     const cliPath = fileURLToPath(new URL('../../../main/cli.ts', import.meta.url));
     const full = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, ['--import', 'tsx', cliPath, 'export', '--data-dir', dataDir], { stdio: ['ignore', full, 'pipe'] });
+    // JSON lines: the message was never sent, and HAR (the default) lists attempts.
+    const child = spawn(process.execPath, ['--import', 'tsx', cliPath, 'export', '--format', 'json', '--data-dir', dataDir], { stdio: ['ignore', full, 'pipe'] });
     closeSync(full);
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
