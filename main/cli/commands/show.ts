@@ -4,6 +4,7 @@
  * data dir is opened directly (nothing is forwarded from here).
  */
 import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js';
+import type { MessageExplanation } from '../../contract/diagnostics.js';
 import type { MessageDetail } from '../../contract/messages.js';
 import type { Source } from '../../contract/sources.js';
 import { pastWindowWords } from '../../contract/message/deliveryWords.js';
@@ -43,16 +44,30 @@ export async function runShow(idArg: string, options: ShowOptions, io: CliIO): P
     const detail = found.detail.value;
     if (options.body) io.stdout(detail.message.body);
     else if (options.json) io.stdout(`${JSON.stringify(detail)}\n`);
-    else io.stdout(describe(detail, found.sourceName));
+    else io.stdout(describe(detail, found.sourceName, found.held));
     return EXIT.ok;
   });
 }
 
-async function fetchMessage(id: number, dataDirFlag: string | undefined): Promise<{ detail: Result<MessageDetail>; sourceName: (id: string) => string; where: string }> {
+/** Why a waiting delivery waits, by destination id, when explainMessage says it is held (a disabled destination). */
+type Held = ReadonlyMap<string, string>;
+
+function heldBy(explained: Result<MessageExplanation>): Held {
+  if (!explained.ok) return new Map();
+  return new Map(
+    explained.value.destinations.flatMap((d) => {
+      const held = d.outcome === 'waiting' ? d.reasons.find((r) => r.rule === 'destination.enabled' && r.state === 'problem') : undefined;
+      return held ? [[d.destinationId, held.text] as const] : [];
+    }),
+  );
+}
+
+async function fetchMessage(id: number, dataDirFlag: string | undefined): Promise<{ detail: Result<MessageDetail>; sourceName: (id: string) => string; where: string; held: Held }> {
   const live = findLiveServe(dataDirFlag);
   if (live) {
     const detail = await callApi<MessageDetail>(live.info, 'getMessage', { id });
-    return { detail, sourceName: detail.ok ? await sourceNamesOf(live.info) : (s) => s, where: `the serve at ${live.info.url}` };
+    const held = detail.ok ? heldBy(await callApi<MessageExplanation>(live.info, 'explainMessage', { id })) : new Map<string, string>();
+    return { detail, sourceName: detail.ok ? await sourceNamesOf(live.info) : (s) => s, where: `the serve at ${live.info.url}`, held };
   }
   // No serve: read the data dir itself, if it is one.
   const { core, dataDir } = await openDataDirCore(dataDirFlag);
@@ -63,13 +78,13 @@ async function fetchMessage(id: number, dataDirFlag: string | undefined): Promis
     // Lists take a cursor and answer pages once they page: the cast compiles before and after.
     const sources = await listAll<Source>(() => core.listSources());
     const byId = new Map(sources.ok ? sources.value.map((s) => [s.id, s.name] as const) : []);
-    return { detail, sourceName: (s) => byId.get(s) ?? s, where: dataDir };
+    return { detail, sourceName: (s) => byId.get(s) ?? s, where: dataDir, held: read.ok ? heldBy(core.explainMessage({ id })) : new Map() };
   } finally {
     await core.close();
   }
 }
 
-function describe(detail: MessageDetail, sourceName: (id: string) => string): string {
+function describe(detail: MessageDetail, sourceName: (id: string) => string, held: Held): string {
   const { message: m, deliveries, attempts } = detail;
   const bytes = Buffer.byteLength(m.body, 'utf8');
   const out: string[] = [];
@@ -84,7 +99,8 @@ function describe(detail: MessageDetail, sourceName: (id: string) => string): st
   out.push(m.body);
   if (deliveries.length === 0) out.push('', `not sent to any destination${m.statusReason ? ` (${m.statusReason})` : ''}`);
   for (const d of deliveries) {
-    out.push('', `→ ${d.destinationName}: ${deliveryState(d)}`);
+    const why = held.get(d.destinationId);
+    out.push('', `→ ${d.destinationName}: ${deliveryState(d)}${why ? `; held: ${why}` : ''}`);
     const own = attempts.filter((a) => a.deliveryId === d.id).sort((a, b) => a.attemptNumber - b.attemptNumber || a.webhookIndex - b.webhookIndex);
     const several = own.some((a) => a.webhookIndex > 0);
     for (const a of own) out.push(...attemptLines(a, several));

@@ -251,6 +251,21 @@ describe('hookbench show', () => {
     expect(c.out()).toMatch(/→ Down: failed: retry window exhausted after 2 attempts; no 3rd attempt: it would have fallen due 3 min( \d+ s)? after the first, past the 1 min 30 s retry window\n/);
   });
 
+  it('a delivery held by a disabled destination says so, through the serve and from the data dir', async () => {
+    const running = await serve();
+    const core = running.core;
+    must(core.createDestination({ name: 'Off', enabled: false, url: 'http://127.0.0.1:9/hook' }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Held' }, destinations: ['Off'] })).message.id;
+    const held = /→ Off: queued after 0 attempts; next attempt at \S+; held: Off is disabled: its retries are held until it is enabled\n/;
+    const c = captureIO();
+    expect(await runCli(['show', String(id), '--data-dir', running.dataDir], c.io)).toBe(0);
+    expect(c.out()).toMatch(held);
+    await running.stop();
+    const local = captureIO();
+    expect(await runCli(['show', String(id), '--data-dir', running.dataDir], local.io)).toBe(0);
+    expect(local.out()).toMatch(held);
+  });
+
   it('without a serve it reads the data dir itself; an empty dir says so', async () => {
     const rx = await newReceiver(status(200));
     const running = await serve();
