@@ -118,10 +118,10 @@ export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery
             <Select label="Type" value={query.type ?? ''} onChange={set('type', false)} options={[{ value: '', label: 'any' }, ...MESSAGE_TYPES]} />
             <Select label="Source" value={query.sourceId ?? ''} onChange={set('sourceId', false)} options={[{ value: '', label: 'any' }, ...sources.map((s) => ({ value: s.id, label: s.name })), ...unknownOption(query.sourceId, sources)]} />
             <Select label="Destination" value={query.destinationId ?? ''} onChange={set('destinationId', false)} options={[{ value: '', label: 'any' }, ...destinations.map((d) => ({ value: d.id, label: d.name })), ...unknownOption(query.destinationId, destinations)]} />
-            <FilterInput label="User ID" value={query.userId ?? ''} onCommit={set('userId')} error={errors.userId} className="min-w-[130px] flex-[1_1_150px]" />
-            <FilterInput label="Event" value={query.event ?? ''} onCommit={set('event')} error={errors.event} className="min-w-[130px] flex-[1_1_150px]" />
-            <FilterInput label="From" type="datetime-local" value={query.from ?? ''} onCommit={set('from')} error={errors.from} className="w-[226px] shrink-0" />
-            <FilterInput label="To" type="datetime-local" value={query.to ?? ''} onCommit={set('to')} error={errors.to} className="w-[212px] shrink-0" />
+            <FilterInput label="User ID" value={query.userId ?? ''} onCommit={set('userId')} error={errors.userId} className="min-w-[110px] flex-[1_1_150px]" />
+            <FilterInput label="Event" value={query.event ?? ''} onCommit={set('event')} error={errors.event} className="min-w-[110px] flex-[1_1_150px]" />
+            <FilterInput label="From" type="datetime-local" value={query.from ?? ''} onCommit={set('from')} error={errors.from} className="w-[220px] shrink-0" />
+            <FilterInput label="To" type="datetime-local" value={query.to ?? ''} onCommit={set('to')} error={errors.to} className="w-[206px] shrink-0" />
             {/* A check run's own messages are never mixed with the user's: this shows one or the other. */}
             <Select label="Traffic" value={query.origin ?? ''} onChange={set('origin', false)} options={[{ value: '', label: 'yours' }, { value: 'check', label: 'hookbench check' }]} />
           </div>
