@@ -15,7 +15,7 @@ const count = (n: number | bigint): string => n.toLocaleString('en-US');
 type Issue = z.core.$ZodRawIssue;
 
 /** Our words for an issue: a limit broken, a field left out, a value not among the allowed; undefined for any other (zod's own words then). */
-export function limitWords(issue: Issue): string | undefined {
+export function issueWords(issue: Issue): string | undefined {
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
   if (issue.code === 'invalid_value' && issue.values.length > 1) {
     const shown = issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)?.slice(0, 80) ?? String(issue.input)})`;
@@ -51,9 +51,9 @@ export function limitWords(issue: Issue): string | undefined {
   }
 }
 
-/** A schema's message for a value of the wrong type only; its limits keep their own words (limitWords). */
+/** A schema's message for a value of the wrong type only; its limits keep their own words (issueWords). */
 export function wrongType(message: string): (issue: Issue) => string | undefined {
   return (issue) => (issue.code === 'invalid_type' ? message : undefined);
 }
 
-z.config({ customError: limitWords });
+z.config({ customError: issueWords });
