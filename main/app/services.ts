@@ -229,6 +229,7 @@ function diagnosticsOver({ store, clock, registry, receivers, history, control }
 function checksOver({ store, bus, registry, intake, history, control, receivers }: Built, options: CoreOptions, checkTraffic: CheckTraffic): CheckService {
   return new CheckService({
     mockEndpoint: (url) => receivers.endpointForUrl(url),
+    expectDirect: (url, body) => receivers.expectCheckRequest(url, body),
     runs: new CheckRunStore(store.db),
     emit: (event) => bus.emit(event),
     timing: options.checkTiming,

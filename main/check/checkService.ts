@@ -44,6 +44,8 @@ export interface CheckServiceOptions {
   engine?: EnginePort | undefined;
   /** The workbench's mock receiver endpoint a URL names, if any (receiverService.endpointForUrl). */
   mockEndpoint?: ((url: string) => { name: string; refuseInvalidSignatures: boolean; hasSecret: boolean } | null) | undefined;
+  /** The check is about to send these bytes to this URL directly: the workbench's own endpoint captures them as the check's. */
+  expectDirect?: ((url: string, body: Uint8Array) => (() => void) | null) | undefined;
 }
 
 /**
@@ -155,6 +157,7 @@ export class CheckService {
       concurrentExchanges: new Set(),
       engine: null,
       mockEndpoint: this.options.mockEndpoint?.(input.url) ?? null,
+      expectDirect: this.options.expectDirect ?? null,
       capacity: options.capacity,
     };
     if (this.options.engine && !this.engineInUse) {

@@ -34,6 +34,8 @@ export interface CheckContext {
   engine?: EngineRoute | null;
   /** The workbench's own mock receiver endpoint at this URL, when it is one: its answers come from its script. */
   mockEndpoint?: { name: string; refuseInvalidSignatures: boolean; hasSecret: boolean } | null;
+  /** Tells the workbench's own receiver a request the check sends directly (its capture says so); returns what to call once answered. */
+  expectDirect?: ((url: string, body: Uint8Array) => (() => void) | null) | null;
 }
 
 /** One request a check wants sent. */
@@ -201,7 +203,12 @@ export function maskResponseHeaders(headers: Record<string, string>): Record<str
 
 /** Sends one prepared request and keeps what happened as evidence. */
 export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckContext): Promise<CheckExchange> {
-  return evidenceOf(p, await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile }), ctx);
+  const answered = ctx.expectDirect?.(ctx.url, p.bytes) ?? null;
+  try {
+    return evidenceOf(p, await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile }), ctx);
+  } finally {
+    answered?.();
+  }
 }
 
 /** What a sent request and its answer are as evidence (the capacity run keeps only a few of its requests so). */

@@ -1,22 +1,25 @@
 /**
  * The requests the engine is sending to the mock receiver's URLs right now (Engine → expectRequest), so that
- * the request that arrives with exactly those bytes is recorded as that attempt's capture.
+ * the request that arrives with exactly those bytes is recorded as that attempt's capture; and those hookbench
+ * check sends directly (expectCheckRequest), recorded as the check's.
  */
 import type { CaptureAttempt } from '../contract/receiver/receiver.js';
 
-/** A request the engine is sending to one of this receiver's URLs right now. */
+/** Who is sending a request to one of this receiver's URLs right now: the engine's attempt, or hookbench check directly. */
+export type Sender = { attempt: CaptureAttempt; sentBy: null } | { attempt: null; sentBy: 'check' };
+
 interface Expected {
   body: Buffer;
-  attempt: CaptureAttempt;
+  sender: Sender;
 }
 
 export class ExpectedRequests {
   /** By full URL: the rounds in flight to it, matched to requests by their exact bytes. */
   private readonly expected = new Map<string, Expected[]>();
 
-  /** The engine is about to send `body` to `url` for this attempt; returns what to call once the attempt has finished. */
-  expect(url: string, body: Buffer, attempt: CaptureAttempt): () => void {
-    const entry: Expected = { body, attempt };
+  /** `body` is about to be sent to `url` (an engine's attempt, or the check directly); returns what to call once it has been answered. */
+  expect(url: string, body: Buffer, sender: Sender): () => void {
+    const entry: Expected = { body, sender };
     const list = this.expected.get(url);
     if (list) list.push(entry);
     else this.expected.set(url, [entry]);
@@ -27,12 +30,12 @@ export class ExpectedRequests {
    * The attempt that sent these bytes to this URL, taken off the list (each attempt sends one request). A body
    * cut short (`truncated`) matches an attempt of `size` bytes that starts with it.
    */
-  take(url: string, body: Buffer, size: number, truncated: boolean): CaptureAttempt | null {
+  take(url: string, body: Buffer, size: number, truncated: boolean): Sender | null {
     if (this.expected.size === 0) return null;
     const entry = this.expected.get(url)?.find((e) => (truncated ? e.body.length === size && e.body.subarray(0, body.length).equals(body) : e.body.equals(body)));
     if (!entry) return null;
     this.forget(url, entry);
-    return entry.attempt;
+    return entry.sender;
   }
 
   private forget(url: string, entry: Expected): void {

@@ -14,7 +14,7 @@ import type { Page } from '../contract/messages.js';
 import { parseReceiverRef, type CaptureAttempt, type CapturePage, type CaptureRecord, type ReceiverEndpoint } from '../contract/receiver/receiver.js';
 import { err, ok, type Result } from '../contract/result.js';
 import { receiverNameOf, unknownEndpointBody } from '../domain/receiverScript.js';
-import { ExpectedRequests } from './expectedRequests.js';
+import { ExpectedRequests, type Sender } from './expectedRequests.js';
 import { hostnamesReaching, ReceiverListeners, type ReceiverAddresses, type ReceiverListenOptions } from './listeners.js';
 import { ReceiverCaptures } from './receiverCaptures.js';
 import { ReceiverEndpoints } from './receiverEndpoints.js';
@@ -106,14 +106,21 @@ export class ReceiverService {
    * what to call once the attempt has finished (null when the URL is not the receiver's).
    */
   expectRequest(url: string, body: string, attempt: CaptureAttempt): (() => void) | null {
-    const { url: http, tlsUrl } = this.listening.current;
-    const ours = (http !== null && url.startsWith(`${http}/r/`)) || (tlsUrl !== null && url.startsWith(`${tlsUrl}/r/`));
-    if (!ours) return null;
-    return this.expected.expect(url, Buffer.from(body, 'utf8'), attempt);
+    return this.ours(url) ? this.expected.expect(url, Buffer.from(body, 'utf8'), { attempt, sentBy: null }) : null;
   }
 
-  /** The attempt that sent these bytes to this path, taken off the list (each attempt sends one request). */
-  private attemptFor(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean): CaptureAttempt | null {
+  /** hookbench check is about to send `body` to `url` directly (not through the engine); as expectRequest. */
+  expectCheckRequest(url: string, body: Uint8Array): (() => void) | null {
+    return this.ours(url) ? this.expected.expect(url, Buffer.from(body), { attempt: null, sentBy: 'check' }) : null;
+  }
+
+  private ours(url: string): boolean {
+    const { url: http, tlsUrl } = this.listening.current;
+    return (http !== null && url.startsWith(`${http}/r/`)) || (tlsUrl !== null && url.startsWith(`${tlsUrl}/r/`));
+  }
+
+  /** Who sent these bytes to this path, taken off the list (each attempt sends one request). */
+  private attemptFor(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean): Sender | null {
     const { url, tlsUrl } = this.listening.current;
     const base = listener === 'http' ? url : tlsUrl;
     return base === null ? null : this.expected.take(`${base}${path}`, body, size, truncated);

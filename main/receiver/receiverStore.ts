@@ -59,6 +59,7 @@ interface CaptureRow {
   attempt_delivery: number | null;
   attempt_number: number | null;
   attempt_webhook: number | null;
+  sent_by: 'check' | null;
   /** Read with the row: the name of the destination of the attempt's delivery (the deliveries table keeps it). */
   attempt_destination?: string | null;
 }
@@ -109,10 +110,10 @@ export class ReceiverStore {
       insertCapture: db.prepare(
         `INSERT INTO captures (receiver, matched, listener, method, path, raw_headers, body, body_size, body_truncated,
            arrived_at, remote_address, step, signature_verdict, signature, message_id,
-           attempt_message, attempt_delivery, attempt_number, attempt_webhook)
+           attempt_message, attempt_delivery, attempt_number, attempt_webhook, sent_by)
          VALUES (@receiver, @matched, @listener, @method, @path, @rawHeaders, @body, @bodySize, @bodyTruncated,
            @arrivedAt, @remoteAddress, @step, @signatureVerdict, @signature, @messageId,
-           @attemptMessage, @attemptDelivery, @attemptNumber, @attemptWebhook)`,
+           @attemptMessage, @attemptDelivery, @attemptNumber, @attemptWebhook, @sentBy)`,
       ),
       prune: db.prepare<[number]>('DELETE FROM captures WHERE id <= ?'),
       bytesUpTo: db.prepare<[number], { n: number }>('SELECT coalesce(sum(length(body)), 0) AS n FROM captures WHERE id <= ?'),
@@ -194,6 +195,7 @@ export class ReceiverStore {
           attemptDelivery: c.attempt?.deliveryId ?? null,
           attemptNumber: c.attempt?.attemptNumber ?? null,
           attemptWebhook: c.attempt?.webhookIndex ?? null,
+          sentBy: c.sentBy,
         }).lastInsertRowid,
       );
       if (position) this.statements.setAnswered.run(position.answered, position.name);
@@ -301,6 +303,7 @@ function toCapture(r: CaptureRow): CaptureRecord {
     signature: r.signature ? (JSON.parse(r.signature) as SignatureCheck) : null,
     messageId: r.message_id,
     attempt: attemptOf(r),
+    sentBy: r.sent_by === 'check' ? 'check' : null,
   });
 }
 

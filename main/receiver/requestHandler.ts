@@ -6,9 +6,10 @@
  */
 import { createHmac, type Hmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RECEIVER_LIMITS, type CaptureAttempt, type ScriptStep } from '../contract/receiver/receiver.js';
+import { RECEIVER_LIMITS, type ScriptStep } from '../contract/receiver/receiver.js';
 import { checkSignature, chooseStep, messageIdOf, receiverNameOf, refusedBody, refusedStep, responseHeaders, unmatchedStep } from '../domain/receiverScript.js';
 import { signBody } from '../domain/signature.js';
+import type { Sender } from './expectedRequests.js';
 import type { NewCapture, StoredReceiver } from './receiverStore.js';
 
 /** What answering a request asks of the receiver. */
@@ -20,7 +21,7 @@ export interface RequestHandlerDeps {
   /** An endpoint by name, as it is now (its script position moves as it answers). */
   endpoint: (name: string) => StoredReceiver | undefined;
   /** The engine's attempt that sent these bytes to this path, if any (expectedRequests.ts). */
-  attemptFor: (listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean) => CaptureAttempt | null;
+  attemptFor: (listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean) => Sender | null;
   /** Stores the capture and announces it; `position` is the endpoint's script position after this request. */
   record: (capture: NewCapture, position: { name: string; answered: number } | null) => void;
   /** The 404 body for a path that names no endpoint. */
@@ -109,6 +110,7 @@ export class RequestHandler {
       step = chosen.step;
       captureStep = chosen.capture;
     }
+    const sender = this.deps.attemptFor(listener, path, body, size, truncated);
     const capture: NewCapture = {
       receiver: endpoint?.name ?? named,
       matched: endpoint !== undefined,
@@ -124,7 +126,8 @@ export class RequestHandler {
       step: captureStep,
       signature,
       messageId: truncated ? null : messageIdOf(body),
-      attempt: this.deps.attemptFor(listener, path, body, size, truncated),
+      attempt: sender?.attempt ?? null,
+      sentBy: sender?.sentBy ?? null,
     };
     this.deps.record(capture, position);
     if (refused) res.writeHead(401, { 'Content-Type': 'application/json' }).end(refusedBody(refused));

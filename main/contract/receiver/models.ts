@@ -140,6 +140,11 @@ export interface CaptureRecord {
    * at that URL is that attempt. Null for anything else (curl, another program, `hookbench receive`).
    */
   attempt: CaptureAttempt | null;
+  /**
+   * `check`: hookbench check sent it directly, not through the engine (a forgery or a probe no destination can
+   * send, a redelivery, the burst), to this workbench's own endpoint. Null for anything else.
+   */
+  sentBy: 'check' | null;
 }
 
 export interface CaptureAttempt {

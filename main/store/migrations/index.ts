@@ -13,7 +13,8 @@ import { migration012 } from './012_receiver_refuses_invalid_signatures.js';
 import { migration013 } from './013_check_traffic.js';
 import { migration014 } from './014_failed_real_time.js';
 import { migration015 } from './015_cascades_by_trigger.js';
+import { migration016 } from './016_captures_sent_by_check.js';
 import type { Migration } from './types.js';
 
 /** In order; each number exactly once. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015, migration016];

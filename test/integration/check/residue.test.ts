@@ -145,6 +145,22 @@ describe('a check run leaves nothing behind', () => {
   });
 });
 
+describe("the check's direct requests to the workbench's own endpoint", () => {
+  it('are captured as the check\'s (sentBy: check), forgeries and all; what the engine sends is its attempts\'', async () => {
+    const mock = newCore({ forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
+    const { url } = await mock.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
+    must(mock.createReceiver({ name: 'orders', secret: SECRET, script: 200 as never }));
+    must(await mock.checks.runCheck({ url: `${url}/r/orders`, secret: SECRET, only: ['signature.tampered', 'signature.missing'], wait: true }));
+    const captures = must(mock.receivers.listCaptures({ receiver: 'orders' })).items;
+    // The tampered body goes directly (no destination can send it); the missing signature through the engine.
+    const tampered = captures.find((c) => c.sentBy === 'check');
+    expect(tampered).toMatchObject({ attempt: null, signature: { verdict: 'invalid' } });
+    expect(captures.find((c) => c.attempt !== null)).toMatchObject({ sentBy: null, attempt: { destinationName: 'hookbench check (unsigned)' } });
+    // Read back from the database, the same.
+    expect(must(mock.receivers.getCapture({ id: tampered!.id })).sentBy).toBe('check');
+  });
+});
+
 describe('lists follow the changes that other faces make', () => {
   it("announces catalogChanged when the user's destinations, sources and receiver endpoints change, and not for the destinations a tool keeps for itself", () => {
     const c = newCore({ autoStart: false });

@@ -209,9 +209,16 @@ describe('migration 012', () => {
     const v11 = openDb(file, MIGRATIONS.slice(0, 11));
     v11.prepare(`INSERT INTO receivers (name, secret, script, answered, created_at, updated_at) VALUES ('orders', 's3cret', '{"mode":"sequence","steps":[],"after":"repeat-last"}', 3, 1, 2)`).run();
     v11.close();
-    const db = openDb(file, MIGRATIONS.slice(0, 12));
+    const v12 = openDb(file, MIGRATIONS.slice(0, 12));
     try {
-      expect(schemaVersion(db)).toBe(12);
+      expect(schemaVersion(v12)).toBe(12);
+      expect(v12.prepare('SELECT name, refuse_invalid_signatures AS refuse, answered FROM receivers').all()).toEqual([{ name: 'orders', refuse: 0, answered: 3 }]);
+    } finally {
+      v12.close();
+    }
+    // And as the store reads it, once every later migration has run too (its statements are today's).
+    const db = openDb(file, MIGRATIONS);
+    try {
       expect(new ReceiverStore(db).listReceivers()).toEqual([
         { name: 'orders', secret: 's3cret', refuseInvalidSignatures: false, script: { mode: 'sequence', steps: [], after: 'repeat-last' }, answered: 3, createdAt: 1, updatedAt: 2 },
       ]);

@@ -296,7 +296,7 @@ describe('migrations', () => {
       const attempt = { messageRef: 7, deliveryId: 8, destinationName: null, attemptNumber: 2, webhookIndex: 0 };
       const step = { index: 0, request: 1, label: '200', action: 'respond' as const, status: 200, delayMs: 0 };
       const id = captures.insertCapture(
-        { receiver: 'orders', matched: true, listener: 'http', method: 'POST', path: '/r/orders', rawHeaders: [], body: Buffer.from('{}'), bodySize: 2, bodyTruncated: false, arrivedAt: 2, remoteAddress: null, step, signature: null, messageId: 'm2', attempt },
+        { receiver: 'orders', matched: true, listener: 'http', method: 'POST', path: '/r/orders', rawHeaders: [], body: Buffer.from('{}'), bodySize: 2, bodyTruncated: false, arrivedAt: 2, remoteAddress: null, step, signature: null, messageId: 'm2', attempt, sentBy: null },
         null,
       );
       expect(captures.capturesOfMessage(7).map((c) => [c.id, c.attempt])).toEqual([[id, attempt]]);

@@ -69,5 +69,8 @@ describe("a capture of the check's forgery", () => {
     expect(checkForgery(capture('invalid', 'Orders'))).toBeNull();
     expect(checkForgery(capture('valid', 'hookbench check'))).toBeNull();
     expect(checkForgery(capture('invalid', null))).toBeNull();
+    // Sent by the check directly (a body changed after signing, a probe): no destination, the same words.
+    const direct = { signature: { verdict: 'invalid' }, attempt: null, sentBy: 'check' } as unknown as CaptureRecord;
+    expect(checkForgery(direct)).toBe('hookbench check sent this signed wrongly on purpose: nothing needs changing (right to find it invalid)');
   });
 });

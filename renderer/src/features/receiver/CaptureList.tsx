@@ -15,13 +15,16 @@ export function answerOf(c: CaptureRecord): string {
 }
 
 /**
- * A forgery hookbench check sent on purpose (from one of its own destinations), found invalid or missing: the
- * endpoint is right, and nothing needs changing. Null for anything else.
+ * A forgery hookbench check sent on purpose (from one of its own destinations, or directly), found invalid or
+ * missing: the endpoint is right, and nothing needs changing. Null for anything else.
  */
 export function checkForgery(c: CaptureRecord): string | null {
   const verdict = c.signature?.verdict;
+  if (verdict !== 'invalid' && verdict !== 'missing') return null;
   const name = c.attempt?.destinationName;
-  if ((verdict !== 'invalid' && verdict !== 'missing') || !name || destinationOwner(name) !== 'check') return null;
+  // Sent directly: a body changed after signing, a signature of other bytes, the diagnosis' probes.
+  if (c.sentBy === 'check') return `hookbench check sent this ${verdict === 'missing' ? 'without X-Signature' : 'signed wrongly'} on purpose: nothing needs changing (right to find it ${verdict})`;
+  if (!name || destinationOwner(name) !== 'check') return null;
   return `hookbench check sent this ${verdict === 'missing' ? 'without X-Signature' : 'with another secret'} on purpose: nothing needs changing (right to find it ${verdict})`;
 }
 
@@ -101,6 +104,10 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
             <a href={`#/live/${senderId}`} onClick={(e) => (e.preventDefault(), onOpenMessage(senderId))} aria-label={`message #${senderId}, the sender of capture ${c.id}`} className="font-mono text-accent hover:underline">
               message #{senderId}
             </a>
+          ) : c.sentBy === 'check' ? (
+            <span className="truncate font-mono text-faint" title="Sent by hookbench check directly, not through the engine: what no destination can send (forgeries, probes), a redelivery, the burst">
+              by check
+            </span>
           ) : (
             <span className="truncate font-mono text-faint" title="Not sent by this workbench's engine (curl, another program, hookbench receive)">
               not from engine
