@@ -211,19 +211,13 @@ export class Engine {
     if (this.options.listening()) stored.forEach((s, i) => roundEvents(s, batch[i]!.destination).forEach((event) => this.options.emit(event)));
     if (stored.length > 0) this.options.recorded?.(stored.map((s, i) => ({ destinationId: batch[i]!.destination.id, round: s.round })));
     if (jump) for (const s of stored) jumpRecordedRound(jump, s.round);
+    let movedOffset = false;
     if (jump && claimed.length > 0) {
       // Engine time moves to the latest round the jump starts now; each round starts at its own due time.
       const latest = claimed[claimed.length - 1]!.dueAt;
       if (latest > this.options.clock.now()) {
         this.options.clock.setOffset(latest - this.options.clock.realNow());
-        // Kept at once, before any of these rounds is recorded: killed mid-jump, the workbench starts again where
-        // the jump had got to, so that no recorded attempt lies in its future (the offset only moves forward).
-        try {
-          this.persistJumpOffset?.(this.options.clock.offsetMs());
-        } catch (e) {
-          // A full disk: the advance keeps it when the jump ends, as before; the rounds still play.
-          if (!isWriteFailure(e)) throw e;
-        }
+        movedOffset = true;
       }
     }
     for (const delivery of claimed) {
@@ -241,6 +235,17 @@ export class Engine {
           destination: { id: delivery.destinationId, name: this.options.destination(delivery.destinationId)?.name ?? '' },
         });
       });
+    }
+    if (movedOffset) {
+      // Kept before any of these rounds is recorded (a later tick records them), after they are out: killed
+      // mid-jump, the workbench starts again where the jump had got to, so that no recorded attempt lies in its
+      // future (the offset only moves forward).
+      try {
+        this.persistJumpOffset?.(this.options.clock.offsetMs());
+      } catch (e) {
+        // A full disk: the advance keeps it when the jump ends, as before; the rounds still play.
+        if (!isWriteFailure(e)) throw e;
+      }
     }
     this.armTimer();
     if (jump) this.jumpTicked(jump);
