@@ -7,7 +7,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { configSchema, type HookbenchConfig } from '../contract/config.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
-import { combineErrors, issuesToErrors } from '../contract/schemas.js';
+import { combineErrors, eachProblem, issuesToErrors } from '../contract/schemas.js';
 import { caretSnippet, jsonProblemWhere } from '../domain/jsonText.js';
 import { parseUserJson } from '../domain/userJson.js';
 import { tooDeepError, tooDeepField } from '../domain/jsonDepth.js';
@@ -105,10 +105,9 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
       if (!result.ok) {
         // Each of the destination's problems on a line of its own. Update errors say patch.<field>; in a config
         // file the path is the entry's.
-        const { problems: others, ...first } = result.error;
-        for (const e of [first, ...(others ?? [])]) {
+        for (const e of eachProblem(result.error)) {
           const field = e.field?.replace(/^patch\./, '');
-          problems.push(prefixed(path, { ...e, ...(field ? { field } : {}), message: e.message.replace(/^patch\./, '').replace(/ \(and \d+ more problems?\)$/, '') }));
+          problems.push(prefixed(path, { ...e, ...(field ? { field } : {}), message: e.message.replace(/^patch\./, '') }));
         }
         continue;
       }

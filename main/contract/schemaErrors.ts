@@ -45,13 +45,23 @@ export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readon
     message = `${unknownKeyWords(first, issue.path, schema)}${others.length ? `; also unknown: ${others.join(', ')}` : ''}`;
   }
   const error = errorAt(issue, path, prefix, message);
-  const more = issues.length - 1;
-  if (more > 0) {
-    error.message += ` (and ${more} more problem${more > 1 ? 's' : ''})`;
-    // Each named with its field and limit, so that one answer shows everything to fix.
-    error.problems = issuesToErrors(issues.slice(1), prefix, schema);
-  }
-  return error;
+  // Each named with its field and limit, so that one answer shows everything to fix.
+  return issues.length > 1 ? withOthers(error, issuesToErrors(issues.slice(1), prefix, schema), issues.length - 1) : error;
+}
+
+/** How the first problem's message counts the others: `name: must not be empty (and 2 more problems)`. */
+export const MORE_PROBLEMS = / \(and \d+ more problems?\)$/;
+
+/** The first of several problems as the error: its message counts the others (`counted`), which it carries in `problems`. */
+export function withOthers(first: ApiError, others: readonly ApiError[], counted = others.length): ApiError {
+  if (counted === 0) return first;
+  return { ...first, message: `${first.message} (and ${counted} more problem${counted > 1 ? 's' : ''})`, problems: [...others] };
+}
+
+/** Every problem an error carries, the first as it was before withOthers counted the others. */
+export function eachProblem(error: ApiError): ApiError[] {
+  const { problems, ...first } = error;
+  return problems ? [{ ...first, message: first.message.replace(MORE_PROBLEMS, '') }, ...problems] : [first];
 }
 
 /**

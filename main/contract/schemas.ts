@@ -9,7 +9,7 @@ import { SOURCE_KINDS } from './sources.js';
 import { urlAuthority } from './message/urls.js';
 import { wrongType } from './zodWords.js';
 
-export { combineErrors, formatPath, issueToError, issuesToErrors, keysAt, parseWith, suggestKey } from './schemaErrors.js';
+export { combineErrors, eachProblem, formatPath, issueToError, issuesToErrors, keysAt, MORE_PROBLEMS, parseWith, suggestKey, withOthers } from './schemaErrors.js';
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

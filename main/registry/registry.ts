@@ -9,7 +9,7 @@ import { destinationOwner, type Destination, type DestinationOwner } from '../co
 import type { Source } from '../contract/sources.js';
 import { parseReceiverRef } from '../contract/receiver/receiver.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
-import { parseWith, resolveRetryPolicy, WRITE_KEY_BYTES, writeKeyOf, writeKeySchema, webhookInputSchema } from '../contract/schemas.js';
+import { parseWith, resolveRetryPolicy, withOthers, WRITE_KEY_BYTES, writeKeyOf, writeKeySchema, webhookInputSchema } from '../contract/schemas.js';
 import { isMasked, MASK } from '../domain/secrets.js';
 import type { Store } from '../store/store.js';
 import { caFileProblem } from '../platform/boundedFile.js';
@@ -229,7 +229,7 @@ export class Registry {
       if (problem) problems.push({ code: 'invalid_config', field: `${prefix}caFile`, message: `${prefix}caFile: ${problem}` });
     }
     const [first, ...others] = problems;
-    if (first) return err(others.length ? { ...first, message: `${first.message} (and ${others.length} more problem${others.length > 1 ? 's' : ''})`, problems: others } : first);
+    if (first) return err(withOthers(first, others));
     const saved: Destination = { ...d, sourceIds };
     this.options.store.config.saveDestination(saved, isNew);
     this.destinations.set(saved.id, saved);

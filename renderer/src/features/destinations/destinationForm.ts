@@ -8,7 +8,7 @@
  */
 import { DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../../../main/contract/destinations';
 import type { ApiError } from '../../../../main/contract/result';
-import { destinationInputSchema, destinationPatchSchema, formatPath, retryPolicyInputSchema, type DestinationInput, type DestinationPatch } from '../../../../main/contract/schemas';
+import { destinationInputSchema, destinationPatchSchema, formatPath, MORE_PROBLEMS, retryPolicyInputSchema, type DestinationInput, type DestinationPatch } from '../../../../main/contract/schemas';
 import { durationUnit, formatInUnit, parseDuration } from '../../lib/duration';
 import { eventList, fieldLabel, formSlot, webhooksInput, type WebhookRow } from './model';
 import { formatCount } from '../../lib/format';
@@ -203,7 +203,7 @@ export function serverProblem(kind: FormKind, form: DestinationForm, error: Pick
   const value = valueAt(b.candidate, path);
   if (error.limit !== undefined && typeof value === 'number') {
     const side = /too big|<=|at most/i.test(words) ? 'max' : /too small|>=|at least/i.test(words) ? 'min' : null;
-    const more = / \(and \d+ more problems?\)$/.exec(words)?.[0] ?? '';
+    const more = MORE_PROBLEMS.exec(words)?.[0] ?? '';
     if (side) words = boundWords(side, error.limit, path, b) + more;
   }
   const placed = place(kind, b, path, words);
