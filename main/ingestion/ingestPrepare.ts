@@ -167,7 +167,8 @@ function refuse(s: Intake, stage: 'request' | 'calls', calls: number, status: nu
 /** Decodes and parses the body into `s.payload`, reading the write key on the way; a refusal when it cannot, else null. */
 function readPayload(s: Intake): Prepared | null {
   const { req, isBatch } = s;
-  // The header's write key is known before the body is read: a body refused below is still its source's.
+  // The header's write key is known before the body is read: a body refused below is still its source's. The
+  // body's `writeKey` counts only without one (writeKeyOf's order), once the body is read.
   s.writeKey = writeKeyOf(req.authorization, null);
   // The Content-Type label is not checked (docs/behaviour.md §7): SDKs send JSON under whatever label their
   // HTTP library picks (none, text/plain, a form for a gzip body), and the real collection API reads it all
@@ -180,13 +181,12 @@ function readPayload(s: Intake): Prepared | null {
   // (serialising the call and its body) only ever sees calls within LIMITS.maxDepth.
   const nesting = scanJson(decoded, { limit: LIMITS.maxDepth, shape: isBatch ? 'batch' : 'call' });
   if (nesting.tooDeep) {
-    s.writeKey = writeKeyOf(req.authorization, nesting.writeKey);
+    s.writeKey ??= writeKeyOf(null, nesting.writeKey);
     return refuse(s, 'calls', isBatch ? (nesting.batchLength ?? 0) : 1, 400, tooDeepError(nesting.tooDeep));
   }
 
   const badByte = firstInvalidUtf8(decoded);
   if (badByte >= 0) {
-    s.writeKey = writeKeyOf(req.authorization, null);
     return refuse(s, 'request', 0, 400, { code: 'invalid_json', ...invalidUtf8Error(decoded, badByte) });
   }
 
@@ -202,7 +202,7 @@ function readPayload(s: Intake): Prepared | null {
     return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object${labelNote(req.contentType)}` });
   }
   const payload = parsed as Record<string, unknown>;
-  s.writeKey = writeKeyOf(req.authorization, payload['writeKey']);
+  s.writeKey ??= writeKeyOf(null, payload['writeKey']);
   const overflow = overflowIn(payload, nesting.longNumber);
   if (overflow) return refuse(s, 'calls', isBatch && Array.isArray(payload['batch']) ? payload['batch'].length : 1, 400, { code: 'invalid_input', ...overflow });
   s.payload = payload;
