@@ -12,6 +12,7 @@ import type { MessageDetail, MessageRecord } from '../contract/messages.js';
 import type { Source } from '../contract/sources.js';
 import type { CaptureRecord, ReceiverEndpoint } from '../contract/receiver/receiver.js';
 import type { EngineEvent } from '../contract/events.js';
+import type { ApiError } from '../contract/result.js';
 import { SECRET_MASK } from '../contract/schemas.js';
 import { urlAuthority } from '../contract/message/urls.js';
 
@@ -116,6 +117,14 @@ export function maskCall<T>(value: T): T {
 
 export function isMasked(value: string): boolean {
   return value.includes(MASK);
+}
+
+/**
+ * A masked value where nothing stored can be restored from it (docs/behaviour.md §9): kept, it would be sent or
+ * signed with as it is. `what` names what was wanted: a secret, or a value of a webhook (its URL, a header).
+ */
+export function maskedValueError(field: string, what: 'secret' | 'value' = 'secret'): ApiError {
+  return { code: 'invalid_input', field, message: `${field}: this is a masked value (${MASK}), not a secret; send the ${what} itself` };
 }
 
 /** How a URL's credentials are shown: its password, a user name without password, a credential parameter's value. */

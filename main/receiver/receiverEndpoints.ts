@@ -11,7 +11,7 @@ import { err, HookbenchError, ok, type Result } from '../contract/result.js';
 import { parseWith } from '../contract/schemas.js';
 import type { ReceiverAddresses } from './listeners.js';
 import type { ReceiverStore, StoredReceiver } from './receiverStore.js';
-import { isMasked, MASK } from '../domain/secrets.js';
+import { isMasked, maskedValueError } from '../domain/secrets.js';
 
 export interface ReceiverEndpointsOptions {
   store: ReceiverStore;
@@ -77,7 +77,7 @@ export class ReceiverEndpoints {
   createReceiver(v: CommandParsed<'createReceiver'>): Result<ReceiverEndpoint> {
     if (this.endpoints.has(v.name)) return err({ code: 'conflict', field: 'name', message: `name: a receiver named "${v.name}" already exists`, value: v.name });
     // Nothing stored to restore a mask from: it would be the endpoint's secret, and every signature invalid.
-    if (v.secret !== null && isMasked(v.secret)) return err({ code: 'invalid_input', field: 'secret', message: `secret: this is a masked value (${MASK}), not a secret; send the secret itself` });
+    if (v.secret !== null && isMasked(v.secret)) return err(maskedValueError('secret'));
     const now = this.options.clock.now();
     const r: StoredReceiver = { name: v.name, secret: v.secret, refuseInvalidSignatures: v.refuseInvalidSignatures, script: v.script, answered: 0, createdAt: now, updatedAt: now };
     this.options.store.insertReceiver(r);
@@ -96,7 +96,7 @@ export class ReceiverEndpoints {
       return err({ code: 'conflict', field: 'patch.name', message: `patch.name: a receiver named "${p.name}" already exists`, value: p.name });
     }
     // The typed API's form path restores a mask of the stored secret first (sharedSecrets.ts); one left here has no secret behind it.
-    if (typeof p.secret === 'string' && isMasked(p.secret)) return err({ code: 'invalid_input', field: 'patch.secret', message: `patch.secret: this is a masked value (${MASK}), not a secret; send the secret itself` });
+    if (typeof p.secret === 'string' && isMasked(p.secret)) return err(maskedValueError('patch.secret'));
     const scriptChanged = p.script !== undefined && JSON.stringify(p.script) !== JSON.stringify(old.script);
     const secret = p.secret !== undefined ? p.secret : old.secret;
     const refuseInvalidSignatures = p.refuseInvalidSignatures ?? old.refuseInvalidSignatures;

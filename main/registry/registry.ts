@@ -10,7 +10,7 @@ import type { Source } from '../contract/sources.js';
 import { parseReceiverRef } from '../contract/receiver/receiver.js';
 import { err, ok, type ApiError, type Result } from '../contract/result.js';
 import { parseWith, resolveRetryPolicy, withOthers, WRITE_KEY_BYTES, writeKeyOf, writeKeySchema, webhookInputSchema } from '../contract/schemas.js';
-import { isMasked, MASK } from '../domain/secrets.js';
+import { isMasked, maskedValueError } from '../domain/secrets.js';
 import type { Store } from '../store/store.js';
 import { caFileProblem } from '../platform/boundedFile.js';
 import { notFound } from '../platform/paging.js';
@@ -195,7 +195,7 @@ export class Registry {
     // A mask (`s3••••`, as answers show secrets) with no stored secret behind it would sign every request with
     // the mask itself (docs/behaviour.md §9): copied from a listDestinations answer into a config file, say.
     if (d.sharedSecret !== null && isMasked(d.sharedSecret)) {
-      problems.push({ code: 'invalid_input', field: `${prefix}sharedSecret`, message: `${prefix}sharedSecret: this is a masked value (${MASK}), not a secret; send the secret itself` });
+      problems.push(maskedValueError(`${prefix}sharedSecret`));
     }
     if (d.enabled && d.webhooks.length === 0) {
       problems.push(
@@ -215,8 +215,7 @@ export class Registry {
       // would be sent as it is, and fail or authenticate nothing.
       const masked = isMasked(w.url) ? 'url' : Object.keys(w.headers).find((name) => isMasked(w.headers[name] ?? ''));
       if (masked !== undefined) {
-        const field = `${prefix}webhooks[${i}].${masked === 'url' ? 'url' : `headers.${masked}`}`;
-        problems.push({ code: 'invalid_input', field, message: `${field}: this is a masked value (${MASK}), not a secret; send the value itself` });
+        problems.push(maskedValueError(`${prefix}webhooks[${i}].${masked === 'url' ? 'url' : `headers.${masked}`}`, 'value'));
       }
       const ref = parseReceiverRef(w.url);
       if (ref && !this.options.receiverExists(ref.name)) {
