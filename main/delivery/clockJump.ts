@@ -32,6 +32,8 @@ export interface Jump {
   cancelled: boolean;
   /** Resolves the advance's wait: the jump is over, finished or interrupted. */
   finish: () => void;
+  /** Stores the offset the jump has reached (the advance's persistOffset), as it moves it. */
+  keepOffset: (offsetMs: number) => void;
   lastReport: number;
   reportTimer: unknown;
   /** Monotonic real time when the jump began, and when each of its rounds began (index = round - 1). */
@@ -56,6 +58,7 @@ export function newJump(now: number, fromOffsetMs: number, ms: number, fastForwa
     attemptsPlayed: 0,
     cancelled: false,
     finish: () => undefined,
+    keepOffset: () => undefined,
     lastReport: 0,
     reportTimer: null,
     startedAt,

@@ -83,9 +83,8 @@ export class Engine {
   /** Whether start() has queued again the rounds a crash interrupted (once, on the first start). */
   private resumed = false;
   private advancing: Promise<unknown> = Promise.resolve();
-  /** The jump in progress, if any (advance), and how it keeps the offset it has reached. */
+  /** The jump in progress, if any (advance). */
   private jump: Jump | null = null;
-  private persistJumpOffset: ((offsetMs: number) => void) | null = null;
   /** Bumped by cancelAdvances: advances queued before it resolve as cancelled without moving the clock. */
   private generation = 0;
   /** All resets together (ms): a round in flight across a reset moves its next due time back by what it missed. */
@@ -236,12 +235,12 @@ export class Engine {
         });
       });
     }
-    if (movedOffset) {
+    if (jump && movedOffset) {
       // Kept before any of these rounds is recorded (a later tick records them), after they are out: killed
       // mid-jump, the workbench starts again where the jump had got to, so that no recorded attempt lies in its
       // future (the offset only moves forward).
       try {
-        this.persistJumpOffset?.(this.options.clock.offsetMs());
+        jump.keepOffset(this.options.clock.offsetMs());
       } catch (e) {
         // A full disk: the advance keeps it when the jump ends, as before; the rounds still play.
         if (!isWriteFailure(e)) throw e;
@@ -376,8 +375,8 @@ export class Engine {
       if (this.started && !this.closed) {
         jump.estimate = estimateRounds(this.options.store.deliveries.waitingByDestination(), (id) => this.options.destination(id)?.retry, jump.target);
         jump.due = this.options.store.deliveries.countDueBy(jump.target);
+        jump.keepOffset = persistOffset;
         this.jump = jump;
-        this.persistJumpOffset = persistOffset;
         this.clearTimer();
         const over = new Promise<void>((resolve) => (jump.finish = resolve));
         this.reportJump(jump);
@@ -385,7 +384,6 @@ export class Engine {
         await over;
         if (jump.reportTimer) this.time.clearTimeout(jump.reportTimer);
         this.jump = null;
-        this.persistJumpOffset = null;
       }
       if (!jump.cancelled) clock.setOffset(startOffset + ms);
       persistOffset(clock.offsetMs());
