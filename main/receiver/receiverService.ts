@@ -66,7 +66,7 @@ export class ReceiverService {
       clock: options.clock,
       fallbackReceiver: options.fallbackReceiver,
       endpoint: (name) => this.endpoints.get(name),
-      attemptFor: (listener, path, body, size, truncated) => this.attemptFor(listener, path, body, size, truncated),
+      senderOf: (listener, path, body, size, truncated) => this.senderOf(listener, path, body, size, truncated),
       record: (capture, position) => this.captures.record(capture, position),
       unknownEndpoint: (path) => unknownEndpointBody(path, this.endpoints.sorted().map((r) => this.endpoints.view(r))),
     });
@@ -120,7 +120,7 @@ export class ReceiverService {
   }
 
   /** Who sent these bytes to this path, taken off the list (each attempt sends one request). */
-  private attemptFor(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean): Sender | null {
+  private senderOf(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean): Sender | null {
     const { url, tlsUrl } = this.listening.current;
     const base = listener === 'http' ? url : tlsUrl;
     return base === null ? null : this.expected.take(`${base}${path}`, body, size, truncated);

@@ -20,8 +20,8 @@ export interface RequestHandlerDeps {
   fallbackReceiver?: string | undefined;
   /** An endpoint by name, as it is now (its script position moves as it answers). */
   endpoint: (name: string) => StoredReceiver | undefined;
-  /** The engine's attempt that sent these bytes to this path, if any (expectedRequests.ts). */
-  attemptFor: (listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean) => Sender | null;
+  /** Who sent these bytes to this path, if the workbench did: an engine's attempt, or the check directly (expectedRequests.ts). */
+  senderOf: (listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean) => Sender | null;
   /** Stores the capture and announces it; `position` is the endpoint's script position after this request. */
   record: (capture: NewCapture, position: { name: string; answered: number } | null) => void;
   /** The 404 body for a path that names no endpoint. */
@@ -110,7 +110,7 @@ export class RequestHandler {
       step = chosen.step;
       captureStep = chosen.capture;
     }
-    const sender = this.deps.attemptFor(listener, path, body, size, truncated);
+    const sender = this.deps.senderOf(listener, path, body, size, truncated);
     const capture: NewCapture = {
       receiver: endpoint?.name ?? named,
       matched: endpoint !== undefined,

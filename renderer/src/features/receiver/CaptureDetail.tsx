@@ -123,20 +123,12 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
               <Fact label="Expected">
                 <code aria-label="Expected signature" className="font-mono break-all">{sig.expected}</code>
               </Fact>
-              {forgery ? (
+              {(forgery ?? sig.diagnosis) && (
                 <Fact label="Diagnosis">
-                  <span role="note" aria-label="Diagnosis" className="text-muted">
-                    {forgery}
+                  <span role="note" aria-label="Diagnosis" className={forgery ? 'text-muted' : 'text-err'}>
+                    {forgery ?? sig.diagnosis?.explanation}
                   </span>
                 </Fact>
-              ) : (
-                sig.diagnosis && (
-                  <Fact label="Diagnosis">
-                    <span role="note" aria-label="Diagnosis" className="text-err">
-                      {sig.diagnosis.explanation}
-                    </span>
-                  </Fact>
-                )
               )}
             </dl>
           ) : (

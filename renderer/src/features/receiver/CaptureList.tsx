@@ -21,19 +21,23 @@ export function answerOf(c: CaptureRecord): string {
 export function checkForgery(c: CaptureRecord): string | null {
   const verdict = c.signature?.verdict;
   if (verdict !== 'invalid' && verdict !== 'missing') return null;
+  // Sent directly (a body changed after signing, a signature of other bytes, the diagnosis' probes), or through
+  // one of the check's own destinations (another secret, or none).
+  const direct = c.sentBy === 'check';
   const name = c.attempt?.destinationName;
-  // Sent directly: a body changed after signing, a signature of other bytes, the diagnosis' probes.
-  if (c.sentBy === 'check') return `hookbench check sent this ${verdict === 'missing' ? 'without X-Signature' : 'signed wrongly'} on purpose: nothing needs changing (right to find it ${verdict})`;
-  if (!name || destinationOwner(name) !== 'check') return null;
-  return `hookbench check sent this ${verdict === 'missing' ? 'without X-Signature' : 'with another secret'} on purpose: nothing needs changing (right to find it ${verdict})`;
+  if (!direct && (!name || destinationOwner(name) !== 'check')) return null;
+  const how = verdict === 'missing' ? 'without X-Signature' : direct ? 'signed wrongly' : 'with another secret';
+  return `hookbench check sent this ${how} on purpose: nothing needs changing (right to find it ${verdict})`;
 }
 
-/** The row's second line: the diagnosis of a bad signature, else the script step when it says more than the answer. */
-function whyOf(c: CaptureRecord): string {
+/**
+ * The row's second line: the check's forgery said to be one (`forgery`, checkForgery's), the diagnosis of a bad
+ * signature, else the script step when it says more than the answer.
+ */
+function whyOf(c: CaptureRecord, forgery: string | null): string {
   const verdict = c.signature?.verdict;
   // An endpoint that refuses invalid signatures answered it itself, before its script: say so first.
   const refused = c.matched && c.step.index === null ? 'refused: ' : '';
-  const forgery = checkForgery(c);
   if (forgery) return `${refused}${forgery}`;
   if (verdict === 'invalid' && c.signature?.diagnosis) return `${refused}${c.signature.diagnosis.explanation}`;
   if (verdict === 'missing') return `${refused}no X-Signature header`;
@@ -73,9 +77,8 @@ interface RowProps {
 const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineNow, senderId, onSelect, onOpenMessage }: RowProps) {
   const rowHeight = useRowHeight('capture');
   const verdict = c.signature?.verdict ?? null;
-  const why = whyOf(c);
-  // A forgery the check sent on purpose is no fault: said calmly, as the attempt's verdict says it.
-  const calm = checkForgery(c) !== null;
+  const forgery = checkForgery(c);
+  const why = whyOf(c, forgery);
   return (
     <li style={{ height: rowHeight, transform: `translateY(${top}px)` }} className={`absolute top-0 left-0 flex w-full items-stretch border-b border-line/60 text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}>
       <button
@@ -95,7 +98,8 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
           <span className="w-24 shrink-0 truncate font-mono text-muted">→ {answerOf(c)}</span>
           <span className="w-14 shrink-0">{verdict ? <VerdictBadge verdict={verdict} /> : <span className="text-faint">no check</span>}</span>
         </span>
-        {why && <span title={why} className={`truncate pl-[4.625rem] ${verdict === 'invalid' && !calm ? 'text-err' : 'text-faint'}`}>{why}</span>}
+        {/* A forgery the check sent on purpose is no fault: said calmly, as the attempt's verdict says it. */}
+        {why && <span title={why} className={`truncate pl-[4.625rem] ${verdict === 'invalid' && !forgery ? 'text-err' : 'text-faint'}`}>{why}</span>}
       </button>
       {/* Laid out like the button's two lines, so that the link sits on the first, level with the verdict. */}
       <div className="flex w-28 shrink-0 flex-col items-end justify-center gap-0.5 pr-3 whitespace-nowrap">
