@@ -52,6 +52,9 @@ export async function runShow(idArg: string, options: ShowOptions, io: CliIO): P
 /** Why a waiting delivery waits, by destination id, when explainMessage says it is held (a disabled destination). */
 type Held = ReadonlyMap<string, string>;
 
+/** Only a delivery that waits can be held: asked of explainMessage only then. */
+const waits = (detail: Result<MessageDetail>): boolean => detail.ok && detail.value.deliveries.some((d) => d.status === 'queued' || d.status === 'retrying');
+
 function heldBy(explained: Result<MessageExplanation>): Held {
   if (!explained.ok) return new Map();
   return new Map(
@@ -66,7 +69,7 @@ async function fetchMessage(id: number, dataDirFlag: string | undefined): Promis
   const live = findLiveServe(dataDirFlag);
   if (live) {
     const detail = await callApi<MessageDetail>(live.info, 'getMessage', { id });
-    const held = detail.ok ? heldBy(await callApi<MessageExplanation>(live.info, 'explainMessage', { id })) : new Map<string, string>();
+    const held = waits(detail) ? heldBy(await callApi<MessageExplanation>(live.info, 'explainMessage', { id })) : new Map<string, string>();
     return { detail, sourceName: detail.ok ? await sourceNamesOf(live.info) : (s) => s, where: `the serve at ${live.info.url}`, held };
   }
   // No serve: read the data dir itself, if it is one.
@@ -78,7 +81,7 @@ async function fetchMessage(id: number, dataDirFlag: string | undefined): Promis
     // Lists take a cursor and answer pages once they page: the cast compiles before and after.
     const sources = await listAll<Source>(() => core.listSources());
     const byId = new Map(sources.ok ? sources.value.map((s) => [s.id, s.name] as const) : []);
-    return { detail, sourceName: (s) => byId.get(s) ?? s, where: dataDir, held: read.ok ? heldBy(core.explainMessage({ id })) : new Map() };
+    return { detail, sourceName: (s) => byId.get(s) ?? s, where: dataDir, held: waits(read) ? heldBy(core.explainMessage({ id })) : new Map() };
   } finally {
     await core.close();
   }
