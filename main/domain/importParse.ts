@@ -5,9 +5,22 @@
  * reported as `line 3: …` or `log.entries[5].request.postData.text: …`.
  */
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
-import { MESSAGE_TYPES, type MessageType } from '../contract/message/messageShapes.js';
+import { MESSAGE_SHAPES, MESSAGE_TYPES, type MessageType } from '../contract/message/messageShapes.js';
 import { err, ok, type Result } from '../contract/result.js';
+import { isoFromMs } from '../contract/message/timestamp.js';
 import { parseUserJson } from './userJson.js';
+
+/**
+ * What the workbench filled into an original body that its call did not give: the time of receipt (the
+ * body's `timestamp`), the sender's address (`context.ip`) and the messageId it made. A copy's body takes them
+ * too, so that it says what the original said; they stay out of the call, which is measured against the
+ * 32 KiB limit as the original was.
+ */
+export interface FilledByWorkbench {
+  timestampMs?: number;
+  ip?: string;
+  messageId?: string;
+}
 
 export interface ImportedCall {
   /** Where it was: `line 3`, `log.entries[5]`. */
@@ -18,6 +31,7 @@ export interface ImportedCall {
   originalId: number | null;
   sourceId: string | null;
   destinations: { id: string | null; name: string | null }[];
+  filled: FilledByWorkbench;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,12 +103,12 @@ function parseDetails(items: { label: string; value: unknown }[]): Result<Import
     if (!type) return bad(`${label}: message.type`, `must be one of ${MESSAGE_TYPES.join(', ')} (got ${JSON.stringify(m['type'])?.slice(0, 40)})`);
     if (!isObject(m['call'])) return bad(`${label}: message.call`, 'must be an object (the call as received)');
     const deliveries = Array.isArray(value['deliveries']) ? value['deliveries'].filter(isObject) : [];
-    // The messageId it was sent with (made by the workbench when the call had none).
-    const messageId = typeof m['messageId'] === 'string' ? m['messageId'] : m['call']['messageId'];
+    const call = m['call'];
     calls.push({
       label,
       type,
-      call: messageId === undefined ? m['call'] : { ...m['call'], messageId },
+      call,
+      filled: filledInto(call, typeof m['body'] === 'string' ? m['body'] : null, typeof m['messageId'] === 'string' ? m['messageId'] : null),
       originalId: typeof m['id'] === 'number' ? m['id'] : null,
       sourceId: typeof m['sourceId'] === 'string' ? m['sourceId'] : null,
       destinations: deliveries.map((d) => ({
@@ -128,9 +142,8 @@ function parseHar(log: Record<string, unknown>): Result<{ format: 'har'; calls: 
     const key = originalId !== null ? `id:${originalId}` : `entry:${i}`;
     let call = byMessage.get(key);
     if (!call) {
-      const { type: _type, ...rest } = body;
       const sourceId = typeof entry['_sourceId'] === 'string' ? entry['_sourceId'] : null;
-      call = { label, type, call: rest, originalId, sourceId, destinations: [] };
+      call = { label, type, ...callOfBody(body, type), originalId, sourceId, destinations: [] };
       byMessage.set(key, call);
       const limit = tooMany(byMessage.size);
       if (limit) return limit;
@@ -140,4 +153,66 @@ function parseHar(log: Record<string, unknown>): Result<{ format: 'har'; calls: 
   }
   if (byMessage.size === 0) return bad('log.entries', 'no entry in it');
   return ok({ format: 'har', calls: [...byMessage.values()] });
+}
+
+/** A body's `timestamp` as ms, when the body builder writes that very string for it (isoFromMs); else undefined. */
+function timestampMsOf(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && isoFromMs(ms) === value ? ms : undefined;
+}
+
+const givesNothing = (value: unknown): boolean => value === undefined || value === null || value === '';
+
+/** What the original body holds that its call (JSON lines keep the call as received) did not give. */
+function filledInto(call: Record<string, unknown>, bodyText: string | null, messageId: string | null): FilledByWorkbench {
+  let body: unknown = null;
+  try {
+    body = bodyText === null ? null : JSON.parse(bodyText);
+  } catch {
+    // Not a body this workbench wrote: nothing is taken from it.
+  }
+  const filled: FilledByWorkbench = {};
+  if (messageId !== null && call['messageId'] === undefined) filled.messageId = messageId;
+  if (!isObject(body)) return filled;
+  if (givesNothing(call['timestamp'])) {
+    const ms = timestampMsOf(body['timestamp']);
+    if (ms !== undefined) filled.timestampMs = ms;
+  }
+  const ip = isObject(body['context']) ? body['context']['ip'] : undefined;
+  const context = call['context'];
+  if (typeof ip === 'string' && (!isObject(context) || context['ip'] === undefined)) filled.ip = ip;
+  return filled;
+}
+
+/**
+ * A HAR entry's body (the message as delivered) as a call again: without its type and the version every body
+ * carries, and with what the workbench may have filled (timestamp, messageId, `context.ip`) taken out into
+ * `filled`, from where the copy's body gets them back, so that the call measures as the original did.
+ */
+function callOfBody(body: Record<string, unknown>, type: MessageType): { call: Record<string, unknown>; filled: FilledByWorkbench } {
+  const { type: _type, ...call } = body;
+  const filled: FilledByWorkbench = {};
+  if (call['version'] === 1) delete call['version'];
+  const ms = timestampMsOf(call['timestamp']);
+  if (ms !== undefined) {
+    filled.timestampMs = ms;
+    delete call['timestamp'];
+  }
+  if (typeof call['messageId'] === 'string') {
+    filled.messageId = call['messageId'];
+    delete call['messageId'];
+  }
+  const context = call['context'];
+  if (isObject(context) && typeof context['ip'] === 'string') {
+    const { ip, ...rest } = context;
+    filled.ip = ip;
+    // A context that held only the address the workbench added goes: the builder puts it back.
+    if (Object.keys(rest).length === 0) delete call['context'];
+    else call['context'] = rest;
+  } else if (isObject(context) && Object.keys(context).length === 0 && MESSAGE_SHAPES[type].contextIsCore) {
+    // The empty context every body of this type carries, which the builder writes again.
+    delete call['context'];
+  }
+  return { call, filled };
 }

@@ -3,12 +3,13 @@
  * transaction: one bad entry refuses the whole import, naming where it is in the file. Each message goes
  * through the source given, else its original source, else its original destinations, where they exist
  * here; a message with none of those refuses the import (choose a source). The copies keep the originals'
- * order, whatever order the file lists them in.
+ * order, whatever order the file lists them in, and their bodies what the workbench filled into the originals'
+ * (the time of receipt as `timestamp`, `context.ip`, a made messageId when kept).
  */
 import type { ImportMessagesInput, ImportMessagesOutput } from '../contract/importMessages.js';
 import { err, ok, type Result } from '../contract/result.js';
 import type { SendMessageInput } from '../contract/schemas.js';
-import { parseExport, type ImportedCall } from '../domain/importParse.js';
+import { parseExport, type FilledByWorkbench, type ImportedCall } from '../domain/importParse.js';
 import type { Intake } from '../ingestion/intake.js';
 import type { Registry } from '../registry/registry.js';
 
@@ -34,9 +35,13 @@ export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Int
     source = found.id;
   }
   const sends: SendMessageInput[] = [];
+  // What the originals' bodies say that their calls did not (their time, address and a made messageId).
+  const filled: FilledByWorkbench[] = [];
   for (const c of calls) {
     const { messageId, ...rest } = c.call;
     const call = input.keepMessageIds && messageId !== undefined ? { ...rest, messageId } : rest;
+    const { messageId: madeId, ...times } = c.filled;
+    filled.push(input.keepMessageIds && messageId === undefined && madeId !== undefined ? { ...times, messageId: madeId } : times);
     if (source) {
       sends.push({ type: c.type, call, source });
       continue;
@@ -58,7 +63,7 @@ export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Int
     sends.push({ type: c.type, call, destinations });
   }
   // Kept messageIds are sent again on purpose (the receivers that de-duplicate drop them), not SDK retries to drop here.
-  const accepted = o.intake.acceptMessages(sends, BATCH, { recordsTraits: true, resend: input.keepMessageIds === true });
+  const accepted = o.intake.acceptMessages(sends, BATCH, { recordsTraits: true, resend: input.keepMessageIds === true, filled });
   if (!accepted.ok) {
     // `imported[3].call.userId` → `text: line 4: call.userId`
     const e = accepted.error;

@@ -26,6 +26,7 @@ import type { EventBus } from '../platform/eventBus.js';
 import { withoutWriteKey, type PreparedCalls } from './ingestPrepare.js';
 import { callBytes, parseStoredCall, storedCallOf } from '../store/storedJson.js';
 import { newMessageId } from './messageIds.js';
+import type { FilledByWorkbench } from '../domain/importParse.js';
 import type { Registry } from '../registry/registry.js';
 
 const DEDUPE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -61,6 +62,8 @@ export interface AcceptEntry {
   origin?: MessageOrigin | undefined;
   /** Sent again on purpose with the messageId it had (an import that keeps them): never a duplicate, as a replay is not. */
   resend?: boolean;
+  /** What the body takes when the call does not give it (an import: what the original's body said). */
+  filled?: FilledByWorkbench | undefined;
 }
 
 /** A call built and checked, from the API (AcceptEntry) or from ingestion (PreparedCall), ready to route. */
@@ -124,7 +127,7 @@ export class Intake {
   acceptMessages(
     inputs: readonly SendMessageInput[],
     batchField: string | null,
-    options: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean } = { recordsTraits: true },
+    options: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean; filled?: readonly FilledByWorkbench[] } = { recordsTraits: true },
   ): Result<SendMessageOutput[]> {
     const parsed: SendMessageParsed[] = [];
     for (const [index, input] of inputs.entries()) {
@@ -142,7 +145,7 @@ export class Intake {
   private acceptParsed(
     inputs: readonly SendMessageParsed[],
     batchField: string | null,
-    { recordsTraits, origin, resend = false }: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean },
+    { recordsTraits, origin, resend = false, filled }: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean; filled?: readonly FilledByWorkbench[] | undefined },
   ): Result<SendMessageOutput[]> {
     const entries: AcceptEntry[] = [];
     for (let index = 0; index < inputs.length; index++) {
@@ -158,7 +161,8 @@ export class Intake {
         source = this.options.registry.findSource(sourceRef);
         if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
       }
-      entries.push({ type, call, source, destinations, strict, clientIp: null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true, origin, resend });
+      const fill = filled?.[index];
+      entries.push({ type, call, source, destinations, strict, clientIp: fill?.ip ?? null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true, origin, resend, filled: fill });
     }
     return this.acceptEntries(entries);
   }
@@ -200,9 +204,10 @@ export class Intake {
       }
       // The call's size is measured after its body is built (as ingestion does): the body and the call's compact
       // form bound it, so a call is serialised whole only when it may be too large or shares nothing with its body.
+      const madeId = e.filled?.messageId;
       const b = buildMessage(e.type, e.call, {
-        receivedAt: now,
-        newMessageId,
+        receivedAt: e.filled?.timestampMs ?? now,
+        newMessageId: madeId === undefined ? newMessageId : () => madeId,
         sizeChecked: true,
         strict: e.strict,
         ...(e.clientIp ? { clientIp: e.clientIp } : {}),

@@ -1,0 +1,107 @@
+/**
+ * An import sends its messages again as they were: a copy's body says what the original's said (the time of
+ * receipt as its `timestamp`, the sender's `context.ip`, and with keepMessageIds the messageId the workbench
+ * made), and a call accepted at the 32 KiB limit imports back whole from either format, because the fields
+ * the workbench filled are not counted as the call's.
+ */
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../main/contract/message/messageShapes.js';
+import { createClock } from '../../../main/platform/clock.js';
+import { IngestService } from '../../../main/ingestion/ingest.js';
+import { must, newCore, newReceiver, onCleanup, settled } from '../../helpers/harness.js';
+
+const WRITE_KEY = 'wk_fidelity_0123';
+const RECEIVED = Date.parse('2026-11-20T08:30:00.125Z');
+
+/** A workbench whose clock reads RECEIVED, with the calls ingested from 198.51.100.7 (and delivered, when asked). */
+async function ingested(calls: Record<string, unknown>[], { delivered = false } = {}) {
+  const core = newCore({ autoStart: delivered, clock: createClock({ realNow: () => RECEIVED }) });
+  must(core.createSource({ name: 'backend', kind: 'server', writeKey: WRITE_KEY }));
+  // HAR lists attempts: what a HAR export holds must have been sent.
+  if (delivered) must(core.createDestination({ name: 'receiver', enabled: true, url: (await newReceiver()).url, sources: ['backend'] }));
+  const ingest = new IngestService(core.ingestion, { thread: 'inline' });
+  onCleanup(() => ingest.close());
+  for (const call of calls) {
+    const answer = await ingest.handle({
+      method: 'POST',
+      path: '/v1/track',
+      headers: { authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
+      body: Buffer.from(JSON.stringify(call)),
+      clientIp: '198.51.100.7',
+    });
+    expect(answer.status).toBe(200);
+  }
+  const ids = must(core.listMessages({})).items.map((m) => m.id).reverse();
+  if (delivered) for (const id of ids) await settled(core, id);
+  return { core, originals: ids.map((id) => must(core.getMessage({ id })).message) };
+}
+
+/** A track call whose JSON is exactly `bytes` bytes long. */
+function callOf(bytes: number): Record<string, unknown> {
+  const call = { userId: 'u1', event: 'At the limit', properties: { pad: '' } };
+  call.properties.pad = 'y'.repeat(bytes - JSON.stringify(call).length);
+  expect(Buffer.byteLength(JSON.stringify(call))).toBe(bytes);
+  return call;
+}
+
+/** A fresh workbench (another day, another clock) with the same source, to import into. */
+function elsewhere() {
+  const core = newCore({ autoStart: false, clock: createClock({ realNow: () => RECEIVED + 86_400_000 }) });
+  must(core.createSource({ name: 'backend', kind: 'server', writeKey: WRITE_KEY }));
+  return core;
+}
+
+const withoutMessageId = (body: string) => {
+  const { messageId: _m, ...rest } = JSON.parse(body) as Record<string, unknown>;
+  return rest;
+};
+
+describe('an import keeps what the original bodies said', () => {
+  it('a JSON lines import keeps each body\'s timestamp and context.ip (a new messageId), and with messageIds kept the bodies are byte-identical', async () => {
+    const { core, originals } = await ingested([{ userId: 'ada', event: 'Signed Up' }, { userId: 'bob', event: 'Paid', context: { locale: 'fr' } }]);
+    expect(JSON.parse(originals[0]!.body)).toMatchObject({ timestamp: '2026-11-20T08:30:00.125Z', context: { ip: '198.51.100.7' } });
+    const json = must(core.exportMessages({ filter: {}, format: 'json' }));
+
+    const fresh = elsewhere();
+    const copies = must(fresh.importMessages({ text: json.text, source: 'backend' })).imported.map((m) => must(fresh.getMessage({ id: m.id })).message);
+    for (const [i, copy] of copies.entries()) {
+      expect(withoutMessageId(copy.body)).toEqual(withoutMessageId(originals[i]!.body));
+      expect(copy.messageId).not.toBe(originals[i]!.messageId);
+      // The call stored for the copy is the call as first received: nothing the workbench filled was added to it.
+      expect(copy.call).toEqual(originals[i]!.call);
+    }
+
+    const kept = elsewhere();
+    const same = must(kept.importMessages({ text: json.text, source: 'backend', keepMessageIds: true })).imported.map((m) => must(kept.getMessage({ id: m.id })).message);
+    expect(same.map((m) => m.body)).toEqual(originals.map((m) => m.body));
+  });
+
+  it('a HAR import rebuilds the bodies the attempts carried, byte for byte with messageIds kept', async () => {
+    const { core, originals } = await ingested([{ userId: 'ada', event: 'Signed Up' }, { userId: 'bob', event: 'Paid', context: { locale: 'fr' }, timestamp: '2026-11-19T23:00:00+01:00' }], { delivered: true });
+    const har = must(core.exportMessages({ filter: {}, format: 'har' }));
+    expect(har.messages).toBe(2);
+
+    const kept = elsewhere();
+    const copies = must(kept.importMessages({ text: har.text, source: 'backend', keepMessageIds: true })).imported.map((m) => must(kept.getMessage({ id: m.id })).message);
+    expect(copies.map((m) => m.body)).toEqual(originals.map((m) => m.body));
+  });
+
+  it(`a call accepted at the ${LIMITS.messageBytes}-byte limit exports and imports back whole, in either format, with or without its messageId kept`, async () => {
+    const { core, originals } = await ingested([callOf(LIMITS.messageBytes)], { delivered: true });
+    // One byte more is refused: the call above is at the limit, not under it.
+    const over = core.sendMessage({ type: 'track', source: 'backend', call: callOf(LIMITS.messageBytes + 1) });
+    expect(over.ok ? null : over.error).toMatchObject({ code: 'message_too_large', value: LIMITS.messageBytes + 1 });
+
+    for (const format of ['json', 'har'] as const) {
+      const text = must(core.exportMessages({ ids: [originals[0]!.id], format })).text;
+      for (const keepMessageIds of [false, true]) {
+        const fresh = elsewhere();
+        const imported = fresh.importMessages({ text, source: 'backend', keepMessageIds });
+        expect(imported.ok, `${format}, keepMessageIds ${keepMessageIds}: ${imported.ok ? '' : imported.error.message}`).toBe(true);
+        const copy = must(fresh.getMessage({ id: must(imported).imported[0]!.id })).message;
+        if (keepMessageIds) expect(copy.body).toBe(originals[0]!.body);
+        else expect(withoutMessageId(copy.body)).toEqual(withoutMessageId(originals[0]!.body));
+      }
+    }
+  });
+});
