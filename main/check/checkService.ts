@@ -46,6 +46,8 @@ export interface CheckServiceOptions {
   mockEndpoint?: ((url: string) => { name: string; refuseInvalidSignatures: boolean; hasSecret: boolean } | null) | undefined;
   /** The check is about to send these bytes to this URL directly: the workbench's own endpoint captures them as the check's. */
   expectDirect?: ((url: string, body: Uint8Array) => (() => void) | null) | undefined;
+  /** A URL as the engine contacts it now: `receiver:<name>` is the mock receiver endpoint's address (receiverService.resolveWebhookUrl). */
+  resolveUrl?: ((url: string) => Result<string>) | undefined;
 }
 
 /**
@@ -126,7 +128,11 @@ export class CheckService {
       const problem = caFileProblem(parsedInput.caFile);
       if (problem) return err({ code: 'invalid_input', field: 'caFile', message: `caFile: ${problem}` });
     }
-    const input = parsedInput.caFile ? { ...parsedInput, caFile: absolutePath(parsedInput.caFile).path } : parsedInput;
+    // Every request of the run goes to one address: a `receiver:<name>` URL is its endpoint's, as the engine resolves it.
+    const resolved = this.options.resolveUrl?.(parsedInput.url) ?? ok(parsedInput.url);
+    if (!resolved.ok) return err({ code: resolved.error.code, field: 'url', message: `url: ${parsedInput.url}: ${resolved.error.message}` });
+    const located = { ...parsedInput, url: resolved.value };
+    const input = located.caFile ? { ...located, caFile: absolutePath(located.caFile).path } : located;
     const secret = input.secret ?? null;
     const planned = planChecks({ secret, only: input.only, scenarios: input.scenarios, capacity: input.capacity });
     if (!planned.ok) return planned;

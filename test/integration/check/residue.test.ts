@@ -196,6 +196,15 @@ describe('the check against a mock receiver endpoint', () => {
     expect(run.diagnosis).toBeNull();
   });
 
+  it('named as receiver:<name>, every request of the run goes to the endpoint, those the check sends itself too; an endpoint that does not exist is refused, naming the URL', async () => {
+    const { mock, url } = await mockCore(true);
+    const run = must(await mock.checks.runCheck({ url: 'receiver:orders', secret: SECRET, burst: 10, wait: true }));
+    expect(run.url).toBe(url);
+    expect(run.checks.filter((c) => c.verdict !== 'pass').map((c) => [c.id, c.verdict, c.detail])).toEqual([]);
+    const missing = await mock.checks.runCheck({ url: 'receiver:nosuch', secret: SECRET, wait: true });
+    expect(missing).toMatchObject({ ok: false, error: { field: 'url', message: expect.stringMatching(/^url: receiver:nosuch: .*nosuch/) } });
+  });
+
   it('without it, the forged-request checks say the endpoint answers by its script whatever the signature, and how to turn checking on', async () => {
     const { mock, url } = await mockCore(false);
     const run = must(await mock.checks.runCheck({ url, secret: SECRET, only: ['signature.wrong-secret', 'signature.missing', 'shapes.track'], wait: true }));
