@@ -48,10 +48,22 @@ export class DeliveryCommands {
       targets = store.deliveries.deliveriesOf(id);
       messageId = id;
     }
-    const retryable = targets.filter((d) => d.status === 'queued' || d.status === 'retrying' || d.status === 'failed');
-    if (retryable.length === 0) {
+    const waiting = targets.filter((d) => d.status === 'queued' || d.status === 'retrying' || d.status === 'failed');
+    if (waiting.length === 0) {
       const states = [...new Set(targets.map((d) => d.status))].join(', ') || 'no deliveries';
       return err({ code: 'conflict', message: `nothing to retry: only waiting or failed deliveries can be retried (this has ${states})` });
+    }
+    // A delivery whose destination is off (or has no webhook URL) would only be held: it is not retried, nor said to be.
+    const held = (d: DeliveryRecord): string | null => {
+      const destination = this.options.registry.findDestination(d.destinationId);
+      if (!destination) return null;
+      if (destination.webhooks.length === 0) return `destination "${destination.name}" has no webhook URL (give it one and turn it on)`;
+      return destination.enabled ? null : `destination "${destination.name}" is off (turn it on and its deliveries go)`;
+    };
+    const retryable = waiting.filter((d) => held(d) === null);
+    if (retryable.length === 0) {
+      const why = [...new Set(waiting.map(held))].join('; ');
+      return err({ code: 'conflict', message: `nothing can be sent now: ${why}` });
     }
     store.transaction(() => {
       for (const d of retryable) {

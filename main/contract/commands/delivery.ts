@@ -12,7 +12,7 @@ export const DELIVERY_COMMANDS = {
       .refine((v) => (v.id === undefined) !== (v.deliveryId === undefined), { message: 'give either id (a message) or deliveryId (one delivery)', path: ['id'] }),
     answers: returns<{ deliveries: DeliveryRecord[] }>('{ deliveries: DeliveryRecord[] }'),
     group: 'Messages',
-    summary: "Pulls a waiting or failed delivery's next attempt to now (a failed one gets a fresh window): all of a message's (`id`) or one (`deliveryId`).",
+    summary: "Pulls a waiting or failed delivery's next attempt to now (a failed one gets a fresh window): all of a message's (`id`) or one (`deliveryId`). A delivery whose destination is off or has no webhook URL is left as it is (it would only be held); `conflict` when nothing can be sent now, naming why.",
     errors: ['not_found', 'conflict'],
   }),
   cancelMessage: command({

@@ -197,6 +197,20 @@ describe('retryNow, cancelMessage, replayMessage', () => {
     if (!result.ok) expect(result.error.code).toBe('conflict');
   });
 
+  it('retryNow does not claim to send what its destination holds: a destination that is off, or has no webhook URL, is named instead', () => {
+    const core = newCore({ autoStart: false });
+    must(core.createDestination({ name: 'paused', enabled: false, url: 'http://127.0.0.1:9/hook' }));
+    must(core.createDestination({ name: 'no url', enabled: false, webhooks: [] }));
+    for (const [name, why] of [
+      ['paused', 'destination "paused" is off (turn it on and its deliveries go)'],
+      ['no url', 'destination "no url" has no webhook URL (give it one and turn it on)'],
+    ] as const) {
+      const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Held' }, destinations: [name] })).message.id;
+      expect(core.retryNow({ id })).toEqual({ ok: false, error: { code: 'conflict', message: `nothing can be sent now: ${why}` } });
+      expect(must(core.getMessage({ id })).deliveries[0]).toMatchObject({ status: 'queued', attempts: 0 });
+    }
+  });
+
   it('cancelMessage stops the retries: "cancelled by user"', async () => {
     const rx = await newReceiver(status(500));
     const core = newCoreWithDestination({ url: rx.url });
