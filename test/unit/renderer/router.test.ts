@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatHash, parseHash } from '../../../renderer/src/stores/router';
 import { toCurl } from '../../../renderer/src/lib/curl';
-import { failureReason } from '../../../renderer/src/lib/failureReason';
+import { failureReason, retryFate } from '../../../renderer/src/lib/failureReason';
 
 describe('hash routes', () => {
   it('round-trips views, messages and attempts, and falls back to Live', () => {
@@ -42,6 +42,20 @@ describe('attempt detail helpers', () => {
     expect(failureReason({ outcome: 'success', statusCode: 200, error: null, retryable: false })).toBeNull();
     expect(failureReason({ outcome: 'http_error', statusCode: 503, error: null, retryable: true, responseHeaders: { 'retry-after': '120' } })).toBe(
       'HTTP 503: the endpoint had a server error. Retried. It asked to wait (Retry-After: 120 s), so the next attempt waits at least that long.',
+    );
+  });
+
+  it("says what came of a retryable attempt: retried, a retry to come, or why not (never 'Retried' over the last attempt of a failed delivery)", () => {
+    const first = { deliveryId: 7, webhookIndex: 0, attemptNumber: 1 };
+    const second = { ...first, attemptNumber: 2 };
+    const otherWebhook = { ...first, webhookIndex: 1, attemptNumber: 2 };
+    expect(retryFate(first, [first, second], { status: 'failed', reason: 'max attempts reached (2)' })).toBe('Retried.');
+    expect(retryFate(first, [first, otherWebhook], { status: 'retrying', reason: null })).toBe('A retry is scheduled.');
+    expect(retryFate(second, [first, second], { status: 'failed', reason: 'max attempts reached (2)' })).toBe('Not retried: max attempts reached (2).');
+    expect(retryFate(first, [first, otherWebhook], { status: 'delivered', reason: null })).toBe('Not retried: the delivery succeeded through another webhook.');
+    const attempt = { outcome: 'http_error' as const, statusCode: 500, error: null, retryable: true, responseHeaders: { 'retry-after': '120' } };
+    expect(failureReason(attempt, retryFate(second, [first, second], { status: 'failed', reason: 'max attempts reached (2)' }))).toBe(
+      'HTTP 500: the endpoint had a server error. Not retried: max attempts reached (2). It asked to wait (Retry-After: 120 s).',
     );
   });
 });

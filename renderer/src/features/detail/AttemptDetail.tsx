@@ -5,7 +5,7 @@ import { isFastForwarded, type AttemptRecord } from '../../../../main/contract/d
 import type { MessageDetail } from '../../../../main/contract/messages';
 import { CompareAttemptButton } from '../compare/CompareButtons';
 import { toCurl } from '../../lib/curl';
-import { failureReason } from '../../lib/failureReason';
+import { failureReason, retryFate } from '../../lib/failureReason';
 import { formatDuration, formatTimestamp } from '../../lib/format';
 import { useRouter } from '../../stores/router';
 import { Card } from '../../ui/Card';
@@ -21,7 +21,7 @@ import { HeadersTable } from './HeadersTable';
 export function AttemptDetail({ detail, attempt, body, destinationName, destinationId }: { detail: MessageDetail; attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
   const navigate = useRouter((s) => s.navigate);
   const [requestMode, setRequestMode] = useBodyMode();
-  const reason = failureReason(attempt);
+  const reason = failureReason(attempt, retryFate(attempt, detail.attempts, detail.deliveries.find((d) => d.id === attempt.deliveryId)));
   const receiverCheck = detail.receiverChecks?.find((c) => c.attemptId === attempt.id) ?? null;
   const sent = attempt.outcome !== 'tls_error';
   const curl = () => toCurl({ method: 'POST', url: attempt.url, headers: attempt.requestHeaders, body });
