@@ -10,6 +10,7 @@ import { checkScenarioSchema, type CheckArea, type CheckScenarioInput } from '..
 import { CONCURRENCY_FIX, mockEndpointFix } from '../contract/check/checkFixes.js';
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import { buildMessage } from '../domain/messages.js';
+import { classifyStatus } from '../domain/outcome.js';
 import { RAW_BYTES_ID, refused } from './diagnosis.js';
 import { callOfSize, judgeAccepted, scenarioRequests, signedValidly, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
 
@@ -63,10 +64,11 @@ const SHAPES: Check[] = [
 const FORGERY_FIX =
   'Compute HMAC-SHA1 of the raw request body bytes (before any JSON parsing) with the shared secret, compare it with X-Signature in constant time (hex, case-insensitive), and answer 401 when it is missing or does not match.';
 
-/** A forged request must be refused with a 4xx (docs/check.md, the signature checks): a 2xx lets it in, a 5xx makes the destination retry it. */
+/** A forged request must be refused with a 4xx (docs/check.md, the signature checks): a 2xx lets it in, a 5xx or a 429 makes the destination retry it. */
 function judgeForgery(what: string, ex: CheckExchange, ctx: CheckContext): Judgement {
   const status = ex.statusCode;
-  if (status !== null && status >= 400 && status < 500) return { verdict: 'pass', detail: `${what}: refused with HTTP ${status}` };
+  // 429 asks the destination to slow down, not to stop: it retries it as it retries a 5xx.
+  if (status !== null && status >= 400 && status < 500 && !classifyStatus(status).retryable) return { verdict: 'pass', detail: `${what}: refused with HTTP ${status}` };
   if (status !== null && status >= 200 && status < 300) {
     const mock = ctx.mockEndpoint;
     if (mock && !mock.refuseInvalidSignatures) {
@@ -79,11 +81,11 @@ function judgeForgery(what: string, ex: CheckExchange, ctx: CheckContext): Judge
     }
     return { verdict: 'fail', detail: `${what}: accepted with HTTP ${status}; forged requests get in`, fix: FORGERY_FIX };
   }
-  if (status !== null && status >= 500) {
+  if (status !== null && classifyStatus(status).retryable) {
     return {
       verdict: 'fail',
       detail: `${what}: answered HTTP ${status}; the real destination would retry this forged request for 4 hours. Refuse it with 401 instead`,
-      fix: `${FORGERY_FIX} A 4xx ends the delivery; a 5xx asks for retries.`,
+      fix: `${FORGERY_FIX} A 4xx (but 429) ends the delivery; a 5xx or a 429 asks for retries.`,
     };
   }
   if (status !== null) return { verdict: 'fail', detail: `${what}: answered HTTP ${status}, not a refusal (4xx)`, fix: FORGERY_FIX };

@@ -33,6 +33,8 @@ export interface Faults {
   signatureMistake?: ReceiverMistake;
   /** Answer the requests one at a time, each taking this many ms (a single-threaded server doing its work before answering). */
   oneAtATimeMs?: number;
+  /** Answer every request 429 (Retry-After: 120) before looking at it: a rate limiter in front of everything. */
+  rateLimitsEverything?: boolean;
   /** Answer every valid request with this status (and headers). */
   status?: number;
   headers?: Record<string, string>;
@@ -72,6 +74,10 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
   const seen = new Set<string>();
   let queue: Promise<void> = Promise.resolve();
   const respond: Respond = (req, res) => {
+    if (faults.rateLimitsEverything) {
+      res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '120' }).end('slow down');
+      return;
+    }
     if (faults.requiresCharset && !/charset=utf-8/i.test(String(req.headers['content-type']))) {
       res.writeHead(415, { 'content-type': 'text/plain' }).end('charset=utf-8 required');
       return;

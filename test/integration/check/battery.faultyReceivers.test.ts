@@ -97,6 +97,12 @@ describe('hookbench check: the battery', () => {
     );
   });
 
+  it('a receiver that answers 429 to everything refuses no forgery: the destination retries a 429 as it retries a 5xx', async () => {
+    const r = await run({ rateLimitsEverything: true }, { only: ['signature.wrong-secret', 'signature.missing', 'signature.tampered', 'signature.pretty-printed'] });
+    expect(r.checks.map((c) => c.verdict)).toEqual(['fail', 'fail', 'fail', 'fail']);
+    expect(check(r, 'signature.missing').detail).toBe('no X-Signature: answered HTTP 429; the real destination would retry this forged request for 4 hours. Refuse it with 401 instead');
+  });
+
   it('an upper-case hex digest of the right bytes is the same signature: accepting it is no fault', async () => {
     receiver.respond = checkReceiver();
     const r = await core.checks.runCheck({
