@@ -11,6 +11,7 @@ import { CONCURRENCY_FIX, mockEndpointFix } from '../contract/check/checkFixes.j
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import { buildMessage } from '../domain/messages.js';
 import { classifyStatus } from '../domain/outcome.js';
+import { maskUrl } from '../domain/secrets.js';
 import { RAW_BYTES_ID, refused } from './diagnosis.js';
 import { callOfSize, judgeAccepted, scenarioRequests, signedValidly, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
 
@@ -348,6 +349,17 @@ const TRANSPORT: Check[] = [
       const ex = exchanges[0]!;
       if (ex.outcome === 'tls_error') return { verdict: 'fail', detail: `${ex.error}: the destination refuses it and sends nothing`, fix: TLS_FIX };
       const url = new URL(ctx.url);
+      if (url.protocol === 'https:' && ex.outcome === 'network_error') {
+        // No answer over TLS: nothing says the certificate would be trusted, and a plain-http port is the usual cause.
+        const plainHttp = /ERR_SSL_WRONG_VERSION_NUMBER/.test(ex.error ?? '');
+        const http = new URL(ctx.url);
+        http.protocol = 'http:';
+        return {
+          verdict: 'fail',
+          detail: `https: no TLS connection (${ex.error ?? 'network error'})`,
+          fix: plainHttp ? `The port answers plain http, not TLS: check ${maskUrl(http.toString())} instead, or serve TLS on it.` : 'Make the receiver accept TLS connections on this port.',
+        };
+      }
       if (url.protocol === 'https:') return { verdict: 'pass', detail: `https; the certificate is trusted${ctx.caFile ? ` (with caFile ${ctx.caFile})` : ''}` };
       if (LOOPBACK.test(url.hostname)) return { verdict: 'pass', detail: 'http to this machine (loopback): nothing crosses a network' };
       return { verdict: 'warn', detail: `http to ${url.hostname}: message bodies (user data) cross the network in clear`, fix: 'Serve the receiver over https.' };
@@ -370,7 +382,8 @@ const CONTENT_TYPE: Check[] = [
       const plainJudged = judgeAccepted(plain, ctx.timing);
       if (plainJudged.verdict === 'pass') return { verdict: 'pass', detail: `application/json: HTTP ${plain.statusCode}` };
       const charsetOk = charset.statusCode !== null && charset.statusCode >= 200 && charset.statusCode < 300;
-      if (charsetOk) {
+      // Only a refusal says the receiver wants a charset: a 5xx or a timeout beside a 2xx is the receiver failing now and then.
+      if (charsetOk && refused(plain)) {
         return {
           verdict: 'fail',
           detail: `application/json got ${plain.statusCode === null ? plain.error : `HTTP ${plain.statusCode}`}, but application/json; charset=utf-8 got HTTP ${charset.statusCode}: the receiver requires a charset the destination never sends`,

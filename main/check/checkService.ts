@@ -230,7 +230,8 @@ export class CheckService {
               unreachable = `cannot reach ${maskUrl(ctx.url)}: ${first.error ?? 'network error'}`;
               break;
             }
-            if (first?.outcome === 'tls_error') {
+            // A port that answers plain http to TLS fails every request the same way too.
+            if (first?.outcome === 'tls_error' || /ERR_SSL_WRONG_VERSION_NUMBER/.test(first?.error ?? '')) {
               tlsRefused = true;
               if (check.area !== 'transport' && ordered.some((c) => c.area === 'transport')) continue;
             }

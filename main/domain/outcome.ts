@@ -34,9 +34,19 @@ const TLS_CODES = new Set([
 /** Node's own advice on a certificate it does not trust: a flag of Node's, which no Hookbench user can pass. */
 const NODE_CA_HINT = /;?\s*if the root CA is installed locally, try running Node\.js with\s+--use-system-ca\.?/i;
 
+/** OpenSSL's own line (`40FD…:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number:../deps/…:77:`): its reason is the part a user can read. */
+const OPENSSL_LINE = /^[0-9A-F]+:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/;
+
+/** A network error's message on one line, OpenSSL's internals left out, and what a TLS version mismatch most often means. */
+function readableMessage(code: string | undefined, given: string): string {
+  const oneLine = given.replace(NODE_CA_HINT, '').replace(/\s+/g, ' ').trim();
+  const message = OPENSSL_LINE.exec(oneLine)?.[1]?.trim() ?? oneLine;
+  return code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? `${message}: the server did not answer in TLS (plain http on that port?)` : message;
+}
+
 /** A failure before any response: TLS refusal (permanent, nothing was sent) or a network error (retried). */
 export function classifyNetworkError(code: string | undefined, given: string): Classified & { error: string } {
-  const message = given.replace(NODE_CA_HINT, '');
+  const message = readableMessage(code, given);
   if (code && TLS_CODES.has(code)) {
     const reason = SELF_SIGNED.has(code) ? REASONS.selfSigned : `tls: untrusted certificate (${code})`;
     return { outcome: 'tls_error', retryable: false, permanentReason: reason, error: `${reason}: ${message}` };

@@ -33,6 +33,8 @@ export interface Faults {
   signatureMistake?: ReceiverMistake;
   /** Answer the requests one at a time, each taking this many ms (a single-threaded server doing its work before answering). */
   oneAtATimeMs?: number;
+  /** Answer 500 to the first request without charset=utf-8 (a receiver failing now and then, not one that needs a charset). */
+  failsOnceWithoutCharset?: boolean;
   /** Answer every request 429 (Retry-After: 120) before looking at it: a rate limiter in front of everything. */
   rateLimitsEverything?: boolean;
   /** Answer every valid request with this status (and headers). */
@@ -72,10 +74,16 @@ const hasKeyWithSpace = (v: unknown): boolean =>
 /** A receiver that verifies X-Signature, answers 2xx to duplicates, and has the faults asked for. */
 export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Respond {
   const seen = new Set<string>();
+  let failedOnce = false;
   let queue: Promise<void> = Promise.resolve();
   const respond: Respond = (req, res) => {
     if (faults.rateLimitsEverything) {
       res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '120' }).end('slow down');
+      return;
+    }
+    if (faults.failsOnceWithoutCharset && !failedOnce && !/charset=utf-8/i.test(String(req.headers['content-type']))) {
+      failedOnce = true;
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
       return;
     }
     if (faults.requiresCharset && !/charset=utf-8/i.test(String(req.headers['content-type']))) {

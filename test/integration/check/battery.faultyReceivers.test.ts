@@ -188,6 +188,25 @@ describe('hookbench check: the battery', () => {
     expect(check(r, 'content-type.no-charset').evidence.map((ex) => ex.request.headers['content-type'])).toEqual(['application/json', 'application/json; charset=utf-8']);
   });
 
+  it('a 5xx beside a 2xx with charset=utf-8 is the receiver failing, not a charset it requires', async () => {
+    const r = await run({ failsOnceWithoutCharset: true }, { only: ['content-type.no-charset'] });
+    const c = check(r, 'content-type.no-charset');
+    expect(c.verdict).toBe('fail');
+    expect(c.detail).not.toMatch(/charset/);
+    expect(c.detail).toMatch(/HTTP 500/);
+  });
+
+  it('https to a port that answers plain http fails transport once, saying so with the http URL to check; nothing else is sent', async () => {
+    const https = receiver.url.replace(/^http:/, 'https:');
+    const ran = await core.checks.runCheck({ url: https, secret: SECRET, wait: true });
+    if (!ran.ok) throw new Error(ran.error.message);
+    const r = ran.value;
+    expect(r.checks.map((c) => [c.id, c.verdict])).toEqual([['transport.https', 'fail']]);
+    const transport = check(r, 'transport.https');
+    expect(transport.detail).toBe('https: no TLS connection (ERR_SSL_WRONG_VERSION_NUMBER: wrong version number: the server did not answer in TLS (plain http on that port?))');
+    expect(transport.fix).toBe(`The port answers plain http, not TLS: check ${receiver.url} instead, or serve TLS on it.`);
+  });
+
   it('a burst that overloads the receiver fails with the throughput it sustained', async () => {
     const r = await run({ overloadedPast: 5 }, { burst: 12, only: ['burst.concurrent'] });
     const burst = check(r, 'burst.concurrent');

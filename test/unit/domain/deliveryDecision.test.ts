@@ -27,6 +27,17 @@ describe('classify (docs/behaviour.md §3 table)', () => {
     expect(classifyNetworkError('ECONNRESET', 'x')).toMatchObject({ outcome: 'network_error', retryable: true });
     expect(classifyNetworkError('ENOTFOUND', 'x')).toMatchObject({ outcome: 'network_error', retryable: true });
   });
+
+  it("an error is said on one line, OpenSSL's internals left out, and a TLS version mismatch says what it most often means", () => {
+    const openssl = '40FD4EAB2B7F0000:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number:../deps/openssl/openssl/ssl/record/methods/tlsany_meth.c:77:\n';
+    expect(classifyNetworkError('ERR_SSL_WRONG_VERSION_NUMBER', openssl)).toEqual({
+      outcome: 'network_error',
+      retryable: true,
+      permanentReason: null,
+      error: 'ERR_SSL_WRONG_VERSION_NUMBER: wrong version number: the server did not answer in TLS (plain http on that port?)',
+    });
+    expect(classifyNetworkError('ECONNRESET', 'socket hang up\n  while reading')).toMatchObject({ error: 'ECONNRESET: socket hang up while reading' });
+  });
 });
 
 describe('one round', () => {
