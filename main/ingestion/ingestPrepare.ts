@@ -235,8 +235,11 @@ function callsOf(s: Intake, payload: Record<string, unknown>): Item[] | Prepared
     }
     const call = withoutWriteKey(mergeShared(item as Record<string, unknown>, shared));
     const type = call['type'];
+    if (type === undefined || type === null) {
+      return refuse(s, 'calls', batch.length, 400, { code: 'missing_field', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: is required (one of track, page, screen, identify, group, alias)` });
+    }
     if (!isMessageType(type) || type === 'delete') {
-      return refuse(s, 'calls', batch.length, 400, { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type ?? null)}` });
+      return refuse(s, 'calls', batch.length, 400, { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type)}` });
     }
     items.push({ type, call });
   }

@@ -80,6 +80,11 @@ type Refusal = { ok: false; error: ApiError };
 // The steps below are plain functions taking what they need, not closures made inside buildMessageBody:
 // it runs for every message ingested, and a closure is an allocation per call.
 
+/** "a track call", "an identify call": the type with its article, as the refusals say it. */
+function aCall(type: MessageType): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} call`;
+}
+
 /** A refusal naming the field, under the caller's prefix (`batch[3].`, or '' for none). */
 function refusal(prefix: string, code: ApiError['code'], field: string | undefined, message: string): Refusal {
   return { ok: false, error: { code, message: field ? `${prefix}${field}: ${message}` : message, ...(field ? { field: `${prefix}${field}` } : {}) } };
@@ -119,7 +124,7 @@ function unknownKey(type: MessageType, call: Call, prefix: string): Refusal | nu
   for (const key of Object.keys(call)) {
     if (!known.has(key)) {
       const hint = [...known].find((k) => k.toLowerCase() === key.toLowerCase());
-      return refusal(prefix, 'unknown_field', key, `unknown field for a ${type} call${hint ? ` (did you mean "${hint}"?)` : ''}`);
+      return refusal(prefix, 'unknown_field', key, `unknown field for ${aCall(type)}${hint ? ` (did you mean "${hint}"?)` : ''}`);
     }
   }
   return null;
@@ -198,7 +203,7 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
     if (refused) return refused;
   }
   if (call['type'] !== undefined && call['type'] !== type) {
-    return refusal(prefix, 'invalid_input', 'type', `says "${String(call['type'])}" but this is a ${type} call`);
+    return refusal(prefix, 'invalid_input', 'type', `says "${String(call['type'])}" but this is ${aCall(type)}`);
   }
 
   const userId = optionalString(call, 'userId', prefix);
@@ -206,10 +211,10 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
   const anonymousId = optionalString(call, 'anonymousId', prefix);
   if (!anonymousId.ok) return anonymousId;
   if (MESSAGE_SHAPES[type].identity === 'user' && userId.value === null) {
-    return refusal(prefix, 'missing_field', 'userId', `is required for a ${type} call`);
+    return refusal(prefix, 'missing_field', 'userId', `is required for ${aCall(type)}`);
   }
   if (userId.value === null && anonymousId.value === null) {
-    return refusal(prefix, 'missing_identity', 'userId', `a ${type} call needs userId or anonymousId`);
+    return refusal(prefix, 'missing_identity', 'userId', `${aCall(type)} needs userId or anonymousId`);
   }
 
   const messageIdIn = optionalString(call, 'messageId', prefix);

@@ -75,7 +75,7 @@ describe('sendMessage: bad input is refused with the message the user sees', () 
   it.each([
     [{ type: 'tarck', call: { userId: 'u' } }, 'type', 'type: must be one of track, page, screen, identify, group, alias, delete'],
     [{ type: 'track', call: { userId: 'u' } }, 'event', 'event: is required'],
-    [{ type: 'identify', call: {} }, 'userId', 'userId: a identify call needs userId or anonymousId'],
+    [{ type: 'identify', call: {} }, 'userId', 'userId: an identify call needs userId or anonymousId'],
     [{ type: 'track', call: { userId: 'u', event: 'E', timestamp: 'yesterday' } }, 'timestamp', 'timestamp: "yesterday" is not an ISO 8601 date-time'],
     [{ type: 'track', call: { userId: 'u', event: 'E', properties: { x: 'y'.repeat(40_000) } } }, undefined, 'bytes > 32768'],
     [{ type: 'track', call: { userId: 'u', event: 'E' }, destinations: ['missing'] }, 'destinations[0]', 'no destination named or with id "missing"'],

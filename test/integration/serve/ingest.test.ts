@@ -124,6 +124,7 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
   it.each([
     ['invalid JSON', '{"batch": [', 'invalid_json', undefined],
     ['an unknown type', { batch: [{ type: 'trak', userId: 'u' }] }, 'unknown_type', 'batch[0].type'],
+    ['no type', { batch: [{ userId: 'u', event: 'E' }] }, 'missing_field', 'batch[0].type'],
     ['no userId or anonymousId', { batch: [{ type: 'track', event: 'E' }] }, 'missing_identity', 'batch[0].userId'],
     ['a track without event', { batch: [{ type: 'identify', userId: 'u' }, { type: 'track', userId: 'u' }] }, 'missing_field', 'batch[1].event'],
     ['a group without groupId', { batch: [{ type: 'group', userId: 'u' }] }, 'missing_field', 'batch[0].groupId'],
