@@ -16,6 +16,9 @@ export const REASONS = {
   cancelledByUser: 'cancelled by user',
   destinationDeleted: 'destination deleted',
   duplicateMessageId: 'duplicate messageId',
+  /** A replay goes where its original went. */
+  replayOfFiltered: 'the original was filtered: a replay goes only where its original went',
+  replayDestinationsGone: 'no destination of the original message exists any more',
   selfSigned: 'tls: self-signed certificate',
 } as const;
 

@@ -115,9 +115,11 @@ export class DeliveryCommands {
       .deliveriesOf(original.id)
       .map((d) => this.options.registry.destination(d.destinationId))
       .filter((d): d is Destination => d !== undefined);
+    // A replay goes where its original went: an original routed nowhere gives it nothing to go to, and its own
+    // reason (a duplicate's, say) would not be the replay's.
     const route = targets.length
       ? { targets, filteredReason: null }
-      : { targets: [], filteredReason: original.statusReason ?? 'no destination of the original message exists any more' };
+      : { targets: [], filteredReason: original.status === 'filtered' ? REASONS.replayOfFiltered : REASONS.replayDestinationsGone };
     const built = {
       messageId,
       type: original.type,

@@ -238,6 +238,17 @@ describe('retryNow, cancelMessage, replayMessage', () => {
     expect(bodies.map((b) => b['properties'])).toEqual([{ a: 1 }, { a: 1 }, { a: 1 }]);
     expect(kept.message.replayOf).toBe(id);
   });
+
+  it("a replay of a filtered duplicate says why it went nowhere: its original went nowhere, not that it is a duplicate (a replay never is)", async () => {
+    const rx = await newReceiver(status(200));
+    const core = newCoreWithDestination({ url: rx.url });
+    const first = sendTrack(core, 'd', { messageId: 'dup-1' });
+    await settled(core, first);
+    const again = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Tested', messageId: 'dup-1' } })).message;
+    expect(again).toMatchObject({ status: 'filtered', statusReason: 'duplicate messageId' });
+    const replay = must(core.replayMessage({ id: again.id })).message;
+    expect(replay).toMatchObject({ status: 'filtered', statusReason: 'the original was filtered: a replay goes only where its original went', replayOf: again.id });
+  });
 });
 
 describe('destination changes and retries', () => {
