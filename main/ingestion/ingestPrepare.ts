@@ -9,7 +9,7 @@ import { isMessageType, LIMITS, type MessageType } from '../contract/message/mes
 import type { ApiError } from '../contract/result.js';
 import { routedIntegrations } from '../contract/message/routing.js';
 import { scanJson, tooDeepError } from '../domain/jsonDepth.js';
-import { overflowIn } from '../domain/jsonNumbers.js';
+import { unkeptNumber } from '../domain/jsonNumbers.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
 import { callBytes, storedCallOf } from '../store/storedJson.js';
@@ -203,7 +203,7 @@ function readPayload(s: Intake): Prepared | null {
   }
   const payload = parsed as Record<string, unknown>;
   s.writeKey ??= writeKeyOf(null, payload['writeKey']);
-  const overflow = overflowIn(payload, nesting.longNumber);
+  const overflow = unkeptNumber(text, payload, nesting.longNumber);
   if (overflow) return refuse(s, 'calls', isBatch && Array.isArray(payload['batch']) ? payload['batch'].length : 1, 400, { code: 'invalid_input', ...overflow });
   s.payload = payload;
   return null;

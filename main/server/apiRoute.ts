@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isCommandName } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
-import { overflowingNumber } from '../domain/jsonNumbers.js';
+import { unkeptNumber } from '../domain/jsonNumbers.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { httpStatusOf, readBody, sendJson, sendJsonEncoded } from './responses.js';
 
@@ -73,7 +73,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, path:
     } catch (e) {
       return sendJson(res, 400, { ok: false, error: { code: 'invalid_json', message: `body: invalid JSON (${(e as Error).message})` } });
     }
-    const overflow = overflowingNumber(text, input);
+    const overflow = unkeptNumber(text, input);
     if (overflow) return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', ...overflow } });
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {

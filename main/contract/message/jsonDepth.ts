@@ -23,8 +23,9 @@ export interface JsonStructure {
   /** The deepest nesting (0 for a scalar, 1 for `{}`). */
   depth: number;
   /**
-   * Whether a number literal may lie beyond a double's range: an exponent of three digits or more (`1e400`,
-   * `2E+0999`) or 309 digits in a row. Only then can the parsed value hold Infinity (domain/jsonNumbers.ts).
+   * Whether a number literal may be one a double does not keep: an exponent of three digits or more (`1e400`,
+   * `2E+0999`: Infinity) or 16 digits or more (`9007199254740993`: read as …992). Only then is the text read
+   * closely (domain/jsonNumbers.ts).
    */
   longNumber: boolean;
 }
@@ -32,13 +33,14 @@ export interface JsonStructure {
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 const PLUS = 0x2b;
-/** The most digits a double's literal can have before the point without overflowing: 308. */
-const OVERFLOW_DIGITS = 309;
+const DOT = 0x2e;
+/** Digits from which a literal may hold more than a double keeps (15 always read back as written). */
+const KEPT_DIGITS = 16;
 
 const isDigit = (b: number | undefined): boolean => b !== undefined && b >= DIGIT_0 && b <= DIGIT_9;
 
 /**
- * jsonDepth, and whether a number may overflow, in the same pass: numbers sit outside strings, where the
+ * jsonDepth, and whether a number may not be kept by a double, in the same pass: numbers sit outside strings, where the
  * pass looks at every byte anyway (a separate search of the text for such literals cost more than the pass).
  */
 export function jsonStructure(bytes: Uint8Array): JsonStructure {
@@ -50,9 +52,11 @@ export function jsonStructure(bytes: Uint8Array): JsonStructure {
   for (let i = 0; i < n; i++) {
     const c = bytes[i]!;
     if (c >= DIGIT_0 && c <= DIGIT_9) {
-      if (++digits >= OVERFLOW_DIGITS) longNumber = true;
+      if (++digits >= KEPT_DIGITS) longNumber = true;
       continue;
     }
+    // A fraction's digits count with the integer part's: outside strings a point is only ever in a number.
+    if (c === DOT && digits > 0) continue;
     if ((c === 0x65 || c === 0x45) && digits > 0 && !longNumber) longNumber = largeExponent(bytes, i + 1);
     digits = 0;
     if (c === QUOTE) {

@@ -24,7 +24,7 @@ import { must, newCore, newDataDir, newReceiver } from '../../helpers/harness.js
 
 // ---------------------------------------------------------------- the hostile inputs
 
-type Hostile = 'fifo' | 'endless' | 'sparse-1g' | 'directory' | 'invalid-utf8' | 'beyond-double' | 'nested-100k' | 'repeated-key';
+type Hostile = 'fifo' | 'endless' | 'sparse-1g' | 'directory' | 'invalid-utf8' | 'beyond-double' | 'beyond-digits' | 'nested-100k' | 'repeated-key';
 
 /**
  * The value of a field named `amount` in each face's own document; for the repeated key, the text after the
@@ -37,6 +37,7 @@ const FRAGMENTS: Record<Hostile, Buffer | null> = {
   directory: null,
   'invalid-utf8': Buffer.from([0x22, 0x61, 0xff, 0x22]),
   'beyond-double': Buffer.from('1e400'),
+  'beyond-digits': Buffer.from('9007199254740993'),
   'nested-100k': Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`),
   'repeated-key': Buffer.from('1, "amount": 2'),
 };
@@ -49,18 +50,19 @@ const SAYS: Record<Hostile, RegExp> = {
   directory: /is a directory, not a regular file/,
   'invalid-utf8': /invalid UTF-8 at byte \d+ \(0xff\), line \d+, column \d+/,
   'beyond-double': /amount: a number beyond the range of a double \(±1\.8e308\) would be delivered as null/,
+  'beyond-digits': /amount: 9007199254740993 would be delivered as 9007199254740992 \(a JSON number is a double/,
   // Each face says it with the field and its own limit (a call's: 64 levels, as the typed API does).
   'nested-100k': /: nests 100,?\d{3} levels > 64/,
   'repeated-key': /the key "amount" appears twice in one object/,
 };
 
-const ALL: Hostile[] = ['fifo', 'endless', 'sparse-1g', 'directory', 'invalid-utf8', 'beyond-double', 'nested-100k', 'repeated-key'];
+const ALL: Hostile[] = ['fifo', 'endless', 'sparse-1g', 'directory', 'invalid-utf8', 'beyond-double', 'beyond-digits', 'nested-100k', 'repeated-key'];
 /** What a PEM file can be made of: no JSON in it. */
 const FILE_ONLY: Hostile[] = ['fifo', 'endless', 'sparse-1g', 'directory', 'invalid-utf8'];
 /** What stdin can be: a stream, never a FIFO path, a sparse file or a directory. */
-const STREAM: Hostile[] = ['endless', 'invalid-utf8', 'beyond-double', 'nested-100k', 'repeated-key'];
+const STREAM: Hostile[] = ['endless', 'invalid-utf8', 'beyond-double', 'beyond-digits', 'nested-100k', 'repeated-key'];
 /** What a JavaScript string given to the typed API can hold. */
-const TEXT: Hostile[] = ['beyond-double', 'nested-100k', 'repeated-key'];
+const TEXT: Hostile[] = ['beyond-double', 'beyond-digits', 'nested-100k', 'repeated-key'];
 
 /** A face's document with `fragment` as the value of `amount`. */
 const doc = (before: string, fragment: Buffer, after: string): Buffer => Buffer.concat([Buffer.from(before), fragment, Buffer.from(after)]);

@@ -84,6 +84,7 @@ describe('invalid UTF-8 at the door', () => {
 describe('no silent coercion at the door: each is a 400 naming the field', () => {
   const cases: [string, string, string | RegExp][] = [
     ['a number beyond a double (1e400)', '{"batch":[{"type":"track","userId":"u","event":"E","properties":{"big":1e400}}]}', /^batch\[0\]\.properties\.big: a number beyond the range of a double/],
+    ['a number with more digits than a double keeps', '{"batch":[{"type":"track","userId":"u","event":"E","properties":{"id":9007199254740993}}]}', /^batch\[0\]\.properties\.id: 9007199254740993 would be delivered as 9007199254740992 /],
     ['integrations as a number', '{"batch":[{"type":"track","userId":"u","event":"E","integrations":3}]}', 'batch[0].integrations: must be an object of destination names (got number 3)'],
     ['integrations as an array', '{"batch":[{"type":"track","userId":"u","event":"E","integrations":["Webhooks"]}]}', 'batch[0].integrations: must be an object of destination names (got an array)'],
     ['integrations as a boolean', '{"batch":[{"type":"track","userId":"u","event":"E","integrations":false}]}', 'batch[0].integrations: must be an object of destination names (got boolean false)'],
@@ -110,6 +111,7 @@ describe('no silent coercion at the door: each is a 400 naming the field', () =>
       return { status: res.status, json: (await res.json()) as { ok: boolean; error?: { field: string } } };
     };
     expect(await post(call('1e400'))).toMatchObject({ status: 400, json: { ok: false, error: { code: 'invalid_input', field: 'call.properties.n' } } });
+    expect(await post(call('9007199254740993'))).toMatchObject({ status: 400, json: { ok: false, error: { code: 'invalid_input', field: 'call.properties.n' } } });
     expect(await post(call('1.7976931348623157e308'))).toMatchObject({ status: 200, json: { ok: true } });
     const [stored] = must(running.core.listMessages({})).items;
     expect(must(running.core.getMessage({ id: stored!.id })).message.body).toContain('"n":1.7976931348623157e+308');
