@@ -230,6 +230,7 @@ function checksOver({ store, bus, registry, intake, history, control, receivers 
   return new CheckService({
     mockEndpoint: (url) => receivers.endpointForUrl(url),
     expectDirect: (url, body) => receivers.expectCheckRequest(url, body),
+    expectLoad: (url, body) => receivers.expectCheckLoad(url, body),
     resolveUrl: (url) => receivers.resolveWebhookUrl(url),
     runs: new CheckRunStore(store.db),
     emit: (event) => bus.emit(event),

@@ -46,6 +46,8 @@ export interface CheckServiceOptions {
   mockEndpoint?: ((url: string) => { name: string; refuseInvalidSignatures: boolean; hasSecret: boolean } | null) | undefined;
   /** The check is about to send these bytes to this URL directly: the workbench's own endpoint captures them as the check's. */
   expectDirect?: ((url: string, body: Uint8Array) => (() => void) | null) | undefined;
+  /** The capacity run is about to send these bytes to this URL: the workbench's own endpoint answers them without keeping captures. */
+  expectLoad?: ((url: string, body: Uint8Array) => (() => void) | null) | undefined;
   /** A URL as the engine contacts it now: `receiver:<name>` is the mock receiver endpoint's address (receiverService.resolveWebhookUrl). */
   resolveUrl?: ((url: string) => Result<string>) | undefined;
 }
@@ -164,6 +166,7 @@ export class CheckService {
       engine: null,
       mockEndpoint: this.options.mockEndpoint?.(input.url) ?? null,
       expectDirect: this.options.expectDirect ?? null,
+      expectLoad: this.options.expectLoad ?? null,
       capacity: options.capacity,
     };
     if (this.options.engine && !this.engineInUse) {

@@ -36,6 +36,8 @@ export interface CheckContext {
   mockEndpoint?: { name: string; refuseInvalidSignatures: boolean; hasSecret: boolean } | null;
   /** Tells the workbench's own receiver a request the check sends directly (its capture says so); returns what to call once answered. */
   expectDirect?: ((url: string, body: Uint8Array) => (() => void) | null) | null;
+  /** expectDirect for the capacity run's load: the workbench's own endpoint answers it and keeps no capture of it. */
+  expectLoad?: ((url: string, body: Uint8Array) => (() => void) | null) | null;
 }
 
 /** One request a check wants sent. */

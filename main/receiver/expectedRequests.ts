@@ -6,7 +6,8 @@
 import type { CaptureAttempt } from '../contract/receiver/receiver.js';
 
 /** Who is sending a request to one of this receiver's URLs right now: the engine's attempt, or hookbench check directly. */
-export type Sender = { attempt: CaptureAttempt; sentBy: null } | { attempt: null; sentBy: 'check' };
+/** `load`: a request of the check's capacity run, answered by the script but not captured (thousands of them would push out the user's captures). */
+export type Sender = { attempt: CaptureAttempt; sentBy: null } | { attempt: null; sentBy: 'check'; load?: boolean };
 
 interface Expected {
   body: Buffer;

@@ -56,9 +56,14 @@ export class ReceiverCaptures {
   }
 
   /** Stores one answered request (requestHandler.ts) and announces it; `position` is its endpoint's script position after it. */
-  record(capture: NewCapture, position: { name: string; answered: number } | null): void {
+  record(capture: NewCapture | null, position: { name: string; answered: number } | null): void {
     let id: number;
     try {
+      if (capture === null) {
+        // Not captured (the check's load): only the endpoint's script moved on.
+        if (position) this.store.setAnswered(position);
+        return;
+      }
       id = this.store.insertCapture(capture, position);
     } catch (e) {
       // The request is still answered by its script; only the record is lost (e.g. the database closed first,

@@ -114,6 +114,11 @@ export class ReceiverService {
     return this.ours(url) ? this.expected.expect(url, Buffer.from(body), { attempt: null, sentBy: 'check' }) : null;
   }
 
+  /** expectCheckRequest for a request of the check's capacity load: answered as any, not captured (ExpectedRequests' Sender). */
+  expectCheckLoad(url: string, body: Uint8Array): (() => void) | null {
+    return this.ours(url) ? this.expected.expect(url, Buffer.from(body), { attempt: null, sentBy: 'check', load: true }) : null;
+  }
+
   private ours(url: string): boolean {
     const { url: http, tlsUrl } = this.listening.current;
     return (http !== null && url.startsWith(`${http}/r/`)) || (tlsUrl !== null && url.startsWith(`${tlsUrl}/r/`));

@@ -171,6 +171,11 @@ export class ReceiverStore {
    * Stores a capture and, when an endpoint answered, its new sequence position, in one transaction.
    * Returns the capture's id.
    */
+  /** An endpoint's script position after a request that was answered and not captured. */
+  setAnswered(position: { name: string; answered: number }): void {
+    this.statements.setAnswered.run(position.answered, position.name);
+  }
+
   insertCapture(c: NewCapture, position: { name: string; answered: number } | null): number {
     let kept = this.bodyBytes;
     const inserted = this.transaction(() => {

@@ -22,8 +22,8 @@ export interface RequestHandlerDeps {
   endpoint: (name: string) => StoredReceiver | undefined;
   /** Who sent these bytes to this path, if the workbench did: an engine's attempt, or the check directly (expectedRequests.ts). */
   senderOf: (listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean) => Sender | null;
-  /** Stores the capture and announces it; `position` is the endpoint's script position after this request. */
-  record: (capture: NewCapture, position: { name: string; answered: number } | null) => void;
+  /** Stores the capture and announces it (null: none is kept, the check's load); `position` is the endpoint's script position after this request. */
+  record: (capture: NewCapture | null, position: { name: string; answered: number } | null) => void;
   /** The 404 body for a path that names no endpoint. */
   unknownEndpoint: (path: string) => string;
 }
@@ -129,7 +129,7 @@ export class RequestHandler {
       attempt: sender?.attempt ?? null,
       sentBy: sender?.sentBy ?? null,
     };
-    this.deps.record(capture, position);
+    this.deps.record(sender?.sentBy === 'check' && sender.load === true ? null : capture, position);
     if (refused) res.writeHead(401, { 'Content-Type': 'application/json' }).end(refusedBody(refused));
     else if (step) this.perform(step, req, res);
     else res.writeHead(404, { 'Content-Type': 'application/json' }).end(this.deps.unknownEndpoint(path));

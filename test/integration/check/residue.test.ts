@@ -13,7 +13,7 @@ import { fixSnippetsFor } from '../../../main/contract/check/checkFixes.js';
 import { checkReceiver, SECRET } from '../../helpers/checkReceivers.js';
 import { startServe } from '../../../main/cli/commands/serve.js';
 import type { Overview } from '../../../main/contract/overview.js';
-import { must, newCore, newDataDir, onCleanup } from '../../helpers/harness.js';
+import { must, newCore, newDataDir, onCleanup, settled } from '../../helpers/harness.js';
 import { startReceiver, type TestReceiver } from '../../helpers/receiver.js';
 import { tempDir } from '../../helpers/tempDir.js';
 
@@ -203,6 +203,23 @@ describe('the check against a mock receiver endpoint', () => {
     expect(run.checks.filter((c) => c.verdict !== 'pass').map((c) => [c.id, c.verdict, c.detail])).toEqual([]);
     const missing = await mock.checks.runCheck({ url: 'receiver:nosuch', secret: SECRET, wait: true });
     expect(missing).toMatchObject({ ok: false, error: { field: 'url', message: expect.stringMatching(/^url: receiver:nosuch: .*nosuch/) } });
+  });
+
+  it("a capacity run against it is answered by its script but not captured: the user's captures (and their verdicts) stay, and the script moves on", async () => {
+    const { mock, url } = await mockCore(true);
+    must(mock.createSource({ name: 'web', kind: 'web' }));
+    must(mock.createDestination({ name: 'mine', enabled: true, url: 'receiver:orders', sharedSecret: SECRET, sources: ['web'] }));
+    const mine = must(mock.sendMessage({ type: 'track', source: 'web', call: { userId: 'ada', event: 'Mine' } })).message.id;
+    await settled(mock, mine);
+    const before = must(mock.receivers.listCaptures({ receiver: 'orders' })).items;
+    expect(before).toHaveLength(1);
+    const answeredBefore = must(mock.getReceiver({ name: 'orders' })).answered;
+    const run = must(await mock.checks.runCheck({ url, secret: SECRET, only: ['capacity.sustained-rate'], capacity: { seconds: 1 }, wait: true }));
+    const delivered = run.capacity!.series.reduce((sum, s) => sum + s.deliveries, 0);
+    expect(delivered).toBeGreaterThan(0);
+    expect(must(mock.receivers.listCaptures({ receiver: 'orders' })).items.map((c) => c.id)).toEqual(before.map((c) => c.id));
+    expect(must(mock.getReceiver({ name: 'orders' })).answered).toBeGreaterThanOrEqual(answeredBefore + delivered);
+    expect(must(mock.listMessages({})).items.find((m) => m.id === mine)?.receiverVerdict).toBe('valid');
   });
 
   it('without it, the forged-request checks say the endpoint answers by its script whatever the signature, and how to turn checking on', async () => {
