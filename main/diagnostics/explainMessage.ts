@@ -94,18 +94,22 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
       reasons.push({ rule: 'delivery.cancelled', state: 'problem', text: delivery.reason ?? 'cancelled', evidence: [] });
       return { ...base, outcome: 'not delivered', reasons };
     default: {
-      if (d && !d.enabled) reasons.push({ rule: 'destination.enabled', state: 'problem', text: `${name} is disabled: its retries are held until it is enabled`, evidence: [{ kind: 'destination', label: name, destinationId: d.id }] });
+      // A destination that is off holds its deliveries: no attempt is due, whatever the row's due time says.
+      const held = d && (d.webhooks.length === 0 ? `${name} has no webhook URL: add one, then turn it on` : !d.enabled ? `${name} is disabled: its retries are held until it is enabled` : null);
+      if (held) reasons.push({ rule: 'destination.enabled', state: 'problem', text: held, evidence: [{ kind: 'destination', label: name, destinationId: d.id }] });
       if (last && last.outcome !== 'success') reasons.push(lastFailure(name, last));
       if (refused) reasons.push(signatureReason(refused, 'problem'));
       reasons.push({
         rule: 'delivery.waiting',
         state: 'warning',
         text:
-          delivery.nextAttemptAt !== null
-            ? `${delivery.status}: the next attempt ${dueWords(delivery.nextAttemptAt, now)}`
-            : delivery.status === 'delivering'
-              ? 'an attempt is in flight'
-              : `${delivery.status}`,
+          held && delivery.status !== 'delivering'
+            ? `${delivery.status}: held until ${name} is turned on`
+            : delivery.nextAttemptAt !== null
+              ? `${delivery.status}: the next attempt ${dueWords(delivery.nextAttemptAt, now)}`
+              : delivery.status === 'delivering'
+                ? 'an attempt is in flight'
+                : `${delivery.status}`,
         evidence: [],
       });
       return { ...base, outcome: 'waiting', reasons };

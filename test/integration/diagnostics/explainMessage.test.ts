@@ -84,6 +84,20 @@ describe('Why? for one message', () => {
     expect(texts(busy).at(-1)).toMatch(/^delivery\.waiting warning: retrying: the next attempt falls due in (9 min \d+ s|10 min) \(engine time\)$/);
   });
 
+  it('a delivery its destination holds (off, or without a webhook URL) says so, and never that an attempt is due', () => {
+    const core = newCore({ autoStart: false });
+    must(core.createDestination({ name: 'Off', enabled: false, url: 'http://127.0.0.1:9/hook' }));
+    must(core.createDestination({ name: 'Bare', enabled: false, webhooks: [] }));
+    for (const [name, held] of [
+      ['Off', 'Off is disabled: its retries are held until it is enabled'],
+      ['Bare', 'Bare has no webhook URL: add one, then turn it on'],
+    ] as const) {
+      const id = must(core.sendMessage({ type: 'track', call: { userId: 'ada', event: 'Tested' }, destinations: [name] })).message.id;
+      const why = must(core.explainMessage({ id })).destinations[0]!;
+      expect(texts(why)).toEqual([`destination.enabled problem: ${held}`, `delivery.waiting warning: queued: held until ${name} is turned on`]);
+    }
+  });
+
   it('an unknown message is not_found', () => {
     const core = newCore();
     expect(core.explainMessage({ id: 999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });

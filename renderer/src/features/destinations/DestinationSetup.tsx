@@ -62,7 +62,12 @@ export function DestinationSetup() {
       const result = await api().call('createDestination', input, { quiet: true });
       if (!result.ok) return placeError('createDestination', result.error, 'create', form, setServer);
       remember(result.value);
-      useToasts.getState().push({ tone: 'success', title: `${result.value.name} created`, message: result.value.enabled ? 'It forwards its sources’ messages from now on. Send a test event from the list to see one delivered.' : 'It is off: turn it on in the list when you are ready.' });
+      useToasts.getState().push({ tone: 'success', title: `${result.value.name} created`, message: result.value.enabled
+          ? 'It forwards its sources’ messages from now on. Send a test event from the list to see one delivered.'
+          : result.value.webhooks.length === 0
+            ? 'It is off: give it a webhook URL, then turn it on in the list.'
+            : 'It is off: turn it on in the list when you are ready.',
+      });
       navigate({ view: 'destinations', sub: [] });
     } finally {
       setBusy(false);

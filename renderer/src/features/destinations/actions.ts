@@ -40,7 +40,9 @@ export async function sendTestEvent(destination: Destination): Promise<void> {
   } else if (event !== 'Test Event') {
     toasts.push({ tone: 'info', title: `Sent as “${event}”`, message: `${destination.name} only lets the events of its allow list through, so the test event uses the first of them (properties say test: true).` });
   }
-  if (!destination.enabled) {
+  if (destination.webhooks.length === 0) {
+    toasts.push({ tone: 'info', title: 'Held: the destination has no webhook URL', message: `${destination.name} has no webhook URL, so its test event waits until you add one and turn it on.` });
+  } else if (!destination.enabled) {
     toasts.push({ tone: 'info', title: 'Held: the destination is off', message: `${destination.name} is disabled, so its test event waits until you turn it on.` });
   }
 }
