@@ -3,6 +3,7 @@ import { ChevronDown, ChevronRight, CircleCheck, CircleX, LoaderCircle, Triangle
 import { PROBE_PREFIX, summaryLine, type CheckResult, type CheckRun, type CheckVerdict } from '../../../../main/contract/check/check';
 import { CHECK_AREAS, type CheckArea } from '../../../../main/contract/check/checkInputs';
 import { formatRowTime } from '../../lib/format';
+import { useEngine } from '../../stores/engine';
 import { CapacityCard } from './CapacityCard';
 import { CheckEvidence } from './CheckEvidence';
 import { DiagnosisCard } from './DiagnosisCard';
@@ -41,7 +42,12 @@ const VERDICT: Record<CheckVerdict, { word: string; icon: React.ReactNode; class
 };
 
 /** A run's report: its summary line, the diagnosis when there is one, then each area's checks and the capacity card. */
+/** Why a check's times are real ones while the attempts and captures it links to show engine time. */
+export const REAL_TIME_NOTE = 'Real time: a check measures the network as it is now, whatever the engine clock says. The attempts and captures it links to show engine time, which time travel has moved.';
+
 export function Report({ run }: { run: CheckRun }) {
+  // A check measures the network now: with the engine clock moved, its times are said to be real ones.
+  const offset = useEngine((s) => s.clock?.offsetMs ?? 0) !== 0;
   const running = run.status === 'running';
   const done = run.summary.passed + run.summary.failed + run.summary.warnings;
   const fixed = new Set(run.fixedSinceLastRun);
@@ -54,8 +60,9 @@ export function Report({ run }: { run: CheckRun }) {
         <h2 className="min-w-0 truncate font-mono text-[13px] font-semibold" title={run.url}>
           {run.url}
         </h2>
-        <span className="tabular text-[11px] text-faint">
+        <span className="tabular text-[11px] text-faint" title={offset ? REAL_TIME_NOTE : undefined}>
           Run #{run.id} · {formatRowTime(Date.parse(run.startedAt), Date.now())}
+          {offset ? ' real time' : ''}
         </span>
         <p aria-label="Summary" aria-live="polite" className="ml-auto flex items-center gap-2 text-xs font-medium">
           {running && <LoaderCircle aria-hidden className="size-3.5 animate-spin text-muted" />}

@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import { History, ShieldCheck } from 'lucide-react';
 import { summaryLine, type CheckRunSummary } from '../../../../main/contract/check/check';
 import { formatRowTime } from '../../lib/format';
+import { useEngine } from '../../stores/engine';
 import { useCheck } from '../../stores/check';
 import { useRouter } from '../../stores/router';
 import { EmptyState } from '../../ui/EmptyState';
 import { CheckForm } from './CheckForm';
-import { Report } from './CheckReport';
+import { REAL_TIME_NOTE, Report } from './CheckReport';
 
 /**
  * Check: the conformance battery against the user's own receiver (runCheck). The form starts a run; the
@@ -56,6 +57,7 @@ export function CheckView() {
 }
 
 function PreviousRuns({ runs, shown, onOpen }: { runs: CheckRunSummary[]; shown: number | null; onOpen(id: number): void }) {
+  const offset = useEngine((s) => s.clock?.offsetMs ?? 0) !== 0;
   return (
     <section aria-label="Previous runs" className="rounded-lg border border-line bg-panel">
       <h2 className="flex items-center gap-1.5 border-b border-line px-3 py-2 text-xs font-semibold tracking-wide text-muted uppercase">
@@ -77,8 +79,9 @@ function PreviousRuns({ runs, shown, onOpen }: { runs: CheckRunSummary[]; shown:
                 <span className="truncate font-mono text-[11px]" title={r.url}>
                   {r.url}
                 </span>
-                <span className="tabular flex items-center gap-1.5 text-[11px] text-faint">
+                <span className="tabular flex items-center gap-1.5 text-[11px] text-faint" title={offset ? REAL_TIME_NOTE : undefined}>
                   #{r.id} · {formatRowTime(Date.parse(r.startedAt), Date.now())}
+                  {offset ? ' real time' : ''}
                 </span>
                 <span className={`text-[11px] ${r.status === 'unreachable' || r.summary.failed ? 'text-err' : r.summary.warnings ? 'text-warn' : r.status === 'running' ? 'text-muted' : 'text-ok'}`}>
                   {r.status === 'unreachable' ? 'unreachable' : r.status === 'running' ? `running · ${summaryLine(r.summary)}` : summaryLine(r.summary)}
