@@ -114,7 +114,7 @@ function useReadingPosition(scrollRef: React.RefObject<HTMLDivElement | null>, r
 function HeaderRow({ lead, wideTime }: { lead: React.ReactNode; wideTime: boolean }) {
   return (
     <div role="rowgroup" className="shrink-0 border-b border-line bg-panel-2">
-      <div role="row" aria-rowindex={1} className="flex h-7 items-center gap-2 pr-3 @[600px]:gap-3 text-[11px] font-medium tracking-wide text-faint uppercase">
+      <div role="row" aria-rowindex={1} className="flex h-7 items-center gap-2 pr-3 @[680px]:gap-3 text-[11px] font-medium tracking-wide text-faint uppercase">
         <span aria-hidden className="w-[3px] shrink-0" />
         {lead !== undefined && <div role="columnheader" className="flex w-5 shrink-0 items-center">{lead}</div>}
         {COLUMNS.map((c) => (

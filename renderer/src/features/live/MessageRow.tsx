@@ -54,13 +54,26 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
     time: <Received m={m} engineNow={engineNow} showMs={showMs} className="" />,
     type: <span className="font-mono text-muted">{m.type}</span>,
     event: (
-      // Below 600 px (no Time column) the time is a second line under the event.
-      <span className="flex min-w-0 flex-col leading-tight @[600px]:block">
+      // Below 680 px (no Time column) the time is a second line under the event.
+      <span className="flex min-w-0 flex-col leading-tight @[680px]:block">
         <span className="flex min-w-0 items-center gap-1.5">
-          {m.event ? <VisibleText text={m.event} className="truncate font-medium" /> : <span className="truncate text-faint">{WHAT[m.type]}</span>}
+          {m.event ? (
+            <VisibleText text={m.event} className="truncate font-medium" />
+          ) : (
+            <span className="truncate text-faint">
+              {WHAT[m.type]}
+              {/* Without the User column (a narrow list), rows of unnamed calls say whose they are, or they all read alike. */}
+              {(m.userId ?? m.anonymousId) !== null && (
+                <span className="@[760px]:hidden">
+                  {' · '}
+                  <VisibleText text={(m.userId ?? m.anonymousId)!} className="font-mono" />
+                </span>
+              )}
+            </span>
+          )}
           <ReceiverVerdictMarker verdict={m.receiverVerdict} compact />
         </span>
-        <Received m={m} engineNow={engineNow} showMs={showMs} className="truncate text-[11px] @[600px]:hidden" />
+        <Received m={m} engineNow={engineNow} showMs={showMs} className="truncate text-[11px] @[680px]:hidden" />
       </span>
     ),
     user: m.userId ? (
@@ -100,7 +113,7 @@ export const MessageRow = memo(function MessageRow({ message, index, top, active
       onClick={() => onClick(message.id)}
       // Each row is laid out on its own: a row's new text never makes the browser lay out the whole grid.
       style={{ height: rowHeight, transform: `translateY(${top}px)`, contain: 'strict' }}
-      className={`absolute top-0 left-0 flex w-full cursor-default items-center gap-2 border-b border-line/60 pr-3 text-xs @[600px]:gap-3 ${
+      className={`absolute top-0 left-0 flex w-full cursor-default items-center gap-2 border-b border-line/60 pr-3 text-xs @[680px]:gap-3 ${
         open ? 'bg-selected' : active ? 'bg-hover' : 'hover:bg-hover'
       } ${active ? 'shadow-[inset_0_0_0_1px_var(--accent)]' : ''}`}
     >

@@ -1,6 +1,6 @@
 /**
  * The Live grid's columns, shared by the header and the rows. Narrow lists (the detail pane open on a
- * small screen) drop the less important columns (container-query classes), and below 600 px the time goes
+ * small screen) drop the less important columns (container-query classes), and below 680 px the time goes
  * under the event (MessageRow), so that the destinations' names keep their room.
  */
 export interface Column {
@@ -10,7 +10,7 @@ export interface Column {
 }
 
 /** The Time column when a listed message is from another day than the engine's: its date joins the time. */
-export const WIDE_TIME_CLASS = 'w-[124px] shrink-0 hidden @[600px]:block';
+export const WIDE_TIME_CLASS = 'w-[124px] shrink-0 hidden @[680px]:block';
 
 /** A column's classes; `wideTime` widens Time for dated rows. */
 export function columnClass(c: Column, wideTime: boolean): string {
@@ -18,8 +18,8 @@ export function columnClass(c: Column, wideTime: boolean): string {
 }
 
 export const COLUMNS: Column[] = [
-  { key: 'time', label: 'Time', className: 'w-[84px] shrink-0 hidden @[600px]:block' },
-  { key: 'type', label: 'Type', className: 'w-[60px] shrink-0 hidden @[600px]:block' },
+  { key: 'time', label: 'Time', className: 'w-[84px] shrink-0 hidden @[680px]:block' },
+  { key: 'type', label: 'Type', className: 'w-[60px] shrink-0 hidden @[680px]:block' },
   { key: 'event', label: 'Event / name', className: 'min-w-0 flex-1 @[1000px]:flex-[2]' },
   { key: 'user', label: 'User', className: 'min-w-0 flex-1 hidden @[760px]:block' },
   { key: 'source', label: 'Source', className: 'w-[96px] shrink-0 hidden @[900px]:block' },
