@@ -92,7 +92,7 @@ function tooDeepAt(text: string, limit: number): number | null {
  * The first key that appears twice in one object, said with both places. For text JSON.parse accepted: one
  * pass with a stack of the open objects' keys, no recursion (any depth).
  */
-function repeatedKey(text: string): JsonProblem | null {
+export function repeatedKey(text: string): JsonProblem | null {
   // Per open container: its keys (objects) or null (arrays); and whether the next string is a key.
   const open: (Map<string, number> | null)[] = [];
   let keyNext = false;

@@ -9,6 +9,7 @@ import { isCommandName } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
 import { unkeptNumber } from '../domain/jsonNumbers.js';
+import { jsonProblemWhere, repeatedKey } from '../domain/jsonText.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { httpStatusOf, readBody, sendJson, sendJsonEncoded } from './responses.js';
 
@@ -75,6 +76,9 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, path:
     }
     const overflow = unkeptNumber(text, input);
     if (overflow) return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', ...overflow } });
+    // JSON.parse keeps the last of a key given twice: the first value would be dropped without a word.
+    const repeated = repeatedKey(text);
+    if (repeated) return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: `body: ${jsonProblemWhere(repeated)}: ${repeated.problem}` } });
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body: must be one JSON object' } });

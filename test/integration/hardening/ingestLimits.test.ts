@@ -112,6 +112,10 @@ describe('no silent coercion at the door: each is a 400 naming the field', () =>
     };
     expect(await post(call('1e400'))).toMatchObject({ status: 400, json: { ok: false, error: { code: 'invalid_input', field: 'call.properties.n' } } });
     expect(await post(call('9007199254740993'))).toMatchObject({ status: 400, json: { ok: false, error: { code: 'invalid_input', field: 'call.properties.n' } } });
+    // A key given twice: JSON.parse would keep the last (a page sent for a track), so it is refused, naming the key and both places.
+    const twice = await post('{"source":"backend","type":"track","call":{"userId":"u","event":"E"},"type":"page"}');
+    expect(twice).toMatchObject({ status: 400, json: { ok: false, error: { code: 'invalid_input' } } });
+    expect((twice.json as { error?: { message?: string } }).error?.message).toBe('body: at line 1, column 70 (position 69): the key "type" appears twice in one object (first at line 1, column 21): give it once');
     expect(await post(call('1.7976931348623157e308'))).toMatchObject({ status: 200, json: { ok: true } });
     const [stored] = must(running.core.listMessages({})).items;
     expect(must(running.core.getMessage({ id: stored!.id })).message.body).toContain('"n":1.7976931348623157e+308');
