@@ -82,6 +82,14 @@ function probesFor(secret: string, bytes: Uint8Array, reserialisable: Uint8Array
   probes.push({ mistake: 'sha256', what: 'HMAC-SHA256 (hex)', receiverDoes: 'computes HMAC-SHA256, not HMAC-SHA1', bytes, signature: hmac('sha256', secret, bytes).toString('hex') });
   probes.push({ mistake: 'base64', what: 'HMAC-SHA1 as base64', receiverDoes: 'compares the digest as base64, not lowercase hex', bytes, signature: digest.toString('base64') });
   probes.push({ mistake: 'sha1-prefix', what: 'a "sha1=" prefix', receiverDoes: 'expects X-Signature with a "sha1=" prefix', bytes, signature: `sha1=${digest.toString('hex')}` });
+  probes.push({ mistake: 'uppercase-hex', what: 'HMAC-SHA1 as upper-case hex', receiverDoes: 'compares X-Signature with an upper-case hex digest, case by case', bytes, signature: digest.toString('hex').toUpperCase() });
+  probes.push({
+    mistake: 'secret-newline',
+    what: 'signed with the secret plus a trailing newline',
+    receiverDoes: 'verifies with its secret plus a trailing newline (read from a file or .env with the newline kept)',
+    bytes,
+    signature: hmac('sha1', `${secret}\n`, bytes).toString('hex'),
+  });
   if (secret.trim() !== secret && secret.trim() !== '') {
     probes.push({
       mistake: 'secret-whitespace',
@@ -111,6 +119,8 @@ function fixOf(mistake: SignatureMistake): string {
       return `The signature it accepts has a "sha1=" prefix: X-Signature is the bare hex digest, with no prefix; compare it with the hex digest alone. ${verify}`;
     case 'secret-whitespace':
       return `${sentence(`the signature it accepts ${explainSignatureMistake(mistake)}`)} Use the very same secret on both sides, whitespace included, or remove the whitespace from both.`;
+    case 'secret-newline':
+      return "The signature it accepts is made with the secret plus a newline: the receiver's copy of the secret ends with one (read from a file or .env). Trim it where the receiver reads it, so that both sides use the very same bytes.";
     default:
       return `${sentence(`the signature it accepts ${explainSignatureMistake(mistake)}`)} ${verify}`;
   }

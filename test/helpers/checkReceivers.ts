@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Captured, Respond } from './receiver.js';
 
 /** The classic ways a receiver computes X-Signature wrong (each a SignatureMistake the check names). */
-export type ReceiverMistake = 'sha256' | 'base64' | 'sha1-prefix' | 'reserialised' | 'trailing-newline-added' | 'secret-whitespace';
+export type ReceiverMistake = 'sha256' | 'base64' | 'sha1-prefix' | 'reserialised' | 'trailing-newline-added' | 'secret-whitespace' | 'secret-newline' | 'uppercase-hex';
 
 export const SECRET = 'whsec-check-test';
 
@@ -65,6 +65,10 @@ function mistakenSignature(mistake: ReceiverMistake, secret: string, body: Buffe
       return createHmac('sha1', secret).update(Buffer.concat([body, Buffer.from('\n')])).digest('hex');
     case 'secret-whitespace':
       return createHmac('sha1', secret.trim()).update(body).digest('hex');
+    case 'secret-newline':
+      return createHmac('sha1', `${secret}\n`).update(body).digest('hex');
+    case 'uppercase-hex':
+      return createHmac('sha1', secret).update(body).digest('hex').toUpperCase();
   }
 }
 

@@ -21,6 +21,8 @@ export type SignatureMistake =
   | 'trailing-newline-added'
   | 'trailing-newline-stripped'
   | 'secret-whitespace'
+  | 'secret-newline'
+  | 'uppercase-hex'
   | 'sha256'
   | 'base64'
   | 'not-hex'
@@ -108,6 +110,10 @@ const EXPLAIN: Record<SignatureMistake, string> = {
     "matches the body with its trailing newline stripped: your copy ends with a newline that was not signed (echo and editors add one; use printf '%s' or the raw request bytes)",
   'secret-whitespace':
     'matches the secret without its surrounding whitespace: the secret you gave has leading or trailing spaces or a newline (read from a file or .env?)',
+  'secret-newline':
+    'matches the secret with a newline added at its end: one copy of the secret ends with a newline (read from a file or .env without trimming it)',
+  'uppercase-hex':
+    'matches the digest as upper-case hex: X-Signature is lowercase hex; compare the two case-insensitively (or lower-case them)',
   sha256: 'matches HMAC-SHA256 instead of HMAC-SHA1: X-Signature is HMAC-SHA1; use sha1',
   base64: "matches HMAC-SHA1 encoded as base64 instead of hex: X-Signature is lowercase hex (digest('hex'))",
   'not-hex': 'the signature is not hex: X-Signature is 40 lowercase hex characters (0-9, a-f)',
@@ -230,8 +236,10 @@ export function* signatureDiagnosisSteps(input: SignatureInput, utf8: Utf8): Gen
     return { matches: false, expected, mistakes, explanation: explain(mistakes, prefix?.[0]) };
   }
 
-  const secrets: { mistake: 'secret-whitespace' | null; secret: string }[] = [{ mistake: null, secret }];
+  const secrets: { mistake: 'secret-whitespace' | 'secret-newline' | null; secret: string }[] = [{ mistake: null, secret }];
   if (secret.trim() !== secret && secret.trim() !== '') secrets.push({ mistake: 'secret-whitespace', secret: secret.trim() });
+  // The other way round: the signer's copy of the secret kept the newline of the file it was read from.
+  else if (secret !== '') secrets.push({ mistake: 'secret-newline', secret: `${secret}\n` });
 
   const variants = bodyVariants(body, utf8);
   const candidates: { mistakes: SignatureMistake[]; secret: number; variant: number; encoding: Encoding }[] = [];

@@ -67,6 +67,7 @@ describe('the diagnosis: why valid signatures are refused', () => {
     ['base64', 'it compares the digest as base64, not lowercase hex', 'probe: HMAC-SHA1 as base64'],
     ['sha1-prefix', 'it expects X-Signature with a "sha1=" prefix', 'probe: a "sha1=" prefix'],
     ['trailing-newline-added', 'it verifies X-Signature over the body with a newline added at the end', 'probe: signed over the body with a trailing newline added'],
+    ['uppercase-hex', 'it compares X-Signature with an upper-case hex digest, case by case', 'probe: HMAC-SHA1 as upper-case hex'],
   ])('a Node receiver making the %s mistake gets that diagnosis, the accepted probe in the evidence', async (mistake, says, label) => {
     const r = await against({ signatureMistake: mistake }, { only: ['status.valid-request', 'shapes.track', 'signature.wrong-secret'] });
     expect(r.diagnosis).toMatchObject({ mistake, title: `The receiver rejects valid signatures: ${says}` });
@@ -79,6 +80,12 @@ describe('the diagnosis: why valid signatures are refused', () => {
     expect(status.evidence.slice(1).every((ex) => ex.label.startsWith('probe: '))).toBe(true);
     expect(check(r, 'shapes.track')).toMatchObject({ verdict: 'fail', detail: SEE, fix: null });
     expect(check(r, 'signature.wrong-secret').verdict).toBe('pass');
+  });
+
+  it("a receiver whose copy of the secret kept its file's newline gets secret-newline, with a fix about the receiver's secret", async () => {
+    const r = await against({ signatureMistake: 'secret-newline' }, { only: ['status.valid-request'] });
+    expect(r.diagnosis).toMatchObject({ mistake: 'secret-newline', title: 'The receiver rejects valid signatures: it verifies with its secret plus a trailing newline (read from a file or .env with the newline kept)' });
+    expect(r.diagnosis!.fix).toMatch(/^The signature it accepts is made with the secret plus a newline: the receiver's copy of the secret ends with one/);
   });
 
   it('a receiver that trims the secret gets secret-whitespace (probed only because the secret has whitespace)', async () => {

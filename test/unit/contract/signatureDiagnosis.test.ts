@@ -114,6 +114,13 @@ describe('diagnoseSignature', () => {
     expect(d.mistakes).toEqual(['secret-whitespace']);
   });
 
+  it("names a signature made with the secret plus a newline (the signer's copy kept its file's newline)", () => {
+    const withNewline = createHmac('sha1', `${SECRET}\n`).update(RAW).digest('hex');
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: withNewline });
+    expect(d.mistakes).toEqual(['secret-newline']);
+    expect(d.explanation).toMatch(/^matches the secret with a newline added at its end/);
+  });
+
   it('names a signature of the wrong length or not hex when nothing reproduces it', () => {
     const short = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: sign(RAW).slice(0, 39) });
     expect(short.mistakes).toEqual(['wrong-length']);
