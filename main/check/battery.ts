@@ -113,7 +113,7 @@ const SIGNATURE: Check[] = [
   forgery('signature.pretty-printed', 'a signature of the pretty-printed body is refused with a 4xx', 'pretty-printed', 'signature of the pretty-printed body'),
   {
     id: 'signature.unverified',
-    title: 'requests are verified (a shared secret was given)',
+    title: 'requests are signed and verified (it takes a shared secret: --secret)',
     area: 'signature',
     scenario: null,
     applies: (ctx) => ctx.secret === null,

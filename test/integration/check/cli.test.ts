@@ -68,7 +68,7 @@ describe('hookbench check', () => {
     const r = await newReceiver(checkReceiver({ acceptsAnySignature: true }));
     const { code, out } = await check([r.url, '--only', 'signature.unverified,shapes.track']);
     expect(code).toBe(0);
-    expect(out).toContain('! warn signature.unverified: requests are verified (a shared secret was given)\n    no shared secret was given');
+    expect(out).toContain('! warn signature.unverified: requests are signed and verified (it takes a shared secret: --secret)\n    no shared secret was given');
     expect(out.trim().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 warning');
   });
 
