@@ -117,6 +117,9 @@ export const RECEIVER_REF = /^receiver(\+tls)?:([A-Za-z0-9][A-Za-z0-9._-]{0,63})
 const httpUrl = z.url({ protocol: /^https?$/ });
 
 const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+/** Characters RFC 3986 never allows in a URL as they are (the WHATWG parser encodes them silently). */
+const URL_UNSAFE = /[ "<>\\^`{|}]/;
+const percentEncoded = (c: string): string => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 const CONTROL_NAMES: Record<string, string> = { '\r': 'CR', '\n': 'LF', '\t': 'tab', '\0': 'NUL' };
 
 /** `must not contain control characters (LF at position 23)`, or null. */
@@ -137,6 +140,9 @@ function webhookUrlProblem(url: string): string | null {
   const authority = urlAuthority(url);
   if (!authority) return 'must be an absolute http:// or https:// URL (or receiver:<name>)';
   if (authority.host === '' || authority.host.startsWith(':')) return 'has no host: write it as http://host[:port]/path';
+  // WHATWG parsing would percent-encode these on the way out: what is stored and shown would not be what is requested.
+  const unsafe = URL_UNSAFE.exec(url);
+  if (unsafe) return `${unsafe[0] === ' ' ? 'a space' : JSON.stringify(unsafe[0])} at position ${unsafe.index} is not allowed in a URL: write it percent-encoded (${percentEncoded(unsafe[0])})`;
   if (!httpUrl.safeParse(url).success) return 'must be an absolute http:// or https:// URL (or receiver:<name>)';
   if (authority.userinfo !== null) {
     try {

@@ -165,6 +165,8 @@ describe('webhook URLs (docs/behaviour.md §2 Webhooks)', () => {
     ['no host (http:///path)', 'http:///hook', 'has no host'],
     ['an empty host after credentials', 'http://user:pw@/hook', 'has no host'],
     ['a bad percent-escape in its credentials', 'http://us%zzer:pw@127.0.0.1:9/hook', 'user name or password'],
+    ['a space (requested as %20, shown and stored with the space)', 'http://127.0.0.1:9/ho ok', 'a space at position 21 is not allowed in a URL: write it percent-encoded (%20)'],
+    ['a "|"', 'http://127.0.0.1:9/a|b', '"|" at position 20 is not allowed in a URL: write it percent-encoded (%7C)'],
   ])('%s is refused at configuration time, naming the field: API, config file and hookbench send', async (_what, url, message) => {
     const core = newCore();
     expect(core.createDestination({ name: 'd', url })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'url', message: expect.stringContaining(message) } });
