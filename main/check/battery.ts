@@ -35,6 +35,31 @@ function accepted(id: string, title: string, area: CheckArea, message: { type: M
   };
 }
 
+/**
+ * The max-size check says how large the body it sent was: a call at the limit makes a body somewhat larger (the
+ * destination adds version, timestamp, messageId and context), and a receiver's body limit must take that.
+ */
+function withBodySize(check: Check): Check {
+  return {
+    ...check,
+    judge: (exchanges, ctx, elapsedMs) => {
+      const judged = check.judge(exchanges, ctx, elapsedMs);
+      const ex = exchanges[0];
+      if (judged.verdict === 'pass' || !ex || ex.statusCode === null || ex.statusCode < 400) return judged;
+      const bytes = ex.request.bodyBytes;
+      const kib = Math.ceil(bytes / 1024);
+      return {
+        ...judged,
+        detail: `${judged.detail} (the body sent was ${bytes.toLocaleString('en-US')} bytes)`,
+        fix:
+          ex.statusCode === 413
+            ? `Raise the receiver's request body limit to at least ${kib} KiB: a call at the ${LIMITS.messageBytes.toLocaleString('en-US')}-byte limit makes a body of ${bytes.toLocaleString('en-US')} bytes (the destination adds version, timestamp, messageId and context).`
+            : (judged.fix ?? null),
+      };
+    },
+  };
+}
+
 /** The least good of several judgements (fail over warn over pass); the first of its kind. */
 function worst(judgements: Judgement[]): Judgement {
   return judgements.find((j) => j.verdict === 'fail') ?? judgements.find((j) => j.verdict === 'warn') ?? judgements[0]!;
@@ -59,7 +84,7 @@ const SHAPES: Check[] = [
     call: track({ properties: { maxSafe: Number.MAX_SAFE_INTEGER, minSafe: Number.MIN_SAFE_INTEGER, max: Number.MAX_VALUE, tiny: Number.MIN_VALUE, fraction: 0.1 + 0.2 } }),
   }),
   accepted('shapes.historical-timestamp', 'a call with a historical timestamp (2015) gets a 2xx', 'shapes', { type: 'track', call: track({ timestamp: '2015-03-01T12:00:00.000Z' }) }),
-  accepted('shapes.max-size', `a call at the ${LIMITS.messageBytes.toLocaleString('en-US')}-byte limit gets a 2xx`, 'shapes', { type: 'track', call: callOfSize(track()) }),
+  withBodySize(accepted('shapes.max-size', `a call at the ${LIMITS.messageBytes.toLocaleString('en-US')}-byte limit gets a 2xx`, 'shapes', { type: 'track', call: callOfSize(track()) })),
 ];
 
 const FORGERY_FIX =

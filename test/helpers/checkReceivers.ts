@@ -35,6 +35,8 @@ export interface Faults {
   oneAtATimeMs?: number;
   /** Answer 500 to the first request without charset=utf-8 (a receiver failing now and then, not one that needs a charset). */
   failsOnceWithoutCharset?: boolean;
+  /** Answer 413 to a body larger than this many bytes (a body parser's limit). */
+  bodyLimit?: number;
   /** Answer every request 429 (Retry-After: 120) before looking at it: a rate limiter in front of everything. */
   rateLimitsEverything?: boolean;
   /** Answer every valid request with this status (and headers). */
@@ -81,6 +83,10 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
   let failedOnce = false;
   let queue: Promise<void> = Promise.resolve();
   const respond: Respond = (req, res) => {
+    if (faults.bodyLimit !== undefined && req.body.length > faults.bodyLimit) {
+      res.writeHead(413, { 'content-type': 'text/plain' }).end('payload too large');
+      return;
+    }
     if (faults.rateLimitsEverything) {
       res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '120' }).end('slow down');
       return;

@@ -188,6 +188,16 @@ describe('hookbench check: the battery', () => {
     expect(check(r, 'content-type.no-charset').evidence.map((ex) => ex.request.headers['content-type'])).toEqual(['application/json', 'application/json; charset=utf-8']);
   });
 
+  it('a receiver whose body limit is below what a call at the limit makes is told the body size and the limit to set', async () => {
+    const r = await run({ bodyLimit: 16 * 1024 }, { only: ['shapes.max-size'] });
+    const c = check(r, 'shapes.max-size');
+    const bytes = c.evidence[0]!.request.bodyBytes;
+    expect(bytes).toBeGreaterThan(32_768);
+    expect(c.verdict).toBe('fail');
+    expect(c.detail).toMatch(new RegExp(`^HTTP 413.* \\(the body sent was ${bytes.toLocaleString('en-US')} bytes\\)$`));
+    expect(c.fix).toBe(`Raise the receiver's request body limit to at least ${Math.ceil(bytes / 1024)} KiB: a call at the 32,768-byte limit makes a body of ${bytes.toLocaleString('en-US')} bytes (the destination adds version, timestamp, messageId and context).`);
+  });
+
   it('a 5xx beside a 2xx with charset=utf-8 is the receiver failing, not a charset it requires', async () => {
     const r = await run({ failsOnceWithoutCharset: true }, { only: ['content-type.no-charset'] });
     const c = check(r, 'content-type.no-charset');
