@@ -145,7 +145,7 @@ export const runCheckInputSchema = z.strictObject({
   burst: z
     .number({ error: 'must be a number (concurrent deliveries)' })
     .int('must be a whole number')
-    .min(1)
+    .min(1, 'must be at least 1 concurrent delivery')
     .max(CHECK_LIMITS.maxBurst, { error: `must be at most ${CHECK_LIMITS.maxBurst} concurrent deliveries` })
     .optional(),
   /** User-defined scenarios (the scenarios file's content), run after the built-in battery. */

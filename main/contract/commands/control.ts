@@ -2,13 +2,15 @@
 import { z } from 'zod';
 import { command, returns, returnsLater } from '../command.js';
 import { API_LIMITS, noInput } from '../commandInputs.js';
+import { describeValue } from '../message/messageBody.js';
 import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../overview.js';
 
 export const CONTROL_COMMANDS = {
   advanceClock: command({
     input: z.strictObject({
       ms: z
-        .number({ error: 'must be a number of milliseconds' })
+        // Only a value that is no number gets this sentence; a number out of bounds is said with its bound and value (zodWords).
+        .number({ error: (issue) => (issue.code === 'invalid_type' ? `must be a number of milliseconds (got ${describeValue(issue.input)})` : undefined) })
         .int('must be a whole number of milliseconds')
         .min(0)
         .max(API_LIMITS.advanceMs, { error: `must be at most one year (${API_LIMITS.advanceMs} ms)` }),
