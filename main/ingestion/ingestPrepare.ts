@@ -255,7 +255,8 @@ function tooLarge(s: Intake, calls: number, i: number, size: number): Prepared {
   const where = s.isBatch ? `batch[${i}]` : 'body';
   return refuse(s, 'calls', calls, 400, {
     code: 'message_too_large',
-    ...(s.isBatch ? { index: i, field: where } : {}),
+    ...(s.isBatch ? { index: i } : {}),
+    field: where,
     limit,
     value: size,
     message: `${where}: ${size} bytes > ${limit}`,

@@ -154,6 +154,9 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
     const [logged] = must(running.core.listIngestLog({})).items;
     expect(logged).toMatchObject({ code: 'message_too_large', field: 'batch[3]', index: 3, limit: 32768, message: error['message'] });
     expect(logged!.bodyPreview).toMatch(/^\{"batch":\[\{"type":"track"/);
+    // One call on its own (/v1/track) is the body: the refusal names it as its field too.
+    const single = await post(running, '/v1/track', { userId: 'u', event: 'Big', properties: { blob: 'x'.repeat(40_000) } });
+    expect(single.body!['error']).toMatchObject({ code: 'message_too_large', field: 'body', limit: 32768 });
   });
 
   it('a request over 500 KiB, and a gzip bomb, are refused; gzip bodies are accepted', async () => {
