@@ -11,7 +11,7 @@
  */
 import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/sources.js';
-import { maskKeyEdges, redactJsonCredentials } from '../domain/secrets.js';
+import { maskKeyEdges, redactJsonCredentials, secretFingerprint } from '../domain/secrets.js';
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { IngestionPort } from './ingestionPort.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
@@ -135,7 +135,7 @@ export class IngestService {
       return refuse(null, 401, { code: 'unauthorized', message: 'missing write key: send Basic auth with the write key as the user name, or "writeKey" in the body' });
     }
     const source = core.sourceByWriteKey(writeKey);
-    if (!source) return refuse(null, 401, { code: 'unauthorized', message: `unknown write key "${maskKeyEdges(writeKey)}"` });
+    if (!source) return refuse(null, 401, { code: 'unauthorized', message: unknownWriteKey(writeKey) });
     if (prepared.kind === 'refused') {
       // Refusals after the source is known count toward its usage.
       core.countRefused(source.id, prepared.calls);
@@ -213,4 +213,13 @@ function previewOf(preview: Uint8Array): Buffer {
   const text = bytes.toString('utf8');
   const redacted = redactJsonCredentials(text);
   return redacted === text ? bytes : Buffer.from(redacted, 'utf8');
+}
+
+/**
+ * The refusal of a key no source has. A short key shows nothing of itself, so two of them would read alike (and
+ * the log would count the second as a repeat of the first): its length and fingerprint tell them apart.
+ */
+function unknownWriteKey(writeKey: string): string {
+  const shown = maskKeyEdges(writeKey);
+  return shown.includes('…') ? `unknown write key "${shown}"` : `unknown write key "${shown}" (${writeKey.length} characters, fingerprint ${secretFingerprint(writeKey)})`;
 }

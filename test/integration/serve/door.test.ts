@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Analytics } from '@segment/analytics-node';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { secretFingerprint } from '../../../main/domain/secrets.js';
 import type { Page } from '../../../main/contract/messages.js';
 import type { IngestRefusal } from '../../../main/contract/sources.js';
 import { runCli } from '../../../main/cli/program.js';
@@ -90,6 +91,19 @@ describe('serve: requests with an unknown write key', () => {
     summary!();
     expect(lines().slice(1)).toEqual(['hookbench serve: refused 2 more requests: unknown write key "wk_…ey"']);
     expect(io.err()).not.toContain('wk_not_a_source_key');
+  });
+
+  it('two short unknown keys (nothing of them shown) are told apart by their length and fingerprint, each with its own line', async () => {
+    const io = captureIO();
+    const running = await serve(io);
+    for (const key of ['wrong', 'bad']) {
+      const res = await fetch(`${running.info.url}/v1/track`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, 'content-type': 'application/json' }, body: '{"userId":"u1","event":"x"}' });
+      expect(res.status).toBe(401);
+    }
+    const lines = io.err().split('\n').filter((l) => l.includes('refused'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(`unknown write key "***" (5 characters, fingerprint ${secretFingerprint('wrong')})`);
+    expect(lines[1]).toContain(`unknown write key "***" (3 characters, fingerprint ${secretFingerprint('bad')})`);
   });
 
   it('hookbench tail shows refused requests as they happen', async () => {
