@@ -41,6 +41,8 @@ export function processIO(signal?: AbortSignal): CliIO {
     failed ??= e;
     setImmediate(() => {
       if (commandReports) return;
+      // The reader took what it wanted (`| head`): nothing to say, as other command-line tools say nothing.
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') process.exit(EXIT.ok);
       process.stderr.write(`hookbench: cannot write to stdout (${writeErrorWords(e)})\n`);
       process.exit(EXIT.failed);
     });

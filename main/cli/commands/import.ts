@@ -29,7 +29,9 @@ export async function runImport(file: string, options: ImportOptions, io: CliIO)
       if (!answer.ok) {
         // The API names the export's text `text`; here it is the file.
         const message = answer.error.message.replace(/^text: /, `${name}: `).replace(/^source: /, '--source: ');
-        io.stderr(`hookbench import: ${message}; nothing was imported\n`);
+        // With --json a script reads the refusal as it reads send's: one JSON line on stdout.
+        if (options.json) io.stdout(`${JSON.stringify({ type: 'error', code: answer.error.code, message: `${message}; nothing was imported`, ...(answer.error.field ? { field: answer.error.field } : {}) })}\n`);
+        else io.stderr(`hookbench import: ${message}; nothing was imported\n`);
         return ['internal', 'unavailable', 'conflict'].includes(answer.error.code) ? EXIT.failed : EXIT.usage;
       }
       const { format, imported } = answer.value;

@@ -198,6 +198,12 @@ describe('hookbench import', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^hookbench import: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: line 2: not JSON \\(.*\\); give a JSON lines export \\(one message a line\\) or a HAR file; nothing was imported\\n$`));
 
+    // With --json the refusal is one JSON line on stdout, as send's is.
+    const asJson = await cli(['import', broken, '--json', '--data-dir', running.dataDir]);
+    expect(asJson.code).toBe(2);
+    expect(asJson.err).toBe('');
+    expect(JSON.parse(asJson.out)).toMatchObject({ type: 'error', code: 'invalid_input', field: 'text', message: expect.stringMatching(/: line 2: not JSON .*; nothing was imported$/) });
+
     const big = join(dir, 'big.jsonl');
     writeFileSync(big, `${good.trimEnd()}${' '.repeat(IMPORT_LIMITS.textBytes)}\n`);
     const tooBig = await cli(['import', big, '--data-dir', running.dataDir]);

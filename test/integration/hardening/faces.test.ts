@@ -415,6 +415,18 @@ describe('output where a user points it: only ever a regular file', () => {
     expect(stderr).toBe('hookbench export: cannot write to stdout (ENOSPC: no space left on device); the export is incomplete\n');
   });
 
+  it('check --list | head -1: the reader closing the pipe is not an error (nothing said, exit 0)', async () => {
+    const cliPath = fileURLToPath(new URL('../../../main/cli.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', cliPath, 'check', '--list'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    // The reader takes the first chunk and goes, as head does.
+    child.stdout!.once('data', () => child.stdout!.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('a regular file is replaced whole with --force', async () => {
     const dir = newDataDir();
     const path = join(dir, 'out.jsonl');
