@@ -2,6 +2,7 @@
  * `hookbench serve` (docs/behaviour.md §10): the engine, the ingestion API, the typed API and the UI in one
  * process, found by other commands through `<data>/server.json`.
  */
+import { existsSync, rmSync } from 'node:fs';
 import { HookbenchError, type ApiError } from '../../contract/result.js';
 import { resolveDataDir } from '../../app/dataDir.js';
 import { startWorkbench, type RunningWorkbench, type WorkbenchPort } from '../../server/workbench.js';
@@ -28,8 +29,11 @@ export type RunningServe = RunningWorkbench;
 export async function startServe(options: ServeOptions, io: CliIO, report: RefusalReportOptions = {}): Promise<RunningServe> {
   // Refused requests an SDK would never report (a wrong write key, a path without /v1): said here, once each.
   const refusals = new RefusalReport((line) => io.stderr(`hookbench serve: ${line}\n`), report);
+  const dataDir = resolveDataDir(options.dataDir ?? options.data);
+  // A serve refused (a usage error, a port in use, a bad config) leaves no data dir it made behind.
+  const madeHere = !existsSync(dataDir);
   const running = await startWorkbench({
-    dataDir: resolveDataDir(options.dataDir ?? options.data),
+    dataDir,
     config: options.config,
     host: options.host,
     port: options.port,
@@ -38,6 +42,9 @@ export async function startServe(options: ServeOptions, io: CliIO, report: Refus
     busyPorts: 'fail',
     log: (line) => io.stderr(`${line}\n`),
     problem: (message) => io.stderr(`hookbench serve: ${message}\n`),
+  }).catch((e: unknown) => {
+    if (madeHere) rmSync(dataDir, { recursive: true, force: true });
+    throw e;
   });
   const unsubscribe = running.core.onIngestRefused((refusal) => refusals.refused(refusal));
   const stop = running.stop.bind(running);

@@ -1,6 +1,6 @@
 /** Start-up problems are one line naming the flag and what to do. */
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +40,21 @@ describe('hookbench serve at start', () => {
         `  ${`--port ${port}`.padEnd(26)} the API and UI\n` +
         'Move it with its flag, 0 for a free port: npx hookbench serve --port 0\n',
     );
+  });
+
+  it('a serve refused (a port in use, a bad config) leaves behind no data dir it made, and never removes one that was there', async () => {
+    const port = await occupy();
+    const fresh = join(newDataDir(), 'data');
+    expect(await runServe({ data: fresh, host: '127.0.0.1', port, receiverPort: 0, receiverTlsPort: 0 }, captureIO().io, {})).toBe(1);
+    expect(existsSync(fresh)).toBe(false);
+    const config = join(newDataDir(), 'bad.json');
+    writeFileSync(config, JSON.stringify({ destinations: [{ name: 'd', webhooks: [{ url: 'ftp://nowhere' }] }] }));
+    expect(await runServe({ data: fresh, config, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, captureIO().io, {})).toBe(2);
+    expect(existsSync(fresh)).toBe(false);
+    // A data dir in use before stays, whatever went wrong.
+    const kept = newDataDir();
+    expect(await runServe({ data: kept, host: '127.0.0.1', port, receiverPort: 0, receiverTlsPort: 0 }, captureIO().io, {})).toBe(1);
+    expect(existsSync(kept)).toBe(true);
   });
 
   it('every port in use is named in one error, each with the flag that moves it, exit 1', async () => {
