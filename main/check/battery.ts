@@ -88,7 +88,7 @@ const SHAPES: Check[] = [
 ];
 
 const FORGERY_FIX =
-  'Compute HMAC-SHA1 of the raw request body bytes (before any JSON parsing) with the shared secret, compare it with X-Signature in constant time (hex, case-insensitive), and answer 401 when it is missing or does not match.';
+  'Compute HMAC-SHA1 of the raw request body bytes (before any JSON parsing) with the shared secret, compare it with X-Signature (lowercase hex; compare case-insensitively) in constant time, and answer 401 when it is missing or does not match.';
 
 /** A forged request must be refused with a 4xx (docs/check.md, the signature checks): a 2xx lets it in, a 5xx or a 429 makes the destination retry it. */
 function judgeForgery(what: string, ex: CheckExchange, ctx: CheckContext): Judgement {

@@ -111,7 +111,7 @@ const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${tex
 /** The fix of a named mistake, in verify's words where they fit the receiver's side. */
 function fixOf(mistake: SignatureMistake): string {
   const verify =
-    'Compute HMAC-SHA1 of the raw request body bytes (before any JSON parsing) with the shared secret and compare it with X-Signature as lowercase hex, in constant time.';
+    'Compute HMAC-SHA1 of the raw request body bytes (before any JSON parsing) with the shared secret and compare it with X-Signature (lowercase hex; compare case-insensitively) in constant time.';
   switch (mistake) {
     case 'trailing-newline-added':
       return `The signature it accepts matches the body with a trailing newline added: the receiver hashes bytes the destination never sent (a line-based read, or a newline appended). ${verify}`;
