@@ -83,7 +83,16 @@ export interface Prepared {
   bytes: Uint8Array;
   /** What the signature diagnosis is asked about (the bytes that were signed may differ: tampered). */
   signatureSent: string | null;
+  /** How the check forged it on purpose (its evidence says so, not what a receiver's mistake would be), or null. */
+  forged?: string | null;
 }
+
+/** What each forgery does wrong on purpose, as its evidence says it. */
+const FORGED: Partial<Record<NonNullable<RequestSpec['sign']>, string>> = {
+  'wrong-secret': 'signed with another secret',
+  tampered: 'the body changed after signing',
+  'pretty-printed': 'signed over the body pretty-printed',
+};
 
 /** Another secret, for the forgery that signs with the wrong one. */
 export const otherSecret = (secret: string): string => `${secret}-but-not-the-shared-secret`;
@@ -134,7 +143,8 @@ export function prepare(spec: RequestSpec, ctx: CheckContext): Prepared {
     }
   }
   if (spec.contentType !== undefined) headers['content-type'] = spec.contentType;
-  return { label: spec.label, headers, bytes: sent, signatureSent: headers['x-signature'] ?? null };
+  const forged = signing && spec.sign ? (FORGED[spec.sign] ?? null) : null;
+  return { label: spec.label, headers, bytes: sent, signatureSent: headers['x-signature'] ?? null, forged };
 }
 
 /** A string body read as JSON (to sign it pretty-printed); one that is not JSON is the scenario's mistake, named. */
@@ -150,9 +160,10 @@ const clip = (text: string): { text: string; truncated: boolean } =>
   text.length > CHECK_LIMITS.evidenceBodyChars ? { text: text.slice(0, CHECK_LIMITS.evidenceBodyChars), truncated: true } : { text, truncated: false };
 
 /** What the signature diagnosis makes of the X-Signature sent (null without a secret to check it against). */
-function signatureEvidence(secret: string | null, bytes: Uint8Array, sent: string | null): CheckExchange['signature'] {
+function signatureEvidence(secret: string | null, bytes: Uint8Array, sent: string | null, forged: string | null = null): CheckExchange['signature'] {
   if (secret === null) return null;
   if (sent === null) return { sent: null, expected: signBody(secret, bytes), explanation: 'no X-Signature header was sent' };
+  if (forged) return { sent, expected: signBody(secret, bytes), explanation: `forged on purpose (${forged}): a receiver must refuse it` };
   const d = diagnoseSignature({ secret, body: bytes, signature: sent });
   return { sent, expected: d.expected, explanation: d.explanation };
 }
@@ -170,7 +181,7 @@ async function viaEngine(spec: RequestSpec, ctx: CheckContext): Promise<CheckExc
   if (!signing || !spec.message) return null;
   const ex = await ctx.engine!.deliver(spec.label, spec.message, signing);
   if (!ex) return null;
-  return { ...ex, signature: signatureEvidence(ctx.secret, Buffer.from(ex.request.body, 'utf8'), ex.request.headers['x-signature'] ?? null) };
+  return { ...ex, signature: signatureEvidence(ctx.secret, Buffer.from(ex.request.body, 'utf8'), ex.request.headers['x-signature'] ?? null, signing === 'wrong-secret' ? FORGED['wrong-secret']! : null) };
 }
 
 /** A request signed with a given X-Signature over exactly `bytes`, with the destination's own headers: a diagnosis probe. */
@@ -217,7 +228,7 @@ export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckConte
 export function evidenceOf(p: Prepared, result: SendResult, ctx: CheckContext): CheckExchange {
   const body = clip(Buffer.from(p.bytes).toString('utf8'));
   const responseBody = result.responseBody === null ? null : clip(result.responseBody);
-  const signature = signatureEvidence(ctx.secret, p.bytes, p.signatureSent);
+  const signature = signatureEvidence(ctx.secret, p.bytes, p.signatureSent, p.forged ?? null);
   const ex: CheckExchange = {
     label: p.label,
     request: { method: 'POST', url: maskUrl(ctx.url), headers: maskHeaders(storedHeaders(result.requestHeaders)), body: body.text, bodyBytes: p.bytes.byteLength, bodyTruncated: body.truncated },

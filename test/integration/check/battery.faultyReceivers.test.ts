@@ -286,7 +286,8 @@ describe('through the engine: attempt records to link', () => {
     const forged = r.value.checks[1]!.evidence[0]!;
     const message = started.getMessage({ id: forged.attempt!.messageId });
     expect(message.ok && message.value.attempts.map((a) => [a.id, a.statusCode, a.signature])).toEqual([[forged.attempt!.attemptId, 200, forged.request.headers['x-signature']]]);
-    expect(forged.signature?.explanation).toBe('no known mistake explains it: check the shared secret');
+    // Forged on purpose: its evidence says so, not what a receiver's mistake would be.
+    expect(forged.signature?.explanation).toBe('forged on purpose (signed with another secret): a receiver must refuse it');
     expect(r.value.checks[2]!.evidence[0]!.request.headers).not.toHaveProperty('x-signature');
     const destinations = started.listDestinations({ owner: 'check' });
     expect(destinations.ok && destinations.value.items.map((d) => [d.name, d.enabled, d.sourceIds])).toEqual(
