@@ -197,7 +197,8 @@ export class Diagnoser {
     let rawBytesOnly = false;
     if (!this.firstValidSeen && valid.length > 0) {
       this.firstValidSeen = true;
-      if (refused(valid[0]!)) trigger = valid[0];
+      // 415 refuses the Content-Type, never the signature: content-type.no-charset names that, and no probe would.
+      if (refused(valid[0]!) && valid[0]!.statusCode !== 415) trigger = valid[0];
     } else if (checkId === RAW_BYTES_ID && valid.length > 0 && refused(valid[0]!)) {
       trigger = valid[0];
       rawBytesOnly = true;

@@ -186,6 +186,9 @@ describe('hookbench check: the battery', () => {
       'application/json got HTTP 415, but application/json; charset=utf-8 got HTTP 200: the receiver requires a charset the destination never sends',
     );
     expect(check(r, 'content-type.no-charset').evidence.map((ex) => ex.request.headers['content-type'])).toEqual(['application/json', 'application/json; charset=utf-8']);
+    // A 415 is about the Content-Type: no signature probe is sent and no signature diagnosis opens the report.
+    expect(r.diagnosis).toBeNull();
+    expect(r.checks.flatMap((c) => c.evidence).filter((ex) => ex.label.startsWith('probe: '))).toEqual([]);
   });
 
   it('a receiver whose body limit is below what a call at the limit makes is told the body size and the limit to set', async () => {
