@@ -342,7 +342,9 @@ const BURST: Check[] = [
       const limited = exchanges.filter((ex) => ex.statusCode === 429);
       if (limited.length > 0) return { verdict: 'warn', detail: `${limited.length} of ${rate} got HTTP 429: retried later by the destination` };
       const refused = exchanges.filter((ex) => ex.statusCode !== null && (ex.statusCode < 200 || ex.statusCode >= 300));
-      if (refused.length > 0) return { verdict: 'fail', detail: `${refused.length} of ${rate} were refused (HTTP ${refused[0]!.statusCode})` };
+      // A 3xx is no refusal: the destination never follows a redirect, and the message fails.
+      const status = refused[0]?.statusCode ?? 0;
+      if (refused.length > 0) return { verdict: 'fail', detail: `${refused.length} of ${rate} ${status >= 300 && status < 400 ? 'were redirected, which the destination never follows' : 'were refused'} (HTTP ${status})` };
       return { verdict: 'pass', detail: rate };
     },
   },
