@@ -5,7 +5,7 @@ import { setApi } from '../../../renderer/src/api/instance';
 import type { DiagnosticCheck } from '../../../main/contract/diagnostics';
 import { EXPORT_BOUNDS, exportLeftOut, summariseBulk } from '../../../renderer/src/features/history/bulk';
 import { filterKey, filterQueryOf, localDateTimeMs, parseFilterQuery, toLocalDateTime } from '../../../renderer/src/lib/historyQuery';
-import { HISTORY_PAGE, rangeOf, useHistory } from '../../../renderer/src/features/history/historyStore';
+import { HISTORY_PAGE, mayMatch, rangeOf, surelyMatches, useHistory } from '../../../renderer/src/features/history/historyStore';
 import { readSavedFilters, saveFilter, SAVED_FILTERS_KEY, writeSavedFilters } from '../../../renderer/src/features/history/savedFilters';
 import { byUrgency, evidenceHash, groupBySubject } from '../../../renderer/src/features/troubleshoot/evidence';
 
@@ -184,12 +184,25 @@ describe("History's list and the events after it was read", () => {
     const inputs = pagedApi([{ items: [summary(12), summary(11), summary(10)], nextCursor: null }, { items: [summary(12), summary(11)], nextCursor: null }]);
     useHistory.getState().show({ type: 'track' }, { force: true });
     await vi.waitFor(() => expect(useHistory.getState().loaded).toBe(true));
-    const accepted = (id: number) => ({ type: 'messageAccepted' as const, message: summary(id) });
+    const accepted = (id: number) => ({ type: 'messageAccepted' as const, message: { ...summary(id), type: 'track' as const } });
     useHistory.getState().apply([accepted(11), accepted(12), accepted(13)]);
     expect(useHistory.getState().arrived).toBe(1);
     useHistory.getState().apply([{ type: 'messagesRemoved', count: 1 }]);
     await vi.waitFor(() => expect(useHistory.getState().rows.map((r) => r.id)).toEqual([12, 11]));
     expect(inputs).toHaveLength(2);
     expect(useHistory.getState().arrived).toBe(0);
+  });
+
+  it("counts no arrival that cannot match the filter (another type, source, user, destination or event), and says when one may not", () => {
+    const m = { ...summary(20), type: 'track' as const, sourceId: 's1', userId: 'ada', anonymousId: null, event: 'Paid', destinationIds: ['d1'], receivedAt: 1_000 };
+    expect(mayMatch(m, { type: 'track', sourceId: 's1', userId: 'ada', event: 'Paid', destinationId: 'd1', from: 1_000, to: 1_000 })).toBe(true);
+    for (const f of [{ type: 'page' as const }, { sourceId: 's2' }, { userId: 'bob' }, { event: 'Refunded' }, { destinationId: 'd2' }, { from: 1_001 }, { to: 999 }, { origin: 'check' as const }]) {
+      expect(mayMatch(m, f), JSON.stringify(f)).toBe(false);
+    }
+    // Its status, deliveries and body change or are the server's to read: a message may still come to match.
+    expect(mayMatch(m, { status: 'failed' })).toBe(true);
+    expect(surelyMatches({ status: 'failed' })).toBe(false);
+    expect(surelyMatches({ text: 'order' })).toBe(false);
+    expect(surelyMatches({ type: 'track', userId: 'ada' })).toBe(true);
   });
 });

@@ -15,7 +15,7 @@ import { MessageList } from '../live/MessageList';
 import { HistoryActions } from './HistoryActions';
 import { HistoryFilters } from './HistoryFilters';
 import { filterQueryOf, isEmptyFilter, parseFilterQuery, type FilterQuery } from '../../lib/historyQuery';
-import { useHistory } from './historyStore';
+import { surelyMatches, useHistory } from './historyStore';
 import { RetentionBar } from './RetentionBar';
 import { formatCount } from '../../lib/format';
 
@@ -96,7 +96,8 @@ export function HistoryView() {
           <HistoryActions filter={parsed.filter} query={query} onApplyQuery={applySaved} />
           {arrived > 0 && (
             <div className="flex h-8 shrink-0 items-center gap-2 border-b border-line bg-info-soft px-3 text-xs text-info">
-              {formatCount(arrived)} new {arrived === 1 ? 'message has' : 'messages have'} arrived since this list was loaded.
+              {formatCount(arrived)} new {arrived === 1 ? 'message has' : 'messages have'} arrived since this list was loaded
+              {surelyMatches(parsed.filter) ? '.' : `; ${arrived === 1 ? 'it' : 'they'} may not match these filters.`}
               <Button variant="ghost" icon={<RefreshCw aria-hidden className="size-3.5" />} onClick={refresh}>
                 Refresh
               </Button>

@@ -26,7 +26,7 @@ interface HistoryState {
   /** The first page has answered for this filter. */
   loaded: boolean;
   error: ApiError | null;
-  /** Messages accepted since the list was loaded (they may or may not match). */
+  /** Messages accepted since the list was loaded that may match the filter (mayMatch: none that cannot is counted). */
   arrived: number;
   selected: ReadonlySet<number>;
   /** The last row clicked without shift: the other end of a shift-click range. */
@@ -127,7 +127,7 @@ export const useHistory = create<HistoryState>((set, get) => ({
     let removed = false;
     for (const e of events) {
       if (e.type === 'messageUpdated') updates.set(e.message.id, e.message);
-      else if (e.type === 'messageAccepted' && e.message.id > newest) arrived++;
+      else if (e.type === 'messageAccepted' && e.message.id > newest && mayMatch(e.message, get().filter)) arrived++;
       else if (e.type === 'messagesRemoved') removed = true;
     }
     // Retention removed old messages: rows may be gone, so the list is read again (as a Refresh).
@@ -174,3 +174,24 @@ export const useHistory = create<HistoryState>((set, get) => ({
 // After missed events (a reconnect, the catch-up after the first open) the newest rows are read again: a row's
 // status could otherwise stay what it was before them. The list keeps its place (a Refresh starts it over).
 onReadAgain(() => void useHistory.getState().refreshShown());
+
+/**
+ * Whether a message just accepted may match the filter: false when what it will always be (its type, source,
+ * user, event, time of receipt, destinations, or a check run's) rules it out. Its status, deliveries and body are
+ * the server's to judge (surelyMatches says when none of those is asked).
+ */
+export function mayMatch(m: MessageSummary, f: HistoryFilter): boolean {
+  if (f.type !== undefined && m.type !== f.type) return false;
+  if (f.sourceId !== undefined && m.sourceId !== f.sourceId) return false;
+  if (f.destinationId !== undefined && !m.destinationIds.includes(f.destinationId)) return false;
+  if (f.userId !== undefined && m.userId !== f.userId && m.anonymousId !== f.userId) return false;
+  if (f.event !== undefined && m.event !== f.event) return false;
+  if (f.from !== undefined && m.receivedAt < f.from) return false;
+  if (f.to !== undefined && m.receivedAt > f.to) return false;
+  return (m.origin ?? null) === (f.origin ?? null);
+}
+
+/** Whether every message mayMatch lets through does match: the filter asks nothing of statuses, deliveries or bodies. */
+export function surelyMatches(f: HistoryFilter): boolean {
+  return f.status === undefined && f.delivery === undefined && f.failedSince === undefined && f.text === undefined;
+}
