@@ -38,9 +38,12 @@ export interface FieldProblem {
 
 const encoder = new TextEncoder();
 
-/** The call as it is sized against the 32 KiB limit: its JSON, type included. */
-export function callBytes(type: MessageType, call: Record<string, unknown>): number {
-  return encoder.encode(JSON.stringify({ type, ...call })).length;
+/**
+ * The call as the engine sizes it against the 32 KiB limit: sendMessage's call, its JSON (the type is a field of
+ * its own), so that the composer and the message's detail say the same size.
+ */
+export function callBytes(call: Record<string, unknown>): number {
+  return encoder.encode(JSON.stringify(call)).length;
 }
 
 const present = (v: unknown) => typeof v === 'string' && v.trim() !== '';
@@ -64,7 +67,7 @@ export function validateCall(type: MessageType, call: Record<string, unknown>): 
   if (typeof timestamp === 'string' && timestamp.trim() !== '' && !isIsoDateTime(timestamp)) {
     problems.push({ key: 'timestamp', message: `Timestamp: "${timestamp}" is not an ISO 8601 date-time` });
   }
-  const bytes = callBytes(type, call);
+  const bytes = callBytes(call);
   if (bytes > LIMITS.messageBytes) problems.push({ key: 'call', message: `The call is ${formatCount(bytes)} bytes, over the ${formatCount(LIMITS.messageBytes)}-byte (32 KiB) limit` });
   return problems;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_TYPES } from '../../../main/contract/message/messageShapes';
+import { callBytes as engineCallBytes } from '../../../main/store/storedJson';
 import { callBytes, formFields, formKeyOfServerField, keepsAcrossTypes, parseRaw, validateCall } from '../../../renderer/src/lib/composeModel';
 import { EXAMPLES } from '../../../renderer/src/lib/composeExamples';
 
@@ -27,8 +28,14 @@ describe('the composer form, generated from the shape table', () => {
     expect(validateCall('alias', { previousId: 'a' }).map((p) => p.message)).toEqual(['User ID: is required for an alias call']);
     expect(validateCall('track', { userId: 'u', event: 'E', timestamp: 'March 7' }).map((p) => p.key)).toEqual(['timestamp']);
     const big = { userId: 'u', event: 'E', properties: { blob: 'x'.repeat(33_000) } };
-    expect(callBytes('track', big)).toBeGreaterThan(32_768);
+    expect(callBytes(big)).toBeGreaterThan(32_768);
     expect(validateCall('track', big).map((p) => p.key)).toEqual(['call']);
+    // The size the composer says is the engine's: the call's JSON, the type apart (a call at the limit is not refused here).
+    const example = { userId: 'u1', event: 'Order Completed', properties: { total: 42, currency: 'EUR' } };
+    expect(callBytes(example)).toBe(engineCallBytes(example));
+    const atLimit = { userId: 'u', event: 'E', properties: { blob: '' } };
+    atLimit.properties.blob = 'x'.repeat(32_768 - JSON.stringify(atLimit).length);
+    expect(validateCall('track', atLimit)).toEqual([]);
   });
 
   it('maps server fields to form fields, keeps unknown keys across types, and parses raw JSON', () => {

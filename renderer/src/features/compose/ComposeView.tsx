@@ -74,7 +74,7 @@ export function ComposeView() {
           Load example
         </Button>
         <div className="ml-auto flex items-center gap-3">
-          <SizeMeter bytes={callBytes(type, call)} />
+          <SizeMeter bytes={callBytes(call)} />
           <Button variant="primary" size="md" icon={<Send aria-hidden className="size-3.5" />} busy={sending} disabled={blocked} onClick={() => void send()} title={blocked ? 'Fix the problems named below first' : `Send (${withModifier('Enter')})`} aria-keyshortcuts="Control+Enter Meta+Enter">
             Send
           </Button>
