@@ -78,7 +78,8 @@ export function applyConfig(core: Core, config: HookbenchConfig, hooks: ConfigHo
     if (config.receivers.length) {
       if (!hooks.applyReceivers) return err({ code: 'invalid_config', field: 'receivers', message: 'receivers: this Hookbench runs no mock receiver' });
       const r = hooks.applyReceivers(config.receivers);
-      if (!r.ok) problems.push(r.error);
+      // Each problem on a line of its own, as a destination's: none hidden behind "(and 1 more problem)".
+      if (!r.ok) problems.push(...eachProblem(r.error));
       else {
         summary.created.push(...r.value.created);
         summary.updated.push(...r.value.updated);

@@ -116,6 +116,19 @@ describe('a config file with several problems names them all at once (docs/behav
     expect(must(core.listSources()).items).toEqual([]);
   });
 
+  it("every problem of the receivers too, each on its line (none left behind '(and 1 more problem)')", () => {
+    const core = newCore();
+    const config = { sources: [], destinations: [], receivers: [{ name: 'bad name!', script: '500,abc' }] } as unknown as HookbenchConfig;
+    const refused = applyConfig(core, config, { applyReceivers: (receivers) => core.receivers.applyConfig(receivers) as never });
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.message.split('\n')).toEqual([
+      '2 problems:',
+      '  receivers[0].name: must start with a letter or digit and use only letters, digits, ".", "_" and "-" (it is a URL path segment)',
+      '  receivers[0].script.steps[1]: "abc" is not a step: give a status code (200-599), never, reset or close',
+    ]);
+  });
+
   it('every problem of one destination at once, not one per start', () => {
     const core = newCore();
     const config = {
