@@ -124,7 +124,7 @@ function lastFailure(name: string, a: AttemptRecord): WhyReason {
       : a.outcome === 'tls_error'
         ? `TLS refused: ${tlsCause(a.error)}`
         : a.outcome === 'network_error'
-          ? `${name}’s receiver could not be reached: ${a.error ?? 'network error'} (attempt ${a.attemptNumber})`
-          : `${name}’s receiver answered ${outcomeOf(a)} (attempt ${a.attemptNumber})`;
+          ? `${name}’s endpoint could not be reached: ${a.error ?? 'network error'} (attempt ${a.attemptNumber})`
+          : `${name}’s endpoint answered ${outcomeOf(a)} (attempt ${a.attemptNumber})`;
   return { rule: a.outcome === 'tls_error' ? 'destination.tls' : a.outcome === 'timeout' ? 'deliveries.timeouts' : 'destination.failing', state: 'problem', text: what, evidence: [attemptLink(a)] };
 }

@@ -144,18 +144,18 @@ function failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {
   const mine = all.filter((a) => a.outcome !== 'tls_error');
   const last = mine[0];
   if (!last && all.length > 0) {
-    return { ...base, state: 'idle', title: `No request reached ${d.name}’s receiver`, detail: 'Every recent attempt was refused at the TLS handshake, before a request (see the TLS finding).', evidence: [] };
+    return { ...base, state: 'idle', title: `No request reached ${d.name}’s endpoint`, detail: 'Every recent attempt was refused at the TLS handshake, before a request (see the TLS finding).', evidence: [] };
   }
   if (!last) return { ...base, state: 'idle', title: `No attempt to ${d.name} yet`, detail: 'Nothing has been sent to it among the recent attempts.', evidence: [] };
   const failures = mine.filter((a) => a.outcome !== 'success');
   if (failures.length === 0) {
-    return { ...base, state: 'ok', title: `${d.name}’s receiver answers`, detail: `The last ${plural(mine.length, 'attempt')} succeeded (latest: ${outcomeOf(last)}).`, evidence: [attemptLink(last)] };
+    return { ...base, state: 'ok', title: `${d.name}’s endpoint answers`, detail: `The last ${plural(mine.length, 'attempt')} succeeded (latest: ${outcomeOf(last)}).`, evidence: [attemptLink(last)] };
   }
   const failing = last.outcome !== 'success';
   return {
     ...base,
     state: failing ? 'problem' : 'warning',
-    title: failing ? `${d.name}’s receiver is failing: ${outcomeOf(last)}` : `${d.name}’s receiver failed ${plural(failures.length, 'time')} recently`,
+    title: failing ? `${d.name}’s endpoint is failing: ${outcomeOf(last)}` : `${d.name}’s endpoint failed ${plural(failures.length, 'time')} recently`,
     detail: `${failures.length} of the last ${plural(mine.length, 'attempt')} failed${failing ? '' : '; the latest succeeded'}. ${failing && last.retryable ? 'Failed attempts are retried on the retry schedule.' : failing ? 'The latest failure is permanent: it is not retried.' : ''}`.trim(),
     evidence: failures.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a)),
   };
@@ -242,7 +242,7 @@ function signatureCheck(d: Destination, mine: Attempt[], captures: CaptureRecord
     return {
       ...base,
       state: 'warning',
-      title: `${d.name}’s receiver answered HTTP ${refused.statusCode} to a signed request`,
+      title: `${d.name}’s endpoint answered HTTP ${refused.statusCode} to a signed request`,
       detail: 'If it checks X-Signature, compare its secret with the destination’s shared secret in the Signature panel.',
       evidence: [{ kind: 'signature', label: `Signature panel of message #${refused.messageId}, attempt ${refused.attemptNumber}`, messageId: refused.messageId, attemptId: refused.id }],
     };

@@ -72,7 +72,7 @@ export function slow(destinations: Destination[], attempts: Attempt[], overview:
         rule: 'deliveries.retryAfter',
         subject: d.name,
         state: 'warning',
-        title: `${d.name}’s receiver asked to wait: Retry-After ${header(waits[0]!)}`,
+        title: `${d.name}’s endpoint asked to wait: Retry-After ${header(waits[0]!)}`,
         detail: `${plural(waits.length, 'answer')} carried Retry-After; the engine waits that long before the next retry when it is longer than the schedule’s delay.`,
         evidence: waits.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a)),
       });

@@ -140,7 +140,10 @@ export function CommandPalette() {
         className="h-11 w-full border-b border-line bg-transparent px-4 text-[13px] outline-none placeholder:text-faint"
       />
       <Command.List className="max-h-[min(24rem,60vh)] overflow-y-auto p-1.5 [&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:pt-2 [&_[cmdk-group-heading]]:pb-1 [&_[cmdk-group-heading]]:text-[10px] [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:tracking-wide [&_[cmdk-group-heading]]:text-faint [&_[cmdk-group-heading]]:uppercase">
-        <Command.Empty className="px-3 py-6 text-center text-xs text-muted">Nothing matches. Try a screen's name, “+1 h”, “retry” or a message number.</Command.Empty>
+        <Command.Empty className="px-3 py-6 text-center text-xs text-muted">
+          {/* "retry" finds something only while a message is open: the hint offers what this context has. */}
+          Nothing matches. Try a screen's name, “+1 h”, {opensMessages(route.view) && route.messageId !== null ? '“retry” ' : ''}or a message number.
+        </Command.Empty>
         {wanted !== null && (
           <Command.Group heading="Message">
             <Item id={`open:${wanted}`} label={`Open message ${wanted}`} keywords={[search]} onSelect={() => (setOpen(false), setSearch(''), useRouter.getState().navigate({ view: 'live', messageId: wanted }))} />

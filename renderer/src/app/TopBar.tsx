@@ -103,7 +103,8 @@ function TimeTravel() {
         </Button>
       )}
       <Button
-        variant="ghost"
+        // Drawn as a button that can be pressed while the clock is moved: ghost grey read as disabled beside Next retry.
+        variant={resetBlocked === null ? 'default' : 'ghost'}
         icon={<RotateCcw aria-hidden className={jump ? 'size-3.5' : 'size-3.5 lg:hidden xl:block'} />}
         // Words without their icon below 1280 px: a border says it is a button.
         className="max-xl:border-line max-xl:px-1.5 max-xl:text-[11px]"

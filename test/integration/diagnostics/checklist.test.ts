@@ -166,7 +166,7 @@ describe('the troubleshooting checklist', () => {
     const d = await diagnose(r);
     expect(check(d, `destination.failing:${destinationId(r, 'Down')}`)).toMatchObject({
       state: 'problem',
-      title: 'Down’s receiver is failing: HTTP 500',
+      title: 'Down’s endpoint is failing: HTTP 500',
       evidence: [{ kind: 'message', messageId: id, attemptId: attemptTo('Down').id }],
     });
     const tls = check(d, `destination.tls:${destinationId(r, 'Secure')}`);
@@ -202,7 +202,7 @@ describe('the troubleshooting checklist', () => {
     await sendTracks(r, [{}]);
     let d = await diagnose(r);
     const id = destinationId(r, 'Busy');
-    expect(check(d, `deliveries.retryAfter:${id}`)).toMatchObject({ section: 'slow', state: 'warning', title: 'Busy’s receiver asked to wait: Retry-After 120' });
+    expect(check(d, `deliveries.retryAfter:${id}`)).toMatchObject({ section: 'slow', state: 'warning', title: 'Busy’s endpoint asked to wait: Retry-After 120' });
     expect(check(d, 'deliveries.backlog')).toMatchObject({ title: '1 delivery waiting for a retry', evidence: [{ kind: 'history', filter: { status: 'retrying' } }] });
     expect(check(d, `deliveries.timeouts:${id}`).state).toBe('ok');
     expect(check(d, 'forwarding.paused').state).toBe('ok');

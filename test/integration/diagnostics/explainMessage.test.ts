@@ -43,7 +43,7 @@ describe('Why? for one message', () => {
     expect(byName(why.destinations, 'Warehouse')).toMatchObject({ outcome: 'delivered', status: 'delivered' });
     expect(texts(byName(why.destinations, 'Warehouse'))).toEqual(['delivery.delivered ok: delivered after 1 attempt (HTTP 200)']);
     expect(byName(why.destinations, 'Down')).toMatchObject({ outcome: 'not delivered', status: 'failed' });
-    expect(texts(byName(why.destinations, 'Down'))).toEqual(['destination.failing problem: max attempts reached (1): Down’s receiver answered HTTP 500 (attempt 1)']);
+    expect(texts(byName(why.destinations, 'Down'))).toEqual(['destination.failing problem: max attempts reached (1): Down’s endpoint answered HTTP 500 (attempt 1)']);
     expect(texts(byName(why.destinations, 'Secure'))).toEqual(['destination.tls problem: TLS refused by Secure: self-signed certificate; no request was sent']);
     // Delivered, but the receiver refused the signature: said first, as a warning.
     const signed = byName(why.destinations, 'Signed');

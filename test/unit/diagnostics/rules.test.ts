@@ -111,7 +111,7 @@ describe('the checklist’s rules', () => {
     const d = diagnose({ destinations: [secure], attempts: [tls] });
     const problems = d.checks.filter((c) => c.subject === 'Secure' && (c.state === 'problem' || c.state === 'warning'));
     expect(problems.map((c) => c.title)).toEqual(['TLS refused by Secure: self-signed certificate']);
-    expect(byId(d, `destination.failing:${secure.id}`)).toMatchObject({ state: 'idle', title: 'No request reached Secure’s receiver' });
+    expect(byId(d, `destination.failing:${secure.id}`)).toMatchObject({ state: 'idle', title: 'No request reached Secure’s endpoint' });
     expect(byId(d, `destination.tls:${secure.id}`)?.evidence[0]).toMatchObject({ label: `Message #${tls.messageId}, attempt 1: TLS refused, self-signed certificate` });
   });
 

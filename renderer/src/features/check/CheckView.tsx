@@ -17,6 +17,8 @@ export function CheckView() {
   const sub = useRouter((s) => s.route.sub);
   const navigate = useRouter((s) => s.navigate);
   const { run, runs, runsLoaded, loadRuns, open, error } = useCheck();
+  // Opened from Check endpoint, the form is filled in already: the empty state says what is left to do.
+  const filled = useCheck((s) => s.form.url.trim() !== '');
   const routeRun = sub[0] && /^\d+$/.test(sub[0]) ? Number(sub[0]) : null;
 
   useEffect(() => {
@@ -45,7 +47,7 @@ export function CheckView() {
               <Report run={run} />
             ) : (
               <EmptyState icon={<ShieldCheck />} title="No report yet">
-                Give your receiver's URL and the destination's secret, then <strong>Run checks</strong>: every shape the destination sends, forged signatures, timing, a redelivery and a burst, each with its requests and responses.
+                {filled ? 'Press' : "Give your receiver's URL and the destination's secret, then"} <strong>Run checks</strong>: every shape the destination sends, forged signatures, timing, a redelivery and a burst, each with its requests and responses.
               </EmptyState>
             )}
           </div>

@@ -122,12 +122,12 @@ function FailureRate({ stats }: { stats: DestinationStats | null }) {
   const finished = stats.delivered + stats.failed;
   const tone = pct === 0 ? 'bg-ok' : pct < 20 ? 'bg-warn' : 'bg-err';
   return (
-    <div className="flex items-center gap-2" aria-label={`Failure rate ${pct}% (${stats.failed} of ${finished} finished)`} title={`${stats.failed} failed, ${stats.delivered} delivered, of its newest ${stats.recent} deliveries`}>
+    <div className="flex items-center gap-1.5" aria-label={`Failure rate ${pct}% (${stats.failed} of ${finished} finished)`} title={`${stats.failed} failed, ${stats.delivered} delivered, of its newest ${stats.recent} deliveries`}>
       <span className="tabular w-9 text-right font-mono text-fg">{pct}%</span>
-      <span className="relative h-1.5 w-14 overflow-hidden rounded-full bg-panel-2" aria-hidden>
+      <span className="relative h-1.5 w-10 shrink-0 overflow-hidden rounded-full bg-panel-2" aria-hidden>
         <span className={`absolute inset-y-0 left-0 ${tone}`} style={{ width: `${Math.max(pct, pct > 0 ? 4 : 0)}%` }} />
       </span>
-      <span className="tabular text-[11px] text-faint">/{finished}</span>
+      <span className="tabular text-[11px] whitespace-nowrap text-faint">of {finished}</span>
     </div>
   );
 }

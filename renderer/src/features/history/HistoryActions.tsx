@@ -15,7 +15,7 @@ import { ImportPanel } from './ImportPanel';
 import { SavedFilters } from './SavedFilters';
 import type { FilterQuery } from '../../lib/historyQuery';
 
-const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON', har: 'HAR', curl: 'cURL' };
+const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON lines', har: 'HAR', curl: 'cURL' };
 const BULK_LABEL: Record<BulkAction, string> = { retry: 'Retry', cancel: 'Cancel', replay: 'Replay' };
 
 /** The bar over the list: what is loaded and selected, the actions on the selection, export, import, saved filters. */

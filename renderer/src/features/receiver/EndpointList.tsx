@@ -20,7 +20,7 @@ export function EndpointList({ endpoints, selected, onSelect }: { endpoints: Rec
               {e.secret && <KeyRound aria-label="checks signatures" className="size-3.5 shrink-0 text-faint" />}
               {/* The script's own count since it was last saved (a refused signature is answered before the script), so it can be below the captures listed for the endpoint. */}
               <span className="tabular shrink-0 text-right text-faint" title="Requests its script answered since it was last saved (requests refused for their signature are answered before the script and not counted)">
-                <span className="font-mono">{e.answered}</span> by script
+                <span className="font-mono">{e.answered}</span> answered
               </span>
             </PickButton>
           </li>
