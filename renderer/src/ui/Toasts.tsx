@@ -10,7 +10,8 @@ export function Toasts() {
   const { toasts, dismiss } = useToasts();
   const view = useRouter((s) => s.route.view);
   return (
-    <div aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2">
+    // Above the footers (History's retention bar): a toast never covers the controls of a screen's last row.
+    <div aria-live="polite" className="pointer-events-none fixed right-4 bottom-12 z-50 flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2">
       {toastsFor(toasts, view).map((t) => {
         const Icon = ICON[t.tone];
         return (
