@@ -99,8 +99,11 @@ export interface MessageExplanation {
 export interface DestinationExplanation {
   destinationId: string;
   destinationName: string;
-  /** `delivered`; `not delivered` (failed, cancelled, or never routed there); `waiting` (queued, retrying, in flight). */
-  outcome: 'delivered' | 'not delivered' | 'waiting';
+  /**
+   * `delivered`; `not delivered` (failed, cancelled, or never routed there); `waiting` (queued, retrying, in
+   * flight); `not sent to it` (the message named its destinations, and not this one: nothing went wrong).
+   */
+  outcome: 'delivered' | 'not delivered' | 'waiting' | 'not sent to it';
   /** The delivery's status; null when the message was never routed to this destination. */
   status: DeliveryStatus | null;
   /** In order of importance: the first says why. */

@@ -33,7 +33,9 @@ export function explainMessage(detail: MessageDetail, sources: Map<string, strin
     if (m.statusReason === REASONS.duplicateMessageId) {
       reasons.push({ rule: 'message.duplicate', state: 'problem', text: `the message was a duplicate (its messageId was seen within 24 h), so it went nowhere`, evidence: [] });
     } else if (m.sourceId === null) {
-      reasons.push({ rule: 'destination.sources', state: 'problem', text: `the message was sent to named destinations only, and ${d.name} was not among them`, evidence: [link] });
+      // Sent on purpose to others: nothing about this destination went wrong.
+      out.push({ destinationId: d.id, destinationName: d.name, outcome: 'not sent to it', status: null, reasons: [{ rule: 'destination.sources', state: 'ok', text: `the message was sent to named destinations only, and ${d.name} was not among them`, evidence: [link] }] });
+      continue;
     } else {
       if (!d.enabled) reasons.push({ rule: 'destination.enabled', state: 'problem', text: `${d.name} is disabled: a disabled destination receives nothing`, evidence: [link] });
       if (!d.sourceIds.includes(m.sourceId)) reasons.push({ rule: 'destination.sources', state: 'problem', text: `${d.name} is not connected to source ${source}`, evidence: [link] });

@@ -98,6 +98,16 @@ describe('Why? for one message', () => {
     }
   });
 
+  it('a destination a message did not name, when it named its destinations, is "not sent to it": nothing went wrong there', () => {
+    const core = newCore({ autoStart: false });
+    must(core.createDestination({ name: 'Named', enabled: true, url: 'http://127.0.0.1:9/hook' }));
+    must(core.createDestination({ name: 'Other', enabled: true, url: 'http://127.0.0.1:9/hook' }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'ada', event: 'Tested' }, destinations: ['Named'] })).message.id;
+    const other = must(core.explainMessage({ id })).destinations.find((d) => d.destinationName === 'Other')!;
+    expect(other).toMatchObject({ outcome: 'not sent to it', status: null });
+    expect(texts(other)).toEqual(['destination.sources ok: the message was sent to named destinations only, and Other was not among them']);
+  });
+
   it('an unknown message is not_found', () => {
     const core = newCore();
     expect(core.explainMessage({ id: 999 })).toMatchObject({ ok: false, error: { code: 'not_found' } });

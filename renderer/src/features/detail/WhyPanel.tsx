@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ArrowRight, CircleCheck, CircleX, Clock, LoaderCircle, TriangleAlert } from 'lucide-react';
+import { ArrowRight, CircleCheck, CircleMinus, CircleX, Clock, LoaderCircle, TriangleAlert } from 'lucide-react';
 import type { DestinationExplanation, MessageExplanation, WhyReason } from '../../../../main/contract/diagnostics';
 import type { MessageDetail } from '../../../../main/contract/messages';
 import { api } from '../../api/instance';
@@ -11,6 +11,7 @@ const OUTCOME = {
   delivered: { icon: <CircleCheck aria-hidden className="size-4 text-ok" />, word: 'delivered' },
   'not delivered': { icon: <CircleX aria-hidden className="size-4 text-err" />, word: 'not delivered' },
   waiting: { icon: <Clock aria-hidden className="size-4 text-warn" />, word: 'waiting' },
+  'not sent to it': { icon: <CircleMinus aria-hidden className="size-4 text-faint" />, word: 'not sent to it' },
 } as const;
 
 const REASON_TONE: Record<WhyReason['state'], string> = { problem: 'text-fg', warning: 'text-fg', ok: 'text-muted' };
