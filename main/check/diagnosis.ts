@@ -139,7 +139,7 @@ function unknown(trigger: CheckExchange, secret: string, rawBytesOnly: boolean, 
   // What to do first; what was tried last (the report shows the probes themselves too).
   const none = silent
     ? `The probes stopped after ${probes} when one got no answer (${silent.error ?? silent.outcome}); none before it was accepted.`
-    : `None of the ${probes} mistaken signatures (Python json.dumps, pretty-printed, a trailing newline, HMAC-SHA256, base64, a "sha1=" prefix, a re-serialised body${secret.trim() !== secret ? ', the secret trimmed' : ''}) was accepted.`;
+    : `None of the ${probes} mistaken signatures (Python json.dumps, pretty-printed, a trailing newline, HMAC-SHA256, base64, a "sha1=" prefix, upper-case hex, the secret with a newline added, a re-serialised body${secret.trim() !== secret ? ', the secret trimmed' : ''}) was accepted.`;
   if (rawBytesOnly) {
     return {
       mistake: 'unknown',
@@ -197,12 +197,13 @@ export class Diagnoser {
     let rawBytesOnly = false;
     if (!this.firstValidSeen && valid.length > 0) {
       this.firstValidSeen = true;
-      // 415 refuses the Content-Type, never the signature: content-type.no-charset names that, and no probe would.
-      if (refused(valid[0]!) && valid[0]!.statusCode !== 415) trigger = valid[0];
+      if (refused(valid[0]!)) trigger = valid[0];
     } else if (checkId === RAW_BYTES_ID && valid.length > 0 && refused(valid[0]!)) {
       trigger = valid[0];
       rawBytesOnly = true;
     }
+    // 415 refuses the Content-Type, never the signature: content-type.no-charset names that, and no probe would.
+    if (trigger?.statusCode === 415) return [];
     if (!trigger) return [];
     this.probed = true;
     if (rawBytesOnly) this.rawBytesTrigger = checkId;

@@ -102,5 +102,5 @@ export function beyondDouble(field: string): string {
 /** The sentence for a number with more digits than a double keeps. */
 export function beyondDigits(field: string, literal: string, value: number): string {
   const shown = literal.length > 40 ? `${literal.slice(0, 37)}...` : literal;
-  return `${field}: ${shown} would be delivered as ${String(value)} (a JSON number is a double, which keeps about 15 significant digits); send it as a string`;
+  return `${field}: ${shown} would be delivered as ${String(value)} (a JSON number is a double: 15 significant digits are always kept, more only for some numbers); send it as a string`;
 }

@@ -10,7 +10,7 @@ export const CONTROL_COMMANDS = {
     input: z.strictObject({
       ms: z
         // Only a value that is no number gets this sentence; a number out of bounds is said with its bound and value (zodWords).
-        .number({ error: (issue) => (issue.code === 'invalid_type' ? `must be a number of milliseconds (got ${describeValue(issue.input)})` : undefined) })
+        .number({ error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? `must be a number of milliseconds (got ${describeValue(issue.input)})` : undefined) })
         .int('must be a whole number of milliseconds')
         .min(0)
         .max(API_LIMITS.advanceMs, { error: `must be at most one year (${API_LIMITS.advanceMs} ms)` }),

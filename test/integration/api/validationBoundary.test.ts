@@ -43,6 +43,7 @@ const CASES: Case[] = [
   { what: 'neither of two fields', name: 'retryNow', input: {}, expected: { code: 'invalid_input', field: 'id' } },
   { what: 'a row id that is not whole', name: 'retryNow', input: { id: 1.5 }, expected: { code: 'invalid_input', field: 'id' } },
   { what: 'a negative jump (a command that answers later)', name: 'advanceClock', input: { ms: -1 }, expected: { code: 'invalid_input', field: 'ms', limit: 0, message: 'ms: must be at least 0 (got -1)' } },
+  { what: 'a jump without its ms', name: 'advanceClock', input: {}, expected: { code: 'invalid_input', field: 'ms', message: 'ms: is required' } },
   { what: 'a jump given as a string', name: 'advanceClock', input: { ms: '5000' }, expected: { code: 'invalid_input', field: 'ms', message: 'ms: must be a number of milliseconds (got the string "5000")' } },
   { what: 'a jump past the limit', name: 'advanceClock', input: { ms: API_LIMITS.advanceMs + 1 }, expected: { code: 'invalid_input', field: 'ms', limit: API_LIMITS.advanceMs } },
   { what: 'an input for a command that takes none', name: 'getClock', input: { now: 1 }, expected: { code: 'invalid_input', field: 'now' } },

@@ -180,8 +180,8 @@ describe('hookbench check: the battery', () => {
   });
 
   it('a receiver that requires charset=utf-8 fails the content-type check, saying so', async () => {
-    const r = await run({ requiresCharset: true }, { only: ['content-type.no-charset', 'shapes.track'] });
-    expect(verdicts(r)).toEqual({ 'shapes.track': 'fail', 'content-type.no-charset': 'fail' });
+    const r = await run({ requiresCharset: true }, { only: ['content-type.no-charset', 'shapes.track', 'signature.raw-bytes'] });
+    expect(verdicts(r)).toEqual({ 'shapes.track': 'fail', 'content-type.no-charset': 'fail', 'signature.raw-bytes': 'fail' });
     expect(check(r, 'content-type.no-charset').detail).toBe(
       'application/json got HTTP 415, but application/json; charset=utf-8 got HTTP 200: the receiver requires a charset the destination never sends',
     );

@@ -7,10 +7,10 @@ describe('a JSON number a double does not keep', () => {
   it('is named by its field, with what it would be delivered as: more digits than a double holds', () => {
     expect(problem('{"userId":"u","properties":{"small":1,"i":9007199254740993}}')).toEqual({
       field: 'properties.i',
-      message: 'properties.i: 9007199254740993 would be delivered as 9007199254740992 (a JSON number is a double, which keeps about 15 significant digits); send it as a string',
+      message: 'properties.i: 9007199254740993 would be delivered as 9007199254740992 (a JSON number is a double: 15 significant digits are always kept, more only for some numbers); send it as a string',
     });
     expect(problem('{"batch":[{"properties":{"big":12345678901234567890123}}]}')?.message).toBe(
-      'batch[0].properties.big: 12345678901234567890123 would be delivered as 1.2345678901234568e+22 (a JSON number is a double, which keeps about 15 significant digits); send it as a string',
+      'batch[0].properties.big: 12345678901234567890123 would be delivered as 1.2345678901234568e+22 (a JSON number is a double: 15 significant digits are always kept, more only for some numbers); send it as a string',
     );
     expect(problem('{"p":{"f":1.23456789012345678}}')?.field).toBe('p.f');
     // 2^60 exactly: a double holds it, but what is written for it is 1152921504606847000, another number to a receiver that reads integers.
