@@ -43,7 +43,8 @@ export function toastsFor(toasts: readonly Toast[], view: View): Toast[] {
 export function toastApiError(command: string, error: ApiError): void {
   useToasts.getState().push({
     tone: 'error',
-    title: `${commandTitle(command)} failed`,
+    // A conflict is a refusal for the state things are in (nothing to retry, a name taken), not a failure.
+    title: error.code === 'conflict' ? `${commandTitle(command)}: not done` : `${commandTitle(command)} failed`,
     message: error.message,
     ...(error.field ? { field: error.field } : {}),
   });

@@ -16,9 +16,11 @@ const OUTCOME = {
 
 const REASON_TONE: Record<WhyReason['state'], string> = { problem: 'text-fg', warning: 'text-fg', ok: 'text-muted' };
 
-function sentence(text: string): string {
+/** A reason as a sentence: capitalised, except where it starts with a name (a destination's, written as its user wrote it). */
+function sentence(text: string, name?: string): string {
   const t = text.trim();
-  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
+  const first = name !== undefined && t.startsWith(name) ? t.charAt(0) : t.charAt(0).toUpperCase();
+  return `${first}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }
 
 /**
@@ -78,14 +80,14 @@ function DestinationWhy({ d }: { d: DestinationExplanation }) {
         </p>
         {d.reasons.map((r, i) => (
           <div key={i} className="flex flex-col gap-1">
-            <p className={`break-words ${REASON_TONE[r.state]}`}>{sentence(r.text)}</p>
+            <p className={`break-words ${REASON_TONE[r.state]}`}>{sentence(r.text, d.destinationName)}</p>
             {r.evidence.length > 0 && (
               <div className="flex flex-wrap gap-1.5">
                 {r.evidence.map((e, j) => {
                   const href = evidenceHash(e);
                   return href ? (
                     // Named with its reason: one destination can be the evidence of two reasons.
-                    <a key={j} href={href} aria-label={`${e.label}, evidence of: ${sentence(r.text)}`} className="inline-flex max-w-full items-center gap-1 rounded-md border border-line px-2 py-0.5 text-accent hover:bg-hover">
+                    <a key={j} href={href} aria-label={`${e.label}, evidence of: ${sentence(r.text, d.destinationName)}`} className="inline-flex max-w-full items-center gap-1 rounded-md border border-line px-2 py-0.5 text-accent hover:bg-hover">
                       <span className="truncate">{e.label}</span>
                       <ArrowRight aria-hidden className="size-3 shrink-0 opacity-60" />
                     </a>
