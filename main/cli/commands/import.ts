@@ -16,40 +16,50 @@ export interface ImportOptions {
 export async function runImport(file: string, options: ImportOptions, io: CliIO): Promise<number> {
   let wb: Workbench | null = null;
   const name = file === '-' ? 'stdin' : file;
-  return runCommand(io, 'import', async () => {
-    try {
-      const text = await readExport(file, io);
-      if (text.trim() === '') throw new UsageError(`${name}: empty; give a JSON lines or HAR export`);
-      wb = await openWorkbench(options.dataDir);
-      const answer = await wb.call<ImportMessagesOutput>('importMessages', {
-        text,
-        ...(options.source !== undefined ? { source: options.source } : {}),
-        ...(options.keepMessageIds ? { keepMessageIds: true } : {}),
-      });
-      if (!answer.ok) {
-        // The API names the export's text `text`; here it is the file.
-        const message = answer.error.message.replace(/^text: /, `${name}: `).replace(/^source: /, '--source: ');
-        // With --json a script reads the refusal as it reads send's: one JSON line on stdout.
-        if (options.json) io.stdout(`${JSON.stringify({ type: 'error', code: answer.error.code, message: `${message}; nothing was imported`, ...(answer.error.field ? { field: answer.error.field } : {}) })}\n`);
-        else io.stderr(`hookbench import: ${message}; nothing was imported\n`);
-        return ['internal', 'unavailable', 'conflict'].includes(answer.error.code) ? EXIT.failed : EXIT.usage;
-      }
-      const { format, imported } = answer.value;
-      if (options.json) {
-        io.stdout(`${JSON.stringify(answer.value)}\n`);
+  // With --json every refusal is one JSON line on stdout, the file's own problems (missing, empty, too large) too.
+  const sayJson = (message: string): number => {
+    io.stdout(`${JSON.stringify({ type: 'error', code: 'usage', message })}\n`);
+    return EXIT.usage;
+  };
+  return runCommand(
+    io,
+    'import',
+    async () => {
+      try {
+        const text = await readExport(file, io);
+        if (text.trim() === '') throw new UsageError(`${name}: empty; give a JSON lines or HAR export`);
+        wb = await openWorkbench(options.dataDir);
+        const answer = await wb.call<ImportMessagesOutput>('importMessages', {
+          text,
+          ...(options.source !== undefined ? { source: options.source } : {}),
+          ...(options.keepMessageIds ? { keepMessageIds: true } : {}),
+        });
+        if (!answer.ok) {
+          // The API names the export's text `text`; here it is the file.
+          const message = answer.error.message.replace(/^text: /, `${name}: `).replace(/^source: /, '--source: ');
+          // With --json a script reads the refusal as it reads send's: one JSON line on stdout.
+          if (options.json) io.stdout(`${JSON.stringify({ type: 'error', code: answer.error.code, message: `${message}; nothing was imported`, ...(answer.error.field ? { field: answer.error.field } : {}) })}\n`);
+          else io.stderr(`hookbench import: ${message}; nothing was imported\n`);
+          return ['internal', 'unavailable', 'conflict'].includes(answer.error.code) ? EXIT.failed : EXIT.usage;
+        }
+        const { format, imported } = answer.value;
+        if (options.json) {
+          io.stdout(`${JSON.stringify(answer.value)}\n`);
+          return EXIT.ok;
+        }
+        const n = imported.length;
+        io.stdout(`imported ${n} message${n === 1 ? '' : 's'} from ${name} (${format === 'har' ? 'HAR' : 'JSON lines'}) into ${wb.where}\n`);
+        for (const m of imported) {
+          io.stdout(`  #${m.id}${m.importedFrom !== null ? ` (was #${m.importedFrom})` : ''}  ${m.status}, ${m.deliveries} deliver${m.deliveries === 1 ? 'y' : 'ies'}\n`);
+        }
+        if (!wb.live && imported.some((m) => m.deliveries > 0)) io.stdout(`no serve runs there: the deliveries wait, queued, until hookbench serve --data-dir ${wb.dataDir} starts\n`);
         return EXIT.ok;
+      } finally {
+        await wb?.close();
       }
-      const n = imported.length;
-      io.stdout(`imported ${n} message${n === 1 ? '' : 's'} from ${name} (${format === 'har' ? 'HAR' : 'JSON lines'}) into ${wb.where}\n`);
-      for (const m of imported) {
-        io.stdout(`  #${m.id}${m.importedFrom !== null ? ` (was #${m.importedFrom})` : ''}  ${m.status}, ${m.deliveries} deliver${m.deliveries === 1 ? 'y' : 'ies'}\n`);
-      }
-      if (!wb.live && imported.some((m) => m.deliveries > 0)) io.stdout(`no serve runs there: the deliveries wait, queued, until hookbench serve --data-dir ${wb.dataDir} starts\n`);
-      return EXIT.ok;
-    } finally {
-      await wb?.close();
-    }
-  });
+    },
+    options.json ? sayJson : undefined,
+  );
 }
 
 /**

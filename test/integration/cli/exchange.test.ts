@@ -210,6 +210,9 @@ describe('hookbench import', () => {
     expect(tooBig.code).toBe(2);
     expect(tooBig.err).toBe(`hookbench import: ${big} is ${(good.trimEnd().length + IMPORT_LIMITS.textBytes + 1).toLocaleString('en-US')} bytes, over the limit of ${IMPORT_LIMITS.textBytes.toLocaleString('en-US')} bytes\n`);
 
+    const missingAsJson = await cli(['import', broken.replace('broken', 'missing'), '--json', '--data-dir', running.dataDir]);
+    expect(missingAsJson).toMatchObject({ code: 2, err: '' });
+    expect(JSON.parse(missingAsJson.out)).toMatchObject({ type: 'error', code: 'usage', message: expect.stringContaining('missing.jsonl does not exist') });
     const unknown = await cli(['import', broken.replace('broken', 'missing'), '--data-dir', running.dataDir]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('missing.jsonl does not exist');
