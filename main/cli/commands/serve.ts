@@ -2,7 +2,8 @@
  * `hookbench serve` (docs/behaviour.md §10): the engine, the ingestion API, the typed API and the UI in one
  * process, found by other commands through `<data>/server.json`.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { HookbenchError, type ApiError } from '../../contract/result.js';
 import { resolveDataDir } from '../../app/dataDir.js';
 import { startWorkbench, type RunningWorkbench, type WorkbenchPort } from '../../server/workbench.js';
@@ -30,8 +31,8 @@ export async function startServe(options: ServeOptions, io: CliIO, report: Refus
   // Refused requests an SDK would never report (a wrong write key, a path without /v1): said here, once each.
   const refusals = new RefusalReport((line) => io.stderr(`hookbench serve: ${line}\n`), report);
   const dataDir = resolveDataDir(options.dataDir ?? options.data);
-  // A serve refused (a usage error, a port in use, a bad config) leaves no data dir it made behind.
-  const madeHere = !existsSync(dataDir);
+  // A serve refused (a usage error, a port in use, a bad config) leaves the disk as it found it.
+  const undo = undoDataDir(dataDir);
   const running = await startWorkbench({
     dataDir,
     config: options.config,
@@ -43,7 +44,7 @@ export async function startServe(options: ServeOptions, io: CliIO, report: Refus
     log: (line) => io.stderr(`${line}\n`),
     problem: (message) => io.stderr(`hookbench serve: ${message}\n`),
   }).catch((e: unknown) => {
-    if (madeHere) rmSync(dataDir, { recursive: true, force: true });
+    undo();
     throw e;
   });
   const unsubscribe = running.core.onIngestRefused((refusal) => refusals.refused(refusal));
@@ -54,6 +55,31 @@ export async function startServe(options: ServeOptions, io: CliIO, report: Refus
     return stop();
   };
   return running;
+}
+
+/**
+ * What puts the disk back as it was before a data dir was opened at `dataDir`: the folders made for it removed
+ * (the topmost that did not exist, with all below it), or an empty folder given emptied again with its mode.
+ * A folder that held anything is never touched.
+ */
+function undoDataDir(dataDir: string): () => void {
+  let top: string | null = null;
+  for (let p = dataDir; !existsSync(p) && dirname(p) !== p; p = dirname(p)) top = p;
+  if (top !== null) {
+    const made = top;
+    return () => rmSync(made, { recursive: true, force: true });
+  }
+  let mode: number;
+  try {
+    if (readdirSync(dataDir).length > 0) return () => undefined;
+    mode = statSync(dataDir).mode & 0o777;
+  } catch {
+    return () => undefined;
+  }
+  return () => {
+    for (const entry of readdirSync(dataDir)) rmSync(join(dataDir, entry), { recursive: true, force: true });
+    chmodSync(dataDir, mode);
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Start-up problems are one line naming the flag and what to do. */
 import { once } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,10 +51,21 @@ describe('hookbench serve at start', () => {
     writeFileSync(config, JSON.stringify({ destinations: [{ name: 'd', webhooks: [{ url: 'ftp://nowhere' }] }] }));
     expect(await runServe({ data: fresh, config, host: '127.0.0.1', port: 0, receiverPort: 0, receiverTlsPort: 0 }, captureIO().io, {})).toBe(2);
     expect(existsSync(fresh)).toBe(false);
+    // Folders made for a nested path go with it; an empty folder given is emptied again, with its mode.
+    const root = newDataDir();
+    expect(await runServe({ data: join(root, 'a', 'b', 'deep'), host: '127.0.0.1', port, receiverPort: 0, receiverTlsPort: 0 }, captureIO().io, {})).toBe(1);
+    expect(readdirSync(root)).toEqual([]);
+    const empty = join(root, 'empty');
+    mkdirSync(empty, { mode: 0o755 });
+    chmodSync(empty, 0o755);
+    expect(await runServe({ data: empty, host: '127.0.0.1', port, receiverPort: 0, receiverTlsPort: 0 }, captureIO().io, {})).toBe(1);
+    expect(readdirSync(empty)).toEqual([]);
+    expect(statSync(empty).mode & 0o777).toBe(0o755);
     // A data dir in use before stays, whatever went wrong.
     const kept = newDataDir();
+    writeFileSync(join(kept, 'notes.txt'), 'mine');
     expect(await runServe({ data: kept, host: '127.0.0.1', port, receiverPort: 0, receiverTlsPort: 0 }, captureIO().io, {})).toBe(1);
-    expect(existsSync(kept)).toBe(true);
+    expect(readFileSync(join(kept, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
   it('every port in use is named in one error, each with the flag that moves it, exit 1', async () => {
