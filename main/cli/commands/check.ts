@@ -26,7 +26,7 @@ import {
   type RunCheckInput,
 } from '../../contract/check/checkInputs.js';
 import { err, type Result } from '../../contract/result.js';
-import { parseWith } from '../../contract/schemas.js';
+import { parseWith, RECEIVER_REF } from '../../contract/schemas.js';
 import { PREFLIGHT_ID } from '../../check/battery.js';
 import { listChecks, planChecks } from '../../check/checkService.js';
 import { RAW_BYTES_ID } from '../../check/diagnosis.js';
@@ -191,6 +191,11 @@ async function execute(
 ): Promise<Result<CheckRun>> {
   const live = findLiveServe(dataDirFlag);
   if (live) return callApi<CheckRun>(live.info, 'runCheck', input);
+  // A mock receiver endpoint lives in a running workbench: without one, the name means nothing here.
+  const url = typeof input.url === 'string' ? input.url.trim() : '';
+  if (RECEIVER_REF.test(url)) {
+    return err({ code: 'invalid_input', field: 'url', message: `url: ${url} names an endpoint of a running workbench's mock receiver, and none runs on this data dir: start hookbench serve (or give --data-dir of the one that has it)` });
+  }
   const dataDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-check-'));
   try {
     const core = createCore({ dataDir, autoStart: false, forwarder: 'inline', ...(deps.timing ? { checkTiming: deps.timing } : {}) });

@@ -64,6 +64,12 @@ describe('hookbench check', () => {
     expect(out.trim().split('\n').at(-1)).toBe('1 passed, 1 failed, 0 warnings');
   });
 
+  it('receiver:<name> with no workbench running on the data dir is a usage error saying one is needed', async () => {
+    const { code, err } = await check(['receiver:orders', '--secret', SECRET]);
+    expect(code).toBe(2);
+    expect(err).toContain("url: receiver:orders names an endpoint of a running workbench's mock receiver, and none runs on this data dir: start hookbench serve");
+  });
+
   it('warnings alone exit 0: no secret is "! warn signature.unverified"', async () => {
     const r = await newReceiver(checkReceiver({ acceptsAnySignature: true }));
     const { code, out } = await check([r.url, '--only', 'signature.unverified,shapes.track']);
