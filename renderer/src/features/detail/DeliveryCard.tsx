@@ -30,7 +30,10 @@ export function DeliveryCard({
   const policy = destination?.retry ?? DEFAULT_RETRY_POLICY;
   const last = [...attempts].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
   const retryAfter = retryAfterMs(last?.responseHeaders ?? null);
-  const ghosts = futureAttempts(delivery, policy, retryAfter);
+  // A destination that is off (or has no webhook URL) holds its deliveries: no attempt is due until it is turned on.
+  const waitingNow = delivery.status === 'queued' || delivery.status === 'retrying';
+  const held = waitingNow && destination !== undefined && (!destination.enabled || destination.webhooks.length === 0);
+  const ghosts = held ? [] : futureAttempts(delivery, policy, retryAfter);
   const pastWindow = delivery.status === 'failed' ? pastWindowWords(delivery) : null;
 
   // Webhooks by index: the configured URL (it may say receiver:<name>) and the URL attempts went to.
@@ -58,7 +61,12 @@ export function DeliveryCard({
       }
     >
       <div className="flex flex-col gap-3 p-3">
-        {(delivery.reason || (delivery.nextAttemptAt !== null && delivery.status === 'retrying')) && (
+        {held && (
+          <p className="text-xs text-warn">
+            Held: <VisibleText text={delivery.destinationName} /> {destination.webhooks.length === 0 ? 'has no webhook URL; give it one and turn it on' : 'is off'}. Nothing is sent until it is turned on.
+          </p>
+        )}
+        {!held && (delivery.reason || (delivery.nextAttemptAt !== null && delivery.status === 'retrying')) && (
           <p className="text-xs text-muted">
             {delivery.reason && <span className={delivery.status === 'failed' ? 'text-err' : ''}>{delivery.reason}. </span>}
             {pastWindow && <span>{`${pastWindow.charAt(0).toUpperCase()}${pastWindow.slice(1)}.`} </span>}
