@@ -4,7 +4,8 @@ import { ArrowUp } from 'lucide-react';
 import type { MessageSummary } from '../../../../main/contract/messages';
 import { useNow } from '../../lib/useNow';
 import { sameDay } from '../../lib/format';
-import { sourceName } from '../../stores/catalog';
+import { sourceName, useCatalog } from '../../stores/catalog';
+import type { Destination } from '../../../../main/contract/destinations';
 import { engineNow as toEngineNow } from '../../stores/engine';
 import type { Source } from '../../../../main/contract/sources';
 import type { ClockState } from '../../../../main/contract/overview';
@@ -132,6 +133,8 @@ function HeaderRow({ lead, wideTime }: { lead: React.ReactNode; wideTime: boolea
  * new rows are added above without moving what the user is reading, and a pill offers to jump up.
  */
 export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick, onKeyDown, gridRef, label = 'Messages', lead, onEndReached, footer }: MessageListProps) {
+  // Destinations that hold their deliveries (off, or without a webhook URL): a row waiting only on them says held.
+  const heldDestinations = useCatalog((c) => heldIds(c.destinations));
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const now = toEngineNow(clock, useNow(1000));
   // Only a retry countdown changes every second; other rows depend on the day alone (a time from another day
@@ -210,6 +213,7 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
                   lead={lead?.cell(m)}
                   showMs={sharesSecond(rows, item.index)}
                   wideTime={wideTime}
+                  held={heldBy(m, heldDestinations)}
                 />
               );
             })}
@@ -229,4 +233,19 @@ export function MessageList({ rows, sources, clock, cursorId, openId, onRowClick
       )}
     </div>
   );
+}
+
+/** The ids of the destinations that hold their deliveries (off, or without a webhook URL), as one string a selector can compare. */
+function heldIds(destinations: readonly Destination[]): string {
+  return destinations
+    .filter((d) => !d.enabled || d.webhooks.length === 0)
+    .map((d) => d.id)
+    .join(' ');
+}
+
+/** Whether every delivery the message still waits on goes to a destination that holds it. */
+function heldBy(m: MessageSummary, held: string): boolean {
+  if (held === '' || (m.status !== 'queued' && m.status !== 'retrying')) return false;
+  const waiting = m.deliveries.filter((d) => d.status === 'queued' || d.status === 'retrying');
+  return waiting.length > 0 && waiting.every((d) => held.split(' ').includes(d.destinationId));
 }

@@ -25,6 +25,8 @@ export interface MessageRowProps {
   showMs?: boolean;
   /** Some listed message is from another day: the Time column is wider and dated rows show their date. */
   wideTime?: boolean;
+  /** Every delivery it waits on goes to a destination that is off: nothing is due until one is turned on. */
+  held?: boolean;
 }
 
 /** What a call without an event name is about (the list has no body to show more). */
@@ -49,7 +51,7 @@ function Received({ m, engineNow, showMs, className }: { m: MessageSummary; engi
   );
 }
 
-function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs: boolean): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
+function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs: boolean, held: boolean): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
   return {
     time: <Received m={m} engineNow={engineNow} showMs={showMs} className="" />,
     type: <span className="font-mono text-muted">{m.type}</span>,
@@ -89,8 +91,11 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
     status: <StatusBadge status={m.status} />,
     deliveries: <DeliveryChips deliveries={m.deliveries} />,
     attempts: <span className="tabular font-mono text-muted">{m.attempts || '–'}</span>,
-    next:
-      m.nextAttemptAt !== null && m.status === 'retrying' ? (
+    next: held ? (
+      <span className="text-faint" title="Its destination is off (or has no webhook URL): nothing is sent until it is turned on">
+        held
+      </span>
+    ) : m.nextAttemptAt !== null && m.status === 'retrying' ? (
         <span className="tabular font-mono text-warn" title={`Next attempt ${formatCountdown(m.nextAttemptAt, engineNow)}`}>
           {formatShortCountdown(m.nextAttemptAt, engineNow)}
         </span>
@@ -100,9 +105,9 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
   };
 }
 
-export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick, lead, showMs = false, wideTime = false }: MessageRowProps) {
+export const MessageRow = memo(function MessageRow({ message, index, top, active, open, engineNow, sourceName, onClick, lead, showMs = false, wideTime = false, held = false }: MessageRowProps) {
   const rowHeight = useRowHeight('live');
-  const content = cells(message, engineNow, sourceName, showMs);
+  const content = cells(message, engineNow, sourceName, showMs, held);
   return (
     <div
       role="row"
