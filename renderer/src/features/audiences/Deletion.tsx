@@ -75,7 +75,8 @@ function messageIdOf(e: EngineEvent): number | null {
 export function DeletionDetail({ request }: { request: DeletionRequest }) {
   const sources = useCatalog((s) => s.sources);
   const navigate = useRouter((s) => s.navigate);
-  const [details, setDetails] = useState<Record<number, MessageDetail>>({});
+  // A message the history no longer holds (retention removed it) is `gone`, said as such, not loaded for ever.
+  const [details, setDetails] = useState<Record<number, MessageDetail | 'gone'>>({});
   const ids = useMemo(() => new Set(request.messageIds), [request.messageIds]);
   // Deliveries change as the engine works: read the messages again when an event names one of them.
   useRefresh(
@@ -86,7 +87,10 @@ export function DeletionDetail({ request }: { request: DeletionRequest }) {
       if (!current()) return;
       setDetails((d) => {
         const next = { ...d };
-        answers.forEach((a, i) => a.ok && (next[wanted[i]!] = a.value));
+        answers.forEach((a, i) => {
+          if (a.ok) next[wanted[i]!] = a.value;
+          else if (a.error.code === 'not_found') next[wanted[i]!] = 'gone';
+        });
         return next;
       });
     },
@@ -115,10 +119,12 @@ export function DeletionDetail({ request }: { request: DeletionRequest }) {
                 <a href={`#/live/${id}`} onClick={(e) => (e.preventDefault(), navigate({ view: 'live', messageId: id }))} className="font-mono text-accent hover:underline">
                   message #{id}
                 </a>
-                <span className="ml-auto">{d && <StatusBadge status={d.message.status} />}</span>
+                <span className="ml-auto">{d && d !== 'gone' && <StatusBadge status={d.message.status} />}</span>
               </div>
               {d === undefined ? (
                 <p className="px-2.5 py-1.5 text-xs text-faint">Loading…</p>
+              ) : d === 'gone' ? (
+                <p className="px-2.5 py-1.5 text-xs text-muted">This message is no longer in the history (retention removed it): the request itself is kept.</p>
               ) : d.deliveries.length === 0 ? (
                 <p className="px-2.5 py-1.5 text-xs text-muted">No destination received it{d.message.statusReason ? `: ${d.message.statusReason}` : ''}.</p>
               ) : (
