@@ -3,6 +3,7 @@
  * refuse (docs/behaviour.md §7): a refused item makes the server refuse its whole request, so one bad call must not
  * reach a batch. The message is serialised once here; those bytes are what is measured and sent.
  */
+import { tooDeepField } from '../contract/message/jsonDepth.js';
 import { LIMITS } from '../contract/message/messageShapes.js';
 import { normaliseTimestamp } from '../contract/message/timestamp.js';
 import { ClientError } from './errors.js';
@@ -96,6 +97,24 @@ export function buildMessage(type: CallType, input: unknown, env: BuildEnv): Bui
   message.integrations = obj('integrations');
 
   const built = ordered(message) as BatchMessage;
+  // What the server refuses is refused here, at the call: sent, it would refuse the whole batch with it.
+  const tooDeep = tooDeepField(built as unknown as Record<string, unknown>, LIMITS.maxDepth);
+  if (tooDeep) {
+    throw new ClientError(`${type}: ${tooDeep.field} nests ${tooDeep.levels} levels, over the limit of ${LIMITS.maxDepth}`, {
+      code: 'invalid_message',
+      call: type,
+      field: tooDeep.field,
+      limit: LIMITS.maxDepth,
+    });
+  }
+  const unsendable = nonFiniteAt(built);
+  if (unsendable) {
+    throw new ClientError(`${type}: ${unsendable.path} is ${String(unsendable.value)}, which JSON cannot hold (it would be sent as null)`, {
+      code: 'invalid_message',
+      call: type,
+      field: unsendable.path,
+    });
+  }
   let json: string;
   try {
     json = JSON.stringify(built);
@@ -217,4 +236,23 @@ export function errorText(e: unknown): string {
     return cause && cause !== e.message ? `${e.message}: ${cause}` : e.message;
   }
   return String(e);
+}
+
+/** The first number JSON cannot hold (NaN, ±Infinity) in a value, with its path; an explicit stack, depth first. */
+function nonFiniteAt(root: unknown): { path: string; value: number } | null {
+  const stack: [unknown, string][] = [[root, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { path, value };
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    const entries = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v] as const) : Object.entries(value).map(([k, v]) => [k, v] as const);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, v] = entries[i]!;
+      stack.push([v, key.startsWith('[') ? `${path}${key}` : path === '' ? key : `${path}.${key}`]);
+    }
+  }
+  return null;
 }

@@ -61,6 +61,17 @@ describe('client: required fields, checked at the call', () => {
     expect(refusal('track', { userId: 'u1', event: 'E', properties: { n: 1n } }).message).toMatch(/^track: the message cannot be serialised as JSON/);
   });
 
+  it('refuses at the call what the server would refuse with the whole batch: nesting past 64 levels, and NaN or Infinity (sent as null)', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 70; i++) deep = { d: deep };
+    const tooDeep = refusal('track', { userId: 'u1', event: 'E', properties: deep });
+    expect(tooDeep).toMatchObject({ code: 'invalid_message', field: 'properties', limit: 64 });
+    expect(tooDeep.message).toBe('track: properties nests 71 levels, over the limit of 64');
+    expect(refusal('track', { userId: 'u1', event: 'E', properties: { n: NaN } })).toMatchObject({ message: 'track: properties.n is NaN, which JSON cannot hold (it would be sent as null)', field: 'properties.n' });
+    expect(refusal('identify', { userId: 'u1', traits: { list: [1, Infinity] } }).field).toBe('traits.list[1]');
+    expect(build('track', { userId: 'u1', event: 'E', properties: { n: Number.MAX_VALUE } }).message).toMatchObject({ properties: { n: Number.MAX_VALUE } });
+  });
+
   it('checks timestamps as the server does: ISO 8601 strings or Dates', () => {
     const e = refusal('track', { userId: 'u1', event: 'E', timestamp: 'March 7' });
     expect(e.field).toBe('timestamp');
