@@ -56,13 +56,22 @@ export class AudienceStore {
   }
 
   /**
-   * A deletion request: the user's traits as these sources reported them, and what their audiences and computed
-   * traits last sent the user, are forgotten (a later sync neither counts the user in nor says they left).
+   * A deletion request: the user's traits as these sources reported them, what their audiences and computed
+   * traits last sent the user, and the user as an explicit member or a computed value of them, are forgotten
+   * (a later sync neither counts the user in, nor says they left, nor sends them a value).
    */
   forgetUser(sourceIds: readonly string[], userId: string): void {
     for (const sourceId of sourceIds) {
       this.statements.forgetTraits.run(sourceId, userId);
       this.statements.forgetMemberships.run(userId, sourceId);
+      for (const row of this.statements.list.all({ sourceId, kind: null })) {
+        const definition = JSON.parse(row.definition) as { members?: string[]; values?: Record<string, unknown> };
+        const members = definition.members?.filter((m) => m !== userId);
+        const named = (definition.members !== undefined && members!.length !== definition.members.length) || (definition.values !== undefined && Object.hasOwn(definition.values, userId));
+        if (!named) continue;
+        const values = definition.values ? Object.fromEntries(Object.entries(definition.values).filter(([u]) => u !== userId)) : undefined;
+        this.statements.setDefinition.run(JSON.stringify({ ...definition, ...(members ? { members } : {}), ...(values ? { values } : {}) }), row.id);
+      }
     }
   }
 

@@ -154,6 +154,17 @@ describe('a deletion request and the audiences', () => {
     // Neither 'joined' (traits gone) nor 'left' (what was sent is forgotten): nothing for u1.
     expect(must(service.syncAudience({ id: audience.audience.id }))).toMatchObject({ sent: 0, joined: [], left: [] });
   });
+
+  it('a user named as an explicit member or given a computed value is forgotten there too: no later sync sends them anything', async () => {
+    const { core, service } = await setup();
+    const audience = must(service.createAudience({ source: 'web', name: 'VIP', members: ['zed', 'amy'] })).audience;
+    const trait = must(service.createComputedTrait({ source: 'web', name: 'LTV', values: { zed: 900, amy: 10 } })).computedTrait;
+    must(core.createDeletionRequest({ userId: 'zed', sources: ['web'] }));
+    expect(must(service.getAudience({ id: audience.id })).item).toMatchObject({ members: ['amy'] });
+    expect(must(service.getAudience({ id: trait.id })).item).toMatchObject({ values: { amy: 10 } });
+    expect(must(service.syncAudience({ id: audience.id }))).toMatchObject({ sent: 0, joined: [], left: [] });
+    expect(must(service.syncComputedTrait({ id: trait.id })).sent).toBe(0);
+  });
 });
 
 describe('computed traits', () => {
