@@ -59,6 +59,8 @@ export interface AudienceServiceOptions {
 }
 
 const KIND_WORD: Record<AudienceKind, string> = { audience: 'audience', computed_trait: 'computed trait' };
+/** "an audience", "a computed trait". */
+const A_KIND: Record<AudienceKind, string> = { audience: 'an audience', computed_trait: 'a computed trait' };
 
 export class AudienceService {
   private readonly transaction: AudienceServiceOptions['transaction'];
@@ -217,7 +219,7 @@ export class AudienceService {
     return this.atomically(() => {
       const sameName = this.store.byName(source.id, kind, name);
       if (sameName) {
-        return err({ code: 'conflict', field: 'name', message: `name: source "${source.name}" already has a ${KIND_WORD[kind]} named "${name}"` });
+        return err({ code: 'conflict', field: 'name', message: `name: source "${source.name}" already has ${A_KIND[kind]} named "${name}"` });
       }
       const sameKey = this.store.byKey(source.id, key.value);
       if (sameKey) {
@@ -292,7 +294,7 @@ export class AudienceService {
     const row = this.store.get(id);
     if (!row) return err({ code: 'not_found', field: 'id', message: `id: no ${KIND_WORD[kind]} with id ${JSON.stringify(id)}` });
     if (row.kind !== kind) {
-      return err({ code: 'not_found', field: 'id', message: `id: ${JSON.stringify(id)} is a ${KIND_WORD[row.kind]}, not a ${KIND_WORD[kind]}` });
+      return err({ code: 'not_found', field: 'id', message: `id: ${JSON.stringify(id)} is ${A_KIND[row.kind]}, not ${A_KIND[kind]}` });
     }
     return ok(row);
   }
