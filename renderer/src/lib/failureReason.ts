@@ -9,12 +9,14 @@ export function retryFate(
   attempt: Pick<AttemptRecord, 'deliveryId' | 'webhookIndex' | 'attemptNumber'>,
   attempts: readonly Pick<AttemptRecord, 'deliveryId' | 'webhookIndex' | 'attemptNumber'>[],
   delivery: Pick<DeliveryRecord, 'status' | 'reason'> | undefined,
+  /** Its destination is off (or has no webhook URL): a retry waits until it is turned on. */
+  held = false,
 ): string {
   if (attempts.some((a) => a.deliveryId === attempt.deliveryId && a.webhookIndex === attempt.webhookIndex && a.attemptNumber > attempt.attemptNumber)) return 'Retried.';
   switch (delivery?.status) {
     case 'retrying':
     case 'queued':
-      return 'A retry is scheduled.';
+      return held ? 'Its retry is held: the destination is off, and nothing is sent until it is turned on.' : 'A retry is scheduled.';
     case 'delivering':
       return 'Being retried now.';
     case 'delivered':

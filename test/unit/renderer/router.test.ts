@@ -51,6 +51,7 @@ describe('attempt detail helpers', () => {
     const otherWebhook = { ...first, webhookIndex: 1, attemptNumber: 2 };
     expect(retryFate(first, [first, second], { status: 'failed', reason: 'max attempts reached (2)' })).toBe('Retried.');
     expect(retryFate(first, [first, otherWebhook], { status: 'retrying', reason: null })).toBe('A retry is scheduled.');
+    expect(retryFate(first, [first], { status: 'retrying', reason: null }, true)).toBe('Its retry is held: the destination is off, and nothing is sent until it is turned on.');
     expect(retryFate(second, [first, second], { status: 'failed', reason: 'max attempts reached (2)' })).toBe('Not retried: max attempts reached (2).');
     expect(retryFate(first, [first, otherWebhook], { status: 'delivered', reason: null })).toBe('Not retried: the delivery succeeded through another webhook.');
     const attempt = { outcome: 'http_error' as const, statusCode: 500, error: null, retryable: true, responseHeaders: { 'retry-after': '120' } };

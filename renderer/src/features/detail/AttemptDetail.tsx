@@ -6,6 +6,7 @@ import type { MessageDetail } from '../../../../main/contract/messages';
 import { CompareAttemptButton } from '../compare/CompareButtons';
 import { toCurl } from '../../lib/curl';
 import { failureReason, retryFate } from '../../lib/failureReason';
+import { useCatalog } from '../../stores/catalog';
 import { formatDuration, formatTimestamp } from '../../lib/format';
 import { useRouter } from '../../stores/router';
 import { Card } from '../../ui/Card';
@@ -21,7 +22,9 @@ import { HeadersTable } from './HeadersTable';
 export function AttemptDetail({ detail, attempt, body, destinationName, destinationId }: { detail: MessageDetail; attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
   const navigate = useRouter((s) => s.navigate);
   const [requestMode, setRequestMode] = useBodyMode();
-  const reason = failureReason(attempt, retryFate(attempt, detail.attempts, detail.deliveries.find((d) => d.id === attempt.deliveryId)));
+  const destination = useCatalog((s) => s.destinations.find((d) => d.id === destinationId));
+  const held = destination !== undefined && (!destination.enabled || destination.webhooks.length === 0);
+  const reason = failureReason(attempt, retryFate(attempt, detail.attempts, detail.deliveries.find((d) => d.id === attempt.deliveryId), held));
   const receiverCheck = detail.receiverChecks?.find((c) => c.attemptId === attempt.id) ?? null;
   const sent = attempt.outcome !== 'tls_error';
   const curl = () => toCurl({ method: 'POST', url: attempt.url, headers: attempt.requestHeaders, body });
