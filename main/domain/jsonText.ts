@@ -5,18 +5,9 @@
  * reported as line, column and position with the line and a caret.
  */
 import { printParseErrorCode, visit } from 'jsonc-parser';
+import { lineColumn, repeatedKey, stringEnd, type JsonProblem } from '../contract/jsonText.js';
 
-export interface JsonProblem {
-  /** Offset in the text (UTF-16 code units, which equal characters for the usual ASCII JSON). */
-  position: number;
-  line: number;
-  column: number;
-  problem: string;
-  /** A syntax error (`invalid JSON`), or valid JSON refused for nesting too deep, a key given twice or a number beyond a double. */
-  kind?: 'nesting' | 'repeated-key' | 'number';
-  /** The field the problem is in (`scenarios[0].body.amount`), when it is in one. */
-  field?: string;
-}
+export { lineColumn, repeatedKey, stringEnd, type JsonProblem };
 
 /** `invalid JSON at line 3, column 33 (position 49)`, or `at line …` for valid JSON refused for another reason. */
 export function jsonProblemWhere(p: JsonProblem): string {
@@ -59,18 +50,6 @@ export function parseJsonText(text: string, maxDepth: number = JSON_TEXT_MAX_DEP
   return repeated ? { ok: false, error: repeated } : { ok: true, value };
 }
 
-/** The index of the quote that closes the string opened at `open` (or the text's end): escapes are skipped. */
-export function stringEnd(text: string, open: number): number {
-  const n = text.length;
-  let i = open + 1;
-  for (; i < n; i++) {
-    const d = text.charCodeAt(i);
-    if (d === 0x22) break;
-    if (d === 0x5c) i++;
-  }
-  return i;
-}
-
 /** Where nesting first goes past `limit` (outside strings), or null. One pass, no recursion. */
 function tooDeepAt(text: string, limit: number): number | null {
   let depth = 0;
@@ -88,47 +67,6 @@ function tooDeepAt(text: string, limit: number): number | null {
   return null;
 }
 
-/**
- * The first key that appears twice in one object, said with both places. For text JSON.parse accepted: one
- * pass with a stack of the open objects' keys, no recursion (any depth).
- */
-export function repeatedKey(text: string): JsonProblem | null {
-  // Per open container: its keys (objects) or null (arrays); and whether the next string is a key.
-  const open: (Map<string, number> | null)[] = [];
-  let keyNext = false;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      const start = i;
-      i = stringEnd(text, i);
-      if (!keyNext) continue;
-      keyNext = false;
-      const keys = open.at(-1)!;
-      const raw = text.slice(start, i + 1);
-      const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-      const first = keys.get(key);
-      if (first === undefined) {
-        keys.set(key, start);
-        continue;
-      }
-      const was = lineColumn(text, first);
-      return { position: start, ...lineColumn(text, start), problem: `the key ${JSON.stringify(key)} appears twice in one object (first at line ${was.line}, column ${was.column}): give it once`, kind: 'repeated-key' };
-    }
-    if (c === 0x7b) {
-      open.push(new Map());
-      keyNext = true;
-    } else if (c === 0x5b) {
-      open.push(null);
-    } else if (c === 0x7d || c === 0x5d) {
-      open.pop();
-    } else if (c === 0x2c) {
-      keyNext = open.at(-1) instanceof Map;
-    }
-  }
-  return null;
-}
-
 /** `  {"userId": }` + `             ^` : the offending line (clipped around the position) and a caret. */
 export function caretSnippet(text: string, p: JsonProblem, width = 60): string {
   const lines = text.split('\n');
@@ -141,18 +79,6 @@ export function caretSnippet(text: string, p: JsonProblem, width = 60): string {
   return `  ${pre}${clipped}${post}\n  ${' '.repeat(pre.length + col - start)}^`;
 }
 
-/** The 1-based line and column of a position in the text. */
-export function lineColumn(text: string, position: number): { line: number; column: number } {
-  let line = 1;
-  let lastNewline = -1;
-  for (let i = 0; i < position && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lastNewline = i;
-    }
-  }
-  return { line, column: position - lastNewline };
-}
 
 /** The first syntax error in `text` by the JSON grammar (RFC 8259), or null when it is valid. */
 export function locateJsonError(text: string): JsonProblem | null {

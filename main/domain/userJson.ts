@@ -4,7 +4,7 @@
  * twice), then a number a double does not keep is refused naming its field, as the typed API refuses it: JSON.parse
  * makes 1e400 Infinity, which JSON.stringify would send on as null, and 9007199254740993 9007199254740992.
  */
-import { firstUnkeptLiteral, unkeptNumber } from './jsonNumbers.js';
+import { firstUnkeptLiteral, unkeptNumber } from '../contract/jsonNumbers.js';
 import { lineColumn, parseJsonText, type JsonParse } from './jsonText.js';
 
 export function parseUserJson(text: string): JsonParse {

@@ -9,7 +9,7 @@ import { isMessageType, LIMITS, type MessageType } from '../contract/message/mes
 import type { ApiError } from '../contract/result.js';
 import { routedIntegrations } from '../contract/message/routing.js';
 import { scanJson, tooDeepError } from '../domain/jsonDepth.js';
-import { unkeptNumber } from '../domain/jsonNumbers.js';
+import { unkeptNumber } from '../contract/jsonNumbers.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
 import { callBytes, storedCallOf } from '../store/storedJson.js';

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isCommandName } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
-import { unkeptNumber } from '../domain/jsonNumbers.js';
+import { unkeptNumber } from '../contract/jsonNumbers.js';
 import { jsonProblemWhere, repeatedKey } from '../domain/jsonText.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { httpStatusOf, readBody, sendJson, sendJsonEncoded } from './responses.js';

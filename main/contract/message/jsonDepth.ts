@@ -25,7 +25,7 @@ export interface JsonStructure {
   /**
    * Whether a number literal may be one a double does not keep: an exponent of three digits or more (`1e400`,
    * `2E+0999`: Infinity) or 16 digits or more (`9007199254740993`: read as …992). Only then is the text read
-   * closely (domain/jsonNumbers.ts).
+   * closely (contract/jsonNumbers.ts).
    */
   longNumber: boolean;
 }

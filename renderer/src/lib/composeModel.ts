@@ -3,6 +3,7 @@
  * a type has, how they map to the call, and what is checked before sending. No per-type code.
  */
 import { LIMITS, MESSAGE_SHAPES, MESSAGE_TYPES, type FieldKind, type MessageType } from '../../../main/contract/message/messageShapes';
+import { readTypedJson } from '../../../main/contract/jsonText';
 import { formatCount } from './format';
 
 export interface FormField {
@@ -95,12 +96,10 @@ export function rawOf(type: MessageType, call: Record<string, unknown>): string 
 export type RawParse = { ok: true; type: MessageType | null; call: Record<string, unknown> } | { ok: false; message: string };
 
 export function parseRaw(text: string): RawParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, message: `Not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
-  }
+  // Read as the API reads it: a key given twice or a 16-digit number is refused, not silently changed.
+  const read = readTypedJson(text);
+  if (!read.ok) return { ok: false, message: `${read.message.charAt(0).toUpperCase()}${read.message.slice(1)}` };
+  const value = read.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'The call must be one JSON object' };
   const { type, ...call } = value as Record<string, unknown>;
   if (type !== undefined && !(MESSAGE_TYPES as readonly unknown[]).includes(type)) return { ok: false, message: `type: must be one of ${MESSAGE_TYPES.join(', ')}` };

@@ -45,5 +45,8 @@ describe('the composer form, generated from the shape table', () => {
     expect(parseRaw('{"type":"page","userId":"u"}')).toEqual({ ok: true, type: 'page', call: { userId: 'u' } });
     expect(parseRaw('[1]').ok).toBe(false);
     expect(parseRaw('{"type":"nope"}').ok).toBe(false);
+    // Read as the API reads a body: nothing silently dropped or changed.
+    expect(parseRaw('{"type":"track","userId":"a","userId":"b"}')).toEqual({ ok: false, message: 'The key "userId" appears twice in one object (first at line 1, column 17): give it once (line 1, column 30)' });
+    expect(parseRaw('{"type":"track","properties":{"id":9007199254740993}}')).toMatchObject({ ok: false, message: expect.stringMatching(/^Properties\.id: 9007199254740993 would be delivered as 9007199254740992 /) });
   });
 });

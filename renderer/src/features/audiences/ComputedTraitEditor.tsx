@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { snakeCase, type ComputedTrait, type JsonValue } from '../../../../main/contract/audiences';
 import type { ApiError } from '../../../../main/contract/result';
+import { readTypedJson } from '../../../../main/contract/jsonText';
 import { api } from '../../api/instance';
 import { useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';
@@ -10,12 +11,10 @@ import { useAudiences } from './audiencesStore';
 
 /** The values as the text box holds them: a JSON object, userId → value (null: no value). */
 function parseValues(text: string): { ok: true; values: Record<string, JsonValue> } | { ok: false; message: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, message: `values: not JSON (${e instanceof Error ? e.message : String(e)})` };
-  }
+  // Read as the API reads it: a key given twice or a 16-digit number is refused, not silently changed.
+  const read = readTypedJson(text);
+  if (!read.ok) return { ok: false, message: `values: ${read.message}` };
+  const parsed = read.value;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, message: 'values: must be a JSON object, {"userId": value, ...}' };
   return { ok: true, values: parsed as Record<string, JsonValue> };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstUnkeptLiteral, unkeptNumber } from '../../../main/domain/jsonNumbers.js';
+import { firstUnkeptLiteral, unkeptNumber } from '../../../main/contract/jsonNumbers.js';
 
 const problem = (text: string) => unkeptNumber(text, JSON.parse(text));
 
