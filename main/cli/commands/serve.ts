@@ -44,7 +44,11 @@ export async function startServe(options: ServeOptions, io: CliIO, report: Refus
     log: (line) => io.stderr(`${line}\n`),
     problem: (message) => io.stderr(`hookbench serve: ${message}\n`),
   }).catch((e: unknown) => {
-    undo();
+    try {
+      undo();
+    } catch {
+      // What could not be put back stays (a folder not ours to change): the refusal is what is said.
+    }
     throw e;
   });
   const unsubscribe = running.core.onIngestRefused((refusal) => refusals.refused(refusal));
