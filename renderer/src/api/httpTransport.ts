@@ -73,6 +73,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       if (socket !== ws) return;
       socket = null;
       if (closed) return setState('closed');
+      if (state === 'revoked') return;
       // The server ended the stream because the token was rotated: reconnecting with it would only be refused.
       if (event.code === TOKEN_ROTATED_CLOSE) return setState('revoked');
       setState('closed');
@@ -83,7 +84,16 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
 
   return {
     kind: 'http',
-    call: (name, input) => postCommand(fetchImpl, options.baseUrl, options.token, name, input),
+    call: async (name, input) => {
+      const result = await postCommand(fetchImpl, options.baseUrl, options.token, name, input);
+      // The server no longer takes this window's token (rotated, or an old link): nothing will work with it, so
+      // the window says so once (revoked) instead of "Offline" and an error per screen.
+      if (!result.ok && result.error.code === 'unauthorized') {
+        if (retryTimer) clearTimeout(retryTimer);
+        setState('revoked');
+      }
+      return result;
+    },
     subscribe: (listener) => batches.add(listener),
     connectionState: () => state,
     onConnectionChange: (listener) => states.add(listener),

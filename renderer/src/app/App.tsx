@@ -5,6 +5,7 @@ import { Toasts } from '../ui/Toasts';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Nav } from './Nav';
 import { PaletteLauncher } from './PaletteLauncher';
+import { TokenBanner } from './TokenBanner';
 import { TopBar } from './TopBar';
 import { SCREENS } from './views';
 
@@ -17,6 +18,7 @@ export function App() {
       <Nav />
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar />
+        <TokenBanner />
         <main className="min-h-0 flex-1" aria-label={view}>
           <ErrorBoundary resetKey={view}>
             <Suspense

@@ -41,6 +41,8 @@ export function toastsFor(toasts: readonly Toast[], view: View): Toast[] {
 
 /** A command's error, as a toast that names the command's purpose, the message and the field. */
 export function toastApiError(command: string, error: ApiError): void {
+  // A token the server no longer takes is said once, by the banner above every screen (TokenBanner).
+  if (error.code === 'unauthorized') return;
   useToasts.getState().push({
     tone: 'error',
     // A conflict is a refusal for the state things are in (nothing to retry, a name taken), not a failure.

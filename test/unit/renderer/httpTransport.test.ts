@@ -78,6 +78,19 @@ describe('HTTP + WebSocket transport', () => {
     transport.close();
   });
 
+  it('a command the server refuses for the token (an old link, opened after a rotation) says revoked once, and the socket stops trying', async () => {
+    const fetchImpl = vi.fn(async () => new Response(JSON.stringify({ ok: false, error: { code: 'unauthorized', message: 'missing or wrong API token' } }), { status: 401 }));
+    const transport = make(fetchImpl as unknown as typeof fetch);
+    // The socket's upgrade was refused: closed, and a reconnect is scheduled.
+    FakeSocket.all[0]!.close(1006);
+    expect(transport.connectionState()).toBe('closed');
+    expect((await transport.call('getOverview', {})).ok).toBe(false);
+    expect(transport.connectionState()).toBe('revoked');
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    transport.close();
+  });
+
   it('backs off from 0.5 s to at most 10 s', () => {
     expect(reconnectDelay(0, () => 0.5)).toBe(500);
     expect(reconnectDelay(3, () => 0.5)).toBe(4000);

@@ -146,6 +146,14 @@ function NoRows({ error, loaded, searching, filtered, onRetry, onCompose, onShow
   onShowAll(): void;
 }) {
   if (error) {
+    // A token the server no longer takes: the banner above says what to do, and trying again cannot help.
+    if (error.code === 'unauthorized') {
+      return (
+        <EmptyState icon={<TriangleAlert />} title="The history could not be read">
+          This window's API token no longer works: open the new link (see the notice above).
+        </EmptyState>
+      );
+    }
     return (
       <EmptyState icon={<TriangleAlert />} title="The history could not be read" action={<Button onClick={onRetry}>Try again</Button>}>
         {error.message}
