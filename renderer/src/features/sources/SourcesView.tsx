@@ -93,7 +93,7 @@ export function SourcesView() {
           <Panel id="ingest-log" minSize="20%" className="flex flex-col">
             <div className="flex h-10 shrink-0 items-center gap-2 border-t border-b border-line px-3 whitespace-nowrap">
               <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Ingest log</h2>
-              <span className="truncate text-[11px] text-faint">refused requests, newest first</span>
+              <span className="truncate text-[11px] text-faint">every source's refused requests, newest first</span>
               <span className="tabular ml-auto text-xs text-muted" aria-live="polite">
                 {plural(log.length, 'refusal')}
                 {olderCursor !== null && '+'}
