@@ -63,7 +63,8 @@ function TimeTravel() {
   const resetting = busy === 'reset' || busy === 'cancel';
   // Why the steps cannot be used now (null: they can).
   const stepsBlocked = jump !== null ? JUMPING : resetting ? 'Wait: the clock is being reset' : busy !== null ? 'Wait for the time action in progress' : null;
-  const nextBlocked = stepsBlocked ?? (overview?.nextDueAt === null ? 'No retry is waiting' : null);
+  // Unknown (not read yet, or unreadable: a revoked token) is not "waiting": offered only once a retry is known to wait.
+  const nextBlocked = stepsBlocked ?? (overview === null ? 'Not known yet whether a retry is waiting' : overview.nextDueAt === null ? 'No retry is waiting' : null);
   const resetBlocked = resetting ? 'Wait: the clock is being reset' : !moved && jump === null ? 'The clock is at real time' : null;
   return (
     <div role="group" aria-label="Time travel" className="flex items-center gap-1 xl:gap-1.5">
