@@ -1,6 +1,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { snakeCase, type Audience } from '../../../../main/contract/audiences';
 import type { ApiError } from '../../../../main/contract/result';
+import { eachProblem } from '../../../../main/contract/schemaErrors';
 import { api } from '../../api/instance';
 import { formatCount, plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';
@@ -26,7 +27,10 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
   const [name, setName] = useState('');
   const [membersText, setMembersText] = useState((audience?.members ?? []).join('\n'));
   const [root, setRoot] = useState<EditGroup>(() => fromRule(audience?.rule ?? null));
-  const [error, setError] = useState<ApiError | null>(null);
+  // Every problem the server named, each under its field; one goes as soon as its field is edited.
+  const [problems, setProblems] = useState<ApiError[]>([]);
+  const setError = (e: ApiError | null) => setProblems(e ? eachProblem(e) : []);
+  const clear = (prefix: string) => setProblems((all) => all.filter((p) => !(p.field ?? 'name').startsWith(prefix)));
   const [busy, setBusy] = useState(false);
   const membersId = useId();
 
@@ -54,9 +58,10 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
     onCreated?.(result.value.audience.id);
   };
 
-  const fieldError = (field: string) => (error && (error.field === field || (error.field === undefined && field === 'name')) ? error.message : null);
-  const ruleError = error?.field?.startsWith('rule') ? { field: error.field, message: error.message } : preview.state === 'error' && preview.error.field?.startsWith('rule') ? { field: preview.error.field, message: preview.error.message } : null;
-  const otherError = error && !ruleError && !['name', 'source', 'members'].includes(error.field ?? 'name') ? error.message : null;
+  const fieldError = (field: string) => problems.find((p) => (p.field ?? 'name') === field)?.message ?? null;
+  const saved = problems.find((p) => p.field?.startsWith('rule'));
+  const ruleError = saved ? { field: saved.field!, message: saved.message } : preview.state === 'error' && preview.error.field?.startsWith('rule') ? { field: preview.error.field, message: eachProblem(preview.error)[0]!.message } : null;
+  const otherError = problems.filter((p) => !(p.field ?? 'name').startsWith('rule') && !['name', 'source', 'members'].includes(p.field ?? 'name')).map((p) => p.message).join('; ') || null;
 
   return (
     <form aria-label={audience ? `Definition of ${audience.name}` : 'New audience'} onSubmit={(e) => void submit(e)} className="flex flex-col gap-3">
@@ -65,7 +70,7 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
           <TextField
             label="Name"
             value={name}
-            onChange={setName}
+            onChange={(v) => (setName(v), clear('name'))}
             mono={false}
             placeholder="Big Spenders (EU) 2026"
             error={fieldError('name')}
@@ -80,12 +85,12 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
         <label htmlFor={membersId} className="text-xs text-muted">
           Explicit members <span className="text-faint">(user IDs, one a line or comma-separated)</span>
         </label>
-        <textarea id={membersId} value={membersText} onChange={(e) => setMembersText(e.target.value)} rows={2} spellCheck={false} aria-invalid={fieldError('members') ? true : undefined} className={`min-h-12 rounded-md border bg-panel px-2 py-1 font-mono text-xs ${fieldError('members') ? 'border-err' : 'border-line focus-visible:border-accent'}`} />
+        <textarea id={membersId} value={membersText} onChange={(e) => (setMembersText(e.target.value), clear('members'))} rows={2} spellCheck={false} aria-invalid={fieldError('members') ? true : undefined} className={`min-h-12 rounded-md border bg-panel px-2 py-1 font-mono text-xs ${fieldError('members') ? 'border-err' : 'border-line focus-visible:border-accent'}`} />
         {fieldError('members') && <p className="text-[11px] text-err">{fieldError('members')}</p>}
       </div>
       <div className="flex flex-col gap-1">
         <span className="text-xs text-muted">Rule over the traits the source’s identify calls reported</span>
-        <RuleEditor value={root} onChange={setRoot} traits={preview.state === 'done' ? preview.value.traits : []} error={ruleError} />
+        <RuleEditor value={root} onChange={(next) => (setRoot(next), clear('rule'))} traits={preview.state === 'done' ? preview.value.traits : []} error={ruleError} />
       </div>
       <div role="status" aria-label="Matches now" className="rounded-md border border-line bg-panel-2/60 px-2.5 py-2 text-xs">
         {preview.state === 'done' ? (
