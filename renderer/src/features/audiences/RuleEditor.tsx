@@ -29,7 +29,9 @@ export function RuleEditor({ value, onChange, traits, error }: Props) {
     const path = paths.get(key);
     // The deepest node whose path the error's field starts with carries it.
     const owner = [...paths.entries()].filter(([, p]) => error.field === p || error.field.startsWith(`${p}.`)).sort((a, b) => b[1].length - a[1].length)[0];
-    return owner && owner[0] === key && path !== undefined ? error.message : null;
+    if (!owner || owner[0] !== key || path === undefined) return null;
+    // Said under its row: the API's path to the row (`rule.all[1].`) is the row itself, so it goes.
+    return error.message.startsWith(`${owner[1]}.`) ? error.message.slice(owner[1].length + 1) : error.message.startsWith(`${owner[1]}: `) ? error.message.slice(owner[1].length + 2) : error.message;
   };
   return (
     <div className="flex flex-col gap-1.5">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Database } from 'lucide-react';
 import { RETENTION_LIMITS, type RetentionState } from '../../../../main/contract/retention';
+import { eachProblem } from '../../../../main/contract/schemaErrors';
 import { api } from '../../api/instance';
 import { useRefresh } from '../../api/useRefresh';
 import { formatCount, formatRowTime, plural } from '../../lib/format';
@@ -68,15 +69,22 @@ function RetentionForm({ state, onSaved }: { state: RetentionState; onSaved(stat
     const maxAgeDays = number(days);
     const maxMessages = number(messages);
     const local: typeof errors = {};
-    if (maxAgeDays !== null && !Number.isInteger(maxAgeDays)) local.maxAgeDays = `"${days}" is not a whole number of days`;
-    if (maxMessages !== null && !Number.isInteger(maxMessages)) local.maxMessages = `"${messages}" is not a whole number of messages`;
+    // Both fields are judged before anything is sent, so that each says its problem at once.
+    const bounds = (v: number, { min, max }: { min: number; max: number }, unit: string): string | undefined =>
+      v < min ? `must be at least ${formatCount(min)} ${unit} (got ${formatCount(v)})` : v > max ? `must be at most ${formatCount(max)} ${unit} (got ${formatCount(v)})` : undefined;
+    if (maxAgeDays !== null) local.maxAgeDays = Number.isInteger(maxAgeDays) ? bounds(maxAgeDays, RETENTION_LIMITS.maxAgeDays, 'days') : `"${days}" is not a whole number of days`;
+    if (maxMessages !== null) local.maxMessages = Number.isInteger(maxMessages) ? bounds(maxMessages, RETENTION_LIMITS.maxMessages, 'messages') : `"${messages}" is not a whole number of messages`;
     if (local.maxAgeDays || local.maxMessages) return setErrors(local);
     setBusy(true);
     const result = await api().call('setRetention', { maxAgeDays, maxMessages }, { quiet: true });
     setBusy(false);
     if (!result.ok) {
-      const field = result.error.field;
-      return setErrors(field === 'maxAgeDays' || field === 'maxMessages' ? { [field]: result.error.message } : { other: result.error.message });
+      const next: typeof errors = {};
+      for (const p of eachProblem(result.error)) {
+        if (p.field === 'maxAgeDays' || p.field === 'maxMessages') next[p.field] ??= p.message;
+        else next.other = next.other ? `${next.other}; ${p.message}` : p.message;
+      }
+      return setErrors(next);
     }
     useToasts.getState().push({ tone: 'success', title: 'Retention saved', message: `History ${describePolicy(result.value)}. Older settled messages are removed in the background.` });
     onSaved(result.value);
