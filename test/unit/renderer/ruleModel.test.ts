@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue, Rule } from '../../../main/contract/audiences';
 import { ruleSchema } from '../../../main/contract/audiences';
-import { formatValue, fromRule, newCondition, newGroup, parseMembers, parseValue, pathsOf, toRule, updateNode, valueType } from '../../../renderer/src/features/audiences/ruleModel';
+import { formatValue, fromRule, isUntouched, newCondition, newGroup, ownerOf, parseMembers, parseValue, pathsOf, toRule, updateNode, valueType } from '../../../renderer/src/features/audiences/ruleModel';
 
 describe('rule editor model', () => {
   it('reads a typed value as the rule holds it: numbers, booleans, JSON, quoted strings, plain text', () => {
@@ -41,6 +41,19 @@ describe('rule editor model', () => {
     const edited = updateNode(root, inner.key, (n) => ({ ...n, trait: 'country' }) as typeof inner);
     expect(toRule(edited)).toEqual({ all: [{ trait: 'spend', op: 'equals', value: '' }, { any: [{ trait: 'country', op: 'equals', value: '' }] }] });
     expect(toRule(updateNode(root, group.key, () => null))).toEqual({ all: [{ trait: 'spend', op: 'equals', value: '' }] });
+  });
+
+  it('an error lands on the deepest node its field names, and a condition just added counts as untouched', () => {
+    const fresh = newCondition();
+    const group = newGroup('any', [newCondition('region'), fresh]);
+    const root = newGroup('all', [newCondition('spend'), group]);
+    expect(ownerOf(root, 'rule.all[1].any[1].trait')).toEqual({ node: fresh, path: 'rule.all[1].any[1]' });
+    expect(ownerOf(root, 'rule.all[1]')?.node).toBe(group);
+    expect(ownerOf(root, 'members')).toBeNull();
+    expect(isUntouched(fresh)).toBe(true);
+    expect(isUntouched({ ...fresh, value: '5' })).toBe(false);
+    expect(isUntouched(newCondition('plan'))).toBe(false);
+    expect(isUntouched(group)).toBe(false);
   });
 
   it('members: one a line or comma-separated, blanks and repeats dropped', () => {

@@ -10,7 +10,7 @@ import { Select } from '../../ui/Select';
 import { TextField } from '../../ui/TextField';
 import { useAudiences } from './audiencesStore';
 import { RuleEditor } from './RuleEditor';
-import { fromRule, parseMembers, toRule, type EditGroup } from './ruleModel';
+import { fromRule, isUntouched, ownerOf, parseMembers, toRule, type EditGroup } from './ruleModel';
 import { usePreview } from './usePreview';
 
 /** How many matching users the preview lists by name. */
@@ -60,7 +60,11 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
 
   const fieldError = (field: string) => problems.find((p) => (p.field ?? 'name') === field)?.message ?? null;
   const saved = problems.find((p) => p.field?.startsWith('rule'));
-  const ruleError = saved ? { field: saved.field!, message: saved.message } : preview.state === 'error' && preview.error.field?.startsWith('rule') ? { field: preview.error.field, message: eachProblem(preview.error)[0]!.message } : null;
+  const previewProblem = preview.state === 'error' && preview.error.field?.startsWith('rule') ? { field: preview.error.field, message: eachProblem(preview.error)[0]!.message } : null;
+  // A condition just added has nothing to judge yet: the preview waits for it without calling it wrong.
+  const waitingFor = previewProblem ? ownerOf(root, previewProblem.field) : null;
+  const unfinished = waitingFor && isUntouched(waitingFor.node) ? waitingFor : null;
+  const ruleError = saved ? { field: saved.field!, message: saved.message } : unfinished ? null : previewProblem;
   const otherError = problems.filter((p) => !(p.field ?? 'name').startsWith('rule') && !['name', 'source', 'members'].includes(p.field ?? 'name')).map((p) => p.message).join('; ') || null;
 
   return (
@@ -106,6 +110,8 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
               </p>
             )}
           </>
+        ) : unfinished ? (
+          <p className="text-muted">Give the new condition a trait to see who matches.</p>
         ) : preview.state === 'error' ? (
           <p className="text-err">{preview.error.message}</p>
         ) : (

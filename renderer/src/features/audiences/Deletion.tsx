@@ -31,9 +31,10 @@ export function DeletionForm({ onCreated }: { onCreated(id: number): void }) {
     onCreated(result.value.request.id);
   };
   const sourcesError = error?.field?.startsWith('sources') ? error.message : null;
+  const userIdError = error && !sourcesError ? formWords(error) : null;
   return (
     <form aria-label="New deletion request" onSubmit={(e) => void submit(e)} className="flex flex-col gap-3">
-      <TextField label="User ID" value={userId} onChange={setUserId} placeholder="user-31" error={error && !sourcesError ? error.message : null} help="One delete message per affected source goes to every enabled destination connected to it." />
+      <TextField label="User ID" value={userId} onChange={setUserId} placeholder="user-31" error={userIdError} help="One delete message per affected source goes to every enabled destination connected to it." />
       <fieldset className="flex flex-col gap-1.5 text-xs">
         <legend className="mb-1 text-xs text-muted">Sources to notify</legend>
         <label className="flex items-center gap-2">
@@ -61,6 +62,15 @@ export function DeletionForm({ onCreated }: { onCreated(id: number): void }) {
       </div>
     </form>
   );
+}
+
+/**
+ * The server's refusal in this form's words: its "no source has seen" names the API's field and the CLI's
+ * flag, where this form has a choice of its own to offer.
+ */
+function formWords(error: ApiError): string {
+  const unseen = /^userId: no source has seen ("[^]*"); name the sources to notify/.exec(error.message);
+  return error.code === 'not_found' && unseen ? `No source has seen ${unseen[1]}: choose “These sources” below and tick the ones to notify.` : error.message;
 }
 
 /** The message an event is about, if any. */

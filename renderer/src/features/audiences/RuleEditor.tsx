@@ -3,7 +3,7 @@ import { useId } from 'react';
 import type { RuleOp } from '../../../../main/contract/audiences';
 import { Button } from '../../ui/Button';
 import { Segmented } from '../../ui/Segmented';
-import { newCondition, newGroup, OP_LABELS, OPS, parseValue, pathsOf, updateNode, valueType, type EditCondition, type EditGroup, type EditNode } from './ruleModel';
+import { newCondition, newGroup, OP_LABELS, OPS, ownerOf, parseValue, updateNode, valueType, type EditCondition, type EditGroup, type EditNode } from './ruleModel';
 
 /** Groups nest at most this deep in the editor (the API takes 16). */
 const MAX_UI_DEPTH = 3;
@@ -23,15 +23,12 @@ interface Props {
  */
 export function RuleEditor({ value, onChange, traits, error }: Props) {
   const listId = useId();
-  const paths = pathsOf(value);
+  const owner = error ? ownerOf(value, error.field) : null;
   const errorAt = (key: number) => {
-    if (!error) return null;
-    const path = paths.get(key);
-    // The deepest node whose path the error's field starts with carries it.
-    const owner = [...paths.entries()].filter(([, p]) => error.field === p || error.field.startsWith(`${p}.`)).sort((a, b) => b[1].length - a[1].length)[0];
-    if (!owner || owner[0] !== key || path === undefined) return null;
+    if (!error || !owner || owner.node.key !== key) return null;
     // Said under its row: the API's path to the row (`rule.all[1].`) is the row itself, so it goes.
-    return error.message.startsWith(`${owner[1]}.`) ? error.message.slice(owner[1].length + 1) : error.message.startsWith(`${owner[1]}: `) ? error.message.slice(owner[1].length + 2) : error.message;
+    const at = owner.path;
+    return error.message.startsWith(`${at}.`) ? error.message.slice(at.length + 1) : error.message.startsWith(`${at}: `) ? error.message.slice(at.length + 2) : error.message;
   };
   return (
     <div className="flex flex-col gap-1.5">

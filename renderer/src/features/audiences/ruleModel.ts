@@ -105,6 +105,25 @@ export function pathsOf(root: EditGroup): Map<number, string> {
   return paths;
 }
 
+/** The deepest node whose path an error's field starts with (`rule.all[1].op` → the condition `rule.all[1]`), and its path. */
+export function ownerOf(root: EditGroup, field: string): { node: EditNode; path: string } | null {
+  let owner: { key: number; path: string } | null = null;
+  for (const [key, path] of pathsOf(root)) {
+    if ((field === path || field.startsWith(`${path}.`)) && (!owner || path.length > owner.path.length)) owner = { key, path };
+  }
+  if (!owner) return null;
+  let found: EditNode | null = null;
+  const walk = (node: EditNode) => {
+    if (node.key === owner.key) found = node;
+    else if (node.kind === 'group') node.children.forEach(walk);
+  };
+  walk(root);
+  return found ? { node: found, path: owner.path } : null;
+}
+
+/** A condition just added, not yet given a trait or a value: nothing to judge yet. */
+export const isUntouched = (node: EditNode): boolean => node.kind === 'condition' && node.trait.trim() === '' && node.value.trim() === '';
+
 /** Replaces the node with `key` (anywhere in the tree) by what `fn` returns; null removes it. */
 export function updateNode(root: EditGroup, key: number, fn: (node: EditNode) => EditNode | null): EditGroup {
   const visit = (node: EditNode): EditNode | null => {
