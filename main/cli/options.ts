@@ -1,5 +1,5 @@
 /** The `hookbench` flags' value parsers (a bad value is a usage error naming the expected form), and `--data`, the older spelling of `--data-dir`. */
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CHECK_LIMITS } from '../contract/check/checkInputs.js';
 import { parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
 
@@ -53,4 +53,43 @@ export function dataDirFrom(opts: { data?: string | undefined; dataDir?: string 
     return false;
   }
   return opts.dataDir ?? opts.data;
+}
+
+/** A flag's value its parser refused, kept until every flag is read so that all of them are named together. */
+class RefusedValue {
+  constructor(
+    readonly value: string,
+    readonly why: string,
+  ) {}
+}
+
+/**
+ * Makes every command name all its refused flag values in one error: commander stops at the first parser
+ * that throws, so `--timeout abc --max-attempts 0` named only `--timeout`. Each parser's refusal is kept as
+ * the option's value, and a hook before the action reports them in commander's own words, a line each.
+ */
+export function reportEveryRefusedValue(program: Command): void {
+  const visit = (command: Command) => {
+    for (const option of command.options) {
+      const parse = option.parseArg;
+      if (!parse) continue;
+      option.parseArg = <T>(value: string, previous: T): T => {
+        try {
+          return parse(value, previous);
+        } catch (error) {
+          if (error instanceof InvalidArgumentError) return new RefusedValue(value, error.message) as T;
+          throw error;
+        }
+      };
+    }
+    command.commands.forEach(visit);
+  };
+  visit(program);
+  program.hook('preAction', (_, action) => {
+    const refused = action.options.flatMap((option) => {
+      const value: unknown = action.getOptionValue(option.attributeName());
+      return value instanceof RefusedValue ? [`error: option '${option.flags}' argument '${value.value}' is invalid. ${value.why}`] : [];
+    });
+    if (refused.length > 0) action.error(refused.join('\n'), { code: 'commander.invalidArgument' });
+  });
 }

@@ -7,7 +7,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { MESSAGE_TYPES } from '../contract/message/messageShapes.js';
 import { EXIT, type CliIO } from './io.js';
 import { CHECK_HELP, DATA_DIR_OF_SERVE, DELETE_USER_HELP, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
-import { capacitySeconds, collect, dataAlias, dataDirFrom, expectRate, ms, portNumber, positiveInt, seconds } from './options.js';
+import { capacitySeconds, collect, dataAlias, dataDirFrom, expectRate, ms, portNumber, positiveInt, reportEveryRefusedValue, seconds } from './options.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './commands/receive.js';
 import { runSend, type SendDeps, type SendOptions } from './commands/send/send.js';
 import { runCheckCommand, type CheckDeps, type CheckOptions } from './commands/check.js';
@@ -252,6 +252,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
       setExit(await runReceive(opts, io, deps.receive));
     });
 
+  reportEveryRefusedValue(program);
   return program;
 }
 

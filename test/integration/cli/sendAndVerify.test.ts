@@ -194,6 +194,11 @@ describe('hookbench send (in-process)', () => {
       [['send', 'trak', '--to', 'http://127.0.0.1:9/h'], "argument 'type'"],
       [['send', 'track', '--data', TRACK], "required option '--to <url...>' not specified"],
       [['send', 'track', '--to', 'http://127.0.0.1:9/h', '--timeout', 'soon'], "option '--timeout <ms>' argument 'soon' is invalid"],
+      // Every refused flag is named, not only the first.
+      [
+        ['send', 'track', '--to', 'http://127.0.0.1:9/h', '--timeout', 'abc', '--max-attempts', '0'],
+        "error: option '--timeout <ms>' argument 'abc' is invalid. expected milliseconds (5000) or a whole number with a unit: 5s, 30m, 4h\nerror: option '--max-attempts <n>' argument '0' is invalid. expected a whole number of at least 1\n",
+      ],
     ];
     for (const [argv, message] of cases) {
       const c = capture();
