@@ -533,6 +533,28 @@ export async function setUpScreens(): Promise<Screens> {
           await page.evaluate('document.activeElement && document.activeElement.blur()');
         },
       },
+      {
+        serve: full,
+        name: 'audiences-new-condition',
+        hash: '#/audiences/new/audience',
+        async prepare(page) {
+          const form = page.getByRole('form', { name: 'New audience' });
+          await form.getByLabel('Name').fill('Pro users');
+          await form.getByRole('button', { name: 'Add condition' }).click();
+          await form.getByRole('status', { name: 'Matches now' }).getByText('Give the new condition a trait to see who matches.').waitFor();
+        },
+      },
+      {
+        serve: full,
+        name: 'audiences-deletion-unseen',
+        hash: '#/audiences/new/deletion',
+        async prepare(page) {
+          const form = page.getByRole('form', { name: 'New deletion request' });
+          await form.getByLabel('User ID').fill('nobody');
+          await form.getByRole('button', { name: 'Create deletion request' }).click();
+          await form.getByText(/^No source has seen "nobody"/).waitFor();
+        },
+      },
       { serve: full, name: 'audiences-trait', hash: `#/audiences/trait/${trait.id}` },
       { serve: full, name: 'audiences-deletion', hash: `#/audiences/deletion/${deletion.id}` },
       { serve: empty, name: 'audiences-empty', hash: '#/audiences' },

@@ -88,7 +88,7 @@ function ConditionRow({ condition: c, label, listId, error, onChange }: { condit
   return (
     <div role="group" aria-label={label} className="flex flex-col gap-0.5">
       <div className="flex items-center gap-1.5">
-        <input aria-label={`${label} trait`} placeholder="trait, e.g. spend or address.city" list={listId} value={c.trait} onChange={(e) => onChange({ ...c, trait: e.target.value })} className={`${input} flex-[3]`} spellCheck={false} autoComplete="off" />
+        <input aria-label={`${label} trait`} placeholder="trait: spend, address.city" list={listId} value={c.trait} onChange={(e) => onChange({ ...c, trait: e.target.value })} className={`${input} flex-[3]`} spellCheck={false} autoComplete="off" />
         <select aria-label={`${label} operator`} value={c.op} onChange={(e) => onChange({ ...c, op: e.target.value as RuleOp })} className="h-7 shrink-0 rounded-md border border-line bg-panel px-1.5 text-xs">
           {OPS.map((op) => (
             <option key={op} value={op}>
