@@ -114,6 +114,10 @@ export class CheckService {
   private closed = false;
   /** One run at a time uses the engine's check destinations; a run beside it sends directly. */
   private engineInUse = false;
+  /** The runs in progress, each with what stops it (stopCheckRun). */
+  private readonly stops = new Map<number, AbortController>();
+  /** The run measuring capacity now: two at once would share the receiver, and each would measure about half. */
+  private measuring: number | null = null;
 
   constructor(private readonly options: CheckServiceOptions) {
     this.timing = { ...DEFAULT_CHECK_TIMING, ...options.timing };
@@ -149,6 +153,9 @@ export class CheckService {
       capacity: input.capacity ? { seconds: input.capacity.seconds, expectRate: input.capacity.expectRate ?? null } : null,
     };
     const runs = this.options.runs;
+    if (input.capacity && this.measuring !== null) {
+      return err({ code: 'conflict', field: 'capacity', message: `capacity: check run #${this.measuring} measures capacity and is still running; two at once would share the receiver and each would measure about half of what it sustains. Wait for it or stop it, then run again` });
+    }
     // A URL's password is a secret: the run keeps (and compares by) the URL with it masked.
     const id = runs.insert({ url: maskUrl(input.url), startedAt: this.now(), total: checks.length, options });
     const started = runs.get(id)!;
@@ -180,7 +187,10 @@ export class CheckService {
         timeoutMs: this.timing.timeoutMs,
       });
     }
-    const done = this.play(id, checks, ctx, previous).finally(() => {
+    const stop = new AbortController();
+    this.stops.set(id, stop);
+    if (input.capacity) this.measuring = id;
+    const done = this.play(id, checks, ctx, previous, stop.signal).finally(() => {
       if (ctx.engine) {
         ctx.engine.end();
         this.engineInUse = false;
@@ -193,12 +203,29 @@ export class CheckService {
     return ok(runs.get(id)!);
   }
 
-  private async play(id: number, checks: Check[], ctx: RunContext, previous: CheckRun | null): Promise<void> {
+  /**
+   * Stops a run in progress: nothing more is sent (a request already out is answered or times out), the check
+   * in progress gets no verdict, and the run finishes with what it has, its `error` saying it was stopped.
+   * Answers the run as it is now; checkRunFinished follows.
+   */
+  stopCheckRun(input: { id: number }): Result<CheckRunSummary> {
+    const run = this.options.runs.get(input.id);
+    if (!run) return notFound('check run', input.id);
+    const stop = this.stops.get(input.id);
+    if (!stop) return err({ code: 'conflict', field: 'id', message: `id: check run #${input.id} is not running (it ${run.status === 'unreachable' ? 'found the URL unreachable' : 'finished'} at ${run.finishedAt ?? 'an earlier stop'})` });
+    stop.abort();
+    return ok(summaryOf(run));
+  }
+
+  private async play(id: number, checks: Check[], ctx: RunContext, previous: CheckRun | null, stopSignal: AbortSignal): Promise<void> {
     const runs = this.options.runs;
     const results: CheckResult[] = [];
     const before = new Map(previous?.checks.map((c) => [c.id, c.verdict]) ?? []);
     this.sender ??= createCheckSender({ timeoutMs: this.timing.timeoutMs, dispatcher: this.options.dispatcher });
-    const sender = this.sender;
+    const stopped = () => this.closed || stopSignal.aborted;
+    const sender = stoppable(this.sender, stopped);
+    // The check in progress when the run was stopped: it has no verdict, and the run's error names it.
+    let cutShort: string | null = null;
     const diagnoser = new Diagnoser(ctx, sender, () => Buffer.from(rawBytesBody(), 'utf8'));
     // Nothing else is worth sending when the first valid request cannot reach the URL at all.
     const ordered = [...checks.filter((c) => c.id === PREFLIGHT_ID), ...checks.filter((c) => c.id !== PREFLIGHT_ID)];
@@ -206,11 +233,15 @@ export class CheckService {
     let tlsRefused = false;
     try {
       for (const check of ordered) {
-        if (this.closed) break;
+        if (stopped()) break;
         // A refused certificate fails every request the same way: only the transport check says it, with the fix.
         if (tlsRefused && check.area !== 'transport') continue;
         if (check.id === CAPACITY_CHECK_ID && ctx.capacity) {
-          const measured = await this.measure(id, check, sender, ctx, ctx.capacity);
+          const measured = await this.measure(id, check, sender, ctx, ctx.capacity, stopped);
+          if (stopSignal.aborted) {
+            cutShort = check.id;
+            break;
+          }
           // Capacity alone, to a URL that cannot be reached at all: as unreachable as a first valid request would say.
           if (measured.unreachable !== null && results.length === 0) {
             unreachable = measured.unreachable;
@@ -260,16 +291,25 @@ export class CheckService {
           if (!(e instanceof ScenarioError)) console.error(`hookbench: check ${check.id} could not run`, e);
           result = { id: check.id, title: check.title, area: check.area, verdict: 'fail', detail, evidence: [], fix: null, change: null };
         }
+        // Its requests after the stop were never sent: a verdict on them would be untrue.
+        if (stopSignal.aborted) {
+          cutShort = check.id;
+          break;
+        }
         result.change = changeOf(before.get(result.id), result.verdict);
         results.push(result);
         runs.setChecks(id, results);
         this.options.emit({ type: 'checkFinished', runId: id, check: result, summary: summarise(results), diagnosis: diagnoser.diagnosis });
       }
-      runs.finish(id, unreachable ? 'unreachable' : 'finished', unreachable ?? (this.closed ? 'interrupted: Hookbench stopped during the run' : null), this.now(), results.length);
+      const why = unreachable ?? (this.closed ? 'interrupted: Hookbench stopped during the run' : stopSignal.aborted ? stoppedText(results.length, checks.length, cutShort) : null);
+      runs.finish(id, unreachable ? 'unreachable' : 'finished', why, this.now(), results.length);
     } catch (e) {
       runs.finish(id, 'finished', `internal error: ${e instanceof Error ? e.message : String(e)}`, this.now(), results.length);
       console.error('hookbench: a check run failed', e);
     }
+    // Released before it is announced: whoever hears it may stop nothing more and measure again.
+    this.stops.delete(id);
+    if (this.measuring === id) this.measuring = null;
     this.options.emit({ type: 'checkRunFinished', run: summaryOf(runs.get(id)!) });
   }
 
@@ -277,7 +317,7 @@ export class CheckService {
    * The capacity measurement: its figures are stored with the run and announced once a second
    * (checkCapacityMeasured), then judged. A failure to run it is the check's failure, as for any check.
    */
-  private async measure(id: number, check: Check, sender: CheckSender, ctx: RunContext, asked: { seconds: number; expectRate: number | null }): Promise<{ result: CheckResult; unreachable: string | null }> {
+  private async measure(id: number, check: Check, sender: CheckSender, ctx: RunContext, asked: { seconds: number; expectRate: number | null }, stopped: () => boolean): Promise<{ result: CheckResult; unreachable: string | null }> {
     const runs = this.options.runs;
     try {
       const measured = await measureCapacity({
@@ -285,7 +325,7 @@ export class CheckService {
         ctx,
         seconds: asked.seconds,
         expectRate: asked.expectRate,
-        stopped: () => this.closed,
+        stopped,
         onSecond: (capacity) => {
           runs.setCapacity(id, capacity);
           this.options.emit({ type: 'checkCapacityMeasured', runId: id, capacity });
@@ -319,6 +359,22 @@ export class CheckService {
     await this.sender?.close();
     this.sender = null;
   }
+}
+
+/** What a stopped run's `error` says: how far it got, and the check it cut short. */
+function stoppedText(ran: number, planned: number, cutShort: string | null): string {
+  return `stopped before the end: ${ran} of ${planned} checks ran${cutShort ? `; ${cutShort} was cut short and has no verdict` : ''}`;
+}
+
+/** The run's sender: once the run is stopped, a request not yet sent is not sent (its check gets no verdict). */
+function stoppable(sender: CheckSender, stopped: () => boolean): CheckSender {
+  return {
+    send: (request) =>
+      stopped()
+        ? Promise.resolve({ outcome: 'network_error', retryable: false, permanentReason: null, statusCode: null, error: 'not sent: the check run was stopped', retryAfterMs: null, durationMs: 0, requestHeaders: '{}', signature: null, responseHeaders: null, responseBody: null, responseTruncated: false })
+        : sender.send(request),
+    close: () => sender.close(),
+  };
 }
 
 /** A burst keeps the evidence that matters: its failures (a few) or its first exchange. */

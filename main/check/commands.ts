@@ -5,6 +5,7 @@ import type { CheckService } from './checkService.js';
 
 export const checkCommands = {
   runCheck: { run: (s, input) => s.checks.runCheck(input) },
+  stopCheckRun: { run: (s, input) => s.checks.stopCheckRun(input) },
   getCheckRun: { run: (s, input) => s.checks.getCheckRun(input) },
   listCheckRuns: { run: (s, input) => s.checks.listCheckRuns(input) },
 } satisfies CommandImpls<keyof typeof CHECK_COMMANDS, { checks: CheckService }>;

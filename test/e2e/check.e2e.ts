@@ -50,6 +50,26 @@ describe.skipIf(chromiumMissing)('Check', () => {
     await page.getByRole('region', { name: 'Previous runs' }).getByRole('button', { name: `Run #1: ${url}` }).waitFor();
   });
 
+  it('Stop run ends a capacity run at once: the report keeps what finished and says the run was stopped', async () => {
+    const receiver = await startReceiver(checkReceiver());
+    onTestFinished(() => receiver.close());
+    const r = await serve({});
+    const page = await open(r, '#/check');
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    await form.getByLabel('URL', { exact: true }).fill(receiver.url);
+    await form.getByLabel('Secret', { exact: true }).fill(RECEIVER_SECRET);
+    await form.getByLabel('Only these checks').fill('shapes.track, capacity.sustained-rate');
+    await form.getByLabel('Capacity (seconds)').fill('300');
+    await form.getByRole('button', { name: 'Run checks' }).click();
+    const report = page.getByRole('region', { name: 'Report' });
+    await report.getByLabel('Summary').getByText('1 passed, 0 failed, 0 warnings').waitFor();
+    await report.getByRole('button', { name: 'Stop run' }).click();
+    await report.getByRole('status', { name: 'Run ended early' }).getByText('Stopped before the end: 1 of 2 checks ran; capacity.sustained-rate was cut short and has no verdict.').waitFor();
+    expect(await report.getByRole('button', { name: 'Stop run' }).count()).toBe(0);
+    const runs = await r.call<{ items: { status: string }[] }>('listCheckRuns', {});
+    expect(runs.items.map((run) => run.status)).toEqual(['finished']);
+  });
+
   it("a mock receiver endpoint that answers by script fails the forged-request check, saying so, and its fix is the Refuse invalid signatures setting, not code", async () => {
     const r = await serve({ receivers: [{ name: 'any', secret: SECRET, script: 200 }] });
     const page = await open(r, '#/check');

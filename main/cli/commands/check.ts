@@ -40,6 +40,9 @@ import { parseUserJson } from '../../domain/userJson.js';
 import { absolutePath, caFileProblem, FILE_LIMITS } from '../../platform/boundedFile.js';
 import { FileWriteError, writeOutputFile } from '../../platform/outputFile.js';
 import { callApi, findLiveServe } from '../remote.js';
+import type { EngineEvent } from '../../contract/events.js';
+import { EventStream, untilAborted } from '../events.js';
+import type { ServerInfo } from './serve.js';
 import { parseHeaderArg } from './send/sendInput.js';
 
 export interface CheckOptions {
@@ -150,7 +153,7 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
       if (!started) io.stdout(`Checking ${maskUrl(url)}\n`);
       started = true;
     });
-    const run = await execute(input, options.dataDir, deps, live, capacityLine);
+    const run = await execute(input, options.dataDir, deps, io.signal, live, capacityLine);
     if (!run.ok) throw new UsageError(refusalText(run.error, withFlag));
     for (const h of held.splice(0)) {
       if (run.value.diagnosis && !diagnosed) {
@@ -181,16 +184,20 @@ function decidingChecks(input: { secret?: string | null | undefined; only?: stri
   return new Set(ids.length > 0 ? ids : [plan.value[0]!.id]);
 }
 
-/** Through the serve on the data dir when one runs, else in-process on a throw-away data dir. */
+/**
+ * Through the serve on the data dir when one runs, else in-process on a throw-away data dir. Ctrl-C
+ * (`signal`) stops the run where it runs: the report then has the checks that finished, and says so.
+ */
 async function execute(
   input: RunCheckInput,
   dataDirFlag: string | undefined,
   deps: CheckDeps,
+  signal: AbortSignal | undefined,
   onCheck?: (check: CheckResult, diagnosis: CheckDiagnosis | null) => void,
   onCapacity?: (capacity: CheckCapacity) => void,
 ): Promise<Result<CheckRun>> {
   const live = findLiveServe(dataDirFlag);
-  if (live) return callApi<CheckRun>(live.info, 'runCheck', input);
+  if (live) return followOnServe(live, input, signal, onCheck, onCapacity);
   // A mock receiver endpoint lives in a running workbench: without one, the name means nothing here.
   const url = typeof input.url === 'string' ? input.url.trim() : '';
   if (RECEIVER_REF.test(url)) {
@@ -199,15 +206,20 @@ async function execute(
   const dataDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'hookbench-check-'));
   try {
     const core = createCore({ dataDir, autoStart: false, forwarder: 'inline', ...(deps.timing ? { checkTiming: deps.timing } : {}) });
-    const off = onCheck
-      ? core.onEvent((e) => {
-          if (e.type === 'checkFinished') onCheck(e.check, e.diagnosis);
-          else if (e.type === 'checkCapacityMeasured') onCapacity?.(e.capacity);
-        })
-      : () => undefined;
+    let runId: number | null = null;
+    const stop = () => runId !== null && core.checks.stopCheckRun({ id: runId });
+    const off = core.onEvent((e) => {
+      if (e.type === 'checkRunStarted') {
+        runId = e.run.id;
+        if (signal?.aborted) stop();
+      } else if (e.type === 'checkFinished') onCheck?.(e.check, e.diagnosis);
+      else if (e.type === 'checkCapacityMeasured') onCapacity?.(e.capacity);
+    });
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       return await core.checks.runCheck(input);
     } finally {
+      signal?.removeEventListener('abort', stop);
       off();
       await core.close();
     }
@@ -216,6 +228,80 @@ async function execute(
   } finally {
     // A core's background thread may still be writing its WAL files for a moment after close: removal tries again.
     rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  }
+}
+
+/**
+ * A run on a serve: started there and followed on its event socket, each check handed on as it finishes
+ * (as an in-process run's events are), read again from the serve when events may have been missed (a
+ * reconnect, a frame that dropped some). Ctrl-C stops it there: a run nobody waits for would go on loading
+ * the receiver. Resolves once the serve says the run ended.
+ */
+async function followOnServe(
+  live: { info: ServerInfo; dataDir: string },
+  input: RunCheckInput,
+  signal: AbortSignal | undefined,
+  onCheck?: (check: CheckResult, diagnosis: CheckDiagnosis | null) => void,
+  onCapacity?: (capacity: CheckCapacity) => void,
+): Promise<Result<CheckRun>> {
+  let runId: number | null = null;
+  let handed = 0;
+  let info = live.info;
+  const early: EngineEvent[] = [];
+  let ended: (run: Result<CheckRun>) => void = () => undefined;
+  const end = new Promise<Result<CheckRun>>((resolve) => (ended = resolve));
+  const hand = (checks: readonly CheckResult[], diagnosis: CheckDiagnosis | null) => {
+    for (const c of checks.slice(handed)) onCheck?.(c, diagnosis);
+    handed = Math.max(handed, checks.length);
+  };
+  const read = async () => {
+    if (runId === null) return;
+    const run = await callApi<CheckRun>(info, 'getCheckRun', { id: runId });
+    if (!run.ok || run.value.status !== 'running') return ended(run);
+    hand(run.value.checks, run.value.diagnosis);
+  };
+  const handle = (e: EngineEvent) => {
+    if (e.type === 'checkFinished' && e.runId === runId) {
+      // Its place in the run: a check a read already handed on is not handed on again.
+      const at = e.summary.passed + e.summary.failed + e.summary.warnings - 1;
+      if (at < handed) return;
+      // One before it was missed: a read hands on every check so far, this one included.
+      if (at > handed) return void read();
+      handed = at + 1;
+      onCheck?.(e.check, e.diagnosis);
+    }
+    else if (e.type === 'checkCapacityMeasured' && e.runId === runId) onCapacity?.(e.capacity);
+    else if (e.type === 'checkRunFinished' && e.run.id === runId) void read();
+  };
+  const stream = new EventStream({
+    dataDir: live.dataDir,
+    info,
+    onFrame: (frame) => {
+      for (const e of frame.events) {
+        if (runId === null) early.push(e);
+        else handle(e);
+      }
+      if (frame.dropped) void read();
+    },
+    onStatus: (status) => {
+      if (status.kind !== 'connected') return;
+      info = status.info;
+      if (status.again) void read();
+    },
+  });
+  const stop = () => runId !== null && void callApi(info, 'stopCheckRun', { id: runId });
+  try {
+    if (!(await Promise.race([stream.connected, untilAborted(signal).then(() => false)]))) return err({ code: 'conflict', message: `interrupted before hookbench serve at ${info.url} answered` });
+    const started = await callApi<CheckRun>(info, 'runCheck', { ...input, wait: false });
+    if (!started.ok) return started;
+    runId = started.value.id;
+    early.splice(0).forEach(handle);
+    signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) stop();
+    return await end;
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    stream.stop();
   }
 }
 

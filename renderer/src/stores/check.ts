@@ -37,6 +37,10 @@ interface CheckState {
   /** Starts a run with the form; answers its id (null when the input was refused: see `error`). */
   start(): Promise<number | null>;
   open(id: number): Promise<void>;
+  /** Stops the run in progress (stopCheckRun); its end comes as checkRunFinished. */
+  stop(id: number): Promise<void>;
+  /** The run a stop was asked for and has not ended yet. */
+  stopping: number | null;
   loadRuns(): Promise<void>;
   apply(events: EngineEvent[]): void;
 }
@@ -91,6 +95,7 @@ export const useCheck = create<CheckState>((set, get) => ({
   runs: [],
   runsLoaded: false,
   starting: false,
+  stopping: null,
   error: null,
   setForm(patch) {
     // Where the form came from ("From receiver endpoint inbox.") stops being true once its URL or secret is changed.
@@ -135,6 +140,12 @@ export const useCheck = create<CheckState>((set, get) => ({
       return { run: { ...run, checks: mergeChecks(live, run.checks), capacity: newer(run.capacity, s.run?.id === id ? s.run.capacity : null) }, error: null, form };
     });
   },
+  async stop(id) {
+    set({ stopping: id });
+    const result = await api().call('stopCheckRun', { id }, { quiet: true });
+    // A run that ended meanwhile has nothing to stop: its report is what it finished with.
+    if (!result.ok) set({ stopping: null, ...(result.error.code === 'conflict' ? {} : { error: result.error.message }) });
+  },
   async loadRuns() {
     const result = await api().call('listCheckRuns', { limit: CHECK_RUNS_PAGE }, { quiet: true });
     if (result.ok) set({ runs: result.value.items, runsLoaded: true });
@@ -152,7 +163,7 @@ export const useCheck = create<CheckState>((set, get) => ({
       } else if (event.type === 'checkCapacityMeasured') {
         set((s) => (s.run?.id === event.runId ? { run: { ...s.run, capacity: event.capacity } } : {}));
       } else if (event.type === 'checkRunFinished') {
-        set((s) => ({ runs: upsertSummary(s.runs, event.run) }));
+        set((s) => ({ runs: upsertSummary(s.runs, event.run), stopping: s.stopping === event.run.id ? null : s.stopping }));
         if (get().run?.id === event.run.id) refetch = event.run.id;
       }
     }

@@ -140,7 +140,7 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
     const exported = must(running.core.exportMessages({ format: 'json', ids: [firstId!] })).text;
     const audience = must(running.core.createAudience({ source: 'web', name: 'Kept', members: ['u1'] })).audience;
     const trait = must(running.core.createComputedTrait({ source: 'web', name: 'Score', values: { u1: 1 } })).computedTrait;
-    let created = { audience: '', trait: '', checkRun: 0 };
+    let created = { audience: '', trait: '', checkRun: 0, runningCheck: 0 };
 
     // Every command, in the table's order (create, update, delete of one object follow each other), the token
     // rotated last. An input each: a command the table gains fails here until it has one.
@@ -211,6 +211,7 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
       getCapture: () => ({ id: captureId }),
       clearCaptures: () => ({}),
       runCheck: () => ({ url: `${rx.url}?api_key=${S.newQuery}`, secret: S.newShared, headers: { 'X-Api-Key': S.newQuery }, only: ['shapes.track'], capacity: { seconds: 1 }, wait: true }),
+      stopCheckRun: () => ({ id: created.runningCheck }),
       getCheckRun: () => ({ id: created.checkRun }),
       listCheckRuns: () => ({}),
     };
@@ -224,6 +225,8 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
         // The event stream's batches before the token changes under it (the check's events come last).
         await expect.poll(() => frames.some((f) => f.includes('"checkRunFinished"')), { timeout: 10_000 }).toBe(true);
       }
+      // A run to stop: five minutes of capacity, surely still running when the stop comes.
+      if (name === 'stopCheckRun') created = { ...created, runningCheck: value<{ id: number }>((await api('runCheck', { url: rx.url, only: ['capacity.sustained-rate'], capacity: { seconds: 300 } })).text).id };
       const res = await api(name, inputs[name]());
       expect(res.status, `${name}: ${res.text.slice(0, 300)}`).toBe(200);
       answers.set(name, res.text);

@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { ChevronDown, ChevronRight, CircleCheck, CircleX, LoaderCircle, TriangleAlert } from 'lucide-react';
+import { ChevronDown, ChevronRight, CircleCheck, CircleX, LoaderCircle, Square, TriangleAlert } from 'lucide-react';
 import { PROBE_PREFIX, summaryLine, type CheckResult, type CheckRun, type CheckVerdict } from '../../../../main/contract/check/check';
 import { CHECK_AREAS, type CheckArea } from '../../../../main/contract/check/checkInputs';
 import { formatRowTime } from '../../lib/format';
+import { useCheck } from '../../stores/check';
 import { useEngine } from '../../stores/engine';
+import { Button } from '../../ui/Button';
 import { CapacityCard } from './CapacityCard';
 import { CheckEvidence } from './CheckEvidence';
 import { DiagnosisCard } from './DiagnosisCard';
@@ -49,6 +51,7 @@ export function Report({ run }: { run: CheckRun }) {
   // A check measures the network now: with the engine clock moved, its times are said to be real ones.
   const offset = useEngine((s) => s.clock?.offsetMs ?? 0) !== 0;
   const running = run.status === 'running';
+  const stopping = useCheck((s) => s.stopping === run.id);
   const done = run.summary.passed + run.summary.failed + run.summary.warnings;
   const fixed = new Set(run.fixedSinceLastRun);
   // Capacity has a card of its own, with its chart.
@@ -69,7 +72,17 @@ export function Report({ run }: { run: CheckRun }) {
           {running && <span className="text-muted">{done} of {run.total} checks ·</span>}
           <span className={run.summary.failed ? 'text-err' : run.summary.warnings ? 'text-warn' : 'text-ok'}>{summaryLine(run.summary)}</span>
         </p>
+        {running && (
+          <Button icon={<Square aria-hidden className="size-3" />} busy={stopping} disabled={stopping} onClick={() => void useCheck.getState().stop(run.id)} title="Send nothing more: the check in progress gets no verdict, the report keeps the ones that finished">
+            {stopping ? 'Stopping…' : 'Stop run'}
+          </Button>
+        )}
         {run.status === 'unreachable' && <p className="w-full text-xs text-err">Nothing was checked: {run.error ?? 'the URL cannot be reached'}</p>}
+        {run.status === 'finished' && run.error && (
+          <p role="status" aria-label="Run ended early" className="w-full text-xs text-warn">
+            {run.error.charAt(0).toUpperCase() + run.error.slice(1)}.
+          </p>
+        )}
         {run.fixedSinceLastRun.length > 0 && (
           <p className="w-full text-xs text-ok">
             Fixed since last run: <span className="font-mono">{run.fixedSinceLastRun.join(', ')}</span>
