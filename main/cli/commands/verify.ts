@@ -18,7 +18,9 @@ export async function runVerify(options: VerifyOptions, io: CliIO): Promise<numb
     // An HMAC with an empty key is still an HMAC: an empty --secret (a variable not set) would be diagnosed, never refused.
     if (options.secret === '') throw new UsageError("--secret is empty (is the variable you gave it set?): give the destination's shared secret");
     const body = options.body === undefined ? await readStdin(io, 'the body', FILE_LIMITS.data) : await readTextOrFile(options.body, io, '--body');
-    const d = diagnoseSignature({ secret: options.secret, body, signature: options.signature });
+    // Nothing is signed over no bytes: an empty body is a file or pipe that had nothing in it, not a mistake to diagnose.
+    if (body.byteLength === 0) throw new UsageError(`${options.body === undefined || options.body === '@-' ? 'the body on stdin' : `--body ${options.body}`} is empty (0 bytes): give the exact bytes your receiver got (--body @file, or on stdin)`);
+    const d = diagnoseSignature({ secret: options.secret, body, signature: options.signature, computedByReceiver: true });
     if (d.matches) {
       io.stdout(`signature matches (HMAC-SHA1 over ${body.byteLength} bytes)\n`);
       return EXIT.ok;

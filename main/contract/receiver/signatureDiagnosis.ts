@@ -43,6 +43,12 @@ export interface SignatureInput {
   secret: string;
   body: Uint8Array;
   signature: string;
+  /**
+   * The signature is one a receiver computed to compare with X-Signature (verify, "Your server's signature"):
+   * upper-case hex is then a mistake, since a case-sensitive comparison with the lowercase header fails. A
+   * header as received (the mock receiver's verdict) is read in any case.
+   */
+  computedByReceiver?: boolean;
 }
 
 export type HmacAlgorithm = 'sha1' | 'sha256';
@@ -105,9 +111,9 @@ const EXPLAIN: Record<SignatureMistake, string> = {
   'python-json-dumps':
     "matches the body re-serialised by Python's json.dumps (a space after each , and :): something parsed and re-encoded the JSON (request.json, json.loads); sign the raw bytes (request.get_data())",
   'trailing-newline-added':
-    'matches the body with a trailing newline added: the signed bytes end with a newline your copy lacks (trimmed by your code or lost in copy and paste); verify the exact bytes',
+    'matches the body with a trailing newline added: the signature was computed over these bytes plus a newline at the end (added by the code that hashed them, or missing from the body given here: copy and paste drops it); hash the exact bytes received',
   'trailing-newline-stripped':
-    "matches the body with its trailing newline stripped: your copy ends with a newline that was not signed (echo and editors add one; use printf '%s' or the raw request bytes)",
+    "matches the body with its trailing newline stripped: the signature was computed over these bytes without their final newline (trimmed by the code that hashed them, or added to the body given here: echo and editors add one, printf '%s' does not); hash the exact bytes received",
   'secret-whitespace':
     'matches the secret without its surrounding whitespace: the secret you gave has leading or trailing spaces or a newline (read from a file or .env?)',
   'secret-newline':
@@ -186,6 +192,8 @@ export function bodyVariants(body: Uint8Array, utf8: Utf8): BodyVariant[] {
   }
   if (parsed.ok) {
     add('reserialised', JSON.stringify(parsed.value));
+    // Python's json.dumps(obj, separators=(',', ':')): compact, but non-ASCII escaped (ensure_ascii).
+    add('reserialised', asciiEscaped(JSON.stringify(parsed.value)));
     add('pretty-printed-2', JSON.stringify(parsed.value, null, 2));
     add('pretty-printed-4', JSON.stringify(parsed.value, null, 4));
     const python = pythonSeparators(JSON.stringify(parsed.value));
@@ -232,6 +240,7 @@ export function* signatureDiagnosisSteps(input: SignatureInput, utf8: Utf8): Gen
   }
 
   if (same(expected, 'hex', given)) {
+    if (input.computedByReceiver && given !== expected) mistakes.push('uppercase-hex');
     if (mistakes.length === 0) return { matches: true, expected, mistakes: [], explanation: 'signature matches' };
     return { matches: false, expected, mistakes, explanation: explain(mistakes, prefix?.[0]) };
   }

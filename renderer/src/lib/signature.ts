@@ -2,7 +2,7 @@
  * X-Signature in the renderer: HMAC with Web Crypto (crypto.subtle), and the one signature diagnosis of
  * main/contract driven by it. Nothing here sends a secret anywhere.
  */
-import { diagnoseSignatureAsync, toHex, type HmacRequest, type SignatureDiagnosis, type Utf8 } from '../../../main/contract/receiver/signatureDiagnosis';
+import { diagnoseSignatureAsync, toHex, type HmacRequest, type SignatureDiagnosis, type SignatureInput, type Utf8 } from '../../../main/contract/receiver/signatureDiagnosis';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -32,7 +32,7 @@ export async function signBody(secret: string, body: Uint8Array): Promise<string
   return toHex(await webHmac({ algorithm: 'sha1', secret, body }));
 }
 
-export function diagnose(input: { secret: string; body: Uint8Array; signature: string }): Promise<SignatureDiagnosis> {
+export function diagnose(input: SignatureInput): Promise<SignatureDiagnosis> {
   return diagnoseSignatureAsync(webHmac, utf8, input);
 }
 

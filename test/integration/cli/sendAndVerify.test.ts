@@ -302,8 +302,22 @@ describe('hookbench verify (in-process)', () => {
     expect(fromStdin.out()).toMatch(/^signature matches/);
 
     function runVerify(extra: string[], c: Captured) {
-      return runCli(['verify', '--secret', 'k3y', '--signature', signature.toUpperCase(), ...extra], c.io);
+      return runCli(['verify', '--secret', 'k3y', '--signature', signature, ...extra], c.io);
     }
+  });
+
+  it('a signature your server computed in upper-case hex: exit 1, naming it (a case-sensitive comparison with the lowercase header fails)', async () => {
+    const { body, signature } = await sentBody();
+    const c = capture();
+    expect(await runCli(['verify', '--secret', 'k3y', '--signature', signature.toUpperCase(), '--body', body.toString('utf8')], c.io)).toBe(1);
+    expect(c.out()).toContain('diagnosis: matches the digest as upper-case hex: X-Signature is lowercase hex; compare the two case-insensitively (or lower-case them)');
+  });
+
+  it('an empty body is a usage error, not a diagnosis of the secret', async () => {
+    const { signature } = await sentBody();
+    const c = capture('');
+    expect(await runCli(['verify', '--secret', 'k3y', '--signature', signature], c.io)).toBe(2);
+    expect(c.err()).toContain('the body on stdin is empty (0 bytes): give the exact bytes your receiver got (--body @file, or on stdin)');
   });
 
   it('the body as a framework re-encoded it: exit 1 with the re-serialisation diagnosis', async () => {

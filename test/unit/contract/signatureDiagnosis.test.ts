@@ -35,6 +35,19 @@ describe('diagnoseSignature', () => {
     }
   });
 
+  it('a signature a receiver computed in upper-case hex is its mistake: compared as text with the lowercase header, it fails', () => {
+    const sig = sign(RAW);
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: sig.toUpperCase(), computedByReceiver: true });
+    expect(d).toMatchObject({ matches: false, mistakes: ['uppercase-hex'], expected: sig });
+    expect(diagnoseSignature({ secret: SECRET, body: bytes(RAW), signature: sig, computedByReceiver: true }).matches).toBe(true);
+  });
+
+  it("names Python's compact json.dumps (separators without spaces, non-ASCII escaped) as a re-serialisation", () => {
+    const body = JSON.stringify({ city: 'Zürich', n: 1 });
+    const d = diagnoseSignature({ secret: SECRET, body: bytes(body), signature: sign('{"city":"Z\\u00fcrich","n":1}') });
+    expect(d.mistakes).toEqual(['reserialised']);
+  });
+
   it('names re-serialisation: the signature is over the compact bytes, the body given was re-encoded with spaces', () => {
     // What Python's json.dumps (and many frameworks) make of the same object.
     const reencoded = RAW.replace(/":/g, '": ').replace(/,"/g, ', "');

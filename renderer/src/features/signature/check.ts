@@ -25,8 +25,8 @@ export interface ServerCheck {
 }
 
 export async function checkServerSignature(input: { secret: string; sent: Uint8Array; given: string; saw: Uint8Array | null }): Promise<ServerCheck> {
-  const diagnosis = await diagnose({ secret: input.secret, body: input.sent, signature: input.given });
-  const headline = diagnosis.matches ? "Your server's signature is right: it is the HMAC-SHA1 of the bytes sent." : `${capitalise(diagnosis.explanation)}.`;
+  const diagnosis = await diagnose({ secret: input.secret, body: input.sent, signature: input.given, computedByReceiver: true });
+  let headline = diagnosis.matches ? "Your server's signature is right: it is the HMAC-SHA1 of the bytes sent." : `${capitalise(diagnosis.explanation)}.`;
   if (input.saw === null) return { diagnosis, saw: null, headline, bodyNote: null };
   const at = firstDifference(input.sent, input.saw);
   const signatureMatchesSaw = (await signBody(input.secret, input.saw)) === input.given.trim().toLowerCase();
@@ -34,7 +34,11 @@ export async function checkServerSignature(input: { secret: string; sent: Uint8A
   const saw: SawCheck = { identical: at === null, signatureMatchesSaw, difference };
   let bodyNote: string;
   if (saw.identical) bodyNote = diagnosis.matches ? 'The body your server saw is the bytes sent.' : 'The body your server saw is the bytes sent: the body is not the problem.';
-  else if (signatureMatchesSaw) bodyNote = `Your server hashed the body it saw correctly, but that body is not the bytes sent: ${difference}. Hash the raw request bytes, before any parsing.`;
+  else if (signatureMatchesSaw) {
+    // Its HMAC of what it saw is right, so the secret is too: the headline must not send the user to it.
+    if (diagnosis.mistakes.includes('unknown')) headline = 'The secret is right; the body your server hashed is not the bytes sent.';
+    bodyNote = `Your server hashed the body it saw correctly, but that body is not the bytes sent: ${difference}. Hash the raw request bytes, before any parsing.`;
+  }
   else bodyNote = `The body your server saw is not the bytes sent either: ${difference}.`;
   return { diagnosis, saw, headline, bodyNote };
 }
