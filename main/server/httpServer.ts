@@ -174,7 +174,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: Routes)
 async function receiveIngest(req: IncomingMessage, res: ServerResponse, path: string, { core, ingest, ingestBuffer }: Routes): Promise<void> {
   const ip = clientIp(req);
   const chunks: Buffer[] = [];
-  const body = await readBody(req, LIMITS.requestBytes, chunks, ingestBuffer);
+  const body = await readBody(req, LIMITS.requestBytes, chunks, ingestBuffer, res);
   if (body === 'busy') {
     const error = { code: 'unavailable' as const, message: `Hookbench is receiving more than ${ingestBuffer.limit.toLocaleString('en-US')} bytes of request bodies at once; retry in a second` };
     return sendJson(res, 503, { error }, { connection: 'close', 'retry-after': '1', 'access-control-allow-origin': '*' });

@@ -40,7 +40,7 @@ export function httpStatusOf(error: ApiError): number {
  * given, keeps what was read. Listeners, not `for await`: leaving that loop early destroys the request, and with
  * it the socket the answer must go out on.
  */
-export function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = [], shared?: { bytes: number; limit: number }): Promise<Buffer | 'too_large' | 'busy'> {
+export function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] = [], shared?: { bytes: number; limit: number }, res?: ServerResponse): Promise<Buffer | 'too_large' | 'busy'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -50,6 +50,7 @@ export function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] =
     let size = 0;
     const stop = (): void => {
       req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      res?.off('close', onAnswered);
       if (shared) shared.bytes -= size;
     };
     const onData = (chunk: Buffer): void => {
@@ -75,6 +76,12 @@ export function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] =
       stop();
       reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
     };
+    // Answered before the body came in full (the request timeout's 408): Node detaches the request from its
+    // socket once the answer is out, so neither its end nor its close may ever come to give the bytes back.
+    const onAnswered = (): void => {
+      stop();
+      reject(Object.assign(new Error('answered before the body arrived'), { code: 'ECONNRESET' }));
+    };
     const onEnd = (): void => {
       stop();
       resolve(Buffer.concat(chunks));
@@ -84,6 +91,7 @@ export function readBody(req: IncomingMessage, limit: number, chunks: Buffer[] =
       reject(e);
     };
     req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    res?.once('close', onAnswered);
   });
 }
 
