@@ -2,7 +2,7 @@
  * The UI at /: the built renderer's files (pre-compressed when the browser accepts it, hashed assets cached
  * for a year) under a content security policy, or a placeholder page when the UI is not built.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { acceptsEncoding, sendText } from './responses.js';
@@ -54,16 +54,35 @@ async function sendUiFile(req: IncomingMessage, res: ServerResponse, file: strin
   const headers: Record<string, string> = { 'content-type': type, 'content-security-policy': CSP, 'cache-control': cache, vary: 'accept-encoding' };
   for (const { encoding, suffix } of PRECOMPRESSED) {
     if (!acceptsEncoding(req.headers['accept-encoding'], encoding)) continue;
-    const content = await readFile(`${file}${suffix}`).catch(() => null);
+    const content = await uiFileContent(`${file}${suffix}`);
     if (content) {
       res.writeHead(200, { ...headers, 'content-encoding': encoding, 'content-length': String(content.length) }).end(content);
       return true;
     }
   }
-  const content = await readFile(file).catch(() => null);
+  const content = await uiFileContent(file);
   if (!content) return false;
   res.writeHead(200, { ...headers, 'content-length': String(content.length) }).end(content);
   return true;
+}
+
+/** The files read so far, each with the size and time of change it was read at. */
+const contents = new Map<string, { size: number; mtimeMs: number; content: Buffer }>();
+
+/**
+ * A UI file's bytes, read once and shared by every response while the file is unchanged. A response waiting
+ * for a client that does not read holds its body: read afresh each time, 1,000 connections each asking for
+ * the editor's script twenty times and reading nothing held a copy per request, gigabytes that stayed.
+ */
+export async function uiFileContent(file: string): Promise<Buffer | null> {
+  const now = await stat(file).catch(() => null);
+  if (!now?.isFile()) return null;
+  const known = contents.get(file);
+  if (known && known.size === now.size && known.mtimeMs === now.mtimeMs) return known.content;
+  const content = await readFile(file).catch(() => null);
+  if (content) contents.set(file, { size: now.size, mtimeMs: now.mtimeMs, content });
+  else contents.delete(file);
+  return content;
 }
 
 const PLACEHOLDER = `<!doctype html>
