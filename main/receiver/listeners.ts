@@ -5,8 +5,12 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIPv6, type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { DEFAULT_RECEIVER_PORT, DEFAULT_RECEIVER_TLS_PORT } from '../contract/receiver/receiver.js';
 import { HookbenchError, type ApiError } from '../contract/result.js';
+import { connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal } from '../platform/connections.js';
+
+type ConnectionLimits = { [K in keyof typeof CONNECTION_LIMITS]: number };
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
 
 export interface ReceiverListenOptions {
@@ -37,6 +41,8 @@ export interface ReceiverListenersOptions {
   handle: (listener: 'http' | 'https', req: IncomingMessage, res: ServerResponse) => void;
   /** Drops the answers still waiting on a delay: the listeners are stopping. */
   dropWaiting: () => void;
+  /** Each listener's connection cap and how long a request may take to arrive (tests lower them). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** Both listeners, started together (either may be turned off) and stopped with every open connection. */
@@ -69,14 +75,27 @@ export class ReceiverListeners {
     this.boundTo = host;
     const port = options.port === undefined ? DEFAULT_RECEIVER_PORT : options.port;
     const tlsPort = options.tlsPort === undefined ? DEFAULT_RECEIVER_TLS_PORT : options.tlsPort;
+    const limits = { ...CONNECTION_LIMITS, ...this.options.connectionLimits };
+    const timeouts = { connectionsCheckingInterval: 1000, headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs };
     if (port !== null) {
-      const server = createHttpServer((req, res) => this.options.handle('http', req, res));
+      const connections = connectionTable(limits.max, limits.requestTimeoutMs);
+      const server = createHttpServer(timeouts, (req, res) => {
+        connections.busy(req, res);
+        this.options.handle('http', req, res);
+      });
+      guard(server, 'connection', connections, limits);
       this.listeners.push({ kind: 'http', server });
       this.addresses.url = `http://${urlHost(host)}:${await listenOn(server, host, port, 'port')}`;
     }
     if (tlsPort !== null) {
       this.tls = await ensureReceiverTls(this.options.dataDir);
-      const server = createHttpsServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => this.options.handle('https', req, res));
+      const connections = connectionTable(limits.max, limits.requestTimeoutMs);
+      // A connection counts once its handshake is done; one that never finishes it is cut at the headers' deadline.
+      const server = createHttpsServer({ key: this.tls.key, cert: this.tls.cert, handshakeTimeout: limits.headersTimeoutMs, ...timeouts }, (req, res) => {
+        connections.busy(req, res);
+        this.options.handle('https', req, res);
+      });
+      guard(server, 'secureConnection', connections, limits);
       this.listeners.push({ kind: 'https', server });
       this.addresses.tlsUrl = `https://${urlHost(host)}:${await listenOn(server, host, tlsPort, 'tlsPort')}`;
     }
@@ -117,6 +136,22 @@ export class ReceiverListeners {
   tlsCertificate(): { certFile: string; cert: string; fingerprint256: string } | null {
     return this.tls ? { certFile: this.tls.certFile, cert: this.tls.cert, fingerprint256: this.tls.fingerprint256 } : null;
   }
+}
+
+/**
+ * The limits of serve's own port, on a receiver's listener: connections held at once (the oldest idle one
+ * makes room), a request's headers and body cut when they do not arrive in time, and what the parser refused
+ * answered in words. Without them, idle sockets to the receiver used up the process's file descriptors, and
+ * serve's own port with them. A request that has arrived may wait for its answer as long as its script says.
+ */
+function guard(server: Server, event: 'connection' | 'secureConnection', connections: ReturnType<typeof connectionTable>, limits: ConnectionLimits): void {
+  server.on(event, (socket: Duplex) => connections.opened(socket));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const silent = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Duplex & { bytesRead?: number }).bytesRead === 0;
+    if (error.code === 'ECONNRESET' || !socket.writable || silent) return void socket.destroy();
+    const refusal = parserRefusal(error, { ...limits, carrying: connections.carrying(socket) });
+    endWithJson(socket, refusal.status, { error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } });
+  });
 }
 
 /** The host to put in a URL: a wildcard address is reached on loopback; IPv6 literals go in brackets. */

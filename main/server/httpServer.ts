@@ -16,7 +16,7 @@ import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/in
 import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
 import { writeKeyOf } from '../ingestion/ingestBody.js';
 import { apiAccess, handleApi, type ApiAccess } from './apiRoute.js';
-import { connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal, requestTarget } from './connections.js';
+import { connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal, requestTarget } from '../platform/connections.js';
 import { CLOSE_GRACE_MS, EVENT_SOCKET_LIMITS, EventSockets } from './eventSockets.js';
 import { clientAbortLog, clientIp, isClientAbort, readBody, sendJson, sendText } from './responses.js';
 import { serveUi } from './uiFiles.js';

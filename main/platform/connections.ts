@@ -1,10 +1,10 @@
 /**
- * The HTTP server's connections: how many it holds and which one makes room at the cap, the time a request has
- * to arrive, and what Node's parser refused, said as every other refusal is.
+ * An HTTP listener's connections (serve's port and the mock receiver's): how many it holds and which one makes
+ * room at the cap, the time a request has to arrive, and what Node's parser refused, said as every other
+ * refusal is.
  */
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { sendJson } from './responses.js';
 
 /**
  * A JSON answer written straight to a socket that Node's HTTP layer will not answer on (a connection refused at
@@ -54,7 +54,10 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
       // Node cuts slow headers itself; a body still arriving past the request timeout is cut here.
       const timer = setTimeout(() => {
         if (req.complete) return;
-        if (!res.headersSent) sendJson(res, 408, { error: { code: 'invalid_request', message: `the request did not arrive in full within ${seconds(requestTimeoutMs)}`, limit: requestTimeoutMs } }, { connection: 'close' });
+        if (!res.headersSent) {
+          const text = JSON.stringify({ error: { code: 'invalid_request', message: `the request did not arrive in full within ${seconds(requestTimeoutMs)}`, limit: requestTimeoutMs } });
+          res.writeHead(408, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', connection: 'close' }).end(text);
+        }
         req.socket.destroySoon();
       }, requestTimeoutMs);
       timer.unref();

@@ -1,0 +1,71 @@
+/**
+ * The mock receiver's listeners hold serve's own connection limits: a capped number of connections (the
+ * oldest idle one makes room), headers cut when they do not arrive in time, answered in words; a request that
+ * has arrived still waits for its answer as long as its script says. The limits are lowered to cost seconds.
+ */
+import { connect, type Socket } from 'node:net';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { ReceiverListeners } from '../../../main/receiver/listeners.js';
+import { newDataDir, onCleanup } from '../../helpers/harness.js';
+
+async function listeners(answerAfterMs = 0, headersTimeoutMs = 1000): Promise<string> {
+  const l = new ReceiverListeners({
+    dataDir: newDataDir(),
+    handle: (_, req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(200).end('ok'), answerAfterMs));
+    },
+    dropWaiting: () => undefined,
+    connectionLimits: { max: 3, headersTimeoutMs, requestTimeoutMs: Math.max(1000, headersTimeoutMs) },
+  });
+  onCleanup(() => l.stop());
+  const { url } = await l.start({ port: 0, tlsPort: null });
+  return url!;
+}
+
+function slowHeaders(url: string): Promise<Socket> {
+  const { port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write('POST /hook HTTP/1.1\r\nHost: x\r\n');
+      resolve(socket);
+    });
+    socket.on('error', () => undefined);
+    onCleanup(() => void socket.destroy());
+  });
+}
+
+const answer = (socket: Socket) =>
+  new Promise<string>((resolve) => {
+    let text = '';
+    socket.on('data', (d) => (text += String(d)));
+    socket.once('close', () => resolve(text));
+  });
+
+describe("the mock receiver's connection limits", () => {
+  it('with every slot held by slow headers, a delivery is still answered: the oldest idle connection makes room', async () => {
+    // Headers get 30 s here: a held connection that closes can only have made room.
+    const url = await listeners(0, 30_000);
+    const held = [await slowHeaders(url), await slowHeaders(url), await slowHeaders(url)];
+    const oldestClosed = answer(held[0]!);
+    const res = await request(`${url}/hook`, { method: 'POST', body: '{}' });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.text()).toBe('ok');
+    expect(await oldestClosed).toBe('');
+    expect(held[2]!.readyState).toBe('open');
+  });
+
+  it('headers that do not arrive in time are cut with a 408 saying which limit passed', async () => {
+    const url = await listeners();
+    const socket = await slowHeaders(url);
+    expect(await answer(socket)).toMatch(/^HTTP\/1\.1 408[\s\S]*"the request line and headers did not arrive within 1 s"/);
+  });
+
+  it('a request that has arrived waits for its answer past the request timeout (a script may hold it)', async () => {
+    const url = await listeners(1500);
+    const res = await request(`${url}/hook`, { method: 'POST', body: '{}' });
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.text()).toBe('ok');
+  });
+});
