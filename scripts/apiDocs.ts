@@ -38,7 +38,7 @@ export function renderApiDocs(): string {
     '',
     'Pushed events (WebSocket `/api/events?token=…`, or `window.hookbench.onEvents`) come in batches',
     '`{"events": [...], "dropped"?: n}`: `messageAccepted`, `messageUpdated`, `attemptStarted`,',
-    '`attemptFinished`, `deliveryUpdated`, `clockAdvanced`, `clockJumpUpdated`, `forwardingChanged`, `requestCaptured`,',
+    '`attemptFinished`, `deliveryUpdated`, `clockAdvanced`, `clockJumpUpdated`, `forwardingChanged`, `requestCaptured`, `captureUpdated`,',
     '`ingestRefused`, `catalogChanged` (destinations, sources or receiver endpoints changed: lists load again),',
     '`messagesRemoved` (`{count}`: retention removed old settled messages; lists and counts read again),',
     'and while a check runs `checkRunStarted`, `checkFinished`, `checkCapacityMeasured` (a capacity run\'s figures so far, once a second), `checkRunFinished` (`main/contract/events.ts`).',

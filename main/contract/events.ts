@@ -29,6 +29,8 @@ export type EngineEvent =
   | { type: 'clockJumpUpdated'; jump: ClockJump | null }
   | { type: 'forwardingChanged'; paused: boolean }
   | { type: 'requestCaptured'; capture: CaptureRecord }
+  /** A capture changed after it was announced: the client closed the connection before its answer (`step.clientClosedAfterMs`). */
+  | { type: 'captureUpdated'; capture: CaptureRecord }
   /** An ingestion request was refused (unknown write key, wrong route, a limit...): its ingest log entry, without the body preview. */
   | { type: 'ingestRefused'; refusal: IngestRefusal }
   /** A check run began (runCheck): its planned checks count in `run.total`. */
@@ -73,6 +75,7 @@ export const ENGINE_EVENT_TYPES = [
   'clockJumpUpdated',
   'forwardingChanged',
   'requestCaptured',
+  'captureUpdated',
   'ingestRefused',
   'checkRunStarted',
   'checkFinished',

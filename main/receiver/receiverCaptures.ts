@@ -18,7 +18,7 @@ export class ReceiverCaptures {
 
   constructor(
     private readonly store: ReceiverStore,
-    private readonly emit: (event: EventOf<'requestCaptured'>) => void,
+    private readonly emit: (event: EventOf<'requestCaptured'> | EventOf<'captureUpdated'>) => void,
   ) {}
 
   /**
@@ -56,13 +56,13 @@ export class ReceiverCaptures {
   }
 
   /** Stores one answered request (requestHandler.ts) and announces it; `position` is its endpoint's script position after it. */
-  record(capture: NewCapture | null, position: { name: string; answered: number } | null): void {
+  record(capture: NewCapture | null, position: { name: string; answered: number } | null): number | null {
     let id: number;
     try {
       if (capture === null) {
         // Not captured (the check's load): only the endpoint's script moved on.
         if (position) this.store.setAnswered(position);
-        return;
+        return null;
       }
       id = this.store.insertCapture(capture, position);
     } catch (e) {
@@ -70,13 +70,25 @@ export class ReceiverCaptures {
       // or the disk is full: one line then, and a count, not a line per request).
       if (isWriteFailure(e)) this.failures.failed((e as Error).message);
       else console.error('hookbench receiver: could not store a capture', e);
-      return;
+      return null;
     }
     this.failures.stored();
     try {
       this.emit({ type: 'requestCaptured', capture: captureRecord(id, capture) });
     } catch (e) {
       console.error('hookbench receiver: requestCaptured listener failed', e);
+    }
+    return id;
+  }
+
+  /** The client of a capture closed the connection before its answer went out: kept and announced (captureUpdated). */
+  clientClosed(id: number, afterMs: number): void {
+    try {
+      const capture = this.store.setClientClosed(id, afterMs);
+      if (capture) this.emit({ type: 'captureUpdated', capture });
+    } catch (e) {
+      // Only the record misses it; the request was handled as it was.
+      if (!isWriteFailure(e)) console.error('hookbench receiver: could not record a closed connection', e);
     }
   }
 }

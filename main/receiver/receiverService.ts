@@ -31,7 +31,7 @@ export interface ReceiverServiceOptions {
   clock: { now(): number };
   /** Where the HTTPS certificate is kept (`<dataDir>/receiver-tls`). */
   dataDir: string;
-  emit: (event: EventOf<'requestCaptured'> | EventOf<'catalogChanged'>) => void;
+  emit: (event: EventOf<'requestCaptured'> | EventOf<'captureUpdated'> | EventOf<'catalogChanged'>) => void;
   /**
    * Requests to a path that names no endpoint are answered by this endpoint instead of a 404 (the
    * standalone `hookbench receive` answers every path).
@@ -68,6 +68,7 @@ export class ReceiverService {
       endpoint: (name) => this.endpoints.get(name),
       senderOf: (listener, path, body, size, truncated) => this.senderOf(listener, path, body, size, truncated),
       record: (capture, position) => this.captures.record(capture, position),
+      clientClosed: (id, afterMs) => this.captures.clientClosed(id, afterMs),
       unknownEndpoint: (path) => unknownEndpointBody(path, this.endpoints.sorted().map((r) => this.endpoints.view(r))),
     });
     this.listening = new ReceiverListeners({ dataDir: options.dataDir, handle: (listener, req, res) => requests.handle(listener, req, res), dropWaiting: () => requests.clearTimers() });

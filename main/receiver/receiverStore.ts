@@ -115,6 +115,7 @@ export class ReceiverStore {
            @arrivedAt, @remoteAddress, @step, @signatureVerdict, @signature, @messageId,
            @attemptMessage, @attemptDelivery, @attemptNumber, @attemptWebhook, @sentBy)`,
       ),
+      setStep: db.prepare<[string, number]>('UPDATE captures SET step = ? WHERE id = ?'),
       prune: db.prepare<[number]>('DELETE FROM captures WHERE id <= ?'),
       bytesUpTo: db.prepare<[number], { n: number }>('SELECT coalesce(sum(length(body)), 0) AS n FROM captures WHERE id <= ?'),
       allBytes: db.prepare<[], { n: number }>('SELECT coalesce(sum(length(body)), 0) AS n FROM captures'),
@@ -174,6 +175,15 @@ export class ReceiverStore {
   /** An endpoint's script position after a request that was answered and not captured. */
   setAnswered(position: { name: string; answered: number }): void {
     this.statements.setAnswered.run(position.answered, position.name);
+  }
+
+  /** Notes that the client closed the connection before the answer; the capture as it is now (null: pruned or cleared meanwhile). */
+  setClientClosed(id: number, afterMs: number): CaptureRecord | null {
+    const capture = this.getCapture(id);
+    if (!capture) return null;
+    const step: CaptureStep = { ...capture.step, clientClosedAfterMs: afterMs };
+    this.statements.setStep.run(JSON.stringify(step), id);
+    return { ...capture, step };
   }
 
   insertCapture(c: NewCapture, position: { name: string; answered: number } | null): number {

@@ -23,7 +23,9 @@ export interface RequestHandlerDeps {
   /** Who sent these bytes to this path, if the workbench did: an engine's attempt, or the check directly (expectedRequests.ts). */
   senderOf: (listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean) => Sender | null;
   /** Stores the capture and announces it (null: none is kept, the check's load); `position` is the endpoint's script position after this request. */
-  record: (capture: NewCapture | null, position: { name: string; answered: number } | null) => void;
+  record: (capture: NewCapture | null, position: { name: string; answered: number } | null) => number | null;
+  /** The client of capture `id` closed the connection `afterMs` after it arrived, before its answer went out. */
+  clientClosed: (id: number, afterMs: number) => void;
   /** The 404 body for a path that names no endpoint. */
   unknownEndpoint: (path: string) => string;
 }
@@ -34,8 +36,13 @@ export class RequestHandler {
 
   constructor(private readonly deps: RequestHandlerDeps) {}
 
+  /** Answers not given yet, and those the receiver's stop dropped (their clients did not close them). */
+  private readonly unanswered = new Set<ServerResponse>();
+  private readonly dropped = new WeakSet<ServerResponse>();
+
   /** Drops the answers still waiting on a delay (the receiver stops). */
   clearTimers(): void {
+    for (const res of this.unanswered) this.dropped.add(res);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
   }
@@ -129,9 +136,20 @@ export class RequestHandler {
       attempt: sender?.attempt ?? null,
       sentBy: sender?.sentBy ?? null,
     };
-    this.deps.record(sender?.sentBy === 'check' && sender.load === true ? null : capture, position);
+    const id = this.deps.record(sender?.sentBy === 'check' && sender.load === true ? null : capture, position);
     if (refused) res.writeHead(401, { 'Content-Type': 'application/json' }).end(refusedBody(refused));
-    else if (step) this.perform(step, req, res);
+    else if (step) {
+      const arrived = performance.now();
+      // An answer the client did not wait for was never given: the capture says so rather than what was planned.
+      if (id !== null && step.action !== 'reset' && step.action !== 'close') {
+        this.unanswered.add(res);
+        res.once('close', () => {
+          this.unanswered.delete(res);
+          if (!res.writableFinished && !this.dropped.has(res)) this.deps.clientClosed(id, Math.round(performance.now() - arrived));
+        });
+      }
+      this.perform(step, req, res);
+    }
     else res.writeHead(404, { 'Content-Type': 'application/json' }).end(this.deps.unknownEndpoint(path));
   }
 

@@ -35,9 +35,12 @@ describe.skipIf(chromiumMissing)('deliveries that go wrong, in the workbench', (
     await details.getByRole('listitem', { name: /^Scheduled attempt 2 at / }).waitFor();
     await attempt.click();
     await expect.poll(() => details.getByRole('note', { name: 'Why it failed' }).innerText()).toMatch(/^No response headers within 5 s/);
-    // The receiver captured the request the engine gave up on.
+    // The receiver captured the request the engine gave up on, and says its planned answer was never sent.
     await page.getByRole('link', { name: 'Receiver', exact: true }).click();
-    await page.getByRole('list', { name: 'Captured requests' }).getByRole('button', { name: /^Capture \d+: POST \/r\/slow, answered 200 after 6000 ms/ }).waitFor();
+    const capture = page.getByRole('list', { name: 'Captured requests' }).getByRole('button', { name: /^Capture \d+: POST \/r\/slow, no answer: the client closed the connection after 5,\d{3} ms/ });
+    await capture.waitFor();
+    await capture.click();
+    await page.getByText('planned answer, not sent: 200 after 6000 ms').waitFor();
     expect(sent.message.id).toBeGreaterThan(0);
   });
 

@@ -106,8 +106,21 @@ class Printer {
     this.io.stdout(`${out.join('\n')}\n`);
   }
 
+  /** The client closed the connection before the answer its line announced: said under its number. */
+  closed(c: CaptureRecord): void {
+    const afterMs = c.step.clientClosedAfterMs;
+    if (afterMs == null) return;
+    const number = this.numbers.get(c.id);
+    if (this.json) return this.line({ type: 'closed', number: number ?? null, id: c.id, afterMs });
+    this.io.stdout(`#${number ?? '?'}  the client closed the connection after ${afterMs} ms: no answer was sent\n`);
+  }
+
+  /** Each capture's number in this run's output (#1, #2, …). */
+  private readonly numbers = new Map<number, number>();
+
   capture(received: CaptureRecord): void {
     this.count++;
+    this.numbers.set(received.id, this.count);
     // Credential-like headers masked, as the API shows captures (docs/behaviour.md §9 Logs): this is a log.
     const c = maskCapture(received);
     if (this.json) {
@@ -203,6 +216,7 @@ export async function runReceive(options: ReceiveOptions, io: CliIO, deps: Recei
   const service = core.receivers;
   core.onEvent((event) => {
     if (event.type === 'requestCaptured') print.capture(event.capture);
+    else if (event.type === 'captureUpdated') print.closed(event.capture);
   });
   try {
     const saved = service.applyConfig([{ name: CLI_RECEIVER, secret: script.secret, script: { steps: script.steps } }]);

@@ -99,6 +99,12 @@ export interface CaptureStep {
   /** The status answered, null when the step sends none. */
   status: number | null;
   delayMs: number;
+  /**
+   * The client closed the connection this many ms after the request arrived, before the answer went out (its
+   * timeout passed during a delay, or a `never` step): what the step says was then never sent. Null when the
+   * answer went out, or is still due. Captures stored before this was kept have none.
+   */
+  clientClosedAfterMs?: number | null;
 }
 
 /** Bytes travel as base64 plus a text copy when they are valid UTF-8 (docs/behaviour.md §10). */

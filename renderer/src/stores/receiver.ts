@@ -42,7 +42,13 @@ export const useReceiver = create<ReceiverState>((set) => ({
   },
   apply(events) {
     const fresh: CaptureRecord[] = [];
-    for (const e of events) if (e.type === 'requestCaptured') fresh.push(e.capture);
+    const changed: CaptureRecord[] = [];
+    for (const e of events) {
+      if (e.type === 'requestCaptured') fresh.push(e.capture);
+      else if (e.type === 'captureUpdated') changed.push(e.capture);
+    }
+    // A capture whose client left before the answer: replaced where it is listed, never added.
+    if (changed.length) set((s) => ({ captures: s.captures.map((c) => changed.find((u) => u.id === c.id) ?? c) }));
     if (!fresh.length) return;
     set((s) => ({ captures: mergeCaptures(fresh, s.captures) }));
     // Each answered request moves its endpoint's script on: "request n of the script" stays true.

@@ -145,6 +145,18 @@ describe('hookbench receive (in-process)', () => {
     expect(out.trimEnd().split('\n').at(-1)).toBe('stopped after 2 requests');
   });
 
+  it('a client that closes the connection before a delayed answer: a line under its number says no answer was sent', async () => {
+    const s = receive(['--port', '0', '--respond', '200', '--delay', '60000']);
+    const url = await s.url;
+    const gaveUp = request(`${url}/hook`, { method: 'POST', body: '{}', headersTimeout: 50 }).catch((e: Error) => e);
+    await s.waitFor((out) => bodyLines(out) === 1);
+    expect(await gaveUp).toBeInstanceOf(Error);
+    await s.waitFor((out) => out.includes('the client closed the connection'));
+    expect(s.out()).toMatch(/\n#1 {2}the client closed the connection after \d+ ms: no answer was sent\n/);
+    s.abort();
+    expect(await s.run).toBe(0);
+  });
+
   it('Ctrl-C right away: exit 0, "stopped after 0 requests"', async () => {
     const s = receive(['--port', '0']);
     await s.url;

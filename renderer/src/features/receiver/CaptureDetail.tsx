@@ -11,7 +11,7 @@ import { Card } from '../../ui/Card';
 import { VerdictBadge } from '../../ui/VerdictBadge';
 import { BodyModeSwitch, BodyView, useBodyMode } from '../detail/BodyView';
 import { HeadersTable } from '../detail/HeadersTable';
-import { answerOf, checkForgery } from './CaptureList';
+import { answerOf, checkForgery, outcomeOf } from './CaptureList';
 
 /** The attempt a capture's recorded link names (the engine told the receiver which attempt sent those bytes). */
 export function attemptFor(attempts: readonly AttemptRecord[], link: CaptureAttempt): AttemptRecord | null {
@@ -107,8 +107,17 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
             <span className="text-faint">over {c.listener}</span>
           </Fact>
           <Fact label="Answered">
-            <span className="font-mono">{answerOf(c)}</span>
-            {c.step.label !== answerOf(c) && <span className="truncate text-faint">{c.step.label}</span>}
+            {c.step.clientClosedAfterMs != null ? (
+              <>
+                <span className="text-err">{outcomeOf(c)}</span>
+                <span className="truncate text-faint">planned answer, not sent: {c.step.label}</span>
+              </>
+            ) : (
+              <>
+                <span className="font-mono">{answerOf(c)}</span>
+                {c.step.label !== answerOf(c) && <span className="truncate text-faint">{c.step.label}</span>}
+              </>
+            )}
           </Fact>
           <Fact label="Sent by">
             <SentBy capture={c} />

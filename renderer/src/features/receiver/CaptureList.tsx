@@ -3,15 +3,22 @@ import { useRowHeight } from '../../stores/density';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CaptureRecord } from '../../../../main/contract/receiver/receiver';
 import { destinationOwner } from '../../../../main/contract/destinations';
-import { formatRowTime } from '../../lib/format';
+import { formatCount, formatRowTime } from '../../lib/format';
 import { VerdictBadge } from '../../ui/VerdictBadge';
 
 
 /** What answered a capture, short: `500`, `never`, `reset`, `404 (unknown endpoint)`. */
 export function answerOf(c: CaptureRecord): string {
+  if (c.step.clientClosedAfterMs != null) return 'no answer';
   if (!c.matched) return '404 (unknown endpoint)';
   if (c.step.action !== 'respond') return c.step.action;
   return `${c.step.status ?? ''}${c.step.delayMs ? ` after ${c.step.delayMs} ms` : ''}`;
+}
+
+/** What became of the request in words: `answered 200 after 6000 ms`, or that its client left before the answer. */
+export function outcomeOf(c: CaptureRecord): string {
+  const closed = c.step.clientClosedAfterMs;
+  return closed != null ? `no answer: the client closed the connection after ${formatCount(closed)} ms` : `answered ${answerOf(c)}`;
 }
 
 /**
@@ -84,7 +91,7 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
       <button
         type="button"
         aria-pressed={selected}
-        aria-label={`Capture ${c.id}: ${c.method} ${c.path}, answered ${answerOf(c)}${verdict ? `, signature ${verdict}` : ''}`}
+        aria-label={`Capture ${c.id}: ${c.method} ${c.path}, ${outcomeOf(c)}${verdict ? `, signature ${verdict}` : ''}`}
         onClick={() => onSelect(c.id)}
         className="flex min-w-0 flex-1 flex-col justify-center gap-0.5 px-3 text-left"
       >
