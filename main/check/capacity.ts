@@ -41,11 +41,22 @@ function specOf(n: number): RequestSpec {
   return { label: `capacity delivery ${n + 1} (${shape.type})`, message: { type: shape.type, call: shape.call(n) }, sign: 'valid' };
 }
 
-/** How a failed delivery is counted: its status, else the network error's code, else the outcome. */
+/**
+ * undici's own codes for what happened on the socket, in a user's words: `UND_ERR_SOCKET` is the receiver
+ * closing the connection before it answered, which no one recognises by undici's name.
+ */
+const UNDICI_KINDS: Record<string, string> = {
+  UND_ERR_SOCKET: 'connection closed',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
+  UND_ERR_HEADERS_OVERFLOW: 'response headers too large',
+};
+
+/** How a failed delivery is counted: its status, else the network error's code (undici's in words), else the outcome. */
 export function errorKind(r: Pick<SendResult, 'outcome' | 'statusCode' | 'error'>): string {
   if (r.statusCode !== null) return `HTTP ${r.statusCode}`;
-  if (r.outcome === 'network_error') return /^([A-Z][A-Z0-9_]+):/.exec(r.error ?? '')?.[1] ?? 'network_error';
-  return r.outcome;
+  if (r.outcome !== 'network_error') return r.outcome;
+  const code = /^([A-Z][A-Z0-9_]+):/.exec(r.error ?? '')?.[1];
+  return code ? (UNDICI_KINDS[code] ?? code) : 'network_error';
 }
 
 const succeeded = (r: Pick<SendResult, 'outcome' | 'statusCode'>): boolean => r.outcome === 'success' && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;

@@ -122,7 +122,7 @@ export interface CapacityReport {
   deliveriesPerSecond: number;
   /** Over every answer (a timeout counts as the timeout); null when nothing was sent. */
   latencyMs: { p50: number | null; p95: number | null; p99: number | null; max: number | null };
-  /** Failed deliveries by kind (`HTTP 503`, `ECONNRESET`, `tls_error`, …), timeouts apart. */
+  /** Failed deliveries by kind (`HTTP 503`, `ECONNRESET`, `connection closed`, `tls_error`, …), timeouts apart. */
   errors: Record<string, number>;
   timeouts: number;
   series: CapacitySecond[];

@@ -175,6 +175,19 @@ describe('hookbench check --capacity', () => {
     expect(xml).toContain('HTTP 503');
   });
 
+  it('a receiver that closes connections without answering is counted under "connection closed"', async () => {
+    let n = 0;
+    const good = checkReceiver();
+    const r = await newReceiver((req, res) => {
+      if (++n % 2 === 0) res.socket?.destroy();
+      else good(req, res);
+    });
+    const { out } = await check([r.url, '--secret', SECRET, '--capacity', '1', '--only', 'capacity.sustained-rate', '--json']);
+    const capacity = (JSON.parse(out) as CheckReport).capacity as CapacityReport;
+    expect(capacity.errors['connection closed']).toBeGreaterThan(0);
+    expect(Object.keys(capacity.errors).filter((kind) => kind.startsWith('UND_ERR'))).toEqual([]);
+  });
+
   it('is not run unless asked: --json says capacity null', async () => {
     const r = await newReceiver(checkReceiver());
     const { code, out } = await check([r.url, '--secret', SECRET, '--only', 'shapes.track', '--json']);
