@@ -318,7 +318,8 @@ export function judgeCapacity(c: CheckCapacity): Judgement {
     const why = [short ? `sustains ${c.deliveriesPerSecond.toLocaleString('en-US')}/s, below the ${n.toLocaleString('en-US')}/s expected` : '', late ? `p99 ${Math.round(p99)} ms is not under the ${c.timeoutMs} ms timeout` : '', failures > 0 ? `${plural(failures, 'delivery', 'deliveries')} failed` : ''].filter(Boolean).join('; ');
     return { verdict: 'fail', detail: `${why}. ${figures}. ${OVERLOAD(c.timeoutMs)}`, fix: CAPACITY_FIX };
   }
-  const headroom = round1(c.deliveriesPerSecond / n);
+  // Floored, never rounded: 1.99× must not read as the 2× it falls short of.
+  const headroom = Math.floor((c.deliveriesPerSecond / n) * 10 + 1e-9) / 10;
   if (c.deliveriesPerSecond < 2 * n) {
     return { verdict: 'warn', detail: `sustains ${n.toLocaleString('en-US')}/s with only ${headroom}× headroom (under 2×: a burst or a wave of retries takes it past its capacity). ${figures}. ${OVERLOAD(c.timeoutMs)}`, fix: CAPACITY_FIX };
   }
