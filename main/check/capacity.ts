@@ -298,25 +298,79 @@ const OVERLOAD = (timeoutMs: number): string =>
 const CAPACITY_FIX =
   'Answer 2xx as soon as the request is verified and stored and do the work after responding (a queue, a background job); serve at least 16 requests at once; add instances behind a load balancer when one is not enough.';
 
+/** Refusals no capacity cures: the other checks send one delivery at a time and say why it is refused. */
+const OTHER_CHECKS = 'The other checks (run them all) say why a valid delivery is refused: signature for 401 and 403, shapes for 400 and 422, status for the rest.';
+
+const REFUSED_FIX = 'Make the receiver accept a valid, signed delivery with a 2xx first (the failing checks of a run of all of them show what it refuses and why), then measure its capacity again.';
+
+const NONE_FIX = 'Make the receiver answer a single valid delivery with a 2xx within the timeout first (the other checks show how it answers one at a time), then measure its capacity again.';
+
 /**
- * The verdict. With an expected rate: fail when it is not sustained with p99 under the timeout and no errors,
- * warn under twice it (no headroom for a burst or a retry wave), pass otherwise. Without one there is nothing
- * to fail against: the figures pass, and errors or timeouts under load warn (the destination retries each).
+ * Whether the destination retries a delivery that failed this way (docs/behaviour.md §3): 429, 5xx, timeouts
+ * and network errors are retried; any other status (a 401, a redirect) and a refused certificate are final.
+ */
+export function retriedKind(kind: string): boolean {
+  const status = /^HTTP (\d+)$/.exec(kind)?.[1];
+  if (status !== undefined) return Number(status) === 429 || Number(status) >= 500;
+  return kind !== 'tls_error';
+}
+
+const kindsText = (kinds: [string, number][], timeouts = 0): string =>
+  [...kinds.map(([kind, n]) => `${kind} ×${n.toLocaleString('en-US')}`), ...(timeouts > 0 ? [plural(timeouts, 'timeout')] : [])].join(', ');
+
+/** The failures of a run split as the destination treats them: retried (adding load) or final (lost, whatever the capacity). */
+function failuresOf(c: CheckCapacity): { retried: number; final: number; retriedText: string; finalText: string; finalKinds: string } {
+  const kinds = Object.entries(c.errors).sort((a, b) => b[1] - a[1]);
+  const retried = kinds.filter(([kind]) => retriedKind(kind));
+  const final = kinds.filter(([kind]) => !retriedKind(kind));
+  const count = (list: [string, number][]): number => list.reduce((sum, [, n]) => sum + n, 0);
+  const retriedN = count(retried) + c.timeouts;
+  const finalN = count(final);
+  const finalKinds = final.map(([kind]) => kind).join(', ');
+  return {
+    retried: retriedN,
+    final: finalN,
+    retriedText: retriedN > 0 ? `${plural(retriedN, 'delivery', 'deliveries')} failed in ways the destination retries (${kindsText(retried, c.timeouts)}): each comes back 5 s, 30 s, 2 min, … later, on top of new traffic.` : '',
+    finalText: finalN > 0 ? `${plural(finalN, 'delivery', 'deliveries')} got ${kindsText(final)}, which the destination never retries (it retries 429, 5xx, timeouts and network errors only): those messages are lost for it whatever the receiver's capacity. ${OTHER_CHECKS}` : '',
+    finalKinds,
+  };
+}
+
+/** No delivery succeeded: there is no rate to judge, and what failed says where to look. */
+function judgeNoneDelivered(c: CheckCapacity, f: ReturnType<typeof failuresOf>): Judgement {
+  const all = kindsText(Object.entries(c.errors).sort((a, b) => b[1] - a[1]), c.timeouts);
+  if (f.retried === 0) {
+    return { verdict: 'fail', detail: `the receiver refused every delivery (${all}): none succeeded, so there is no rate to judge. The destination never retries ${f.finalKinds} (it retries 429, 5xx, timeouts and network errors only): every such message is lost for it, however much the receiver could take. ${OTHER_CHECKS}`, fix: REFUSED_FIX };
+  }
+  return { verdict: 'fail', detail: `no delivery succeeded (${all}), so there is no rate to judge. ${[f.retriedText, f.finalText].filter(Boolean).join(' ')}`, fix: f.final > 0 ? `${NONE_FIX} ${REFUSED_FIX}` : NONE_FIX };
+}
+
+/**
+ * The verdict. No delivery succeeded: fail (a rate of 0 is no figure to pass or warn on), pointing at why.
+ * With an expected rate: fail when it is not sustained with p99 under the timeout and no errors, warn under
+ * twice it (no headroom for a burst or a retry wave), pass otherwise. Without one there is nothing to fail
+ * against: the figures pass, and failures under load warn. Either way the detail tells failures the
+ * destination retries (429, 5xx, timeouts, network errors: more load) from those it never does (lost).
  */
 export function judgeCapacity(c: CheckCapacity): Judgement {
   const figures = capacityFigures(c);
-  const failures = Object.values(c.errors).reduce((a, b) => a + b, 0) + c.timeouts;
+  const f = failuresOf(c);
+  const failures = f.retried + f.final;
+  const delivered = c.series.reduce((sum, s) => sum + s.deliveries, 0);
+  if (delivered === 0 && failures > 0) return judgeNoneDelivered(c, f);
   const p99 = c.latencyMs.p99;
   const late = p99 !== null && p99 >= c.timeoutMs;
+  const fixes = (capacity: boolean): string => [capacity ? CAPACITY_FIX : '', f.final > 0 ? REFUSED_FIX : ''].filter(Boolean).join(' ');
   if (c.expectRate === null) {
-    if (failures > 0) return { verdict: 'warn', detail: `${figures}. ${plural(failures, 'delivery', 'deliveries')} failed under load: the destination retries each, adding load. ${OVERLOAD(c.timeoutMs)}`, fix: CAPACITY_FIX };
+    if (failures > 0) return { verdict: 'warn', detail: [`${figures}.`, f.retriedText, f.finalText, f.retried > 0 ? OVERLOAD(c.timeoutMs) : ''].filter(Boolean).join(' '), fix: fixes(f.retried > 0) };
     return { verdict: 'pass', detail: `${figures} (no expected rate given: --expect-rate N judges them)` };
   }
   const n = c.expectRate;
   const short = c.deliveriesPerSecond < n;
   if (short || late || failures > 0) {
     const why = [short ? `sustains ${c.deliveriesPerSecond.toLocaleString('en-US')}/s, below the ${n.toLocaleString('en-US')}/s expected` : '', late ? `p99 ${Math.round(p99)} ms is not under the ${c.timeoutMs} ms timeout` : '', failures > 0 ? `${plural(failures, 'delivery', 'deliveries')} failed` : ''].filter(Boolean).join('; ');
-    return { verdict: 'fail', detail: `${why}. ${figures}. ${OVERLOAD(c.timeoutMs)}`, fix: CAPACITY_FIX };
+    const capacity = short || late || f.retried > 0;
+    return { verdict: 'fail', detail: [`${why}. ${figures}.`, f.retriedText, f.finalText, capacity ? OVERLOAD(c.timeoutMs) : ''].filter(Boolean).join(' '), fix: fixes(capacity) };
   }
   // Floored, never rounded: 1.99× must not read as the 2× it falls short of.
   const headroom = Math.floor((c.deliveriesPerSecond / n) * 10 + 1e-9) / 10;

@@ -188,6 +188,15 @@ describe('hookbench check --capacity', () => {
     expect(Object.keys(capacity.errors).filter((kind) => kind.startsWith('UND_ERR'))).toEqual([]);
   });
 
+  it('a receiver that answers every delivery 401 fails, refused every delivery, with no capacity advice (no expected rate given)', async () => {
+    const r = await newReceiver((_req, res) => res.writeHead(401).end('bad signature'));
+    const { code, out } = await check([r.url, '--secret', SECRET, '--capacity', '1', '--only', 'capacity.sustained-rate']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✗ capacity\.sustained-rate: .*\n {4}the receiver refused every delivery \(HTTP 401 ×[\d,]+\): none succeeded/);
+    expect(out).not.toContain('deliveries queue behind');
+    expect(out).not.toContain('serve at least 16 requests at once');
+  });
+
   it('is not run unless asked: --json says capacity null', async () => {
     const r = await newReceiver(checkReceiver());
     const { code, out } = await check([r.url, '--secret', SECRET, '--only', 'shapes.track', '--json']);

@@ -49,3 +49,52 @@ describe('judgeCapacity: headroom', () => {
     expect(judgeCapacity(run(259.9, { expectRate: 100 })).detail).toMatch(/with 2\.5× headroom/);
   });
 });
+
+describe('judgeCapacity: failures that are not capacity', () => {
+  /** Every delivery refused with this status: no second has a delivery. */
+  const refused = (kind: string, n: number, over: Partial<CheckCapacity> = {}): CheckCapacity =>
+    run(0, { errors: { [kind]: n }, series: Array.from({ length: 5 }, (_, i) => ({ second: i + 1, deliveries: 0, p50: 5, p95: 9, errors: n / 5 })), ...over });
+
+  it('fails a run where every delivery got HTTP 401, saying the receiver refused every one and pointing at the other checks, not at capacity', () => {
+    for (const expectRate of [null, 50]) {
+      const j = judgeCapacity(refused('HTTP 401', 12_370, { expectRate }));
+      expect(j.verdict).toBe('fail');
+      expect(j.detail).toMatch(/^the receiver refused every delivery \(HTTP 401 ×12,370\): none succeeded, so there is no rate to judge/);
+      expect(j.detail).toContain('never retries HTTP 401');
+      expect(j.detail).toContain('signature for 401 and 403');
+      expect(j.detail).not.toMatch(/retries each|When traffic exceeds|deliveries queue/);
+      expect(j.fix).not.toMatch(/16 requests at once/);
+      expect(j.fix).toMatch(/accept a valid, signed delivery/);
+    }
+  });
+
+  it('fails a run where nothing succeeded through timeouts and 503s, saying those are retried', () => {
+    const j = judgeCapacity(run(0, { errors: { 'HTTP 503': 10 }, timeouts: 80, series: [{ second: 1, deliveries: 0, p50: 5000, p95: 5000, errors: 90 }] }));
+    expect(j.verdict).toBe('fail');
+    expect(j.detail).toMatch(/^no delivery succeeded \(HTTP 503 ×10, 80 timeouts\), so there is no rate to judge\. 90 deliveries failed in ways the destination retries/);
+  });
+
+  it('without an expected rate, warns on 401s among successes as refusals the destination never retries, not as load it retries', () => {
+    const j = judgeCapacity(run(300, { errors: { 'HTTP 401': 20 } }));
+    expect(j.verdict).toBe('warn');
+    expect(j.detail).toContain('20 deliveries got HTTP 401 ×20, which the destination never retries (it retries 429, 5xx, timeouts and network errors only)');
+    expect(j.detail).not.toMatch(/in ways the destination retries|When traffic exceeds/);
+    expect(j.fix).not.toMatch(/16 requests at once/);
+  });
+
+  it('says 429, 5xx, timeouts and connection errors are retried, each adding load, with the capacity advice', () => {
+    const j = judgeCapacity(run(300, { errors: { 'HTTP 503': 4, 'HTTP 429': 2, 'connection closed': 1 }, timeouts: 3 }));
+    expect(j.verdict).toBe('warn');
+    expect(j.detail).toContain('10 deliveries failed in ways the destination retries (HTTP 503 ×4, HTTP 429 ×2, connection closed ×1, 3 timeouts)');
+    expect(j.detail).toContain('When traffic exceeds what it sustains');
+    expect(j.fix).toMatch(/16 requests at once/);
+  });
+
+  it('with an expected rate it sustains, fails on 401s without capacity advice', () => {
+    const j = judgeCapacity(run(300, { errors: { 'HTTP 401': 20 }, expectRate: 50 }));
+    expect(j.verdict).toBe('fail');
+    expect(j.detail).toMatch(/^20 deliveries failed\./);
+    expect(j.detail).not.toContain('When traffic exceeds');
+    expect(j.fix).not.toMatch(/16 requests at once/);
+  });
+});
