@@ -5,7 +5,7 @@
  * The requests are the check's own: they never go through the engine, so no message, delivery or
  * destination is made.
  */
-import type { CapacitySecond, CheckCapacity, CheckExchange } from '../contract/check/check.js';
+import { CAPACITY_FALL, capacityTrend, windowSeconds, type CapacitySecond, type CheckCapacity, type CheckExchange } from '../contract/check/check.js';
 import { CAPACITY_CHECK_ID, CAPACITY_CONCURRENCY } from '../contract/check/checkInputs.js';
 import type { MessageType } from '../contract/message/messageShapes.js';
 import { CONNECTIONS_PER_ORIGIN, type SendResult } from '../delivery/webhookRequests.js';
@@ -289,7 +289,7 @@ export function capacityFigures(c: CheckCapacity): string {
   const failed = Object.entries(c.errors).sort((a, b) => b[1] - a[1]);
   const errorText = failed.length === 0 && c.timeouts === 0 ? 'no errors, no timeouts' : [failed.map(([kind, n]) => `${kind} ×${n}`).join(', '), c.timeouts > 0 ? plural(c.timeouts, 'timeout') : ''].filter(Boolean).join(', ');
   const { p50, p95, p99, max } = c.latencyMs;
-  return `${c.deliveriesPerSecond.toLocaleString('en-US')} deliveries/s sustained over ${c.seconds} s with ${c.concurrency} in flight; latency p50 ${msText(p50)}, p95 ${msText(p95)}, p99 ${msText(p99)}, max ${msText(max)}; ${errorText}`;
+  return `${c.deliveriesPerSecond.toLocaleString('en-US')} deliveries/s on average over ${c.seconds} s with ${c.concurrency} in flight; latency p50 ${msText(p50)}, p95 ${msText(p95)}, p99 ${msText(p99)}, max ${msText(max)}; ${errorText}`;
 }
 
 const OVERLOAD = (timeoutMs: number): string =>
@@ -345,12 +345,19 @@ function judgeNoneDelivered(c: CheckCapacity, f: ReturnType<typeof failuresOf>):
   return { verdict: 'fail', detail: `no delivery succeeded (${all}), so there is no rate to judge. ${[f.retriedText, f.finalText].filter(Boolean).join(' ')}`, fix: f.final > 0 ? `${NONE_FIX} ${REFUSED_FIX}` : NONE_FIX };
 }
 
+const FELL_FIX =
+  'Find what builds up while it serves (work queued in the process, a database or connection pool that fills, memory and garbage collection) and measure for longer to see where it settles; answer 2xx as soon as the request is verified and stored and do the work after responding.';
+
+const rateText = (v: number): string => `${v.toLocaleString('en-US')}/s`;
+
 /**
  * The verdict. No delivery succeeded: fail (a rate of 0 is no figure to pass or warn on), pointing at why.
- * With an expected rate: fail when it is not sustained with p99 under the timeout and no errors, warn under
- * twice it (no headroom for a burst or a retry wave), pass otherwise. Without one there is nothing to fail
- * against: the figures pass, and failures under load warn. Either way the detail tells failures the
- * destination retries (429, 5xx, timeouts, network errors: more load) from those it never does (lost).
+ * What it sustains is the lower of the whole run's rate and the rate over its last third (capacityTrend), so
+ * a receiver that slows down is judged on where it ended. With an expected rate: fail when that is under it,
+ * or p99 is not under the timeout, or deliveries failed; warn under twice it (no headroom for a burst or a
+ * retry wave); pass otherwise. Without one there is nothing to fail against: the figures pass, and failures
+ * under load, or throughput that fell by CAPACITY_FALL or more, warn. Either way the detail tells failures
+ * the destination retries (429, 5xx, timeouts, network errors: more load) from those it never does (lost).
  */
 export function judgeCapacity(c: CheckCapacity): Judgement {
   const figures = capacityFigures(c);
@@ -358,26 +365,40 @@ export function judgeCapacity(c: CheckCapacity): Judgement {
   const failures = f.retried + f.final;
   const delivered = c.series.reduce((sum, s) => sum + s.deliveries, 0);
   if (delivered === 0 && failures > 0) return judgeNoneDelivered(c, f);
+  const trend = c.finished ? capacityTrend(c.series) : null;
+  const fell = trend !== null && trend.last.rate <= trend.first.rate * (1 - CAPACITY_FALL);
+  const fellText = trend && fell ? `throughput fell from ${rateText(trend.first.rate)} in ${windowSeconds(trend.first)} to ${rateText(trend.last.rate)} in ${windowSeconds(trend.last)}` : '';
+  const endRate = trend ? trend.last.rate : c.deliveriesPerSecond;
+  const sustained = Math.min(c.deliveriesPerSecond, endRate);
   const p99 = c.latencyMs.p99;
   const late = p99 !== null && p99 >= c.timeoutMs;
-  const fixes = (capacity: boolean): string => [capacity ? CAPACITY_FIX : '', f.final > 0 ? REFUSED_FIX : ''].filter(Boolean).join(' ');
+  const fixes = (capacity: boolean): string => [capacity ? (fell ? FELL_FIX : CAPACITY_FIX) : '', f.final > 0 ? REFUSED_FIX : ''].filter(Boolean).join(' ');
   if (c.expectRate === null) {
-    if (failures > 0) return { verdict: 'warn', detail: [`${figures}.`, f.retriedText, f.finalText, f.retried > 0 ? OVERLOAD(c.timeoutMs) : ''].filter(Boolean).join(' '), fix: fixes(f.retried > 0) };
+    if (failures > 0 || fell) {
+      const lead = fell ? `${fellText[0]!.toUpperCase()}${fellText.slice(1)} (by a third or more): it sustains less the longer the load lasts. ` : '';
+      return { verdict: 'warn', detail: [`${lead}${figures}.`, f.retriedText, f.finalText, f.retried > 0 || fell ? OVERLOAD(c.timeoutMs) : ''].filter(Boolean).join(' '), fix: fixes(f.retried > 0 || fell) };
+    }
     return { verdict: 'pass', detail: `${figures} (no expected rate given: --expect-rate N judges them)` };
   }
   const n = c.expectRate;
-  const short = c.deliveriesPerSecond < n;
+  const short = sustained < n;
+  // The end of the run, when it fell below what the average still clears: the average alone would pass it.
+  const endShort = short && c.deliveriesPerSecond >= n;
   if (short || late || failures > 0) {
-    const why = [short ? `sustains ${c.deliveriesPerSecond.toLocaleString('en-US')}/s, below the ${n.toLocaleString('en-US')}/s expected` : '', late ? `p99 ${Math.round(p99)} ms is not under the ${c.timeoutMs} ms timeout` : '', failures > 0 ? `${plural(failures, 'delivery', 'deliveries')} failed` : ''].filter(Boolean).join('; ');
+    const shortText = endShort
+      ? `by the end it sustains ${rateText(endRate)}, below the ${rateText(n)} expected (${fellText || `${windowSeconds(trend!.last)}; ${rateText(c.deliveriesPerSecond)} on average`})`
+      : `sustains ${rateText(c.deliveriesPerSecond)}, below the ${rateText(n)} expected${fell ? ` (${fellText})` : ''}`;
+    const why = [short ? shortText : '', late ? `p99 ${Math.round(p99)} ms is not under the ${c.timeoutMs} ms timeout` : '', failures > 0 ? `${plural(failures, 'delivery', 'deliveries')} failed` : ''].filter(Boolean).join('; ');
     const capacity = short || late || f.retried > 0;
     return { verdict: 'fail', detail: [`${why}. ${figures}.`, f.retriedText, f.finalText, capacity ? OVERLOAD(c.timeoutMs) : ''].filter(Boolean).join(' '), fix: fixes(capacity) };
   }
   // Floored, never rounded: 1.99× must not read as the 2× it falls short of.
-  const headroom = Math.floor((c.deliveriesPerSecond / n) * 10 + 1e-9) / 10;
-  if (c.deliveriesPerSecond < 2 * n) {
-    return { verdict: 'warn', detail: `sustains ${n.toLocaleString('en-US')}/s with only ${headroom}× headroom (under 2×: a burst or a wave of retries takes it past its capacity). ${figures}. ${OVERLOAD(c.timeoutMs)}`, fix: CAPACITY_FIX };
+  const headroom = Math.floor((sustained / n) * 10 + 1e-9) / 10;
+  const at = fell ? ` by the end (${fellText})` : '';
+  if (sustained < 2 * n) {
+    return { verdict: 'warn', detail: `sustains ${rateText(n)} with only ${headroom}× headroom${at} (under 2×: a burst or a wave of retries takes it past its capacity). ${figures}. ${OVERLOAD(c.timeoutMs)}`, fix: fell ? FELL_FIX : CAPACITY_FIX };
   }
-  return { verdict: 'pass', detail: `sustains ${n.toLocaleString('en-US')}/s with ${headroom}× headroom. ${figures}` };
+  return { verdict: 'pass', detail: `sustains ${rateText(n)} with ${headroom}× headroom${at}. ${figures}` };
 }
 
 export const CAPACITY_TITLE = 'how many deliveries per second it sustains, sent as the destination sends them (16 at once)';

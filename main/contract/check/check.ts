@@ -142,6 +142,40 @@ export function capacityReport(c: CapacityReport): CapacityReport {
   return { concurrency: c.concurrency, seconds: c.seconds, deliveriesPerSecond: c.deliveriesPerSecond, latencyMs: c.latencyMs, errors: c.errors, timeouts: c.timeouts, series: c.series };
 }
 
+/** Some seconds of a capacity run (1-based, inclusive) and the deliveries a second over them. */
+export interface CapacityWindow {
+  from: number;
+  to: number;
+  rate: number;
+}
+
+/**
+ * Throughput that fell by this share or more from the run's first third to its last is called a fall
+ * (docs/check.md, "Capacity"): a steady receiver's thirds differ by far less, even on a busy machine.
+ */
+export const CAPACITY_FALL = 1 / 3;
+
+/**
+ * A finished run's rate in its first and last third (docs/check.md, "Capacity"): a receiver that slows
+ * down is judged on what it sustains by the end, not on an average its first seconds lift. The final second
+ * also holds the answers still out when the time was up, which inflate it, so it is left out; a run of
+ * fewer than 3 seconds has no thirds to compare (null).
+ */
+export function capacityTrend(series: readonly CapacitySecond[]): { first: CapacityWindow; last: CapacityWindow } | null {
+  const judged = series.slice(0, -1);
+  if (judged.length < 2) return null;
+  const size = Math.ceil(judged.length / 3);
+  const windowOf = (seconds: readonly CapacitySecond[]): CapacityWindow => ({
+    from: seconds[0]!.second,
+    to: seconds.at(-1)!.second,
+    rate: Math.round((seconds.reduce((sum, s) => sum + s.deliveries, 0) / seconds.length) * 10) / 10,
+  });
+  return { first: windowOf(judged.slice(0, size)), last: windowOf(judged.slice(-size)) };
+}
+
+/** `second 4` or `seconds 7–9`. */
+export const windowSeconds = (w: Pick<CapacityWindow, 'from' | 'to'>): string => (w.from === w.to ? `second ${w.from}` : `seconds ${w.from}–${w.to}`);
+
 /** A run as listCheckRuns lists it. */
 export interface CheckRunSummary {
   id: number;

@@ -125,7 +125,7 @@ describe('hookbench check --capacity', () => {
     expect(capacity.latencyMs.p99).toBeLessThanOrEqual(capacity.latencyMs.max!);
     // No expected rate: the figures pass.
     expect(report.checks).toEqual([expect.objectContaining({ id: 'capacity.sustained-rate', area: 'capacity', verdict: 'pass' })]);
-    expect(report.checks[0]!.detail).toMatch(/deliveries\/s sustained over 5 s with 16 in flight; latency p50 \d+ ms/);
+    expect(report.checks[0]!.detail).toMatch(/deliveries\/s on average over 5 s with 16 in flight; latency p50 \d+ ms/);
   });
 
   it('--expect-rate 1000 fails against it, saying what the destination does past capacity; --expect-rate 100 passes (through a running serve, where the run is kept)', async () => {
@@ -195,6 +195,21 @@ describe('hookbench check --capacity', () => {
     expect(out).toMatch(/✗ capacity\.sustained-rate: .*\n {4}the receiver refused every delivery \(HTTP 401 ×[\d,]+\): none succeeded/);
     expect(out).not.toContain('deliveries queue behind');
     expect(out).not.toContain('serve at least 16 requests at once');
+  });
+
+  it('a receiver that slows down is judged on where it ended: without an expected rate it warns that throughput fell, naming the seconds', async () => {
+    // Fast for its first second (from its first request, the warm-up's), then 150 ms a request: about 100/s with 16 at once.
+    let first = 0;
+    const good = checkReceiver();
+    const r = await newReceiver((req, res) => {
+      first ||= performance.now();
+      setTimeout(() => good(req, res), performance.now() - first < 1_000 ? 2 : 150);
+    });
+    const { out } = await check([r.url, '--secret', SECRET, '--capacity', '4', '--only', 'capacity.sustained-rate', '--json']);
+    const report = JSON.parse(out) as CheckReport;
+    const [s1, , s3] = report.capacity!.series;
+    expect(s3!.deliveries, JSON.stringify(report.capacity!.series)).toBeLessThan(s1!.deliveries * 0.5);
+    expect(report.checks[0]).toMatchObject({ verdict: 'warn', detail: expect.stringMatching(/^Throughput fell from [\d.,]+\/s in second 1 to [\d.,]+\/s in second 3 \(by a third or more\)/) });
   });
 
   it('is not run unless asked: --json says capacity null', async () => {

@@ -98,3 +98,43 @@ describe('judgeCapacity: failures that are not capacity', () => {
     expect(j.fix).not.toMatch(/16 requests at once/);
   });
 });
+
+describe('judgeCapacity: a receiver that slows down', () => {
+  /** A run with this series of deliveries a second; its rate is the whole run's average, as measureCapacity gives it. */
+  const slowing = (deliveries: number[], over: Partial<CheckCapacity> = {}): CheckCapacity =>
+    run(Math.round((deliveries.reduce((a, b) => a + b, 0) / deliveries.length) * 10) / 10, { series: deliveries.map((d, i) => ({ second: i + 1, deliveries: d, p50: 40, p95: 60, errors: 0 })), ...over });
+  const QA_SERIES = [352, 327, 286, 250, 215, 180, 144, 128, 111, 126];
+
+  it('fails an expected rate its average clears but its last third does not, saying when throughput fell', () => {
+    const c = slowing(QA_SERIES, { expectRate: 150 });
+    expect(c.deliveriesPerSecond).toBeGreaterThan(150);
+    const j = judgeCapacity(c);
+    expect(j.verdict).toBe('fail');
+    expect(j.detail).toMatch(/^by the end it sustains 127\.7\/s, below the 150\/s expected \(throughput fell from 321\.7\/s in seconds 1–3 to 127\.7\/s in seconds 7–9\)\. 211\.9 deliveries\/s on average over 10 s/);
+  });
+
+  it('without an expected rate, warns when throughput fell by a third or more', () => {
+    const j = judgeCapacity(slowing(QA_SERIES));
+    expect(j.verdict).toBe('warn');
+    expect(j.detail).toMatch(/^Throughput fell from 321\.7\/s in seconds 1–3 to 127\.7\/s in seconds 7–9 \(by a third or more\): it sustains less the longer the load lasts\. 211\.9 deliveries\/s on average/);
+    expect(j.fix).toMatch(/^Find what builds up while it serves/);
+  });
+
+  it('takes headroom from the last third when it is below the average, and says it fell', () => {
+    const j = judgeCapacity(slowing([400, 380, 300, 260, 250, 250, 290], { expectRate: 100 }));
+    expect(j.verdict).toBe('pass');
+    expect(j.detail).toMatch(/^sustains 100\/s with 2\.5× headroom by the end \(throughput fell from 390\/s in seconds 1–2 to 250\/s in seconds 5–6\)\. /);
+  });
+
+  it('leaves out the final second, which also holds the answers still out: a drain-inflated or drain-only last second changes nothing', () => {
+    expect(judgeCapacity(slowing([300, 300, 300, 300, 400], { expectRate: 100 }))).toMatchObject({ verdict: 'pass', detail: expect.stringMatching(/^sustains 100\/s with 3× headroom\. /) });
+    expect(judgeCapacity(slowing([300, 290, 300, 310, 16]))).toMatchObject({ verdict: 'pass' });
+  });
+
+  it('does not call a steady run with ordinary jitter a fall, nor judge runs under 3 s on thirds', () => {
+    expect(judgeCapacity(slowing([300, 260, 280, 240, 250, 290]))).toMatchObject({ verdict: 'pass' });
+    expect(judgeCapacity(slowing([162, 145, 192, 148, 178]))).toMatchObject({ verdict: 'pass' });
+    expect(judgeCapacity(slowing([192, 178, 145, 148, 170]))).toMatchObject({ verdict: 'pass' });
+    expect(judgeCapacity(slowing([300, 100]))).toMatchObject({ verdict: 'pass' });
+  });
+});
