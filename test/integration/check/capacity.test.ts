@@ -151,7 +151,7 @@ describe('hookbench check --capacity', () => {
     expect(newest?.ok && newest.value.capacity).toMatchObject({ seconds: 3, expectRate: 100, finished: true, deliveriesPerSecond: report.capacity!.deliveriesPerSecond });
   });
 
-  it('errors are counted by kind and fail the expected rate; JUnit has one testcase for it', async () => {
+  it('errors are counted by kind and fail the expected rate; JUnit has one testcase for it, timed by the seconds measured', async () => {
     let n = 0;
     const good = checkReceiver();
     const r = await newReceiver((req, res) => {
@@ -172,6 +172,8 @@ describe('hookbench check --capacity', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xml.match(/<testcase /g)).toHaveLength(1);
     expect(xml).toContain('name="capacity.sustained-rate: sustains 1 deliveries per second');
+    // Its time is the second it measured, not its evidence's few milliseconds.
+    expect(xml).toMatch(/<testcase name="capacity\.sustained-rate: [^"]*" classname="hookbench\.check\.capacity" time="1\.000"/);
     expect(xml).toContain('HTTP 503');
   });
 

@@ -150,6 +150,16 @@ describe('hookbench check --junit', () => {
     expect(parseXml(xml).children[0]!.children.map((c) => c.name)).not.toContain('system-out');
   });
 
+  it('a testcase\'s time: capacity\'s is the seconds it measured, a concurrent check\'s its longest exchange, any other\'s the sum of its requests', () => {
+    const second = { deliveries: 300, p50: 40, p95: 60, errors: 0 };
+    const capacity = result({ id: 'capacity.sustained-rate', area: 'capacity', title: 'sustains 100 deliveries per second', evidence: [exchange({ durationMs: 23 }), exchange({ durationMs: 23 })] });
+    const burst = result({ id: 'burst.concurrent', area: 'burst', title: 'a burst', evidence: [exchange({ durationMs: 300 }), exchange({ durationMs: 450 }), exchange({ durationMs: 120 })] });
+    const single = result({ evidence: [exchange({ durationMs: 100 }), exchange({ durationMs: 250 })] });
+    const timed = { ...run, checks: [capacity, burst, single], summary: summarise([capacity, burst, single]), capacity: { series: [1, 2, 3, 4, 5].map((n) => ({ second: n, ...second })) } };
+    const cases = parseXml(junitXml(timed)).children[0]!.children.filter((c) => c.name === 'testcase');
+    expect(cases.map((c) => c.attributes['time'])).toEqual(['5.000', '0.450', '0.350']);
+  });
+
   it('the validator itself refuses what junit-10.xsd refuses', () => {
     expect(validate(parseXml('<testsuites><testsuite name="x" tests="1" failures="0"><testcase/><bogus/></testsuite></testsuites>'))).toEqual([
       'testsuites/testsuite[0]: missing required attribute errors',
