@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { callNestingError } from '../message/jsonDepth.js';
+import { describeValue } from '../message/messageBody.js';
 import { MESSAGE_TYPES } from '../message/messageShapes.js';
 import { headerValueProblem, webhookInputSchema } from '../schemas.js';
 import { wrongType } from '../zodWords.js';
@@ -41,17 +42,20 @@ export const CAPACITY_CHECK_ID = 'capacity.sustained-rate';
 /** Deliveries a capacity run keeps in flight: the destination's connections per origin (docs/behaviour.md §2). */
 export const CAPACITY_CONCURRENCY = 16;
 
+/** ` (got 1.5)`, ` (got the string "5")`: the value given, for a capacity field's message. */
+const got = (input: unknown): string => (input === undefined ? '' : ` (got ${typeof input === 'number' ? input.toLocaleString('en-US', { maximumFractionDigits: 20 }) : describeValue(input)})`);
+
 export const capacityInputSchema = z.strictObject({
   seconds: z
-    .number({ error: `must be a number of seconds (1 to ${CHECK_LIMITS.maxCapacitySeconds})` })
-    .int(`must be a whole number of seconds (1 to ${CHECK_LIMITS.maxCapacitySeconds})`)
-    .min(1, `must be at least 1 second (at most ${CHECK_LIMITS.maxCapacitySeconds})`)
-    .max(CHECK_LIMITS.maxCapacitySeconds, `must be at most ${CHECK_LIMITS.maxCapacitySeconds} seconds`),
+    .number({ error: (issue) => (issue.code !== 'invalid_type' || issue.input === undefined ? undefined : `must be a number of seconds (1 to ${CHECK_LIMITS.maxCapacitySeconds})${got(issue.input)}`) })
+    .int({ error: (issue) => `must be a whole number of seconds (1 to ${CHECK_LIMITS.maxCapacitySeconds})${got(issue.input)}` })
+    .min(1, { error: (issue) => `must be at least 1 second (at most ${CHECK_LIMITS.maxCapacitySeconds})${got(issue.input)}` })
+    .max(CHECK_LIMITS.maxCapacitySeconds, { error: (issue) => `must be at most ${CHECK_LIMITS.maxCapacitySeconds} seconds${got(issue.input)}` }),
   /** With it, a verdict: fail below this many deliveries per second (or with errors, or p99 past the timeout), warn under twice it. */
   expectRate: z
-    .number({ error: 'must be a number (deliveries per second)' })
-    .positive('must be more than 0 deliveries per second')
-    .max(CHECK_LIMITS.maxExpectRate, `must be at most ${CHECK_LIMITS.maxExpectRate} deliveries per second`)
+    .number({ error: (issue) => (issue.code !== 'invalid_type' || issue.input === undefined ? undefined : `must be a number (deliveries per second)${got(issue.input)}`) })
+    .positive({ error: (issue) => `must be more than 0 deliveries per second${got(issue.input)}` })
+    .max(CHECK_LIMITS.maxExpectRate, { error: (issue) => `must be at most ${CHECK_LIMITS.maxExpectRate.toLocaleString('en-US')} deliveries per second${got(issue.input)}` })
     .nullable()
     .optional(),
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorKind, judgeCapacity } from '../../../main/check/capacity.js';
+import { parseCommandInput } from '../../../main/contract/dispatch.js';
 import type { CheckCapacity } from '../../../main/contract/check/check.js';
 
 describe('errorKind', () => {
@@ -136,5 +137,23 @@ describe('judgeCapacity: a receiver that slows down', () => {
     expect(judgeCapacity(slowing([162, 145, 192, 148, 178]))).toMatchObject({ verdict: 'pass' });
     expect(judgeCapacity(slowing([192, 178, 145, 148, 170]))).toMatchObject({ verdict: 'pass' });
     expect(judgeCapacity(slowing([300, 100]))).toMatchObject({ verdict: 'pass' });
+  });
+});
+
+describe("runCheck's capacity input", () => {
+  const refusal = (capacity: unknown): unknown => {
+    const r = parseCommandInput('runCheck', { url: 'http://127.0.0.1:9/hook', capacity });
+    return r.ok ? null : r.error.message;
+  };
+
+  it('names the field, the limit and the value given for every bad seconds or expected rate', () => {
+    expect(refusal({ seconds: 1.5 })).toBe('capacity.seconds: must be a whole number of seconds (1 to 300) (got 1.5)');
+    expect(refusal({ seconds: '5' })).toBe('capacity.seconds: must be a number of seconds (1 to 300) (got the string "5")');
+    expect(refusal({ seconds: 0 })).toBe('capacity.seconds: must be at least 1 second (at most 300) (got 0)');
+    expect(refusal({ seconds: 301 })).toBe('capacity.seconds: must be at most 300 seconds (got 301)');
+    expect(refusal({})).toBe('capacity.seconds: is required');
+    expect(refusal({ seconds: 5, expectRate: -1 })).toBe('capacity.expectRate: must be more than 0 deliveries per second (got -1)');
+    expect(refusal({ seconds: 5, expectRate: 'x' })).toBe('capacity.expectRate: must be a number (deliveries per second) (got the string "x")');
+    expect(refusal({ seconds: 5, expectRate: 2_000_000 })).toBe('capacity.expectRate: must be at most 1,000,000 deliveries per second (got 2,000,000)');
   });
 });
