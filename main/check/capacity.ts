@@ -378,7 +378,8 @@ export function judgeCapacity(c: CheckCapacity): Judgement {
       const lead = fell ? `${fellText[0]!.toUpperCase()}${fellText.slice(1)} (by a third or more): it sustains less the longer the load lasts. ` : '';
       return { verdict: 'warn', detail: [`${lead}${figures}.`, f.retriedText, f.finalText, f.retried > 0 || fell ? OVERLOAD(c.timeoutMs) : ''].filter(Boolean).join(' '), fix: fixes(f.retried > 0 || fell) };
     }
-    return { verdict: 'pass', detail: `${figures} (no expected rate given: --expect-rate N judges them)` };
+    // Said the same on every face: the flag (--expect-rate) and the field (Expected rate) are each face's own.
+    return { verdict: 'pass', detail: `${figures} (no expected rate given: nothing to judge the rate against)` };
   }
   const n = c.expectRate;
   const short = sustained < n;

@@ -157,3 +157,11 @@ describe("runCheck's capacity input", () => {
     expect(refusal({ seconds: 5, expectRate: 2_000_000 })).toBe('capacity.expectRate: must be at most 1,000,000 deliveries per second (got 2,000,000)');
   });
 });
+
+describe('judgeCapacity: words for every face', () => {
+  it('a pass without an expected rate says none was given, naming neither the CLI flag nor the form field', () => {
+    const j = judgeCapacity(run(300));
+    expect(j).toMatchObject({ verdict: 'pass', detail: expect.stringMatching(/\(no expected rate given: nothing to judge the rate against\)$/) });
+    expect(j.detail).not.toContain('--expect-rate');
+  });
+});

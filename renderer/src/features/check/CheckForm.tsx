@@ -2,9 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Eye, EyeOff, Play, TriangleAlert } from 'lucide-react';
 import { urlWithScheme, CHECK_LIMITS } from '../../../../main/contract/check/checkInputs';
 import { useCheck } from '../../stores/check';
+import { capacityProblem } from './capacityProblem';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
-import { formatCount } from '../../lib/format';
 
 const MASK = '••••';
 
@@ -17,10 +17,11 @@ export function CheckForm({ onStarted }: { onStarted(id: number): void }) {
   const urlError = masked ? `This URL is shown masked (${MASK}): type it in full to check it.` : withScheme ? `No scheme: did you mean ${withScheme}?` : null;
   // A stored run's secret was never kept: run again as it stands, it goes unsigned, and the button says so.
   const unsigned = (form.unsignedRerunOf ?? null) !== null && form.secret === '';
-  const capacityError = capacityProblem(form.capacity ?? '', form.expectRate ?? '');
+  const capacityError = capacityProblem(form.capacity ?? '', form.expectRate ?? '', form.only);
+  const fieldError = capacityError.only ?? capacityError.capacity ?? capacityError.expectRate;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (urlError || capacityError.capacity || capacityError.expectRate || form.url.trim() === '') return;
+    if (urlError || fieldError || form.url.trim() === '') return;
     const id = await start();
     if (id !== null) onStarted(id);
   };
@@ -52,6 +53,7 @@ export function CheckForm({ onStarted }: { onStarted(id: number): void }) {
           value={form.only}
           onChange={(only) => setForm({ only })}
           placeholder="all (or IDs, e.g. shapes.track)"
+          error={capacityError.only}
         />
         <TextField
           className="w-36"
@@ -71,20 +73,10 @@ export function CheckForm({ onStarted }: { onStarted(id: number): void }) {
           inputMode="decimal"
           error={capacityError.expectRate}
         />
-        <Button type="submit" variant="primary" size="md" busy={starting} disabled={urlError !== null || capacityError.capacity !== null || capacityError.expectRate !== null || form.url.trim() === ''} title={form.url.trim() === '' ? 'Give the URL of your receiver first' : (urlError ?? undefined)} icon={<Play aria-hidden className="size-3.5" />}>
+        <Button type="submit" variant="primary" size="md" busy={starting} disabled={urlError !== null || fieldError !== null || form.url.trim() === ''} title={form.url.trim() === '' ? 'Give the URL of your receiver first' : (urlError ?? fieldError ?? undefined)} icon={<Play aria-hidden className="size-3.5" />}>
           {unsigned ? 'Run unsigned' : 'Run checks'}
         </Button>
       </div>
     </form>
   );
-}
-
-/** What is wrong with the capacity fields, each by its field (null: fine); both empty is no capacity run. */
-function capacityProblem(seconds: string, rate: string): { capacity: string | null; expectRate: string | null } {
-  const s = seconds.trim();
-  const r = rate.trim();
-  const max = CHECK_LIMITS.maxCapacitySeconds;
-  const capacity = s === '' ? null : /^\d+$/.test(s) && Number(s) >= 1 && Number(s) <= max ? null : `A whole number of seconds from 1 to ${max} (got ${s})`;
-  const expectRate = r === '' ? null : s === '' ? 'Give the capacity seconds too: the rate is judged on a capacity run' : /^\d+(\.\d+)?$/.test(r) && Number(r) > 0 && Number(r) <= CHECK_LIMITS.maxExpectRate ? null : `Deliveries per second, more than 0 and at most ${formatCount(CHECK_LIMITS.maxExpectRate)} (got ${r})`;
-  return { capacity, expectRate };
 }
