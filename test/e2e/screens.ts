@@ -5,6 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
+import { judgeCapacity } from '../../main/check/capacity.js';
+import type { CheckCapacity, CheckRun } from '../../main/contract/check/check.js';
 import type { MessageDetail, MessageSummary, Page as ListPage } from '../../main/contract/messages.js';
 import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
 import { newPage } from './browser.js';
@@ -50,6 +52,35 @@ async function searchingPages(page: Page, keep: number): Promise<void> {
     const items = answer.value.items.slice(0, keep);
     const before = items.at(-1)?.id ?? answer.value.items[0]?.id ?? 1;
     await route.fulfill({ json: { ok: true, value: { items, nextCursor: String(before), searching: { left: Math.max(before - 1, 0) } } } });
+  });
+}
+
+/**
+ * A capacity run's figures a real receiver cannot be made to give on demand: one that slows down and fails
+ * more and more (3,452 errors, 32 timeouts) against an expected 50/s, finished; or steady, 8 seconds of 12 in.
+ */
+function capacityFixture(running: boolean): CheckCapacity {
+  if (running) {
+    const deliveries = [318, 322, 315, 320, 317, 321, 319, 316];
+    return { concurrency: 16, seconds: 12, deliveriesPerSecond: 318.5, latencyMs: { p50: 50, p95: 52, p99: 55, max: 61 }, errors: {}, timeouts: 0, series: deliveries.map((d, i) => ({ second: i + 1, deliveries: d, p50: 50, p95: 52 + (i % 3), errors: 0 })), timeoutMs: 5_000, expectRate: 50, finished: false };
+  }
+  const deliveries = [352, 327, 286, 250, 215, 180, 144, 128, 111, 126];
+  const errors = [0, 0, 0, 4, 12, 30, 520, 860, 1010, 1016];
+  const p50 = [45, 49, 56, 64, 74, 89, 111, 125, 144, 127];
+  const p95 = [60, 66, 80, 95, 120, 150, 260, 900, 4_800, 5_000];
+  return { concurrency: 16, seconds: 10, deliveriesPerSecond: 211.9, latencyMs: { p50: 88, p95: 1_200, p99: 5_000, max: 5_000 }, errors: { 'HTTP 503': 3_420 }, timeouts: 32, series: deliveries.map((d, i) => ({ second: i + 1, deliveries: d, p50: p50[i]!, p95: p95[i]!, errors: errors[i]! })), timeoutMs: 5_000, expectRate: 50, finished: true };
+}
+
+/** getCheckRun answers the capacity run with the fixture's figures, judged as the check judges them. */
+async function capacityRun(page: Page, running: boolean): Promise<void> {
+  await page.route('**/api/getCheckRun', async (route) => {
+    const answer = (await (await route.fetch()).json()) as { ok: true; value: CheckRun };
+    const capacity = capacityFixture(running);
+    const run = answer.value;
+    const judged = judgeCapacity(capacity);
+    const checks = running ? [] : run.checks.map((c) => ({ ...c, verdict: judged.verdict, detail: judged.detail, fix: judged.fix ?? null }));
+    const summary = running ? { passed: 0, failed: 0, warnings: 0 } : { passed: 0, failed: judged.verdict === 'fail' ? 1 : 0, warnings: judged.verdict === 'warn' ? 1 : 0 };
+    await route.fulfill({ json: { ok: true, value: { ...run, ...(running ? { status: 'running', finishedAt: null } : {}), options: { ...run.options, capacity: { seconds: capacity.seconds, expectRate: capacity.expectRate } }, capacity, checks, summary: { ...run.summary, ...summary } } } });
   });
 }
 
@@ -190,6 +221,7 @@ export async function setUpScreens(): Promise<Screens> {
     // Two runs: the second is compared with the first, and both are listed under Previous runs.
     await checked.call('runCheck', { url: checkUrl, secret: 's3cret', burst: 20, wait: true });
     const checkRun = await checked.call<{ id: number }>('runCheck', { url: checkUrl, secret: 's3cret', burst: 20, wait: true });
+    const capacityCheck = await checked.call<{ id: number }>('runCheck', { url: checkUrl, secret: 's3cret', only: ['capacity.sustained-rate'], capacity: { seconds: 1, expectRate: 50 }, wait: true });
     const spends: Record<string, number> = { 'user-12': 610, 'user-7': 980 };
     /** Moves a user's spend across the audience's 500 line: they join or leave at the next sync. */
     const flipSpend = async (userId: string) => {
@@ -475,6 +507,19 @@ export async function setUpScreens(): Promise<Screens> {
         },
       },
       { serve: empty, name: 'check-empty', hash: '#/check', prepare: (page) => page.getByText('No report yet').waitFor() },
+      // A receiver that slows down and fails more and more: the chart, its figures and the verdict.
+      { serve: checked, name: 'check-capacity', hash: `#/check/${capacityCheck.id}`, beforeLoad: (page) => capacityRun(page, false), prepare: (page) => page.getByRole('img', { name: /^Capacity run/ }).locator('canvas').waitFor() },
+      // Mid-run: the readout shows the latest measured second.
+      {
+        serve: checked,
+        name: 'check-capacity-running',
+        hash: `#/check/${capacityCheck.id}`,
+        beforeLoad: (page) => capacityRun(page, true),
+        async prepare(page) {
+          await page.getByText(/^Second 8 \(the latest measured\)/).waitFor();
+          await page.getByRole('img', { name: /^Capacity run/ }).locator('canvas').waitFor();
+        },
+      },
       { serve: full, name: 'sources', hash: '#/sources/backend' },
       {
         serve: full,

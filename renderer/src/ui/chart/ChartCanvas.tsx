@@ -55,6 +55,7 @@ function optionsOf(props: ChartProps & { height: number }, width: number, order:
   const hasMs = props.series.some((s) => s.scale === 'ms') || (props.rules ?? []).some((r) => r.scale === 'ms');
   const msMax = Math.max(MS_FLOOR * 10, ...props.series.filter((s) => s.scale === 'ms').flatMap((s) => s.values.filter((v): v is number => v !== null)), ...(props.rules ?? []).filter((r) => r.scale === 'ms').map((r) => r.value));
   const axis = { stroke: muted, font, labelFont: font, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1, size: 4 } };
+  const countRules = (props.rules ?? []).filter((r) => r.scale === 'count').map((r) => r.value);
   const bars = uPlot.paths.bars!({ size: [0.7, 24], gap: 1 });
   // Half a step of room at each end, so the first and the last bars are whole.
   const xs = props.x.map((v) => (props.time ? v / 1000 : v));
@@ -67,7 +68,8 @@ function optionsOf(props: ChartProps & { height: number }, width: number, order:
     cursor: { drag: { x: false, y: false, setScale: false }, points: { size: 6 } },
     scales: {
       x: { time: props.time, range: (_u, min, max) => [min - half, max + half] as [number, number] },
-      count: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.15))] },
+      // A count rule (an expected rate) stays in sight when the bars fall short of it, which is when it matters.
+      count: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(Math.max(max, ...countRules) * 1.15))] },
       ...(hasMs ? { ms: { distr: 3, log: 10, range: () => [MS_FLOOR, 10 ** Math.ceil(Math.log10(msMax * 1.2))] as [number, number] } } : {}),
     },
     axes: [
@@ -124,12 +126,16 @@ function optionsOf(props: ChartProps & { height: number }, width: number, order:
             ctx.moveTo(u.bbox.left, y);
             ctx.lineTo(u.bbox.left + u.bbox.width, y);
             ctx.stroke();
+            // A count rule crosses the bars it is compared with, so any label on it covers one: the legend names it.
+            if (rule.scale === 'count') {
+              ctx.restore();
+              continue;
+            }
             ctx.font = `${11 * devicePixelRatio}px ${getComputedStyle(document.body).fontFamily}`;
-            // Latency rules are labelled at the left end, count rules at the right, outlined in the panel's colour
-            // so that they read over bars and lines without hiding them.
-            const width = ctx.measureText(rule.label).width;
+            // Latency rules are labelled at the left end, outlined in the panel's colour so that they read over
+            // bars and lines without hiding them.
             const pad = 3 * devicePixelRatio;
-            const x = rule.scale === 'ms' ? u.bbox.left + pad : u.bbox.left + u.bbox.width - width - pad;
+            const x = u.bbox.left + pad;
             ctx.setLineDash([]);
             ctx.lineJoin = 'round';
             ctx.lineWidth = 3 * devicePixelRatio;
