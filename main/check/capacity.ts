@@ -389,7 +389,7 @@ export function judgeCapacity(c: CheckCapacity): Judgement {
     const shortText = endShort
       ? `by the end it sustains ${rateText(endRate)}, below the ${rateText(n)} expected (${fellText || `${windowSeconds(trend!.last)}; ${rateText(c.deliveriesPerSecond)} on average`})`
       : `sustains ${rateText(c.deliveriesPerSecond)}, below the ${rateText(n)} expected${fell ? ` (${fellText})` : ''}`;
-    const why = [short ? shortText : '', late ? `p99 ${Math.round(p99)} ms is not under the ${c.timeoutMs} ms timeout` : '', failures > 0 ? `${plural(failures, 'delivery', 'deliveries')} failed` : ''].filter(Boolean).join('; ');
+    const why = [short ? shortText : fell ? fellText : '', late ? `p99 ${Math.round(p99)} ms is not under the ${c.timeoutMs} ms timeout` : '', failures > 0 ? `${plural(failures, 'delivery', 'deliveries')} failed` : ''].filter(Boolean).join('; ');
     const capacity = short || late || f.retried > 0;
     return { verdict: 'fail', detail: [`${why}. ${figures}.`, f.retriedText, f.finalText, capacity ? OVERLOAD(c.timeoutMs) : ''].filter(Boolean).join(' '), fix: fixes(capacity) };
   }

@@ -165,3 +165,13 @@ describe('judgeCapacity: words for every face', () => {
     expect(j.detail).not.toContain('--expect-rate');
   });
 });
+
+describe('judgeCapacity: a fall beside other failures', () => {
+  it('a run failed for its p99 and its errors still says that throughput fell', () => {
+    const deliveries = [352, 327, 286, 250, 215, 180, 144, 128, 111, 126];
+    const c = run(211.9, { expectRate: 50, errors: { 'HTTP 503': 3_420 }, timeouts: 32, latencyMs: { p50: 88, p95: 1_200, p99: 5_000, max: 5_000 }, series: deliveries.map((d, i) => ({ second: i + 1, deliveries: d, p50: 50, p95: 60, errors: 0 })) });
+    const j = judgeCapacity(c);
+    expect(j.verdict).toBe('fail');
+    expect(j.detail).toMatch(/^throughput fell from 321\.7\/s in seconds 1–3 to 127\.7\/s in seconds 7–9; p99 5000 ms is not under the 5000 ms timeout; 3,452 deliveries failed\. /);
+  });
+});
