@@ -287,7 +287,7 @@ const msText = (v: number | null): string => (v === null ? '–' : `${Math.round
 /** The figures in one line: rate, latency, errors. */
 export function capacityFigures(c: CheckCapacity): string {
   const failed = Object.entries(c.errors).sort((a, b) => b[1] - a[1]);
-  const errorText = failed.length === 0 && c.timeouts === 0 ? 'no errors, no timeouts' : [failed.map(([kind, n]) => `${kind} ×${n}`).join(', '), c.timeouts > 0 ? plural(c.timeouts, 'timeout') : ''].filter(Boolean).join(', ');
+  const errorText = failed.length === 0 && c.timeouts === 0 ? 'no errors, no timeouts' : [failed.map(([kind, n]) => `${kind} ×${n.toLocaleString('en-US')}`).join(', '), c.timeouts > 0 ? plural(c.timeouts, 'timeout') : ''].filter(Boolean).join(', ');
   const { p50, p95, p99, max } = c.latencyMs;
   return `${c.deliveriesPerSecond.toLocaleString('en-US')} deliveries/s on average over ${c.seconds} s with ${c.concurrency} in flight; latency p50 ${msText(p50)}, p95 ${msText(p95)}, p99 ${msText(p99)}, max ${msText(max)}; ${errorText}`;
 }

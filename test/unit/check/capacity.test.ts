@@ -3,7 +3,7 @@
  * and the verdict on a run's figures (judgeCapacity).
  */
 import { describe, expect, it } from 'vitest';
-import { errorKind, judgeCapacity } from '../../../main/check/capacity.js';
+import { capacityFigures, errorKind, judgeCapacity } from '../../../main/check/capacity.js';
 import { parseCommandInput } from '../../../main/contract/dispatch.js';
 import type { CheckCapacity } from '../../../main/contract/check/check.js';
 
@@ -173,5 +173,11 @@ describe('judgeCapacity: a fall beside other failures', () => {
     const j = judgeCapacity(c);
     expect(j.verdict).toBe('fail');
     expect(j.detail).toMatch(/^throughput fell from 321\.7\/s in seconds 1–3 to 127\.7\/s in seconds 7–9; p99 5000 ms is not under the 5000 ms timeout; 3,452 deliveries failed\. /);
+  });
+});
+
+describe('capacityFigures', () => {
+  it('writes counts of a kind with thousands separators, as the rest of the detail does', () => {
+    expect(capacityFigures(run(300, { errors: { 'connection closed': 6_467 } }))).toMatch(/; connection closed ×6,467$/);
   });
 });
