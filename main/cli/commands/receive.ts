@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_RECEIVER_PORT, receiverInputSchema, type CaptureRecord, type ScriptStep } from '../../contract/receiver/receiver.js';
+import { DEFAULT_RECEIVER_PORT, listItemWords, receiverInputSchema, type CaptureRecord, type ScriptStep } from '../../contract/receiver/receiver.js';
 import { HookbenchError, type ApiError } from '../../contract/result.js';
 import { parseWith } from '../../contract/schemas.js';
 import { describeScript } from '../../domain/receiverScript.js';
@@ -53,13 +53,14 @@ export function scriptFromFlags(options: Pick<ReceiveOptions, 'respond' | 'delay
   const tokens = options.respond.split(',').map((t) => t.trim());
   const parsed = parseWith(receiverInputSchema, { name: CLI_RECEIVER, script: tokens, ...(options.secret !== undefined ? { secret: options.secret } : {}) });
   if (!parsed.ok) {
-    const m = /^script\.steps\[(\d+)\]/.exec(parsed.error.field ?? '');
+    // The tokens go as a list: a step's problem is at script[i] (schemas.ts names a shorthand's problems where they were given).
+    const m = /^script\[(\d+)\]/.exec(parsed.error.field ?? '');
     if (m) {
       const i = Number(m[1]);
       const why = parsed.error.message.replace(/^[^:]*: /, '');
-      return { ok: false, message: `--respond: item ${i + 1} (${JSON.stringify(tokens[i])}): ${why}`, error: parsed.error };
+      return { ok: false, message: `--respond: ${listItemWords(i, tokens[i] ?? '', why)}`, error: parsed.error };
     }
-    if (parsed.error.field === 'script.steps') return { ok: false, message: `--respond: ${parsed.error.message.replace(/^[^:]*: /, '')}`, error: parsed.error };
+    if (parsed.error.field === 'script') return { ok: false, message: `--respond: ${parsed.error.message.replace(/^[^:]*: /, '')}`, error: parsed.error };
     if (parsed.error.field === 'secret') return { ok: false, message: `--secret: ${parsed.error.message.replace(/^[^:]*: /, '')}`, error: parsed.error };
     return { ok: false, message: parsed.error.message, error: parsed.error };
   }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { utf8Length } from '../message/messageBody.js';
 import { RECEIVER_LIMITS, type ResponseScript, type ScriptStep, STEP_ACTIONS } from './models.js';
-import { httpHeadersSchema } from '../schemas.js';
+import { httpHeadersSchema, keysAt, suggestKey } from '../schemas.js';
 import { wrongType } from '../zodWords.js';
 
 /** Framing headers Node computes for every response: a script may not set them. */
@@ -36,15 +36,22 @@ const retryAfterSchema = z.unknown().transform((value, ctx): number | string => 
   return z.NEVER;
 });
 
+/** The value a rule refused, as the user wrote it: a number as it is, anything else as JSON. */
+function gotValue(input: unknown): string {
+  return typeof input === 'number' ? String(input) : (JSON.stringify(input)?.slice(0, 80) ?? String(input));
+}
+
+const statusWords = (issue: { input?: unknown }) => `must be an HTTP status code from 200 to 599 (got ${gotValue(issue.input)})`;
+
 const stepObjectSchema = z
   .strictObject(
     {
       action: z.enum(STEP_ACTIONS, { error: `must be one of ${STEP_ACTIONS.join(', ')}` }).default('respond'),
       status: z
-        .number({ error: 'must be an HTTP status code from 200 to 599' })
-        .int('must be an HTTP status code from 200 to 599')
-        .min(200, 'must be an HTTP status code from 200 to 599')
-        .max(599, 'must be an HTTP status code from 200 to 599')
+        .number({ error: statusWords })
+        .int({ error: statusWords })
+        .min(200, { error: statusWords })
+        .max(599, { error: statusWords })
         .default(200),
       headers: stepHeadersSchema.default({}),
       body: z
@@ -56,9 +63,9 @@ const stepObjectSchema = z
         .default(''),
       delayMs: z
         .number()
-        .int('must be a whole number of milliseconds')
+        .int({ error: (issue) => `must be a whole number of milliseconds (got ${gotValue(issue.input)})` })
         .min(0)
-        .max(RECEIVER_LIMITS.delayMs, `must be at most ${RECEIVER_LIMITS.delayMs} ms (10 minutes)`)
+        .max(RECEIVER_LIMITS.delayMs, { error: (issue) => `must be at most ${RECEIVER_LIMITS.delayMs} ms (10 minutes; got ${gotValue(issue.input)})` })
         .default(0),
       retryAfter: retryAfterSchema.nullable().default(null),
     },
@@ -104,7 +111,7 @@ const sequenceSchema = z.strictObject({
   steps: z
     .array(scriptStepSchema)
     .min(1, 'give at least one step')
-    .max(RECEIVER_LIMITS.steps, `at most ${RECEIVER_LIMITS.steps} steps`),
+    .max(RECEIVER_LIMITS.steps, { error: (issue) => `at most ${RECEIVER_LIMITS.steps} steps (got ${Array.isArray(issue.input) ? issue.input.length : '?'})` }),
   after: z.enum(['repeat-last', 'cycle'], { error: 'must be repeat-last or cycle' }).default('repeat-last'),
 });
 
@@ -117,28 +124,68 @@ const failureRateSchema = z.strictObject({
 });
 
 /**
+ * A problem with item `index` of a comma-separated list of steps (`"500,,200"`, `--respond`, the Responses
+ * field), numbered from 1 as a person counts: `item 2 is empty: give …`, `item 2 ("soon") is not a step: …`,
+ * `item 1 ("0"): must be an HTTP status code …`.
+ */
+export function listItemWords(index: number, token: string, message: string): string {
+  const quoted = JSON.stringify(token);
+  const n = index + 1;
+  if (message.startsWith(`${quoted} is not a step`)) {
+    return token === '' ? `item ${n} is empty${message.slice(`${quoted} is not a step`.length)}` : `item ${n} (${quoted})${message.slice(quoted.length)}`;
+  }
+  return `item ${n} (${quoted}): ${message}`;
+}
+
+/**
  * The forms a script may take as input: `"500,500,200"`, `404`, `"never"`, a step object (a fixed
  * response), `{steps: [...]}` (a sequence), `{mode: "failureRate", rate, seed}`.
  */
-function scriptShorthand(value: unknown): unknown {
-  if (typeof value === 'number') return { mode: 'sequence', steps: [value] };
-  if (typeof value === 'string') return { mode: 'sequence', steps: value.split(',').map((s) => s.trim()) };
-  if (Array.isArray(value)) return { mode: 'sequence', steps: value };
-  if (typeof value === 'object' && value !== null && !('mode' in value)) {
-    if ('steps' in value) return { mode: 'sequence', ...value };
-    if ('rate' in value) return { mode: 'failureRate', ...value };
-    // Anything else is one fixed step; a misspelt key is then reported as an unknown field of that step.
-    return { mode: 'sequence', steps: [value] };
+function scriptShorthand(value: unknown): { script: unknown; where: (path: readonly PropertyKey[], message: string) => { path: PropertyKey[]; message: string } } {
+  const as = (path: readonly PropertyKey[], message: string) => ({ path: [...path], message });
+  // A problem inside a shorthand is named where the user wrote it, not in the sequence it stands for.
+  const dropSteps = (keep: number) => (path: readonly PropertyKey[], message: string) => ({ path: path[0] === 'steps' ? path.slice(keep) : [...path], message });
+  if (typeof value === 'number') return { script: { mode: 'sequence', steps: [value] }, where: (_path, message) => ({ path: [], message }) };
+  if (typeof value === 'string') {
+    const tokens = value.split(',').map((s) => s.trim());
+    return {
+      script: { mode: 'sequence', steps: tokens },
+      // `"500,,200"` is one string: its item is named by number, as `--respond` names it.
+      where: (path, message) =>
+        path[0] === 'steps' && typeof path[1] === 'number' ? { path: [], message: listItemWords(path[1], tokens[path[1]] ?? '', message) } : { path: path[0] === 'steps' ? [] : [...path], message },
+    };
   }
-  return value;
+  if (Array.isArray(value)) return { script: { mode: 'sequence', steps: value }, where: dropSteps(1) };
+  if (typeof value === 'object' && value !== null && !('mode' in value)) {
+    if ('steps' in value) return { script: { mode: 'sequence', ...value }, where: as };
+    if ('rate' in value) return { script: { mode: 'failureRate', ...value }, where: as };
+    // Anything else is one fixed step; a misspelt key is then reported as an unknown field of that step.
+    return { script: { mode: 'sequence', steps: [value] }, where: dropSteps(2) };
+  }
+  return { script: value, where: as };
 }
 
-export const responseScriptSchema = z.preprocess(
-  scriptShorthand,
-  z.discriminatedUnion('mode', [sequenceSchema, failureRateSchema], {
-    error: 'must be a status code, a list like "500,500,200", a step object, {steps: [...]} or {mode: "failureRate", rate, seed}',
-  }),
-);
+const scriptUnionSchema = z.discriminatedUnion('mode', [sequenceSchema, failureRateSchema], {
+  error: 'must be a status code, a list like "500,500,200", a step object, {steps: [...]} or {mode: "failureRate", rate, seed}',
+});
+
+export const responseScriptSchema = z.preprocess((value, ctx) => {
+  const { script, where } = scriptShorthand(value);
+  const checked = scriptUnionSchema.safeParse(script);
+  // Its problems reported here, at the paths the user wrote, stop the pipe before the union reports them again.
+  if (checked.success) return script;
+  for (const issue of checked.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      // Moved, an unknown key would be looked up where the shorthand has no keys: its "did you mean" is found here.
+      const known = keysAt(scriptUnionSchema, issue.path);
+      for (const key of issue.keys) {
+        const hint = suggestKey(key, known);
+        ctx.addIssue({ code: 'custom', ...where([...issue.path, key], `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}`) });
+      }
+    } else ctx.addIssue({ ...issue, ...where(issue.path, issue.message) } as Parameters<typeof ctx.addIssue>[0]);
+  }
+  return script;
+}, scriptUnionSchema);
 
 /** Without a script an endpoint answers 200 with an empty body. */
 export function defaultScript(): ResponseScript {

@@ -125,7 +125,7 @@ describe('a config file with several problems names them all at once (docs/behav
     expect(refused.error.message.split('\n')).toEqual([
       '2 problems:',
       '  receivers[0].name: must start with a letter or digit and use only letters, digits, ".", "_" and "-" (it is a URL path segment)',
-      '  receivers[0].script.steps[1]: "abc" is not a step: give a status code (200-599), never, reset or close',
+      '  receivers[0].script: item 2 ("abc") is not a step: give a status code (200-599), never, reset or close',
     ]);
   });
 

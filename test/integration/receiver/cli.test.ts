@@ -167,9 +167,12 @@ describe('hookbench receive (in-process)', () => {
 
   it('bad input exits 2 naming the flag and the limit', async () => {
     const cases: [string[], string][] = [
-      [['--respond', '500,50'], '--respond: item 2 ("50"): must be an HTTP status code from 200 to 599'],
-      [['--respond', '500,later'], '--respond: item 2 ("later"): "later" is not a step'],
-      [['--delay', '700000'], '--delay: must be at most 600000 ms (10 minutes)'],
+      [['--respond', '500,50'], '--respond: item 2 ("50"): must be an HTTP status code from 200 to 599 (got 50)'],
+      [['--respond', '500,later'], '--respond: item 2 ("later") is not a step: give a status code (200-599), never, reset or close'],
+      [['--respond', '200,,500'], '--respond: item 2 is empty: give a status code (200-599), never, reset or close'],
+      [['--respond', Array(1000).fill('200').join(',')], '--respond: at most 100 steps (got 1000)'],
+      [['--delay', '700000'], '--delay: must be at most 600000 ms (10 minutes; got 700000)'],
+      [['--delay', '99999999999'], '--delay: must be at most 600000 ms (10 minutes; got 99999999999)'],
       [['--retry-after', '999999', '--respond', '503'], '--retry-after: must be at most 604800 seconds'],
       [['--port', '70000'], "option '--port <n>' argument '70000' is invalid"],
       [['--secret', ''], '--secret: must not be empty'],

@@ -331,7 +331,7 @@ describe('commands: results and errors naming the field', () => {
     expect(failure(b.service.createReceiver({ name: 'a' }))).toMatchObject({ code: 'conflict', field: 'name' });
     expect(failure(b.service.createReceiver({ name: 'bad name' }))).toMatchObject({ code: 'invalid_input', field: 'name' });
     expect(failure(b.service.updateReceiver({ name: 'zz', patch: {} }))).toMatchObject({ code: 'not_found', message: 'no receiver named "zz" (known: a)' });
-    expect(failure(b.service.updateReceiver({ name: 'a', patch: { script: '500,700' } }))).toMatchObject({ field: 'patch.script.steps[1].status' });
+    expect(failure(b.service.updateReceiver({ name: 'a', patch: { script: '500,700' } }))).toMatchObject({ field: 'patch.script', message: 'patch.script: item 2 ("700"): must be an HTTP status code from 200 to 599 (got 700)' });
     expect(failure(b.service.updateReceiver({ name: 'a', patch: { secret: '' } }))).toMatchObject({ field: 'patch.secret', limit: 1 });
 
     const url = must(b.service.urlFor('a'));
@@ -389,8 +389,8 @@ describe('commands: results and errors naming the field', () => {
     expect(must(b.service.listReceivers()).items.map((r) => r.name)).toEqual(['edit', 'fresh', 'same', 'untouched']);
     expect(must(b.service.getReceiver({ name: 'edit' }))).toMatchObject({ secret: 'k', script: { steps: [{ status: 503 }] } });
     expect(failure(b.service.applyConfig([{ name: 'x', script: '200,99' }]))).toMatchObject({
-      field: 'receivers[0].script.steps[1].status',
-      message: 'receivers[0].script.steps[1].status: must be an HTTP status code from 200 to 599',
+      field: 'receivers[0].script',
+      message: 'receivers[0].script: item 2 ("99"): must be an HTTP status code from 200 to 599 (got 99)',
     });
     expect(failure(b.service.applyConfig([{ name: 'x' }, { name: 'x' }]))).toMatchObject({ field: 'receivers[1].name' });
     expect(must(b.service.listReceivers()).items).toHaveLength(4); // nothing applied from a refused config

@@ -113,17 +113,36 @@ describe('script input: shorthands and errors naming the field and limit', () =>
   });
 
   it('errors name the field and, where one applies, the limit', () => {
-    expect(scriptError('500, 50, 200')).toMatchObject({ field: 'script.steps[1].status', message: 'script.steps[1].status: must be an HTTP status code from 200 to 599' });
-    expect(scriptError('500,soon')).toMatchObject({ field: 'script.steps[1]', message: expect.stringContaining('"soon" is not a step') });
-    expect(scriptError({ steps: Array(101).fill(200) })).toMatchObject({ field: 'script.steps', limit: 100 });
-    expect(scriptError({ status: 200, delayMs: 600_001 })).toMatchObject({ field: 'script.steps[0].delayMs', limit: 600_000 });
-    expect(scriptError({ status: 503, retryAfter: 10 ** 9 })).toMatchObject({ field: 'script.steps[0].retryAfter', limit: 604_800 });
-    expect(scriptError({ status: 503, retryAfter: 'later' })).toMatchObject({ field: 'script.steps[0].retryAfter' });
-    expect(scriptError({ status: 200, headers: { 'Content-Length': '1' } })).toMatchObject({ field: 'script.steps[0].headers.Content-Length' });
-    expect(scriptError({ status: 200, body: 'x'.repeat(65_537) })).toMatchObject({ field: 'script.steps[0].body', limit: 65_536 });
-    expect(scriptError({ status: 200, stauts: 500 })).toMatchObject({ field: 'script.steps[0].stauts', message: 'script.steps[0].stauts: unknown field (did you mean "status"?)' });
+    expect(scriptError({ steps: [500, 50, 200] })).toMatchObject({ field: 'script.steps[1].status', message: 'script.steps[1].status: must be an HTTP status code from 200 to 599 (got 50)' });
+    expect(scriptError({ steps: [500, 'soon'] })).toMatchObject({ field: 'script.steps[1]', message: expect.stringContaining('"soon" is not a step') });
+    expect(scriptError({ steps: Array(101).fill(200) })).toMatchObject({ field: 'script.steps', limit: 100, message: 'script.steps: at most 100 steps (got 101)' });
     expect(scriptError({ mode: 'failureRate', rate: 1.5 })).toMatchObject({ field: 'script.rate', limit: 1 });
-    expect(scriptError({ action: 'never', delayMs: 10 })).toMatchObject({ field: 'script.steps[0].delayMs' });
+    expect(scriptError({ steps: [{ action: 'never', delayMs: 10 }] })).toMatchObject({ field: 'script.steps[0].delayMs' });
+  });
+
+  it("a shorthand's problem is named where it was written, with the value given", () => {
+    // A step object given as the whole script: its fields are the script's, there is no steps[0] in the input.
+    expect(scriptError({ status: 200, delayMs: 600_001 })).toMatchObject({ field: 'script.delayMs', limit: 600_000, message: 'script.delayMs: must be at most 600000 ms (10 minutes; got 600001)' });
+    expect(scriptError({ status: 200, delayMs: -5 })).toMatchObject({ field: 'script.delayMs', message: 'script.delayMs: must be at least 0 (got -5)' });
+    expect(scriptError({ status: 200, delayMs: 1.5 })).toMatchObject({ message: 'script.delayMs: must be a whole number of milliseconds (got 1.5)' });
+    expect(scriptError({ status: 503, retryAfter: 10 ** 9 })).toMatchObject({ field: 'script.retryAfter', limit: 604_800 });
+    expect(scriptError({ status: 503, retryAfter: 'later' })).toMatchObject({ field: 'script.retryAfter' });
+    expect(scriptError({ status: 200, headers: { 'Content-Length': '1' } })).toMatchObject({ field: 'script.headers.Content-Length' });
+    expect(scriptError({ status: 200, body: 'x'.repeat(65_537) })).toMatchObject({ field: 'script.body', limit: 65_536 });
+    expect(scriptError({ status: 200, stauts: 500 })).toMatchObject({ field: 'script.stauts', message: 'script.stauts: unknown field (did you mean "status"?)' });
+    expect(scriptError({ action: 'never', delayMs: 10 })).toMatchObject({ field: 'script.delayMs' });
+    // A number is the script itself.
+    expect(scriptError(0)).toMatchObject({ field: 'script', message: 'script: must be an HTTP status code from 200 to 599 (got 0)' });
+    expect(scriptError(1000)).toMatchObject({ field: 'script', message: 'script: must be an HTTP status code from 200 to 599 (got 1000)' });
+    // A list as a string: one string in the input, its items numbered from 1.
+    expect(scriptError('500, 50, 200')).toMatchObject({ field: 'script', message: 'script: item 2 ("50"): must be an HTTP status code from 200 to 599 (got 50)' });
+    expect(scriptError('500,soon')).toMatchObject({ field: 'script', message: 'script: item 2 ("soon") is not a step: give a status code (200-599), never, reset or close' });
+    expect(scriptError('200,,500')).toMatchObject({ field: 'script', message: 'script: item 2 is empty: give a status code (200-599), never, reset or close' });
+    expect(scriptError('500,200,')).toMatchObject({ field: 'script', message: 'script: item 3 is empty: give a status code (200-599), never, reset or close' });
+    expect(scriptError(Array(1000).fill('200').join(','))).toMatchObject({ field: 'script', limit: 100, message: 'script: at most 100 steps (got 1000)' });
+    // A list as an array: its items by index, as the input has them.
+    expect(scriptError([503, { status: 200, delayMs: 700_000 }])).toMatchObject({ field: 'script[1].delayMs', message: 'script[1].delayMs: must be at most 600000 ms (10 minutes; got 700000)' });
+    expect(scriptError([503, { status: 200, stauts: 1 }])).toMatchObject({ field: 'script[1].stauts', message: 'script[1].stauts: unknown field (did you mean "status"?)' });
   });
 
   it('endpoint names are URL path segments', () => {
