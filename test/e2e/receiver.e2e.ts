@@ -63,4 +63,18 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     await other.waitFor();
     expect(await other.isDisabled()).toBe(true);
   });
+
+  it('Responses "200,,500" is refused under the field, naming the empty item, and nothing is saved', async () => {
+    const r = await serve({ receivers: [{ name: 'seq', script: '201,202' }] });
+    const page = await open(r, '#/receiver/seq');
+    const endpoint = page.getByRole('form', { name: 'Endpoint seq' });
+    const responses = endpoint.getByRole('textbox', { name: 'Responses' });
+    await responses.fill('200,,500');
+    await endpoint.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => responses.getAttribute('aria-invalid')).toBe('true');
+    // The error is the field's own description, not a toast elsewhere.
+    const description = await responses.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id: string) => el.ownerDocument.getElementById(id)?.textContent ?? '').join(' | '));
+    expect(description).toContain('Responses: item 2 is empty: give a status code (200-599), never, reset or close');
+    expect((await r.call<ReceiverEndpoint>('getReceiver', { name: 'seq' })).script).toMatchObject({ steps: [{ status: 201 }, { status: 202 }] });
+  });
 });

@@ -27,11 +27,35 @@ describe('the receiver script form', () => {
   });
 
   it('names the field of a mistake', () => {
-    expect(scriptOfForm(form({ responses: '500,teapot' }))).toEqual({ ok: false, field: 'responses', message: 'Responses: "teapot" is not a response: give a status code (200-599), never, reset or close' });
+    expect(scriptOfForm(form({ responses: '500,teapot' }))).toEqual({ ok: false, field: 'responses', message: 'Responses: item 2 ("teapot") is not a response: give a status code (200-599), never, reset or close' });
     expect(scriptOfForm(form({ responses: '99' }))).toMatchObject({ ok: false, field: 'responses' });
     expect(scriptOfForm(form({ delayMs: '-1' }))).toMatchObject({ ok: false, field: 'delayMs' });
     expect(scriptOfForm(form({ delayMs: '700000' }))).toMatchObject({ ok: false, field: 'delayMs' });
     expect(scriptOfForm(form({ mode: 'failureRate', ratePercent: '130' }))).toMatchObject({ ok: false, field: 'ratePercent' });
+  });
+
+  it('refuses an empty item of Responses, naming it, as the API and --respond do (nothing typed is dropped)', () => {
+    const empty = (n: number) => `Responses: item ${n} is empty: give a status code (200-599), never, reset or close`;
+    expect(scriptOfForm(form({ responses: '200,,500' }))).toEqual({ ok: false, field: 'responses', message: empty(2) });
+    expect(scriptOfForm(form({ responses: '500,200,' }))).toEqual({ ok: false, field: 'responses', message: empty(3) });
+    expect(scriptOfForm(form({ responses: ',500' }))).toEqual({ ok: false, field: 'responses', message: empty(1) });
+    expect(scriptOfForm(form({ responses: ' , ' }))).toEqual({ ok: false, field: 'responses', message: 'Responses: give at least one, e.g. 500,500,200' });
+  });
+
+  it("names a limit broken by the field's label, the item and the value given, never the schema's path", () => {
+    const status = (n: number, v: string) => `Responses: item ${n} ("${v}"): must be an HTTP status code from 200 to 599 (got ${v})`;
+    expect(scriptOfForm(form({ responses: '0' }))).toEqual({ ok: false, field: 'responses', message: status(1, '0') });
+    expect(scriptOfForm(form({ responses: '500,1000' }))).toEqual({ ok: false, field: 'responses', message: status(2, '1000') });
+    expect(scriptOfForm(form({ responses: Array(1000).fill('200').join(',') }))).toEqual({ ok: false, field: 'responses', message: 'Responses: at most 100 steps (got 1000)' });
+    expect(scriptOfForm(form({ delayMs: '99999999' }))).toEqual({ ok: false, field: 'delayMs', message: 'Delay (ms): must be at most 600000 ms (10 minutes; got 99999999)' });
+    expect(scriptOfForm(form({ delayMs: '-1' }))).toEqual({ ok: false, field: 'delayMs', message: 'Delay (ms): must be a whole number of milliseconds, 0 or more (got "-1")' });
+    expect(scriptOfForm(form({ mode: 'failureRate', ratePercent: '130' }))).toEqual({ ok: false, field: 'ratePercent', message: 'Failure rate (%): must be a percentage from 0 to 100 (got "130")' });
+    expect(scriptOfForm(form({ mode: 'failureRate', failure: '99' }))).toEqual({ ok: false, field: 'failure', message: 'Failure answer: must be an HTTP status code from 200 to 599 (got 99)' });
+    expect(scriptOfForm(form({ mode: 'failureRate', success: '' }))).toEqual({ ok: false, field: 'success', message: 'Success answer: must not be empty: give a status code (200-599), never, reset or close' });
+    for (const responses of ['0', '1000', '200,,500']) {
+      const result = scriptOfForm(form({ responses }));
+      expect(result.ok ? '' : result.message).not.toMatch(/steps\.|steps\[/);
+    }
   });
 
   it('describes the script in the words the captures use', () => {

@@ -48,42 +48,68 @@ function stepOf(text: string, delayMs: number): { ok: true; step: Record<string,
   const t = text.trim().toLowerCase();
   if (/^\d+$/.test(t)) return { ok: true, step: { status: Number(t), ...(delayMs ? { delayMs } : {}) } };
   if ((STEP_ACTIONS as readonly string[]).includes(t) && t !== 'respond') return { ok: true, step: { action: t, ...(delayMs && t !== 'never' ? { delayMs } : {}) } };
-  return { ok: false, message: `"${text.trim()}" is not a response: give a status code (200-599), never, reset or close` };
+  return { ok: false, message: t === '' ? `is empty: ${WANTED}` : `(${JSON.stringify(text.trim())}) is not a response: ${WANTED}` };
 }
 
-/** The script the form describes, checked with the contract's own schema; an error names the form field. */
+const WANTED = 'give a status code (200-599), never, reset or close';
+
+/** The form's fields by the labels the user sees. */
+const LABELS: Record<FormField, string> = {
+  mode: 'Answers',
+  responses: 'Responses',
+  after: 'After the last',
+  delayMs: 'Delay (ms)',
+  ratePercent: 'Failure rate (%)',
+  seed: 'Seed',
+  success: 'Success answer',
+  failure: 'Failure answer',
+};
+
+/** stepOf's words for a field that holds one answer (no item to number). */
+const answerWords = (message: string) => (message.startsWith('is empty') ? `must not be empty: ${WANTED}` : message.replace(/^\(([^)]*)\) /, '$1 '));
+
+const refused = (field: FormField, message: string): FormResult => ({ ok: false, field, message: `${LABELS[field]}: ${message}` });
+
+/**
+ * The script the form describes, checked with the contract's own schema. An error names the field by its label,
+ * the item of Responses by its number, the limit and the value given; nothing typed is dropped (`200,,500` is
+ * refused, as the API and --respond refuse it).
+ */
 export function scriptOfForm(form: ScriptForm): FormResult {
-  const delay = form.delayMs.trim() === '' ? 0 : Number(form.delayMs);
-  if (!Number.isInteger(delay) || delay < 0) return { ok: false, field: 'delayMs', message: 'Delay: a whole number of milliseconds, 0 or more' };
+  const delayText = form.delayMs.trim();
+  const delay = delayText === '' ? 0 : Number(delayText);
+  if (!/^\d+$/.test(delayText) && delayText !== '') return refused('delayMs', `must be a whole number of milliseconds, 0 or more (got ${JSON.stringify(delayText)})`);
   let input: ResponseScriptInput;
+  const parts = form.responses.split(',').map((p) => p.trim());
   if (form.mode === 'sequence') {
-    const parts = form.responses.split(',').map((p) => p.trim()).filter((p) => p !== '');
-    if (!parts.length) return { ok: false, field: 'responses', message: 'Responses: give at least one, e.g. 500,500,200' };
+    if (parts.every((p) => p === '')) return refused('responses', 'give at least one, e.g. 500,500,200');
     const steps: Record<string, unknown>[] = [];
-    for (const p of parts) {
+    for (const [i, p] of parts.entries()) {
       const s = stepOf(p, delay);
-      if (!s.ok) return { ok: false, field: 'responses', message: `Responses: ${s.message}` };
+      if (!s.ok) return refused('responses', `item ${i + 1} ${s.message}`);
       steps.push(s.step);
     }
     input = { mode: 'sequence', steps, after: form.after } as ResponseScriptInput;
   } else {
     const percent = Number(form.ratePercent);
-    if (form.ratePercent.trim() === '' || !Number.isFinite(percent) || percent < 0 || percent > 100) return { ok: false, field: 'ratePercent', message: 'Failure rate: a percentage from 0 to 100' };
+    if (form.ratePercent.trim() === '' || !Number.isFinite(percent) || percent < 0 || percent > 100) return refused('ratePercent', `must be a percentage from 0 to 100 (got ${JSON.stringify(form.ratePercent.trim())})`);
     const seed = Number(form.seed);
-    if (!Number.isInteger(seed) || seed < 0) return { ok: false, field: 'seed', message: 'Seed: a whole number, 0 or more' };
+    if (!/^\d+$/.test(form.seed.trim())) return refused('seed', `must be a whole number, 0 or more (got ${JSON.stringify(form.seed.trim())})`);
     const success = stepOf(form.success, delay);
-    if (!success.ok) return { ok: false, field: 'success', message: `Success: ${success.message}` };
+    if (!success.ok) return refused('success', answerWords(success.message));
     const failure = stepOf(form.failure, delay);
-    if (!failure.ok) return { ok: false, field: 'failure', message: `Failure: ${failure.message}` };
+    if (!failure.ok) return refused('failure', answerWords(failure.message));
     input = { mode: 'failureRate', rate: percent / 100, seed, success: success.step, failure: failure.step } as ResponseScriptInput;
   }
   const parsed = responseScriptSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field: FormField = form.mode === 'sequence' ? (issue.path.includes('delayMs') ? 'delayMs' : 'responses') : issue.path[0] === 'seed' ? 'seed' : issue.path[0] === 'success' ? 'success' : issue.path[0] === 'failure' ? 'failure' : 'ratePercent';
-    return { ok: false, field, message: `${issue.path.join('.') || 'script'}: ${issue.message}` };
-  }
-  return { ok: true, script: input };
+  if (parsed.success) return { ok: true, script: input };
+  const issue = parsed.error.issues[0]!;
+  const [top, index] = issue.path;
+  // The schema's words (limit and value given) under the field that holds the value.
+  if (issue.path.includes('delayMs')) return refused('delayMs', issue.message);
+  if (form.mode === 'sequence') return refused('responses', top === 'steps' && typeof index === 'number' ? `item ${index + 1} (${JSON.stringify(parts[index])}): ${issue.message}` : issue.message);
+  const field: FormField = top === 'seed' ? 'seed' : top === 'success' ? 'success' : top === 'failure' ? 'failure' : 'ratePercent';
+  return refused(field, issue.message);
 }
 
 /** What the form's script does, in the words the captures use. */
