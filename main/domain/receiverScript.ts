@@ -3,7 +3,7 @@
  * what it is called, which headers it sends, what a request's X-Signature verdict is, and which engine
  * message a body belongs to. The sockets live in main/receiver.
  */
-import { describeStep, type CaptureStep, type ResponseScript, type ScriptStep, type SignatureCheck } from '../contract/receiver/receiver.js';
+import { describeStep, sequenceIndex, type CaptureStep, type ResponseScript, type ScriptStep, type SignatureCheck } from '../contract/receiver/receiver.js';
 import { signBody } from './signature.js';
 
 export { describeScript, describeStep } from '../contract/receiver/receiver.js';
@@ -37,7 +37,7 @@ export function chooseStep(script: ResponseScript, answered: number): ChosenStep
     return { step, capture: captureStep(step, fails ? 1 : 0, request, `${fails ? 'failure' : 'success'} (rate ${script.rate}): ${describeStep(step)}`) };
   }
   const count = script.steps.length;
-  const index = answered < count ? answered : script.after === 'cycle' ? answered % count : count - 1;
+  const index = sequenceIndex(script, answered);
   const step = script.steps[index]!;
   const label = count === 1 ? describeStep(step) : `step ${index + 1} of ${count}: ${describeStep(step)}`;
   return { step, capture: captureStep(step, index, request, label) };

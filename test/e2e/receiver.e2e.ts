@@ -77,4 +77,20 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     expect(description).toContain('Responses: item 2 is empty: give a status code (200-599), never, reset or close');
     expect((await r.call<ReceiverEndpoint>('getReceiver', { name: 'seq' })).script).toMatchObject({ steps: [{ status: 201 }, { status: 202 }] });
   });
+
+  it("Save's notice says what happened to the script's place: unchanged, it keeps it (the next request gets step 4); changed, it starts over", async () => {
+    const r = await serve({ receivers: [{ name: 'seq', script: '201,202,203,204,205' }] });
+    const url = `${r.info.receiverUrl}/r/seq`;
+    for (const status of [201, 202, 203]) expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(status);
+    const page = await open(r, '#/receiver/seq');
+    const endpoint = page.getByRole('form', { name: 'Endpoint seq' });
+    await endpoint.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Script unchanged, so it keeps its place: the next request gets step 4 of 5: 204' }).waitFor();
+    expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(204);
+
+    await endpoint.getByRole('textbox', { name: 'Responses' }).fill('500,200');
+    await endpoint.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'The new script starts at its first step: the next request gets step 1 of 2: 500' }).waitFor();
+    expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(500);
+  });
 });

@@ -37,6 +37,20 @@ export function describeScript(script: ResponseScript): string {
   return `${script.steps.map(describeStep).join(', ')} (${then})`;
 }
 
+/** The index of the step of a sequence that answers the request after `answered` earlier ones: past the end, the last again or from the start. */
+export function sequenceIndex(script: { steps: readonly unknown[]; after: 'repeat-last' | 'cycle' }, answered: number): number {
+  const count = script.steps.length;
+  return answered < count ? answered : script.after === 'cycle' ? answered % count : count - 1;
+}
+
+/** What the next request gets after `answered` requests took a step of this script, in the captures' words: `step 4 of 5: 204`. */
+export function nextStepWords(script: ResponseScript, answered: number): string {
+  if (script.mode === 'failureRate') return `request #${answered + 1} of the failure rate (its seed decides whether it fails)`;
+  const index = sequenceIndex(script, answered);
+  const step = describeStep(script.steps[index]!);
+  return script.steps.length === 1 ? step : `step ${index + 1} of ${script.steps.length}: ${step}`;
+}
+
 /** `receiver:<name>` (the HTTP listener) or `receiver+tls:<name>` (the HTTPS one), as a webhook URL. */
 export function parseReceiverRef(url: string): { name: string; tls: boolean } | null {
   const m = /^receiver(\+tls)?:(.*)$/.exec(url.trim());

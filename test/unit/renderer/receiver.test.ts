@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptRecord } from '../../../main/contract/deliveries';
-import { defaultScript, responseScriptSchema, type CaptureRecord } from '../../../main/contract/receiver/receiver';
+import { defaultScript, nextStepWords, responseScriptSchema, type CaptureRecord, type ReceiverEndpoint } from '../../../main/contract/receiver/receiver';
+import { savedWords } from '../../../renderer/src/features/receiver/useEndpointCommands';
 import { describeForm, formOfScript, scriptOfForm, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
 import { attemptFor } from '../../../renderer/src/features/receiver/CaptureDetail';
 import { checkForgery } from '../../../renderer/src/features/receiver/CaptureList';
@@ -62,6 +63,24 @@ describe('the receiver script form', () => {
     expect(describeForm(form({ responses: '500,500,200' }))).toBe('500, 500, 200 (then the last step repeats)');
     expect(describeForm(form({ responses: '200', delayMs: '6000' }))).toBe('always 200 after 6000 ms');
     expect(describeForm(form({ responses: 'never', delayMs: '6000' }))).toBe('never answer');
+  });
+});
+
+describe("what a save did to the script's place", () => {
+  const endpoint = (script: unknown, answered: number) => ({ name: 'seq', script: parse(script), answered }) as ReceiverEndpoint;
+
+  it('names the step the next request gets, as the captures do', () => {
+    expect(nextStepWords(parse('201,202,203,204,205'), 3)).toBe('step 4 of 5: 204');
+    expect(nextStepWords(parse('500,200'), 7)).toBe('step 2 of 2: 200'); // the last repeats
+    expect(nextStepWords(parse({ steps: [500, 200], after: 'cycle' }), 3)).toBe('step 2 of 2: 200');
+    expect(nextStepWords(parse(200), 9)).toBe('200');
+    expect(nextStepWords(parse({ mode: 'failureRate', rate: 0.3 }), 4)).toBe('request #5 of the failure rate (its seed decides whether it fails)');
+  });
+
+  it('an unchanged script keeps its place (a save with no edit, or of the secret alone); a changed one starts over', () => {
+    const before = endpoint('201,202,203,204,205', 3);
+    expect(savedWords(before, endpoint('201,202,203,204,205', 3))).toBe('Script unchanged, so it keeps its place: the next request gets step 4 of 5: 204 (Start over goes back to the first step).');
+    expect(savedWords(before, endpoint('500,200', 0))).toBe('The new script starts at its first step: the next request gets step 1 of 2: 500.');
   });
 });
 

@@ -1,6 +1,6 @@
 /** What the endpoint editor sends: create, update, start over and delete, with the catalog and the route following. */
 import { useState } from 'react';
-import type { ReceiverEndpoint, ResponseScriptInput } from '../../../../main/contract/receiver/receiver';
+import { nextStepWords, type ReceiverEndpoint, type ResponseScriptInput } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
 import { useCatalog } from '../../stores/catalog';
 import { useRouter } from '../../stores/router';
@@ -11,6 +11,16 @@ import { useToasts } from '../../stores/toasts';
 function remember(endpoint: ReceiverEndpoint): void {
   useCatalog.setState((s) => ({ receivers: [...s.receivers.filter((r) => r.name !== endpoint.name), endpoint].sort((a, b) => a.name.localeCompare(b.name)) }));
   useSecrets.getState().forget('receiver', endpoint.name);
+}
+
+/**
+ * What a save did to the script's place, as the server decided it: a changed script starts at its first step, an
+ * unchanged one (a save with no edit, or of the secret alone) keeps its place.
+ */
+export function savedWords(before: ReceiverEndpoint, after: ReceiverEndpoint): string {
+  const next = nextStepWords(after.script, after.answered);
+  if (JSON.stringify(before.script) !== JSON.stringify(after.script)) return `The new script starts at its first step: the next request gets ${next}.`;
+  return `Script unchanged, so it keeps its place: the next request gets ${next} (Start over goes back to the first step).`;
 }
 
 export interface EndpointSettings {
@@ -34,7 +44,7 @@ export function useEndpointCommands(endpoint: ReceiverEndpoint | null, onDone?: 
         const result = await api().call('updateReceiver', { name: endpoint.name, patch: { script, refuseInvalidSignatures, ...(secret !== undefined ? { secret } : {}) } });
         if (!result.ok) return;
         remember(result.value);
-        useToasts.getState().push({ tone: 'success', title: `${endpoint.name} saved`, message: 'The new script starts at its first step.' });
+        useToasts.getState().push({ tone: 'success', title: `${endpoint.name} saved`, message: savedWords(endpoint, result.value) });
       } else {
         const result = await api().call('createReceiver', { name: name.trim(), secret: secret ?? null, refuseInvalidSignatures, script });
         if (!result.ok) return;
