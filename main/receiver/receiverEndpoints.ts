@@ -7,8 +7,8 @@ import type { CommandParsed } from '../contract/dispatch.js';
 import type { EventOf } from '../contract/events.js';
 import type { Page } from '../contract/messages.js';
 import { REFUSE_NEEDS_SECRET, receiversConfigSchema, type ReceiverEndpoint } from '../contract/receiver/receiver.js';
-import { err, HookbenchError, ok, type Result } from '../contract/result.js';
-import { parseWith } from '../contract/schemas.js';
+import { err, HookbenchError, ok, type ApiError, type Result } from '../contract/result.js';
+import { issuesToErrors, withOthers } from '../contract/schemas.js';
 import type { ReceiverAddresses } from './listeners.js';
 import type { ReceiverStore, StoredReceiver } from './receiverStore.js';
 import { isMasked, maskedValueError } from '../domain/secrets.js';
@@ -137,23 +137,34 @@ export class ReceiverEndpoints {
 
   /**
    * The `receivers` of a config file (docs/behaviour.md §10): matched by name, created or updated, others kept.
-   * Everything is validated before anything changes; errors name the path (`receivers[1].script.steps[0].status`).
+   * Everything is validated before anything changes; errors name the path (`receivers[1].script.status`), every one at once.
    */
   applyConfig(receivers: unknown, prefix: readonly PropertyKey[] = ['receivers']): Result<{ created: string[]; updated: string[]; unchanged: string[] }> {
-    const parsed = parseWith(receiversConfigSchema, receivers, prefix);
-    if (!parsed.ok) return parsed;
+    const parsed = receiversConfigSchema.safeParse(receivers);
+    // Every problem at once (docs/usage.md): a name given twice beside the others, each under its entry.
+    const problems: { index: number; error: ApiError }[] = [];
+    if (!parsed.success) {
+      for (const error of issuesToErrors(parsed.error.issues, prefix, receiversConfigSchema)) problems.push({ index: entryIndex(error.field, prefix), error });
+    }
     const seen = new Map<string, number>();
-    for (const [i, r] of parsed.value.entries()) {
-      const first = seen.get(r.name);
-      if (first !== undefined) {
-        const field = `${pathOf(prefix)}[${i}].name`;
-        return err({ code: 'invalid_config', field, message: `${field}: "${r.name}" is given twice (first at index ${first})`, value: r.name });
+    for (const [i, r] of (Array.isArray(receivers) ? (receivers as unknown[]) : []).entries()) {
+      const name = typeof r === 'object' && r !== null ? (r as { name?: unknown }).name : undefined;
+      if (typeof name !== 'string') continue;
+      const first = seen.get(name);
+      if (first === undefined) {
+        seen.set(name, i);
+        continue;
       }
-      seen.set(r.name, i);
+      const field = `${pathOf(prefix)}[${i}].name`;
+      problems.push({ index: i, error: { code: 'invalid_config', field, message: `${field}: "${name}" is given twice (first at index ${first})`, value: name } });
+    }
+    if (problems.length || !parsed.success) {
+      const [first, ...others] = problems.sort((a, b) => a.index - b.index).map((p) => p.error);
+      return err(first ? withOthers(first, others) : { code: 'invalid_config', field: pathOf(prefix), message: `${pathOf(prefix)}: invalid` });
     }
     const result = { created: [] as string[], updated: [] as string[], unchanged: [] as string[] };
     this.options.store.transaction(() => {
-      for (const r of parsed.value) {
+      for (const r of parsed.data) {
         const old = this.endpoints.get(r.name);
         if (!old) {
           const created = this.createReceiver(r);
@@ -198,6 +209,12 @@ export class ReceiverEndpoints {
       updatedAt: r.updatedAt,
     };
   }
+}
+
+/** The entry a problem's field is under (`receivers[3].name` → 3), to list problems in the file's order. */
+function entryIndex(field: string | undefined, prefix: readonly PropertyKey[]): number {
+  const m = field?.slice(pathOf(prefix).length).match(/^\[(\d+)\]/);
+  return m ? Number(m[1]) : -1;
 }
 
 function pathOf(prefix: readonly PropertyKey[]): string {

@@ -129,6 +129,33 @@ describe('a config file with several problems names them all at once (docs/behav
     ]);
   });
 
+  it('a receiver name given twice is named beside every other problem, in the order of the file, not alone', () => {
+    const core = newCore();
+    const config = {
+      sources: [],
+      destinations: [],
+      receivers: [
+        { name: 'dup', script: 200 },
+        { name: 'a', script: 0 },
+        { name: 'dup', script: '200,,500' },
+        { name: 'b', script: { status: 200, delayMs: 9999999 } },
+        { name: 'c', secret: '' },
+      ],
+    } as unknown as HookbenchConfig;
+    const refused = applyConfig(core, config, { applyReceivers: (receivers) => core.receivers.applyConfig(receivers) as never });
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.message.split('\n')).toEqual([
+      '5 problems:',
+      '  receivers[1].script: must be an HTTP status code from 200 to 599 (got 0)',
+      '  receivers[2].script: item 2 is empty: give a status code (200-599), never, reset or close',
+      '  receivers[2].name: "dup" is given twice (first at index 0)',
+      '  receivers[3].script.delayMs: must be at most 600000 ms (10 minutes; got 9999999)',
+      '  receivers[4].secret: must not be empty (omit it or use null for no signature check)',
+    ]);
+    expect(core.receivers.listReceivers()).toMatchObject({ ok: true, value: { items: [] } }); // nothing applied
+  });
+
   it('every problem of one destination at once, not one per start', () => {
     const core = newCore();
     const config = {
