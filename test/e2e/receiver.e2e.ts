@@ -93,4 +93,17 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     await page.getByRole('status').filter({ hasText: 'The new script starts at its first step: the next request gets step 1 of 2: 500' }).waitFor();
     expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(500);
   });
+
+  it('a new endpoint named " spaced2 " is refused under Name, naming the value, and none is created under a trimmed name', async () => {
+    const r = await serve({ receivers: [{ name: 'orders', script: 200 }] });
+    const page = await open(r, '#/receiver/orders');
+    await page.getByRole('button', { name: 'New endpoint' }).click();
+    const form = page.getByRole('form', { name: 'New endpoint' });
+    const name = form.getByRole('textbox', { name: 'Name' });
+    await name.fill(' spaced2 ');
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    await form.getByText('Name: must not begin or end with a space (got " spaced2 ")').waitFor();
+    expect((await r.call<{ items: ReceiverEndpoint[] }>('listReceivers')).items.map((e) => e.name)).toEqual(['orders']);
+  });
 });

@@ -192,12 +192,22 @@ export function defaultScript(): ResponseScript {
   return { mode: 'sequence', steps: [respondStep(200)], after: 'repeat-last' };
 }
 
-const nameSchema = z
+/**
+ * An endpoint's name, exactly as given: a space around it is refused, not trimmed away (the endpoint would answer
+ * at a name other than the one typed).
+ */
+export const receiverNameSchema = z
   .string({ error: 'must be a string' })
-  .trim()
   .min(1, 'must not be empty')
   .max(RECEIVER_LIMITS.nameLength, `must be at most ${RECEIVER_LIMITS.nameLength} characters`)
-  .regex(RECEIVER_NAME, 'must start with a letter or digit and use only letters, digits, ".", "_" and "-" (it is a URL path segment)');
+  .regex(RECEIVER_NAME, {
+    error: (issue) => {
+      const name = typeof issue.input === 'string' ? issue.input : '';
+      return name !== name.trim()
+        ? `must not begin or end with a space (got ${JSON.stringify(name)})`
+        : `must start with a letter or digit and use only letters, digits, ".", "_" and "-" (it is a URL path segment; got ${JSON.stringify(name)})`;
+    },
+  });
 
 const secretSchema = z
   .string({ error: 'must be a string (or null for no signature check)' })
@@ -211,7 +221,7 @@ export const REFUSE_NEEDS_SECRET = 'needs a secret to check signatures against: 
 
 export const receiverInputSchema = z
   .strictObject({
-    name: nameSchema,
+    name: receiverNameSchema,
     secret: secretSchema.nullable().default(null),
     /** 401 with a JSON error for an invalid or missing X-Signature, before the script answers. */
     refuseInvalidSignatures: refuseSchema.default(false),
@@ -226,7 +236,7 @@ export const receiverInputSchema = z
  * refusing invalid signatures without a secret depends on its current state, so the service checks that.
  */
 export const receiverPatchSchema = z.strictObject({
-  name: nameSchema.optional(),
+  name: receiverNameSchema.optional(),
   secret: secretSchema.nullable().optional(),
   refuseInvalidSignatures: refuseSchema.optional(),
   /** A new script starts at its first step. */

@@ -124,7 +124,7 @@ describe('a config file with several problems names them all at once (docs/behav
     if (refused.ok) return;
     expect(refused.error.message.split('\n')).toEqual([
       '2 problems:',
-      '  receivers[0].name: must start with a letter or digit and use only letters, digits, ".", "_" and "-" (it is a URL path segment)',
+      '  receivers[0].name: must start with a letter or digit and use only letters, digits, ".", "_" and "-" (it is a URL path segment; got "bad name!")',
       '  receivers[0].script: item 2 ("abc") is not a step: give a status code (200-599), never, reset or close',
     ]);
   });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseReceiverRef, receiverInputSchema, respondStep, type ResponseScript, type ScriptStep } from '../../../main/contract/receiver/receiver.js';
+import { parseReceiverRef, receiverInputSchema, receiverPatchSchema, respondStep, type ResponseScript, type ScriptStep } from '../../../main/contract/receiver/receiver.js';
 import { parseWith } from '../../../main/contract/schemas.js';
 import {
   checkSignature,
@@ -152,6 +152,12 @@ describe('script input: shorthands and errors naming the field and limit', () =>
       expect(r.ok, name).toBe(false);
       if (!r.ok) expect(r.error.field).toBe('name');
     }
+  });
+
+  it('a name with a space around it is refused, naming the value, never trimmed into another name', () => {
+    expect(parseWith(receiverInputSchema, { name: ' spaced2 ' })).toMatchObject({ ok: false, error: { field: 'name', message: 'name: must not begin or end with a space (got " spaced2 ")' } });
+    expect(parseWith(receiverPatchSchema, { name: 'flaky3 ' })).toMatchObject({ ok: false, error: { field: 'name', message: 'name: must not begin or end with a space (got "flaky3 ")' } });
+    expect(parseWith(receiverInputSchema, { name: 'a b' })).toMatchObject({ ok: false, error: { message: 'name: must start with a letter or digit and use only letters, digits, ".", "_" and "-" (it is a URL path segment; got "a b")' } });
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AttemptRecord } from '../../../main/contract/deliveries';
 import { defaultScript, nextStepWords, responseScriptSchema, type CaptureRecord, type ReceiverEndpoint } from '../../../main/contract/receiver/receiver';
 import { savedWords } from '../../../renderer/src/features/receiver/useEndpointCommands';
+import { nameError } from '../../../renderer/src/features/receiver/EndpointEditor';
 import { describeForm, formOfScript, scriptOfForm, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
 import { attemptFor } from '../../../renderer/src/features/receiver/CaptureDetail';
 import { checkForgery } from '../../../renderer/src/features/receiver/CaptureList';
@@ -81,6 +82,14 @@ describe("what a save did to the script's place", () => {
     const before = endpoint('201,202,203,204,205', 3);
     expect(savedWords(before, endpoint('201,202,203,204,205', 3))).toBe('Script unchanged, so it keeps its place: the next request gets step 4 of 5: 204 (Start over goes back to the first step).');
     expect(savedWords(before, endpoint('500,200', 0))).toBe('The new script starts at its first step: the next request gets step 1 of 2: 500.');
+  });
+});
+
+describe("a new endpoint's name", () => {
+  it('is checked as the server checks it and kept as typed: a space around it is refused under Name, not trimmed', () => {
+    expect(nameError(' spaced2 ')).toBe('Name: must not begin or end with a space (got " spaced2 ")');
+    expect(nameError('a/b')).toMatch(/^Name: must start with a letter or digit .*; got "a\/b"\)$/);
+    expect(nameError('spaced2')).toBeNull();
   });
 });
 

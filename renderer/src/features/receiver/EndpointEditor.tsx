@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { RotateCcw, Save, Trash2 } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
-import { defaultScript } from '../../../../main/contract/receiver/receiver';
+import { defaultScript, receiverNameSchema } from '../../../../main/contract/receiver/receiver';
 import { plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';
@@ -24,6 +24,7 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
   const secret = useSecretDraft('receiver', endpoint?.name ?? null, endpoint?.secret ?? null);
   const [refuse, setRefuse] = useState(endpoint?.refuseInvalidSignatures ?? false);
   const [error, setError] = useState<{ field: FormField; message: string } | null>(null);
+  const [nameProblem, setNameProblem] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { busy, save: send, rewind, remove } = useEndpointCommands(endpoint, onDone);
 
@@ -32,16 +33,18 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
   const refuseError = refuse && !hasSecret ? 'Needs a secret to check signatures against: give one above, or untick this.' : null;
 
   const save = async () => {
+    const nameProblem = endpoint ? null : nameError(name);
+    setNameProblem(nameProblem);
     const script = scriptOfForm(form);
     if (!script.ok) return setError({ field: script.field, message: script.message });
-    if (refuseError) return;
     setError(null);
+    if (refuseError || nameProblem) return;
     await send({ name, script: script.script, refuseInvalidSignatures: refuse, secret: secret.dirty ? (hasSecret ? secret.value : null) : undefined });
   };
 
   return (
     <form aria-label={endpoint ? `Endpoint ${endpoint.name}` : 'New endpoint'} onSubmit={(e) => (e.preventDefault(), void save())} className="flex flex-col gap-3">
-      {endpoint ? <EndpointFacts endpoint={endpoint} /> : <TextField label="Name" value={name} onChange={setName} placeholder="orders" help="It answers at /r/<name> (letters, digits, . _ -)." required />}
+      {endpoint ? <EndpointFacts endpoint={endpoint} /> : <TextField label="Name" value={name} onChange={setName} placeholder="orders" help="It answers at /r/<name> (letters, digits, . _ -)." error={nameProblem} required />}
       <TextField
         label="Secret"
         value={secret.value}
@@ -76,6 +79,12 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
       {endpoint && confirmDelete && <DeleteEndpoint endpoint={endpoint} busy={busy} onDelete={() => void remove()} onKeep={() => setConfirmDelete(false)} />}
     </form>
   );
+}
+
+/** A new endpoint's name checked as the server checks it, kept exactly as typed (a space around it is refused, not trimmed). */
+export function nameError(name: string): string | null {
+  const parsed = receiverNameSchema.safeParse(name);
+  return parsed.success ? null : `Name: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
 }
 
 /** The box that makes the endpoint answer 401 to a bad signature: it needs a secret to be ticked. */

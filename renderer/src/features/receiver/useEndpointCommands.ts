@@ -46,7 +46,7 @@ export function useEndpointCommands(endpoint: ReceiverEndpoint | null, onDone?: 
         remember(result.value);
         useToasts.getState().push({ tone: 'success', title: `${endpoint.name} saved`, message: savedWords(endpoint, result.value) });
       } else {
-        const result = await api().call('createReceiver', { name: name.trim(), secret: secret ?? null, refuseInvalidSignatures, script });
+        const result = await api().call('createReceiver', { name, secret: secret ?? null, refuseInvalidSignatures, script });
         if (!result.ok) return;
         remember(result.value);
         navigate({ view: 'receiver', receiver: result.value.name });
