@@ -106,4 +106,25 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     await form.getByText('Name: must not begin or end with a space (got " spaced2 ")').waitFor();
     expect((await r.call<{ items: ReceiverEndpoint[] }>('listReceivers')).items.map((e) => e.name)).toEqual(['orders']);
   });
+
+  it('the endpoint list counts steps of the script used, not answers: a never step counts, a request refused for its signature does not', async () => {
+    const r = await serve({ receivers: [{ name: 'hang', script: 'never,200' }, { name: 'strict', secret: 's3cret', refuseInvalidSignatures: true, script: 200 }] });
+    const page = await open(r, '#/receiver/hang');
+    const list = page.getByRole('list', { name: 'Endpoints' });
+    const captures = page.getByRole('list', { name: 'Captured requests' });
+    // The never step: captured, never answered, and still one step used.
+    const hanging = new AbortController();
+    const never = fetch(`${r.info.receiverUrl}/r/hang`, { method: 'POST', body: '{}', signal: hanging.signal }).catch(() => null);
+    await captures.getByRole('button', { name: /answered never/ }).waitFor();
+    hanging.abort();
+    await never;
+    await list.getByRole('button', { name: 'hang' }).getByText('1 step used').waitFor();
+    await page.getByRole('form', { name: 'Endpoint hang' }).getByText('1 request took a step of this script; the next gets step 2 of 2: 200.').waitFor();
+
+    for (let i = 0; i < 2; i++) expect((await fetch(`${r.info.receiverUrl}/r/strict`, { method: 'POST', body: '{}' })).status).toBe(401);
+    await list.getByRole('button', { name: 'strict' }).click();
+    await expect.poll(() => captures.getByRole('button', { name: /answered 401/ }).count()).toBe(2);
+    await list.getByRole('button', { name: 'strict' }).getByText('0 steps used').waitFor();
+    await page.getByRole('form', { name: 'Endpoint strict' }).getByText('(one refused for its signature gets 401 and takes none)', { exact: false }).waitFor();
+  });
 });

@@ -59,7 +59,11 @@ export interface ReceiverEndpoint {
    */
   refuseInvalidSignatures: boolean;
   script: ResponseScript;
-  /** Requests answered under the current script: the next request is number `answered + 1`. */
+  /**
+   * The script's place: requests that took a step of the current script (a `never` step counts, though it sends
+   * nothing; a request refused for its signature takes none). The next request is number `answered + 1` of it.
+   * Kept in the data dir: a restart of serve goes on where the script was.
+   */
   answered: number;
   /** Its URLs while the receiver listens (null when that listener is not running). */
   url: string | null;

@@ -3,7 +3,7 @@ import type { AttemptRecord } from '../../../main/contract/deliveries';
 import { defaultScript, nextStepWords, responseScriptSchema, type CaptureRecord, type ReceiverEndpoint } from '../../../main/contract/receiver/receiver';
 import { savedWords } from '../../../renderer/src/features/receiver/useEndpointCommands';
 import { nameError } from '../../../renderer/src/features/receiver/EndpointEditor';
-import { describeForm, formOfScript, scriptOfForm, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
+import { describeForm, formOfScript, placeWords, scriptOfForm, stepsUsedWords, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
 import { attemptFor } from '../../../renderer/src/features/receiver/CaptureDetail';
 import { checkForgery } from '../../../renderer/src/features/receiver/CaptureList';
 import { mergeCaptures } from '../../../renderer/src/stores/receiver';
@@ -82,6 +82,21 @@ describe("what a save did to the script's place", () => {
     const before = endpoint('201,202,203,204,205', 3);
     expect(savedWords(before, endpoint('201,202,203,204,205', 3))).toBe('Script unchanged, so it keeps its place: the next request gets step 4 of 5: 204 (Start over goes back to the first step).');
     expect(savedWords(before, endpoint('500,200', 0))).toBe('The new script starts at its first step: the next request gets step 1 of 2: 500.');
+  });
+});
+
+describe("an endpoint's place in its script", () => {
+  it('counts steps used, not answers: a never step counts, and the next step is named', () => {
+    expect(stepsUsedWords(1)).toBe('1 step used');
+    expect(stepsUsedWords(0)).toBe('0 steps used');
+    expect(placeWords({ script: parse('never,200'), answered: 1, refuseInvalidSignatures: false })).toBe('1 request took a step of this script; the next gets step 2 of 2: 200.');
+    expect(placeWords({ script: parse('201,202'), answered: 0, refuseInvalidSignatures: false })).toBe('No request has taken a step of this script yet; the next gets step 1 of 2: 201.');
+  });
+
+  it('says that a request refused for its signature takes no step, where the endpoint refuses them', () => {
+    expect(placeWords({ script: parse(200), answered: 0, refuseInvalidSignatures: true })).toBe(
+      'No request has taken a step of this script yet (one refused for its signature gets 401 and takes none); the next gets 200.',
+    );
   });
 });
 

@@ -2,14 +2,13 @@ import { useId, useState } from 'react';
 import { RotateCcw, Save, Trash2 } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { defaultScript, receiverNameSchema } from '../../../../main/contract/receiver/receiver';
-import { plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';
 import { Button } from '../../ui/Button';
 import { RevealSecretButton, useSecretDraft } from '../../ui/SecretDraft';
 import { TextField } from '../../ui/TextField';
 import { EndpointFacts } from './EndpointFacts';
 import { ScriptFields } from './ScriptFields';
-import { formOfScript, scriptOfForm, type FormField, type ScriptForm } from './scriptForm';
+import { formOfScript, placeWords, scriptOfForm, type FormField, type ScriptForm } from './scriptForm';
 import { useEndpointCommands } from './useEndpointCommands';
 
 /**
@@ -69,7 +68,7 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
             Cancel
           </Button>
         )}
-        {endpoint && <span className="text-[11px] text-faint">{plural(endpoint.answered, 'request')} answered under this script; the next is #{endpoint.answered + 1}.</span>}
+        {endpoint && <span className="text-[11px] text-faint">{placeWords(endpoint)}</span>}
         {endpoint && !confirmDelete && (
           <Button variant="danger" className="ml-auto" icon={<Trash2 aria-hidden className="size-3.5" />} disabled={busy !== null} onClick={() => setConfirmDelete(true)}>
             Delete endpoint

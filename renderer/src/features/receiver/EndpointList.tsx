@@ -3,8 +3,9 @@ import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiv
 import { describeScript } from '../../../../main/contract/receiver/receiver';
 import { PickButton } from '../../ui/PickButton';
 import { VisibleText } from '../../ui/VisibleText';
+import { stepsUsedWords } from './scriptForm';
 
-/** The endpoints, one button each: name, script, whether signatures are checked, requests answered. */
+/** The endpoints, one button each: name, script, whether signatures are checked, the steps of its script used. */
 export function EndpointList({ endpoints, selected, onSelect }: { endpoints: ReceiverEndpoint[]; selected: string | null; onSelect(name: string): void }) {
   return (
     <ul aria-label="Endpoints" className="flex flex-col gap-0.5">
@@ -18,9 +19,12 @@ export function EndpointList({ endpoints, selected, onSelect }: { endpoints: Rec
               </span>
               <span className="min-w-0 flex-1 truncate text-muted">{describeScript(e.script)}</span>
               {e.secret && <KeyRound aria-label="checks signatures" className="size-3.5 shrink-0 text-faint" />}
-              {/* The script's own count since it was last saved (a refused signature is answered before the script), so it can be below the captures listed for the endpoint. */}
-              <span className="tabular shrink-0 text-right text-faint" title="Requests its script answered since it was last saved (requests refused for their signature are answered before the script and not counted)">
-                <span className="font-mono">{e.answered}</span> answered
+              {/* The script's place, not a count of answers: a never step counts, a refused signature does not, so it can differ from the captures listed. */}
+              <span
+                className="tabular shrink-0 text-right text-faint"
+                title="Requests that took a step of its script since the script was set: a never step counts, though it sends nothing; a request refused for its signature gets 401 before the script and takes none"
+              >
+                {stepsUsedWords(e.answered)}
               </span>
             </PickButton>
           </li>

@@ -4,7 +4,8 @@
  * failure rate); a script with more (headers, bodies, Retry-After, per-step delays) is shown as such and
  * replaced only when the user saves the form.
  */
-import { describeScript, responseScriptSchema, STEP_ACTIONS, type ResponseScript, type ResponseScriptInput, type ScriptStep } from '../../../../main/contract/receiver/receiver';
+import { describeScript, nextStepWords, responseScriptSchema, STEP_ACTIONS, type ReceiverEndpoint, type ResponseScript, type ResponseScriptInput, type ScriptStep } from '../../../../main/contract/receiver/receiver';
+import { plural } from '../../lib/format';
 
 export interface ScriptForm {
   mode: 'sequence' | 'failureRate';
@@ -118,4 +119,19 @@ export function describeForm(form: ScriptForm): string | null {
   if (!result.ok) return null;
   const parsed = responseScriptSchema.safeParse(result.script);
   return parsed.success ? describeScript(parsed.data) : null;
+}
+
+/**
+ * What `answered` counts, said truly: requests that took a step of the script since it was set (a `never` step
+ * counts, though it sends nothing), not requests answered; a request refused for its signature takes none.
+ */
+export function stepsUsedWords(n: number): string {
+  return `${plural(n, 'step')} used`;
+}
+
+/** The endpoint's place in its script, under its form: how many requests took a step, and which the next gets. */
+export function placeWords(endpoint: Pick<ReceiverEndpoint, 'script' | 'answered' | 'refuseInvalidSignatures'>): string {
+  const took = endpoint.answered === 0 ? 'No request has taken a step of this script yet' : `${plural(endpoint.answered, 'request')} took a step of this script`;
+  const refused = endpoint.refuseInvalidSignatures ? ' (one refused for its signature gets 401 and takes none)' : '';
+  return `${took}${refused}; the next gets ${nextStepWords(endpoint.script, endpoint.answered)}.`;
 }
