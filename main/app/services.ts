@@ -7,7 +7,7 @@ import { withParsedInput } from '../contract/dispatch.js';
 import type { EngineEvent } from '../contract/events.js';
 import type { MessageDetail } from '../contract/messages.js';
 import type { IngestRefusal } from '../contract/sources.js';
-import type { ReceiverCheck } from '../contract/receiver/receiver.js';
+import { parseReceiverRef, type ReceiverCheck } from '../contract/receiver/receiver.js';
 import { ok } from '../contract/result.js';
 import { AudienceService } from '../audiences/audienceService.js';
 import { AudienceStore } from '../audiences/audienceStore.js';
@@ -84,6 +84,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     dataDir: options.dataDir,
     emit,
     fallbackReceiver: options.receiver?.fallbackReceiver,
+    destinationsUsing: (name): string[] => registry.allDestinations().filter((d) => d.webhooks.some((w) => parseReceiverRef(w.url)?.name === name)).map((d) => d.name),
   });
   const registry = new Registry({
     store,

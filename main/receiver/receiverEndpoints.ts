@@ -20,6 +20,8 @@ export interface ReceiverEndpointsOptions {
   emit: (event: EventOf<'catalogChanged'>) => void;
   /** The listeners' base URLs now: an endpoint's URLs are shown under them. */
   addresses: () => ReceiverAddresses;
+  /** The destinations whose webhooks name an endpoint (`receiver:<name>`, `receiver+tls:<name>`). */
+  destinationsUsing: (name: string) => string[];
 }
 
 export class ReceiverEndpoints {
@@ -86,7 +88,10 @@ export class ReceiverEndpoints {
     return ok(this.view(r));
   }
 
-  /** A new script starts at its first step (so does `rewind: true`); a rename carries the captures along. */
+  /**
+   * A new script starts at its first step (so does `rewind: true`); a rename carries the captures along, and is
+   * refused while a destination names the endpoint (it would be left pointing at no endpoint).
+   */
   updateReceiver(input: CommandParsed<'updateReceiver'>): Result<ReceiverEndpoint> {
     const current = this.find(input.name);
     if (!current.ok) return current;
@@ -94,6 +99,19 @@ export class ReceiverEndpoints {
     const old = current.value;
     if (p.name !== undefined && p.name !== old.name && this.endpoints.has(p.name)) {
       return err({ code: 'conflict', field: 'patch.name', message: `patch.name: a receiver named "${p.name}" already exists`, value: p.name });
+    }
+    if (p.name !== undefined && p.name !== old.name) {
+      // Their webhooks say receiver:<old name>: renamed under them, their next attempts would fail with no such receiver.
+      const users = this.options.destinationsUsing(old.name);
+      if (users.length) {
+        const which = users.length === 1 ? `the destination ${JSON.stringify(users[0])} points` : `the destinations ${users.map((u) => JSON.stringify(u)).join(', ')} point`;
+        return err({
+          code: 'conflict',
+          field: 'patch.name',
+          message: `patch.name: "${old.name}" cannot be renamed to "${p.name}" while ${which} at it (receiver:${old.name}): create "${p.name}" as a new endpoint and point ${users.length === 1 ? 'its webhook' : 'their webhooks'} at receiver:${p.name}, or rename it once no destination uses it`,
+          value: p.name,
+        });
+      }
     }
     // The typed API's form path restores a mask of the stored secret first (sharedSecrets.ts); one left here has no secret behind it.
     if (typeof p.secret === 'string' && isMasked(p.secret)) return err(maskedValueError('patch.secret'));

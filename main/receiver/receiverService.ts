@@ -37,6 +37,8 @@ export interface ReceiverServiceOptions {
    * standalone `hookbench receive` answers every path).
    */
   fallbackReceiver?: string;
+  /** The destinations whose webhooks name this endpoint (`receiver:<name>`, `receiver+tls:<name>`): a rename would strand them. */
+  destinationsUsing?: (name: string) => string[];
 }
 
 export type { ReceiverAddresses, ReceiverListenOptions } from './listeners.js';
@@ -60,7 +62,13 @@ export class ReceiverService {
 
   constructor(options: ReceiverServiceOptions) {
     this.fallbackReceiver = options.fallbackReceiver;
-    this.endpoints = new ReceiverEndpoints({ store: options.store, clock: options.clock, emit: options.emit, addresses: () => this.listening.current });
+    this.endpoints = new ReceiverEndpoints({
+      store: options.store,
+      clock: options.clock,
+      emit: options.emit,
+      addresses: () => this.listening.current,
+      destinationsUsing: options.destinationsUsing ?? (() => []),
+    });
     this.captures = new ReceiverCaptures(options.store, options.emit);
     const requests = new RequestHandler({
       clock: options.clock,
@@ -156,7 +164,10 @@ export class ReceiverService {
     return this.endpoints.createReceiver(input);
   }
 
-  /** A new script starts at its first step (so does `rewind: true`); a rename carries the captures along. */
+  /**
+   * A new script starts at its first step (so does `rewind: true`); a rename carries the captures along, and is
+   * refused while a destination names the endpoint.
+   */
   updateReceiver(input: CommandParsed<'updateReceiver'>): Result<ReceiverEndpoint> {
     return this.endpoints.updateReceiver(input);
   }
