@@ -68,7 +68,8 @@ Examples:
   hookbench receive --tls                 # Hookbench refuses the self-signed certificate (tls_error)
 
 --respond lists one answer per request, the last repeating: status codes (200-599), never (keep the
-connection open without answering), reset (TCP reset) or close (close without a response).
+connection open without answering), reset (TCP reset) or close (close without a response); at most 100,
+none empty (500,,200 is refused). --delay is at most 600000 ms (10 minutes).
 It listens on 4411 by default: hookbench serve's own mock receiver has 4410, so both run side by side.
 Every path is answered. Each request is printed as it arrives: method, path, headers, the script step
 that answered, the X-Signature verdict with --secret (and a diagnosis when it is wrong), and the body.

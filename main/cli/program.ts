@@ -240,7 +240,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .addOption(new Option('--port <n>', `port to listen on (not serve's 4410, so both can run); 0 picks a free one`).default(DEFAULT_RECEIVE_PORT).argParser(portNumber))
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--secret <secret>', 'shared secret: check each X-Signature (HMAC-SHA1) and say what is wrong')
-    .option('--respond <list>', 'answers in order, the last repeating: 500,500,200 (also never, reset, close)', '200')
+    .option('--respond <list>', 'answers in order, the last repeating: 500,500,200 (also never, reset, close; at most 100)', '200')
     .addOption(new Option('--delay <ms>', 'wait this long before each answer (6000 makes Hookbench time out)').argParser(ms))
     .addOption(new Option('--retry-after <seconds>', 'send Retry-After with 429 and 5xx answers').argParser(seconds))
     .option('--tls', 'listen with HTTPS, presenting a self-signed certificate kept in the data dir')

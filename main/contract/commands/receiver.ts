@@ -33,7 +33,8 @@ export const RECEIVER_COMMANDS = {
     input: z.strictObject({ name: receiverName, patch: receiverPatchSchema }),
     answers: returns<ReceiverEndpoint>('ReceiverEndpoint'),
     group: 'Mock receiver',
-    summary: "Changes an endpoint's name, secret, refuseInvalidSignatures or script (a new script starts from its first step). An endpoint that refuses invalid signatures keeps a secret: removing it needs `refuseInvalidSignatures: false` in the same patch.",
+    summary:
+      "Changes an endpoint's name, secret, refuseInvalidSignatures or script. A new script starts from its first step; the same script again (or a patch without one) keeps its place, which `answered` counts; `rewind: true` starts the script over from its first step. A rename is refused (`conflict`) while a destination's webhook names the endpoint (`receiver:<name>`), naming those destinations. An endpoint that refuses invalid signatures keeps a secret: removing it needs `refuseInvalidSignatures: false` in the same patch.",
     errors: ['not_found', 'conflict'],
   }),
   deleteReceiver: command({

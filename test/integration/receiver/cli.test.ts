@@ -184,6 +184,13 @@ describe('hookbench receive (in-process)', () => {
     }
   });
 
+  it('--help names the limits of --respond and --delay', async () => {
+    const s = receive(['--help']);
+    expect(await s.run).toBe(0);
+    expect(s.out()).toContain('(also never, reset, close; at most 100)');
+    expect(s.out().replace(/\s+/g, ' ')).toContain('at most 100, none empty (500,,200 is refused). --delay is at most 600000 ms (10 minutes).');
+  });
+
   it('a port in use: exit 1 naming it', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
