@@ -96,6 +96,21 @@ describe.skipIf(chromiumMissing)('at 1024×768', () => {
     return page;
   };
 
+  it("the Receiver screen at 1024 px shows an endpoint's URLs whole (wrapped, not cut) and a capture's diagnosis whole", async () => {
+    expect((await fetch(`${r.info.receiverUrl}/r/ok`, { method: 'POST', headers: { 'x-signature': '0'.repeat(40) }, body: '{"a":1}' })).status).toBe(200);
+    const page = await open('#/receiver/ok');
+    const endpoint = await r.call<{ url: string; tlsUrl: string }>('getReceiver', { name: 'ok' });
+    const shown = [
+      page.getByRole('form', { name: 'Endpoint ok' }).getByText(endpoint.url, { exact: true }),
+      page.getByRole('form', { name: 'Endpoint ok' }).getByText(endpoint.tlsUrl, { exact: true }),
+      page.getByRole('list', { name: 'Captured requests' }).getByText('no known mistake explains it: check the shared secret', { exact: true }),
+    ];
+    for (const text of shown) {
+      await text.waitFor();
+      expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= el.ownerDocument.documentElement.clientWidth), String(text)).toBe(true);
+    }
+  });
+
   it('History says "No messages stored yet" before anything is stored', async () => {
     const page = await open('#/history');
     await page.getByRole('heading', { name: 'No messages stored yet' }).or(page.getByText('No messages stored yet')).first().waitFor();

@@ -88,6 +88,7 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
   const why = whyOf(c, forgery);
   return (
     <li style={{ height: rowHeight, transform: `translateY(${top}px)` }} className={`absolute top-0 left-0 flex w-full items-stretch border-b border-line/60 text-xs ${selected ? 'bg-selected' : 'hover:bg-hover'}`}>
+      {/* The button spans the row: its second line (the diagnosis) runs under the sender link too, so that it is cut later at 1024 px. */}
       <button
         type="button"
         aria-pressed={selected}
@@ -95,7 +96,7 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
         onClick={() => onSelect(c.id)}
         className="flex min-w-0 flex-1 flex-col justify-center gap-0.5 px-3 text-left"
       >
-        <span className="flex h-5 min-w-0 items-center gap-2.5">
+        <span className="flex h-5 min-w-0 items-center gap-2.5 pr-25">
           {/* Engine time, as the attempts': after a jump and a reset, the list (in order of arrival) shows the jumps. */}
           <span className="tabular w-16 shrink-0 font-mono text-muted" title="When it arrived, in engine time (time travel moves it)">{formatRowTime(c.arrivedAt, engineNow)}</span>
           <span className="min-w-0 flex-1 truncate font-mono">
@@ -108,9 +109,9 @@ const CaptureRow = memo(function CaptureRow({ capture: c, top, selected, engineN
         {/* A forgery the check sent on purpose is no fault: said calmly, as the attempt's verdict says it. */}
         {why && <span title={why} className={`truncate pl-[4.625rem] ${verdict === 'invalid' && !forgery ? 'text-err' : 'text-faint'}`}>{why}</span>}
       </button>
-      {/* Laid out like the button's two lines, so that the link sits on the first, level with the verdict. */}
-      <div className="flex w-28 shrink-0 flex-col items-end justify-center gap-0.5 pr-3 whitespace-nowrap">
-        <span className="flex h-5 max-w-full items-center">
+      {/* Over the button's first line, laid out like its two lines, so that the link sits level with the verdict. */}
+      <div className="pointer-events-none absolute inset-y-0 right-0 flex w-28 flex-col items-end justify-center gap-0.5 pr-3 whitespace-nowrap">
+        <span className="pointer-events-auto flex h-5 max-w-full items-center">
           {senderId !== null ? (
             <a href={`#/live/${senderId}`} onClick={(e) => (e.preventDefault(), onOpenMessage(senderId))} aria-label={`message #${senderId}, the sender of capture ${c.id}`} className="font-mono text-accent hover:underline">
               message #{senderId}

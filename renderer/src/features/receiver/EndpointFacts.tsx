@@ -9,9 +9,8 @@ function Copyable({ value, label }: { value: string | null; label: string }) {
   if (value === null) return <span className="text-faint">not listening</span>;
   return (
     <>
-      <code className="min-w-0 truncate font-mono" title={value}>
-        {value}
-      </code>
+      {/* Wrapped, never cut: the whole URL is what gets copied and what a person reads to check it. */}
+      <code className="min-w-0 font-mono break-all">{value}</code>
       <CopyButton text={value} label={label} showLabel={false} />
     </>
   );
