@@ -50,7 +50,7 @@ describe.skipIf(chromiumMissing)('The receiver\'s verdict', () => {
     // The header's green `success` (the HTTP exchange) stands beside a red "signature invalid", never alone.
     const header = page.getByRole('region', { name: `Attempt ${attempt.attemptNumber}` }).locator('div').first();
     expect(await header.innerText()).toMatch(/success\s+signature invalid/);
-    expect(text).toContain("Receiver endpoint 'orders' found X-Signature invalid, although it answered.");
+    expect(text).toContain("Receiver endpoint 'orders' found X-Signature invalid, but answered 200 as its script says.");
     expect(text).toContain("Destination 'Orders API' signs with a secret that differs from receiver endpoint 'orders'.");
     expect(text).toContain(fingerprint('whsec_destination_2'));
     expect(text).toContain(fingerprint('whsec_receiver_1'));
@@ -70,6 +70,21 @@ describe.skipIf(chromiumMissing)('The receiver\'s verdict', () => {
     const captureId = detail!.receiverChecks![0]!.captureId;
     await verdict.getByRole('link', { name: `Open capture ${captureId}` }).click();
     await expect.poll(() => hashOf(page), { timeout: 10_000 }).toBe(`#/receiver/orders/capture/${captureId}`);
+  });
+
+  it('an endpoint that refuses invalid signatures: its verdict says it refused the request (401), not that it answered anyway', async () => {
+    const r = await serve({
+      receivers: [{ name: 'strict', secret: 'whsec_receiver_1', script: 200, refuseInvalidSignatures: true }],
+      destinations: [{ name: 'Strict API', enabled: true, url: 'receiver:strict', sharedSecret: 'whsec_destination_2' }],
+    });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', destinations: ['Strict API'], call: { userId: 'ada', event: 'Refused Order' } });
+    const id = sent.message.id;
+    await expect.poll(async () => (await r.call<MessageDetail>('getMessage', { id })).receiverChecks?.length ?? 0, { timeout: 20_000 }).toBe(1);
+    const attempt = (await r.call<MessageDetail>('getMessage', { id })).attempts[0]!;
+    expect(attempt.statusCode).toBe(401);
+    const page = await open(r, `#/live/${id}/attempt/${attempt.id}`);
+    const verdict = page.getByRole('region', { name: "Receiver's verdict" });
+    await verdict.getByText("Receiver endpoint 'strict' found X-Signature invalid and refused it (401).").waitFor();
   });
 
   it('Why? explains per destination why the message was or was not delivered', async () => {

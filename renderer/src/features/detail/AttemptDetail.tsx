@@ -65,7 +65,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
           {reason}
         </p>
       )}
-      {receiverCheck && <ReceiverVerdict check={receiverCheck} />}
+      {receiverCheck && <ReceiverVerdict check={receiverCheck} statusCode={attempt.statusCode} />}
 
       <Card title="Request" aside={sent ? <BodyModeSwitch mode={requestMode} onChange={setRequestMode} /> : undefined}>
         <div className="flex min-w-0 items-center gap-2 border-b border-line px-3 py-2 font-mono text-xs">

@@ -25,7 +25,8 @@ function captureHash(check: ReceiverCheck): string {
  * signature: this does. When the two secrets differ it says so, shows each one's fingerprint (never the
  * secret) and offers to make them one.
  */
-export function ReceiverVerdict({ check }: { check: ReceiverCheck }) {
+/** `statusCode`: what the endpoint answered the attempt (a 401 is its refusal of the signature, when it refuses invalid ones). */
+export function ReceiverVerdict({ check, statusCode = null }: { check: ReceiverCheck; statusCode?: number | null }) {
   const tone = check.verdict === null ? 'muted' : check.verdict === 'valid' ? 'ok' : check.verdict === 'invalid' ? 'err' : 'warn';
   const frame = { ok: 'border-ok/30 bg-ok-soft', err: 'border-err/30 bg-err-soft', warn: 'border-warn/30 bg-warn-soft', muted: 'border-line bg-panel-2' }[tone];
   const icon =
@@ -45,8 +46,8 @@ export function ReceiverVerdict({ check }: { check: ReceiverCheck }) {
       : check.verdict === 'valid'
         ? `Receiver endpoint '${name}' checked X-Signature: valid.`
         : check.verdict === 'invalid'
-          ? `Receiver endpoint '${name}' found X-Signature invalid, although it answered.`
-          : `Receiver endpoint '${name}' found no X-Signature.`;
+          ? `Receiver endpoint '${name}' found X-Signature invalid${answeredAnyway(statusCode)}.`
+          : `Receiver endpoint '${name}' found no X-Signature${answeredAnyway(statusCode)}.`;
   return (
     <section aria-label="Receiver's verdict" className={`flex gap-2.5 rounded-lg border px-3 py-2 text-xs ${frame}`}>
       {icon}
@@ -65,6 +66,12 @@ export function ReceiverVerdict({ check }: { check: ReceiverCheck }) {
       </div>
     </section>
   );
+}
+
+/** A 2xx to a bad signature is the script answering it anyway; a 401 is the refusal a correct receiver makes. */
+function answeredAnyway(statusCode: number | null): string {
+  if (statusCode === 401) return ' and refused it (401)';
+  return statusCode !== null && statusCode >= 200 && statusCode < 300 ? `, but answered ${statusCode} as its script says` : '';
 }
 
 function Fingerprints({ secrets, unsigned }: { secrets: SecretMismatch; unsigned: boolean }) {
