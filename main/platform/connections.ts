@@ -28,7 +28,7 @@ export const CONNECTION_LIMITS = { max: 1024, headersTimeoutMs: 10_000, requestT
  * busy is closed to make room; when every one is busy, the new connection gets 503 with Retry-After at once.
  */
 export function connectionTable(max: number, requestTimeoutMs: number) {
-  const open = new Map<Duplex, { busy: boolean }>();
+  const open = new Map<Duplex, { busy: boolean; answering?: ServerResponse }>();
   return {
     opened(socket: Duplex): void {
       open.set(socket, { busy: false });
@@ -50,7 +50,10 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
     },
     busy(req: IncomingMessage, res: ServerResponse): void {
       const state = open.get(req.socket);
-      if (state) state.busy = true;
+      if (state) {
+        state.busy = true;
+        state.answering = res;
+      }
       // Node cuts slow headers itself; a body still arriving past the request timeout is cut here.
       const timer = setTimeout(() => {
         if (req.complete) return;
@@ -63,8 +66,21 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
       timer.unref();
       res.once('close', () => {
         clearTimeout(timer);
-        if (state) state.busy = false;
+        if (state) {
+          state.busy = false;
+          if (state.answering === res) delete state.answering;
+        }
       });
+    },
+    /**
+     * Runs `fn` once the answer in progress on this connection is out (at once when there is none): bytes the
+     * parser refused after a complete request must not cut that request's answer short, or its client would
+     * be told it was refused when it was handled.
+     */
+    afterAnswer(socket: Duplex, fn: () => void): void {
+      const res = open.get(socket)?.answering;
+      if (!res || res.writableFinished) return fn();
+      res.once('close', fn);
     },
     /** Whether a request has begun on this connection and not ended. */
     carrying(socket: Duplex): boolean {

@@ -107,7 +107,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
-    refuseUnparsed(core, error, socket, { headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs, carrying: connections.carrying(socket) }),
+    refuseUnparsed(core, error, socket, { headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs, carrying: connections.carrying(socket) }, (fn) =>
+      // A timeout has no answer in progress to wait for; bytes refused after a complete request do.
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? fn() : connections.afterAnswer(socket, fn),
+    ),
   );
   server.keepAliveTimeout = 5000;
   // Half-sent requests hold memory and a socket: headers have 10 s to arrive and a whole request 30 s (SDK bodies
@@ -214,7 +217,7 @@ function refuseNotARoute(req: IncomingMessage, res: ServerResponse, path: string
  * What Node's parser refuses (bad framing, a header or URL past its limit, a request too slow) gets the JSON
  * error every other refusal gets, and a line in the ingest log, instead of Node's bare status line.
  */
-function refuseUnparsed(core: Core, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, timeouts: Parameters<typeof parserRefusal>[1]): void {
+function refuseUnparsed(core: Core, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, timeouts: Parameters<typeof parserRefusal>[1], afterAnswer: (fn: () => void) => void): void {
   // A connection that sent nothing asked nothing (a browser opens one ahead of the requests it may make): closed
   // at the headers' deadline, it is no refusal to log.
   const silent = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Duplex & { bytesRead?: number }).bytesRead === 0;
@@ -237,7 +240,7 @@ function refuseUnparsed(core: Core, error: NodeJS.ErrnoException & { rawPacket?:
     limit: refusal.limit ?? null,
     bodyBytes: null,
   });
-  endWithJson(socket, refusal.status, { error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } }, { 'access-control-allow-origin': '*' });
+  afterAnswer(() => endWithJson(socket, refusal.status, { error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } }, { 'access-control-allow-origin': '*' }));
 }
 
 /** Stops accepting and waits for the server to close. */

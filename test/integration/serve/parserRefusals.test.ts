@@ -52,4 +52,17 @@ describe('requests the HTTP parser refuses', () => {
     expect(logged).toMatchObject({ route, httpStatus: status, code: 'invalid_request' });
     expect(logged.message).toMatch(message);
   });
+
+  it('a complete request followed by garbage on the same connection gets its own answer first, then the refusal', async () => {
+    const { core, server } = await serveCore();
+    const source = must(core.createSource({ name: 'web', kind: 'server', writeKey: 'wk_pipe' }));
+    const body = JSON.stringify({ userId: 'u1', event: 'Piped', messageId: 'pipe-garbage-1' });
+    const auth = Buffer.from(`${source.writeKey}:`).toString('base64');
+    const answer = await raw(server, `POST /v1/track HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}GARBAGE\r\n\r\n`);
+    // The call was stored: its client is told so, and only then that the bytes after it were refused.
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatch(/^\{"success":true\}HTTP\/1\.1 400 Bad Request/);
+    expect(must(core.listIngestLog({})).items[0]!.message).toMatch(/not an HTTP\/1\.1 request line/);
+    expect(must(core.listMessages({})).items.map((m) => m.messageId)).toEqual(['pipe-garbage-1']);
+  });
 });
