@@ -107,24 +107,7 @@ export function buildMessage(type: CallType, input: unknown, env: BuildEnv): Bui
       limit: LIMITS.maxDepth,
     });
   }
-  const unsendable = nonFiniteAt(built);
-  if (unsendable) {
-    throw new ClientError(`${type}: ${unsendable.path} is ${String(unsendable.value)}, which JSON cannot hold (it would be sent as null)`, {
-      code: 'invalid_message',
-      call: type,
-      field: unsendable.path,
-    });
-  }
-  let json: string;
-  try {
-    json = JSON.stringify(built);
-  } catch (cause) {
-    throw new ClientError(`${type}: the message cannot be serialised as JSON (${errorText(cause)})`, {
-      code: 'invalid_message',
-      call: type,
-      cause,
-    });
-  }
+  const json = serialise(type, built);
   const bytes = Buffer.byteLength(json, 'utf8');
   if (bytes > LIMITS.messageBytes) {
     throw new ClientError(
@@ -238,21 +221,73 @@ export function errorText(e: unknown): string {
   return String(e);
 }
 
-/** The first number JSON cannot hold (NaN, ±Infinity) in a value, with its path; an explicit stack, depth first. */
-function nonFiniteAt(root: unknown): { path: string; value: number } | null {
-  const stack: [unknown, string][] = [[root, '']];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop()!;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return { path, value };
-      continue;
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    const entries = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v] as const) : Object.entries(value).map(([k, v]) => [k, v] as const);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, v] = entries[i]!;
-      stack.push([v, key.startsWith('[') ? `${path}${key}` : path === '' ? key : `${path}.${key}`]);
-    }
+/** A value JSON.stringify would not keep as it is, and where it sits (holder and key, for its path). */
+interface Unkept {
+  holder: object;
+  key: string;
+  /** What the value is and what JSON would make of it, or a cycle's closing words. */
+  words: string;
+  /** A cycle or a BigInt: JSON.stringify throws on it rather than changing it. */
+  unserialisable?: boolean;
+}
+
+/**
+ * The message's JSON, in the one pass that makes it: a replacer looks at each value as JSON.stringify is about to
+ * write it, so that a value JSON would change (NaN sent as null) or cannot write (a cycle, a BigInt) is refused
+ * naming its path. Only an object's parent is remembered (for that path); nothing is walked twice, and a cycle
+ * stops at the object that closes it (a walk of its own would go round it for ever).
+ */
+function serialise(type: CallType, built: BatchMessage): string {
+  const parents = new Map<object, { holder: object; key: string }>();
+  let unkept: Unkept | null = null;
+  function replacer(this: object, key: string, value: unknown): unknown {
+    if (unkept !== null) return undefined;
+    unkept = unkeptValue(this, key, value);
+    return unkept === null ? value : undefined;
   }
-  return null;
+  function unkeptValue(holder: object, key: string, value: unknown): Unkept | null {
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { holder, key, words: `is ${String(value)}, which JSON cannot hold (it would be sent as null)` };
+    } else if (typeof value === 'bigint') {
+      return { holder, key, words: `is the BigInt ${String(value)}n, which JSON has no form for (send it as a string)`, unserialisable: true };
+    } else if (typeof value === 'object' && value !== null) {
+      const seen = parents.get(value);
+      if (seen !== undefined && isAncestor(parents, value, holder)) {
+        const target = pathOf(parents, seen.holder, seen.key);
+        return { holder, key, words: `refers back to ${target === '' ? 'the message itself' : target}: a circular structure`, unserialisable: true };
+      }
+      parents.set(value, { holder, key });
+    }
+    return null;
+  }
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(built, replacer);
+  } catch (cause) {
+    throw new ClientError(`${type}: the message cannot be serialised as JSON (${errorText(cause)})`, { code: 'invalid_message', call: type, cause });
+  }
+  const found = unkept as Unkept | null;
+  if (found !== null) {
+    const path = pathOf(parents, found.holder, found.key);
+    const message = found.unserialisable ? `${type}: the message cannot be serialised as JSON: ${path} ${found.words}` : `${type}: ${path} ${found.words}`;
+    throw new ClientError(message, { code: 'invalid_message', call: type, field: path });
+  }
+  return json!;
+}
+
+/** Whether `node` is `from` or one of the holders above it. */
+function isAncestor(parents: Map<object, { holder: object }>, node: object, from: object): boolean {
+  for (let at: object | undefined = from; at !== undefined; at = parents.get(at)?.holder) if (at === node) return true;
+  return false;
+}
+
+/** `properties.list[1]`, `context["user agent"]`: the path of `key` in `holder`, from the parents remembered. */
+function pathOf(parents: Map<object, { holder: object; key: string }>, holder: object, key: string): string {
+  const steps: string[] = [];
+  // Up to the message itself, whose holder (JSON.stringify's wrapper) is the one without a parent.
+  for (let at = { holder, key }, up = parents.get(holder); up !== undefined; at = up, up = parents.get(at.holder)) {
+    steps.push(Array.isArray(at.holder) ? `[${at.key}]` : /^[A-Za-z_$][\w$]*$/.test(at.key) ? `.${at.key}` : `[${JSON.stringify(at.key)}]`);
+  }
+  const path = steps.reverse().join('');
+  return path.startsWith('.') ? path.slice(1) : path;
 }

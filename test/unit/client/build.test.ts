@@ -72,6 +72,27 @@ describe('client: required fields, checked at the call', () => {
     expect(build('track', { userId: 'u1', event: 'E', properties: { n: Number.MAX_VALUE } }).message).toMatchObject({ properties: { n: Number.MAX_VALUE } });
   });
 
+  it('refuses a circular value at the call, naming where it closes, instead of walking it for ever', () => {
+    const p: Record<string, unknown> = { plan: 'pro' };
+    p['self'] = p;
+    const e = refusal('track', { userId: 'u', event: 'Circ', properties: p });
+    expect(e).toMatchObject({ code: 'invalid_message', call: 'track', field: 'properties.self' });
+    expect(e.message).toBe('track: the message cannot be serialised as JSON: properties.self refers back to properties: a circular structure');
+    const list: unknown[] = [1];
+    const traits = { deep: { list } };
+    list.push(traits);
+    expect(refusal('identify', { userId: 'u', traits }).message).toBe('identify: the message cannot be serialised as JSON: traits.deep.list[1] refers back to traits: a circular structure');
+  });
+
+  it('accepts the same object in two places (shared, not circular) and names a BigInt by its path', () => {
+    const shared = { sku: 'a' };
+    expect(JSON.parse(build('track', { userId: 'u', event: 'E', properties: { first: shared, second: [shared] } }).json)).toMatchObject({ properties: { first: { sku: 'a' }, second: [{ sku: 'a' }] } });
+    expect(refusal('track', { userId: 'u', event: 'E', properties: { n: 1n } })).toMatchObject({
+      message: 'track: the message cannot be serialised as JSON: properties.n is the BigInt 1n, which JSON has no form for (send it as a string)',
+      field: 'properties.n',
+    });
+  });
+
   it('checks timestamps as the server does: ISO 8601 strings or Dates', () => {
     const e = refusal('track', { userId: 'u1', event: 'E', timestamp: 'March 7' });
     expect(e.field).toBe('timestamp');
