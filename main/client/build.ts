@@ -246,8 +246,19 @@ function serialise(type: CallType, built: BatchMessage): string {
     return unkept === null ? value : undefined;
   }
   function unkeptValue(holder: object, key: string, value: unknown): Unkept | null {
+    const inArray = Array.isArray(holder);
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) return { holder, key, words: `is ${String(value)}, which JSON cannot hold (it would be sent as null)` };
+    } else if (typeof value === 'function' || typeof value === 'symbol') {
+      return { holder, key, words: `is a ${typeof value}, which JSON cannot hold (${inArray ? 'it would be sent as null' : 'the key would be dropped'})` };
+    } else if (value === undefined) {
+      // An object member left undefined means "absent" (JSON leaves the key out, as the caller meant); an array
+      // keeps its positions, so there it would become null.
+      if (inArray) return { holder, key, words: 'is undefined, which JSON cannot hold (it would be sent as null)' };
+    } else if (value === null) {
+      // toJSON has run: an invalid Date became null.
+      const original: unknown = (holder as Record<string, unknown>)[key];
+      if (original instanceof Date) return { holder, key, words: 'is an invalid Date (it would be sent as null)' };
     } else if (typeof value === 'bigint') {
       return { holder, key, words: `is the BigInt ${String(value)}n, which JSON has no form for (send it as a string)`, unserialisable: true };
     } else if (typeof value === 'object' && value !== null) {
@@ -256,6 +267,9 @@ function serialise(type: CallType, built: BatchMessage): string {
         const target = pathOf(parents, seen.holder, seen.key);
         return { holder, key, words: `refers back to ${target === '' ? 'the message itself' : target}: a circular structure`, unserialisable: true };
       }
+      const tag = Object.prototype.toString.call(value).slice(8, -1);
+      // A Map, Set, RegExp, Error, typed array...: JSON writes only own enumerable members, which loses their data.
+      if (!KEPT_BY_JSON.has(tag)) return { holder, key, words: `is a ${tag}, which JSON does not keep (it would be sent as ${jsonPreview(value)}); send a plain object or array` };
       parents.set(value, { holder, key });
     }
     return null;
@@ -273,6 +287,18 @@ function serialise(type: CallType, built: BatchMessage): string {
     throw new ClientError(message, { code: 'invalid_message', call: type, field: path });
   }
   return json!;
+}
+
+/** Objects JSON writes as what they hold: plain objects and arrays, and boxed primitives (written unboxed). */
+const KEPT_BY_JSON = new Set(['Object', 'Array', 'Number', 'String', 'Boolean']);
+
+function jsonPreview(value: object): string {
+  try {
+    const text = JSON.stringify(value) ?? 'nothing';
+    return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  } catch {
+    return 'an error';
+  }
 }
 
 /** Whether `node` is `from` or one of the holders above it. */

@@ -93,6 +93,28 @@ describe('client: required fields, checked at the call', () => {
     });
   });
 
+  it('refuses values JSON would change or drop (Map, Set, functions, symbols, undefined in arrays, invalid Dates), naming each', () => {
+    const at = (properties: unknown) => refusal('track', { userId: 'u', event: 'E', properties });
+    expect(at({ m: new Map([[1, 2]]) })).toMatchObject({
+      code: 'invalid_message',
+      field: 'properties.m',
+      message: 'track: properties.m is a Map, which JSON does not keep (it would be sent as {}); send a plain object or array',
+    });
+    expect(at({ tags: new Set(['a']) }).field).toBe('properties.tags');
+    expect(at({ f: () => 1 }).message).toBe('track: properties.f is a function, which JSON cannot hold (the key would be dropped)');
+    expect(at({ s: Symbol('x') }).message).toBe('track: properties.s is a symbol, which JSON cannot hold (the key would be dropped)');
+    expect(at({ list: [1, undefined] }).message).toBe('track: properties.list[1] is undefined, which JSON cannot hold (it would be sent as null)');
+    expect(at({ list: [() => 1] }).message).toBe('track: properties.list[0] is a function, which JSON cannot hold (it would be sent as null)');
+    expect(at({ when: new Date(NaN) }).message).toBe('track: properties.when is an invalid Date (it would be sent as null)');
+    expect(at({ bytes: new Uint8Array([1]) }).message).toMatch(/^track: properties\.bytes is a Uint8Array, which JSON does not keep \(it would be sent as \{"0":1\}\)/);
+    expect(refusal('identify', { userId: 'u', context: { re: /x/ } }).field).toBe('context.re');
+  });
+
+  it('leaves out an object member that is undefined (it means absent) and sends a valid Date as its ISO string', () => {
+    const { json } = build('track', { userId: 'u', event: 'E', properties: { a: undefined, plan: 'pro', at: new Date(Date.UTC(2020, 0, 1)) } });
+    expect(JSON.parse(json).properties).toEqual({ plan: 'pro', at: '2020-01-01T00:00:00.000Z' });
+  });
+
   it('checks timestamps as the server does: ISO 8601 strings or Dates', () => {
     const e = refusal('track', { userId: 'u1', event: 'E', timestamp: 'March 7' });
     expect(e.field).toBe('timestamp');
