@@ -4,6 +4,7 @@
  * reach a batch. The message is serialised once here; those bytes are what is measured and sent.
  */
 import { tooDeepField } from '../contract/message/jsonDepth.js';
+import { loneSurrogateProblem } from '../contract/message/messageBody.js';
 import { LIMITS } from '../contract/message/messageShapes.js';
 import { normaliseTimestamp } from '../contract/message/timestamp.js';
 import { ClientError } from './errors.js';
@@ -134,8 +135,17 @@ function optionalString(type: CallType, call: Input, field: string): string | un
   if (typeof v !== 'string') {
     throw new ClientError(`${type}: ${field} must be a string (got ${describe(v)})`, { code: 'invalid_message', call: type, field });
   }
+  const lone = STORED_AS_TEXT.has(field) ? loneSurrogateProblem(v) : null;
+  if (lone) throw new ClientError(`${type}: ${field} ${lone}`, { code: 'invalid_message', call: type, field });
   return v;
 }
+
+/**
+ * The fields the server keeps in indexed text columns and so refuses with a lone surrogate (contract/message/messageBody.ts,
+ * loneSurrogateProblem), the whole batch with them. Elsewhere (properties, traits, their keys) the server accepts one
+ * and delivers its `\ud800` escape as sent, so the client does too.
+ */
+const STORED_AS_TEXT = new Set(['userId', 'anonymousId', 'messageId', 'event', 'name']);
 
 function optionalObject(type: CallType, call: Input, field: string): Properties | undefined {
   const v = call[field];

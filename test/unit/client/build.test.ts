@@ -115,6 +115,21 @@ describe('client: required fields, checked at the call', () => {
     expect(JSON.parse(json).properties).toEqual({ plan: 'pro', at: '2020-01-01T00:00:00.000Z' });
   });
 
+  it('refuses a lone surrogate where the server does (userId, anonymousId, messageId, event, a page or screen name), so that it cannot take its batch down', () => {
+    const e = refusal('track', { userId: 'u\ud800', event: 'LS' });
+    expect(e).toMatchObject({ code: 'invalid_message', call: 'track', field: 'userId' });
+    expect(e.message).toBe('track: userId contains a lone surrogate (\\ud800 at position 1): not valid Unicode, so it cannot be stored or compared; send the whole character or drop it');
+    expect(refusal('identify', { anonymousId: '\udc00' }).field).toBe('anonymousId');
+    expect(refusal('track', { userId: 'u', event: 'E\ud800', messageId: 'm' }).field).toBe('event');
+    expect(refusal('track', { userId: 'u', event: 'E', messageId: 'm\ud800' }).field).toBe('messageId');
+    expect(refusal('page', { userId: 'u', name: '\ud800' }).field).toBe('name');
+    expect(refusal('screen', { userId: 'u', name: '\ud800' }).field).toBe('name');
+    // The server accepts one in free-form values and keys (and in previousId, groupId, category): so does the client.
+    expect(build('track', { userId: 'u', event: 'E', properties: { '\udc00k': '\ud800' } }).json).toContain('"properties":{"\\udc00k":"\\ud800"}');
+    expect(build('alias', { userId: 'u', previousId: '\ud800' }).message.previousId).toBe('\ud800');
+    expect(build('track', { userId: '\ud83d\ude00', event: 'E' }).message.userId).toBe('😀');
+  });
+
   it('checks timestamps as the server does: ISO 8601 strings or Dates', () => {
     const e = refusal('track', { userId: 'u1', event: 'E', timestamp: 'March 7' });
     expect(e.field).toBe('timestamp');
