@@ -34,6 +34,7 @@ export function buildMessage(type: CallType, input: unknown, env: BuildEnv): Bui
     });
   }
   const call = input;
+  unknownKey(type, call);
   const str = (field: string) => optionalString(type, call, field);
   const required = (field: string): string => {
     const v = str(field);
@@ -53,6 +54,8 @@ export function buildMessage(type: CallType, input: unknown, env: BuildEnv): Bui
     case 'alias': {
       message.userId = required('userId');
       message.previousId = required('previousId');
+      // Optional on an alias (the anonymous ID being aliased, as browser SDKs send it); the server delivers it.
+      if (str('anonymousId')) message.anonymousId = str('anonymousId');
       break;
     }
     case 'group':
@@ -117,6 +120,62 @@ export function buildMessage(type: CallType, input: unknown, env: BuildEnv): Bui
     );
   }
   return { message: built, json, bytes };
+}
+
+/** Keys every call may carry; `type`, when given, must be the call's own. */
+const COMMON_KEYS = ['userId', 'anonymousId', 'messageId', 'timestamp', 'context', 'integrations', 'type'];
+
+/** The keys of each call (types.ts): anything else would be dropped unsent, so it is refused. */
+const CALL_KEYS: Record<CallType, ReadonlySet<string>> = {
+  identify: new Set([...COMMON_KEYS, 'traits']),
+  track: new Set([...COMMON_KEYS, 'event', 'properties']),
+  page: new Set([...COMMON_KEYS, 'name', 'category', 'properties', 'traits']),
+  screen: new Set([...COMMON_KEYS, 'name', 'properties']),
+  group: new Set([...COMMON_KEYS, 'groupId', 'traits']),
+  alias: new Set([...COMMON_KEYS, 'previousId']),
+};
+
+/**
+ * Refuses a key the call does not have (a typo such as `propertes` from plain JavaScript), with the key meant
+ * when one is close, as the server's strict callers (composer, CLI) do; and a `type` that is not the call's.
+ */
+function unknownKey(type: CallType, call: Input): void {
+  const known = CALL_KEYS[type];
+  for (const key of Object.keys(call)) {
+    if (known.has(key)) continue;
+    const hint = closestKey(key, known);
+    throw new ClientError(`${type}: ${key} is not a field of ${aCall(type)}${hint ? ` (did you mean ${hint}?)` : ''}`, { code: 'invalid_message', call: type, field: key });
+  }
+  const said = call['type'];
+  if (said !== undefined && said !== type) {
+    throw new ClientError(`${type}: type says ${JSON.stringify(said)} but this is ${aCall(type)}`, { code: 'invalid_message', call: type, field: 'type' });
+  }
+}
+
+function aCall(type: CallType): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} call`;
+}
+
+/** The known key the unknown one most likely meant: the same but for case, or at most two edits away. */
+function closestKey(key: string, known: ReadonlySet<string>): string | null {
+  const lower = key.toLowerCase();
+  let best: { key: string; distance: number } | null = null;
+  for (const k of known) {
+    const distance = editDistance(lower, k.toLowerCase());
+    if (distance <= Math.min(2, Math.floor(k.length / 3)) && (best === null || distance < best.distance)) best = { key: k, distance };
+  }
+  return best?.key ?? null;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 function identity(type: CallType, call: Input, message: Partial<BatchMessage>): void {

@@ -43,6 +43,8 @@ export type GroupMessage = Identity & CommonFields & { groupId: string; traits?:
 export interface AliasMessage extends CommonFields {
   userId: string;
   previousId: string;
+  /** The anonymous ID being aliased, when the caller has one (sent as given). */
+  anonymousId?: string;
 }
 
 export interface LibraryInfo {

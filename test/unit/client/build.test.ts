@@ -130,6 +130,21 @@ describe('client: required fields, checked at the call', () => {
     expect(build('track', { userId: '\ud83d\ude00', event: 'E' }).message.userId).toBe('😀');
   });
 
+  it('refuses a key the call does not have (it would be dropped unsent), with the key most likely meant', () => {
+    const typo = refusal('track', { userId: 'u', event: 'E', propertes: { plan: 'pro' } });
+    expect(typo).toMatchObject({ code: 'invalid_message', call: 'track', field: 'propertes' });
+    expect(typo.message).toBe('track: propertes is not a field of a track call (did you mean properties?)');
+    expect(refusal('identify', { userID: 'u' }).message).toBe('identify: userID is not a field of an identify call (did you mean userId?)');
+    expect(refusal('identify', { userId: 'u', properties: {} }).message).toBe('identify: properties is not a field of an identify call');
+    expect(refusal('group', { userId: 'u', groupId: 'g', event: 'E' }).field).toBe('event');
+    expect(refusal('track', { userId: 'u', event: 'E', type: 'identify' }).message).toBe('track: type says "identify" but this is a track call');
+    expect(build('track', { userId: 'u', event: 'E', type: 'track' }).message.type).toBe('track');
+  });
+
+  it('sends an alias call\'s anonymousId (it was dropped)', () => {
+    expect(build('alias', { userId: 'u1', previousId: 'anon', anonymousId: 'anon' }).message).toMatchObject({ type: 'alias', userId: 'u1', previousId: 'anon', anonymousId: 'anon' });
+  });
+
   it('checks timestamps as the server does: ISO 8601 strings or Dates', () => {
     const e = refusal('track', { userId: 'u1', event: 'E', timestamp: 'March 7' });
     expect(e.field).toBe('timestamp');
