@@ -19,17 +19,18 @@ export function labelNote(contentType: string | null): string {
 export function decodeBody(raw: Uint8Array, contentEncoding: string | null): { ok: true; body: Uint8Array } | { ok: false; error: ApiError } {
   const encoding = (contentEncoding ?? 'identity').toLowerCase().trim();
   let body = raw;
-  if (encoding === 'gzip') {
+  // RFC 9110 §8.4.1.3: a recipient should treat x-gzip as gzip (older HTTP libraries still send it).
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
     try {
       // The bomb guard: never inflate past the request limit.
       body = gunzipSync(raw, { maxOutputLength: LIMITS.requestBytes + 1 });
     } catch (e) {
       const tooBig = (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || /Cannot create a Buffer larger|buffer.*too large/i.test(String(e));
       if (tooBig) return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes after gzip decoding` } };
-      return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: gzip body could not be decoded (${(e as Error).message})` } };
+      return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: ${encoding} body could not be decoded (${(e as Error).message})` } };
     }
   } else if (encoding !== 'identity' && encoding !== '') {
-    return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: "${encoding}" is not supported (use gzip or none)` } };
+    return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: "${encoding}" is not supported (use gzip, x-gzip or none)` } };
   }
   if (body.length > LIMITS.requestBytes) {
     return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, value: body.length, message: `request: ${body.length} bytes > ${LIMITS.requestBytes}` } };

@@ -26,6 +26,17 @@ describe('content types (docs/behaviour.md §7): every body is read as JSON, wha
     expect(stored(running).map((m) => m.event)).toEqual(['Zipped Form']);
   });
 
+  it('Content-Encoding: x-gzip is read as gzip (RFC 9110), and its bomb guard holds', async () => {
+    const running = await serveWithSource();
+    const res = await post(running, '/v1/track', gzipSync(call('X Gzip')), { 'content-type': 'application/json', 'content-encoding': 'x-gzip' });
+    expect(res).toEqual({ status: 200, body: { success: true } });
+    expect(stored(running).map((m) => m.event)).toEqual(['X Gzip']);
+    const bomb = await post(running, '/v1/batch', gzipSync(Buffer.from(`{"batch":[],"pad":"${'0'.repeat(2_000_000)}"}`)), { 'content-encoding': 'X-Gzip' });
+    expect(bomb).toMatchObject({ status: 400, body: { error: { code: 'request_too_large', limit: 512000 } } });
+    const garbled = await post(running, '/v1/track', 'not gzip', { 'content-encoding': 'x-gzip' });
+    expect(garbled.body.error).toMatchObject({ field: 'content-encoding', message: expect.stringMatching(/^content-encoding: x-gzip body could not be decoded/) });
+  });
+
   it('any label, or none at all, is accepted on every route when the body is JSON', async () => {
     const running = await serveWithSource();
     expect((await post(running, '/v1/track', call('No Label'), {})).status).toBe(200);
