@@ -4,8 +4,12 @@
  */
 import type { z } from 'zod';
 import type { ApiError, Result } from './result.js';
+import { withOthers } from './problems.js';
 // Every schema's limits in our words, wherever the schema was declared (zodWords.ts).
 import './zodWords.js';
+
+// Zod-free, so that ingestion (which loads no schema) counts several problems the same way.
+export { eachProblem, MORE_PROBLEMS, withOthers } from './problems.js';
 
 /** `webhooks[0].headers.X-Env` */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -47,21 +51,6 @@ export function issueToError(issues: readonly z.core.$ZodIssue[], prefix: readon
   const error = errorAt(issue, path, prefix, message);
   // Each named with its field and limit, so that one answer shows everything to fix.
   return issues.length > 1 ? withOthers(error, issuesToErrors(issues.slice(1), prefix, schema), issues.length - 1) : error;
-}
-
-/** How the first problem's message counts the others: `name: must not be empty (and 2 more problems)`. */
-export const MORE_PROBLEMS = / \(and \d+ more problems?\)$/;
-
-/** The first of several problems as the error: its message counts the others (`counted`), which it carries in `problems`. */
-export function withOthers(first: ApiError, others: readonly ApiError[], counted = others.length): ApiError {
-  if (counted === 0) return first;
-  return { ...first, message: `${first.message} (and ${counted} more problem${counted > 1 ? 's' : ''})`, problems: [...others] };
-}
-
-/** Every problem an error carries, the first as it was before withOthers counted the others. */
-export function eachProblem(error: ApiError): ApiError[] {
-  const { problems, ...first } = error;
-  return problems ? [{ ...first, message: first.message.replace(MORE_PROBLEMS, '') }, ...problems] : [first];
 }
 
 /**

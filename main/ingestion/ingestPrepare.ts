@@ -14,6 +14,7 @@ import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
 import { callBytes, storedCallOf } from '../store/storedJson.js';
 import { decodeBody, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
+import { withOthers } from '../contract/problems.js';
 import { newMessageId } from './messageIds.js';
 
 export interface PrepareRequest {
@@ -118,6 +119,16 @@ interface Item {
 }
 
 /**
+ * A bad call of the request: named with the others, in batch order, once every call has been looked at. `call`,
+ * when given, is measured: a call too large is named as that, whatever else is wrong with it.
+ */
+interface ItemProblem {
+  index: number;
+  error: ApiError;
+  call: Record<string, unknown> | null;
+}
+
+/**
  * One request as its steps go: the body as decoded so far and the write key once read (a refusal reports
  * both), and the payload once parsed. Allocated once a request, where one closure over them was.
  */
@@ -138,9 +149,10 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   if (s.kind !== 'intake') return s;
   const unreadable = readPayload(s);
   if (unreadable) return unreadable;
-  const items = callsOf(s, s.payload!);
+  const problems: ItemProblem[] = [];
+  const items = callsOf(s, s.payload!, problems);
   if (!Array.isArray(items)) return items;
-  const built = buildBodies(s, items);
+  const built = buildBodies(s, items, problems);
   if (!Array.isArray(built)) return built;
   return packCalls(s, items, built);
 }
@@ -209,8 +221,12 @@ function readPayload(s: Intake): Prepared | null {
   return null;
 }
 
-/** The calls of the payload with their types: a batch's items with its shared context and integrations merged in, or the one call. */
-function callsOf(s: Intake, payload: Record<string, unknown>): Item[] | Prepared {
+/**
+ * The calls of the payload with their types: a batch's items with its shared context and integrations merged in,
+ * or the one call. A batch item that cannot be built goes into `problems` (and is left out of the calls), so that
+ * the refusal names every bad item, not the first one.
+ */
+function callsOf(s: Intake, payload: Record<string, unknown>, problems: ItemProblem[]): Item[] | Prepared {
   if (!s.isBatch) {
     const type = s.single!;
     if (payload['type'] !== undefined && payload['type'] !== type) {
@@ -231,17 +247,18 @@ function callsOf(s: Intake, payload: Record<string, unknown>): Item[] | Prepared
   for (let i = 0; i < batch.length; i++) {
     const item: unknown = batch[i];
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      return refuse(s, 'calls', batch.length, 400, { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` });
+      problems.push({ index: i, call: null, error: { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` } });
+      continue;
     }
     const call = withoutWriteKey(mergeShared(item as Record<string, unknown>, shared));
     const type = call['type'];
     if (type === undefined || type === null) {
-      return refuse(s, 'calls', batch.length, 400, { code: 'missing_field', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: is required (one of track, page, screen, identify, group, alias)` });
+      problems.push({ index: i, call, error: { code: 'missing_field', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: is required (one of track, page, screen, identify, group, alias)` } });
+    } else if (!isMessageType(type) || type === 'delete') {
+      problems.push({ index: i, call, error: { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type)}` } });
+    } else {
+      items.push({ type, call });
     }
-    if (!isMessageType(type) || type === 'delete') {
-      return refuse(s, 'calls', batch.length, 400, { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type)}` });
-    }
-    items.push({ type, call });
   }
   return items;
 }
@@ -250,24 +267,24 @@ function callsOf(s: Intake, payload: Record<string, unknown>): Item[] | Prepared
 // other fault of the request. Its stored form bounds its size (storedCallOf), so a call is serialised to be
 // measured only when that bound reaches the limit, when it shares nothing with its body, or when some call is
 // refused.
-function tooLarge(s: Intake, calls: number, i: number, size: number): Prepared {
+function tooLarge(s: Intake, i: number, size: number): ApiError {
   const limit = LIMITS.messageBytes;
   const where = s.isBatch ? `batch[${i}]` : 'body';
-  return refuse(s, 'calls', calls, 400, {
-    code: 'message_too_large',
-    ...(s.isBatch ? { index: i } : {}),
-    field: where,
-    limit,
-    value: size,
-    message: `${where}: ${size} bytes > ${limit}`,
-  });
+  return { code: 'message_too_large', ...(s.isBatch ? { index: i } : {}), field: where, limit, value: size, message: `${where}: ${size} bytes > ${limit}` };
 }
 
 type Built = ReturnType<typeof buildMessageBody>;
 
-/** Every call's body built; when one is refused, a call too large is named first, else that refusal. */
-function buildBodies(s: Intake, items: Item[]): Built[] | Prepared {
+/** Every call's body built; when a call is refused, the refusal names every bad call (itemRefusal). */
+function buildBodies(s: Intake, items: Item[], problems: ItemProblem[]): Built[] | Prepared {
   const { req, isBatch } = s;
+  // The batch index of item i is i, unless items were refused before (problems, in batch order) and left out.
+  let skipped = 0;
+  const indexOf = (i: number): number => {
+    while (skipped < problems.length && problems[skipped]!.index <= i + skipped) skipped++;
+    return i + skipped;
+  };
+  const indexes = problems.length === 0 ? null : items.map((_, i) => indexOf(i));
   const built = items.map(({ type, call }, i) =>
     buildMessageBody(type, call, {
       receivedAt: req.receivedAt,
@@ -275,19 +292,37 @@ function buildBodies(s: Intake, items: Item[]): Built[] | Prepared {
       strict: false,
       sizeChecked: true,
       ...(req.clientIp ? { clientIp: req.clientIp } : {}),
-      ...(isBatch ? { fieldPrefix: `batch[${i}]` } : {}),
+      ...(isBatch ? { fieldPrefix: `batch[${indexes?.[i] ?? i}]` } : {}),
     }),
   );
-  const failed = built.find((b) => !b.ok);
-  if (failed && !failed.ok) {
-    for (const [i, { call }] of items.entries()) {
-      const size = callBytes(call);
-      if (size > LIMITS.messageBytes) return tooLarge(s, items.length, i, size);
+  if (problems.length === 0 && built.every((b) => b.ok)) return built;
+  for (const [i, b] of built.entries()) {
+    const index = indexes?.[i] ?? i;
+    if (!b.ok) problems.push({ index, call: items[i]!.call, error: b.error });
+    else {
+      const size = callBytes(items[i]!.call);
+      if (size > LIMITS.messageBytes) problems.push({ index, call: null, error: tooLarge(s, index, size) });
     }
-    const index = /^batch\[(\d+)\]/.exec(failed.error.field ?? '');
-    return refuse(s, 'calls', items.length, 400, index ? { ...failed.error, index: Number(index[1]) } : failed.error);
   }
-  return built;
+  return itemRefusal(s, problems);
+}
+
+/**
+ * The refusal of a request with bad calls: each named once, in order, the first as the error and the others
+ * counted in its message and carried in `problems` (contract/problems.ts). A call too large is named as that,
+ * whatever else is wrong with it: the size is measured first.
+ */
+function itemRefusal(s: Intake, problems: ItemProblem[]): Prepared {
+  const errors = problems
+    .sort((a, b) => a.index - b.index)
+    .map(({ index, call, error }) => {
+      const size = call === null ? 0 : callBytes(call);
+      if (size > LIMITS.messageBytes) return tooLarge(s, index, size);
+      return s.isBatch && error.index === undefined ? { ...error, index } : error;
+    });
+  const batch = s.payload?.['batch'];
+  const calls = s.isBatch && Array.isArray(batch) ? batch.length : 1;
+  return refuse(s, 'calls', calls, 400, withOthers(errors[0]!, errors.slice(1)));
 }
 
 /** The built calls as columns, and their bodies in one buffer; a refusal when a call proves too large. */
@@ -316,7 +351,15 @@ function packCalls(s: Intake, items: Item[], built: Built[]): Prepared {
     const m = (built[i] as Extract<Built, { ok: true }>).value;
     const bytes = Buffer.byteLength(m.json, 'utf8');
     const stored = storedCallOf(call, m.body, bytes);
-    if (stored.oversize !== null) return tooLarge(s, n, i, stored.oversize);
+    if (stored.oversize !== null) {
+      // Every call was built: only sizes are wrong, and every call too large from here on is named.
+      const problems: ItemProblem[] = [{ index: i, call: null, error: tooLarge(s, i, stored.oversize) }];
+      for (let j = i + 1; j < n; j++) {
+        const size = callBytes(items[j]!.call);
+        if (size > LIMITS.messageBytes) problems.push({ index: j, call: null, error: tooLarge(s, j, size) });
+      }
+      return itemRefusal(s, problems);
+    }
     calls.type.push(type);
     calls.messageId.push(m.messageId);
     calls.clientMessageId.push(call['messageId'] !== undefined);

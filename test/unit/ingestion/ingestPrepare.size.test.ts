@@ -51,9 +51,12 @@ describe('the 32 KiB limit on an ingested call', () => {
     }
   });
 
-  it('names a call too large before an earlier call that is wrong in another way, as measuring first would', () => {
+  it('names a call too large with an earlier call that is wrong in another way, in batch order', () => {
     const prepared = prepare([callOf(100), { type: 'track', event: 'no identity' }, callOf(limit + 500)]);
-    expect(prepared).toMatchObject({ kind: 'refused', error: { code: 'message_too_large', index: 2, value: limit + 500 } });
+    expect(prepared).toMatchObject({
+      kind: 'refused',
+      error: { code: 'missing_identity', index: 1, problems: [{ code: 'message_too_large', index: 2, value: limit + 500 }] },
+    });
     const wrong = prepare([callOf(100), { type: 'track', event: 'no identity' }, callOf(limit)]);
     expect(wrong).toMatchObject({ kind: 'refused', error: { code: 'missing_identity', index: 1 } });
   });

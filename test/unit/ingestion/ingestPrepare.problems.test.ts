@@ -1,0 +1,75 @@
+/**
+ * A batch with several bad calls is refused naming every one of them, in batch order (docs/behaviour.md §7): the
+ * first as the error, the others counted in its message and carried in \`problems\`, as other faces do.
+ */
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../main/contract/message/messageShapes.js';
+import { eachProblem } from '../../../main/contract/problems.js';
+import { prepareIngest, type Prepared } from '../../../main/ingestion/ingestPrepare.js';
+
+function prepare(batch: unknown[], path = '/v1/batch'): Prepared {
+  return prepareIngest({
+    method: 'POST', path, contentType: 'application/json', contentEncoding: null,
+    authorization: `Basic ${Buffer.from('wk:').toString('base64')}`, body: Buffer.from(JSON.stringify(path === '/v1/batch' ? { batch } : batch[0])), clientIp: '127.0.0.1', receivedAt: 1,
+  });
+}
+
+const refusal = (prepared: Prepared) => {
+  if (prepared.kind !== 'refused') throw new Error(`not refused: ${prepared.kind}`);
+  return prepared;
+};
+
+describe('every bad call of a batch is named', () => {
+  it('a call without event and a call of an unknown type: the first is the error, the second counted and carried', () => {
+    const refused = refusal(prepare([{ type: 'track', userId: 'u', event: 'ok' }, { type: 'track', userId: 'u' }, { type: 'bogus', userId: 'u' }]));
+    expect(refused).toMatchObject({ status: 400, calls: 3 });
+    expect(refused.error).toEqual({
+      code: 'missing_field',
+      field: 'batch[1].event',
+      index: 1,
+      message: 'batch[1].event: is required (and 1 more problem)',
+      problems: [{ code: 'unknown_type', field: 'batch[2].type', index: 2, message: 'batch[2].type: unknown message type "bogus"' }],
+    });
+  });
+
+  it('names each kind of fault at its own index, whichever step found it, and a call too large as that', () => {
+    const big = { type: 'identify', userId: 'u', traits: { pad: 'x'.repeat(LIMITS.messageBytes) } };
+    const refused = refusal(
+      prepare([
+        { type: 'bogus' },
+        'not an object',
+        { type: 'track', userId: 'u', event: 'ok' },
+        { type: 'group', userId: 'u' },
+        { userId: 'u' },
+        { ...big, type: 'nonsense' },
+        { type: 'track', userId: 'u\ud800', event: 'E' },
+        big,
+      ]),
+    );
+    const all = eachProblem(refused.error);
+    expect(all.map((e) => [e.index, e.code, e.field])).toEqual([
+      [0, 'unknown_type', 'batch[0].type'],
+      [1, 'invalid_input', 'batch[1]'],
+      [3, 'missing_field', 'batch[3].groupId'],
+      [4, 'missing_field', 'batch[4].type'],
+      [5, 'message_too_large', 'batch[5]'],
+      [6, 'invalid_input', 'batch[6].userId'],
+      [7, 'message_too_large', 'batch[7]'],
+    ]);
+    expect(refused.error.message).toBe('batch[0].type: unknown message type "bogus" (and 6 more problems)');
+  });
+
+  it('names every call too large when nothing else is wrong', () => {
+    const big = (n: number) => ({ type: 'track', userId: 'u', event: `E${n}`, properties: { pad: 'y'.repeat(LIMITS.messageBytes) } });
+    const refused = refusal(prepare([{ type: 'track', userId: 'u', event: 'ok' }, big(1), { type: 'track', userId: 'u', event: 'ok' }, big(3)]));
+    expect(eachProblem(refused.error).map((e) => [e.index, e.code])).toEqual([
+      [1, 'message_too_large'],
+      [3, 'message_too_large'],
+    ]);
+  });
+
+  it('a single-call route still answers its one problem, without an index', () => {
+    const refused = refusal(prepare([{ userId: 'u' }], '/v1/track'));
+    expect(refused.error).toEqual({ code: 'missing_field', field: 'event', message: 'event: is required' });
+  });
+});
