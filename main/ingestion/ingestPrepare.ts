@@ -12,6 +12,7 @@ import { scanJson, tooDeepError } from '../domain/jsonDepth.js';
 import { unkeptNumber } from '../contract/jsonNumbers.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
+import { sentAtProblem } from '../contract/message/timestamp.js';
 import { callBytes, storedCallOf } from '../store/storedJson.js';
 import { decodeBody, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
 import { withOthers } from '../contract/problems.js';
@@ -236,6 +237,8 @@ function callsOf(s: Intake, payload: Record<string, unknown>, problems: ItemProb
   }
   const batch = payload['batch'];
   if (!Array.isArray(batch)) return refuse(s, 'calls', 0, 400, { code: 'invalid_input', field: 'batch', message: 'batch: must be an array of calls' });
+  const badSentAt = sentAtProblem(payload['sentAt']);
+  if (badSentAt) return refuse(s, 'calls', batch.length, 400, { code: 'invalid_timestamp', field: 'sentAt', message: `sentAt: ${badSentAt}` });
   const shared = { context: payload['context'], integrations: payload['integrations'] };
   for (const key of ['context', 'integrations'] as const) {
     const value = shared[key];

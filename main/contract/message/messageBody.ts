@@ -7,7 +7,7 @@
 import { callNestingError } from './jsonDepth.js';
 import { knownCallKeys, LIMITS, MESSAGE_SHAPES, type FieldDef, type MessageType } from './messageShapes.js';
 import type { ApiError, Result } from '../result.js';
-import { normaliseTimestamp, isoFromMs } from './timestamp.js';
+import { normaliseTimestamp, isoFromMs, sentAtProblem } from './timestamp.js';
 
 export interface BuildOptions {
   /** Engine time of receipt (ms): the timestamp when the call has none. */
@@ -222,6 +222,11 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
   const messageId = messageIdIn.value ?? options.newMessageId();
   const timestamp = readTimestamp(call['timestamp'], options.receivedAt, prefix);
   if (typeof timestamp !== 'string') return timestamp;
+  // Browser SDKs send sentAt on each call; checked like the batch's (ingestPrepare.ts), never used to move timestamp.
+  if (call['sentAt'] !== undefined) {
+    const badSentAt = sentAtProblem(call['sentAt']);
+    if (badSentAt) return refusal(prefix, 'invalid_timestamp', 'sentAt', badSentAt);
+  }
 
   let context: Record<string, unknown> | null = null;
   if (call['context'] !== undefined && call['context'] !== null) {

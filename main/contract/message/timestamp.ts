@@ -88,3 +88,15 @@ export function isoFromMs(ms: number): string {
   }
   return lastIso;
 }
+
+/**
+ * Why a `sentAt` (when the SDK sent the request or the call) is refused, or null when it is absent or an ISO 8601
+ * date-time. It is checked, not used (docs/behaviour.md §1: a call's own timestamp is delivered as sent); a value
+ * that is not a time would be stored with the call as if it were one.
+ */
+export function sentAtProblem(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string') return `must be an ISO 8601 date-time string (got ${typeof value === 'object' ? (Array.isArray(value) ? 'an array' : 'an object') : `${typeof value} ${String(value)}`})`;
+  const ts = normaliseTimestamp(value);
+  return ts.ok ? null : ts.reason;
+}

@@ -81,7 +81,7 @@ describe('the seven shapes, keys in the spec order (docs/behaviour.md §1)', () 
   });
 
   it('unknown keys of SDK traffic are ignored, not delivered', () => {
-    const m = build('track', { userId: 'u', event: 'E', sentAt: 'x', _metadata: {}, library: 'y' });
+    const m = build('track', { userId: 'u', event: 'E', sentAt: '2026-11-22T06:22:02.954Z', _metadata: {}, library: 'y' });
     expect(m.body).not.toHaveProperty('sentAt');
     expect(m.body).not.toHaveProperty('_metadata');
   });
