@@ -161,9 +161,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
+/**
+ * The path a request names, for routing: a run of leading slashes counts as one (an SDK whose host is configured
+ * with a trailing slash sends `//v1/batch`, which analytics servers take; `new URL` alone would read `//v1` as a
+ * host and route `/batch`).
+ */
+export function routePath(target: string): string {
+  return new URL(target.replace(/^\/{2,}/, '/'), 'http://localhost').pathname;
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, routes: Routes): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const path = url.pathname;
+  const path = routePath(req.url ?? '/');
   if (isIngestPath(path)) return receiveIngest(req, res, path, routes);
   if (path.startsWith('/api/')) return handleApi(req, res, path, routes.access, routes.handlers);
   if (path === '/healthz') return sendJson(res, 200, { ok: true });
@@ -203,12 +211,14 @@ function refuseNotARoute(req: IncomingMessage, res: ServerResponse, path: string
   req.resume();
   const method = req.method ?? 'POST';
   const meant = likelyIngestRoute(path);
-  const where = `${method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}`;
+  // Named as sent (without its query), not as routed: the mistake is in what the client sent.
+  const sent = (req.url ?? path).split('?')[0]!;
+  const where = `${method} ${sent.length > 200 ? `${sent.slice(0, 200)}…` : sent}`;
   const message = meant
     ? `${where}: not a route of Hookbench; did you mean ${meant}? Ingestion is under /v1/, the typed API under /api/<command>.`
     : `${where}: not a route of Hookbench. Ingestion is under /v1/ (e.g. /v1/batch), the typed API under /api/<command>; only GET serves the UI.`;
   if (meant && method === 'POST') {
-    core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: headerSource(req, core), route: path.slice(0, 200), clientIp: clientIp(req), httpStatus: 404, code: 'not_found', message, field: null, index: null, bodyBytes: null });
+    core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: headerSource(req, core), route: sent.slice(0, 200), clientIp: clientIp(req), httpStatus: 404, code: 'not_found', message, field: null, index: null, bodyBytes: null });
   }
   sendJson(res, 404, { error: { code: 'not_found', message } }, { 'access-control-allow-origin': '*' });
 }

@@ -70,6 +70,27 @@ describe('serve: a request to a path that is not a route', () => {
   });
 });
 
+describe('serve: a doubled leading slash (an SDK host configured with a trailing slash)', () => {
+  it('POST //v1/track and //v1/batch are ingested like /v1/track and /v1/batch; a 404 names the path as sent', async () => {
+    const running = await serve();
+    const source = must(running.core.createSource({ name: 'web', kind: 'server' }));
+    for (const [path, body] of [
+      ['//v1/track', { userId: 'u1', event: 'Doubled' }],
+      ['///v1/batch', { batch: [{ type: 'track', userId: 'u1', event: 'Tripled' }] }],
+    ] as const) {
+      const res = await request(`${running.info.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic(source.writeKey) }, body: JSON.stringify(body) });
+      expect(res.statusCode, path).toBe(200);
+      expect(await res.body.json(), path).toEqual({ success: true });
+    }
+    expect(must(running.core.listMessages({})).items.map((m) => m.event).sort()).toEqual(['Doubled', 'Tripled']);
+
+    const wrong = await send(running, 'POST', '//track', { userId: 'u1', event: 'Lost' });
+    expect(wrong.status).toBe(404);
+    expect(JSON.parse(wrong.text).error.message).toBe('POST //track: not a route of Hookbench; did you mean /v1/track? Ingestion is under /v1/, the typed API under /api/<command>.');
+    expect(must(running.core.listIngestLog({})).items[0]).toMatchObject({ route: '//track', httpStatus: 404, code: 'not_found' });
+  });
+});
+
 describe('serve: requests with an unknown write key', () => {
   it("a real SDK's calls with an unknown key: one line in serve's log naming the masked key, then a count of the repeats", async () => {
     const io = captureIO();
