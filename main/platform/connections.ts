@@ -109,10 +109,13 @@ export function parserRefusal(
       return timeouts.carrying
         ? { status: 408, message: `the request did not arrive in full within ${seconds(timeouts.requestTimeoutMs)}`, limit: timeouts.requestTimeoutMs }
         : { status: 408, message: `the request line and headers did not arrive within ${seconds(timeouts.headersTimeoutMs)}`, limit: timeouts.headersTimeoutMs };
+    // llhttp's code alone does not say which: its message does ("Duplicate Content-Length", "Content-Length
+    // can't be present with Transfer-Encoding", "Invalid character in Content-Length").
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return { status: 400, message: 'Content-Length and Transfer-Encoding together: send one of them' };
     case 'HPE_INVALID_CONTENT_LENGTH':
-      return { status: 400, message: 'Content-Length is not a number of bytes (or there are two that differ)' };
+      if (/Transfer-Encoding/i.test(error.message)) return { status: 400, message: 'Content-Length and Transfer-Encoding together: send one of them' };
+      if (/Duplicate/i.test(error.message)) return { status: 400, message: 'Content-Length is sent more than once: send one Content-Length header' };
+      return { status: 400, message: 'Content-Length is not a number of bytes (one number, e.g. Content-Length: 42)' };
     case 'HPE_INVALID_TRANSFER_ENCODING':
       if (/Content-Length/i.test(error.message)) return { status: 400, message: 'Content-Length and Transfer-Encoding together: send one of them' };
       return { status: 400, message: 'the chunked body is not valid HTTP/1.1 chunked encoding' };

@@ -35,7 +35,11 @@ function raw(server: RunningServer, bytes: string): Promise<{ status: number; he
 describe('requests the HTTP parser refuses', () => {
   const cases: [string, string, number, RegExp, string][] = [
     ['Content-Length and Transfer-Encoding together', 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, /Content-Length and Transfer-Encoding together/, 'POST /v1/batch'],
-    ['a Content-Length that is not a number', 'POST /v1/track HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, /Content-Length is not a number/, 'POST /v1/track'],
+    ['Transfer-Encoding, then Content-Length', 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n', 400, /^Content-Length and Transfer-Encoding together/, 'POST /v1/batch'],
+    ['two Content-Length headers that differ (no Transfer-Encoding)', 'POST /v1/track HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef', 400, /^Content-Length is sent more than once: send one Content-Length header$/, 'POST /v1/track'],
+    ['two Content-Length headers that agree', 'POST /v1/track HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nabcde', 400, /^Content-Length is sent more than once/, 'POST /v1/track'],
+    ['a Content-Length that is not a number', 'POST /v1/track HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, /^Content-Length is not a number of bytes/, 'POST /v1/track'],
+    ['a Content-Length listing two numbers', 'POST /v1/track HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 6\r\n\r\nabcdef', 400, /^Content-Length is not a number of bytes/, 'POST /v1/track'],
     ['a 20 KB URL', `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, /more than [\d,]+ bytes \(a URL or header too large\)/, `GET /${'a'.repeat(195)}…`],
     ['a 20 KB header', `POST /v1/batch HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, 431, /a URL or header too large/, 'POST /v1/batch'],
     ['a garbage request line', 'HELLO WORLD\r\n\r\n', 400, /not an HTTP\/1\.1 request line/, '(unreadable request)'],
