@@ -93,7 +93,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const clientAborts = clientAbortLog();
   const limits = { ...CONNECTION_LIMITS, ...options.connectionLimits };
   // Timeouts are checked every second, not Node's default 30 s, so a stalled body is cut at its deadline.
-  const server = createServer({ connectionsCheckingInterval: 1000, headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs }, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     connections.busy(req, res);
     handle(req, res, routes).catch((e: unknown) => {
       if (isClientAbort(e)) {
@@ -105,7 +105,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'internal error; see the server log' } });
       else res.destroy();
     });
-  });
+  };
+  const server = createServer({ connectionsCheckingInterval: 1000, headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs }, onRequest);
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => refuseExpectation(req, res, core));
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
     refuseUnparsed(core, error, socket, { headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs, carrying: connections.carrying(socket) }, (fn) =>
       // A timeout has no answer in progress to wait for; bytes refused after a complete request do.
@@ -221,6 +223,20 @@ function refuseNotARoute(req: IncomingMessage, res: ServerResponse, path: string
     core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: headerSource(req, core), route: sent.slice(0, 200), clientIp: clientIp(req), httpStatus: 404, code: 'not_found', message, field: null, index: null, bodyBytes: null });
   }
   sendJson(res, 404, { error: { code: 'not_found', message } }, { 'access-control-allow-origin': '*' });
+}
+
+/**
+ * An Expect other than 100-continue: 417 with the JSON error of every other refusal and a line in the ingest log
+ * (Node's own answer is a bare 417 that no log sees).
+ */
+function refuseExpectation(req: IncomingMessage, res: ServerResponse, core: Core): void {
+  req.resume();
+  const expect = String(req.headers.expect ?? '');
+  const message = `Expect: ${JSON.stringify(expect.length > 100 ? `${expect.slice(0, 100)}…` : expect)} is not an expectation Hookbench meets (only 100-continue); send the request without it`;
+  const sent = (req.url ?? '/').split('?')[0]!;
+  const route = `${req.method ?? 'POST'} ${sent}`;
+  core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: headerSource(req, core), route: route.length > 200 ? `${route.slice(0, 200)}…` : route, clientIp: clientIp(req), httpStatus: 417, code: 'invalid_request', message, field: null, index: null, bodyBytes: null });
+  sendJson(res, 417, { error: { code: 'invalid_request', message } }, { connection: 'close', 'access-control-allow-origin': '*' });
 }
 
 /**

@@ -70,3 +70,33 @@ describe('requests the HTTP parser refuses', () => {
     expect(must(core.listMessages({})).items.map((m) => m.messageId)).toEqual(['pipe-garbage-1']);
   });
 });
+
+/** Sends raw bytes and reads the whole exchange as text, until the server closes. */
+function exchange(server: RunningServer, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.write(bytes);
+  });
+}
+
+describe('Expect headers', () => {
+  it('an expectation other than 100-continue gets 417 with the JSON error and a line in the ingest log', async () => {
+    const { core, server } = await serveCore();
+    const answer = await raw(server, 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nContent-Length: 2\r\n\r\n{}');
+    expect(answer.status).toBe(417);
+    expect(answer.headers).toMatch(/content-type: application\/json/);
+    const message = 'Expect: "something-else" is not an expectation Hookbench meets (only 100-continue); send the request without it';
+    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'invalid_request', message } });
+    expect(must(core.listIngestLog({})).items[0]).toMatchObject({ route: 'POST /v1/batch', httpStatus: 417, code: 'invalid_request', message });
+  });
+
+  it('100-continue within the limit is told to go on, and the request is answered', async () => {
+    const { server } = await serveCore();
+    const text = await exchange(server, 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Length: 12\r\n\r\n{"batch":[]}');
+    expect(text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
+  });
+});
