@@ -107,6 +107,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   };
   const server = createServer({ connectionsCheckingInterval: 1000, headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs }, onRequest);
+  // Expect: 100-continue. An ingestion request whose Content-Length is already past the request limit gets its
+  // refusal instead of a 100 Continue (its route sees the length and answers without reading): the client is
+  // spared the upload. Every other request is told to go on.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length']);
+    if (!(isIngestPath(routePath(req.url ?? '/')) && declared > LIMITS.requestBytes)) res.writeContinue();
+    onRequest(req, res);
+  });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => refuseExpectation(req, res, core));
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
     refuseUnparsed(core, error, socket, { headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs, carrying: connections.carrying(socket) }, (fn) =>

@@ -94,6 +94,17 @@ describe('Expect headers', () => {
     expect(must(core.listIngestLog({})).items[0]).toMatchObject({ route: 'POST /v1/batch', httpStatus: 417, code: 'invalid_request', message });
   });
 
+  it('100-continue with a Content-Length past the request limit is refused at once, without 100 Continue, so nothing is uploaded', async () => {
+    const { core, server } = await serveCore();
+    // Headers only: a client that waits for 100 Continue sends nothing more.
+    const text = await exchange(server, 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 600000\r\n\r\n');
+    expect(text).not.toMatch(/100 Continue/);
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(body)).toEqual({ error: { code: 'request_too_large', limit: 512000, message: 'request: more than 512000 bytes' } });
+    expect(must(core.listIngestLog({})).items[0]).toMatchObject({ route: '/v1/batch', httpStatus: 400, code: 'request_too_large', limit: 512000 });
+  });
+
   it('100-continue within the limit is told to go on, and the request is answered', async () => {
     const { server } = await serveCore();
     const text = await exchange(server, 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Length: 12\r\n\r\n{"batch":[]}');
