@@ -323,6 +323,7 @@ export function maskEvent(event: EngineEvent): EngineEvent {
     case 'deliveryUpdated':
       return { ...event, delivery: maskDelivery(event.delivery) };
     case 'requestCaptured':
+    case 'captureUpdated':
       return { ...event, capture: maskCapture(event.capture) };
     default:
       return event;

@@ -130,6 +130,11 @@ describe('one masking rule: no secret in any answer, event, export or CLI output
     for (const id of ids) await settled(running.core, id!);
     await rx.waitFor(4);
     await expect.poll(() => must(running.core.receivers.listCaptures({})).items.length).toBeGreaterThanOrEqual(4);
+    // A client that gives up before a delayed answer: the capture's update is masked as the capture is.
+    must(running.core.receivers.createReceiver({ name: 'slowrx', secret: null, refuseInvalidSignatures: false, script: { mode: 'sequence', after: 'repeat-last', steps: [{ action: 'respond', status: 200, headers: {}, body: '', delayMs: 60_000, retryAfter: null }] } }));
+    const gaveUp = request(`${running.info.receiverUrl}/r/slowrx?api_key=${S.receiverQuery}`, { method: 'POST', body: '{}', headers: { authorization: `Bearer ${S.bearer}` }, headersTimeout: 50 });
+    await gaveUp.then(() => undefined, () => undefined);
+    await expect.poll(() => frames.some((f) => f.includes('"captureUpdated"'))).toBe(true);
 
     const api = async (command: string, input: unknown) => {
       const res = await request(`${url}/api/${command}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(input) });
