@@ -28,7 +28,7 @@ export const CONNECTION_LIMITS = { max: 1024, headersTimeoutMs: 10_000, requestT
  * busy is closed to make room; when every one is busy, the new connection gets 503 with Retry-After at once.
  */
 export function connectionTable(max: number, requestTimeoutMs: number) {
-  const open = new Map<Duplex, { busy: boolean; answering?: ServerResponse }>();
+  const open = new Map<Duplex, { busy: boolean; answering?: { req: IncomingMessage; res: ServerResponse } }>();
   return {
     opened(socket: Duplex): void {
       open.set(socket, { busy: false });
@@ -52,7 +52,7 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
       const state = open.get(req.socket);
       if (state) {
         state.busy = true;
-        state.answering = res;
+        state.answering = { req, res };
       }
       // Node cuts slow headers itself; a body still arriving past the request timeout is cut here.
       const timer = setTimeout(() => {
@@ -68,7 +68,7 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
         clearTimeout(timer);
         if (state) {
           state.busy = false;
-          if (state.answering === res) delete state.answering;
+          if (state.answering?.res === res) delete state.answering;
         }
       });
     },
@@ -78,9 +78,10 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
      * be told it was refused when it was handled.
      */
     afterAnswer(socket: Duplex, fn: () => void): void {
-      const res = open.get(socket)?.answering;
-      if (!res || res.writableFinished) return fn();
-      res.once('close', fn);
+      const answering = open.get(socket)?.answering;
+      // A request still arriving (a body cut short, the parser's error at its end) has no answer to wait for.
+      if (!answering || !answering.req.complete || answering.res.writableFinished) return fn();
+      answering.res.once('close', fn);
     },
     /** Whether a request has begun on this connection and not ended. */
     carrying(socket: Duplex): boolean {
