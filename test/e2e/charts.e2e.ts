@@ -41,7 +41,7 @@ describe.skipIf(chromiumMissing)('charts', () => {
       const box = (await done.boundingBox())!;
       expect(box.width).toBeGreaterThan(300);
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await card.getByText(/^Second \d: [\d,]+ deliveries, p50 \d+ ms, p95 \d+ ms, 0 errors$/).waitFor();
+      await card.getByText(/^Second \d: [\d,]+ deliveries, p50 \d+ ms, p95 \d+ ms, 0 errors and timeouts$/).waitFor();
     } finally {
       await receiver.close();
     }

@@ -22,6 +22,15 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     await confirm.waitFor({ state: 'detached' });
     expect((await r.call<{ items: ReceiverEndpoint[] }>('listReceivers')).items.map((e) => e.name)).toEqual(['orders', 'spare']);
 
+    // From the keyboard: the question takes focus on its safe answer, Escape keeps the endpoint and hands focus back.
+    await endpoint.getByRole('button', { name: 'Delete endpoint' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it');
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Delete endpoint');
+    expect(new URL(page.url()).hash).toBe('#/receiver/orders');
+
     await endpoint.getByRole('button', { name: 'Delete endpoint' }).click();
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('list', { name: 'Endpoints' }).getByRole('button', { name: 'orders' }).waitFor({ state: 'detached' });

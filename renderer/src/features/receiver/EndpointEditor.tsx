@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { RotateCcw, Save, Trash2 } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { defaultScript, receiverNameSchema } from '../../../../main/contract/receiver/receiver';
@@ -25,6 +25,7 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
   const [error, setError] = useState<{ field: FormField; message: string } | null>(null);
   const [nameProblem, setNameProblem] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const deleteButton = useRef<HTMLButtonElement>(null);
   const { busy, save: send, rewind, remove } = useEndpointCommands(endpoint, onDone);
 
   const hasSecret = secret.value.trim() !== '';
@@ -70,12 +71,23 @@ export function EndpointEditor({ endpoint, onDone }: { endpoint: ReceiverEndpoin
         )}
         {endpoint && <span className="text-[11px] text-faint">{placeWords(endpoint)}</span>}
         {endpoint && !confirmDelete && (
-          <Button variant="danger" className="ml-auto" icon={<Trash2 aria-hidden className="size-3.5" />} disabled={busy !== null} onClick={() => setConfirmDelete(true)}>
+          <Button ref={deleteButton} variant="danger" className="ml-auto" icon={<Trash2 aria-hidden className="size-3.5" />} disabled={busy !== null} onClick={() => setConfirmDelete(true)}>
             Delete endpoint
           </Button>
         )}
       </div>
-      {endpoint && confirmDelete && <DeleteEndpoint endpoint={endpoint} busy={busy} onDelete={() => void remove()} onKeep={() => setConfirmDelete(false)} />}
+      {endpoint && confirmDelete && (
+        <DeleteEndpoint
+          endpoint={endpoint}
+          busy={busy}
+          onDelete={() => void remove()}
+          onKeep={() => {
+            setConfirmDelete(false);
+            // The button that asked comes back: focus returns to it, not to the page.
+            requestAnimationFrame(() => deleteButton.current?.focus());
+          }}
+        />
+      )}
     </form>
   );
 }
@@ -122,8 +134,21 @@ function DeleteEndpoint({ endpoint, busy, onDelete, onKeep }: { endpoint: Receiv
   const destinations = useCatalog((s) => s.destinations);
   // Destinations whose webhooks name this endpoint (receiver:<name> or receiver+tls:<name>).
   const users = destinations.filter((d) => d.webhooks.some((w) => /^receiver(\+tls)?:/.test(w.url) && w.url.slice(w.url.indexOf(':') + 1) === endpoint.name));
+  // Focus moves into the question (on its safe answer), and Escape answers it the safe way.
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => keep.current?.focus(), []);
   return (
-    <div ref={(e) => e?.scrollIntoView({ block: 'nearest' })} role="dialog" aria-label={`Delete ${endpoint.name}?`} className="flex flex-col gap-2 rounded-lg border border-err/40 bg-err-soft p-3 text-xs">
+    <div
+      ref={(e) => e?.scrollIntoView({ block: 'nearest' })}
+      role="dialog"
+      aria-label={`Delete ${endpoint.name}?`}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.stopPropagation();
+        onKeep();
+      }}
+      className="flex flex-col gap-2 rounded-lg border border-err/40 bg-err-soft p-3 text-xs"
+    >
       <p className="font-semibold">Delete the endpoint {endpoint.name}?</p>
       <p>
         It stops answering at /r/{endpoint.name}; its captured requests are kept until you clear them.
@@ -138,7 +163,7 @@ function DeleteEndpoint({ endpoint, busy, onDelete, onKeep }: { endpoint: Receiv
         <Button variant="confirm-danger" busy={busy === 'delete'} disabled={busy !== null} onClick={onDelete}>
           Delete
         </Button>
-        <Button variant="ghost" onClick={onKeep}>
+        <Button ref={keep} variant="ghost" onClick={onKeep}>
           Keep it
         </Button>
       </div>
