@@ -169,4 +169,24 @@ describe.skipIf(chromiumMissing)('History', () => {
     await page.getByRole('checkbox', { name: 'Select all loaded messages' }).check();
     await page.getByText('5 selected').waitFor();
   });
+
+  it('a failed row retried while Live was shown reads delivered when History is shown again, as its detail pane does', async () => {
+    // The first attempt gets a 500 and, with one attempt allowed, fails the message; a retry gets a 200.
+    const r = await serve({ receivers: [{ name: 'flaky', script: '500,200' }], destinations: [{ name: 'Flaky', enabled: true, url: 'receiver:flaky', retry: { maxAttempts: 1 } }] });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'ada', event: 'Retried Order' } });
+    const page = await open(r, '#/history');
+    const row = dataRows(page).filter({ hasText: 'Retried Order' });
+    await row.getByText('failed', { exact: true }).waitFor();
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Live' }).click();
+    await page.getByRole('grid', { name: 'Messages' }).getByRole('row').filter({ hasText: 'Retried Order' }).getByText('failed', { exact: true }).waitFor();
+    await r.call('retryNow', { id: sent.message.id });
+    await page.getByRole('grid', { name: 'Messages' }).getByRole('row').filter({ hasText: 'Retried Order' }).getByText('delivered', { exact: true }).waitFor();
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History' }).click();
+    await row.getByText('delivered', { exact: true }).waitFor();
+    expect(await row.getByText('failed', { exact: true }).count()).toBe(0);
+    await row.click();
+    await page.getByRole('region', { name: 'Message details' }).getByText('delivered', { exact: true }).first().waitFor();
+  });
 });

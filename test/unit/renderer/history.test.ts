@@ -206,3 +206,23 @@ describe("History's list and the events after it was read", () => {
     expect(surelyMatches({ type: 'track', userId: 'ada' })).toBe(true);
   });
 });
+
+describe("History's rows while another screen is shown", () => {
+  it('follow messageUpdated events pushed after the list was shown, with no History view mounted: a failed row that was retried reads delivered', async () => {
+    const listeners: ((batch: { events: unknown[] }) => void)[] = [];
+    setApi({
+      call: async () => ({ ok: true, value: { items: [{ ...summary(31), status: 'failed' }], nextCursor: null } }),
+      subscribe: (listener: (batch: { events: unknown[] }) => void) => {
+        listeners.push(listener);
+        return () => listeners.splice(listeners.indexOf(listener), 1);
+      },
+    } as unknown as ApiClient);
+    useHistory.getState().show({ userId: 'following' });
+    await vi.waitFor(() => expect(useHistory.getState().rows.map((r) => r.status)).toEqual(['failed']));
+    // Shown again later (same filter): still one subscription, not one per visit.
+    useHistory.getState().show({ userId: 'following' });
+    expect(listeners).toHaveLength(1);
+    for (const l of listeners) l({ events: [{ type: 'messageUpdated', message: { ...summary(31), status: 'delivered' } }] });
+    expect(useHistory.getState().rows.map((r) => r.status)).toEqual(['delivered']);
+  });
+});

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { Filter, History as HistoryIcon, LoaderCircle, RefreshCw, TriangleAlert } from 'lucide-react';
-import { api } from '../../api/instance';
 import { useCatalog } from '../../stores/catalog';
 import { useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
@@ -37,9 +36,8 @@ export function HistoryView() {
   const [refreshKey, setRefreshKey] = useState(0);
   const { openId, cursorId, open, onRowClick, gridRef } = useListKeys(rows);
 
+  // The store follows the engine's events from here on (rows' statuses; new messages counted for a Refresh).
   useEffect(() => show(parsed.filter), [parsed.filter, show]);
-  // Rows already loaded follow their messages' status; new messages are counted for a Refresh.
-  useEffect(() => api().subscribe((batch) => useHistory.getState().apply(batch.events)), []);
 
   const setQuery = useCallback(
     (patch: FilterQuery, options?: { replace?: boolean }) => {

@@ -9,6 +9,7 @@ import { create } from 'zustand';
 import type { EngineEvent } from '../../../../main/contract/events';
 import type { MessageSummary } from '../../../../main/contract/messages';
 import type { ApiError } from '../../../../main/contract/result';
+import type { ApiClient } from '../../api/client';
 import { api } from '../../api/instance';
 import { onReadAgain } from '../../api/readAgain';
 import { filterKey, HISTORY_PAGE, type HistoryFilter } from '../../lib/historyQuery';
@@ -46,6 +47,18 @@ interface HistoryState {
 
 let generation = 0;
 
+/**
+ * The list follows the engine's events from its first show on, not only while History is on screen: rows
+ * loaded before a visit to Live must say what the detail pane says when History is shown again.
+ */
+let following: { client: ApiClient; off: () => void } | null = null;
+function follow(): void {
+  const client = api();
+  if (following?.client === client) return;
+  following?.off();
+  following = { client, off: client.subscribe((batch) => useHistory.getState().apply(batch.events)) };
+}
+
 /** Ids from the anchor to `id` (either way round) in list order; `id` alone when the anchor is not loaded. */
 export function rangeOf(rows: readonly Pick<MessageSummary, 'id'>[], anchor: number | null, id: number): number[] {
   const to = rows.findIndex((r) => r.id === id);
@@ -76,6 +89,7 @@ export const useHistory = create<HistoryState>((set, get) => ({
   anchor: null,
   show(filter, options) {
     const key = filterKey(filter);
+    follow();
     if (key === get().key && !options?.force) return;
     const mine = ++generation;
     const sameFilter = key === get().key;
