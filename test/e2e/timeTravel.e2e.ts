@@ -10,6 +10,9 @@ import type { ClockStatus, Overview } from '../../main/contract/overview.js';
 import { chromiumMissing } from './browser.js';
 import { useWorkbench } from './workbench.js';
 
+/** An engine time as the timeline writes it today: "11:38:14" (local). */
+const formatClock = (at: number) => new Date(at).toTimeString().slice(0, 8);
+
 const JUMPING = 'A jump is playing: wait for it to finish, or Cancel it';
 
 describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answers', () => {
@@ -118,5 +121,41 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
     expect((await r.call<ClockStatus>('getClock')).fastForward).toBe(true);
     await page.reload();
     await page.getByRole('switch', { name: 'Fast-forward unanswered attempts', checked: true }).waitFor();
+  });
+
+  it('after +1 min and Reset offset, the waiting retry is still due as far away, and its ghost marker moves back by the minute, without a reload', async () => {
+    // One retry, 2 min after the first attempt, exactly (no jitter): far enough not to fall due during the test.
+    const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down', retry: { schedule: [120_000], jitter: 0 } }] });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Late Order' } });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('button', { name: /^Attempt 1: http_error, HTTP 500/ }).waitFor();
+    const dueAt = async () => (await r.call<MessageDetail>('getMessage', { id: sent.message.id })).deliveries[0]!.nextAttemptAt!;
+    /** Seconds in a countdown's words ("in 1 min 02 s", "in 1 min", "in 58 s"). */
+    const seconds = (text: string | null) => {
+      const found = /^Next attempt in (?:(\d+) min)? ?(?:(\d+) s)?(?:,|$)/.exec(text ?? '');
+      return found ? Number(found[1] ?? 0) * 60 + Number(found[2] ?? 0) : NaN;
+    };
+    /** Seconds until attempt 2 as the delivery card counts them down. */
+    const countdown = async () => seconds(await details.getByText(/^Next attempt in /).textContent());
+    const ghost = (at: number) => details.getByRole('listitem', { name: new RegExp(`^Scheduled attempt 2 at ${formatClock(at)}, `) });
+
+    const timeTravel = page.getByRole('group', { name: 'Time travel' });
+    await timeTravel.getByRole('button', { name: '+1 min', exact: true }).click();
+    await page.getByRole('group', { name: 'Engine clock' }).getByLabel('offset +1 min').waitFor();
+    const before = await dueAt();
+    await ghost(before).waitFor();
+    await expect.poll(countdown).toBeLessThanOrEqual(61);
+
+    await timeTravel.getByRole('button', { name: 'Reset offset' }).click();
+    await page.getByRole('group', { name: 'Engine clock' }).getByLabel('real time').waitFor();
+    // The server moved the retry back by the offset it took away; the pane follows at once.
+    const after = await dueAt();
+    expect(before - after).toBeGreaterThanOrEqual(59_000);
+    await ghost(after).waitFor();
+    await expect.poll(countdown).toBeLessThanOrEqual(61);
+    const row = page.getByRole('grid', { name: 'Messages' }).getByRole('row').filter({ hasText: 'Late Order' });
+    // So does the Live row's countdown.
+    await expect.poll(async () => seconds(await row.getByTitle(/^Next attempt in /).getAttribute('title'))).toBeLessThanOrEqual(61);
   });
 });

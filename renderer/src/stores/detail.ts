@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { MessageDetail } from '../../../main/contract/messages';
 import { api } from '../api/instance';
+import { firstReset, shiftDetail } from '../lib/clockShift';
 import type { EngineEvent } from '../../../main/contract/events';
 
 interface DetailState {
@@ -55,6 +56,13 @@ export const useDetail = create<DetailState>((set, get) => ({
   },
   apply(events) {
     const id = get().id;
-    if (id !== null && events.some((e) => messageOf(e) === id)) void get().reload();
+    if (id === null) return;
+    // A reset moved the waiting deliveries' times on the server: moved here at once, then read to be sure.
+    const reset = firstReset(events);
+    if (reset) {
+      const detail = get().detail;
+      if (detail) set({ detail: shiftDetail(detail, reset.byMs) });
+    }
+    if (reset || events.some((e) => messageOf(e) === id)) void get().reload();
   },
 }));

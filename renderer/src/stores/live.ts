@@ -8,6 +8,7 @@ import type { DeliveryStatus } from '../../../main/contract/deliveries';
 import type { MessageStatus, MessageSummary } from '../../../main/contract/messages';
 import { hasDelivery } from '../../../main/contract/message/messageSummary';
 import { parseStatusChoice } from '../lib/statusFilter';
+import { firstReset, shiftRows, shiftSummary } from '../lib/clockShift';
 import { api } from '../api/instance';
 import { LIVE_FIRST_PAGE } from '../api/firstRequests';
 import type { CommandInput } from '../../../main/contract/api';
@@ -183,6 +184,14 @@ export const useLive = create<LiveState>((set, get) => ({
     set((s) => ({ rows: mergeNewest(tail.pushed, mergeNewest(older, s.rows)) }));
   },
   apply(events) {
+    // Events before a reset carry times from before it, those after it times already moved back.
+    const reset = firstReset(events);
+    if (reset) {
+      get().apply(events.slice(0, reset.index));
+      for (const pushed of pushedDuringLoads) for (const [id, m] of pushed) pushed.set(id, shiftSummary(m, reset.byMs));
+      set((s) => ({ rows: shiftRows(s.rows, reset.byMs), held: shiftRows(s.held, reset.byMs) }));
+      return get().apply(events.slice(reset.index + 1));
+    }
     const accepted: MessageSummary[] = [];
     const updates = new Map<number, MessageSummary>();
     // Attempts started since a message's last update: the engine announces the start, not a new summary.

@@ -209,3 +209,29 @@ describe('the Live list holds what the docs promise', () => {
     expect(useLive.getState().rows.map((r) => r.id)).toEqual(Array.from({ length: 500 }, (_, i) => 3900 - i));
   });
 });
+
+describe('Reset offset and the times the renderer holds', () => {
+  const waiting = (id: number, at: number) =>
+    row(id, {
+      status: 'retrying',
+      nextAttemptAt: at,
+      deliveries: [{ destinationId: 'd1', destinationName: 'D1', status: 'retrying', reason: null, attempts: 1, nextAttemptAt: at, lastOutcome: 'http_error', lastStatusCode: 500 }],
+    });
+  const reset = (byMs: number) => ({ type: 'clockAdvanced' as const, clock: { now: 0, offsetMs: 0 }, byMs });
+
+  it('moves every waiting next attempt back by the offset a reset took away, but not the times of updates pushed after it (already moved by the server), nor a delivered row', () => {
+    useLive.setState({ rows: [waiting(3, 200_000), row(2, { status: 'delivered' }), waiting(1, 100_000)], held: [waiting(4, 300_000)], streamPaused: false });
+    // Message 1's update before the reset still carries the old time; message 3's after it the new one.
+    useLive.getState().apply([{ type: 'messageUpdated', message: waiting(1, 110_000) }, reset(-60_000), { type: 'messageUpdated', message: waiting(3, 150_000) }]);
+    const { rows, held } = useLive.getState();
+    expect(rows.map((r) => [r.id, r.nextAttemptAt, r.deliveries[0]?.nextAttemptAt ?? null])).toEqual([
+      [3, 150_000, 150_000],
+      [2, null, null],
+      [1, 50_000, 50_000],
+    ]);
+    expect(held[0]!.nextAttemptAt).toBe(240_000);
+    // A forward move (byMs > 0) moves nothing: due times stay where they are and the clock moves to them.
+    useLive.getState().apply([reset(60_000)]);
+    expect(useLive.getState().rows[2]!.nextAttemptAt).toBe(50_000);
+  });
+});

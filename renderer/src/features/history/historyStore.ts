@@ -12,6 +12,7 @@ import type { ApiError } from '../../../../main/contract/result';
 import type { ApiClient } from '../../api/client';
 import { api } from '../../api/instance';
 import { onReadAgain } from '../../api/readAgain';
+import { firstReset, shiftRows } from '../../lib/clockShift';
 import { filterKey, HISTORY_PAGE, type HistoryFilter } from '../../lib/historyQuery';
 
 export { HISTORY_PAGE };
@@ -133,6 +134,13 @@ export const useHistory = create<HistoryState>((set, get) => ({
     set((s) => ({ rows: s.rows.map((r) => fresh.get(r.id) ?? r) }));
   },
   apply(events) {
+    // Events before a reset carry times from before it, those after it times already moved back.
+    const reset = firstReset(events);
+    if (reset) {
+      get().apply(events.slice(0, reset.index));
+      set((s) => ({ rows: shiftRows(s.rows, reset.byMs) }));
+      return get().apply(events.slice(reset.index + 1));
+    }
     const updates = new Map<number, MessageSummary>();
     let arrived = 0;
     // Ids are given in order: a message up to the newest loaded row was stored before the list was read, so
