@@ -2,7 +2,7 @@
  * What assistive technology reads of a page's controls, from Chromium's own accessibility tree (its computed
  * roles, names, descriptions and disabled states), so a check sees what a screen reader user hears.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** The roles someone picks a control by name among. */
 export const CONTROL_ROLES = ['button', 'link', 'textbox', 'searchbox', 'spinbutton', 'combobox', 'checkbox', 'switch', 'tab'] as const;
@@ -78,4 +78,9 @@ export function duplicateNames(view: string, controls: readonly Control[]): stri
 export function silentDisabled(view: string, controls: readonly Control[]): string[] {
   // A busy control is disabled while its own action runs: its spinner says why.
   return controls.filter((c) => c.disabled && !c.busy && c.description === '').map((c) => `${view}: ${c.role} ${JSON.stringify(c.name)} is disabled and does not say why`);
+}
+
+/** Whether the element `locator` finds has the keyboard focus. */
+export function hasFocus(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => el.ownerDocument.activeElement === el);
 }

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { MessageDetail } from '../../main/contract/messages.js';
 import { chromiumMissing } from './browser.js';
+import { hasFocus } from './controls.js';
 import { useWorkbench } from './workbench.js';
 
 const fingerprint = (secret: string) => createHash('sha256').update(secret).digest('hex').slice(0, 8);
@@ -58,12 +59,22 @@ describe.skipIf(chromiumMissing)('The receiver\'s verdict', () => {
     // The Signature panel no longer says only that the header was right.
     await page.getByRole('region', { name: 'Signature' }).getByRole('note', { name: "Receiver's check" }).waitFor();
 
-    // One secret for both, after a confirmation.
-    await verdict.getByRole('button', { name: 'Use one secret for both' }).click();
+    // One secret for both, after a confirmation. Esc closes only the confirmation: the attempt stays open, and
+    // focus goes back to the button that opened it.
+    const opener = verdict.getByRole('button', { name: 'Use one secret for both' });
+    await opener.click();
     const confirm = page.getByRole('dialog', { name: 'Use one secret for both?' });
     expect(await confirm.innerText()).toContain("Receiver endpoint ‘orders’ gets the shared secret of destination ‘Orders API’");
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(hashOf(page)).toBe(`#/live/${id}/attempt/${attempt.id}`);
+    expect(await hasFocus(opener)).toBe(true);
+    await opener.click();
     await confirm.getByRole('button', { name: 'Use one secret' }).click();
     await confirm.waitFor({ state: 'detached' });
+    // The button is gone with the mismatch; focus is on the verdict it changed, not lost to the page.
+    await opener.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(verdict)).toBe(true);
     await expect.poll(async () => (await r.call<{ secret: string }>('revealSecret', { kind: 'receiver', id: 'orders' })).secret, { timeout: 10_000 }).toBe('whsec_destination_2');
 
     // The capture is one click away.

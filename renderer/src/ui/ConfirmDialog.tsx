@@ -6,8 +6,8 @@ import { Button } from './Button';
  * The frame every confirmation shares: a modal dialog that asks before something happens, named by its
  * title and described by its text, focus on the safe button, and Esc choosing it. The page
  * behind it is inert while it is open, so a screen reader or a Tab reaches only its two buttons, and focus
- * goes back where it was when it closes. `escapeFirst` takes Esc before anything else on the page hears it
- * (a form whose Esc would otherwise also leave the screen).
+ * goes back where it was when it closes. Esc is the dialog's alone: taken before anything else on the page
+ * hears it (the list's Esc would also close the attempt or message behind, taking the opener with it).
  */
 export function ConfirmDialog({
   id,
@@ -17,7 +17,6 @@ export function ConfirmDialog({
   safeLabel,
   onSafe,
   confirm,
-  escapeFirst = false,
 }: {
   /** Prefix of the title's and text's element ids. */
   id: string;
@@ -28,7 +27,6 @@ export function ConfirmDialog({
   onSafe(): void;
   /** The button that goes ahead. */
   confirm: ReactNode;
-  escapeFirst?: boolean;
 }) {
   const safeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -44,12 +42,12 @@ export function ConfirmDialog({
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
-      if (escapeFirst) e.stopPropagation();
+      e.stopPropagation();
       onSafe();
     };
-    window.addEventListener('keydown', onKey, escapeFirst);
-    return () => window.removeEventListener('keydown', onKey, escapeFirst);
-  }, [onSafe, escapeFirst]);
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [onSafe]);
   return createPortal(
     <div className="fixed inset-0 z-40 flex items-center justify-center bg-black/30 dark:bg-black/60">
       <div role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} className={`${width} max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 shadow-pop`}>

@@ -10,7 +10,6 @@ export function DiscardDialog({ what, onKeep, onDiscard }: { what: string; onKee
       text={`${what} has edits that are not saved. Discarding them cannot be undone.`}
       safeLabel="Keep editing"
       onSafe={onKeep}
-      escapeFirst
       confirm={
         <Button size="md" variant="confirm-danger" onClick={onDiscard}>
           Discard

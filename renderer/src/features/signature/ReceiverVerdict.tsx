@@ -19,6 +19,9 @@ function captureHash(check: ReceiverCheck): string {
   return formatHash({ ...parseHash(''), view: 'receiver', receiver: check.receiver, captureId: check.receiver === null ? null : check.captureId });
 }
 
+/** The verdict's element id: where focus goes once Use one secret has removed its button. */
+const verdictId = (attemptId: number) => `receiver-verdict-${attemptId}`;
+
 /**
  * The other side of an attempt to the mock receiver: what the receiver made of the request (its
  * X-Signature verdict), why, and the capture to open. An HTTP 200 from the receiver says nothing about the
@@ -49,7 +52,7 @@ export function ReceiverVerdict({ check, statusCode = null }: { check: ReceiverC
           ? `Receiver endpoint '${name}' found X-Signature invalid${answeredAnyway(statusCode)}.`
           : `Receiver endpoint '${name}' found no X-Signature${answeredAnyway(statusCode)}.`;
   return (
-    <section aria-label="Receiver's verdict" className={`flex gap-2.5 rounded-lg border px-3 py-2 text-xs ${frame}`}>
+    <section id={verdictId(check.attemptId)} tabIndex={-1} aria-label="Receiver's verdict" className={`flex gap-2.5 rounded-lg border px-3 py-2 text-xs ${frame}`}>
       {icon}
       <div className="flex min-w-0 flex-1 flex-col gap-1.5">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -62,7 +65,7 @@ export function ReceiverVerdict({ check, statusCode = null }: { check: ReceiverC
         </div>
         {check.explanation && <p className="text-fg">{sentence(check.explanation)}</p>}
         {check.secrets && <Fingerprints secrets={check.secrets} unsigned={check.verdict === 'missing'} />}
-        {check.secrets?.fixable && <UseOneSecret secrets={check.secrets} />}
+        {check.secrets?.fixable && <UseOneSecret secrets={check.secrets} attemptId={check.attemptId} />}
       </div>
     </section>
   );
@@ -88,7 +91,7 @@ function Fingerprints({ secrets, unsigned }: { secrets: SecretMismatch; unsigned
 }
 
 /** The fix in one click, after a confirmation: the receiver endpoint takes the destination's secret (or the other way round when the destination has none). */
-function UseOneSecret({ secrets }: { secrets: SecretMismatch }) {
+function UseOneSecret({ secrets, attemptId }: { secrets: SecretMismatch; attemptId: number }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   // The server's rule: the endpoint takes the destination's secret, unless the destination has none.
@@ -104,6 +107,8 @@ function UseOneSecret({ secrets }: { secrets: SecretMismatch }) {
     setConfirming(false);
     useToasts.getState().push({ tone: 'success', title: 'One secret for both', message: `Destination ‘${secrets.destinationName}’ and receiver endpoint ‘${secrets.receiver}’ now share the secret with fingerprint ${result.value.fingerprint}.` });
     await Promise.all([useCatalog.getState().load(), useDetail.getState().reload()]);
+    // Read again, the two secrets are one and this button is gone: focus goes to the verdict it changed, not to the page.
+    document.getElementById(verdictId(attemptId))?.focus();
   };
   return (
     <div>
