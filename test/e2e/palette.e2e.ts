@@ -1,6 +1,7 @@
 /** The ⌘K palette and Settings, by accessible names against a real serve. */
 import { describe, expect, it } from 'vitest';
 import { chromiumMissing } from './browser.js';
+import { hasFocus } from './controls.js';
 import { useWorkbench } from './workbench.js';
 
 describe.skipIf(chromiumMissing)('command palette and settings', () => {
@@ -32,6 +33,33 @@ describe.skipIf(chromiumMissing)('command palette and settings', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/compose');
     expect(await page.getByRole('combobox', { name: 'Type' }).inputValue()).toBe('identify');
+  });
+
+  it('closing the palette gives focus back where it was (Esc, or an entry that stays on the screen), and to the new screen after one that opens it', async () => {
+    const r = await serve({});
+    await r.call('sendMessage', { type: 'track', call: { userId: 'ada', event: 'Signed Up' }, destinations: [] });
+    const page = await open(r, '#/live');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    const grid = page.getByRole('grid', { name: 'Messages' });
+    await grid.focus();
+
+    await page.keyboard.press('Control+k');
+    await palette.getByRole('combobox', { name: 'Command' }).waitFor();
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(grid)).toBe(true);
+
+    await page.keyboard.press('Control+k');
+    await palette.getByRole('combobox', { name: 'Command' }).fill('+1 h');
+    await page.keyboard.press('Enter');
+    await palette.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(grid)).toBe(true);
+
+    await page.keyboard.press('Control+k');
+    await palette.getByRole('combobox', { name: 'Command' }).fill('history');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/history');
+    await expect.poll(() => hasFocus(page.getByRole('main'))).toBe(true);
   });
 
   it('Settings lists the addresses to copy, the data directory and database size, and switches density', async () => {

@@ -8,6 +8,7 @@ import { PaletteLauncher } from './PaletteLauncher';
 import { TokenBanner } from './TokenBanner';
 import { TopBar } from './TopBar';
 import { SCREENS } from './views';
+import { SCREEN_ID } from './screenElement';
 
 export function App() {
   const view = useRouter((s) => s.route.view);
@@ -19,7 +20,8 @@ export function App() {
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar />
         <TokenBanner />
-        <main className="min-h-0 flex-1" aria-label={view}>
+        {/* Focusable from script (tabIndex -1), not by Tab: the palette moves focus here when it opens a screen. */}
+        <main id={SCREEN_ID} tabIndex={-1} className="min-h-0 flex-1 outline-none" aria-label={view}>
           <ErrorBoundary resetKey={view}>
             <Suspense
               fallback={

@@ -7,8 +7,9 @@ import { summarize } from '../api/summaries';
 import { useCompose } from '../stores/compose';
 import { useEngine } from '../stores/engine';
 import { useLive } from '../stores/live';
-import { usePalette } from '../stores/palette';
-import { opensMessages, useRouter, type View } from '../stores/router';
+import { focusAfterPalette, usePalette } from '../stores/palette';
+import { formatHash, opensMessages, useRouter, type View } from '../stores/router';
+import { screenElement } from './screenElement';
 import { useToasts } from '../stores/toasts';
 import { useDensity, type Density } from '../stores/density';
 import { TIME_STEPS } from '../lib/timeSteps';
@@ -113,17 +114,35 @@ export function CommandPalette() {
   const retryWaiting = useEngine((s) => s.overview !== null && s.overview.nextDueAt !== null);
   const actions = open ? paletteActions({ openMessageId: opensMessages(route.view) ? route.messageId : null, forwardingPaused: paused, clockMoved: moved, retryWaiting, hasIngestUrl: true }) : [];
   const wanted = messageIdIn(search);
-  const choose = (id: string) => {
+  /**
+   * Closes the palette and does what was chosen. Focus then goes to the screen it opened (its main landmark),
+   * or back where it was when the palette opened; an entry that opens a screen once the server has answered
+   * (Replay) moves it there then.
+   */
+  const act = (what: () => Promise<void> | void) => {
+    const before = formatHash(useRouter.getState().route);
+    const moved = () => formatHash(useRouter.getState().route) !== before;
     setOpen(false);
     setSearch('');
-    void run(id);
+    const done = Promise.resolve(what());
+    let focused: 'screen' | 'back' | null = null;
+    focusAfterPalette(() => {
+      focused = moved() ? 'screen' : 'back';
+      return focused === 'screen' ? screenElement() : null;
+    });
+    void done.then(() => {
+      if (focused === 'back' && moved()) screenElement()?.focus();
+    });
   };
+  const choose = (id: string) => act(() => run(id));
   return (
     <Command.Dialog
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
-        if (!o) setSearch('');
+        if (o) return;
+        setSearch('');
+        focusAfterPalette();
       }}
       label="Command palette"
       // Ranked by whole words: cmdk's own filter matches letters in order ("hist" found "Advance the clock +1 h").
@@ -146,7 +165,7 @@ export function CommandPalette() {
         </Command.Empty>
         {wanted !== null && (
           <Command.Group heading="Message">
-            <Item id={`open:${wanted}`} label={`Open message ${wanted}`} keywords={[search]} onSelect={() => (setOpen(false), setSearch(''), useRouter.getState().navigate({ view: 'live', messageId: wanted }))} />
+            <Item id={`open:${wanted}`} label={`Open message ${wanted}`} keywords={[search]} onSelect={() => act(() => useRouter.getState().navigate({ view: 'live', messageId: wanted }))} />
           </Command.Group>
         )}
         {GROUPS.map((group) => {

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { preloadable } from '../lib/preloadable';
-import { usePalette } from '../stores/palette';
+import { focusAfterPalette, usePalette } from '../stores/palette';
 
 /** The palette (cmdk and its dialog, ~80 kB) is not part of the first screen: it loads once the app is idle, or when first opened. */
 const CommandPalette = preloadable(async () => (await import('./CommandPalette')).CommandPalette);
@@ -12,7 +12,15 @@ export function PaletteLauncher() {
   const open = usePalette((s) => s.open);
   const [used, setUsed] = useState(open);
   if (open && !used) setUsed(true);
-  useHotkeys('mod+k', () => usePalette.getState().setOpen(!usePalette.getState().open), { enableOnFormTags: true, enableOnContentEditable: true, preventDefault: true });
+  useHotkeys(
+    'mod+k',
+    () => {
+      const { open, setOpen } = usePalette.getState();
+      setOpen(!open);
+      if (open) focusAfterPalette();
+    },
+    { enableOnFormTags: true, enableOnContentEditable: true, preventDefault: true },
+  );
   useEffect(() => {
     const timer = setTimeout(() => void CommandPalette.preload().catch(() => undefined), LOAD_AFTER_MS);
     return () => clearTimeout(timer);
