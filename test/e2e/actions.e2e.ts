@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { MessageSummary, Page as ListPage } from '../../main/contract/messages.js';
 import { chromiumMissing } from './browser.js';
-import { controlsOf } from './controls.js';
+import { controlsOf, hasFocus } from './controls.js';
 import { useWorkbench } from './workbench.js';
 
 /** The accessible description (title or aria-description) of the one control of `role` named `name`. */
@@ -37,6 +37,21 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     });
     expect(await descriptionOf(page, 'button', 'Cancel')).toEqual({ disabled: true, description: 'Nothing to cancel: its delivery is delivered. Only a waiting or in-flight delivery can be cancelled.' });
     expect(await actions.getByRole('button', { name: 'Replay' }).isEnabled()).toBe(true);
+  });
+
+  it('Cancel activated with Enter keeps the focus in the detail: on Replay, the next control that can take it, once Cancel has nothing left to cancel', async () => {
+    const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down' }] });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'ada', event: 'Doomed Order' } });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('button', { name: /^Attempt 1: http_error, HTTP 500/ }).waitFor();
+    const actions = details.getByRole('group', { name: 'Actions' });
+    const cancel = actions.getByRole('button', { name: 'Cancel' });
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cancel.isDisabled()).toBe(true);
+    await page.getByText('will not be retried').first().waitFor();
+    await expect.poll(() => hasFocus(actions.getByRole('button', { name: 'Replay' }))).toBe(true);
   });
 
   it('Import names its file field, says how many it imported, in the original order, and the footer counts them', async () => {

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Ban, CircleHelp, Repeat, RotateCw } from 'lucide-react';
 import type { DeliveryStatus } from '../../../../main/contract/deliveries';
 import type { MessageDetail } from '../../../../main/contract/messages';
@@ -40,7 +40,27 @@ export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: Mes
   const cancelBlocked = waitFor || (canCancel ? null : states ? `Nothing to cancel: ${states}. Only a waiting or in-flight delivery can be cancelled.` : 'Nothing to cancel: no destination received this message.');
   const replayBlocked = waitFor || null;
 
+  const groupRef = useRef<HTMLDivElement>(null);
+  // The button an action was started from (by keyboard or pointer): disabled while it runs, and often after
+  // (a cancelled message has nothing more to cancel), it drops the focus to the page. Once the detail is
+  // read again, focus goes to the next control that can take it.
+  const startedFrom = useRef<HTMLElement | null>(null);
+  const [settled, setSettled] = useState(0);
+  useEffect(() => {
+    const from = startedFrom.current;
+    startedFrom.current = null;
+    const group = groupRef.current;
+    if (!from || !group) return;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body && !(active === from && (from as HTMLButtonElement).disabled)) return;
+    const controls = [...group.querySelectorAll<HTMLElement>('button, input')].filter((el) => !(el as HTMLButtonElement).disabled);
+    const after = controls.find((el) => from.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+    (controls.includes(from) ? from : (after ?? controls.at(-1)))?.focus();
+  }, [settled]);
+
   const run = async (action: 'retry' | 'cancel' | 'replay') => {
+    const active = document.activeElement;
+    startedFrom.current = active instanceof HTMLElement && groupRef.current?.contains(active) ? active : null;
     setBusy(action);
     try {
       if (action === 'retry') {
@@ -58,12 +78,13 @@ export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: Mes
       }
     } finally {
       setBusy(null);
-      void useDetail.getState().reload();
+      await useDetail.getState().reload();
+      setSettled((n) => n + 1);
     }
   };
 
   return (
-    <div role="group" aria-label="Actions" className="flex flex-wrap items-center gap-2">
+    <div ref={groupRef} role="group" aria-label="Actions" className="flex flex-wrap items-center gap-2">
       <Button icon={<RotateCw aria-hidden className="size-3.5" />} busy={busy === 'retry'} disabled={retryBlocked !== null} onClick={() => void run('retry')} title={retryBlocked ?? 'Send the next attempt now (r)'}>
         Retry now
       </Button>
