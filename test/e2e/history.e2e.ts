@@ -13,6 +13,7 @@ import type { Page as ListPage, MessageSummary } from '../../main/contract/messa
 import type { CapturePage } from '../../main/contract/receiver/receiver.js';
 import { har12Schema } from '../helpers/har12.js';
 import { chromiumMissing } from './browser.js';
+import { hasFocus } from './controls.js';
 import type { RunningServe } from './serve.js';
 import { useWorkbench } from './workbench.js';
 
@@ -188,5 +189,28 @@ describe.skipIf(chromiumMissing)('History', () => {
     expect(await row.getByText('failed', { exact: true }).count()).toBe(0);
     await row.click();
     await page.getByRole('region', { name: 'Message details' }).getByText('delivered', { exact: true }).first().waitFor();
+  });
+
+  it('the Retention panel closes when Tab leaves it, and Esc closes it from anywhere in it, giving the focus back to the Retention button', async () => {
+    const r = await serve({});
+    const page = await open(r, '#/history');
+    const button = page.getByRole('button', { name: 'Retention' });
+    const panel = page.getByRole('dialog', { name: 'Retention' });
+    await page.getByRole('region', { name: 'Storage' }).getByText('0 messages stored').waitFor();
+
+    await button.click();
+    await panel.getByLabel('Keep the last (days)').focus();
+    // Days, messages, Save retention, then out.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    await panel.waitFor({ state: 'detached' });
+    expect(await page.evaluate<string>('document.activeElement?.tagName ?? ""')).not.toBe('BODY');
+
+    // A click on its text keeps it open; Esc then closes it and gives the focus back to its button.
+    await button.click();
+    await panel.getByText('Leave a field empty to keep everything.', { exact: false }).click();
+    expect(await panel.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(await hasFocus(button)).toBe(true);
   });
 });

@@ -3,8 +3,9 @@ import { ChevronDown } from 'lucide-react';
 import { Button, type ButtonProps } from './Button';
 
 /**
- * A button that opens a small panel under it (a non-modal dialog named like the button): Escape or a
- * click elsewhere closes it and gives focus back to the button.
+ * A button that opens a small panel under it (a non-modal dialog named like the button): Escape (wherever the
+ * focus is) or a click elsewhere closes it and gives focus back to the button; so does Tab out of it, which
+ * leaves the focus where Tab took it (back on the button when that was the page itself).
  */
 export function DropPanel({ label, title, icon, align = 'left', up = false, disabled, variant, children, width = 320 }: { label: string; title?: string; icon?: ReactNode; align?: 'left' | 'right'; /** Opens above the button (at the bottom of a screen). */ up?: boolean; disabled?: boolean; variant?: ButtonProps['variant']; width?: number; children: (close: () => void) => ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -20,22 +21,39 @@ export function DropPanel({ label, title, icon, align = 'left', up = false, disa
     const onDown = (e: MouseEvent) => {
       if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
     };
+    // Taken before the page hears it: the list's Esc would also close the message behind the panel.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      setOpen(false);
+      button.current?.focus();
+    };
     document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
+    window.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      window.removeEventListener('keydown', onKey, true);
+    };
   }, [open]);
+  const onBlur = (e: React.FocusEvent) => {
+    if (!open || (e.relatedTarget instanceof Node && root.current?.contains(e.relatedTarget))) return;
+    // A task later the focus has landed. Another window taking it (a file chooser) leaves the document's
+    // active element inside: the panel stays open.
+    setTimeout(() => {
+      if (root.current?.contains(document.activeElement)) return;
+      setOpen(false);
+      if (document.activeElement === document.body) button.current?.focus();
+    }, 0);
+  };
   return (
-    <div ref={root} className="relative" onKeyDown={(e) => {
-      if (e.key === 'Escape' && open) {
-        e.stopPropagation();
-        close();
-      }
-    }}>
+    <div ref={root} className="relative" onBlur={onBlur}>
       <Button ref={button} variant={variant} icon={icon} disabled={disabled} title={title} aria-expanded={open} aria-controls={open ? id : undefined} onClick={() => setOpen(!open)}>
         {label}
         <ChevronDown aria-hidden className="size-3 text-faint" />
       </Button>
       {open && (
-        <div id={id} role="dialog" aria-label={label} style={{ width }} className={`absolute z-30 ${up ? 'bottom-8' : 'top-8'} rounded-lg border border-line bg-panel p-3 whitespace-normal shadow-pop ${align === 'right' ? 'right-0' : 'left-0'}`}>
+        // tabIndex -1: a click on its text focuses the panel itself, so focus stays inside and it stays open.
+        <div id={id} role="dialog" aria-label={label} tabIndex={-1} style={{ width }} className={`absolute z-30 ${up ? 'bottom-8' : 'top-8'} rounded-lg border border-line bg-panel p-3 whitespace-normal shadow-pop outline-none ${align === 'right' ? 'right-0' : 'left-0'}`}>
           {children(close)}
         </div>
       )}
