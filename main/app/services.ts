@@ -95,7 +95,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     changed: (catalog) => bus.emit({ type: 'catalogChanged', catalog }),
   });
   const forwarder = chooseForwarder(options.forwarder, options.dispatcher);
-  const deliveryMinutes = new DeliveryMinutes();
+  const deliveryMinutes = new DeliveryMinutes(clock.now());
   const engine = new Engine({
     store,
     clock,

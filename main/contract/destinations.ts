@@ -117,9 +117,9 @@ export interface DestinationTimeline {
   /**
    * Deliveries waiting for a retry at the end of each minute: the last is `backlogNow`; earlier minutes are
    * worked back from the rounds recorded since (a retry cancelled by hand leaves no round, so before it they
-   * read low; never below 0).
+   * read low; never below 0). Null for minutes before Hookbench started: nothing was counted then.
    */
-  backlog: number[];
+  backlog: (number | null)[];
   /** Deliveries of this destination waiting for a retry now (read from the database). */
   backlogNow: number;
 }

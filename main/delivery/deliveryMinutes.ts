@@ -35,8 +35,8 @@ interface Ring {
 
 /** A destination's minutes as counted here: the timeline less what the database adds (the backlog now). */
 export type DeliveryMinutesOf = Omit<DestinationTimeline, 'destinationId' | 'backlog' | 'backlogNow'> & {
-  /** Per minute: deliveries that started waiting for a retry, minus those that stopped. */
-  backlogChange: number[];
+  /** Per minute: deliveries that started waiting for a retry, minus those that stopped; null before counting began. */
+  backlogChange: (number | null)[];
 };
 
 function newRing(): Ring {
@@ -55,6 +55,12 @@ const slotOf = (minute: number): number => ((minute % MINUTES) + MINUTES) % MINU
 
 export class DeliveryMinutes {
   private readonly rings = new Map<string, Ring>();
+  /** The minute counting began (engine time at start): nothing is known of a backlog before it. */
+  private readonly firstMinute: number;
+
+  constructor(sinceMs = -Infinity) {
+    this.firstMinute = Math.floor(sinceMs / MINUTE_MS);
+  }
 
   /** Counts recorded rounds (those that attempted nothing, a requeue, are not deliveries). */
   addRounds(rounds: readonly { destinationId: string; round: RoundResult }[]): void {
@@ -99,7 +105,7 @@ export class DeliveryMinutes {
       out.delivered.push(counted ? ring.delivered[slot]! : 0);
       out.retried.push(counted ? ring.retried[slot]! : 0);
       out.failed.push(counted ? ring.failed[slot]! : 0);
-      out.backlogChange.push(counted ? ring.entered[slot]! - ring.left[slot]! : 0);
+      out.backlogChange.push(minute < this.firstMinute ? null : counted ? ring.entered[slot]! - ring.left[slot]! : 0);
       const [p50, p95] = counted ? percentiles(ring.latency.subarray(slot * BUCKETS, (slot + 1) * BUCKETS), [50, 95]) : [null, null];
       out.p50.push(p50 ?? null);
       out.p95.push(p95 ?? null);

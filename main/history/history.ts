@@ -24,7 +24,7 @@ export interface HistoryOptions {
   queries: MessageQueries;
   registry: Registry;
   /** Each destination's rounds per minute over the last hour (in memory, counted by the engine: main/delivery/deliveryMinutes.ts). */
-  deliveryMinutes: { lastHour(destinationId: string, nowMs: number): Omit<DestinationTimeline, 'destinationId' | 'backlog' | 'backlogNow'> & { backlogChange: number[] } };
+  deliveryMinutes: { lastHour(destinationId: string, nowMs: number): Omit<DestinationTimeline, 'destinationId' | 'backlog' | 'backlogNow'> & { backlogChange: (number | null)[] } };
   /** Each source's calls per minute over the last hour (in memory), and the engine clock. */
   usage: { minutes: UsageMinutes; now(): number };
   /** Secrets an export redacts besides the destinations' own: the API token, receiver secrets. */
@@ -150,11 +150,15 @@ export class History {
     const now = this.options.usage.now();
     const { backlogChange, ...counts } = this.options.deliveryMinutes.lastHour(destination.id, now);
     const backlogNow = this.options.store.destinationStats.retryingOf(destination.id);
-    const backlog = new Array<number>(backlogChange.length).fill(0);
+    const backlog = new Array<number | null>(backlogChange.length).fill(null);
     let waiting = backlogNow;
+    // Worked back only over minutes counted: before Hookbench started it would be made up (the minute now
+    // always says backlogNow, even on a clock reset to before the start).
     for (let i = backlogChange.length - 1; i >= 0; i--) {
+      const change = backlogChange[i];
+      if (change === null && i < backlogChange.length - 1) break;
       backlog[i] = Math.max(0, waiting);
-      waiting -= backlogChange[i]!;
+      waiting -= change ?? 0;
     }
     return ok({ destinationId: destination.id, ...counts, backlog, backlogNow });
   }

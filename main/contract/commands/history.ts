@@ -67,7 +67,7 @@ export const HISTORY_COMMANDS = {
     answers: returns<DestinationTimeline>('DestinationTimeline'),
     group: 'Destinations',
     summary:
-      "One destination's last 60 minutes of engine time, a value per minute: rounds delivered, retried and failed for good, the attempts' latency p50 and p95, and the deliveries waiting for a retry (`backlog`, the last one `backlogNow`). Counted in memory as rounds are recorded (no scan of the history: it answers in the same time at a million messages), so the minutes start empty after a restart; `backlogNow` is read from the database, bounded by the deliveries pending. `id` is the destination's id or name.",
+      "One destination's last 60 minutes of engine time, a value per minute: rounds delivered, retried and failed for good, the attempts' latency p50 and p95, and the deliveries waiting for a retry (`backlog`, the last one `backlogNow`; null for minutes before Hookbench started). Counted in memory as rounds are recorded (no scan of the history: it answers in the same time at a million messages), so the minutes start empty after a restart; `backlogNow` is read from the database, bounded by the deliveries pending. `id` is the destination's id or name.",
     errors: ['not_found'],
   }),
   listSourceUsage: command({

@@ -38,7 +38,8 @@ describe('getDestinationTimeline', () => {
     expect(Math.min(...latencies)).toBeGreaterThanOrEqual(17);
     expect(t.backlogNow).toBe(2);
     expect(t.backlog.at(-1)).toBe(2);
-    expect(t.backlog[0]).toBe(0);
+    // An hour ago this core had not started: no backlog is made up for those minutes.
+    expect(t.backlog[0]).toBeNull();
 
     // The retries go through: the backlog empties, and each of those rounds counts delivered.
     rx.respond = (_req, res) => res.writeHead(200).end();
@@ -48,7 +49,7 @@ describe('getDestinationTimeline', () => {
     expect([sum(after.delivered), sum(after.retried), sum(after.failed)]).toEqual([5, 2, 1]);
     expect(after.backlogNow).toBe(0);
     expect(after.backlog.at(-1)).toBe(0);
-    expect(Math.max(...after.backlog)).toBeLessThanOrEqual(2);
+    expect(Math.max(...after.backlog.filter((n) => n !== null))).toBeLessThanOrEqual(2);
 
     // Another destination's rounds are its own; an unknown one is not_found, through the API's dispatch.
     expect(sum(must(core.getDestinationTimeline({ id: 'Other' })).delivered)).toBe(1);

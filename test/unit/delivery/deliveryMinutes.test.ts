@@ -53,4 +53,14 @@ describe('DeliveryMinutes: a destination\'s rounds per minute of engine time', (
     m.addRounds([round(T0 - 60 * MINUTE_MS, 'delivered')]);
     expect(m.lastHour('d', T0 - 60 * MINUTE_MS).delivered.at(-1)).toBe(1);
   });
+
+  it('knows nothing of a backlog before counting began: those minutes\' changes are null, the minute it began and after are counted', () => {
+    const m = new DeliveryMinutes(T0 + 30_000);
+    m.addRounds([round(T0 + 40_000, 'retrying', 1)]);
+    const h = m.lastHour('d', T0 + 2 * MINUTE_MS);
+    expect(h.backlogChange.slice(-3)).toEqual([1, 0, 0]);
+    expect(h.backlogChange.slice(0, 57).every((v) => v === null)).toBe(true);
+    // Without a start (as before), every minute is counted.
+    expect(new DeliveryMinutes().lastHour('d', T0).backlogChange.every((v) => v === 0)).toBe(true);
+  });
 });

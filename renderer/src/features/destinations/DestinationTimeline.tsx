@@ -35,6 +35,9 @@ const ms = (v: number | null) => (v === null ? '–' : `${formatCount(Math.round
 const count = (n: number) => formatCount(n);
 const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 
+/** A minute's retry backlog in words; none before Hookbench started (nothing was counted then). */
+const backlogAt = (n: number | null) => (n === null ? 'before Hookbench started' : `${count(n)} waiting for a retry`);
+
 /** The chart's accessible name: the hour's totals in words. */
 export function timelineLabel(t: Timeline): string {
   const worst = Math.max(0, ...t.p95.filter((v): v is number => v !== null));
@@ -76,7 +79,7 @@ export function DestinationTimeline({ destination }: { destination: Destination 
           ]}
           rules={[{ value: destination.timeoutMs, scale: 'ms', label: `timeout ${destination.timeoutMs % 1000 === 0 ? `${destination.timeoutMs / 1000} s` : `${destination.timeoutMs} ms`}`, color: '--err' }]}
           describe={(i) =>
-            `${clock(x[i]!)}: ${count(t.delivered[i]!)} delivered, ${count(t.retried[i]!)} retried, ${count(t.failed[i]!)} failed, p50 ${ms(t.p50[i]!)}, p95 ${ms(t.p95[i]!)}, ${count(t.backlog[i]!)} waiting for a retry`
+            `${clock(x[i]!)}: ${count(t.delivered[i]!)} delivered, ${count(t.retried[i]!)} retried, ${count(t.failed[i]!)} failed, p50 ${ms(t.p50[i]!)}, p95 ${ms(t.p95[i]!)}, ${backlogAt(t.backlog[i] ?? null)}`
           }
           onPick={open}
           pickHint="click a minute to open its messages in History"
