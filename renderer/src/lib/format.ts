@@ -120,6 +120,8 @@ export function jumpProgressParts(jump: ClockJump): [headline: string, detail: s
   const { settled, total } = jump.deliveries;
   const deliveries = total === 1 ? '1 delivery' : `${formatCount(total)} deliveries`;
   if (jump.round === 0 && jump.attemptsInFlight === 0) return ['starting', total === 0 ? 'nothing due yet' : `${deliveries} due`];
+  // Only attempts already out when it began (live ones it waits for): no rounds of its own, nothing of its own settled.
+  if (total === 0 && jump.attemptsInFlight > 0) return [`waiting for ${jump.attemptsInFlight === 1 ? 'the attempt' : `${formatCount(jump.attemptsInFlight)} attempts`} in flight`, 'nothing else due yet'];
   const estimate = Math.max(jump.roundsEstimate, jump.round, 1);
   const left = jump.msLeft === null ? null : jump.msLeft < 1_000 ? 'almost done' : `about ${formatSpan(Math.round(jump.msLeft / 1_000) * 1_000)} left`;
   const pace = jump.msPerRound === null ? '' : `, ~${formatSpan(Math.max(1_000, Math.round(jump.msPerRound / 1_000) * 1_000))} each`;

@@ -53,6 +53,10 @@ describe('renderer formatting', () => {
     expect(jumpProgressText({ ...jump, round: 1, msPerRound: null, msLeft: null })).toBe('timing the first round · round 1 of ~9');
     expect(jumpProgressText({ ...jump, attemptsInFlight: 0, round: 0, msPerRound: null, msLeft: null })).toBe('starting · 40 deliveries due');
     expect(jumpProgressText({ ...jump, fastForward: true, msPerRound: 1_000, msLeft: 6_000 })).toBe('3 of 40 deliveries settled · about 6 s left · round 4 of ~9, ~1 s each');
+    // A live attempt out when the jump began, nothing of its own due: not "0 of 0 deliveries settled · round 1 of ~1".
+    const waiting = { ...jump, fastForward: true, round: 0, roundsEstimate: 0, attemptsInFlight: 1, msPerRound: null, msLeft: null, deliveries: { settled: 0, total: 0 } };
+    expect(jumpProgressText(waiting)).toBe('waiting for the attempt in flight · nothing else due yet');
+    expect(jumpProgressText({ ...waiting, fastForward: false, attemptsInFlight: 3 })).toBe('waiting for 3 attempts in flight · nothing else due yet');
   });
 
   it('explains a fast-forwarded timeout apart from a real one', () => {
