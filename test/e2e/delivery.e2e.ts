@@ -17,6 +17,18 @@ const timeOfDay = (ms: number) => new Date(ms).toTimeString().slice(0, 8);
 describe.skipIf(chromiumMissing)('deliveries that go wrong, in the workbench', () => {
   const { serve, open } = useWorkbench();
 
+  it('while the first attempt waits on an endpoint that never answers, the timeline says it is in flight, not "No attempt yet"', async () => {
+    const r = await serve({ receivers: [{ name: 'void', script: 'never' }], destinations: [{ name: 'Void', enabled: true, url: 'receiver:void', timeoutMs: 60_000 }] });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Unanswered Order' } });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('listitem', { name: 'Attempt 1 in flight, waiting for the response (Void)' }).waitFor();
+    await details.getByText('attempt 1 in flight', { exact: true }).waitFor();
+    expect(await details.getByText('No attempt yet.').count()).toBe(0);
+    expect(await details.getByText('0 attempts', { exact: true }).count()).toBe(0);
+    await r.call('cancelMessage', { id: sent.message.id });
+  });
+
   it('a receiver delay of 6 s, set in the Receiver screen, makes a timeout attempt on the timeline', async () => {
     const r = await serve({ receivers: [{ name: 'slow', script: 200 }], destinations: [{ name: 'Slow', enabled: true, url: 'receiver:slow' }] });
     const page = await open(r, '#/receiver/slow');

@@ -44,8 +44,10 @@ export function DeliveryCard({
     const sentTo = own[own.length - 1]?.url;
     // pendingUrls may name the configured URL (receiver:<name>) or the one it resolved to.
     const waiting = delivery.status === 'queued' || delivery.status === 'retrying';
-    const pending = waiting && (indexes.length === 1 || [sentTo, configured].some((u) => u !== undefined && delivery.pendingUrls.includes(u)));
-    return { index, configured, sentTo, attempts: own, ghosts: pending ? ghosts : [] };
+    const sending = delivery.status === 'delivering';
+    const pending = (waiting || sending) && (indexes.length === 1 || [sentTo, configured].some((u) => u !== undefined && delivery.pendingUrls.includes(u)));
+    // A round out now: its attempt is not recorded until it ends, and the timeline says so rather than "No attempt yet".
+    return { index, configured, sentTo, attempts: own, ghosts: pending && waiting ? ghosts : [], inFlight: pending && sending ? delivery.attempts + 1 : null };
   });
 
   return (
@@ -55,7 +57,7 @@ export function DeliveryCard({
       title={<VisibleText text={delivery.destinationName} />}
       aside={
         <>
-          <span className="text-xs text-muted">{plural(delivery.attempts, 'attempt')}</span>
+          <span className="text-xs text-muted">{delivery.status === 'delivering' ? `attempt ${delivery.attempts + 1} in flight` : plural(delivery.attempts, 'attempt')}</span>
           <StatusBadge status={delivery.status} />
         </>
       }
@@ -88,6 +90,7 @@ export function DeliveryCard({
             configuredUrl={w.configured}
             attempts={w.attempts}
             ghosts={w.ghosts}
+            inFlight={w.inFlight}
             now={now}
             selectedAttemptId={selectedAttemptId}
             receiverVerdicts={receiverVerdicts}

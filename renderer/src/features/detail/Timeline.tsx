@@ -19,6 +19,8 @@ interface TimelineProps {
   configuredUrl: string | undefined;
   attempts: AttemptRecord[];
   ghosts: GhostAttempt[];
+  /** The number of the attempt out on the network to this webhook now, or null. */
+  inFlight?: number | null;
   now: number;
   selectedAttemptId: number | null;
   /** The mock receiver's signature verdict per attempt id (getMessage's receiverChecks). */
@@ -32,7 +34,7 @@ interface TimelineProps {
 /** Ghost markers shown before "show the rest of the ladder". */
 const GHOSTS_SHOWN = 3;
 
-export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, ghosts, now, selectedAttemptId, receiverVerdicts }: TimelineProps) {
+export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, ghosts, inFlight = null, now, selectedAttemptId, receiverVerdicts }: TimelineProps) {
   const navigate = useRouter((s) => s.navigate);
   const [allGhosts, setAllGhosts] = useState(false);
   const shownGhosts = allGhosts ? ghosts : ghosts.slice(0, GHOSTS_SHOWN);
@@ -75,6 +77,15 @@ export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, gh
             </li>
           );
         })}
+        {inFlight !== null && (
+          <li aria-label={`Attempt ${inFlight} in flight, waiting for the response (${scope})`} className="relative pl-4">
+            <span aria-hidden className="absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 animate-pulse rounded-full bg-info ring-2 ring-panel" />
+            <div className="my-0.5 flex h-7 items-center gap-2.5 rounded-md px-2 text-xs text-muted">
+              <span className="w-5 shrink-0 font-mono text-faint">#{inFlight}</span>
+              <span>in flight, waiting for the response</span>
+            </div>
+          </li>
+        )}
         {shownGhosts.map((g) => (
           <li key={`ghost-${g.attemptNumber}`} aria-label={`Scheduled attempt ${g.attemptNumber} at ${g.exact ? '' : 'about '}${formatRowTime(g.at, now)}, ${formatCountdown(g.at, now)}`} className="relative pl-4">
             <span aria-hidden className="absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full border border-dashed border-warn bg-panel opacity-70" />
@@ -101,7 +112,7 @@ export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, gh
             </button>
           </li>
         )}
-        {attempts.length === 0 && ghosts.length === 0 && <li className="pl-4 text-xs text-faint">No attempt yet.</li>}
+        {attempts.length === 0 && ghosts.length === 0 && inFlight === null && <li className="pl-4 text-xs text-faint">No attempt yet.</li>}
       </ol>
     </div>
   );
