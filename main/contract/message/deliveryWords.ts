@@ -8,7 +8,8 @@ export function spanWords(ms: number): string {
   const totalS = Math.round(Math.max(0, ms) / 1000);
   if (totalS < 60) return `${totalS} s`;
   if (totalS < 3600) return totalS % 60 ? `${Math.floor(totalS / 60)} min ${totalS % 60} s` : `${totalS / 60} min`;
-  const totalMin = Math.round(totalS / 60);
+  // Whole minutes gone by, as the UI's countdowns count them: Why? and the timeline say the same at the same moment.
+  const totalMin = Math.floor(totalS / 60);
   const min = totalMin % 60;
   return min ? `${Math.floor(totalMin / 60)} h ${min} min` : `${Math.floor(totalMin / 60)} h`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatClock, formatCount, formatCountdown, formatDay, formatDuration, formatOffset, formatShortCountdown, jumpProgressText } from '../../../renderer/src/lib/format';
+import { formatBytes, formatClock, formatCount, formatCountdown, formatDay, formatDuration, formatOffset, formatShortCountdown, formatSpan, jumpProgressText } from '../../../renderer/src/lib/format';
 import { failureReason } from '../../../renderer/src/lib/failureReason';
+import { spanWords } from '../../../main/contract/message/deliveryWords';
 import type { ClockJump } from '../../../main/contract/overview';
 
 describe('renderer formatting', () => {
@@ -20,6 +21,13 @@ describe('renderer formatting', () => {
     expect(formatShortCountdown(118_000, 0)).toBe('1m 58s');
     expect(formatShortCountdown(2 * 3_600_000 + 300_000, 0)).toBe('2h 05m');
     expect(formatShortCountdown(0, 10)).toBe('due');
+  });
+
+  it("rounds a span as the server's words do: Why? and the timeline say the same time to a retry", () => {
+    // 1 h 48 min 40 s: both say 1 h 48 min (Why? said 1 h 49 min beside the timeline's 1 h 48 min).
+    const spans = [40_000, 89_600, 3_599_400, 3_600_000 + 48 * 60_000 + 40_000, 2 * 3_600_000 + 59 * 60_000 + 59_000, 4 * 3_600_000];
+    const unpadded = (words: string) => words.replace(/\b0(\d)/g, '$1');
+    for (const ms of spans) expect(unpadded(formatSpan(ms)), String(ms)).toBe(spanWords(ms));
   });
 
   it('formats durations and sizes', () => {
