@@ -19,14 +19,21 @@ export interface VerdictContext {
   receiverSecret: (name: string) => string | null | undefined;
 }
 
-/** `destination 'Orders API' signs with a secret that differs from receiver endpoint 'orders'`. */
-export function secretsDifferWords(destinationName: string, receiver: string): string {
-  return `destination '${destinationName}' signs with a secret that differs from receiver endpoint '${receiver}'`;
+/**
+ * `destination 'Orders API' signs with a secret that differs from receiver endpoint 'orders'`; once that is no
+ * longer so (Use one secret, a secret changed), in the past: it was true of this request when it was sent.
+ */
+export function secretsDifferWords(destinationName: string, receiver: string, stillSo = true): string {
+  return stillSo
+    ? `destination '${destinationName}' signs with a secret that differs from receiver endpoint '${receiver}'`
+    : `destination '${destinationName}' signed with a secret that differed from receiver endpoint '${receiver}' when this request was sent`;
 }
 
-/** `destination 'Orders API' has no shared secret, so it sends no X-Signature; receiver endpoint 'orders' expects one`. */
-export function unsignedWords(destinationName: string, receiver: string): string {
-  return `destination '${destinationName}' has no shared secret, so it sends no X-Signature; receiver endpoint '${receiver}' expects one`;
+/** `destination 'Orders API' has no shared secret, so it sends no X-Signature; receiver endpoint 'orders' expects one` (in the past once it has one). */
+export function unsignedWords(destinationName: string, receiver: string, stillSo = true): string {
+  return stillSo
+    ? `destination '${destinationName}' has no shared secret, so it sends no X-Signature; receiver endpoint '${receiver}' expects one`
+    : `destination '${destinationName}' had no shared secret when this request was sent, so it sent no X-Signature; receiver endpoint '${receiver}' expected one`;
 }
 
 /** What a check's deliberate forgery met at the mock receiver. */
@@ -85,14 +92,14 @@ function checkOf(c: CaptureRecord, attempt: AttemptRecord, ctx: VerdictContext):
   if (sig.verdict === 'missing') {
     if (attempt.signature !== null) return { ...base, verdict: 'missing', explanation: null, mistakes, secrets: null };
     const secrets = mismatch();
-    return { ...base, verdict: 'missing', explanation: unsignedWords(secrets.destinationName, receiver), mistakes, secrets };
+    return { ...base, verdict: 'missing', explanation: unsignedWords(secrets.destinationName, receiver, secrets.fixable), mistakes, secrets };
   }
   // The engine signs the exact bytes it sends; the receiver checks the bytes it received (the same ones,
   // in-process). The X-Signature arrived as the engine sent it, so only the secrets can differ.
   const given = sig.given?.trim().toLowerCase() ?? null;
   if (attempt.signature !== null && given === attempt.signature) {
     const secrets = mismatch();
-    return { ...base, verdict: 'invalid', explanation: secretsDifferWords(secrets.destinationName, receiver), mistakes: ['secret-differs'], secrets };
+    return { ...base, verdict: 'invalid', explanation: secretsDifferWords(secrets.destinationName, receiver, secrets.fixable), mistakes: ['secret-differs'], secrets };
   }
   return { ...base, verdict: 'invalid', explanation: sig.diagnosis?.explanation ?? null, mistakes, secrets: null };
 }

@@ -75,6 +75,9 @@ describe.skipIf(chromiumMissing)('The receiver\'s verdict', () => {
     // The button is gone with the mismatch; focus is on the verdict it changed, not lost to the page.
     await opener.waitFor({ state: 'detached' });
     await expect.poll(() => hasFocus(verdict)).toBe(true);
+    // The attempt's verdict stands, said in the past: the two secrets no longer differ.
+    await expect.poll(() => verdict.innerText()).toContain("Destination 'Orders API' signed with a secret that differed from receiver endpoint 'orders' when this request was sent.");
+    expect(await verdict.innerText()).not.toContain('signs with a secret that differs');
     await expect.poll(async () => (await r.call<{ secret: string }>('revealSecret', { kind: 'receiver', id: 'orders' })).secret, { timeout: 10_000 }).toBe('whsec_destination_2');
 
     // The capture is one click away.

@@ -51,6 +51,13 @@ describe('the receiver\'s verdict on the attempt', () => {
     ]);
     // The row says it too.
     expect(must(core.listMessages({})).items.find((m) => m.id === id)?.receiverVerdict).toBe('invalid');
+    // Made one secret: the attempt's verdict stands, said in the past (the two no longer differ).
+    must(core.useOneSecret({ destinationId, receiver: 'orders' }));
+    expect(must(core.getMessage({ id })).receiverChecks?.[0]).toMatchObject({
+      verdict: 'invalid',
+      explanation: "destination 'Orders API' signed with a secret that differed from receiver endpoint 'orders' when this request was sent",
+      secrets: { fixable: false },
+    });
   });
 
   it('useOneSecret gives the receiver the destination\'s secret (the answer shows a fingerprint, not the secret); the next message is valid on both sides', async () => {
@@ -78,6 +85,9 @@ describe('the receiver\'s verdict on the attempt', () => {
     expect(must(core.listMessages({})).items[0]?.receiverVerdict).toBe('missing');
     expect(must(core.useOneSecret({ destinationId, receiver: 'orders' }))).toMatchObject({ changed: 'destination', fingerprint: fingerprint('whsec_receiver_1') });
     expect(core.findDestination(destinationId)?.sharedSecret).toBe('whsec_receiver_1');
+    expect(must(core.getMessage({ id })).receiverChecks?.[0]?.explanation).toBe(
+      "destination 'Orders API' had no shared secret when this request was sent, so it sent no X-Signature; receiver endpoint 'orders' expected one",
+    );
   });
 
   it('the row shows the worst of the deliveries\' newest verdicts: another destination to an endpoint that checks nothing does not hide an invalid one', async () => {
