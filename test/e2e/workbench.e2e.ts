@@ -37,6 +37,20 @@ describe.skipIf(chromiumMissing)('the workbench UI', () => {
     expect(captures.items[0]!.signature?.verdict).toBe('valid');
   });
 
+  it("names where you are: the window's title and the main region say the screen, and the list/detail splitter has a name", async () => {
+    const r = await serve({});
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'ada', event: 'Oriented' }, destinations: [] });
+    const page = await open(r, '#/live');
+    await page.getByRole('main', { name: 'Live' }).waitFor();
+    expect(await page.title()).toBe('Live · Hookbench');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History' }).click();
+    await page.getByRole('main', { name: 'History' }).waitFor();
+    await expect.poll(() => page.title()).toBe('History · Hookbench');
+    await page.getByRole('grid', { name: 'Messages' }).getByRole('row').filter({ hasText: 'Oriented' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe(`#/history/${sent.message.id}`);
+    await page.getByRole('separator', { name: 'Resize the list and the details' }).waitFor();
+  });
+
   it('shows three attempts on the timeline for a receiver scripted 500,500,200 after time travel', async () => {
     const r = await serve({
       receivers: [{ name: 'flaky', script: '500,500,200' }],

@@ -9,11 +9,15 @@ import { TokenBanner } from './TokenBanner';
 import { TopBar } from './TopBar';
 import { SCREENS } from './views';
 import { SCREEN_ID } from './screenElement';
+import { titleOf, VIEW_LABELS } from './viewLabels';
 
 export function App() {
   const view = useRouter((s) => s.route.view);
   const Screen = SCREENS[view];
   useEffect(() => listenToHash(), []);
+  useEffect(() => {
+    document.title = titleOf(view);
+  }, [view]);
   return (
     <div className="flex h-full">
       <Nav />
@@ -21,7 +25,7 @@ export function App() {
         <TopBar />
         <TokenBanner />
         {/* Focusable from script (tabIndex -1), not by Tab: the palette moves focus here when it opens a screen. */}
-        <main id={SCREEN_ID} tabIndex={-1} className="min-h-0 flex-1 outline-none" aria-label={view}>
+        <main id={SCREEN_ID} tabIndex={-1} className="min-h-0 flex-1 outline-none" aria-label={VIEW_LABELS[view]}>
           <ErrorBoundary resetKey={view}>
             <Suspense
               fallback={

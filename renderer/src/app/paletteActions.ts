@@ -5,6 +5,7 @@
 import { MESSAGE_TYPES, type MessageType } from '../../../main/contract/message/messageShapes';
 import { TIME_STEPS } from '../lib/timeSteps';
 import type { View } from '../stores/router';
+import { VIEW_LABELS } from './viewLabels';
 
 export interface PaletteAction {
   id: string;
@@ -27,18 +28,7 @@ export interface PaletteContext {
   hasIngestUrl: boolean;
 }
 
-export const VIEW_LABELS: Record<View, string> = {
-  live: 'Live',
-  compose: 'Compose',
-  destinations: 'Destinations',
-  sources: 'Sources',
-  receiver: 'Receiver',
-  history: 'History',
-  troubleshoot: 'Troubleshoot',
-  check: 'Check',
-  audiences: 'Audiences',
-  settings: 'Settings',
-};
+export { VIEW_LABELS };
 
 export function paletteActions(ctx: PaletteContext): PaletteAction[] {
   const actions: PaletteAction[] = [];

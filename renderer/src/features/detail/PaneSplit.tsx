@@ -15,7 +15,7 @@ export function PaneSplit({ list, pane, sizes }: { list: ReactNode; pane: ReactN
       </Panel>
       {pane !== null && (
         <>
-          <Separator className="w-px" />
+          <Separator className="w-px" aria-label="Resize the list and the details" />
           <Panel id={sizes.paneId} defaultSize={sizes.paneDefaultSize} minSize={sizes.paneMinSize} className="bg-bg">
             {pane}
           </Panel>
