@@ -6,6 +6,7 @@ import type { DiagnosticCheck } from '../../../main/contract/diagnostics';
 import { EXPORT_BOUNDS, exportLeftOut, summariseBulk } from '../../../renderer/src/features/history/bulk';
 import { filterKey, filterQueryOf, localDateTimeMs, parseFilterQuery, toLocalDateTime } from '../../../renderer/src/lib/historyQuery';
 import { HISTORY_PAGE, mayMatch, rangeOf, surelyMatches, useHistory } from '../../../renderer/src/features/history/historyStore';
+import { retentionBound } from '../../../renderer/src/features/history/RetentionBar';
 import { readSavedFilters, saveFilter, SAVED_FILTERS_KEY, writeSavedFilters } from '../../../renderer/src/features/history/savedFilters';
 import { byUrgency, evidenceHash, groupBySubject } from '../../../renderer/src/features/troubleshoot/evidence';
 
@@ -224,5 +225,14 @@ describe("History's rows while another screen is shown", () => {
     expect(listeners).toHaveLength(1);
     for (const l of listeners) l({ events: [{ type: 'messageUpdated', message: { ...summary(31), status: 'delivered' } }] });
     expect(useHistory.getState().rows.map((r) => r.status)).toEqual(['delivered']);
+  });
+});
+
+describe('the Retention form', () => {
+  it('counts a bound in its unit, one or many: "at least 1 day", not "1 days"', () => {
+    expect(retentionBound(0, { min: 1, max: 3650 }, 'day')).toBe('must be at least 1 day (got 0)');
+    expect(retentionBound(4000, { min: 1, max: 3650 }, 'day')).toBe('must be at most 3,650 days (got 4,000)');
+    expect(retentionBound(50, { min: 100, max: 1e8 }, 'message')).toBe('must be at least 100 messages (got 50)');
+    expect(retentionBound(30, { min: 1, max: 3650 }, 'day')).toBeUndefined();
   });
 });

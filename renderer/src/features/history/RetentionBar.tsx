@@ -22,6 +22,13 @@ export function describePolicy(r: Pick<RetentionState, 'maxAgeDays' | 'maxMessag
   return parts.length ? `keeps ${parts.join(' and ')}` : 'keeps everything';
 }
 
+/** A retention field's bound it is past, counted in its unit ("must be at least 1 day (got 0)"); undefined within bounds. */
+export function retentionBound(v: number, { min, max }: { min: number; max: number }, unit: string): string | undefined {
+  if (v < min) return `must be at least ${plural(min, unit)} (got ${formatCount(v)})`;
+  if (v > max) return `must be at most ${plural(max, unit)} (got ${formatCount(v)})`;
+  return undefined;
+}
+
 /** How often the footer reads the count again while messages arrive. */
 const COUNT_EVERY_MS = 1000;
 
@@ -70,10 +77,8 @@ function RetentionForm({ state, onSaved }: { state: RetentionState; onSaved(stat
     const maxMessages = number(messages);
     const local: typeof errors = {};
     // Both fields are judged before anything is sent, so that each says its problem at once.
-    const bounds = (v: number, { min, max }: { min: number; max: number }, unit: string): string | undefined =>
-      v < min ? `must be at least ${formatCount(min)} ${unit} (got ${formatCount(v)})` : v > max ? `must be at most ${formatCount(max)} ${unit} (got ${formatCount(v)})` : undefined;
-    if (maxAgeDays !== null) local.maxAgeDays = Number.isInteger(maxAgeDays) ? bounds(maxAgeDays, RETENTION_LIMITS.maxAgeDays, 'days') : `"${days}" is not a whole number of days`;
-    if (maxMessages !== null) local.maxMessages = Number.isInteger(maxMessages) ? bounds(maxMessages, RETENTION_LIMITS.maxMessages, 'messages') : `"${messages}" is not a whole number of messages`;
+    if (maxAgeDays !== null) local.maxAgeDays = Number.isInteger(maxAgeDays) ? retentionBound(maxAgeDays, RETENTION_LIMITS.maxAgeDays, 'day') : `"${days}" is not a whole number of days`;
+    if (maxMessages !== null) local.maxMessages = Number.isInteger(maxMessages) ? retentionBound(maxMessages, RETENTION_LIMITS.maxMessages, 'message') : `"${messages}" is not a whole number of messages`;
     if (local.maxAgeDays || local.maxMessages) return setErrors(local);
     setBusy(true);
     const result = await api().call('setRetention', { maxAgeDays, maxMessages }, { quiet: true });
