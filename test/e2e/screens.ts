@@ -442,6 +442,8 @@ export async function setUpScreens(): Promise<Screens> {
       },
       { serve: full, name: 'history', hash: '#/history' },
       { serve: full, name: 'history-detail', hash: `#/history/${retrying.id}?type=screen` },
+      // No filter set: the search shares its row with Status and More filters, beside an open message.
+      { serve: full, name: 'history-open', hash: `#/history/${retrying.id}` },
       {
         serve: full,
         name: 'history-detail-selection',

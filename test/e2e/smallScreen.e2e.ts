@@ -337,4 +337,21 @@ describe.skipIf(chromiumMissing)('the top bar and Live beside a message, at 1024
       expect(await pause.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     }
   });
+
+  it('History beside an open message shows its search field\'s whole placeholder', async () => {
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'ada', event: 'Searched For' }, destinations: [] });
+    for (const size of SIZES) {
+      const page = await open(size, `#/history/${sent.message.id}`);
+      await page.getByRole('region', { name: 'Message details' }).waitFor();
+      const search = page.getByRole('textbox', { name: 'Search bodies' });
+      // The placeholder's width in the field's font, against the room inside the field.
+      const room = await search.evaluate((el) => {
+        const style = el.ownerDocument.defaultView!.getComputedStyle(el);
+        const context = el.ownerDocument.createElement('canvas').getContext('2d')!;
+        context.font = `${style.fontSize} ${style.fontFamily}`;
+        return el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - context.measureText(el.getAttribute('placeholder') ?? '').width;
+      });
+      expect(room, `${size.width} px`).toBeGreaterThanOrEqual(0);
+    }
+  });
 });

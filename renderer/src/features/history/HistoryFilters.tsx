@@ -75,7 +75,8 @@ export function HistoryFilters({ query, parsed, onChange }: { query: FilterQuery
     <div role="search" aria-label="Filters" className="@container shrink-0 border-b border-line bg-panel">
       <div className="flex flex-col gap-1.5 px-3 py-2">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
-          <FilterInput label="Search bodies" icon={<Search className="size-3.5" />} placeholder="Search bodies (any text, e.g. an order ID)" value={query.text ?? ''} onCommit={set('text')} error={errors.text} className="min-w-[180px] flex-[3_1_240px]" />
+          {/* At least 300 px: beside an open message the other filters wrap below it before its placeholder is cut. */}
+          <FilterInput label="Search bodies" icon={<Search className="size-3.5" />} placeholder="Search bodies (any text, e.g. an order ID)" value={query.text ?? ''} onCommit={set('text')} error={errors.text} className="min-w-[300px] flex-[3_1_300px]" />
           <Select
             label="Status"
             value={statusChoiceValue(choice)}
