@@ -25,10 +25,10 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     // From the keyboard: the question takes focus on its safe answer, Escape keeps the endpoint and hands focus back.
     await endpoint.getByRole('button', { name: 'Delete endpoint' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it');
+    await expect.poll(() => page.evaluate<string | null | undefined>('document.activeElement?.textContent')).toBe('Keep it');
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'detached' });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Delete endpoint');
+    await expect.poll(() => page.evaluate<string | null | undefined>('document.activeElement?.textContent')).toBe('Delete endpoint');
     expect(new URL(page.url()).hash).toBe('#/receiver/orders');
 
     await endpoint.getByRole('button', { name: 'Delete endpoint' }).click();
