@@ -177,6 +177,15 @@ function refuse(s: Intake, stage: 'request' | 'calls', calls: number, status: nu
   return { kind: 'refused', stage, writeKey: s.writeKey, calls, status, error, bodyBytes: s.decoded.length, preview: previewOf(s.decoded) };
 }
 
+/**
+ * A body whose JSON stops before its end was cut short: by the client, or by a Content-Length counted in
+ * characters, which is short of the UTF-8 bytes of non-ASCII text.
+ */
+function cutShortNote(parseError: string, bytes: number): string {
+  if (!/Unexpected end of JSON input|Unterminated string/.test(parseError)) return '';
+  return `; the JSON ends early, at the body's last byte (${bytes.toLocaleString('en-US')} bytes): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes?`;
+}
+
 /** Decodes and parses the body into `s.payload`, reading the write key on the way; a refusal when it cannot, else null. */
 function readPayload(s: Intake): Prepared | null {
   const { req, isBatch } = s;
@@ -209,7 +218,7 @@ function readPayload(s: Intake): Prepared | null {
     text = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8');
     parsed = JSON.parse(text);
   } catch (e) {
-    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${(e as Error).message})${labelNote(req.contentType)}` });
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${(e as Error).message})${cutShortNote((e as Error).message, decoded.byteLength)}${labelNote(req.contentType)}` });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object${labelNote(req.contentType)}` });

@@ -28,7 +28,7 @@ export const CONNECTION_LIMITS = { max: 1024, headersTimeoutMs: 10_000, requestT
  * busy is closed to make room; when every one is busy, the new connection gets 503 with Retry-After at once.
  */
 export function connectionTable(max: number, requestTimeoutMs: number) {
-  const open = new Map<Duplex, { busy: boolean; answering?: { req: IncomingMessage; res: ServerResponse } }>();
+  const open = new Map<Duplex, { busy: boolean; answering?: { req: IncomingMessage; res: ServerResponse }; contentLength?: string }>();
   return {
     opened(socket: Duplex): void {
       open.set(socket, { busy: false });
@@ -53,6 +53,7 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
       if (state) {
         state.busy = true;
         state.answering = { req, res };
+        state.contentLength = req.headers['content-length'];
       }
       // Node cuts slow headers itself; a body still arriving past the request timeout is cut here.
       const timer = setTimeout(() => {
@@ -83,6 +84,10 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
       if (!answering || !answering.req.complete || answering.res.writableFinished) return fn();
       answering.res.once('close', fn);
     },
+    /** The Content-Length of the last request that began on this connection, if it had one. */
+    previousContentLength(socket: Duplex): string | undefined {
+      return open.get(socket)?.contentLength;
+    },
     /** Whether a request has begun on this connection and not ended. */
     carrying(socket: Duplex): boolean {
       return open.get(socket)?.busy === true;
@@ -101,7 +106,7 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
  */
 export function parserRefusal(
   error: { code?: string | undefined; message: string },
-  timeouts: { headersTimeoutMs: number; requestTimeoutMs: number; carrying: boolean },
+  timeouts: { headersTimeoutMs: number; requestTimeoutMs: number; carrying: boolean; previousContentLength?: string | undefined },
 ): { status: number; message: string; limit?: number } {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
@@ -126,6 +131,14 @@ export function parserRefusal(
     case 'HPE_INVALID_URL':
     case 'HPE_INVALID_CONSTANT':
     case 'HPE_INVALID_VERSION':
+      // Bytes after a request's body that start no request are most often the end of that body: its
+      // Content-Length counted characters where a non-ASCII body has more UTF-8 bytes.
+      if (timeouts.previousContentLength !== undefined) {
+        return {
+          status: 400,
+          message: `not an HTTP/1.1 request line (METHOD /path HTTP/1.1): these bytes came after the previous request's body (Content-Length: ${timeouts.previousContentLength}) on this connection; a Content-Length shorter than its body (characters counted, not UTF-8 bytes?) leaves the body's end to be read as a new request`,
+        };
+      }
       return { status: 400, message: 'not an HTTP/1.1 request line (METHOD /path HTTP/1.1)' };
     default:
       return { status: 400, message: `malformed HTTP request (${error.code ?? error.message})` };

@@ -149,7 +149,7 @@ function guard(server: Server, event: 'connection' | 'secureConnection', connect
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const silent = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Duplex & { bytesRead?: number }).bytesRead === 0;
     if (error.code === 'ECONNRESET' || !socket.writable || silent) return void socket.destroy();
-    const refusal = parserRefusal(error, { ...limits, carrying: connections.carrying(socket) });
+    const refusal = parserRefusal(error, { ...limits, carrying: connections.carrying(socket), previousContentLength: connections.previousContentLength(socket) });
     endWithJson(socket, refusal.status, { error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } });
   });
 }

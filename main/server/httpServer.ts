@@ -117,7 +117,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => refuseExpectation(req, res, core));
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
-    refuseUnparsed(core, error, socket, { headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs, carrying: connections.carrying(socket) }, (fn) =>
+    refuseUnparsed(core, error, socket, { headersTimeoutMs: limits.headersTimeoutMs, requestTimeoutMs: limits.requestTimeoutMs, carrying: connections.carrying(socket), previousContentLength: connections.previousContentLength(socket) }, (fn) =>
       // A timeout has no answer in progress to wait for; bytes refused after a complete request do.
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? fn() : connections.afterAnswer(socket, fn),
     ),

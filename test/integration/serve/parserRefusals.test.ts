@@ -69,6 +69,26 @@ describe('requests the HTTP parser refuses', () => {
     expect(must(core.listIngestLog({})).items[0]!.message).toMatch(/not an HTTP\/1\.1 request line/);
     expect(must(core.listMessages({})).items.map((m) => m.messageId)).toEqual(['pipe-garbage-1']);
   });
+
+  it('a Content-Length counted in characters of a non-ASCII body: the cut JSON and the bytes left over each say why', async () => {
+    const { core, server } = await serveCore();
+    const source = must(core.createSource({ name: 'web', kind: 'server', writeKey: 'wk_chars' }));
+    const body = JSON.stringify({ userId: 'ü1', event: 'Bestellung größer' });
+    const auth = Buffer.from(`${source.writeKey}:`).toString('base64');
+    // body.length counts UTF-16 characters: three fewer than the UTF-8 bytes the socket carries.
+    const text = await exchange(server, `POST /v1/track HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const [first, second] = [...text.matchAll(/HTTP\/1\.1 (\d{3})[\s\S]*?\r\n\r\n(\{"error":\{.*?\}\})/g)].map((m) => {
+      expect(m[1]).toBe('400');
+      return m[2]!;
+    });
+    expect((JSON.parse(first!) as { error: { message: string } }).error.message).toMatch(
+      new RegExp(`^body: invalid JSON \\(.+\\); the JSON ends early, at the body's last byte \\(${body.length} bytes\\): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes\\?$`),
+    );
+    expect((JSON.parse(second!) as { error: { message: string } }).error.message).toBe(
+      `not an HTTP/1.1 request line (METHOD /path HTTP/1.1): these bytes came after the previous request's body (Content-Length: ${body.length}) on this connection; a Content-Length shorter than its body (characters counted, not UTF-8 bytes?) leaves the body's end to be read as a new request`,
+    );
+    expect(must(core.listMessages({})).items).toEqual([]);
+  });
 });
 
 /** Sends raw bytes and reads the whole exchange as text, until the server closes. */
