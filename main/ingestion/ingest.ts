@@ -9,6 +9,7 @@
  * the store (the source, dedupe, routing, the commit) runs here, on the engine's thread, where requests
  * that are ready at the same moment share one commit.
  */
+import { eachProblem } from '../contract/problems.js';
 import type { ApiError } from '../contract/result.js';
 import type { Source } from '../contract/sources.js';
 import { maskKeyEdges, redactJsonCredentials, secretFingerprint } from '../domain/secrets.js';
@@ -118,7 +119,7 @@ export class IngestService {
         clientIp: req.clientIp,
         httpStatus: status,
         code: error.code,
-        message: error.message,
+        message: loggedMessage(error),
         field: error.field ?? null,
         index: error.index ?? null,
         limit: error.limit ?? null,
@@ -222,4 +223,19 @@ function previewOf(preview: Uint8Array): Buffer {
 function unknownWriteKey(writeKey: string): string {
   const shown = maskKeyEdges(writeKey);
   return shown.includes('…') ? `unknown write key "${shown}"` : `unknown write key "${shown}" (${writeKey.length} characters, fingerprint ${secretFingerprint(writeKey)})`;
+}
+
+/** Problems a refusal's log row spells out; past them it counts the rest. */
+const LOGGED_PROBLEMS = 10;
+
+/**
+ * A refusal as its ingest-log row says it: every problem of a batch, not only the first, since the log is where
+ * a user reads what an SDK's refused batch held (SDKs seldom show the answer's `problems`).
+ */
+export function loggedMessage(error: ApiError): string {
+  const problems = eachProblem(error);
+  if (problems.length === 1) return error.message;
+  const shown = problems.slice(0, LOGGED_PROBLEMS).map((p) => p.message);
+  const rest = problems.length - shown.length;
+  return `${problems.length} problems: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
 }

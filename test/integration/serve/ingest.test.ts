@@ -159,7 +159,7 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
     expect(single.body!['error']).toMatchObject({ code: 'message_too_large', field: 'body', limit: 32768 });
   });
 
-  it('a batch with several bad calls is answered naming each, first one first, and logged once; nothing of it is stored', async () => {
+  it('a batch with several bad calls is answered naming each, first one first, and logged once naming each; nothing of it is stored', async () => {
     const rx = await newReceiver();
     const running = await serve(rx);
     const res = await post(running, '/v1/batch', { batch: [{ type: 'track', userId: 'u', event: 'Fine' }, { type: 'track', userId: 'u' }, { type: 'bogus', userId: 'u' }] });
@@ -171,8 +171,17 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
       message: 'batch[1].event: is required (and 1 more problem)',
       problems: [{ code: 'unknown_type', field: 'batch[2].type', index: 2, message: 'batch[2].type: unknown message type "bogus"' }],
     });
-    expect(must(running.core.listIngestLog({})).items.map((r) => [r.field, r.index, r.message])).toEqual([['batch[1].event', 1, 'batch[1].event: is required (and 1 more problem)']]);
+    expect(must(running.core.listIngestLog({})).items.map((r) => [r.field, r.index, r.message])).toEqual([['batch[1].event', 1, '2 problems: batch[1].event: is required; batch[2].type: unknown message type "bogus"']]);
     expect(messages(running)).toEqual([]);
+  });
+
+  it('a batch with more bad calls than its log row spells out names the first ten and counts the rest', async () => {
+    const rx = await newReceiver();
+    const running = await serve(rx);
+    const res = await post(running, '/v1/batch', { batch: Array.from({ length: 13 }, () => ({ type: 'track', userId: 'u' })) });
+    expect(res.status).toBe(400);
+    const logged = must(running.core.listIngestLog({})).items[0]!.message;
+    expect(logged).toBe(`13 problems: ${Array.from({ length: 10 }, (_, i) => `batch[${i}].event: is required`).join('; ')}; and 3 more`);
   });
 
   it('a request over 500 KiB, and a gzip bomb, are refused; gzip bodies are accepted', async () => {
