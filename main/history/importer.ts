@@ -4,7 +4,8 @@
  * through the source given, else its original source, else its original destinations, where they exist
  * here; a message with none of those refuses the import (choose a source). The copies keep the originals'
  * order, whatever order the file lists them in, and their bodies what the workbench filled into the originals'
- * (the time of receipt as `timestamp`, `context.ip`, a made messageId when kept).
+ * (the time of receipt as `timestamp`, `context.ip`, a made messageId when kept). The calls were accepted once:
+ * checks added since (a call's `sentAt`) do not refuse them (acceptedBefore).
  */
 import type { ImportMessagesInput, ImportMessagesOutput } from '../contract/importMessages.js';
 import { err, ok, type Result } from '../contract/result.js';
@@ -63,7 +64,7 @@ export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Int
     sends.push({ type: c.type, call, destinations });
   }
   // Kept messageIds are sent again on purpose (the receivers that de-duplicate drop them), not SDK retries to drop here.
-  const accepted = o.intake.acceptMessages(sends, BATCH, { recordsTraits: true, resend: input.keepMessageIds === true, filled });
+  const accepted = o.intake.acceptMessages(sends, BATCH, { recordsTraits: true, resend: input.keepMessageIds === true, filled, acceptedBefore: true });
   if (!accepted.ok) {
     // `imported[3].call.userId` → `text: line 4: call.userId`
     const e = accepted.error;

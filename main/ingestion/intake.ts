@@ -64,6 +64,8 @@ export interface AcceptEntry {
   resend?: boolean;
   /** What the body takes when the call does not give it (an import: what the original's body said). */
   filled?: FilledByWorkbench | undefined;
+  /** Read back from an export (an import): stored once, so checks added since (a call's `sentAt`) do not refuse it. */
+  acceptedBefore?: boolean;
 }
 
 /** A call built and checked, from the API (AcceptEntry) or from ingestion (PreparedCall), ready to route. */
@@ -127,7 +129,7 @@ export class Intake {
   acceptMessages(
     inputs: readonly SendMessageInput[],
     batchField: string | null,
-    options: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean; filled?: readonly FilledByWorkbench[] } = { recordsTraits: true },
+    options: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean; filled?: readonly FilledByWorkbench[]; acceptedBefore?: boolean } = { recordsTraits: true },
   ): Result<SendMessageOutput[]> {
     const parsed: SendMessageParsed[] = [];
     for (const [index, input] of inputs.entries()) {
@@ -145,7 +147,7 @@ export class Intake {
   private acceptParsed(
     inputs: readonly SendMessageParsed[],
     batchField: string | null,
-    { recordsTraits, origin, resend = false, filled }: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean; filled?: readonly FilledByWorkbench[] | undefined },
+    { recordsTraits, origin, resend = false, filled, acceptedBefore = false }: { recordsTraits: boolean; origin?: MessageOrigin | undefined; resend?: boolean; filled?: readonly FilledByWorkbench[] | undefined; acceptedBefore?: boolean },
   ): Result<SendMessageOutput[]> {
     const entries: AcceptEntry[] = [];
     for (let index = 0; index < inputs.length; index++) {
@@ -162,7 +164,7 @@ export class Intake {
         if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
       }
       const fill = filled?.[index];
-      entries.push({ type, call, source, destinations, strict, clientIp: fill?.ip ?? null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true, origin, resend, filled: fill });
+      entries.push({ type, call, source, destinations, strict, clientIp: fill?.ip ?? null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true, origin, resend, filled: fill, acceptedBefore });
     }
     return this.acceptEntries(entries);
   }
@@ -210,6 +212,7 @@ export class Intake {
         newMessageId: madeId === undefined ? newMessageId : () => madeId,
         sizeChecked: true,
         strict: e.strict,
+        ...(e.acceptedBefore ? { acceptedBefore: true } : {}),
         ...(e.clientIp ? { clientIp: e.clientIp } : {}),
         ...(e.fieldPrefix ? { fieldPrefix: e.fieldPrefix } : {}),
       });

@@ -32,6 +32,11 @@ export interface BuildOptions {
   depthChecked?: boolean;
   /** UTF-8 length of a string (the engine passes Node's fast one); a pure count by default. */
   byteLength?: (text: string) => number;
+  /**
+   * The call was accepted before and is read back from an export (an import): its `sentAt` is not checked, since
+   * earlier versions stored any value and a user's own history must come back as it was stored.
+   */
+  acceptedBefore?: boolean;
 }
 
 export interface BuiltBody {
@@ -223,7 +228,7 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
   const timestamp = readTimestamp(call['timestamp'], options.receivedAt, prefix);
   if (typeof timestamp !== 'string') return timestamp;
   // Browser SDKs send sentAt on each call; checked like the batch's (ingestPrepare.ts), never used to move timestamp.
-  if (call['sentAt'] !== undefined) {
+  if (call['sentAt'] !== undefined && !options.acceptedBefore) {
     const badSentAt = sentAtProblem(call['sentAt']);
     if (badSentAt) return refusal(prefix, 'invalid_timestamp', 'sentAt', badSentAt);
   }

@@ -104,4 +104,39 @@ describe('an import keeps what the original bodies said', () => {
       }
     }
   });
+
+  it('an export from an earlier version, whose calls hold a sentAt that is not a time, imports back as it was stored; a new call with one is still refused', async () => {
+    const { core } = await ingested([{ userId: 'ada', event: 'Signed Up', sentAt: '2026-11-20T08:29:59.000Z' }, { userId: 'bob', event: 'Paid' }]);
+    // Earlier versions stored any sentAt with the call: the export holds what they stored.
+    const stored = ['garbage', 12];
+    const lines = must(core.exportMessages({ filter: {}, format: 'json' })).text.trim().split('\n').map((line, i) => {
+      const entry = JSON.parse(line) as { message: { call: Record<string, unknown> } };
+      entry.message.call['sentAt'] = stored[i];
+      return JSON.stringify(entry);
+    });
+    // The export lists the newest first; the copies arrive in the originals' order.
+    const originals = lines.map((l) => (JSON.parse(l) as { message: { id: number; call: Record<string, unknown>; body: string } }).message).sort((a, b) => a.id - b.id);
+
+    const fresh = elsewhere();
+    const imported = fresh.importMessages({ text: lines.join('\n'), source: 'backend', keepMessageIds: true });
+    expect(imported.ok ? null : imported.error).toBeNull();
+    const copies = must(imported).imported.map((m) => must(fresh.getMessage({ id: m.id })).message);
+    expect(copies.map((m) => m.call)).toEqual(originals.map((m) => m.call));
+    expect(copies.map((m) => m.body)).toEqual(originals.map((m) => m.body));
+
+    // Through the API, and through ingestion, such a call is refused as before.
+    const sent = fresh.sendMessage({ type: 'track', source: 'backend', call: { userId: 'eve', event: 'E', sentAt: 'garbage' } });
+    expect(sent.ok ? null : sent.error).toMatchObject({ code: 'invalid_timestamp', field: 'sentAt' });
+    const ingest = new IngestService(fresh.ingestion, { thread: 'inline' });
+    onCleanup(() => ingest.close());
+    const answer = await ingest.handle({
+      method: 'POST',
+      path: '/v1/track',
+      headers: { authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
+      body: Buffer.from(JSON.stringify({ userId: 'eve', event: 'E', sentAt: 12 })),
+      clientIp: '198.51.100.7',
+    });
+    expect(answer.status).toBe(400);
+    expect(must(fresh.listMessages({})).items).toHaveLength(2);
+  });
 });
