@@ -89,12 +89,23 @@ describe.skipIf(chromiumMissing)('deliveries that go wrong, in the workbench', (
   });
 
   it('a self-signed HTTPS endpoint (receiver+tls:) is a tls_error, and the receiver captured nothing', async () => {
-    const r = await serve({ receivers: [{ name: 'secure', script: 200 }], destinations: [{ name: 'Self-signed', enabled: true, url: 'receiver+tls:secure' }] });
+    const r = await serve({ receivers: [{ name: 'secure', script: 200 }], destinations: [{ name: 'Self-signed', enabled: true, sharedSecret: 's3cret', url: 'receiver+tls:secure' }] });
     const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Secure Order' } });
     const page = await open(r, `#/live/${sent.message.id}`);
     const details = page.getByRole('region', { name: 'Message details' });
     await details.getByRole('button', { name: /^Attempt 1: tls_error/ }).click();
     await expect.poll(() => details.getByRole('note', { name: 'Why it failed' }).innerText()).toMatch(/^Self-signed certificate: no request was sent/);
+    // Nothing was sent: the Signature panel says what would have been signed, and claims no bytes or header sent.
+    const panel = page.getByRole('region', { name: 'Signature' });
+    await panel.getByText('the request body that would have been sent', { exact: true }).waitFor();
+    await panel.getByLabel('Header that would have been sent').waitFor();
+    await panel.getByRole('note', { name: 'Nothing to check' }).waitFor();
+    expect(await panel.getByText(/\bas sent|bytes sent/).allInnerTexts()).toEqual([]);
+    expect(await panel.getByLabel("Your server's signature").count()).toBe(0);
+    await panel.getByRole('button', { name: 'Compute HMAC-SHA1' }).click();
+    await expect.poll(() => panel.getByLabel('Computed HMAC-SHA1').innerText()).toBe(await panel.getByLabel('Header that would have been sent').innerText());
+    await panel.getByRole('note').getByText(/^The header that would have been sent is the HMAC-SHA1/).waitFor();
+    await details.getByText('Signature (unsent)', { exact: true }).waitFor();
     await details.getByRole('region', { name: 'Self-signed' }).getByText('failed', { exact: true }).waitFor();
 
     await page.getByRole('link', { name: 'Receiver', exact: true }).click();

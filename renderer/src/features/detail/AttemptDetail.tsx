@@ -98,7 +98,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
           <dd className="tabular font-mono">{formatTimestamp(attempt.finishedAt)}</dd>
           <dt className="text-muted">{attempt.outcome === 'timeout' ? 'Gave up after' : 'Response headers after'}</dt>
           <dd className="tabular font-mono">{formatDuration(attempt.durationMs)}</dd>
-          <dt className="text-muted">Signature sent</dt>
+          <dt className="text-muted">{sent ? 'Signature sent' : 'Signature (unsent)'}</dt>
           <dd className="truncate font-mono">{attempt.signature ?? <span className="text-faint">none (no shared secret)</span>}</dd>
         </dl>
       </Card>

@@ -46,7 +46,7 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
           <span className="shrink-0 whitespace-nowrap text-fg">
             {formatCount(bytes.length)} bytes{bytes.length >= 1024 ? ` (${formatBytes(bytes.length)})` : ''}
           </span>
-          <span className="truncate text-faint">the request body as sent</span>
+          <span className="min-w-0 text-faint">{wasSent ? 'the request body as sent' : 'the request body that would have been sent'}</span>
           <span className="ml-auto">
             <CopyButton text={body} label="Copy signed bytes" showLabel={false} />
           </span>
@@ -81,7 +81,7 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
         </Row>
         <Row label={wasSent ? 'X-Signature sent' : 'X-Signature (unsent)'}>
           {sent ? (
-            <code aria-label="Header sent" className="min-w-0 font-mono break-all [text-wrap:balance]">
+            <code aria-label={wasSent ? 'Header sent' : 'Header that would have been sent'} className="min-w-0 font-mono break-all [text-wrap:balance]">
               {sent}
             </code>
           ) : (
@@ -94,12 +94,12 @@ export function SignatureFacts({ bytes, body, destinationId, maskedSecret, desti
           {hmac === sent.toLowerCase() ? (
             <>
               <CheckCircle2 aria-hidden className="mt-px size-3.5 shrink-0" />
-              The header sent is the HMAC-SHA1 of these bytes with the destination’s secret.
+              {wasSent ? 'The header sent' : 'The header that would have been sent'} is the HMAC-SHA1 of these bytes with the destination’s secret.
             </>
           ) : (
             <>
               <TriangleAlert aria-hidden className="mt-px size-3.5 shrink-0" />
-              The header sent is not the HMAC with the destination’s current secret: the secret changed after this attempt (each attempt is signed with the secret of its time).
+              {wasSent ? 'The header sent' : 'The header that would have been sent'} is not the HMAC with the destination’s current secret: the secret changed after this attempt (each attempt is signed with the secret of its time).
             </>
           )}
         </p>

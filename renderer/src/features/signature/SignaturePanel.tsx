@@ -31,6 +31,8 @@ export function SignaturePanel({ attempt, body, destinationId, receiverCheck = n
   const computed = useAsyncValue(() => (typeof secret === 'string' && !cryptoMissing ? signBody(secret, bytes) : null), [secret, bytes, cryptoMissing]);
   const sent = headerValue(attempt.requestHeaders, 'x-signature') ?? attempt.signature;
   const gone = catalogLoaded && !destination;
+  // A refused TLS handshake: the body was signed but never sent, so no server has a signature of it to check.
+  const wasSent = attempt.outcome !== 'tls_error';
   const fetchSecret = useCallback(() => (gone ? Promise.resolve(undefined) : reveal('destination', destinationId)), [gone, reveal, destinationId]);
 
   return (
@@ -44,7 +46,7 @@ export function SignaturePanel({ attempt, body, destinationId, receiverCheck = n
         secret={secret}
         computed={computed}
         sent={sent}
-        wasSent={attempt.outcome !== 'tls_error'}
+        wasSent={wasSent}
         cryptoMissing={cryptoMissing}
         receiverCheck={receiverCheck}
         onCompute={() => void fetchSecret()}
@@ -56,6 +58,10 @@ export function SignaturePanel({ attempt, body, destinationId, receiverCheck = n
       ) : destination?.sharedSecret === null && sent === null ? (
         <p className="border-t border-line px-3 py-2 text-xs text-muted">
           This destination has no shared secret, so nothing is signed and no <code className="font-mono">X-Signature</code> is sent. Give it one to sign every attempt.
+        </p>
+      ) : !wasSent ? (
+        <p role="note" aria-label="Nothing to check" className="border-t border-line px-3 py-2 text-xs text-muted">
+          Nothing reached your server in this attempt, so it has no signature of these bytes to check. Check one from an attempt that was sent.
         </p>
       ) : (
         <SignatureCheck bytes={bytes} body={body} secret={secret} fetchSecret={fetchSecret} />
