@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageDetail } from '../../../main/contract/messages';
 import { destinationInputSchema, destinationPatchSchema } from '../../../main/contract/schemas';
-import { bodyLabel } from '../../../renderer/src/features/detail/bodyLabel';
+import { bodyLabel, sizeFact } from '../../../renderer/src/features/detail/bodyLabel';
 import { checkDestinationForm, DELIVERY_LIMITS, serverProblem, shownErrors, type DeliveryForm, type DestinationForm } from '../../../renderer/src/features/destinations/destinationForm';
 import { fieldLabel, testEventName } from '../../../renderer/src/features/destinations/model';
 import { durationUnit, formatInUnit } from '../../../renderer/src/lib/duration';
@@ -201,5 +201,17 @@ describe('the message body is labelled by what happened to it', () => {
     expect(bodyLabel(detail('failed', ['failed'], [{ statusCode: 404, outcome: 'http_error' }]))).toBe('Body sent, not delivered: failed');
     expect(bodyLabel(detail('queued', ['queued']))).toBe('Body to deliver');
     expect(bodyLabel(detail('retrying', ['retrying'], [{ statusCode: 503, outcome: 'http_error' }]))).toBe('Body sent, not delivered yet');
+  });
+
+  it('the Size fact says the body was sent only once an attempt sent it', () => {
+    const sized = (status: string, deliveries: string[], attempts: { statusCode: number | null; outcome: string }[] = []) => {
+      const d = detail(status, deliveries, attempts);
+      return sizeFact({ ...d, message: { ...d.message, call: { type: 'track', event: 'Ping' }, body: 'x'.repeat(175) } });
+    };
+    expect(sized('delivered', ['delivered'], [{ statusCode: 200, outcome: 'success' }])).toBe('call 31 B of 32 KiB · body sent 175 B');
+    expect(sized('retrying', ['retrying'], [{ statusCode: null, outcome: 'timeout' }])).toBe('call 31 B of 32 KiB · body sent 175 B');
+    // Filtered, or every attempt refused at the TLS handshake: nothing went out.
+    expect(sized('filtered', [])).toBe('call 31 B of 32 KiB · body 175 B');
+    expect(sized('failed', ['failed'], [{ statusCode: null, outcome: 'tls_error' }])).toBe('call 31 B of 32 KiB · body 175 B');
   });
 });

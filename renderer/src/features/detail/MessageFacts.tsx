@@ -1,9 +1,10 @@
 import type { MessageDetail } from '../../../../main/contract/messages';
-import { formatBytes, formatTimestamp } from '../../lib/format';
+import { formatTimestamp } from '../../lib/format';
 import { sourceName, useCatalog } from '../../stores/catalog';
 import { useRouter } from '../../stores/router';
 import { CopyButton } from '../../ui/CopyButton';
 import { VisibleText } from '../../ui/VisibleText';
+import { sizeFact } from './bodyLabel';
 
 /** A message without a source, as Live's and History's lists and `hookbench show` say it too. */
 const NO_SOURCE = 'none (sent directly from Compose, the API or the CLI)';
@@ -26,8 +27,8 @@ export function MessageFacts({ detail }: { detail: MessageDetail }) {
     ['User ID', m.userId ? <VisibleText text={m.userId} className="font-mono" /> : <span className="text-faint">—</span>],
     ...(anonymousId ? [['Anonymous ID', <span className="font-mono">{anonymousId}</span>] as [string, React.ReactNode]] : []),
     ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">{NO_SOURCE}</span>],
-    // The 32 KiB limit is the call's as received (Compose's meter measures the same); the body is what was signed and sent.
-    ['Size', `call ${formatBytes(new TextEncoder().encode(JSON.stringify(m.call)).length)} of 32 KiB · body sent ${formatBytes(new TextEncoder().encode(m.body).length)}`],
+    // The 32 KiB limit is the call's as received (Compose's meter measures the same); the body is what is signed and sent.
+    ['Size', sizeFact(detail)],
     ...(m.replayOf !== null
       ? [
           [
