@@ -2,13 +2,14 @@ import { pastWindowWords } from '../../../../main/contract/message/deliveryWords
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/deliveries';
 import type { SignatureVerdict } from '../../../../main/contract/receiver/receiver';
 import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/destinations';
-import { formatCountdown, formatSpan, plural } from '../../lib/format';
+import { formatCountdown, formatSpan } from '../../lib/format';
 import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
 import { useNow } from '../../lib/useNow';
 import { useCatalog } from '../../stores/catalog';
 import { engineNow, useEngine } from '../../stores/engine';
 import { Card } from '../../ui/Card';
 import { StatusBadge } from '../../ui/StatusBadge';
+import { deliveryCount } from './deliveryWords';
 import { Timeline } from './Timeline';
 import { VisibleText } from '../../ui/VisibleText';
 
@@ -57,7 +58,7 @@ export function DeliveryCard({
       title={<VisibleText text={delivery.destinationName} />}
       aside={
         <>
-          <span className="text-xs text-muted">{delivery.status === 'delivering' ? `attempt ${delivery.attempts + 1} in flight` : plural(delivery.attempts, 'attempt')}</span>
+          <span className="text-xs text-muted">{deliveryCount(delivery, attempts.length, webhooks.length)}</span>
           <StatusBadge status={delivery.status} />
         </>
       }
