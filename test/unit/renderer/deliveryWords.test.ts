@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryStatus } from '../../../main/contract/deliveries';
-import { deliveryCount } from '../../../renderer/src/features/detail/deliveryWords';
+import type { AttemptOutcome, DeliveryStatus } from '../../../main/contract/deliveries';
+import { deliveredDespite, deliveryCount } from '../../../renderer/src/features/detail/deliveryWords';
 
 describe('a delivery card counts what its timelines show', () => {
   const delivery = (status: DeliveryStatus, rounds: number) => ({ status, attempts: rounds });
@@ -13,5 +13,21 @@ describe('a delivery card counts what its timelines show', () => {
     expect(deliveryCount(delivery('delivered', 1), 5, 5)).toBe('1 round · 5 attempts');
     expect(deliveryCount(delivery('retrying', 2), 3, 2)).toBe('2 rounds · 3 attempts');
     expect(deliveryCount(delivery('delivering', 0), 0, 3)).toBe('round 1 in flight');
+  });
+});
+
+describe('a delivered delivery beside webhooks that failed', () => {
+  const attempt = (webhookIndex: number, attemptNumber: number, outcome: AttemptOutcome) => ({ webhookIndex, attemptNumber, outcome });
+  it('says why the badge is green over red rows, and that those webhooks are not retried', () => {
+    const round = [attempt(0, 1, 'success'), attempt(1, 1, 'http_error'), attempt(2, 1, 'network_error'), attempt(3, 1, 'tls_error'), attempt(4, 1, 'success')];
+    expect(deliveredDespite({ status: 'delivered' }, round)).toBe('Delivered: webhooks 1 and 5 answered 2xx, and one success delivers the message, so webhooks 2, 3 and 4 are not retried.');
+    expect(deliveredDespite({ status: 'delivered' }, [attempt(0, 1, 'http_error'), attempt(1, 1, 'success')])).toBe(
+      'Delivered: webhook 2 answered 2xx, and one success delivers the message, so webhook 1 is not retried.',
+    );
+  });
+  it('says nothing when every webhook tried succeeded, or the delivery is not delivered', () => {
+    // Webhook 1 failed in round 1 and succeeded in round 2: its last attempt is what counts.
+    expect(deliveredDespite({ status: 'delivered' }, [attempt(0, 1, 'http_error'), attempt(0, 2, 'success')])).toBeNull();
+    expect(deliveredDespite({ status: 'retrying' }, [attempt(0, 1, 'http_error'), attempt(1, 1, 'http_error')])).toBeNull();
   });
 });

@@ -9,7 +9,7 @@ import { useCatalog } from '../../stores/catalog';
 import { engineNow, useEngine } from '../../stores/engine';
 import { Card } from '../../ui/Card';
 import { StatusBadge } from '../../ui/StatusBadge';
-import { deliveryCount } from './deliveryWords';
+import { deliveredDespite, deliveryCount } from './deliveryWords';
 import { Timeline } from './Timeline';
 import { VisibleText } from '../../ui/VisibleText';
 
@@ -51,6 +51,8 @@ export function DeliveryCard({
     return { index, configured, sentTo, attempts: own, ghosts: pending && waiting ? ghosts : [], inFlight: pending && sending ? delivery.attempts + 1 : null };
   });
 
+  const despite = deliveredDespite(delivery, attempts);
+
   return (
     <Card
       heading="name"
@@ -69,6 +71,7 @@ export function DeliveryCard({
             Held: <VisibleText text={delivery.destinationName} /> {destination.webhooks.length === 0 ? 'has no webhook URL; give it one and turn it on' : 'is off'}. Nothing is sent until it is turned on.
           </p>
         )}
+        {despite && <p className="text-xs text-muted">{despite}</p>}
         {!held && (delivery.reason || (delivery.nextAttemptAt !== null && delivery.status === 'retrying')) && (
           <p className="text-xs text-muted">
             {delivery.reason && <span className={delivery.status === 'failed' ? 'text-err' : ''}>{delivery.reason}. </span>}

@@ -1,5 +1,5 @@
-/** What a delivery card says of its rounds and attempts. */
-import type { DeliveryRecord } from '../../../../main/contract/deliveries';
+/** What a delivery card says of its rounds and attempts, and of webhooks left failed beside a success. */
+import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/deliveries';
 import { plural } from '../../lib/format';
 
 /**
@@ -12,4 +12,28 @@ export function deliveryCount(delivery: Pick<DeliveryRecord, 'status' | 'attempt
   if (delivery.status === 'delivering') return webhooks > 1 ? `round ${rounds + 1} in flight` : `attempt ${rounds + 1} in flight`;
   if (webhooks <= 1) return plural(rounds, 'attempt');
   return `${plural(rounds, 'round')} · ${plural(attempts, 'attempt')}`;
+}
+
+function webhookList(indexes: number[]): string {
+  const numbers = indexes.map((i) => String(i + 1));
+  const list = numbers.length === 1 ? numbers[0]! : `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)!}`;
+  return `${numbers.length === 1 ? 'webhook' : 'webhooks'} ${list}`;
+}
+
+/**
+ * A delivered delivery whose other webhooks failed: why its badge is green over red rows, and that those
+ * webhooks are not retried. Null when every webhook that was tried succeeded.
+ */
+export function deliveredDespite(delivery: Pick<DeliveryRecord, 'status'>, attempts: Pick<AttemptRecord, 'webhookIndex' | 'attemptNumber' | 'outcome'>[]): string | null {
+  if (delivery.status !== 'delivered') return null;
+  const last = new Map<number, Pick<AttemptRecord, 'attemptNumber' | 'outcome'>>();
+  for (const a of attempts) {
+    const seen = last.get(a.webhookIndex);
+    if (!seen || a.attemptNumber > seen.attemptNumber) last.set(a.webhookIndex, a);
+  }
+  const byIndex = [...last.entries()].sort(([a], [b]) => a - b);
+  const ok = byIndex.filter(([, a]) => a.outcome === 'success').map(([i]) => i);
+  const failed = byIndex.filter(([, a]) => a.outcome !== 'success').map(([i]) => i);
+  if (ok.length === 0 || failed.length === 0) return null;
+  return `Delivered: ${webhookList(ok)} answered 2xx, and one success delivers the message, so ${webhookList(failed)} ${failed.length === 1 ? 'is' : 'are'} not retried.`;
 }
