@@ -3,7 +3,7 @@
  * pushed out or touches its neighbour; Ctrl+K on Linux; the palette finds the Signature panel; a notice
  * never covers the next screen; an X-Signature never leaves one character alone on a line. Then the top bar
  * (with an offset, during a jump) and Live beside an open message, at 1024×768 and 1280×800: every word
- * whole, and the offset appearing moves nothing.
+ * whole, and the offset appearing moves nothing. Destinations' last delivery keeps its "… ago" whole beside a pending count.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +136,40 @@ describe.skipIf(chromiumMissing)('at 1024×768', () => {
     const sw = await box(page, page.getByRole('switch', { name: 'Enabled: A destination with a long name' }));
     const name = await box(page, page.getByRole('link', { name: 'A destination with a long name' }));
     expect(name.x - (sw.x + sw.width)).toBeGreaterThanOrEqual(8);
+  });
+
+  it('Destinations’ last delivery shows its whole "… ago" beside a pending count, in a full table', async () => {
+    const busy = await startServe({
+      sources: [
+        { name: 'backend', kind: 'server', writeKey: 'wk_backend' },
+        { name: 'website', kind: 'web', writeKey: 'wk_web' },
+      ],
+      receivers: [
+        { name: 'warehouse', script: { mode: 'failureRate', rate: 0.5, seed: 7 } },
+        { name: 'crm', script: { status: 503, retryAfter: 120 } },
+      ],
+      destinations: [
+        { name: 'Analytics warehouse', enabled: true, sources: ['backend', 'website'], url: 'receiver:warehouse' },
+        { name: 'Legacy CRM', enabled: true, sources: ['backend'], sharedSecret: 's3cret', url: 'receiver:crm', filters: { allowEvents: [], blockEvents: ['Heartbeat'] } },
+      ],
+    });
+    try {
+      for (let i = 0; i < 8; i++) await busy.call('sendMessage', { type: 'track', source: i % 2 ? 'backend' : 'website', call: { userId: `user-${i}`, event: 'Order Completed' } });
+      await busy.call('advanceClock', { ms: 60_000 });
+      const page = await newPage(browser, { width: 1024, height: 768 });
+      pages.push(page);
+      await page.goto(`${busy.info.uiUrl}#/destinations`);
+      const table = page.getByRole('table', { name: 'Destinations' });
+      for (const name of ['Analytics warehouse', 'Legacy CRM']) {
+        const row = table.getByRole('row', { name, exact: true });
+        await row.getByText(/^· \d+ pending$/).waitFor();
+        const ago = row.getByRole('link', { name: new RegExp(`^${name}: last delivery`) });
+        expect(await ago.evaluate((el) => el.scrollWidth <= el.clientWidth), name).toBe(true);
+      }
+    } finally {
+      for (const p of pages.splice(0)) await p.context().close();
+      await busy.stop();
+    }
   });
 
   it('with a message open: Resume stream whole in Live, History’s filters in at most two rows, the X-Signature in even lines, and the palette’s "sig" opens the Signature panel', async () => {

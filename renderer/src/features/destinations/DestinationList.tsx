@@ -97,10 +97,10 @@ function Row({ destination: d, sources, stats, now, onOpen }: { destination: Des
         {stats?.last ? (
           <div className="flex min-w-0 items-center gap-1.5" title={stats.last.reason ?? undefined}>
             <StatusBadge status={stats.last.status} />
-            <a href={`#/live/${stats.last.messageId}`} aria-label={`${d.name}: last delivery ${formatAgo(stats.last.at, now)}`} className="truncate text-muted hover:text-accent hover:underline">
+            <a href={`#/live/${stats.last.messageId}`} aria-label={`${d.name}: last delivery ${formatAgo(stats.last.at, now)}`} className="shrink-0 whitespace-nowrap text-muted hover:text-accent hover:underline">
               {formatAgo(stats.last.at, now)}
             </a>
-            {stats.pending > 0 && <span className="shrink-0 text-[11px] text-faint">· {stats.pending} pending</span>}
+            {stats.pending > 0 && <span className="shrink-0 text-[11px] whitespace-nowrap text-faint">· {stats.pending} pending</span>}
           </div>
         ) : (
           <span className="text-faint">{stats ? 'none yet' : '…'}</span>
