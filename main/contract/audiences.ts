@@ -152,7 +152,7 @@ export function isIsoDate(value: string): boolean {
 }
 
 const traitPath = z
-  .string({ error: 'must be a string' })
+  .string({ error: wrongType('must be a string') })
   .min(1, 'must not be empty')
   .max(200)
   .refine((s) => s.split('.').every((part) => part.length > 0), 'a dotted path may not have empty segments ("a..b", ".a", "a.")');
@@ -164,7 +164,7 @@ const traitPath = z
 const ruleNodeSchema = z
   .strictObject({
     trait: traitPath.optional(),
-    op: z.enum(RULE_OPS, { error: `must be one of ${RULE_OPS.join(', ')}` }).optional(),
+    op: z.enum(RULE_OPS).optional(),
     value: jsonValueSchema.optional(),
     get all(): z.ZodOptional<z.ZodArray<typeof ruleSchema>> {
       return z.array(ruleSchema).min(1, 'must hold at least one rule').max(AUDIENCE_LIMITS.rulesPerGroup).optional();

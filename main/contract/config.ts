@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { configDestinationSchema, sourceInputSchema } from './schemas.js';
+import { wrongType } from './zodWords.js';
 
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -15,7 +16,7 @@ export const configSchema = z.strictObject({
       z.looseObject({
         name: z.string().min(1),
         refuseInvalidSignatures: z
-          .boolean({ error: 'must be true or false' })
+          .boolean({ error: wrongType('must be true or false') })
           .optional()
           .describe('Answer 401 with a JSON error to a request whose X-Signature is invalid or missing, before the script. Needs a secret. Default false.'),
       }),

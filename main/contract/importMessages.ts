@@ -16,7 +16,7 @@ const importLimit = IMPORT_LIMITS.textBytes.toLocaleString('en-US');
 export const importMessagesInputSchema = z.strictObject({
   /** The export's text: JSON lines (format json) or a HAR 1.2 document. */
   text: z
-    .string({ error: 'must be a string (the text of a JSON or HAR export)' })
+    .string({ error: wrongType('must be a string (the text of a JSON or HAR export)') })
     .min(1, 'must not be empty (the text of a JSON or HAR export)')
     .max(IMPORT_LIMITS.textChars, { error: `must be at most ${importLimit} bytes of UTF-8, what one export holds (export fewer messages)` })
     .refine((text) => utf8Length(text) <= IMPORT_LIMITS.textBytes, {
@@ -25,7 +25,7 @@ export const importMessagesInputSchema = z.strictObject({
   /** Route every message through this source (name or id); by default each goes to its original source or destinations, where they exist here. */
   source: z.string({ error: wrongType('must be a string (a source name or id)') }).min(1).max(200).optional(),
   /** Keep each message's messageId (receivers that de-duplicate will drop them); by default each gets a new one. */
-  keepMessageIds: z.boolean({ error: 'must be true or false' }).optional(),
+  keepMessageIds: z.boolean({ error: wrongType('must be true or false') }).optional(),
 });
 export type ImportMessagesInput = z.input<typeof importMessagesInputSchema>;
 

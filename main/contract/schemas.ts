@@ -289,7 +289,7 @@ export function writeKeyOf(bytes: Uint8Array): string {
 }
 
 export const sendMessageInputSchema = z.strictObject({
-  type: z.enum(MESSAGE_TYPES, { error: `must be one of ${MESSAGE_TYPES.join(', ')}` }),
+  type: z.enum(MESSAGE_TYPES),
   /** The call itself: userId, event, properties, ... (docs/behaviour.md §1). */
   call: z.record(z.string(), z.unknown()).default({}),
   /** Route through this source's connected destinations. */

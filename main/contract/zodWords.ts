@@ -16,7 +16,8 @@ type Issue = z.core.$ZodRawIssue;
 
 /** Our words for an issue: a limit broken, a field left out, a value not among the allowed; undefined for any other (zod's own words then). */
 export function issueWords(issue: Issue): string | undefined {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  // An enum or a literal left out is an invalid value to zod; to the user it is a field left out all the same.
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) return 'is required';
   if (issue.code === 'invalid_value' && issue.values.length > 1) {
     const shown = issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)?.slice(0, 80) ?? String(issue.input)})`;
     return `must be one of ${issue.values.map((v) => String(v)).join(', ')}${shown}`;
@@ -53,7 +54,19 @@ export function issueWords(issue: Issue): string | undefined {
 
 /** A schema's message for a value of the wrong type only; its limits keep their own words (issueWords). */
 export function wrongType(message: string): (issue: Issue) => string | undefined {
-  return (issue) => (issue.code === 'invalid_type' ? message : undefined);
+  // A field left out was given no type at all: it `is required` (issueWords), not "must be a string".
+  return (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? message : undefined);
+}
+
+/**
+ * A value not among the allowed, said in our words (the names and the value given) followed by what the
+ * names mean; a field left out still `is required`. A plain string would answer every issue alike.
+ */
+export function oneOf(note: string): (issue: Issue) => string | undefined {
+  return (issue) => {
+    const words = issueWords(issue);
+    return issue.code === 'invalid_value' && words ? `${words}; ${note}` : words;
+  };
 }
 
 z.config({ customError: issueWords });

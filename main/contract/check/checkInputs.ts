@@ -65,7 +65,7 @@ export type CapacityInput = z.input<typeof capacityInputSchema>;
 export const CHECK_ID = /^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*$/;
 
 const checkId = z
-  .string({ error: 'must be a string (a check ID such as shapes.track)' })
+  .string({ error: wrongType('must be a string (a check ID such as shapes.track)') })
   .min(1)
   .max(100)
   .regex(CHECK_ID, { error: 'must be lower-case words joined by "." or "-" (e.g. my.order-created)' });
@@ -79,11 +79,11 @@ const statusExpectation = z.union([
 export const checkScenarioSchema = z.strictObject({
   id: checkId,
   title: z.string({ error: wrongType('must be a string (one line saying what the check proves)') }).min(1).max(200),
-  area: z.enum(CHECK_AREAS, { error: `must be one of ${CHECK_AREAS.join(', ')}` }).default('custom'),
+  area: z.enum(CHECK_AREAS).default('custom'),
   /** A message as the Webhooks destination builds it: a type plus the call's fields (userId, event, properties, ...). */
   message: z
     .strictObject({
-      type: z.enum(MESSAGE_TYPES, { error: `must be one of ${MESSAGE_TYPES.join(', ')}` }),
+      type: z.enum(MESSAGE_TYPES),
       call: z.record(z.string(), z.unknown()).default({}),
     })
     .optional(),
@@ -93,7 +93,7 @@ export const checkScenarioSchema = z.strictObject({
   headers: webhookInputSchema.shape.headers.optional(),
   /** Replace the Content-Type header (content negotiation checks); the destination itself always sends application/json. */
   contentType: z
-    .string({ error: 'must be a string (a Content-Type header value)' })
+    .string({ error: wrongType('must be a string (a Content-Type header value)') })
     .min(1)
     .max(200)
     .superRefine((value, ctx) => {
@@ -101,7 +101,7 @@ export const checkScenarioSchema = z.strictObject({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .optional(),
-  sign: z.enum(SIGN_MODES, { error: `must be one of ${SIGN_MODES.join(', ')}` }).default('valid'),
+  sign: z.enum(SIGN_MODES).default('valid'),
   /** Send the very same bytes this many times, one after another (redelivery). */
   repeat: z.number().int().min(1).max(CHECK_LIMITS.maxRepeat).default(1),
   expect: z
@@ -147,7 +147,7 @@ export const runCheckInputSchema = z.strictObject({
   /** Run only these check IDs (as `hookbench check --list` prints them, or a scenario's). */
   only: z.array(checkId).min(1).max(CHECK_LIMITS.onlyIds).optional(),
   burst: z
-    .number({ error: 'must be a number (concurrent deliveries)' })
+    .number({ error: wrongType('must be a number (concurrent deliveries)') })
     .int('must be a whole number')
     .min(1, 'must be at least 1 concurrent delivery')
     .max(CHECK_LIMITS.maxBurst, { error: `must be at most ${CHECK_LIMITS.maxBurst} concurrent deliveries` })

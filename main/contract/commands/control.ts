@@ -4,6 +4,7 @@ import { command, returns, returnsLater } from '../command.js';
 import { API_LIMITS, noInput } from '../commandInputs.js';
 import { describeValue } from '../message/messageBody.js';
 import type { ClockAdvance, ClockState, ClockStatus, Overview, Settings } from '../overview.js';
+import { wrongType } from '../zodWords.js';
 
 export const CONTROL_COMMANDS = {
   advanceClock: command({
@@ -13,8 +14,8 @@ export const CONTROL_COMMANDS = {
         .number({ error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? `must be a number of milliseconds (got ${describeValue(issue.input)})` : undefined) })
         .int('must be a whole number of milliseconds')
         .min(0)
-        .max(API_LIMITS.advanceMs, { error: `must be at most one year (${API_LIMITS.advanceMs} ms)` }),
-      fastForward: z.boolean({ error: 'must be true or false' }).optional(),
+        .max(API_LIMITS.advanceMs, { error: (issue) => `must be at most one year (${API_LIMITS.advanceMs.toLocaleString('en-US')} ms; got ${Number(issue.input).toLocaleString('en-US')})` }),
+      fastForward: z.boolean({ error: wrongType('must be true or false') }).optional(),
     }),
     answers: returnsLater<ClockAdvance>('ClockAdvance'),
     group: 'Clock and forwarding',
@@ -46,7 +47,7 @@ export const CONTROL_COMMANDS = {
     summary: 'Engine time, its offset from real time, the Fast-forward unanswered attempts setting and the jump in progress.',
   }),
   setFastForward: command({
-    input: z.strictObject({ enabled: z.boolean({ error: 'must be true or false' }) }),
+    input: z.strictObject({ enabled: z.boolean({ error: wrongType('must be true or false') }) }),
     answers: returns<ClockStatus>('ClockStatus'),
     group: 'Clock and forwarding',
     summary: 'Turns **Fast-forward unanswered attempts** on or off (kept in the data dir; off by default): during a jump, an attempt with no response headers after 1 s of real time ends as `timeout`, its error saying it was fast-forwarded.',

@@ -28,7 +28,7 @@ export const HISTORY_COMMANDS = {
       .strictObject({
         filter: listMessagesInputSchema.omit({ cursor: true, limit: true }).optional(),
         ids: z.array(rowId).min(1).max(EXPORT_LIMIT).optional(),
-        format: z.enum(EXPORT_FORMATS, { error: `must be one of ${EXPORT_FORMATS.join(', ')}` }),
+        format: z.enum(EXPORT_FORMATS),
         includeSecrets: z.boolean().optional(),
       })
       .refine((v) => !(v.filter && v.ids), { message: 'give either filter or ids, not both', path: ['ids'] }),

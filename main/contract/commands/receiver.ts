@@ -64,7 +64,7 @@ export const RECEIVER_COMMANDS = {
     summary: "Deletes captures (all, or one endpoint's).",
   }),
   revealSecret: command({
-    input: z.strictObject({ kind: z.enum(SECRET_KINDS, { error: `must be one of ${SECRET_KINDS.join(', ')}` }), id: ref }),
+    input: z.strictObject({ kind: z.enum(SECRET_KINDS), id: ref }),
     answers: returns<{ secret: string | null }>('{ secret: string | null }'),
     group: 'Workbench',
     summary: "The one way to see a secret in clear: a destination's shared secret, a source's write key or a receiver's secret.",

@@ -46,7 +46,7 @@ const statusWords = (issue: { input?: unknown }) => `must be an HTTP status code
 const stepObjectSchema = z
   .strictObject(
     {
-      action: z.enum(STEP_ACTIONS, { error: `must be one of ${STEP_ACTIONS.join(', ')}` }).default('respond'),
+      action: z.enum(STEP_ACTIONS).default('respond'),
       status: z
         .number({ error: statusWords })
         .int({ error: statusWords })
@@ -112,7 +112,7 @@ const sequenceSchema = z.strictObject({
     .array(scriptStepSchema)
     .min(1, 'give at least one step')
     .max(RECEIVER_LIMITS.steps, { error: (issue) => `at most ${RECEIVER_LIMITS.steps} steps (got ${Array.isArray(issue.input) ? issue.input.length : '?'})` }),
-  after: z.enum(['repeat-last', 'cycle'], { error: 'must be repeat-last or cycle' }).default('repeat-last'),
+  after: z.enum(['repeat-last', 'cycle']).default('repeat-last'),
 });
 
 const failureRateSchema = z.strictObject({
@@ -197,7 +197,7 @@ export function defaultScript(): ResponseScript {
  * at a name other than the one typed).
  */
 export const receiverNameSchema = z
-  .string({ error: 'must be a string' })
+  .string({ error: wrongType('must be a string') })
   .min(1, 'must not be empty')
   .max(RECEIVER_LIMITS.nameLength, `must be at most ${RECEIVER_LIMITS.nameLength} characters`)
   .regex(RECEIVER_NAME, {
@@ -210,11 +210,11 @@ export const receiverNameSchema = z
   });
 
 const secretSchema = z
-  .string({ error: 'must be a string (or null for no signature check)' })
+  .string({ error: wrongType('must be a string (or null for no signature check)') })
   .min(1, 'must not be empty (omit it or use null for no signature check)')
   .max(RECEIVER_LIMITS.secretLength);
 
-const refuseSchema = z.boolean({ error: 'must be true or false' });
+const refuseSchema = z.boolean({ error: wrongType('must be true or false') });
 
 /** Without a secret there is nothing to check a signature against: the refusal would refuse every request. */
 export const REFUSE_NEEDS_SECRET = 'needs a secret to check signatures against: give the endpoint a secret, or leave refuseInvalidSignatures off';

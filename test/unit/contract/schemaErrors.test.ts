@@ -45,3 +45,25 @@ describe('a limit broken names the limit and the value given, in every schema', 
     expect(parseCommandInput('createSource', { name: 'web', kind: 'servr' })).toMatchObject({ ok: false, error: { field: 'kind', message: 'kind: must be one of web, mobile, server (got "servr")' } });
   });
 });
+
+describe('every command answers a field left out, a value not allowed and a value out of bounds in the same words', () => {
+  it('a field left out is required, whatever message the schema gives for a wrong type', () => {
+    expect(parseCommandInput('sendMessage', { call: { userId: 'u1', event: 'E' } })).toMatchObject({ ok: false, error: { field: 'type', message: 'type: is required' } });
+    expect(parseCommandInput('exportMessages', { filter: {} })).toMatchObject({ ok: false, error: { field: 'format', message: 'format: is required' } });
+    expect(parseCommandInput('createDeletionRequest', {})).toMatchObject({ ok: false, error: { field: 'userId', message: 'userId: is required' } });
+    expect(parseCommandInput('getMessage', {})).toMatchObject({ ok: false, error: { field: 'id', message: 'id: is required' } });
+    expect(parseCommandInput('setFastForward', {})).toMatchObject({ ok: false, error: { field: 'enabled', message: 'enabled: is required' } });
+    expect(parseCommandInput('createReceiver', { script: 200 })).toMatchObject({ ok: false, error: { field: 'name', message: 'name: is required' } });
+  });
+
+  it('a value not among the allowed names the value given, in filters and notes alike', () => {
+    expect(parseCommandInput('listMessages', { status: 'bogus' })).toMatchObject({ ok: false, error: { field: 'status', message: 'status: must be one of filtered, queued, delivering, retrying, delivered, failed, cancelled (got "bogus")' } });
+    expect(parseCommandInput('revealSecret', { kind: 'key', id: 'x' })).toMatchObject({ ok: false, error: { field: 'kind', message: 'kind: must be one of destination, source, receiver (got "key")' } });
+    expect(parseCommandInput('listDestinations', { owner: 'me' })).toMatchObject({ ok: false, error: { field: 'owner', message: expect.stringMatching(/^owner: must be one of user, check, send, all \(got "me"\); user: yours/) } });
+  });
+
+  it('a value out of bounds is named even where the schema words a wrong type its own way', () => {
+    expect(parseCommandInput('advanceClock', { ms: 1e12 })).toMatchObject({ ok: false, error: { field: 'ms', message: 'ms: must be at most one year (31,536,000,000 ms; got 1,000,000,000,000)' } });
+    expect(parseCommandInput('setFastForward', { enabled: 'yes' })).toMatchObject({ ok: false, error: { message: 'enabled: must be true or false' } });
+  });
+});
