@@ -133,6 +133,9 @@ function attemptLines(a: AttemptRecord, several: boolean): string[] {
   const lines = [`  attempt ${a.attemptNumber}${which}  ${isoFromMs(a.startedAt)}  ${a.url}  ${a.outcome}  ${status}  ${formatDuration(a.durationMs)}${why}`];
   const sent = Object.entries(a.requestHeaders).map(([k, v]) => `${k}: ${v}`);
   if (sent.length) lines.push(`      request headers:  ${sent.join('  ')}`);
+  // What the endpoint answered matters as much as what was sent (Retry-After, a redirect's Location, a content type).
+  const answered = Object.entries(a.responseHeaders ?? {}).map(([k, v]) => `${k}: ${v}`);
+  if (answered.length) lines.push(`      response headers: ${answered.join('  ')}`);
   if (a.responseHeaders || a.responseBody) {
     const body = a.responseBody ?? '';
     const shown = body.length > PREVIEW_CHARS || a.responseTruncated ? `${body.slice(0, PREVIEW_CHARS)}…` : body;

@@ -26,7 +26,10 @@ async function serve(dataDir = join(newDataDir(), 'data')): Promise<RunningServe
 /** Answers in order, the last repeating. */
 function sequence(...codes: number[]): Respond {
   let i = 0;
-  return (req, res) => status(codes[Math.min(i++, codes.length - 1)]!)(req, res);
+  return (req, res) => {
+    const code = codes[Math.min(i++, codes.length - 1)]!;
+    status(code, { 'x-answer': String(code) })(req, res);
+  };
 }
 
 const start = (argv: string[]) => startCommand(argv, DEPS);
@@ -217,6 +220,8 @@ describe('hookbench show', () => {
     expect(out).toContain('→ Local receiver: delivered after 2 attempts');
     expect(out).toMatch(/ {2}attempt 1 {2}\S+Z {2}http:\/\/127\.0\.0\.1:\d+\/hook {2}http_error {2}HTTP 500 {2}\d+ ms\n {6}request headers: {2}.*x-signature: [0-9a-f]{40}/);
     expect(out).toMatch(/ {2}attempt 2 {2}\S+Z {2}http:\/\/127\.0\.0\.1:\d+\/hook {2}success {2}HTTP 200/);
+    // The answer's headers as well as the request's: what the endpoint said back (Retry-After, Location...).
+    expect(out).toMatch(/HTTP 500 .*\n {6}request headers: .*\n {6}response headers: .*x-answer: 500.*\n {6}response body: {4}\(empty\)\n/);
 
     const body = captureIO();
     expect(await runCli(['show', String(id), '--body', '--data-dir', running.dataDir], body.io)).toBe(0);
