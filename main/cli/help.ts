@@ -145,8 +145,9 @@ drop them). At most ${IMPORT_LIMITS.messages.toLocaleString('en-US')} messages a
 All or nothing: the first bad entry is named (line 3, log.entries[5]) and nothing is imported.
 
 ${THROUGH_SERVE}
-Through a serve the messages are delivered at once. Without one, they wait, queued, in the data dir until
-hookbench serve starts there.
+Through a serve the messages are delivered at once, but for a disabled destination (the one hookbench send
+keeps is, between sends): its deliveries wait, queued, until it is enabled, and the import names it.
+Without a serve, they wait, queued, in the data dir until hookbench serve starts there.
 Exit status: 0 imported, 1 the workbench could not take them, 2 bad input or usage.`;
 
 export const CHECK_HELP = `

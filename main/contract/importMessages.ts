@@ -36,6 +36,8 @@ export interface ImportedMessage {
   importedFrom: number | null;
   status: MessageStatus;
   deliveries: number;
+  /** The disabled destinations among its deliveries', by name: those wait, queued, until the destination is enabled. */
+  held: string[];
 }
 
 export interface ImportMessagesOutput {

@@ -82,6 +82,11 @@ export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Int
       importedFrom: calls[i]!.originalId,
       status: sent.message.status,
       deliveries: sent.deliveries.length,
+      // An original destination may be one that is off (the one `hookbench send` keeps is, between sends): said, not left to look stuck.
+      held: sent.deliveries.flatMap((d) => {
+        const destination = o.registry.findDestination(d.destinationId);
+        return destination && !destination.enabled ? [destination.name] : [];
+      }),
     })),
   });
 }

@@ -50,8 +50,11 @@ export async function runImport(file: string, options: ImportOptions, io: CliIO)
         const n = imported.length;
         io.stdout(`imported ${n} message${n === 1 ? '' : 's'} from ${name} (${format === 'har' ? 'HAR' : 'JSON lines'}) into ${wb.where}\n`);
         for (const m of imported) {
-          io.stdout(`  #${m.id}${m.importedFrom !== null ? ` (was #${m.importedFrom})` : ''}  ${m.status}, ${m.deliveries} deliver${m.deliveries === 1 ? 'y' : 'ies'}\n`);
+          const held = m.held.length ? `; held: ${m.held.map((d) => JSON.stringify(d)).join(', ')} ${m.held.length === 1 ? 'is' : 'are'} disabled` : '';
+          io.stdout(`  #${m.id}${m.importedFrom !== null ? ` (was #${m.importedFrom})` : ''}  ${m.status}, ${m.deliveries} deliver${m.deliveries === 1 ? 'y' : 'ies'}${held}\n`);
         }
+        const off = [...new Set(imported.flatMap((m) => m.held))];
+        if (off.length) io.stdout(`deliveries to a disabled destination wait, queued, until it is enabled (${off.map((d) => JSON.stringify(d)).join(', ')}: Destinations, or updateDestination with enabled: true)\n`);
         if (!wb.live && imported.some((m) => m.deliveries > 0)) io.stdout(`no serve runs there: the deliveries wait, queued, until hookbench serve --data-dir ${wb.dataDir} starts\n`);
         return EXIT.ok;
       } finally {

@@ -185,6 +185,20 @@ describe('hookbench import', () => {
     expect(copy.status).toBe('queued');
   });
 
+  it("names a destination that is off: a copy of a hookbench send message waits for the send's own destination, disabled between sends", async () => {
+    const rx = await newReceiver(status(200));
+    const running = await serve();
+    expect((await cli(['send', 'track', '--to', rx.url, '--data', '{"userId":"u1","event":"Signed Up"}', '--data-dir', running.dataDir])).code).toBe(0);
+    const file = join(newDataDir(), 'sent.jsonl');
+    expect((await cli(['export', '--out', file, '--data-dir', running.dataDir])).code).toBe(0);
+    const r = await cli(['import', file, '--data-dir', running.dataDir]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^ {2}#2 \(was #1\) {2}queued, 1 delivery; held: "hookbench send" is disabled\n/m);
+    expect(r.out).toContain('deliveries to a disabled destination wait, queued, until it is enabled ("hookbench send": Destinations, or updateDestination with enabled: true)\n');
+    const json = JSON.parse((await cli(['import', file, '--json', '--data-dir', running.dataDir])).out) as { imported: { held: string[] }[] };
+    expect(json.imported).toEqual([expect.objectContaining({ held: ['hookbench send'] })]);
+  });
+
   it('refuses a bad entry naming the file and line, a file over the limit naming it, and imports nothing', async () => {
     const { running, ids, core } = await serveWithHistory();
     const dir = newDataDir();

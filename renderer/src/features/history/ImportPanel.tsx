@@ -55,7 +55,11 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     setBusy(false);
     if (!result.ok) return setError(result.error.message);
     const n = result.value.imported.length;
-    useToasts.getState().push({ tone: 'success', title: `Imported ${plural(n, 'message')}`, message: `From ${file.name} (${result.value.format === 'har' ? 'HAR' : 'JSON lines'}); they are being delivered now.` });
+    // A destination that is off holds its copies: said here, or they would look stuck in History.
+    const held = [...new Set(result.value.imported.flatMap((m) => m.held))];
+    const one = held.length === 1;
+    const delivery = held.length ? `; ${held.map((d) => `'${d}'`).join(', ')} ${one ? 'is' : 'are'} disabled: ${one ? 'its' : 'their'} deliveries wait until ${one ? 'it is' : 'they are'} enabled.` : '; they are being delivered now.';
+    useToasts.getState().push({ tone: 'success', title: `Imported ${plural(n, 'message')}`, message: `From ${file.name} (${result.value.format === 'har' ? 'HAR' : 'JSON lines'})${delivery}` });
     useHistory.getState().show(useHistory.getState().filter, { force: true });
     onDone();
   };
