@@ -186,6 +186,17 @@ function filledInto(call: Record<string, unknown>, bodyText: string | null, mess
 }
 
 /**
+ * The body keys a call names otherwise (an alias's "User ID" and "Previous ID" are its userId and previousId):
+ * the builder reads a call by the call's names, so a body read back as a call is given them again.
+ */
+function callNamesOf(type: MessageType): [bodyKey: string, callKey: string][] {
+  const shape = MESSAGE_SHAPES[type];
+  const names: [string, string][] = shape.order.includes('User ID') ? [['User ID', 'userId']] : [];
+  for (const field of [...shape.fields, ...shape.extras]) if (!field.from.includes(field.out)) names.push([field.out, field.from[0]!]);
+  return names;
+}
+
+/**
  * A HAR entry's body (the message as delivered) as a call again: without its type and the version every body
  * carries, and with what the workbench may have filled (timestamp, messageId, `context.ip`) taken out into
  * `filled`, from where the copy's body gets them back, so that the call measures as the original did.
@@ -194,6 +205,11 @@ function callOfBody(body: Record<string, unknown>, type: MessageType): { call: R
   const { type: _type, ...call } = body;
   const filled: FilledByWorkbench = {};
   if (call['version'] === 1) delete call['version'];
+  for (const [bodyKey, callKey] of callNamesOf(type)) {
+    if (!(bodyKey in call) || callKey in call) continue;
+    call[callKey] = call[bodyKey];
+    delete call[bodyKey];
+  }
   const ms = timestampMsOf(call['timestamp']);
   if (ms !== undefined) {
     filled.timestampMs = ms;

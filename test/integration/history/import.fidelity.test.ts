@@ -5,7 +5,7 @@
  * the workbench filled are not counted as the call's.
  */
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../main/contract/message/messageShapes.js';
+import { LIMITS, MESSAGE_TYPES, type MessageType } from '../../../main/contract/message/messageShapes.js';
 import { createClock } from '../../../main/platform/clock.js';
 import { IngestService } from '../../../main/ingestion/ingest.js';
 import { must, newCore, newReceiver, onCleanup, settled } from '../../helpers/harness.js';
@@ -84,6 +84,32 @@ describe('an import keeps what the original bodies said', () => {
     const kept = elsewhere();
     const copies = must(kept.importMessages({ text: har.text, source: 'backend', keepMessageIds: true })).imported.map((m) => must(kept.getMessage({ id: m.id })).message);
     expect(copies.map((m) => m.body)).toEqual(originals.map((m) => m.body));
+  });
+
+  it('a HAR import rebuilds a message of every type, an alias\'s "User ID" and "Previous ID" included, byte for byte with messageIds kept', async () => {
+    const core = newCore({ clock: createClock({ realNow: () => RECEIVED }) });
+    must(core.createSource({ name: 'backend', kind: 'server', writeKey: WRITE_KEY }));
+    must(core.createDestination({ name: 'receiver', enabled: true, url: (await newReceiver()).url, sources: ['backend'] }));
+    const calls: Record<MessageType, Record<string, unknown>> = {
+      track: { userId: 'ada', event: 'Paid', properties: { total: 1 } },
+      page: { anonymousId: 'anon-1', name: 'Home', category: 'Docs', properties: { path: '/' } },
+      screen: { userId: 'ada', name: 'Settings', properties: { tab: 2 } },
+      identify: { userId: 'ada', traits: { plan: 'pro' } },
+      group: { userId: 'ada', groupId: 'g1', traits: { name: 'Acme' } },
+      alias: { userId: 'ada', previousId: 'anon-1' },
+      delete: { userId: 'ada' },
+    };
+    const sent = must(core.sendMessages({ messages: MESSAGE_TYPES.map((type) => ({ type, call: calls[type], source: 'backend' })) }));
+    const originals = await Promise.all(sent.map(async (s) => (await settled(core, s.message.id)).message));
+    const har = must(core.exportMessages({ filter: {}, format: 'har' }));
+    expect(har.messages).toBe(MESSAGE_TYPES.length);
+
+    const kept = elsewhere();
+    const imported = kept.importMessages({ text: har.text, source: 'backend', keepMessageIds: true });
+    expect(imported.ok ? null : imported.error).toBeNull();
+    const copies = must(imported).imported.map((m) => must(kept.getMessage({ id: m.id })).message);
+    expect(copies.map((m) => m.body)).toEqual(originals.map((m) => m.body));
+    expect(copies.find((m) => m.type === 'alias')!.call).toEqual({ userId: 'ada', previousId: 'anon-1' });
   });
 
   it(`a call accepted at the ${LIMITS.messageBytes}-byte limit exports and imports back whole, in either format, with or without its messageId kept`, async () => {
