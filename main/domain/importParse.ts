@@ -59,6 +59,10 @@ export function parseExport(text: string): Result<{ format: 'json' | 'har'; call
     // A HAR is one JSON document (pretty-printed, or on one line).
     const doc = parseJson(text);
     if (!doc.ok && !doc.syntax) return bad('the document', doc.problem);
+    // Each line of JSON lines is a message, `{…}`: a second line that is not one makes the text one document (a
+    // pretty-printed HAR cut short), whose error is where the document breaks, not at its first line's end.
+    const second = newline < 0 ? '' : (trimmed.slice(newline + 1).split('\n').find((l) => l.trim() !== '') ?? '').trim();
+    if (!doc.ok && second !== '' && !second.startsWith('{')) return bad('the document', `${doc.problem}; give a JSON lines export (one message a line) or a HAR file`);
     if (doc.ok && isObject(doc.value) && isObject(doc.value['log'])) return parseHar(doc.value['log']);
     if (doc.ok && isObject(doc.value)) return withFormat('json', parseDetails([{ label: 'line 1', value: doc.value }]));
   }

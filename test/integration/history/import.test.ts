@@ -125,6 +125,11 @@ describe('importMessages', () => {
     expect(await fail({ text: line({ userId: 'ada' }, 'shout'), source: 'web' })).toMatchObject({ message: expect.stringMatching(/^text: line 1: message\.type: must be one of track, /) });
     const har = { log: { version: '1.2', entries: [{ request: { postData: { text: JSON.stringify({ type: 'track', userId: 'a', event: 'E' }) } } }, { request: { method: 'POST' } }] } };
     expect(await fail({ text: JSON.stringify(har), source: 'web' })).toMatchObject({ message: 'text: log.entries[1].request.postData.text: missing: an entry must carry the request body' });
+    // A pretty-printed HAR cut short is named where it breaks, at its end, not at its first line ('{').
+    const cut = JSON.stringify(har, null, 2).split('\n').slice(0, 8).join('\n');
+    expect(await fail({ text: cut, source: 'web' })).toMatchObject({ message: expect.stringMatching(/^text: the document: not JSON \(.* at line 8, column \d+\); give a JSON lines export/) });
+    // JSON lines whose first line is cut short are still named by that line.
+    expect(await fail({ text: `${good.slice(0, 30)}\n${good}`, source: 'web' })).toMatchObject({ message: expect.stringMatching(/^text: line 1: not JSON \(/) });
     expect(await fail({ text: good, source: 'nowhere' })).toMatchObject({ field: 'source', message: 'source: no source named or with id "nowhere"' });
     const many = Array.from({ length: IMPORT_LIMITS.messages + 1 }, () => good).join('\n');
     expect(await fail({ text: many, source: 'web' })).toMatchObject({ message: 'text: the document: 10,001 messages; one import takes at most 10,000 (export fewer)' });
