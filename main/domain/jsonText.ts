@@ -142,7 +142,7 @@ interface Located {
 
 /** What is at `at`, in words. */
 function found(text: string, at: number): string {
-  if (at >= text.length) return 'the end of the input';
+  if (at >= text.length) return 'end of the input';
   const ch = text[at]!;
   if (ch === "'") return 'a single quote (JSON strings use double quotes)';
   if (ch === '/') return 'a comment (JSON has none)';
