@@ -51,6 +51,8 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; pr
 
 export function parseExport(text: string): Result<{ format: 'json' | 'har'; calls: ImportedCall[] }> {
   const trimmed = text.trimStart();
+  // The third export format replays attempts as shell commands: it holds no calls to read back.
+  if (/^(#!\/bin\/sh|curl\s)/.test(trimmed)) return bad('the document', 'a cURL script (the `curl` export) cannot be read back; export the messages as JSON lines or HAR and import that');
   // JSON lines have a whole message on their first line: read line by line, never as one document.
   const newline = trimmed.indexOf('\n');
   const firstLine = (newline < 0 ? trimmed : trimmed.slice(0, newline)).trim();

@@ -128,6 +128,9 @@ describe('importMessages', () => {
     // A pretty-printed HAR cut short is named where it breaks, at its end, not at its first line ('{').
     const cut = JSON.stringify(har, null, 2).split('\n').slice(0, 8).join('\n');
     expect(await fail({ text: cut, source: 'web' })).toMatchObject({ message: expect.stringMatching(/^text: the document: not JSON \(.* at line 8, column \d+\); give a JSON lines export/) });
+    const curl = must(core.exportMessages({ filter: {}, format: 'curl' })).text;
+    expect(curl.startsWith('#!/bin/sh\n')).toBe(true);
+    expect(await fail({ text: curl, source: 'web' })).toMatchObject({ message: 'text: the document: a cURL script (the `curl` export) cannot be read back; export the messages as JSON lines or HAR and import that' });
     // JSON lines whose first line is cut short are still named by that line.
     expect(await fail({ text: `${good.slice(0, 30)}\n${good}`, source: 'web' })).toMatchObject({ message: expect.stringMatching(/^text: line 1: not JSON \(/) });
     expect(await fail({ text: good, source: 'nowhere' })).toMatchObject({ field: 'source', message: 'source: no source named or with id "nowhere"' });
