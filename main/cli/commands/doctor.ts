@@ -92,7 +92,9 @@ function withLock(dir: string, action: string, io: CliIO): DataDirLock | null {
   } catch (e) {
     const message = e instanceof HookbenchError ? e.error.message : e instanceof Error ? e.message : String(e);
     const held = e instanceof HookbenchError && e.error.code === 'data_dir_locked';
-    io.stderr(`hookbench doctor: ${message}${held ? `; stop it before ${action}` : ''}\n`);
+    // "Choose another data dir" is the way out for a start, not for repairing this one: only stopping it is.
+    const said = held ? `${message.replace(/; stop it or choose another data dir$/, '')}; stop it before ${action} (hookbench doctor without --move-aside or --salvage checks it while it runs)` : message;
+    io.stderr(`hookbench doctor: ${said}\n`);
     return null;
   }
 }

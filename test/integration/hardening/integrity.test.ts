@@ -17,6 +17,7 @@ import { captureIO } from '../../helpers/cliIO.js';
 import { SALVAGED_TABLES } from '../../../main/store/salvage.js';
 import { checkpointCutShort, damagedTable, notADatabase, populatedThenDamaged, rowCounts } from '../../helpers/damage.js';
 import { must, newCore, newDataDir, onCleanup } from '../../helpers/harness.js';
+import { holdLock } from '../../helpers/lockHolder.js';
 import type { BackgroundWorkerData } from '../../../main/app/backgroundThread.js';
 
 function startError(dataDir: string): HookbenchError {
@@ -173,6 +174,17 @@ describe('hookbench doctor', () => {
       expect(existsSync(join(core.dataDir, 'hookbench.db'))).toBe(true);
       expect(readdirSync(core.dataDir).filter((f) => f.includes('.damaged-'))).toEqual([]);
     }
+  });
+
+  it('held by another process, it says to stop that process, not to choose another data dir', async () => {
+    const made = newCore();
+    await made.close();
+    const dataDir = made.dataDir;
+    const holder = await holdLock(dataDir);
+    onCleanup(() => void holder.kill('SIGKILL'));
+    const cli = captureIO();
+    expect(await runCli(['doctor', '--data-dir', dataDir, '--salvage'], cli.io)).toBe(1);
+    expect(cli.err()).toBe(`hookbench doctor: data dir ${dataDir} is in use by another Hookbench process (pid ${holder.pid}); stop it before salvaging its database (hookbench doctor without --move-aside or --salvage checks it while it runs)\n`);
   });
 
   it('--salvage copies what a database with 12 pages overwritten still holds into a fresh one: most rows come back, a core starts on it and its history index catches up', async () => {
