@@ -16,7 +16,8 @@ export async function runDeleteUser(
       ...(opts.source?.length ? { sources: opts.source } : {}),
     });
     if (!result.ok) {
-      io.stderr(`hookbench delete-user: ${result.error.message}\n`);
+      // The API names its field (`sources[1]`); here the user typed --source.
+      io.stderr(`hookbench delete-user: ${result.error.message.replace(/^sources\[\d+\]: /, '--source: ')}\n`);
       return result.error.code === 'not_found' || result.error.code.startsWith('invalid') || result.error.code.startsWith('missing') ? EXIT.usage : EXIT.failed;
     }
     const { request, messages } = result.value;

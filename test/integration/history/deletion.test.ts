@@ -61,6 +61,9 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     const twice = captureIO();
     expect(await runCli(['delete-user', 'ghost', '--source', 'web', '--source', webId, '--data', data, '--json'], twice.io)).toBe(0);
     expect(JSON.parse(twice.out()).messages).toHaveLength(1);
+    const unknown = captureIO();
+    expect(await runCli(['delete-user', 'ghost', '--source', 'mobile', '--data', data], unknown.io)).toBe(2);
+    expect(unknown.err()).toBe('hookbench delete-user: --source: no source named or with id "mobile"\n');
   });
 
   it('without a running serve it says where it looked; --data and --data-dir naming different dirs is a usage error', async () => {
