@@ -60,6 +60,8 @@ describe.skipIf(chromiumMissing)('Sources', () => {
     await counterShows(page, 'received', 2);
     await counterShows(page, 'accepted', 2);
     await page.getByRole('img', { name: /^Calls per minute, last hour: 2 received, 0 refused/ }).waitFor();
+    // The minutes are kept in memory, the totals stored: the caption says since when it counts.
+    await page.getByText('Last hour (engine time; counted since Hookbench started): 2 received, peak 2/min').waitFor();
     // The route keeps the chosen SDK.
     expect(new URL(page.url()).hash).toBe('#/sources/backend?sdk=curl');
   });

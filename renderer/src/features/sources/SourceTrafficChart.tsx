@@ -21,7 +21,8 @@ export function SourceTrafficChart({ minutes }: { minutes: SourceUsageMinutes })
   return (
     <div className="flex flex-col gap-1">
       <p className="text-[11px] text-faint">
-        Last hour (engine time): {count(t.received)} received
+        {/* The minutes live in memory while the totals above are stored: after a restart the two differ, and this says why. */}
+        Last hour (engine time; counted since Hookbench started): {count(t.received)} received
         {t.refused > 0 && <span className="text-err">, {count(t.refused)} refused</span>}, peak {count(t.peak)}/min
       </p>
       <Chart
