@@ -135,15 +135,30 @@ export function controlCharacterProblem(value: string): string | null {
  * Why a webhook URL can never work, or null (docs/behaviour.md §2). WHATWG parsing would silently drop CR,
  * LF and tabs and read `http:///hook` as the host `hook`, so these are checked on the text as given.
  */
+const NOT_A_WEBHOOK_URL = 'must be an absolute http:// or https:// URL (or receiver:<name>)';
+
+/**
+ * What a URL without http:// or https:// was instead, so that among several (`--to a --to b`) the user sees
+ * which: another scheme by its name, a host without a scheme with the URL it most likely meant. Credentials
+ * are never echoed.
+ */
+function notAWebhookUrl(url: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
+  if (scheme) return `${NOT_A_WEBHOOK_URL}; got ${scheme.toLowerCase()}:// instead`;
+  if (url.startsWith('/')) return `${NOT_A_WEBHOOK_URL}; got a path without a host (${JSON.stringify(url.slice(0, 80))})`;
+  if (url !== '' && !url.includes('@') && !/\s/.test(url)) return `${NOT_A_WEBHOOK_URL}; got ${JSON.stringify(url.slice(0, 80))}, without a scheme: did you mean http://${url.slice(0, 80)}?`;
+  return NOT_A_WEBHOOK_URL;
+}
+
 function webhookUrlProblem(url: string): string | null {
   if (RECEIVER_REF.test(url)) return null;
   const authority = urlAuthority(url);
-  if (!authority) return 'must be an absolute http:// or https:// URL (or receiver:<name>)';
+  if (!authority) return notAWebhookUrl(url);
   if (authority.host === '' || authority.host.startsWith(':')) return 'has no host: write it as http://host[:port]/path';
   // WHATWG parsing would percent-encode these on the way out: what is stored and shown would not be what is requested.
   const unsafe = URL_UNSAFE.exec(url);
   if (unsafe) return `${unsafe[0] === ' ' ? 'a space' : JSON.stringify(unsafe[0])} at position ${unsafe.index} is not allowed in a URL: write it percent-encoded (${percentEncoded(unsafe[0])})`;
-  if (!httpUrl.safeParse(url).success) return 'must be an absolute http:// or https:// URL (or receiver:<name>)';
+  if (!httpUrl.safeParse(url).success) return NOT_A_WEBHOOK_URL;
   if (authority.userinfo !== null) {
     try {
       for (const part of authority.userinfo.split(':')) decodeURIComponent(part);

@@ -175,8 +175,9 @@ describe('hookbench send (in-process)', () => {
     expect(await runCli(argv, c.io, { send: { tmpRoot: tmpRoot() } })).toBe(2);
     expect(c.err().trimEnd().split('\n')).toEqual([
       'hookbench send: sharedSecret: must not be empty (omit it or use null for no signing) (and 2 more problems) (--secret)',
-      '  - webhooks[0].url: must be an absolute http:// or https:// URL (or receiver:<name>) (--to)',
-      '  - webhooks[1].url: must be an absolute http:// or https:// URL (or receiver:<name>) (--to)',
+      // Each names what it got, so the user sees which --to is which.
+      '  - webhooks[0].url: must be an absolute http:// or https:// URL (or receiver:<name>); got "localhost:3000/hook", without a scheme: did you mean http://localhost:3000/hook? (--to)',
+      '  - webhooks[1].url: must be an absolute http:// or https:// URL (or receiver:<name>); got ftp:// instead (--to)',
     ]);
     const j = capture();
     expect(await runCli([...argv, '--json'], j.io, { send: { tmpRoot: tmpRoot() } })).toBe(2);

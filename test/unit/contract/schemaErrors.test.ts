@@ -67,3 +67,16 @@ describe('every command answers a field left out, a value not allowed and a valu
     expect(parseCommandInput('setFastForward', { enabled: 'yes' })).toMatchObject({ ok: false, error: { message: 'enabled: must be true or false' } });
   });
 });
+
+describe('a webhook URL refused says what it got instead, never its credentials', () => {
+  const refusal = (url: string) => {
+    const r = parseCommandInput('createDestination', { name: 'd', url });
+    return r.ok ? null : r.error.message;
+  };
+  it('another scheme by its name, a path, a host without a scheme with the URL it likely meant', () => {
+    expect(refusal('ftp://user:secret@x/y')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>); got ftp:// instead');
+    expect(refusal('/hooks/orders')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>); got a path without a host ("/hooks/orders")');
+    expect(refusal('localhost:3000/hook')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>); got "localhost:3000/hook", without a scheme: did you mean http://localhost:3000/hook?');
+    expect(refusal('user:secret@example.com/hook')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>)');
+  });
+});

@@ -54,7 +54,7 @@ describe('the destination form checks what the command checks, every problem at 
     });
     expect(problems).toEqual({
       name: 'Name: must not be empty',
-      'webhooks[0].url': 'Webhook 1 URL: must be an absolute http:// or https:// URL (or receiver:<name>)',
+      'webhooks[0].url': 'Webhook 1 URL: must be an absolute http:// or https:// URL (or receiver:<name>); got ftp:// instead',
       'webhooks[0].headers': 'Webhook 1 header Host: header "Host" is set by Hookbench and cannot be configured\nWebhook 1 header bad name: "bad name" is not a valid HTTP header name',
       sharedSecret: 'Shared secret: must be at most 1,024 characters (got 1,100)',
       timeoutMs: 'Timeout: must be at most 120 s (got 500 s)',
