@@ -5,6 +5,9 @@
 import type { z } from 'zod';
 import type { ApiError, Result } from './result.js';
 import { withOthers } from './problems.js';
+import { suggestKey } from './suggestKey.js';
+
+export { suggestKey };
 // Every schema's limits in our words, wherever the schema was declared (zodWords.ts).
 import './zodWords.js';
 
@@ -161,36 +164,3 @@ export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): s
   return [...keys];
 }
 
-/**
- * The known key a misspelt one most likely meant: the same but for case (`timeoutms`), a few letters off
- * (`header`), or a part of it (`secret` for `sharedSecret`); null when none is close.
- */
-export function suggestKey(unknown: string, known: readonly string[]): string | null {
-  const u = unknown.toLowerCase();
-  let best: { key: string; score: number } | null = null;
-  for (const key of known) {
-    const k = key.toLowerCase();
-    let score: number | null = null;
-    if (k === u) score = 0;
-    else {
-      const d = editDistance(u, k);
-      if (d <= Math.max(1, Math.floor(Math.min(u.length, k.length) / 3))) score = d;
-      else if (Math.min(u.length, k.length) >= 4 && (k.includes(u) || u.includes(k))) score = 10 + Math.abs(k.length - u.length);
-    }
-    if (score !== null && (!best || score < best.score)) best = { key, score };
-  }
-  return best?.key ?? null;
-}
-
-/** Levenshtein distance (keys are short). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}

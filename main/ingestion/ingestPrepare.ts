@@ -16,6 +16,7 @@ import { sentAtProblem } from '../contract/message/timestamp.js';
 import { callBytes, storedCallOf } from '../store/storedJson.js';
 import { decodeBody, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
 import { withOthers } from '../contract/problems.js';
+import { suggestKey } from '../contract/suggestKey.js';
 import { newMessageId } from './messageIds.js';
 
 export interface PrepareRequest {
@@ -267,12 +268,22 @@ function callsOf(s: Intake, payload: Record<string, unknown>, problems: ItemProb
     if (type === undefined || type === null) {
       problems.push({ index: i, call, error: { code: 'missing_field', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: is required (one of track, page, screen, identify, group, alias)` } });
     } else if (!isMessageType(type) || type === 'delete') {
-      problems.push({ index: i, call, error: { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: unknown message type ${JSON.stringify(type)}` } });
+      problems.push({ index: i, call, error: { code: 'unknown_type', field: `batch[${i}].type`, index: i, message: `batch[${i}].type: ${unknownTypeWords(type)}` } });
     } else {
       items.push({ type, call });
     }
   }
   return items;
+}
+
+const INGESTED_TYPES = ['track', 'page', 'screen', 'identify', 'group', 'alias'] as const;
+
+/** Why a type is refused, with the ones taken and the one most likely meant (`"trak"`, `"Track"`). */
+function unknownTypeWords(type: unknown): string {
+  // A delete is made by a deletion request, never sent by an SDK: said so, or the user would look for a typo.
+  if (type === 'delete') return `"delete" is not a call an SDK sends (one of ${INGESTED_TYPES.join(', ')}); request a deletion with createDeletionRequest or hookbench delete-user`;
+  const meant = typeof type === 'string' ? suggestKey(type, INGESTED_TYPES) : null;
+  return `unknown message type ${JSON.stringify(type)} (${meant ? `did you mean "${meant}"? ` : ''}one of ${INGESTED_TYPES.join(', ')})`;
 }
 
 // Each call is limited to 32 KiB as received (docs/behaviour.md §7), and a call too large is named before any

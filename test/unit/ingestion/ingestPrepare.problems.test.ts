@@ -28,7 +28,7 @@ describe('every bad call of a batch is named', () => {
       field: 'batch[1].event',
       index: 1,
       message: 'batch[1].event: is required (and 1 more problem)',
-      problems: [{ code: 'unknown_type', field: 'batch[2].type', index: 2, message: 'batch[2].type: unknown message type "bogus"' }],
+      problems: [{ code: 'unknown_type', field: 'batch[2].type', index: 2, message: 'batch[2].type: unknown message type "bogus" (one of track, page, screen, identify, group, alias)' }],
     });
   });
 
@@ -56,7 +56,16 @@ describe('every bad call of a batch is named', () => {
       [6, 'invalid_input', 'batch[6].userId'],
       [7, 'message_too_large', 'batch[7]'],
     ]);
-    expect(refused.error.message).toBe('batch[0].type: unknown message type "bogus" (and 6 more problems)');
+    expect(refused.error.message).toBe('batch[0].type: unknown message type "bogus" (one of track, page, screen, identify, group, alias) (and 6 more problems)');
+  });
+
+  it('an unknown type names the types taken and the one most likely meant; a delete says how deletions are made', () => {
+    const refused = refusal(prepare([{ type: 'trak', userId: 'u', event: 'E' }, { type: 'Identify', userId: 'u' }, { type: 'delete', userId: 'u' }]));
+    expect(eachProblem(refused.error).map((e) => e.message)).toEqual([
+      'batch[0].type: unknown message type "trak" (did you mean "track"? one of track, page, screen, identify, group, alias)',
+      'batch[1].type: unknown message type "Identify" (did you mean "identify"? one of track, page, screen, identify, group, alias)',
+      'batch[2].type: "delete" is not a call an SDK sends (one of track, page, screen, identify, group, alias); request a deletion with createDeletionRequest or hookbench delete-user',
+    ]);
   });
 
   it('names every call too large when nothing else is wrong', () => {
