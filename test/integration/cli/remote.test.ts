@@ -352,7 +352,7 @@ describe('hookbench send through a running serve (--data-dir of a serve)', () =>
     await c.waitForOut('next retry at');
     c.abort();
     expect(await run).toBe(1);
-    expect(c.out().trimEnd().split('\n').at(-1)).toBe('interrupted after 1 attempt: not delivered');
+    expect(c.out().trimEnd().split('\n').at(-1)).toBe('interrupted after 1 attempt: not delivered (cancelled: no further retries)');
     const id = Number(/^sending track #(\d+) /.exec(c.out())![1]);
     expect(must(running.core.getMessage({ id })).deliveries[0]).toMatchObject({ status: 'cancelled', reason: 'cancelled by user' });
     expect(must(running.core.listDestinations({ owner: 'send' })).items[0]).toMatchObject({ name: 'hookbench send', enabled: false });

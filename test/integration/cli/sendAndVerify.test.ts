@@ -218,7 +218,7 @@ describe('hookbench send (in-process)', () => {
     expect(await run).toBe(1);
     expect(rx.captured).toHaveLength(1);
     expect(c.out()).toMatch(/\(in \d[^)]* s\)\n/); // real clock: no "of virtual time"
-    expect(c.out().trimEnd().split('\n').at(-1)).toBe('interrupted after 1 attempt: not delivered');
+    expect(c.out().trimEnd().split('\n').at(-1)).toBe('interrupted after 1 attempt: not delivered (cancelled: no further retries)');
     expect(readdirSync(root)).toEqual([]);
   });
 

@@ -20,7 +20,7 @@ import { createCore, type Core } from '../../../app/createCore.js';
 import { EXIT, refusalText, runCommand, type CliIO } from '../../io.js';
 import { findLiveServe, listAll } from '../../remote.js';
 import { parseCall, parseHeaders, withFlagHint } from './sendInput.js';
-import { isFinal, Reporter, span } from './sendReport.js';
+import { CANCELLED_WORDS, isFinal, Reporter, span } from './sendReport.js';
 import { listResult, SEND_DESTINATION, takeSendDestination, type DestinationApi, type SendDestinationSettings } from './sendDestination.js';
 import { sendThroughServe } from './sendThroughServe.js';
 
@@ -176,7 +176,7 @@ async function reportOutcome(core: Core, message: MessageRecord, delivery: Deliv
     core.cancelMessage({ id: message.id });
     await core.idle();
     final = current(core, message.id, delivery.id) ?? final;
-    report.result({ message, status: 'interrupted', reason: null, attempts: final.attempts, spanMs: span(final), exitCode: EXIT.failed });
+    report.result({ message, status: 'interrupted', reason: final.status === 'cancelled' ? CANCELLED_WORDS : null, attempts: final.attempts, spanMs: span(final), exitCode: EXIT.failed });
     return EXIT.failed;
   }
   const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;

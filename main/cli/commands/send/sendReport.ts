@@ -12,6 +12,8 @@ import { EXIT, formatDuration, type CliIO } from '../../io.js';
 import type { ServerInfo } from '../serve.js';
 
 const WAITING: readonly DeliveryStatus[] = ['queued', 'delivering', 'retrying'];
+/** What Ctrl-C did to a message still waiting: it is cancelled, nothing of it goes out later. */
+export const CANCELLED_WORDS = 'cancelled: no further retries';
 /** Whether a delivery is settled: nothing more will be attempted. */
 export const isFinal = (s: DeliveryStatus) => !WAITING.includes(s);
 

@@ -14,7 +14,7 @@ import { EventStream, untilAborted } from '../../events.js';
 import { EXIT, refusalText, UsageError, type CliIO } from '../../io.js';
 import { callApi, listAll } from '../../remote.js';
 import { withFlagHint } from './sendInput.js';
-import { isFinal, span, type Reporter } from './sendReport.js';
+import { CANCELLED_WORDS, isFinal, span, type Reporter } from './sendReport.js';
 import { listResult, takeSendDestination, type DestinationApi, type SendDestinationSettings } from './sendDestination.js';
 import type { ServerInfo } from '../serve.js';
 
@@ -203,7 +203,8 @@ async function sendAndFollow(o: ThroughServe, dest: Destination, follow: Follow)
     const cancelled = await callApi(follow.info, 'cancelMessage', { id: message.id }).catch(() => null);
     if (!cancelled?.ok) io.stderr(`hookbench send: could not cancel message #${message.id} on the serve; its retries go on there\n`);
     const d = (await follow.catchUp().catch(() => null)) ?? final ?? delivery;
-    report.result({ message, status: 'interrupted', reason: null, attempts: d.attempts, spanMs: span(d), exitCode: EXIT.failed });
+    // Said, so the user knows the message will not go out later on its own.
+    report.result({ message, status: 'interrupted', reason: cancelled?.ok ? CANCELLED_WORDS : null, attempts: d.attempts, spanMs: span(d), exitCode: EXIT.failed });
     return EXIT.failed;
   }
   await follow.catchUp(); // every attempt printed, also those of a round whose events came late
