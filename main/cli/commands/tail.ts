@@ -7,6 +7,7 @@
 import type { EngineEvent } from '../../contract/events.js';
 import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js';
 import type { MessageDetail } from '../../contract/messages.js';
+import type { ClockStatus } from '../../contract/overview.js';
 import { resolveDataDir } from '../../app/dataDir.js';
 import { EventStream, untilAborted, type EventFrame, type StreamStatus } from '../events.js';
 import { EXIT, formatDuration, runCommand, type CliIO } from '../io.js';
@@ -204,6 +205,11 @@ export async function runTail(options: TailOptions, io: CliIO, deps: TailDeps = 
     const info = findRunningServe(options.dataDir).info;
     const dataDir = resolveDataDir(options.dataDir);
     const printer = options.json ? null : new TailPrinter(io, info, deps.timeZone);
+    // Times are engine times: when time travel left the clock away from real time, the first line says so,
+    // or "18:42" an hour before 18:00 reads as a wrong clock.
+    const clock = printer ? await callApi<ClockStatus>(info, 'getClock', {}).catch(() => null) : null;
+    const away = clock?.ok && clock.value.offsetMs !== 0 ? clock.value.offsetMs : 0;
+    const timesNote = away === 0 ? '' : `; times are engine times, ${formatDuration(Math.abs(away))} ${away > 0 ? 'ahead of' : 'behind'} real time (Reset offset in the workbench puts the clock back)`;
     const onFrame = (frame: EventFrame) => {
       if (!printer) {
         for (const event of frame.events) io.stdout(`${JSON.stringify(event satisfies EngineEvent)}\n`);
@@ -218,7 +224,7 @@ export async function runTail(options: TailOptions, io: CliIO, deps: TailDeps = 
         io.stderr(
           s.again
             ? `reconnected to Hookbench at ${s.info.url} (pid ${s.info.pid}); events while disconnected are not shown\n`
-            : `tailing Hookbench at ${s.info.url} (pid ${s.info.pid}, data dir ${dataDir}): messages, attempts, deliveries and refused requests as they happen; Ctrl-C to stop\n`,
+            : `tailing Hookbench at ${s.info.url} (pid ${s.info.pid}, data dir ${dataDir}): messages, attempts, deliveries and refused requests as they happen${timesNote}; Ctrl-C to stop\n`,
         );
       } else if (s.kind === 'lost') io.stderr(`lost the connection to Hookbench at ${s.info.url} (${s.reason}); reconnecting...\n`);
       else io.stderr(`waiting: ${s.reason}; trying again...\n`);

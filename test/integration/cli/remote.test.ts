@@ -133,6 +133,16 @@ describe('hookbench tail', () => {
     expect(await run).toBe(0);
   });
 
+  it('says when the engine clock is away from real time, as its times are engine times', async () => {
+    const running = await serve();
+    must(await running.core.advanceClock({ ms: 2 * 3_600_000 }));
+    const { c, run } = start(['tail', '--data-dir', running.dataDir]);
+    await c.waitForErr('Ctrl-C to stop');
+    expect(c.err()).toContain('as they happen; times are engine times, 2 h ahead of real time (Reset offset in the workbench puts the clock back); Ctrl-C to stop\n');
+    c.abort();
+    expect(await run).toBe(0);
+  });
+
   it('--json prints the raw events one per line', async () => {
     const rx = await newReceiver(status(200));
     const running = await serve();
