@@ -14,4 +14,11 @@ describe('docs/api.md', () => {
     for (const name of COMMAND_NAMES) expect(shipped, name).toContain(`### ${name}\n`);
     expect(shipped).toContain('"maxLength": 1000'); // listMessages' text filter, from its zod schema
   });
+
+  it("docs/usage.md's list of commands names every command, so a reader of that list misses none", () => {
+    const usage = readFileSync(new URL('../../../docs/usage.md', import.meta.url), 'utf8');
+    const list = /^- \*\*Commands:\*\*\n((?: {2}.*\n)+)/m.exec(usage)?.[1] ?? '';
+    const named = new Set([...list.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]));
+    expect(COMMAND_NAMES.filter((name) => !named.has(name))).toEqual([]);
+  });
 });
