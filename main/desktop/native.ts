@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import type { OpenDialogOptions, OpenDialogReturnValue, SaveDialogOptions, SaveDialogReturnValue } from 'electron';
 import { z } from 'zod';
 import type { HookbenchBridge, OpenFilePurpose } from '../contract/bridge.js';
+import { decodeUtf8 } from '../domain/utf8.js';
 import { isExternalUrl } from './appPage.js';
 
 export type NativeCapabilities = Pick<HookbenchBridge, 'openFile' | 'saveFile' | 'revealDataDir' | 'openExternal'>;
@@ -47,7 +48,10 @@ export function nativeCapabilities(deps: NativeDeps): NativeCapabilities {
       if (!path) return null;
       const { size } = await stat(path);
       if (size > MAX_OPEN_BYTES) throw new Error(`${basename(path)}: ${size} bytes is more than the ${MAX_OPEN_BYTES} this app reads`);
-      return { path, text: await readFile(path, 'utf8') };
+      // Read as 'utf8', a byte that is not UTF-8 would become U+FFFD and be imported or saved as such.
+      const decoded = decodeUtf8(await readFile(path));
+      if (!decoded.ok) throw new Error(`${basename(path)}: ${decoded.message}`);
+      return { path, text: decoded.text };
     },
     async saveFile(options) {
       const { defaultName, content } = saveFileInput.parse(options);

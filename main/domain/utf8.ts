@@ -5,39 +5,11 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { getLocation } from 'jsonc-parser';
+import { invalidUtf8Words, scanInvalidUtf8 } from '../contract/utf8Text.js';
 
 /** The byte offset of the first byte that is not part of a well-formed UTF-8 sequence, or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
-  if (isUtf8(bytes)) return -1;
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    // Lead byte: its sequence length and the allowed range of the second byte (no overlongs, no surrogates).
-    let length: number;
-    let low = 0x80;
-    let high = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) length = 2;
-    else if (b >= 0xe0 && b <= 0xef) {
-      length = 3;
-      if (b === 0xe0) low = 0xa0;
-      if (b === 0xed) high = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      length = 4;
-      if (b === 0xf0) low = 0x90;
-      if (b === 0xf4) high = 0x8f;
-    } else return i;
-    for (let k = 1; k < length; k++) {
-      const c = bytes[i + k];
-      if (c === undefined) return i;
-      if (k === 1 ? c < low || c > high : c < 0x80 || c > 0xbf) return i;
-    }
-    i += length;
-  }
-  return -1;
+  return isUtf8(bytes) ? -1 : scanInvalidUtf8(bytes);
 }
 
 /** `batch[2].messageId` from a JSON path; null for the top level. */
@@ -86,6 +58,5 @@ export function decodeUtf8(bytes: Uint8Array): Utf8Decoded {
     }
   }
   const column = buffer.subarray(lineStart, offset).toString('utf8').length + 1;
-  const message = `invalid UTF-8 at byte ${offset} (0x${bytes[offset]!.toString(16).padStart(2, '0')}), line ${line}, column ${column}; the text must be UTF-8 (the byte is refused rather than replaced)`;
-  return { ok: false, offset, line, column, message };
+  return { ok: false, offset, line, column, message: invalidUtf8Words(bytes, offset) };
 }

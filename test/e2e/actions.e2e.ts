@@ -70,6 +70,16 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     const waiting = panel.getByRole('button', { name: 'Import', exact: true });
     expect(await waiting.isDisabled()).toBe(true);
     expect(await waiting.getAttribute('title')).toBe('Choose an export file first');
+    // A copy damaged on the way (a byte that is not UTF-8) is refused where it is, not imported with U+FFFD in its
+    // place, and the file chosen before it is no longer the one Import would send.
+    await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'signups.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(exported.text) });
+    await panel.getByRole('button', { name: 'Import signups.jsonl' }).waitFor();
+    const damaged = Buffer.from(exported.text);
+    const at = damaged.indexOf('second');
+    damaged[at] = 0xe9;
+    await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'damaged.jsonl', mimeType: 'application/x-ndjson', buffer: damaged });
+    await panel.getByRole('alert').getByText(`damaged.jsonl: invalid UTF-8 at byte ${at} (0xe9), line 2,`, { exact: false }).waitFor();
+    expect(await waiting.isDisabled()).toBe(true);
     await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'signups.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(exported.text) });
     await panel.getByRole('button', { name: 'Import signups.jsonl' }).click();
     const notice = page.getByRole('status').filter({ hasText: 'Imported 3 messages' });

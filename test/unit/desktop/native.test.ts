@@ -33,6 +33,15 @@ describe('native capabilities', () => {
     await expect(native.openFile({ purpose: 'anything' as never })).rejects.toThrow();
   });
 
+  it('openFile: a file that is not UTF-8 is refused naming its first bad byte, not read with U+FFFD in its place', async () => {
+    const t = tempDir();
+    dirs.push(t.cleanup);
+    const file = join(t.dir, 'export.jsonl');
+    writeFileSync(file, Buffer.concat([Buffer.from('{"message":{}}\n{"a":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+    const { native } = fakes({ showOpenDialog: async () => ({ canceled: false, filePaths: [file] }) });
+    await expect(native.openFile({ purpose: 'import' })).rejects.toThrow('export.jsonl: invalid UTF-8 at byte 24 (0xe9), line 2, column 10; the text must be UTF-8 (the byte is refused rather than replaced)');
+  });
+
   it('saveFile: the renderer names the file only, the user picks the folder', async () => {
     const t = tempDir();
     dirs.push(t.cleanup);

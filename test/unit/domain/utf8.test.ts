@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, invalidUtf8Error } from '../../../main/domain/utf8.js';
+import { decodeUtf8, firstInvalidUtf8, invalidUtf8Error } from '../../../main/domain/utf8.js';
+import { scanInvalidUtf8 } from '../../../main/contract/utf8Text.js';
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 
@@ -36,5 +37,14 @@ describe('finding invalid UTF-8 in a body', () => {
     expect(invalidUtf8Error(inKey, firstInvalidUtf8(inKey))).toEqual({ field: 'batch[0]', message: 'batch[0]: a key has invalid UTF-8 at byte 14 (0xe2); JSON must be UTF-8' });
     const outside = bytes('{"a":1}', [0x80]);
     expect(invalidUtf8Error(outside, 7)).toEqual({ field: 'body', message: 'body: invalid UTF-8 at byte 7 (0x80); JSON must be UTF-8' });
+  });
+});
+
+describe('the pure scan the renderer uses', () => {
+  it('finds the byte the engine finds, and names the line and column (in UTF-16 units) an editor shows', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 24 }), (b) => scanInvalidUtf8(b) === firstInvalidUtf8(b)));
+    const text = bytes('ok\n😀é', [0xff], 'x');
+    expect(scanInvalidUtf8(text)).toBe(9);
+    expect(decodeUtf8(text)).toMatchObject({ ok: false, line: 2, column: 4, message: 'invalid UTF-8 at byte 9 (0xff), line 2, column 4; the text must be UTF-8 (the byte is refused rather than replaced)' });
   });
 });

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { FileUp } from 'lucide-react';
 import { IMPORT_LIMITS } from '../../../../main/contract/apiLimits';
+import { invalidUtf8Words, scanInvalidUtf8 } from '../../../../main/contract/utf8Text';
 import { api } from '../../api/instance';
 import { formatBytes, formatCount, plural } from '../../lib/format';
 import { useCatalog } from '../../stores/catalog';
@@ -24,11 +25,15 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
   const inputId = useId();
   const bridge = window.hookbench;
 
+  // A file refused leaves none chosen: Import must not go on with the one chosen before it.
+  const refuse = (message: string) => {
+    setFile(null);
+    setError(message);
+  };
   const take = (name: string, text: string) => {
     setError(null);
     if (text.length > IMPORT_LIMITS.textChars) {
-      setFile(null);
-      return setError(`${name}: ${formatCount(text.length)} characters is more than the ${formatCount(IMPORT_LIMITS.textChars)} one import takes; export fewer messages`);
+      return refuse(`${name}: ${formatCount(text.length)} characters is more than the ${formatCount(IMPORT_LIMITS.textChars)} one import takes; export fewer messages`);
     }
     setFile({ name, text });
   };
@@ -36,8 +41,13 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     const chosen = list?.[0];
     if (!chosen) return;
     // Characters are at most bytes: a file this large cannot fit.
-    if (chosen.size > IMPORT_LIMITS.textChars * 4) return setError(`${chosen.name}: ${formatBytes(chosen.size)} is more than one import takes (${formatCount(IMPORT_LIMITS.textChars)} characters); export fewer messages`);
-    take(chosen.name, await chosen.text());
+    if (chosen.size > IMPORT_LIMITS.textChars * 4) return refuse(`${chosen.name}: ${formatBytes(chosen.size)} is more than one import takes (${formatCount(IMPORT_LIMITS.textChars)} characters); export fewer messages`);
+    // File.text() would replace a byte that is not UTF-8 with U+FFFD and import that: the bytes are checked first.
+    const bytes = new Uint8Array(await chosen.arrayBuffer());
+    const bad = scanInvalidUtf8(bytes);
+    if (bad >= 0) return refuse(`${chosen.name}: ${invalidUtf8Words(bytes, bad)}`);
+    // A byte-order mark is kept, as the CLI keeps it, for the import to name.
+    take(chosen.name, new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes));
   };
   const pickInDesktop = async () => {
     try {
