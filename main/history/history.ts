@@ -38,6 +38,11 @@ function filterProblem(filter: MessageFilter, prefix = ''): Result<never> | null
   if (filter.deliverySince !== undefined && filter.delivery === undefined) {
     return err({ code: 'invalid_input', field: `${prefix}deliverySince`, message: `${prefix}deliverySince: give delivery too (the delivery status it is about, e.g. failed)` });
   }
+  // `to` is exclusive: a range that ends where or before it starts matches nothing, which an empty answer would hide.
+  if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return err({ code: 'invalid_input', field: `${prefix}to`, message: `${prefix}to: must be after from (got from ${iso(filter.from)}, to ${iso(filter.to)})` });
+  }
   return null;
 }
 

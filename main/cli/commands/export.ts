@@ -161,6 +161,7 @@ function flagWords(message: string): string {
     .replace(/^filter\.event/, '--event')
     .replace(/^filter\.deliverySince/, '--delivery-since')
     .replace(/^filter\.(from|to)/, '--$1')
+    .replace(/^--to: must be after from/, '--to: must be after --from')
     .replace(/^ids\[\d+\]/, '--id');
 }
 

@@ -57,6 +57,11 @@ describe('listMessages filters (each returns only matching messages)', () => {
     expect(list(core, { from: latest + 1 })).toEqual([]);
     expect(list(core, { to: Math.min(...times) })).toEqual([]);
     expect(list(core, { from: Math.min(...times), to: latest + 1 })).toHaveLength(5);
+    // A range that ends where it starts, or before, is refused rather than answered with nothing; so is its export.
+    const reversed = { from: Date.UTC(2026, 10, 28, 14), to: Date.UTC(2026, 10, 28, 13) };
+    expect(core.listMessages(reversed)).toEqual({ ok: false, error: { code: 'invalid_input', field: 'to', message: 'to: must be after from (got from 2026-11-28T14:00:00.000Z, to 2026-11-28T13:00:00.000Z)' } });
+    expect(core.listMessages({ from: latest, to: latest })).toMatchObject({ ok: false, error: { field: 'to' } });
+    expect(core.exportMessages({ filter: reversed, format: 'json' })).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'filter.to', message: expect.stringMatching(/^filter\.to: must be after from/) } });
   });
 
   it('summaries carry what a row needs (no body), and cursor pages stay stable while messages arrive', async () => {

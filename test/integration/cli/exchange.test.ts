@@ -134,6 +134,9 @@ describe('hookbench export', () => {
     const long = await cli(['export', '--user', 'u'.repeat(1001), '--data-dir', running.dataDir]);
     expect(long.code).toBe(2);
     expect(long.err).toBe('hookbench export: --user: must be at most 1,000 characters\n');
+    const reversed = await cli(['export', '--from', '2026-11-28T14:00:00Z', '--to', '2026-11-28T13:00:00Z', '--data-dir', running.dataDir]);
+    expect(reversed.code).toBe(2);
+    expect(reversed.err).toBe('hookbench export: --to: must be after --from (got from 2026-11-28T14:00:00.000Z, to 2026-11-28T13:00:00.000Z)\n');
 
     const none = join(dir, 'none.har');
     const nothing = await cli(['export', '--out', none, '--user', 'nobody', '--data-dir', running.dataDir]);
