@@ -80,6 +80,13 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'damaged.jsonl', mimeType: 'application/x-ndjson', buffer: damaged });
     await panel.getByRole('alert').getByText(`damaged.jsonl: invalid UTF-8 at byte ${at} (0xe9), line 2,`, { exact: false }).waitFor();
     expect(await waiting.isDisabled()).toBe(true);
+    // An import the server refuses keeps the panel open, saying why: its button was busy, which took the focus.
+    const [first, ...rest] = exported.text.trimEnd().split('\n');
+    const noEvent = JSON.parse(first!) as { message: { call: Record<string, unknown> } };
+    delete noEvent.message.call['event'];
+    await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from([JSON.stringify(noEvent), ...rest].join('\n')) });
+    await panel.getByRole('button', { name: 'Import broken.jsonl' }).click();
+    await panel.getByRole('alert').getByText('broken.jsonl: line 1: call.event: is required').waitFor();
     await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'signups.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(exported.text) });
     await panel.getByRole('button', { name: 'Import signups.jsonl' }).click();
     const notice = page.getByRole('status').filter({ hasText: 'Imported 3 messages' });

@@ -11,6 +11,7 @@ export function DropPanel({ label, title, icon, align = 'left', up = false, disa
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement | null>(null);
   const button = useRef<HTMLButtonElement | null>(null);
+  const panel = useRef<HTMLDivElement | null>(null);
   const id = useId();
   const close = () => {
     setOpen(false);
@@ -37,10 +38,17 @@ export function DropPanel({ label, title, icon, align = 'left', up = false, disa
   }, [open]);
   const onBlur = (e: React.FocusEvent) => {
     if (!open || (e.relatedTarget instanceof Node && root.current?.contains(e.relatedTarget))) return;
+    const left = e.target;
     // A task later the focus has landed. Another window taking it (a file chooser) leaves the document's
     // active element inside: the panel stays open.
     setTimeout(() => {
       if (root.current?.contains(document.activeElement)) return;
+      // A button inside turned busy (disabled) drops the focus to the page: the panel takes it and stays open,
+      // else the answer it waits for (an import's or an export's error) would close with it, unseen.
+      if (document.activeElement === document.body && left instanceof HTMLElement && left.matches(':disabled') && panel.current?.contains(left)) {
+        panel.current.focus();
+        return;
+      }
       setOpen(false);
       if (document.activeElement === document.body) button.current?.focus();
     }, 0);
@@ -53,7 +61,7 @@ export function DropPanel({ label, title, icon, align = 'left', up = false, disa
       </Button>
       {open && (
         // tabIndex -1: a click on its text focuses the panel itself, so focus stays inside and it stays open.
-        <div id={id} role="dialog" aria-label={label} tabIndex={-1} style={{ width }} className={`absolute z-30 ${up ? 'bottom-8' : 'top-8'} rounded-lg border border-line bg-panel p-3 whitespace-normal shadow-pop outline-none ${align === 'right' ? 'right-0' : 'left-0'}`}>
+        <div ref={panel} id={id} role="dialog" aria-label={label} tabIndex={-1} style={{ width }} className={`absolute z-30 ${up ? 'bottom-8' : 'top-8'} rounded-lg border border-line bg-panel p-3 whitespace-normal shadow-pop outline-none ${align === 'right' ? 'right-0' : 'left-0'}`}>
           {children(close)}
         </div>
       )}
