@@ -98,6 +98,22 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     expect(listed.items.map((m) => m.userId)).toEqual([...users].reverse().concat([...users].reverse()));
   });
 
+  it('Export as HAR of messages never sent says why there is nothing to download, and downloads nothing', async () => {
+    const r = await serve({ sources: [{ name: 'web', kind: 'web' }] });
+    for (const userId of ['first', 'second']) await r.call('sendMessage', { type: 'track', source: 'web', call: { userId, event: 'Kept Here' }, destinations: [] });
+    const page = await open(r, '#/history');
+    await page.getByText('End of the history: 2 messages').waitFor();
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const panel = page.getByRole('dialog', { name: 'Export' });
+    await panel.getByRole('radio', { name: 'HAR' }).click();
+    await panel.getByRole('button', { name: 'Download HAR' }).click();
+    await panel.getByRole('alert').getByText('All 2 matching messages were never sent, and HAR lists attempts: nothing to download (JSON lines holds every message)').waitFor();
+    expect(downloads).toBe(0);
+    expect(await page.getByRole('status').filter({ hasText: 'Exported' }).count()).toBe(0);
+  });
+
   it('bulk Retry says how many messages and deliveries it sent again, and what it could not retry', async () => {
     // Its retries wait 10 min: none is in flight when Retry selected is clicked, however slow the machine.
     const down = { name: 'Down', enabled: true, url: 'receiver:down', retry: { schedule: [600_000] } };

@@ -99,7 +99,9 @@ export async function runExport(options: ExportOptions, io: CliIO): Promise<numb
       }
       const { text, messages, notSent, truncated } = answer.value;
       if (messages === 0 && notSent > 0) {
-        io.stderr(`hookbench export: the ${notSent} matching message${notSent === 1 ? ' was' : 's were'} never sent, and ${FORMAT_WORDS[format]} lists attempts; nothing written (--format json holds every message)\n`);
+        // Bounded by count, they are the newest of more that matched (older ones may have been sent).
+        const which = truncated ? `newest ${notSent.toLocaleString('en-US')}` : notSent.toLocaleString('en-US');
+        io.stderr(`hookbench export: the ${which} matching message${notSent === 1 ? ' was' : 's were'} never sent, and ${FORMAT_WORDS[format]} lists attempts; nothing written (--format json holds every message${truncated ? '; narrow the filters, e.g. --delivery, --from, --to' : ''})\n`);
         return EXIT.failed;
       }
       if (messages === 0) {

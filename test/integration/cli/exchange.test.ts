@@ -90,6 +90,14 @@ describe('hookbench export', () => {
     const none = await cli(['export', '--user', 'cy', '--data-dir', running.dataDir]);
     expect(none.code).toBe(1);
     expect(none.err).toBe('hookbench export: the 1 matching message was never sent, and HAR 1.2 lists attempts; nothing written (--format json holds every message)\n');
+
+    // The newest 10,000 never sent, older ones sent: the export says they are the newest, not all that matched.
+    for (let batch = 0; batch < 10; batch++) {
+      must(core.sendMessages({ messages: Array.from({ length: 1000 }, () => ({ type: 'track' as const, call: { userId: 'dee', event: 'Kept Here', integrations: { All: false } }, source: 'web' })) }));
+    }
+    const newest = await cli(['export', '--data-dir', running.dataDir]);
+    expect(newest.code).toBe(1);
+    expect(newest.err).toBe('hookbench export: the newest 10,000 matching messages were never sent, and HAR 1.2 lists attempts; nothing written (--format json holds every message; narrow the filters, e.g. --delivery, --from, --to)\n');
   });
 
   it('reads the data dir itself when no serve runs there', async () => {

@@ -117,6 +117,16 @@ function ExportForm({ ids, filter, onDone }: { ids: number[]; filter: HistoryFil
       return setError(result.error.message);
     }
     const { text, mimeType, fileExtension, messages, notSent, truncatedBy } = result.value;
+    // A file with no message in it is not an export: say why instead of saving it (as `hookbench export` does).
+    if (messages === 0) {
+      const chosen = ids.length ? 'selected' : 'matching';
+      setBusy(false);
+      return setError(
+        notSent > 0
+          ? `${notSent === 1 ? `The ${chosen} message was` : `${truncatedBy ? 'The newest' : 'All'} ${formatCount(notSent)} ${chosen} messages were`} never sent, and ${FORMAT_LABEL[format]} lists attempts: nothing to download (JSON lines holds every message)`
+          : 'No message matches this filter: nothing to download',
+      );
+    }
     try {
       const saved = await saveText(exportFileName(fileExtension), text, mimeType);
       setBusy(false);
