@@ -81,6 +81,8 @@ export class Control {
   }
 
   async advanceToNextRetry(): Promise<Result<ClockAdvance>> {
+    // Paused, a jump moves only the offset: the retry would stay unplayed, and the clock ahead for nothing.
+    if (this.pausedByUser) return err({ code: 'conflict', message: 'forwarding is paused: the next retry would not be played; resume forwarding first' });
     const due = this.options.store.deliveries.nextDueAt();
     if (due === null) return err({ code: 'conflict', message: 'no delivery is waiting for a retry (of an enabled destination)' });
     return this.advanceClock({ ms: Math.max(0, due - this.options.clock.now()) });

@@ -123,6 +123,20 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
     await page.getByRole('switch', { name: 'Fast-forward unanswered attempts', checked: true }).waitFor();
   });
 
+  it('Next retry is disabled while forwarding is paused, saying why, and comes back on Resume', async () => {
+    const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down', retry: { schedule: [600_000], jitter: 0 } }] });
+    await r.call('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Held Order' } });
+    await expect.poll(async () => (await r.call<Overview>('getOverview')).retrying, { timeout: 20_000 }).toBe(1);
+    const page = await open(r, '#/live');
+    const next = page.getByRole('group', { name: 'Time travel' }).getByRole('button', { name: 'Next retry' });
+    await expect.poll(() => next.isEnabled()).toBe(true);
+    await r.call('pauseForwarding');
+    await expect.poll(() => next.getAttribute('aria-description')).toBe('Forwarding is paused: resume it to play the next retry');
+    expect(await next.isDisabled()).toBe(true);
+    await r.call('resumeForwarding');
+    await expect.poll(() => next.isEnabled()).toBe(true);
+  });
+
   it('after +1 min and Reset offset, the waiting retry is still due as far away, and its ghost marker moves back by the minute, without a reload', async () => {
     // One retry, 2 min after the first attempt, exactly (no jitter): far enough not to fall due during the test.
     const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down', retry: { schedule: [120_000], jitter: 0 } }] });

@@ -25,7 +25,7 @@ export const CONTROL_COMMANDS = {
     input: noInput,
     answers: returnsLater<ClockAdvance>('ClockAdvance'),
     group: 'Clock and forwarding',
-    summary: 'Moves engine time to the next waiting attempt and plays it.',
+    summary: 'Moves engine time to the next waiting attempt and plays it; `conflict` when no attempt waits, or while forwarding is paused (it would play nothing).',
     errors: ['conflict'],
   }),
   cancelClockAdvance: command({

@@ -110,8 +110,8 @@ export function CommandPalette() {
   const route = useRouter((s) => s.route);
   const paused = useEngine((s) => s.paused);
   const moved = useEngine((s) => (s.clock?.offsetMs ?? 0) !== 0);
-  // As the top bar's Next retry: offered only while a retry is waiting (advanceToNextRetry refuses otherwise).
-  const retryWaiting = useEngine((s) => s.overview !== null && s.overview.nextDueAt !== null);
+  // As the top bar's Next retry: offered only while a retry is waiting and forwarding runs (advanceToNextRetry refuses otherwise).
+  const retryWaiting = useEngine((s) => s.overview !== null && s.overview.nextDueAt !== null && !s.paused);
   const actions = open ? paletteActions({ openMessageId: opensMessages(route.view) ? route.messageId : null, forwardingPaused: paused, clockMoved: moved, retryWaiting, hasIngestUrl: true }) : [];
   const wanted = messageIdIn(search);
   /**

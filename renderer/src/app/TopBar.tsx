@@ -58,13 +58,13 @@ function EngineClock() {
 const JUMPING = 'A jump is playing: wait for it to finish, or Cancel it';
 
 function TimeTravel() {
-  const { busy, advance, nextRetry, reset, cancel, clock, overview, jump } = useEngine();
+  const { busy, advance, nextRetry, reset, cancel, clock, overview, jump, paused } = useEngine();
   const moved = (clock?.offsetMs ?? 0) !== 0 || (jump !== null && jump.reachedOffsetMs !== 0);
   const resetting = busy === 'reset' || busy === 'cancel';
   // Why the steps cannot be used now (null: they can).
   const stepsBlocked = jump !== null ? JUMPING : resetting ? 'Wait: the clock is being reset' : busy !== null ? 'Wait for the time action in progress' : null;
   // Unknown (not read yet, or unreadable: a revoked token) is not "waiting": offered only once a retry is known to wait.
-  const nextBlocked = stepsBlocked ?? (overview === null ? 'Not known yet whether a retry is waiting' : overview.nextDueAt === null ? 'No retry is waiting' : null);
+  const nextBlocked = stepsBlocked ?? (overview === null ? 'Not known yet whether a retry is waiting' : overview.nextDueAt === null ? 'No retry is waiting' : paused ? 'Forwarding is paused: resume it to play the next retry' : null);
   const resetBlocked = resetting ? 'Wait: the clock is being reset' : !moved && jump === null ? 'The clock is at real time' : null;
   return (
     <div role="group" aria-label="Time travel" className="flex items-center gap-1 xl:gap-1.5">

@@ -112,6 +112,12 @@ describe('clock: reset and next retry', () => {
     const clock = must(await core.advanceToNextRetry());
     expect(clock.offsetMs).toBeGreaterThanOrEqual(59_000);
     expect(must(core.getMessage({ id })).attempts).toHaveLength(2);
+
+    // Paused, it would play nothing: refused, the clock and the retry left as they were.
+    must(core.pauseForwarding());
+    expect(await core.advanceToNextRetry()).toEqual({ ok: false, error: { code: 'conflict', message: 'forwarding is paused: the next retry would not be played; resume forwarding first' } });
+    expect(must(core.getClock()).offsetMs).toBe(clock.offsetMs);
+    expect(must(core.getMessage({ id })).attempts).toHaveLength(2);
   });
 });
 
