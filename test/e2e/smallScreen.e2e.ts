@@ -138,6 +138,24 @@ describe.skipIf(chromiumMissing)('at 1024×768', () => {
     expect(name.x - (sw.x + sw.width)).toBeGreaterThanOrEqual(8);
   });
 
+  it('a destination’s editor shows its whole name, and its last delivery on one line', async () => {
+    await r.call('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Order Completed' } });
+    for (const size of [{ width: 1024, height: 768 }, { width: 1280, height: 800 }]) {
+      const page = await newPage(browser, size);
+      pages.push(page);
+      await page.goto(`${r.info.uiUrl}#/destinations/${encodeURIComponent('A destination with a long name')}`);
+      const heading = page.getByRole('heading', { name: 'A destination with a long name', level: 2 });
+      await heading.waitFor();
+      await page.getByRole('switch', { name: 'Enabled' }).waitFor();
+      expect(await heading.evaluate((el) => el.scrollWidth <= el.clientWidth), `${size.width} px`).toBe(true);
+      if (size.width === 1280) {
+        const last = page.getByText(/^last delivery/);
+        await last.waitFor();
+        expect((await last.boundingBox())!.height, 'one line').toBeLessThan(24);
+      }
+    }
+  });
+
   it('Destinations’ last delivery shows its whole "… ago" beside a pending count, in a full table', async () => {
     const busy = await startServe({
       sources: [

@@ -42,10 +42,13 @@ export function EditHeader({ destination: d, onCrumbClick, onDelete }: { destina
 
   return (
     <FormCrumb onCrumbClick={onCrumbClick}>
-      <h2 className="min-w-0 truncate text-[13px] font-semibold">{d.name}</h2>
+      <h2 className="min-w-0 truncate text-[13px] font-semibold" title={d.name}>
+        {d.name}
+      </h2>
       <Switch checked={d.enabled} label="Enabled" showLabel disabled={!d.enabled && d.webhooks.length === 0} title={d.webhooks.length === 0 ? 'Add a webhook URL and save first' : undefined} onChange={(next) => void setEnabled(d, next)} />
+      {/* From 1280 px: at 1024 it took the name's room ('Orders se…') and broke onto two lines; the list says it too. */}
       {stats?.last && (
-        <span className="hidden min-w-0 items-center gap-1.5 text-[11px] text-muted lg:flex">
+        <span className="hidden min-w-0 items-center gap-1.5 text-[11px] whitespace-nowrap text-muted xl:flex">
           last delivery <StatusBadge status={stats.last.status} /> {formatAgo(stats.last.at, now)}
           {stats.failureRate !== null && <> · {Math.round(stats.failureRate * 100)}% failed of {stats.delivered + stats.failed}</>}
         </span>
