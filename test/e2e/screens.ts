@@ -629,6 +629,8 @@ export async function openScreen(browser: Browser, screen: Screen, options: { wi
   if (name === 'sources' || name === 'sources-refusal') await page.getByRole('list', { name: 'Ingest log' }).getByRole('listitem').first().waitFor();
   // The usage chart's code is a chunk of its own: until it is in, its place is an empty box.
   if (name === 'sources' || name === 'sources-refusal') await page.getByRole('img', { name: /^Calls per minute, last hour/ }).waitFor();
+  // The destination editor's Last hour chart too: its canvas, or the picture shows an empty grey box.
+  if (name.startsWith('destination-edit')) await page.getByRole('region', { name: 'Last hour' }).getByRole('img').locator('canvas').first().waitFor();
   if (name === 'audiences' || name === 'audiences-synced') await page.getByRole('status', { name: 'Matches now' }).getByText(/would belong now/).waitFor();
   if (name === 'audiences-empty') await page.getByText('Audiences need a source').waitFor();
   if (name === 'sources-empty') await page.getByText('No sources yet').waitFor();
