@@ -1,7 +1,8 @@
 /**
  * The Live list while messages arrive, against a real `hookbench serve`: scrolled down, the row being read
  * stays where it is and a pill counts what arrived above; at the top, the list follows the newest. Opening a
- * message puts its pane beside the list without the list losing its place, its focus or its pill.
+ * message puts its pane beside the list without the list losing its place, its focus or its pill; closing an
+ * attempt or the message never leaves the focus on the page.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -87,6 +88,29 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('region', { name: 'Message details' }).count()).toBe(0);
     expect(await scroller(page).evaluate((el) => el.scrollTop)).toBe(top);
+    expect(await focused(page)).toBe('Messages');
+  });
+
+  it('closing an attempt gives the focus to its button in the timeline, and closing the message to the list', async () => {
+    const r = await serve(ORDERS);
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', source: 'backend', call: { userId: 'ada', event: 'Order Completed' } });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    const details = page.getByRole('region', { name: 'Message details' });
+    const attempt = details.getByRole('button', { name: /^Attempt 1: success/ });
+    await attempt.click();
+    await page.getByRole('button', { name: 'Close attempt' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Attempt 1' }).count()).toBe(0);
+    expect(await focused(page)).toBe(await attempt.getAttribute('aria-label'));
+
+    // Esc from inside the attempt: the same.
+    await attempt.click();
+    await page.getByRole('button', { name: 'Copy as cURL' }).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('region', { name: 'Attempt 1' }).count()).toBe(0);
+    expect(await focused(page)).toBe(await attempt.getAttribute('aria-label'));
+
+    await page.getByRole('button', { name: 'Close details' }).click();
+    await expect.poll(() => details.count()).toBe(0);
     expect(await focused(page)).toBe('Messages');
   });
 

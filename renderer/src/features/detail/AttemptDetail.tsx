@@ -17,6 +17,7 @@ import { VerdictBadge } from '../../ui/VerdictBadge';
 import { SignaturePanel } from '../signature/SignaturePanel';
 import { BodyModeSwitch, BodyView, useBodyMode } from './BodyView';
 import { HeadersTable } from './HeadersTable';
+import { focusAttemptButton } from '../../lib/focusAttempt';
 
 /** One attempt: the exact request, the response, the timings, and why it failed in plain words. */
 export function AttemptDetail({ detail, attempt, body, destinationName, destinationId }: { detail: MessageDetail; attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
@@ -35,7 +36,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
     ref.current?.scrollIntoView({ block: 'start' });
   }, [attempt.id]);
   return (
-    <section ref={ref} aria-label={`Attempt ${attempt.attemptNumber}`} className="flex scroll-mt-3 flex-col gap-3">
+    <section ref={ref} data-attempt-detail aria-label={`Attempt ${attempt.attemptNumber}`} className="flex scroll-mt-3 flex-col gap-3">
       <div className="flex flex-col gap-1.5">
         <div className="flex min-w-0 items-center gap-2">
           <h3 className="min-w-0 flex-1 truncate text-[13px] font-semibold" title={`Attempt ${attempt.attemptNumber} · ${destinationName} · webhook ${attempt.webhookIndex + 1}`}>
@@ -51,7 +52,7 @@ export function AttemptDetail({ detail, attempt, body, destinationName, destinat
         </div>
         {/* The actions get their own row: beside the title they squeezed it onto several lines at 1024 px. */}
         <div className="flex flex-wrap items-center gap-1">
-          <Button variant="ghost" icon={<ArrowLeft aria-hidden className="size-3.5" />} aria-label="Close attempt" title="Back to the message body (Esc)" onClick={() => navigate({ attemptId: null })}>
+          <Button variant="ghost" icon={<ArrowLeft aria-hidden className="size-3.5" />} aria-label="Close attempt" title="Back to the message body (Esc)" onClick={() => (focusAttemptButton(attempt.id), navigate({ attemptId: null }))}>
             Message
           </Button>
           <span className="mx-1 h-4 w-px bg-line" aria-hidden />

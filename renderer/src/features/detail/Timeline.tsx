@@ -60,6 +60,7 @@ export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, gh
               <span aria-hidden className={`absolute top-1/2 -left-[5px] size-[9px] -translate-y-1/2 rounded-full ring-2 ring-panel ${tone.solid}`} />
               <button
                 type="button"
+                data-attempt-id={a.id}
                 aria-pressed={selected}
                 aria-label={`Attempt ${a.attemptNumber}: ${a.outcome}${isFastForwarded(a) ? ' (fast-forwarded)' : ''}${a.statusCode ? `, HTTP ${a.statusCode}` : ''}, ${formatDuration(a.durationMs)}${refused} (${scope})`}
                 onClick={() => navigate({ attemptId: selected ? null : a.id })}

@@ -34,7 +34,7 @@ export function HistoryView() {
   const sources = useCatalog((s) => s.sources);
   const clock = useEngine((s) => s.clock);
   const [refreshKey, setRefreshKey] = useState(0);
-  const { openId, cursorId, open, onRowClick, gridRef } = useListKeys(rows);
+  const { openId, cursorId, close, onRowClick, gridRef } = useListKeys(rows);
 
   // The store follows the engine's events from here on (rows' statuses; new messages counted for a Refresh).
   useEffect(() => show(parsed.filter), [parsed.filter, show]);
@@ -105,7 +105,7 @@ export function HistoryView() {
           <RetentionBar refreshKey={refreshKey} />
         </>
       }
-      pane={openId !== null ? <LazyDetailPane onClose={() => open(null)} /> : null}
+      pane={openId !== null ? <LazyDetailPane onClose={close} /> : null}
     />
   );
 }

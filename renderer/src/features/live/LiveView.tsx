@@ -16,7 +16,7 @@ export function LiveView() {
   const sources = useCatalog((s) => s.sources);
   const clock = useEngine((s) => s.clock);
   const visible = useMemo(() => (filter.status === 'all' && filter.type === 'all' ? rows : rows.filter((r) => matchesFilter(r, filter))), [rows, filter]);
-  const { openId, cursorId, open, onRowClick, gridRef } = useListKeys(visible);
+  const { openId, cursorId, close, onRowClick, gridRef } = useListKeys(visible);
   // The rest of the list is asked for once these rows are painted, not while they are on their way to the screen.
   const shown = visible.length > 0;
   useEffect(() => {
@@ -36,7 +36,7 @@ export function LiveView() {
           )}
         </>
       }
-      pane={openId !== null ? <LazyDetailPane onClose={() => open(null)} /> : null}
+      pane={openId !== null ? <LazyDetailPane onClose={close} /> : null}
     />
   );
 }

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { api } from '../../api/instance';
+import { focusAttemptButton } from '../../lib/focusAttempt';
 import { useDetail } from '../../stores/detail';
 import { useRouter } from '../../stores/router';
 
@@ -32,6 +33,11 @@ export function useListKeys(rows: readonly { id: number }[]) {
   }, [openId]);
 
   const open = useCallback((id: number | null, replace = false) => navigate({ messageId: id }, { replace }), [navigate]);
+  /** Closes the open message; the list gets the focus (the pane's Close button, or what had it, is gone). */
+  const close = useCallback(() => {
+    open(null);
+    gridRef.current?.focus();
+  }, [open]);
   const onRowClick = useCallback(
     (id: number) => {
       setCursorId(id);
@@ -55,11 +61,12 @@ export function useListKeys(rows: readonly { id: number }[]) {
   useHotkeys(
     'escape',
     () => {
-      if (openId !== null && attemptId !== null) navigate({ attemptId: null });
-      else if (openId !== null) {
-        open(null);
-        gridRef.current?.focus();
-      }
+      if (openId !== null && attemptId !== null) {
+        // Focus inside the attempt (or already lost) goes back to the attempt's button in its timeline.
+        const active = document.activeElement;
+        if (!active || active === document.body || active.closest('[data-attempt-detail]')) focusAttemptButton(attemptId);
+        navigate({ attemptId: null });
+      } else if (openId !== null) close();
     },
     { preventDefault: false },
     [openId, attemptId],
@@ -74,5 +81,5 @@ export function useListKeys(rows: readonly { id: number }[]) {
     [openId, cursorId],
   );
 
-  return { openId, cursorId, open, onRowClick, gridRef };
+  return { openId, cursorId, open, close, onRowClick, gridRef };
 }
