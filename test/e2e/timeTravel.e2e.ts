@@ -1,7 +1,8 @@
 /**
  * Time travel against endpoints that never answer, in the workbench (docs/behaviour.md §5): a +4 h jump
  * finishes with every message failed, its progress in words in the top bar; Cancel and Reset offset
- * interrupt a jump while its attempt still waits on the network; a ghost marker advances to its retry.
+ * interrupt a jump while its attempt still waits on the network; a ghost marker advances to its retry; the
+ * top bar's controls, disabled while they run, give the keyboard focus back.
  * Destinations have short timeouts so that each real wait is short; every wait is on UI or engine state.
  */
 import { describe, expect, it } from 'vitest';
@@ -171,5 +172,29 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
     const row = page.getByRole('grid', { name: 'Messages' }).getByRole('row').filter({ hasText: 'Late Order' });
     // So does the Live row's countdown.
     await expect.poll(async () => seconds(await row.getByTitle(/^Next attempt in /).getAttribute('title'))).toBeLessThanOrEqual(61);
+  });
+
+  it('the top bar keeps the keyboard focus: a time step, Reset offset and Forwarding are disabled while they run, and the focus comes back', async () => {
+    const r = await serve({ receivers: [{ name: 'ok', script: 200 }], destinations: [{ name: 'Ok', enabled: true, url: 'receiver:ok' }] });
+    const page = await open(r, '#/live');
+    const bar = page.getByRole('banner');
+    const focusedName = () => page.evaluate<string | null | undefined>('document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent');
+    const step = bar.getByRole('button', { name: '+5 s', exact: true });
+    await step.focus();
+    await page.keyboard.press('Enter');
+    await bar.getByLabel('offset +5 s').waitFor();
+    await expect.poll(focusedName).toBe('+5 s');
+    // Reset offset is disabled at real time: the focus goes to the next control that can take it.
+    await bar.getByRole('button', { name: 'Reset offset' }).focus();
+    await page.keyboard.press('Enter');
+    await bar.getByLabel('real time').waitFor();
+    await expect.poll(focusedName).toBe('Fast-forward unanswered attempts');
+    const forwarding = bar.getByRole('switch', { name: 'Forwarding' });
+    await forwarding.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => forwarding.getAttribute('aria-checked')).toBe('false');
+    await expect.poll(focusedName).toBe('Forwarding');
+    await page.keyboard.press('Space');
+    await expect.poll(() => forwarding.getAttribute('aria-checked')).toBe('true');
   });
 });

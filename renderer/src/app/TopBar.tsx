@@ -1,8 +1,10 @@
 import { FastForward, LoaderCircle, RotateCcw, SkipForward, X } from 'lucide-react';
+import { useRef } from 'react';
 import type { ClockJump } from '../../../main/contract/overview';
 import { filterToQuery } from '../lib/historyQuery';
 import { formatClock, formatCount, formatDay, formatOffset, formatSpan, jumpProgressParts, jumpProgressText, plural } from '../lib/format';
 import { TIME_STEPS } from '../lib/timeSteps';
+import { useFocusBack } from '../lib/useFocusBack';
 import { useNow } from '../lib/useNow';
 import { useEngine } from '../stores/engine';
 import { useRouter } from '../stores/router';
@@ -10,11 +12,15 @@ import { Button } from '../ui/Button';
 import { ConnectionIndicator } from './ConnectionIndicator';
 
 export function TopBar() {
+  const bar = useRef<HTMLElement>(null);
+  // Time travel and Forwarding disable their controls while they run: the focus comes back once they are done.
+  const busy = useEngine((s) => s.busy !== null || s.jump !== null);
+  useFocusBack(bar, busy);
   return (
     // At 1024 px everything must fit in one row with its words (Next retry, Reset offset, Forwarding, Live),
     // with an offset and during a jump: below 1280 px the gaps are tighter, the words 11 px and the buttons
     // that have words lose their icons.
-    <header className="flex h-11 shrink-0 items-center gap-1.5 border-b border-line bg-panel px-2 whitespace-nowrap xl:gap-3 xl:px-3">
+    <header ref={bar} className="flex h-11 shrink-0 items-center gap-1.5 border-b border-line bg-panel px-2 whitespace-nowrap xl:gap-3 xl:px-3">
       <EngineClock />
       <TimeTravel />
       <div className="hidden h-5 w-px shrink-0 bg-line xl:block" aria-hidden />
