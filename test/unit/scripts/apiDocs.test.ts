@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../../main/contract/commands.js';
+import { ENGINE_EVENT_TYPES } from '../../../main/contract/events.js';
 import { renderApiDocs } from '../../../scripts/apiDocs.js';
 
 describe('docs/api.md', () => {
@@ -20,5 +21,11 @@ describe('docs/api.md', () => {
     const list = /^- \*\*Commands:\*\*\n((?: {2}.*\n)+)/m.exec(usage)?.[1] ?? '';
     const named = new Set([...list.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]));
     expect(COMMAND_NAMES.filter((name) => !named.has(name))).toEqual([]);
+  });
+
+  it("docs/usage.md's list of pushed events names every event", () => {
+    const usage = readFileSync(new URL('../../../docs/usage.md', import.meta.url), 'utf8');
+    const list = /^- \*\*Events:\*\*[^]*?(?=\n\n|\n- \*\*|\n`hookbench info`)/m.exec(usage)?.[0] ?? '';
+    expect(ENGINE_EVENT_TYPES.filter((type) => !list.includes(`\`${type}\``))).toEqual([]);
   });
 });
