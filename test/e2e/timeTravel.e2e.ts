@@ -124,16 +124,19 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
     await page.getByRole('switch', { name: 'Fast-forward unanswered attempts', checked: true }).waitFor();
   });
 
-  it('Next retry is disabled while forwarding is paused, saying why, and comes back on Resume', async () => {
+  it('Next retry and a ghost marker\'s Advance are disabled while forwarding is paused, saying why, and come back on Resume', async () => {
     const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down', retry: { schedule: [600_000], jitter: 0 } }] });
-    await r.call('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Held Order' } });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Held Order' } });
     await expect.poll(async () => (await r.call<Overview>('getOverview')).retrying, { timeout: 20_000 }).toBe(1);
-    const page = await open(r, '#/live');
+    const page = await open(r, `#/live/${sent.message.id}`);
     const next = page.getByRole('group', { name: 'Time travel' }).getByRole('button', { name: 'Next retry' });
     await expect.poll(() => next.isEnabled()).toBe(true);
     await r.call('pauseForwarding');
     await expect.poll(() => next.getAttribute('aria-description')).toBe('Forwarding is paused: resume it to play the next retry');
     expect(await next.isDisabled()).toBe(true);
+    // So is a ghost marker's Advance.
+    const advance = page.getByRole('region', { name: 'Message details' }).getByRole('button', { name: 'Advance to attempt 2 (Down)' });
+    expect(await advance.getAttribute('aria-description')).toBe('Forwarding is paused: resume it to play this retry');
     await r.call('resumeForwarding');
     await expect.poll(() => next.isEnabled()).toBe(true);
   });

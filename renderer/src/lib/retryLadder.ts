@@ -21,18 +21,21 @@ export const MAX_GHOSTS = 30;
 
 /**
  * `retryAfterMs`: the endpoint's last Retry-After, which replaces any shorter delay (assumed to be
- * answered again on each failure).
+ * answered again on each failure); `now`, engine time, from which an overdue attempt's successors count.
  */
 export function futureAttempts(
   delivery: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'nextAttemptAt' | 'status'>,
   policy: RetryPolicy,
   retryAfterMs: number | null = null,
+  now: number | null = null,
 ): GhostAttempt[] {
   if (delivery.nextAttemptAt === null || (delivery.status !== 'retrying' && delivery.status !== 'queued')) return [];
   const first = delivery.firstAttemptAt ?? delivery.nextAttemptAt;
   const windowEnd = first + policy.windowMs;
   const ghosts: GhostAttempt[] = [{ attemptNumber: delivery.attempts + 1, at: delivery.nextAttemptAt, exact: true, spreadMs: 0 }];
-  let at = delivery.nextAttemptAt;
+  // An attempt overdue (forwarding paused, the clock moved past it) is played when it can be, not before now: the
+  // retries after it count from then. `now`: engine time.
+  let at = now === null ? delivery.nextAttemptAt : Math.max(delivery.nextAttemptAt, now);
   for (let attempt = delivery.attempts + 2; ghosts.length < MAX_GHOSTS; attempt++) {
     if (policy.maxAttempts !== undefined && attempt > policy.maxAttempts) break;
     // Attempt n is retry n-1, whose delay is schedule[n-2]; past the end the last entry repeats.

@@ -31,4 +31,15 @@ describe('ghost markers: the retries still to come', () => {
     expect(ghosts[3]!.at - ghosts[2]!.at).toBe(600_000);
     expect(retryAfterMs({ 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })).toBeNull();
   });
+
+  it('an overdue attempt (forwarding paused while the clock moved on) is played from now: the retries after it count from then', () => {
+    const now = t0 + 3_600_000;
+    const ghosts = futureAttempts({ status: 'retrying', attempts: 1, firstAttemptAt: t0, nextAttemptAt: t0 + 5_000 }, DEFAULT_RETRY_POLICY, null, now);
+    // The engine's own time for the next one stays as it is ("due now").
+    expect(ghosts[0]).toEqual({ attemptNumber: 2, at: t0 + 5_000, exact: true, spreadMs: 0 });
+    expect(ghosts[1]).toMatchObject({ attemptNumber: 3, at: now + 30_000 });
+    expect(ghosts[2]).toMatchObject({ attemptNumber: 4, at: now + 30_000 + 120_000 });
+    // Not yet due, it is as before.
+    expect(futureAttempts({ status: 'retrying', attempts: 1, firstAttemptAt: t0, nextAttemptAt: t0 + 5_000 }, DEFAULT_RETRY_POLICY, null, t0)[1]).toMatchObject({ at: t0 + 35_000 });
+  });
 });

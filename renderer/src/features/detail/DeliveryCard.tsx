@@ -34,7 +34,7 @@ export function DeliveryCard({
   // A destination that is off (or has no webhook URL) holds its deliveries: no attempt is due until it is turned on.
   const waitingNow = delivery.status === 'queued' || delivery.status === 'retrying';
   const held = waitingNow && destination !== undefined && (!destination.enabled || destination.webhooks.length === 0);
-  const ghosts = held ? [] : futureAttempts(delivery, policy, retryAfter);
+  const ghosts = held ? [] : futureAttempts(delivery, policy, retryAfter, now);
   const pastWindow = delivery.status === 'failed' ? pastWindowWords(delivery) : null;
 
   // Webhooks by index: the configured URL (it may say receiver:<name>) and the URL attempts went to.

@@ -124,13 +124,15 @@ export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, gh
  * what falls due on the way plays, this retry included; a projected one plays if the retries before it fail.
  */
 function AdvanceToRetry({ ghost, now, scope }: { ghost: GhostAttempt; now: number; scope: string }) {
-  const { busy, jump, advanceTo } = useEngine();
+  const { busy, jump, advanceTo, paused } = useEngine();
   const blocked =
     jump !== null
       ? 'A jump is playing: wait for it to finish, or Cancel it in the top bar'
       : busy !== null
         ? 'Wait for the time action in progress'
-        : ghost.at <= now
+        : paused
+          ? 'Forwarding is paused: resume it to play this retry'
+          : ghost.at <= now
           ? 'Already due: it runs without moving the clock'
           : null;
   const what = ghost.exact ? 'this retry' : `attempt #${ghost.attemptNumber} (if the retries before it fail too)`;
