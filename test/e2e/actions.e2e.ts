@@ -3,7 +3,8 @@
  * delivered message says why it is disabled; Import names its file field, says how many it imported and the
  * footer's count follows; bulk Retry says how many messages and deliveries it moved; Ctrl+K ranks by words;
  * a confirmation is a named dialog that keeps focus to itself; the filter preview counts only what its sources'
- * integrations route to the destination. Driven by accessible names; every wait is on UI state.
+ * integrations route to the destination; an action that opens another screen gives it the focus. Driven by
+ * accessible names; every wait is on UI state.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -174,6 +175,29 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     await expect.poll(focused).toBe('Cancel');
     await page.keyboard.press('Escape');
     await inPlace.waitFor({ state: 'detached' });
+  });
+
+  it('an action that opens another screen gives it the focus: Compose’s Send, Replay, a confirmed Delete', async () => {
+    const r = await serve({ receivers: [{ name: 'ok', script: 200 }], destinations: [{ name: 'Legacy CRM', enabled: true, url: 'receiver:ok' }] });
+    const page = await open(r, '#/compose');
+    const main = (name: string) => page.getByRole('main', { name });
+    const send = page.getByRole('button', { name: 'Send', exact: true });
+    await send.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Message details' }).waitFor();
+    await expect.poll(() => hasFocus(main('Live'))).toBe(true);
+
+    const replayed = page.url();
+    await page.getByRole('button', { name: 'Replay', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).not.toBe(replayed);
+    await expect.poll(() => hasFocus(main('Live'))).toBe(true);
+
+    await page.goto(`${r.info.uiUrl}#/destinations/Legacy%20CRM`);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Delete Legacy CRM?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No destinations yet').waitFor();
+    await expect.poll(() => hasFocus(main('Destinations'))).toBe(true);
   });
 
   it("the filter preview counts only the messages of its sources that their integrations route to it", async () => {

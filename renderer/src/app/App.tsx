@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { LoaderCircle } from 'lucide-react';
 import { useRouter, listenToHash } from '../stores/router';
 import { Toasts } from '../ui/Toasts';
@@ -8,7 +8,7 @@ import { PaletteLauncher } from './PaletteLauncher';
 import { TokenBanner } from './TokenBanner';
 import { TopBar } from './TopBar';
 import { SCREENS } from './views';
-import { SCREEN_ID } from './screenElement';
+import { SCREEN_ID, screenElement } from './screenElement';
 import { titleOf, VIEW_LABELS } from './viewLabels';
 
 export function App() {
@@ -18,6 +18,18 @@ export function App() {
   useEffect(() => {
     document.title = titleOf(view);
   }, [view]);
+  // A screen, message or item opened by an action (Send, Replay, Send test event, a confirmed Delete) unmounts
+  // the control that had the focus, which would fall to the page: the screen's main landmark takes it.
+  const place = useRouter(({ route: r }) => [r.view, r.messageId, r.receiver, ...r.sub].join('\u0000'));
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const active = document.activeElement;
+    if (active === null || active === document.body) screenElement()?.focus();
+  }, [place]);
   return (
     <div className="flex h-full">
       <Nav />
