@@ -175,6 +175,13 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     await expect.poll(focused).toBe('Cancel');
     await page.keyboard.press('Escape');
     await inPlace.waitFor({ state: 'detached' });
+    // Answered, it gives the focus back to the button that asked: after Esc, and after the action.
+    await expect.poll(focused).toBe('Delete source');
+    await page.getByRole('button', { name: 'Regenerate', exact: true }).click();
+    await expect.poll(focused).toBe('Cancel');
+    await page.getByRole('dialog', { name: 'Regenerate write key?' }).getByRole('button', { name: 'Regenerate write key' }).click();
+    await page.getByRole('dialog', { name: 'Regenerate write key?' }).waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe('Regenerate');
   });
 
   it('an action that opens another screen gives it the focus: Compose’s Send, Replay, a confirmed Delete', async () => {
