@@ -155,7 +155,8 @@ function describeError(text: string, e: Located): { problem: string; at: number 
   const here = found(text, at);
   const ch = text[at];
   const end = at >= text.length;
-  const problem = (p: string, where = at) => ({ problem: p, at: where });
+  // Input that ends too soon is shown where its content ends, not on the empty line after a final newline.
+  const problem = (p: string, where = end ? text.trimEnd().length : at) => ({ problem: p, at: where });
   switch (e.error) {
     case 'UnexpectedEndOfString': {
       const stop = at + e.length;

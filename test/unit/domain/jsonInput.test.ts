@@ -35,6 +35,8 @@ describe('JSON given on the command line', () => {
     ['{\n  "userId": "u1",\n  "event": \n}', 'unexpected "}": expected a value', 4, 1],
     ['{"a": [1, 2]', "unexpected end of the input: expected ',' or '}' after a property value", 1, 13],
     ['[1, {"a": 2}', "unexpected end of the input: expected ',' or ']' after an array element", 1, 13],
+    // A file cut short that ends with a newline: shown where its content ends, not on the empty line after it.
+    ['{"userId": "u1"\n', "unexpected end of the input: expected ',' or '}' after a property value", 1, 16],
     ['[,1]', 'unexpected ",": expected a value', 1, 2],
     ['{"a": 1}}', 'unexpected "}" after the JSON value', 1, 9],
     ['{"a": 1e}', 'invalid number', 1, 7],
