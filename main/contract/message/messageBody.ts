@@ -8,6 +8,7 @@ import { callNestingError } from './jsonDepth.js';
 import { knownCallKeys, LIMITS, MESSAGE_SHAPES, type FieldDef, type MessageType } from './messageShapes.js';
 import type { ApiError, Result } from '../result.js';
 import { normaliseTimestamp, isoFromMs, sentAtProblem } from './timestamp.js';
+import { suggestKey } from '../suggestKey.js';
 
 export interface BuildOptions {
   /** Engine time of receipt (ms): the timestamp when the call has none. */
@@ -128,7 +129,8 @@ function unknownKey(type: MessageType, call: Call, prefix: string): Refusal | nu
   const known = knownCallKeys(type);
   for (const key of Object.keys(call)) {
     if (!known.has(key)) {
-      const hint = [...known].find((k) => k.toLowerCase() === key.toLowerCase());
+      // A typo is named as well as a case slip: `evnt`, `propertes` and `userid` each get the field they meant.
+      const hint = suggestKey(key, [...known]);
       return refusal(prefix, 'unknown_field', key, `unknown field for ${aCall(type)}${hint ? ` (did you mean "${hint}"?)` : ''}`);
     }
   }

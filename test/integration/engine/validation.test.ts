@@ -79,7 +79,7 @@ describe('sendMessage: bad input is refused with the message the user sees', () 
     [{ type: 'track', call: { userId: 'u', event: 'E', timestamp: 'yesterday' } }, 'timestamp', 'timestamp: "yesterday" is not an ISO 8601 date-time'],
     [{ type: 'track', call: { userId: 'u', event: 'E', properties: { x: 'y'.repeat(40_000) } } }, undefined, 'bytes > 32768'],
     [{ type: 'track', call: { userId: 'u', event: 'E' }, destinations: ['missing'] }, 'destinations[0]', 'no destination named or with id "missing"'],
-    [{ type: 'track', call: { userId: 'u', event: 'E', evnt: 'x' }, strict: true }, 'evnt', 'unknown field for a track call'],
+    [{ type: 'track', call: { userId: 'u', event: 'E', evnt: 'x' }, strict: true }, 'evnt', 'evnt: unknown field for a track call (did you mean "event"?)'],
   ])('%j', (input, field, message) => {
     const core = newCore();
     const e = refusal(core.sendMessage(input as never));
