@@ -12,13 +12,13 @@ export const INGESTION_COMMANDS = {
     answers: returns<SendMessageOutput>('{ message: MessageRecord; deliveries: DeliveryRecord[] }'),
     group: 'Messages',
     summary: 'Accepts one call as if a source had sent it (or straight to named destinations), routes it and queues its deliveries.',
-    errors: ['not_found', 'missing_field', 'missing_identity', 'unknown_field', 'invalid_timestamp', 'message_too_large'],
+    errors: ['not_found', 'missing_field', 'missing_identity', 'unknown_field', 'invalid_timestamp', 'message_too_large', 'nesting_too_deep'],
   }),
   sendMessages: command({
     input: z.strictObject({ messages: z.array(sendMessageInputSchema, { error: wrongType('must be an array of sendMessage inputs') }).min(1).max(API_LIMITS.sendMessagesBatch) }),
     answers: returns<SendMessageOutput[]>('{ message: MessageRecord; deliveries: DeliveryRecord[] }[]'),
     group: 'Messages',
     summary: 'A batch in one transaction: one invalid message refuses the whole batch (errors name `messages[i]`).',
-    errors: ['not_found', 'missing_field', 'missing_identity', 'message_too_large'],
+    errors: ['not_found', 'missing_field', 'missing_identity', 'unknown_field', 'invalid_timestamp', 'message_too_large', 'nesting_too_deep'],
   }),
 };

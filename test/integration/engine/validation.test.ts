@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../../main/contract/commands.js';
 import { must, newCore, newReceiver, settled } from '../../helpers/harness.js';
 import { status } from '../../helpers/receiver.js';
 
@@ -153,5 +154,23 @@ describe('sendMessage: bad input is refused with the message the user sees', () 
     const page3 = must(core.listMessages({ limit: 2, cursor: page2.nextCursor }));
     expect(page3).toMatchObject({ nextCursor: null });
     expect(must(core.listMessages({ text: 'user-3' })).items).toHaveLength(1);
+  });
+});
+
+describe('sendMessage and sendMessages refuse only with the codes docs/api.md lists for them', () => {
+  const deep = { userId: 'u', event: 'E', properties: JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) as unknown };
+  it.each([
+    ['a call nesting past 64 levels', { type: 'track', call: deep }],
+    ['an unknown field, strict', { type: 'track', call: { userId: 'u', event: 'E', evnt: 'x' }, strict: true }],
+    ['a timestamp that is no date', { type: 'track', call: { userId: 'u', event: 'E', timestamp: 'yesterday' } }],
+  ] as const)('%s', (_, input) => {
+    const core = newCore();
+    for (const [name, answer] of [
+      ['sendMessage', core.sendMessage(input as never)],
+      ['sendMessages', core.sendMessages({ messages: [input as never] })],
+    ] as const) {
+      expect(answer.ok, name).toBe(false);
+      if (!answer.ok) expect(COMMANDS[name].errors, `${name}: ${answer.error.code}`).toContain(answer.error.code);
+    }
   });
 });
