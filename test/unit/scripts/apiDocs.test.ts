@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../../main/contract/commands.js';
 import { ENGINE_EVENT_TYPES } from '../../../main/contract/events.js';
+import { listMessagesInputSchema } from '../../../main/contract/commandInputs.js';
 import { renderApiDocs } from '../../../scripts/apiDocs.js';
 
 describe('docs/api.md', () => {
@@ -27,5 +28,12 @@ describe('docs/api.md', () => {
     const usage = readFileSync(new URL('../../../docs/usage.md', import.meta.url), 'utf8');
     const list = /^- \*\*Events:\*\*[^]*?(?=\n\n|\n- \*\*|\n`hookbench info`)/m.exec(usage)?.[0] ?? '';
     expect(ENGINE_EVENT_TYPES.filter((type) => !list.includes(`\`${type}\``))).toEqual([]);
+  });
+
+  it("docs/usage.md's listMessages names every filter it takes", () => {
+    const usage = readFileSync(new URL('../../../docs/usage.md', import.meta.url), 'utf8');
+    const filters = /`listMessages` \(filters: ([^]*?)\),\n/.exec(usage)?.[1] ?? '';
+    const paging = ['cursor', 'limit'];
+    expect(Object.keys(listMessagesInputSchema.shape).filter((key) => !paging.includes(key) && !filters.includes(`\`${key}`))).toEqual([]);
   });
 });
