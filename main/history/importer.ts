@@ -5,7 +5,7 @@
  * here; a message with none of those refuses the import (choose a source). The copies keep the originals'
  * order, whatever order the file lists them in, and their bodies what the workbench filled into the originals'
  * (the time of receipt as `timestamp`, `context.ip`, a made messageId when kept). The calls were accepted once:
- * checks added since (a call's `sentAt`) do not refuse them (acceptedBefore).
+ * checks added since (a call's `sentAt`, a non-object `integrations`) do not refuse them (acceptedBefore).
  */
 import type { ImportMessagesInput, ImportMessagesOutput } from '../contract/importMessages.js';
 import { err, ok, type Result } from '../contract/result.js';

@@ -64,7 +64,7 @@ export interface AcceptEntry {
   resend?: boolean;
   /** What the body takes when the call does not give it (an import: what the original's body said). */
   filled?: FilledByWorkbench | undefined;
-  /** Read back from an export (an import): stored once, so checks added since (a call's `sentAt`) do not refuse it. */
+  /** Read back from an export (an import): stored once, so checks added since (a call's `sentAt`, `integrations`) do not refuse it. */
   acceptedBefore?: boolean;
 }
 

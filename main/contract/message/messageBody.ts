@@ -34,8 +34,9 @@ export interface BuildOptions {
   /** UTF-8 length of a string (the engine passes Node's fast one); a pure count by default. */
   byteLength?: (text: string) => number;
   /**
-   * The call was accepted before and is read back from an export (an import): its `sentAt` is not checked, since
-   * earlier versions stored any value and a user's own history must come back as it was stored.
+   * The call was accepted before and is read back from an export (an import): its `sentAt` and `integrations` are
+   * not checked, since earlier versions stored any value (routing reads a non-object as none) and a user's own
+   * history must come back as it was stored.
    */
   acceptedBefore?: boolean;
 }
@@ -242,7 +243,7 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
   }
   // Routing reads integrations as an object of destination names; any other value would be dropped unread.
   const integrations = call['integrations'];
-  if (integrations !== undefined && integrations !== null && !isPlainObject(integrations)) return refusal(prefix, 'invalid_input', 'integrations', `must be an object of destination names (got ${describeValue(integrations)})`);
+  if (integrations !== undefined && integrations !== null && !isPlainObject(integrations) && !options.acceptedBefore) return refusal(prefix, 'invalid_input', 'integrations', `must be an object of destination names (got ${describeValue(integrations)})`);
   if (options.clientIp && (context === null || context['ip'] === undefined)) {
     context = { ...(context ?? {}), ip: options.clientIp };
   }

@@ -165,4 +165,20 @@ describe('an import keeps what the original bodies said', () => {
     expect(answer.status).toBe(400);
     expect(must(fresh.listMessages({})).items).toHaveLength(2);
   });
+
+  it('an export from before integrations had to be an object imports back, routed as its original was (such a value routes nothing); a new call with one is still refused', async () => {
+    const { core } = await ingested([{ userId: 'ada', event: 'Signed Up' }], { delivered: true });
+    const entry = JSON.parse(must(core.exportMessages({ filter: {}, format: 'json' })).text) as { message: { call: Record<string, unknown>; body: string } };
+    entry.message.call['integrations'] = 7;
+    const fresh = elsewhere();
+    must(fresh.createDestination({ name: 'receiver', enabled: true, url: 'http://127.0.0.1:9/x', sources: ['backend'] }));
+    const imported = fresh.importMessages({ text: JSON.stringify(entry), keepMessageIds: true });
+    expect(imported.ok ? null : imported.error).toBeNull();
+    expect(must(imported).imported).toMatchObject([{ status: 'queued', deliveries: 1 }]);
+    const copy = must(fresh.getMessage({ id: must(imported).imported[0]!.id })).message;
+    expect(copy.call).toEqual(entry.message.call);
+    expect(copy.body).toBe(entry.message.body);
+    const sent = fresh.sendMessage({ type: 'track', source: 'backend', call: { userId: 'eve', event: 'E', integrations: 7 } });
+    expect(sent.ok ? null : sent.error).toMatchObject({ code: 'invalid_input', field: 'integrations' });
+  });
 });
