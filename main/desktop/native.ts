@@ -31,7 +31,8 @@ export const MAX_SAVE_CHARS = 256 * 1024 * 1024;
 const PURPOSES: Record<OpenFilePurpose, { title: string; filters: OpenDialogOptions['filters'] }> = {
   config: { title: 'Open a Hookbench config', filters: [{ name: 'Hookbench config', extensions: ['json', 'jsonc'] }, { name: 'All files', extensions: ['*'] }] },
   caFile: { title: 'Choose CA certificates to trust', filters: [{ name: 'Certificates', extensions: ['pem', 'crt', 'cer'] }, { name: 'All files', extensions: ['*'] }] },
-  import: { title: 'Import', filters: [{ name: 'JSON or HAR', extensions: ['json', 'har'] }, { name: 'All files', extensions: ['*'] }] },
+  // An export is saved as .jsonl (JSON lines) or .har: the dialog's first filter must show both.
+  import: { title: 'Import', filters: [{ name: 'JSON lines or HAR', extensions: ['jsonl', 'ndjson', 'json', 'har'] }, { name: 'All files', extensions: ['*'] }] },
 };
 
 // What the renderer sends is checked here, at the edge, like every other input.

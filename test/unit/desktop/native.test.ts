@@ -33,6 +33,13 @@ describe('native capabilities', () => {
     await expect(native.openFile({ purpose: 'anything' as never })).rejects.toThrow();
   });
 
+  it('openFile for an import shows the extensions an export is saved with (.jsonl and .har) first', async () => {
+    const calls: Parameters<NativeDeps['showOpenDialog']>[0][] = [];
+    const { native } = fakes({ showOpenDialog: async (o) => (calls.push(o), { canceled: true, filePaths: [] }) });
+    expect(await native.openFile({ purpose: 'import' })).toBeNull();
+    expect(calls[0]!.filters![0]!.extensions).toEqual(expect.arrayContaining(['jsonl', 'har']));
+  });
+
   it('openFile: a file that is not UTF-8 is refused naming its first bad byte, not read with U+FFFD in its place', async () => {
     const t = tempDir();
     dirs.push(t.cleanup);
