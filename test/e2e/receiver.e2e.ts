@@ -7,6 +7,20 @@ import { useWorkbench } from './workbench.js';
 describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
   const { serve, open } = useWorkbench();
 
+  it('Clear, from the keyboard, keeps the focus in the captures’ toolbar once there is nothing left to clear', async () => {
+    const r = await serve({ receivers: [{ name: 'orders', script: 200 }] });
+    expect((await fetch(`${r.info.receiverUrl}/r/orders`, { method: 'POST', body: '{"a":1}' })).status).toBe(200);
+    const page = await open(r, '#/receiver/orders');
+    await page.getByRole('list', { name: 'Captured requests' }).getByRole('listitem').first().waitFor();
+    const clear = page.getByRole('button', { name: 'Clear', exact: true });
+    await clear.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('No requests captured yet').waitFor();
+    expect(await clear.isDisabled()).toBe(true);
+    // Clear is the toolbar's last control: the focus goes to the one before it, the endpoint/all switch.
+    await expect.poll(() => page.evaluate<string | null | undefined>('document.activeElement?.closest("[aria-label=\'Show captures of\']") ? "switch" : document.activeElement?.tagName')).toBe('switch');
+  });
+
   it('deletes an endpoint after a confirmation that names the destinations pointing at it', async () => {
     const r = await serve({
       receivers: [{ name: 'orders', script: 200 }, { name: 'spare', script: 200 }],

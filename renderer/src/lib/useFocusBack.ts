@@ -26,8 +26,9 @@ export function useFocusBack(root: RefObject<HTMLElement | null>, busy: boolean)
     const el = root.current;
     const from = last.current;
     if (busy || !el || !from) return;
+    // Lost: on the page, or still on a control just disabled (the browser moves it off a moment later).
     const active = document.activeElement;
-    if (active !== null && active !== document.body) return;
+    if (active !== null && active !== document.body && !(active as HTMLButtonElement).disabled) return;
     const controls = enabledControls(el);
     if (from.isConnected && controls.includes(from)) return from.focus();
     const after = from.isConnected ? controls.find((c) => from.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) : undefined;

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import { Inbox, Trash2 } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
 import { plural } from '../../lib/format';
+import { useFocusBack } from '../../lib/useFocusBack';
 import { useNow } from '../../lib/useNow';
 import { engineNow, useEngine } from '../../stores/engine';
 import { useReceiver } from '../../stores/receiver';
@@ -25,6 +26,15 @@ export function CapturesPanel({ selected, routeReceiver }: { selected: ReceiverE
   const navigate = useRouter((s) => s.navigate);
   const now = engineNow(useEngine((s) => s.clock), useNow(1000));
   const [scope, setScope] = useState<Scope>('endpoint');
+  // Clear disables itself (nothing left to clear): the focus goes back into the toolbar, not to the page.
+  const toolbar = useRef<HTMLDivElement>(null);
+  const [clearing, setClearing] = useState(false);
+  useFocusBack(toolbar, clearing);
+  const clearShown = async () => {
+    setClearing(true);
+    await clear(scope === 'all' ? null : (selected?.name ?? null));
+    setClearing(false);
+  };
 
   useEffect(() => {
     void load(selected?.name ?? null);
@@ -35,7 +45,7 @@ export function CapturesPanel({ selected, routeReceiver }: { selected: ReceiverE
 
   return (
     <>
-      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-line px-3 whitespace-nowrap">
+      <div ref={toolbar} className="flex h-10 shrink-0 items-center gap-2 border-b border-line px-3 whitespace-nowrap">
         <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">Captured requests</h2>
         {selected && (
           <Segmented<Scope>
@@ -55,7 +65,7 @@ export function CapturesPanel({ selected, routeReceiver }: { selected: ReceiverE
           variant="ghost"
           icon={<Trash2 aria-hidden className="size-3.5" />}
           disabled={shown.length === 0}
-          onClick={() => void clear(scope === 'all' ? null : (selected?.name ?? null))}
+          onClick={() => void clearShown()}
           title={shown.length === 0 ? 'Nothing to clear: no request captured' : scope === 'all' ? 'Delete every capture' : `Delete the captures of ${selected?.name ?? 'this endpoint'}`}
         >
           Clear
