@@ -279,6 +279,19 @@ describe.skipIf(chromiumMissing)('Destinations', () => {
     await dialog.getByRole('button', { name: 'Discard' }).click();
     await page.getByText('No destinations yet').waitFor();
   });
+
+  it('an Off destination does not say its sources’ messages are forwarded to it: they pass it by until it is on', async () => {
+    const r = await serve({
+      sources: [{ name: 'backend', kind: 'server' }],
+      receivers: [{ name: 'ok', script: 200 }],
+      destinations: [{ name: 'Paused CRM', enabled: false, sources: ['backend'], url: 'receiver:ok' }],
+    });
+    const page = await open(r, '#/destinations/Paused%20CRM');
+    const note = page.getByText(/^Messages from this source are forwarded to it/);
+    await expect.poll(() => note.innerText()).toBe('Messages from this source are forwarded to it while it is on. It is off: they pass it by.');
+    await page.getByRole('switch', { name: 'Enabled' }).click();
+    await expect.poll(() => note.innerText()).toBe('Messages from this source are forwarded to it.');
+  });
 });
 
 describe.skipIf(chromiumMissing)('The door', () => {

@@ -101,7 +101,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
               <TextField label="Name" mono={false} value={name} onChange={edit(setName)} data-slot="name" error={shown['name'] ?? null} />
               <div className="flex flex-col gap-1">
                 <span className="text-xs text-muted">Sources</span>
-                <SourcesPicker sources={sources} selected={sourceIds} onChange={edit(setSourceIds)} error={shown['sources']} />
+                <SourcesPicker sources={sources} selected={sourceIds} onChange={edit(setSourceIds)} error={shown['sources']} off={!d.enabled} />
               </div>
             </Section>
             <Section title="Webhooks">

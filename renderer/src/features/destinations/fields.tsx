@@ -16,7 +16,8 @@ export function FieldNote({ id, error, children }: { id?: string; error?: string
   return children ? <p id={id} className="text-[11px] text-faint">{children}</p> : null;
 }
 
-export function SourcesPicker({ sources, selected, onChange, error, onCreate }: { sources: Source[]; selected: string[]; onChange(ids: string[]): void; error?: string | undefined; onCreate?(): void }) {
+/** `off`: the destination is off, and the messages of its sources pass it by (no delivery is made for it). */
+export function SourcesPicker({ sources, selected, onChange, error, onCreate, off = false }: { sources: Source[]; selected: string[]; onChange(ids: string[]): void; error?: string | undefined; onCreate?(): void; off?: boolean }) {
   const noteId = useId();
   if (sources.length === 0) {
     return (
@@ -50,7 +51,9 @@ export function SourcesPicker({ sources, selected, onChange, error, onCreate }: 
         })}
       </div>
       <FieldNote id={noteId} error={error}>
-        {selected.length ? `Messages from ${selected.length === 1 ? 'this source' : 'these sources'} are forwarded to it.` : 'None picked: only messages sent to it directly reach it.'}
+        {selected.length
+          ? `Messages from ${selected.length === 1 ? 'this source' : 'these sources'} are forwarded to it${off ? ' while it is on. It is off: they pass it by.' : '.'}`
+          : 'None picked: only messages sent to it directly reach it.'}
       </FieldNote>
     </fieldset>
   );
