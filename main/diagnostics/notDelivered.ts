@@ -53,7 +53,10 @@ export function notDelivered(
   return checks;
 }
 
-function enabledCheck(d: Destination, missed: RecentMessage[]): DiagnosticCheck {
+function enabledCheck(d: Destination, allMissed: RecentMessage[]): DiagnosticCheck {
+  // Went without it because it is off: not the ones its integrations or event filters keep from it anyway
+  // (filteredCheck names those).
+  const missed = allMissed.filter((m) => !(integrationsAllow(m.integrations, d.name) ?? eventFilterAllows(d, m.type, m.event)));
   return {
     id: `destination.enabled:${d.id}`,
     section: 'not-delivered',

@@ -51,7 +51,8 @@ async function sendTracks(r: RunningServe, calls: Record<string, unknown>[]): Pr
 describe('the troubleshooting checklist', () => {
   it('names a disabled destination, with the messages of its sources that went without it', async () => {
     const r = await serve({ destinations: [{ name: 'Warehouse', enabled: false, url: 'http://127.0.0.1:9/hook', sources: ['web'] }] });
-    const [id] = await sendTracks(r, [{}]);
+    // The second would not have reached it even on: its integrations keep it from every destination.
+    const [id, ping] = await sendTracks(r, [{}, { event: 'Internal Ping', integrations: { All: false } }]);
     const d = await diagnose(r);
     const enabled = check(d, `destination.enabled:${destinationId(r, 'Warehouse')}`);
     expect(enabled).toMatchObject({ section: 'not-delivered', state: 'problem', subject: 'Warehouse', title: 'Warehouse is disabled' });
@@ -60,8 +61,9 @@ describe('the troubleshooting checklist', () => {
       { kind: 'destination', label: 'Warehouse', destinationId: destinationId(r, 'Warehouse') },
       { kind: 'message', label: `Message #${id} (Order Completed)`, messageId: id },
     ]);
-    // A disabled destination is not "filtered": nothing in the call kept the message from it.
-    expect(check(d, `destination.filtered:${destinationId(r, 'Warehouse')}`).state).toBe('ok');
+    // A disabled destination is not "filtered": nothing in the first call kept it from it; the second is.
+    const filtered = check(d, `destination.filtered:${destinationId(r, 'Warehouse')}`);
+    expect(filtered.detail).toBe(`integrations.All=false and Webhooks not enabled: 1 message (latest #${ping})`);
   });
 
   it('names an integrations filter, an event block list and an allow list with the message and the rule; and a source it is not connected to', async () => {
