@@ -88,6 +88,12 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from([JSON.stringify(noEvent), ...rest].join('\n')) });
     await panel.getByRole('button', { name: 'Import broken.jsonl' }).click();
     await panel.getByRole('alert').getByText('broken.jsonl: line 1: call.event: is required').waitFor();
+    // So is one whose source is not here, named by the file too.
+    const elsewhere = JSON.parse(first!) as { message: { sourceId: string } };
+    elsewhere.message.sourceId = 'gone';
+    await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'elsewhere.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(JSON.stringify(elsewhere)) });
+    await panel.getByRole('button', { name: 'Import elsewhere.jsonl' }).click();
+    await panel.getByRole('alert').getByText('elsewhere.jsonl: line 1: its source gone does not exist in this workbench; choose a source to route the import through').waitFor();
     await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'signups.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(exported.text) });
     await panel.getByRole('button', { name: 'Import signups.jsonl' }).click();
     const notice = page.getByRole('status').filter({ hasText: 'Imported 3 messages' });

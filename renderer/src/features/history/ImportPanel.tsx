@@ -63,8 +63,8 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     setError(null);
     const result = await api().call('importMessages', { text: file.text, ...(source ? { source } : {}), ...(keepMessageIds ? { keepMessageIds } : {}) }, { quiet: true });
     setBusy(false);
-    // `text: line 2: …` names the API's field; here the text is the file chosen.
-    if (!result.ok) return setError(result.error.field === 'text' ? result.error.message.replace(/^text: /, `${file.name}: `) : result.error.message);
+    // `text: line 2: …` names the API's field (also in a `source` error about a line); here the text is the file chosen.
+    if (!result.ok) return setError(result.error.message.replace(/^text: /, `${file.name}: `));
     const n = result.value.imported.length;
     // A destination that is off holds its copies: said here, or they would look stuck in History.
     const held = [...new Set(result.value.imported.flatMap((m) => m.held))];
@@ -116,3 +116,4 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     </div>
   );
 }
+
