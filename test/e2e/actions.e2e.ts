@@ -97,7 +97,8 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     await panel.getByRole('button', { name: 'Export file' }).setInputFiles({ name: 'signups.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(exported.text) });
     await panel.getByRole('button', { name: 'Import signups.jsonl' }).click();
     const notice = page.getByRole('status').filter({ hasText: 'Imported 3 messages' });
-    await notice.getByText('From signups.jsonl (JSON lines); they are being delivered now.').waitFor();
+    // Their originals went to no destination, nor do the copies: the notice does not say they are being delivered.
+    await notice.getByText('From signups.jsonl (JSON lines); they went nowhere: filtered, no destination here takes them.').waitFor();
     await footer.getByText('6 messages stored').waitFor();
     await page.getByText('End of the history: 6 messages').waitFor();
     // The copies arrived in the originals' order: the newest copy is of the newest original.

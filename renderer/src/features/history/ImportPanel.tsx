@@ -8,7 +8,9 @@ import { useCatalog } from '../../stores/catalog';
 import { useToasts } from '../../stores/toasts';
 import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
+import { useEngine } from '../../stores/engine';
 import { useHistory } from './historyStore';
+import { whatHappens } from './importWords';
 
 /**
  * Import a JSON lines or HAR export: its messages are sent again (importMessages), through their original
@@ -66,11 +68,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     // `text: line 2: …` names the API's field (also in a `source` error about a line); here the text is the file chosen.
     if (!result.ok) return setError(result.error.message.replace(/^text: /, `${file.name}: `));
     const n = result.value.imported.length;
-    // A destination that is off holds its copies: said here, or they would look stuck in History.
-    const held = [...new Set(result.value.imported.flatMap((m) => m.held))];
-    const one = held.length === 1;
-    const delivery = held.length ? `; ${held.map((d) => `'${d}'`).join(', ')} ${one ? 'is' : 'are'} disabled: ${one ? 'its' : 'their'} deliveries wait until ${one ? 'it is' : 'they are'} enabled.` : '; they are being delivered now.';
-    useToasts.getState().push({ tone: 'success', title: `Imported ${plural(n, 'message')}`, message: `From ${file.name} (${result.value.format === 'har' ? 'HAR' : 'JSON lines'})${delivery}` });
+    useToasts.getState().push({ tone: 'success', title: `Imported ${plural(n, 'message')}`, message: `From ${file.name} (${result.value.format === 'har' ? 'HAR' : 'JSON lines'}); ${whatHappens(result.value.imported, useEngine.getState().paused)}.` });
     useHistory.getState().show(useHistory.getState().filter, { force: true });
     onDone();
   };
@@ -116,4 +114,3 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     </div>
   );
 }
-
