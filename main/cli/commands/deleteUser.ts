@@ -9,6 +9,11 @@ export async function runDeleteUser(
   opts: { source?: string[] | undefined; dataDir?: string | undefined; json?: boolean | undefined },
   io: CliIO,
 ): Promise<number> {
+  // With --json every refusal is one JSON line on stdout, as send's and import's are: a script reads one stream.
+  const sayJson = (message: string): number => {
+    io.stdout(`${JSON.stringify({ type: 'error', code: 'usage', message })}\n`);
+    return EXIT.usage;
+  };
   return runCommand(io, 'delete-user', async () => {
     const { info } = findRunningServe(opts.dataDir);
     const result = await callApi<{ request: DeletionRequest; messages: SendMessageOutput[] }>(info, 'createDeletionRequest', {
@@ -17,7 +22,9 @@ export async function runDeleteUser(
     });
     if (!result.ok) {
       // The API names its field (`sources[1]`); here the user typed --source.
-      io.stderr(`hookbench delete-user: ${result.error.message.replace(/^sources\[\d+\]: /, '--source: ')}\n`);
+      const message = result.error.message.replace(/^sources\[\d+\]: /, '--source: ');
+      if (opts.json) io.stdout(`${JSON.stringify({ type: 'error', code: result.error.code, message, ...(result.error.field ? { field: result.error.field } : {}) })}\n`);
+      else io.stderr(`hookbench delete-user: ${message}\n`);
       return result.error.code === 'not_found' || result.error.code.startsWith('invalid') || result.error.code.startsWith('missing') ? EXIT.usage : EXIT.failed;
     }
     const { request, messages } = result.value;
@@ -37,5 +44,5 @@ export async function runDeleteUser(
       io.stdout(`  message #${m.message.id}${from}: ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}\n`);
     }
     return EXIT.ok;
-  });
+  }, opts.json ? sayJson : undefined);
 }

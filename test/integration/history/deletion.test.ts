@@ -64,6 +64,11 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     const unknown = captureIO();
     expect(await runCli(['delete-user', 'ghost', '--source', 'mobile', '--data', data], unknown.io)).toBe(2);
     expect(unknown.err()).toBe('hookbench delete-user: --source: no source named or with id "mobile"\n');
+    // With --json the refusal is one JSON line on stdout, as send's and import's are.
+    const asJson = captureIO();
+    expect(await runCli(['delete-user', 'ghost', '--data', data, '--json'], asJson.io)).toBe(2);
+    expect(asJson.err()).toBe('');
+    expect(JSON.parse(asJson.out())).toMatchObject({ type: 'error', code: 'not_found', field: 'userId', message: expect.stringContaining('no source has seen "ghost"') });
   });
 
   it('without a running serve it says where it looked; --data and --data-dir naming different dirs is a usage error', async () => {
@@ -72,6 +77,9 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     expect(await runCli(['delete-user', 'u1', '--data-dir', dir], cli.io)).toBe(2);
     expect(cli.err()).toContain(`${join(dir, 'server.json')} does not exist`);
     expect(cli.err()).toContain('pass --data-dir DIR');
+    const noServeJson = captureIO();
+    expect(await runCli(['delete-user', 'u1', '--data-dir', dir, '--json'], noServeJson.io)).toBe(2);
+    expect(JSON.parse(noServeJson.out())).toMatchObject({ type: 'error', code: 'usage', message: expect.stringContaining(`${join(dir, 'server.json')} does not exist`) });
 
     writeFileSync(join(dir, 'server.json'), JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://127.0.0.1:9', token: 't' }));
     const stale = captureIO();
