@@ -210,6 +210,22 @@ describe('hookbench import', () => {
     expect(json.imported).toEqual([expect.objectContaining({ held: ['hookbench send'] })]);
   });
 
+  it("a later send that lifts --max-attempts keeps the copies waiting on 'hookbench send': they go out, never cancelled as 'destination deleted'", async () => {
+    const rx = await newReceiver(status(200));
+    const running = await serve();
+    expect((await cli(['send', 'track', '--to', rx.url, '--max-attempts', '1', '--data', '{"userId":"u1","event":"Capped"}', '--data-dir', running.dataDir])).code).toBe(0);
+    const file = join(newDataDir(), 'capped.jsonl');
+    expect((await cli(['export', '--out', file, '--data-dir', running.dataDir])).code).toBe(0);
+    const imported = JSON.parse((await cli(['import', file, '--json', '--data-dir', running.dataDir])).out) as { imported: { id: number; held: string[] }[] };
+    const copy = imported.imported[0]!;
+    expect(copy.held).toEqual(['hookbench send']);
+    // The same destination, its cap lifted in place: the waiting copy goes out with this send's settings.
+    expect((await cli(['send', 'track', '--to', rx.url, '--data', '{"userId":"u1","event":"Uncapped"}', '--data-dir', running.dataDir])).code).toBe(0);
+    const settledCopy = await settled(running.core, copy.id);
+    expect(settledCopy.deliveries).toEqual([expect.objectContaining({ destinationName: 'hookbench send', status: 'delivered' })]);
+    expect(must(running.core.listDestinations({ owner: 'send' })).items).toEqual([expect.objectContaining({ name: 'hookbench send', enabled: false, retry: expect.not.objectContaining({ maxAttempts: expect.anything() }) })]);
+  });
+
   it('refuses a bad entry naming the file and line, a file over the limit naming it, and imports nothing', async () => {
     const { running, ids, core } = await serveWithHistory();
     const dir = newDataDir();

@@ -231,6 +231,5 @@ function localDestinations(core: Core): DestinationApi {
     list: async () => listResult(await listAll<Destination>(() => core.listDestinations({ owner: 'send' }))),
     create: (input) => Promise.resolve(core.createDestination(input)),
     update: (id, patch) => Promise.resolve(core.updateDestination({ id, patch })),
-    remove: (id) => Promise.resolve(core.deleteDestination({ id })),
   };
 }

@@ -18,7 +18,6 @@ export interface DestinationApi {
   list(): Promise<Destination[]>;
   create(input: DestinationInput): Promise<Result<Destination>>;
   update(id: string, patch: DestinationPatch): Promise<Result<Destination>>;
-  remove(id: string): Promise<Result<unknown>>;
 }
 
 export type SendDestinationSettings = Omit<DestinationInput, 'name' | 'enabled' | 'sources'>;
@@ -32,14 +31,10 @@ export async function takeSendDestination(api: DestinationApi, settings: SendDes
     const fresh: DestinationInput = { ...settings, name, enabled: true, sources: [] };
     if (!found) return api.create(fresh);
     if (found.enabled) continue; // another send is using it
-    // Every setting is given in full, so nothing of an earlier run is left; a patch merges `retry` and
-    // cannot take maxAttempts away, so then the destination is replaced (it is disabled: nothing waits on it).
-    const retry = { ...DEFAULT_RETRY_POLICY, schedule: [...DEFAULT_RETRY_POLICY.schedule], ...(settings.retry ?? {}) };
-    if (found.retry.maxAttempts !== undefined && settings.retry?.maxAttempts === undefined) {
-      const removed = await api.remove(found.id);
-      if (!removed.ok) return removed;
-      return api.create(fresh);
-    }
+    // Every setting is given in full, so nothing of an earlier run is left: an earlier cap on attempts is
+    // taken away with null. Never replaced: deliveries may wait on it while it is off (an imported or replayed
+    // copy of a send's message), and deleting a destination cancels them.
+    const retry = { ...DEFAULT_RETRY_POLICY, schedule: [...DEFAULT_RETRY_POLICY.schedule], ...(settings.retry ?? {}), maxAttempts: settings.retry?.maxAttempts ?? null };
     return api.update(found.id, {
       enabled: true,
       sources: [],

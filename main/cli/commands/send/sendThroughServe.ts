@@ -24,7 +24,6 @@ function remoteDestinations(info: () => ServerInfo): DestinationApi {
     list: async () => listResult(await listAll<Destination>((input) => callApi(info(), 'listDestinations', { ...input, owner: 'send' }))),
     create: (input) => callApi<Destination>(info(), 'createDestination', input),
     update: (id, patch) => callApi<Destination>(info(), 'updateDestination', { id, patch }),
-    remove: (id) => callApi(info(), 'deleteDestination', { id }),
   };
 }
 
