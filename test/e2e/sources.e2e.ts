@@ -29,6 +29,16 @@ const counterShows = (page: Page, name: string, value: number) => page.getByRole
 describe.skipIf(chromiumMissing)('Sources', () => {
   const { serve, open } = useWorkbench();
 
+  it('counts usage in calls and says so: a request refused as invalid JSON is in the ingest log, and counts no call', async () => {
+    const r = await serve(CONFIG);
+    const refused = await fetch(`${r.info.url}/v1/batch`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${btoa('wk_backend:')}` }, body: '{"batch": [' });
+    expect(refused.status).toBe(400);
+    const page = await open(r, '#/sources/backend');
+    await page.getByRole('list', { name: 'Ingest log' }).getByRole('button', { name: /^Refusal \d+: 400 invalid_json/ }).waitFor();
+    await counterShows(page, 'refused', 0);
+    await page.getByText('Counted in calls: a request refused unread (invalid JSON) counts none. The ingest log lists every refused request.', { exact: true }).waitFor();
+  });
+
   it('snippets name this serve and the write key; the cURL one, run as shown, is accepted and counted', async () => {
     const r = await serve(CONFIG);
     const page = await open(r, '#/sources');

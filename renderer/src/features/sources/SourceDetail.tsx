@@ -101,6 +101,8 @@ export function SourceDetail({ source, usage, onDeleted }: { source: Source; usa
             </div>
           ))}
         </dl>
+        {/* Beside an ingest log that lists a refused request of this source, 'Refused 0' needs its unit. */}
+        <p className="mt-1 text-[11px] text-faint">Counted in calls: a request refused unread (invalid JSON) counts none. The ingest log lists every refused request.</p>
         {usage && (
           <div className="mt-2">
             <SourceTrafficChart minutes={usage.lastHour} />
