@@ -628,7 +628,7 @@ export async function openScreen(browser: Browser, screen: Screen, options: { wi
   if (name.startsWith('compose')) await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
   if (name === 'sources' || name === 'sources-refusal') await page.getByRole('list', { name: 'Ingest log' }).getByRole('listitem').first().waitFor();
   // The usage chart's code is a chunk of its own: until it is in, its place is an empty box.
-  if (name === 'sources' || name === 'sources-refusal') await page.getByRole('img', { name: /^Calls per minute, last hour/ }).waitFor();
+  if (name === 'sources' || name === 'sources-refusal') await page.getByRole('img', { name: /^Calls per minute, last hour/ }).locator('canvas').first().waitFor();
   // The destination editor's Last hour chart too: its canvas, or the picture shows an empty grey box.
   if (name.startsWith('destination-edit')) await page.getByRole('region', { name: 'Last hour' }).getByRole('img').locator('canvas').first().waitFor();
   if (name === 'audiences' || name === 'audiences-synced') await page.getByRole('status', { name: 'Matches now' }).getByText(/would belong now/).waitFor();
