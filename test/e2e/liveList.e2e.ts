@@ -114,6 +114,26 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
     expect(await focused(page)).toBe('Messages');
   });
 
+  it('a long event name or user ID cut in the list or the pane’s heading reads whole on hover', async () => {
+    const r = await serve(ORDERS);
+    const event = 'Subscription Renewal Payment Method Updated After Card Expiry Notification Was Acknowledged By Customer';
+    const userId = 'user-0f3c9a7e-41b2-4c1d-9d0e-7a1b2c3d4e5f-with-a-very-long-tenant-prefix-acme-europe-west';
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', source: 'backend', call: { userId, event } });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    const row = grid(page).getByRole('row').filter({ hasText: 'Subscription Renewal' });
+    const eventText = row.getByText(event, { exact: true });
+    await eventText.waitFor();
+    // Cut beside the open message (at 1280 px), with the whole name as its title.
+    expect(await eventText.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await eventText.getAttribute('title')).toBe(event);
+    const heading = page.getByRole('region', { name: 'Message details' }).getByRole('heading', { level: 2 });
+    expect(await heading.getAttribute('title')).toBe(event);
+    await page.getByRole('button', { name: 'Close details' }).click();
+    const user = row.getByText(userId, { exact: true });
+    await user.waitFor();
+    expect(await user.getAttribute('title')).toBe(userId);
+  });
+
   it('dates rows from another day than the engine’s and widens the Time column so the whole time still fits', async () => {
     const r = await serve(ORDERS);
     const sent = await r.call<{ message: { receivedAt: number } }>('sendMessage', { type: 'track', source: 'backend', call: { userId: 'yesterday', event: 'Order Completed' } });

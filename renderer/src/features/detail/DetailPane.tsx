@@ -30,7 +30,7 @@ export function DetailPane({ onClose }: { onClose(): void }) {
         {message ? (
           <>
             <span className="font-mono text-xs text-muted">{message.type}</span>
-            <h2 className="min-w-0 truncate text-[13px] font-semibold">
+            <h2 className="min-w-0 truncate text-[13px] font-semibold" title={message.event ?? nameOf(message.call) ?? message.userId ?? message.messageId}>
               <VisibleText text={message.event ?? nameOf(message.call) ?? message.userId ?? message.messageId} />
             </h2>
             <StatusBadge status={message.status} />

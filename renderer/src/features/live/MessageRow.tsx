@@ -60,7 +60,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
       <span className="flex min-w-0 flex-col leading-tight @[680px]:block">
         <span className="flex min-w-0 items-center gap-1.5">
           {m.event ? (
-            <VisibleText text={m.event} className="truncate font-medium" />
+            <VisibleText text={m.event} className="truncate font-medium" title={m.event} />
           ) : (
             <span className="truncate text-faint">
               {WHAT[m.type]}
@@ -79,7 +79,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
       </span>
     ),
     user: m.userId ? (
-      <VisibleText text={m.userId} className="font-mono text-muted" />
+      <VisibleText text={m.userId} className="font-mono text-muted" title={m.userId} />
     ) : m.anonymousId ? (
       <span className="font-mono text-faint" title="Anonymous ID">
         <VisibleText text={m.anonymousId} />
