@@ -27,6 +27,26 @@ const identify = async (r: RunningServe, userId: string, traits: Record<string, 
 describe.skipIf(chromiumMissing)('Audiences and deletion', () => {
   const { serve, open } = useWorkbench();
 
+  it('after traits change, what a sync would send and who would belong now agree, read at the same moment', async () => {
+    const r = await serve(CONFIG);
+    await identify(r, 'u1', { spend: 700 });
+    await identify(r, 'u2', { spend: 900 });
+    const created = await r.call<{ audience: { id: string } }>('createAudience', { source: 'backend', name: 'Big Spenders', rule: { all: [{ trait: 'spend', op: 'gt', value: 500 }] } });
+    const page = await open(r, `#/audiences/audience/${created.audience.id}`);
+    const matches = page.getByRole('status', { name: 'Matches now' });
+    await matches.getByText('2 users would belong now', { exact: false }).waitFor();
+    const wouldSend = page.getByRole('region', { name: 'A sync now would send' });
+    for (const [userId, spend] of [['u2', 50], ['u2', 950], ['u1', 20]] as const) {
+      await identify(r, userId, { spend });
+      // The moment the sync list shows the change, the definition's preview shows it too: never one without the other.
+      const pending = spend > 500 ? null : userId;
+      if (pending) await wouldSend.getByRole('listitem', { name: new RegExp(`${pending}$`) }).waitFor();
+      else await wouldSend.getByRole('listitem').first().waitFor({ state: 'detached' });
+      const belong = await matches.innerText();
+      expect(belong, `after ${userId} spends ${spend}`).toContain(spend > 500 ? '2 users would belong now' : '1 user would belong now');
+    }
+  });
+
   it('a rule built in the editor previews its members; Sync shows exactly the joined/left identify calls it sent', async () => {
     const r = await serve(CONFIG);
     await identify(r, 'u1', { spend: 700, region: 'EU' });

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { RefreshCw, Trash2 } from 'lucide-react';
-import type { Audience, AudienceDetail as Detail, ComputedTrait } from '../../../../main/contract/audiences';
+import type { Audience, AudienceDetail as Detail, AudiencePreview, ComputedTrait } from '../../../../main/contract/audiences';
 import { api } from '../../api/instance';
 import { useRefresh } from '../../api/useRefresh';
 import { formatTimestamp, plural } from '../../lib/format';
@@ -66,10 +66,18 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
   const isAudience = item.kind === 'audience';
   const noun = isAudience ? 'audience' : 'computed trait';
 
+  // Who would belong now under the saved definition, read with the detail: 'A sync now would send' and the
+  // definition's 'would belong now' then come from the same moment (apart, one lagged the other by seconds).
+  const [savedPreview, setSavedPreview] = useState<AudiencePreview | null>(null);
   const load = useCallback(async (current: () => boolean = () => true) => {
-    const result = await api().call('getAudience', { id: item.id }, { quiet: true });
-    if (result.ok && current()) setDetail(result.value);
-  }, [item.id]);
+    const [result, preview] = await Promise.all([
+      api().call('getAudience', { id: item.id }, { quiet: true }),
+      item.kind === 'audience' ? api().call('previewAudience', { source: item.sourceId, ...(item.members.length ? { members: item.members } : {}), ...(item.rule ? { rule: item.rule } : {}) }, { quiet: true }) : null,
+    ]);
+    if (!result.ok || !current()) return;
+    setDetail(result.value);
+    setSavedPreview(preview?.ok ? preview.value : null);
+  }, [item]);
   // The item itself in the key: a saved edit (a new rule) loads again at once.
   useRefresh(JSON.stringify(item), load, { everyMs: REFRESH_MS });
 
@@ -151,7 +159,7 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
       </Section>
 
       <Section title="Definition">
-        {item.kind === 'audience' ? <AudienceEditor key={`${item.id}:${item.syncedAt}:${JSON.stringify([item.members, item.rule])}`} audience={item} /> : <ComputedTraitEditor key={`${item.id}:${JSON.stringify(item.values)}`} trait={item} />}
+        {item.kind === 'audience' ? <AudienceEditor key={`${item.id}:${item.syncedAt}:${JSON.stringify([item.members, item.rule])}`} audience={item} savedPreview={savedPreview} /> : <ComputedTraitEditor key={`${item.id}:${JSON.stringify(item.values)}`} trait={item} />}
       </Section>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { snakeCase, type Audience } from '../../../../main/contract/audiences';
+import { snakeCase, type Audience, type AudiencePreview } from '../../../../main/contract/audiences';
 import type { ApiError } from '../../../../main/contract/result';
 import { eachProblem } from '../../../../main/contract/schemaErrors';
 import { api } from '../../api/instance';
@@ -11,7 +11,7 @@ import { TextField } from '../../ui/TextField';
 import { useAudiences } from './audiencesStore';
 import { RuleEditor } from './RuleEditor';
 import { fromRule, isUntouched, ownerOf, parseMembers, toRule, type EditGroup } from './ruleModel';
-import { usePreview } from './usePreview';
+import { usePreview, type PreviewState } from './usePreview';
 
 /** How many matching users the preview lists by name. */
 const SHOWN_MATCHES = 24;
@@ -21,7 +21,8 @@ const SHOWN_MATCHES = 24;
  * key shows as the name is typed (the contract's snakeCase, the engine's rule); who the definition holds
  * now is previewed (previewAudience) before anything is saved or sent.
  */
-export function AudienceEditor({ audience, onCreated }: { audience: Audience | null; onCreated?(id: string): void }) {
+/** `savedPreview`: who the saved definition holds now, read with the audience's detail (shown while the form is untouched). */
+export function AudienceEditor({ audience, onCreated, savedPreview = null }: { audience: Audience | null; onCreated?(id: string): void; savedPreview?: AudiencePreview | null }) {
   const sources = useCatalog((s) => s.sources);
   const [source, setSource] = useState(audience?.sourceId ?? sources[0]?.id ?? '');
   const [name, setName] = useState('');
@@ -36,7 +37,10 @@ export function AudienceEditor({ audience, onCreated }: { audience: Audience | n
 
   const members = useMemo(() => parseMembers(membersText), [membersText]);
   const rule = useMemo(() => toRule(root), [root]);
-  const preview = usePreview(source || null, members, rule);
+  const savedDefinition = useMemo(() => (audience ? JSON.stringify([audience.members, toRule(fromRule(audience.rule))]) : null), [audience]);
+  const untouched = savedDefinition !== null && savedDefinition === JSON.stringify([members, rule]) && savedPreview !== null;
+  const own = usePreview(untouched ? null : source || null, members, rule);
+  const preview: PreviewState = untouched ? { state: 'done', value: savedPreview } : own;
   const key = audience ? { ok: true as const, value: audience.traitKey } : name.trim() ? snakeCase(name.trim()) : null;
 
   const submit = async (e: FormEvent) => {
