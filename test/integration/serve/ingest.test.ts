@@ -171,7 +171,7 @@ describe('ingestion API (docs/behaviour.md §7)', () => {
       message: 'batch[1].event: is required (and 1 more problem)',
       problems: [{ code: 'unknown_type', field: 'batch[2].type', index: 2, message: 'batch[2].type: unknown message type "bogus" (one of track, page, screen, identify, group, alias)' }],
     });
-    expect(must(running.core.listIngestLog({})).items.map((r) => [r.field, r.index, r.message])).toEqual([['batch[1].event', 1, '2 problems: batch[1].event: is required; batch[2].type: unknown message type "bogus"']]);
+    expect(must(running.core.listIngestLog({})).items.map((r) => [r.field, r.index, r.message])).toEqual([['batch[1].event', 1, '2 problems: batch[1].event: is required; batch[2].type: unknown message type "bogus" (one of track, page, screen, identify, group, alias)']]);
     expect(messages(running)).toEqual([]);
   });
 
