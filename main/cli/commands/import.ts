@@ -3,6 +3,7 @@
  * again through the typed API's `importMessages`: all of it or, on the first bad entry, nothing.
  */
 import { IMPORT_LIMITS, type ImportMessagesOutput } from '../../contract/importMessages.js';
+import type { Overview } from '../../contract/overview.js';
 import { EXIT, readNamedFile, readStdin, runCommand, UsageError, utf8Text, type CliIO } from '../io.js';
 import { openWorkbench, type Workbench } from '../workbench.js';
 
@@ -55,6 +56,14 @@ export async function runImport(file: string, options: ImportOptions, io: CliIO)
         }
         const off = [...new Set(imported.flatMap((m) => m.held))];
         if (off.length) io.stdout(`deliveries to a disabled destination wait, queued, until it is enabled (${off.map((d) => JSON.stringify(d)).join(', ')}: Destinations, or updateDestination with enabled: true)\n`);
+        // A paused serve holds every copy, as History's import notice says; without this line they look stuck.
+        const sending = imported.reduce((sum, m) => sum + m.deliveries - m.held.length, 0);
+        if (wb.live && sending > 0) {
+          const overview = await wb.call<Overview>('getOverview', {});
+          if (overview.ok && overview.value.paused) {
+            io.stdout(`forwarding is paused: ${sending} deliver${sending === 1 ? 'y waits' : 'ies wait'}, queued, until it is resumed (the Forwarding switch in the top bar, or resumeForwarding)\n`);
+          }
+        }
         if (!wb.live && imported.some((m) => m.deliveries > 0)) io.stdout(`no serve runs there: the deliveries wait, queued, until hookbench serve --data-dir ${wb.dataDir} starts\n`);
         return EXIT.ok;
       } finally {

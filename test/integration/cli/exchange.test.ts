@@ -210,6 +210,19 @@ describe('hookbench import', () => {
     expect(json.imported).toEqual([expect.objectContaining({ held: ['hookbench send'] })]);
   });
 
+  it('says the copies wait while the serve has forwarding paused, as History does', async () => {
+    const { running, ids, core } = await serveWithHistory();
+    const file = join(newDataDir(), 'one.jsonl');
+    expect((await cli(['export', '--id', String(ids[0]), '--out', file, '--data-dir', running.dataDir])).code).toBe(0);
+    must(core.pauseForwarding({}));
+    const paused = await cli(['import', file, '--data-dir', running.dataDir]);
+    expect(paused.code).toBe(0);
+    expect(paused.out).toContain('forwarding is paused: 2 deliveries wait, queued, until it is resumed (the Forwarding switch in the top bar, or resumeForwarding)\n');
+    must(core.resumeForwarding({}));
+    const resumed = await cli(['import', file, '--data-dir', running.dataDir]);
+    expect(resumed.out).not.toContain('forwarding is paused');
+  });
+
   it("a later send that lifts --max-attempts keeps the copies waiting on 'hookbench send': they go out, never cancelled as 'destination deleted'", async () => {
     const rx = await newReceiver(status(200));
     const running = await serve();
