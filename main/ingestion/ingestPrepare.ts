@@ -187,6 +187,17 @@ function cutShortNote(parseError: string, bytes: number): string {
   return `; the JSON ends early, at the body's last byte (${bytes.toLocaleString('en-US')} bytes): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes?`;
 }
 
+/**
+ * Whether the bad byte at `offset` starts a character the body's end cuts off: a Content-Length counted in
+ * characters cuts non-ASCII text there as often as between characters.
+ */
+function endsInsideCharacter(bytes: Uint8Array, offset: number): boolean {
+  const lead = bytes[offset]!;
+  const length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
+  const tail = bytes.subarray(offset + 1);
+  return length > 0 && tail.length < length - 1 && tail.every((b) => (b & 0xc0) === 0x80);
+}
+
 /** Decodes and parses the body into `s.payload`, reading the write key on the way; a refusal when it cannot, else null. */
 function readPayload(s: Intake): Prepared | null {
   const { req, isBatch } = s;
@@ -210,7 +221,11 @@ function readPayload(s: Intake): Prepared | null {
 
   const badByte = firstInvalidUtf8(decoded);
   if (badByte >= 0) {
-    return refuse(s, 'request', 0, 400, { code: 'invalid_json', ...invalidUtf8Error(decoded, badByte) });
+    const refusal = invalidUtf8Error(decoded, badByte);
+    const cut = endsInsideCharacter(decoded, badByte)
+      ? `; the body ends inside a character, at its last byte (${decoded.byteLength.toLocaleString('en-US')} bytes): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes?`
+      : '';
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: refusal.field, message: `${refusal.message}${cut}` });
   }
 
   let parsed: unknown;

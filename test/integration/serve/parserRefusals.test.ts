@@ -89,6 +89,20 @@ describe('requests the HTTP parser refuses', () => {
     );
     expect(must(core.listMessages({})).items).toEqual([]);
   });
+
+  it('a Content-Length in characters that cuts a character in two says so too, not only that the byte is bad UTF-8', async () => {
+    const { core, server } = await serveCore();
+    const source = must(core.createSource({ name: 'web', kind: 'server', writeKey: 'wk_cut_char' }));
+    // '☕' is three UTF-8 bytes: cut at the character count, the body ends on its first byte.
+    const body = JSON.stringify({ userId: 'u1', event: 'Café ☕' });
+    const auth = Buffer.from(`${source.writeKey}:`).toString('base64');
+    const text = await exchange(server, `POST /v1/track HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const first = /\r\n\r\n(\{"error":\{.*?\}\})/.exec(text)![1]!;
+    expect((JSON.parse(first) as { error: { message: string } }).error.message).toMatch(
+      new RegExp(`^event: invalid UTF-8 at byte \\d+ \\(0xe2\\); JSON must be UTF-8 \\(the value is refused rather than changed\\); the body ends inside a character, at its last byte \\(${body.length} bytes\\): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes\\?$`),
+    );
+    expect(must(core.listMessages({})).items).toEqual([]);
+  });
 });
 
 /** Sends raw bytes and reads the whole exchange as text, until the server closes. */
