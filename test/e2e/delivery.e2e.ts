@@ -115,6 +115,28 @@ describe.skipIf(chromiumMissing)('deliveries that go wrong, in the workbench', (
     expect(captures.items).toEqual([]);
   });
 
+  it("a message sent through 'hookbench send' shows that destination as it is: its secret, and a copy held while it is off", async () => {
+    const r = await serve({ receivers: [{ name: 'ok', script: 200 }] });
+    // The destination hookbench send keeps for itself: not in Destinations, but very much there.
+    const own = await r.call<{ id: string }>('createDestination', { name: 'hookbench send', enabled: true, sharedSecret: 's3cret', url: 'receiver:ok' });
+    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Sent Order' }, destinations: ['hookbench send'] });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.getByRole('button', { name: /^Attempt 1: success/ }).click();
+    const panel = page.getByRole('region', { name: 'Signature' });
+    await panel.getByRole('button', { name: 'Compute HMAC-SHA1' }).click();
+    await expect.poll(() => panel.getByLabel('Computed HMAC-SHA1').innerText()).toMatch(/^[0-9a-f]{40}$/);
+    expect(await panel.getByText(/destination was deleted|no longer exists/).count()).toBe(0);
+
+    await r.call('updateDestination', { id: own.id, patch: { enabled: false } });
+    const held = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Held Order' }, destinations: ['hookbench send'] });
+    await page.goto(`${r.info.uiUrl}#/live/${held.message.id}`);
+    await page
+      .getByRole('region', { name: 'Message details' })
+      .getByText('Held: hookbench send is off. Nothing is sent until the next hookbench send turns it on.', { exact: true })
+      .waitFor();
+  });
+
   it('a wrong secret: invalid with a diagnosis in the Receiver screen, and the same diagnosis in the Signature panel', async () => {
     const r = await serve({
       receivers: [{ name: 'orders', secret: 'not-the-secret', script: 200 }],

@@ -7,6 +7,11 @@ import { api } from '../api/instance';
 
 interface CatalogState {
   destinations: Destination[];
+  /**
+   * Every destination, the ones hookbench send and hookbench check keep for themselves too: a message's
+   * detail looks its destination up here, or a 'hookbench send' delivery would read as deleted and never held.
+   */
+  allDestinations: Destination[];
   sources: Source[];
   receivers: ReceiverEndpoint[];
   loaded: boolean;
@@ -15,17 +20,20 @@ interface CatalogState {
 
 export const useCatalog = create<CatalogState>((set) => ({
   destinations: [],
+  allDestinations: [],
   sources: [],
   receivers: [],
   loaded: false,
   async load() {
-    const [destinations, sources, receivers] = await Promise.all([
+    const [destinations, allDestinations, sources, receivers] = await Promise.all([
       api().call('listDestinations', {}),
+      api().call('listDestinations', { owner: 'all' }),
       api().call('listSources', {}),
       api().call('listReceivers', {}),
     ]);
     set((s) => ({
       destinations: destinations.ok ? destinations.value.items : s.destinations,
+      allDestinations: allDestinations.ok ? allDestinations.value.items : s.allDestinations,
       sources: sources.ok ? sources.value.items : s.sources,
       receivers: receivers.ok ? receivers.value.items : s.receivers,
       loaded: true,

@@ -23,7 +23,7 @@ import { focusAttemptButton } from '../../lib/focusAttempt';
 export function AttemptDetail({ detail, attempt, body, destinationName, destinationId }: { detail: MessageDetail; attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
   const navigate = useRouter((s) => s.navigate);
   const [requestMode, setRequestMode] = useBodyMode();
-  const destination = useCatalog((s) => s.destinations.find((d) => d.id === destinationId));
+  const destination = useCatalog((s) => s.allDestinations.find((d) => d.id === destinationId));
   const held = destination !== undefined && (!destination.enabled || destination.webhooks.length === 0);
   const reason = failureReason(attempt, retryFate(attempt, detail.attempts, detail.deliveries.find((d) => d.id === attempt.deliveryId), held));
   const receiverCheck = detail.receiverChecks?.find((c) => c.attemptId === attempt.id) ?? null;

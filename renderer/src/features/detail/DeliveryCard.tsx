@@ -1,7 +1,7 @@
 import { pastWindowWords } from '../../../../main/contract/message/deliveryWords';
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/deliveries';
 import type { SignatureVerdict } from '../../../../main/contract/receiver/receiver';
-import { DEFAULT_RETRY_POLICY } from '../../../../main/contract/destinations';
+import { DEFAULT_RETRY_POLICY, destinationOwner } from '../../../../main/contract/destinations';
 import { formatCountdown, formatSpan } from '../../lib/format';
 import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
 import { useNow } from '../../lib/useNow';
@@ -25,7 +25,7 @@ export function DeliveryCard({
   selectedAttemptId: number | null;
   receiverVerdicts?: ReadonlyMap<number, SignatureVerdict | null>;
 }) {
-  const destination = useCatalog((s) => s.destinations.find((d) => d.id === delivery.destinationId));
+  const destination = useCatalog((s) => s.allDestinations.find((d) => d.id === delivery.destinationId));
   const clock = useEngine((s) => s.clock);
   const now = engineNow(clock, useNow(1000));
   const policy = destination?.retry ?? DEFAULT_RETRY_POLICY;
@@ -34,6 +34,8 @@ export function DeliveryCard({
   // A destination that is off (or has no webhook URL) holds its deliveries: no attempt is due until it is turned on.
   const waitingNow = delivery.status === 'queued' || delivery.status === 'retrying';
   const held = waitingNow && destination !== undefined && (!destination.enabled || destination.webhooks.length === 0);
+  // 'hookbench send' keeps its destination out of Destinations, so the user cannot turn it on there: a send does.
+  const keptBySend = destinationOwner(delivery.destinationName) === 'send';
   const ghosts = held ? [] : futureAttempts(delivery, policy, retryAfter, now);
   const pastWindow = delivery.status === 'failed' ? pastWindowWords(delivery) : null;
 
@@ -68,7 +70,7 @@ export function DeliveryCard({
       <div className="flex flex-col gap-3 p-3">
         {held && (
           <p className="text-xs text-warn">
-            Held: <VisibleText text={delivery.destinationName} /> {destination.webhooks.length === 0 ? 'has no webhook URL; give it one and turn it on' : 'is off'}. Nothing is sent until it is turned on.
+            Held: <VisibleText text={delivery.destinationName} /> {destination.webhooks.length === 0 ? 'has no webhook URL; give it one and turn it on' : 'is off'}. {keptBySend ? 'Nothing is sent until the next hookbench send turns it on.' : 'Nothing is sent until it is turned on.'}
           </p>
         )}
         {despite && <p className="text-xs text-muted">{despite}</p>}

@@ -95,7 +95,7 @@ function UseOneSecret({ secrets, attemptId }: { secrets: SecretMismatch; attempt
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   // The server's rule: the endpoint takes the destination's secret, unless the destination has none.
-  const toDestination = useCatalog((s) => s.destinations.find((d) => d.id === secrets.destinationId)?.sharedSecret === null);
+  const toDestination = useCatalog((s) => s.allDestinations.find((d) => d.id === secrets.destinationId)?.sharedSecret === null);
   const what = toDestination
     ? `Destination ‘${secrets.destinationName}’ gets the secret of receiver endpoint ‘${secrets.receiver}’, and signs every attempt with it from now on.`
     : `Receiver endpoint ‘${secrets.receiver}’ gets the shared secret of destination ‘${secrets.destinationName}’, and checks every request with it from now on.`;

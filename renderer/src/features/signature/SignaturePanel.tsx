@@ -22,7 +22,7 @@ export function headerValue(headers: Record<string, string>, name: string): stri
  * computed (the CLI's `verify` diagnosis); and receiver code that verifies the raw body.
  */
 export function SignaturePanel({ attempt, body, destinationId, receiverCheck = null }: { attempt: AttemptRecord; body: string; destinationId: string; receiverCheck?: ReceiverCheck | null }) {
-  const destination = useCatalog((s) => s.destinations.find((d) => d.id === destinationId));
+  const destination = useCatalog((s) => s.allDestinations.find((d) => d.id === destinationId));
   const catalogLoaded = useCatalog((s) => s.loaded);
   const secret = useSecrets((s) => s.values[secretKey('destination', destinationId)]);
   const reveal = useSecrets((s) => s.reveal);
