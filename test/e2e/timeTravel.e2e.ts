@@ -137,8 +137,12 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
     // So is a ghost marker's Advance.
     const advance = page.getByRole('region', { name: 'Message details' }).getByRole('button', { name: 'Advance to attempt 2 (Down)' });
     expect(await advance.getAttribute('aria-description')).toBe('Forwarding is paused: resume it to play this retry');
+    // And the card's "Next attempt in …" says the attempt waits for Resume, even once it is due.
+    const card = page.getByRole('region', { name: 'Message details' }).getByRole('region', { name: 'Down' });
+    await card.getByText(/Forwarding is paused: no attempt is made until you resume it\.$/).waitFor();
     await r.call('resumeForwarding');
     await expect.poll(() => next.isEnabled()).toBe(true);
+    expect(await card.getByText(/Forwarding is paused/).count()).toBe(0);
   });
 
   it('after +1 min and Reset offset, the waiting retry is still due as far away, and its ghost marker moves back by the minute, without a reload', async () => {

@@ -27,6 +27,7 @@ export function DeliveryCard({
 }) {
   const destination = useCatalog((s) => s.allDestinations.find((d) => d.id === delivery.destinationId));
   const clock = useEngine((s) => s.clock);
+  const paused = useEngine((s) => s.paused);
   const now = engineNow(clock, useNow(1000));
   const policy = destination?.retry ?? DEFAULT_RETRY_POLICY;
   const last = [...attempts].sort((a, b) => b.attemptNumber - a.attemptNumber)[0];
@@ -82,6 +83,8 @@ export function DeliveryCard({
               <span>
                 Next attempt <span className="tabular font-mono text-warn">{formatCountdown(delivery.nextAttemptAt, now)}</span>
                 {retryAfter !== null && <> (the endpoint asked for Retry-After {formatSpan(retryAfter)})</>}, retrying for up to {formatSpan(policy.windowMs)} after the first attempt.
+                {/* A retry due while paused waits: "due now" alone reads as if it were being played. */}
+                {paused && <> Forwarding is paused: no attempt is made until you resume it.</>}
               </span>
             )}
           </p>
