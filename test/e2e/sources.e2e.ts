@@ -146,4 +146,13 @@ describe.skipIf(chromiumMissing)('Sources', () => {
     await page.getByText('Disconnected from Hooks.').waitFor();
     await expect.poll(async () => (await r.call<{ items: { name: string }[] }>('listSources')).items.map((s) => s.name)).toEqual(['website']);
   });
+
+  it('names a connected destination that is off as off: its calls pass it by, and with only such ones they are filtered', async () => {
+    const r = await serve({ ...CONFIG, destinations: [...CONFIG.destinations, { name: 'Paused Hooks', enabled: false, sources: ['backend'], url: 'receiver:hooks' }] });
+    const page = await open(r, '#/sources/backend');
+    const source = page.getByRole('region', { name: 'Source backend' });
+    await source.getByText('Hooks, Paused Hooks (off)', { exact: true }).waitFor();
+    await r.call('updateDestination', { id: 'Hooks', patch: { enabled: false } });
+    await source.getByText('Hooks (off), Paused Hooks (off): all off, its calls are stored as filtered', { exact: true }).waitFor();
+  });
 });

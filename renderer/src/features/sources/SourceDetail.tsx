@@ -26,6 +26,8 @@ export async function clearWriteKey(source: Source): Promise<string> {
 export function SourceDetail({ source, usage, onDeleted }: { source: Source; usage: SourceUsage | undefined; onDeleted(): void }) {
   const destinations = useCatalog((s) => s.destinations);
   const connected = destinations.filter((d) => d.sourceIds.includes(source.id));
+  // Only a destination that is on gets a delivery: one that is off is named as such, or the list reads as where calls go.
+  const destinationWords = `${connected.map((d) => (d.enabled ? d.name : `${d.name} (off)`)).join(', ')}${connected.length && connected.every((d) => !d.enabled) ? ': all off, its calls are stored as filtered' : ''}`;
   const [confirm, setConfirm] = useState<'regenerate' | 'delete' | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -75,7 +77,13 @@ export function SourceDetail({ source, usage, onDeleted }: { source: Source; usa
           </Button>
         </FactRow>
         <FactRow label="Destinations">
-          {connected.length ? <span className="truncate" title={connected.map((d) => d.name).join(', ')}>{connected.map((d) => d.name).join(', ')}</span> : <span className="text-faint">none connected: its calls are stored as filtered</span>}
+          {connected.length ? (
+            <span className="truncate" title={destinationWords}>
+              {destinationWords}
+            </span>
+          ) : (
+            <span className="text-faint">none connected: its calls are stored as filtered</span>
+          )}
         </FactRow>
       </dl>
       {confirm === 'regenerate' && (
