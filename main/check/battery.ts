@@ -114,8 +114,28 @@ function judgeForgery(what: string, ex: CheckExchange, ctx: CheckContext): Judge
       fix: `${FORGERY_FIX} A 4xx (but 429) ends the delivery; a 5xx or a 429 asks for retries.`,
     };
   }
+  if (status !== null && status >= 300 && status < 400 && ctx.exchanges.some((o) => signedValidly(o) && o.statusCode !== null && o.statusCode >= 300 && o.statusCode < 400)) {
+    // Valid requests are redirected too: the forgery stopped at the redirect, before any code that verifies, so the signature fix would be a guess.
+    const target = redirectTarget(ex, ctx.url);
+    return {
+      verdict: 'fail',
+      detail: `${what}: redirected (HTTP ${status}${target ? ` to ${target}` : ''}) as the valid requests are, so it never reached the code that verifies signatures: not known whether forged requests are refused`,
+      fix: `Fix the redirect first (the Status semantics check): point the destination at ${target ?? 'the URL the redirect names'} and run the check against it, which reaches the receiver's code.`,
+    };
+  }
   if (status !== null) return { verdict: 'fail', detail: `${what}: answered HTTP ${status}, not a refusal (4xx)`, fix: FORGERY_FIX };
   return { verdict: 'fail', detail: `${what}: ${ex.error ?? ex.outcome}, not a refusal (4xx)`, fix: ex.outcome === 'timeout' ? judgeAccepted(ex, ctx.timing).fix : FORGERY_FIX };
+}
+
+/** The absolute URL a redirect names (its Location resolved against the checked URL), or null without one. */
+function redirectTarget(ex: CheckExchange, url: string): string | null {
+  const location = ex.response?.headers['location'];
+  if (!location) return null;
+  try {
+    return maskUrl(new URL(location, url).toString());
+  } catch {
+    return location;
+  }
 }
 
 function forgery(id: string, title: string, sign: 'wrong-secret' | 'none' | 'tampered' | 'pretty-printed', what: string): Check {

@@ -39,6 +39,8 @@ export interface Faults {
   bodyLimit?: number;
   /** Answer every request 429 (Retry-After: 120) before looking at it: a rate limiter in front of everything. */
   rateLimitsEverything?: boolean;
+  /** Answer every request 301 to this Location before looking at it (a router that wants a trailing slash). */
+  redirectsTo?: string;
   /** Answer every valid request with this status (and headers). */
   status?: number;
   headers?: Record<string, string>;
@@ -85,6 +87,10 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
   const respond: Respond = (req, res) => {
     if (faults.bodyLimit !== undefined && req.body.length > faults.bodyLimit) {
       res.writeHead(413, { 'content-type': 'text/plain' }).end('payload too large');
+      return;
+    }
+    if (faults.redirectsTo !== undefined) {
+      res.writeHead(301, { location: faults.redirectsTo }).end();
       return;
     }
     if (faults.rateLimitsEverything) {

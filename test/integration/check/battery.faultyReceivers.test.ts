@@ -241,6 +241,21 @@ describe('hookbench check: the battery', () => {
     expect(check(r, 'status.valid-request')).toMatchObject({ verdict, detail });
   });
 
+  it('a receiver that redirects every request fails the forged-request checks for the redirect, naming the URL to check, not with the signature fix', async () => {
+    const r = await run({ redirectsTo: '/hook/' }, { only: ['status.valid-request', 'signature.wrong-secret', 'signature.missing'] });
+    const target = `${receiver.url}/`;
+    expect(check(r, 'status.valid-request').verdict).toBe('warn');
+    expect(check(r, 'signature.wrong-secret')).toMatchObject({
+      verdict: 'fail',
+      detail: `signed with another secret: redirected (HTTP 301 to ${target}) as the valid requests are, so it never reached the code that verifies signatures: not known whether forged requests are refused`,
+      fix: `Fix the redirect first (the Status semantics check): point the destination at ${target} and run the check against it, which reaches the receiver's code.`,
+    });
+    expect(check(r, 'signature.missing')).toMatchObject({ verdict: 'fail', detail: expect.stringMatching(/^no X-Signature: redirected \(HTTP 301 to /) });
+    // Alone, nothing shows that valid requests are redirected too: a redirected forgery is then only no refusal.
+    const alone = await run({ redirectsTo: '/hook/' }, { only: ['signature.wrong-secret'] });
+    expect(check(alone, 'signature.wrong-secret')).toMatchObject({ verdict: 'fail', detail: 'signed with another secret: answered HTTP 301, not a refusal (4xx)' });
+  });
+
   it('an unreachable URL ends the run as unreachable, saying why, with nothing checked', async () => {
     const closed = await startReceiver();
     const url = closed.url;
