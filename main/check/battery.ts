@@ -364,7 +364,16 @@ const BURST: Check[] = [
       const refused = exchanges.filter((ex) => ex.statusCode !== null && (ex.statusCode < 200 || ex.statusCode >= 300));
       // A 3xx is no refusal: the destination never follows a redirect, and the message fails.
       const status = refused[0]?.statusCode ?? 0;
-      if (refused.length > 0) return { verdict: 'fail', detail: `${refused.length} of ${rate} ${status >= 300 && status < 400 ? 'were redirected, which the destination never follows' : 'were refused'} (HTTP ${status})` };
+      if (refused.length > 0 && status >= 300 && status < 400) {
+        // Every message of the burst is lost to the redirect: say where it points, as the single requests' fix does.
+        const target = redirectTarget(refused[0]!, ctx.url);
+        return {
+          verdict: 'fail',
+          detail: `${refused.length} of ${rate} were redirected, which the destination never follows (HTTP ${status}${target ? ` to ${target}` : ''})`,
+          fix: `Point the destination at ${target ?? 'the final URL (the one the redirect names)'}, or answer 2xx at this one.`,
+        };
+      }
+      if (refused.length > 0) return { verdict: 'fail', detail: `${refused.length} of ${rate} were refused (HTTP ${status})` };
       return { verdict: 'pass', detail: rate };
     },
   },

@@ -256,6 +256,14 @@ describe('hookbench check: the battery', () => {
     expect(check(alone, 'signature.wrong-secret')).toMatchObject({ verdict: 'fail', detail: 'signed with another secret: answered HTTP 301, not a refusal (4xx)' });
   });
 
+  it('a burst lost to a redirect names the URL it points at, and the fix says to point the destination there', async () => {
+    const r = await run({ redirectsTo: '/hook/' }, { burst: 12, only: ['burst.concurrent'] });
+    const burst = check(r, 'burst.concurrent');
+    expect(burst.verdict).toBe('fail');
+    expect(burst.detail).toMatch(/^12 of 12 deliveries in \d+ ms \([\d.]+\/s, at most 16 at once per origin, as the destination sends\) were redirected, which the destination never follows \(HTTP 301 to http:\/\/127\.0\.0\.1:\d+\/hook\/\)$/);
+    expect(burst.fix).toBe(`Point the destination at ${receiver.url}/, or answer 2xx at this one.`);
+  });
+
   it('an unreachable URL ends the run as unreachable, saying why, with nothing checked', async () => {
     const closed = await startReceiver();
     const url = closed.url;
