@@ -116,6 +116,41 @@ describe.skipIf(chromiumMissing)('Check', () => {
     }
   });
 
+  it('a second run of the same URL says what changed since the previous one: broken, fixed, or every verdict the same', async () => {
+    const receiver = await startReceiver(checkReceiver());
+    onTestFinished(() => receiver.close());
+    const r = await serve({});
+    const page = await open(r, '#/check');
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    await form.getByLabel('URL', { exact: true }).fill(receiver.url);
+    await form.getByLabel('Secret', { exact: true }).fill(RECEIVER_SECRET);
+    await form.getByLabel('Only these checks').fill('shapes.track, signature.wrong-secret');
+    const report = page.getByRole('region', { name: 'Report' });
+    const runAs = async (id: number, summary: string) => {
+      await form.getByRole('button', { name: 'Run checks' }).click();
+      await report.getByText(`Run #${id} ·`).waitFor();
+      await report.getByLabel('Summary').getByText(summary).waitFor();
+    };
+    await runAs(1, '2 passed, 0 failed, 0 warnings');
+    expect(await report.getByLabel('Since last run').count()).toBe(0);
+
+    // The receiver's next deploy verifies with HMAC-SHA256: the track call it accepted is refused now.
+    receiver.respond = checkReceiver({ signatureMistake: 'sha256' });
+    await runAs(2, '1 passed, 1 failed, 0 warnings');
+    const since = report.getByLabel('Since last run');
+    await since.getByText('Broken since last run: shapes.track').waitFor();
+    expect(await since.innerText()).toContain('Compared with run #1, the last run of this URL:');
+    expect(await since.getByRole('link', { name: 'run #1' }).getAttribute('href')).toBe('#/check/1');
+
+    receiver.respond = checkReceiver();
+    await runAs(3, '2 passed, 0 failed, 0 warnings');
+    await since.getByText('Fixed since last run: shapes.track').waitFor();
+    expect(await since.getByText(/Broken since last run/).count()).toBe(0);
+
+    await runAs(4, '2 passed, 0 failed, 0 warnings');
+    await since.getByText('Compared with run #3, the last run of this URL: every verdict is the same.').waitFor();
+  });
+
   it('Check endpoint on a receiver endpoint and on a destination fills in the URL and the secret in clear', async () => {
     const r = await serve({
       receivers: [{ name: 'signed', script: 200, secret: SECRET }],

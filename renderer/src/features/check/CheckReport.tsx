@@ -83,11 +83,7 @@ export function Report({ run }: { run: CheckRun }) {
             {run.error.charAt(0).toUpperCase() + run.error.slice(1)}.
           </p>
         )}
-        {run.fixedSinceLastRun.length > 0 && (
-          <p className="w-full text-xs text-ok">
-            Fixed since last run: <span className="font-mono">{run.fixedSinceLastRun.join(', ')}</span>
-          </p>
-        )}
+        <SinceLastRun run={run} />
       </div>
       {run.diagnosis && <DiagnosisCard diagnosis={run.diagnosis} probes={run.checks.flatMap((c) => c.evidence.filter((ex) => ex.label.startsWith(PROBE_PREFIX)))} />}
       {areas.map((area) => (
@@ -108,6 +104,45 @@ export function Report({ run }: { run: CheckRun }) {
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * What changed against the previous run of the same URL, said once for the run: a second run after a fix (or
+ * after a regression) answers "what changed?" here, not only in badges spread over folded areas.
+ */
+function SinceLastRun({ run }: { run: CheckRun }) {
+  const compared = run.status === 'finished' && run.previousRunId !== null ? run.checks.filter((c) => c.change !== null) : [];
+  if (compared.length === 0) return null;
+  const ids = (change: CheckResult['change']) => run.checks.filter((c) => c.change === change).map((c) => c.id);
+  const broken = ids('broken');
+  const changed = ids('changed');
+  const same = compared.every((c) => c.change === 'same');
+  return (
+    <div aria-label="Since last run" className="flex w-full flex-col gap-0.5 text-xs">
+      <p className="text-muted">
+        Compared with{' '}
+        <a className="text-accent hover:underline" href={`#/check/${run.previousRunId}`}>
+          run #{run.previousRunId}
+        </a>
+        , the last run of this URL{same ? ': every verdict is the same.' : ':'}
+      </p>
+      {run.fixedSinceLastRun.length > 0 && (
+        <p className="text-ok">
+          Fixed since last run: <span className="font-mono">{run.fixedSinceLastRun.join(', ')}</span>
+        </p>
+      )}
+      {broken.length > 0 && (
+        <p className="text-err">
+          Broken since last run: <span className="font-mono">{broken.join(', ')}</span>
+        </p>
+      )}
+      {changed.length > 0 && (
+        <p className="text-muted">
+          Still not passing, verdict changed: <span className="font-mono">{changed.join(', ')}</span>
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -157,6 +192,10 @@ function CheckItem({ check, fixed }: { check: CheckResult; fixed: boolean }) {
             <code className="font-mono text-[11px] text-faint">{check.id}</code>
             {fixed && <span className="rounded bg-ok-soft px-1.5 text-[11px] font-medium text-ok">fixed since last run</span>}
             {check.change === 'broken' && <span className="rounded bg-err-soft px-1.5 text-[11px] font-medium text-err">broken since last run</span>}
+            {/* Between fail and warn: the previous verdict is the other one. */}
+            {check.change === 'changed' && (
+              <span className="rounded bg-hover px-1.5 text-[11px] font-medium text-muted">{check.verdict === 'warn' ? 'failed last run' : 'a warning last run'}</span>
+            )}
           </span>
           {check.verdict !== 'pass' && <span className="text-xs text-muted">{check.detail}</span>}
         </span>
