@@ -17,6 +17,14 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const MESSAGE_ORIGINS = ['check'] as const;
 export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
 
+/** Why a message has no source: a check run's own messages are not the user's sends. */
+export function noSourceReason(origin: MessageOrigin | undefined): string {
+  return origin === 'check' ? 'sent by a check run: the Check screen or hookbench check' : 'sent directly from Compose, the API or the CLI';
+}
+
+/** What a message without a source says in its Source fact (the UI's and `hookbench show`'s). */
+export const noSourceText = (origin: MessageOrigin | undefined): string => `none (${noSourceReason(origin)})`;
+
 export interface MessageRecord {
   /** Hookbench's own id (a replay that keeps `messageId` is still a new message). */
   id: number;

@@ -43,8 +43,11 @@ describe.skipIf(chromiumMissing)('Check', () => {
     const href = await link.getAttribute('href');
     expect(href).toMatch(/^#\/live\/\d+\/attempt\/\d+$/);
     await link.click();
-    await page.getByRole('region', { name: 'Message details' }).waitFor();
+    const details = page.getByRole('region', { name: 'Message details' });
+    await details.waitFor();
     expect(new URL(page.url()).hash).toBe(href);
+    // The check sent it, not Compose, the API or the CLI.
+    await details.getByText('none (sent by a check run: the Check screen or hookbench check)').waitFor();
     // The run is kept: it is listed among the previous runs and opens again.
     await page.goBack();
     await page.getByRole('region', { name: 'Previous runs' }).getByRole('button', { name: `Run #1: ${url}` }).waitFor();

@@ -5,7 +5,7 @@
  */
 import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js';
 import type { MessageExplanation } from '../../contract/diagnostics.js';
-import type { MessageDetail } from '../../contract/messages.js';
+import { noSourceText, type MessageDetail } from '../../contract/messages.js';
 import type { Source } from '../../contract/sources.js';
 import { pastWindowWords } from '../../contract/message/deliveryWords.js';
 import type { Result } from '../../contract/result.js';
@@ -94,7 +94,7 @@ function describe(detail: MessageDetail, sourceName: (id: string) => string, hel
   const what = m.type === 'track' && m.event ? `${m.type} ${JSON.stringify(m.event)}` : m.type;
   out.push(`message #${m.id}  ${what}  ${m.status}${m.statusReason ? `: ${m.statusReason}` : ''}`);
   out.push(`  messageId:  ${m.messageId}`);
-  out.push(`  source:     ${m.sourceId === null ? 'none (sent directly from Compose, the API or the CLI)' : sourceName(m.sourceId)}`);
+  out.push(`  source:     ${m.sourceId === null ? noSourceText(m.origin) : sourceName(m.sourceId)}`);
   if (m.userId !== null) out.push(`  user:       ${m.userId}`);
   out.push(`  received:   ${isoFromMs(m.receivedAt)} (engine time)`);
   if (m.replayOf !== null) out.push(`  replay of:  #${m.replayOf}`);

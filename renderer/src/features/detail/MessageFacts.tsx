@@ -1,13 +1,10 @@
-import type { MessageDetail } from '../../../../main/contract/messages';
+import { noSourceText, type MessageDetail } from '../../../../main/contract/messages';
 import { formatTimestamp } from '../../lib/format';
 import { sourceName, useCatalog } from '../../stores/catalog';
 import { useRouter } from '../../stores/router';
 import { CopyButton } from '../../ui/CopyButton';
 import { VisibleText } from '../../ui/VisibleText';
 import { sizeFact } from './bodyLabel';
-
-/** A message without a source, as Live's and History's lists and `hookbench show` say it too. */
-const NO_SOURCE = 'none (sent directly from Compose, the API or the CLI)';
 
 /** Who, when, from where: the facts of one message, as a compact definition list. */
 export function MessageFacts({ detail }: { detail: MessageDetail }) {
@@ -26,7 +23,7 @@ export function MessageFacts({ detail }: { detail: MessageDetail }) {
     ['Received', <span className="tabular font-mono">{formatTimestamp(m.receivedAt)}</span>],
     ['User ID', m.userId ? <VisibleText text={m.userId} className="font-mono" /> : <span className="text-faint">—</span>],
     ...(anonymousId ? [['Anonymous ID', <span className="font-mono">{anonymousId}</span>] as [string, React.ReactNode]] : []),
-    ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">{NO_SOURCE}</span>],
+    ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">{noSourceText(m.origin)}</span>],
     // The 32 KiB limit is the call's as received (Compose's meter measures the same); the body is what is signed and sent.
     ['Size', sizeFact(detail)],
     ...(m.replayOf !== null

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { MessageSummary } from '../../../../main/contract/messages';
+import { noSourceReason, type MessageSummary } from '../../../../main/contract/messages';
 import { formatClock, formatCountdown, formatDay, formatShortCountdown, formatTimestamp, sameDay } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { ReceiverVerdictMarker } from '../../ui/ReceiverVerdictMarker';
@@ -87,7 +87,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
     ) : (
       <span className="text-faint">—</span>
     ),
-    source: sourceName ? <VisibleText text={sourceName} className="text-muted" /> : <span className="text-faint" title="No source: sent directly from Compose, the API or the CLI">none</span>,
+    source: sourceName ? <VisibleText text={sourceName} className="text-muted" /> : <span className="text-faint" title={`No source: ${noSourceReason(m.origin)}`}>none</span>,
     status: <StatusBadge status={m.status} />,
     deliveries: <DeliveryChips deliveries={m.deliveries} />,
     attempts: <span className="tabular font-mono text-muted">{m.attempts || '–'}</span>,
