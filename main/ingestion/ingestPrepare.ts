@@ -166,7 +166,10 @@ function routeOf(req: PrepareRequest): Intake | Prepared {
   const isBatch = BATCH_ROUTES.has(route);
   if (req.method === 'OPTIONS') return { kind: 'answer', status: 204, headers: CORS, body: null };
   if (!single && !isBatch) {
-    return { kind: 'answer', status: 404, headers: CORS, body: { error: { code: 'not_found', message: `no ingestion route ${req.path}; use /v1/batch, /v1/import, /v1/<type> or /v1/{i,t,p,s,g,a,b}` } } };
+    // A type misspelt in the path gets the hint a misspelt "type" in a body gets; the one-letter routes are left out, as anything is one letter off them.
+    const meant = route === '' ? null : suggestKey(route, ['identify', 'track', 'page', 'screen', 'group', 'alias', 'batch', 'import']);
+    const hint = meant ? ` (did you mean /v1/${meant}?)` : '';
+    return { kind: 'answer', status: 404, headers: CORS, body: { error: { code: 'not_found', message: `no ingestion route ${req.path}${hint}; use /v1/batch, /v1/import, /v1/<type> or /v1/{i,t,p,s,g,a,b}` } } };
   }
   if (req.method !== 'POST') {
     return { kind: 'answer', status: 405, headers: { ...CORS, allow: 'POST, OPTIONS' }, body: { error: { code: 'invalid_input', message: `${req.path} takes POST` } } };

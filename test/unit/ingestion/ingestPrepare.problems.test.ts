@@ -68,6 +68,17 @@ describe('every bad call of a batch is named', () => {
     ]);
   });
 
+  it('a type misspelt in the route names the route most likely meant, as a misspelt type in a body does', () => {
+    const answer = (path: string) => {
+      const prepared = prepare([{ userId: 'u', event: 'E' }], path);
+      if (prepared.kind !== 'answer') throw new Error(`not answered: ${prepared.kind}`);
+      return (prepared.body as { error: { message: string } }).error.message;
+    };
+    expect(answer('/v1/trak')).toBe('no ingestion route /v1/trak (did you mean /v1/track?); use /v1/batch, /v1/import, /v1/<type> or /v1/{i,t,p,s,g,a,b}');
+    expect(answer('/v1/Identify')).toMatch(/^no ingestion route \/v1\/Identify \(did you mean \/v1\/identify\?\);/);
+    expect(answer('/v1/x')).toBe('no ingestion route /v1/x; use /v1/batch, /v1/import, /v1/<type> or /v1/{i,t,p,s,g,a,b}');
+  });
+
   it('names every call too large when nothing else is wrong', () => {
     const big = (n: number) => ({ type: 'track', userId: 'u', event: `E${n}`, properties: { pad: 'y'.repeat(LIMITS.messageBytes) } });
     const refused = refusal(prepare([{ type: 'track', userId: 'u', event: 'ok' }, big(1), { type: 'track', userId: 'u', event: 'ok' }, big(3)]));
