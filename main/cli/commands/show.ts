@@ -7,7 +7,7 @@ import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js
 import type { MessageExplanation } from '../../contract/diagnostics.js';
 import { noSourceText, type MessageDetail } from '../../contract/messages.js';
 import type { Source } from '../../contract/sources.js';
-import { pastWindowWords } from '../../contract/message/deliveryWords.js';
+import { pastWindowWords, triesWords } from '../../contract/message/deliveryWords.js';
 import type { Result } from '../../contract/result.js';
 import { isoFromMs } from '../../contract/message/timestamp.js';
 import { maskMessageDetail } from '../../domain/secrets.js';
@@ -103,16 +103,15 @@ function describe(detail: MessageDetail, sourceName: (id: string) => string, hel
   if (deliveries.length === 0) out.push('', `not sent to any destination${m.statusReason ? ` (${m.statusReason})` : ''}`);
   for (const d of deliveries) {
     const why = held.get(d.destinationId);
-    out.push('', `→ ${d.destinationName}: ${deliveryState(d)}${why ? `; held: ${why}` : ''}`);
     const own = attempts.filter((a) => a.deliveryId === d.id).sort((a, b) => a.attemptNumber - b.attemptNumber || a.webhookIndex - b.webhookIndex);
     const several = own.some((a) => a.webhookIndex > 0);
+    out.push('', `→ ${d.destinationName}: ${deliveryState(d, triesWords(d.attempts, own.length, new Set(own.map((a) => a.webhookIndex)).size))}${why ? `; held: ${why}` : ''}`);
     for (const a of own) out.push(...attemptLines(a, several));
   }
   return `${out.join('\n')}\n`;
 }
 
-function deliveryState(d: DeliveryRecord): string {
-  const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
+function deliveryState(d: DeliveryRecord, tries: string): string {
   switch (d.status) {
     case 'delivered':
       return `delivered after ${tries}`;

@@ -46,3 +46,12 @@ function pastWindowFacts(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' |
   const { dueAt, windowEndsAt } = d.pastWindow;
   return { next: ordinal(d.attempts + 1), due: spanWords(dueAt - d.firstAttemptAt), window: spanWords(windowEndsAt - d.firstAttemptAt) };
 }
+
+/**
+ * How many tries a delivery took: `3 attempts` with one webhook; with several a round (one POST to each
+ * pending webhook) is not an attempt, so `1 round · 3 attempts`, as the detail pane's card counts them.
+ */
+export function triesWords(rounds: number, attempts: number, webhooks: number): string {
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  return webhooks > 1 ? `${count(rounds, 'round')} · ${count(attempts, 'attempt')}` : count(rounds, 'attempt');
+}

@@ -78,6 +78,19 @@ describe('hookbench send (in-process)', () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
+  it('with several webhooks counts rounds and attempts, in the result and in hookbench show, as the detail pane does', async () => {
+    const ok = await receiver(status(200));
+    const bad = await receiver(status(500));
+    const dataDir = join(tmpRoot(), 'kept');
+    const c = capture();
+    expect(await runCli(['send', 'track', '--to', ok.url, bad.url, bad.url, '--data', TRACK, '--data-dir', dataDir], c.io)).toBe(0);
+    expect(attemptLines(c.out())).toHaveLength(3);
+    expect(c.out().trimEnd().split('\n').at(-1)).toBe('delivered after 1 round · 3 attempts');
+    const shown = capture();
+    expect(await runCli(['show', '1', '--data-dir', dataDir], shown.io)).toBe(0);
+    expect(shown.out()).toContain('→ hookbench send: delivered after 1 round · 3 attempts\n');
+  });
+
   it('against a 500 receiver with --fast --max-attempts 3: 3 attempts, retry times printed, exit 1', async () => {
     const rx = await receiver(status(500));
     const root = tmpRoot();

@@ -2,7 +2,7 @@
  * What `hookbench send` prints as a message goes out: the message, each attempt, the next retry and the
  * result, as human lines or as JSON lines (--json).
  */
-import { pastWindowWords } from '../../../contract/message/deliveryWords.js';
+import { pastWindowWords, triesWords } from '../../../contract/message/deliveryWords.js';
 import type { AttemptRecord, DeliveryRecord, DeliveryStatus } from '../../../contract/deliveries.js';
 import type { MessageRecord } from '../../../contract/messages.js';
 import type { ApiError } from '../../../contract/result.js';
@@ -25,6 +25,8 @@ export function span(d: DeliveryRecord): number | null {
 /** Prints progress as human lines or as JSON lines (--json). */
 export class Reporter {
   private webhookCount = 1;
+  /** Attempt lines printed: with several webhooks a round holds several, and the result counts both. */
+  private attemptsSeen = 0;
 
   constructor(
     private readonly io: CliIO,
@@ -93,6 +95,7 @@ export class Reporter {
   }
 
   attempt(a: AttemptRecord): void {
+    this.attemptsSeen++;
     if (this.json) {
       this.line({
         type: 'attempt',
@@ -152,7 +155,7 @@ export class Reporter {
       });
       return;
     }
-    const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}${args.spanMs !== null && attempts > 1 ? ` over ${formatDuration(args.spanMs)}` : ''}`;
+    const tries = `${triesWords(attempts, this.attemptsSeen, this.webhookCount)}${args.spanMs !== null && attempts > 1 ? ` over ${formatDuration(args.spanMs)}` : ''}`;
     if (status === 'delivered') this.io.stdout(`delivered after ${tries}\n`);
     else if (status === 'filtered') this.io.stdout(`not sent: filtered (${reason ?? 'no reason given'})\n`);
     else if (status === 'interrupted') this.io.stdout(`interrupted after ${tries}: not delivered${reason ? ` (${reason})` : ''}\n`);
