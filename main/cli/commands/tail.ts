@@ -8,6 +8,7 @@ import type { EngineEvent } from '../../contract/events.js';
 import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js';
 import type { MessageDetail } from '../../contract/messages.js';
 import type { ClockStatus } from '../../contract/overview.js';
+import { triesWords } from '../../contract/message/deliveryWords.js';
 import { resolveDataDir } from '../../app/dataDir.js';
 import { EventStream, untilAborted, type EventFrame, type StreamStatus } from '../events.js';
 import { EXIT, formatDuration, runCommand, type CliIO } from '../io.js';
@@ -47,7 +48,8 @@ function labelOf(m: { id: number; type: string; event?: string | null }): string
 /** Human lines, aligned in columns: time, message, direction and destination (or source), what happened. */
 export class TailPrinter {
   private readonly messages = new Map<number, MessageLabel | Promise<MessageLabel>>();
-  private readonly deliveries = new Map<number, { status: string; destination: string }>();
+  /** Per delivery: its last status, and the attempts seen here (rounds and webhooks), to count as the detail pane does. */
+  private readonly deliveries = new Map<number, { status: string; destination: string; attempts: number; rounds: Set<number>; webhooks: Set<number> }>();
   private sourceName: ((id: string) => string) | null = null;
   private readonly unknownSources = new Set<string>();
   private lastDate = '';
@@ -121,13 +123,21 @@ export class TailPrinter {
 
   private async delivery(d: DeliveryRecord, round: AttemptRecord[]): Promise<void> {
     const before = this.deliveries.get(d.id);
-    this.deliveries.set(d.id, { status: d.status, destination: d.destinationName });
+    const seen = { status: d.status, destination: d.destinationName, attempts: before?.attempts ?? 0, rounds: before?.rounds ?? new Set<number>(), webhooks: before?.webhooks ?? new Set<number>() };
+    for (const a of round) {
+      seen.attempts++;
+      seen.rounds.add(a.attemptNumber);
+      seen.webhooks.add(a.webhookIndex);
+    }
+    this.deliveries.set(d.id, seen);
     if (round.length) await this.attempts(round, d);
     if (before?.status === d.status) return; // lines are for changes
     if (d.status === 'retrying' && round.length) return; // the attempt line says when the next one is due
     if (d.status === 'delivering') return; // its attempt lines follow
     const m = await this.message(d.messageId);
-    const after = d.attempts ? ` after ${plural(d.attempts, 'attempt')}` : '';
+    // Rounds and attempts only when every round was seen here: a delivery begun before the tail counts its rounds.
+    const whole = seen.webhooks.size > 1 && seen.rounds.size === d.attempts;
+    const after = d.attempts ? ` after ${whole ? triesWords(d.attempts, seen.attempts, seen.webhooks.size) : plural(d.attempts, 'attempt')}` : '';
     let what: string;
     if (d.status === 'delivered') what = `delivered${after}`;
     else if (d.status === 'failed' || d.status === 'cancelled') what = `${d.status}: ${d.reason ?? 'no reason given'}${after}`;

@@ -133,6 +133,21 @@ describe('hookbench tail', () => {
     expect(await run).toBe(0);
   });
 
+  it('counts rounds and attempts of a destination with several webhooks, as the detail pane does', async () => {
+    const ok = await newReceiver(status(200));
+    const bad = await newReceiver(status(500));
+    const running = await serve();
+    const core = running.core;
+    must(core.createDestination({ name: 'Fan', enabled: true, webhooks: [{ url: ok.url }, { url: bad.url }, { url: bad.url }] }));
+    const { c, run } = start(['tail', '--data-dir', running.dataDir]);
+    await c.waitForErr('tailing Hookbench at');
+    must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Fanned' }, destinations: ['Fan'] }));
+    await c.waitForOut('delivered after');
+    expect(tailLines(c.out()).at(-1)).toMatch(/→ Fan +delivered after 1 round · 3 attempts$/);
+    c.abort();
+    expect(await run).toBe(0);
+  });
+
   it('says when the engine clock is away from real time, as its times are engine times', async () => {
     const running = await serve();
     must(await running.core.advanceClock({ ms: 2 * 3_600_000 }));
