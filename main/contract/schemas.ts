@@ -145,6 +145,12 @@ const NOT_A_WEBHOOK_URL = 'must be an absolute http:// or https:// URL (or recei
 function notAWebhookUrl(url: string): string {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
   if (scheme) return `${NOT_A_WEBHOOK_URL}; got ${scheme.toLowerCase()}:// instead`;
+  // http:/x, http//x, http:x and //x name the host after a scheme written wrong: prefixing http:// would make it worse.
+  const slip = /^(?:(https?)(?::\/?|\/\/|:)|\/\/)(?!\/)([^/\s@]+)(.*)$/i.exec(url);
+  if (slip && !url.includes('@') && !/\s/.test(url)) {
+    const meant = `${(slip[1] ?? 'http').toLowerCase()}://${slip[2]}${slip[3]}`.slice(0, 80);
+    return `${NOT_A_WEBHOOK_URL}; got ${JSON.stringify(url.slice(0, 80))}, its scheme written wrong: did you mean ${meant}?`;
+  }
   if (url.startsWith('/')) return `${NOT_A_WEBHOOK_URL}; got a path without a host (${JSON.stringify(url.slice(0, 80))})`;
   if (url !== '' && !url.includes('@') && !/\s/.test(url)) return `${NOT_A_WEBHOOK_URL}; got ${JSON.stringify(url.slice(0, 80))}, without a scheme: did you mean http://${url.slice(0, 80)}?`;
   return NOT_A_WEBHOOK_URL;

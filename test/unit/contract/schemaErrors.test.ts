@@ -79,4 +79,14 @@ describe('a webhook URL refused says what it got instead, never its credentials'
     expect(refusal('localhost:3000/hook')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>); got "localhost:3000/hook", without a scheme: did you mean http://localhost:3000/hook?');
     expect(refusal('user:secret@example.com/hook')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>)');
   });
+
+  it('a scheme written wrong (a slash or the colon missing, or none before //) suggests the URL with it right, not http:// before it', () => {
+    const slip = (url: string, meant: string) => `url: must be an absolute http:// or https:// URL (or receiver:<name>); got ${JSON.stringify(url)}, its scheme written wrong: did you mean ${meant}?`;
+    expect(refusal('http:/example.com/hook')).toBe(slip('http:/example.com/hook', 'http://example.com/hook'));
+    expect(refusal('https//example.com/hook')).toBe(slip('https//example.com/hook', 'https://example.com/hook'));
+    expect(refusal('http:localhost:3000/hook')).toBe(slip('http:localhost:3000/hook', 'http://localhost:3000/hook'));
+    expect(refusal('//example.com/hook')).toBe(slip('//example.com/hook', 'http://example.com/hook'));
+    expect(refusal('///hook')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>); got a path without a host ("///hook")');
+    expect(refusal('http:/user:secret@example.com/hook')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>)');
+  });
 });
