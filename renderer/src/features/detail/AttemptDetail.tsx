@@ -6,7 +6,7 @@ import type { MessageDetail } from '../../../../main/contract/messages';
 import { CompareAttemptButton } from '../compare/CompareButtons';
 import { toCurl } from '../../lib/curl';
 import { failureReason, retryFate } from '../../lib/failureReason';
-import { useCatalog } from '../../stores/catalog';
+import { findDestination, useCatalog } from '../../stores/catalog';
 import { formatDuration, formatTimestamp } from '../../lib/format';
 import { useRouter } from '../../stores/router';
 import { Card } from '../../ui/Card';
@@ -23,7 +23,7 @@ import { focusAttemptButton } from '../../lib/focusAttempt';
 export function AttemptDetail({ detail, attempt, body, destinationName, destinationId }: { detail: MessageDetail; attempt: AttemptRecord; body: string; destinationName: string; destinationId: string }) {
   const navigate = useRouter((s) => s.navigate);
   const [requestMode, setRequestMode] = useBodyMode();
-  const destination = useCatalog((s) => s.allDestinations.find((d) => d.id === destinationId));
+  const destination = useCatalog((s) => findDestination(s, destinationId));
   const held = destination !== undefined && (!destination.enabled || destination.webhooks.length === 0);
   const reason = failureReason(attempt, retryFate(attempt, detail.attempts, detail.deliveries.find((d) => d.id === attempt.deliveryId), held));
   const receiverCheck = detail.receiverChecks?.find((c) => c.attemptId === attempt.id) ?? null;

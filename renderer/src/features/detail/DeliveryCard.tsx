@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_POLICY, destinationOwner } from '../../../../main/contrac
 import { formatCountdown, formatSpan } from '../../lib/format';
 import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
 import { useNow } from '../../lib/useNow';
-import { useCatalog } from '../../stores/catalog';
+import { findDestination, useCatalog } from '../../stores/catalog';
 import { engineNow, useEngine } from '../../stores/engine';
 import { Card } from '../../ui/Card';
 import { StatusBadge } from '../../ui/StatusBadge';
@@ -25,7 +25,7 @@ export function DeliveryCard({
   selectedAttemptId: number | null;
   receiverVerdicts?: ReadonlyMap<number, SignatureVerdict | null>;
 }) {
-  const destination = useCatalog((s) => s.allDestinations.find((d) => d.id === delivery.destinationId));
+  const destination = useCatalog((s) => findDestination(s, delivery.destinationId));
   const clock = useEngine((s) => s.clock);
   const paused = useEngine((s) => s.paused);
   const now = engineNow(clock, useNow(1000));

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ArrowRight, CircleCheck, CircleX, KeyRound, TriangleAlert } from 'lucide-react';
 import type { ReceiverCheck, SecretMismatch } from '../../../../main/contract/receiver/receiver';
 import { api } from '../../api/instance';
-import { useCatalog } from '../../stores/catalog';
+import { findDestination, useCatalog } from '../../stores/catalog';
 import { useDetail } from '../../stores/detail';
 import { formatHash, parseHash } from '../../stores/router';
 import { useToasts } from '../../stores/toasts';
@@ -95,7 +95,7 @@ function UseOneSecret({ secrets, attemptId }: { secrets: SecretMismatch; attempt
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   // The server's rule: the endpoint takes the destination's secret, unless the destination has none.
-  const toDestination = useCatalog((s) => s.allDestinations.find((d) => d.id === secrets.destinationId)?.sharedSecret === null);
+  const toDestination = useCatalog((s) => findDestination(s, secrets.destinationId)?.sharedSecret === null);
   const what = toDestination
     ? `Destination ‘${secrets.destinationName}’ gets the secret of receiver endpoint ‘${secrets.receiver}’, and signs every attempt with it from now on.`
     : `Receiver endpoint ‘${secrets.receiver}’ gets the shared secret of destination ‘${secrets.destinationName}’, and checks every request with it from now on.`;

@@ -3,7 +3,7 @@ import type { AttemptRecord } from '../../../../main/contract/deliveries';
 import type { ReceiverCheck } from '../../../../main/contract/receiver/receiver';
 import { signBody, utf8, webCryptoMissing } from '../../lib/signature';
 import { useAsyncValue } from '../../lib/useAsyncValue';
-import { useCatalog } from '../../stores/catalog';
+import { findDestination, useCatalog } from '../../stores/catalog';
 import { secretKey, useSecrets } from '../../stores/secrets';
 import { Card } from '../../ui/Card';
 import { SignatureCheck } from './SignatureCheck';
@@ -22,8 +22,8 @@ export function headerValue(headers: Record<string, string>, name: string): stri
  * computed (the CLI's `verify` diagnosis); and receiver code that verifies the raw body.
  */
 export function SignaturePanel({ attempt, body, destinationId, receiverCheck = null }: { attempt: AttemptRecord; body: string; destinationId: string; receiverCheck?: ReceiverCheck | null }) {
-  const destination = useCatalog((s) => s.allDestinations.find((d) => d.id === destinationId));
-  const catalogLoaded = useCatalog((s) => s.loaded);
+  const destination = useCatalog((s) => findDestination(s, destinationId));
+  const catalogLoaded = useCatalog((s) => s.loaded && s.allLoaded);
   const secret = useSecrets((s) => s.values[secretKey('destination', destinationId)]);
   const reveal = useSecrets((s) => s.reveal);
   const bytes = useMemo(() => utf8.encode(body), [body]);
