@@ -37,7 +37,11 @@ export async function runImport(file: string, options: ImportOptions, io: CliIO)
         });
         if (!answer.ok) {
           // The API names the export's text `text`; here it is the file.
-          const message = answer.error.message.replace(/^text: /, `${name}: `).replace(/^source: /, '--source: ');
+          // A user of the CLI chooses that source with a flag, not the panel's Route through.
+          const message = answer.error.message
+            .replace(/^text: /, `${name}: `)
+            .replace(/^source: /, '--source: ')
+            .replace(/; choose a source to route the import through$/, '; choose a source to route the import through with --source NAME');
           // With --json a script reads the refusal as it reads send's: one JSON line on stdout.
           if (options.json) io.stdout(`${JSON.stringify({ type: 'error', code: answer.error.code, message: `${message}; nothing was imported`, ...(answer.error.field ? { field: answer.error.field } : {}) })}\n`);
           else io.stderr(`hookbench import: ${message}; nothing was imported\n`);

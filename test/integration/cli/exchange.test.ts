@@ -180,6 +180,11 @@ describe('hookbench import', () => {
     must(setup.createDestination({ name: 'Local', enabled: true, sources: ['replays'], url: 'http://127.0.0.1:9/hook' }));
     await setup.close();
 
+    // Without --source, where the export's source and destinations do not exist: the refusal names the flag.
+    const lost = await cli(['import', '-', '--data-dir', other], exported.out);
+    expect(lost.code).toBe(2);
+    expect(lost.err).toMatch(/^hookbench import: stdin: line 1: its source .* do(es)? not exist in this workbench; choose a source to route the import through with --source NAME; nothing was imported\n$/);
+
     const r = await cli(['import', '-', '--source', 'replays', '--keep-message-ids', '--json', '--data-dir', other], exported.out);
     expect(r.code).toBe(0);
     const answer = JSON.parse(r.out) as { format: string; imported: { id: number; importedFrom: number; status: string; deliveries: number }[] };
