@@ -383,8 +383,8 @@ export function judgeCapacity(c: CheckCapacity): Judgement {
   }
   const n = c.expectRate;
   const short = sustained < n;
-  // The end of the run, when it fell below what the average still clears: the average alone would pass it.
-  const endShort = short && c.deliveriesPerSecond >= n;
+  // What it sustains is the end of the run whenever that is below the average (below what the average still clears, or only a little): the detail names the same figure as the verdict and the report's "end".
+  const endShort = short && endRate < c.deliveriesPerSecond;
   if (short || late || failures > 0) {
     const shortText = endShort
       ? `by the end it sustains ${rateText(endRate)}, below the ${rateText(n)} expected (${fellText || `${windowSeconds(trend!.last)}; ${rateText(c.deliveriesPerSecond)} on average`})`

@@ -114,6 +114,15 @@ describe('judgeCapacity: a receiver that slows down', () => {
     expect(j.detail).toMatch(/^by the end it sustains 127\.7\/s, below the 150\/s expected \(throughput fell from 321\.7\/s in seconds 1–3 to 127\.7\/s in seconds 7–9\)\. 211\.9 deliveries\/s on average over 10 s/);
   });
 
+  it('below the expected rate, names what it sustains by the end when that is under the average, as the verdict does, not the average', () => {
+    const c = slowing([150, 148, 146, 146, 145, 145, 144, 144, 143, 160], { expectRate: 300 });
+    const j = judgeCapacity(c);
+    expect(j.verdict).toBe('fail');
+    expect(j.detail).toMatch(/^by the end it sustains 143\.7\/s, below the 300\/s expected \(seconds 7–9; 147\.1\/s on average\)\. 147\.1 deliveries\/s on average over 10 s/);
+    // Steady or rising, the average is what it sustains.
+    expect(judgeCapacity(slowing([140, 140, 140, 140, 140], { expectRate: 300 })).detail).toMatch(/^sustains 140\/s, below the 300\/s expected\. /);
+  });
+
   it('without an expected rate, warns when throughput fell by a third or more', () => {
     const j = judgeCapacity(slowing(QA_SERIES));
     expect(j.verdict).toBe('warn');
