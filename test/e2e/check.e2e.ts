@@ -119,6 +119,23 @@ describe.skipIf(chromiumMissing)('Check', () => {
     }
   });
 
+  it('an ID no check has is said under Only these checks, in the form\'s words, and editing the field clears it', async () => {
+    const r = await serve({});
+    const page = await open(r, '#/check');
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    await form.getByLabel('URL', { exact: true }).fill('http://127.0.0.1:9/hook');
+    const only = form.getByLabel('Only these checks');
+    await only.fill('signature.wrong, shapes.track');
+    await form.getByRole('button', { name: 'Run checks' }).click();
+    await form.locator('input[aria-invalid="true"]').waitFor();
+    expect(await only.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await only.getAttribute('aria-describedby');
+    expect(await form.locator(`[id="${describedBy}"]`).textContent()).toBe('No check has the ID "signature.wrong": give IDs as a report shows them beside each check (shapes.track, signature.wrong-secret), or leave this empty for all');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await only.fill('signature.wrong-secret');
+    expect(await only.getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('a second run of the same URL says what changed since the previous one: broken, fixed, or every verdict the same', async () => {
     const receiver = await startReceiver(checkReceiver());
     onTestFinished(() => receiver.close());

@@ -31,6 +31,8 @@ interface CheckState {
   runsLoaded: boolean;
   starting: boolean;
   error: string | null;
+  /** Why the server refused Only these checks (an ID no check has), said under that field; cleared when it is edited. */
+  onlyError: string | null;
   setForm(patch: Partial<CheckForm>): void;
   /** Fills the form (from a destination or a receiver endpoint) and closes the report of another URL. */
   prefill(form: Omit<CheckForm, 'only' | 'unsignedRerunOf'>): void;
@@ -97,22 +99,27 @@ export const useCheck = create<CheckState>((set, get) => ({
   starting: false,
   stopping: null,
   error: null,
+  onlyError: null,
   setForm(patch) {
     // Where the form came from ("From receiver endpoint inbox.") stops being true once its URL or secret is changed.
     const changed = (patch.url !== undefined && patch.url !== get().form.url) || (patch.secret !== undefined && patch.secret !== get().form.secret);
-    set((s) => ({ form: { ...s.form, ...(changed ? { note: null, unsignedRerunOf: null } : {}), ...patch } }));
+    set((s) => ({ form: { ...s.form, ...(changed ? { note: null, unsignedRerunOf: null } : {}), ...patch }, ...(patch.only !== undefined && patch.only !== s.form.only ? { onlyError: null } : {}) }));
   },
   prefill(form) {
-    set((s) => ({ form: { ...s.form, ...form, only: '', unsignedRerunOf: null }, error: null, run: s.run?.url === form.url ? s.run : null }));
+    set((s) => ({ form: { ...s.form, ...form, only: '', unsignedRerunOf: null }, error: null, onlyError: null, run: s.run?.url === form.url ? s.run : null }));
   },
   async start() {
     const { url, secret, only } = get().form;
-    set({ starting: true, error: null });
+    set({ starting: true, error: null, onlyError: null });
     const ids = parseOnly(only);
     const capacity = capacityOf(get().form);
     const result = await api().call('runCheck', { url: url.trim(), ...(secret !== '' ? { secret } : {}), ...(ids ? { only: ids } : {}), ...(capacity ? { capacity } : {}) }, { quiet: true });
     if (!result.ok) {
-      set({ starting: false, error: result.error.message });
+      // An unknown ID is the field's problem: said under it in the form's words, not as the API's only[0] with the CLI's --list.
+      const bad = /^only\[(\d+)\]$/.exec(result.error.field ?? '');
+      const id = bad ? ids?.[Number(bad[1])] : undefined;
+      if (id !== undefined) set({ starting: false, onlyError: `No check has the ID "${id}": give IDs as a report shows them beside each check (shapes.track, signature.wrong-secret), or leave this empty for all` });
+      else set({ starting: false, error: result.error.message });
       return null;
     }
     const run = result.value;

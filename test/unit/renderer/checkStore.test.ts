@@ -41,7 +41,7 @@ function fakeApi(answers: Record<string, () => unknown>) {
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the Check store', () => {
-  beforeEach(() => useCheck.setState({ form: { url: '', secret: '', only: '', note: null, unsignedRerunOf: null }, run: null, runs: [], runsLoaded: false, starting: false, error: null }));
+  beforeEach(() => useCheck.setState({ form: { url: '', secret: '', only: '', note: null, unsignedRerunOf: null }, run: null, runs: [], runsLoaded: false, starting: false, error: null, onlyError: null }));
 
   it('reads "only" as IDs separated by commas or spaces, and empty as the whole battery', () => {
     expect(parseOnly(' signature.wrong-secret, shapes.track  time.latency,')).toEqual(['signature.wrong-secret', 'shapes.track', 'time.latency']);

@@ -10,7 +10,7 @@ const MASK = '••••';
 
 /** The run's settings (the check store's form, kept across navigation): URL, secret, which checks, capacity. */
 export function CheckForm({ onStarted }: { onStarted(id: number): void }) {
-  const { form, setForm, start, starting } = useCheck();
+  const { form, setForm, start, starting, onlyError } = useCheck();
   const [secretShown, setSecretShown] = useState(false);
   const masked = form.url.includes(MASK);
   const withScheme = urlWithScheme(form.url);
@@ -53,7 +53,7 @@ export function CheckForm({ onStarted }: { onStarted(id: number): void }) {
           value={form.only}
           onChange={(only) => setForm({ only })}
           placeholder="all (or IDs, e.g. shapes.track)"
-          error={capacityError.only}
+          error={capacityError.only ?? onlyError}
         />
         <TextField
           className="w-36"
