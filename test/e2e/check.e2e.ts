@@ -136,6 +136,23 @@ describe.skipIf(chromiumMissing)('Check', () => {
     expect(await only.getAttribute('aria-invalid')).toBeNull();
   });
 
+  it('a run that could not reach its URL is not shown green: its summary and its Previous runs entry read as a failure', async () => {
+    const closed = await startReceiver();
+    const url = closed.url;
+    await closed.close();
+    const r = await serve({});
+    const page = await open(r, '#/check');
+    const form = page.getByRole('form', { name: 'Check an endpoint' });
+    await form.getByLabel('URL', { exact: true }).fill(url);
+    await form.getByRole('button', { name: 'Run checks' }).click();
+    const report = page.getByRole('region', { name: 'Report' });
+    await report.getByText(/^Nothing was checked: cannot reach /).waitFor();
+    const summary = report.getByLabel('Summary').getByText('0 passed, 0 failed, 0 warnings');
+    expect(await summary.getAttribute('class')).toBe('text-err');
+    const entry = page.getByRole('region', { name: 'Previous runs' }).getByRole('button', { name: `Run #1: ${url}` }).getByText('unreachable');
+    expect(await entry.getAttribute('class')).toContain('text-err');
+  });
+
   it('a second run of the same URL says what changed since the previous one: broken, fixed, or every verdict the same', async () => {
     const receiver = await startReceiver(checkReceiver());
     onTestFinished(() => receiver.close());

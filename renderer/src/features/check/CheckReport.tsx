@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ChevronDown, ChevronRight, CircleCheck, CircleX, LoaderCircle, Square, TriangleAlert } from 'lucide-react';
-import { PROBE_PREFIX, summaryLine, type CheckResult, type CheckRun, type CheckVerdict } from '../../../../main/contract/check/check';
+import { PROBE_PREFIX, summaryLine, type CheckResult, type CheckRun, type CheckRunSummary, type CheckVerdict } from '../../../../main/contract/check/check';
 import { CHECK_AREAS, type CheckArea } from '../../../../main/contract/check/checkInputs';
 import { formatRowTime } from '../../lib/format';
 import { useCheck } from '../../stores/check';
@@ -43,6 +43,18 @@ const VERDICT: Record<CheckVerdict, { word: string; icon: React.ReactNode; class
   fail: { word: 'Failed', icon: <CircleX aria-hidden className="size-4" />, className: 'text-err' },
 };
 
+/**
+ * The colour of a run's summary line. Green only for a run that checked something and nothing failed or warned: a run
+ * that could not reach its URL, or ended before any verdict, proved nothing (never a success, as the CLI's exit says).
+ */
+export function summaryTone(run: Pick<CheckRunSummary, 'status' | 'summary'>): string {
+  const { passed, failed, warnings } = run.summary;
+  if (run.status === 'unreachable' || failed) return 'text-err';
+  if (warnings) return 'text-warn';
+  if (run.status === 'running') return 'text-muted';
+  return passed === 0 ? 'text-warn' : 'text-ok';
+}
+
 /** A run's report: its summary line, the diagnosis when there is one, then each area's checks and the capacity card. */
 /** Why a check's times are real ones while the attempts and captures it links to show engine time. */
 export const REAL_TIME_NOTE = 'Real time: a check measures the network as it is now, whatever the engine clock says. The attempts and captures it links to show engine time, which time travel has moved.';
@@ -70,7 +82,7 @@ export function Report({ run }: { run: CheckRun }) {
         <p aria-label="Summary" aria-live="polite" className="ml-auto flex items-center gap-2 text-xs font-medium">
           {running && <LoaderCircle aria-hidden className="size-3.5 animate-spin text-muted" />}
           {running && <span className="text-muted">{done} of {run.total} checks ·</span>}
-          <span className={run.summary.failed ? 'text-err' : run.summary.warnings ? 'text-warn' : 'text-ok'}>{summaryLine(run.summary)}</span>
+          <span className={summaryTone(run)}>{summaryLine(run.summary)}</span>
         </p>
         {running && (
           <Button icon={<Square aria-hidden className="size-3" />} busy={stopping} disabled={stopping} onClick={() => void useCheck.getState().stop(run.id)} title="Send nothing more: the check in progress gets no verdict, the report keeps the ones that finished">

@@ -7,7 +7,7 @@ import { useCheck } from '../../stores/check';
 import { useRouter } from '../../stores/router';
 import { EmptyState } from '../../ui/EmptyState';
 import { CheckForm } from './CheckForm';
-import { REAL_TIME_NOTE, Report } from './CheckReport';
+import { REAL_TIME_NOTE, Report, summaryTone } from './CheckReport';
 
 /**
  * Check: the conformance battery against the user's own receiver (runCheck). The form starts a run; the
@@ -85,7 +85,7 @@ function PreviousRuns({ runs, shown, onOpen }: { runs: CheckRunSummary[]; shown:
                   #{r.id} · {formatRowTime(Date.parse(r.startedAt), Date.now())}
                   {offset ? ' real time' : ''}
                 </span>
-                <span className={`text-[11px] ${r.status === 'unreachable' || r.summary.failed ? 'text-err' : r.summary.warnings ? 'text-warn' : r.status === 'running' ? 'text-muted' : 'text-ok'}`}>
+                <span className={`text-[11px] ${summaryTone(r)}`}>
                   {r.status === 'unreachable' ? 'unreachable' : r.status === 'running' ? `running · ${summaryLine(r.summary)}` : summaryLine(r.summary)}
                 </span>
               </button>
