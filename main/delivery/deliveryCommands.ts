@@ -105,6 +105,8 @@ export class DeliveryCommands {
   replayMessage(input: { id: number; keepMessageId?: boolean | undefined }): Result<SendMessageOutput> {
     const original = this.options.store.messages.getMessage(input.id);
     if (!original) return notFound('message', input.id);
+    // A check's message goes to the check's own destinations, off between runs: its replay would wait there unseen, counted as the user's.
+    if (original.origin === 'check') return err({ code: 'conflict', field: 'id', message: `id: message ${input.id} is a check run's own message and is not replayed: run the check again to send it again` });
     const now = this.options.clock.now();
     const tooDeep = storedTooDeep(original.body);
     if (tooDeep) return err({ ...tooDeepError(tooDeep), field: 'id', message: `id: message ${input.id} cannot be replayed: its ${tooDeep.field} nests ${tooDeep.levels} levels > ${LIMITS.maxDepth} (stored before the nesting limit)` });

@@ -48,6 +48,9 @@ describe.skipIf(chromiumMissing)('Check', () => {
     expect(new URL(page.url()).hash).toBe(href);
     // The check sent it, not Compose, the API or the CLI.
     await details.getByText('none (sent by a check run: the Check screen or hookbench check)').waitFor();
+    // The check sends it again, not Replay or Retry now: its destination is off between runs.
+    expect(await details.getByRole('button', { name: 'Replay', exact: true }).isDisabled()).toBe(true);
+    expect(await details.getByRole('button', { name: 'Retry now', exact: true }).isDisabled()).toBe(true);
     // The run is kept: it is listed among the previous runs and opens again.
     await page.goBack();
     await page.getByRole('region', { name: 'Previous runs' }).getByRole('button', { name: `Run #1: ${url}` }).waitFor();

@@ -26,8 +26,8 @@ export const DELIVERY_COMMANDS = {
     input: z.strictObject({ id: rowId, keepMessageId: z.boolean().optional() }),
     answers: returns<SendMessageOutput>('{ message: MessageRecord; deliveries: DeliveryRecord[] }'),
     group: 'Messages',
-    summary: 'Sends the same body again as a new message, to the destinations of the original; `keepMessageId` tests receiver de-duplication.',
-    errors: ['not_found'],
+    summary: "Sends the same body again as a new message, to the destinations of the original; `keepMessageId` tests receiver de-duplication. A check run's own message is not replayed (`conflict`).",
+    errors: ['not_found', 'conflict'],
   }),
   deleteDestination: command({
     input: z.strictObject({ id: ref }),

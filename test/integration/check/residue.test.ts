@@ -118,6 +118,16 @@ describe('a check run leaves nothing behind', () => {
     expect(must(fresh.listRoutingInputs({}))).toEqual({ looked: 0, items: [] });
   });
 
+  it("a check's own message is not replayed: the replay would wait unseen for the check's destination, off between runs, counted as the user's", async () => {
+    const run = value(await core.checks.runCheck({ url: receiver.url, secret: SECRET, only: ['signature.wrong-secret'], wait: true }));
+    await core.idle();
+    const before = userView(core);
+    const id = run.checks[0]!.evidence[0]!.attempt!.messageId;
+    const replayed = core.replayMessage({ id });
+    expect(replayed.ok || replayed.error).toEqual({ code: 'conflict', field: 'id', message: `id: message ${id} is a check run's own message and is not replayed: run the check again to send it again` });
+    expect(userView(core)).toEqual(before);
+  });
+
   it('a call sent with no source and no destination never goes to a destination the check keeps for itself', async () => {
     const sent = value(core.sendMessage({ type: 'track', call: { userId: 'u2', event: 'Loose' } }));
     expect(sent.deliveries.map((d) => d.destinationName)).toEqual(['orders']);

@@ -36,9 +36,11 @@ export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: Mes
   // A disabled action says why, in the words of the deliveries' states.
   const states = statuses.length ? describeStates(statuses) : null;
   const waitFor = busy && `Wait: ${BUSY_WORDS[busy]}`;
-  const retryBlocked = waitFor || (canRetry ? null : states ? `Nothing to retry: ${states}. Only a waiting or failed delivery can be retried (Replay sends it again).` : 'Nothing to retry: no destination received this message (Replay sends it again).');
+  // A check run's own message: the check sends it again, not these actions (its destinations are off between runs).
+  const checkOwn = detail.message.origin === 'check' ? "A check run's own message: run the check again (Check screen) to send it again" : null;
+  const retryBlocked = waitFor || checkOwn || (canRetry ? null : states ? `Nothing to retry: ${states}. Only a waiting or failed delivery can be retried (Replay sends it again).` : 'Nothing to retry: no destination received this message (Replay sends it again).');
   const cancelBlocked = waitFor || (canCancel ? null : states ? `Nothing to cancel: ${states}. Only a waiting or in-flight delivery can be cancelled.` : 'Nothing to cancel: no destination received this message.');
-  const replayBlocked = waitFor || null;
+  const replayBlocked = waitFor || checkOwn;
 
   const groupRef = useRef<HTMLDivElement>(null);
   // The button an action was started from (by keyboard or pointer): disabled while it runs, and often after
