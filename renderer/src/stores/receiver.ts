@@ -20,11 +20,21 @@ interface ReceiverState {
   clear(receiver: string | null): Promise<void>;
 }
 
-/** Newest first by id, without duplicates (`preferred` wins), at most `cap`. */
+/** Whether a capture already says its client left before the answer (the one change a capture gets after it is announced). */
+const closed = (c: CaptureRecord): boolean => c.step.clientClosedAfterMs != null;
+
+/**
+ * Newest first by id, without duplicates (`preferred` wins, but for a capture the other copy already knows was
+ * left by its client: a page read before that close must not undo its update), at most `cap`.
+ */
 export function mergeCaptures(preferred: CaptureRecord[], others: CaptureRecord[], cap: number = CAPTURES_CAP): CaptureRecord[] {
   if (!preferred.length) return others.length > cap ? others.slice(0, cap) : others;
   const byId = new Map<number, CaptureRecord>();
   for (const c of preferred) if (!byId.has(c.id)) byId.set(c.id, c);
+  for (const c of others) {
+    const kept = byId.get(c.id);
+    if (kept && closed(c) && !closed(kept)) byId.set(c.id, c);
+  }
   const merged = [...byId.values()].concat(others.filter((c) => !byId.has(c.id))).sort((a, b) => b.id - a.id);
   return merged.length > cap ? merged.slice(0, cap) : merged;
 }
@@ -42,15 +52,16 @@ export const useReceiver = create<ReceiverState>((set) => ({
   },
   apply(events) {
     const fresh: CaptureRecord[] = [];
-    const changed: CaptureRecord[] = [];
+    const changed = new Map<number, CaptureRecord>();
     for (const e of events) {
       if (e.type === 'requestCaptured') fresh.push(e.capture);
-      else if (e.type === 'captureUpdated') changed.push(e.capture);
+      else if (e.type === 'captureUpdated') changed.set(e.capture.id, e.capture);
     }
-    // A capture whose client left before the answer: replaced where it is listed, never added.
-    if (changed.length) set((s) => ({ captures: s.captures.map((c) => changed.find((u) => u.id === c.id) ?? c) }));
+    // A capture whose client left before the answer: replaced where it is listed, never added. Its update may
+    // come in the same batch as the capture itself, so the captures are merged first and the updates applied after.
+    if (fresh.length) set((s) => ({ captures: mergeCaptures(fresh, s.captures) }));
+    if (changed.size) set((s) => ({ captures: s.captures.map((c) => changed.get(c.id) ?? c) }));
     if (!fresh.length) return;
-    set((s) => ({ captures: mergeCaptures(fresh, s.captures) }));
     // Each answered request moves its endpoint's script on: "request n of the script" stays true.
     useCatalog.setState((c) => ({
       receivers: c.receivers.map((r) => {

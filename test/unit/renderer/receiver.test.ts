@@ -6,7 +6,7 @@ import { nameError } from '../../../renderer/src/features/receiver/EndpointEdito
 import { describeForm, formOfScript, placeWords, scriptOfForm, stepsUsedWords, type ScriptForm } from '../../../renderer/src/features/receiver/scriptForm';
 import { attemptFor } from '../../../renderer/src/features/receiver/CaptureDetail';
 import { checkForgery } from '../../../renderer/src/features/receiver/CaptureList';
-import { mergeCaptures } from '../../../renderer/src/stores/receiver';
+import { mergeCaptures, useReceiver } from '../../../renderer/src/stores/receiver';
 
 const parse = (input: unknown) => responseScriptSchema.parse(input);
 const form = (patch: Partial<ScriptForm>): ScriptForm => ({ ...formOfScript(defaultScript()).form, ...patch });
@@ -109,9 +109,22 @@ describe("a new endpoint's name", () => {
 });
 
 describe('captures and the messages that sent them', () => {
-  const capture = (id: number) => ({ id }) as CaptureRecord;
+  const capture = (id: number) => ({ id, step: { request: 1, clientClosedAfterMs: null } }) as unknown as CaptureRecord;
   it('keeps captures newest first without duplicates', () => {
     expect(mergeCaptures([capture(3), capture(5), capture(3)], [capture(5), capture(1)]).map((c) => c.id)).toEqual([5, 3, 1]);
+  });
+
+  it('a capture and its update in one batch of events, or a page read before the update: the update wins (a client that left before the answer)', () => {
+    const captured = { id: 41, receiver: 'slow', matched: true, step: { request: 1, clientClosedAfterMs: null } } as unknown as CaptureRecord;
+    const updated = { ...captured, step: { request: 1, clientClosedAfterMs: 5004 } } as unknown as CaptureRecord;
+    useReceiver.setState({ captures: [] });
+    useReceiver.getState().apply([
+      { type: 'requestCaptured', capture: captured },
+      { type: 'captureUpdated', capture: updated },
+    ] as never);
+    expect(useReceiver.getState().captures).toEqual([updated]);
+    // A page of captures read before the client left arrives after its update: the update stays.
+    expect(mergeCaptures([captured], [updated])).toEqual([updated]);
   });
 
   it("names the attempt a capture's recorded link names, and no other (same path and time are not a link)", () => {
