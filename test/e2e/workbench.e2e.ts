@@ -74,7 +74,7 @@ describe.skipIf(chromiumMissing)('the workbench UI', () => {
     await clock.getByText('real time', { exact: true }).waitFor();
   });
 
-  it('holds messages while forwarding is paused and delivers them when it resumes', async () => {
+  it('holds messages while forwarding is paused, saying so on the card, and delivers them when it resumes', async () => {
     const r = await serve({
       receivers: [{ name: 'inbox', script: 200 }],
       destinations: [{ name: 'Inbox', enabled: true, url: 'receiver:inbox' }],
@@ -88,6 +88,11 @@ describe.skipIf(chromiumMissing)('the workbench UI', () => {
     await r.call('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Held Order' } });
     const row = page.getByRole('row').filter({ hasText: 'Held Order' });
     await row.getByText('queued', { exact: true }).waitFor();
+    // Its card says why it waits, and stops saying so once forwarding resumes.
+    await row.click();
+    const card = page.getByRole('region', { name: 'Message details' }).getByText('Forwarding is paused: the first attempt waits until you resume it.');
+    await card.waitFor();
+    await page.keyboard.press('Escape');
 
     await forwarding.click();
     await row.getByText('delivered', { exact: true }).waitFor();

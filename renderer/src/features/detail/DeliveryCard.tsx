@@ -74,6 +74,8 @@ export function DeliveryCard({
             Held: <VisibleText text={delivery.destinationName} /> {destination.webhooks.length === 0 ? 'has no webhook URL; give it one and turn it on' : 'is off'}. {keptBySend ? 'Nothing is sent until the next hookbench send turns it on.' : 'Nothing is sent until it is turned on.'}
           </p>
         )}
+        {/* A first attempt held by the pause: "queued" alone reads as if it were about to be sent. */}
+        {!held && paused && delivery.status === 'queued' && <p className="text-xs text-warn">Forwarding is paused: the first attempt waits until you resume it.</p>}
         {despite && <p className="text-xs text-muted">{despite}</p>}
         {!held && (delivery.reason || (delivery.nextAttemptAt !== null && delivery.status === 'retrying')) && (
           <p className="text-xs text-muted">
