@@ -1,7 +1,7 @@
 /**
  * An ingestion request's body before it becomes calls (ingestPrepare.ts): decoding (gzip, with its bomb
- * guard), the write key as sent (Basic auth, else the body's), the note a refusal adds about a Content-Type
- * label, and a batch's shared context and integrations merged into each call. Pure, like the rest of the
+ * guard), the write key as sent (Basic auth, else the body's), the notes a refusal adds about a Content-Type
+ * label or a body that ends where it should not, and a batch's shared context and integrations merged into each call. Pure, like the rest of the
  * preparation: it runs on the ingestion thread for large bodies.
  */
 import { gunzipSync } from 'node:zlib';
@@ -13,6 +13,30 @@ export function labelNote(contentType: string | null): string {
   const label = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (label === '' || label.includes('json')) return '';
   return `; labelled ${label.slice(0, 100)}: every body is read as JSON, whatever its label`;
+}
+
+/**
+ * `; <where it ends> (N bytes): was the body cut short, …?`: a body that ends inside its JSON or inside a character
+ * was cut by its client, or by a Content-Length counted in characters, short of the UTF-8 bytes of non-ASCII text.
+ */
+export function cutShortNote(where: string, bytes: number): string {
+  return `; ${where} (${bytes.toLocaleString('en-US')} bytes): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes?`;
+}
+
+/** Whether JSON.parse's message says the text stopped inside the JSON (a body cut short). */
+export function endsEarly(parseError: string): boolean {
+  return /Unexpected end of JSON input|Unterminated string/.test(parseError);
+}
+
+/**
+ * Whether the bad byte at `offset` starts a character the body's end cuts off: a Content-Length counted in
+ * characters cuts non-ASCII text there as often as between characters.
+ */
+export function endsInsideCharacter(bytes: Uint8Array, offset: number): boolean {
+  const lead = bytes[offset]!;
+  const length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
+  const tail = bytes.subarray(offset + 1);
+  return length > 0 && tail.length < length - 1 && tail.every((b) => (b & 0xc0) === 0x80);
 }
 
 /** The body as sent, decoded: a refusal for an encoding it does not take or a body past the request limit. */

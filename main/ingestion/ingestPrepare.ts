@@ -14,7 +14,7 @@ import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
 import { sentAtProblem } from '../contract/message/timestamp.js';
 import { callBytes, storedCallOf } from '../store/storedJson.js';
-import { decodeBody, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
+import { cutShortNote, decodeBody, endsEarly, endsInsideCharacter, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
 import { withOthers } from '../contract/problems.js';
 import { suggestKey } from '../contract/suggestKey.js';
 import { newMessageId } from './messageIds.js';
@@ -181,26 +181,6 @@ function refuse(s: Intake, stage: 'request' | 'calls', calls: number, status: nu
   return { kind: 'refused', stage, writeKey: s.writeKey, calls, status, error, bodyBytes: s.decoded.length, preview: previewOf(s.decoded) };
 }
 
-/**
- * A body whose JSON stops before its end was cut short: by the client, or by a Content-Length counted in
- * characters, which is short of the UTF-8 bytes of non-ASCII text.
- */
-function cutShortNote(parseError: string, bytes: number): string {
-  if (!/Unexpected end of JSON input|Unterminated string/.test(parseError)) return '';
-  return `; the JSON ends early, at the body's last byte (${bytes.toLocaleString('en-US')} bytes): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes?`;
-}
-
-/**
- * Whether the bad byte at `offset` starts a character the body's end cuts off: a Content-Length counted in
- * characters cuts non-ASCII text there as often as between characters.
- */
-function endsInsideCharacter(bytes: Uint8Array, offset: number): boolean {
-  const lead = bytes[offset]!;
-  const length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
-  const tail = bytes.subarray(offset + 1);
-  return length > 0 && tail.length < length - 1 && tail.every((b) => (b & 0xc0) === 0x80);
-}
-
 /** Decodes and parses the body into `s.payload`, reading the write key on the way; a refusal when it cannot, else null. */
 function readPayload(s: Intake): Prepared | null {
   const { req, isBatch } = s;
@@ -225,9 +205,7 @@ function readPayload(s: Intake): Prepared | null {
   const badByte = firstInvalidUtf8(decoded);
   if (badByte >= 0) {
     const refusal = invalidUtf8Error(decoded, badByte);
-    const cut = endsInsideCharacter(decoded, badByte)
-      ? `; the body ends inside a character, at its last byte (${decoded.byteLength.toLocaleString('en-US')} bytes): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes?`
-      : '';
+    const cut = endsInsideCharacter(decoded, badByte) ? cutShortNote('the body ends inside a character, at its last byte', decoded.byteLength) : '';
     return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: refusal.field, message: `${refusal.message}${cut}` });
   }
 
@@ -237,7 +215,9 @@ function readPayload(s: Intake): Prepared | null {
     text = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString('utf8');
     parsed = JSON.parse(text);
   } catch (e) {
-    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${(e as Error).message})${cutShortNote((e as Error).message, decoded.byteLength)}${labelNote(req.contentType)}` });
+    const problem = (e as Error).message;
+    const cut = endsEarly(problem) ? cutShortNote("the JSON ends early, at the body's last byte", decoded.byteLength) : '';
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${problem})${cut}${labelNote(req.contentType)}` });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object${labelNote(req.contentType)}` });
