@@ -17,19 +17,16 @@ async function serveCore(): Promise<{ core: Core; server: RunningServer }> {
 }
 
 /** Sends raw bytes and reads everything until the server closes: status line, headers and body. */
-function raw(server: RunningServer, bytes: string): Promise<{ status: number; headers: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', body = ''] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, body });
-    });
-    socket.write(bytes);
-  });
+async function raw(server: RunningServer, bytes: string): Promise<{ status: number; headers: string; body: string }> {
+  const [head = '', body = ''] = (await exchange(server, bytes)).split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, body };
+}
+
+/** A /v1/track call whose Content-Length counts the body's characters, as a hand-written client might: the whole exchange. */
+async function trackCountingCharacters(core: Core, server: RunningServer, writeKey: string, body: string): Promise<string> {
+  const source = must(core.createSource({ name: 'web', kind: 'server', writeKey }));
+  const auth = Buffer.from(`${source.writeKey}:`).toString('base64');
+  return exchange(server, `POST /v1/track HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
 }
 
 describe('requests the HTTP parser refuses', () => {
@@ -72,11 +69,9 @@ describe('requests the HTTP parser refuses', () => {
 
   it('a Content-Length counted in characters of a non-ASCII body: the cut JSON and the bytes left over each say why', async () => {
     const { core, server } = await serveCore();
-    const source = must(core.createSource({ name: 'web', kind: 'server', writeKey: 'wk_chars' }));
     const body = JSON.stringify({ userId: 'ü1', event: 'Bestellung größer' });
-    const auth = Buffer.from(`${source.writeKey}:`).toString('base64');
     // body.length counts UTF-16 characters: three fewer than the UTF-8 bytes the socket carries.
-    const text = await exchange(server, `POST /v1/track HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const text = await trackCountingCharacters(core, server, 'wk_chars', body);
     const [first, second] = [...text.matchAll(/HTTP\/1\.1 (\d{3})[\s\S]*?\r\n\r\n(\{"error":\{.*?\}\})/g)].map((m) => {
       expect(m[1]).toBe('400');
       return m[2]!;
@@ -92,11 +87,9 @@ describe('requests the HTTP parser refuses', () => {
 
   it('a Content-Length in characters that cuts a character in two says so too, not only that the byte is bad UTF-8', async () => {
     const { core, server } = await serveCore();
-    const source = must(core.createSource({ name: 'web', kind: 'server', writeKey: 'wk_cut_char' }));
     // '☕' is three UTF-8 bytes: cut at the character count, the body ends on its first byte.
     const body = JSON.stringify({ userId: 'u1', event: 'Café ☕' });
-    const auth = Buffer.from(`${source.writeKey}:`).toString('base64');
-    const text = await exchange(server, `POST /v1/track HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const text = await trackCountingCharacters(core, server, 'wk_cut_char', body);
     const first = /\r\n\r\n(\{"error":\{.*?\}\})/.exec(text)![1]!;
     expect((JSON.parse(first) as { error: { message: string } }).error.message).toMatch(
       new RegExp(`^event: invalid UTF-8 at byte \\d+ \\(0xe2\\); JSON must be UTF-8 \\(the value is refused rather than changed\\); the body ends inside a character, at its last byte \\(${body.length} bytes\\): was the body cut short, or its Content-Length counted in characters where UTF-8 text takes more bytes\\?$`),
