@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageSummary, Page as ListPage } from '../../main/contract/messages.js';
 import { chromiumMissing } from './browser.js';
 import { controlsOf, hasFocus } from './controls.js';
-import { useWorkbench } from './workbench.js';
+import { openRetryingMessage, useWorkbench } from './workbench.js';
 
 /** The accessible description (title or aria-description) of the one control of `role` named `name`. */
 async function descriptionOf(page: Page, role: string, name: string): Promise<{ disabled: boolean; description: string }> {
@@ -41,11 +41,7 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
   });
 
   it('Cancel activated with Enter keeps the focus in the detail: on Replay, the next control that can take it, once Cancel has nothing left to cancel', async () => {
-    const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down' }] });
-    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'ada', event: 'Doomed Order' } });
-    const page = await open(r, `#/live/${sent.message.id}`);
-    const details = page.getByRole('region', { name: 'Message details' });
-    await details.getByRole('button', { name: /^Attempt 1: http_error, HTTP 500/ }).waitFor();
+    const { page, details } = await openRetryingMessage({ serve, open }, { userId: 'ada', event: 'Doomed Order' });
     const actions = details.getByRole('group', { name: 'Actions' });
     const cancel = actions.getByRole('button', { name: 'Cancel' });
     await cancel.focus();

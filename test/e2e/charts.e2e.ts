@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { checkReceiver, SECRET } from '../helpers/checkReceivers.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { chromiumMissing } from './browser.js';
-import { useWorkbench } from './workbench.js';
+import { fillCheckForm, useWorkbench } from './workbench.js';
 
 describe.skipIf(chromiumMissing)('charts', () => {
   const { serve, open } = useWorkbench();
@@ -18,10 +18,7 @@ describe.skipIf(chromiumMissing)('charts', () => {
     try {
       const r = await serve({});
       const page = await open(r, '#/check');
-      const form = page.getByRole('form', { name: 'Check an endpoint' });
-      await form.getByLabel('URL', { exact: true }).fill(receiver.url);
-      await form.getByLabel('Secret', { exact: true }).fill(SECRET);
-      await form.getByLabel('Only these checks').fill('capacity.sustained-rate');
+      const form = await fillCheckForm(page, { url: receiver.url, secret: SECRET, only: 'capacity.sustained-rate' });
       // A bad value is named at its field, and nothing runs until it is fixed.
       await form.getByLabel('Capacity (seconds)').fill('301');
       await form.getByText('A whole number of seconds from 1 to 300 (got 301)').waitFor();

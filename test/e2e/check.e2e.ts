@@ -9,7 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { checkReceiver, SECRET as RECEIVER_SECRET } from '../helpers/checkReceivers.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { chromiumMissing } from './browser.js';
-import { useWorkbench } from './workbench.js';
+import { fillCheckForm, useWorkbench } from './workbench.js';
 
 const SECRET = 'whsec_check_e2e_secret';
 
@@ -23,10 +23,7 @@ describe.skipIf(chromiumMissing)('Check', () => {
     const url = receiver.url;
     const page = await open(r, '#/live');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Check' }).click();
-    const form = page.getByRole('form', { name: 'Check an endpoint' });
-    await form.getByLabel('URL', { exact: true }).fill(url);
-    await form.getByLabel('Secret', { exact: true }).fill(SECRET);
-    await form.getByLabel('Only these checks').fill('signature.wrong-secret');
+    const form = await fillCheckForm(page, { url, secret: SECRET, only: 'signature.wrong-secret' });
     await form.getByRole('button', { name: 'Run checks' }).click();
 
     const report = page.getByRole('region', { name: 'Report' });
@@ -61,10 +58,7 @@ describe.skipIf(chromiumMissing)('Check', () => {
     onTestFinished(() => receiver.close());
     const r = await serve({});
     const page = await open(r, '#/check');
-    const form = page.getByRole('form', { name: 'Check an endpoint' });
-    await form.getByLabel('URL', { exact: true }).fill(receiver.url);
-    await form.getByLabel('Secret', { exact: true }).fill(RECEIVER_SECRET);
-    await form.getByLabel('Only these checks').fill('shapes.track, capacity.sustained-rate');
+    const form = await fillCheckForm(page, { url: receiver.url, secret: RECEIVER_SECRET, only: 'shapes.track, capacity.sustained-rate' });
     await form.getByLabel('Capacity (seconds)').fill('300');
     await form.getByRole('button', { name: 'Run checks' }).click();
     const report = page.getByRole('region', { name: 'Report' });
@@ -79,10 +73,7 @@ describe.skipIf(chromiumMissing)('Check', () => {
   it("a mock receiver endpoint that answers by script fails the forged-request check, saying so, and its fix is the Refuse invalid signatures setting, not code", async () => {
     const r = await serve({ receivers: [{ name: 'any', secret: SECRET, script: 200 }] });
     const page = await open(r, '#/check');
-    const form = page.getByRole('form', { name: 'Check an endpoint' });
-    await form.getByLabel('URL', { exact: true }).fill(`${r.info.receiverUrl}/r/any`);
-    await form.getByLabel('Secret', { exact: true }).fill(SECRET);
-    await form.getByLabel('Only these checks').fill('signature.wrong-secret');
+    const form = await fillCheckForm(page, { url: `${r.info.receiverUrl}/r/any`, secret: SECRET, only: 'signature.wrong-secret' });
     await form.getByRole('button', { name: 'Run checks' }).click();
     const report = page.getByRole('region', { name: 'Report' });
     await report.getByLabel('Summary').getByText('0 passed, 1 failed, 0 warnings').waitFor();
@@ -99,10 +90,7 @@ describe.skipIf(chromiumMissing)('Check', () => {
     try {
       const r = await serve({});
       const page = await open(r, '#/check');
-      const form = page.getByRole('form', { name: 'Check an endpoint' });
-      await form.getByLabel('URL', { exact: true }).fill(receiver.url);
-      await form.getByLabel('Secret', { exact: true }).fill(RECEIVER_SECRET);
-      await form.getByLabel('Only these checks').fill('status.valid-request, shapes.track, signature.wrong-secret');
+      const form = await fillCheckForm(page, { url: receiver.url, secret: RECEIVER_SECRET, only: 'status.valid-request, shapes.track, signature.wrong-secret' });
       await form.getByRole('button', { name: 'Run checks' }).click();
 
       const report = page.getByRole('region', { name: 'Report' });
@@ -125,8 +113,7 @@ describe.skipIf(chromiumMissing)('Check', () => {
   it('an ID no check has is said under Only these checks, in the form\'s words, and editing the field clears it', async () => {
     const r = await serve({});
     const page = await open(r, '#/check');
-    const form = page.getByRole('form', { name: 'Check an endpoint' });
-    await form.getByLabel('URL', { exact: true }).fill('http://127.0.0.1:9/hook');
+    const form = await fillCheckForm(page, { url: 'http://127.0.0.1:9/hook' });
     const only = form.getByLabel('Only these checks');
     await only.fill('signature.wrong, shapes.track');
     await form.getByRole('button', { name: 'Run checks' }).click();
@@ -145,8 +132,7 @@ describe.skipIf(chromiumMissing)('Check', () => {
     await closed.close();
     const r = await serve({});
     const page = await open(r, '#/check');
-    const form = page.getByRole('form', { name: 'Check an endpoint' });
-    await form.getByLabel('URL', { exact: true }).fill(url);
+    const form = await fillCheckForm(page, { url });
     await form.getByRole('button', { name: 'Run checks' }).click();
     const report = page.getByRole('region', { name: 'Report' });
     await report.getByText(/^Nothing was checked: cannot reach /).waitFor();
@@ -161,10 +147,7 @@ describe.skipIf(chromiumMissing)('Check', () => {
     onTestFinished(() => receiver.close());
     const r = await serve({});
     const page = await open(r, '#/check');
-    const form = page.getByRole('form', { name: 'Check an endpoint' });
-    await form.getByLabel('URL', { exact: true }).fill(receiver.url);
-    await form.getByLabel('Secret', { exact: true }).fill(RECEIVER_SECRET);
-    await form.getByLabel('Only these checks').fill('shapes.track, signature.wrong-secret');
+    const form = await fillCheckForm(page, { url: receiver.url, secret: RECEIVER_SECRET, only: 'shapes.track, signature.wrong-secret' });
     const report = page.getByRole('region', { name: 'Report' });
     const runAs = async (id: number, summary: string) => {
       await form.getByRole('button', { name: 'Run checks' }).click();

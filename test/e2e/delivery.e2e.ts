@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageDetail } from '../../main/contract/messages.js';
 import type { CaptureRecord } from '../../main/contract/receiver/receiver.js';
 import { chromiumMissing } from './browser.js';
-import { useWorkbench } from './workbench.js';
+import { openRetryingMessage, useWorkbench } from './workbench.js';
 
 /** HH:MM:SS in local time, as the timeline writes an engine time of today. */
 const timeOfDay = (ms: number) => new Date(ms).toTimeString().slice(0, 8);
@@ -57,11 +57,7 @@ describe.skipIf(chromiumMissing)('deliveries that go wrong, in the workbench', (
   });
 
   it('the ghost markers show the retry time the engine reports, and +4 h on an always-500 receiver ends failed, retry window exhausted', async () => {
-    const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down' }] });
-    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Lost Order' } });
-    const page = await open(r, `#/live/${sent.message.id}`);
-    const details = page.getByRole('region', { name: 'Message details' });
-    await details.getByRole('button', { name: /^Attempt 1: http_error, HTTP 500/ }).waitFor();
+    const { r, sent, page, details } = await openRetryingMessage({ serve, open }, { userId: 'u1', event: 'Lost Order' });
 
     // Hold forwarding (the switch) so the next retry stays put while the test reads it.
     const forwarding = page.getByRole('switch', { name: 'Forwarding' });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageDetail } from '../../main/contract/messages.js';
 import type { ClockStatus, Overview } from '../../main/contract/overview.js';
 import { chromiumMissing } from './browser.js';
-import { useWorkbench } from './workbench.js';
+import { openRetryingMessage, useWorkbench } from './workbench.js';
 
 /** An engine time as the timeline writes it today: "11:38:14" (local). */
 const formatClock = (at: number) => new Date(at).toTimeString().slice(0, 8);
@@ -101,11 +101,7 @@ describe.skipIf(chromiumMissing)('time travel that finishes, and Reset that answ
   });
 
   it('Advance to attempt N, on a ghost marker, moves the clock to that retry and plays it; Fast-forward unanswered attempts is a switch kept by the engine', async () => {
-    const r = await serve({ receivers: [{ name: 'down', script: 500 }], destinations: [{ name: 'Down', enabled: true, url: 'receiver:down' }] });
-    const sent = await r.call<{ message: { id: number } }>('sendMessage', { type: 'track', call: { userId: 'u1', event: 'Down Order' } });
-    const page = await open(r, `#/live/${sent.message.id}`);
-    const details = page.getByRole('region', { name: 'Message details' });
-    await details.getByRole('button', { name: /^Attempt 1: http_error, HTTP 500/ }).waitFor();
+    const { r, page, details } = await openRetryingMessage({ serve, open }, { userId: 'u1', event: 'Down Order' });
 
     await details.getByRole('listitem', { name: /^Scheduled attempt 3 at / }).getByRole('button', { name: 'Advance to attempt 3 (Down)' }).click();
     await details.getByRole('button', { name: /^Attempt 3: http_error, HTTP 500/ }).waitFor();
