@@ -13,7 +13,7 @@ import type { MessageDetail } from '../../../main/contract/messages.js';
 import type { Result } from '../../../main/contract/result.js';
 import { createCommandHandlers } from '../../../main/app/commandHandlers.js';
 import { applyConfig } from '../../../main/app/config.js';
-import { internalsOf } from '../../../main/app/createCore.js';
+import { internalsOf, type Core } from '../../../main/app/createCore.js';
 import { captureIO } from '../../helpers/cliIO.js';
 import { must, newCore, newDataDir, newReceiver, onCleanup, sendTrack, settled } from '../../helpers/harness.js';
 
@@ -59,6 +59,15 @@ describe('a config file is as strict as the API (docs/behaviour.md §10)', () =>
     });
   });
 });
+
+/** The lines of a config's refusal (the test fails if it was applied). */
+function refusalLines(result: ReturnType<typeof applyConfig>): string[] {
+  expect(result.ok).toBe(false);
+  return result.ok ? [] : result.error.message.split('\n');
+}
+
+/** applyConfig's options that apply the receivers too, as serve does. */
+const withReceivers = (core: Core) => ({ applyReceivers: (receivers: Parameters<Core['receivers']['applyConfig']>[0]) => core.receivers.applyConfig(receivers) as never });
 
 describe('a config file with several problems names them all at once (docs/behaviour.md §10)', () => {
   /** `hookbench serve --config FILE` with this text; its exit code and stderr. */
@@ -119,10 +128,7 @@ describe('a config file with several problems names them all at once (docs/behav
   it("every problem of the receivers too, each on its line (none left behind '(and 1 more problem)')", () => {
     const core = newCore();
     const config = { sources: [], destinations: [], receivers: [{ name: 'bad name!', script: '500,abc' }] } as unknown as HookbenchConfig;
-    const refused = applyConfig(core, config, { applyReceivers: (receivers) => core.receivers.applyConfig(receivers) as never });
-    expect(refused.ok).toBe(false);
-    if (refused.ok) return;
-    expect(refused.error.message.split('\n')).toEqual([
+    expect(refusalLines(applyConfig(core, config, withReceivers(core)))).toEqual([
       '2 problems:',
       '  receivers[0].name: must start with a letter or digit and use only letters, digits, ".", "_" and "-" (it is a URL path segment; got "bad name!")',
       '  receivers[0].script: item 2 ("abc") is not a step: give a status code (200-599), never, reset or close',
@@ -142,10 +148,7 @@ describe('a config file with several problems names them all at once (docs/behav
         { name: 'c', secret: '' },
       ],
     } as unknown as HookbenchConfig;
-    const refused = applyConfig(core, config, { applyReceivers: (receivers) => core.receivers.applyConfig(receivers) as never });
-    expect(refused.ok).toBe(false);
-    if (refused.ok) return;
-    expect(refused.error.message.split('\n')).toEqual([
+    expect(refusalLines(applyConfig(core, config, withReceivers(core)))).toEqual([
       '5 problems:',
       '  receivers[1].script: must be an HTTP status code from 200 to 599 (got 0)',
       '  receivers[2].script: item 2 is empty: give a status code (200-599), never, reset or close',
@@ -163,10 +166,7 @@ describe('a config file with several problems names them all at once (docs/behav
       receivers: [],
       destinations: [{ name: 'd', enabled: true, webhooks: [], sources: ['nope', 'nah'], caFile: '/no/such/ca.pem', sharedSecret: 'ab••••' }],
     } as unknown as HookbenchConfig;
-    const refused = applyConfig(core, config);
-    expect(refused.ok).toBe(false);
-    if (refused.ok) return;
-    expect(refused.error.message.split('\n')).toEqual([
+    expect(refusalLines(applyConfig(core, config))).toEqual([
       '5 problems:',
       '  destinations[0].sharedSecret: this is a masked value (••••), not a secret; send the secret itself',
       '  destinations[0].enabled: a destination cannot be enabled without at least one webhook',
