@@ -52,7 +52,11 @@ describe.skipIf(chromiumMissing)('the UI from file:// over the desktop bridge', 
     });
     await page.addInitScript(BRIDGE);
     events = new WebSocket(`${serve.info.url.replace('http', 'ws')}/api/events?token=${serve.info.token}`);
-    events.on('message', (data) => void page.evaluate((batch) => (globalThis as unknown as { __hookbenchEmit(b: unknown): void }).__hookbenchEmit(batch), JSON.parse(String(data)) as unknown));
+    // A batch that arrives once the page is closing has no page left to reach: dropped, not an unhandled rejection.
+    events.on('message', (data) => {
+      if (page.isClosed()) return;
+      page.evaluate((batch) => (globalThis as unknown as { __hookbenchEmit(b: unknown): void }).__hookbenchEmit(batch), JSON.parse(String(data)) as unknown).catch(() => undefined);
+    });
     await new Promise((resolve) => events.once('open', resolve));
 
     await page.goto(`${pathToFileURL(join(ROOT, 'dist', 'renderer', 'index.html')).href}#/live`);
