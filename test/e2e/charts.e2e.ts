@@ -53,14 +53,33 @@ describe.skipIf(chromiumMissing)('charts', () => {
       const page = await open(r, '#/destinations/Orders');
       const chart = page.getByRole('region', { name: 'Last hour' }).getByRole('img', { name: /^Deliveries per minute, last hour: 3 delivered, 1 retried, 0 failed; latency p95 at most \d+ ms; 1 waiting for a retry now$/ });
       await chart.waitFor();
-      // The newest minute sits at the right end of the plot: pointed at, it is read out; a click opens its messages.
+      // Each minute is read out under the pointer. Its messages' minutes are found from the readouts, not the clock:
+      // walking from the newest minute leftwards, a minute that begins meanwhile only shows a minute again.
       const plot = (await chart.locator('.u-over').boundingBox())!;
-      await page.mouse.move(plot.x + plot.width - 4, plot.y + plot.height / 2);
-      await page.getByText(/^\d\d:\d\d: 3 delivered, 1 retried, 0 failed, p50 \d+ ms, p95 \d+ ms, 1 waiting for a retry/).waitFor();
+      const minuteWidth = plot.width / 60;
+      const readout = page.getByText(/^\d\d:\d\d: \d+ delivered, \d+ retried, \d+ failed, p50 (–|\d+ ms), p95 (–|\d+ ms), /);
+      // The readout names the point it describes (data-point): the one under the pointer once it has moved there.
+      const readMinute = async (index: number): Promise<string> => {
+        await page.mouse.move(plot.x + (index + 0.5) * minuteWidth, plot.y + plot.height / 2);
+        await readout.and(page.locator(`[data-point="${index}"]`)).waitFor();
+        return (await readout.textContent())!;
+      };
+      const counts = (line: string) => /: (\d+) delivered, (\d+) retried, (\d+) failed/.exec(line)!.slice(1).map(Number);
+      const seen = new Map<string, { index: number; line: string }>();
+      for (let index = 59; index >= 50 && [...seen.values()].flatMap((m) => counts(m.line)).reduce((a, b) => a + b, 0) < 4; index--) {
+        const line = await readMinute(index);
+        seen.set(line.slice(0, 5), { index, line });
+      }
+      const withCalls = [...seen.values()].filter((m) => counts(m.line).some((n) => n > 0));
+      const total = withCalls.map((m) => counts(m.line)).reduce((a, b) => a.map((n, i) => n + b[i]!), [0, 0, 0]);
+      expect(total, [...seen.values()].map((m) => m.line).join('\n')).toEqual([3, 1, 0]);
+      for (const { line } of withCalls) expect(line).toMatch(/^\d\d:\d\d: \d+ delivered, \d+ retried, 0 failed, p50 \d+ ms, p95 \d+ ms, \d+ waiting for a retry/);
+      // The newest of them still has the failing call waiting for its retry.
+      expect(withCalls[0]!.line).toMatch(/, 1 waiting for a retry/);
       // An hour ago Hookbench had not started: that minute has no backlog, not the one now worked back.
-      await page.mouse.move(plot.x + 4, plot.y + plot.height / 2);
+      await readMinute(0);
       await page.getByText(/^\d\d:\d\d: 0 delivered, 0 retried, 0 failed, p50 –, p95 –, before Hookbench started/).waitFor();
-      await page.mouse.click(plot.x + plot.width - 4, plot.y + plot.height / 2);
+      await page.mouse.click(plot.x + (withCalls[0]!.index + 0.5) * minuteWidth, plot.y + plot.height / 2);
       await expect.poll(() => decodeURIComponent(new URL(page.url()).hash)).toMatch(/^#\/history\?destinationId=[^&]+&from=\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000&to=\d{4}-\d\d-\d\dT\d\d:\d\d:59\.999$/);
     } finally {
       await receiver.close();

@@ -74,7 +74,7 @@ export function Chart(props: ChartProps) {
         ))}
       </div>
       {props.x.length > 0 && (
-        <p className="tabular min-h-4 text-[11px] text-faint" aria-live="off">
+        <p className="tabular min-h-4 text-[11px] text-faint" aria-live="off" data-point={index}>
           {props.describe(index)}
           {props.onPick && props.pickHint ? <span className="text-faint"> · {props.pickHint}</span> : null}
         </p>
