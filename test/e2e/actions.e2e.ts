@@ -51,6 +51,25 @@ describe.skipIf(chromiumMissing)('what the controls say', () => {
     await expect.poll(() => hasFocus(actions.getByRole('button', { name: 'Replay' }))).toBe(true);
   });
 
+  it('Cancel keeps the focus in the detail when the detail is read twice after it and the first read to finish is not the newest', async () => {
+    const { page, details } = await openRetryingMessage({ serve, open }, { userId: 'ada', event: 'Doomed Order' });
+    // Every read of the message after Cancel is held, then answered in the order they were asked: the first answer
+    // is stale by the time it comes (a newer read was asked), so only the last one shows that nothing is left.
+    const held: { release(): Promise<void> }[] = [];
+    let holding = true;
+    await page.route('**/api/getMessage', (route) => (holding ? held.push({ release: () => route.continue() }) : route.continue()));
+    const actions = details.getByRole('group', { name: 'Actions' });
+    const cancel = actions.getByRole('button', { name: 'Cancel' });
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('will not be retried').first().waitFor();
+    await expect.poll(() => held.length).toBeGreaterThanOrEqual(2);
+    holding = false;
+    for (const request of held) await request.release();
+    await expect.poll(() => cancel.isDisabled()).toBe(true);
+    await expect.poll(() => hasFocus(actions.getByRole('button', { name: 'Replay' }))).toBe(true);
+  });
+
   it('Import names its file field, says how many it imported, in the original order, and the footer counts them', async () => {
     const r = await serve({ sources: [{ name: 'web', kind: 'web' }] });
     const users = ['first', 'second', 'third'];

@@ -44,21 +44,27 @@ export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: Mes
 
   const groupRef = useRef<HTMLDivElement>(null);
   // The button an action was started from (by keyboard or pointer): disabled while it runs, and often after
-  // (a cancelled message has nothing more to cancel), it drops the focus to the page. Once the detail is
-  // read again, focus goes to the next control that can take it.
+  // (a cancelled message has nothing more to cancel), it drops the focus to the page. After every render once
+  // the action is done (the detail may be read again more than once, by this action and by events), focus goes
+  // back to it or, when it is disabled, to the next control that can take it, until the user moves focus on.
   const startedFrom = useRef<HTMLElement | null>(null);
-  const [settled, setSettled] = useState(0);
   useEffect(() => {
     const from = startedFrom.current;
-    startedFrom.current = null;
     const group = groupRef.current;
-    if (!from || !group) return;
+    if (busy !== null || !from || !group) return;
     const active = document.activeElement;
-    if (active !== null && active !== document.body && !(active === from && (from as HTMLButtonElement).disabled)) return;
+    const disabled = (from as HTMLButtonElement).disabled;
+    if (active === from && !disabled) return;
+    if (active !== null && active !== document.body && active !== from) {
+      startedFrom.current = null;
+      return;
+    }
     const controls = [...group.querySelectorAll<HTMLElement>('button, input')].filter((el) => !(el as HTMLButtonElement).disabled);
     const after = controls.find((el) => from.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-    (controls.includes(from) ? from : (after ?? controls.at(-1)))?.focus();
-  }, [settled]);
+    const to = controls.includes(from) ? from : (after ?? controls.at(-1));
+    to?.focus();
+    if (to !== from) startedFrom.current = null;
+  });
 
   const run = async (action: 'retry' | 'cancel' | 'replay') => {
     const active = document.activeElement;
@@ -74,14 +80,15 @@ export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: Mes
       } else {
         const result = await api().call('replayMessage', { id, keepMessageId });
         if (result.ok) {
+          // The new message's screen takes the focus, not this button.
+          startedFrom.current = null;
           useLive.getState().upsert(summarize(result.value.message));
           navigate({ view: 'live', messageId: result.value.message.id });
         }
       }
     } finally {
       setBusy(null);
-      await useDetail.getState().reload();
-      setSettled((n) => n + 1);
+      void useDetail.getState().reload();
     }
   };
 
