@@ -155,7 +155,8 @@ function parseHar(log: Record<string, unknown>): Result<{ format: 'har'; calls: 
       if (limit) return limit;
     }
     const destinationId = typeof entry['_destinationId'] === 'string' ? entry['_destinationId'] : null;
-    if (destinationId && !call.destinations.some((d) => d.id === destinationId)) call.destinations.push({ id: destinationId, name: null });
+    const destinationName = typeof entry['_destinationName'] === 'string' ? entry['_destinationName'] : null;
+    if ((destinationId || destinationName) && !call.destinations.some((d) => (destinationId ? d.id === destinationId : d.name === destinationName))) call.destinations.push({ id: destinationId, name: destinationName });
   }
   if (byMessage.size === 0) return bad('log.entries', 'no entry in it');
   return ok({ format: 'har', calls: [...byMessage.values()] });

@@ -52,6 +52,8 @@ function toEntry(row: AttemptRow, redactor: Redactor): Entry {
     _sourceId: message.sourceId,
     _deliveryId: a.deliveryId,
     _destinationId: row.delivery?.destinationId ?? null,
+    // By name too: another workbench's destination of that name is where an import of this file sends it.
+    _destinationName: row.delivery?.destinationName ?? null,
     _attemptNumber: a.attemptNumber,
     _webhookIndex: a.webhookIndex,
     _outcome: a.outcome,

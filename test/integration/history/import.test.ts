@@ -54,6 +54,18 @@ describe('importMessages', () => {
     }
   });
 
+  it('a HAR export imported into another workbench goes to the destination of the same name, and names the one it cannot find', async () => {
+    const { core, ids } = await coreWithTwoMessages();
+    const har = must(core.exportMessages({ ids, format: 'har' }));
+    const elsewhere = newCore({ autoStart: false });
+    const lost = elsewhere.importMessages({ text: har.text });
+    expect(!lost.ok && lost.error.message).toMatch(/^text: log\.entries\[0\]: its source [\w-]+, destination d do not exist in this workbench; choose a source to route the import through$/);
+    const there = must(elsewhere.createDestination({ name: 'd', enabled: true, webhooks: [{ url: 'http://127.0.0.1:9/x', headers: {} }] }));
+    const imported = must(elsewhere.importMessages({ text: har.text }));
+    expect(imported.imported.map((m) => m.deliveries)).toEqual([1, 1]);
+    for (const m of imported.imported) expect(must(elsewhere.getMessage({ id: m.id })).deliveries.map((d) => d.destinationId)).toEqual([there.id]);
+  });
+
   it('replays a JSON lines export into another workbench through a chosen source, keeping messageIds when asked', async () => {
     const { core, ids } = await coreWithTwoMessages();
     const json = must(core.exportMessages({ ids, format: 'json' }));

@@ -173,7 +173,7 @@ describe('export: HAR 1.2', () => {
     expect(log.comment).toBeUndefined();
     expect(log.entries.map((e) => e._attemptNumber)).toEqual([1, 2, 3]);
     const e = log.entries[1]!;
-    expect(e).toMatchObject({ _messageId: 12, _deliveryId: 7, _destinationId: 'dest-1', _attemptNumber: 2, _outcome: 'http_error', _webhookIndex: 0 });
+    expect(e).toMatchObject({ _messageId: 12, _deliveryId: 7, _destinationId: 'dest-1', _destinationName: 'orders', _attemptNumber: 2, _outcome: 'http_error', _webhookIndex: 0 });
     expect(e.startedDateTime).toBe(new Date(T0 + 5_000).toISOString());
     expect(e.comment).toBe('message 12 attempt 2 → http_error 500 (destination "orders", webhook 1)');
   });
