@@ -93,6 +93,11 @@ export interface MessageSummary {
   bytes: number;
   /** Rounds attempted so far: the most of any of its deliveries. */
   attempts: number;
+  /**
+   * Attempts made so far, all its deliveries together: one per POST to one webhook (docs/behaviour.md's
+   * glossary), so a round to three webhooks counts 3. The same as `attempts` for one delivery to one webhook.
+   */
+  webhookAttempts: number;
   /** The earliest next attempt of its waiting deliveries (engine time), or null. */
   nextAttemptAt: number | null;
   destinationIds: string[];
@@ -118,7 +123,13 @@ export interface DeliverySummary {
   status: DeliveryStatus;
   /** Why it failed or was cancelled (docs/behaviour.md §3), else null. */
   reason: string | null;
+  /** Rounds attempted so far (a round sends to every pending webhook at once), as DeliveryRecord.attempts. */
   attempts: number;
+  /**
+   * Attempts made so far: one per POST to one webhook, so `attempts` rounds to three webhooks count up to
+   * 3 × `attempts`. More than `attempts` means a round went to several webhooks.
+   */
+  webhookAttempts: number;
   /** Engine time of its next attempt while it waits, else null. */
   nextAttemptAt: number | null;
   /** The outcome and HTTP status of its newest attempt (of a delivered one, its newest success); null before the first (and the status without a response). */

@@ -354,7 +354,7 @@ export class Intake {
         messageSummary(
           { ...m, id: ids[i]!.id, receivedAt: now, origin: m.origin ?? undefined },
           { anonymousId: m.anonymousId, bytes: m.body.length },
-          deliveries.map((d) => deliverySummary({ destinationId: d.destinationId, destinationName: d.destinationName, status: 'queued', reason: null, attempts: 0, nextAttemptAt: d.nextAttemptAt })),
+          deliveries.map((d) => deliverySummary({ destinationId: d.destinationId, destinationName: d.destinationName, status: 'queued', reason: null, attempts: 0, webhookAttempts: 0, nextAttemptAt: d.nextAttemptAt })),
         ),
       );
       this.options.store.afterCommit(() => summaries.forEach((message) => this.options.bus.emit({ type: 'messageAccepted', message })));

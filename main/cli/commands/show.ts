@@ -105,7 +105,7 @@ function describe(detail: MessageDetail, sourceName: (id: string) => string, hel
     const why = held.get(d.destinationId);
     const own = attempts.filter((a) => a.deliveryId === d.id).sort((a, b) => a.attemptNumber - b.attemptNumber || a.webhookIndex - b.webhookIndex);
     const several = own.some((a) => a.webhookIndex > 0);
-    out.push('', `→ ${d.destinationName}: ${deliveryState(d, triesWords(d.attempts, own.length, new Set(own.map((a) => a.webhookIndex)).size))}${why ? `; held: ${why}` : ''}`);
+    out.push('', `→ ${d.destinationName}: ${deliveryState(d, triesWords(d.attempts, own.length, new Set(own.map((a) => a.webhookIndex)).size > 1))}${why ? `; held: ${why}` : ''}`);
     for (const a of own) out.push(...attemptLines(a, several));
   }
   return `${out.join('\n')}\n`;

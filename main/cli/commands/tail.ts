@@ -137,7 +137,7 @@ export class TailPrinter {
     const m = await this.message(d.messageId);
     // Rounds and attempts only when every round was seen here: a delivery begun before the tail counts its rounds.
     const whole = seen.webhooks.size > 1 && seen.rounds.size === d.attempts;
-    const after = d.attempts ? ` after ${whole ? triesWords(d.attempts, seen.attempts, seen.webhooks.size) : plural(d.attempts, 'attempt')}` : '';
+    const after = d.attempts ? ` after ${whole ? triesWords(d.attempts, seen.attempts, true) : plural(d.attempts, 'attempt')}` : '';
     let what: string;
     if (d.status === 'delivered') what = `delivered${after}`;
     else if (d.status === 'failed' || d.status === 'cancelled') what = `${d.status}: ${d.reason ?? 'no reason given'}${after}`;

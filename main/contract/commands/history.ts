@@ -14,7 +14,7 @@ export const HISTORY_COMMANDS = {
     input: listMessagesInputSchema,
     answers: returns<MessagePage>('Page<MessageSummary> & { searching?: { left: number } }'),
     group: 'Messages',
-    summary: 'Messages newest first, filtered (all filters combine with AND; `from` is inclusive, `to` exclusive and after `from`), in cursor pages that stay stable while new messages arrive. `status` is the message\'s own status; `delivery` finds messages with at least one delivery in that status (`failed`: any delivery failed), and `deliverySince` (engine ms, with `delivery`) only those that reached it since then. Each item carries every destination\'s outcome (`deliveries`: status, reason, attempts, next attempt, last outcome and HTTP status). With `text`, while the history index catches up after a burst, a page may stop early (fewer items, even none) with `searching: {left}` and a `nextCursor` that goes on: follow it.',
+    summary: 'Messages newest first, filtered (all filters combine with AND; `from` is inclusive, `to` exclusive and after `from`), in cursor pages that stay stable while new messages arrive. `status` is the message\'s own status; `delivery` finds messages with at least one delivery in that status (`failed`: any delivery failed), and `deliverySince` (engine ms, with `delivery`) only those that reached it since then. Each item carries every destination\'s outcome (`deliveries`: status, reason, rounds as `attempts` and POSTs as `webhookAttempts`, next attempt, last outcome and HTTP status). With `text`, while the history index catches up after a burst, a page may stop early (fewer items, even none) with `searching: {left}` and a `nextCursor` that goes on: follow it.',
   }),
   getMessage: command({
     input: z.strictObject({ id: rowId }),

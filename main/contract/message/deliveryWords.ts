@@ -2,6 +2,7 @@
  * Words about a delivery that the CLI and the UI both print, so the two never tell it differently.
  */
 import type { DeliveryRecord } from '../deliveries.js';
+import type { DeliverySummary } from '../messages.js';
 
 /** `45 s`, `1 min 30 s`, `12 min`, `1 h 46 min`, `4 h` (seconds only under an hour). */
 export function spanWords(ms: number): string {
@@ -51,7 +52,15 @@ function pastWindowFacts(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' |
  * How many tries a delivery took: `3 attempts` with one webhook; with several a round (one POST to each
  * pending webhook) is not an attempt, so `1 round · 3 attempts`, as the detail pane's card counts them.
  */
-export function triesWords(rounds: number, attempts: number, webhooks: number): string {
+export function triesWords(rounds: number, attempts: number, severalWebhooks: boolean): string {
   const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-  return webhooks > 1 ? `${count(rounds, 'round')} · ${count(attempts, 'attempt')}` : count(rounds, 'attempt');
+  return severalWebhooks ? `${count(rounds, 'round')} · ${count(attempts, 'attempt')}` : count(rounds, 'attempt');
+}
+
+/**
+ * The same from a list row's delivery (MessageSummary.deliveries), which counts POSTs rather than webhooks:
+ * more attempts than rounds means a round went to several webhooks.
+ */
+export function summaryTriesWords(d: Pick<DeliverySummary, 'attempts' | 'webhookAttempts'>): string {
+  return triesWords(d.attempts, d.webhookAttempts, d.webhookAttempts > d.attempts);
 }

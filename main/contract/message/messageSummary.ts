@@ -1,6 +1,6 @@
 /**
  * The one builder of a list row (MessageSummary) and of what it says about a message's deliveries
- * (`attempts`, `nextAttemptAt`, `destinationIds`, `deliveries`). The store's lists, intake's
+ * (`attempts`, `webhookAttempts`, `nextAttemptAt`, `destinationIds`, `deliveries`). The store's lists, intake's
  * `messageAccepted` and the renderer's rows for a message it just sent all build it here, so the three
  * never disagree.
  */
@@ -39,20 +39,22 @@ export function messageSummary(m: MessageColumns, extras: SummaryExtras, deliver
   };
 }
 
-export type DeliveryFields = Pick<MessageSummary, 'attempts' | 'nextAttemptAt' | 'destinationIds' | 'deliveries'>;
+export type DeliveryFields = Pick<MessageSummary, 'attempts' | 'webhookAttempts' | 'nextAttemptAt' | 'destinationIds' | 'deliveries'>;
 
 const WAITING: readonly DeliveryStatus[] = ['queued', 'retrying'];
 
 export function deliveryFields(deliveries: DeliverySummary[]): DeliveryFields {
   let attempts = 0;
+  let webhookAttempts = 0;
   let nextAttemptAt: number | null = null;
   const destinationIds: string[] = [];
   for (const d of deliveries) {
     attempts = Math.max(attempts, d.attempts);
+    webhookAttempts += d.webhookAttempts;
     if (WAITING.includes(d.status) && d.nextAttemptAt !== null && (nextAttemptAt === null || d.nextAttemptAt < nextAttemptAt)) nextAttemptAt = d.nextAttemptAt;
     if (!destinationIds.includes(d.destinationId)) destinationIds.push(d.destinationId);
   }
-  return { attempts, nextAttemptAt, destinationIds, deliveries };
+  return { attempts, webhookAttempts, nextAttemptAt, destinationIds, deliveries };
 }
 
 /** A delivery's glance from its columns; `next` only counts while it waits. */
@@ -63,6 +65,7 @@ export function deliverySummary(d: Omit<DeliverySummary, 'nextAttemptAt' | 'last
     status: d.status,
     reason: d.reason,
     attempts: d.attempts,
+    webhookAttempts: d.webhookAttempts,
     nextAttemptAt: WAITING.includes(d.status) ? (d.nextAttemptAt ?? null) : null,
     lastOutcome: d.lastOutcome ?? null,
     lastStatusCode: d.lastStatusCode ?? null,

@@ -7,6 +7,7 @@ const encoder = new TextEncoder();
 
 export function summarize(m: MessageRecord, deliveries: DeliveryRecord[] = []): MessageSummary {
   const anonymousId = typeof m.call['anonymousId'] === 'string' ? m.call['anonymousId'] : null;
-  // Their attempts are not in a sendMessage answer: the next messageUpdated brings the last outcome.
-  return messageSummary(m, { anonymousId, bytes: encoder.encode(m.body).length }, deliveries.map((d) => deliverySummary(d)));
+  // A sendMessage answer's deliveries are new (no round yet, so no attempt): the next messageUpdated brings
+  // the rounds, the attempts and the last outcome.
+  return messageSummary(m, { anonymousId, bytes: encoder.encode(m.body).length }, deliveries.map((d) => deliverySummary({ ...d, webhookAttempts: 0 })));
 }

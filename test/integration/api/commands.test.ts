@@ -221,6 +221,27 @@ describe('messageUpdated', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(rows.get(id)).toMatchObject({ status: 'delivered', attempts: 2, nextAttemptAt: null });
   });
+
+  it('a row counts rounds (attempts) and POSTs (webhookAttempts) alike from the list and from events, with several webhooks', async () => {
+    const gone = await newReceiver(status(404));
+    const busy = await newReceiver(status(503));
+    const core = newCore();
+    must(core.createDestination({ name: 'd', enabled: true, webhooks: [{ url: gone.url }, { url: busy.url }], retry: { schedule: [1000], jitter: 0 } }));
+    const rows = new Map<number, MessageSummary>();
+    core.onEvent((e) => {
+      if (e.type === 'messageAccepted' || e.type === 'messageUpdated') rows.set(e.message.id, e.message);
+    });
+    const id = sendTrack(core, 'd');
+    await settled(core, id);
+    must(await core.advanceClock({ ms: 1500 }));
+    await new Promise((resolve) => setImmediate(resolve)); // updates of one turn are flushed once, on the next
+    // Round 1 went to both webhooks, round 2 only to the one that failed retryably: 2 rounds, 3 attempts.
+    const listed = must(core.listMessages({})).items.find((m) => m.id === id)!;
+    expect(listed).toMatchObject({ attempts: 2, webhookAttempts: 3 });
+    expect(listed.deliveries[0]).toMatchObject({ attempts: 2, webhookAttempts: 3 });
+    expect(must(core.getMessage({ id })).attempts).toHaveLength(3);
+    expect(rows.get(id)).toEqual(listed);
+  });
 });
 
 describe('exportMessages (the command)', () => {

@@ -38,6 +38,7 @@ function deepEvent(id: number): EngineEvent {
     replayOf: null,
     bytes: 2,
     attempts: 0,
+    webhookAttempts: 0,
     nextAttemptAt: null,
     destinationIds: [],
     deliveries: [],

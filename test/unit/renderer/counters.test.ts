@@ -6,6 +6,7 @@ import { filterToQuery, parseFilterQuery } from '../../../renderer/src/lib/histo
 import { describeDelivery, lastResult } from '../../../renderer/src/features/live/DeliveryChips';
 import { historyQueryOf, liveCountText } from '../../../renderer/src/features/live/LiveToolbar';
 import { sharesSecond } from '../../../renderer/src/features/live/MessageList';
+import { attemptsWords } from '../../../renderer/src/features/live/MessageRow';
 import { withModifier } from '../../../renderer/src/lib/platform';
 import { parseStatusChoice, statusChoiceOptions, statusChoiceValue } from '../../../renderer/src/lib/statusFilter';
 import { toastsFor, type Toast } from '../../../renderer/src/stores/toasts';
@@ -16,6 +17,7 @@ const delivery = (patch: Partial<DeliverySummary>): DeliverySummary => ({
   status: 'retrying',
   reason: null,
   attempts: 2,
+  webhookAttempts: 2,
   nextAttemptAt: 5,
   lastOutcome: 'http_error',
   lastStatusCode: 503,
@@ -54,9 +56,17 @@ describe('counters and filters in the renderer', () => {
     expect(lastResult(delivery({}))).toBe('503');
     expect(lastResult(delivery({ status: 'failed', lastOutcome: 'tls_error', lastStatusCode: null }))).toBe('TLS');
     expect(lastResult(delivery({ status: 'queued', lastOutcome: null, lastStatusCode: null }))).toBe('–');
-    expect(describeDelivery(delivery({ status: 'failed', reason: 'tls: self-signed certificate', lastOutcome: 'tls_error', lastStatusCode: null, attempts: 1 }))).toBe(
+    expect(describeDelivery(delivery({ status: 'failed', reason: 'tls: self-signed certificate', lastOutcome: 'tls_error', lastStatusCode: null, attempts: 1, webhookAttempts: 1 }))).toBe(
       'Billing: failed (tls: self-signed certificate), last tls error, 1 attempt',
     );
+  });
+
+  it('a delivery chip and the Attempts cell count rounds and attempts as the detail card does when a round went to several webhooks', () => {
+    const trio = delivery({ destinationName: 'Trio', status: 'delivered', lastOutcome: 'success', lastStatusCode: 200, attempts: 1, webhookAttempts: 3 });
+    expect(describeDelivery(trio)).toBe('Trio: delivered, last HTTP 200, 1 round · 3 attempts');
+    expect(describeDelivery(delivery({ attempts: 2, webhookAttempts: 2 }))).toBe('Billing: retrying, last HTTP 503, 2 attempts');
+    expect(attemptsWords({ deliveries: [trio] })).toBe('1 round · 3 attempts');
+    expect(attemptsWords({ deliveries: [trio, delivery({})] })).toBe('Trio: 1 round · 3 attempts; Billing: 2 attempts');
   });
 
   it('milliseconds show on rows that share their second with a neighbour only', () => {

@@ -21,6 +21,7 @@ const row = (id: number, patch: Partial<MessageSummary> = {}): MessageSummary =>
   replayOf: null,
   bytes: 100,
   attempts: 0,
+  webhookAttempts: 0,
   nextAttemptAt: null,
   destinationIds: [],
   deliveries: [],
@@ -48,6 +49,7 @@ describe('the Live store', () => {
       status,
       reason: null,
       attempts: 1,
+      webhookAttempts: 1,
       nextAttemptAt: status === 'retrying' ? 5_000 : null,
       lastOutcome: status === 'retrying' ? ('http_error' as const) : ('success' as const),
       lastStatusCode: status === 'retrying' ? 503 : 200,
@@ -94,7 +96,7 @@ describe('the Live store', () => {
   });
 
   it('marks a held row delivering when an attempt starts while the stream is paused, as it marks a shown one', () => {
-    const waiting = (id: number) => row(id, { status: 'retrying', deliveries: [{ destinationId: 'd1', destinationName: 'one', status: 'retrying', reason: null, attempts: 1, nextAttemptAt: 5, lastOutcome: null, lastStatusCode: null }] });
+    const waiting = (id: number) => row(id, { status: 'retrying', deliveries: [{ destinationId: 'd1', destinationName: 'one', status: 'retrying', reason: null, attempts: 1, webhookAttempts: 1, nextAttemptAt: 5, lastOutcome: null, lastStatusCode: null }] });
     useLive.setState({ rows: [waiting(1)], held: [], streamPaused: true });
     useLive.getState().apply([{ type: 'messageAccepted', message: waiting(2) }]);
     useLive.getState().apply([
@@ -215,7 +217,7 @@ describe('Reset offset and the times the renderer holds', () => {
     row(id, {
       status: 'retrying',
       nextAttemptAt: at,
-      deliveries: [{ destinationId: 'd1', destinationName: 'D1', status: 'retrying', reason: null, attempts: 1, nextAttemptAt: at, lastOutcome: 'http_error', lastStatusCode: 500 }],
+      deliveries: [{ destinationId: 'd1', destinationName: 'D1', status: 'retrying', reason: null, attempts: 1, webhookAttempts: 1, nextAttemptAt: at, lastOutcome: 'http_error', lastStatusCode: 500 }],
     });
   const reset = (byMs: number) => ({ type: 'clockAdvanced' as const, clock: { now: 0, offsetMs: 0 }, byMs });
 

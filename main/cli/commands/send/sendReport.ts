@@ -155,7 +155,7 @@ export class Reporter {
       });
       return;
     }
-    const tries = `${triesWords(attempts, this.attemptsSeen, this.webhookCount)}${args.spanMs !== null && attempts > 1 ? ` over ${formatDuration(args.spanMs)}` : ''}`;
+    const tries = `${triesWords(attempts, this.attemptsSeen, this.webhookCount > 1)}${args.spanMs !== null && attempts > 1 ? ` over ${formatDuration(args.spanMs)}` : ''}`;
     if (status === 'delivered') this.io.stdout(`delivered after ${tries}\n`);
     else if (status === 'filtered') this.io.stdout(`not sent: filtered (${reason ?? 'no reason given'})\n`);
     else if (status === 'interrupted') this.io.stdout(`interrupted after ${tries}: not delivered${reason ? ` (${reason})` : ''}\n`);

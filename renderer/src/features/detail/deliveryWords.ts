@@ -1,6 +1,6 @@
 /** What a delivery card says of its rounds and attempts, and of webhooks left failed beside a success. */
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/deliveries';
-import { plural } from '../../lib/format';
+import { triesWords } from '../../../../main/contract/message/deliveryWords';
 
 /**
  * The card's count. A round is one POST to each pending webhook, an attempt one of those POSTs: with one
@@ -10,8 +10,7 @@ import { plural } from '../../lib/format';
 export function deliveryCount(delivery: Pick<DeliveryRecord, 'status' | 'attempts'>, attempts: number, webhooks: number): string {
   const rounds = delivery.attempts;
   if (delivery.status === 'delivering') return webhooks > 1 ? `round ${rounds + 1} in flight` : `attempt ${rounds + 1} in flight`;
-  if (webhooks <= 1) return plural(rounds, 'attempt');
-  return `${plural(rounds, 'round')} · ${plural(attempts, 'attempt')}`;
+  return triesWords(rounds, attempts, webhooks > 1);
 }
 
 function webhookList(indexes: number[]): string {

@@ -1,3 +1,4 @@
+import { summaryTriesWords } from '../../../../main/contract/message/deliveryWords';
 import type { DeliverySummary } from '../../../../main/contract/messages';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
 import { VisibleText } from '../../ui/VisibleText';
@@ -30,11 +31,14 @@ export function lastResult(d: DeliverySummary): string {
   }
 }
 
-/** One delivery in words, for the chip's name and tooltip: "Billing: retrying, last HTTP 503, 2 attempts". */
+/**
+ * One delivery in words, for the chip's name and tooltip: "Billing: retrying, last HTTP 503, 2 attempts",
+ * or with several webhooks "…, 1 round · 3 attempts", as the detail pane's card counts them.
+ */
 export function describeDelivery(d: DeliverySummary): string {
   const last = d.lastStatusCode !== null ? `last HTTP ${d.lastStatusCode}` : d.lastOutcome ? `last ${d.lastOutcome.replace('_', ' ')}` : 'not attempted yet';
   const why = d.reason ? ` (${d.reason})` : '';
-  return `${d.destinationName}: ${d.status}${why}, ${last}, ${d.attempts === 1 ? '1 attempt' : `${d.attempts} attempts`}`;
+  return `${d.destinationName}: ${d.status}${why}, ${last}, ${summaryTriesWords(d)}`;
 }
 
 /** Counts per delivery status, in the order of the contract's statuses ("2 delivered · 1 failed"). */

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { summaryTriesWords } from '../../../../main/contract/message/deliveryWords';
 import { noSourceReason, type MessageSummary } from '../../../../main/contract/messages';
 import { formatClock, formatCountdown, formatDay, formatShortCountdown, formatTimestamp, sameDay } from '../../lib/format';
 import { STATUS_TONE, TONE_CLASS } from '../../lib/status';
@@ -51,6 +52,15 @@ function Received({ m, engineNow, showMs, className }: { m: MessageSummary; engi
   );
 }
 
+/**
+ * The Attempts cell's words: its rounds and attempts per destination, as the detail pane's cards count them
+ * ("1 round · 3 attempts" with several webhooks), the destination named when there are several.
+ */
+export function attemptsWords(m: Pick<MessageSummary, 'deliveries'>): string {
+  if (m.deliveries.length === 1) return summaryTriesWords(m.deliveries[0]!);
+  return m.deliveries.map((d) => `${d.destinationName}: ${summaryTriesWords(d)}`).join('; ');
+}
+
 function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs: boolean, held: boolean): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
   return {
     time: <Received m={m} engineNow={engineNow} showMs={showMs} className="" />,
@@ -90,7 +100,14 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
     source: sourceName ? <VisibleText text={sourceName} className="text-muted" /> : <span className="text-faint" title={`No source: ${noSourceReason(m.origin)}`}>none</span>,
     status: <StatusBadge status={m.status} />,
     deliveries: <DeliveryChips deliveries={m.deliveries} />,
-    attempts: <span className="tabular font-mono text-muted">{m.attempts || '–'}</span>,
+    // Every POST counts (a round to three webhooks is 3), as the column's name says; rounds are in its title.
+    attempts: m.webhookAttempts ? (
+      <span className="tabular font-mono text-muted" title={attemptsWords(m)}>
+        {m.webhookAttempts}
+      </span>
+    ) : (
+      <span className="text-faint">–</span>
+    ),
     next: held ? (
       <span className="text-faint" title="Its destination is off (or has no webhook URL): nothing is sent until it is turned on">
         held
