@@ -4,13 +4,13 @@
  * the message from it (judged by the destinations as they are now).
  */
 import type { DestinationExplanation, Evidence, MessageExplanation, WhyReason } from '../contract/diagnostics.js';
-import { pastWindowClause } from '../contract/message/deliveryWords.js';
+import { pastWindowClause, recordTriesWords, severalWebhooks } from '../contract/message/deliveryWords.js';
 import { REASONS, type AttemptRecord, type DeliveryRecord } from '../contract/deliveries.js';
 import { destinationOwner, type Destination } from '../contract/destinations.js';
 import type { MessageDetail } from '../contract/messages.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
-import { attemptLink, dueWords, outcomeOf, plural, tlsCause } from './words.js';
+import { attemptLink, dueWords, outcomeOf, tlsCause } from './words.js';
 
 /**
  * Why one message was or was not delivered, per destination: the destinations it was routed to with what
@@ -72,15 +72,15 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
   switch (delivery.status) {
     case 'delivered': {
       const ok = attempts.find((a) => a.outcome === 'success');
-      reasons.push({ rule: 'delivery.delivered', state: 'ok', text: `delivered after ${plural(delivery.attempts, 'attempt')}${ok ? ` (${outcomeOf(ok)})` : ''}`, evidence: ok ? [link(ok)] : [] });
+      reasons.push({ rule: 'delivery.delivered', state: 'ok', text: `delivered after ${recordTriesWords(delivery, attempts)}${ok ? ` (${outcomeOf(ok)})` : ''}`, evidence: ok ? [link(ok)] : [] });
       if (refused) reasons.unshift(signatureReason(refused, 'warning'));
       return { ...base, outcome: 'delivered', reasons };
     }
     case 'failed': {
       const why = delivery.reason ?? 'failed';
       if (why === REASONS.windowExhausted) {
-        const past = pastWindowClause(delivery);
-        reasons.push({ rule: 'retry.window', state: 'problem', text: `retry window exhausted after ${plural(delivery.attempts, 'attempt')}${past ? `: ${past}` : ''}`, evidence: [] });
+        const past = pastWindowClause(delivery, severalWebhooks(attempts));
+        reasons.push({ rule: 'retry.window', state: 'problem', text: `retry window exhausted after ${recordTriesWords(delivery, attempts)}${past ? `: ${past}` : ''}`, evidence: [] });
         if (last) reasons.push(lastFailure(name, last));
       } else if (last?.outcome === 'tls_error') {
         reasons.push({ rule: 'destination.tls', state: 'problem', text: `TLS refused by ${name}: ${tlsCause(last.error)}; no request was sent`, evidence: [link(last)] });

@@ -7,7 +7,7 @@ import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js
 import type { MessageExplanation } from '../../contract/diagnostics.js';
 import { noSourceText, type MessageDetail } from '../../contract/messages.js';
 import type { Source } from '../../contract/sources.js';
-import { pastWindowWords, triesWords } from '../../contract/message/deliveryWords.js';
+import { pastWindowWords, recordTriesWords, severalWebhooks } from '../../contract/message/deliveryWords.js';
 import type { Result } from '../../contract/result.js';
 import { isoFromMs } from '../../contract/message/timestamp.js';
 import { maskMessageDetail } from '../../domain/secrets.js';
@@ -105,19 +105,20 @@ function describe(detail: MessageDetail, sourceName: (id: string) => string, hel
     const why = held.get(d.destinationId);
     const own = attempts.filter((a) => a.deliveryId === d.id).sort((a, b) => a.attemptNumber - b.attemptNumber || a.webhookIndex - b.webhookIndex);
     const several = own.some((a) => a.webhookIndex > 0);
-    out.push('', `→ ${d.destinationName}: ${deliveryState(d, triesWords(d.attempts, own.length, new Set(own.map((a) => a.webhookIndex)).size > 1))}${why ? `; held: ${why}` : ''}`);
+    out.push('', `→ ${d.destinationName}: ${deliveryState(d, own)}${why ? `; held: ${why}` : ''}`);
     for (const a of own) out.push(...attemptLines(a, several));
   }
   return `${out.join('\n')}\n`;
 }
 
-function deliveryState(d: DeliveryRecord, tries: string): string {
+function deliveryState(d: DeliveryRecord, own: AttemptRecord[]): string {
+  const tries = recordTriesWords(d, own);
   switch (d.status) {
     case 'delivered':
       return `delivered after ${tries}`;
     case 'failed':
     case 'cancelled': {
-      const why = d.status === 'failed' ? pastWindowWords(d) : null;
+      const why = d.status === 'failed' ? pastWindowWords(d, severalWebhooks(own)) : null;
       return `${d.status}: ${d.reason ?? 'no reason given'} after ${tries}${why ? `; ${why}` : ''}`;
     }
     default:

@@ -1,7 +1,7 @@
 /**
  * Words about a delivery that the CLI and the UI both print, so the two never tell it differently.
  */
-import type { DeliveryRecord } from '../deliveries.js';
+import type { AttemptRecord, DeliveryRecord } from '../deliveries.js';
 import type { DeliverySummary } from '../messages.js';
 
 /** `45 s`, `1 min 30 s`, `12 min`, `1 h 46 min`, `4 h` (seconds only under an hour). */
@@ -25,21 +25,22 @@ export function ordinal(n: number): string {
 /**
  * Why a delivery failed with `retry window exhausted` made no further attempt: the next one would have
  * fallen due after the window's end. "after 7 attempts over 1 h 46 min" alone reads as a contradiction of
- * "retries for up to 4 h"; this says what happened to the 8th. Null when the delivery does not carry it
- * (another reason, or a row from before the engine kept it).
+ * "retries for up to 4 h"; this says what happened to the 8th. With several webhooks what did not come is a
+ * round ("no 9th round"), as triesWords counts it. Null when the delivery does not carry it (another reason,
+ * or a row from before the engine kept it).
  */
-export function pastWindowWords(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>): string | null {
+export function pastWindowWords(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>, several: boolean): string | null {
   const past = pastWindowFacts(d);
-  return past && `no ${past.next} attempt: it would have fallen due ${past.due} after the first, past the ${past.window} retry window`;
+  return past && `no ${past.next} ${several ? 'round' : 'attempt'}: it would have fallen due ${past.due} after the first, past the ${past.window} retry window`;
 }
 
 /**
  * The same as a clause after "retry window exhausted after 7 attempts: ": "the 8th would have fallen due
- * 4 h 31 min after the first, past the 4 h retry window" (the Why? panel).
+ * 4 h 31 min after the first, past the 4 h retry window" (the Why? panel; "the 9th round" with several webhooks).
  */
-export function pastWindowClause(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>): string | null {
+export function pastWindowClause(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>, several: boolean): string | null {
   const past = pastWindowFacts(d);
-  return past && `the ${past.next} would have fallen due ${past.due} after the first, past the ${past.window} retry window`;
+  return past && `the ${past.next}${several ? ' round' : ''} would have fallen due ${past.due} after the first, past the ${past.window} retry window`;
 }
 
 function pastWindowFacts(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' | 'pastWindow'>): { next: string; due: string; window: string } | null {
@@ -55,6 +56,16 @@ function pastWindowFacts(d: Pick<DeliveryRecord, 'attempts' | 'firstAttemptAt' |
 export function triesWords(rounds: number, attempts: number, severalWebhooks: boolean): string {
   const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   return severalWebhooks ? `${count(rounds, 'round')} · ${count(attempts, 'attempt')}` : count(rounds, 'attempt');
+}
+
+/** Whether a delivery's attempts went to several webhooks: then its rounds and its attempts are counted apart. */
+export function severalWebhooks(attempts: readonly Pick<AttemptRecord, 'webhookIndex'>[]): boolean {
+  return new Set(attempts.map((a) => a.webhookIndex)).size > 1;
+}
+
+/** How many tries a delivery took, from its record and its own attempts (getMessage's): `1 round · 3 attempts`. */
+export function recordTriesWords(d: Pick<DeliveryRecord, 'attempts'>, own: readonly Pick<AttemptRecord, 'webhookIndex'>[]): string {
+  return triesWords(d.attempts, own.length, severalWebhooks(own));
 }
 
 /**

@@ -72,6 +72,23 @@ describe('Why? for one message', () => {
     expect(texts(down)[0]).toMatch(/^retry\.window problem: retry window exhausted after 2 attempts: the 3rd would have fallen due 3 min( \d+ s)? after the first, past the 1 min 30 s retry window$/);
   });
 
+  it('with several webhooks counts rounds and attempts as the detail card does, and names the round that did not come', async () => {
+    const core = newCore();
+    await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
+    must(core.createReceiver({ name: 'down', script: 503 }));
+    must(core.createReceiver({ name: 'ok', script: 200 }));
+    const webhooks = [{ url: 'receiver:down' }, { url: 'receiver:down' }, { url: 'receiver:down' }];
+    must(core.createDestination({ name: 'Down', enabled: true, webhooks, retry: { schedule: [60_000, 120_000], windowMs: 90_000, jitter: 0 } }));
+    must(core.createDestination({ name: 'Trio', enabled: true, webhooks: [{ url: 'receiver:ok' }, { url: 'receiver:down' }, { url: 'receiver:down' }] }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'ada', event: 'Tested' }, destinations: ['Down', 'Trio'] })).message.id;
+    await settled(core, id);
+    must(await core.advanceClock({ ms: 5 * 60_000 }));
+    await settled(core, id);
+    const why = must(core.explainMessage({ id })).destinations;
+    expect(texts(byName(why, 'Down'))[0]).toMatch(/^retry\.window problem: retry window exhausted after 2 rounds · 6 attempts: the 3rd round would have fallen due 3 min( \d+ s)? after the first, past the 1 min 30 s retry window$/);
+    expect(texts(byName(why, 'Trio'))[0]).toBe('delivery.delivered ok: delivered after 1 round · 3 attempts (HTTP 200)');
+  });
+
   it('a delivery waiting for its retry says in how long, in words, not as a raw timestamp', async () => {
     const core = newCore();
     await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });

@@ -140,7 +140,7 @@ export class Reporter {
   result(args: { message: MessageRecord; status: DeliveryStatus | 'filtered' | 'interrupted'; reason: string | null; attempts: number; spanMs: number | null; exitCode: number; delivery?: DeliveryRecord }): void {
     const { status, reason, attempts } = args;
     // Why no further attempt came, when the retry window ran out (docs/behaviour.md §3).
-    const why = status === 'failed' && args.delivery ? pastWindowWords(args.delivery) : null;
+    const why = status === 'failed' && args.delivery ? pastWindowWords(args.delivery, this.webhookCount > 1) : null;
     if (this.json) {
       this.line({
         type: 'result',

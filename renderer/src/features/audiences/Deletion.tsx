@@ -1,4 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
+import { recordTriesWords } from '../../../../main/contract/message/deliveryWords';
 import type { DeletionRequest, MessageDetail } from '../../../../main/contract/messages';
 import type { EngineEvent } from '../../../../main/contract/events';
 import type { ApiError } from '../../../../main/contract/result';
@@ -147,7 +148,7 @@ export function DeletionDetail({ request }: { request: DeletionRequest }) {
                         <td className="px-2 py-1">
                           <StatusBadge status={delivery.status} />
                         </td>
-                        <td className="tabular px-2 py-1 text-muted">{plural(delivery.attempts, 'attempt')}</td>
+                        <td className="tabular px-2 py-1 text-muted">{recordTriesWords(delivery, d.attempts.filter((a) => a.deliveryId === delivery.id))}</td>
                         <td className="truncate px-2.5 py-1 text-muted">{delivery.reason ?? ''}</td>
                       </tr>
                     ))}

@@ -38,7 +38,6 @@ export function DeliveryCard({
   // 'hookbench send' keeps its destination out of Destinations, so the user cannot turn it on there: a send does.
   const keptBySend = destinationOwner(delivery.destinationName) === 'send';
   const ghosts = held ? [] : futureAttempts(delivery, policy, retryAfter, now);
-  const pastWindow = delivery.status === 'failed' ? pastWindowWords(delivery) : null;
 
   // Webhooks by index: the configured URL (it may say receiver:<name>) and the URL attempts went to.
   const indexes = [...new Set([...attempts.map((a) => a.webhookIndex), ...(destination?.webhooks.map((_, i) => i) ?? [])])].sort((a, b) => a - b);
@@ -55,6 +54,8 @@ export function DeliveryCard({
   });
 
   const despite = deliveredDespite(delivery, attempts);
+  // Counted as the card's count is: with several webhooks what did not come is a round.
+  const pastWindow = delivery.status === 'failed' ? pastWindowWords(delivery, webhooks.length > 1) : null;
 
   return (
     <Card
