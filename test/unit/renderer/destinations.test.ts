@@ -4,6 +4,7 @@ import { DEFAULT_RETRY_POLICY, type Destination } from '../../../main/contract/d
 import { eventList, formSlot, freeName, headerLimitReason, previewFilters, webhookLimitReason, webhooksInput } from '../../../renderer/src/features/destinations/model';
 import { formatDurationInput, parseDuration, parseDurationList } from '../../../renderer/src/lib/duration';
 import { policyLadder } from '../../../renderer/src/lib/retryLadder';
+import { ladderHeading } from '../../../renderer/src/features/destinations/RetryFields';
 
 describe('where a server error goes in the Destinations form', () => {
   it('maps each field the API names to its place, and nothing else', () => {
@@ -92,5 +93,9 @@ describe('the retry ladder of a policy', () => {
     expect(policyLadder({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3 })).toMatchObject({ attempts: [{ atMs: 0 }, { atMs: 5000 }, { atMs: 35_000 }], end: 'maxAttempts' });
     expect(policyLadder({ ...DEFAULT_RETRY_POLICY, maxAttempts: 1 }).attempts).toHaveLength(1);
     expect(policyLadder({ schedule: [60_000], windowMs: 30_000, jitter: 0 })).toEqual({ attempts: [{ attemptNumber: 1, atMs: 0, spreadMs: 0 }], end: 'window' });
+  });
+  it('counts rounds and attempts apart for a destination with several webhooks, as the detail card does', () => {
+    expect(ladderHeading({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3 }, 1)).toBe('If every attempt fails: 3 attempts over 35 s, then it fails: max attempts reached (3)');
+    expect(ladderHeading({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3 }, 3)).toBe('If every attempt fails: 3 rounds · 9 attempts over 35 s, then it fails: max attempts reached (3)');
   });
 });

@@ -116,7 +116,7 @@ export function DestinationEdit({ destination: d }: { destination: Destination }
           </div>
           <div className="flex flex-col gap-3">
             <Section title="Timeout and retries">
-              <RetryFields form={delivery} onChange={(change) => (setDelivery((f) => ({ ...f, ...change })), setDirty(true))} errors={shown} policy={policy} />
+              <RetryFields form={delivery} onChange={(change) => (setDelivery((f) => ({ ...f, ...change })), setDirty(true))} errors={shown} policy={policy} webhooks={webhooksInput(rows).length} />
             </Section>
             <Section title="Event filters">
               <FilterFields allow={allow} block={block} onChange={(p) => (p.allow !== undefined && setAllow(p.allow), p.block !== undefined && setBlock(p.block), setDirty(true))} errors={shown} destination={d} filters={filters} />
