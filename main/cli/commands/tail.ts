@@ -8,7 +8,7 @@ import type { EngineEvent } from '../../contract/events.js';
 import type { AttemptRecord, DeliveryRecord } from '../../contract/deliveries.js';
 import type { MessageDetail } from '../../contract/messages.js';
 import type { ClockStatus } from '../../contract/overview.js';
-import { triesWords } from '../../contract/message/deliveryWords.js';
+import { recordTriesWords, triesWords } from '../../contract/message/deliveryWords.js';
 import { resolveDataDir } from '../../app/dataDir.js';
 import { EventStream, untilAborted, type EventFrame, type StreamStatus } from '../events.js';
 import { EXIT, formatDuration, runCommand, type CliIO } from '../io.js';
@@ -135,9 +135,10 @@ export class TailPrinter {
     if (d.status === 'retrying' && round.length) return; // the attempt line says when the next one is due
     if (d.status === 'delivering') return; // its attempt lines follow
     const m = await this.message(d.messageId);
-    // Rounds and attempts only when every round was seen here: a delivery begun before the tail counts its rounds.
-    const whole = seen.webhooks.size > 1 && seen.rounds.size === d.attempts;
-    const after = d.attempts ? ` after ${whole ? triesWords(d.attempts, seen.attempts, true) : plural(d.attempts, 'attempt')}` : '';
+    // Counted from what it saw when it saw every round; a delivery begun before the tail asks the serve, since
+    // the rounds it missed may have gone to other webhooks.
+    const whole = seen.rounds.size === d.attempts;
+    const after = d.attempts ? ` after ${whole ? triesWords(d.attempts, seen.attempts, seen.webhooks.size > 1) : await this.tries(d)}` : '';
     let what: string;
     if (d.status === 'delivered') what = `delivered${after}`;
     else if (d.status === 'failed' || d.status === 'cancelled') what = `${d.status}: ${d.reason ?? 'no reason given'}${after}`;
@@ -195,6 +196,17 @@ export class TailPrinter {
     })();
     this.remember(id, asked);
     return asked;
+  }
+
+  /** How many rounds and attempts a delivery took, read from the serve (the attempts it made before the tail). */
+  private async tries(d: DeliveryRecord): Promise<string> {
+    try {
+      const r = await callApi<MessageDetail>(this.info, 'getMessage', { id: d.messageId });
+      if (r.ok) return recordTriesWords(d, r.value.attempts.filter((a) => a.deliveryId === d.id));
+    } catch {
+      // The serve went away: say what the delivery itself counts, its rounds.
+    }
+    return plural(d.attempts, 'round');
   }
 
   private async source(id: string): Promise<string> {

@@ -148,6 +148,25 @@ describe('hookbench tail', () => {
     expect(await run).toBe(0);
   });
 
+  it('counts the rounds and attempts made before it started, with several webhooks, from the serve', async () => {
+    const gone = await newReceiver(status(404));
+    const busy = await newReceiver(status(503));
+    const running = await serve();
+    const core = running.core;
+    must(core.createDestination({ name: 'Fan', enabled: true, webhooks: [{ url: gone.url }, { url: busy.url }], retry: { schedule: [1000], jitter: 0 } }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Fanned' }, destinations: ['Fan'] })).message.id;
+    await settled(core, id); // round 1 went to both webhooks before the tail started
+    const { c, run } = start(['tail', '--data-dir', running.dataDir]);
+    await c.waitForErr('tailing Hookbench at');
+    busy.respond = status(200);
+    must(await core.advanceClock({ ms: 1500 }));
+    await c.waitForOut('delivered after');
+    // The tail saw one attempt (round 2, to the webhook that failed retryably) of three.
+    expect(tailLines(c.out()).filter((l) => l.includes('→ Fan')).at(-1)).toMatch(/→ Fan +delivered after 2 rounds · 3 attempts$/);
+    c.abort();
+    expect(await run).toBe(0);
+  });
+
   it('says when the engine clock is away from real time, as its times are engine times', async () => {
     const running = await serve();
     must(await running.core.advanceClock({ ms: 2 * 3_600_000 }));
