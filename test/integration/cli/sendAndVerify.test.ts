@@ -91,6 +91,16 @@ describe('hookbench send (in-process)', () => {
     expect(shown.out()).toContain('→ hookbench send: delivered after 1 round · 3 attempts\n');
   });
 
+  it('--json with several webhooks: the result counts rounds (attempts) and POSTs (webhookAttempts), one attempt line each', async () => {
+    const ok = await receiver(status(200));
+    const bad = await receiver(status(500));
+    const c = capture();
+    expect(await runCli(['send', 'track', '--to', ok.url, bad.url, bad.url, '--data', TRACK, '--json'], c.io)).toBe(0);
+    const events = c.out().trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(events.filter((e) => e.type === 'attempt')).toHaveLength(3);
+    expect(events.at(-1)).toMatchObject({ type: 'result', delivered: true, attempts: 1, webhookAttempts: 3 });
+  });
+
   it('against a 500 receiver with --fast --max-attempts 3: 3 attempts, retry times printed, exit 1', async () => {
     const rx = await receiver(status(500));
     const root = tmpRoot();

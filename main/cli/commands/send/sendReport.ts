@@ -149,6 +149,8 @@ export class Reporter {
         reason,
         ...(why ? { why } : {}),
         attempts,
+        // The POSTs, as a list row's webhookAttempts: `attempts` counts rounds, one POST to each webhook.
+        webhookAttempts: this.attemptsSeen,
         id: args.message.id,
         messageId: args.message.messageId,
         exitCode: args.exitCode,
