@@ -10,7 +10,7 @@ import { destinationOwner, type Destination } from '../contract/destinations.js'
 import type { MessageDetail } from '../contract/messages.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
-import { attemptLink, dueWords, outcomeOf, tlsCause } from './words.js';
+import { attemptLink, attemptName, dueWords, outcomeOf, tlsCause } from './words.js';
 
 /**
  * Why one message was or was not delivered, per destination: the destinations it was routed to with what
@@ -56,7 +56,8 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
   const last = attempts[0];
   const reasons: WhyReason[] = [];
   const name = delivery.destinationName;
-  const link = (a: AttemptRecord) => attemptLink(a);
+  const several = severalWebhooks(attempts);
+  const link = (a: AttemptRecord) => attemptLink(a, several);
   const checks = (detail.receiverChecks ?? []).filter((c) => attempts.some((a) => a.id === c.attemptId));
   const refused = checks.filter((c) => c.verdict === 'invalid' || c.verdict === 'missing').sort((a, b) => b.captureId - a.captureId)[0];
   const signatureReason = (c: ReceiverCheck, state: WhyReason['state']): WhyReason => ({
@@ -81,11 +82,11 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
       if (why === REASONS.windowExhausted) {
         const past = pastWindowClause(delivery, severalWebhooks(attempts));
         reasons.push({ rule: 'retry.window', state: 'problem', text: `retry window exhausted after ${recordTriesWords(delivery, attempts)}${past ? `: ${past}` : ''}`, evidence: [] });
-        if (last) reasons.push(lastFailure(name, last));
+        if (last) reasons.push(lastFailure(name, last, several));
       } else if (last?.outcome === 'tls_error') {
         reasons.push({ rule: 'destination.tls', state: 'problem', text: `TLS refused by ${name}: ${tlsCause(last.error)}; no request was sent`, evidence: [link(last)] });
       } else if (last) {
-        reasons.push({ ...lastFailure(name, last), text: `${why}: ${lastFailure(name, last).text}` });
+        reasons.push({ ...lastFailure(name, last, several), text: `${why}: ${lastFailure(name, last, several).text}` });
       } else {
         reasons.push({ rule: 'destination.failing', state: 'problem', text: why, evidence: [] });
       }
@@ -99,7 +100,7 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
       // A destination that is off holds its deliveries: no attempt is due, whatever the row's due time says.
       const held = d && (d.webhooks.length === 0 ? `${name} has no webhook URL: add one, then turn it on` : !d.enabled ? `${name} is disabled: its retries are held until it is enabled` : null);
       if (held) reasons.push({ rule: 'destination.enabled', state: 'problem', text: held, evidence: [{ kind: 'destination', label: name, destinationId: d.id }] });
-      if (last && last.outcome !== 'success') reasons.push(lastFailure(name, last));
+      if (last && last.outcome !== 'success') reasons.push(lastFailure(name, last, several));
       if (refused) reasons.push(signatureReason(refused, 'problem'));
       reasons.push({
         rule: 'delivery.waiting',
@@ -119,14 +120,15 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
   }
 }
 
-function lastFailure(name: string, a: AttemptRecord): WhyReason {
+function lastFailure(name: string, a: AttemptRecord, several: boolean): WhyReason {
+  const which = attemptName(a, several);
   const what =
     a.outcome === 'timeout'
-      ? `no response headers within the timeout (attempt ${a.attemptNumber})`
+      ? `no response headers within the timeout (${which})`
       : a.outcome === 'tls_error'
         ? `TLS refused: ${tlsCause(a.error)}`
         : a.outcome === 'network_error'
-          ? `${name}’s endpoint could not be reached: ${a.error ?? 'network error'} (attempt ${a.attemptNumber})`
-          : `${name}’s endpoint answered ${outcomeOf(a)} (attempt ${a.attemptNumber})`;
-  return { rule: a.outcome === 'tls_error' ? 'destination.tls' : a.outcome === 'timeout' ? 'deliveries.timeouts' : 'destination.failing', state: 'problem', text: what, evidence: [attemptLink(a)] };
+          ? `${name}’s endpoint could not be reached: ${a.error ?? 'network error'} (${which})`
+          : `${name}’s endpoint answered ${outcomeOf(a)} (${which})`;
+  return { rule: a.outcome === 'tls_error' ? 'destination.tls' : a.outcome === 'timeout' ? 'deliveries.timeouts' : 'destination.failing', state: 'problem', text: what, evidence: [attemptLink(a, several)] };
 }

@@ -9,6 +9,7 @@ import { parseReceiverRef, type CaptureRecord } from '../contract/receiver/recei
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
 import { receiverChecks } from '../domain/receiverVerdict.js';
 import type { RecentMessage } from './diagnosticsQueries.js';
+import { severalWebhooks } from '../contract/message/deliveryWords.js';
 import { attemptLink, MAX_EVIDENCE, outcomeOf, plural, sentence, tlsCause, type Attempt } from './words.js';
 
 export function notDelivered(
@@ -146,13 +147,14 @@ function failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {
   // finding reports it.
   const mine = all.filter((a) => a.outcome !== 'tls_error');
   const last = mine[0];
+  const several = severalWebhooks(all);
   if (!last && all.length > 0) {
     return { ...base, state: 'idle', title: `No request reached ${d.name}’s endpoint`, detail: 'Every recent attempt was refused at the TLS handshake, before a request (see the TLS finding).', evidence: [] };
   }
   if (!last) return { ...base, state: 'idle', title: `No attempt to ${d.name} yet`, detail: 'Nothing has been sent to it among the recent attempts.', evidence: [] };
   const failures = mine.filter((a) => a.outcome !== 'success');
   if (failures.length === 0) {
-    return { ...base, state: 'ok', title: `${d.name}’s endpoint answers`, detail: `The last ${plural(mine.length, 'attempt')} succeeded (latest: ${outcomeOf(last)}).`, evidence: [attemptLink(last)] };
+    return { ...base, state: 'ok', title: `${d.name}’s endpoint answers`, detail: `The last ${plural(mine.length, 'attempt')} succeeded (latest: ${outcomeOf(last)}).`, evidence: [attemptLink(last, several)] };
   }
   const failing = last.outcome !== 'success';
   return {
@@ -160,7 +162,7 @@ function failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {
     state: failing ? 'problem' : 'warning',
     title: failing ? `${d.name}’s endpoint is failing: ${outcomeOf(last)}` : `${d.name}’s endpoint failed ${plural(failures.length, 'time')} recently`,
     detail: `${failures.length} of the last ${plural(mine.length, 'attempt')} failed${failing ? '' : '; the latest succeeded'}. ${failing && last.retryable ? 'Failed attempts are retried on the retry schedule.' : failing ? 'The latest failure is permanent: it is not retried.' : ''}`.trim(),
-    evidence: failures.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a)),
+    evidence: failures.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a, several)),
   };
 }
 
@@ -179,7 +181,7 @@ function tlsCheck(d: Destination, mine: Attempt[]): DiagnosticCheck | null {
     state: 'problem',
     title: `TLS refused by ${d.name}: ${tlsCause(tls[0]!.error)}`,
     detail: `${plural(tls.length, 'attempt')} failed the TLS handshake${d.caFile ? ` (caFile ${d.caFile} is set)` : ''}. ${hint}`,
-    evidence: [...tls.slice(0, MAX_EVIDENCE - 1).map((a) => attemptLink(a)), { kind: 'destination', label: `${d.name}: caFile`, destinationId: d.id }],
+    evidence: [...tls.slice(0, MAX_EVIDENCE - 1).map((a) => attemptLink(a, severalWebhooks(mine))), { kind: 'destination', label: `${d.name}: caFile`, destinationId: d.id }],
   };
 }
 

@@ -5,6 +5,7 @@
 import type { DiagnosticCheck, DiagnosticSection } from '../contract/diagnostics.js';
 import type { Destination } from '../contract/destinations.js';
 import type { Overview } from '../contract/overview.js';
+import { severalWebhooks } from '../contract/message/deliveryWords.js';
 import { attemptLink, dueWords, MAX_EVIDENCE, percent, plural, PROBLEM_RATE, seconds, type Attempt } from './words.js';
 
 export function slow(destinations: Destination[], attempts: Attempt[], overview: Overview, now: number): DiagnosticCheck[] {
@@ -42,6 +43,7 @@ export function slow(destinations: Destination[], attempts: Attempt[], overview:
   for (const d of destinations) {
     const mine = attempts.filter((a) => a.destinationId === d.id);
     if (mine.length === 0) continue;
+    const several = severalWebhooks(mine);
     const timeouts = mine.filter((a) => a.outcome === 'timeout');
     const close = mine.filter((a) => a.outcome === 'success' && a.durationMs >= d.timeoutMs * 0.8);
     // Severity by rate: a few timeouts among many answers are worth a look, not an alarm.
@@ -61,7 +63,7 @@ export function slow(destinations: Destination[], attempts: Attempt[], overview:
         timeouts.length || close.length
           ? `Make the receiver answer sooner (queue the work, answer 2xx at once), or raise the destination’s timeout (timeoutMs ${d.timeoutMs}).`
           : `Slowest of the last ${plural(mine.length, 'attempt')}: ${Math.round(Math.max(...mine.map((a) => a.durationMs)))} ms.`,
-      evidence: [...timeouts, ...close].slice(0, MAX_EVIDENCE).map((a) => attemptLink(a)),
+      evidence: [...timeouts, ...close].slice(0, MAX_EVIDENCE).map((a) => attemptLink(a, several)),
     });
     const waits = mine.filter((a) => a.responseHeaders && Object.keys(a.responseHeaders).some((h) => h.toLowerCase() === 'retry-after'));
     if (waits.length) {
@@ -74,7 +76,7 @@ export function slow(destinations: Destination[], attempts: Attempt[], overview:
         state: 'warning',
         title: `${d.name}’s endpoint asked to wait: Retry-After ${header(waits[0]!)}`,
         detail: `${plural(waits.length, 'answer')} carried Retry-After; the engine waits that long before the next retry when it is longer than the schedule’s delay.`,
-        evidence: waits.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a)),
+        evidence: waits.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a, several)),
       });
     }
   }

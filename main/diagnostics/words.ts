@@ -18,9 +18,14 @@ export type Attempt = AttemptRecord & { destinationId: string };
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 export const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 export const outcomeOf = (a: AttemptRecord) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : a.outcome === 'tls_error' ? `TLS refused, ${tlsCause(a.error)}` : (a.error ?? a.outcome));
-export const attemptLink = (a: AttemptRecord, label = `Message #${a.messageId}, attempt ${a.attemptNumber}: ${outcomeOf(a)}`): Evidence => ({
+/**
+ * An attempt by its round's number, and its webhook's when the destination's attempts went to several (their
+ * links would otherwise read alike: three "attempt 4" links of one round).
+ */
+export const attemptName = (a: Pick<AttemptRecord, 'attemptNumber' | 'webhookIndex'>, several: boolean) => `attempt ${a.attemptNumber}${several ? `, webhook ${a.webhookIndex + 1}` : ''}`;
+export const attemptLink = (a: AttemptRecord, several: boolean): Evidence => ({
   kind: 'message',
-  label,
+  label: `Message #${a.messageId}, ${attemptName(a, several)}: ${outcomeOf(a)}`,
   messageId: a.messageId,
   attemptId: a.id,
 });

@@ -87,6 +87,10 @@ describe('Why? for one message', () => {
     const why = must(core.explainMessage({ id })).destinations;
     expect(texts(byName(why, 'Down'))[0]).toMatch(/^retry\.window problem: retry window exhausted after 2 rounds · 6 attempts: the 3rd round would have fallen due 3 min( \d+ s)? after the first, past the 1 min 30 s retry window$/);
     expect(texts(byName(why, 'Trio'))[0]).toBe('delivery.delivered ok: delivered after 1 round · 3 attempts (HTTP 200)');
+    // Its last failure and its link name the webhook: round 2's three attempts would otherwise read alike.
+    const last = byName(why, 'Down').reasons[1]!;
+    expect(last.text).toMatch(/^Down’s endpoint answered HTTP 503 \(attempt 2, webhook [123]\)$/);
+    expect(last.evidence[0]!.label).toMatch(/^Message #\d+, attempt 2, webhook [123]: HTTP 503$/);
   });
 
   it('a delivery waiting for its retry says in how long, in words, not as a raw timestamp', async () => {
