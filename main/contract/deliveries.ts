@@ -39,7 +39,7 @@ export interface DeliveryRecord {
   attempts: number;
   firstAttemptAt: number | null;
   nextAttemptAt: number | null;
-  /** Webhook URLs the next round will send to. */
+  /** Webhook URLs the next round will send to; empty: every webhook (a first round, or after retryNow on a failed one). */
   pendingUrls: string[];
   updatedAt: number;
   /**

@@ -16,6 +16,15 @@ export interface GhostAttempt {
   spreadMs: number;
 }
 
+/**
+ * Whether a waiting (or sending) delivery's next round goes to this webhook, known by the URLs it was
+ * configured with and sent to (pendingUrls may name either: `receiver:<name>` or what it resolved to). No
+ * pendingUrls means every webhook: a first round, or one Retry now gave a failed delivery.
+ */
+export function awaitsWebhook(pendingUrls: readonly string[], webhooks: number, urls: readonly (string | undefined)[]): boolean {
+  return webhooks === 1 || pendingUrls.length === 0 || urls.some((u) => u !== undefined && pendingUrls.includes(u));
+}
+
 /** Attempts listed at most, so a tiny schedule over a long window stays readable. */
 export const MAX_GHOSTS = 30;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptOutcome, DeliveryStatus } from '../../../main/contract/deliveries';
 import { deliveredDespite, deliveryCount } from '../../../renderer/src/features/detail/deliveryWords';
+import { awaitsWebhook } from '../../../renderer/src/lib/retryLadder';
 
 describe('a delivery card counts what its timelines show', () => {
   const delivery = (status: DeliveryStatus, rounds: number) => ({ status, attempts: rounds });
@@ -13,6 +14,18 @@ describe('a delivery card counts what its timelines show', () => {
     expect(deliveryCount(delivery('delivered', 1), 5, 5)).toBe('1 round · 5 attempts');
     expect(deliveryCount(delivery('retrying', 2), 3, 2)).toBe('2 rounds · 3 attempts');
     expect(deliveryCount(delivery('delivering', 0), 0, 3)).toBe('round 1 in flight');
+    expect(deliveryCount(delivery('queued', 0), 0, 3)).toBe('0 attempts');
+  });
+});
+
+describe("which webhooks a waiting delivery's next round goes to (their timelines show its ghost markers)", () => {
+  it('every webhook when the delivery names none: its first round, or Retry now on a failed one', () => {
+    expect(awaitsWebhook([], 3, ['http://a/1', 'http://a/1'])).toBe(true);
+  });
+  it('only the webhooks named, by the URL configured (receiver:<name>) or the one it was sent to', () => {
+    expect(awaitsWebhook(['http://a/2'], 3, ['http://a/1', 'http://a/1'])).toBe(false);
+    expect(awaitsWebhook(['http://a/2'], 3, ['http://a/2', 'receiver:two'])).toBe(true);
+    expect(awaitsWebhook(['receiver:two'], 3, [undefined, 'receiver:two'])).toBe(true);
   });
 });
 

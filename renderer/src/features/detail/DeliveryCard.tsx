@@ -3,7 +3,7 @@ import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/de
 import type { SignatureVerdict } from '../../../../main/contract/receiver/receiver';
 import { DEFAULT_RETRY_POLICY, destinationOwner } from '../../../../main/contract/destinations';
 import { formatCountdown, formatSpan } from '../../lib/format';
-import { futureAttempts, retryAfterMs } from '../../lib/retryLadder';
+import { awaitsWebhook, futureAttempts, retryAfterMs } from '../../lib/retryLadder';
 import { useNow } from '../../lib/useNow';
 import { findDestination, useCatalog } from '../../stores/catalog';
 import { engineNow, useEngine } from '../../stores/engine';
@@ -45,10 +45,9 @@ export function DeliveryCard({
     const own = attempts.filter((a) => a.webhookIndex === index).sort((a, b) => a.attemptNumber - b.attemptNumber);
     const configured = destination?.webhooks[index]?.url;
     const sentTo = own[own.length - 1]?.url;
-    // pendingUrls may name the configured URL (receiver:<name>) or the one it resolved to.
     const waiting = delivery.status === 'queued' || delivery.status === 'retrying';
     const sending = delivery.status === 'delivering';
-    const pending = (waiting || sending) && (indexes.length === 1 || [sentTo, configured].some((u) => u !== undefined && delivery.pendingUrls.includes(u)));
+    const pending = (waiting || sending) && awaitsWebhook(delivery.pendingUrls, indexes.length, [sentTo, configured]);
     // A round out now: its attempt is not recorded until it ends, and the timeline says so rather than "No attempt yet".
     return { index, configured, sentTo, attempts: own, ghosts: pending && waiting ? ghosts : [], inFlight: pending && sending ? delivery.attempts + 1 : null };
   });

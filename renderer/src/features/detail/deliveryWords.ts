@@ -10,7 +10,8 @@ import { triesWords } from '../../../../main/contract/message/deliveryWords';
 export function deliveryCount(delivery: Pick<DeliveryRecord, 'status' | 'attempts'>, attempts: number, webhooks: number): string {
   const rounds = delivery.attempts;
   if (delivery.status === 'delivering') return webhooks > 1 ? `round ${rounds + 1} in flight` : `attempt ${rounds + 1} in flight`;
-  return triesWords(rounds, attempts, webhooks > 1);
+  // Before its first round there is nothing to count apart: '0 attempts', as with one webhook and in the list.
+  return triesWords(rounds, attempts, webhooks > 1 && rounds > 0);
 }
 
 function webhookList(indexes: number[]): string {
