@@ -25,6 +25,15 @@ export function awaitsWebhook(pendingUrls: readonly string[], webhooks: number, 
   return webhooks === 1 || pendingUrls.length === 0 || urls.some((u) => u !== undefined && pendingUrls.includes(u));
 }
 
+/**
+ * A ghost marker in words: its label on the timeline and what Advance moves the clock to. The engine's own
+ * due attempt is the first one (not a retry) while the delivery has made none.
+ */
+export function ghostWords(g: Pick<GhostAttempt, 'attemptNumber' | 'exact'>): { label: string; target: string } {
+  if (!g.exact) return { label: 'if it fails again', target: `attempt #${g.attemptNumber} (if the retries before it fail too)` };
+  return g.attemptNumber === 1 ? { label: 'first attempt', target: 'the first attempt' } : { label: 'next retry', target: 'this retry' };
+}
+
 /** Attempts listed at most, so a tiny schedule over a long window stays readable. */
 export const MAX_GHOSTS = 30;
 

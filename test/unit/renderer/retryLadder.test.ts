@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY } from '../../../main/contract/destinations';
-import { futureAttempts, retryAfterMs } from '../../../renderer/src/lib/retryLadder';
+import { futureAttempts, ghostWords, retryAfterMs } from '../../../renderer/src/lib/retryLadder';
 
 describe('ghost markers: the retries still to come', () => {
   const t0 = 1_000_000;
@@ -41,5 +41,13 @@ describe('ghost markers: the retries still to come', () => {
     expect(ghosts[2]).toMatchObject({ attemptNumber: 4, at: now + 30_000 + 120_000 });
     // Not yet due, it is as before.
     expect(futureAttempts({ status: 'retrying', attempts: 1, firstAttemptAt: t0, nextAttemptAt: t0 + 5_000 }, DEFAULT_RETRY_POLICY, null, t0)[1]).toMatchObject({ at: t0 + 35_000 });
+  });
+});
+
+describe('a ghost marker in words', () => {
+  it('calls a delivery\'s first due attempt the first attempt, not a retry; later ones retries', () => {
+    expect(ghostWords({ attemptNumber: 1, exact: true })).toEqual({ label: 'first attempt', target: 'the first attempt' });
+    expect(ghostWords({ attemptNumber: 3, exact: true })).toEqual({ label: 'next retry', target: 'this retry' });
+    expect(ghostWords({ attemptNumber: 4, exact: false })).toEqual({ label: 'if it fails again', target: 'attempt #4 (if the retries before it fail too)' });
   });
 });

@@ -2,7 +2,7 @@ import { SkipForward } from 'lucide-react';
 import { useState } from 'react';
 import { isFastForwarded, type AttemptRecord } from '../../../../main/contract/deliveries';
 import { formatCountdown, formatDuration, formatRowTime, formatSpan } from '../../lib/format';
-import type { GhostAttempt } from '../../lib/retryLadder';
+import { ghostWords, type GhostAttempt } from '../../lib/retryLadder';
 import { OUTCOME_TONE, TONE_CLASS } from '../../lib/status';
 import { useEngine } from '../../stores/engine';
 import { useRouter } from '../../stores/router';
@@ -96,7 +96,7 @@ export function Timeline({ webhookIndex, scope, url, configuredUrl, attempts, gh
                 {g.exact ? '' : '≈'}
                 {formatRowTime(g.at, now)}
               </span>
-              <span className="hidden truncate text-faint @min-[460px]:block">{g.exact ? 'next retry' : 'if it fails again'}</span>
+              <span className="hidden truncate text-faint @min-[460px]:block">{ghostWords(g).label}</span>
               <span className="tabular ml-auto shrink-0 font-mono text-warn">
                 {formatCountdown(g.at, now)}
                 {g.spreadMs > 0 && <span className="text-faint"> ±{formatSpan(g.spreadMs)}</span>}
@@ -131,11 +131,10 @@ function AdvanceToRetry({ ghost, now, scope }: { ghost: GhostAttempt; now: numbe
       : busy !== null
         ? 'Wait for the time action in progress'
         : paused
-          ? 'Forwarding is paused: resume it to play this retry'
+          ? `Forwarding is paused: resume it to play ${ghostWords(ghost).target}`
           : ghost.at <= now
           ? 'Already due: it runs without moving the clock'
           : null;
-  const what = ghost.exact ? 'this retry' : `attempt #${ghost.attemptNumber} (if the retries before it fail too)`;
   return (
     <button
       type="button"
@@ -144,7 +143,7 @@ function AdvanceToRetry({ ghost, now, scope }: { ghost: GhostAttempt; now: numbe
       aria-busy={busy === 'to-retry' || undefined}
       disabled={blocked !== null}
       onClick={() => void advanceTo(ghost.at)}
-      title={blocked ?? `Move the engine clock forward ${formatSpan(ghost.at - now)}, to ${what}, and play what falls due on the way`}
+      title={blocked ?? `Move the engine clock forward ${formatSpan(ghost.at - now)}, to ${ghostWords(ghost).target}, and play what falls due on the way`}
       className="flex h-6 shrink-0 items-center gap-1 rounded px-1.5 text-[11px] font-medium text-muted hover:bg-hover hover:text-fg disabled:cursor-not-allowed disabled:opacity-45"
     >
       <SkipForward aria-hidden className="size-3" />
