@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptOutcome, DeliveryStatus } from '../../../main/contract/deliveries';
-import { deliveredDespite, deliveryCount } from '../../../renderer/src/features/detail/deliveryWords';
+import { deliveredDespite, deliveryCount, notRetried } from '../../../renderer/src/features/detail/deliveryWords';
 import { awaitsWebhook } from '../../../renderer/src/lib/retryLadder';
 
 describe('a delivery card counts what its timelines show', () => {
@@ -26,6 +26,23 @@ describe("which webhooks a waiting delivery's next round goes to (their timeline
     expect(awaitsWebhook(['http://a/2'], 3, ['http://a/1', 'http://a/1'])).toBe(false);
     expect(awaitsWebhook(['http://a/2'], 3, ['http://a/2', 'receiver:two'])).toBe(true);
     expect(awaitsWebhook(['receiver:two'], 3, [undefined, 'receiver:two'])).toBe(true);
+  });
+});
+
+describe('webhooks a waiting delivery no longer retries', () => {
+  const last = (statusCode: number | null, retryable: boolean, outcome: AttemptOutcome = 'http_error') => ({ outcome, retryable, statusCode });
+  it('names the webhooks that failed for good while the others wait for their next round', () => {
+    const webhooks = [
+      { index: 0, pending: false, last: last(410, false) },
+      { index: 1, pending: true, last: last(500, true) },
+      { index: 2, pending: false, last: last(null, false, 'tls_error') },
+    ];
+    expect(notRetried({ status: 'retrying' }, webhooks)).toBe('Not retried: webhooks 1 and 3 failed for good (HTTP 410, TLS refused); only webhooks that failed retryably get the next round.');
+    expect(notRetried({ status: 'retrying' }, webhooks.slice(0, 2))).toBe('Not retried: webhook 1 failed for good (HTTP 410); only webhooks that failed retryably get the next round.');
+  });
+  it('says nothing once the delivery ended, or when every webhook is in the next round', () => {
+    expect(notRetried({ status: 'failed' }, [{ index: 0, pending: false, last: last(410, false) }])).toBeNull();
+    expect(notRetried({ status: 'queued' }, [{ index: 0, pending: true, last: last(410, false) }])).toBeNull();
   });
 });
 

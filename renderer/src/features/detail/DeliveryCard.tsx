@@ -9,7 +9,7 @@ import { findDestination, useCatalog } from '../../stores/catalog';
 import { engineNow, useEngine } from '../../stores/engine';
 import { Card } from '../../ui/Card';
 import { StatusBadge } from '../../ui/StatusBadge';
-import { deliveredDespite, deliveryCount } from './deliveryWords';
+import { deliveredDespite, deliveryCount, notRetried } from './deliveryWords';
 import { Timeline } from './Timeline';
 import { VisibleText } from '../../ui/VisibleText';
 
@@ -49,10 +49,11 @@ export function DeliveryCard({
     const sending = delivery.status === 'delivering';
     const pending = (waiting || sending) && awaitsWebhook(delivery.pendingUrls, indexes.length, [sentTo, configured]);
     // A round out now: its attempt is not recorded until it ends, and the timeline says so rather than "No attempt yet".
-    return { index, configured, sentTo, attempts: own, ghosts: pending && waiting ? ghosts : [], inFlight: pending && sending ? delivery.attempts + 1 : null };
+    return { index, configured, sentTo, attempts: own, pending, ghosts: pending && waiting ? ghosts : [], inFlight: pending && sending ? delivery.attempts + 1 : null };
   });
 
   const despite = deliveredDespite(delivery, attempts);
+  const leftOut = notRetried(delivery, webhooks.map((w) => ({ index: w.index, pending: w.pending, last: w.attempts.at(-1) })));
   // Counted as the card's count is: with several webhooks what did not come is a round.
   const pastWindow = delivery.status === 'failed' ? pastWindowWords(delivery, webhooks.length > 1) : null;
 
@@ -77,6 +78,7 @@ export function DeliveryCard({
         {/* A first attempt held by the pause: "queued" alone reads as if it were about to be sent. */}
         {!held && paused && delivery.status === 'queued' && <p className="text-xs text-warn">Forwarding is paused: the first attempt waits until you resume it.</p>}
         {despite && <p className="text-xs text-muted">{despite}</p>}
+        {leftOut && <p className="text-xs text-muted">{leftOut}</p>}
         {!held && (delivery.reason || (delivery.nextAttemptAt !== null && delivery.status === 'retrying')) && (
           <p className="text-xs text-muted">
             {delivery.reason && <span className={delivery.status === 'failed' ? 'text-err' : ''}>{delivery.reason}. </span>}

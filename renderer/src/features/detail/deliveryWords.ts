@@ -37,3 +37,19 @@ export function deliveredDespite(delivery: Pick<DeliveryRecord, 'status'>, attem
   if (ok.length === 0 || failed.length === 0) return null;
   return `Delivered: ${webhookList(ok)} answered 2xx, and one success delivers the message, so ${webhookList(failed)} ${failed.length === 1 ? 'is' : 'are'} not retried.`;
 }
+
+/**
+ * Webhooks a waiting delivery leaves out of its next round because their last attempt failed for good (a
+ * 410, a TLS refusal): their timelines simply stop, beside others with ghost markers. Null when none is left
+ * out, or the delivery is not waiting for a round.
+ */
+export function notRetried(
+  delivery: Pick<DeliveryRecord, 'status'>,
+  webhooks: { index: number; pending: boolean; last: Pick<AttemptRecord, 'outcome' | 'retryable' | 'statusCode'> | undefined }[],
+): string | null {
+  if (delivery.status !== 'queued' && delivery.status !== 'retrying' && delivery.status !== 'delivering') return null;
+  const dropped = webhooks.filter((w) => !w.pending && w.last !== undefined && w.last.outcome !== 'success' && !w.last.retryable);
+  if (dropped.length === 0) return null;
+  const what = dropped.map((w) => (w.last!.statusCode !== null ? `HTTP ${w.last!.statusCode}` : w.last!.outcome === 'tls_error' ? 'TLS refused' : w.last!.outcome.replace('_', ' ')));
+  return `Not retried: ${webhookList(dropped.map((w) => w.index))} failed for good (${what.join(', ')}); only webhooks that failed retryably get the next round.`;
+}
