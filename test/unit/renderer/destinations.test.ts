@@ -5,6 +5,7 @@ import { eventList, formSlot, freeName, headerLimitReason, previewFilters, webho
 import { formatDurationInput, parseDuration, parseDurationList } from '../../../renderer/src/lib/duration';
 import { policyLadder } from '../../../renderer/src/lib/retryLadder';
 import { ladderHeading } from '../../../renderer/src/features/destinations/RetryFields';
+import { timelineLabel } from '../../../renderer/src/features/destinations/DestinationTimeline';
 
 describe('where a server error goes in the Destinations form', () => {
   it('maps each field the API names to its place, and nothing else', () => {
@@ -97,5 +98,12 @@ describe('the retry ladder of a policy', () => {
   it('counts rounds and attempts apart for a destination with several webhooks, as the detail card does', () => {
     expect(ladderHeading({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3 }, 1)).toBe('If every attempt fails: 3 attempts over 35 s, then it fails: max attempts reached (3)');
     expect(ladderHeading({ ...DEFAULT_RETRY_POLICY, maxAttempts: 3 }, 3)).toBe('If every attempt fails: 3 rounds · 9 attempts over 35 s, then it fails: max attempts reached (3)');
+  });
+});
+
+describe("a destination's last hour in words", () => {
+  it('says its bars count rounds, as getDestinationTimeline counts them, not deliveries', () => {
+    const t = { destinationId: 'd', from: 0, minuteMs: 60_000, delivered: [1, 0], retried: [0, 3], failed: [0, 0], p50: [null, null], p95: [null, null], backlog: [0, 1], backlogNow: 1 };
+    expect(timelineLabel(t)).toBe('Rounds per minute, last hour: 1 delivered, 3 retried, 0 failed; 1 waiting for a retry now');
   });
 });

@@ -38,11 +38,14 @@ const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-dig
 /** A minute's retry backlog in words; none before Hookbench started (nothing was counted then). */
 const backlogAt = (n: number | null) => (n === null ? 'before Hookbench started' : `${count(n)} waiting for a retry`);
 
-/** The chart's accessible name: the hour's totals in words. */
+/**
+ * The chart's accessible name: the hour's totals in words. Its bars count rounds (one POST to each pending
+ * webhook), not deliveries: a delivery retried three times in the hour is three rounds.
+ */
 export function timelineLabel(t: Timeline): string {
   const worst = Math.max(0, ...t.p95.filter((v): v is number => v !== null));
   const latency = worst > 0 ? `; latency p95 at most ${ms(worst)}` : '';
-  return `Deliveries per minute, last hour: ${count(sum(t.delivered))} delivered, ${count(sum(t.retried))} retried, ${count(sum(t.failed))} failed${latency}; ${count(t.backlogNow)} waiting for a retry now`;
+  return `Rounds per minute, last hour: ${count(sum(t.delivered))} delivered, ${count(sum(t.retried))} retried, ${count(sum(t.failed))} failed${latency}; ${count(t.backlogNow)} waiting for a retry now`;
 }
 
 export function DestinationTimeline({ destination }: { destination: Destination }) {
@@ -57,7 +60,7 @@ export function DestinationTimeline({ destination }: { destination: Destination 
       <div className="flex flex-wrap items-baseline gap-2 border-b border-line px-3 py-2">
         <Activity aria-hidden className="size-3.5 self-center text-faint" />
         <h3 className="text-[13px] font-semibold">Last hour</h3>
-        <span className="min-w-0 flex-1 truncate text-xs text-faint">engine time, per minute; counted since Hookbench started</span>
+        <span className="min-w-0 flex-1 truncate text-xs text-faint">engine time, rounds per minute; counted since Hookbench started</span>
         <span className={`text-xs ${t.backlogNow > 0 ? 'text-warn' : 'text-muted'}`}>{plural(t.backlogNow, 'delivery', 'deliveries')} waiting for a retry</span>
       </div>
       <div className="p-3">
@@ -67,7 +70,7 @@ export function DestinationTimeline({ destination }: { destination: Destination 
           x={x}
           time
           height={190}
-          axes={{ count: 'per minute', ms: 'latency' }}
+          axes={{ count: 'rounds per minute', ms: 'latency' }}
           series={[
             { label: 'delivered', values: t.delivered, color: '--ok', kind: 'bars', scale: 'count', stack: 'outcome' },
             { label: 'retried', values: t.retried, color: '--warn', kind: 'bars', scale: 'count', stack: 'outcome' },
