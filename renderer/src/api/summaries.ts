@@ -1,4 +1,4 @@
-/** A list row (MessageSummary) from a full message record, as sendMessage and replayMessage return. */
+/** A list row (MessageSummary) from a full message record and its deliveries, as sendMessage and replayMessage answer. */
 import { deliverySummary, messageSummary } from '../../../main/contract/message/messageSummary';
 import type { DeliveryRecord } from '../../../main/contract/deliveries';
 import type { MessageRecord, MessageSummary } from '../../../main/contract/messages';

@@ -81,7 +81,7 @@ async function run(id: string): Promise<void> {
       else {
         const result = await api().call('replayMessage', { id: messageId, keepMessageId: false });
         if (result.ok) {
-          useLive.getState().upsert(summarize(result.value.message));
+          useLive.getState().addNew(summarize(result.value.message, result.value.deliveries));
           navigate({ view: 'live', messageId: result.value.message.id });
         }
       }

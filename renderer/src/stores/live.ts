@@ -43,8 +43,12 @@ interface LiveState {
   apply(events: EngineEvent[]): void;
   setStreamPaused(paused: boolean): void;
   setFilter(patch: Partial<LiveFilter>): void;
-  /** Adds (or refreshes) one message, e.g. the one Compose just sent, even while paused. */
-  upsert(message: MessageSummary): void;
+  /**
+   * Adds a message this window just made (Compose's send, a Replay) from the command's answer, even while
+   * paused. The answer is the message's first state: a row its events already brought is as new or newer
+   * (its rounds, its attempts) and stays.
+   */
+  addNew(message: MessageSummary): void;
 }
 
 /** Newest first (ids grow with arrival), without duplicates (`preferred` wins), at most `cap`. */
@@ -224,8 +228,9 @@ export const useLive = create<LiveState>((set, get) => ({
   setFilter(patch) {
     set((s) => ({ filter: { ...s.filter, ...patch } }));
   },
-  upsert(message) {
-    set((s) => (s.rows.some((r) => r.id === message.id) ? { rows: applyUpdates(s.rows, new Map([[message.id, message]])) } : { rows: mergeNewest([message], s.rows) }));
+  addNew(message) {
+    if (get().rows.some((r) => r.id === message.id)) return;
+    set((s) => ({ rows: mergeNewest([message], s.rows) }));
   },
 }));
 

@@ -237,3 +237,16 @@ describe('Reset offset and the times the renderer holds', () => {
     expect(useLive.getState().rows[2]!.nextAttemptAt).toBe(50_000);
   });
 });
+
+describe("a message this window just made (Compose's send, a Replay)", () => {
+  it('is added from the answer, but never over the newer row its events already brought', () => {
+    useLive.setState({ rows: [row(1)], held: [], streamPaused: false });
+    const delivered = row(2, { status: 'delivered', attempts: 1, webhookAttempts: 3 });
+    useLive.getState().apply([{ type: 'messageAccepted', message: row(2) }, { type: 'messageUpdated', message: delivered }]);
+    // The sendMessage answer comes after the round's update: it says queued, with no attempt.
+    useLive.getState().addNew(row(2));
+    expect(useLive.getState().rows.find((r) => r.id === 2)).toEqual(delivered);
+    useLive.getState().addNew(row(3));
+    expect(useLive.getState().rows.map((r) => r.id)).toEqual([3, 2, 1]);
+  });
+});

@@ -50,7 +50,7 @@ export function ComposeView() {
         return;
       }
       const { message, deliveries } = result.value;
-      useLive.getState().upsert(summarize(message, deliveries));
+      useLive.getState().addNew(summarize(message, deliveries));
       // Said in Live, where the message opens: back in Compose it would cover the next preview.
       navigate({ view: 'live', messageId: message.id });
       useToasts.getState().push({

@@ -82,7 +82,7 @@ export function MessageActions({ detail, whyOpen = false, onWhy }: { detail: Mes
         if (result.ok) {
           // The new message's screen takes the focus, not this button.
           startedFrom.current = null;
-          useLive.getState().upsert(summarize(result.value.message));
+          useLive.getState().addNew(summarize(result.value.message, result.value.deliveries));
           navigate({ view: 'live', messageId: result.value.message.id });
         }
       }
