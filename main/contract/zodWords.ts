@@ -9,15 +9,31 @@
  * long included ("must be a string" for a string of 1,001 characters).
  */
 import { z } from 'zod';
+import { describeValue } from './message/messageBody.js';
 
 const count = (n: number | bigint): string => n.toLocaleString('en-US');
 
 type Issue = z.core.$ZodRawIssue;
 
+/** The type a field wants, as a JSON writer says it. */
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  bigint: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
 /** Our words for an issue: a limit broken, a field left out, a value not among the allowed; undefined for any other (zod's own words then). */
 export function issueWords(issue: Issue): string | undefined {
   // An enum or a literal left out is an invalid value to zod; to the user it is a field left out all the same.
   if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) return 'is required';
+  // zod's own words here ("Invalid input: expected number, received string") name neither the value nor a type a
+  // JSON writer knows; a schema that says more for its wrong type (wrongType) still wins.
+  if (issue.code === 'invalid_type') return `must be ${TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`} (got ${describeValue(issue.input)})`;
   if (issue.code === 'invalid_value' && issue.values.length > 1) {
     const shown = issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)?.slice(0, 80) ?? String(issue.input)})`;
     return `must be one of ${issue.values.map((v) => String(v)).join(', ')}${shown}`;

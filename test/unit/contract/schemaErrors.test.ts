@@ -30,6 +30,20 @@ describe('a limit broken names the limit and the value given, in every schema', 
     expect(source).toMatchObject({ ok: false, error: { field: 'sources[0]', limit: 200, message: 'sources[0]: must be at most 200 characters (got 300)' } });
   });
 
+  it("a value of the wrong type names the type wanted and the value given, never zod's \"Invalid input: expected number, received string\"", () => {
+    expect(parseCommandInput('createReceiver', { name: 'r', script: { status: 200, delayMs: '5s' } })).toMatchObject({
+      ok: false,
+      error: { field: 'script.delayMs', message: 'script.delayMs: must be a number (got the string "5s")' },
+    });
+    expect(parseCommandInput('createReceiver', { name: 'r', script: { status: 200, body: { a: 1 } } })).toMatchObject({ ok: false, error: { message: 'script.body: must be a string (got an object)' } });
+    expect(parseCommandInput('createDestination', { name: 'd', url: 'http://127.0.0.1:9/x', enabled: 'true' })).toMatchObject({ ok: false, error: { message: 'enabled: must be true or false (got the string "true")' } });
+    expect(parseCommandInput('createDestination', { name: 'd', url: 'http://127.0.0.1:9/x', retry: { schedule: [1, '2'] } })).toMatchObject({
+      ok: false,
+      error: { field: 'retry.schedule[1]', message: 'retry.schedule[1]: must be a number (got the string "2")' },
+    });
+    expect(parseCommandInput('createSource', { name: 5, kind: 'web' })).toMatchObject({ ok: false, error: { message: 'name: must be a string (got number 5)' } });
+  });
+
   it('the wrong type keeps the message the schema gives for it', () => {
     expect(parseCommandInput('createDeletionRequest', { userId: 42 })).toMatchObject({ ok: false, error: { message: 'userId: must be a string (the user whose data is deleted)' } });
   });
