@@ -103,7 +103,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     seed: options.seed ?? retrySeed(store.config),
     destination: (id) => registry.destination(id),
     resolveUrl: (url) => receivers.resolveWebhookUrl(url),
-    expectRequest: (url, body, attempt) => receivers.expectRequest(url, body, attempt),
+    expectRequest: (url, body, attempt, headers) => receivers.expectRequest(url, body, attempt, headers),
     emit,
     listening: () => bus.listening,
     recorded: (rounds) => deliveryMinutes.addRounds(rounds),

@@ -17,6 +17,19 @@ import { FAST_FORWARD_AFTER_MS, type Jump } from './clockJump.js';
 import type { Forwarder, RoundRequest } from './forwarders.js';
 import type { InFlightWindow } from './inFlightWindow.js';
 import type { SendResult } from './webhookRequests.js';
+import { prepareRequest } from './preparedRequest.js';
+
+/**
+ * The engine is about to send a round's request to `url` (the mock receiver links the capture to the attempt):
+ * `headers` gives the headers that request carries, asked for only when the URL is the receiver's. The answer is
+ * called once the round has finished; null: not a receiver URL.
+ */
+export type ExpectRequest = (
+  url: string,
+  body: string,
+  attempt: { messageRef: number; deliveryId: number; destinationName: string; attemptNumber: number; webhookIndex: number },
+  headers: () => Record<string, string>,
+) => (() => void) | null;
 
 /** What a round asks of the engine that plays it. */
 export interface RoundContext {
@@ -27,7 +40,7 @@ export interface RoundContext {
   seed: number;
   destination: (id: string) => Destination | undefined;
   resolveUrl: (url: string) => Result<string>;
-  expectRequest?: ((url: string, body: string, attempt: { messageRef: number; deliveryId: number; destinationName: string; attemptNumber: number; webhookIndex: number }) => (() => void) | null) | undefined;
+  expectRequest?: ExpectRequest | undefined;
   emit: (event: EngineEvent) => void;
   listening: () => boolean;
   window: InFlightWindow;
@@ -164,8 +177,11 @@ function resolveTargets(ctx: RoundContext, claimed: ClaimedDelivery, destination
     }
     if (resolved) resolved.push(r);
     if (!r.ok) continue;
-    if (reachable) reachable.push(r.value === webhook.url ? webhook : { ...webhook, url: r.value });
-    const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, destinationName: destination.name, attemptNumber, webhookIndex: index });
+    const sent = r.value === webhook.url ? webhook : { ...webhook, url: r.value };
+    if (reachable) reachable.push(sent);
+    // The headers too (the signature, the static ones): two destinations sending the same message to one endpoint send the same body.
+    const headers = () => prepareRequest(sent, destination.sharedSecret, Buffer.from(claimed.body, 'utf8')).headers;
+    const done = ctx.expectRequest?.(r.value, claimed.body, { messageRef: claimed.messageId, deliveryId: claimed.id, destinationName: destination.name, attemptNumber, webhookIndex: index }, headers);
     if (done) (expecting ??= []).push(done);
   }
   // The destination's own array when the round goes to all its webhooks as configured: the forwarder's thread

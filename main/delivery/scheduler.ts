@@ -15,7 +15,7 @@ import type { Forwarder } from './forwarders.js';
 import { InFlightWindow } from './inFlightWindow.js';
 import { TickPacer } from './tickPacer.js';
 import { RetryHorizon } from './retryHorizon.js';
-import { playRound, requeuedRound, roundEvents, type PlayedRound, type RoundContext } from './round.js';
+import { playRound, requeuedRound, roundEvents, type ExpectRequest, type PlayedRound, type RoundContext } from './round.js';
 
 export { FAST_FORWARD_AFTER_MS, type AdvanceOutcome } from './clockJump.js';
 export { MAX_IN_FLIGHT, MIN_IN_FLIGHT } from './inFlightWindow.js';
@@ -38,7 +38,7 @@ export interface EngineOptions {
    * The engine is about to send a round's request to this URL (the mock receiver links the capture to the
    * attempt); the answer is called once the round has finished. Null: not a receiver URL.
    */
-  expectRequest?: (url: string, body: string, attempt: { messageRef: number; deliveryId: number; destinationName: string; attemptNumber: number; webhookIndex: number }) => (() => void) | null;
+  expectRequest?: ExpectRequest;
   /** Whether anybody listens (events are built only then). */
   listening: () => boolean;
   /**

@@ -1,8 +1,9 @@
 /**
  * The requests the engine is sending to the mock receiver's URLs right now (Engine → expectRequest), so that
- * the request that arrives with exactly those bytes is recorded as that attempt's capture; and those hookbench
- * check sends directly (expectCheckRequest), recorded as the check's.
+ * the request that arrives with exactly those bytes and headers is recorded as that attempt's capture; and those
+ * hookbench check sends directly (expectCheckRequest), recorded as the check's.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { CaptureAttempt } from '../contract/receiver/receiver.js';
 
 /** Who is sending a request to one of this receiver's URLs right now: the engine's attempt, or hookbench check directly. */
@@ -11,6 +12,12 @@ export type Sender = { attempt: CaptureAttempt; sentBy: null } | { attempt: null
 
 interface Expected {
   body: Buffer;
+  /**
+   * The headers the request carries, names in lower case (the engine's attempts): the same message sent to one
+   * endpoint by two destinations is the same body, told apart by its signature and static headers. Null: the
+   * body alone tells (the check's own requests).
+   */
+  headers: Record<string, string> | null;
   sender: Sender;
 }
 
@@ -18,9 +25,9 @@ export class ExpectedRequests {
   /** By full URL: the rounds in flight to it, matched to requests by their exact bytes. */
   private readonly expected = new Map<string, Expected[]>();
 
-  /** `body` is about to be sent to `url` (an engine's attempt, or the check directly); returns what to call once it has been answered. */
-  expect(url: string, body: Buffer, sender: Sender): () => void {
-    const entry: Expected = { body, sender };
+  /** `body` (with `headers`, when given) is about to be sent to `url` (an engine's attempt, or the check directly); returns what to call once it has been answered. */
+  expect(url: string, body: Buffer, sender: Sender, headers: Record<string, string> | null = null): () => void {
+    const entry: Expected = { body, headers: headers && lowerCaseNames(headers), sender };
     const list = this.expected.get(url);
     if (list) list.push(entry);
     else this.expected.set(url, [entry]);
@@ -28,12 +35,15 @@ export class ExpectedRequests {
   }
 
   /**
-   * The attempt that sent these bytes to this URL, taken off the list (each attempt sends one request). A body
-   * cut short (`truncated`) matches an attempt of `size` bytes that starts with it.
+   * The attempt that sent these bytes and headers to this URL, taken off the list (each attempt sends one
+   * request). A body cut short (`truncated`) matches an attempt of `size` bytes that starts with it. Requests
+   * identical in every byte and header are told apart by nothing they carry: each is taken in the order announced.
    */
-  take(url: string, body: Buffer, size: number, truncated: boolean): Sender | null {
+  take(url: string, body: Buffer, size: number, truncated: boolean, arrived: IncomingHttpHeaders): Sender | null {
     if (this.expected.size === 0) return null;
-    const entry = this.expected.get(url)?.find((e) => (truncated ? e.body.length === size && e.body.subarray(0, body.length).equals(body) : e.body.equals(body)));
+    const entry = this.expected
+      .get(url)
+      ?.find((e) => (truncated ? e.body.length === size && e.body.subarray(0, body.length).equals(body) : e.body.equals(body)) && carries(arrived, e.headers));
     if (!entry) return null;
     this.forget(url, entry);
     return entry.sender;
@@ -46,4 +56,20 @@ export class ExpectedRequests {
     if (i >= 0) list.splice(i, 1);
     if (list.length === 0) this.expected.delete(url);
   }
+}
+
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** Whether the request arrived with every one of these headers, each with its value. */
+function carries(arrived: IncomingHttpHeaders, headers: Record<string, string> | null): boolean {
+  if (!headers) return true;
+  for (const [name, value] of Object.entries(headers)) {
+    const got = arrived[name];
+    if ((Array.isArray(got) ? got.join(', ') : got) !== value) return false;
+  }
+  return true;
 }

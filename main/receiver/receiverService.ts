@@ -8,6 +8,7 @@
  * (listeners.ts), the endpoints (receiverEndpoints.ts), the captures (receiverCaptures.ts), one request
  * answered (requestHandler.ts), and the engine's rounds the receiver is told to expect (expectedRequests.ts).
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { CommandParsed } from '../contract/dispatch.js';
 import type { EventOf } from '../contract/events.js';
 import type { Page } from '../contract/messages.js';
@@ -74,7 +75,7 @@ export class ReceiverService {
       clock: options.clock,
       fallbackReceiver: options.fallbackReceiver,
       endpoint: (name) => this.endpoints.get(name),
-      senderOf: (listener, path, body, size, truncated) => this.senderOf(listener, path, body, size, truncated),
+      senderOf: (listener, path, body, size, truncated, headers) => this.senderOf(listener, path, body, size, truncated, headers),
       record: (capture, position) => this.captures.record(capture, position),
       clientClosed: (id, afterMs) => this.captures.clientClosed(id, afterMs),
       unknownEndpoint: (path) => unknownEndpointBody(path, this.endpoints.sorted().map((r) => this.endpoints.view(r))),
@@ -110,12 +111,12 @@ export class ReceiverService {
   }
 
   /**
-   * The engine is about to send `body` to `url` for this attempt. When the URL is one of this receiver's,
-   * the request that arrives there with exactly these bytes is recorded as that attempt's capture. Returns
+   * The engine is about to send `body` with `headers` to `url` for this attempt. When the URL is one of this
+   * receiver's, the request that arrives there with exactly these bytes and headers is recorded as that attempt's capture. Returns
    * what to call once the attempt has finished (null when the URL is not the receiver's).
    */
-  expectRequest(url: string, body: string, attempt: CaptureAttempt): (() => void) | null {
-    return this.ours(url) ? this.expected.expect(url, Buffer.from(body, 'utf8'), { attempt, sentBy: null }) : null;
+  expectRequest(url: string, body: string, attempt: CaptureAttempt, headers: () => Record<string, string>): (() => void) | null {
+    return this.ours(url) ? this.expected.expect(url, Buffer.from(body, 'utf8'), { attempt, sentBy: null }, headers()) : null;
   }
 
   /** hookbench check is about to send `body` to `url` directly (not through the engine); as expectRequest. */
@@ -134,10 +135,10 @@ export class ReceiverService {
   }
 
   /** Who sent these bytes to this path, taken off the list (each attempt sends one request). */
-  private senderOf(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean): Sender | null {
+  private senderOf(listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean, headers: IncomingHttpHeaders): Sender | null {
     const { url, tlsUrl } = this.listening.current;
     const base = listener === 'http' ? url : tlsUrl;
-    return base === null ? null : this.expected.take(`${base}${path}`, body, size, truncated);
+    return base === null ? null : this.expected.take(`${base}${path}`, body, size, truncated, headers);
   }
 
   // ---------------------------------------------------------------- endpoints (receiverEndpoints.ts)

@@ -5,7 +5,7 @@
  * capture handed to be stored.
  */
 import { createHmac, type Hmac } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { RECEIVER_LIMITS, type ScriptStep } from '../contract/receiver/receiver.js';
 import { checkSignature, chooseStep, messageIdOf, receiverNameOf, refusedBody, refusedStep, responseHeaders, unmatchedStep } from '../domain/receiverScript.js';
 import { signBody } from '../domain/signature.js';
@@ -21,7 +21,7 @@ export interface RequestHandlerDeps {
   /** An endpoint by name, as it is now (its script position moves as it answers). */
   endpoint: (name: string) => StoredReceiver | undefined;
   /** Who sent these bytes to this path, if the workbench did: an engine's attempt, or the check directly (expectedRequests.ts). */
-  senderOf: (listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean) => Sender | null;
+  senderOf: (listener: 'http' | 'https', path: string, body: Buffer, size: number, truncated: boolean, headers: IncomingHttpHeaders) => Sender | null;
   /** Stores the capture and announces it (null: none is kept, the check's load); `position` is the endpoint's script position after this request. */
   record: (capture: NewCapture | null, position: { name: string; answered: number } | null) => number | null;
   /** The client of capture `id` closed the connection `afterMs` after it arrived, before its answer went out. */
@@ -117,7 +117,7 @@ export class RequestHandler {
       step = chosen.step;
       captureStep = chosen.capture;
     }
-    const sender = this.deps.senderOf(listener, path, body, size, truncated);
+    const sender = this.deps.senderOf(listener, path, body, size, truncated, req.headers);
     const capture: NewCapture = {
       receiver: endpoint?.name ?? named,
       matched: endpoint !== undefined,

@@ -1,6 +1,6 @@
 /**
  * Both sides of a request: an attempt to the core's own mock receiver carries the receiver's verdict on it
- * (linked to the capture that attempt produced, by its exact bytes, never by guessing), the message's row
+ * (linked to the capture that attempt produced, by its exact bytes and headers, never by guessing), the message's row
  * shows it, and when the two secrets differ the verdict says exactly that, with fingerprints, and one
  * command makes them one.
  */
@@ -124,6 +124,36 @@ describe('the receiver\'s verdict on the attempt', () => {
     const newest = must(core.receivers.listCaptures({ receiver: 'orders' })).items[0]!;
     expect(newest.attempt).toBeNull();
     expect(must(core.getMessage({ id })).receiverChecks).toHaveLength(1);
+  });
+
+  it('two attempts sending the same body to one endpoint at once: each request is linked to the attempt whose headers it carries, whichever arrives first', async () => {
+    const { core } = await withReceiver('same', 'same');
+    const url = must(core.receivers.urlFor('orders'));
+    const body = '{"type":"track","userId":"u1","event":"Tested"}';
+    // Their ids only: a capture reads its destination's name from the delivery, and these two have no row.
+    const attempt = (deliveryId: number) => ({ messageRef: 1, deliveryId, destinationName: null, attemptNumber: 1, webhookIndex: 0 });
+    const headers = (dest: string) => ({ 'content-type': 'application/json', 'X-Dest': dest });
+    core.receivers.expectRequest(url, body, attempt(101), () => headers('A'));
+    core.receivers.expectRequest(url, body, attempt(102), () => headers('B'));
+    // B's request arrives first: the same bytes, but B's header.
+    for (const dest of ['B', 'A']) await (await request(url, { method: 'POST', body, headers: headers(dest) })).body.text();
+    const captures = must(core.receivers.listCaptures({ receiver: 'orders' })).items.reverse();
+    expect(captures.map((c) => [c.headers['x-dest'], c.attempt?.deliveryId])).toEqual([
+      ['B', 102],
+      ['A', 101],
+    ]);
+  });
+
+  it('one message to two destinations of one endpoint with their own static headers: each capture names the destination whose header it carries', async () => {
+    const { core } = await withReceiver('same', 'same');
+    for (const dest of ['A', 'B']) {
+      must(core.createDestination({ name: `Dest ${dest}`, enabled: true, sharedSecret: 'same', webhooks: [{ url: 'receiver:orders', headers: { 'X-Dest': dest } }] }));
+    }
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'u1', event: 'Tested' }, destinations: ['Dest A', 'Dest B'] })).message.id;
+    await settled(core, id);
+    const captures = must(core.receivers.listCaptures({ receiver: 'orders' })).items;
+    expect(captures).toHaveLength(2);
+    for (const c of captures) expect(c.attempt?.destinationName).toBe(`Dest ${c.headers['x-dest']}`);
   });
 
   it('neither side has a secret: useOneSecret refuses with a conflict naming both', async () => {
