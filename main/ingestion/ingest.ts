@@ -16,6 +16,7 @@ import { maskKeyEdges, redactJsonCredentials, secretFingerprint } from '../domai
 import { corruptionError, isCorruptionError, isWriteFailure } from '../store/integrity.js';
 import type { IngestionPort } from './ingestionPort.js';
 import { CORS, prepareIngest, type Prepared, type PrepareRequest } from './ingestPrepare.js';
+import { misplacedWriteKey } from './ingestBody.js';
 import { JobWorker } from '../platform/jobWorker.js';
 
 export interface IngestRequest {
@@ -133,7 +134,11 @@ export class IngestService {
 
     const { writeKey } = prepared;
     if (!writeKey) {
-      return refuse(null, 401, { code: 'unauthorized', message: 'missing write key: send Basic auth with the write key as the user name, or "writeKey" in the body' });
+      // A key sent where ingestion does not read it is named as such (and its source, when it is one's): "missing" alone sends the user looking for a key they did send.
+      const misplaced = misplacedWriteKey(header(req.headers['authorization']));
+      const owner = misplaced ? core.sourceByWriteKey(misplaced.key) : null;
+      const sent = misplaced ? `the request has ${misplaced.sent}${owner ? ` (the write key of source ${JSON.stringify(owner.name)})` : ''}; ` : '';
+      return refuse(owner ?? null, 401, { code: 'unauthorized', message: `missing write key: ${sent}send Basic auth with the write key as the user name and an empty password, or "writeKey" in the body` });
     }
     const source = core.sourceByWriteKey(writeKey);
     if (!source) return refuse(null, 401, { code: 'unauthorized', message: unknownWriteKey(writeKey) });

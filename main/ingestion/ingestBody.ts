@@ -84,3 +84,22 @@ export function writeKeyOf(authorization: string | null, bodyKey: unknown): stri
   }
   return typeof bodyKey === 'string' && bodyKey !== '' ? bodyKey : null;
 }
+
+/**
+ * A write key an Authorization header carries where ingestion does not read one (writeKeyOf): as Basic auth's
+ * password with an empty user name (`-u ":key"`), or under another scheme (`Bearer key`, or the bare key), as
+ * people and HTTP libraries write it. `sent` says how, without the key. Null: the header holds no such key.
+ */
+export function misplacedWriteKey(authorization: string | null): { key: string; sent: string } | null {
+  const value = authorization?.trim() ?? '';
+  if (value === '') return null;
+  const basic = /^basic\s+(.*)$/i.exec(value);
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!.trim(), 'base64').toString('utf8');
+    const key = decoded.startsWith(':') ? decoded.slice(1) : '';
+    return key ? { key, sent: 'Basic auth with an empty user name and the key as its password' } : null;
+  }
+  const scheme = /^([A-Za-z][\w-]*)\s+(\S+)$/.exec(value);
+  if (scheme) return { key: scheme[2]!, sent: `"Authorization: ${scheme[1]!.slice(0, 20)} …", which ingestion does not read` };
+  return /\s/.test(value) ? null : { key: value, sent: 'an Authorization header without a scheme, which ingestion does not read' };
+}

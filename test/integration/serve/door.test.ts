@@ -127,6 +127,28 @@ describe('serve: requests with an unknown write key', () => {
     expect(lines[1]).toContain(`unknown write key "***" (3 characters, fingerprint ${secretFingerprint('bad')})`);
   });
 
+  it("a source's key sent as Basic auth's password or as a Bearer token: 401 saying where the key was and whose it is, in that source's ingest log", async () => {
+    const running = await serve();
+    const source = must(running.core.createSource({ name: 'Backend', kind: 'server', writeKey: 'wk_backend_key' }));
+    const body = '{"userId":"u1","event":"x"}';
+    const post = async (authorization: string) => {
+      const res = await request(`${running.info.url}/v1/track`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+      return { status: res.statusCode, error: ((await res.body.json()) as { error: { message: string } }).error };
+    };
+    const asPassword = await post(`Basic ${Buffer.from(':wk_backend_key').toString('base64')}`);
+    expect(asPassword.status).toBe(401);
+    expect(asPassword.error.message).toBe(
+      'missing write key: the request has Basic auth with an empty user name and the key as its password (the write key of source "Backend"); send Basic auth with the write key as the user name and an empty password, or "writeKey" in the body',
+    );
+    const bearer = await post('Bearer wk_backend_key');
+    expect(bearer.error.message).toMatch(/^missing write key: the request has "Authorization: Bearer …", which ingestion does not read \(the write key of source "Backend"\); send Basic auth/);
+    const stranger = await post('Bearer not_a_key');
+    expect(stranger.error.message).toMatch(/^missing write key: the request has "Authorization: Bearer …", which ingestion does not read; send Basic auth/);
+    const log = must(running.core.listIngestLog({})).items;
+    expect(log.map((r) => r.sourceId)).toEqual([null, source.id, source.id]);
+    expect(JSON.stringify(log)).not.toContain('wk_backend_key');
+  });
+
   it('hookbench tail shows refused requests as they happen', async () => {
     const running = await serve();
     const tail = captureIO();
