@@ -105,9 +105,13 @@ export function connectionTable(max: number, requestTimeoutMs: number) {
  * headers' when no request had begun on the connection (`carrying` false), else the whole request's.
  */
 export function parserRefusal(
-  error: { code?: string | undefined; message: string },
+  error: { code?: string | undefined; message: string; rawPacket?: Buffer | undefined },
   timeouts: { headersTimeoutMs: number; requestTimeoutMs: number; carrying: boolean; previousContentLength?: string | undefined },
 ): { status: number; message: string; limit?: number } {
+  // An SDK configured with https:// for this http:// port opens with a TLS handshake record (0x16, then version 3.x).
+  if (error.rawPacket && error.rawPacket[0] === 0x16 && error.rawPacket[1] === 0x03) {
+    return { status: 400, message: 'a TLS handshake arrived: the client was given an https:// URL, and this port speaks plain HTTP; use http:// (the ingestion URL serve printed)' };
+  }
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, message: `the request line and headers are more than ${maxHeaderSize.toLocaleString('en-US')} bytes (a URL or header too large)`, limit: maxHeaderSize };

@@ -3,6 +3,7 @@
  * garbage request line) gets the JSON error every other refusal gets, and a line in the ingest log.
  */
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { createCommandHandlers } from '../../../main/app/commandHandlers.js';
 import { startServer, type RunningServer } from '../../../main/server/httpServer.js';
@@ -52,6 +53,16 @@ describe('requests the HTTP parser refuses', () => {
     const logged = must(core.listIngestLog({})).items[0]!;
     expect(logged).toMatchObject({ route, httpStatus: status, code: 'invalid_request' });
     expect(logged.message).toMatch(message);
+  });
+
+  it('an https:// client at the http:// port (a TLS handshake) is logged as that, not as an unreadable request line', async () => {
+    const { core, server } = await serveCore();
+    const socket = tlsConnect({ host: '127.0.0.1', port: server.port, rejectUnauthorized: false });
+    // The client fails on the plain-HTTP answer: by then the refusal is in the log.
+    await new Promise<void>((resolve) => socket.once('error', () => resolve()).once('close', () => resolve()));
+    const logged = must(core.listIngestLog({})).items[0]!;
+    expect(logged).toMatchObject({ httpStatus: 400, code: 'invalid_request' });
+    expect(logged.message).toBe('a TLS handshake arrived: the client was given an https:// URL, and this port speaks plain HTTP; use http:// (the ingestion URL serve printed)');
   });
 
   it('a complete request followed by garbage on the same connection gets its own answer first, then the refusal', async () => {
