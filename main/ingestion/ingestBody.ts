@@ -44,7 +44,17 @@ export function decodeBody(raw: Uint8Array, contentEncoding: string | null): { o
   const encoding = (contentEncoding ?? 'identity').toLowerCase().trim();
   let body = raw;
   // RFC 9110 §8.4.1.3: a recipient should treat x-gzip as gzip (older HTTP libraries still send it).
+  const gzipped = raw[0] === 0x1f && raw[1] === 0x8b;
   if (encoding === 'gzip' || encoding === 'x-gzip') {
+    if (!gzipped) {
+      // zlib's own words ("incorrect header check") do not say that the body was simply not compressed.
+      // Only its first byte is named: the body may carry a write key, which messages never show.
+      const first = raw.length === 0 ? 'the body is empty' : `it starts with byte ${raw[0]!.toString(16).padStart(2, '0')}${raw[0]! >= 0x20 && raw[0]! < 0x7f ? ` (${JSON.stringify(String.fromCharCode(raw[0]!))})` : ''}`;
+      return {
+        ok: false,
+        error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: says ${encoding}, but the body does not start as gzip data does (bytes 1f 8b); ${first}: compress the body, or send it without Content-Encoding` },
+      };
+    }
     try {
       // The bomb guard: never inflate past the request limit.
       body = gunzipSync(raw, { maxOutputLength: LIMITS.requestBytes + 1 });
@@ -55,6 +65,9 @@ export function decodeBody(raw: Uint8Array, contentEncoding: string | null): { o
     }
   } else if (encoding !== 'identity' && encoding !== '') {
     return { ok: false, error: { code: 'invalid_input', field: 'content-encoding', message: `content-encoding: "${encoding}" is not supported (use gzip, x-gzip or none)` } };
+  } else if (gzipped) {
+    // Else refused as invalid UTF-8 at byte 1 (0x8b), which does not say what the bytes are.
+    return { ok: false, error: { code: 'invalid_json', field: 'body', message: 'body: gzip data (it starts with bytes 1f 8b) sent without Content-Encoding: gzip; add that header, or send the JSON uncompressed' } };
   }
   if (body.length > LIMITS.requestBytes) {
     return { ok: false, error: { code: 'request_too_large', limit: LIMITS.requestBytes, value: body.length, message: `request: ${body.length} bytes > ${LIMITS.requestBytes}` } };

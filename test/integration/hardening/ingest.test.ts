@@ -33,8 +33,23 @@ describe('content types (docs/behaviour.md §7): every body is read as JSON, wha
     expect(stored(running).map((m) => m.event)).toEqual(['X Gzip']);
     const bomb = await post(running, '/v1/batch', gzipSync(Buffer.from(`{"batch":[],"pad":"${'0'.repeat(2_000_000)}"}`)), { 'content-encoding': 'X-Gzip' });
     expect(bomb).toMatchObject({ status: 400, body: { error: { code: 'request_too_large', limit: 512000 } } });
-    const garbled = await post(running, '/v1/track', 'not gzip', { 'content-encoding': 'x-gzip' });
+    const garbled = await post(running, '/v1/track', gzipSync(call('Cut')).subarray(0, 12), { 'content-encoding': 'x-gzip' });
     expect(garbled.body.error).toMatchObject({ field: 'content-encoding', message: expect.stringMatching(/^content-encoding: x-gzip body could not be decoded/) });
+  });
+
+  it('a body and its Content-Encoding that disagree say which way: JSON labelled gzip, gzip without the label', async () => {
+    const running = await serveWithSource();
+    const plain = await post(running, '/v1/track', call('Plain'), { 'content-encoding': 'gzip' });
+    expect(plain).toMatchObject({ status: 400, body: { error: { code: 'invalid_input', field: 'content-encoding' } } });
+    expect(plain.body.error!['message']).toBe(
+      'content-encoding: says gzip, but the body does not start as gzip data does (bytes 1f 8b); it starts with byte 7b ("{"): compress the body, or send it without Content-Encoding',
+    );
+    const unlabelled = await post(running, '/v1/track', gzipSync(call('Zipped')), {});
+    expect(unlabelled).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_json', field: 'body', message: 'body: gzip data (it starts with bytes 1f 8b) sent without Content-Encoding: gzip; add that header, or send the JSON uncompressed' } },
+    });
+    expect(must(running.core.listIngestLog({})).items.map((r) => r.field)).toEqual(['body', 'content-encoding']);
   });
 
   it('any label, or none at all, is accepted on every route when the body is JSON', async () => {
