@@ -2,7 +2,7 @@
 
 /**
  * The known key a misspelt one most likely meant: the same but for case (`timeoutms`), a few letters off
- * (`header`), or a part of it (`secret` for `sharedSecret`); null when none is close.
+ * (`header`, `bacth`), or a part of it (`secret` for `sharedSecret`); null when none is close.
  */
 export function suggestKey(unknown: string, known: readonly string[]): string | null {
   const u = unknown.toLowerCase();
@@ -21,14 +21,21 @@ export function suggestKey(unknown: string, known: readonly string[]): string | 
   return best?.key ?? null;
 }
 
-/** Levenshtein distance (keys are short). */
+/**
+ * Edit distance with two neighbouring letters swapped as one edit (optimal string alignment; keys are short):
+ * `bacth` is one slip from `batch`, as a typist makes it, not two.
+ */
 function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      current[j] = d;
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;

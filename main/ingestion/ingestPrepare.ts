@@ -169,7 +169,10 @@ function routeOf(req: PrepareRequest): Intake | Prepared {
     // A type misspelt in the path gets the hint a misspelt "type" in a body gets; the one-letter routes are left out, as anything is one letter off them.
     const meant = route === '' ? null : suggestKey(route, ['identify', 'track', 'page', 'screen', 'group', 'alias', 'batch', 'import']);
     const hint = meant ? ` (did you mean /v1/${meant}?)` : '';
-    return { kind: 'answer', status: 404, headers: CORS, body: { error: { code: 'not_found', message: `no ingestion route ${req.path}${hint}; use /v1/batch, /v1/import, /v1/<type> or /v1/{i,t,p,s,g,a,b}` } } };
+    const error: ApiError = { code: 'not_found', message: `no ingestion route ${req.path}${hint}; use /v1/batch, /v1/import, /v1/<type> or /v1/{i,t,p,s,g,a,b}` };
+    // An SDK's POST to a misspelt path is kept in the ingest log (with its write key's source), as a POST outside /v1/ is: an SDK seldom shows the answer.
+    if (req.method === 'POST') return { kind: 'refused', stage: 'request', writeKey: writeKeyOf(req.authorization, null), calls: 0, status: 404, error, bodyBytes: req.body.length, preview: previewOf(req.body) };
+    return { kind: 'answer', status: 404, headers: CORS, body: { error } };
   }
   if (req.method !== 'POST') {
     return { kind: 'answer', status: 405, headers: { ...CORS, allow: 'POST, OPTIONS' }, body: { error: { code: 'invalid_input', message: `${req.path} takes POST` } } };

@@ -70,6 +70,23 @@ describe('serve: a request to a path that is not a route', () => {
   });
 });
 
+describe('serve: a POST to a misspelt /v1/ route', () => {
+  it("answers 404 with the route meant (a swapped pair of letters too) and is kept in the ingest log as its write key's source's, and said in serve's log", async () => {
+    const io = captureIO();
+    const running = await serve(io);
+    const source = must(running.core.createSource({ name: 'Backend', kind: 'server', writeKey: 'wk_whatever' }));
+    const r = await send(running, 'POST', '/v1/bacth', { batch: [{ type: 'track', userId: 'u1', event: 'Lost' }] });
+    expect(r.status).toBe(404);
+    expect(JSON.parse(r.text)).toEqual({ error: { code: 'not_found', message: 'no ingestion route /v1/bacth (did you mean /v1/batch?); use /v1/batch, /v1/import, /v1/<type> or /v1/{i,t,p,s,g,a,b}' } });
+    const log = must(running.core.listIngestLog({})) as Page<IngestRefusal>;
+    expect(log.items.map((l) => [l.route, l.httpStatus, l.code, l.sourceId])).toEqual([['/v1/bacth', 404, 'not_found', source.id]]);
+    expect(io.err()).toContain('refused a request to /v1/bacth from 127.0.0.1 (HTTP 404): no ingestion route /v1/bacth (did you mean /v1/batch?)');
+    // A GET (a browser poking at the API) is answered alike, and not logged.
+    expect((await send(running, 'GET', '/v1/bacth')).status).toBe(404);
+    expect(must(running.core.listIngestLog({})).items).toHaveLength(1);
+  });
+});
+
 describe('serve: a doubled leading slash (an SDK host configured with a trailing slash)', () => {
   it('POST //v1/track and //v1/batch are ingested like /v1/track and /v1/batch; a 404 names the path as sent', async () => {
     const running = await serve();
