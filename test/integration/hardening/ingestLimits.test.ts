@@ -50,10 +50,15 @@ async function rawPost(running: RunningServe, body: Buffer, framing: 'length' | 
 
 describe('a request over the limit, by Content-Length or chunked', () => {
   for (const framing of ['length', 'chunked'] as const) {
-    it(`${framing}: limit + 1 bytes is 400 request_too_large with an ingest-log row; exactly the limit is accepted`, async () => {
+    it(`${framing}: limit + 1 bytes is 400 request_too_large with an ingest-log row (the size given when Content-Length declared it); exactly the limit is accepted`, async () => {
       const running = await serve();
       const over = await rawPost(running, bodyOf(LIMITS.requestBytes + 1), framing);
-      expect(over).toEqual({ status: 400, json: { error: { code: 'request_too_large', limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` } } });
+      const size = LIMITS.requestBytes + 1;
+      const error =
+        framing === 'length'
+          ? { code: 'request_too_large', limit: LIMITS.requestBytes, value: size, message: `request: ${size} bytes > ${LIMITS.requestBytes} (its Content-Length)` }
+          : { code: 'request_too_large', limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
+      expect(over).toEqual({ status: 400, json: { error } });
       expect(must(running.core.listIngestLog({})).items).toEqual([expect.objectContaining({ code: 'request_too_large', httpStatus: 400, limit: LIMITS.requestBytes, route: '/v1/batch', clientIp: '127.0.0.1' })]);
       const atLimit = await rawPost(running, bodyOf(LIMITS.requestBytes), framing);
       expect(atLimit).toEqual({ status: 200, json: { success: true } });

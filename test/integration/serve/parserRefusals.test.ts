@@ -139,8 +139,8 @@ describe('Expect headers', () => {
     expect(text).not.toMatch(/100 Continue/);
     const [head = '', body = ''] = text.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(body)).toEqual({ error: { code: 'request_too_large', limit: 512000, message: 'request: more than 512000 bytes' } });
-    expect(must(core.listIngestLog({})).items[0]).toMatchObject({ route: '/v1/batch', httpStatus: 400, code: 'request_too_large', limit: 512000 });
+    expect(JSON.parse(body)).toEqual({ error: { code: 'request_too_large', limit: 512000, value: 600000, message: 'request: 600000 bytes > 512000 (its Content-Length)' } });
+    expect(must(core.listIngestLog({})).items[0]).toMatchObject({ route: '/v1/batch', httpStatus: 400, code: 'request_too_large', limit: 512000, bodyBytes: 600000 });
   });
 
   it('100-continue within the limit is told to go on, and the request is answered', async () => {
