@@ -74,7 +74,7 @@ const stepObjectSchema = z
         issue.code !== 'invalid_type'
           ? undefined
           : typeof issue.input === 'string'
-            ? `"${issue.input}" is not a step: give a status code (200-599), never, reset or close`
+            ? `${JSON.stringify(issue.input)} is not a step: give a status code (200-599), never, reset or close`
             : 'must be a status code, never, reset, close, or a step object {status, headers, body, delayMs, retryAfter, action}',
     },
   )

@@ -137,6 +137,8 @@ describe('script input: shorthands and errors naming the field and limit', () =>
     // A list as a string: one string in the input, its items numbered from 1.
     expect(scriptError('500, 50, 200')).toMatchObject({ field: 'script', message: 'script: item 2 ("50"): must be an HTTP status code from 200 to 599 (got 50)' });
     expect(scriptError('500,soon')).toMatchObject({ field: 'script', message: 'script: item 2 ("soon") is not a step: give a status code (200-599), never, reset or close' });
+    // A token with quotes in it is quoted once, as the item, not again in the words after it.
+    expect(scriptError('200,{"status":500}')).toMatchObject({ message: 'script: item 2 ("{\\"status\\":500}") is not a step: give a status code (200-599), never, reset or close' });
     expect(scriptError('200,,500')).toMatchObject({ field: 'script', message: 'script: item 2 is empty: give a status code (200-599), never, reset or close' });
     expect(scriptError('500,200,')).toMatchObject({ field: 'script', message: 'script: item 3 is empty: give a status code (200-599), never, reset or close' });
     expect(scriptError(Array(1000).fill('200').join(','))).toMatchObject({ field: 'script', limit: 100, message: 'script: at most 100 steps (got 1000)' });
