@@ -218,11 +218,14 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
   if (!userId.ok) return userId;
   const anonymousId = optionalString(call, 'anonymousId', prefix);
   if (!anonymousId.ok) return anonymousId;
+  // An empty id counts as none, as analytics servers take it; the refusal says it was sent empty, not left out.
+  const empty = (['userId', 'anonymousId'] as const).filter((k) => call[k] === '');
+  const sentEmpty = empty.length === 0 ? '' : ` (${empty.join(' and ')} ${empty.length > 1 ? 'are empty strings' : 'is an empty string'})`;
   if (MESSAGE_SHAPES[type].identity === 'user' && userId.value === null) {
-    return refusal(prefix, 'missing_field', 'userId', `is required for ${aCall(type)}`);
+    return refusal(prefix, 'missing_field', 'userId', `is required for ${aCall(type)}${call['userId'] === '' ? ' (it is an empty string)' : ''}`);
   }
   if (userId.value === null && anonymousId.value === null) {
-    return refusal(prefix, 'missing_identity', 'userId', `${aCall(type)} needs userId or anonymousId`);
+    return refusal(prefix, 'missing_identity', 'userId', `${aCall(type)} needs userId or anonymousId${sentEmpty}`);
   }
 
   const messageIdIn = optionalString(call, 'messageId', prefix);

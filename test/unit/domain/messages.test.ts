@@ -97,6 +97,11 @@ describe('invalid calls: the error names the field and the rule', () => {
   it('missing userId and anonymousId', () => {
     expect(refused('track', { event: 'E' })).toMatchObject({ code: 'missing_identity', field: 'userId' });
   });
+  it('userId or anonymousId sent as an empty string counts as none, and the refusal says it was sent empty, not left out', () => {
+    expect(refused('track', { event: 'E', userId: '' })).toMatchObject({ code: 'missing_identity', field: 'userId', message: 'userId: a track call needs userId or anonymousId (userId is an empty string)' });
+    expect(refused('track', { event: 'E', userId: '', anonymousId: '' })).toMatchObject({ message: 'userId: a track call needs userId or anonymousId (userId and anonymousId are empty strings)' });
+    expect(refused('track', { event: 'E' })).toMatchObject({ message: 'userId: a track call needs userId or anonymousId' });
+  });
   it('track without event', () => {
     expect(refused('track', { userId: 'u' })).toMatchObject({ code: 'missing_field', field: 'event', message: 'event: is required' });
   });
