@@ -5,7 +5,7 @@
  */
 import type { AttemptRecord } from '../contract/deliveries.js';
 import { destinationOwner, type Destination } from '../contract/destinations.js';
-import type { CaptureRecord, ReceiverCheck, SecretMismatch } from '../contract/receiver/receiver.js';
+import type { CaptureAttempt, CaptureRecord, ReceiverCheck, SecretMismatch, SignatureCheck } from '../contract/receiver/receiver.js';
 import { secretFingerprint } from './secrets.js';
 import { signBody } from './signature.js';
 
@@ -27,6 +27,17 @@ export function secretsDifferWords(destinationName: string, receiver: string, st
   return stillSo
     ? `destination '${destinationName}' signs with a secret that differs from receiver endpoint '${receiver}'`
     : `destination '${destinationName}' signed with a secret that differed from receiver endpoint '${receiver}' when this request was sent`;
+}
+
+/**
+ * A capture's verdict when the engine's own attempt sent it: the request was matched by its exact bytes and
+ * headers, X-Signature included, so an invalid one was signed as the engine signs, with the destination's
+ * secret, and only the two secrets can differ. Said in the past, as the capture keeps it. The check's deliberate
+ * forgeries (its own destinations) keep the diagnosis of the bytes.
+ */
+export function engineSentVerdict(signature: SignatureCheck | null, attempt: CaptureAttempt | null, receiver: string): SignatureCheck | null {
+  if (!signature || signature.verdict !== 'invalid' || !attempt?.destinationName || destinationOwner(attempt.destinationName) === 'check') return signature;
+  return { ...signature, diagnosis: { mistakes: ['secret-differs'], explanation: secretsDifferWords(attempt.destinationName, receiver, false) } };
 }
 
 /** `destination 'Orders API' has no shared secret, so it sends no X-Signature; receiver endpoint 'orders' expects one` (in the past once it has one). */

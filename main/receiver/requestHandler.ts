@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { RECEIVER_LIMITS, type ScriptStep } from '../contract/receiver/receiver.js';
 import { checkSignature, chooseStep, messageIdOf, receiverNameOf, refusedBody, refusedStep, responseHeaders, unmatchedStep } from '../domain/receiverScript.js';
 import { signBody } from '../domain/signature.js';
+import { engineSentVerdict } from '../domain/receiverVerdict.js';
 import type { Sender } from './expectedRequests.js';
 import type { NewCapture, StoredReceiver } from './receiverStore.js';
 
@@ -118,6 +119,7 @@ export class RequestHandler {
       captureStep = chosen.capture;
     }
     const sender = this.deps.senderOf(listener, path, body, size, truncated, req.headers);
+    const verdict = endpoint ? engineSentVerdict(signature, sender?.attempt ?? null, endpoint.name) : signature;
     const capture: NewCapture = {
       receiver: endpoint?.name ?? named,
       matched: endpoint !== undefined,
@@ -131,7 +133,7 @@ export class RequestHandler {
       arrivedAt,
       remoteAddress: req.socket.remoteAddress ?? null,
       step: captureStep,
-      signature,
+      signature: verdict,
       messageId: truncated ? null : messageIdOf(body),
       attempt: sender?.attempt ?? null,
       sentBy: sender?.sentBy ?? null,

@@ -60,6 +60,22 @@ describe('the receiver\'s verdict on the attempt', () => {
     });
   });
 
+  it("the capture itself (the Receiver screen's row and detail) says the secrets differ, not that no known mistake explains it", async () => {
+    const { core } = await withReceiver('whsec_receiver_1', 'whsec_destination_2');
+    const id = sendTrack(core, 'Orders API');
+    await settled(core, id);
+    const capture = must(core.receivers.listCaptures({ receiver: 'orders' })).items[0]!;
+    expect(capture.signature?.diagnosis).toEqual({
+      mistakes: ['secret-differs'],
+      explanation: "destination 'Orders API' signed with a secret that differed from receiver endpoint 'orders' when this request was sent",
+    });
+    // The same bytes sent by another program keep the diagnosis of the bytes: nothing says who signed them.
+    const url = must(core.receivers.urlFor('orders'));
+    const forged = await request(url, { method: 'POST', body: must(core.getMessage({ id })).message.body, headers: { 'content-type': 'application/json', 'x-signature': 'f'.repeat(40) } });
+    await forged.body.text();
+    expect(must(core.receivers.listCaptures({ receiver: 'orders' })).items[0]!.signature?.diagnosis?.mistakes).not.toContain('secret-differs');
+  });
+
   it('useOneSecret gives the receiver the destination\'s secret (the answer shows a fingerprint, not the secret); the next message is valid on both sides', async () => {
     const { core, destinationId } = await withReceiver('whsec_receiver_1', 'whsec_destination_2');
     const api = createCommandHandlers(core);
