@@ -261,7 +261,7 @@ function callsOf(s: Intake, payload: Record<string, unknown>, problems: ItemProb
   for (let i = 0; i < batch.length; i++) {
     const item: unknown = batch[i];
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      problems.push({ index: i, call: null, error: { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object` } });
+      problems.push({ index: i, call: null, error: { code: 'invalid_input', field: `batch[${i}]`, index: i, message: `batch[${i}]: must be an object, a call (got ${describeValue(item)})` } });
       continue;
     }
     const call = withoutWriteKey(mergeShared(item as Record<string, unknown>, shared));

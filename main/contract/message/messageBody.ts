@@ -316,7 +316,7 @@ function readField(field: FieldDef, call: Call): FieldRead {
     return { ok: true, value: raw };
   }
   if (raw === undefined || raw === '') {
-    if (field.required) return { ok: false, code: 'missing_field', field: name, message: 'is required' };
+    if (field.required) return { ok: false, code: 'missing_field', field: name, message: raw === '' ? 'is required (it is an empty string)' : 'is required' };
     return { ok: true, value: undefined };
   }
   if (typeof raw !== 'string') return { ok: false, code: 'invalid_input', field: name, message: `must be a string (got ${describeValue(raw)})` };

@@ -81,6 +81,15 @@ describe('every bad call of a batch is named', () => {
     expect(answer('/v1/bacth')).toMatch(/^no ingestion route \/v1\/bacth \(did you mean \/v1\/batch\?\);/);
   });
 
+  it('an item that is not a call, and an event sent empty, say what was sent', () => {
+    const refused = refusal(prepare(['track', null, { type: 'track', userId: 'u', event: '' }]));
+    expect(eachProblem(refused.error).map((e) => e.message)).toEqual([
+      'batch[0]: must be an object, a call (got the string "track")',
+      'batch[1]: must be an object, a call (got null)',
+      'batch[2].event: is required (it is an empty string)',
+    ]);
+  });
+
   it('names every call too large when nothing else is wrong', () => {
     const big = (n: number) => ({ type: 'track', userId: 'u', event: `E${n}`, properties: { pad: 'y'.repeat(LIMITS.messageBytes) } });
     const refused = refusal(prepare([{ type: 'track', userId: 'u', event: 'ok' }, big(1), { type: 'track', userId: 'u', event: 'ok' }, big(3)]));
