@@ -212,6 +212,11 @@ function readPayload(s: Intake): Prepared | null {
     return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: refusal.field, message: `${refusal.message}${cut}` });
   }
 
+  // An empty (or blank) body is not JSON cut short, as JSON.parse's "Unexpected end of JSON input" would have it.
+  if (decoded.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) {
+    const what = decoded.byteLength === 0 ? 'is empty' : `is blank (${decoded.byteLength} bytes of white space)`;
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: ${what}: send the ${isBatch ? 'batch as {"batch": [...]}' : 'call as a JSON object'}` });
+  }
   let parsed: unknown;
   let text: string;
   try {
@@ -223,7 +228,9 @@ function readPayload(s: Intake): Prepared | null {
     return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${problem})${cut}${labelNote(req.contentType)}` });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object${labelNote(req.contentType)}` });
+    // A bare array of calls is the commonest: the batch object is what it lacks.
+    const hint = Array.isArray(parsed) && isBatch ? ': send a batch as {"batch": [...]}' : '';
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: must be a JSON object (got ${describeValue(parsed)})${hint}${labelNote(req.contentType)}` });
   }
   const payload = parsed as Record<string, unknown>;
   s.writeKey ??= writeKeyOf(null, payload['writeKey']);

@@ -90,6 +90,15 @@ describe('every bad call of a batch is named', () => {
     ]);
   });
 
+  it('an empty or blank body says so, and a bare array of calls is told to be a batch object, not that JSON ended early', () => {
+    const raw = (body: string, path = '/v1/batch') =>
+      refusal(prepareIngest({ method: 'POST', path, contentType: 'application/json', contentEncoding: null, authorization: null, body: Buffer.from(body), clientIp: null, receivedAt: 1 })).error;
+    expect(raw('')).toEqual({ code: 'invalid_json', field: 'body', message: 'body: is empty: send the batch as {"batch": [...]}' });
+    expect(raw(' \n', '/v1/track')).toEqual({ code: 'invalid_json', field: 'body', message: 'body: is blank (2 bytes of white space): send the call as a JSON object' });
+    expect(raw('[{"type":"track","userId":"u","event":"E"}]')).toEqual({ code: 'invalid_json', field: 'body', message: 'body: must be a JSON object (got an array): send a batch as {"batch": [...]}' });
+    expect(raw('42', '/v1/track').message).toBe('body: must be a JSON object (got number 42)');
+  });
+
   it('names every call too large when nothing else is wrong', () => {
     const big = (n: number) => ({ type: 'track', userId: 'u', event: `E${n}`, properties: { pad: 'y'.repeat(LIMITS.messageBytes) } });
     const refused = refusal(prepare([{ type: 'track', userId: 'u', event: 'ok' }, big(1), { type: 'track', userId: 'u', event: 'ok' }, big(3)]));
