@@ -7,6 +7,8 @@ import { tooDeepField } from '../contract/message/jsonDepth.js';
 import { loneSurrogateProblem } from '../contract/message/messageBody.js';
 import { LIMITS } from '../contract/message/messageShapes.js';
 import { normaliseTimestamp } from '../contract/message/timestamp.js';
+import { suggestKey } from '../contract/suggestKey.js';
+import { describe } from './describe.js';
 import { ClientError } from './errors.js';
 import type { BatchMessage, CallType, LibraryInfo, Properties } from './types.js';
 
@@ -143,7 +145,7 @@ function unknownKey(type: CallType, call: Input): void {
   const known = CALL_KEYS[type];
   for (const key of Object.keys(call)) {
     if (known.has(key)) continue;
-    const hint = closestKey(key, known);
+    const hint = suggestKey(key, [...known]);
     throw new ClientError(`${type}: ${key} is not a field of ${aCall(type)}${hint ? ` (did you mean ${hint}?)` : ''}`, { code: 'invalid_message', call: type, field: key });
   }
   const said = call['type'];
@@ -154,28 +156,6 @@ function unknownKey(type: CallType, call: Input): void {
 
 function aCall(type: CallType): string {
   return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} call`;
-}
-
-/** The known key the unknown one most likely meant: the same but for case, or at most two edits away. */
-function closestKey(key: string, known: ReadonlySet<string>): string | null {
-  const lower = key.toLowerCase();
-  let best: { key: string; distance: number } | null = null;
-  for (const k of known) {
-    const distance = editDistance(lower, k.toLowerCase());
-    if (distance <= Math.min(2, Math.floor(k.length / 3)) && (best === null || distance < best.distance)) best = { key: k, distance };
-  }
-  return best?.key ?? null;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 function identity(type: CallType, call: Input, message: Partial<BatchMessage>): void {
@@ -267,19 +247,6 @@ function ordered(message: Partial<BatchMessage>): Partial<BatchMessage> {
   const out: Record<string, unknown> = {};
   for (const key of KEY_ORDER) if (message[key] !== undefined) out[key] = message[key];
   return out as Partial<BatchMessage>;
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (v instanceof Date) return 'a Date';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === 'object') {
-    const tag = Object.prototype.toString.call(v).slice(8, -1);
-    if (tag !== 'Object') return `a ${tag}`;
-    return typeof (v as { toJSON?: unknown }).toJSON === 'function' ? 'an object with toJSON()' : 'an object';
-  }
-  return `${typeof v} ${String(v)}`;
 }
 
 export function errorText(e: unknown): string {

@@ -11,9 +11,10 @@ import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { batchBody, requestBytes, splitIntoRequests } from './batching.js';
 import { buildMessage, errorText, type Built } from './build.js';
 import { debugEnabled, stderrLogger } from './debug.js';
+import { describe } from './describe.js';
 import { isTimeout, parseBody, serverErrorOf } from './answers.js';
 import { ClientError, type ServerError } from './errors.js';
-import { DEFAULTS, endpointOf, fetchOf, flushAtOf, numberOption } from './options.js';
+import { checkOptionShape, DEFAULTS, endpointOf, fetchOf, flushAtOf, numberOption } from './options.js';
 import { backoffDelay, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
 import type {
   AliasMessage,
@@ -86,8 +87,10 @@ export class Client {
 
   constructor(writeKey: string, options: ClientOptions = {}) {
     if (typeof writeKey !== 'string' || writeKey === '') {
-      throw new ClientError('Client: a write key is required (new Client(writeKey, options))', { code: 'invalid_option', field: 'writeKey' });
+      const got = writeKey === '' ? 'an empty string' : describe(writeKey);
+      throw new ClientError(`Client: a write key is required (new Client(writeKey, options); got ${got})`, { code: 'invalid_option', field: 'writeKey' });
     }
+    checkOptionShape(options);
     this.endpoint = endpointOf(options.endpoint ?? DEFAULTS.endpoint);
     this.#url = `${this.endpoint}/v1/batch`;
     this.flushAt = flushAtOf(options);

@@ -1,4 +1,6 @@
 /** The Client's options checked once, at construction: a bad one throws a ClientError naming the field and the value. */
+import { suggestKey } from '../contract/suggestKey.js';
+import { describe } from './describe.js';
 import { ClientError } from './errors.js';
 import type { ClientOptions, FetchLike, FetchResponse } from './types.js';
 
@@ -12,12 +14,59 @@ export const DEFAULTS = {
   timeoutMs: 15_000,
 } as const;
 
+/** Every option ClientOptions has (types.ts), and those of `backoff`. */
+const OPTION_KEYS: readonly (keyof ClientOptions)[] = [
+  'endpoint', 'flushAt', 'size', 'flushAfter', 'maxRetries', 'backoff', 'timeoutMs', 'clock', 'timers', 'random', 'fetch', 'dispatcher', 'logger', 'debug', 'onError',
+];
+const BACKOFF_KEYS = ['initialMs', 'maxMs'];
+const FUNCTION_OPTIONS = ['random', 'fetch', 'onError'] as const;
+
+/**
+ * Refuses options that are not an object, a key ClientOptions does not have (`flushat`, `flushInterval` from
+ * another SDK: it would be ignored and the default used), and a function option that is not a function (it
+ * would throw only when first called, far from the mistake).
+ */
+export function checkOptionShape(options: unknown): asserts options is ClientOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ClientError(`Client: options must be an object (got ${describe(options)})`, { code: 'invalid_option', field: 'options' });
+  }
+  unknownKeys(options as Record<string, unknown>, OPTION_KEYS, '');
+  const { backoff } = options as { backoff?: unknown };
+  if (backoff !== undefined) {
+    if (typeof backoff !== 'object' || backoff === null || Array.isArray(backoff)) {
+      throw new ClientError(`Client: backoff must be an object {initialMs, maxMs} (got ${describe(backoff)})`, { code: 'invalid_option', field: 'backoff' });
+    }
+    unknownKeys(backoff as Record<string, unknown>, BACKOFF_KEYS, 'backoff.');
+  }
+  for (const field of FUNCTION_OPTIONS) {
+    const value = (options as Record<string, unknown>)[field];
+    if (value !== undefined && typeof value !== 'function') {
+      throw new ClientError(`Client: ${field} must be a function (got ${describe(value)})`, { code: 'invalid_option', field });
+    }
+  }
+  const { debug } = options as { debug?: unknown };
+  if (debug !== undefined && typeof debug !== 'boolean') {
+    throw new ClientError(`Client: debug must be true or false (got ${describe(debug)})`, { code: 'invalid_option', field: 'debug' });
+  }
+}
+
+function unknownKeys(given: Record<string, unknown>, known: readonly string[], prefix: string): void {
+  for (const key of Object.keys(given)) {
+    if (known.includes(key)) continue;
+    const hint = suggestKey(key, known);
+    throw new ClientError(
+      `Client: ${prefix}${key} is not an option${hint ? ` (did you mean ${prefix}${hint}?)` : ''}; the options are ${known.map((k) => prefix + k).join(', ')}`,
+      { code: 'invalid_option', field: prefix + key },
+    );
+  }
+}
+
 export function endpointOf(endpoint: string): string {
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
-    throw new ClientError(`Client: endpoint must be an http(s) URL (got ${JSON.stringify(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
+    throw new ClientError(`Client: endpoint must be an http(s) URL (got ${typeof endpoint === 'string' ? JSON.stringify(endpoint) : describe(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ClientError(`Client: endpoint must be an http(s) URL (got ${JSON.stringify(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
@@ -54,7 +103,8 @@ export function numberOption(
     (Number.isFinite(value) ? !rule.integer || Number.isInteger(value) : rule.allowInfinity === true && value > 0);
   if (!ok) {
     const what = rule.integer ? `an integer ≥ ${rule.min}` : `a number ≥ ${rule.min}`;
-    throw new ClientError(`Client: ${field} must be ${what} (got ${String(value)})`, { code: 'invalid_option', field });
+    // A number is named as it is (`got 0`); anything else with its type, so `"5000"` or `"5s"` reads as a string.
+    throw new ClientError(`Client: ${field} must be ${what} (got ${typeof value === 'number' ? String(value) : describe(value)})`, { code: 'invalid_option', field });
   }
   return value;
 }

@@ -59,6 +59,29 @@ describe('client: options', () => {
     expect(bad('wk', { endpoint: 'ftp://host' })).toMatch(/^endpoint: /);
   });
 
+  it('refuses an option it does not have, naming it and the one meant, instead of ignoring it', () => {
+    const refusal = (options: unknown) => {
+      try {
+        new Client('wk', options as ClientOptions);
+      } catch (e) {
+        if (e instanceof ClientError && e.code === 'invalid_option') return { field: e.field, message: e.message };
+        throw e;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ flushat: 1 })).toEqual({ field: 'flushat', message: expect.stringMatching(/^Client: flushat is not an option \(did you mean flushAt\?\); the options are endpoint, flushAt, /) });
+    expect(refusal({ backoff: { initial: 5 } })).toEqual({ field: 'backoff.initial', message: expect.stringContaining('backoff.initial is not an option (did you mean backoff.initialMs?)') });
+    expect(refusal({ onError: 'log' })).toEqual({ field: 'onError', message: 'Client: onError must be a function (got the string "log")' });
+    expect(refusal({ debug: 'true' })).toEqual({ field: 'debug', message: 'Client: debug must be true or false (got the string "true")' });
+    expect(refusal(5)).toEqual({ field: 'options', message: 'Client: options must be an object (got number 5)' });
+  });
+
+  it('names the type of a value that is not a number, so a string with a unit reads as one', () => {
+    expect(() => new Client('wk', { flushAfter: '5s' as unknown as number })).toThrow('Client: flushAfter must be a number ≥ 1 (got the string "5s")');
+    expect(() => new Client(undefined as unknown as string)).toThrow('Client: a write key is required (new Client(writeKey, options); got undefined)');
+    expect(() => make().client.track(undefined as never)).toThrow('track: the message must be an object (got undefined)');
+  });
+
   it('posts to the endpoint path + /v1/batch', async () => {
     const { client, http } = make({ endpoint: 'https://collect.example/prefix/', flushAt: 1 });
     client.track({ userId: 'u1', event: 'E' });
