@@ -191,20 +191,17 @@ export function utf8Text(bytes: Uint8Array, what: string): string {
   return decoded.text;
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** `--timeout 5000`, `--retry-window 4h`: whole milliseconds, or a whole number with ms/s/m/min/h. */
+/**
+ * `--timeout 5000`, `--retry-window 4h`: whole milliseconds, or a whole number with ms/s/m/min/h/d. A number
+ * too large to be exact comes back as Infinity, so that its caller can say it is over the limit.
+ */
 export function parseDurationMs(value: string): number | null {
-  const m = /^\s*(\d+)\s*(ms|s|m|min|h)?\s*$/.exec(value);
+  const m = /^\s*(\d+)\s*(ms|s|m|min|h|d)?\s*$/.exec(value);
   if (!m) return null;
   const n = Number(m[1]) * (UNITS[m[2] ?? 'ms'] ?? 1);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-export function parsePositiveInt(value: string): number | null {
-  if (!/^\s*\d+\s*$/.test(value)) return null;
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n >= 1 ? n : null;
+  return Number.isSafeInteger(n) ? n : Number.POSITIVE_INFINITY;
 }
 
 /** A human duration: `850 ms`, `4.8 s`, `2 min 5 s`, `1 h 5 min`. */

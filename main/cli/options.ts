@@ -1,19 +1,33 @@
 /** The `hookbench` flags' value parsers (a bad value is a usage error naming the expected form), and `--data`, the older spelling of `--data-dir`. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CHECK_LIMITS } from '../contract/check/checkInputs.js';
-import { parseDurationMs, parsePositiveInt, type CliIO } from './io.js';
+import { parseDurationMs, type CliIO } from './io.js';
 
-export const ms = (value: string): number => {
-  const n = parseDurationMs(value);
-  if (n === null) throw new InvalidArgumentError('expected milliseconds (5000) or a whole number with a unit: 5s, 30m, 4h');
-  return n;
-};
+const DURATION_FORMS = 'milliseconds (5000) or a whole number with a unit (5s, 30m, 4h, 2d)';
 
-export const positiveInt = (value: string): number => {
-  const n = parsePositiveInt(value);
-  if (n === null) throw new InvalidArgumentError('expected a whole number of at least 1');
-  return n;
-};
+/**
+ * A duration flag (`--timeout`, `--retry-window`, `--delay`): a refusal says the flag's range in ms and in words,
+ * and what was wrong with the value (not a duration, negative, over the limit), since `5`, `-1` and `40d` are the
+ * usual slips.
+ */
+export const durationMs =
+  (min: number, max: number, maxInWords: string) =>
+  (value: string): number => {
+    const range = `from ${min} to ${max} ms (${maxInWords})`;
+    const n = parseDurationMs(value);
+    if (n === null) throw new InvalidArgumentError(/^\s*-\s*\d/.test(value) ? `a duration cannot be negative: give one ${range}` : `expected ${DURATION_FORMS}, ${range}`);
+    if (n < min || n > max) throw new InvalidArgumentError(`must be ${range}`);
+    return n;
+  };
+
+/** A count flag (`--max-attempts`, `--burst`, `--capacity`): a whole number within its limits, named in the refusal. */
+export const wholeNumber =
+  (min: number, max: number, of = '') =>
+  (value: string): number => {
+    const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number ${of ? `of ${of} ` : ''}from ${min} to ${max}`);
+    return n;
+  };
 
 export const portNumber = (value: string): number => {
   const n = Number(value);
@@ -28,11 +42,7 @@ export const seconds = (value: string): number => {
 };
 
 /** `--capacity SECONDS`: a whole number of seconds within the check's limit. */
-export const capacitySeconds = (value: string): number => {
-  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > CHECK_LIMITS.maxCapacitySeconds) throw new InvalidArgumentError(`expected a whole number of seconds from 1 to ${CHECK_LIMITS.maxCapacitySeconds}`);
-  return n;
-};
+export const capacitySeconds = wholeNumber(1, CHECK_LIMITS.maxCapacitySeconds, 'seconds');
 
 /** `--expect-rate N`: deliveries per second, more than 0 and within the check's limit. */
 export const expectRate = (value: string): number => {

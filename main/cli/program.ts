@@ -4,10 +4,10 @@
  * `main/cli.ts` only wires it to the real process.
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { MESSAGE_TYPES } from '../contract/message/messageShapes.js';
+import { CONFIG_LIMITS, MESSAGE_TYPES } from '../contract/message/messageShapes.js';
 import { EXIT, type CliIO } from './io.js';
 import { CHECK_HELP, DATA_DIR_OF_SERVE, DELETE_USER_HELP, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
-import { capacitySeconds, collect, dataAlias, dataDirFrom, expectRate, ms, portNumber, positiveInt, reportEveryRefusedValue, seconds } from './options.js';
+import { capacitySeconds, collect, dataAlias, dataDirFrom, durationMs, expectRate, portNumber, reportEveryRefusedValue, seconds, wholeNumber } from './options.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './commands/receive.js';
 import { runSend, type SendDeps, type SendOptions } from './commands/send/send.js';
 import { runCheckCommand, type CheckDeps, type CheckOptions } from './commands/check.js';
@@ -21,7 +21,8 @@ import { runVerify } from './commands/verify.js';
 import { runExport, type ExportOptions } from './commands/export.js';
 import { runImport, type ImportOptions } from './commands/import.js';
 import { EXPORT_FORMATS } from '../contract/api.js';
-import { DEFAULT_RECEIVER_PORT, DEFAULT_RECEIVER_TLS_PORT } from '../contract/receiver/receiver.js';
+import { DEFAULT_RECEIVER_PORT, DEFAULT_RECEIVER_TLS_PORT, RECEIVER_LIMITS } from '../contract/receiver/receiver.js';
+import { CHECK_LIMITS } from '../contract/check/checkInputs.js';
 import { DELIVERY_STATUSES } from '../contract/deliveries.js';
 import { MESSAGE_STATUSES } from '../contract/messages.js';
 import { HOOKBENCH_VERSION } from '../contract/version.js';
@@ -59,9 +60,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .option('--secret <secret>', 'shared secret: sign each request (X-Signature, HMAC-SHA1)')
     .option('--header <header>', 'static header "Name: value" for every webhook (repeatable, at most 5)', collect)
     .option('--data <json>', 'the whole call as JSON (userId, event, properties, ...), or @file, or @- for stdin')
-    .addOption(new Option('--timeout <ms>', 'response timeout per attempt (default 5000, at most 120000)').argParser(ms))
-    .addOption(new Option('--max-attempts <n>', 'stop after this many attempts (at most 1000)').argParser(positiveInt))
-    .addOption(new Option('--retry-window <ms>', 'retry for this long after the first attempt (default 4h, at most 30 days)').argParser(ms))
+    .addOption(new Option('--timeout <ms>', `response timeout per attempt (default 5000, at most ${CONFIG_LIMITS.timeoutMs})`).argParser(durationMs(1, CONFIG_LIMITS.timeoutMs, '2 min')))
+    .addOption(new Option('--max-attempts <n>', `stop after this many attempts (at most ${CONFIG_LIMITS.maxAttempts})`).argParser(wholeNumber(1, CONFIG_LIMITS.maxAttempts)))
+    .addOption(new Option('--retry-window <ms>', 'retry for this long after the first attempt (default 4h, at most 30 days)').argParser(durationMs(0, CONFIG_LIMITS.retryWindowMs, '30 days')))
     .option('--fast', 'play the retry schedule on a virtual clock: finishes at once')
     .option('--json', 'print one JSON object per line (attempts, retries, result)')
     .option('--data-dir <dir>', 'send through the hookbench serve running on this data dir (default: $HOOKBENCH_DATA, else the per-user folder); with none there, record into DIR (default: a throw-away one)')
@@ -206,7 +207,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .option('--json', 'print the report as JSON: {url, startedAt, finishedAt, summary, diagnosis, checks, capacity}')
     .option('--junit <file>', 'also write the report as JUnit XML (one testcase per check) to this file')
     .option('--only <ids>', 'run only these check IDs, comma-separated (see --list)')
-    .addOption(new Option('--burst <n>', 'concurrent deliveries of the burst check (default 50)').argParser(positiveInt))
+    .addOption(new Option('--burst <n>', `concurrent deliveries of the burst check (default ${CHECK_LIMITS.defaultBurst}, at most ${CHECK_LIMITS.maxBurst})`).argParser(wholeNumber(1, CHECK_LIMITS.maxBurst)))
     .option('--scenarios <file>', 'a JSON file of your own scenarios (schema/check-scenarios.schema.json), run after the battery')
     .option('--ca-file <file>', "also trust these CA certificates (a PEM file), as a destination's caFile: for a self-signed or local CA's https receiver")
     .addOption(new Option('--capacity <seconds>', 'also measure the deliveries per second it sustains, for this many seconds (1 to 300), sent as the destination sends them').argParser(capacitySeconds))
@@ -241,7 +242,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--secret <secret>', 'shared secret: check each X-Signature (HMAC-SHA1) and say what is wrong')
     .option('--respond <list>', 'answers in order, the last repeating: 500,500,200 (also never, reset, close; at most 100)', '200')
-    .addOption(new Option('--delay <ms>', 'wait this long before each answer (6000 makes Hookbench time out)').argParser(ms))
+    .addOption(new Option('--delay <ms>', `wait this long before each answer (6000 makes Hookbench time out; at most ${RECEIVER_LIMITS.delayMs})`).argParser(durationMs(0, RECEIVER_LIMITS.delayMs, '10 min')))
     .addOption(new Option('--retry-after <seconds>', 'send Retry-After with 429 and 5xx answers').argParser(seconds))
     .option('--tls', 'listen with HTTPS, presenting a self-signed certificate kept in the data dir')
     .option('--json', 'print one JSON object per line (listening, request, stopped)')

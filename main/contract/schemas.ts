@@ -190,10 +190,10 @@ const positiveMs = (max: number) => z.number().int('must be a whole number of mi
 
 export const retryPolicyInputSchema = z.strictObject({
   schedule: z.array(positiveMs(7 * 24 * 3_600_000)).min(1).max(100).optional(),
-  windowMs: z.number().int().min(0).max(30 * 24 * 3_600_000).optional(),
+  windowMs: z.number().int().min(0).max(CONFIG_LIMITS.retryWindowMs).optional(),
   jitter: z.number().min(0).max(1).optional(),
   /** `null` removes the cap (in a patch): only the window bounds the retries then. */
-  maxAttempts: z.number().int().min(1).max(1000).nullable().optional(),
+  maxAttempts: z.number().int().min(1).max(CONFIG_LIMITS.maxAttempts).nullable().optional(),
 });
 
 const filtersSchema = z.strictObject({
@@ -232,7 +232,7 @@ function destinationSchemas(url: z.ZodType<string>) {
     // The limit is checked with the url shorthand (checkWebhooks); the JSON Schema editors read says it too.
     webhooks: z.array(webhook).meta({ maxItems: LIMITS.webhooksPerDestination }),
     caFile: maxChars(CONFIG_LIMITS.pathChars).min(1).nullable(),
-    timeoutMs: positiveMs(120_000),
+    timeoutMs: positiveMs(CONFIG_LIMITS.timeoutMs),
     retry: retryPolicyInputSchema,
     filters: filtersSchema,
   };

@@ -192,6 +192,12 @@ export const CONFIG_LIMITS = {
   nameChars: 100,
   pathChars: 4_096,
   eventNameChars: 1_024,
+  /** A destination's `timeoutMs` (and `hookbench send --timeout`): two minutes. */
+  timeoutMs: 120_000,
+  /** `retry.windowMs` (and `--retry-window`): 30 days. */
+  retryWindowMs: 30 * 24 * 3_600_000,
+  /** `retry.maxAttempts` (and `--max-attempts`). */
+  maxAttempts: 1_000,
 } as const;
 
 export function isMessageType(value: unknown): value is MessageType {

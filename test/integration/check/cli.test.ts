@@ -198,7 +198,7 @@ describe('hookbench check', () => {
     [['--header', 'Content-Type: text/plain'], '--header'],
     [['--header', 'no colon'], 'hookbench check: --header "no colon": expected "Name: value"'],
     [['--burst', '0'], "error: option '--burst <n>' argument '0' is invalid"],
-    [['--burst', '501'], 'burst: must be at most 500 concurrent deliveries (--burst)'],
+    [['--burst', '501'], "option '--burst <n>' argument '501' is invalid. expected a whole number from 1 to 500"],
   ])('usage errors exit 2 naming the flag: %j', async (args, message) => {
     const { code, err } = await check(['http://127.0.0.1:9/hook', ...args]);
     expect(code).toBe(2);

@@ -221,7 +221,7 @@ describe('hookbench send (in-process)', () => {
       // Every refused flag is named, not only the first.
       [
         ['send', 'track', '--to', 'http://127.0.0.1:9/h', '--timeout', 'abc', '--max-attempts', '0'],
-        "error: option '--timeout <ms>' argument 'abc' is invalid. expected milliseconds (5000) or a whole number with a unit: 5s, 30m, 4h\nerror: option '--max-attempts <n>' argument '0' is invalid. expected a whole number of at least 1\n",
+        "error: option '--timeout <ms>' argument 'abc' is invalid. expected milliseconds (5000) or a whole number with a unit (5s, 30m, 4h, 2d), from 1 to 120000 ms (2 min)\nerror: option '--max-attempts <n>' argument '0' is invalid. expected a whole number from 1 to 1000\n",
       ],
     ];
     for (const [argv, message] of cases) {
@@ -229,6 +229,26 @@ describe('hookbench send (in-process)', () => {
       expect(await runCli(argv, c.io, { send: { tmpRoot: tmpRoot() } }), argv.join(' ')).toBe(2);
       expect(c.err()).toContain(message);
     }
+  });
+
+  it('a mistyped duration or count names the flag, its range and the value: negative, over the limit, a unit it lacks', async () => {
+    const refusal = async (...flags: string[]) => {
+      const c = capture();
+      expect(await runCli(['send', 'track', '--to', 'http://127.0.0.1:9/h', '--data', TRACK, ...flags], c.io, { send: { tmpRoot: tmpRoot() } }), flags.join(' ')).toBe(2);
+      return c.err().split('\n')[0];
+    };
+    expect(await refusal('--timeout', '-1')).toBe("error: option '--timeout <ms>' argument '-1' is invalid. a duration cannot be negative: give one from 1 to 120000 ms (2 min)");
+    expect(await refusal('--timeout', '999999999999999999999')).toBe("error: option '--timeout <ms>' argument '999999999999999999999' is invalid. must be from 1 to 120000 ms (2 min)");
+    expect(await refusal('--timeout', '3m')).toBe("error: option '--timeout <ms>' argument '3m' is invalid. must be from 1 to 120000 ms (2 min)");
+    expect(await refusal('--retry-window', '40d')).toBe("error: option '--retry-window <ms>' argument '40d' is invalid. must be from 0 to 2592000000 ms (30 days)");
+    expect(await refusal('--max-attempts', '5000')).toBe("error: option '--max-attempts <n>' argument '5000' is invalid. expected a whole number from 1 to 1000");
+  });
+
+  it('a duration in days is read as one: --retry-window 2d', async () => {
+    const rx = await receiver();
+    const c = capture();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--retry-window', '2d', '--fast'], c.io, { send: { tmpRoot: tmpRoot() } })).toBe(0);
+    expect(c.out()).toContain('retries for up to 48 h');
   });
 
   it('Ctrl-C during a real-clock retry wait: closes the core, exits 1, removes the data dir', async () => {
