@@ -38,7 +38,32 @@ export interface CliDeps {
   check?: CheckDeps;
 }
 
-export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}): Command {
+/** The commands whose `--json` output is JSON lines, a refusal among them as `{"type": "error", ...}` on stdout. */
+const JSON_LINE_COMMANDS = new Set(['send', 'receive', 'import', 'delete-user']);
+
+/** Whether argv asks one of those commands for JSON lines (a `--json` before any `--` that ends the flags). */
+function wantsJsonLines(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return JSON_LINE_COMMANDS.has(argv[0] ?? '') && (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/**
+ * Commander's refusal (`error: option '--timeout <ms>' argument '-1' is invalid. …`, one line per refused flag,
+ * a `(Did you mean …?)` line after its error) as the one JSON error line those commands print for their own
+ * refusals: the first in `message`, the others in `problems`.
+ */
+export function usageErrorLine(text: string): string {
+  const errors: string[] = [];
+  for (const line of text.trim().split('\n')) {
+    if (line.startsWith('error: ')) errors.push(line.slice('error: '.length));
+    else if (line !== '(add --help for usage)' && errors.length > 0) errors[errors.length - 1] += ` ${line}`;
+  }
+  const [first = text.trim(), ...rest] = errors;
+  const more = rest.length ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '';
+  return `${JSON.stringify({ type: 'error', code: 'usage', message: first + more, ...(rest.length ? { problems: rest.map((message) => ({ code: 'usage', message })) } : {}) })}\n`;
+}
+
+export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}, jsonLines = false): Command {
   const version = HOOKBENCH_VERSION;
   const program = new Command('hookbench');
   program
@@ -48,8 +73,10 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),
+      // With --json a script reads stdout alone: a refused flag is a JSON line there, as the command's own refusals are.
+      outputError: (s, write) => (jsonLines ? io.stdout(usageErrorLine(s)) : write(s)),
     })
-    .showHelpAfterError('(add --help for usage)')
+    .showHelpAfterError(jsonLines ? false : '(add --help for usage)')
     .exitOverride();
 
   program
@@ -260,7 +287,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
 /** Parse `argv` (without node and the script) and run the command; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIO, deps: CliDeps = {}): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(io, (c) => (code = c), deps);
+  const program = buildProgram(io, (c) => (code = c), deps, wantsJsonLines(argv));
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (e) {

@@ -244,6 +244,30 @@ describe('hookbench send (in-process)', () => {
     expect(await refusal('--max-attempts', '5000')).toBe("error: option '--max-attempts <n>' argument '5000' is invalid. expected a whole number from 1 to 1000");
   });
 
+  it('with --json a refused flag is one JSON error line on stdout and nothing on stderr, as the command\'s own refusals are', async () => {
+    const c = capture();
+    expect(await runCli(['send', 'track', '--to', 'http://127.0.0.1:9/h', '--data', TRACK, '--timeout', '-1', '--max-attempts', '0', '--json'], c.io, { send: { tmpRoot: tmpRoot() } })).toBe(2);
+    expect(c.err()).toBe('');
+    expect(c.out().split('\n')).toEqual([expect.any(String), '']); // one line
+    expect(JSON.parse(c.out())).toEqual({
+      type: 'error',
+      code: 'usage',
+      message: "option '--timeout <ms>' argument '-1' is invalid. a duration cannot be negative: give one from 1 to 120000 ms (2 min) (and 1 more problem)",
+      problems: [{ code: 'usage', message: "option '--max-attempts <n>' argument '0' is invalid. expected a whole number from 1 to 1000" }],
+    });
+    const typo = capture();
+    expect(await runCli(['send', 'track', '--to', 'http://127.0.0.1:9/h', '--retry-windw', '5', '--json'], typo.io)).toBe(2);
+    expect(JSON.parse(typo.out())).toEqual({ type: 'error', code: 'usage', message: "unknown option '--retry-windw' (Did you mean --retry-window?)" });
+    const importing = capture();
+    expect(await runCli(['import', '--json'], importing.io)).toBe(2);
+    expect(JSON.parse(importing.out())).toEqual({ type: 'error', code: 'usage', message: "missing required argument 'file'" });
+    // Without --json, commander's own words on stderr.
+    const plain = capture();
+    expect(await runCli(['send', 'track', '--to', 'http://127.0.0.1:9/h', '--timeout', '-1'], plain.io)).toBe(2);
+    expect(plain.out()).toBe('');
+    expect(plain.err()).toContain("error: option '--timeout <ms>' argument '-1' is invalid.");
+  });
+
   it('a duration in days is read as one: --retry-window 2d', async () => {
     const rx = await receiver();
     const c = capture();
