@@ -20,7 +20,7 @@ export const listDestinationsInputSchema = z.strictObject({
     .optional(),
 });
 /** Row ids of messages, deliveries, captures: positive whole numbers. */
-export const rowId = z.number({ error: wrongType('must be a number (a row id)') }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER);
+export const rowId = z.number({ error: wrongType('must be a number (a row id)') }).int({ error: (issue) => `must be a whole number (got ${String(issue.input)})` }).positive().max(Number.MAX_SAFE_INTEGER);
 /** Ids (UUIDs) or names of sources and destinations. */
 export const ref = z.string({ error: wrongType('must be a string (an id or a name)') }).min(1, 'must not be empty').max(200);
 const filterText = z

@@ -181,7 +181,7 @@ export const listCheckRunsInputSchema = z.strictObject({
 export type ListCheckRunsInput = z.input<typeof listCheckRunsInputSchema>;
 
 export const getCheckRunInputSchema = z.strictObject({
-  id: z.number({ error: wrongType('must be a number (a check run id)') }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER),
+  id: z.number({ error: wrongType('must be a number (a check run id)') }).int({ error: (issue) => `must be a whole number (got ${String(issue.input)})` }).positive().max(Number.MAX_SAFE_INTEGER),
 });
 
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?$/i;

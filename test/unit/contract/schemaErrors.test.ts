@@ -44,6 +44,13 @@ describe('a limit broken names the limit and the value given, in every schema', 
     expect(parseCommandInput('createSource', { name: 5, kind: 'web' })).toMatchObject({ ok: false, error: { message: 'name: must be a string (got number 5)' } });
   });
 
+  it('an id of 0 or 1.5 says what it must be and the value given', () => {
+    expect(parseCommandInput('getMessage', { id: 0 })).toMatchObject({ ok: false, error: { field: 'id', limit: 0, message: 'id: must be more than 0 (got 0)' } });
+    expect(parseCommandInput('retryNow', { deliveryId: -3 })).toMatchObject({ ok: false, error: { field: 'deliveryId', message: 'deliveryId: must be more than 0 (got -3)' } });
+    expect(parseCommandInput('getMessage', { id: 1.5 })).toMatchObject({ ok: false, error: { field: 'id', message: 'id: must be a whole number (got 1.5)' } });
+    expect(parseCommandInput('getCheckRun', { id: 0 })).toMatchObject({ ok: false, error: { field: 'id', message: 'id: must be more than 0 (got 0)' } });
+  });
+
   it('the wrong type keeps the message the schema gives for it', () => {
     expect(parseCommandInput('createDeletionRequest', { userId: 42 })).toMatchObject({ ok: false, error: { message: 'userId: must be a string (the user whose data is deleted)' } });
   });
