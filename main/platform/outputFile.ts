@@ -4,7 +4,7 @@
  * (checked with lstat before writing and again right before the rename), so a temporary file is never renamed
  * over /dev/full or a link, and opening never waits for a FIFO's reader.
  */
-import { closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, fsyncSync, lstatSync, openSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { kind } from './boundedFile.js';
 
@@ -30,7 +30,7 @@ function lstatOrNull(path: string): Stats | null {
     return lstatSync(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new FileWriteError(path, `cannot be checked (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new FileWriteError(path, `cannot be checked (${words(e)})`);
   }
 }
 
@@ -60,6 +60,21 @@ const words = (e: unknown): string => {
   const code = (e as NodeJS.ErrnoException).code;
   return code ? `${code}: ${ERRNO_WORDS[code] ?? (e as Error).message}` : String(e);
 };
+
+/**
+ * Before a long run whose report goes to `path` (check --junit): what checkOutputPath refuses, and a folder
+ * that is missing, not a folder or not writable, so that a mistyped path is said before the run, not after it.
+ */
+export function checkOutputTarget(path: string): void {
+  checkOutputPath(path);
+  const folder = dirname(path);
+  try {
+    if (!statSync(folder).isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
+    accessSync(folder, constants.W_OK);
+  } catch (e) {
+    throw new FileWriteError(path, `cannot be written (${words(e)})`);
+  }
+}
 
 /**
  * Writes `text` to `path` whole or not at all: a temporary file beside it, synced, then renamed over it.

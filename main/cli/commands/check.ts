@@ -38,7 +38,7 @@ import { EXIT, refusalText, readNamedFile, runCommand, UsageError, utf8Text, typ
 import { caretSnippet, jsonProblemWhere } from '../../domain/jsonText.js';
 import { parseUserJson } from '../../domain/userJson.js';
 import { absolutePath, caFileProblem, FILE_LIMITS } from '../../platform/boundedFile.js';
-import { FileWriteError, writeOutputFile } from '../../platform/outputFile.js';
+import { checkOutputTarget, FileWriteError, writeOutputFile } from '../../platform/outputFile.js';
 import { callApi, findLiveServe } from '../remote.js';
 import type { EngineEvent } from '../../contract/events.js';
 import { EventStream, untilAborted } from '../events.js';
@@ -83,6 +83,16 @@ function readScenarios(file: string): CheckScenarioFile {
   return checked.value;
 }
 
+/** --junit checked before the run (a battery, or a capacity run, takes a while): its folder, and what is there. */
+function junitTarget(file: string): void {
+  try {
+    checkOutputTarget(resolve(file));
+  } catch (e) {
+    if (e instanceof FileWriteError) throw new UsageError(`--junit: ${e.message}; nothing was checked`);
+    throw e;
+  }
+}
+
 /** --ca-file as the absolute path serve or the in-process core reads, once it was read here the same bounded way. */
 function caFileOf(file: string): string {
   const problem = caFileProblem(file);
@@ -125,6 +135,7 @@ export async function runCheckCommand(url: string | undefined, options: CheckOpt
     if (options.expectRate !== undefined && options.capacity === undefined) throw new UsageError('--expect-rate: give --capacity SECONDS too (the rate is judged on a capacity run)');
     const valid = parseWith(runCheckInputSchema, input);
     if (!valid.ok) throw new UsageError(refusalText(valid.error, withFlag));
+    if (options.junit) junitTarget(options.junit);
     // A human report prints each check as it finishes (a late answer takes seconds); JSON waits for the end.
     // The diagnosis comes first: the checks that may set it off (they run first) are held until it is known.
     const printed = new Set<string>();

@@ -157,6 +157,19 @@ describe('hookbench check', () => {
     expect(xml).toMatch(/<testsuite name="hookbench check http:\/\/127\.0\.0\.1:\d+\/hook" tests="2" failures="1" errors="0"/);
   });
 
+  it('a --junit path that cannot be written is refused before the run: no request reaches the receiver', async () => {
+    const r = await newReceiver(checkReceiver());
+    const dir = newDataDir();
+    const missing = await check([r.url, '--secret', SECRET, '--junit', join(dir, 'no-such-folder', 'check.xml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toBe(`hookbench check: --junit: ${join(dir, 'no-such-folder', 'check.xml')} cannot be written (ENOENT: its folder does not exist); nothing was checked\n`);
+    const folder = await check([r.url, '--secret', SECRET, '--junit', dir]);
+    expect(folder.code).toBe(2);
+    expect(folder.err).toContain(`--junit: ${dir} is a directory, not a regular file`);
+    expect(missing.out + folder.out).toBe('');
+    expect(r.captured).toHaveLength(0);
+  });
+
   it('--list prints every check ID with its area and title, and the scenarios file\'s', async () => {
     const file = join(newDataDir(), 'scenarios.json');
     writeFileSync(file, JSON.stringify({ scenarios: [{ id: 'acme.order-created', title: 'Order Created is accepted', message: { type: 'track', call: { userId: 'u', event: 'Order Created' } } }] }));
