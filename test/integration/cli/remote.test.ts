@@ -459,6 +459,14 @@ describe('hookbench send follows the rule of the other commands: through the ser
     const id = Number(/^sending track #(\d+) /.exec(c.out())![1]);
     expect(must(running.core.getMessage({ id })).deliveries).toMatchObject([{ status: 'delivered', attempts: 3 }]);
 
+    // --json says it too, in the result line: a script going on with that serve knows its clock stays moved.
+    const again = await newReceiver(sequence(500, 200));
+    const j = captureIO();
+    expect(await runCli(['send', 'track', '--to', again.url, '--data', TRACK, '--fast', '--json'], j.io)).toBe(0);
+    const result = JSON.parse(j.out().trimEnd().split('\n').at(-1)!) as { type: string; clockOffsetMs?: number };
+    expect(result.type).toBe('result');
+    expect(result.clockOffsetMs).toBe(must(running.core.getClock()).offsetMs);
+
     await running.stop();
     const alone = captureIO();
     expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK], alone.io)).toBe(0);

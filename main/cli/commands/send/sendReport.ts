@@ -131,13 +131,23 @@ export class Reporter {
     this.io.stdout(`  next retry at ${isoFromMs(d.nextAttemptAt)} (in ${formatDuration(inMs)}${this.fast ? ' of virtual time' : ''})\n`);
   }
 
-  /** --fast through a serve: its clock stays where the send moved it, which the workbench shows too. */
+  /** --fast through a serve: its clock stays where the send moved it, which the workbench shows too (JSON: the result's clockOffsetMs). */
   clockMoved(offsetMs: number): void {
     if (this.json) return;
     this.io.stdout(`the serve's engine clock is now ${formatDuration(Math.abs(offsetMs))} ${offsetMs < 0 ? 'behind' : 'ahead of'} real time (--fast moved it; Reset offset in the workbench's top bar puts it back)\n`);
   }
 
-  result(args: { message: MessageRecord; status: DeliveryStatus | 'filtered' | 'interrupted'; reason: string | null; attempts: number; spanMs: number | null; exitCode: number; delivery?: DeliveryRecord }): void {
+  result(args: {
+    message: MessageRecord;
+    status: DeliveryStatus | 'filtered' | 'interrupted';
+    reason: string | null;
+    attempts: number;
+    spanMs: number | null;
+    exitCode: number;
+    delivery?: DeliveryRecord;
+    /** --fast through a serve: the serve's clock offset the send left behind (clockMoved says it in words). */
+    clockOffsetMs?: number | null;
+  }): void {
     const { status, reason, attempts } = args;
     // Why no further attempt came, when the retry window ran out (docs/behaviour.md §3).
     const why = status === 'failed' && args.delivery ? pastWindowWords(args.delivery, this.webhookCount > 1) : null;
@@ -153,6 +163,8 @@ export class Reporter {
         webhookAttempts: this.attemptsSeen,
         id: args.message.id,
         messageId: args.message.messageId,
+        // A script that goes on with that serve needs to know its clock stays moved, as the human output says.
+        ...(args.clockOffsetMs != null ? { clockOffsetMs: args.clockOffsetMs } : {}),
         exitCode: args.exitCode,
       });
       return;

@@ -208,7 +208,7 @@ async function sendAndFollow(o: ThroughServe, dest: Destination, follow: Follow)
   }
   await follow.catchUp(); // every attempt printed, also those of a round whose events came late
   const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
-  report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final });
+  report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final, clockOffsetMs: movedTo });
   if (movedTo !== null) report.clockMoved(movedTo);
   return exitCode;
 }
