@@ -14,6 +14,7 @@ import { HISTORY_COMMANDS } from './commands/history.js';
 import { INGESTION_COMMANDS } from './commands/ingestion.js';
 import { RECEIVER_COMMANDS } from './commands/receiver.js';
 import { REGISTRY_COMMANDS } from './commands/registry.js';
+import { suggestKey } from './suggestKey.js';
 
 export { API_LIMITS, EXPORT_LIMIT, EXPORT_TEXT_BYTES, listMessagesInputSchema } from './commandInputs.js';
 
@@ -39,4 +40,11 @@ export const commandSchemas = Object.fromEntries(COMMAND_NAMES.map((name) => [na
 
 export function isCommandName(name: string): name is keyof Table {
   return Object.hasOwn(COMMANDS, name);
+}
+
+/** What an unknown command name is told, with the command most likely meant (`listMesages`, `listmessages`). */
+export function unknownCommandMessage(name: string): string {
+  const shown = name.slice(0, 100);
+  const meant = suggestKey(shown, COMMAND_NAMES);
+  return `unknown command ${JSON.stringify(shown)}${meant ? ` (did you mean ${meant}?)` : ''}; docs/api.md lists every command`;
 }

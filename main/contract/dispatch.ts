@@ -10,7 +10,7 @@
  */
 import type { z } from 'zod';
 import type { CommandName, CommandOutput } from './api.js';
-import { commandSchemas, isCommandName } from './commands.js';
+import { commandSchemas, isCommandName, unknownCommandMessage } from './commands.js';
 import { err, type Result } from './result.js';
 import { parseWith } from './schemas.js';
 
@@ -45,7 +45,7 @@ export interface DispatchOptions {
 
 export async function dispatch(handlers: CommandHandlers, name: string, input: unknown, options: DispatchOptions = {}): Promise<Result<unknown>> {
   if (typeof name !== 'string' || !isCommandName(name) || !Object.hasOwn(handlers, name)) {
-    return err({ code: 'not_found', message: `unknown command "${String(name)}"` });
+    return err({ code: 'not_found', message: unknownCommandMessage(String(name)) });
   }
   const parsed = parseCommandInput(name, input);
   if (!parsed.ok) return parsed;

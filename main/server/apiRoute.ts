@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isCommandName } from '../contract/commands.js';
+import { isCommandName, unknownCommandMessage } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
 import { unkeptNumber } from '../contract/jsonNumbers.js';
@@ -58,7 +58,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, path:
     return sendJson(res, 401, { ok: false, error: { code: 'unauthorized', message: 'missing or wrong API token: send "Authorization: Bearer <token>" (see server.json)' } });
   }
   const name = path.slice('/api/'.length);
-  if (!isCommandName(name)) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `unknown command "${name.slice(0, 100)}"` } });
+  if (!isCommandName(name)) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: unknownCommandMessage(name) } });
   if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `POST /api/${name} with a JSON object` } }, { allow: 'POST' });
   // An import carries a whole export's text: its limit is what one export writes (IMPORT_LIMITS).
   const limit = name === 'importMessages' ? IMPORT_LIMITS.requestBytes : API_BODY_LIMIT;

@@ -55,6 +55,18 @@ export function describeDispatchSuite(transportName: string, open: () => Promise
       }
     });
 
+    it('an unknown command names the one most likely meant: a typo or the wrong case', async () => {
+      const t = await open();
+      try {
+        for (const [name, meant] of [['listMesages', 'listMessages'], ['listmessages', 'listMessages'], ['advanceclock', 'advanceClock']] as const) {
+          const r = await t.call(name, {});
+          expect(r).toMatchObject({ ok: false, error: { code: 'not_found', message: `unknown command "${name}" (did you mean ${meant}?); docs/api.md lists every command` } });
+        }
+      } finally {
+        await t.close();
+      }
+    });
+
     it('wrong types reach no handler: invalid_input naming the field, never internal (every command, random values)', async () => {
       const t = await open();
       try {
