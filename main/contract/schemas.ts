@@ -213,7 +213,7 @@ function checkWebhooks(
     ctx.addIssue({
       code: 'custom',
       path: ['webhooks', LIMITS.webhooksPerDestination],
-      message: `at most ${LIMITS.webhooksPerDestination} webhooks`,
+      message: `at most ${LIMITS.webhooksPerDestination} webhooks (got ${webhooks.length})`,
       params: { limit: LIMITS.webhooksPerDestination },
     });
   }

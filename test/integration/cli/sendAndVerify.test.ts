@@ -189,7 +189,7 @@ describe('hookbench send (in-process)', () => {
     const urls = Array.from({ length: 6 }, (_, i) => `http://127.0.0.1:9/hook${i}`);
     const code = await runCli(['send', 'track', ...urls.flatMap((u) => ['--to', u]), '--data', TRACK], c.io, { send: { tmpRoot: tmpRoot() } });
     expect(code).toBe(2);
-    expect(c.err()).toContain('webhooks[5]: at most 5 webhooks');
+    expect(c.err()).toContain('webhooks[5]: at most 5 webhooks (got 6) (--to)');
   });
 
   it('flags refused for several problems: each problem on a line of its own with its flag, and in --json its problems', async () => {

@@ -12,7 +12,7 @@ const url = 'http://127.0.0.1:9/hook';
 
 describe('destination configuration: every violation is a clear error and nothing is saved', () => {
   it.each([
-    [{ name: 'd', webhooks: Array.from({ length: 6 }, () => ({ url })) }, 'webhooks[5]', 'webhooks[5]: at most 5 webhooks'],
+    [{ name: 'd', webhooks: Array.from({ length: 6 }, () => ({ url })) }, 'webhooks[5]', 'webhooks[5]: at most 5 webhooks (got 6)'],
     [{ name: 'd', url: 'ftp://x/y' }, 'url', 'url: must be an absolute http:// or https:// URL'],
     [{ name: 'd', url: '/relative' }, 'url', 'url: must be an absolute http:// or https:// URL'],
     [{ name: 'd', webhooks: [{ url, headers: { Host: 'x' } }] }, 'webhooks[0].headers.Host', 'webhooks[0].headers.Host: header "Host" is set by Hookbench and cannot be configured'],

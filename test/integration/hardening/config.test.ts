@@ -96,7 +96,7 @@ describe('a config file with several problems names them all at once (docs/behav
         '  sources[0].kind: must be one of web, mobile, server (got "desktop")',
         '  destinations[0].secret: unknown field (did you mean "sharedSecret"?)',
         '  destinations[0].timeoutms: unknown field (did you mean "timeoutMs"?)',
-        '  destinations[1].webhooks[5]: at most 5 webhooks',
+        '  destinations[1].webhooks[5]: at most 5 webhooks (got 6)',
         '',
       ].join('\n'),
     );
