@@ -161,8 +161,9 @@ class Printer {
   }
 
   fail(message: string, error?: ApiError): void {
+    // With --json a script reads one stream, as send's, import's and delete-user's refusals are read.
     if (this.json) this.line({ type: 'error', code: error?.code ?? 'usage', message, ...(error?.field ? { field: error.field } : {}) });
-    this.io.stderr(`hookbench receive: ${message}\n`);
+    else this.io.stderr(`hookbench receive: ${message}\n`);
   }
 }
 

@@ -185,6 +185,13 @@ describe('hookbench receive (in-process)', () => {
     }
   });
 
+  it('with --json a refusal is one JSON error line on stdout and nothing on stderr', async () => {
+    const s = receive(['--port', '0', '--respond', '500,50', '--json']);
+    expect(await s.run).toBe(2);
+    expect(s.err()).toBe('');
+    expect(JSON.parse(s.out())).toMatchObject({ type: 'error', message: '--respond: item 2 ("50"): must be an HTTP status code from 200 to 599 (got 50)' });
+  });
+
   it('--help names the limits of --respond and --delay', async () => {
     const s = receive(['--help']);
     expect(await s.run).toBe(0);
