@@ -139,7 +139,7 @@ describe('hookbench send (in-process)', () => {
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events[0]).toMatchObject({ type: 'message', messageType: 'track', clock: 'virtual', webhooks: [rx.url] });
+    expect(events[0]).toMatchObject({ type: 'message', messageType: 'track', clock: 'virtual', webhooks: [rx.url], timeoutMs: 5000, retry: { windowMs: 14_400_000, maxAttempts: null } });
     const attempts = events.filter((e) => e['type'] === 'attempt');
     expect(attempts.length).toBeGreaterThanOrEqual(6);
     expect(rx.captured).toHaveLength(attempts.length);
@@ -266,6 +266,19 @@ describe('hookbench send (in-process)', () => {
     expect(await runCli(['send', 'track', '--to', 'http://127.0.0.1:9/h', '--timeout', '-1'], plain.io)).toBe(2);
     expect(plain.out()).toBe('');
     expect(plain.err()).toContain("error: option '--timeout <ms>' argument '-1' is invalid.");
+  });
+
+  it('one attempt or no window is said as no retries, in words and in the --json message line', async () => {
+    const rx = await receiver(status(503));
+    const once = capture();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--max-attempts', '1', '--timeout', '2s'], once.io, { send: { tmpRoot: tmpRoot() } })).toBe(1);
+    expect(once.out().split('\n')[0]).toMatch(/; timeout 2 s; no retries \(--max-attempts 1\); real clock$/);
+    const windowless = capture();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--retry-window', '0'], windowless.io, { send: { tmpRoot: tmpRoot() } })).toBe(1);
+    expect(windowless.out().split('\n')[0]).toMatch(/; no retries \(--retry-window 0\); real clock$/);
+    const j = capture();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--max-attempts', '3', '--retry-window', '1m', '--fast', '--json'], j.io, { send: { tmpRoot: tmpRoot() } })).toBe(1);
+    expect(JSON.parse(j.out().split('\n')[0]!)).toMatchObject({ type: 'message', timeoutMs: 5000, retry: { windowMs: 60_000, maxAttempts: 3 } });
   });
 
   it('a duration in days is read as one: --retry-window 2d', async () => {

@@ -73,6 +73,9 @@ export class Reporter {
         ...(args.via ? { via: { url: args.via.info.url, pid: args.via.info.pid } } : {}),
         webhooks: args.webhooks.map(maskUrl),
         signed: args.signed,
+        // What the human header says too: the bounds this send runs under, as the destination holds them.
+        timeoutMs: args.timeoutMs,
+        retry: { windowMs: args.windowMs, maxAttempts: args.maxAttempts ?? null },
         clock: this.fast ? 'virtual' : 'real',
         body: message.body,
       });
@@ -80,7 +83,13 @@ export class Reporter {
     }
     const bytes = Buffer.byteLength(message.body, 'utf8');
     const n = args.webhooks.length;
-    const retries = `retries for up to ${formatDuration(args.windowMs)}${args.maxAttempts !== undefined ? `, at most ${args.maxAttempts} attempt${args.maxAttempts === 1 ? '' : 's'}` : ''}`;
+    // One attempt or no window means no retry at all: "retries for up to 4 h, at most 1 attempt" read as both.
+    const retries =
+      args.maxAttempts === 1
+        ? 'no retries (--max-attempts 1)'
+        : args.windowMs === 0
+          ? 'no retries (--retry-window 0)'
+          : `retries for up to ${formatDuration(args.windowMs)}${args.maxAttempts !== undefined ? `, at most ${args.maxAttempts} attempts` : ''}`;
     this.io.stdout(
       `sending ${message.type}${args.kept ? ` #${message.id}` : ''} ${message.messageId} (${bytes} bytes) to ${n} webhook${n === 1 ? '' : 's'}; ` +
         `${args.signed ? 'signed (X-Signature)' : 'unsigned (no --secret)'}; timeout ${formatDuration(args.timeoutMs)}; ${retries}; ` +
