@@ -35,12 +35,6 @@ export const portNumber = (value: string): number => {
   return n;
 };
 
-export const seconds = (value: string): number => {
-  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number of seconds');
-  return n;
-};
-
 /** `--capacity SECONDS`: a whole number of seconds within the check's limit. */
 export const capacitySeconds = wholeNumber(1, CHECK_LIMITS.maxCapacitySeconds, 'seconds');
 

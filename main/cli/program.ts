@@ -7,7 +7,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { CONFIG_LIMITS, MESSAGE_TYPES } from '../contract/message/messageShapes.js';
 import { EXIT, type CliIO } from './io.js';
 import { CHECK_HELP, DATA_DIR_OF_SERVE, DELETE_USER_HELP, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
-import { capacitySeconds, collect, dataAlias, dataDirFrom, durationMs, expectRate, portNumber, reportEveryRefusedValue, seconds, wholeNumber } from './options.js';
+import { capacitySeconds, collect, dataAlias, dataDirFrom, durationMs, expectRate, portNumber, reportEveryRefusedValue, wholeNumber } from './options.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './commands/receive.js';
 import { runSend, type SendDeps, type SendOptions } from './commands/send/send.js';
 import { runCheckCommand, type CheckDeps, type CheckOptions } from './commands/check.js';
@@ -270,7 +270,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: C
     .option('--secret <secret>', 'shared secret: check each X-Signature (HMAC-SHA1) and say what is wrong')
     .option('--respond <list>', 'answers in order, the last repeating: 500,500,200 (also never, reset, close; at most 100)', '200')
     .addOption(new Option('--delay <ms>', `wait this long before each answer (6000 makes Hookbench time out; at most ${RECEIVER_LIMITS.delayMs})`).argParser(durationMs(0, RECEIVER_LIMITS.delayMs, '10 min')))
-    .addOption(new Option('--retry-after <seconds>', 'send Retry-After with 429 and 5xx answers').argParser(seconds))
+    .addOption(new Option('--retry-after <seconds>', `send Retry-After with 429 and 5xx answers (at most ${RECEIVER_LIMITS.retryAfterSeconds}, a week)`).argParser(wholeNumber(0, RECEIVER_LIMITS.retryAfterSeconds, 'seconds')))
     .option('--tls', 'listen with HTTPS, presenting a self-signed certificate kept in the data dir')
     .option('--json', 'print one JSON object per line (listening, request, stopped)')
     .option('--data-dir <dir>', 'record the captures in this data dir instead of a throw-away one')

@@ -174,7 +174,8 @@ describe('hookbench receive (in-process)', () => {
       [['--delay', '700000'], "option '--delay <ms>' argument '700000' is invalid. must be from 0 to 600000 ms (10 min)"],
       [['--delay', '99999999999'], "option '--delay <ms>' argument '99999999999' is invalid. must be from 0 to 600000 ms (10 min)"],
       [['--delay', '-5'], "option '--delay <ms>' argument '-5' is invalid. a duration cannot be negative: give one from 0 to 600000 ms (10 min)"],
-      [['--retry-after', '999999', '--respond', '503'], '--retry-after: must be at most 604800 seconds'],
+      [['--retry-after', '999999', '--respond', '503'], "option '--retry-after <seconds>' argument '999999' is invalid. expected a whole number of seconds from 0 to 604800"],
+      [['--retry-after', '5s', '--respond', '503'], "option '--retry-after <seconds>' argument '5s' is invalid. expected a whole number of seconds from 0 to 604800"],
       [['--port', '70000'], "option '--port <n>' argument '70000' is invalid"],
       [['--secret', ''], '--secret: must not be empty'],
     ];
