@@ -31,18 +31,25 @@ export const EXIT = {
   usage: 2,
 } as const;
 
-export function processIO(signal?: AbortSignal): CliIO {
+export function processIO(signal?: AbortSignal, interrupt?: () => void): CliIO {
   // A write error (ENOSPC on `> /dev/full`, EPIPE on `| head`) is an 'error' event: unheard, it would end
   // the process with a stack trace. A command that flushes says it itself, in its words; for any other, the
   // output is lost, so it ends here in one line, exit 1.
   let failed: Error | null = null;
   let commandReports = false;
   process.stdout.on('error', (e: Error) => {
-    failed ??= e;
+    if (failed) return;
+    failed = e;
     setImmediate(() => {
       if (commandReports) return;
-      // The reader took what it wanted (`| head`): nothing to say, as other command-line tools say nothing.
-      if ((e as NodeJS.ErrnoException).code === 'EPIPE') process.exit(EXIT.ok);
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') {
+        // The reader took what it wanted (`| head`): nothing to say, as other command-line tools say nothing.
+        // A command still at work is stopped as Ctrl-C stops it, so that it cleans up behind it (send cancels
+        // its message, disables its destination on a serve, removes its throw-away data dir); its further
+        // output goes nowhere. Exiting here left all of that behind.
+        if (interrupt) return interrupt();
+        process.exit(EXIT.ok);
+      }
       process.stderr.write(`hookbench: cannot write to stdout (${writeErrorWords(e)})\n`);
       process.exit(EXIT.failed);
     });

@@ -462,6 +462,22 @@ describe('the built CLI (node dist/main/cli.js)', () => {
     expect(bad.stderr).toContain("'nope' is invalid for argument 'type'");
   });
 
+  it('send | head -1: the reader gone stops the send as Ctrl-C does, so its throw-away data dir is removed', async () => {
+    const rx = await receiver(status(503));
+    const root = tmpRoot();
+    const child = spawn(process.execPath, [CLI, 'send', 'track', '--to', rx.url, '--data', TRACK], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TMPDIR: root },
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // The first line is out once the message is stored; the reader then goes, as `head -1` does.
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    expect(await closed).toBe(1);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
   it('npm pack ships the client library (hookbench/client) with its type declarations', async () => {
     const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, timeout: 60_000 });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
