@@ -21,9 +21,10 @@ export function MessageFacts({ detail }: { detail: MessageDetail }) {
       </span>,
     ],
     ['Received', <span className="tabular font-mono">{formatTimestamp(m.receivedAt)}</span>],
-    ['User ID', m.userId ? <VisibleText text={m.userId} className="font-mono" /> : <span className="text-faint">—</span>],
-    ...(anonymousId ? [['Anonymous ID', <span className="font-mono">{anonymousId}</span>] as [string, React.ReactNode]] : []),
-    ['Source', m.sourceId ? sourceName(sources, m.sourceId) : <span className="text-faint">{noSourceText(m.origin)}</span>],
+    // IDs are read whole (they are searched and compared), so a long one wraps anywhere rather than widening the pane.
+    ['User ID', m.userId ? <VisibleText text={m.userId} className="min-w-0 font-mono wrap-anywhere" /> : <span className="text-faint">—</span>],
+    ...(anonymousId ? [['Anonymous ID', <VisibleText text={anonymousId} className="min-w-0 font-mono wrap-anywhere" />] as [string, React.ReactNode]] : []),
+    ['Source', m.sourceId ? <bdi className="min-w-0 wrap-anywhere">{sourceName(sources, m.sourceId)}</bdi> : <span className="text-faint">{noSourceText(m.origin)}</span>],
     // The 32 KiB limit is the call's as received (Compose's meter measures the same); the body is what is signed and sent.
     ['Size', sizeFact(detail)],
     ...(m.replayOf !== null
