@@ -143,6 +143,8 @@ const NOT_A_WEBHOOK_URL = 'must be an absolute http:// or https:// URL (or recei
  * are never echoed.
  */
 function notAWebhookUrl(url: string): string {
+  const pasted = urlAmongWords(url);
+  if (pasted) return `${NOT_A_WEBHOOK_URL}; ${pasted}`;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
   if (scheme) return `${NOT_A_WEBHOOK_URL}; got ${scheme.toLowerCase()}:// instead`;
   // http:/x, http//x, http:x and //x name the host after a scheme written wrong: prefixing http:// would make it worse.
@@ -154,6 +156,22 @@ function notAWebhookUrl(url: string): string {
   if (url.startsWith('/')) return `${NOT_A_WEBHOOK_URL}; got a path without a host (${JSON.stringify(url.slice(0, 80))})`;
   if (url !== '' && !url.includes('@') && !/\s/.test(url)) return `${NOT_A_WEBHOOK_URL}; got ${JSON.stringify(url.slice(0, 80))}, without a scheme: did you mean http://${url.slice(0, 80)}?`;
   return NOT_A_WEBHOOK_URL;
+}
+
+/**
+ * A URL pasted with words around it (a whole cURL command, `POST https://…` from a log): what it was and the
+ * URL to give instead. The words are never echoed (a cURL command carries `-u` and Authorization headers),
+ * nor the URL when it has credentials in it.
+ */
+function urlAmongWords(text: string): string | null {
+  if (!/\s/.test(text.trim())) return null;
+  const found = /(?:^|[\s'"=])(https?:\/\/[^\s'"]+)/i.exec(text)?.[1];
+  const curl = /^\s*curl\s/i.test(text);
+  if (!found && !curl) return null;
+  const what = curl ? 'got a cURL command' : 'got words around a URL';
+  const give = found && !urlAuthority(found)?.userinfo ? `give only its URL (${found.slice(0, 200)})` : 'give only its URL';
+  const headers = curl && /\s(-H|--header)\s/.test(text) ? '; its -H headers are static headers of the webhook' : '';
+  return `${what}: ${give}${headers}`;
 }
 
 function webhookUrlProblem(url: string): string | null {

@@ -101,6 +101,14 @@ describe('a webhook URL refused says what it got instead, never its credentials'
     expect(refusal('user:secret@example.com/hook')).toBe('url: must be an absolute http:// or https:// URL (or receiver:<name>)');
   });
 
+  it('a whole cURL command, or a URL with words around it, gets the URL to give instead, never the words (they may hold credentials)', () => {
+    const refused = 'url: must be an absolute http:// or https:// URL (or receiver:<name>); ';
+    expect(refusal(`curl -X POST 'https://example.com/hook?x=1' -H 'Authorization: Bearer s3cret' -d '{}'`)).toBe(`${refused}got a cURL command: give only its URL (https://example.com/hook?x=1); its -H headers are static headers of the webhook`);
+    expect(refusal('curl -d @body.json "http://localhost:3000/hook"')).toBe(`${refused}got a cURL command: give only its URL (http://localhost:3000/hook)`);
+    expect(refusal('curl -u ada:s3cret https://ada:s3cret@example.com/hook')).toBe(`${refused}got a cURL command: give only its URL`);
+    expect(refusal('POST https://example.com/hook')).toBe(`${refused}got words around a URL: give only its URL (https://example.com/hook)`);
+  });
+
   it('a scheme written wrong (a slash or the colon missing, or none before //) suggests the URL with it right, not http:// before it', () => {
     const slip = (url: string, meant: string) => `url: must be an absolute http:// or https:// URL (or receiver:<name>); got ${JSON.stringify(url)}, its scheme written wrong: did you mean ${meant}?`;
     expect(refusal('http:/example.com/hook')).toBe(slip('http:/example.com/hook', 'http://example.com/hook'));
