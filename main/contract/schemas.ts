@@ -55,7 +55,7 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
         params: { limit: options.max },
       });
     }
-    const seen = new Set<string>();
+    const seen = new Map<string, string>();
     for (const name of names) {
       if (name.length > CONFIG_LIMITS.headerNameChars) {
         ctx.addIssue({ code: 'custom', path: [name.slice(0, 40)], message: `header name must be at most ${CONFIG_LIMITS.headerNameChars} characters (got ${name.length.toLocaleString('en-US')})`, params: { limit: CONFIG_LIMITS.headerNameChars } });
@@ -67,10 +67,10 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
       }
       const refused = options.forbidden(name);
       if (refused) ctx.addIssue({ code: 'custom', path: [name], message: refused });
-      if (seen.has(name.toLowerCase())) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
-      }
-      seen.add(name.toLowerCase());
+      const first = seen.get(name.toLowerCase());
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (first as "${first}"; names are case-insensitive)` });
+      } else seen.set(name.toLowerCase(), name);
       const value = headers[name] ?? '';
       if (value.length > CONFIG_LIMITS.headerValueChars) {
         ctx.addIssue({ code: 'custom', path: [name], message: `header value must be at most ${CONFIG_LIMITS.headerValueChars.toLocaleString('en-US')} characters (got ${value.length.toLocaleString('en-US')})`, params: { limit: CONFIG_LIMITS.headerValueChars } });

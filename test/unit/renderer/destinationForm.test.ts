@@ -124,6 +124,24 @@ describe('the destination form checks what the command checks, every problem at 
     expect(destinationInputSchema.safeParse(fine.input).success).toBe(true);
   });
 
+  it('a header with a value but no name, or a name given twice, is named on the headers instead of being dropped from what Save sends', () => {
+    const headers = [
+      { name: 'X-Env', value: 'prod' },
+      { name: '', value: 'Bearer abc' },
+      { name: 'X-Env', value: 'staging' },
+      { name: 'x-env', value: 'dev' },
+    ];
+    expect(problemsOf({ rows: [{ url: 'https://example.com/hook', headers }] })['webhooks[0].headers']).toBe(
+      [
+        'Webhook 1 header 2 name: empty, but the header has a value: give its name, or remove the header',
+        'Webhook 1 header X-Env: header "X-Env" is given twice (first as "X-Env"; names are case-insensitive)',
+        'Webhook 1 header x-env: header "x-env" is given twice (first as "X-Env"; names are case-insensitive)',
+      ].join('\n'),
+    );
+    // A header row left empty is nothing typed: not a problem, not sent.
+    expect(problemsOf({ rows: [{ url: 'https://example.com/hook', headers: [{ name: '', value: '' }] }] })).toEqual({});
+  });
+
   it('a destination that is on needs a webhook URL: on the switch in the new form, on the URLs in the editor', () => {
     const none = [{ url: '', headers: [] }];
     expect(checkDestinationForm('create', { name: 'A', sources: [], rows: none, secret: '', enabled: true }).problems).toEqual({ enabled: 'Enabled: it cannot be saved on without a webhook URL; give one, or turn it off' });

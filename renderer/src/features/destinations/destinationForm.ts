@@ -82,6 +82,16 @@ function build(kind: FormKind, form: DestinationForm): Built {
   const parseProblems: Built['parseProblems'] = [];
   const problem = (slot: string, label: string, message: string) => parseProblems.push({ slot, message: `${label}: ${message}` });
 
+  // What the input cannot carry is said here, before webhooksInput leaves it out: a header with a value but no
+  // name, and a name given twice (an object keeps only the last of the two, so the schema never sees the first).
+  form.rows.forEach((row, i) =>
+    row.headers.forEach((h, k) => {
+      const name = h.name.trim();
+      if (name === '' && h.value !== '') problem(`webhooks[${i}].headers`, `Webhook ${i + 1} header ${k + 1} name`, 'empty, but the header has a value: give its name, or remove the header');
+      const first = row.headers.slice(0, k).find((e) => e.name.trim().toLowerCase() === name.toLowerCase());
+      if (name !== '' && first) problem(`webhooks[${i}].headers`, `Webhook ${i + 1} header ${name}`, `header "${name}" is given twice (first as "${first.name.trim()}"; names are case-insensitive)`);
+    }),
+  );
   const webhookRows = form.rows.flatMap((row, i) => (webhooksInput([row]).length ? [i] : []));
   const candidate: Record<string, unknown> = { name: form.name, sources: form.sources, webhooks: webhooksInput(form.rows) };
   if (kind === 'create') candidate['enabled'] = form.enabled;

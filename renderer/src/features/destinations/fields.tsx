@@ -6,7 +6,7 @@ import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiv
 import { generateSecret } from '../../lib/randomSecret';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
-import { freeName, headerLimitReason, MAX_HEADERS, MAX_WEBHOOKS, webhookLimitReason, type WebhookRow } from './model';
+import { freeName, headerLimitReason, MAX_HEADERS, MAX_WEBHOOKS, webhookLimitReason, type HeaderRow, type WebhookRow } from './model';
 
 export type Errors = Record<string, string>;
 
@@ -196,9 +196,10 @@ export function WebhookHeaders({ rows, onChange, errors }: { rows: WebhookRow[];
         const noteId = `${baseId}-${i}`;
         // The problem is said once, under the row's headers; the headers it names point at it (all of
         // them when it names none, such as one header too many).
-        const named = (name: string) => error?.split('\n').some((line) => line.startsWith(`Webhook ${i + 1} header ${name.trim()}: `)) ?? false;
-        const anyNamed = row.headers.some((h) => h.name.trim() !== '' && named(h.name));
-        const invalid = (name: string) => (error && (!anyNamed || named(name)) ? { 'aria-invalid': true, 'aria-describedby': noteId } : {});
+        // A header without a name is named by its place (`Webhook 1 header 2 name: …`).
+        const named = (h: HeaderRow, k: number) => error?.split('\n').some((line) => line.startsWith(h.name.trim() === '' ? `Webhook ${i + 1} header ${k + 1} name: ` : `Webhook ${i + 1} header ${h.name.trim()}: `)) ?? false;
+        const anyNamed = row.headers.some(named);
+        const invalid = (h: HeaderRow, k: number) => (error && (!anyNamed || named(h, k)) ? { 'aria-invalid': true, 'aria-describedby': noteId } : {});
         return (
           <fieldset key={i} className="flex flex-col gap-1.5">
             <legend className="mb-1 flex min-w-0 items-center gap-1.5 text-xs text-muted">
@@ -207,8 +208,8 @@ export function WebhookHeaders({ rows, onChange, errors }: { rows: WebhookRow[];
             </legend>
             {row.headers.map((h, k) => (
               <div key={k} className="flex items-start gap-1.5">
-                <TextField className="w-44" label={`Webhook ${i + 1} header ${k + 1} name`} value={h.name} placeholder="Header-Name" data-slot={`webhooks[${i}].headers`} {...invalid(h.name)} onChange={(name) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, name } : x)))} />
-                <TextField className="flex-1" label={`Webhook ${i + 1} header ${k + 1} value`} value={h.value} placeholder="value" data-slot={`webhooks[${i}].headers`} {...invalid(h.name)} onChange={(value) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, value } : x)))} />
+                <TextField className="w-44" label={`Webhook ${i + 1} header ${k + 1} name`} value={h.name} placeholder="Header-Name" data-slot={`webhooks[${i}].headers`} {...invalid(h, k)} onChange={(name) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, name } : x)))} />
+                <TextField className="flex-1" label={`Webhook ${i + 1} header ${k + 1} value`} value={h.value} placeholder="value" data-slot={`webhooks[${i}].headers`} {...invalid(h, k)} onChange={(value) => setHeaders(i, row.headers.map((x, m) => (m === k ? { ...x, value } : x)))} />
                 <button
                   type="button"
                   aria-label={`Remove webhook ${i + 1} header ${k + 1}`}

@@ -27,7 +27,7 @@ export function webhookRows(destination: Pick<Destination, 'webhooks'> | null): 
   return destination.webhooks.map((w) => ({ url: w.url, headers: Object.entries(w.headers).map(([name, value]) => ({ name, value })) }));
 }
 
-/** The webhooks as the API takes them: rows without a URL left out, headers without a name too. */
+/** The webhooks as the API takes them: rows without a URL left out, headers without a name too (the form names those with a value). */
 export function webhooksInput(rows: readonly WebhookRow[]): { url: string; headers: Record<string, string> }[] {
   return rows
     .filter((r) => r.url.trim() !== '' || r.headers.some((h) => h.name.trim() !== ''))
