@@ -1,6 +1,8 @@
 /**
  * Durations as people type them in the Destinations editor: `5s`, `30 s`, `2m`, `2 min`, `1h30m`, `4h`,
- * `500ms`, `1d`, or a bare number of milliseconds. Whole milliseconds.
+ * `500ms`, `1d`, or `0`. Whole milliseconds. A number without a unit is refused: the fields show seconds and
+ * hours, so `30` typed in Timeout means 30 s to whoever typed it, and read as milliseconds it would make
+ * every attempt time out.
  */
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -8,7 +10,10 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, m: 60_000, 
 export function parseDuration(text: string): { ok: true; ms: number } | { ok: false; message: string } {
   const t = text.trim().toLowerCase();
   if (t === '') return { ok: false, message: 'give a duration such as 5s, 2m or 4h' };
-  if (/^\d+$/.test(t)) return { ok: true, ms: Number(t) };
+  if (/^\d+(\.\d+)?$/.test(t)) {
+    if (Number(t) === 0) return { ok: true, ms: 0 };
+    return { ok: false, message: `"${t}" has no unit: write ${t}ms, ${t}s, ${t}m or ${t}h` };
+  }
   const part = /(\d+(?:\.\d+)?)\s*(ms|sec|min|s|m|h|d)\s*/gy;
   let ms = 0;
   let at = 0;
@@ -60,11 +65,11 @@ const UNIT_SIZE: Record<DurationUnit, number> = { ms: 1, s: 1000, min: 60_000, h
 
 /**
  * The unit a duration was written in, so that a problem with it is said in that unit: `500s` → s, `2 min` →
- * min, `1h30m` → min (the smallest it uses), a bare number → ms. Null when it is not a duration.
+ * min, `1h30m` → min (the smallest it uses), `0` → ms. Null when it is not a duration.
  */
 export function durationUnit(text: string): DurationUnit | null {
   const t = text.trim().toLowerCase();
-  if (/^\d+$/.test(t)) return 'ms';
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) === 0 ? 'ms' : null;
   if (!parseDuration(t).ok) return null;
   const units = [...t.matchAll(/\d(?:\.\d+)?\s*(ms|sec|min|s|m|h|d)/g)].map((m) => UNIT_NAME[m[1]!]!);
   return units.reduce<DurationUnit | null>((small, u) => (small === null || UNIT_SIZE[u] < UNIT_SIZE[small] ? u : small), null);

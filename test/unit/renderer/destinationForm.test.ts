@@ -73,13 +73,22 @@ describe('the destination form checks what the command checks, every problem at 
     expect(timeout('2m30s')).toBe('Timeout: must be at most 120 s (got 150 s)');
     expect(timeout('3m')).toBe('Timeout: must be at most 2 min (got 3 min)');
     expect(timeout('1h')).toBe('Timeout: must be at most 2 min (got 1 h)');
-    expect(timeout('150000')).toBe('Timeout: must be at most 120,000 ms (got 150,000 ms)');
+    expect(timeout('150000ms')).toBe('Timeout: must be at most 120,000 ms (got 150,000 ms)');
     expect(timeout('0s')).toBe('Timeout: must be longer than 0 s');
     expect(timeout('120s')).toBeUndefined();
     expect(timeout('soon')).toBe('Timeout: "soon" is not a duration: write it like 5s, 2m, 1h30m or 500ms');
     expect(timeout('')).toBe('Timeout: give a duration such as 5s, 2m or 4h');
     expect(problemsOf({ delivery: delivery({ window: '31d' }) })['retry.windowMs']).toBe('Retry window: must be at most 30 d (got 31 d)');
     expect(problemsOf({ delivery: delivery({ window: '800h' }) })['retry.windowMs']).toBe('Retry window: must be at most 720 h (got 800 h)');
+  });
+
+  it('a number without a unit is refused in every duration field, never read as milliseconds (30 in Timeout would be 30 ms)', () => {
+    const problems = problemsOf({ delivery: delivery({ timeout: '30', schedule: '5s, 30, 2m', window: '4' }) });
+    expect(problems['timeoutMs']).toBe('Timeout: "30" has no unit: write 30ms, 30s, 30m or 30h');
+    expect(problems['retry.schedule']).toBe('Retry schedule: entry 2: "30" has no unit: write 30ms, 30s, 30m or 30h');
+    expect(problems['retry.windowMs']).toBe('Retry window: "4" has no unit: write 4ms, 4s, 4m or 4h');
+    // 0 is the same in every unit: a window of 0 (no retries) needs none.
+    expect(problemsOf({ delivery: delivery({ window: '0' }) })['retry.windowMs']).toBeUndefined();
   });
 
   it('the retry schedule names every bad entry, in order, whether it is not a duration or out of bounds', () => {
@@ -162,7 +171,8 @@ describe('the destination form checks what the command checks, every problem at 
   it('durations are said in the unit typed when they read well there', () => {
     expect(durationUnit('500s')).toBe('s');
     expect(durationUnit('1h30m')).toBe('min');
-    expect(durationUnit('250')).toBe('ms');
+    expect(durationUnit('250ms')).toBe('ms');
+    expect(durationUnit('250')).toBeNull();
     expect(durationUnit('soon')).toBeNull();
     expect(formatInUnit(120_000, 's')).toBe('120 s');
     expect(formatInUnit(90_000, 'min')).toBe('1.5 min');

@@ -75,7 +75,8 @@ describe('durations as typed', () => {
     expect(parseDuration('5s')).toEqual({ ok: true, ms: 5000 });
     expect(parseDuration('1h30m')).toEqual({ ok: true, ms: 5_400_000 });
     expect(parseDuration('2 min')).toEqual({ ok: true, ms: 120_000 });
-    expect(parseDuration('1500')).toEqual({ ok: true, ms: 1500 });
+    expect(parseDuration('1500ms')).toEqual({ ok: true, ms: 1500 });
+    expect(parseDuration('0')).toEqual({ ok: true, ms: 0 });
     expect(parseDuration('soon')).toMatchObject({ ok: false, message: expect.stringMatching(/^"soon" is not a duration/) });
     expect(parseDurationList('5s, 30s, 2m')).toEqual({ ok: true, ms: [5000, 30_000, 120_000] });
     expect(parseDurationList('5s, x')).toMatchObject({ ok: false, message: expect.stringMatching(/^entry 2: /) });
