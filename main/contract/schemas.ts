@@ -305,9 +305,19 @@ export type DestinationPatch = z.input<typeof destinationPatchSchema>;
 /** A source's write key: what createSource takes, and what updateSource's key must be once a masked one sent back is resolved. */
 export const writeKeySchema = z
   .string()
-  .min(1)
+  .min(1, { abort: true })
   .max(200)
-  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+  .regex(/^[\x21-\x7e]+$/, { error: (issue) => `must be printable ASCII without spaces (${firstNonAscii(String(issue.input))})` });
+
+/** The first character a write key may not hold and its place, never the key (it is a credential): `a space at position 2`. */
+function firstNonAscii(key: string): string {
+  const found = /[^\x21-\x7e]/u.exec(key);
+  if (!found) return '';
+  const c = found[0];
+  const hex = `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const shown = c === ' ' ? 'a space' : /[\p{L}\p{N}\p{P}\p{S}]/u.test(c) ? `"${c}" (${hex})` : hex;
+  return `${shown} at position ${found.index}`;
+}
 
 export const sourceInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(100),

@@ -121,16 +121,21 @@ describe.skipIf(chromiumMissing)('Sources', () => {
     await counterShows(page, 'accepted', 1);
   });
 
-  it('creates a source (its write key generated) and deletes it, naming the destinations it leaves', async () => {
+  it('creates a source (its write key generated) after refusals said at their field in its words, and deletes it, naming the destinations it leaves', async () => {
     const r = await serve(CONFIG);
     const page = await open(r, '#/sources');
     await page.getByRole('button', { name: 'New source' }).click();
     const form = page.getByRole('form', { name: 'New source' });
     await form.getByLabel('Name').fill('backend');
     await form.getByRole('button', { name: 'Create source' }).click();
-    // The server's refusal, on the field it names.
-    await form.getByText('name: a source named "backend" already exists').waitFor();
+    // The server's refusal, on the field it names, as the form labels it; it goes once that field changes.
+    await form.getByText('Name: a source named "backend" already exists').waitFor();
+    await form.getByLabel('Write key (optional)').fill('wk live');
     await form.getByLabel('Name').fill('website');
+    await form.getByText('Name: a source named "backend" already exists').waitFor({ state: 'detached' });
+    await form.getByRole('button', { name: 'Create source' }).click();
+    await form.getByText('Write key: must be printable ASCII without spaces (a space at position 2)').waitFor();
+    await form.getByLabel('Write key (optional)').fill('');
     await form.getByLabel('Kind').selectOption('web');
     await form.getByRole('button', { name: 'Create source' }).click();
     await page.getByRole('region', { name: 'Source website' }).waitFor();

@@ -65,6 +65,17 @@ describe('a limit broken names the limit and the value given, in every schema', 
     expect(parseCommandInput('updateDestination', { id: 'five' })).toMatchObject({ ok: false, error: { field: 'patch', message: 'patch: is required' } });
     expect(parseCommandInput('createSource', { name: 'web', kind: 'servr' })).toMatchObject({ ok: false, error: { field: 'kind', message: 'kind: must be one of web, mobile, server (got "servr")' } });
   });
+
+  it('a write key that is not printable ASCII names the character and its place, never the key', () => {
+    const refusal = (writeKey: string) => {
+      const r = parseCommandInput('createSource', { name: 'web', kind: 'web', writeKey });
+      return r.ok ? null : r.error.message;
+    };
+    expect(refusal('wk live')).toBe('writeKey: must be printable ASCII without spaces (a space at position 2)');
+    expect(refusal('wkÄ1')).toBe('writeKey: must be printable ASCII without spaces ("Ä" (U+00C4) at position 2)');
+    expect(refusal('wk\t1')).toBe('writeKey: must be printable ASCII without spaces (U+0009 at position 2)');
+    expect(refusal('wk_live_1')).toBeNull();
+  });
 });
 
 describe('every command answers a field left out, a value not allowed and a value out of bounds in the same words', () => {
