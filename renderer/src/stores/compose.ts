@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import type { MessageType } from '../../../main/contract/message/messageShapes';
+import { readTypedJson } from '../../../main/contract/jsonText';
 import { EXAMPLES } from '../lib/composeExamples';
 import { formFields, keepsAcrossTypes, parseRaw, rawOf, withString } from '../lib/composeModel';
 
@@ -72,13 +73,14 @@ export const useCompose = create<ComposeState>((set, get) => ({
       texts[key] = { text, error: null };
       return set({ ...fromCall(type, next, texts), serverErrors: rest });
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (e) {
-      texts[key] = { text, error: `not valid JSON (${e instanceof Error ? e.message : String(e)})` };
+    // Read as the raw editor and the API read JSON: a key given twice or a number a double does not keep is
+    // named, not silently changed in the call (JSON.parse keeps the last key and rounds the number).
+    const read = readTypedJson(text);
+    if (!read.ok) {
+      texts[key] = { text, error: read.message };
       return set({ objectTexts: texts });
     }
+    const parsed = read.value;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       texts[key] = { text, error: 'must be a JSON object, e.g. {"plan": "pro"}' };
       return set({ objectTexts: texts });

@@ -3,6 +3,7 @@ import { MESSAGE_TYPES } from '../../../main/contract/message/messageShapes';
 import { callBytes as engineCallBytes } from '../../../main/store/storedJson';
 import { callBytes, formFields, formKeyOfServerField, keepsAcrossTypes, parseRaw, validateCall } from '../../../renderer/src/lib/composeModel';
 import { EXAMPLES } from '../../../renderer/src/lib/composeExamples';
+import { useCompose } from '../../../renderer/src/stores/compose';
 
 describe('the composer form, generated from the shape table', () => {
   it('labels each type’s fields as the shape table does', () => {
@@ -48,5 +49,22 @@ describe('the composer form, generated from the shape table', () => {
     // Read as the API reads a body: nothing silently dropped or changed.
     expect(parseRaw('{"type":"track","userId":"a","userId":"b"}')).toEqual({ ok: false, message: 'The key "userId" appears twice in one object (first at line 1, column 17): give it once (line 1, column 30)' });
     expect(parseRaw('{"type":"track","properties":{"id":9007199254740993}}')).toMatchObject({ ok: false, message: expect.stringMatching(/^Properties\.id: 9007199254740993 would be delivered as 9007199254740992 /) });
+  });
+});
+
+describe('the composer’s object fields (Properties, Traits, Context)', () => {
+  it('name a key given twice or a number a double does not keep, and leave the call as it was instead of changing it silently', () => {
+    const compose = useCompose.getState();
+    compose.setType('track');
+    compose.setObjectText('properties', '{"total": 42.5}');
+    expect(useCompose.getState().call['properties']).toEqual({ total: 42.5 });
+
+    useCompose.getState().setObjectText('properties', '{"total": 42.5, "total": 43}');
+    expect(useCompose.getState().objectTexts['properties']).toEqual({ text: '{"total": 42.5, "total": 43}', error: 'the key "total" appears twice in one object (first at line 1, column 2): give it once (line 1, column 17)' });
+    expect(useCompose.getState().call['properties']).toEqual({ total: 42.5 });
+
+    useCompose.getState().setObjectText('properties', '{"id": 12345678901234567890}');
+    expect(useCompose.getState().objectTexts['properties']!.error).toMatch(/^id: 12345678901234567890 would be delivered as 12345678901234567000/);
+    expect(useCompose.getState().call['properties']).toEqual({ total: 42.5 });
   });
 });
