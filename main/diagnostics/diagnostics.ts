@@ -1,8 +1,9 @@
 /**
  * The troubleshooting checklist (docs/behaviour.md §13): each of the spec's troubleshooting rules computed
  * from what the workbench holds, with links to the evidence. It reads only bounded, newest-first slices
- * (the newest RECENT.messages messages, RECENT.attempts attempts, RECENT.refusals refused requests and
- * RECENT.captures captures), so it answers in milliseconds at any history size. Nothing here writes.
+ * (the newest RECENT.messages messages, RECENT.attempts attempts, and for a destination without one among
+ * them its own newest, RECENT.refusals refused requests and RECENT.captures captures), so it answers in
+ * milliseconds at any history size. Nothing here writes.
  */
 import { ROUTING_INPUTS_LIMIT, type DiagnosticCheck, type Diagnostics, type MessageExplanation, type RoutingInputs } from '../contract/diagnostics.js';
 import { routedIntegrations } from '../contract/message/routing.js';
@@ -22,6 +23,8 @@ import { slow } from './slow.js';
 export { refusalAdvice, tlsCause } from './words.js';
 
 export const RECENT = { messages: 1000, attempts: 1000, refusals: 200, captures: 200 } as const;
+/** The attempts read for a destination that has none among the newest RECENT.attempts. */
+export const QUIET_DESTINATION_ATTEMPTS = 100;
 
 export interface DiagnosticsOptions {
   /** The checklist's reads: the newest messages (diagnosticsQueries.ts), attempts and refused requests. */
@@ -49,6 +52,10 @@ export class DiagnosticsService {
     const destinations = this.options.destinations().filter((d) => destinationOwner(d.name) === 'user');
     const messages = store.diagnostics.recentMessages(RECENT.messages);
     const attempts = store.deliveries.recentAttempts(RECENT.attempts);
+    // A failing destination's retries can fill the newest attempts: a destination with none among them is read
+    // on its own, so that it is not said to have had no attempt while it answers every one.
+    const attempted = new Set(attempts.map((a) => a.destinationId));
+    for (const d of destinations) if (!attempted.has(d.id)) attempts.push(...store.deliveries.recentAttemptsOfDestination(d.id, QUIET_DESTINATION_ATTEMPTS));
     const refusals = store.ingestLog.listRefusals({ limit: RECENT.refusals });
     const captures = this.options.captures(RECENT.captures);
     const overview = this.options.overview();

@@ -129,6 +129,13 @@ export class DeliveryStore {
         `SELECT a.*, d.destination_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN messages m ON m.id = a.message_id
          WHERE m.origin IS NULL ORDER BY a.id DESC LIMIT ?`,
       ),
+      // A destination's newest deliveries by the destination index (rowid order), then their attempts: bounded
+      // however many deliveries it has.
+      recentAttemptsOfDestination: db.prepare<[string, number, number], AttemptRow & { destination_id: string }>(
+        `SELECT a.*, d.destination_id FROM (SELECT id, destination_id FROM deliveries WHERE destination_id = ? ORDER BY id DESC LIMIT ?) d
+         JOIN attempts a ON a.delivery_id = d.id JOIN messages m ON m.id = a.message_id
+         WHERE m.origin IS NULL ORDER BY a.id DESC LIMIT ?`,
+      ),
       setDelivery: db.prepare(
         `UPDATE deliveries SET status = @status, reason = @reason, next_attempt_at = @nextAttemptAt,
            first_attempt_at = @firstAttemptAt, pending_urls = @pendingUrls, updated_at = @updatedAt WHERE id = @id`,
@@ -358,6 +365,10 @@ export class DeliveryStore {
   /** The user's newest `limit` attempts (a check run's are its own), newest first, with their delivery's destination (the troubleshooting checklist). */
   recentAttempts(limit: number): (AttemptRecord & { destinationId: string })[] {
     return this.statements.recentAttempts.all(limit).map((r) => ({ ...toAttempt(r), destinationId: r.destination_id }));
+  }
+  /** The newest attempts (at most `limit`) of one destination's newest `limit` deliveries, newest first, as recentAttempts gives them. */
+  recentAttemptsOfDestination(destinationId: string, limit: number): (AttemptRecord & { destinationId: string })[] {
+    return this.statements.recentAttemptsOfDestination.all(destinationId, limit, limit).map((r) => ({ ...toAttempt(r), destinationId: r.destination_id }));
   }
   /** The retry backlog: deliveries waiting for a retry, those already due (engine time), and failures since `failedSinceReal` (real time). */
   deliveryBacklog(now: number, failedSinceReal: number): { retrying: number; due: number; failedSince: number } {

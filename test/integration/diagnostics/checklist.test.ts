@@ -12,6 +12,7 @@ import { startServe, type RunningServe } from '../../../main/cli/commands/serve.
 import type { DiagnosticCheck, Diagnostics } from '../../../main/contract/diagnostics.js';
 import { dispatch } from '../../../main/contract/dispatch.js';
 import { internalsOf } from '../../../main/app/createCore.js';
+import { RECENT } from '../../../main/diagnostics/diagnostics.js';
 import { must, newDataDir, onCleanup, settled } from '../../helpers/harness.js';
 
 const WRITE_KEY = 'wk_web_1234567890';
@@ -194,6 +195,26 @@ describe('the troubleshooting checklist', () => {
     const fixed = check(await diagnose(r), `destination.signature:${destinationId(r, 'Signed')}`);
     expect(fixed).toMatchObject({ state: 'ok', title: 'The receiver finds Signed’s signature valid', evidence: [{ kind: 'capture', receiver: 'signed' }] });
     expect(fixed.detail).toMatch(/^Its newest request passed the receiver’s check \(capture \d+\); 1 earlier request failed it\.$/);
+  });
+
+  it('reads a destination whose attempts another one’s retries pushed out of the newest ones on its own: it answers, it was attempted', async () => {
+    const r = await serve({
+      receivers: [{ name: 'ok', script: 200 }, { name: 'down', script: 500 }],
+      destinations: [
+        { name: 'Orders', enabled: true, url: 'receiver:ok', sources: ['web'] },
+        { name: 'Down', enabled: true, url: 'receiver:down', sources: ['web'], retry: { maxAttempts: 1 } },
+      ],
+    });
+    const [first] = await sendTracks(r, [{}]);
+    // Then as many attempts to Down alone as the checklist reads: none of them is Orders'.
+    const calls = Array.from({ length: RECENT.attempts }, (_, i) => ({ type: 'track' as const, call: { userId: `u${i}`, event: 'Ping' }, source: 'web', destinations: ['Down'] }));
+    const sent = must(r.core.sendMessages({ messages: calls }));
+    for (const s of sent) await settled(r.core, s.message.id);
+    const d = await diagnose(r);
+    expect(check(d, `destination.failing:${destinationId(r, 'Down')}`).detail).toMatch(new RegExp(`^${RECENT.attempts} of the last ${RECENT.attempts.toLocaleString('en-US')} attempts failed`));
+    const orders = check(d, `destination.failing:${destinationId(r, 'Orders')}`);
+    expect(orders).toMatchObject({ state: 'ok', title: 'Orders’s endpoint answers', detail: 'The last 1 attempt succeeded (latest: HTTP 200).' });
+    expect(orders.evidence).toEqual([expect.objectContaining({ kind: 'message', messageId: first })]);
   });
 
   it('names Retry-After, the retry backlog and a pause under "Deliveries slow"', async () => {

@@ -79,7 +79,10 @@ function diagnose(args: { destinations: Destination[]; attempts?: (AttemptRecord
   const service = new DiagnosticsService({
     store: {
       diagnostics: { recentMessages: () => [] },
-      deliveries: { recentAttempts: () => [...(args.attempts ?? [])].sort((a, b) => b.id - a.id) },
+      deliveries: {
+        recentAttempts: () => [...(args.attempts ?? [])].sort((a, b) => b.id - a.id),
+        recentAttemptsOfDestination: (id: string) => (args.attempts ?? []).filter((a) => a.destinationId === id).sort((a, b) => b.id - a.id),
+      },
       ingestLog: { listRefusals: () => args.refusals ?? [], usageOf: () => ({ received: 1, accepted: 1, refused: 0, filtered: 0 }) },
     } as never,
     clock: { now: () => NOW },
