@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageDetail } from '../../../main/contract/messages';
 import { destinationInputSchema, destinationPatchSchema } from '../../../main/contract/schemas';
 import { bodyLabel, sizeFact } from '../../../renderer/src/features/detail/bodyLabel';
-import { checkDestinationForm, DELIVERY_LIMITS, serverProblem, shownErrors, type DeliveryForm, type DestinationForm } from '../../../renderer/src/features/destinations/destinationForm';
+import { checkDestinationForm, DELIVERY_LIMITS, serverProblem, serverProblems, shownErrors, type DeliveryForm, type DestinationForm } from '../../../renderer/src/features/destinations/destinationForm';
 import { fieldLabel, testEventName } from '../../../renderer/src/features/destinations/model';
 import { durationUnit, formatInUnit } from '../../../renderer/src/lib/duration';
 
@@ -191,6 +191,25 @@ describe('server errors that still come back land on their field, in its units',
     expect(serverProblem('update', form, { field: 'patch.enabled', message: 'patch.enabled: a destination cannot be enabled without at least one webhook' })).toMatchObject({ slot: 'webhooks' });
     expect(serverProblem('update', form, { field: 'id', message: 'id: no destination "x"' })).toBeNull();
     expect(serverProblem('update', form, { message: 'no field' })).toBeNull();
+  });
+
+  it('every problem of one refusal lands on its field, not only the first with "(and 1 more problem)"', () => {
+    const error = {
+      code: 'conflict' as const,
+      field: 'patch.name',
+      message: 'patch.name: a destination named "Taken" already exists (and 2 more problems)',
+      problems: [
+        { code: 'invalid_config' as const, field: 'patch.caFile', message: 'patch.caFile: /nope/ca.pem does not exist' },
+        { code: 'not_found' as const, field: 'id', message: 'id: no destination "x"' },
+      ],
+    };
+    const { placed, unplaced } = serverProblems('update', { ...form, caFile: '/nope/ca.pem' }, error);
+    expect(placed.map((p) => [p.slot, p.message])).toEqual([
+      ['name', 'Name: a destination named "Taken" already exists'],
+      ['caFile', 'CA file: /nope/ca.pem does not exist'],
+    ]);
+    // What the form has no field for is left for a notice.
+    expect(unplaced.map((p) => p.message)).toEqual(['id: no destination "x"']);
   });
 
   it('shows until the field it is about changes', () => {

@@ -7,6 +7,7 @@
  * taken, a CA file that cannot be read) is put the same way, on its field.
  */
 import { DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../../../main/contract/destinations';
+import { eachProblem } from '../../../../main/contract/problems';
 import type { ApiError } from '../../../../main/contract/result';
 import { destinationInputSchema, destinationPatchSchema, formatPath, MORE_PROBLEMS, retryPolicyInputSchema, type DestinationInput, type DestinationPatch } from '../../../../main/contract/schemas';
 import { durationUnit, formatInUnit, parseDuration } from '../../lib/duration';
@@ -218,6 +219,21 @@ export function serverProblem(kind: FormKind, form: DestinationForm, error: Pick
   }
   const placed = place(kind, b, path, words);
   return placed && { ...placed, value: slotValue(form, placed.slot) };
+}
+
+/**
+ * Every problem of a server error (its first and the `problems` after it), each placed in the form as
+ * serverProblem places one; those the form has no place for are left for a notice.
+ */
+export function serverProblems(kind: FormKind, form: DestinationForm, error: ApiError): { placed: ServerProblem[]; unplaced: ApiError[] } {
+  const placed: ServerProblem[] = [];
+  const unplaced: ApiError[] = [];
+  for (const problem of eachProblem(error)) {
+    const at = serverProblem(kind, form, problem);
+    if (at) placed.push(at);
+    else unplaced.push(problem);
+  }
+  return { placed, unplaced };
 }
 
 /** The problems of the slots the user has left (all of them once Save was tried), then the server's that still apply. */

@@ -2,7 +2,7 @@ import { useState, type FocusEvent, type MouseEvent, type ReactNode } from 'reac
 import type { ApiError } from '../../../../main/contract/result';
 import { useRouter } from '../../stores/router';
 import { toastApiError } from '../../stores/toasts';
-import { serverProblem, slotLabel, type DestinationForm, type FormKind, type ServerProblem } from './destinationForm';
+import { serverProblems, slotLabel, type DestinationForm, type FormKind, type ServerProblem } from './destinationForm';
 import type { Errors } from './fields';
 import { DiscardDialog } from './DiscardDialog';
 
@@ -75,13 +75,14 @@ if (typeof window !== 'undefined') {
 }
 
 /**
- * A server error next to its field when the form has one (in the field's words and units, see
- * serverProblem), else as a notice.
+ * Each problem of a server error next to its field when the form has one (in the field's words and units,
+ * see serverProblem), else as a notice.
  */
 export function placeError(command: string, error: ApiError, kind: FormKind, form: DestinationForm, setServer: (problems: ServerProblem[]) => void): void {
-  const placed = serverProblem(kind, form, error);
-  if (placed) setServer([placed]);
-  else toastApiError(command, error);
+  const { placed, unplaced } = serverProblems(kind, form, error);
+  setServer(placed);
+  if (placed.length === 0) toastApiError(command, error);
+  else for (const problem of unplaced) toastApiError(command, problem);
 }
 
 /** Focuses a slot's field (its first input), for the summary's links. */
