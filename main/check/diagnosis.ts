@@ -13,6 +13,7 @@ import { createHmac } from 'node:crypto';
 import { PROBE_PREFIX, SEE_DIAGNOSIS, type CheckDiagnosis, type CheckExchange } from '../contract/check/check.js';
 import { bodyVariants, explainSignatureMistake, type SignatureMistake, type Utf8 } from '../contract/receiver/signatureDiagnosis.js';
 import { secretFingerprint } from '../domain/secrets.js';
+import { responseText } from './responseText.js';
 import { exchange, prepareSigned, sentBytes, signedValidly, type CheckContext, type Judgement } from './runner.js';
 import type { CheckSender } from './sender.js';
 
@@ -129,8 +130,8 @@ function fixOf(mistake: SignatureMistake): string {
 const SIGNATURE_REFUSALS = new Set([401, 403]);
 
 function responseSnippet(ex: CheckExchange): string {
-  const text = ex.response?.body.trim() ?? '';
-  return text ? ` (it answered: ${text.length > 120 ? `${text.slice(0, 120)}…` : text})` : '';
+  const text = responseText(ex, 120);
+  return text ? ` (it answered: ${text})` : '';
 }
 
 function unknown(trigger: CheckExchange, secret: string, rawBytesOnly: boolean, probes: number, silent: CheckExchange | null): CheckDiagnosis {

@@ -17,6 +17,7 @@ import { storedHeaders } from '../store/deliveryRows.js';
 import type { EngineRoute, EngineSigning } from './engineRoute.js';
 import type { SendResult } from '../delivery/webhookRequests.js';
 import type { CheckSender, CheckTiming } from './sender.js';
+import { responseText } from './responseText.js';
 
 /** What every check of a run shares. */
 export interface CheckContext {
@@ -282,8 +283,8 @@ const ordinal = (n: number): string => (n === 1 ? '1st' : n === 2 ? '2nd' : n ==
 const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 function bodyShown(ex: CheckExchange): string {
-  const text = ex.response?.body.trim() ?? '';
-  return text ? `: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}` : '';
+  const text = responseText(ex, 200);
+  return text ? `: ${text}` : '';
 }
 
 /**

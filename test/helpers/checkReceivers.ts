@@ -35,7 +35,7 @@ export interface Faults {
   oneAtATimeMs?: number;
   /** Answer 500 to the first request without charset=utf-8 (a receiver failing now and then, not one that needs a charset). */
   failsOnceWithoutCharset?: boolean;
-  /** Answer 413 to a body larger than this many bytes (a body parser's limit). */
+  /** Answer 413 to a body larger than this many bytes (a body parser's limit), with express's HTML error page. */
   bodyLimit?: number;
   /** Answer every request 429 (Retry-After: 120) before looking at it: a rate limiter in front of everything. */
   rateLimitsEverything?: boolean;
@@ -79,6 +79,11 @@ function mistakenSignature(mistake: ReceiverMistake, secret: string, body: Buffe
 const hasKeyWithSpace = (v: unknown): boolean =>
   typeof v === 'object' && v !== null && Object.entries(v).some(([k, inner]) => k.includes(' ') || hasKeyWithSpace(inner));
 
+/** What express.json() answers (outside production) to a body over its limit: an HTML page with the stack. */
+const EXPRESS_413 =
+  '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n' +
+  '<pre>PayloadTooLargeError: request entity too large<br> &nbsp; &nbsp;at readStream (/app/node_modules/raw-body/index.js:163:17)</pre>\n</body>\n</html>\n';
+
 /** A receiver that verifies X-Signature, answers 2xx to duplicates, and has the faults asked for. */
 export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Respond {
   const seen = new Set<string>();
@@ -86,7 +91,7 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
   let queue: Promise<void> = Promise.resolve();
   const respond: Respond = (req, res) => {
     if (faults.bodyLimit !== undefined && req.body.length > faults.bodyLimit) {
-      res.writeHead(413, { 'content-type': 'text/plain' }).end('payload too large');
+      res.writeHead(413, { 'content-type': 'text/html; charset=utf-8' }).end(EXPRESS_413);
       return;
     }
     if (faults.redirectsTo !== undefined) {

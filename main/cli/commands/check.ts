@@ -31,6 +31,7 @@ import { PREFLIGHT_ID } from '../../check/battery.js';
 import { listChecks, planChecks } from '../../check/checkService.js';
 import { RAW_BYTES_ID } from '../../check/diagnosis.js';
 import { junitXml } from '../../check/junit.js';
+import { responseText } from '../../check/responseText.js';
 import { maskUrl } from '../../domain/secrets.js';
 import type { CheckTiming } from '../../check/sender.js';
 import { createCore } from '../../app/createCore.js';
@@ -325,8 +326,8 @@ function printExchange(ex: CheckExchange, io: CliIO): void {
   io.stdout(`    ${ex.label}: POST ${ex.request.url} → ${answer} in ${Math.round(ex.durationMs)} ms${ex.attempt ? ` (message #${ex.attempt.messageId})` : ''}\n`);
   // A probe's signature is wrong on purpose, as its label says: verify's reading of it would only repeat that.
   if (ex.signature) io.stdout(`      X-Signature ${ex.signature.sent ?? '(none)'}${isProbe(ex) ? '' : `: ${ex.signature.explanation}`}\n`);
-  const body = ex.response?.body.trim();
-  if (body) io.stdout(`      response: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}\n`);
+  const body = responseText(ex, 200);
+  if (body) io.stdout(`      response: ${body}\n`);
 }
 
 /** The root cause, above the checks: what the receiver does wrong, the probe it accepted, the fix. */

@@ -198,6 +198,8 @@ describe('hookbench check: the battery', () => {
     expect(bytes).toBeGreaterThan(32_768);
     expect(c.verdict).toBe('fail');
     expect(c.detail).toMatch(new RegExp(`^HTTP 413.* \\(the body sent was ${bytes.toLocaleString('en-US')} bytes\\)$`));
+    // express's HTML error page is quoted by its text, on the detail's one line.
+    expect(c.detail).toContain('HTTP 413: PayloadTooLargeError: request entity too large at readStream (/app/node_modules/raw-body/index.js:163:17): a valid request refused');
     expect(c.fix).toBe(`Raise the receiver's request body limit to at least ${Math.ceil(bytes / 1024)} KiB: a call at the 32,768-byte limit makes a body of ${bytes.toLocaleString('en-US')} bytes (the destination adds version, timestamp, messageId and context).`);
   });
 
