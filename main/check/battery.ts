@@ -13,7 +13,7 @@ import { buildMessage } from '../domain/messages.js';
 import { classifyStatus } from '../domain/outcome.js';
 import { maskUrl } from '../domain/secrets.js';
 import { RAW_BYTES_ID, refused } from './diagnosis.js';
-import { callOfSize, judgeAccepted, scenarioRequests, signedValidly, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
+import { bodyCut, callOfSize, judgeAccepted, scenarioRequests, signedValidly, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
 
 const USER = 'hookbench-check-user';
 
@@ -220,7 +220,6 @@ const RAW_BYTES: Check = {
   },
 };
 
-const stalled = (ex: CheckExchange): boolean => ex.response !== null && ex.response.bodyTruncated && ex.response.body.length < LIMITS.responseBodyBytes;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -295,13 +294,17 @@ const TIME: Check[] = [
     judge: (_own, ctx) => {
       const responses = ctx.exchanges.filter((ex) => ex.response !== null);
       if (responses.length === 0) return nothingToJudge(ctx, 'time.body-stall');
-      const stalls = responses.filter(stalled);
-      if (stalls.length === 0) return { verdict: 'pass', detail: `every response body arrived in full (${responses.length} response${responses.length === 1 ? '' : 's'})` };
-      return {
-        verdict: 'warn',
-        detail: `${stalls.length} response(s) sent headers, then stalled the body (first: ${stalls[0]!.label}); the destination records the status and cuts the body after ${ctx.timing.timeoutMs} ms, holding a connection meanwhile`,
-        fix: 'End the response (res.end()) right after writing the status; stream nothing after it.',
-      };
+      const stalls = responses.filter((ex) => bodyCut(ex, ctx.timing.timeoutMs) === 'stalled');
+      const closes = responses.filter((ex) => bodyCut(ex, ctx.timing.timeoutMs) === 'closed');
+      if (stalls.length === 0 && closes.length === 0) return { verdict: 'pass', detail: `every response body arrived in full (${responses.length} response${responses.length === 1 ? '' : 's'})` };
+      const said: string[] = [];
+      if (stalls.length > 0) said.push(`${stalls.length} response(s) sent headers, then stalled the body (first: ${stalls[0]!.label}); the destination records the status and cuts the body after ${ctx.timing.timeoutMs} ms, holding a connection meanwhile`);
+      // A socket closed after the status is not a stall: nothing is held, but the answer is cut and the connection lost.
+      if (closes.length > 0) said.push(`${closes.length} response(s) sent headers, then closed the connection before the body ended (first: ${closes[0]!.label}); the destination records the status with the body cut short, and opens a new connection for the next request`);
+      const fixes: string[] = [];
+      if (stalls.length > 0) fixes.push('End the response (res.end()) right after writing the status; stream nothing after it.');
+      if (closes.length > 0) fixes.push('Finish each response you start: end it (res.end()) instead of closing the socket after the status (res.socket.destroy(), a process that exits right after answering), and send as many body bytes as its Content-Length says.');
+      return { verdict: 'warn', detail: said.join('; '), fix: fixes.join(' ') };
     },
   },
 ];

@@ -15,7 +15,7 @@ import type { MessageDetail } from '../contract/messages.js';
 import type { Result } from '../contract/result.js';
 import type { DestinationInput, DestinationPatch, SendMessageInput } from '../contract/schemas.js';
 import { maskHeaders, maskUrl } from '../domain/secrets.js';
-import { maskResponseHeaders } from './runner.js';
+import { endedAfter, maskResponseHeaders } from './runner.js';
 import type { SendMessageOutput } from '../contract/api.js';
 
 /** What the route needs of a core, and no more. */
@@ -98,7 +98,7 @@ export class EngineRoute {
       const attempt = detail.value.attempts.filter((a) => a.deliveryId === deliveryId).at(-1);
       if (!attempt) return null;
       const body = detail.value.message.body;
-      return {
+      return endedAfter({
         label,
         request: { method: 'POST', url: maskUrl(attempt.url), headers: maskHeaders(attempt.requestHeaders), body, bodyBytes: Buffer.byteLength(body, 'utf8'), bodyTruncated: false },
         outcome: attempt.outcome,
@@ -108,7 +108,7 @@ export class EngineRoute {
         response: attempt.responseHeaders === null ? null : { headers: maskResponseHeaders(attempt.responseHeaders), body: attempt.responseBody ?? '', bodyTruncated: attempt.responseTruncated },
         attempt: { messageId: detail.value.message.id, attemptId: attempt.id },
         signature: null,
-      };
+      }, attempt.finishedAt - attempt.startedAt);
     } finally {
       off();
     }

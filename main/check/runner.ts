@@ -182,7 +182,7 @@ async function viaEngine(spec: RequestSpec, ctx: CheckContext): Promise<CheckExc
   if (!signing || !spec.message) return null;
   const ex = await ctx.engine!.deliver(spec.label, spec.message, signing);
   if (!ex) return null;
-  return { ...ex, signature: signatureEvidence(ctx.secret, Buffer.from(ex.request.body, 'utf8'), ex.request.headers['x-signature'] ?? null, signing === 'wrong-secret' ? FORGED['wrong-secret']! : null) };
+  return changed(ex, { signature: signatureEvidence(ctx.secret, Buffer.from(ex.request.body, 'utf8'), ex.request.headers['x-signature'] ?? null, signing === 'wrong-secret' ? FORGED['wrong-secret']! : null) });
 }
 
 /** A request signed with a given X-Signature over exactly `bytes`, with the destination's own headers: a diagnosis probe. */
@@ -215,11 +215,33 @@ export function maskResponseHeaders(headers: Record<string, string>): Record<str
   return masked;
 }
 
+/** Milliseconds from sending each exchange to its end (its body in, cut or given up), where known. */
+const exchangeEnds = new WeakMap<CheckExchange, number>();
+
+/** Records when an exchange ended, `ms` after it was sent. */
+export function endedAfter(ex: CheckExchange, ms: number): CheckExchange {
+  exchangeEnds.set(ex, ms);
+  return ex;
+}
+
+/**
+ * Why a response body is cut short: `stalled` when nothing more came until the body timeout (which starts
+ * at the headers), `closed` when the connection ended before the body did. Null when the body is whole, or
+ * cut where the destination stops keeping it (64 KiB). Without a recorded end, a cut body counts as stalled.
+ */
+export function bodyCut(ex: CheckExchange, timeoutMs: number): 'stalled' | 'closed' | null {
+  if (ex.response === null || !ex.response.bodyTruncated || ex.response.body.length >= LIMITS.responseBodyBytes) return null;
+  const ended = exchangeEnds.get(ex);
+  return ended === undefined || ended - ex.durationMs >= timeoutMs ? 'stalled' : 'closed';
+}
+
 /** Sends one prepared request and keeps what happened as evidence. */
 export async function exchange(sender: CheckSender, p: Prepared, ctx: CheckContext): Promise<CheckExchange> {
   const answered = ctx.expectDirect?.(ctx.url, p.bytes) ?? null;
+  const started = performance.now();
   try {
-    return evidenceOf(p, await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile }), ctx);
+    const result = await sender.send({ url: ctx.url, headers: p.headers, body: p.bytes, caFile: ctx.caFile });
+    return endedAfter(evidenceOf(p, result, ctx), performance.now() - started);
   } finally {
     answered?.();
   }
@@ -248,6 +270,16 @@ export function evidenceOf(p: Prepared, result: SendResult, ctx: CheckContext): 
   return ex;
 }
 
+/** A copy of an exchange with some of its evidence changed, and what the run knows of it beside its evidence (its bytes, its end). */
+function changed(ex: CheckExchange, changes: Partial<CheckExchange>): CheckExchange {
+  const copy = { ...ex, ...changes };
+  const bytes = sentBodies.get(ex);
+  if (bytes) sentBodies.set(copy, bytes);
+  const ended = exchangeEnds.get(ex);
+  if (ended !== undefined) exchangeEnds.set(copy, ended);
+  return copy;
+}
+
 /** Runs one check: its requests, in order or at once, then its judgement. */
 export async function runOne(check: Check, sender: CheckSender, ctx: CheckContext): Promise<{ exchanges: CheckExchange[]; judgement: Judgement }> {
   const specs = check.requests(ctx);
@@ -266,9 +298,7 @@ export async function runOne(check: Check, sender: CheckSender, ctx: CheckContex
       const p = prepare(spec, ctx);
       for (let i = 0; i < (spec.repeat ?? 1); i++) {
         const ex = await exchange(sender, p, ctx);
-        const relabelled = spec.repeat && spec.repeat > 1 ? { ...ex, label: `${p.label} (${ordinal(i + 1)} time)` } : ex;
-        sentBodies.set(relabelled, p.bytes);
-        exchanges.push(relabelled);
+        exchanges.push(spec.repeat && spec.repeat > 1 ? changed(ex, { label: `${p.label} (${ordinal(i + 1)} time)` }) : ex);
       }
     }
   }

@@ -29,6 +29,8 @@ export interface Faults {
   overloadedPast?: number;
   /** Send headers, then never finish the body. */
   stallsBody?: boolean;
+  /** Send headers and part of the body its Content-Length announces, then close the connection. */
+  closesMidBody?: boolean;
   /** Verify X-Signature this wrong way (401 when it does not match). */
   signatureMistake?: ReceiverMistake;
   /** Answer the requests one at a time, each taking this many ms (a single-threaded server doing its work before answering). */
@@ -144,6 +146,11 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
       return;
     }
     seen.add(id);
+    if (faults.closesMidBody) {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"ok":', () => res.socket?.destroy());
+      return;
+    }
     if (faults.stallsBody) {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('accepted, still writing…');

@@ -179,6 +179,15 @@ describe('hookbench check: the battery', () => {
     expect(check(r, 'time.body-stall').detail).toMatch(/^1 response\(s\) sent headers, then stalled the body/);
   });
 
+  it('a receiver that closes the connection mid-body is told so, not that it stalled the body (its status still counts)', async () => {
+    const r = await run({ closesMidBody: true }, { only: ['shapes.track', 'redelivery.same-message', 'time.body-stall'] });
+    expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'redelivery.same-message': 'pass', 'time.body-stall': 'warn' });
+    const c = check(r, 'time.body-stall');
+    expect(c.detail).toMatch(/^3 response\(s\) sent headers, then closed the connection before the body ended \(first: a track call gets a 2xx\)/);
+    expect(c.detail).not.toContain('stalled');
+    expect(c.fix).toMatch(/^Finish each response you start/);
+  });
+
   it('a receiver that requires charset=utf-8 fails the content-type check, saying so', async () => {
     const r = await run({ requiresCharset: true }, { only: ['content-type.no-charset', 'shapes.track', 'signature.raw-bytes'] });
     expect(verdicts(r)).toEqual({ 'shapes.track': 'fail', 'content-type.no-charset': 'fail', 'signature.raw-bytes': 'fail' });
@@ -325,6 +334,22 @@ describe('through the engine: attempt records to link', () => {
         ['hookbench check (unsigned)', false, []],
       ]),
     );
+  });
+});
+
+describe('through the engine: a body cut short', () => {
+  it('an attempt whose receiver closed the connection mid-body is told so, not that it stalled the body', async () => {
+    const { dir, cleanup } = tempDir('hookbench-check-engine-');
+    const started = createCore({ dataDir: dir, forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
+    cleanups.push(async () => {
+      await started.close();
+      cleanup();
+    });
+    receiver.respond = checkReceiver({ closesMidBody: true });
+    const r = await started.checks.runCheck({ url: receiver.url, secret: SECRET, only: ['shapes.track', 'time.body-stall'], wait: true });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.checks[0]!.evidence[0]!.attempt).not.toBeNull();
+    expect(check(r.value, 'time.body-stall').detail).toMatch(/^1 response\(s\) sent headers, then closed the connection before the body ended/);
   });
 });
 
