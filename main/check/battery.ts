@@ -31,9 +31,23 @@ function accepted(id: string, title: string, area: CheckArea, message: { type: M
     area,
     scenario: s,
     requests: () => scenarioRequests(s),
-    judge: (exchanges, ctx) => worst(exchanges.map((ex) => judgeAccepted(ex, ctx.timing))),
+    judge: (exchanges, ctx) => {
+      const judged = worst(exchanges.map((ex) => judgeAccepted(ex, ctx.timing)));
+      const refusal = exchanges.map((ex) => ex.statusCode ?? 0).find((status) => status >= 400 && status < 500);
+      // A 4xx to a valid call is the receiver refusing what it does not handle (a type, an event, a key): a
+      // permanent refusal of real traffic. 401/403 are about the signature (the diagnosis), 413 about size, 429 is retried.
+      if (area !== 'shapes' || judged.verdict !== 'fail' || judged.fix || refusal === undefined || [401, 403, 413, 429].includes(refusal)) return judged;
+      return { ...judged, fix: shapeRefusalFix(message.type) };
+    },
   };
 }
+
+/** What to do about a valid call of `type` refused with a 4xx (other than the signature's, size's or rate's). */
+function shapeRefusalFix(type: MessageType): string {
+  return `Answer 2xx to every valid call, also those the receiver does not act on: the destination sends ${CALL_TYPES} calls and any event name, and a 4xx makes it fail this ${type} call for good (never retried). Ignore (and log) what you do not handle; refuse only what fails the signature.`;
+}
+
+const CALL_TYPES = 'track, identify, page, screen, group, alias and delete';
 
 /**
  * The max-size check says how large the body it sent was: a call at the limit makes a body somewhat larger (the

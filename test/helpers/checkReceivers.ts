@@ -21,6 +21,8 @@ export interface Faults {
   conflictOnDuplicate?: boolean;
   /** Answer 500 when any key of the body has a space in it (alias's "Previous ID"). */
   chokesOnKeysWithSpaces?: boolean;
+  /** Answer 400 to messages of any other type (a receiver that handles a few types and refuses the rest). */
+  handlesOnlyTypes?: string[];
   /** Never answer messages of this type (the check's timeout ends them). */
   neverAnswersType?: string;
   /** Answer 415 unless Content-Type says charset=utf-8. */
@@ -131,6 +133,10 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
       return;
     }
     if (faults.neverAnswersType === body['type']) return;
+    if (faults.handlesOnlyTypes && !faults.handlesOnlyTypes.includes(String(body['type']))) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `unsupported event type ${String(body['type'])}` }));
+      return;
+    }
     if (faults.chokesOnKeysWithSpaces && hasKeyWithSpace(body)) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('TypeError: cannot read "Previous ID"');
       return;

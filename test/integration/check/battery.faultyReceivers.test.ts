@@ -188,6 +188,15 @@ describe('hookbench check: the battery', () => {
     expect(c.fix).toMatch(/^Finish each response you start/);
   });
 
+  it('a receiver that refuses a call type it does not handle with 400 fails that shape with the fix to answer 2xx and ignore it', async () => {
+    const r = await run({ handlesOnlyTypes: ['track', 'identify'] }, { only: ['shapes.track', 'shapes.page'] });
+    expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'shapes.page': 'fail' });
+    const c = check(r, 'shapes.page');
+    expect(c.detail).toBe('HTTP 400: {"error":"unsupported event type page"}: a valid request refused; the destination fails the message for good (permanent: HTTP 400)');
+    expect(c.fix).toMatch(/^Answer 2xx to every valid call, also those the receiver does not act on: .* a 4xx makes it fail this page call for good/);
+    expect(r.diagnosis).toBeNull();
+  });
+
   it('a receiver that requires charset=utf-8 fails the content-type check, saying so', async () => {
     const r = await run({ requiresCharset: true }, { only: ['content-type.no-charset', 'shapes.track', 'signature.raw-bytes'] });
     expect(verdicts(r)).toEqual({ 'shapes.track': 'fail', 'content-type.no-charset': 'fail', 'signature.raw-bytes': 'fail' });
