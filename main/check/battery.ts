@@ -134,7 +134,7 @@ function judgeForgery(what: string, ex: CheckExchange, ctx: CheckContext): Judge
     return {
       verdict: 'fail',
       detail: `${what}: redirected (HTTP ${status}${target ? ` to ${target}` : ''}) as the valid requests are, so it never reached the code that verifies signatures: not known whether forged requests are refused`,
-      fix: `Fix the redirect first (the Status semantics check): point the destination at ${target ?? 'the URL the redirect names'} and run the check against it, which reaches the receiver's code.`,
+      fix: `Fix the redirect first (status.valid-request): point the destination at ${target ?? 'the URL the redirect names'} and run the check against it, which reaches the receiver's code.`,
     };
   }
   if (status !== null) return { verdict: 'fail', detail: `${what}: answered HTTP ${status}, not a refusal (4xx)`, fix: FORGERY_FIX };

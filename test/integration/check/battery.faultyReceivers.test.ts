@@ -268,7 +268,7 @@ describe('hookbench check: the battery', () => {
     expect(check(r, 'signature.wrong-secret')).toMatchObject({
       verdict: 'fail',
       detail: `signed with another secret: redirected (HTTP 301 to ${target}) as the valid requests are, so it never reached the code that verifies signatures: not known whether forged requests are refused`,
-      fix: `Fix the redirect first (the Status semantics check): point the destination at ${target} and run the check against it, which reaches the receiver's code.`,
+      fix: `Fix the redirect first (status.valid-request): point the destination at ${target} and run the check against it, which reaches the receiver's code.`,
     });
     expect(check(r, 'signature.missing')).toMatchObject({ verdict: 'fail', detail: expect.stringMatching(/^no X-Signature: redirected \(HTTP 301 to /) });
     // Alone, nothing shows that valid requests are redirected too: a redirected forgery is then only no refusal.
