@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckExchange } from '../contract/check/check.js';
 import { checkScenarioSchema, type CheckArea, type CheckScenarioInput } from '../contract/check/checkInputs.js';
-import { CONCURRENCY_FIX, mockEndpointFix } from '../contract/check/checkFixes.js';
+import { CONCURRENCY_FIX, mockEndpointFix, NO_ANSWER_FIX } from '../contract/check/checkFixes.js';
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import { buildMessage } from '../domain/messages.js';
 import { classifyStatus } from '../domain/outcome.js';
@@ -288,6 +288,15 @@ const TIME: Check[] = [
       const fix = queued
         ? CONCURRENCY_FIX
         : 'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job).';
+      // Forgeries are refused without any work: when they got no answer either, the receiver is not slow, it waits.
+      const forgeriesLate = late.filter((ex) => ex.label.startsWith('forged: '));
+      if (late.length === answered.length && forgeriesLate.length > 0) {
+        return {
+          verdict: 'fail',
+          detail: `none of the ${answered.length} requests got response headers within ${ctx.timing.timeoutMs} ms, ${forgeriesLate.length === 1 ? 'the forged one' : `the ${forgeriesLate.length} forged ones`} included (a receiver refuses those without any work): the receiver does not answer at all, so the destination times out and retries every message`,
+          fix: NO_ANSWER_FIX,
+        };
+      }
       if (late.length > 0) {
         return {
           verdict: 'fail',

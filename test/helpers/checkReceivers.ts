@@ -23,6 +23,8 @@ export interface Faults {
   chokesOnKeysWithSpaces?: boolean;
   /** Answer 400 to messages of any other type (a receiver that handles a few types and refuses the rest). */
   handlesOnlyTypes?: string[];
+  /** Never answer anything, forgeries included (a receiver reading the body until the connection closes). */
+  neverAnswers?: boolean;
   /** Never answer messages of this type (the check's timeout ends them). */
   neverAnswersType?: string;
   /** Answer 415 unless Content-Type says charset=utf-8. */
@@ -94,6 +96,7 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
   let failedOnce = false;
   let queue: Promise<void> = Promise.resolve();
   const respond: Respond = (req, res) => {
+    if (faults.neverAnswers) return;
     if (faults.bodyLimit !== undefined && req.body.length > faults.bodyLimit) {
       res.writeHead(413, { 'content-type': 'text/html; charset=utf-8' }).end(EXPRESS_413);
       return;

@@ -166,6 +166,47 @@ pm.start_servers = 8
 listen.backlog = 511`,
 };
 
+/**
+ * time.latency's fix when no request of the run got an answer, forged ones included (battery.ts): a receiver
+ * that refuses a forgery without any work and still does not answer it is not slow, it waits for something.
+ */
+export const NO_ANSWER_FIX =
+  "Answer at all: the receiver answered none of the requests, not even forged ones it should refuse at once, so it is not slow work that holds it. It most likely waits for the body to end with the connection: read exactly Content-Length bytes (Python's http.server: self.rfile.read(int(self.headers['Content-Length'])); self.rfile.read() with no length waits for a close the destination never sends while it waits for the answer), then answer.";
+
+const READ_BODY: Record<FixLanguage, string> = {
+  Node: `// Read the body to its end event (not to the socket's close), then answer.
+const chunks = [];
+req.on('data', (c) => chunks.push(c));
+req.on('end', () => {
+  const raw = Buffer.concat(chunks);
+  // verify X-Signature over raw, store, then:
+  res.writeHead(202).end();
+});`,
+  Python: `# http.server: read Content-Length bytes; rfile.read() alone waits for the connection to close.
+length = int(self.headers.get("Content-Length", 0))
+raw = self.rfile.read(length)
+# verify X-Signature over raw, store, then:
+self.send_response(202)
+self.end_headers()`,
+  Go: `// r.Body ends at Content-Length: io.ReadAll returns then, not at the connection's close.
+raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+if err != nil {
+	http.Error(w, "bad body", http.StatusBadRequest)
+	return
+}
+// verify X-Signature over raw, store, then:
+w.WriteHeader(http.StatusAccepted)`,
+  Ruby: `# Rack: the input ends at Content-Length.
+raw = request.body.read
+# verify X-Signature over raw, store, then:
+status 202`,
+  PHP: `<?php
+// php://input ends at Content-Length.
+$raw = file_get_contents('php://input');
+// verify X-Signature over $raw, store, then:
+http_response_code(202);`,
+};
+
 const snippets = (table: Record<FixLanguage, string>): FixSnippet[] => FIX_LANGUAGES.map((language) => ({ language, code: table[language] }));
 
 /**
@@ -185,6 +226,7 @@ export function fixSnippetsFor(checkId: string, fix?: string | null): FixSnippet
   if (checkId.startsWith('signature.')) return snippets(VERIFY);
   if (checkId === 'redelivery.same-message') return snippets(DEDUPE);
   if (checkId === 'time.latency' && fix === CONCURRENCY_FIX) return snippets(CONCURRENT);
+  if (checkId === 'time.latency' && fix === NO_ANSWER_FIX) return snippets(READ_BODY);
   if (checkId === 'time.latency' || checkId === 'burst.concurrent') return snippets(RESPOND_FIRST);
   return null;
 }

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, CheckRun } from '../../../main/contract/check/check.js';
 import type { EngineEvent } from '../../../main/contract/events.js';
 import { BATTERY } from '../../../main/check/battery.js';
+import { fixSnippetsFor, NO_ANSWER_FIX } from '../../../main/contract/check/checkFixes.js';
 import { createCore, type Core } from '../../../main/app/createCore.js';
 import { checkReceiver, SECRET, type Faults } from '../../helpers/checkReceivers.js';
 import { startReceiver, type TestReceiver } from '../../helpers/receiver.js';
@@ -163,6 +164,15 @@ describe('hookbench check: the battery', () => {
     expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'shapes.screen': 'fail', 'time.latency': 'fail' });
     expect(check(r, 'shapes.screen').detail).toBe('no response headers within 300 ms: the destination times out and retries for up to 4 hours');
     expect(check(r, 'time.latency').detail).toMatch(/^p50 \d+ ms, p95 \d+ ms, max \d+ ms over 2 requests; 1 got no response headers within 300 ms \(first: a screen call gets a 2xx\)/);
+  });
+
+  it('a receiver that answers nothing, forgeries included, is told it does not answer at all (reading to EOF), not to answer before slow work (timeout injected: 300 ms)', async () => {
+    const r = await run({ neverAnswers: true }, { on: tight, only: ['shapes.track', 'signature.wrong-secret', 'time.latency'] });
+    const c = check(r, 'time.latency');
+    expect(c.verdict).toBe('fail');
+    expect(c.detail).toBe('none of the 2 requests got response headers within 300 ms, the forged one included (a receiver refuses those without any work): the receiver does not answer at all, so the destination times out and retries every message');
+    expect(c.fix).toBe(NO_ANSWER_FIX);
+    expect(fixSnippetsFor('time.latency', c.fix)?.find((f) => f.language === 'Python')?.code).toContain("self.rfile.read(length)");
   });
 
   it('answers slower than the threshold are a warning naming p50, p95 and max (threshold injected: 0 ms)', async () => {
