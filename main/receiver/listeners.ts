@@ -148,7 +148,10 @@ function guard(server: Server, event: 'connection' | 'secureConnection', connect
   server.on(event, (socket: Duplex) => connections.opened(socket));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const silent = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Duplex & { bytesRead?: number }).bytesRead === 0;
-    if (error.code === 'ECONNRESET' || !socket.writable || silent) return void socket.destroy();
+    // The HTTPS listener's handshake failures come here too (its deadline passed, bytes that are not TLS): an
+    // answer written there would wait for a handshake that never comes, and the socket with it.
+    const handshakeFailed = /^ERR_(TLS|SSL)_/.test(error.code ?? '');
+    if (error.code === 'ECONNRESET' || !socket.writable || silent || handshakeFailed) return void socket.destroy();
     const refusal = parserRefusal(error, { ...limits, carrying: connections.carrying(socket), previousContentLength: connections.previousContentLength(socket) });
     endWithJson(socket, refusal.status, { error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } });
   });

@@ -24,6 +24,14 @@ async function listeners(answerAfterMs = 0, headersTimeoutMs = 1000): Promise<st
   return url!;
 }
 
+/** The HTTPS listener alone, with the handshake's deadline (the headers') at `headersTimeoutMs`. */
+async function tlsListener(headersTimeoutMs: number): Promise<number> {
+  const l = new ReceiverListeners({ dataDir: newDataDir(), handle: (_, _req, res) => res.end('ok'), dropWaiting: () => undefined, connectionLimits: { max: 3, headersTimeoutMs, requestTimeoutMs: headersTimeoutMs } });
+  onCleanup(() => l.stop());
+  const { tlsUrl } = await l.start({ port: null, tlsPort: 0 });
+  return Number(new URL(tlsUrl!).port);
+}
+
 function slowHeaders(url: string): Promise<Socket> {
   const { port } = new URL(url);
   return new Promise((resolve) => {
@@ -60,6 +68,22 @@ describe("the mock receiver's connection limits", () => {
     const url = await listeners();
     const socket = await slowHeaders(url);
     expect(await answer(socket)).toMatch(/^HTTP\/1\.1 408[\s\S]*"the request line and headers did not arrive within 1 s"/);
+  });
+
+  it("a TLS handshake that never finishes (half a ClientHello, or nothing at all) is cut at the headers' deadline", async () => {
+    const port = await tlsListener(500);
+    const held = (first: Buffer | null) =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          if (first) socket.write(first);
+          resolve(socket);
+        });
+        socket.on('error', () => undefined);
+        onCleanup(() => void socket.destroy());
+      });
+    const sockets = [await held(Buffer.from([0x16, 0x03, 0x01, 0x00])), await held(null)];
+    // Waits on the close itself: a listener that lets them be holds them until the test's own timeout.
+    expect(await Promise.all(sockets.map(answer))).toEqual(['', '']);
   });
 
   it('a request that has arrived waits for its answer past the request timeout (a script may hold it)', async () => {
