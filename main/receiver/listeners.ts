@@ -32,6 +32,11 @@ export interface ReceiverAddresses {
 export interface Listener {
   kind: 'http' | 'https';
   server: Server;
+  /**
+   * Every TCP connection of the HTTPS listener: one still in its TLS handshake is no HTTP connection yet, so
+   * closeAllConnections does not see it, and stop() would wait for its handshake's deadline.
+   */
+  sockets?: Set<Duplex>;
 }
 
 export interface ReceiverListenersOptions {
@@ -96,7 +101,12 @@ export class ReceiverListeners {
         this.options.handle('https', req, res);
       });
       guard(server, 'secureConnection', connections, limits);
-      this.listeners.push({ kind: 'https', server });
+      const sockets = new Set<Duplex>();
+      server.on('connection', (socket: Duplex) => {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+      });
+      this.listeners.push({ kind: 'https', server, sockets });
       this.addresses.tlsUrl = `https://${urlHost(host)}:${await listenOn(server, host, tlsPort, 'tlsPort')}`;
     }
     return { ...this.addresses };
@@ -111,11 +121,12 @@ export class ReceiverListeners {
     this.boundTo = null;
     await Promise.all(
       listeners.map(
-        ({ server }) =>
+        ({ server, sockets }) =>
           new Promise<void>((resolve) => {
             if (!server.listening) return resolve();
             server.close(() => resolve());
             server.closeAllConnections();
+            for (const socket of sockets ?? []) socket.destroy();
           }),
       ),
     );

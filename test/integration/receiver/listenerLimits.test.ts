@@ -25,12 +25,23 @@ async function listeners(answerAfterMs = 0, headersTimeoutMs = 1000): Promise<st
 }
 
 /** The HTTPS listener alone, with the handshake's deadline (the headers') at `headersTimeoutMs`. */
-async function tlsListener(headersTimeoutMs: number): Promise<number> {
+async function tlsListener(headersTimeoutMs: number): Promise<{ port: number; listeners: ReceiverListeners }> {
   const l = new ReceiverListeners({ dataDir: newDataDir(), handle: (_, _req, res) => res.end('ok'), dropWaiting: () => undefined, connectionLimits: { max: 3, headersTimeoutMs, requestTimeoutMs: headersTimeoutMs } });
   onCleanup(() => l.stop());
   const { tlsUrl } = await l.start({ port: null, tlsPort: 0 });
-  return Number(new URL(tlsUrl!).port);
+  return { port: Number(new URL(tlsUrl!).port), listeners: l };
 }
+
+/** A connection that sends `first` (or nothing) and then waits. */
+const held = (port: number, first: Buffer | null) =>
+  new Promise<Socket>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      if (first) socket.write(first);
+      resolve(socket);
+    });
+    socket.on('error', () => undefined);
+    onCleanup(() => void socket.destroy());
+  });
 
 function slowHeaders(url: string): Promise<Socket> {
   const { port } = new URL(url);
@@ -71,19 +82,18 @@ describe("the mock receiver's connection limits", () => {
   });
 
   it("a TLS handshake that never finishes (half a ClientHello, or nothing at all) is cut at the headers' deadline", async () => {
-    const port = await tlsListener(500);
-    const held = (first: Buffer | null) =>
-      new Promise<Socket>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => {
-          if (first) socket.write(first);
-          resolve(socket);
-        });
-        socket.on('error', () => undefined);
-        onCleanup(() => void socket.destroy());
-      });
-    const sockets = [await held(Buffer.from([0x16, 0x03, 0x01, 0x00])), await held(null)];
+    const { port } = await tlsListener(500);
+    const sockets = [await held(port, Buffer.from([0x16, 0x03, 0x01, 0x00])), await held(port, null)];
     // Waits on the close itself: a listener that lets them be holds them until the test's own timeout.
     expect(await Promise.all(sockets.map(answer))).toEqual(['', '']);
+  });
+
+  it('stopping the listeners closes a connection still in its TLS handshake at once, not at its deadline', async () => {
+    const { port, listeners } = await tlsListener(60_000);
+    const socket = await held(port, Buffer.from([0x16, 0x03, 0x01, 0x00]));
+    const closed = answer(socket);
+    await listeners.stop();
+    expect(await closed).toBe('');
   });
 
   it('a request that has arrived waits for its answer past the request timeout (a script may hold it)', async () => {
