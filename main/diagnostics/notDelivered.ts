@@ -156,12 +156,25 @@ function failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {
   if (failures.length === 0) {
     return { ...base, state: 'ok', title: `${d.name}’s endpoint answers`, detail: `The last ${plural(mine.length, 'attempt')} succeeded (latest: ${outcomeOf(last)}).`, evidence: [attemptLink(last, several)] };
   }
-  const failing = last.outcome !== 'success';
+  // Judged by the newest round, not its newest attempt: with several webhooks one 2xx delivers the message,
+  // and a webhook failing beside it (often the slowest, so recorded last) is not retried.
+  const round = all.filter((a) => a.deliveryId === last.deliveryId && a.attemptNumber === last.attemptNumber);
+  const delivering = round.find((a) => a.outcome === 'success');
+  const failing = delivering === undefined;
+  const latest = failing ? '' : several ? `; the latest round was delivered by webhook ${delivering.webhookIndex + 1}` : '; the latest succeeded';
+  const retried = round.some((a) => a.outcome !== 'success' && a.retryable);
+  const after = !failing
+    ? several
+      ? 'Webhooks that fail beside a 2xx are not retried: one success delivers the message.'
+      : ''
+    : retried
+      ? 'Failed attempts are retried on the retry schedule.'
+      : 'The latest failure is permanent: it is not retried.';
   return {
     ...base,
     state: failing ? 'problem' : 'warning',
     title: failing ? `${d.name}’s endpoint is failing: ${outcomeOf(last)}` : `${d.name}’s endpoint failed ${plural(failures.length, 'time')} recently`,
-    detail: `${failures.length} of the last ${plural(mine.length, 'attempt')} failed${failing ? '' : '; the latest succeeded'}. ${failing && last.retryable ? 'Failed attempts are retried on the retry schedule.' : failing ? 'The latest failure is permanent: it is not retried.' : ''}`.trim(),
+    detail: `${failures.length} of the last ${plural(mine.length, 'attempt')} failed${latest}. ${after}`.trim(),
     evidence: failures.slice(0, MAX_EVIDENCE).map((a) => attemptLink(a, several)),
   };
 }

@@ -217,6 +217,21 @@ describe('the troubleshooting checklist', () => {
     expect(orders.evidence).toEqual([expect.objectContaining({ kind: 'message', messageId: first })]);
   });
 
+  it('a destination delivered by one of its webhooks is not "failing" because another, slower one answered 500 last', async () => {
+    const r = await serve({
+      receivers: [{ name: 'ok', script: 200 }, { name: 'slow-down', script: { status: 500, delayMs: 300 } }],
+      destinations: [{ name: 'Trio', enabled: true, sources: ['web'], webhooks: [{ url: 'receiver:ok' }, { url: 'receiver:slow-down' }] }],
+    });
+    const [id] = await sendTracks(r, [{}]);
+    expect(must(r.core.getMessage({ id: id! })).message.status).toBe('delivered');
+    expect(check(await diagnose(r), `destination.failing:${destinationId(r, 'Trio')}`)).toMatchObject({
+      state: 'warning',
+      title: 'Trio’s endpoint failed 1 time recently',
+      detail: '1 of the last 2 attempts failed; the latest round was delivered by webhook 1. Webhooks that fail beside a 2xx are not retried: one success delivers the message.',
+      evidence: [{ kind: 'message', messageId: id, label: `Message #${id}, attempt 1, webhook 2: HTTP 500` }],
+    });
+  });
+
   it('names Retry-After, the retry backlog and a pause under "Deliveries slow"', async () => {
     const r = await serve({
       receivers: [{ name: 'busy', script: { status: 503, retryAfter: 120 } }],
