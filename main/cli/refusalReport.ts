@@ -65,8 +65,9 @@ export class RefusalReport {
     }
     this.repeats.set(r.message, 0);
     const from = r.clientIp ? ` from ${r.clientIp}` : '';
+    // A 401 that names its source had that source's key, sent where it is not read: its message says where, and giving a key is not the fix.
     const advice =
-      r.code === 'unauthorized'
+      r.code === 'unauthorized' && r.sourceId === null
         ? 'nothing of it was kept; give the SDK the write key of one of your sources (Sources in the UI)'
         : 'nothing of it was kept';
     this.print(`refused a request to ${r.route}${from} (HTTP ${r.httpStatus}): ${r.message.replace(/\.$/, '')}; ${advice}. Repeats are counted, not printed.`);

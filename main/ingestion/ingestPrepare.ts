@@ -64,7 +64,7 @@ export interface PreparedCalls {
 }
 
 export type Prepared =
-  /** An answer that involves no source and is not logged (CORS preflight, unknown route, wrong method). */
+  /** An answer that involves no source and is not logged (CORS preflight, another method than POST to an unknown route, a wrong method). */
   | { kind: 'answer'; status: number; headers: Record<string, string>; body: unknown }
   /**
    * Refused. `stage: 'request'`: before the write key was read (content type, encoding, JSON); `'calls'`:
@@ -159,7 +159,7 @@ export function prepareIngest(req: PrepareRequest): Prepared {
   return packCalls(s, items, built);
 }
 
-/** The request on its way when a route takes it; else the answer (CORS preflight, unknown route, wrong method). */
+/** The request on its way when a route takes it; else the answer (CORS preflight, wrong method) or the refusal (a POST to an unknown route). */
 function routeOf(req: PrepareRequest): Intake | Prepared {
   const route = req.path.slice('/v1/'.length).replace(/\/+$/, '');
   const single = SINGLE_ROUTES[route];

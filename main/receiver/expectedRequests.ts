@@ -60,7 +60,8 @@ export class ExpectedRequests {
 
 function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  // Trimmed as HTTP parsers read a value (white space around it is not part of it): a static header may be configured with some.
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value.trim();
   return out;
 }
 

@@ -36,4 +36,13 @@ describe("serve's report of refused requests", () => {
     report.close();
     expect(lines).toHaveLength(3);
   });
+
+  it("a source's key sent where it is not read (the refusal names the source) is not told to give the SDK a write key", () => {
+    const lines: string[] = [];
+    const report = new RefusalReport((l) => lines.push(l), { schedule: () => () => {} });
+    const message = 'missing write key: the request has Basic auth with an empty user name and the key as its password (the write key of source "Backend"); send Basic auth with the write key as the user name and an empty password, or "writeKey" in the body';
+    report.refused({ ...refusal(message), sourceId: 'src-1' });
+    expect(lines).toEqual([`refused a request to /v1/batch from 127.0.0.1 (HTTP 401): ${message}; nothing of it was kept. Repeats are counted, not printed.`]);
+    report.close();
+  });
 });
