@@ -75,8 +75,19 @@ export function combineErrors(errors: readonly ApiError[]): ApiError {
 }
 
 function unknownKeyWords(key: string | undefined, at: readonly PropertyKey[], schema?: z.core.$ZodType): string {
-  const hint = key !== undefined && schema ? suggestKey(key, keysAt(schema, at)) : null;
+  const hint = key !== undefined && schema ? (suggestKey(key, keysAt(schema, at)) ?? nestedHome(key, at, schema)) : null;
   return `unknown field${hint ? ` (did you mean "${hint}"?)` : ''}`;
+}
+
+/**
+ * The field one level down that takes `key` as it is (`patch.rewind` for a `rewind` written beside `patch`):
+ * a key put one level too high is as common a slip as a misspelt one.
+ */
+function nestedHome(key: string, at: readonly PropertyKey[], schema: z.core.$ZodType): string | null {
+  for (const parent of keysAt(schema, at)) {
+    if (keysAt(schema, [...at, parent]).includes(key)) return `${parent}.${key}`;
+  }
+  return null;
 }
 
 function errorAt(issue: z.core.$ZodIssue, path: readonly PropertyKey[], prefix: readonly PropertyKey[], message = issue.message): ApiError {

@@ -51,6 +51,16 @@ describe('a limit broken names the limit and the value given, in every schema', 
     expect(parseCommandInput('getCheckRun', { id: 0 })).toMatchObject({ ok: false, error: { field: 'id', message: 'id: must be more than 0 (got 0)' } });
   });
 
+  it('a field written one level too high is pointed to where it belongs (rewind beside patch, schedule beside retry)', () => {
+    const rewind = parseCommandInput('updateReceiver', { name: 'flaky', rewind: true });
+    expect(rewind.ok).toBe(false);
+    if (!rewind.ok) expect(rewind.error.problems).toEqual([{ code: 'invalid_input', field: 'rewind', message: 'rewind: unknown field (did you mean "patch.rewind"?)' }]);
+    expect(parseCommandInput('createDestination', { name: 'd', url: 'http://127.0.0.1:9/x', schedule: [1000] })).toMatchObject({
+      ok: false,
+      error: { field: 'schedule', message: 'schedule: unknown field (did you mean "retry.schedule"?)' },
+    });
+  });
+
   it('the wrong type keeps the message the schema gives for it', () => {
     expect(parseCommandInput('createDeletionRequest', { userId: 42 })).toMatchObject({ ok: false, error: { message: 'userId: must be a string (the user whose data is deleted)' } });
   });
