@@ -16,6 +16,16 @@ export function labelNote(contentType: string | null): string {
 }
 
 /**
+ * `; labelled charset=iso-8859-1: …`, for a body refused as invalid UTF-8 whose Content-Type names another charset:
+ * the label says why the bytes are not UTF-8, and that it is not honoured (JSON is UTF-8, RFC 8259 §8.1).
+ */
+export function charsetNote(contentType: string | null): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (!charset || charset === 'utf-8' || charset === 'utf8') return '';
+  return `; labelled charset=${charset.slice(0, 40)}: the body is read as UTF-8, as JSON is; send it encoded as UTF-8`;
+}
+
+/**
  * `; <where it ends> (N bytes): was the body cut short, …?`: a body that ends inside its JSON or inside a character
  * was cut by its client, or by a Content-Length counted in characters, short of the UTF-8 bytes of non-ASCII text.
  */

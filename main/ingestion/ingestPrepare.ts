@@ -14,7 +14,7 @@ import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
 import { buildMessageBody, describeValue } from '../contract/message/messageBody.js';
 import { sentAtProblem } from '../contract/message/timestamp.js';
 import { callBytes, storedCallOf } from '../store/storedJson.js';
-import { cutShortNote, decodeBody, endsEarly, endsInsideCharacter, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
+import { charsetNote, cutShortNote, decodeBody, endsEarly, endsInsideCharacter, labelNote, mergeShared, writeKeyOf } from './ingestBody.js';
 import { withOthers } from '../contract/problems.js';
 import { suggestKey } from '../contract/suggestKey.js';
 import { newMessageId } from './messageIds.js';
@@ -209,7 +209,7 @@ function readPayload(s: Intake): Prepared | null {
   if (badByte >= 0) {
     const refusal = invalidUtf8Error(decoded, badByte);
     const cut = endsInsideCharacter(decoded, badByte) ? cutShortNote('the body ends inside a character, at its last byte', decoded.byteLength) : '';
-    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: refusal.field, message: `${refusal.message}${cut}` });
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: refusal.field, message: `${refusal.message}${cut}${charsetNote(req.contentType)}` });
   }
 
   // An empty (or blank) body is not JSON cut short, as JSON.parse's "Unexpected end of JSON input" would have it.

@@ -52,6 +52,19 @@ describe('content types (docs/behaviour.md §7): every body is read as JSON, wha
     expect(must(running.core.listIngestLog({})).items.map((r) => r.field)).toEqual(['body', 'content-encoding']);
   });
 
+  it('Latin-1 bytes labelled charset=iso-8859-1 are refused as invalid UTF-8, naming the label that is not honoured', async () => {
+    const running = await serveWithSource();
+    const latin1 = Buffer.concat([Buffer.from('{"userId":"u1","event":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await post(running, '/v1/track', latin1, { 'content-type': 'application/json; charset=ISO-8859-1' });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_json', field: 'event' } } });
+    expect(res.body.error!['message']).toBe(
+      'event: invalid UTF-8 at byte 27 (0xe9); JSON must be UTF-8 (the value is refused rather than changed); labelled charset=iso-8859-1: the body is read as UTF-8, as JSON is; send it encoded as UTF-8',
+    );
+    // Labelled UTF-8 (as it should be), the bytes alone are named.
+    const utf8 = await post(running, '/v1/track', latin1, { 'content-type': 'application/json; charset=utf-8' });
+    expect(utf8.body.error!['message']).toBe('event: invalid UTF-8 at byte 27 (0xe9); JSON must be UTF-8 (the value is refused rather than changed)');
+  });
+
   it('any label, or none at all, is accepted on every route when the body is JSON', async () => {
     const running = await serveWithSource();
     expect((await post(running, '/v1/track', call('No Label'), {})).status).toBe(200);
