@@ -20,6 +20,15 @@ export function endWithJson(socket: Duplex, status: number, body: unknown, heade
 
 const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
 
+/**
+ * Whether the client left before its request was complete: it reset the connection, or ended its side of it
+ * mid-request (llhttp's HPE_INVALID_EOF_STATE, which is no malformed request). There is nothing to refuse: a
+ * body it cut short is counted where the body is read, as every request whose client went away.
+ */
+export function clientLeft(error: { code?: string | undefined }, socket: Duplex): boolean {
+  return error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE' || !socket.writable;
+}
+
 /** Connections held open at once, and how long a request's headers and the whole request may take to arrive. */
 export const CONNECTION_LIMITS = { max: 1024, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 } as const;
 

@@ -8,7 +8,7 @@ import { isIPv6, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_RECEIVER_PORT, DEFAULT_RECEIVER_TLS_PORT } from '../contract/receiver/receiver.js';
 import { HookbenchError, type ApiError } from '../contract/result.js';
-import { connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal } from '../platform/connections.js';
+import { clientLeft, connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal } from '../platform/connections.js';
 
 type ConnectionLimits = { [K in keyof typeof CONNECTION_LIMITS]: number };
 import { ensureReceiverTls, type ReceiverTls } from './tlsMaterial.js';
@@ -162,7 +162,7 @@ function guard(server: Server, event: 'connection' | 'secureConnection', connect
     // The HTTPS listener's handshake failures come here too (its deadline passed, bytes that are not TLS): an
     // answer written there would wait for a handshake that never comes, and the socket with it.
     const handshakeFailed = /^ERR_(TLS|SSL)_/.test(error.code ?? '');
-    if (error.code === 'ECONNRESET' || !socket.writable || silent || handshakeFailed) return void socket.destroy();
+    if (clientLeft(error, socket) || silent || handshakeFailed) return void socket.destroy();
     const refusal = parserRefusal(error, { ...limits, carrying: connections.carrying(socket), previousContentLength: connections.previousContentLength(socket) });
     endWithJson(socket, refusal.status, { error: { code: 'invalid_request', message: refusal.message, ...(refusal.limit ? { limit: refusal.limit } : {}) } });
   });

@@ -16,7 +16,7 @@ import { IngestService, isIngestPath, type IngestOptions } from '../ingestion/in
 import { likelyIngestRoute } from '../ingestion/ingestPrepare.js';
 import { writeKeyOf } from '../ingestion/ingestBody.js';
 import { apiAccess, handleApi, type ApiAccess } from './apiRoute.js';
-import { connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal, requestTarget } from '../platform/connections.js';
+import { clientLeft, connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal, requestTarget } from '../platform/connections.js';
 import { CLOSE_GRACE_MS, EVENT_SOCKET_LIMITS, EventSockets } from './eventSockets.js';
 import { clientAbortLog, clientIp, isClientAbort, readBody, sendJson, sendText } from './responses.js';
 import { serveUi } from './uiFiles.js';
@@ -259,7 +259,7 @@ function refuseUnparsed(core: Core, error: NodeJS.ErrnoException & { rawPacket?:
   // A connection that sent nothing asked nothing (a browser opens one ahead of the requests it may make): closed
   // at the headers' deadline, it is no refusal to log.
   const silent = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Duplex & { bytesRead?: number }).bytesRead === 0;
-  if (error.code === 'ECONNRESET' || !socket.writable || silent) {
+  if (clientLeft(error, socket) || silent) {
     socket.destroy();
     return;
   }

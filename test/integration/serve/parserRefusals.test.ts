@@ -121,6 +121,30 @@ function exchange(server: RunningServer, bytes: string): Promise<string> {
   });
 }
 
+/** Sends raw bytes, then ends this side of the connection (a client that gives up mid-request): what came back. */
+function sendThenEnd(server: RunningServer, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.end(bytes);
+  });
+}
+
+describe('a client that ends its side of the connection mid-request', () => {
+  it('is no malformed request: nothing answered, no refusal in the ingest log, nothing stored (headers or body cut short)', async () => {
+    const { core, server } = await serveCore();
+    const source = must(core.createSource({ name: 'web', kind: 'server', writeKey: 'wk_gone' }));
+    const auth = Buffer.from(`${source.writeKey}:`).toString('base64');
+    expect(await sendThenEnd(server, 'POST /v1/batch HTTP/1.1\r\nHost: x\r\n')).toBe('');
+    expect(await sendThenEnd(server, `POST /v1/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${auth}\r\nContent-Length: 100\r\n\r\n{"batch":[`)).toBe('');
+    expect(must(core.listIngestLog({})).items).toEqual([]);
+    expect(must(core.listMessages({})).items).toEqual([]);
+  });
+});
+
 describe('Expect headers', () => {
   it('an expectation other than 100-continue gets 417 with the JSON error and a line in the ingest log', async () => {
     const { core, server } = await serveCore();
