@@ -317,14 +317,20 @@ const TIME: Check[] = [
     judge: (_own, ctx) => {
       const responses = ctx.exchanges.filter((ex) => ex.response !== null);
       if (responses.length === 0) return nothingToJudge(ctx, 'time.body-stall');
-      const stalls = responses.filter((ex) => bodyCut(ex, ctx.timing.timeoutMs) === 'stalled');
+      const stalled = responses.filter((ex) => bodyCut(ex, ctx.timing.timeoutMs) === 'stalled');
+      // A keep-alive answer with neither Content-Length nor chunked encoding has a body that ends only with the
+      // connection: the receiver never said where its body ends (http.server with HTTP/1.1 and no Content-Length).
+      const unframed = stalled.filter((ex) => ex.response!.headers['content-length'] === undefined && ex.response!.headers['transfer-encoding'] === undefined);
+      const stalls = stalled.filter((ex) => !unframed.includes(ex));
       const closes = responses.filter((ex) => bodyCut(ex, ctx.timing.timeoutMs) === 'closed');
-      if (stalls.length === 0 && closes.length === 0) return { verdict: 'pass', detail: `every response body arrived in full (${responses.length} response${responses.length === 1 ? '' : 's'})` };
+      if (stalled.length === 0 && closes.length === 0) return { verdict: 'pass', detail: `every response body arrived in full (${responses.length} response${responses.length === 1 ? '' : 's'})` };
       const said: string[] = [];
+      if (unframed.length > 0) said.push(`${unframed.length} response(s) had neither Content-Length nor chunked encoding, so their body ends only when the connection closes, and the receiver kept it open (first: ${unframed[0]!.label}); the destination records the status and cuts the body after ${ctx.timing.timeoutMs} ms, holding a connection meanwhile`);
       if (stalls.length > 0) said.push(`${stalls.length} response(s) sent headers, then stalled the body (first: ${stalls[0]!.label}); the destination records the status and cuts the body after ${ctx.timing.timeoutMs} ms, holding a connection meanwhile`);
       // A socket closed after the status is not a stall: nothing is held, but the answer is cut and the connection lost.
       if (closes.length > 0) said.push(`${closes.length} response(s) sent headers, then closed the connection before the body ended (first: ${closes[0]!.label}); the destination records the status with the body cut short, and opens a new connection for the next request`);
       const fixes: string[] = [];
+      if (unframed.length > 0) fixes.push("Say where each response ends: send Content-Length (Content-Length: 0 when there is no body) or chunked encoding (Python's http.server with protocol_version = 'HTTP/1.1': self.send_header('Content-Length', '0') before self.end_headers()).");
       if (stalls.length > 0) fixes.push('End the response (res.end()) right after writing the status; stream nothing after it.');
       if (closes.length > 0) fixes.push('Finish each response you start: end it (res.end()) instead of closing the socket after the status (res.socket.destroy(), a process that exits right after answering), and send as many body bytes as its Content-Length says.');
       return { verdict: 'warn', detail: said.join('; '), fix: fixes.join(' ') };

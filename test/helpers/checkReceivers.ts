@@ -33,6 +33,8 @@ export interface Faults {
   overloadedPast?: number;
   /** Send headers, then never finish the body. */
   stallsBody?: boolean;
+  /** Answer 200 with neither Content-Length nor chunked encoding, and keep the connection open (http.server with HTTP/1.1). */
+  unframedAnswer?: boolean;
   /** Send headers and part of the body its Content-Length announces, then close the connection. */
   closesMidBody?: boolean;
   /** Verify X-Signature this wrong way (401 when it does not match). */
@@ -155,6 +157,11 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
       return;
     }
     seen.add(id);
+    if (faults.unframedAnswer) {
+      // Written on the socket itself: Node's own response would add chunked encoding.
+      res.socket?.write('HTTP/1.1 200 OK\r\nServer: BaseHTTP/0.6 Python/3.11\r\n\r\n');
+      return;
+    }
     if (faults.closesMidBody) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       res.write('{"ok":', () => res.socket?.destroy());

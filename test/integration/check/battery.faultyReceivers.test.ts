@@ -189,6 +189,14 @@ describe('hookbench check: the battery', () => {
     expect(check(r, 'time.body-stall').detail).toMatch(/^1 response\(s\) sent headers, then stalled the body/);
   });
 
+  it('a receiver that answers without Content-Length on a kept connection is told its body never ends, with the fix to send Content-Length', async () => {
+    const r = await run({ unframedAnswer: true }, { on: tight, only: ['shapes.track', 'time.body-stall'] });
+    expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'time.body-stall': 'warn' });
+    const c = check(r, 'time.body-stall');
+    expect(c.detail).toMatch(/^1 response\(s\) had neither Content-Length nor chunked encoding, so their body ends only when the connection closes/);
+    expect(c.fix).toMatch(/^Say where each response ends: send Content-Length \(Content-Length: 0 when there is no body\)/);
+  });
+
   it('a receiver that closes the connection mid-body is told so, not that it stalled the body (its status still counts)', async () => {
     const r = await run({ closesMidBody: true }, { only: ['shapes.track', 'redelivery.same-message', 'time.body-stall'] });
     expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'redelivery.same-message': 'pass', 'time.body-stall': 'warn' });
