@@ -138,7 +138,15 @@ function judgeForgery(what: string, ex: CheckExchange, ctx: CheckContext): Judge
     };
   }
   if (status !== null) return { verdict: 'fail', detail: `${what}: answered HTTP ${status}, not a refusal (4xx)`, fix: FORGERY_FIX };
-  return { verdict: 'fail', detail: `${what}: ${ex.error ?? ex.outcome}, not a refusal (4xx)`, fix: ex.outcome === 'timeout' ? judgeAccepted(ex, ctx.timing).fix : FORGERY_FIX };
+  if (ex.outcome === 'timeout') {
+    // Unanswered is retried as a 5xx is: the advice for a valid request (answer 2xx first) would let the forgery in.
+    return {
+      verdict: 'fail',
+      detail: `${what}: ${ex.error ?? ex.outcome}, not a refusal (4xx); the real destination would retry this forged request for 4 hours`,
+      fix: `Verify X-Signature first and answer 401 at once when it is missing or does not match, before any slow work: an unanswered request is retried as a 5xx is. ${FORGERY_FIX}`,
+    };
+  }
+  return { verdict: 'fail', detail: `${what}: ${ex.error ?? ex.outcome}, not a refusal (4xx)`, fix: FORGERY_FIX };
 }
 
 /** The absolute URL a redirect names (its Location resolved against the checked URL), or null without one. */

@@ -172,6 +172,10 @@ describe('hookbench check: the battery', () => {
     expect(c.verdict).toBe('fail');
     expect(c.detail).toBe('none of the 2 requests got response headers within 300 ms, the forged one included (a receiver refuses those without any work): the receiver does not answer at all, so the destination times out and retries every message');
     expect(c.fix).toBe(NO_ANSWER_FIX);
+    // The forgery's own check does not advise answering 2xx first: that would let it in.
+    const forged = check(r, 'signature.wrong-secret');
+    expect(forged.detail).toMatch(/^signed with another secret: .*, not a refusal \(4xx\); the real destination would retry this forged request for 4 hours$/);
+    expect(forged.fix).toMatch(/^Verify X-Signature first and answer 401 at once when it is missing or does not match, before any slow work/);
     expect(fixSnippetsFor('time.latency', c.fix)?.find((f) => f.language === 'Python')?.code).toContain("self.rfile.read(length)");
   });
 
