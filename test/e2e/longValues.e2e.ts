@@ -29,4 +29,15 @@ describe.skipIf(chromiumMissing)('long values', () => {
     const sideways = await details.evaluate((el) => [...el.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && el.ownerDocument.defaultView!.getComputedStyle(e).overflowX === 'auto' && !e.closest('.cm-editor')).length);
     expect(sideways).toBe(0);
   });
+
+  it('shows the whole messageId in a 1024 px window, where the pane beside the list is narrowest', async () => {
+    const r = await serve({ receivers: [{ name: 'ok', script: 200 }], destinations: [{ name: 'Orders', enabled: true, url: 'receiver:ok' }] });
+    const sent = await r.call<{ message: { id: number; messageId: string } }>('sendMessage', { type: 'track', call: { userId: 'ada', event: 'Order Completed' } });
+    const page = await open(r, `#/live/${sent.message.id}`);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const id = page.getByRole('region', { name: 'Message details' }).getByText(sent.message.messageId, { exact: true });
+    await id.waitFor();
+    // Nothing of it is cut off: the element is as wide as its text.
+    expect(await id.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
 });

@@ -12,16 +12,17 @@ export function MessageFacts({ detail }: { detail: MessageDetail }) {
   const navigate = useRouter((s) => s.navigate);
   const m = detail.message;
   const anonymousId = typeof m.call['anonymousId'] === 'string' ? m.call['anonymousId'] : null;
+  // IDs are read whole (they are searched and compared with a receiver's logs), so a long one wraps anywhere
+  // rather than being cut or widening the pane.
   const facts: [string, React.ReactNode][] = [
     [
       'messageId',
       <span className="flex min-w-0 items-center gap-1">
-        <span className="truncate font-mono">{m.messageId}</span>
+        <span className="min-w-0 font-mono wrap-anywhere">{m.messageId}</span>
         <CopyButton text={m.messageId} label="Copy messageId" showLabel={false} />
       </span>,
     ],
     ['Received', <span className="tabular font-mono">{formatTimestamp(m.receivedAt)}</span>],
-    // IDs are read whole (they are searched and compared), so a long one wraps anywhere rather than widening the pane.
     ['User ID', m.userId ? <VisibleText text={m.userId} className="min-w-0 font-mono wrap-anywhere" /> : <span className="text-faint">—</span>],
     ...(anonymousId ? [['Anonymous ID', <VisibleText text={anonymousId} className="min-w-0 font-mono wrap-anywhere" />] as [string, React.ReactNode]] : []),
     ['Source', m.sourceId ? <bdi className="min-w-0 wrap-anywhere">{sourceName(sources, m.sourceId)}</bdi> : <span className="text-faint">{noSourceText(m.origin)}</span>],
