@@ -28,6 +28,13 @@ describe('the receiver script form', () => {
     expect(formOfScript(parse({ steps: [{ status: 500, delayMs: 10 }, { status: 200 }] })).beyond).not.toBeNull();
   });
 
+  it('responses written apart with spaces or semicolons are named as such, with the commas they need', () => {
+    expect(scriptOfForm(form({ responses: '500 500 200' }))).toEqual({ ok: false, field: 'responses', message: 'Responses: item 1 ("500 500 200") holds 3 responses: separate them with commas (500, 500, 200)' });
+    expect(scriptOfForm(form({ responses: '200, 500;never' }))).toEqual({ ok: false, field: 'responses', message: 'Responses: item 2 ("500;never") holds 2 responses: separate them with commas (500, never)' });
+    // Words that are not responses stay "not a response".
+    expect(scriptOfForm(form({ responses: '200 OK' }))).toMatchObject({ message: 'Responses: item 1 ("200 OK") is not a response: give a status code (200-599), never, reset or close' });
+  });
+
   it('names the field of a mistake', () => {
     expect(scriptOfForm(form({ responses: '500,teapot' }))).toEqual({ ok: false, field: 'responses', message: 'Responses: item 2 ("teapot") is not a response: give a status code (200-599), never, reset or close' });
     expect(scriptOfForm(form({ responses: '99' }))).toMatchObject({ ok: false, field: 'responses' });

@@ -87,6 +87,9 @@ export function scriptOfForm(form: ScriptForm): FormResult {
     const steps: Record<string, unknown>[] = [];
     for (const [i, p] of parts.entries()) {
       const s = stepOf(p, delay);
+      // `200 500` or `500;200`: responses written apart another way than with commas.
+      const apart = p.split(/[\s;|]+/);
+      if (!s.ok && apart.length > 1 && apart.every((a) => stepOf(a, delay).ok)) return refused('responses', `item ${i + 1} (${JSON.stringify(p)}) holds ${apart.length} responses: separate them with commas (${apart.join(', ')})`);
       if (!s.ok) return refused('responses', `item ${i + 1} ${s.message}`);
       steps.push(s.step);
     }
