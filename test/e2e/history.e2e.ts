@@ -191,6 +191,18 @@ describe.skipIf(chromiumMissing)('History', () => {
     await page.getByRole('region', { name: 'Message details' }).getByText('delivered', { exact: true }).first().waitFor();
   });
 
+  it('the storage line, cut in a 1024 px window, reads whole on hover: its title is its text, the oldest message included', async () => {
+    const r = await serve({});
+    await r.call('sendMessage', { type: 'track', call: { userId: 'ada', event: 'Order Completed' } });
+    const page = await open(r, '#/history');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const line = page.getByRole('region', { name: 'Storage' }).getByText(/^1 message stored/);
+    await line.waitFor();
+    const { text, title } = await line.evaluate((el) => ({ text: el.textContent, title: el.getAttribute('title') }));
+    expect(text).toContain(' · oldest ');
+    expect(title).toBe(text);
+  });
+
   it('the Retention panel closes when Tab leaves it, and Esc closes it from anywhere in it, giving the focus back to the Retention button', async () => {
     const r = await serve({});
     const page = await open(r, '#/history');

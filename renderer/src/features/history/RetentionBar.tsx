@@ -48,12 +48,7 @@ export function RetentionBar({ refreshKey }: { refreshKey: number }) {
     <section aria-label="Storage" className="flex h-9 shrink-0 items-center gap-3 border-t border-line bg-panel px-3 text-xs text-muted whitespace-nowrap">
       <Database aria-hidden className="size-3.5 text-faint" />
       {state ? (
-        <span className="min-w-0 truncate" title={`${plural(state.messages, 'message')} stored${state.checkMessages > 0 ? ` (${formatCount(state.checkMessages)} from check runs)` : ''} · database ${formatSize(state.databaseBytes)} · retention ${describePolicy(state)}`}>
-          <span className="tabular text-fg">{plural(state.messages, 'message')}</span> stored
-          {state.checkMessages > 0 && <span title="A check run's own messages: History lists them under Traffic: hookbench check"> ({formatCount(state.checkMessages)} from check runs)</span>} · database <span className="tabular text-fg">{formatSize(state.databaseBytes)}</span>
-          {state.oldestReceivedAt !== null && <> · oldest {formatRowTime(state.oldestReceivedAt, Date.now())}</>} · retention {describePolicy(state)}
-          {state.pruned > 0 && <> · {plural(state.pruned, 'message')} removed so far</>}
-        </span>
+        <StorageLine state={state} />
       ) : (
         <span>Reading the database size…</span>
       )}
@@ -63,6 +58,21 @@ export function RetentionBar({ refreshKey }: { refreshKey: number }) {
         </DropPanel>
       </div>
     </section>
+  );
+}
+
+/** The storage line, cut to the footer's width; pointing at it reads the whole line, the same words. */
+function StorageLine({ state }: { state: RetentionState }) {
+  const checks = state.checkMessages > 0 ? ` (${formatCount(state.checkMessages)} from check runs)` : '';
+  const oldest = state.oldestReceivedAt !== null ? ` · oldest ${formatRowTime(state.oldestReceivedAt, Date.now())}` : '';
+  const rest = ` · retention ${describePolicy(state)}${state.pruned > 0 ? ` · ${plural(state.pruned, 'message')} removed so far` : ''}`;
+  return (
+    <span className="min-w-0 truncate" title={`${plural(state.messages, 'message')} stored${checks} · database ${formatSize(state.databaseBytes)}${oldest}${rest}`}>
+      <span className="tabular text-fg">{plural(state.messages, 'message')}</span> stored
+      {checks && <span title="A check run's own messages: History lists them under Traffic: hookbench check">{checks}</span>} · database <span className="tabular text-fg">{formatSize(state.databaseBytes)}</span>
+      {oldest}
+      {rest}
+    </span>
   );
 }
 
