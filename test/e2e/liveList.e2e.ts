@@ -134,6 +134,24 @@ describe.skipIf(chromiumMissing)('the Live list while messages arrive', () => {
     expect(await user.getAttribute('title')).toBe(userId);
   });
 
+  it('an identify or an anonymous call cut in the list reads whole on hover: whose call it is, its anonymous ID', async () => {
+    const r = await serve(ORDERS);
+    const userId = 'user-0f3c9a7e-41b2-4c1d-9d0e-7a1b2c3d4e5f-with-a-very-long-tenant-prefix-acme-europe-west';
+    const anonymousId = 'anon-7d1e2f3a-9b8c-4d5e-8f6a-1b2c3d4e5f6a-from-a-browser-session-on-the-shop';
+    const traits = await r.call<{ message: { id: number } }>('sendMessage', { type: 'identify', source: 'backend', call: { userId, traits: { plan: 'pro' } } });
+    await r.call('sendMessage', { type: 'track', source: 'backend', call: { anonymousId, event: 'Product Viewed' } });
+    // Beside the open message the list has no User column: the unnamed call says whose it is, cut.
+    const page = await open(r, `#/live/${traits.message.id}`);
+    const whose = grid(page).getByRole('row').filter({ hasText: 'user traits' }).getByText(/^user traits/);
+    await whose.waitFor();
+    expect(await whose.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await whose.getAttribute('title')).toBe(`user traits · ${userId}`);
+    await page.getByRole('button', { name: 'Close details' }).click();
+    const anonymous = grid(page).getByRole('row').filter({ hasText: 'Product Viewed' }).getByText(anonymousId, { exact: true });
+    await anonymous.waitFor();
+    expect(await anonymous.evaluate((el) => el.closest('[title]')?.getAttribute('title'))).toBe(`Anonymous ID: ${anonymousId}`);
+  });
+
   it('dates rows from another day than the engine’s and widens the Time column so the whole time still fits', async () => {
     const r = await serve(ORDERS);
     const sent = await r.call<{ message: { receivedAt: number } }>('sendMessage', { type: 'track', source: 'backend', call: { userId: 'yesterday', event: 'Order Completed' } });

@@ -61,6 +61,12 @@ export function attemptsWords(m: Pick<MessageSummary, 'deliveries'>): string {
   return m.deliveries.map((d) => `${d.destinationName}: ${summaryTriesWords(d)}`).join('; ');
 }
 
+/** An unnamed call's cell read whole, for when a narrow list cuts it: `user traits · user-265@example.com`. */
+function whoseCall(m: MessageSummary): string {
+  const who = m.userId ?? m.anonymousId;
+  return who === null ? WHAT[m.type] : `${WHAT[m.type]} · ${who}`;
+}
+
 function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs: boolean, held: boolean): Record<(typeof COLUMNS)[number]['key'], React.ReactNode> {
   return {
     time: <Received m={m} engineNow={engineNow} showMs={showMs} className="" />,
@@ -72,7 +78,7 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
           {m.event ? (
             <VisibleText text={m.event} className="truncate font-medium" title={m.event} />
           ) : (
-            <span className="truncate text-faint">
+            <span className="truncate text-faint" title={whoseCall(m)}>
               {WHAT[m.type]}
               {/* Without the User column (a narrow list), rows of unnamed calls say whose they are, or they all read alike. */}
               {(m.userId ?? m.anonymousId) !== null && (
@@ -91,13 +97,13 @@ function cells(m: MessageSummary, engineNow: number, sourceName: string, showMs:
     user: m.userId ? (
       <VisibleText text={m.userId} className="font-mono text-muted" title={m.userId} />
     ) : m.anonymousId ? (
-      <span className="font-mono text-faint" title="Anonymous ID">
+      <span className="font-mono text-faint" title={`Anonymous ID: ${m.anonymousId}`}>
         <VisibleText text={m.anonymousId} />
       </span>
     ) : (
       <span className="text-faint">—</span>
     ),
-    source: sourceName ? <VisibleText text={sourceName} className="text-muted" /> : <span className="text-faint" title={`No source: ${noSourceReason(m.origin)}`}>none</span>,
+    source: sourceName ? <VisibleText text={sourceName} className="text-muted" title={sourceName} /> : <span className="text-faint" title={`No source: ${noSourceReason(m.origin)}`}>none</span>,
     status: <StatusBadge status={m.status} />,
     deliveries: <DeliveryChips deliveries={m.deliveries} />,
     // Every POST counts (a round to three webhooks is 3), as the column's name says; rounds are in its title.
