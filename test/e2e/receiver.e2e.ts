@@ -21,6 +21,18 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     await expect.poll(() => page.evaluate<string | null | undefined>('document.activeElement?.closest("[aria-label=\'Show captures of\']") ? "switch" : document.activeElement?.tagName')).toBe('switch');
   });
 
+  it('says the list holds the newest captures when the receiver keeps more than it loaded, and all of them otherwise', async () => {
+    const r = await serve({ receivers: [{ name: 'orders', script: 200 }, { name: 'spare', script: 200 }] });
+    // One more than a page of captures for orders, two for spare.
+    for (let i = 0; i < 301; i += 43) await Promise.all(Array.from({ length: Math.min(43, 301 - i) }, () => fetch(`${r.info.receiverUrl}/r/orders`, { method: 'POST', body: '{"a":1}' })));
+    for (let i = 0; i < 2; i++) await fetch(`${r.info.receiverUrl}/r/spare`, { method: 'POST', body: '{"a":1}' });
+    const page = await open(r, '#/receiver/orders');
+    const toolbar = page.getByRole('heading', { name: 'Captured requests' }).locator('..');
+    await toolbar.getByText('newest 300 requests', { exact: true }).waitFor();
+    await page.getByRole('list', { name: 'Endpoints' }).getByRole('button', { name: 'spare' }).click();
+    await toolbar.getByText('2 requests', { exact: true }).waitFor();
+  });
+
   it('deletes an endpoint after a confirmation that names the destinations pointing at it', async () => {
     const r = await serve({
       receivers: [{ name: 'orders', script: 200 }, { name: 'spare', script: 200 }],

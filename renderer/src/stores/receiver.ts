@@ -6,6 +6,7 @@ import { create } from 'zustand';
 import type { EngineEvent } from '../../../main/contract/events';
 import type { CaptureRecord } from '../../../main/contract/receiver/receiver';
 import { api } from '../api/instance';
+import { plural } from '../lib/format';
 import { useCatalog } from './catalog';
 
 export const CAPTURES_CAP = 2000;
@@ -14,6 +15,11 @@ const PAGE = 300;
 interface ReceiverState {
   captures: CaptureRecord[];
   loaded: boolean;
+  /**
+   * Whether older captures are kept than those loaded: of every endpoint (`all`), and of each endpoint loaded
+   * by name. The list then shows the newest only, and its count says so.
+   */
+  older: { all: boolean; byReceiver: Record<string, boolean> };
   /** Loads the newest captures (of one endpoint too, when given: its history may be older than the rest). */
   load(receiver?: string | null): Promise<void>;
   apply(events: EngineEvent[]): void;
@@ -39,16 +45,32 @@ export function mergeCaptures(preferred: CaptureRecord[], others: CaptureRecord[
   return merged.length > cap ? merged.slice(0, cap) : merged;
 }
 
+/**
+ * How many captures the list shows, said as what they are: all of them, or the newest when older ones are kept
+ * than are loaded (or the list is at its cap): `308 requests`, `newest 300 requests`.
+ */
+export function capturesCount(shown: number, older: boolean): string {
+  return older || shown >= CAPTURES_CAP ? `newest ${plural(shown, 'request')}` : plural(shown, 'request');
+}
+
 export const useReceiver = create<ReceiverState>((set) => ({
   captures: [],
   loaded: false,
+  older: { all: false, byReceiver: {} },
   async load(receiver) {
     const [all, mine] = await Promise.all([
       api().call('listCaptures', { limit: PAGE }),
       receiver ? api().call('listCaptures', { receiver, limit: PAGE }) : Promise.resolve(null),
     ]);
     const fresh = [...(all.ok ? all.value.items : []), ...(mine?.ok ? mine.value.items : [])];
-    set((s) => ({ captures: mergeCaptures(fresh, s.captures), loaded: true }));
+    set((s) => ({
+      captures: mergeCaptures(fresh, s.captures),
+      loaded: true,
+      older: {
+        all: all.ok ? all.value.nextCursor !== null : s.older.all,
+        byReceiver: receiver && mine?.ok ? { ...s.older.byReceiver, [receiver]: mine.value.nextCursor !== null } : s.older.byReceiver,
+      },
+    }));
   },
   apply(events) {
     const fresh: CaptureRecord[] = [];
@@ -72,6 +94,10 @@ export const useReceiver = create<ReceiverState>((set) => ({
   },
   async clear(receiver) {
     const result = await api().call('clearCaptures', receiver ? { receiver } : {});
-    if (result.ok) set((s) => ({ captures: receiver ? s.captures.filter((c) => c.receiver !== receiver) : [] }));
+    if (!result.ok) return;
+    set((s) => ({
+      captures: receiver ? s.captures.filter((c) => c.receiver !== receiver) : [],
+      older: receiver ? { ...s.older, byReceiver: { ...s.older.byReceiver, [receiver]: false } } : { all: false, byReceiver: {} },
+    }));
   },
 }));

@@ -2,11 +2,10 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import { Inbox, Trash2 } from 'lucide-react';
 import type { ReceiverEndpoint } from '../../../../main/contract/receiver/receiver';
-import { plural } from '../../lib/format';
 import { useFocusBack } from '../../lib/useFocusBack';
 import { useNow } from '../../lib/useNow';
 import { engineNow, useEngine } from '../../stores/engine';
-import { useReceiver } from '../../stores/receiver';
+import { capturesCount, useReceiver } from '../../stores/receiver';
 import { useRouter } from '../../stores/router';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
@@ -21,7 +20,7 @@ type Scope = 'endpoint' | 'all';
  * verdict and the engine message that sent it; the one opened (the route's capture) below.
  */
 export function CapturesPanel({ selected, routeReceiver }: { selected: ReceiverEndpoint | null; routeReceiver: string | null }) {
-  const { captures, loaded, load, clear } = useReceiver();
+  const { captures, loaded, load, clear, older } = useReceiver();
   const captureId = useRouter((s) => s.route.captureId);
   const navigate = useRouter((s) => s.navigate);
   const now = engineNow(useEngine((s) => s.clock), useNow(1000));
@@ -58,8 +57,12 @@ export function CapturesPanel({ selected, routeReceiver }: { selected: ReceiverE
             ]}
           />
         )}
-        <span className="tabular ml-auto text-xs text-muted" aria-live="polite">
-          {plural(shown.length, 'request')}
+        <span
+          className="tabular ml-auto text-xs text-muted"
+          aria-live="polite"
+          title="This list loads the newest captures the receiver keeps, then each new one as it arrives"
+        >
+          {capturesCount(shown.length, scope === 'all' || !selected ? older.all : (older.byReceiver[selected.name] ?? false))}
         </span>
         <Button
           variant="ghost"
