@@ -4,11 +4,10 @@
  * reach a batch. The message is serialised once here; those bytes are what is measured and sent.
  */
 import { tooDeepField } from '../contract/message/jsonDepth.js';
-import { loneSurrogateProblem } from '../contract/message/messageBody.js';
 import { LIMITS } from '../contract/message/messageShapes.js';
 import { normaliseTimestamp } from '../contract/message/timestamp.js';
 import { suggestKey } from '../contract/suggestKey.js';
-import { describe } from './describe.js';
+import { describeValue, loneSurrogateProblem } from '../contract/message/messageBody.js';
 import { ClientError } from './errors.js';
 import type { BatchMessage, CallType, LibraryInfo, Properties } from './types.js';
 
@@ -30,7 +29,7 @@ type Input = Record<string, unknown>;
 
 export function buildMessage(type: CallType, input: unknown, env: BuildEnv): Built {
   if (!isPlainObject(input)) {
-    throw new ClientError(`${type}: the message must be an object (got ${describe(input)})`, {
+    throw new ClientError(`${type}: the message must be an object (got ${describeValue(input)})`, {
       code: 'invalid_message',
       call: type,
     });
@@ -172,7 +171,7 @@ function optionalString(type: CallType, call: Input, field: string): string | un
   const v = call[field];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') {
-    throw new ClientError(`${type}: ${field} must be a string (got ${describe(v)})`, { code: 'invalid_message', call: type, field });
+    throw new ClientError(`${type}: ${field} must be a string (got ${describeValue(v)})`, { code: 'invalid_message', call: type, field });
   }
   const lone = STORED_AS_TEXT.has(field) ? loneSurrogateProblem(v) : null;
   if (lone) throw new ClientError(`${type}: ${field} ${lone}`, { code: 'invalid_message', call: type, field });
@@ -190,7 +189,7 @@ function optionalObject(type: CallType, call: Input, field: string): Properties 
   const v = call[field];
   if (v === undefined || v === null) return undefined;
   if (!isPlainObject(v)) {
-    throw new ClientError(`${type}: ${field} must be an object (got ${describe(v)})`, { code: 'invalid_message', call: type, field });
+    throw new ClientError(`${type}: ${field} must be an object (got ${describeValue(v)})`, { code: 'invalid_message', call: type, field });
   }
   return v;
 }
@@ -204,7 +203,7 @@ function timestampOf(type: CallType, v: unknown, now: number): string {
     return v.toISOString();
   }
   if (typeof v !== 'string') {
-    throw new ClientError(`${type}: timestamp must be an ISO 8601 string or a Date (got ${describe(v)})`, {
+    throw new ClientError(`${type}: timestamp must be an ISO 8601 string or a Date (got ${describeValue(v)})`, {
       code: 'invalid_message',
       call: type,
       field: 'timestamp',

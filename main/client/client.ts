@@ -11,7 +11,7 @@ import { HOOKBENCH_VERSION } from '../contract/version.js';
 import { batchBody, requestBytes, splitIntoRequests } from './batching.js';
 import { buildMessage, errorText, type Built } from './build.js';
 import { debugEnabled, stderrLogger } from './debug.js';
-import { describe } from './describe.js';
+import { describeValue } from '../contract/message/messageBody.js';
 import { isTimeout, parseBody, serverErrorOf } from './answers.js';
 import { ClientError, type ServerError } from './errors.js';
 import { checkOptionShape, DEFAULTS, endpointOf, fetchOf, flushAtOf, numberOption } from './options.js';
@@ -87,7 +87,7 @@ export class Client {
 
   constructor(writeKey: string, options: ClientOptions = {}) {
     if (typeof writeKey !== 'string' || writeKey === '') {
-      const got = writeKey === '' ? 'an empty string' : describe(writeKey);
+      const got = writeKey === '' ? 'an empty string' : describeValue(writeKey);
       throw new ClientError(`Client: a write key is required (new Client(writeKey, options); got ${got})`, { code: 'invalid_option', field: 'writeKey' });
     }
     checkOptionShape(options);

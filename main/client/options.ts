@@ -1,6 +1,6 @@
 /** The Client's options checked once, at construction: a bad one throws a ClientError naming the field and the value. */
 import { suggestKey } from '../contract/suggestKey.js';
-import { describe } from './describe.js';
+import { describeValue } from '../contract/message/messageBody.js';
 import { ClientError } from './errors.js';
 import type { ClientOptions, FetchLike, FetchResponse } from './types.js';
 
@@ -28,25 +28,25 @@ const FUNCTION_OPTIONS = ['random', 'fetch', 'onError'] as const;
  */
 export function checkOptionShape(options: unknown): asserts options is ClientOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new ClientError(`Client: options must be an object (got ${describe(options)})`, { code: 'invalid_option', field: 'options' });
+    throw new ClientError(`Client: options must be an object (got ${describeValue(options)})`, { code: 'invalid_option', field: 'options' });
   }
   unknownKeys(options as Record<string, unknown>, OPTION_KEYS, '');
   const { backoff } = options as { backoff?: unknown };
   if (backoff !== undefined) {
     if (typeof backoff !== 'object' || backoff === null || Array.isArray(backoff)) {
-      throw new ClientError(`Client: backoff must be an object {initialMs, maxMs} (got ${describe(backoff)})`, { code: 'invalid_option', field: 'backoff' });
+      throw new ClientError(`Client: backoff must be an object {initialMs, maxMs} (got ${describeValue(backoff)})`, { code: 'invalid_option', field: 'backoff' });
     }
     unknownKeys(backoff as Record<string, unknown>, BACKOFF_KEYS, 'backoff.');
   }
   for (const field of FUNCTION_OPTIONS) {
     const value = (options as Record<string, unknown>)[field];
     if (value !== undefined && typeof value !== 'function') {
-      throw new ClientError(`Client: ${field} must be a function (got ${describe(value)})`, { code: 'invalid_option', field });
+      throw new ClientError(`Client: ${field} must be a function (got ${describeValue(value)})`, { code: 'invalid_option', field });
     }
   }
   const { debug } = options as { debug?: unknown };
   if (debug !== undefined && typeof debug !== 'boolean') {
-    throw new ClientError(`Client: debug must be true or false (got ${describe(debug)})`, { code: 'invalid_option', field: 'debug' });
+    throw new ClientError(`Client: debug must be true or false (got ${describeValue(debug)})`, { code: 'invalid_option', field: 'debug' });
   }
 }
 
@@ -66,7 +66,7 @@ export function endpointOf(endpoint: string): string {
   try {
     url = new URL(endpoint);
   } catch {
-    throw new ClientError(`Client: endpoint must be an http(s) URL (got ${typeof endpoint === 'string' ? JSON.stringify(endpoint) : describe(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
+    throw new ClientError(`Client: endpoint must be an http(s) URL (got ${typeof endpoint === 'string' ? JSON.stringify(endpoint) : describeValue(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ClientError(`Client: endpoint must be an http(s) URL (got ${JSON.stringify(endpoint)})`, { code: 'invalid_option', field: 'endpoint' });
@@ -104,7 +104,7 @@ export function numberOption(
   if (!ok) {
     const what = rule.integer ? `an integer ≥ ${rule.min}` : `a number ≥ ${rule.min}`;
     // A number is named as it is (`got 0`); anything else with its type, so `"5000"` or `"5s"` reads as a string.
-    throw new ClientError(`Client: ${field} must be ${what} (got ${typeof value === 'number' ? String(value) : describe(value)})`, { code: 'invalid_option', field });
+    throw new ClientError(`Client: ${field} must be ${what} (got ${typeof value === 'number' ? String(value) : describeValue(value)})`, { code: 'invalid_option', field });
   }
   return value;
 }

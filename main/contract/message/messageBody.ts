@@ -323,11 +323,20 @@ function readField(field: FieldDef, call: Call): FieldRead {
   return { ok: true, value: raw };
 }
 
-/** A value in words for an error message: `an array`, `number 3`, `the string "s"`. */
+/**
+ * A value in words for an error message: `an array`, `number 3`, `the string "s"`, so that `"5s"` reads as the
+ * string it is. Values JSON never carries (undefined, a Date, a Map) are named too, for the client library's calls.
+ */
 export function describeValue(v: unknown): string {
+  if (v === undefined) return 'undefined';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
+  if (v instanceof Date) return 'a Date';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'object') {
+    const tag = Object.prototype.toString.call(v).slice(8, -1);
+    if (tag !== 'Object') return `a ${tag}`;
+    return typeof (v as { toJSON?: unknown }).toJSON === 'function' ? 'an object with toJSON()' : 'an object';
+  }
   return `${typeof v} ${String(v)}`;
 }
