@@ -23,6 +23,7 @@ const TYPE_WORDS: Record<string, string> = {
   bigint: 'a whole number',
   boolean: 'true or false',
   object: 'an object',
+  record: 'an object',
   array: 'an array',
   null: 'null',
 };
@@ -71,7 +72,7 @@ export function issueWords(issue: Issue): string | undefined {
 /** A schema's message for a value of the wrong type only; its limits keep their own words (issueWords). */
 export function wrongType(message: string): (issue: Issue) => string | undefined {
   // A field left out was given no type at all: it `is required` (issueWords), not "must be a string".
-  return (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? message : undefined);
+  return (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? `${message} (got ${describeValue(issue.input)})` : undefined);
 }
 
 /**

@@ -145,7 +145,7 @@ describe('Refuse invalid signatures needs a secret', () => {
     expect(failure(parseWith(commandSchemas.createReceiver, { name: 'bare', secret: null, refuseInvalidSignatures: true }))).toMatchObject({ field: 'refuseInvalidSignatures' });
     expect(failure(parseWith(commandSchemas.updateReceiver, { name: 'bare', patch: { refuseInvalidSignatures: 'yes' } }))).toMatchObject({
       field: 'patch.refuseInvalidSignatures',
-      message: 'patch.refuseInvalidSignatures: must be true or false',
+      message: 'patch.refuseInvalidSignatures: must be true or false (got the string "yes")',
     });
     expect(must(core.receivers.listReceivers()).items).toEqual([]);
 

@@ -61,8 +61,14 @@ describe('a limit broken names the limit and the value given, in every schema', 
     });
   });
 
-  it('the wrong type keeps the message the schema gives for it', () => {
-    expect(parseCommandInput('createDeletionRequest', { userId: 42 })).toMatchObject({ ok: false, error: { message: 'userId: must be a string (the user whose data is deleted)' } });
+  it('the wrong type keeps the message the schema gives for it, and says what it got', () => {
+    expect(parseCommandInput('createDeletionRequest', { userId: 42 })).toMatchObject({ ok: false, error: { message: 'userId: must be a string (the user whose data is deleted) (got number 42)' } });
+  });
+
+  it("a wrong type the schema has no words for says what it must be and what it got, never zod's \"Invalid input\"", () => {
+    expect(parseCommandInput('exportMessages', { filter: {}, format: 'har', includeSecrets: 'yes' })).toMatchObject({ ok: false, error: { field: 'includeSecrets', message: 'includeSecrets: must be true or false (got the string "yes")' } });
+    expect(parseCommandInput('createDestination', { name: 'x', webhooks: {} })).toMatchObject({ ok: false, error: { field: 'webhooks', message: 'webhooks: must be an array (got an object)' } });
+    expect(parseCommandInput('sendMessage', { type: 'track', call: [] })).toMatchObject({ ok: false, error: { field: 'call', message: 'call: must be an object (got an array)' } });
   });
 
   it("numbers and lists out of bounds say so in our words, with the value or the count given (never zod's \"Too big\")", () => {
@@ -106,7 +112,7 @@ describe('every command answers a field left out, a value not allowed and a valu
 
   it('a value out of bounds is named even where the schema words a wrong type its own way', () => {
     expect(parseCommandInput('advanceClock', { ms: 1e12 })).toMatchObject({ ok: false, error: { field: 'ms', message: 'ms: must be at most one year (31,536,000,000 ms; got 1,000,000,000,000)' } });
-    expect(parseCommandInput('setFastForward', { enabled: 'yes' })).toMatchObject({ ok: false, error: { message: 'enabled: must be true or false' } });
+    expect(parseCommandInput('setFastForward', { enabled: 'yes' })).toMatchObject({ ok: false, error: { message: 'enabled: must be true or false (got the string "yes")' } });
   });
 });
 
