@@ -302,6 +302,25 @@ describe('hookbench send (in-process)', () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
+  it('--fast on a kept --data-dir says it left that data dir\'s clock moved, in words and as clockOffsetMs', async () => {
+    const rx = await receiver(status(503));
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const c = capture();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--data-dir', dir, '--fast', '--max-attempts', '2'], c.io)).toBe(1);
+    expect(c.out().trimEnd().split('\n').at(-1)).toMatch(/^the data dir's engine clock is now \d.* ahead of real time \(--fast moved it; a serve started on it begins there: Reset offset in its top bar puts it back\)$/);
+    const j = capture();
+    expect(await runCli(['send', 'track', '--to', rx.url, '--data', TRACK, '--data-dir', dir, '--fast', '--max-attempts', '2', '--json'], j.io)).toBe(1);
+    const result = JSON.parse(j.out().trimEnd().split('\n').at(-1)!) as { type: string; clockOffsetMs?: number };
+    const core = createCore({ dataDir: dir, autoStart: false });
+    try {
+      const clock = core.getClock();
+      expect(result).toMatchObject({ type: 'result', clockOffsetMs: clock.ok ? clock.value.offsetMs : NaN });
+    } finally {
+      await core.close();
+    }
+  });
+
   it('--data-dir records the message there and leaves its destination "hookbench send" disabled, reused by the next send', async () => {
     const rx = await receiver();
     const { dir, cleanup } = tempDir();

@@ -136,8 +136,14 @@ async function sendWithOwnCore(type: MessageType, call: Record<string, unknown>,
       return EXIT.failed;
     }
     watch.ids.deliveryId = delivery.id;
+    const offsetBefore = offsetOf(core);
     const interrupted = options.fast === true ? await playFast(core, message.id, delivery.id, io.signal) : await waitReal(watch.settled, io.signal);
-    return await reportOutcome(core, message, delivery, interrupted, report);
+    // --fast on a kept data dir leaves its clock moved (a serve started there later begins ahead): said, as through a serve.
+    const offsetAfter = options.fast === true && !throwaway ? offsetOf(core) : null;
+    const clockOffsetMs = offsetAfter !== null && offsetAfter !== offsetBefore ? offsetAfter : null;
+    const exitCode = await reportOutcome(core, message, delivery, interrupted, report, clockOffsetMs);
+    if (clockOffsetMs !== null) report.clockMoved(clockOffsetMs, 'dataDir');
+    return exitCode;
   } finally {
     unsubscribe();
     if (!throwaway && destinationId !== null) {
@@ -168,7 +174,7 @@ function watchDelivery(core: Core, report: Reporter): { ids: { messageRowId: num
 }
 
 /** The delivery's outcome once the engine is idle, reported, and the exit code it gives. */
-async function reportOutcome(core: Core, message: MessageRecord, delivery: DeliveryRecord, interrupted: boolean, report: Reporter): Promise<number> {
+async function reportOutcome(core: Core, message: MessageRecord, delivery: DeliveryRecord, interrupted: boolean, report: Reporter, clockOffsetMs: number | null): Promise<number> {
   await core.idle();
   let final = current(core, message.id, delivery.id) ?? delivery;
   if (interrupted && !isFinal(final.status)) {
@@ -180,8 +186,13 @@ async function reportOutcome(core: Core, message: MessageRecord, delivery: Deliv
     return EXIT.failed;
   }
   const exitCode = final.status === 'delivered' ? EXIT.ok : EXIT.failed;
-  report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final });
+  report.result({ message, status: final.status, reason: final.reason, attempts: final.attempts, spanMs: span(final), exitCode, delivery: final, clockOffsetMs });
   return exitCode;
+}
+
+function offsetOf(core: Core): number | null {
+  const clock = core.getClock();
+  return clock.ok ? clock.value.offsetMs : null;
 }
 
 function current(core: Core, messageId: number, deliveryId: number): DeliveryRecord | undefined {

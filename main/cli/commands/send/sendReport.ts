@@ -140,10 +140,15 @@ export class Reporter {
     this.io.stdout(`  next retry at ${isoFromMs(d.nextAttemptAt)} (in ${formatDuration(inMs)}${this.fast ? ' of virtual time' : ''})\n`);
   }
 
-  /** --fast through a serve: its clock stays where the send moved it, which the workbench shows too (JSON: the result's clockOffsetMs). */
-  clockMoved(offsetMs: number): void {
+  /**
+   * --fast through a serve or on a kept --data-dir: that clock stays where the send moved it, which the workbench
+   * shows too (JSON: the result's clockOffsetMs).
+   */
+  clockMoved(offsetMs: number, where: 'serve' | 'dataDir' = 'serve'): void {
     if (this.json) return;
-    this.io.stdout(`the serve's engine clock is now ${formatDuration(Math.abs(offsetMs))} ${offsetMs < 0 ? 'behind' : 'ahead of'} real time (--fast moved it; Reset offset in the workbench's top bar puts it back)\n`);
+    const whose = where === 'serve' ? "the serve's engine clock" : "the data dir's engine clock";
+    const back = where === 'serve' ? "Reset offset in the workbench's top bar puts it back" : 'a serve started on it begins there: Reset offset in its top bar puts it back';
+    this.io.stdout(`${whose} is now ${formatDuration(Math.abs(offsetMs))} ${offsetMs < 0 ? 'behind' : 'ahead of'} real time (--fast moved it; ${back})\n`);
   }
 
   result(args: {
@@ -154,7 +159,7 @@ export class Reporter {
     spanMs: number | null;
     exitCode: number;
     delivery?: DeliveryRecord;
-    /** --fast through a serve: the serve's clock offset the send left behind (clockMoved says it in words). */
+    /** --fast through a serve or on a kept data dir: the clock offset the send left behind (clockMoved says it in words). */
     clockOffsetMs?: number | null;
   }): void {
     const { status, reason, attempts } = args;
