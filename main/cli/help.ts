@@ -15,7 +15,9 @@ Examples:
 Ports: 4400 (--port), and the mock receiver's 4410 (--receiver-port) and 4443 (--receiver-tls-port).
 --port 0 picks a free port, and free receiver ports too unless you name them. Ports already in use are
 all named in one error, each with the flag that moves it (exit 1).
---data DIR is accepted as an older spelling of --data-dir DIR.`;
+--data DIR is accepted as an older spelling of --data-dir DIR.
+Exit status: 0 stopped (Ctrl-C or SIGTERM), 1 could not start (a port in use, the data dir held by another
+Hookbench, a database it cannot use), 2 bad input or usage (a flag, the config file).`;
 
 /**
  * The one rule of the commands that use a workbench, said alike in each one's help; each adds what it
@@ -32,7 +34,9 @@ export const DATA_ALIAS_HELP = '\n--data DIR is accepted as an older spelling of
 export const DELETE_USER_HELP = `
 ${THROUGH_SERVE}
 Without one, delete-user exits 2, saying where it looked.
-${DATA_ALIAS_HELP}`;
+${DATA_ALIAS_HELP}
+Exit status: 0 requested, 1 the workbench could not take it, 2 bad input or usage (no serve there, a
+--source that does not exist, a user no source has seen and no --source).`;
 
 export const SEND_HELP = `
 Examples:

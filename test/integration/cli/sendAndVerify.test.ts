@@ -375,6 +375,12 @@ describe('hookbench send (in-process)', () => {
       expect(c.out(), command).toContain('--data-dir <dir>');
       expect(c.out(), command).not.toMatch(/^\s+--data <dir>/m);
     }
+    // A CI job reads what each exit status means in every command's help.
+    for (const command of ['send', 'verify', 'serve', 'delete-user', 'tail', 'show', 'export', 'import', 'info', 'check', 'doctor', 'receive']) {
+      const c = capture();
+      expect(await runCli([command, '--help'], c.io)).toBe(0);
+      expect(c.out(), command).toMatch(/^Exit status: 0 /m);
+    }
     const none = capture();
     expect(await runCli([], none.io)).toBe(2); // no command: help on stderr, a usage error
     expect(none.err()).toContain('Usage: hookbench');
