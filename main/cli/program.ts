@@ -52,7 +52,7 @@ function wantsJsonLines(argv: readonly string[]): boolean {
  * a `(Did you mean …?)` line after its error) as the one JSON error line those commands print for their own
  * refusals: the first in `message`, the others in `problems`.
  */
-export function usageErrorLine(text: string): string {
+function usageErrorLine(text: string): string {
   const errors: string[] = [];
   for (const line of text.trim().split('\n')) {
     if (line.startsWith('error: ')) errors.push(line.slice('error: '.length));
