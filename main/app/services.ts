@@ -173,6 +173,7 @@ export function buildServices(options: CoreOptions, store: Store): Services {
     // What an audience sends is not traits a source reported: it never feeds back into user_traits.
     send: (messages) => intake.acceptMessages(messages, 'messages', { recordsTraits: false }),
     findSource: (ref) => registry.findSource(ref),
+    noSuchSource: (field, ref) => registry.noSuchSource(field, ref),
   });
   const control = new Control({ store, clock, engine, bus, queries, rate: intake.rate, dataDir: options.dataDir });
   const history = new History({

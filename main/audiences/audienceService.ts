@@ -56,6 +56,8 @@ export interface AudienceServiceOptions {
   send: (messages: SendMessageInput[]) => Result<SendMessageOutput[]>;
   /** A source by id or name. */
   findSource: (ref: string) => Source | null;
+  /** The refusal of a source reference that matches none, naming the sources there are. */
+  noSuchSource: (field: string, ref: string) => ApiError;
 }
 
 const KIND_WORD: Record<AudienceKind, string> = { audience: 'audience', computed_trait: 'computed trait' };
@@ -67,6 +69,7 @@ export class AudienceService {
   private readonly clock: { now(): number };
   private readonly send: AudienceServiceOptions['send'];
   private readonly findSource: AudienceServiceOptions['findSource'];
+  private readonly noSuchSource: AudienceServiceOptions['noSuchSource'];
   private readonly store: AudienceStore;
 
   constructor(options: AudienceServiceOptions) {
@@ -74,6 +77,7 @@ export class AudienceService {
     this.clock = options.clock;
     this.send = options.send;
     this.findSource = options.findSource;
+    this.noSuchSource = options.noSuchSource;
     this.store = options.store;
   }
 
@@ -145,7 +149,7 @@ export class AudienceService {
     let sourceId: string | null = null;
     if (input.source !== undefined) {
       const source = this.findSource(input.source);
-      if (!source) return sourceNotFound(input.source);
+      if (!source) return err(this.noSuchSource('source', input.source));
       sourceId = source.id;
     }
     const rows = this.store.list({ sourceId, kind: input.kind ?? null });
@@ -168,7 +172,7 @@ export class AudienceService {
   /** Who a definition would hold now (explicit members ∪ rule matches), without saving or sending anything. */
   previewAudience(input: CommandParsed<'previewAudience'>): Result<AudiencePreview> {
     const source = this.findSource(input.source);
-    if (!source) return sourceNotFound(input.source);
+    if (!source) return err(this.noSuchSource('source', input.source));
     const users = this.usersOf(source.id);
     const members = [...evaluateMembership({ members: input.members ?? [], rule: input.rule ?? null }, users)].sort(compareIds);
     return ok({ members: members.slice(0, PREVIEW_LIMIT), total: members.length, users: users.size, traits: traitNames(users.values(), PREVIEW_LIMIT) });
@@ -213,7 +217,7 @@ export class AudienceService {
     definition: AudienceDefinition | ComputedDefinition,
   ): Result<{ row: AudienceRow; sync: SyncOutcome }> {
     const source = this.findSource(sourceRef);
-    if (!source) return sourceNotFound(sourceRef);
+    if (!source) return err(this.noSuchSource('source', sourceRef));
     const key = snakeCase(name);
     if (!key.ok) return key;
     return this.atomically(() => {
@@ -313,6 +317,3 @@ export class AudienceService {
 
 }
 
-function sourceNotFound(ref: string): { ok: false; error: ApiError } {
-  return err({ code: 'not_found', field: 'source', message: `source: no source named or with id ${JSON.stringify(ref)}` });
-}

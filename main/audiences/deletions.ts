@@ -35,7 +35,7 @@ export class DeletionRequests {
       sources = [];
       for (const [i, ref] of input.sources.entries()) {
         const src = registry.findSource(ref);
-        if (!src) return err({ code: 'not_found', field: `sources[${i}]`, message: `sources[${i}]: no source named or with id "${ref}"` });
+        if (!src) return err(registry.noSuchSource(`sources[${i}]`, ref));
         // A source named twice (by name and by id, say) is one source: one delete message.
         if (!sources.includes(src)) sources.push(src);
       }

@@ -25,14 +25,14 @@ function inOriginalOrder(calls: readonly ImportedCall[]): ImportedCall[] {
   return [...calls].sort((a, b) => a.originalId! - b.originalId!);
 }
 
-export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Intake, 'acceptMessages'>; registry: Pick<Registry, 'findSource' | 'findDestination'> }): Result<ImportMessagesOutput> {
+export function importMessages(input: ImportMessagesInput, o: { intake: Pick<Intake, 'acceptMessages'>; registry: Pick<Registry, 'findSource' | 'noSuchSource' | 'findDestination'> }): Result<ImportMessagesOutput> {
   const parsed = parseExport(input.text);
   if (!parsed.ok) return parsed;
   const calls = inOriginalOrder(parsed.value.calls);
   let source: string | undefined;
   if (input.source !== undefined) {
     const found = o.registry.findSource(input.source);
-    if (!found) return err({ code: 'not_found', field: 'source', message: `source: no source named or with id "${input.source}"` });
+    if (!found) return err(o.registry.noSuchSource('source', input.source));
     source = found.id;
   }
   const sends: SendMessageInput[] = [];

@@ -161,7 +161,7 @@ export class Intake {
       let source: Source | null = null;
       if (sourceRef !== undefined) {
         source = this.options.registry.findSource(sourceRef);
-        if (!source) return err({ code: 'not_found', field: at('source'), message: `${at('source')}: no source named or with id "${sourceRef}"` });
+        if (!source) return err(this.options.registry.noSuchSource(at('source'), sourceRef));
       }
       const fill = filled?.[index];
       entries.push({ type, call, source, destinations, strict, clientIp: fill?.ip ?? null, fieldPrefix: batchField === null ? undefined : at('call'), at, recordsTraits, depthChecked: true, origin, resend, filled: fill, acceptedBefore });

@@ -78,6 +78,17 @@ export class Registry {
     return this.sources.get(ref) ?? [...this.sources.values()].find((s) => s.name === ref) ?? this.writeKeys.get(ref) ?? null;
   }
 
+  /**
+   * A source reference that matches none, refused with the sources there are (by name, never their write
+   * keys), so a typo shows what was meant: `source: no source named or with id "bakend"; the sources are "backend", "web"`.
+   */
+  noSuchSource(field: string, ref: string): ApiError {
+    const names = [...this.sources.values()].map((s) => JSON.stringify(s.name)).sort((a, b) => a.localeCompare(b));
+    const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')}, … (${names.length} in all)` : names.join(', ');
+    const there = names.length ? `; the sources are ${shown}` : '; there is no source yet';
+    return { code: 'not_found', field, message: `${field}: no source named or with id ${JSON.stringify(ref)}${there}` };
+  }
+
   /** The source a write key belongs to (ingestion authentication). */
   sourceByWriteKey(writeKey: string): Source | null {
     return this.writeKeys.get(writeKey) ?? null;
@@ -207,7 +218,7 @@ export class Registry {
     const sourceIds: string[] = [];
     for (const [i, ref] of sourceRefs.entries()) {
       const s = this.findSource(ref);
-      if (!s) problems.push({ code: 'not_found', field: `${prefix}sources[${i}]`, message: `${prefix}sources[${i}]: no source named or with id "${ref}"` });
+      if (!s) problems.push(this.noSuchSource(`${prefix}sources[${i}]`, ref));
       else sourceIds.push(s.id);
     }
     for (const [i, w] of d.webhooks.entries()) {

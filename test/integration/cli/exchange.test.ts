@@ -279,7 +279,7 @@ describe('hookbench import', () => {
     writeFileSync(source, good);
     const noSource = await cli(['import', source, '--source', 'mobile', '--data-dir', running.dataDir]);
     expect(noSource.code).toBe(2);
-    expect(noSource.err).toBe('hookbench import: --source: no source named or with id "mobile"; nothing was imported\n');
+    expect(noSource.err).toBe('hookbench import: --source: no source named or with id "mobile"; the sources are "backend", "web"; nothing was imported\n');
     expect(count()).toBe(before);
   });
 });

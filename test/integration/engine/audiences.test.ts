@@ -25,7 +25,7 @@ interface IdentifyBody {
  */
 function serviceFor(core: Core, send?: AudienceServiceOptions['send']): Entered<AudienceService> {
   if (!send) return entered(core.audiences);
-  return entered(new AudienceService({ store: new AudienceStore(internalsOf(core).store.db), transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref) }));
+  return entered(new AudienceService({ store: new AudienceStore(internalsOf(core).store.db), transaction: (fn) => internalsOf(core).store.transaction(fn), clock: core.clock, send, findSource: (ref) => core.findSource(ref), noSuchSource: (field, ref) => ({ code: 'not_found', field, message: `${field}: no source ${ref}` }) }));
 }
 
 async function setup(): Promise<{ core: Core; rx: TestReceiver; source: Source; service: Entered<AudienceService>; delivered: (ids: number[]) => Promise<IdentifyBody[]> }> {

@@ -48,6 +48,17 @@ describe('destination configuration: every violation is a clear error and nothin
     expect(refusal(core.updateDestination({ id: d.id, patch: { enabled: true } })).field).toBe('patch.enabled');
   });
 
+  it('a source that matches none is refused naming the sources there are, by name, never by write key', () => {
+    const core = newCore();
+    must(core.createSource({ name: 'backend', kind: 'server', writeKey: 'wk_secret_backend' }));
+    must(core.createSource({ name: 'web', kind: 'web' }));
+    const words = '"bakend"; the sources are "backend", "web"';
+    expect(refusal(core.sendMessage({ type: 'track', source: 'bakend', call: { userId: 'u', event: 'E' } }))).toMatchObject({ code: 'not_found', field: 'source', message: `source: no source named or with id ${words}` });
+    expect(refusal(core.createDestination({ name: 'd', url, sources: ['bakend'] }))).toMatchObject({ field: 'sources[0]', message: `sources[0]: no source named or with id ${words}` });
+    expect(refusal(core.createAudience({ source: 'bakend', name: 'VIP', members: ['u'] }))).toMatchObject({ field: 'source', message: `source: no source named or with id ${words}` });
+    expect(JSON.stringify(refusal(core.createDeletionRequest({ userId: 'u', sources: ['bakend'] })))).not.toContain('wk_secret_backend');
+  });
+
   it('the webhook limit error carries the limit', () => {
     const core = newCore();
     const e = refusal(core.createDestination({ name: 'd', webhooks: Array.from({ length: 6 }, () => ({ url })) }));

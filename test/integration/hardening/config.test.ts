@@ -118,7 +118,7 @@ describe('a config file with several problems names them all at once (docs/behav
       error: {
         code: 'not_found',
         field: 'destinations[0].sources[0]',
-        message: '2 problems:\n  destinations[0].sources[0]: no source named or with id "nope"\n  destinations[2].sources[0]: no source named or with id "nah"',
+        message: '2 problems:\n  destinations[0].sources[0]: no source named or with id "nope"; the sources are "web"\n  destinations[2].sources[0]: no source named or with id "nah"; the sources are "web"',
       },
     });
     expect(must(core.listDestinations()).items).toEqual([]);
@@ -170,13 +170,13 @@ describe('a config file with several problems names them all at once (docs/behav
       '5 problems:',
       '  destinations[0].sharedSecret: this is a masked value (••••), not a secret; send the secret itself',
       '  destinations[0].enabled: a destination cannot be enabled without at least one webhook',
-      '  destinations[0].sources[0]: no source named or with id "nope"',
-      '  destinations[0].sources[1]: no source named or with id "nah"',
+      '  destinations[0].sources[0]: no source named or with id "nope"; there is no source yet',
+      '  destinations[0].sources[1]: no source named or with id "nah"; there is no source yet',
       expect.stringMatching(/^ {2}destinations\[0\]\.caFile: /),
     ]);
     // The API answers the first, and the others in problems.
     const api = core.createDestination({ name: 'd2', url: 'http://127.0.0.1:9/h', sources: ['nope', 'nah'] });
-    expect(api).toMatchObject({ ok: false, error: { field: 'sources[0]', message: 'sources[0]: no source named or with id "nope" (and 1 more problem)', problems: [{ field: 'sources[1]' }] } });
+    expect(api).toMatchObject({ ok: false, error: { field: 'sources[0]', message: 'sources[0]: no source named or with id "nope"; there is no source yet (and 1 more problem)', problems: [{ field: 'sources[1]' }] } });
   });
 
   it('a JSON syntax error says its line and column, with the line and a caret', async () => {

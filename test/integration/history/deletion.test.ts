@@ -63,7 +63,7 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     expect(JSON.parse(twice.out()).messages).toHaveLength(1);
     const unknown = captureIO();
     expect(await runCli(['delete-user', 'ghost', '--source', 'mobile', '--data', data], unknown.io)).toBe(2);
-    expect(unknown.err()).toBe('hookbench delete-user: --source: no source named or with id "mobile"\n');
+    expect(unknown.err()).toBe('hookbench delete-user: --source: no source named or with id "mobile"; the sources are "web"\n');
     // With --json the refusal is one JSON line on stdout, as send's and import's are.
     const asJson = captureIO();
     expect(await runCli(['delete-user', 'ghost', '--data', data, '--json'], asJson.io)).toBe(2);

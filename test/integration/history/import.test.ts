@@ -145,7 +145,7 @@ describe('importMessages', () => {
     expect(await fail({ text: curl, source: 'web' })).toMatchObject({ message: 'text: the document: a cURL script (the `curl` export) cannot be read back; export the messages as JSON lines or HAR and import that' });
     // JSON lines whose first line is cut short are still named by that line.
     expect(await fail({ text: `${good.slice(0, 30)}\n${good}`, source: 'web' })).toMatchObject({ message: expect.stringMatching(/^text: line 1: not JSON \(/) });
-    expect(await fail({ text: good, source: 'nowhere' })).toMatchObject({ field: 'source', message: 'source: no source named or with id "nowhere"' });
+    expect(await fail({ text: good, source: 'nowhere' })).toMatchObject({ field: 'source', message: 'source: no source named or with id "nowhere"; the sources are "web"' });
     const many = Array.from({ length: IMPORT_LIMITS.messages + 1 }, () => good).join('\n');
     expect(await fail({ text: many, source: 'web' })).toMatchObject({ message: 'text: the document: 10,001 messages; one import takes at most 10,000 (export fewer)' });
     expect(await fail({ text: 'x'.repeat(IMPORT_LIMITS.textBytes + 1) })).toMatchObject({ field: 'text', message: expect.stringContaining('at most 16,777,216 bytes of UTF-8') });
