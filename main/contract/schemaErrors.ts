@@ -103,6 +103,8 @@ function errorAt(issue: z.core.$ZodIssue, path: readonly PropertyKey[], prefix: 
 }
 
 function limitOf(issue: z.core.$ZodIssue): number | undefined {
+  // A record's key that breaks a limit: the limit is the key schema's.
+  if (issue.code === 'invalid_key') return issue.issues[0] ? limitOf(issue.issues[0]) : undefined;
   if (issue.code === 'too_big' || issue.code === 'too_small') {
     const bound = issue.code === 'too_big' ? issue.maximum : issue.minimum;
     return typeof bound === 'number' ? bound : Number(bound);

@@ -39,6 +39,11 @@ export function issueWords(issue: Issue): string | undefined {
     const shown = issue.input === undefined ? '' : ` (got ${JSON.stringify(issue.input)?.slice(0, 80) ?? String(issue.input)})`;
     return `must be one of ${issue.values.map((v) => String(v)).join(', ')}${shown}`;
   }
+  // zod says only "Invalid key in record"; the key's own schema says what is wrong with it (`values[""]: the key must not be empty`).
+  if (issue.code === 'invalid_key') {
+    const inner = issue.issues[0]?.message;
+    return inner ? `the key ${inner}` : undefined;
+  }
   if (issue.code !== 'too_big' && issue.code !== 'too_small') return undefined;
   const big = issue.code === 'too_big';
   const bound = big ? issue.maximum : issue.minimum;

@@ -71,6 +71,13 @@ describe('a limit broken names the limit and the value given, in every schema', 
     expect(parseCommandInput('sendMessage', { type: 'track', call: [] })).toMatchObject({ ok: false, error: { field: 'call', message: 'call: must be an object (got an array)' } });
   });
 
+  it('a record key its schema refuses (an empty userId in computed-trait values) says why and the limit, not zod\'s "Invalid key in record"', () => {
+    expect(parseCommandInput('createComputedTrait', { source: 'backend', name: 'LTV', values: { u1: 10, '': 3 } })).toMatchObject({
+      ok: false,
+      error: { field: 'values[""]', limit: 1, message: 'values[""]: the key must not be empty' },
+    });
+  });
+
   it("numbers and lists out of bounds say so in our words, with the value or the count given (never zod's \"Too big\")", () => {
     const timeout = parseCommandInput('createDestination', { name: 'crm', url: 'http://127.0.0.1:9/x', timeoutMs: 99_999_999_999 });
     expect(timeout).toMatchObject({ ok: false, error: { field: 'timeoutMs', message: 'timeoutMs: must be at most 120,000 (got 99,999,999,999)' } });
