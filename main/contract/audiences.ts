@@ -19,7 +19,7 @@ export function snakeCase(name: string): Result<string> {
     .replace(/[^\p{L}\p{N}\p{M}]+/gu, '_')
     .replace(/^_+|_+$/g, '');
   if (!/[\p{L}\p{N}]/u.test(key)) {
-    return err({ code: 'invalid_input', field: 'name', message: `name has no letters or digits (got ${JSON.stringify(name)})` });
+    return err({ code: 'invalid_input', field: 'name', message: `name: has no letters or digits, so it makes no trait name (got ${JSON.stringify(name)})` });
   }
   return ok(key);
 }

@@ -33,13 +33,13 @@ describe('snakeCase (docs/behaviour.md §8)', () => {
   it('composed and decomposed spellings give the same key', () => {
     expect(key('Cafe\u0301')).toBe(key('Caf\u00e9'));
   });
-  it('a name with no letters or digits is an error naming the field', () => {
+  it('a name with no letters or digits is an error starting with its field, as every other error does, and giving the name', () => {
     for (const name of ['', '   ', '!!!', '(—)', '😀', '\u0301']) {
       const r = snakeCase(name);
       expect(r.ok).toBe(false);
       if (!r.ok) {
         expect(r.error).toMatchObject({ code: 'invalid_input', field: 'name' });
-        expect(r.error.message).toContain('name has no letters or digits');
+        expect(r.error.message).toBe(`name: has no letters or digits, so it makes no trait name (got ${JSON.stringify(name)})`);
       }
     }
   });
