@@ -20,7 +20,7 @@ import type { LockedDataDirDecision } from './startup.js';
 import { hardenContents, hardenSession, windowOptions } from './window.js';
 
 const here = dirname(fileURLToPath(import.meta.url)); // dist/main/desktop
-const root = join(here, '..', '..', '..'); // the project (or app.asar)
+const root = projectRoot(here); // the project (or app.asar)
 const dev = !app.isPackaged;
 
 let args: DesktopArgs;
@@ -201,6 +201,17 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+
+/**
+ * The folder holding package.json above `from`: dist/main/desktop in a build or app.asar, main/desktop when run
+ * from source (the tests), so that Help → Documentation and the icon are found either way.
+ */
+function projectRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+  }
+  return join(from, '..', '..', '..');
+}
 
 function fail(e: unknown): void {
   const message = e instanceof Error ? e.message : String(e);

@@ -6,6 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -26,12 +28,12 @@ interface Report {
   exitCode: number | null;
 }
 
-async function runMain(dataDir: string, answer: number, extra: string[] = []): Promise<{ report: Report; stderr: string }> {
+async function runMain(dataDir: string, answer: number, extra: string[] = [], env: Record<string, string> = {}): Promise<{ report: Report; stderr: string }> {
   const reportFile = join(newDataDir(), 'report.json');
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--import', REGISTER, join(ROOT, 'main', 'desktop', 'main.ts'), '--data', dataDir, '--port', '0', '--receiver-port', '0', '--receiver-tls-port', '0', ...extra],
-    { cwd: ROOT, env: { ...process.env, FAKE_ELECTRON_REPORT: reportFile, FAKE_ELECTRON_ANSWER: String(answer) }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, env: { ...process.env, FAKE_ELECTRON_REPORT: reportFile, FAKE_ELECTRON_ANSWER: String(answer), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
@@ -85,8 +87,13 @@ describe('main.ts under a fake Electron', () => {
     expect(report.ipc.own).toMatchObject({ ok: true, value: { dataDir } });
     expect(new URL(win!.url!).searchParams.get('api')).toBe(report.ipc.own!.value!.url);
     expect(report.ipc.foreign).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    expect(report.menu).toEqual(expect.arrayContaining(['open-config', 'reload', 'documentation', 'editMenu', 'windowMenu']));
+    expect(report.menu).toEqual(expect.arrayContaining(['open-config', 'reveal-data-dir', 'reload', 'documentation', 'editMenu', 'windowMenu']));
     expect(stderr).toContain('secrets are encrypted with the OS keychain');
+    // File → Show data folder opens the data dir; Help → Documentation opens the README (docs/desktop.md "Menu")
+    expect(report.calls).toContainEqual(['openPath', dataDir]);
+    expect(report.calls).toContainEqual(['openPath', join(ROOT, 'README.md')]);
+    // a second start on this data dir restores and focuses the open window (docs/desktop.md "One app per data dir")
+    expect(report.calls).toEqual(expect.arrayContaining([['restore', 1], ['focus', 1]]));
 
     // quit stopped the workbench: server.json gone, the lock released
     expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
@@ -104,6 +111,32 @@ describe('main.ts under a fake Electron', () => {
     expect(report.windows[0]!.options.webPreferences).not.toHaveProperty('preload');
     expect(report.handlers).toEqual([]);
     expect(serve.exitCode).toBeNull(); // the serve is untouched
+  });
+
+  it('started again on a data dir whose app is open (the single-instance lock is taken): quits at once, opening nothing', async () => {
+    const dataDir = newDataDir();
+    const { report } = await runMain(dataDir, 1, [], { FAKE_ELECTRON_LOCKED: '1' });
+    expect(report.errors).toEqual([]);
+    expect(report.exitCode).toBe(0);
+    expect(report.windows).toEqual([]);
+    expect(report.handlers).toEqual([]);
+    expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
+    expect(lockIsFree(dataDir)).toBe(true);
+  });
+
+  it('a port taken by something else: the app listens on a free one, says so, and its page talks to that one', async () => {
+    const busy = createServer();
+    busy.listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    onCleanup(() => new Promise<void>((resolve) => busy.close(() => resolve())));
+    const port = (busy.address() as AddressInfo).port;
+    const dataDir = newDataDir();
+    const { report, stderr } = await runMain(dataDir, 1, ['--port', String(port)]);
+    expect(report.errors).toEqual([]);
+    expect(stderr).toMatch(new RegExp(`${port}.*the API listens on a free port instead`));
+    const api = new URL(new URL(report.windows[0]!.url!).searchParams.get('api')!);
+    expect(Number(api.port)).not.toBe(port);
+    expect(report.ipc.own).toMatchObject({ ok: true, value: { url: api.origin } });
   });
 
   it('the user quits at the question: no window, exit 0', async () => {

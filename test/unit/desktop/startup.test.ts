@@ -64,14 +64,15 @@ describe('menu', () => {
   type Item = { id?: string; role?: string; label?: string; submenu?: Item[]; click?: () => void };
   const flat = (items: Item[]): Item[] => items.flatMap((i) => [i, ...flat(i.submenu ?? [])]);
 
-  it('has the usual roles plus File → Open config…, View → Reload, Help → Documentation', () => {
+  it('has the usual roles plus File → Open config… and Show data folder, View → Reload, Help → Documentation', () => {
     const items = flat(menuTemplate(actions, { platform: 'linux', dev: false }) as Item[]);
     const roles = items.map((i) => i.role).filter(Boolean);
     expect(roles).toEqual(expect.arrayContaining(['quit', 'editMenu', 'windowMenu', 'help', 'zoomIn', 'togglefullscreen']));
     expect(roles).not.toContain('toggleDevTools'); // DevTools only in development
-    for (const id of ['open-config', 'reload', 'documentation']) items.find((i) => i.id === id)!.click!();
-    expect(called).toEqual(['openConfig', 'reload', 'docs']);
+    for (const id of ['open-config', 'reveal-data-dir', 'reload', 'documentation']) items.find((i) => i.id === id)!.click!();
+    expect(called).toEqual(['openConfig', 'reveal', 'reload', 'docs']);
     expect(items.find((i) => i.id === 'open-config')!.label).toBe('Open config…');
+    expect(items.find((i) => i.id === 'reveal-data-dir')!.label).toBe('Show data folder');
   });
 
   it('macOS gets the app menu; development gets DevTools', () => {
