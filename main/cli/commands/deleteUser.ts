@@ -22,7 +22,10 @@ export async function runDeleteUser(
     });
     if (!result.ok) {
       // The API names its field (`sources[1]`); here the user typed --source.
-      const message = result.error.message.replace(/^sources\[\d+\]: /, '--source: ');
+      let message = result.error.message.replace(/^sources\[\d+\]: /, '--source: ');
+      // Other flags (check --only) take comma lists; --source is repeated instead, as a source name may hold a comma.
+      const listed = /^sources\[(\d+)\]$/.exec(result.error.field ?? '');
+      if (listed && opts.source?.[Number(listed[1])]?.includes(',')) message += ` (name each source with its own --source: --source ${opts.source[Number(listed[1])]!.split(',').map((n) => n.trim()).join(' --source ')})`;
       if (opts.json) io.stdout(`${JSON.stringify({ type: 'error', code: result.error.code, message, ...(result.error.field ? { field: result.error.field } : {}) })}\n`);
       else io.stderr(`hookbench delete-user: ${message}\n`);
       return result.error.code === 'not_found' || result.error.code.startsWith('invalid') || result.error.code.startsWith('missing') ? EXIT.usage : EXIT.failed;
@@ -42,6 +45,13 @@ export async function runDeleteUser(
       const to = m.deliveries.map((d) => d.destinationName).join(', ');
       const from = m.message.sourceId === null ? '' : ` from ${sourceName(m.message.sourceId)}`;
       io.stdout(`  message #${m.message.id}${from}: ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}\n`);
+    }
+    // The command returns once the messages are recorded; whether a receiver took them (or fails and is
+    // retried for hours) is only known later, so say where to look.
+    const sending = messages.find((m) => m.deliveries.length > 0);
+    if (sending) {
+      const dataDir = opts.dataDir === undefined ? '' : ` --data-dir ${opts.dataDir}`;
+      io.stdout(`the serve delivers them, retrying failures: follow one with hookbench show ${sending.message.id}${dataDir}\n`);
     }
     return EXIT.ok;
   }, opts.json ? sayJson : undefined);

@@ -31,6 +31,8 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     // Sources are named by name, never by id.
     for (const id of request!.messageIds) expect(cli.out()).toMatch(new RegExp(`message #${id} from (web|backend): sending to Hooks`));
     for (const s of must(core.listSources()).items) expect(cli.out()).not.toContain(s.id);
+    // The command ends before delivery does: it says how to follow it.
+    expect(cli.out()).toContain(`the serve delivers them, retrying failures: follow one with hookbench show ${request!.messageIds[0]} --data-dir ${data}\n`);
     expect(request!.messageIds).toHaveLength(2);
     for (const id of request!.messageIds) expect((await settled(core, id)).message.status).toBe('delivered');
     const bodies = rx.captured.map((c) => JSON.parse(c.body.toString()) as Record<string, unknown>);
@@ -64,6 +66,10 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     const unknown = captureIO();
     expect(await runCli(['delete-user', 'ghost', '--source', 'mobile', '--data', data], unknown.io)).toBe(2);
     expect(unknown.err()).toBe('hookbench delete-user: --source: no source named or with id "mobile"; the sources are "web"\n');
+    // A comma list, as check --only takes, is one name to --source: the error shows the repeated flag instead.
+    const commas = captureIO();
+    expect(await runCli(['delete-user', 'ghost', '--source', 'web, mobile', '--data', data], commas.io)).toBe(2);
+    expect(commas.err()).toBe('hookbench delete-user: --source: no source named or with id "web, mobile"; the sources are "web" (name each source with its own --source: --source web --source mobile)\n');
     // With --json the refusal is one JSON line on stdout, as send's and import's are.
     const asJson = captureIO();
     expect(await runCli(['delete-user', 'ghost', '--data', data, '--json'], asJson.io)).toBe(2);
