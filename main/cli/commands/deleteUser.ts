@@ -2,7 +2,8 @@
 import type { DeletionRequest } from '../../contract/messages.js';
 import type { SendMessageOutput } from '../../contract/api.js';
 import { EXIT, runCommand, type CliIO } from '../io.js';
-import { callApi, findRunningServe, sourceNamesOf } from '../remote.js';
+import type { Destination } from '../../contract/destinations.js';
+import { callApi, findRunningServe, listAll, sourceNamesOf } from '../remote.js';
 
 export async function runDeleteUser(
   userId: string,
@@ -36,6 +37,10 @@ export async function runDeleteUser(
       return EXIT.ok;
     }
     const sourceName = await sourceNamesOf(info);
+    // A disabled destination gets no delete and none later: name it, so that nobody takes the request for complete.
+    const listed = await listAll<Destination>((page) => callApi(info, 'listDestinations', page));
+    const disabledOf = (sourceId: string | null) =>
+      listed.ok ? listed.value.filter((d) => !d.enabled && sourceId !== null && d.sourceIds.includes(sourceId)).map((d) => d.name) : [];
     const names = request.sourceIds.map(sourceName).sort((a, b) => a.localeCompare(b));
     io.stdout(
       `deletion request ${request.id} for user ${userId}: ${messages.length} delete message${messages.length === 1 ? '' : 's'}` +
@@ -44,7 +49,9 @@ export async function runDeleteUser(
     for (const m of messages) {
       const to = m.deliveries.map((d) => d.destinationName).join(', ');
       const from = m.message.sourceId === null ? '' : ` from ${sourceName(m.message.sourceId)}`;
-      io.stdout(`  message #${m.message.id}${from}: ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}\n`);
+      const disabled = disabledOf(m.message.sourceId);
+      const skipped = disabled.length ? `; not to ${disabled.join(', ')} (disabled)` : '';
+      io.stdout(`  message #${m.message.id}${from}: ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}${skipped}\n`);
     }
     // The command returns once the messages are recorded; whether a receiver took them (or fails and is
     // retried for hours) is only known later, so say where to look.

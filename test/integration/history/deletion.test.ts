@@ -31,6 +31,9 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     // Sources are named by name, never by id.
     for (const id of request!.messageIds) expect(cli.out()).toMatch(new RegExp(`message #${id} from (web|backend): sending to Hooks`));
     for (const s of must(core.listSources()).items) expect(cli.out()).not.toContain(s.id);
+    // A disabled destination of the source gets no delete, now or later: the line for that source says so.
+    expect(cli.out()).toMatch(/from backend: sending to Hooks; not to Disabled \(disabled\)\n/);
+    expect(cli.out()).toMatch(/from web: sending to Hooks\n/);
     // The command ends before delivery does: it says how to follow it.
     expect(cli.out()).toContain(`the serve delivers them, retrying failures: follow one with hookbench show ${request!.messageIds[0]} --data-dir ${data}\n`);
     expect(request!.messageIds).toHaveLength(2);
