@@ -73,6 +73,10 @@ describe.skipIf(chromiumMissing)('command palette and settings', () => {
     const data = page.getByRole('region', { name: 'Data' });
     await expect.poll(() => data.getByLabel('Data directory', { exact: true }).innerText()).toBe(r.dataDir);
     expect(await data.getByLabel('Database size', { exact: true }).innerText()).toMatch(/^\d+(\.\d)? (B|KiB|MiB)/);
+    // What the folder holds, as it is: sources and destinations live in the database, a --config file stays where it was.
+    const hint = await data.locator('header p').innerText();
+    expect(hint).toContain('your sources, destinations and receiver endpoints');
+    expect(hint).toContain('A config file you start with is not kept here');
 
     await page.getByRole('radiogroup', { name: 'Density' }).getByRole('radio', { name: 'Compact' }).click();
     expect(await page.evaluate<string>('document.documentElement.dataset.density')).toBe('compact');

@@ -32,7 +32,7 @@ export function SettingsView() {
           <Row label="Mock receiver (HTTPS)" value={s?.receiverTlsUrl} copy="Copy HTTPS receiver URL" hint="Self-signed: the engine refuses it (tls_error) unless the destination names a caFile." />
         </Section>
 
-        <Section title="Data" hint="Everything lives in this folder: the database (messages, deliveries, attempts, captures), the config, server.json with the token.">
+        <Section title="Data" hint="Everything lives in this folder: the database (messages, deliveries, attempts, captures, and your sources, destinations and receiver endpoints), the mock receiver's HTTPS certificate, and server.json with the token. A config file you start with is not kept here: it is applied to the database at start.">
           <Row label="Data directory" value={s?.dataDir} copy="Copy data directory" />
           <Row label="Database file" value={s?.databaseFile} copy="Copy database path" />
           <Row label="Database size" value={s ? `${formatBytes(s.databaseBytes)} (with its write-ahead log)` : undefined} />
