@@ -16,7 +16,10 @@ const CONFIG = {
     { name: 'website', kind: 'web', writeKey: 'wk_web' },
   ],
   receivers: [{ name: 'hooks', script: 200 }],
-  destinations: [{ name: 'Hooks', enabled: true, sources: ['backend', 'website'], url: 'receiver:hooks' }],
+  destinations: [
+    { name: 'Hooks', enabled: true, sources: ['backend', 'website'], url: 'receiver:hooks' },
+    { name: 'Paused CRM', enabled: false, sources: ['backend'], url: 'receiver:hooks' },
+  ],
 };
 
 const identify = async (r: RunningServe, userId: string, traits: Record<string, unknown>) => {
@@ -146,6 +149,9 @@ describe.skipIf(chromiumMissing)('Audiences and deletion', () => {
     const backend = notifications.getByRole('listitem', { name: 'Source backend' });
     await backend.getByRole('row', { name: 'Hooks: delivered' }).waitFor({ timeout: 10_000 });
     expect(await notifications.getByRole('listitem').count()).toBe(1); // website never saw u9
+    // backend's disabled destination got no delete, and the screen says so rather than look complete
+    await backend.getByText('No delete for Paused CRM: disabled. Enabling it later sends nothing; create the request again then.').waitFor();
+    expect(await backend.getByRole('row').count()).toBe(1);
     const id = Number((await backend.getByRole('link', { name: /^message #\d+$/ }).innerText()).replace('message #', ''));
     const detail = await r.call<MessageDetail>('getMessage', { id });
     expect(JSON.parse(detail.message.body)).toMatchObject({ type: 'delete', userId: 'u9' });
@@ -157,6 +163,8 @@ describe.skipIf(chromiumMissing)('Audiences and deletion', () => {
     await form.getByLabel('These sources:').check();
     await form.getByLabel('website').check();
     await form.getByRole('button', { name: 'Create deletion request' }).click();
-    await notifications.getByRole('listitem', { name: 'Source website' }).getByRole('row', { name: 'Hooks: delivered' }).waitFor({ timeout: 10_000 });
+    const website = notifications.getByRole('listitem', { name: 'Source website' });
+    await website.getByRole('row', { name: 'Hooks: delivered' }).waitFor({ timeout: 10_000 });
+    expect(await website.getByText(/^No delete for/).count()).toBe(0); // website has no disabled destination
   });
 });

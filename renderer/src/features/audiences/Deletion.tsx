@@ -85,6 +85,10 @@ function messageIdOf(e: EngineEvent): number | null {
  */
 export function DeletionDetail({ request }: { request: DeletionRequest }) {
   const sources = useCatalog((s) => s.sources);
+  const destinations = useCatalog((s) => s.destinations);
+  // A disabled destination of the source got no delete, and enabling it later sends none: say so, by name.
+  const disabledWithout = (sourceId: string | undefined, d: MessageDetail) =>
+    destinations.filter((dest) => !dest.enabled && sourceId !== undefined && dest.sourceIds.includes(sourceId) && !d.deliveries.some((x) => x.destinationId === dest.id)).map((dest) => dest.name);
   const navigate = useRouter((s) => s.navigate);
   // A message the history no longer holds (retention removed it) is `gone`, said as such, not loaded for ever.
   const [details, setDetails] = useState<Record<number, MessageDetail | 'gone'>>({});
@@ -122,6 +126,7 @@ export function DeletionDetail({ request }: { request: DeletionRequest }) {
         {request.messageIds.map((id, i) => {
           const d = details[id];
           const source = sourceName(sources, request.sourceIds[i] ?? null) || 'deleted source';
+          const skipped = d && d !== 'gone' ? disabledWithout(request.sourceIds[i], d) : [];
           return (
             <li key={id} aria-label={`Source ${source}`} className="rounded-md border border-line">
               <div className="flex items-center gap-2 border-b border-line px-2.5 py-1.5 text-xs">
@@ -154,6 +159,11 @@ export function DeletionDetail({ request }: { request: DeletionRequest }) {
                     ))}
                   </tbody>
                 </table>
+              )}
+              {skipped.length > 0 && (
+                <p className="border-t border-line/60 px-2.5 py-1.5 text-xs text-muted">
+                  No delete for {skipped.join(', ')}: disabled. Enabling {skipped.length === 1 ? 'it' : 'them'} later sends nothing; create the request again then.
+                </p>
               )}
             </li>
           );
