@@ -33,6 +33,13 @@ describe.skipIf(chromiumMissing)('command palette and settings', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/compose');
     expect(await page.getByRole('combobox', { name: 'Type' }).inputValue()).toBe('identify');
+
+    // Deleting a user's data is found by saying so; it opens the form on the Audiences screen.
+    await page.keyboard.press('Control+k');
+    await palette.getByRole('combobox', { name: 'Command' }).fill('delete user');
+    await page.keyboard.press('Enter');
+    await page.getByRole('form', { name: 'New deletion request' }).waitFor();
+    expect(await page.evaluate<string>('location.hash')).toBe('#/audiences/new/deletion');
   });
 
   it('closing the palette gives focus back where it was (Esc, or an entry that stays on the screen), and to the new screen after one that opens it', async () => {

@@ -63,7 +63,7 @@ async function run(id: string): Promise<void> {
     case 'view':
       return navigate({ view: arg as View });
     case 'create':
-      return navigate({ view: 'destinations', sub: ['new'] });
+      return arg === 'destination' ? navigate({ view: 'destinations', sub: ['new'] }) : navigate({ view: 'audiences', sub: ['new', arg] });
     case 'time': {
       const step = TIME_STEPS.find((s) => s.action === arg);
       if (step) return engine.advance(step.ms, step.action);

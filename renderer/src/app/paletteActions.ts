@@ -36,6 +36,12 @@ export function paletteActions(ctx: PaletteContext): PaletteAction[] {
     actions.push({ id: `view:${view}`, group: 'Go to', label });
   }
   actions.push({ id: 'create:destination', group: 'Go to', label: 'New destination', keywords: ['add', 'webhook', 'setup'] });
+  // The Audiences screen also holds computed traits and deletion requests: a user typing "delete user" finds it.
+  actions.push(
+    { id: 'create:audience', group: 'Go to', label: 'New audience', keywords: ['segment', 'members', 'rule', 'add'] },
+    { id: 'create:trait', group: 'Go to', label: 'New computed trait', keywords: ['value', 'add'] },
+    { id: 'create:deletion', group: 'Go to', label: 'New deletion request', keywords: ['delete', 'user', 'forget', 'erase', 'gdpr', 'privacy'] },
+  );
   // The Signature panel lives in an attempt's detail: this opens the open message's newest attempt, or the newest one sent.
   actions.push({
     id: 'signature:open',

@@ -39,12 +39,17 @@ describe('the command palette', () => {
     expect(ranked('+1 h')[0]).toBe('Advance the clock +1 h');
     expect(ranked('4h')).toEqual(['Advance the clock +4 h']);
     // A word that starts the label beats one inside it; every typed word must match.
-    expect(ranked('re')).toEqual(['Receiver', 'Reset offset', 'Retry message 42 now', 'Replay message 42', 'Next retry']);
+    expect(ranked('re')).toEqual(['Receiver', 'Reset offset', 'Retry message 42 now', 'Replay message 42', 'New deletion request', 'Next retry']);
     expect(ranked('compose an identify')).toEqual(['Compose an identify']);
     expect(ranked('dark')).toEqual(['Theme: dark']);
     // Keywords find what the label does not say.
     expect(ranked('time travel')).toEqual(expect.arrayContaining(['Advance the clock +5 s', 'Next retry', 'Reset offset']));
     expect(ranked('zzz')).toEqual([]);
+    // What the Audiences screen holds is found by what a user wants to do there, not only by "Audiences".
+    expect(ranked('delete user')[0]).toBe('New deletion request');
+    expect(ranked('gdpr')).toEqual(['New deletion request']);
+    expect(ranked('computed')).toEqual(['New computed trait']);
+    expect(ranked('new audience')[0]).toBe('New audience');
     expect(paletteScore('History', '')).toBe(1);
   });
 
