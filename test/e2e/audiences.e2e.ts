@@ -48,6 +48,19 @@ describe.skipIf(chromiumMissing)('Audiences and deletion', () => {
       const belong = await matches.innerText();
       expect(belong, `after ${userId} spends ${spend}`).toContain(spend > 500 ? '2 users would belong now' : '1 user would belong now');
     }
+    // backend has an enabled destination: no warning that the calls would go nowhere
+    expect(await wouldSend.getByRole('note').count()).toBe(0);
+  });
+
+  it('a pending sync on a source with no enabled destination warns that its calls would go nowhere and never be sent again', async () => {
+    const r = await serve({ ...CONFIG, destinations: [{ name: 'Hooks', enabled: false, sources: ['backend'], url: 'receiver:hooks' }] });
+    await identify(r, 'u1', { plan: 'pro' });
+    const created = await r.call<{ audience: { id: string } }>('createAudience', { source: 'backend', name: 'Pro', rule: { trait: 'plan', op: 'equals', value: 'pro' } });
+    await identify(r, 'u2', { plan: 'pro' });
+    const page = await open(r, `#/audiences/audience/${created.audience.id}`);
+    const wouldSend = page.getByRole('region', { name: 'A sync now would send' });
+    await wouldSend.getByRole('listitem', { name: /u2$/ }).waitFor();
+    await wouldSend.getByRole('note').getByText(/^No enabled destination is connected to source backend: a sync would record these changes as sent, but the identify calls would go nowhere/).waitFor();
   });
 
   it('a rule built in the editor previews its members; Sync shows exactly the joined/left identify calls it sent', async () => {
