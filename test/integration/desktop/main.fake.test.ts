@@ -66,7 +66,7 @@ async function serveInChild(dataDir: string): Promise<ChildProcess> {
 }
 
 describe('main.ts under a fake Electron', () => {
-  it('own workbench: locks, sandboxes, hardens, loads the page with the bridge, answers it over IPC, refuses others, quits cleanly', async () => {
+  it('own workbench: locks, sandboxes, hardens, loads the page with the bridge, answers it over IPC, refuses others; closing its last window quits cleanly', async () => {
     const dataDir = newDataDir();
     const { report, stderr } = await runMain(dataDir, 1);
     expect(report.errors).toEqual([]);
