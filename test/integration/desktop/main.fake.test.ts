@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -21,10 +21,10 @@ interface Report {
   calls: unknown[][];
   windows: { options: { webPreferences: Record<string, unknown> }; url: string | null; guards: string[]; windowOpenHandler: string | null }[];
   handlers: string[];
-  ipc: { own?: { ok: boolean; value?: { dataDir: string; url: string } }; foreign?: { ok: boolean; error?: { code: string } } };
+  ipc: { own?: { ok: boolean; value?: { dataDir: string; url: string } }; foreign?: { ok: boolean; error?: { code: string } }; sources?: { ok: boolean; value?: { items: { name: string }[] } } };
   menu: string[] | null;
   errors: string[];
-  boxes: { message?: string; buttons?: string[]; title?: string; content?: string }[];
+  boxes: { message?: string; buttons?: string[]; detail?: string; title?: string; content?: string }[];
   exitCode: number | null;
 }
 
@@ -106,7 +106,7 @@ describe('main.ts under a fake Electron', () => {
     const info = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { uiUrl: string; pid: number };
     const { report } = await runMain(dataDir, 0);
     expect(report.errors).toEqual([]);
-    expect(report.boxes).toEqual([{ message: expect.stringContaining(`hookbench serve (pid ${serve.pid})`), buttons: ['Attach', 'Quit'] }]);
+    expect(report.boxes).toEqual([{ message: expect.stringContaining(`hookbench serve (pid ${serve.pid})`), buttons: ['Attach', 'Quit'], detail: expect.any(String) }]);
     expect(report.windows[0]!.url).toBe(info.uiUrl);
     expect(report.windows[0]!.options.webPreferences).not.toHaveProperty('preload');
     expect(report.handlers).toEqual([]);
@@ -137,6 +137,23 @@ describe('main.ts under a fake Electron', () => {
     const api = new URL(new URL(report.windows[0]!.url!).searchParams.get('api')!);
     expect(Number(api.port)).not.toBe(port);
     expect(report.ipc.own).toMatchObject({ ok: true, value: { url: api.origin } });
+  });
+
+  it('File → Open config… applies a good file and says what it created; a file with a problem is applied not at all, and says why', async () => {
+    const dataDir = newDataDir();
+    const good = join(newDataDir(), 'good.json');
+    writeFileSync(good, JSON.stringify({ sources: [{ name: 'backend', kind: 'server' }] }));
+    const applied = await runMain(dataDir, 1, [], { FAKE_ELECTRON_OPEN: good });
+    expect(applied.report.errors).toEqual([]);
+    expect(applied.report.boxes).toEqual([{ message: 'Config applied: 1 created, 0 updated.', detail: expect.stringContaining('backend') }]);
+    expect(applied.report.ipc.sources?.value?.items.map((s) => s.name)).toEqual(['backend']);
+
+    const bad = join(newDataDir(), 'bad.json');
+    writeFileSync(bad, JSON.stringify({ sources: [{ name: 'web', kind: 'web' }], destinations: [{ name: 'Hooks', enabled: true, sources: ['web'] }] }));
+    const refused = await runMain(dataDir, 1, [], { FAKE_ELECTRON_OPEN: bad });
+    expect(refused.report.errors).toEqual([]);
+    expect(refused.report.boxes).toEqual([{ message: 'The config was not applied (nothing of it was).', detail: expect.stringContaining('destinations[0]') }]);
+    expect(refused.report.ipc.sources?.value?.items.map((s) => s.name)).toEqual(['backend']); // web was not created
   });
 
   it('the user quits at the question: no window, exit 0', async () => {
