@@ -50,7 +50,7 @@ export async function runDeleteUser(
       const to = m.deliveries.map((d) => d.destinationName).join(', ');
       const from = m.message.sourceId === null ? '' : ` from ${sourceName(m.message.sourceId)}`;
       const disabled = disabledOf(m.message.sourceId);
-      const skipped = disabled.length ? `; not to ${disabled.join(', ')} (disabled)` : '';
+      const skipped = !disabled.length ? '' : to ? `; not to ${disabled.join(', ')} (disabled)` : ` (disabled: ${disabled.join(', ')})`;
       io.stdout(`  message #${m.message.id}${from}: ${to ? `sending to ${to}` : `not sent: ${m.message.statusReason}`}${skipped}\n`);
     }
     // The command returns once the messages are recorded; whether a receiver took them (or fails and is

@@ -92,7 +92,7 @@ export const AUDIENCES_COMMANDS = {
   }),
   createDeletionRequest: command({
     input: z.strictObject({
-      userId: z.string({ error: wrongType('must be a string (the user whose data is deleted)') }).trim().min(1, 'is required (the user whose data is deleted)').max(API_LIMITS.filterChars),
+      userId: z.string({ error: wrongType('must be a string (the user whose data is deleted)') }).trim().min(1, 'must not be empty (the user whose data is deleted)').max(API_LIMITS.filterChars),
       sources: z.array(ref, { error: wrongType('must be a list of source names or ids') }).min(1).max(100).optional(),
     }),
     answers: returns<{ request: DeletionRequest; messages: SendMessageOutput[] }>('{ request: DeletionRequest; messages: { message: MessageRecord; deliveries: DeliveryRecord[] }[] }'),

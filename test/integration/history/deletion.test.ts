@@ -45,6 +45,14 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
       expect(b).toMatchObject({ type: 'delete', userId: 'u1' });
     }
     expect(off.captured).toHaveLength(0);
+
+    // Every destination of the source disabled: the line says the delete went nowhere, and names them.
+    const hooksId = must(core.listDestinations()).items.find((d) => d.name === 'Hooks')!.id;
+    must(core.updateDestination({ id: hooksId, patch: { enabled: false } }));
+    const nowhere = captureIO();
+    expect(await runCli(['delete-user', 'u1', '--source', 'backend', '--data-dir', data], nowhere.io)).toBe(0);
+    expect(nowhere.out()).toMatch(/from backend: not sent: no enabled destination is connected to source "backend" \(disabled: Disabled, Hooks\)\n/);
+    expect(nowhere.out()).not.toContain('hookbench show'); // nothing to follow
   });
 
   it('names the sources explicitly, or says clearly when no source has seen the user', async () => {

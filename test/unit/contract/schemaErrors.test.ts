@@ -78,6 +78,10 @@ describe('a limit broken names the limit and the value given, in every schema', 
     });
   });
 
+  it('a blank userId is empty, not left out: "must not be empty", never "is required"', () => {
+    expect(parseCommandInput('createDeletionRequest', { userId: '  ' })).toMatchObject({ ok: false, error: { field: 'userId', limit: 1, message: 'userId: must not be empty (the user whose data is deleted)' } });
+  });
+
   it("numbers and lists out of bounds say so in our words, with the value or the count given (never zod's \"Too big\")", () => {
     const timeout = parseCommandInput('createDestination', { name: 'crm', url: 'http://127.0.0.1:9/x', timeoutMs: 99_999_999_999 });
     expect(timeout).toMatchObject({ ok: false, error: { field: 'timeoutMs', message: 'timeoutMs: must be at most 120,000 (got 99,999,999,999)' } });
