@@ -207,7 +207,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => ap
  * from source (the tests), so that Help → Documentation and the icon are found either way.
  */
 function projectRoot(from: string): string {
-  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+  // Three levels at most, the depth of dist/main/desktop: never a package.json of some folder above the app.
+  for (let dir = from, level = 0; level < 3; dir = dirname(dir), level++) {
     if (existsSync(join(dir, 'package.json'))) return dir;
   }
   return join(from, '..', '..', '..');
