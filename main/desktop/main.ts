@@ -208,7 +208,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => ap
  */
 function projectRoot(from: string): string {
   // Three levels at most, the depth of dist/main/desktop: never a package.json of some folder above the app.
-  for (let dir = from, level = 0; level < 3; dir = dirname(dir), level++) {
+  for (let dir = from, level = 0; level <= 3; dir = dirname(dir), level++) {
     if (existsSync(join(dir, 'package.json'))) return dir;
   }
   return join(from, '..', '..', '..');
