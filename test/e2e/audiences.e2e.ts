@@ -61,6 +61,11 @@ describe.skipIf(chromiumMissing)('Audiences and deletion', () => {
     const wouldSend = page.getByRole('region', { name: 'A sync now would send' });
     await wouldSend.getByRole('listitem', { name: /u2$/ }).waitFor();
     await wouldSend.getByRole('note').getByText(/^No enabled destination is connected to source backend: a sync would record these changes as sent, but the identify calls would go nowhere/).waitFor();
+    // The same before creating one: creating sends at once.
+    await page.getByRole('button', { name: 'New audience' }).click();
+    await page.getByRole('form', { name: 'New audience' }).getByRole('note').getByText(/^No enabled destination is connected to source backend: creating it would count every user as told, but the identify calls would go nowhere/).waitFor();
+    await page.getByRole('button', { name: 'New computed trait' }).click();
+    await page.getByRole('form', { name: 'New computed trait' }).getByRole('note').getByText(/^No enabled destination is connected to source backend: creating it would count every user as told, but the identify calls would go nowhere/).waitFor();
   });
 
   it('a rule built in the editor previews its members; Sync shows exactly the joined/left identify calls it sent', async () => {

@@ -11,6 +11,7 @@ import { InlineConfirm } from '../../ui/InlineConfirm';
 import { AudienceEditor } from './AudienceEditor';
 import { useAudiences } from './audiencesStore';
 import { ComputedTraitEditor } from './ComputedTraitEditor';
+import { NowhereNote } from './NowhereNote';
 import { SyncCalls } from './SyncCalls';
 
 /** getAudience is read again this often while open: identify calls arriving change who would join. */
@@ -65,9 +66,6 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
   const [confirmDelete, setConfirmDelete] = useState(false);
   const isAudience = item.kind === 'audience';
   const noun = isAudience ? 'audience' : 'computed trait';
-  // A sync records its changes as told even when they go nowhere, and never sends them again: warn before it.
-  const sources = useCatalog((s) => s.sources);
-  const nowhere = useCatalog((s) => s.loaded && !s.destinations.some((d) => d.enabled && d.sourceIds.includes(item.sourceId)));
 
   // Who would belong now under the saved definition, read with the detail: 'A sync now would send' and the
   // definition's 'would belong now' then come from the same moment (apart, one lagged the other by seconds).
@@ -142,11 +140,7 @@ export function AudienceDetail({ item, onDeleted }: { item: Audience | ComputedT
         ) : detail.pending.length ? (
           <>
             <SyncCalls label="Identify calls a sync would send" kind={item.kind} traitKey={item.traitKey} calls={detail.pending} />
-            {nowhere && (
-              <p role="note" className="text-xs text-warn">
-                No enabled destination is connected to source {sourceName(sources, item.sourceId) || item.sourceId}: a sync would record these changes as sent, but the identify calls would go nowhere, and no later sync sends them again. Enable or connect a destination first.
-              </p>
-            )}
+            <NowhereNote sourceId={item.sourceId} when="sync" />
           </>
         ) : (
           <p className="text-xs text-muted">Nothing: {isAudience ? 'membership' : 'every value'} is as the last sync left it.</p>

@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
 import { TextField } from '../../ui/TextField';
 import { useAudiences } from './audiencesStore';
+import { NowhereNote } from './NowhereNote';
 import { RuleEditor } from './RuleEditor';
 import { fromRule, isUntouched, ownerOf, parseMembers, toRule, type EditGroup } from './ruleModel';
 import { usePreview, type PreviewState } from './usePreview';
@@ -123,6 +124,7 @@ export function AudienceEditor({ audience, onCreated, savedPreview = null }: { a
         )}
       </div>
       {otherError && <p className="text-xs text-err">{otherError}</p>}
+      {!audience && <NowhereNote sourceId={source} when="create" />}
       <div className="flex items-center gap-2">
         <Button type="submit" variant="primary" busy={busy} disabled={!source} title={source ? undefined : 'Choose its source first'}>
           {audience ? 'Save' : 'Create audience'}

@@ -8,6 +8,7 @@ import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
 import { TextField } from '../../ui/TextField';
 import { useAudiences } from './audiencesStore';
+import { NowhereNote } from './NowhereNote';
 
 /** The values as the text box holds them: a JSON object, userId → value (null: no value). */
 function parseValues(text: string): { ok: true; values: Record<string, JsonValue> } | { ok: false; message: string } {
@@ -71,6 +72,7 @@ export function ComputedTraitEditor({ trait, onCreated }: { trait: ComputedTrait
         {valuesError && <p className="text-[11px] text-err">{valuesError}</p>}
       </div>
       {trait && nameError && <p className="text-xs text-err">{nameError}</p>}
+      {!trait && <NowhereNote sourceId={source} when="create" />}
       <div className="flex items-center gap-2">
         <Button type="submit" variant="primary" busy={busy} disabled={!source} title={source ? undefined : 'Choose its source first'}>
           {trait ? 'Save' : 'Create computed trait'}
