@@ -10,7 +10,7 @@ import type { CheckContext } from '../../../main/check/runner.js';
 import { CONCURRENCY_FIX, FIX_LANGUAGES, fixSnippetsFor } from '../../../main/contract/check/checkFixes.js';
 import { summaryLine, type CheckExchange } from '../../../main/contract/check/check.js';
 import { CHECK_ID, checkScenarioFileSchema, checkScenarioSchema, checkScenariosJsonSchema, urlWithScheme } from '../../../main/contract/check/checkInputs.js';
-import { escapedSerialisation } from '../../../main/check/battery.js';
+import { escapedSerialisation } from '../../../main/check/signatureChecks.js';
 
 const exchange = (over: Partial<CheckExchange> = {}): CheckExchange => ({
   label: 'connection',
