@@ -18,9 +18,10 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-function newCore(timing: { timeoutMs: number; slowMs: number }): Core {
+/** A core of its own; `started`: its engine runs, so the check's sends go through it and leave attempt records. */
+function newCore(timing: { timeoutMs: number; slowMs: number }, started = false): Core {
   const { dir, cleanup } = tempDir('hookbench-check-');
-  const core = createCore({ dataDir: dir, autoStart: false, forwarder: 'inline', checkTiming: timing });
+  const core = createCore({ dataDir: dir, autoStart: started, forwarder: 'inline', checkTiming: timing });
   cleanups.push(async () => {
     await core.close();
     cleanup();
@@ -335,12 +336,7 @@ describe('the mock receiver as the endpoint under check', () => {
 
 describe('through the engine: attempt records to link', () => {
   it('what the destination itself can send becomes a message with an attempt; byte forgeries go directly; its destinations are disabled after', async () => {
-    const { dir, cleanup } = tempDir('hookbench-check-engine-');
-    const started = createCore({ dataDir: dir, forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
-    cleanups.push(async () => {
-      await started.close();
-      cleanup();
-    });
+    const started = newCore({ timeoutMs: 10_000, slowMs: 5_000 }, true);
     receiver.respond = checkReceiver({ acceptsAnySignature: true });
     const r = await started.checks.runCheck({ url: receiver.url, secret: SECRET, only: ['shapes.alias', 'signature.wrong-secret', 'signature.missing', 'signature.tampered'], wait: true });
     if (!r.ok) throw new Error(r.error.message);
@@ -370,12 +366,7 @@ describe('through the engine: attempt records to link', () => {
 
 describe('through the engine: a body cut short', () => {
   it('an attempt whose receiver closed the connection mid-body is told so, not that it stalled the body', async () => {
-    const { dir, cleanup } = tempDir('hookbench-check-engine-');
-    const started = createCore({ dataDir: dir, forwarder: 'inline', checkTiming: { timeoutMs: 10_000, slowMs: 5_000 } });
-    cleanups.push(async () => {
-      await started.close();
-      cleanup();
-    });
+    const started = newCore({ timeoutMs: 10_000, slowMs: 5_000 }, true);
     receiver.respond = checkReceiver({ closesMidBody: true });
     const r = await started.checks.runCheck({ url: receiver.url, secret: SECRET, only: ['shapes.track', 'time.body-stall'], wait: true });
     if (!r.ok) throw new Error(r.error.message);

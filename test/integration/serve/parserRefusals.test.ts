@@ -109,29 +109,23 @@ describe('requests the HTTP parser refuses', () => {
   });
 });
 
-/** Sends raw bytes and reads the whole exchange as text, until the server closes. */
-function exchange(server: RunningServer, bytes: string): Promise<string> {
+/**
+ * Sends raw bytes and reads the whole exchange as text, until the server closes; `thenEnd` also ends this side of
+ * the connection after them (a client that gives up mid-request).
+ */
+function exchange(server: RunningServer, bytes: string, thenEnd = false): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(server.port, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (c) => chunks.push(c));
     socket.on('error', reject);
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.write(bytes);
+    if (thenEnd) socket.end(bytes);
+    else socket.write(bytes);
   });
 }
 
-/** Sends raw bytes, then ends this side of the connection (a client that gives up mid-request): what came back. */
-function sendThenEnd(server: RunningServer, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.end(bytes);
-  });
-}
+const sendThenEnd = (server: RunningServer, bytes: string) => exchange(server, bytes, true);
 
 describe('a client that ends its side of the connection mid-request', () => {
   it('is no malformed request: nothing answered, no refusal in the ingest log, nothing stored (headers or body cut short)', async () => {
