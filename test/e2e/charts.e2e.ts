@@ -51,7 +51,7 @@ describe.skipIf(chromiumMissing)('charts', () => {
       const events = ['Paid', 'Paid', 'Paid', 'Broken'];
       for (const event of events) await r.call('sendMessage', { type: 'track', call: { userId: 'u1', event }, destinations: ['Orders'] });
       const page = await open(r, '#/destinations/Orders');
-      const chart = page.getByRole('region', { name: 'Last hour' }).getByRole('img', { name: /^Rounds per minute, last hour: 3 delivered, 1 retried, 0 failed; latency p95 at most \d+ ms; 1 waiting for a retry now$/ });
+      const chart = page.getByRole('region', { name: 'Last hour' }).getByRole('img', { name: /^Deliveries per minute, last hour: 3 delivered, 1 retried, 0 failed; latency p95 at most \d+ ms; 1 waiting for a retry now; counted by rounds \(each try of a delivery\)$/ });
       await chart.waitFor();
       // Each minute is read out under the pointer. Its messages' minutes are found from the readouts, not the clock:
       // walking from the newest minute leftwards, a minute that begins meanwhile only shows a minute again.

@@ -105,6 +105,6 @@ describe('the retry ladder of a policy', () => {
 describe("a destination's last hour in words", () => {
   it('says its bars count rounds, as getDestinationTimeline counts them, not deliveries', () => {
     const t = { destinationId: 'd', from: 0, minuteMs: 60_000, delivered: [1, 0], retried: [0, 3], failed: [0, 0], p50: [null, null], p95: [null, null], backlog: [0, 1], backlogNow: 1 };
-    expect(timelineLabel(t)).toBe('Rounds per minute, last hour: 1 delivered, 3 retried, 0 failed; 1 waiting for a retry now');
+    expect(timelineLabel(t)).toBe('Deliveries per minute, last hour: 1 delivered, 3 retried, 0 failed; 1 waiting for a retry now; counted by rounds (each try of a delivery)');
   });
 });

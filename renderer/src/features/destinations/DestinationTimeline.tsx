@@ -39,13 +39,14 @@ const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-dig
 const backlogAt = (n: number | null) => (n === null ? 'before Hookbench started' : `${count(n)} waiting for a retry`);
 
 /**
- * The chart's accessible name: the hour's totals in words. Its bars count rounds (one POST to each pending
- * webhook), not deliveries: a delivery retried three times in the hour is three rounds.
+ * The chart's accessible name: the hour's totals in words, as the name has always begun (tests and screen-reader
+ * users find the chart by it). Its bars count rounds (one POST to each pending webhook), not deliveries: a
+ * delivery retried three times in the hour is three rounds, and the name ends by saying so.
  */
 export function timelineLabel(t: Timeline): string {
   const worst = Math.max(0, ...t.p95.filter((v): v is number => v !== null));
   const latency = worst > 0 ? `; latency p95 at most ${ms(worst)}` : '';
-  return `Rounds per minute, last hour: ${count(sum(t.delivered))} delivered, ${count(sum(t.retried))} retried, ${count(sum(t.failed))} failed${latency}; ${count(t.backlogNow)} waiting for a retry now`;
+  return `Deliveries per minute, last hour: ${count(sum(t.delivered))} delivered, ${count(sum(t.retried))} retried, ${count(sum(t.failed))} failed${latency}; ${count(t.backlogNow)} waiting for a retry now; counted by rounds (each try of a delivery)`;
 }
 
 export function DestinationTimeline({ destination }: { destination: Destination }) {
