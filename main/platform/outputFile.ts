@@ -62,11 +62,11 @@ const words = (e: unknown): string => {
 };
 
 /**
- * Before a long run whose report goes to `path` (check --junit): what checkOutputPath refuses, and a folder
- * that is missing, not a folder or not writable, so that a mistyped path is said before the run, not after it.
+ * Before the work whose result goes to `path` (check --junit, export --out): what checkOutputPath refuses, and a
+ * folder that is missing, not a folder or not writable, so that a mistyped path is said before the work, not after it.
  */
-export function checkOutputTarget(path: string): void {
-  checkOutputPath(path);
+export function checkOutputTarget(path: string): { exists: boolean } {
+  const target = checkOutputPath(path);
   const folder = dirname(path);
   try {
     if (!statSync(folder).isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
@@ -74,6 +74,7 @@ export function checkOutputTarget(path: string): void {
   } catch (e) {
     throw new FileWriteError(path, `cannot be written (${words(e)})`);
   }
+  return target;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { ExportFormat, ExportMessagesOutput } from '../../contract/api.js';
 import { EXPORT_LIMIT, EXPORT_TEXT_BYTES } from '../../contract/commands.js';
-import { checkOutputPath, FileWriteError, writeOutputFile } from '../../platform/outputFile.js';
+import { checkOutputTarget, FileWriteError, writeOutputFile } from '../../platform/outputFile.js';
 import type { MessageType } from '../../contract/message/messageShapes.js';
 import type { DeliveryStatus } from '../../contract/deliveries.js';
 import type { Destination } from '../../contract/destinations.js';
@@ -167,10 +167,14 @@ function flagWords(message: string): string {
     .replace(/^ids\[\d+\]/, '--id');
 }
 
-/** Whether --out names something already; refused at once when it is not a regular file (a device, a FIFO, a link). */
+/**
+ * Whether --out names something already; refused at once when it is not a regular file (a device, a FIFO, a link)
+ * or its folder is missing or not writable: else a mistyped folder was named only after the export ran, with the
+ * exit status of a run that matched nothing (1), or not at all when nothing matched.
+ */
 function outputExists(path: string): boolean {
   try {
-    return checkOutputPath(path).exists;
+    return checkOutputTarget(path).exists;
   } catch (e) {
     if (e instanceof FileWriteError) throw new UsageError(`--out: ${e.message}`);
     throw e;

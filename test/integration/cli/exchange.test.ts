@@ -123,6 +123,15 @@ describe('hookbench export', () => {
     expect(forced.code).toBe(0);
     expect(readFileSync(existing, 'utf8')).toContain('"log"');
 
+    // A path it cannot write is usage (2), said before anything is read, like the file already there.
+    const noFolder = join(dir, 'missing', 'out.har');
+    const unwritable = await cli(['export', '--out', noFolder, '--data-dir', running.dataDir]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.err).toBe(`hookbench export: --out: ${noFolder} cannot be written (ENOENT: its folder does not exist)\n`);
+    const throughFile = await cli(['export', '--out', join(existing, 'out.har'), '--user', 'nobody', '--data-dir', running.dataDir]);
+    expect(throughFile.code).toBe(2);
+    expect(throughFile.err).toBe(`hookbench export: --out: ${join(existing, 'out.har')} cannot be checked (ENOTDIR: a part of its path is not a folder)\n`);
+
     const time = await cli(['export', '--from', 'yesterday', '--data-dir', running.dataDir]);
     expect(time.code).toBe(2);
     expect(time.err).toContain('--from: expected an ISO 8601 time with its zone (2026-11-26T10:00:00Z), a date (2026-11-26, UTC) or ms since the epoch, got "yesterday"');
