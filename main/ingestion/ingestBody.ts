@@ -16,7 +16,7 @@ export function labelNote(contentType: string | null): string {
 }
 
 /**
- * `; labelled charset=iso-8859-1: …`, for a body refused as invalid UTF-8 whose Content-Type names another charset:
+ * `; labelled charset=iso-8859-1: …`, for a body refused as invalid UTF-8 or invalid JSON whose Content-Type names another charset:
  * the label says why the bytes are not UTF-8, and that it is not honoured (JSON is UTF-8, RFC 8259 §8.1).
  */
 export function charsetNote(contentType: string | null): string {

@@ -225,7 +225,8 @@ function readPayload(s: Intake): Prepared | null {
   } catch (e) {
     const problem = (e as Error).message;
     const cut = endsEarly(problem) ? cutShortNote("the JSON ends early, at the body's last byte", decoded.byteLength) : '';
-    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${problem})${cut}${labelNote(req.contentType)}` });
+    // UTF-16 (charset=utf-16) is valid UTF-8 byte by byte ("{" then NUL), so only the parse fails: the label explains it.
+    return refuse(s, 'request', 0, 400, { code: 'invalid_json', field: 'body', message: `body: invalid JSON (${problem})${cut}${labelNote(req.contentType)}${charsetNote(req.contentType)}` });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     // A bare array of calls is the commonest: the batch object is what it lacks.

@@ -65,6 +65,15 @@ describe('content types (docs/behaviour.md §7): every body is read as JSON, wha
     expect(utf8.body.error!['message']).toBe('event: invalid UTF-8 at byte 27 (0xe9); JSON must be UTF-8 (the value is refused rather than changed)');
   });
 
+  it('UTF-16 labelled charset=utf-16 is refused as invalid JSON, naming the label that is not honoured', async () => {
+    const running = await serveWithSource();
+    // Without a byte order mark UTF-16LE is valid UTF-8 ("{", NUL, ...): JSON.parse, not the UTF-8 check, refuses it.
+    const utf16 = Buffer.from('{"userId":"u1","event":"E"}', 'utf16le');
+    const res = await post(running, '/v1/track', utf16, { 'content-type': 'application/json; charset=UTF-16' });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'invalid_json', field: 'body' } } });
+    expect(res.body.error!['message']).toMatch(/^body: invalid JSON \(.*\); labelled charset=utf-16: the body is read as UTF-8, as JSON is; send it encoded as UTF-8$/);
+  });
+
   it('any label, or none at all, is accepted on every route when the body is JSON', async () => {
     const running = await serveWithSource();
     expect((await post(running, '/v1/track', call('No Label'), {})).status).toBe(200);
