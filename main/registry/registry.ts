@@ -83,10 +83,12 @@ export class Registry {
    * keys), so a typo shows what was meant: `source: no source named or with id "bakend"; the sources are "backend", "web"`.
    */
   noSuchSource(field: string, ref: string): ApiError {
-    const names = [...this.sources.values()].map((s) => JSON.stringify(s.name)).sort((a, b) => a.localeCompare(b));
-    const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')}, … (${names.length} in all)` : names.join(', ');
-    const there = names.length ? `; the sources are ${shown}` : '; there is no source yet';
-    return { code: 'not_found', field, message: `${field}: no source named or with id ${JSON.stringify(ref)}${there}` };
+    return noSuch('source', field, ref, [...this.sources.values()]);
+  }
+
+  /** A destination reference that matches none, refused with the destinations there are, as noSuchSource does. */
+  noSuchDestination(field: string, ref: string): ApiError {
+    return noSuch('destination', field, ref, [...this.destinations.values()]);
   }
 
   /** The source a write key belongs to (ingestion authentication). */
@@ -124,7 +126,7 @@ export class Registry {
       for (const [i, ref] of destinationRefs.entries()) {
         const d = this.findDestination(ref);
         const field = at(`destinations[${i}]`);
-        if (!d) return err({ code: 'not_found', field, message: `${field}: no destination named or with id "${ref}"` });
+        if (!d) return err(this.noSuchDestination(field, ref));
         destinations.push(d);
       }
       return ok({ destinations, noneReason: 'no destination given' });
@@ -317,3 +319,10 @@ export class Registry {
   }
 }
 
+/** `field: no source named or with id "bakend"; the sources are "backend", "web"` (at most 20 names, by name). */
+function noSuch(kind: 'source' | 'destination', field: string, ref: string, all: readonly { name: string }[]): ApiError {
+  const names = all.map((x) => JSON.stringify(x.name)).sort((a, b) => a.localeCompare(b));
+  const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')}, … (${names.length} in all)` : names.join(', ');
+  const there = names.length ? `; the ${kind}s are ${shown}` : `; there is no ${kind} yet`;
+  return { code: 'not_found', field, message: `${field}: no ${kind} named or with id ${JSON.stringify(ref)}${there}` };
+}

@@ -59,6 +59,22 @@ describe('destination configuration: every violation is a clear error and nothin
     expect(JSON.stringify(refusal(core.createDeletionRequest({ userId: 'u', sources: ['bakend'] })))).not.toContain('wk_secret_backend');
   });
 
+  it('a destination that matches none is refused naming the destinations there are, as a source is', () => {
+    const core = newCore();
+    expect(refusal(core.sendMessage({ type: 'track', destinations: ['Hooks'], call: { userId: 'u', event: 'E' } }))).toMatchObject({
+      code: 'not_found',
+      field: 'destinations[0]',
+      message: 'destinations[0]: no destination named or with id "Hooks"; there is no destination yet',
+    });
+    must(core.createDestination({ name: 'Hooks', url }));
+    must(core.createDestination({ name: 'Audit', url }));
+    expect(refusal(core.sendMessage({ type: 'track', destinations: ['Hooks', 'Hoks'], call: { userId: 'u', event: 'E' } }))).toMatchObject({
+      code: 'not_found',
+      field: 'destinations[1]',
+      message: 'destinations[1]: no destination named or with id "Hoks"; the destinations are "Audit", "Hooks"',
+    });
+  });
+
   it('the webhook limit error carries the limit', () => {
     const core = newCore();
     const e = refusal(core.createDestination({ name: 'd', webhooks: Array.from({ length: 6 }, () => ({ url })) }));
