@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isCommandName, unknownCommandMessage } from '../contract/commands.js';
 import { dispatch, type CommandHandlers } from '../contract/dispatch.js';
 import { IMPORT_LIMITS } from '../contract/importMessages.js';
+import { describeValue } from '../contract/message/messageBody.js';
 import { unkeptNumber } from '../contract/jsonNumbers.js';
 import { jsonProblemWhere, repeatedKey } from '../domain/jsonText.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
@@ -81,7 +82,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, path:
     if (repeated) return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: `body: ${jsonProblemWhere(repeated)}: ${repeated.problem}` } });
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'body: must be one JSON object' } });
+    return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: `body: must be one JSON object (got ${describeValue(input)})` } });
   }
   const result = await dispatch(handlers, name, input);
   return sendJsonEncoded(req, res, result.ok ? 200 : httpStatusOf(result.error), result);

@@ -67,6 +67,21 @@ export function describeDispatchSuite(transportName: string, open: () => Promise
       }
     });
 
+    it('an input that is not an object is refused saying what it was', async () => {
+      const t = await open();
+      try {
+        for (const [input, got] of [[[1], 'an array'], ['x', 'the string "x"'], [5, 'number 5']] as const) {
+          const r = await t.call('getMessage', input);
+          expect(r, got).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+          // HTTP says it of the request body, the in-memory and IPC dispatch of the input.
+          const words = r.ok ? '' : r.error.message;
+          expect([`body: must be one JSON object (got ${got})`, `must be an object (got ${got})`]).toContain(words);
+        }
+      } finally {
+        await t.close();
+      }
+    });
+
     it('wrong types reach no handler: invalid_input naming the field, never internal (every command, random values)', async () => {
       const t = await open();
       try {
