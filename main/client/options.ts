@@ -20,11 +20,13 @@ const OPTION_KEYS: readonly (keyof ClientOptions)[] = [
 ];
 const BACKOFF_KEYS = ['initialMs', 'maxMs'];
 const FUNCTION_OPTIONS = ['random', 'fetch', 'onError'] as const;
+/** The options that are objects the client calls methods of (types.ts), with those methods. */
+const METHOD_OPTIONS = { clock: ['now'], timers: ['setTimeout', 'clearTimeout'], logger: ['debug', 'error'], dispatcher: ['dispatch'] } as const;
 
 /**
  * Refuses options that are not an object, a key ClientOptions does not have (`flushat`, `flushInterval` from
- * another SDK: it would be ignored and the default used), and a function option that is not a function (it
- * would throw only when first called, far from the mistake).
+ * another SDK: it would be ignored and the default used), and a function option that is not a function, or an
+ * object option without the methods the client calls (either would throw only when first used, far from the mistake).
  */
 export function checkOptionShape(options: unknown): asserts options is ClientOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
@@ -42,6 +44,16 @@ export function checkOptionShape(options: unknown): asserts options is ClientOpt
     const value = (options as Record<string, unknown>)[field];
     if (value !== undefined && typeof value !== 'function') {
       throw new ClientError(`Client: ${field} must be a function (got ${describeValue(value)})`, { code: 'invalid_option', field });
+    }
+  }
+  // Else `this[#clock].now is not a function` at the first call, or a batch dropped for a dispatcher that is none.
+  for (const [field, methods] of Object.entries(METHOD_OPTIONS)) {
+    const value = (options as Record<string, unknown>)[field];
+    if (value === undefined) continue;
+    const missing = methods.filter((m) => typeof (value as Record<string, unknown> | null)?.[m] !== 'function');
+    if (typeof value !== 'object' || value === null || missing.length > 0) {
+      const got = typeof value === 'object' && value !== null && !Array.isArray(value) ? `an object without ${missing.map((m) => `${m}()`).join(' or ')}` : describeValue(value);
+      throw new ClientError(`Client: ${field} must be an object with ${methods.map((m) => `${m}()`).join(' and ')} (got ${got})`, { code: 'invalid_option', field });
     }
   }
   const { debug } = options as { debug?: unknown };

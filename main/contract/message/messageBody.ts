@@ -332,6 +332,8 @@ export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (v instanceof Date) return 'a Date';
+  // Never its source text, which String() would give.
+  if (typeof v === 'function') return 'a function';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   if (typeof v === 'object') {
     const tag = Object.prototype.toString.call(v).slice(8, -1);

@@ -76,6 +76,24 @@ describe('client: options', () => {
     expect(refusal(5)).toEqual({ field: 'options', message: 'Client: options must be an object (got number 5)' });
   });
 
+  it('refuses an object option without the methods it calls, at construction rather than at first use', () => {
+    const refusal = (options: unknown) => {
+      try {
+        new Client('wk', options as ClientOptions);
+      } catch (e) {
+        if (e instanceof ClientError && e.code === 'invalid_option') return { field: e.field, message: e.message };
+        throw e;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ clock: () => 5 })).toEqual({ field: 'clock', message: 'Client: clock must be an object with now() (got a function)' });
+    expect(refusal({ timers: 5 })).toEqual({ field: 'timers', message: 'Client: timers must be an object with setTimeout() and clearTimeout() (got number 5)' });
+    expect(refusal({ logger: { error: () => undefined } })).toEqual({ field: 'logger', message: 'Client: logger must be an object with debug() and error() (got an object without debug())' });
+    expect(refusal({ dispatcher: 'agent' })).toEqual({ field: 'dispatcher', message: 'Client: dispatcher must be an object with dispatch() (got the string "agent")' });
+    // What the options' types describe is taken: console as the logger, an object clock.
+    expect(() => new Client('wk', { logger: console, clock: { now: () => 0 } }).close()).not.toThrow();
+  });
+
   it('names the type of a value that is not a number, so a string with a unit reads as one', () => {
     expect(() => new Client('wk', { flushAfter: '5s' as unknown as number })).toThrow('Client: flushAfter must be a number ≥ 1 (got the string "5s")');
     expect(() => new Client(undefined as unknown as string)).toThrow('Client: a write key is required (new Client(writeKey, options); got undefined)');
