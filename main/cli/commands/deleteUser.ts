@@ -32,15 +32,16 @@ export async function runDeleteUser(
       return result.error.code === 'not_found' || result.error.code.startsWith('invalid') || result.error.code.startsWith('missing') ? EXIT.usage : EXIT.failed;
     }
     const { request, messages } = result.value;
-    if (opts.json) {
-      io.stdout(`${JSON.stringify(result.value)}\n`);
-      return EXIT.ok;
-    }
-    const sourceName = await sourceNamesOf(info);
     // A disabled destination gets no delete and none later: name it, so that nobody takes the request for complete.
     const listed = await listAll<Destination>((page) => callApi(info, 'listDestinations', page));
     const disabledOf = (sourceId: string | null) =>
       listed.ok ? listed.value.filter((d) => !d.enabled && sourceId !== null && d.sourceIds.includes(sourceId)).map((d) => d.name) : [];
+    if (opts.json) {
+      // A script reads the same as the lines: each message's disabled destinations, by name.
+      io.stdout(`${JSON.stringify({ ...result.value, messages: messages.map((m) => ({ ...m, disabledDestinations: disabledOf(m.message.sourceId) })) })}\n`);
+      return EXIT.ok;
+    }
+    const sourceName = await sourceNamesOf(info);
     const names = request.sourceIds.map(sourceName).sort((a, b) => a.localeCompare(b));
     io.stdout(
       `deletion request ${request.id} for user ${userId}: ${messages.length} delete message${messages.length === 1 ? '' : 's'}` +

@@ -53,6 +53,12 @@ describe('deletion flow (docs/behaviour.md §8)', () => {
     expect(await runCli(['delete-user', 'u1', '--source', 'backend', '--data-dir', data], nowhere.io)).toBe(0);
     expect(nowhere.out()).toMatch(/from backend: not sent: no enabled destination is connected to source "backend" \(disabled: Disabled, Hooks\)\n/);
     expect(nowhere.out()).not.toContain('hookbench show'); // nothing to follow
+    // --json says the same to a script: each message's disabled destinations, by name.
+    const json = captureIO();
+    expect(await runCli(['delete-user', 'u1', '--json', '--data-dir', data], json.io)).toBe(0);
+    const answer = JSON.parse(json.out()) as { messages: { message: { sourceId: string }; disabledDestinations: string[] }[] };
+    const sourceName = new Map(must(core.listSources()).items.map((s) => [s.id, s.name]));
+    expect(Object.fromEntries(answer.messages.map((m) => [sourceName.get(m.message.sourceId), m.disabledDestinations]))).toEqual({ backend: ['Disabled', 'Hooks'], web: ['Hooks'] });
   });
 
   it('names the sources explicitly, or says clearly when no source has seen the user', async () => {
