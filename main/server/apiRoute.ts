@@ -12,7 +12,7 @@ import { describeValue } from '../contract/message/messageBody.js';
 import { unkeptNumber } from '../contract/jsonNumbers.js';
 import { jsonProblemWhere, repeatedKey } from '../domain/jsonText.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
-import { httpStatusOf, readBody, sendJson, sendJsonEncoded } from './responses.js';
+import { httpStatusOf, readBody, sendJson, sendJsonEncoded, tooLargeError } from './responses.js';
 
 const API_BODY_LIMIT = 4 * 1024 * 1024;
 
@@ -64,7 +64,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, path:
   // An import carries a whole export's text: its limit is what one export writes (IMPORT_LIMITS).
   const limit = name === 'importMessages' ? IMPORT_LIMITS.requestBytes : API_BODY_LIMIT;
   const body = await readBody(req, limit);
-  if (typeof body === 'string') return sendJson(res, 400, { ok: false, error: { code: 'request_too_large', limit, message: `request: more than ${limit} bytes` } });
+  if (typeof body === 'string') return sendJson(res, 400, { ok: false, error: tooLargeError(req, limit) });
   let input: unknown = {};
   if (body.length > 0) {
     const badByte = firstInvalidUtf8(body);

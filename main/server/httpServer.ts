@@ -18,7 +18,7 @@ import { writeKeyOf } from '../ingestion/ingestBody.js';
 import { apiAccess, handleApi, type ApiAccess } from './apiRoute.js';
 import { clientLeft, connectionTable, CONNECTION_LIMITS, endWithJson, parserRefusal, requestTarget } from '../platform/connections.js';
 import { CLOSE_GRACE_MS, EVENT_SOCKET_LIMITS, EventSockets } from './eventSockets.js';
-import { clientAbortLog, clientIp, isClientAbort, readBody, sendJson, sendText } from './responses.js';
+import { clientAbortLog, clientIp, isClientAbort, readBody, sendJson, sendText, tooLargeError } from './responses.js';
 import { serveUi } from './uiFiles.js';
 
 export { httpStatusOf } from './responses.js';
@@ -201,12 +201,8 @@ async function receiveIngest(req: IncomingMessage, res: ServerResponse, path: st
     return sendJson(res, 503, { error }, { connection: 'close', 'retry-after': '1', 'access-control-allow-origin': '*' });
   }
   if (body === 'too_large') {
-    // Reading stops at the limit: the size is known only as the client declared it (a chunked body declares none).
-    const declared = /^\d+$/.test(req.headers['content-length'] ?? '') ? Number(req.headers['content-length']) : null;
-    const error = declared
-      ? { code: 'request_too_large' as const, limit: LIMITS.requestBytes, value: declared, message: `request: ${declared} bytes > ${LIMITS.requestBytes} (its Content-Length)` }
-      : { code: 'request_too_large' as const, limit: LIMITS.requestBytes, message: `request: more than ${LIMITS.requestBytes} bytes` };
-    core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: headerSource(req, core), route: path, clientIp: ip, httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: declared });
+    const error = tooLargeError(req, LIMITS.requestBytes);
+    core.ingestion.logRefusal({ receivedAt: core.clock.now(), sourceId: headerSource(req, core), route: path, clientIp: ip, httpStatus: 400, code: error.code, message: error.message, field: null, index: null, limit: error.limit, bodyBytes: error.value ?? null });
     return sendJson(res, 400, { error }, { connection: 'close', 'access-control-allow-origin': '*' });
   }
   const answer = await ingest.handle({ method: req.method ?? 'GET', path, headers: req.headers, body, bodyAgain: () => Buffer.concat(chunks), clientIp: ip });

@@ -35,6 +35,17 @@ export function httpStatusOf(error: ApiError): number {
 }
 
 /**
+ * The refusal of a body readBody stopped at `limit`: reading stops there, so its size is known only as the client
+ * declared it (`value`, from Content-Length); a chunked body declares none and is "more than" the limit.
+ */
+export function tooLargeError(req: IncomingMessage, limit: number): ApiError & { code: 'request_too_large'; limit: number; value?: number } {
+  const declared = /^\d+$/.test(req.headers['content-length'] ?? '') ? Number(req.headers['content-length']) : null;
+  return declared
+    ? { code: 'request_too_large', limit, value: declared, message: `request: ${declared} bytes > ${limit} (its Content-Length)` }
+    : { code: 'request_too_large', limit, message: `request: more than ${limit} bytes` };
+}
+
+/**
  * Reads the body up to `limit` bytes; past that, stops keeping it and answers 'too_large' (the rest is drained
  * and discarded; the answer closes the connection). The body is a copy in a buffer of its own; `chunks`, when
  * given, keeps what was read. Listeners, not `for await`: leaving that loop early destroys the request, and with

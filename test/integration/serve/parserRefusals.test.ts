@@ -161,6 +161,13 @@ describe('Expect headers', () => {
     expect(must(core.listIngestLog({})).items[0]).toMatchObject({ route: '/v1/batch', httpStatus: 400, code: 'request_too_large', limit: 512000, bodyBytes: 600000 });
   });
 
+  it('a typed-API request past its limit gives its declared size, as an ingestion request does', async () => {
+    const { server } = await serveCore();
+    const res = await fetch(`${server.url}/api/sendMessages`, { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json' }, body: ' '.repeat(5_000_000) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ ok: false, error: { code: 'request_too_large', limit: 4194304, value: 5000000, message: 'request: 5000000 bytes > 4194304 (its Content-Length)' } });
+  });
+
   it('100-continue within the limit is told to go on, and the request is answered', async () => {
     const { server } = await serveCore();
     const text = await exchange(server, 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Length: 12\r\n\r\n{"batch":[]}');
