@@ -6,7 +6,7 @@
 import type { ResponseScript, ScriptStep } from './models.js';
 
 export { type CaptureAttempt, type CapturedBody, type CapturePage, type CaptureRecord, type CaptureStep, DEFAULT_RECEIVER_PORT, DEFAULT_RECEIVER_TLS_PORT, type ListCapturesInput, RECEIVER_LIMITS, type ReceiverCheck, type ReceiverEndpoint, type ResponseScript, type ScriptStep, type SecretMismatch, SIGNATURE_VERDICTS, type SignatureCheck, type SignatureVerdict, STEP_ACTIONS, type StepAction } from './models.js';
-export { defaultScript, listItemWords, RECEIVER_NAME, REFUSE_NEEDS_SECRET, type ReceiverInput, receiverInputSchema, receiverNameSchema, type ReceiverPatch, receiverPatchSchema, receiversConfigSchema, respondStep, type ResponseScriptInput, responseScriptSchema, scriptStepSchema } from './schemas.js';
+export { defaultScript, listItemWords, RECEIVER_NAME, stepsApart, REFUSE_NEEDS_SECRET, type ReceiverInput, receiverInputSchema, receiverNameSchema, type ReceiverPatch, receiverPatchSchema, receiversConfigSchema, respondStep, type ResponseScriptInput, responseScriptSchema, scriptStepSchema } from './schemas.js';
 
 // ---------------------------------------------------------------- words (the CLI, the captures, the UI)
 

@@ -124,6 +124,15 @@ const failureRateSchema = z.strictObject({
 });
 
 /**
+ * `500 500 200` or `500;200`, one item of a list that is steps written apart another way than with commas: those
+ * steps, so that the refusal says how to write them rather than that the codes are wrong. Null for anything else.
+ */
+export function stepsApart(token: string): string[] | null {
+  const apart = token.trim().split(/[\s;|]+/);
+  return apart.length > 1 && apart.every((a) => scriptStepSchema.safeParse(a).success) ? apart : null;
+}
+
+/**
  * A problem with item `index` of a comma-separated list of steps (`"500,,200"`, `--respond`, the Responses
  * field), numbered from 1 as a person counts: `item 2 is empty: give …`, `item 2 ("soon") is not a step: …`,
  * `item 1 ("0"): must be an HTTP status code …`.
@@ -131,6 +140,8 @@ const failureRateSchema = z.strictObject({
 export function listItemWords(index: number, token: string, message: string): string {
   const quoted = JSON.stringify(token);
   const n = index + 1;
+  const apart = stepsApart(token);
+  if (apart) return `item ${n} (${quoted}) holds ${apart.length} responses: separate them with commas (${apart.join(', ')})`;
   if (message.startsWith(`${quoted} is not a step`)) {
     return token === '' ? `item ${n} is empty${message.slice(`${quoted} is not a step`.length)}` : `item ${n} (${quoted})${message.slice(quoted.length)}`;
   }

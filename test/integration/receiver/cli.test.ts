@@ -170,6 +170,7 @@ describe('hookbench receive (in-process)', () => {
       [['--respond', '500,50'], '--respond: item 2 ("50"): must be an HTTP status code from 200 to 599 (got 50)'],
       [['--respond', '500,later'], '--respond: item 2 ("later") is not a step: give a status code (200-599), never, reset or close'],
       [['--respond', '200,,500'], '--respond: item 2 is empty: give a status code (200-599), never, reset or close'],
+      [['--respond', '500 500 200'], '--respond: item 1 ("500 500 200") holds 3 responses: separate them with commas (500, 500, 200)'],
       [['--respond', Array(1000).fill('200').join(',')], '--respond: at most 100 steps (got 1000)'],
       [['--delay', '700000'], "option '--delay <ms>' argument '700000' is invalid. must be from 0 to 600000 ms (10 min)"],
       [['--delay', '99999999999'], "option '--delay <ms>' argument '99999999999' is invalid. must be from 0 to 600000 ms (10 min)"],

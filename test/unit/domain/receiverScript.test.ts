@@ -139,6 +139,9 @@ describe('script input: shorthands and errors naming the field and limit', () =>
     expect(scriptError('500,soon')).toMatchObject({ field: 'script', message: 'script: item 2 ("soon") is not a step: give a status code (200-599), never, reset or close' });
     // A token with quotes in it is quoted once, as the item, not again in the words after it.
     expect(scriptError('200,{"status":500}')).toMatchObject({ message: 'script: item 2 ("{\\"status\\":500}") is not a step: give a status code (200-599), never, reset or close' });
+    // Steps written apart with spaces or semicolons: said so, as the Receiver screen's Responses field says it.
+    expect(scriptError('500 500 200')).toMatchObject({ field: 'script', message: 'script: item 1 ("500 500 200") holds 3 responses: separate them with commas (500, 500, 200)' });
+    expect(scriptError('200, 500;never')).toMatchObject({ field: 'script', message: 'script: item 2 ("500;never") holds 2 responses: separate them with commas (500, never)' });
     expect(scriptError('200,,500')).toMatchObject({ field: 'script', message: 'script: item 2 is empty: give a status code (200-599), never, reset or close' });
     expect(scriptError('500,200,')).toMatchObject({ field: 'script', message: 'script: item 3 is empty: give a status code (200-599), never, reset or close' });
     expect(scriptError(Array(1000).fill('200').join(','))).toMatchObject({ field: 'script', limit: 100, message: 'script: at most 100 steps (got 1000)' });

@@ -4,7 +4,7 @@
  * failure rate); a script with more (headers, bodies, Retry-After, per-step delays) is shown as such and
  * replaced only when the user saves the form.
  */
-import { describeScript, nextStepWords, responseScriptSchema, STEP_ACTIONS, type ReceiverEndpoint, type ResponseScript, type ResponseScriptInput, type ScriptStep } from '../../../../main/contract/receiver/receiver';
+import { describeScript, listItemWords, nextStepWords, responseScriptSchema, STEP_ACTIONS, stepsApart, type ReceiverEndpoint, type ResponseScript, type ResponseScriptInput, type ScriptStep } from '../../../../main/contract/receiver/receiver';
 import { plural } from '../../lib/format';
 
 export interface ScriptForm {
@@ -87,9 +87,8 @@ export function scriptOfForm(form: ScriptForm): FormResult {
     const steps: Record<string, unknown>[] = [];
     for (const [i, p] of parts.entries()) {
       const s = stepOf(p, delay);
-      // `200 500` or `500;200`: responses written apart another way than with commas.
-      const apart = p.split(/[\s;|]+/);
-      if (!s.ok && apart.length > 1 && apart.every((a) => stepOf(a, delay).ok)) return refused('responses', `item ${i + 1} (${JSON.stringify(p)}) holds ${apart.length} responses: separate them with commas (${apart.join(', ')})`);
+      // `200 500` or `500;200`: responses written apart another way than with commas, said as --respond says it.
+      if (!s.ok && stepsApart(p)) return refused('responses', listItemWords(i, p, s.message));
       if (!s.ok) return refused('responses', `item ${i + 1} ${s.message}`);
       steps.push(s.step);
     }
