@@ -168,6 +168,8 @@ function urlAmongWords(text: string): string | null {
   const found = /(?:^|[\s'"=])(https?:\/\/[^\s'"]+)/i.exec(text)?.[1];
   const curl = /^\s*curl\s/i.test(text);
   if (!found && !curl) return null;
+  const urls = text.match(/(?:^|[\s'"=])https?:\/\//gi)?.length ?? 0;
+  if (!curl && urls > 1) return `got ${urls} URLs: give each as a webhook of its own`;
   const what = curl ? 'got a cURL command' : 'got words around a URL';
   const give = found && !urlAuthority(found)?.userinfo ? `give only its URL (${found.slice(0, 200)})` : 'give only its URL';
   const headers = curl && /\s(-H|--header)\s/.test(text) ? '; its -H headers are static headers of the webhook' : '';
@@ -179,6 +181,9 @@ function webhookUrlProblem(url: string): string | null {
   const authority = urlAuthority(url);
   if (!authority) return notAWebhookUrl(url);
   if (authority.host === '' || authority.host.startsWith(':')) return 'has no host: write it as http://host[:port]/path';
+  // A URL with words after it (`https://… -H 'X-Env: dev'`, a second URL) parses as one; its space is no typo to encode.
+  const trailing = /^\S+\s+(-|https?:\/\/)/i.test(url) ? urlAmongWords(url) : null;
+  if (trailing) return `${NOT_A_WEBHOOK_URL}; ${trailing}`;
   // WHATWG parsing would percent-encode these on the way out: what is stored and shown would not be what is requested.
   const unsafe = URL_UNSAFE.exec(url);
   if (unsafe) return `${unsafe[0] === ' ' ? 'a space' : JSON.stringify(unsafe[0])} at position ${unsafe.index} is not allowed in a URL: write it percent-encoded (${percentEncoded(unsafe[0])})`;

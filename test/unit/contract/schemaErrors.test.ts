@@ -147,6 +147,15 @@ describe('a webhook URL refused says what it got instead, never its credentials'
     expect(refusal('POST https://example.com/hook')).toBe(`${refused}got words around a URL: give only its URL (https://example.com/hook)`);
   });
 
+  it('a URL with flags or a second URL after it is named as such, not as a space to percent-encode', () => {
+    const refused = 'url: must be an absolute http:// or https:// URL (or receiver:<name>); ';
+    expect(refusal(`https://example.com/hook -H 'X-Env: dev'`)).toBe(`${refused}got words around a URL: give only its URL (https://example.com/hook)`);
+    expect(refusal('https://a.example/hook https://b.example/hook')).toBe(`${refused}got 2 URLs: give each as a webhook of its own`);
+    expect(refusal('curl https://a.example/hook https://b.example/hook')).toBe(`${refused}got a cURL command: give only its URL (https://a.example/hook)`);
+    // A space inside the URL itself is still the one character to encode.
+    expect(refusal('https://example.com/my hook')).toBe('url: a space at position 22 is not allowed in a URL: write it percent-encoded (%20)');
+  });
+
   it('a scheme written wrong (a slash or the colon missing, or none before //) suggests the URL with it right, not http:// before it', () => {
     const slip = (url: string, meant: string) => `url: must be an absolute http:// or https:// URL (or receiver:<name>); got ${JSON.stringify(url)}, its scheme written wrong: did you mean ${meant}?`;
     expect(refusal('http:/example.com/hook')).toBe(slip('http:/example.com/hook', 'http://example.com/hook'));
