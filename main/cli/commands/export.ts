@@ -145,12 +145,14 @@ function hasFilter(o: ExportOptions): boolean {
 
 /** A source's or destination's id from its name (or id), as the history filters by id. */
 async function idOf(wb: Workbench, kind: 'source' | 'destination', ref: string): Promise<string> {
+  if (ref.trim() === '') throw new UsageError(`--${kind}: must not be empty`);
   const listed = await listAll<Source | Destination>((input) => wb.call(kind === 'source' ? 'listSources' : 'listDestinations', input));
   if (!listed.ok) throw new UsageError(listed.error.message);
   const found = listed.value.find((x) => x.name === ref) ?? listed.value.find((x) => x.id === ref);
   if (!found) {
     const names = listed.value.map((x) => JSON.stringify(x.name));
-    throw new UsageError(`--${kind}: no ${kind} named or with id ${JSON.stringify(ref)} in ${wb.where}${names.length ? ` (there are ${names.join(', ')})` : ''}`);
+    // In the words the API gives a source or destination that matches none (Registry's noSuch), and where it looked.
+    throw new UsageError(`--${kind}: no ${kind} named or with id ${JSON.stringify(ref)} in ${wb.where}${names.length ? `; the ${kind}s are ${names.join(', ')}` : `; there is no ${kind} yet`}`);
   }
   return found.id;
 }

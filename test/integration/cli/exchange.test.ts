@@ -138,7 +138,10 @@ describe('hookbench export', () => {
     const source = await cli(['export', '--source', 'mobile', '--data-dir', running.dataDir]);
     expect(source.code).toBe(2);
     expect(source.err).toContain('--source: no source named or with id "mobile" in the serve at');
-    expect(source.err).toContain('(there are "backend", "web")');
+    expect(source.err).toContain('; the sources are "backend", "web"\n');
+    const blank = await cli(['export', '--source', '', '--data-dir', running.dataDir]);
+    expect(blank.code).toBe(2);
+    expect(blank.err).toBe('hookbench export: --source: must not be empty\n');
     const both = await cli(['export', '--id', '1', '--status', 'failed', '--data-dir', running.dataDir]);
     expect(both.code).toBe(2);
     expect(both.err).toContain('give --id or filters (--status, --type, --source, ...), not both');
