@@ -38,7 +38,8 @@ export async function runShow(idArg: string, options: ShowOptions, io: CliIO): P
     const id = parseMessageId(idArg);
     const found = await fetchMessage(id, options.dataDir);
     if (!found.detail.ok) {
-      io.stderr(`hookbench show: ${found.detail.error.code === 'not_found' ? `no message #${id} in ${found.where}` : found.detail.error.message}\n`);
+      // The API names its field (`id: must be more than 0 (got 0)`); here the user typed the <id> argument.
+      io.stderr(`hookbench show: ${found.detail.error.code === 'not_found' ? `no message #${id} in ${found.where}` : found.detail.error.message.replace(/^id: /, '<id>: ')}\n`);
       return found.detail.error.code === 'not_found' ? EXIT.failed : EXIT.usage;
     }
     const detail = found.detail.value;

@@ -284,6 +284,9 @@ describe('hookbench show', () => {
     const huge = captureIO();
     expect(await runCli(['show', '99999999999999999999', '--data-dir', running.dataDir], huge.io)).toBe(2);
     expect(huge.err()).toContain("<id>: 99999999999999999999 is too large for a message's number (at most 15 digits)");
+    const zero = captureIO();
+    expect(await runCli(['show', '0', '--data-dir', running.dataDir], zero.io)).toBe(2);
+    expect(zero.err()).toBe('hookbench show: <id>: must be more than 0 (got 0)\n');
   });
 
   it('a delivery whose retry window ran out says why no further attempt came', async () => {
