@@ -134,7 +134,8 @@ a FIFO or a symbolic link there is refused).
 
 ${THROUGH_SERVE}
 Without one, export reads the data dir itself.
-Exit status: 0 written, 1 no message matched (nothing written), 2 bad input or usage.`;
+Exit status: 0 written, 1 nothing written (no message matched, or the text could not be written: a full disk),
+2 bad input or usage (an --out file already there, or whose folder is missing or not writable).`;
 
 export const IMPORT_HELP = `
 Examples:

@@ -131,6 +131,9 @@ describe('hookbench export', () => {
     const throughFile = await cli(['export', '--out', join(existing, 'out.har'), '--user', 'nobody', '--data-dir', running.dataDir]);
     expect(throughFile.code).toBe(2);
     expect(throughFile.err).toBe(`hookbench export: --out: ${join(existing, 'out.har')} cannot be checked (ENOTDIR: a part of its path is not a folder)\n`);
+    // --help says which exit status each of these is.
+    const help = await cli(['export', '--help']);
+    expect(help.out).toContain('Exit status: 0 written, 1 nothing written (no message matched, or the text could not be written: a full disk),\n2 bad input or usage (an --out file already there, or whose folder is missing or not writable).');
 
     const time = await cli(['export', '--from', 'yesterday', '--data-dir', running.dataDir]);
     expect(time.code).toBe(2);
