@@ -141,6 +141,22 @@ function filteredCheck(d: Destination, missed: RecentMessage[]): DiagnosticCheck
   };
 }
 
+/**
+ * The webhooks of the newest round's delivery that are no longer in its rounds, their last attempt having
+ * failed for good (a 410 beside a retried 500): without them "failed attempts are retried" reads as if every
+ * webhook were. Empty when none was dropped.
+ */
+function droppedWords(all: Attempt[], round: Attempt[]): string {
+  const inRound = new Set(round.map((a) => a.webhookIndex));
+  const newest = new Map<number, Attempt>();
+  for (const a of all) if (a.deliveryId === round[0]!.deliveryId && !newest.has(a.webhookIndex)) newest.set(a.webhookIndex, a);
+  const dropped = [...newest.values()].filter((a) => !inRound.has(a.webhookIndex) && a.outcome !== 'success' && !a.retryable).sort((a, b) => a.webhookIndex - b.webhookIndex);
+  if (dropped.length === 0) return '';
+  const each = dropped.map((a) => `webhook ${a.webhookIndex + 1} (${a.statusCode !== null ? `HTTP ${a.statusCode}` : a.outcome === 'tls_error' ? 'TLS refused' : a.outcome.replace('_', ' ')})`);
+  const list = each.length === 1 ? each[0]! : `${each.slice(0, -1).join(', ')} and ${each.at(-1)!}`;
+  return `, except ${list}: ${dropped.length === 1 ? 'it' : 'they'} failed for good and ${dropped.length === 1 ? 'is' : 'are'} no longer sent to`;
+}
+
 function failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {
   const base = { id: `destination.failing:${d.id}`, section: 'not-delivered' as const, rule: 'destination.failing', subject: d.name };
   // One finding per cause: an attempt refused at the TLS handshake never reached the receiver, and the TLS
@@ -168,7 +184,7 @@ function failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {
       ? 'Webhooks that fail beside a 2xx are not retried: one success delivers the message.'
       : ''
     : retried
-      ? 'Failed attempts are retried on the retry schedule.'
+      ? `Failed attempts are retried on the retry schedule${droppedWords(all, round)}.`
       : 'The latest failure is permanent: it is not retried.';
   return {
     ...base,

@@ -232,6 +232,22 @@ describe('the troubleshooting checklist', () => {
     });
   });
 
+  it('a failing destination whose webhook 1 failed for good (410) beside a retried 500 does not say every failed attempt is retried: it names webhook 1 as no longer sent to', async () => {
+    const r = await serve({
+      receivers: [{ name: 'gone', script: 410 }, { name: 'down', script: 500 }],
+      destinations: [{ name: 'Duo', enabled: true, sources: ['web'], webhooks: [{ url: 'receiver:gone' }, { url: 'receiver:down' }] }],
+    });
+    const [id] = await sendTracks(r, [{}]);
+    // The second round goes to webhook 2 alone.
+    must(await r.core.advanceClock({ ms: 60_000 }));
+    const detail = await settled(r.core, id!);
+    expect(detail.attempts.map((a) => [a.attemptNumber, a.webhookIndex])).toEqual(expect.arrayContaining([[2, 1]]));
+    expect(detail.attempts.some((a) => a.attemptNumber === 2 && a.webhookIndex === 0)).toBe(false);
+    const failing = check(await diagnose(r), `destination.failing:${destinationId(r, 'Duo')}`);
+    expect(failing.state).toBe('problem');
+    expect(failing.detail).toMatch(/ failed\. Failed attempts are retried on the retry schedule, except webhook 1 \(HTTP 410\): it failed for good and is no longer sent to\.$/);
+  });
+
   it('names Retry-After, the retry backlog and a pause under "Deliveries slow"', async () => {
     const r = await serve({
       receivers: [{ name: 'busy', script: { status: 503, retryAfter: 120 } }],
