@@ -142,6 +142,26 @@ describe.skipIf(chromiumMissing)('Receiver endpoints', () => {
     expect((await r.call<{ items: ReceiverEndpoint[] }>('listReceivers')).items.map((e) => e.name)).toEqual(['orders']);
   });
 
+  it('the endpoint list, cut in a 1024 px window, reads whole on hover: the script and the name, and Used by lists every destination', async () => {
+    const name = 'payments-eu-west';
+    const r = await serve({
+      sources: [{ name: 'web', kind: 'web' }],
+      receivers: [{ name, script: { status: 503, retryAfter: 120 } }, { name: 'warehouse', script: { mode: 'failureRate', rate: 0.35, seed: 7 } }],
+      destinations: ['Orders service', 'Analytics warehouse', 'Billing reconciliation'].map((d) => ({ name: d, enabled: true, sources: ['web'], url: `receiver:${name}` })),
+    });
+    const page = await open(r, `#/receiver/${name}`);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const list = page.getByRole('list', { name: 'Endpoints' });
+    for (const [endpoint, script] of [[name, /^always 503/], ['warehouse', /^35 % of requests fail/]] as const) {
+      const words = list.getByRole('button', { name: endpoint }).getByText(script);
+      const { text, title } = await words.evaluate((el) => ({ text: el.textContent, title: el.getAttribute('title') }));
+      expect(title).toBe(text);
+    }
+    expect(await list.getByRole('button', { name }).getByText(name, { exact: true }).getAttribute('title')).toBe(name);
+    const usedBy = await page.getByText(/^(Orders service|Analytics warehouse|Billing reconciliation)(, (Orders service|Analytics warehouse|Billing reconciliation)){2}$/).evaluate((el) => ({ text: el.textContent, title: el.getAttribute('title') }));
+    expect(usedBy.title).toBe(usedBy.text);
+  });
+
   it('the endpoint list counts steps of the script used, not answers: a never step counts, a request refused for its signature does not', async () => {
     const r = await serve({ receivers: [{ name: 'hang', script: 'never,200' }, { name: 'strict', secret: 's3cret', refuseInvalidSignatures: true, script: 200 }] });
     const page = await open(r, '#/receiver/hang');

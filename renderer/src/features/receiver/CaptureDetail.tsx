@@ -110,12 +110,12 @@ export function CaptureDetail({ captureId, fromStore, onClose }: { captureId: nu
             {c.step.clientClosedAfterMs != null ? (
               <>
                 <span className="text-err">{outcomeOf(c)}</span>
-                <span className="truncate text-faint">planned answer, not sent: {c.step.label}</span>
+                <span className="truncate text-faint" title={`planned answer, not sent: ${c.step.label}`}>planned answer, not sent: {c.step.label}</span>
               </>
             ) : (
               <>
                 <span className="font-mono">{answerOf(c)}</span>
-                {c.step.label !== answerOf(c) && <span className="truncate text-faint">{c.step.label}</span>}
+                {c.step.label !== answerOf(c) && <span className="truncate text-faint" title={c.step.label}>{c.step.label}</span>}
               </>
             )}
           </Fact>

@@ -39,7 +39,7 @@ export function EndpointFacts({ endpoint }: { endpoint: ReceiverEndpoint }) {
         </span>
       </FactRow>
       <FactRow label="Used by">
-        {users.length ? <span className="truncate">{users.map((d) => d.name).join(', ')}</span> : <span className="text-faint">no destination yet</span>}
+        {users.length ? <span className="truncate" title={users.map((d) => d.name).join(', ')}>{users.map((d) => d.name).join(', ')}</span> : <span className="text-faint">no destination yet</span>}
       </FactRow>
     </dl>
   );

@@ -15,9 +15,12 @@ export function EndpointList({ endpoints, selected, onSelect }: { endpoints: Rec
           <li key={e.name}>
             <PickButton label={e.name} active={active} onClick={() => onSelect(e.name)} className="flex h-8 items-center gap-2">
               <span className={`w-24 shrink-0 truncate font-mono ${active ? 'font-semibold text-fg' : 'text-fg'}`}>
-                <VisibleText text={e.name} />
+                <VisibleText text={e.name} title={e.name} />
               </span>
-              <span className="min-w-0 flex-1 truncate text-muted">{describeScript(e.script)}</span>
+              {/* Cut in a narrow list ("35 % of requests …"): the whole script reads on hover. */}
+              <span className="min-w-0 flex-1 truncate text-muted" title={describeScript(e.script)}>
+                {describeScript(e.script)}
+              </span>
               {e.secret && <KeyRound aria-label="checks signatures" className="size-3.5 shrink-0 text-faint" />}
               {/* The script's place, not a count of answers: a never step counts, a refused signature does not, so it can differ from the captures listed. */}
               <span
