@@ -39,6 +39,31 @@ const CONFIG = {
   ],
 };
 
+/**
+ * One destination with three webhooks (200, 500 and 410): its rounds and attempts counted apart, webhooks
+ * failing beside a success, and, forwarding paused, each webhook's first attempt waiting. A user ID of 100
+ * characters without a space (an ID built from a hash) wraps in the details pane.
+ */
+const FAN_OUT = {
+  sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
+  receivers: [
+    { name: 'ok', script: 200 },
+    { name: 'down', script: 500 },
+    { name: 'gone', script: 410 },
+  ],
+  destinations: [{ name: 'Fan-out', enabled: true, sources: ['backend'], webhooks: [{ url: 'receiver:ok' }, { url: 'receiver:down' }, { url: 'receiver:gone' }] }],
+};
+const LONG_USER_ID = `usr_${'9f86d081884c7d659a2feaa0c55ad015'.repeat(3)}`;
+
+/** The fan-out serve's two messages: one delivered by webhook 1, one queued behind the paused forwarding. */
+async function seedFanOut(r: RunningServe): Promise<{ delivered: number; queued: number }> {
+  const send = (event: string) => r.call<{ message: { id: number } }>('sendMessage', { type: 'track', source: 'backend', call: { userId: LONG_USER_ID, event } });
+  const delivered = (await send('Order Completed')).message.id;
+  await r.call('pauseForwarding', {});
+  const queued = (await send('Checkout Started')).message.id;
+  return { delivered, queued };
+}
+
 const users = ['user-7', 'user-12', 'ada', 'grace', 'linus', 'user-31'];
 const events = ['Order Completed', 'Product Viewed', 'Checkout Started', 'Signed Up', 'Cart Updated', 'Coupon Applied'];
 
@@ -203,13 +228,16 @@ export async function setUpScreens(): Promise<Screens> {
   const empty = await startServe({});
   // Check sends its own messages through the engine: a serve of its own keeps them out of the other screens.
   const checked = await startServe({ receivers: [{ name: 'any', script: 200 }] });
+  const fanOut = await startServe(FAN_OUT);
   const stop = async () => {
     await full.stop();
     await empty.stop();
     await checked.stop();
+    await fanOut.stop();
   };
   try {
     await seed(full);
+    const fanned = await seedFanOut(fanOut);
     const { retrying, failed, failedAttempt, signed, capture, delivered } = await findTargets(full);
     const signedBody = signed.message.message.body;
     const prettyBody = JSON.stringify(JSON.parse(signedBody), null, 2);
@@ -241,6 +269,13 @@ export async function setUpScreens(): Promise<Screens> {
         },
       },
       { serve: full, name: 'live-delivered', hash: `#/live/${delivered.id}` },
+      { serve: fanOut, name: 'live-webhooks', hash: `#/live/${fanned.delivered}`, prepare: (page) => page.getByRole('list', { name: 'Timeline of webhook 3' }).getByRole('button', { name: /^Attempt 1: http_error, HTTP 410/ }).waitFor() },
+      {
+        serve: fanOut,
+        name: 'live-webhooks-queued',
+        hash: `#/live/${fanned.queued}`,
+        prepare: (page) => page.getByRole('list', { name: 'Timeline of webhook 3' }).getByText('first attempt').waitFor({ state: 'attached' }),
+      },
       { serve: full, name: 'attempt', hash: `#/live/${failed.id}/attempt/${failedAttempt.id}` },
       { serve: full, name: 'compose', hash: '#/compose' },
       {
