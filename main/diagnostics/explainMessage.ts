@@ -10,7 +10,7 @@ import { destinationOwner, type Destination } from '../contract/destinations.js'
 import type { MessageDetail } from '../contract/messages.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
-import { attemptLink, attemptName, dueWords, outcomeOf, tlsCause } from './words.js';
+import { attemptLink, attemptName, dueWords, listWords, outcomeOf, tlsCause } from './words.js';
 
 /**
  * Why one message was or was not delivered, per destination: the destinations it was routed to with what
@@ -100,7 +100,7 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
       // A destination that is off holds its deliveries: no attempt is due, whatever the row's due time says.
       const held = d && (d.webhooks.length === 0 ? `${name} has no webhook URL: add one, then turn it on` : !d.enabled ? `${name} is disabled: its retries are held until it is enabled` : null);
       if (held) reasons.push({ rule: 'destination.enabled', state: 'problem', text: held, evidence: [{ kind: 'destination', label: name, destinationId: d.id }] });
-      if (last && last.outcome !== 'success') reasons.push(lastFailure(name, last, several));
+      for (const failure of webhookFailures(attempts)) reasons.push(lastFailure(name, failure[0]!, several, failure));
       if (refused) reasons.push(signatureReason(refused, 'problem'));
       reasons.push({
         rule: 'delivery.waiting',
@@ -120,8 +120,26 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
   }
 }
 
-function lastFailure(name: string, a: AttemptRecord, several: boolean): WhyReason {
-  const which = attemptName(a, several);
+/**
+ * Each webhook's newest attempt that failed, those alike (one round, one outcome) together: a waiting delivery
+ * with several webhooks is held back by each of them (a 500 on webhook 2, a refused connection on webhook 3, a
+ * 410 on webhook 1 that is no longer sent to), and its newest attempt alone named one. Newest round first, then by webhook.
+ */
+function webhookFailures(newestFirst: AttemptRecord[]): AttemptRecord[][] {
+  const newest = new Map<number, AttemptRecord>();
+  for (const a of newestFirst) if (!newest.has(a.webhookIndex)) newest.set(a.webhookIndex, a);
+  const groups = new Map<string, AttemptRecord[]>();
+  for (const a of [...newest.values()].sort((x, y) => x.webhookIndex - y.webhookIndex)) {
+    if (a.outcome === 'success') continue;
+    const key = `${a.attemptNumber} ${a.outcome} ${outcomeOf(a)}`;
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  return [...groups.values()].sort((x, y) => y[0]!.attemptNumber - x[0]!.attemptNumber || x[0]!.webhookIndex - y[0]!.webhookIndex);
+}
+
+/** `alike`: the attempts of one round that failed as `a` did, on other webhooks ("attempt 3, webhooks 2 and 3"). */
+function lastFailure(name: string, a: AttemptRecord, several: boolean, alike: AttemptRecord[] = [a]): WhyReason {
+  const which = alike.length > 1 ? `attempt ${a.attemptNumber}, webhooks ${listWords(alike.map((x) => String(x.webhookIndex + 1)))}` : attemptName(a, several);
   const what =
     a.outcome === 'timeout'
       ? `no response headers within the timeout (${which})`
@@ -130,5 +148,5 @@ function lastFailure(name: string, a: AttemptRecord, several: boolean): WhyReaso
         : a.outcome === 'network_error'
           ? `${name}’s endpoint could not be reached: ${a.error ?? 'network error'} (${which})`
           : `${name}’s endpoint answered ${outcomeOf(a)} (${which})`;
-  return { rule: a.outcome === 'tls_error' ? 'destination.tls' : a.outcome === 'timeout' ? 'deliveries.timeouts' : 'destination.failing', state: 'problem', text: what, evidence: [attemptLink(a, several)] };
+  return { rule: a.outcome === 'tls_error' ? 'destination.tls' : a.outcome === 'timeout' ? 'deliveries.timeouts' : 'destination.failing', state: 'problem', text: what, evidence: alike.map((x) => attemptLink(x, several)) };
 }

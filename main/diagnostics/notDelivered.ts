@@ -10,7 +10,7 @@ import { eventFilterAllows, integrationsAllow } from '../contract/message/routin
 import { receiverChecks } from '../domain/receiverVerdict.js';
 import type { RecentMessage } from './diagnosticsQueries.js';
 import { severalWebhooks } from '../contract/message/deliveryWords.js';
-import { attemptLink, MAX_EVIDENCE, outcomeOf, plural, sentence, tlsCause, type Attempt } from './words.js';
+import { attemptLink, listWords, MAX_EVIDENCE, outcomeOf, plural, sentence, tlsCause, type Attempt } from './words.js';
 
 export function notDelivered(
   sources: Source[],
@@ -153,8 +153,7 @@ function droppedWords(all: Attempt[], round: Attempt[]): string {
   const dropped = [...newest.values()].filter((a) => !inRound.has(a.webhookIndex) && a.outcome !== 'success' && !a.retryable).sort((a, b) => a.webhookIndex - b.webhookIndex);
   if (dropped.length === 0) return '';
   const each = dropped.map((a) => `webhook ${a.webhookIndex + 1} (${a.statusCode !== null ? `HTTP ${a.statusCode}` : a.outcome === 'tls_error' ? 'TLS refused' : a.outcome.replace('_', ' ')})`);
-  const list = each.length === 1 ? each[0]! : `${each.slice(0, -1).join(', ')} and ${each.at(-1)!}`;
-  return `, except ${list}: ${dropped.length === 1 ? 'it' : 'they'} failed for good and ${dropped.length === 1 ? 'is' : 'are'} no longer sent to`;
+  return `, except ${listWords(each)}: ${dropped.length === 1 ? 'it' : 'they'} failed for good and ${dropped.length === 1 ? 'is' : 'are'} no longer sent to`;
 }
 
 function failingCheck(d: Destination, all: Attempt[]): DiagnosticCheck {

@@ -93,6 +93,29 @@ describe('Why? for one message', () => {
     expect(last.evidence[0]!.label).toMatch(/^Message #\d+, attempt 2, webhook [123]: HTTP 503$/);
   });
 
+  it('a waiting delivery with several webhooks names each webhook that holds it back, not only the one whose attempt was recorded last', async () => {
+    const core = newCore();
+    await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
+    must(core.createReceiver({ name: 'gone', script: 410 }));
+    must(core.createReceiver({ name: 'down', script: 500 }));
+    must(core.createReceiver({ name: 'busy', script: 503 }));
+    const webhooks = [{ url: 'receiver:gone' }, { url: 'receiver:down' }, { url: 'receiver:busy' }, { url: 'receiver:busy' }];
+    must(core.createDestination({ name: 'Quad', enabled: true, webhooks, retry: { schedule: [5_000], windowMs: 3_600_000, jitter: 0 } }));
+    const id = must(core.sendMessage({ type: 'track', call: { userId: 'ada', event: 'Tested' }, destinations: ['Quad'] })).message.id;
+    await settled(core, id);
+    // Round 2 goes to webhooks 2, 3 and 4: webhook 1's 410 is not retried.
+    must(await core.advanceClock({ ms: 5_000 }));
+    await settled(core, id);
+    const quad = byName(must(core.explainMessage({ id })).destinations, 'Quad');
+    expect(quad.outcome).toBe('waiting');
+    expect(texts(quad).slice(0, 3)).toEqual([
+      'destination.failing problem: Quad’s endpoint answered HTTP 500 (attempt 2, webhook 2)',
+      'destination.failing problem: Quad’s endpoint answered HTTP 503 (attempt 2, webhooks 3 and 4)',
+      'destination.failing problem: Quad’s endpoint answered HTTP 410 (attempt 1, webhook 1)',
+    ]);
+    expect(quad.reasons[1]!.evidence.map((e) => e.label)).toEqual([`Message #${id}, attempt 2, webhook 3: HTTP 503`, `Message #${id}, attempt 2, webhook 4: HTTP 503`]);
+  });
+
   it('a delivery waiting for its retry says in how long, in words, not as a raw timestamp', async () => {
     const core = newCore();
     await core.receivers.start({ host: '127.0.0.1', port: 0, tlsPort: null });
