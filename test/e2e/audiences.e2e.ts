@@ -68,6 +68,19 @@ describe.skipIf(chromiumMissing)('Audiences and deletion', () => {
     await page.getByRole('form', { name: 'New computed trait' }).getByRole('note').getByText(/^No enabled destination is connected to source backend: creating it would count every user as told, but the identify calls would go nowhere/).waitFor();
   });
 
+  it('beside Create, the New forms of a source with no enabled destination say nothing is sent, not that an identify goes to every member', async () => {
+    const r = await serve({ ...CONFIG, destinations: [{ name: 'Hooks', enabled: false, sources: ['backend'], url: 'receiver:hooks' }] });
+    const page = await open(r, '#/audiences/new/audience');
+    const audience = page.getByRole('form', { name: 'New audience' });
+    await audience.getByRole('note').waitFor();
+    await audience.getByText('Creating it counts every member as told at once, though nothing is sent.', { exact: true }).waitFor();
+    expect(await audience.getByText(/^Creating it sends/).count()).toBe(0);
+    await page.getByRole('button', { name: 'New computed trait' }).click();
+    const trait = page.getByRole('form', { name: 'New computed trait' });
+    await trait.getByText('Creating it counts each user as told their value at once, though nothing is sent.', { exact: true }).waitFor();
+    expect(await trait.getByText(/^Creating it sends/).count()).toBe(0);
+  });
+
   it('a rule built in the editor previews its members; Sync shows exactly the joined/left identify calls it sent', async () => {
     const r = await serve(CONFIG);
     await identify(r, 'u1', { spend: 700, region: 'EU' });

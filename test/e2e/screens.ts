@@ -42,10 +42,14 @@ const CONFIG = {
 /**
  * One destination with three webhooks (200, 500 and 410): its rounds and attempts counted apart, webhooks
  * failing beside a success, and, forwarding paused, each webhook's first attempt waiting. A user ID of 100
- * characters without a space (an ID built from a hash) wraps in the details pane.
+ * characters without a space (an ID built from a hash) wraps in the details pane. Source mobile-beta has no
+ * destination: an audience made on it warns that its identify calls would go nowhere.
  */
 const FAN_OUT = {
-  sources: [{ name: 'backend', kind: 'server', writeKey: 'wk_backend' }],
+  sources: [
+    { name: 'backend', kind: 'server', writeKey: 'wk_backend' },
+    { name: 'mobile-beta', kind: 'mobile', writeKey: 'wk_beta' },
+  ],
   receivers: [
     { name: 'ok', script: 200 },
     { name: 'down', script: 500 },
@@ -635,6 +639,20 @@ export async function setUpScreens(): Promise<Screens> {
           await form.getByLabel('User ID').fill('nobody');
           await form.getByRole('button', { name: 'Create deletion request' }).click();
           await form.getByText(/^No source has seen "nobody"/).waitFor();
+        },
+      },
+      {
+        serve: fanOut,
+        name: 'audiences-nowhere',
+        hash: '#/audiences/new/audience',
+        async prepare(page) {
+          const form = page.getByRole('form', { name: 'New audience' });
+          await form.getByLabel('Name').fill('Beta testers');
+          await form.getByLabel('Source').selectOption({ label: 'mobile-beta' });
+          await form.getByLabel(/^Explicit members/).fill('tester-1, tester-2');
+          await form.getByRole('note').getByText(/^No enabled destination is connected to source mobile-beta/).waitFor();
+          await form.getByRole('status', { name: 'Matches now' }).getByText('2 users would belong now').waitFor();
+          await page.evaluate('document.activeElement && document.activeElement.blur()');
         },
       },
       { serve: full, name: 'audiences-trait', hash: `#/audiences/trait/${trait.id}` },

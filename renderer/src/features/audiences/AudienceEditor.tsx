@@ -9,7 +9,7 @@ import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
 import { TextField } from '../../ui/TextField';
 import { useAudiences } from './audiencesStore';
-import { NowhereNote } from './NowhereNote';
+import { NowhereNote, useNowhere } from './NowhereNote';
 import { RuleEditor } from './RuleEditor';
 import { fromRule, isUntouched, ownerOf, parseMembers, toRule, type EditGroup } from './ruleModel';
 import { usePreview, type PreviewState } from './usePreview';
@@ -35,6 +35,8 @@ export function AudienceEditor({ audience, onCreated, savedPreview = null }: { a
   const clear = (prefix: string) => setProblems((all) => all.filter((p) => !(p.field ?? 'name').startsWith(prefix)));
   const [busy, setBusy] = useState(false);
   const membersId = useId();
+  // The hint beside Create must not promise identify calls the note above says go nowhere.
+  const nowhere = useNowhere(source);
 
   const members = useMemo(() => parseMembers(membersText), [membersText]);
   const rule = useMemo(() => toRule(root), [root]);
@@ -129,7 +131,7 @@ export function AudienceEditor({ audience, onCreated, savedPreview = null }: { a
         <Button type="submit" variant="primary" busy={busy} disabled={!source} title={source ? undefined : 'Choose its source first'}>
           {audience ? 'Save' : 'Create audience'}
         </Button>
-        <span className="text-[11px] text-faint">{audience ? 'Takes effect at the next Sync.' : 'Creating it sends an identify to every member at once.'}</span>
+        <span className="text-[11px] text-faint">{audience ? 'Takes effect at the next Sync.' : nowhere ? 'Creating it counts every member as told at once, though nothing is sent.' : 'Creating it sends an identify to every member at once.'}</span>
       </div>
     </form>
   );

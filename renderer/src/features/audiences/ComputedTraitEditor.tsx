@@ -8,7 +8,7 @@ import { Button } from '../../ui/Button';
 import { Select } from '../../ui/Select';
 import { TextField } from '../../ui/TextField';
 import { useAudiences } from './audiencesStore';
-import { NowhereNote } from './NowhereNote';
+import { NowhereNote, useNowhere } from './NowhereNote';
 
 /** The values as the text box holds them: a JSON object, userId → value (null: no value). */
 function parseValues(text: string): { ok: true; values: Record<string, JsonValue> } | { ok: false; message: string } {
@@ -24,6 +24,8 @@ function parseValues(text: string): { ok: true; values: Record<string, JsonValue
 export function ComputedTraitEditor({ trait, onCreated }: { trait: ComputedTrait | null; onCreated?(id: string): void }) {
   const sources = useCatalog((s) => s.sources);
   const [source, setSource] = useState(trait?.sourceId ?? sources[0]?.id ?? '');
+  // The hint beside Create must not promise identify calls the note above says go nowhere.
+  const nowhere = useNowhere(source);
   const [name, setName] = useState('');
   const [text, setText] = useState(trait ? JSON.stringify(trait.values, null, 2) : '{\n  "user-1": 120.5\n}');
   const [error, setError] = useState<ApiError | { field: 'values'; message: string } | null>(null);
@@ -77,7 +79,7 @@ export function ComputedTraitEditor({ trait, onCreated }: { trait: ComputedTrait
         <Button type="submit" variant="primary" busy={busy} disabled={!source} title={source ? undefined : 'Choose its source first'}>
           {trait ? 'Save' : 'Create computed trait'}
         </Button>
-        <span className="text-[11px] text-faint">{trait ? 'Takes effect at the next Sync.' : 'Creating it sends each user their value at once.'}</span>
+        <span className="text-[11px] text-faint">{trait ? 'Takes effect at the next Sync.' : nowhere ? 'Creating it counts each user as told their value at once, though nothing is sent.' : 'Creating it sends each user their value at once.'}</span>
       </div>
     </form>
   );
