@@ -317,6 +317,11 @@ function bodyShown(ex: CheckExchange): string {
   return text ? `: ${text}` : '';
 }
 
+// Printed before time.latency can tell slow work from a receiver that answers nothing (Python's rfile.read() with no
+// length), so it names both causes.
+const TIMEOUT_FIX =
+  'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job). A receiver that does no slow work and still does not answer waits for the body to end with the connection: read exactly Content-Length bytes (time.latency says which).';
+
 /**
  * What the Webhooks destination makes of the answer to a valid, signed request (docs/behaviour.md §3): a 2xx passes;
  * a 3xx (never followed) and a 429 (retried) warn; anything else fails, saying what the destination does.
@@ -327,7 +332,7 @@ export function judgeAccepted(ex: CheckExchange, timing: CheckTiming): Judgement
     return {
       verdict: 'fail',
       detail: `no response headers within ${seconds(timing.timeoutMs)}: the destination times out and retries for up to 4 hours`,
-      fix: 'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job).',
+      fix: TIMEOUT_FIX,
     };
   }
   if (ex.outcome === 'tls_error') return { verdict: 'fail', detail: `${ex.error}: the destination sends nothing to this URL`, fix: TLS_FIX };

@@ -178,6 +178,8 @@ describe('hookbench check: the battery', () => {
     expect(forged.detail).toMatch(/^signed with another secret: .*, not a refusal \(4xx\); the real destination would retry this forged request for 4 hours$/);
     expect(forged.fix).toMatch(/^Verify X-Signature first and answer 401 at once when it is missing or does not match, before any slow work/);
     expect(fixSnippetsFor('time.latency', c.fix)?.find((f) => f.language === 'Python')?.code).toContain("self.rfile.read(length)");
+    // The valid request's own check, printed before time.latency knows that nothing answered, names that cause too.
+    expect(check(r, 'shapes.track').fix).toMatch(/does no slow work and still does not answer waits for the body to end with the connection: read exactly Content-Length bytes \(time\.latency says which\)\.$/);
   });
 
   it('answers slower than the threshold are a warning naming p50, p95 and max (threshold injected: 0 ms)', async () => {
