@@ -171,7 +171,7 @@ listen.backlog = 511`,
  * that refuses a forgery without any work and still does not answer it is not slow, it waits for something.
  */
 export const NO_ANSWER_FIX =
-  "Answer at all: the receiver answered none of the requests, not even forged ones it should refuse at once, so it is not slow work that holds it. It most likely waits for the body to end with the connection: read exactly Content-Length bytes (Python's http.server: self.rfile.read(int(self.headers['Content-Length'])); self.rfile.read() with no length waits for a close the destination never sends while it waits for the answer), then answer.";
+  "Answer at all: the receiver answered none of the requests, not even forged ones it should refuse at once, so it is not slow work that holds it. It most likely waits for the body to end with the connection: read exactly Content-Length bytes (Python's http.server: self.rfile.read(int(self.headers['Content-Length'])); self.rfile.read() with no length waits for a close the destination never sends while it waits for the answer), then answer; or it has a handler path that never ends its response (Node: returning without res.end()).";
 
 const READ_BODY: Record<FixLanguage, string> = {
   Node: `// Read the body to its end event (not to the socket's close), then answer.
@@ -185,8 +185,9 @@ req.on('end', () => {
   Python: `# http.server: read Content-Length bytes; rfile.read() alone waits for the connection to close.
 length = int(self.headers.get("Content-Length", 0))
 raw = self.rfile.read(length)
-# verify X-Signature over raw, store, then:
+# verify X-Signature over raw, store, then answer with a Content-Length (HTTP/1.1 waits for it):
 self.send_response(202)
+self.send_header("Content-Length", "0")
 self.end_headers()`,
   Go: `// r.Body ends at Content-Length: io.ReadAll returns then, not at the connection's close.
 raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))

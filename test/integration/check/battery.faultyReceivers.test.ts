@@ -177,7 +177,12 @@ describe('hookbench check: the battery', () => {
     const forged = check(r, 'signature.wrong-secret');
     expect(forged.detail).toMatch(/^signed with another secret: .*, not a refusal \(4xx\); the real destination would retry this forged request for 4 hours$/);
     expect(forged.fix).toMatch(/^Verify X-Signature first and answer 401 at once when it is missing or does not match, before any slow work/);
-    expect(fixSnippetsFor('time.latency', c.fix)?.find((f) => f.language === 'Python')?.code).toContain("self.rfile.read(length)");
+    const python = fixSnippetsFor('time.latency', c.fix)?.find((f) => f.language === 'Python')?.code;
+    expect(python).toContain('self.rfile.read(length)');
+    // Followed under protocol_version HTTP/1.1, an answer without Content-Length would never end (time.body-stall).
+    expect(python).toMatch(/self\.send_header\("Content-Length", "0"\)\nself\.end_headers\(\)/);
+    // A Node handler with a path that never ends its response is the same symptom in the other language.
+    expect(c.fix).toContain('a handler path that never ends its response (Node: returning without res.end())');
     // The valid request's own check, printed before time.latency knows that nothing answered, names that cause too.
     expect(check(r, 'shapes.track').fix).toMatch(/does no slow work and still does not answer waits for the body to end with the connection: read exactly Content-Length bytes \(time\.latency says which\)\.$/);
   });
