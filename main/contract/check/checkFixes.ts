@@ -129,7 +129,7 @@ http_response_code(202);`,
 
 /** time.latency's fix when the slow answers were a burst queueing (battery.ts): answering first would not help. */
 export const CONCURRENCY_FIX =
-  "Handle concurrent requests: the destination sends up to 16 at once per origin. Run requests concurrently (async handlers, more workers or threads: gunicorn --workers/--threads, puma threads, PHP-FPM children), let at least 16 connections wait to be accepted (a listen backlog of 16 or more: Python's socketserver keeps 5), and keep each answer short.";
+  "Handle concurrent requests: the destination sends up to 16 at once per origin. Run requests concurrently (async handlers, more workers or threads: gunicorn --workers/--threads, puma threads, PHP-FPM children), let at least 16 connections wait to be accepted (a listen backlog of 16 or more: Python's socketserver keeps 5 until the server class's request_queue_size is raised), and keep each answer short.";
 
 const CONCURRENT: Record<FixLanguage, string> = {
   Node: `// One event loop serves every request: keep handlers asynchronous (no synchronous

@@ -123,6 +123,8 @@ describe('how to fix, with code', () => {
     const queueing = fixSnippetsFor('time.latency', CONCURRENCY_FIX)!;
     expect(queueing.map((s) => s.language)).toEqual([...FIX_LANGUAGES]);
     expect(queueing.find((s) => s.language === 'Python')!.code).toContain('request_queue_size');
+    // The CLI prints no code: its words name the setting a ThreadingHTTPServer receiver raises.
+    expect(CONCURRENCY_FIX).toContain("Python's socketserver keeps 5 until the server class's request_queue_size is raised");
     expect(fixSnippetsFor('time.latency', 'Answer 2xx as soon as the request is verified and stored; …')).toEqual(fixSnippetsFor('burst.concurrent'));
   });
 
