@@ -10,7 +10,7 @@ import type { CheckArea } from '../contract/check/checkInputs.js';
 import { CONCURRENCY_FIX, NO_ANSWER_FIX } from '../contract/check/checkFixes.js';
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import { maskUrl } from '../domain/secrets.js';
-import { redirectTarget, scenario, track, USER } from './batteryParts.js';
+import { redirectFix, redirectTarget, scenario, track, USER } from './batteryParts.js';
 import { refused } from './diagnosis.js';
 import { bodyCut, callOfSize, judgeAccepted, scenarioRequests, TLS_FIX, type Check, type CheckContext, type Judgement } from './runner.js';
 import { RAW_BYTES, SIGNATURE } from './signatureChecks.js';
@@ -254,12 +254,12 @@ const BURST: Check[] = [
       // A 3xx is no refusal: the destination never follows a redirect, and the message fails.
       const status = refused[0]?.statusCode ?? 0;
       if (refused.length > 0 && status >= 300 && status < 400) {
-        // Every message of the burst is lost to the redirect: say where it points, as the single requests' fix does.
+        // Every message of the burst is lost to the redirect: say where it points, as a single request's fix does.
         const target = redirectTarget(refused[0]!, ctx.url);
         return {
           verdict: 'fail',
           detail: `${refused.length} of ${rate} were redirected, which the destination never follows (HTTP ${status}${target ? ` to ${target}` : ''})`,
-          fix: `Point the destination at ${target ?? 'the final URL (the one the redirect names)'}, or answer 2xx at this one.`,
+          fix: redirectFix(target),
         };
       }
       if (refused.length > 0) return { verdict: 'fail', detail: `${refused.length} of ${rate} were refused (HTTP ${status})` };

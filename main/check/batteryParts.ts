@@ -25,3 +25,7 @@ export function redirectTarget(ex: CheckExchange, url: string): string | null {
     return location;
   }
 }
+
+/** A redirect's fix, naming where it points when its Location says so. */
+export const redirectFix = (target: string | null): string =>
+  `Point the destination at ${target ?? 'the final URL (the one the redirect names)'}, or answer 2xx at this one.`;

@@ -18,6 +18,7 @@ import type { EngineRoute, EngineSigning } from './engineRoute.js';
 import type { SendResult } from '../delivery/webhookRequests.js';
 import type { CheckSender, CheckTiming } from './sender.js';
 import { responseText } from './responseText.js';
+import { redirectFix, redirectTarget } from './batteryParts.js';
 
 /** What every check of a run shares. */
 export interface CheckContext {
@@ -343,7 +344,7 @@ export function judgeAccepted(ex: CheckExchange, timing: CheckTiming): Judgement
     return {
       verdict: 'warn',
       detail: `HTTP ${status}${location ? ` to ${location}` : ''}: redirects are not followed, so the message counts as failed (redirect not followed (${status}))`,
-      fix: 'Point the destination at the final URL (the one the redirect names), or answer 2xx at this one.',
+      fix: redirectFix(redirectTarget(ex, ex.request.url)),
     };
   }
   if (status === 429) {
