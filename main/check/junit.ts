@@ -7,6 +7,7 @@
 import { SEE_DIAGNOSIS, type CapacityReport, type CheckDiagnosis, type CheckExchange, type CheckResult, type CheckRun } from '../contract/check/check.js';
 import { CAPACITY_CHECK_ID } from '../contract/check/checkInputs.js';
 import { BATTERY } from './battery.js';
+import { responseText } from './responseText.js';
 
 /** Checks that send their requests at once: their exchanges overlap, so their durations do not add up. */
 const CONCURRENT = new Set(BATTERY.filter((c) => c.concurrent).map((c) => c.id));
@@ -29,7 +30,9 @@ export function evidenceText(evidence: readonly CheckExchange[]): string {
       const answer = ex.statusCode !== null ? `HTTP ${ex.statusCode}` : (ex.error ?? ex.outcome);
       const lines = [`${ex.label}: POST ${ex.request.url} → ${answer} (${Math.round(ex.durationMs)} ms)`];
       if (ex.signature) lines.push(`  X-Signature: ${ex.signature.sent ?? '(none)'} — ${ex.signature.explanation}`);
-      if (ex.response?.body) lines.push(`  response body: ${ex.response.body.slice(0, 500)}`);
+      // Quoted as the CLI and the check's detail quote it: one line, an HTML error page by its text.
+      const body = responseText(ex, 500);
+      if (body) lines.push(`  response body: ${body}`);
       return lines.join('\n');
     })
     .join('\n');

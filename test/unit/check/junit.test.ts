@@ -137,6 +137,16 @@ describe('hookbench check --junit', () => {
     expect(cases[2]!.children[0]!.text).toMatch(/^warning: p50 1200 ms/);
   });
 
+  it('a failure quotes an HTML error page by its text on one line, as the CLI does, not as markup', () => {
+    const page = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<title>Error</title>\n</head>\n<body>\n<pre>PayloadTooLargeError: request entity too large<br> &nbsp; &nbsp;at readStream</pre>\n</body>\n</html>\n';
+    const html = exchange({ statusCode: 413, response: { headers: { 'content-type': 'text/html; charset=utf-8' }, body: page, bodyTruncated: false } });
+    const failed = result({ id: 'shapes.max-size', verdict: 'fail', detail: 'HTTP 413: PayloadTooLargeError: request entity too large at readStream', evidence: [html] });
+    const doc = junitXml({ ...run, summary: summarise([failed]), checks: [failed] }, 'ci-runner');
+    const text = parseXml(doc).children[0]!.children.find((c) => c.name === 'testcase')!.children[0]!.text;
+    expect(text).toMatch(/^ {2}response body: PayloadTooLargeError: request entity too large at readStream$/m);
+    expect(text).not.toContain('DOCTYPE');
+  });
+
   it('a run with a diagnosis: a property naming the mistake, the suite\'s system-out, and each failure that points at it repeats it', () => {
     const refused = result({ id: 'shapes.track', verdict: 'fail', detail: 'refused (HTTP 401): the receiver rejects valid signatures, see the diagnosis', fix: null });
     const diagnosed = { ...run, checks: [refused], summary: summarise([refused]), diagnosis: { mistake: 'sha256' as const, title: 'The receiver rejects valid signatures: it computes HMAC-SHA256, not HMAC-SHA1', fix: 'Use <sha1>.' } };
