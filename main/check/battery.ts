@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckExchange } from '../contract/check/check.js';
 import type { CheckArea } from '../contract/check/checkInputs.js';
-import { CONCURRENCY_FIX, NO_ANSWER_FIX } from '../contract/check/checkFixes.js';
+import { CONCURRENCY_FIX, FORGERIES_UNANSWERED_FIX, NO_ANSWER_FIX } from '../contract/check/checkFixes.js';
 import { LIMITS, type MessageType } from '../contract/message/messageShapes.js';
 import { maskUrl } from '../domain/secrets.js';
 import { redirectFix, redirectTarget, scenario, track, USER } from './batteryParts.js';
@@ -142,11 +142,14 @@ const TIME: Check[] = [
       const late = answered.filter((ex) => ex.outcome === 'timeout');
       const slow = answered.filter((ex) => ex.durationMs > ctx.timing.slowMs);
       const queued = queueing(late.length > 0 ? late : slow, answered, ctx);
-      const fix = queued
-        ? CONCURRENCY_FIX
-        : 'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job).';
       // Forgeries are refused without any work: when they got no answer either, the receiver is not slow, it waits.
       const forgeriesLate = late.filter((ex) => ex.label.startsWith('forged: '));
+      // When only forgeries went unanswered, valid requests were answered in time: the work comes before verifying.
+      const fix = queued
+        ? CONCURRENCY_FIX
+        : late.length > 0 && forgeriesLate.length === late.length
+          ? FORGERIES_UNANSWERED_FIX
+          : 'Answer 2xx as soon as the request is verified and stored; do the slow work after responding (a queue, a background job).';
       if (late.length === answered.length && forgeriesLate.length > 0) {
         return {
           verdict: 'fail',

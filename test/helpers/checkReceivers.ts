@@ -25,6 +25,8 @@ export interface Faults {
   handlesOnlyTypes?: string[];
   /** Never answer anything, forgeries included (a receiver reading the body until the connection closes). */
   neverAnswers?: boolean;
+  /** Never answer a request whose X-Signature does not verify (slow work before verifying), and answer valid ones. */
+  leavesForgeriesUnanswered?: boolean;
   /** Never answer messages of this type (the check's timeout ends them). */
   neverAnswersType?: string;
   /** Answer 415 unless Content-Type says charset=utf-8. */
@@ -127,6 +129,7 @@ export function checkReceiver(faults: Faults = {}, secret: string = SECRET): Res
         return;
       }
     } else if (!faults.acceptsAnySignature && !signatureValid(secret, req)) {
+      if (faults.leavesForgeriesUnanswered) return;
       res.writeHead(faults.serverErrorOnBadSignature ? 500 : 401, { 'content-type': 'text/plain' }).end('invalid signature');
       return;
     }

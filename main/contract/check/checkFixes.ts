@@ -173,6 +173,13 @@ listen.backlog = 511`,
 export const NO_ANSWER_FIX =
   "Answer at all: the receiver answered none of the requests, not even forged ones it should refuse at once, so it is not slow work that holds it. It most likely waits for the body to end with the connection: read exactly Content-Length bytes (Python's http.server: self.rfile.read(int(self.headers['Content-Length'])); self.rfile.read() with no length waits for a close the destination never sends while it waits for the answer), then answer; or it has a handler path that never ends its response (Node: returning without res.end()).";
 
+/**
+ * time.latency's fix when the only requests left unanswered were forged ones (battery.ts): the receiver answers valid
+ * requests in time, so answering 2xx sooner is not it; it works (or waits) before it verifies.
+ */
+export const FORGERIES_UNANSWERED_FIX =
+  'Answer a forged request 401 at once: only requests whose X-Signature does not verify went unanswered, so the receiver does its slow work (or waits) before verifying, and the destination would retry each for 4 hours. Verify X-Signature first, before any other work (the signature checks of this run name each one).';
+
 const READ_BODY: Record<FixLanguage, string> = {
   Node: `// Read the body to its end event (not to the socket's close), then answer.
 const chunks = [];
@@ -228,6 +235,7 @@ export function fixSnippetsFor(checkId: string, fix?: string | null): FixSnippet
   if (checkId === 'redelivery.same-message') return snippets(DEDUPE);
   if (checkId === 'time.latency' && fix === CONCURRENCY_FIX) return snippets(CONCURRENT);
   if (checkId === 'time.latency' && fix === NO_ANSWER_FIX) return snippets(READ_BODY);
+  if (checkId === 'time.latency' && fix === FORGERIES_UNANSWERED_FIX) return snippets(VERIFY);
   if (checkId === 'time.latency' || checkId === 'burst.concurrent') return snippets(RESPOND_FIRST);
   return null;
 }

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, CheckRun } from '../../../main/contract/check/check.js';
 import type { EngineEvent } from '../../../main/contract/events.js';
 import { BATTERY } from '../../../main/check/battery.js';
-import { fixSnippetsFor, NO_ANSWER_FIX } from '../../../main/contract/check/checkFixes.js';
+import { FORGERIES_UNANSWERED_FIX, fixSnippetsFor, NO_ANSWER_FIX } from '../../../main/contract/check/checkFixes.js';
 import { createCore, type Core } from '../../../main/app/createCore.js';
 import { checkReceiver, SECRET, type Faults } from '../../helpers/checkReceivers.js';
 import { startReceiver, type TestReceiver } from '../../helpers/receiver.js';
@@ -185,6 +185,16 @@ describe('hookbench check: the battery', () => {
     expect(c.fix).toContain('a handler path that never ends its response (Node: returning without res.end())');
     // The valid request's own check, printed before time.latency knows that nothing answered, names that cause too.
     expect(check(r, 'shapes.track').fix).toMatch(/does no slow work and still does not answer waits for the body to end with the connection: read exactly Content-Length bytes \(time\.latency says which\)\.$/);
+  });
+
+  it('a receiver that answers valid requests but leaves forgeries unanswered is told by time.latency to answer those 401 at once, not to answer 2xx before slow work (timeout injected: 300 ms)', async () => {
+    const r = await run({ leavesForgeriesUnanswered: true }, { on: tight, only: ['shapes.track', 'signature.missing', 'time.latency'] });
+    expect(verdicts(r)).toEqual({ 'shapes.track': 'pass', 'signature.missing': 'fail', 'time.latency': 'fail' });
+    const c = check(r, 'time.latency');
+    expect(c.detail).toMatch(/; 1 got no response headers within 300 ms \(first: forged: no X-Signature\): the destination times out and retries$/);
+    expect(c.fix).toBe(FORGERIES_UNANSWERED_FIX);
+    expect(c.fix).not.toMatch(/Answer 2xx/);
+    expect(fixSnippetsFor('time.latency', c.fix)).toEqual(fixSnippetsFor('signature.missing'));
   });
 
   it('answers slower than the threshold are a warning naming p50, p95 and max (threshold injected: 0 ms)', async () => {
