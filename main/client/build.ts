@@ -7,7 +7,7 @@ import { tooDeepField } from '../contract/message/jsonDepth.js';
 import { LIMITS } from '../contract/message/messageShapes.js';
 import { normaliseTimestamp } from '../contract/message/timestamp.js';
 import { suggestKey } from '../contract/suggestKey.js';
-import { describeValue, loneSurrogateProblem } from '../contract/message/messageBody.js';
+import { describeValue, loneSurrogateProblem, sentEmptyNote } from '../contract/message/messageBody.js';
 import { ClientError } from './errors.js';
 import type { BatchMessage, CallType, LibraryInfo, Properties } from './types.js';
 
@@ -40,7 +40,7 @@ export function buildMessage(type: CallType, input: unknown, env: BuildEnv): Bui
   const required = (field: string): string => {
     const v = str(field);
     if (v === undefined || v === '') {
-      throw new ClientError(`${type}: ${field} is required`, { code: 'missing_field', call: type, field });
+      throw new ClientError(`${type}: ${field} is required${sentEmptyNote(call, [field])}`, { code: 'missing_field', call: type, field });
     }
     return v;
   };
@@ -161,7 +161,8 @@ function identity(type: CallType, call: Input, message: Partial<BatchMessage>): 
   const userId = optionalString(type, call, 'userId');
   const anonymousId = optionalString(type, call, 'anonymousId');
   if (!userId && !anonymousId) {
-    throw new ClientError(`${type}: userId or anonymousId is required`, { code: 'missing_field', call: type, field: 'userId' });
+    // Sent empty, not left out: said as the server says it.
+    throw new ClientError(`${type}: userId or anonymousId is required${sentEmptyNote(call, ['userId', 'anonymousId'])}`, { code: 'missing_field', call: type, field: 'userId' });
   }
   if (userId) message.userId = userId;
   if (anonymousId) message.anonymousId = anonymousId;

@@ -218,14 +218,11 @@ export function buildMessageBody(type: MessageType, call: Call, options: BuildOp
   if (!userId.ok) return userId;
   const anonymousId = optionalString(call, 'anonymousId', prefix);
   if (!anonymousId.ok) return anonymousId;
-  // An empty id counts as none, as analytics servers take it; the refusal says it was sent empty, not left out.
-  const empty = (['userId', 'anonymousId'] as const).filter((k) => call[k] === '');
-  const sentEmpty = empty.length === 0 ? '' : ` (${empty.join(' and ')} ${empty.length > 1 ? 'are empty strings' : 'is an empty string'})`;
   if (MESSAGE_SHAPES[type].identity === 'user' && userId.value === null) {
-    return refusal(prefix, 'missing_field', 'userId', `is required for ${aCall(type)}${call['userId'] === '' ? ' (it is an empty string)' : ''}`);
+    return refusal(prefix, 'missing_field', 'userId', `is required for ${aCall(type)}${sentEmptyNote(call, ['userId'])}`);
   }
   if (userId.value === null && anonymousId.value === null) {
-    return refusal(prefix, 'missing_identity', 'userId', `${aCall(type)} needs userId or anonymousId${sentEmpty}`);
+    return refusal(prefix, 'missing_identity', 'userId', `${aCall(type)} needs userId or anonymousId${sentEmptyNote(call, ['userId', 'anonymousId'])}`);
   }
 
   const messageIdIn = optionalString(call, 'messageId', prefix);
@@ -316,11 +313,23 @@ function readField(field: FieldDef, call: Call): FieldRead {
     return { ok: true, value: raw };
   }
   if (raw === undefined || raw === '') {
-    if (field.required) return { ok: false, code: 'missing_field', field: name, message: raw === '' ? 'is required (it is an empty string)' : 'is required' };
+    if (field.required) return { ok: false, code: 'missing_field', field: name, message: `is required${sentEmptyNote({ [name]: raw }, [name])}` };
     return { ok: true, value: undefined };
   }
   if (typeof raw !== 'string') return { ok: false, code: 'invalid_input', field: name, message: `must be a string (got ${describeValue(raw)})` };
   return { ok: true, value: raw };
+}
+
+/**
+ * ` (userId is an empty string)`, ` (userId and anonymousId are empty strings)`, or ` (it is an empty string)` for one
+ * required field: an empty value counts as none, as analytics servers take it, and the refusal says it was sent
+ * empty, not left out. '' when none of `fields` is an empty string.
+ */
+export function sentEmptyNote(call: Record<string, unknown>, fields: readonly string[]): string {
+  const empty = fields.filter((k) => call[k] === '');
+  if (empty.length === 0) return '';
+  if (fields.length === 1) return ' (it is an empty string)';
+  return ` (${empty.join(' and ')} ${empty.length > 1 ? 'are empty strings' : 'is an empty string'})`;
 }
 
 /**

@@ -20,9 +20,11 @@ function refusal(type: CallType, input: unknown): ClientError {
 describe('client: required fields, checked at the call', () => {
   const cases: [CallType, unknown, string, string][] = [
     ['identify', { traits: { a: 1 } }, 'identify: userId or anonymousId is required', 'userId'],
-    ['identify', { userId: '', anonymousId: '' }, 'identify: userId or anonymousId is required', 'userId'],
+    ['identify', { userId: '', anonymousId: '' }, 'identify: userId or anonymousId is required (userId and anonymousId are empty strings)', 'userId'],
+    ['track', { userId: '', event: 'E' }, 'track: userId or anonymousId is required (userId is an empty string)', 'userId'],
     ['track', { userId: 'u1' }, 'track: event is required', 'event'],
-    ['track', { userId: 'u1', event: '' }, 'track: event is required', 'event'],
+    ['track', { userId: 'u1', event: '' }, 'track: event is required (it is an empty string)', 'event'],
+    ['group', { userId: 'u1', groupId: '' }, 'group: groupId is required (it is an empty string)', 'groupId'],
     ['track', { event: 'E' }, 'track: userId or anonymousId is required', 'userId'],
     ['page', { name: 'Home' }, 'page: userId or anonymousId is required', 'userId'],
     ['screen', { name: 'Main' }, 'screen: userId or anonymousId is required', 'userId'],
