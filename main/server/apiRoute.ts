@@ -12,6 +12,7 @@ import { describeValue } from '../contract/message/messageBody.js';
 import { unkeptNumber } from '../contract/jsonNumbers.js';
 import { jsonProblemWhere, repeatedKey } from '../domain/jsonText.js';
 import { firstInvalidUtf8, invalidUtf8Error } from '../domain/utf8.js';
+import { charsetNote } from '../ingestion/ingestBody.js';
 import { httpStatusOf, readBody, sendJson, sendJsonEncoded, tooLargeError } from './responses.js';
 
 const API_BODY_LIMIT = 4 * 1024 * 1024;
@@ -68,7 +69,11 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, path:
   let input: unknown = {};
   if (body.length > 0) {
     const badByte = firstInvalidUtf8(body);
-    if (badByte >= 0) return sendJson(res, 400, { ok: false, error: { code: 'invalid_json', ...invalidUtf8Error(body, badByte) } });
+    if (badByte >= 0) {
+      // A charset label explains such bytes, as it does on /v1.
+      const refusal = invalidUtf8Error(body, badByte);
+      return sendJson(res, 400, { ok: false, error: { code: 'invalid_json', ...refusal, message: `${refusal.message}${charsetNote(req.headers['content-type'] ?? null)}` } });
+    }
     const text = body.toString('utf8');
     try {
       input = JSON.parse(text);

@@ -168,6 +168,17 @@ describe('Expect headers', () => {
     expect(await res.json()).toEqual({ ok: false, error: { code: 'request_too_large', limit: 4194304, value: 5000000, message: 'request: 5000000 bytes > 4194304 (its Content-Length)' } });
   });
 
+  it('a typed-API body of Latin-1 bytes labelled charset=iso-8859-1 names the label, as an ingestion body does', async () => {
+    const { server } = await serveCore();
+    const body = Buffer.concat([Buffer.from('{"type":"track","call":{"userId":"u","event":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
+    const res = await fetch(`${server.url}/api/sendMessage`, { method: 'POST', headers: { authorization: 'Bearer tok', 'content-type': 'application/json; charset=iso-8859-1' }, body });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_json', field: 'call.event', message: 'call.event: invalid UTF-8 at byte 49 (0xe9); JSON must be UTF-8 (the value is refused rather than changed); labelled charset=iso-8859-1: the body is read as UTF-8, as JSON is; send it encoded as UTF-8' },
+    });
+  });
+
   it('100-continue within the limit is told to go on, and the request is answered', async () => {
     const { server } = await serveCore();
     const text = await exchange(server, 'POST /v1/batch HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\nContent-Length: 12\r\n\r\n{"batch":[]}');
