@@ -175,7 +175,7 @@ function routeOf(req: PrepareRequest): Intake | Prepared {
     return { kind: 'answer', status: 404, headers: CORS, body: { error } };
   }
   if (req.method !== 'POST') {
-    return { kind: 'answer', status: 405, headers: { ...CORS, allow: 'POST, OPTIONS' }, body: { error: { code: 'invalid_input', message: `${req.path} takes POST` } } };
+    return { kind: 'answer', status: 405, headers: { ...CORS, allow: 'POST, OPTIONS' }, body: { error: { code: 'invalid_input', message: `${req.path} takes POST (got ${req.method.slice(0, 20)})` } } };
   }
   return { kind: 'intake', req, single: isBatch ? null : single!, isBatch, decoded: req.body, writeKey: null, payload: null };
 }

@@ -61,7 +61,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, path:
   }
   const name = path.slice('/api/'.length);
   if (!isCommandName(name)) return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: unknownCommandMessage(name) } });
-  if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `POST /api/${name} with a JSON object` } }, { allow: 'POST' });
+  if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `POST /api/${name} with a JSON object (got ${(req.method ?? '').slice(0, 20)})` } }, { allow: 'POST' });
   // An import carries a whole export's text: its limit is what one export writes (IMPORT_LIMITS).
   const limit = name === 'importMessages' ? IMPORT_LIMITS.requestBytes : API_BODY_LIMIT;
   const body = await readBody(req, limit);

@@ -168,6 +168,13 @@ describe('Expect headers', () => {
     expect(await res.json()).toEqual({ ok: false, error: { code: 'request_too_large', limit: 4194304, value: 5000000, message: 'request: 5000000 bytes > 4194304 (its Content-Length)' } });
   });
 
+  it('a typed-API command called with another method than POST says which it got', async () => {
+    const { server } = await serveCore();
+    const res = await fetch(`${server.url}/api/getClock`, { headers: { authorization: 'Bearer tok' } });
+    expect(res.status).toBe(405);
+    expect(await res.json()).toEqual({ ok: false, error: { code: 'invalid_input', message: 'POST /api/getClock with a JSON object (got GET)' } });
+  });
+
   it('a typed-API body of Latin-1 bytes labelled charset=iso-8859-1 names the label, as an ingestion body does', async () => {
     const { server } = await serveCore();
     const body = Buffer.concat([Buffer.from('{"type":"track","call":{"userId":"u","event":"caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);

@@ -81,6 +81,11 @@ describe('every bad call of a batch is named', () => {
     expect(answer('/v1/bacth')).toMatch(/^no ingestion route \/v1\/bacth \(did you mean \/v1\/batch\?\);/);
   });
 
+  it('another method than POST to a route says which it got', () => {
+    const prepared = prepareIngest({ method: 'PUT', path: '/v1/batch', contentType: 'application/json', contentEncoding: null, authorization: null, body: Buffer.from('{}'), clientIp: null, receivedAt: 1 });
+    expect(prepared).toMatchObject({ kind: 'answer', status: 405, headers: { allow: 'POST, OPTIONS' }, body: { error: { code: 'invalid_input', message: '/v1/batch takes POST (got PUT)' } } });
+  });
+
   it('an item that is not a call, and an event sent empty, say what was sent', () => {
     const refused = refusal(prepare(['track', null, { type: 'track', userId: 'u', event: '' }]));
     expect(eachProblem(refused.error).map((e) => e.message)).toEqual([
