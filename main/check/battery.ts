@@ -192,7 +192,7 @@ const TIME: Check[] = [
       const fixes: string[] = [];
       if (unframed.length > 0) fixes.push("Say where each response ends: send Content-Length (Content-Length: 0 when there is no body) or chunked encoding (Python's http.server with protocol_version = 'HTTP/1.1': self.send_header('Content-Length', '0') before self.end_headers()).");
       if (stalls.length > 0) fixes.push('End the response (res.end()) right after writing the status; stream nothing after it.');
-      if (closes.length > 0) fixes.push('Finish each response you start: end it (res.end()) instead of closing the socket after the status (res.socket.destroy(), a process that exits right after answering), and send as many body bytes as its Content-Length says.');
+      if (closes.length > 0) fixes.push("Finish each response you start: end it (res.end()) instead of closing the socket after the status (res.socket.destroy(), a process that exits right after answering), and send as many body bytes as its Content-Length says (Python's http.server: self.send_header('Content-Length', str(len(body))), then self.wfile.write(body)).");
       return { verdict: 'warn', detail: said.join('; '), fix: fixes.join(' ') };
     },
   },
