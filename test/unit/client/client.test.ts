@@ -30,6 +30,17 @@ function make(options: ClientOptions = {}, replies: (Reply | Error)[] = []) {
   return { client, time, http, lines };
 }
 
+/** What `new Client` refuses `options` with (an invalid_option's field and message); a test fails when it accepts them. */
+function refusal(options: unknown): { field: string | undefined; message: string } {
+  try {
+    new Client('wk', options as ClientOptions);
+  } catch (e) {
+    if (e instanceof ClientError && e.code === 'invalid_option') return { field: e.field, message: e.message };
+    throw e;
+  }
+  throw new Error('accepted');
+}
+
 describe('client: options', () => {
   it('has the defaults of docs/behaviour.md §11', () => {
     const { client } = make();
@@ -60,15 +71,6 @@ describe('client: options', () => {
   });
 
   it('refuses an option it does not have, naming it and the one meant, instead of ignoring it', () => {
-    const refusal = (options: unknown) => {
-      try {
-        new Client('wk', options as ClientOptions);
-      } catch (e) {
-        if (e instanceof ClientError && e.code === 'invalid_option') return { field: e.field, message: e.message };
-        throw e;
-      }
-      throw new Error('accepted');
-    };
     expect(refusal({ flushat: 1 })).toEqual({ field: 'flushat', message: expect.stringMatching(/^Client: flushat is not an option \(did you mean flushAt\?\); the options are endpoint, flushAt, /) });
     expect(refusal({ backoff: { initial: 5 } })).toEqual({ field: 'backoff.initial', message: expect.stringContaining('backoff.initial is not an option (did you mean backoff.initialMs?)') });
     expect(refusal({ onError: 'log' })).toEqual({ field: 'onError', message: 'Client: onError must be a function (got the string "log")' });
@@ -77,15 +79,6 @@ describe('client: options', () => {
   });
 
   it('refuses an object option without the methods it calls, at construction rather than at first use', () => {
-    const refusal = (options: unknown) => {
-      try {
-        new Client('wk', options as ClientOptions);
-      } catch (e) {
-        if (e instanceof ClientError && e.code === 'invalid_option') return { field: e.field, message: e.message };
-        throw e;
-      }
-      throw new Error('accepted');
-    };
     expect(refusal({ clock: () => 5 })).toEqual({ field: 'clock', message: 'Client: clock must be an object with now() (got a function)' });
     expect(refusal({ timers: 5 })).toEqual({ field: 'timers', message: 'Client: timers must be an object with setTimeout() and clearTimeout() (got number 5)' });
     expect(refusal({ logger: { error: () => undefined } })).toEqual({ field: 'logger', message: 'Client: logger must be an object with debug() and error() (got an object without debug())' });
