@@ -31,6 +31,23 @@ export const EXIT = {
   usage: 2,
 } as const;
 
+/**
+ * A refusal as the `--json` commands (send, receive, import, delete-user) print it, one JSON line on stdout, so that a
+ * script reads one stream: `{"type": "error", "code", "message", "field"?, "limit"?, "problems"?}`, code `usage`
+ * unless the error names one.
+ */
+export function jsonErrorLine(message: string, error?: { code?: string; field?: string | undefined; limit?: number | undefined; problems?: readonly unknown[] | undefined }): string {
+  const record = {
+    type: 'error',
+    code: error?.code ?? 'usage',
+    message,
+    ...(error?.field ? { field: error.field } : {}),
+    ...(error?.limit !== undefined ? { limit: error.limit } : {}),
+    ...(error?.problems ? { problems: error.problems } : {}),
+  };
+  return `${JSON.stringify(record)}\n`;
+}
+
 export function processIO(signal?: AbortSignal, interrupt?: () => void): CliIO {
   // A write error (ENOSPC on `> /dev/full`, EPIPE on `| head`) is an 'error' event: unheard, it would end
   // the process with a stack trace. A command that flushes says it itself, in its words; for any other, the

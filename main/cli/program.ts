@@ -5,7 +5,7 @@
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { CONFIG_LIMITS, MESSAGE_TYPES } from '../contract/message/messageShapes.js';
-import { EXIT, type CliIO } from './io.js';
+import { EXIT, jsonErrorLine, type CliIO } from './io.js';
 import { CHECK_HELP, DATA_DIR_OF_SERVE, DELETE_USER_HELP, DOCTOR_HELP, EXPORT_HELP, IMPORT_HELP, INFO_HELP, RECEIVE_HELP, SEND_HELP, SERVE_HELP, SHOW_HELP, TAIL_HELP, VERIFY_HELP } from './help.js';
 import { capacitySeconds, collect, dataAlias, dataDirFrom, durationMs, expectRate, portNumber, reportEveryRefusedValue, wholeNumber } from './options.js';
 import { DEFAULT_RECEIVE_PORT, runReceive, type ReceiveDeps, type ReceiveOptions } from './commands/receive.js';
@@ -60,7 +60,7 @@ function usageErrorLine(text: string): string {
   }
   const [first = text.trim(), ...rest] = errors;
   const more = rest.length ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '';
-  return `${JSON.stringify({ type: 'error', code: 'usage', message: first + more, ...(rest.length ? { problems: rest.map((message) => ({ code: 'usage', message })) } : {}) })}\n`;
+  return jsonErrorLine(first + more, rest.length ? { problems: rest.map((message) => ({ code: 'usage', message })) } : undefined);
 }
 
 export function buildProgram(io: CliIO, setExit: (code: number) => void, deps: CliDeps = {}, jsonLines = false): Command {

@@ -1,7 +1,7 @@
 /** `hookbench delete-user <userId>`: a deletion request against a running serve (docs/behaviour.md §8, §9). */
 import type { DeletionRequest } from '../../contract/messages.js';
 import type { SendMessageOutput } from '../../contract/api.js';
-import { EXIT, runCommand, type CliIO } from '../io.js';
+import { EXIT, jsonErrorLine, runCommand, type CliIO } from '../io.js';
 import type { Destination } from '../../contract/destinations.js';
 import { callApi, findRunningServe, listAll, sourceNamesOf } from '../remote.js';
 
@@ -12,7 +12,7 @@ export async function runDeleteUser(
 ): Promise<number> {
   // With --json every refusal is one JSON line on stdout, as send's and import's are: a script reads one stream.
   const sayJson = (message: string): number => {
-    io.stdout(`${JSON.stringify({ type: 'error', code: 'usage', message })}\n`);
+    io.stdout(jsonErrorLine(message));
     return EXIT.usage;
   };
   return runCommand(io, 'delete-user', async () => {
@@ -27,7 +27,7 @@ export async function runDeleteUser(
       // Other flags (check --only) take comma lists; --source is repeated instead, as a source name may hold a comma.
       const listed = /^sources\[(\d+)\]$/.exec(result.error.field ?? '');
       if (listed && opts.source?.[Number(listed[1])]?.includes(',')) message += ` (name each source with its own --source: --source ${opts.source[Number(listed[1])]!.split(',').map((n) => n.trim()).join(' --source ')})`;
-      if (opts.json) io.stdout(`${JSON.stringify({ type: 'error', code: result.error.code, message, ...(result.error.field ? { field: result.error.field } : {}) })}\n`);
+      if (opts.json) io.stdout(jsonErrorLine(message, { code: result.error.code, field: result.error.field }));
       else io.stderr(`hookbench delete-user: ${message}\n`);
       return result.error.code === 'not_found' || result.error.code.startsWith('invalid') || result.error.code.startsWith('missing') ? EXIT.usage : EXIT.failed;
     }

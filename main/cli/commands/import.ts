@@ -4,7 +4,7 @@
  */
 import { IMPORT_LIMITS, type ImportMessagesOutput } from '../../contract/importMessages.js';
 import type { Overview } from '../../contract/overview.js';
-import { EXIT, readNamedFile, readStdin, runCommand, UsageError, utf8Text, type CliIO } from '../io.js';
+import { EXIT, jsonErrorLine, readNamedFile, readStdin, runCommand, UsageError, utf8Text, type CliIO } from '../io.js';
 import { openWorkbench, type Workbench } from '../workbench.js';
 
 export interface ImportOptions {
@@ -19,7 +19,7 @@ export async function runImport(file: string, options: ImportOptions, io: CliIO)
   const name = file === '-' ? 'stdin' : file;
   // With --json every refusal is one JSON line on stdout, the file's own problems (missing, empty, too large) too.
   const sayJson = (message: string): number => {
-    io.stdout(`${JSON.stringify({ type: 'error', code: 'usage', message })}\n`);
+    io.stdout(jsonErrorLine(message));
     return EXIT.usage;
   };
   return runCommand(
@@ -43,7 +43,7 @@ export async function runImport(file: string, options: ImportOptions, io: CliIO)
             .replace(/^source: /, '--source: ')
             .replace(/; choose a source to route the import through$/, '; choose a source to route the import through with --source NAME');
           // With --json a script reads the refusal as it reads send's: one JSON line on stdout.
-          if (options.json) io.stdout(`${JSON.stringify({ type: 'error', code: answer.error.code, message: `${message}; nothing was imported`, ...(answer.error.field ? { field: answer.error.field } : {}) })}\n`);
+          if (options.json) io.stdout(jsonErrorLine(`${message}; nothing was imported`, { code: answer.error.code, field: answer.error.field }));
           else io.stderr(`hookbench import: ${message}; nothing was imported\n`);
           return ['internal', 'unavailable', 'conflict'].includes(answer.error.code) ? EXIT.failed : EXIT.usage;
         }

@@ -13,7 +13,7 @@ import { describeScript } from '../../domain/receiverScript.js';
 import { isoFromMs } from '../../contract/message/timestamp.js';
 import { maskCapture } from '../../domain/secrets.js';
 import { createCore, type Core } from '../../app/createCore.js';
-import { EXIT, type CliIO } from '../io.js';
+import { EXIT, jsonErrorLine, type CliIO } from '../io.js';
 import { findLiveServe } from '../remote.js';
 
 export interface ReceiveOptions {
@@ -162,7 +162,7 @@ class Printer {
 
   fail(message: string, error?: ApiError): void {
     // With --json a script reads one stream, as send's, import's and delete-user's refusals are read.
-    if (this.json) this.line({ type: 'error', code: error?.code ?? 'usage', message, ...(error?.field ? { field: error.field } : {}) });
+    if (this.json) this.io.stdout(jsonErrorLine(message, { code: error?.code, field: error?.field }));
     else this.io.stderr(`hookbench receive: ${message}\n`);
   }
 }

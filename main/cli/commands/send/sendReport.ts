@@ -8,7 +8,7 @@ import type { MessageRecord } from '../../../contract/messages.js';
 import type { ApiError } from '../../../contract/result.js';
 import { isoFromMs } from '../../../contract/message/timestamp.js';
 import { maskUrl } from '../../../domain/secrets.js';
-import { EXIT, formatDuration, type CliIO } from '../../io.js';
+import { EXIT, formatDuration, jsonErrorLine, type CliIO } from '../../io.js';
 import type { ServerInfo } from '../serve.js';
 
 const WAITING: readonly DeliveryStatus[] = ['queued', 'delivering', 'retrying'];
@@ -42,7 +42,7 @@ export class Reporter {
     if (this.json) {
       // One line: the first problem's message alone (the others are in `problems`, each with its field and limit).
       const first = message.split('\n')[0]!;
-      this.line({ type: 'error', code: error?.code ?? 'usage', message: first, ...(error?.field ? { field: error.field } : {}), ...(error?.limit !== undefined ? { limit: error.limit } : {}), ...(error?.problems ? { problems: error.problems } : {}) });
+      this.io.stdout(jsonErrorLine(first, error));
     }
     else this.io.stderr(`hookbench send: ${message}\n`);
     return EXIT.usage;
