@@ -4,13 +4,13 @@
  * the message from it (judged by the destinations as they are now).
  */
 import type { DestinationExplanation, Evidence, MessageExplanation, WhyReason } from '../contract/diagnostics.js';
-import { pastWindowClause, recordTriesWords, severalWebhooks } from '../contract/message/deliveryWords.js';
+import { listWords, pastWindowClause, recordTriesWords, severalWebhooks } from '../contract/message/deliveryWords.js';
 import { REASONS, type AttemptRecord, type DeliveryRecord } from '../contract/deliveries.js';
 import { destinationOwner, type Destination } from '../contract/destinations.js';
 import type { MessageDetail } from '../contract/messages.js';
 import type { ReceiverCheck } from '../contract/receiver/receiver.js';
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
-import { attemptLink, attemptName, dueWords, listWords, outcomeOf, tlsCause } from './words.js';
+import { attemptLink, attemptName, dueWords, outcomeOf, tlsCause } from './words.js';
 
 /**
  * Why one message was or was not delivered, per destination: the destinations it was routed to with what
@@ -86,7 +86,8 @@ function explainDelivery(detail: MessageDetail, delivery: DeliveryRecord, d: Des
       } else if (last?.outcome === 'tls_error') {
         reasons.push({ rule: 'destination.tls', state: 'problem', text: `TLS refused by ${name}: ${tlsCause(last.error)}; no request was sent`, evidence: [link(last)] });
       } else if (last) {
-        reasons.push({ ...lastFailure(name, last, several), text: `${why}: ${lastFailure(name, last, several).text}` });
+        const failure = lastFailure(name, last, several);
+        reasons.push({ ...failure, text: `${why}: ${failure.text}` });
       } else {
         reasons.push({ rule: 'destination.failing', state: 'problem', text: why, evidence: [] });
       }

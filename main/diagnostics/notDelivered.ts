@@ -9,8 +9,8 @@ import { parseReceiverRef, type CaptureRecord } from '../contract/receiver/recei
 import { eventFilterAllows, integrationsAllow } from '../contract/message/routing.js';
 import { receiverChecks } from '../domain/receiverVerdict.js';
 import type { RecentMessage } from './diagnosticsQueries.js';
-import { severalWebhooks } from '../contract/message/deliveryWords.js';
-import { attemptLink, listWords, MAX_EVIDENCE, outcomeOf, plural, sentence, tlsCause, type Attempt } from './words.js';
+import { listWords, severalWebhooks } from '../contract/message/deliveryWords.js';
+import { attemptLink, MAX_EVIDENCE, outcomeOf, plural, sentence, tlsCause, type Attempt } from './words.js';
 
 export function notDelivered(
   sources: Source[],

@@ -15,8 +15,6 @@ export const PROBLEM_RATE = 0.2;
 /** An attempt with the destination it went to. */
 export type Attempt = AttemptRecord & { destinationId: string };
 
-/** "1", "1 and 2", "1, 2 and 3": a list in a sentence. */
-export const listWords = (items: string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 export const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 export const outcomeOf = (a: AttemptRecord) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : a.outcome === 'tls_error' ? `TLS refused, ${tlsCause(a.error)}` : (a.error ?? a.outcome));

@@ -75,3 +75,6 @@ export function recordTriesWords(d: Pick<DeliveryRecord, 'attempts'>, own: reado
 export function summaryTriesWords(d: Pick<DeliverySummary, 'attempts' | 'webhookAttempts'>): string {
   return triesWords(d.attempts, d.webhookAttempts, d.webhookAttempts > d.attempts);
 }
+
+/** "1", "1 and 2", "1, 2 and 3": a list in a sentence (webhooks, destinations, states). */
+export const listWords = (items: readonly string[]): string => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`);

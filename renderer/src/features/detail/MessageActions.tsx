@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Ban, CircleHelp, Repeat, RotateCw } from 'lucide-react';
 import type { DeliveryStatus } from '../../../../main/contract/deliveries';
+import { listWords } from '../../../../main/contract/message/deliveryWords';
 import type { MessageDetail } from '../../../../main/contract/messages';
 import { api } from '../../api/instance';
 import { summarize } from '../../api/summaries';
@@ -20,7 +21,7 @@ function describeStates(statuses: readonly DeliveryStatus[]): string {
   for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
   if (counts.size === 1) return statuses.length === 1 ? `its delivery is ${statuses[0]}` : `every delivery is ${statuses[0]}`;
   const parts = [...counts].map(([status, n]) => `${n} ${status}`);
-  return `its deliveries are ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return `its deliveries are ${listWords(parts)}`;
 }
 
 /** Retry now, Cancel, Replay (optionally keeping the messageId). */

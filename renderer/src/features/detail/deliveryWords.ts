@@ -1,6 +1,6 @@
 /** What a delivery card says of its rounds and attempts, and of webhooks left failed beside a success. */
 import type { AttemptRecord, DeliveryRecord } from '../../../../main/contract/deliveries';
-import { triesWords } from '../../../../main/contract/message/deliveryWords';
+import { listWords, triesWords } from '../../../../main/contract/message/deliveryWords';
 
 /**
  * The card's count. A round is one POST to each pending webhook, an attempt one of those POSTs: with one
@@ -15,9 +15,7 @@ export function deliveryCount(delivery: Pick<DeliveryRecord, 'status' | 'attempt
 }
 
 function webhookList(indexes: number[]): string {
-  const numbers = indexes.map((i) => String(i + 1));
-  const list = numbers.length === 1 ? numbers[0]! : `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)!}`;
-  return `${numbers.length === 1 ? 'webhook' : 'webhooks'} ${list}`;
+  return `${indexes.length === 1 ? 'webhook' : 'webhooks'} ${listWords(indexes.map((i) => String(i + 1)))}`;
 }
 
 /**
