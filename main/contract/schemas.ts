@@ -14,6 +14,9 @@ export { combineErrors, eachProblem, formatPath, issueToError, issuesToErrors, k
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/** A header name given a second time, with how it was first written: the schema's words, and the destination form's. */
+export const headerGivenTwice = (name: string, first: string): string => `header "${name}" is given twice (first as "${first}"; names are case-insensitive)`;
+
 /** A string of at most `max` characters; the error names the limit and the length given (zodWords.ts). */
 const maxChars = (max: number) => z.string({ error: wrongType('must be a string') }).max(max);
 
@@ -69,7 +72,7 @@ export function httpHeadersSchema(options: { max: number; per: string; forbidden
       if (refused) ctx.addIssue({ code: 'custom', path: [name], message: refused });
       const first = seen.get(name.toLowerCase());
       if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (first as "${first}"; names are case-insensitive)` });
+        ctx.addIssue({ code: 'custom', path: [name], message: headerGivenTwice(name, first) });
       } else seen.set(name.toLowerCase(), name);
       const value = headers[name] ?? '';
       if (value.length > CONFIG_LIMITS.headerValueChars) {

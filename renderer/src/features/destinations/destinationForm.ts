@@ -9,7 +9,7 @@
 import { DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../../../main/contract/destinations';
 import { eachProblem } from '../../../../main/contract/problems';
 import type { ApiError } from '../../../../main/contract/result';
-import { destinationInputSchema, destinationPatchSchema, formatPath, MORE_PROBLEMS, retryPolicyInputSchema, type DestinationInput, type DestinationPatch } from '../../../../main/contract/schemas';
+import { destinationInputSchema, destinationPatchSchema, formatPath, headerGivenTwice, MORE_PROBLEMS, retryPolicyInputSchema, type DestinationInput, type DestinationPatch } from '../../../../main/contract/schemas';
 import { durationUnit, formatInUnit, parseDuration } from '../../lib/duration';
 import { eventList, fieldLabel, formSlot, webhooksInput, type WebhookRow } from './model';
 import { formatCount } from '../../lib/format';
@@ -90,7 +90,7 @@ function build(kind: FormKind, form: DestinationForm): Built {
       const name = h.name.trim();
       if (name === '' && h.value !== '') problem(`webhooks[${i}].headers`, `Webhook ${i + 1} header ${k + 1} name`, 'empty, but the header has a value: give its name, or remove the header');
       const first = row.headers.slice(0, k).find((e) => e.name.trim().toLowerCase() === name.toLowerCase());
-      if (name !== '' && first) problem(`webhooks[${i}].headers`, `Webhook ${i + 1} header ${name}`, `header "${name}" is given twice (first as "${first.name.trim()}"; names are case-insensitive)`);
+      if (name !== '' && first) problem(`webhooks[${i}].headers`, `Webhook ${i + 1} header ${name}`, headerGivenTwice(name, first.name.trim()));
     }),
   );
   const webhookRows = form.rows.flatMap((row, i) => (webhooksInput([row]).length ? [i] : []));
